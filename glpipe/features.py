@@ -177,4 +177,28 @@ def granted(row: Feature, gl_version: int, extensions: "frozenset[str]") -> bool
     return any(ext in extensions for ext in row.extensions)
 
 
-__all__ = ["Feature", "FEATURES", "feature", "granted"]
+__all__ = ["Feature", "FEATURES", "feature", "granted", "feature_report"]
+
+
+def feature_report(profile) -> "dict[str, dict]":
+    """Each host feature as ``native`` / ``fallback`` / ``unavailable`` under
+    ``profile`` (a HostProfile), with the fallback that covers it, plus rows
+    for fallbacks of things no core GL has.  This is what ``python -m glpipe
+    info`` prints."""
+    from fallback.registry import FALLBACKS, fallbacks_for
+
+    report = {}
+    for row in FEATURES.values():
+        if profile.has(row.name):
+            report[row.name] = {"status": "native", "by": ""}
+            continue
+        cover = fallbacks_for(row.name)
+        if cover:
+            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover)}
+        else:
+            state = profile.feature_states()[row.name]
+            report[row.name] = {"status": "unavailable", "by": "hidden by profile" if state == "hidden" else ""}
+    for fb in FALLBACKS:
+        if fb.feature is None:
+            report[fb.name] = {"status": "fallback", "by": fb.implementation}
+    return report

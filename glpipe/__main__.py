@@ -1,0 +1,161 @@
+"""``python -m glpipe info [--json] [--profile gl33]``: what users paste into bug reports.
+
+Prints versions (glpipe, moderngl, glcontext, numpy, PyOpenGL, Python), the
+host GL (vendor, renderer, version, profile), every cap with its value, the
+formats supported per bind flag, and the features table marked native /
+fallback / unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+
+
+def _version(module_name: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(module_name)
+    except Exception:  # not installed as a distribution
+        mod = sys.modules.get(module_name)
+        return getattr(mod, "__version__", "unknown")
+
+
+# Bind flags listed per format in the report, in the order a reader scans.
+_REPORT_BINDS = ("SAMPLER_VIEW", "RENDER_TARGET", "DEPTH_STENCIL", "VERTEX_BUFFER", "SHADER_IMAGE", "BLENDABLE")
+
+
+def collect(profile: "str | None" = None) -> dict:
+    """Everything ``info`` reports, as plain JSON-able data."""
+    import glpipe
+    from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
+    from glpipe.features import feature_report
+
+    screen = glpipe.create_screen(profile=profile)
+    try:
+        prof = screen.profile
+
+        def plain(v):
+            if isinstance(v, (tuple, list)):
+                return [plain(x) for x in v]
+            if isinstance(v, bool):
+                return int(v)
+            return v
+
+        caps = {m.name: plain(screen.get_param(m)) for m in Cap}
+        capsf = {m.name: screen.get_paramf(m) for m in CapF}
+        shader_caps = {
+            st.name: {m.name: plain(screen.get_shader_param(st, m)) for m in ShaderCap} for st in ShaderType
+        }
+        compute_caps = {m.name: plain(screen.get_compute_param(ShaderIR.TGSI, m)) for m in ComputeCap}
+        formats = {}
+        for bind_name in _REPORT_BINDS:
+            bind = Bind[bind_name]
+            target = Target.BUFFER if bind_name == "VERTEX_BUFFER" else Target.TEXTURE_2D
+            formats[bind_name] = [
+                f.name for f in Format if f != Format.NONE and screen.is_format_supported(f, target, 0, 0, bind)
+            ]
+        return {
+            "versions": {
+                "glpipe": glpipe.__version__,
+                "moderngl": _version("moderngl"),
+                "glcontext": _version("glcontext"),
+                "numpy": _version("numpy"),
+                "PyOpenGL": _version("PyOpenGL"),
+                "python": platform.python_version(),
+                "platform": platform.platform(),
+            },
+            "host": {
+                "profile": prof.name,
+                "vendor": prof.vendor,
+                "renderer": prof.renderer,
+                "version": prof.version_string,
+                "glsl_version": prof.glsl_version_string,
+                "gl_version_used": prof.gl_version,
+                "glsl_version_used": prof.glsl_version,
+                "context_platform": screen.host.platform,
+                "extensions_visible": len(prof.extensions),
+                "extensions_on_host": len(prof.host_extensions),
+            },
+            "screen": {
+                "name": screen.get_name(),
+                "vendor": screen.get_vendor(),
+                "device_vendor": screen.get_device_vendor(),
+            },
+            "caps": caps,
+            "capsf": capsf,
+            "shader_caps": shader_caps,
+            "compute_caps": compute_caps,
+            "formats": formats,
+            "features": feature_report(prof),
+        }
+    finally:
+        screen.destroy()
+
+
+def _print_text(data: dict, out) -> None:
+    w = out.write
+    w("glpipe info\n===========\n\n")
+    for k, v in data["versions"].items():
+        w(f"{k:>10}: {v}\n")
+    w("\nHost GL\n-------\n")
+    for k, v in data["host"].items():
+        w(f"{k:>20}: {v}\n")
+    w(f"\nScreen: {data['screen']['name']} (vendor {data['screen']['vendor']}, "
+      f"device vendor {data['screen']['device_vendor']})\n")
+    w("\nFeatures (native / fallback / unavailable)\n------------------------------------------\n")
+    for name, row in data["features"].items():
+        how = row["status"]
+        extra = f"  [{row['by']}]" if row.get("by") else ""
+        w(f"  {how:<12} {name}{extra}\n")
+    w("\nCaps\n----\n")
+    for k, v in data["caps"].items():
+        w(f"  PIPE_CAP_{k} = {v}\n")
+    for k, v in data["capsf"].items():
+        w(f"  PIPE_CAPF_{k} = {v:g}\n")
+    w("\nShader caps\n-----------\n")
+    for stage, caps in data["shader_caps"].items():
+        w(f"  {stage}:\n")
+        for k, v in caps.items():
+            w(f"    PIPE_SHADER_CAP_{k} = {v}\n")
+    w("\nCompute caps (TGSI)\n-------------------\n")
+    for k, v in data["compute_caps"].items():
+        w(f"  PIPE_COMPUTE_CAP_{k} = {v}\n")
+    w("\nFormats by bind flag (TEXTURE_2D; VERTEX_BUFFER on BUFFER)\n"
+      "----------------------------------------------------------\n")
+    for bind, names in data["formats"].items():
+        w(f"  {bind} ({len(names)}):\n")
+        for i in range(0, len(names), 4):
+            w("    " + "  ".join(names[i:i + 4]) + "\n")
+
+
+def main(argv=None) -> int:
+    """Entry point of ``python -m glpipe``."""
+    parser = argparse.ArgumentParser(prog="python -m glpipe", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    info = sub.add_parser("info", help="print versions, host GL, caps, formats and features")
+    info.add_argument("--json", action="store_true", help="machine-readable output")
+    info.add_argument("--profile", choices=("native", "gl33"), default=None,
+                      help="host profile (default: $GLPIPE_HOST_PROFILE or native)")
+    args = parser.parse_args(argv)
+    if args.command == "info":
+        from glpipe.errors import HostGLError
+
+        try:
+            data = collect(args.profile)
+        except HostGLError as exc:
+            print(f"glpipe: {exc}", file=sys.stderr)
+            return 2
+        if args.json:
+            json.dump(data, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+        else:
+            _print_text(data, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

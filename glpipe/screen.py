@@ -1,0 +1,225 @@
+"""pipe_screen: the context-independent part of the device.
+
+A ``Screen`` owns the host GL (``glpipe.host``), the caps computed once
+from the host profile (``glpipe.caps``), the format support probed once
+(``glpipe.formats``), the driver counters, and resource creation.  Its
+methods are thread safe, as ``spec/screen.rst`` requires: answers come from
+tables built at creation, and the few methods that touch GL serialize on
+the host lock and only make GL calls on the thread the context is current
+on (``glpipe.resource`` explains how a resource made on another thread gets
+its storage).
+"""
+
+from __future__ import annotations
+
+
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError
+
+from . import __version__
+from .caps import ScreenCaps
+from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
+from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
+from .formats import Format, is_format_supported, probe_format_support, util_format_get_nr_planes
+from .host import HostGL, create_host
+from .resource import Resource, resource_can_create, resource_create, resource_destroy
+
+# DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID (drm_fourcc.h).
+DRM_FORMAT_MOD_LINEAR = 0
+DRM_FORMAT_MOD_INVALID = (1 << 56) - 1
+
+
+def _enum_arg(enum_cls, value, what: str):
+    """``value`` as a member of ``enum_cls``, or InvalidArgumentError naming it."""
+    try:
+        return enum_cls(value)
+    except (ValueError, TypeError):
+        raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
+
+
+class Screen:
+    """pipe_screen on a host GL context.  Make one with ``glpipe.create_screen``."""
+
+    def __init__(self, host: HostGL):
+        self.host = host
+        self.profile = host.profile
+        self._lock = host.lock
+        self.counters = Counters()
+        self._destroyed = False
+        self._contexts: "list" = []
+        host.make_current()
+        self.format_support = probe_format_support(host)
+        self.caps = ScreenCaps(host, self.format_support)
+
+    # -- identity -----------------------------------------------------------
+
+    def get_name(self) -> str:
+        """The driver's name, with the host renderer it runs on."""
+        return f"glpipe ({self.profile.renderer}; {self.profile.name})"
+
+    def get_vendor(self) -> str:
+        """The driver's vendor (glpipe's authors)."""
+        return "glpipe"
+
+    def get_device_vendor(self) -> str:
+        """The host GL's vendor string: the vendor of the device doing the work."""
+        return self.profile.vendor
+
+    # -- caps ---------------------------------------------------------------
+
+    def get_param(self, param) -> int:
+        """PIPE_CAP_* value (int).  Unknown values raise InvalidArgumentError."""
+        return self.caps.param[_enum_arg(Cap, param, "get_param")]
+
+    def get_paramf(self, param) -> float:
+        """PIPE_CAPF_* value (float)."""
+        return self.caps.paramf[_enum_arg(CapF, param, "get_paramf")]
+
+    def get_shader_param(self, shader, param) -> int:
+        """PIPE_SHADER_CAP_* value for stage ``shader`` (a ShaderType)."""
+        stage = _enum_arg(ShaderType, shader, "get_shader_param shader")
+        return self.caps.shader[stage][_enum_arg(ShaderCap, param, "get_shader_param param")]
+
+    def get_compute_param(self, ir_type, param):
+        """PIPE_COMPUTE_CAP_* value for ``ir_type`` (ShaderIR).
+
+        C writes the value into a caller buffer and returns its size; here
+        the value is returned: an int, a tuple of ints for the 3-component
+        caps (MAX_GRID_SIZE, MAX_BLOCK_SIZE), or a str for IR_TARGET.
+        """
+        ir = _enum_arg(ShaderIR, ir_type, "get_compute_param ir_type")
+        return self.caps.compute_param(ir, _enum_arg(ComputeCap, param, "get_compute_param param"))
+
+    def get_timestamp(self) -> int:
+        """Current time in ns on the host GL's timestamp clock (monotonic)."""
+        return self.host.timestamp_ns()
+
+    # -- driver queries ----------------------------------------------------
+
+    def get_driver_query_info(self, index: "int | None" = None):
+        """pipe_driver_query_info for ``index``; with no index, all of them.
+
+        C returns the count when ``info`` is NULL; ``len()`` of the tuple
+        returned for ``index=None`` is that count.
+        """
+        if index is None:
+            return DRIVER_QUERIES
+        if not 0 <= int(index) < len(DRIVER_QUERIES):
+            raise InvalidArgumentError(f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}")
+        return DRIVER_QUERIES[int(index)]
+
+    def get_driver_query_group_info(self, index: "int | None" = None):
+        """pipe_driver_query_group_info for ``index``; with no index, all groups."""
+        if index is None:
+            return DRIVER_QUERY_GROUPS
+        if not 0 <= int(index) < len(DRIVER_QUERY_GROUPS):
+            raise InvalidArgumentError(
+                f"get_driver_query_group_info: index {index} out of range 0..{len(DRIVER_QUERY_GROUPS) - 1}"
+            )
+        return DRIVER_QUERY_GROUPS[int(index)]
+
+    # -- formats ------------------------------------------------------------
+
+    def is_format_supported(self, format, target, sample_count, storage_sample_count, bindings) -> bool:
+        """Whether ``format`` can be used for ``target`` with ``bindings`` (Bind
+        flags) at ``sample_count`` / ``storage_sample_count``.  Answered from the
+        probe made once per profile."""
+        return is_format_supported(self.format_support, format, target, sample_count, storage_sample_count, bindings)
+
+    def is_dmabuf_modifier_supported(self, modifier: int, format) -> "tuple[bool, bool]":
+        """(supported, external_only) for a DRM format modifier.
+
+        glpipe cannot import or export dma-bufs (the host GL is reached
+        through ModernGL, which has no EGLImage path), so the honest answer
+        is (False, False) for every modifier.
+        """
+        _enum_arg(Format, format, "is_dmabuf_modifier_supported format")
+        return (False, False)
+
+    def get_dmabuf_modifier_planes(self, modifier: int, format) -> int:
+        """Number of memory planes ``format`` has with ``modifier``.
+
+        Only the linear layout is defined without vendor knowledge: a linear
+        dma-buf has one plane per format plane.  Any other modifier is not
+        one glpipe knows, so it has no planes (0).
+        """
+        fmt = _enum_arg(Format, format, "get_dmabuf_modifier_planes format")
+        if int(modifier) == DRM_FORMAT_MOD_LINEAR:
+            return util_format_get_nr_planes(fmt)
+        return 0
+
+    # -- resources ----------------------------------------------------------
+
+    def can_create_resource(self, templ) -> bool:
+        """Whether ``resource_create(templ)`` would succeed (no GL object made)."""
+        return resource_can_create(self, templ)
+
+    def resource_create(self, templ) -> Resource:
+        """A new Resource for ``templ`` (ResourceTemplate); InvalidArgumentError
+        names the field of a bad template."""
+        self._check_alive()
+        return resource_create(self, templ)
+
+    def resource_destroy(self, resource: Resource) -> None:
+        """Free the resource's GL object; further use raises ObjectDestroyedError."""
+        resource_destroy(self, resource)
+
+    def resource_changed(self, resource: Resource) -> None:
+        """The resource's storage was changed behind glpipe's back (e.g. by
+        raw GL on its ``gl_object``): cached derived objects (views, FBOs)
+        must be re-validated before next use."""
+        if not isinstance(resource, Resource):
+            raise InvalidArgumentError(f"resource_changed: expected a Resource, got {type(resource).__name__}")
+        resource.check_alive("resource_changed")
+        resource.generation += 1
+
+    # -- contexts and lifetime ------------------------------------------------
+
+    def context_create(self, priv=None, flags=0):
+        """A new pipe_context.  Flags glpipe cannot honour (PREFER_THREADED,
+        ...) are accepted and ignored, as API.md says."""
+        from .context import Context
+
+        self._check_alive()
+        ctx = Context(self, priv, flags)
+        with self._lock:
+            self._contexts.append(ctx)
+        return ctx
+
+    def fence_reference(self, dst, src):
+        """Gallium's fence refcounting is Python's: returns ``src``."""
+        return src
+
+    def destroy(self) -> None:
+        """Destroy every context and release the host GL context glpipe made."""
+        if self._destroyed:
+            return
+        for ctx in list(self._contexts):
+            ctx.destroy()
+        self._destroyed = True
+        self.host.release()
+
+    def _check_alive(self) -> None:
+        if self._destroyed:
+            raise ObjectDestroyedError("screen was destroyed")
+
+    def _forget_context(self, ctx) -> None:
+        with self._lock:
+            if ctx in self._contexts:
+                self._contexts.remove(ctx)
+
+    def __repr__(self) -> str:
+        return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
+
+
+def create_screen(gl=None, profile: "str | None" = None) -> Screen:
+    """Create a pipe_screen.
+
+    With no arguments: a headless EGL (surfaceless) context.  ``gl=`` wraps
+    a caller's ModernGL context (e.g. a window's).  ``profile="gl33"`` (or
+    ``$GLPIPE_HOST_PROFILE=gl33``) restricts glpipe to GL 3.3 core so every
+    fallback path runs.
+    """
+    return Screen(create_host(gl=gl, profile=profile))
+
+
+__all__ = ["Screen", "create_screen"]
