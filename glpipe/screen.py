@@ -66,20 +66,20 @@ class Screen:
 
     # -- caps ---------------------------------------------------------------
 
-    def get_param(self, param) -> int:
+    def get_param(self, cap) -> int:
         """PIPE_CAP_* value (int).  Unknown values raise InvalidArgumentError."""
-        return self.caps.param[_enum_arg(Cap, param, "get_param")]
+        return self.caps.param[_enum_arg(Cap, cap, "get_param")]
 
-    def get_paramf(self, param) -> float:
+    def get_paramf(self, capf) -> float:
         """PIPE_CAPF_* value (float)."""
-        return self.caps.paramf[_enum_arg(CapF, param, "get_paramf")]
+        return self.caps.paramf[_enum_arg(CapF, capf, "get_paramf")]
 
-    def get_shader_param(self, shader, param) -> int:
-        """PIPE_SHADER_CAP_* value for stage ``shader`` (a ShaderType)."""
-        stage = _enum_arg(ShaderType, shader, "get_shader_param shader")
-        return self.caps.shader[stage][_enum_arg(ShaderCap, param, "get_shader_param param")]
+    def get_shader_param(self, shader_type, shader_cap) -> int:
+        """PIPE_SHADER_CAP_* value for stage ``shader_type`` (a ShaderType)."""
+        stage = _enum_arg(ShaderType, shader_type, "get_shader_param shader_type")
+        return self.caps.shader[stage][_enum_arg(ShaderCap, shader_cap, "get_shader_param shader_cap")]
 
-    def get_compute_param(self, ir_type, param):
+    def get_compute_param(self, ir_type, compute_cap):
         """PIPE_COMPUTE_CAP_* value for ``ir_type`` (ShaderIR).
 
         C writes the value into a caller buffer and returns its size; here
@@ -87,7 +87,7 @@ class Screen:
         caps (MAX_GRID_SIZE, MAX_BLOCK_SIZE), or a str for IR_TARGET.
         """
         ir = _enum_arg(ShaderIR, ir_type, "get_compute_param ir_type")
-        return self.caps.compute_param(ir, _enum_arg(ComputeCap, param, "get_compute_param param"))
+        return self.caps.compute_param(ir, _enum_arg(ComputeCap, compute_cap, "get_compute_param compute_cap"))
 
     def get_timestamp(self) -> int:
         """Current time in ns on the host GL's timestamp clock (monotonic)."""
@@ -159,18 +159,18 @@ class Screen:
         self._check_alive()
         return resource_create(self, templ)
 
-    def resource_destroy(self, resource: Resource) -> None:
+    def resource_destroy(self, res: Resource) -> None:
         """Free the resource's GL object; further use raises ObjectDestroyedError."""
-        resource_destroy(self, resource)
+        resource_destroy(self, res)
 
-    def resource_changed(self, resource: Resource) -> None:
+    def resource_changed(self, res: Resource) -> None:
         """The resource's storage was changed behind glpipe's back (e.g. by
         raw GL on its ``gl_object``): cached derived objects (views, FBOs)
         must be re-validated before next use."""
-        if not isinstance(resource, Resource):
-            raise InvalidArgumentError(f"resource_changed: expected a Resource, got {type(resource).__name__}")
-        resource.check_alive("resource_changed")
-        resource.generation += 1
+        if not isinstance(res, Resource):
+            raise InvalidArgumentError(f"resource_changed: expected a Resource, got {type(res).__name__}")
+        res.check_alive("resource_changed")
+        res.generation += 1
 
     # -- contexts and lifetime ------------------------------------------------
 
