@@ -1,0 +1,112 @@
+"""Every C spelling of Gallium's enums, as module globals, for porting C line by line.
+
+    from glpipe.p_defines import *
+    screen.get_param(PIPE_CAP_GRAPHICS)
+    ctx.transfer_map(res, 0, PIPE_TRANSFER_READ, box)     # old spelling of PIPE_MAP_READ
+    templ = ResourceTemplate(target=PIPE_TEXTURE_2D, format=PIPE_FORMAT_R8G8B8A8_UNORM)
+
+Each name is the enum member itself (``PIPE_CAP_GRAPHICS is Cap.GRAPHICS``),
+so values print by name.  The names are generated from one table below
+(class, C prefix, exceptions) rather than written out; ``dir()`` and
+``__all__`` list them all.  Retired and renamed caps keep their old C
+spellings too (``PIPE_CAP_TGSI_INSTANCEID``, ``PIPE_CAP_POINT_SPRITE``).
+"""
+
+from __future__ import annotations
+
+from glpipe import defs as _defs
+
+try:
+    from glpipe.formats import Format as _Format
+except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
+    # Only tolerate the module itself missing (it is written separately);
+    # any error *inside* glpipe.formats must surface.
+    if _exc.name != "glpipe.formats":
+        raise
+    _Format = None
+
+# The PIPE_TRANSFER_* names that existed before Mesa 21 renamed them PIPE_MAP_*
+# (PIPE_TRANSFER_MAP_DIRECTLY is Map.MAP_DIRECTLY, an alias of Map.DIRECTLY).
+_TRANSFER_NAMES = frozenset({
+    "READ", "WRITE", "READ_WRITE", "MAP_DIRECTLY", "DISCARD_RANGE", "DONTBLOCK",
+    "UNSYNCHRONIZED", "FLUSH_EXPLICIT", "DISCARD_WHOLE_RESOURCE", "PERSISTENT", "COHERENT",
+})
+
+# (enum class, C prefix, {member name: C suffix} spelled differently, member filter)
+# A filter of None takes every member (aliases included).
+_TABLE = [
+    (_defs.Cap, "PIPE_CAP_", {}, None),
+    (_defs.CapF, "PIPE_CAPF_", {}, None),
+    (_defs.ShaderCap, "PIPE_SHADER_CAP_", {}, None),
+    (_defs.ComputeCap, "PIPE_COMPUTE_CAP_", {}, None),
+    (_defs.Bind, "PIPE_BIND_", {}, None),
+    (_defs.Usage, "PIPE_USAGE_", {}, None),
+    (_defs.ResourceFlag, "PIPE_RESOURCE_FLAG_", {}, None),
+    (_defs.Target, "PIPE_", {}, None),                      # PIPE_BUFFER, PIPE_TEXTURE_2D
+    (_defs.Prim, "PIPE_PRIM_", {}, None),
+    (_defs.ShaderType, "PIPE_SHADER_", {}, None),
+    (_defs.ShaderIR, "PIPE_SHADER_IR_", {}, None),
+    (_defs.Query, "PIPE_QUERY_", {}, None),
+    (_defs.StatQuery, "PIPE_STAT_QUERY_", {}, None),
+    (_defs.QueryFlag, "PIPE_QUERY_", {}, None),              # PIPE_QUERY_WAIT, _PARTIAL
+    (_defs.QueryValueType, "PIPE_QUERY_TYPE_", {}, None),
+    (_defs.RenderCond, "PIPE_RENDER_COND_", {}, None),
+    (_defs.Flush, "PIPE_FLUSH_", {}, None),
+    (_defs.Map, "PIPE_MAP_", {}, lambda name: name != "MAP_DIRECTLY"),
+    (_defs.Map, "PIPE_TRANSFER_", {}, lambda name: name in _TRANSFER_NAMES),
+    (_defs.Barrier, "PIPE_BARRIER_", {}, None),
+    (_defs.TextureBarrier, "PIPE_TEXTURE_BARRIER_", {}, None),
+    (_defs.Clear, "PIPE_CLEAR_", {}, None),
+    (_defs.Mask, "PIPE_MASK_", {}, None),
+    (_defs.ContextFlag, "PIPE_CONTEXT_", {}, None),
+    (_defs.ContextPriority, "PIPE_CONTEXT_PRIORITY_", {}, None),
+    (_defs.ResetStatus, "PIPE_", {}, None),                 # PIPE_NO_RESET, ...
+    (_defs.Endian, "PIPE_ENDIAN_", {}, None),
+    (_defs.ImageAccess, "PIPE_IMAGE_ACCESS_", {}, None),
+    (_defs.TextureTransferMode, "PIPE_TEXTURE_TRANSFER_", {}, None),
+    (_defs.BlendFactor, "PIPE_BLENDFACTOR_", {}, None),
+    (_defs.Blend, "PIPE_BLEND_", {}, None),
+    (_defs.LogicOp, "PIPE_LOGICOP_", {}, None),
+    (_defs.Func, "PIPE_FUNC_", {}, None),
+    (_defs.StencilOp, "PIPE_STENCIL_OP_", {}, None),
+    (_defs.TexWrap, "PIPE_TEX_WRAP_", {}, None),
+    (_defs.TexFilter, "PIPE_TEX_FILTER_", {}, None),
+    (_defs.TexMipFilter, "PIPE_TEX_MIPFILTER_", {}, None),
+    (_defs.TexCompare, "PIPE_TEX_COMPARE_", {}, None),
+    (_defs.TexReduction, "PIPE_TEX_REDUCTION_", {}, None),
+    (_defs.PolygonMode, "PIPE_POLYGON_MODE_", {}, None),
+    (_defs.Face, "PIPE_FACE_", {}, None),
+    (_defs.SpriteCoord, "PIPE_SPRITE_COORD_", {}, None),
+    (_defs.Swizzle, "PIPE_SWIZZLE_", {"ZERO": "0", "ONE": "1"}, None),
+    (_defs.ViewportSwizzle, "PIPE_VIEWPORT_SWIZZLE_", {}, None),
+    (_defs.ConservativeRaster, "PIPE_CONSERVATIVE_RASTER_", {}, None),
+]
+if _Format is not None:
+    _TABLE.append((_Format, "PIPE_FORMAT_", {}, None))
+
+
+def _c_spellings() -> dict:
+    """Every C name of the table -> its enum member (plus the PIPE_MAX_* limits).
+
+    Two table rows may share a prefix (PIPE_QUERY_ for Query and QueryFlag);
+    a C name claimed twice with different values is a table bug, caught here.
+    """
+    names: dict = {}
+    for enum_cls, prefix, spelled, keep in _TABLE:
+        for member_name, member in enum_cls.__members__.items():
+            if keep is not None and not keep(member_name):
+                continue
+            c_name = prefix + spelled.get(member_name, member_name)
+            if c_name in names and names[c_name] != member:
+                raise AssertionError(f"p_defines: {c_name} claimed by {names[c_name]!r} "
+                                     f"and {member!r}")
+            names.setdefault(c_name, member)
+    for const in _defs.__all__:
+        if const.startswith("PIPE_"):
+            names[const] = getattr(_defs, const)
+    return names
+
+
+_SPELLINGS = _c_spellings()
+globals().update(_SPELLINGS)
+__all__ = sorted(_SPELLINGS)

@@ -1,0 +1,819 @@
+"""Gallium's state templates (p_state.h) as frozen, keyword-constructible dataclasses.
+
+Names are the C struct names in CamelCase without ``pipe_``; fields are the C
+field names of current Mesa's p_state.h, with Gallium's zero defaults except
+where API.md pins another (``RTBlendState.colormask = Mask.RGBA``,
+``DrawInfo.instance_count = 1``, ``RasterizerState.half_pixel_center`` and
+``depth_clip_near/far = True``) or where zero is not a sensible value of the
+field (noted on the field).  Rules every template follows:
+
+* **Normalised on construction.**  The type of a field's default says what the
+  field holds: an enum default coerces the value to that enum (so ``repr``
+  reads ``Func.LESS``), a bool/int/float default requires a bool/integer/real
+  (numpy scalars are accepted and converted), a template default requires that
+  template, a ``None`` default is a reference (a Resource, Surface, or user
+  memory) stored as given.  A bad value raises ``InvalidArgumentError`` naming
+  ``Template.field``.
+* **C arrays are tuples.**  A tuple the C struct sizes to a maximum
+  (``BlendState.rt``, ``FramebufferState.cbufs``, ``ClipState.ucp``,
+  ``ViewportState.scale``, ...) may be given shorter, as a list or tuple;
+  missing entries take the default's entries.  Too long is an error.  Arrays
+  that C pairs with a count (``StreamOutputInfo.output``/``num_outputs``,
+  ``BlitInfo.window_rectangles``/``num_window_rectangles``) keep their given
+  length, and their count defaults to it; ``FramebufferState.nr_cbufs``
+  likewise defaults to the number of colour buffers given.
+* **C unions are flattened** to their members' names
+  (``SamplerViewTemplate.first_level`` and ``.offset``); user-memory unions
+  become one field holding a Resource or a buffer-protocol object, with the
+  C flag (``is_user_buffer``, ``has_user_indices``) derived when not given.
+* **Hashable.**  Reference fields compare and hash by identity, so templates
+  holding numpy arrays (unhashable) still work as dict keys; everything else
+  compares by value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+from enum import Enum
+from numbers import Integral, Number, Real
+from typing import Any
+
+from glpipe.defs import (
+    PIPE_MAX_COLOR_BUFS, PIPE_MAX_CLIP_PLANES, PIPE_MAX_SO_BUFFERS, PIPE_MAX_SO_OUTPUTS,
+    PIPE_MAX_WINDOW_RECTANGLES, Bind, Blend, BlendFactor, ConservativeRaster, Face, Func,
+    ImageAccess, LogicOp, Mask, PolygonMode, Prim, ResourceFlag, ShaderIR, SpriteCoord,
+    StencilOp, Swizzle, Target, TexCompare, TexFilter, TexMipFilter, TexReduction, TexWrap,
+    Usage, ViewportSwizzle,
+)
+from glpipe.errors import InvalidArgumentError
+
+try:
+    from glpipe.formats import Format
+    _FORMAT_NONE: Any = Format.NONE
+except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
+    if _exc.name != "glpipe.formats":
+        raise
+    _FORMAT_NONE = 0  # PIPE_FORMAT_NONE
+
+__all__ = [
+    "BlendState", "RTBlendState", "RasterizerState", "DepthStencilAlphaState",
+    "StencilState", "SamplerState", "SamplerViewTemplate", "SurfaceTemplate", "ImageView",
+    "ShaderBuffer", "ConstantBuffer", "VertexElement", "VertexBuffer", "FramebufferState",
+    "ViewportState", "ScissorState", "ClipState", "PolyStipple", "StencilRef", "Box",
+    "ResourceTemplate", "DrawInfo", "DrawStartCountBias", "DrawIndirectInfo", "GridInfo",
+    "BlitSide", "BlitInfo", "ShaderState", "ComputeState", "StreamOutputInfo",
+    "StreamOutput", "SOStatistics", "PipelineStatistics", "TimestampDisjoint",
+]
+
+_template = dataclasses.dataclass(frozen=True, eq=False)
+
+
+def _as_bool(value: Any):
+    """``value`` as a bool if it is one (or the number 0 or 1, numpy included), else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, Number) or getattr(value, "shape", None) == ():
+        if value == 0:
+            return False
+        if value == 1:
+            return True
+    return None
+
+
+def _is_user_memory(obj: Any) -> bool:
+    """Whether ``obj`` is user memory (supports the buffer protocol), not a Resource."""
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+class _Template:
+    """Shared normalisation, equality and hashing of every template."""
+
+    #: Arrays C pairs with a count: field -> (count field, element type, maximum).
+    _counted: dict = {}
+    #: Tuple fields whose elements stay int or float as given (colours).
+    _numeric_tuples: frozenset = frozenset()
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in self._counted:
+                new = self._normalise_counted(f.name, value)
+            else:
+                new = self._normalise(f.name, value, _default_of(f))
+            if new is not value:
+                object.__setattr__(self, f.name, new)
+
+    # -- normalisation -------------------------------------------------------
+
+    def _where(self, name: str) -> str:
+        return f"{type(self).__name__}.{name}"
+
+    def _normalise(self, name: str, value: Any, default: Any) -> Any:
+        """``value`` converted to the kind of thing ``default`` is, or an error."""
+        if default is None:  # a reference: Resource, Surface, user memory, ...
+            return value
+        if isinstance(default, tuple):
+            return self._normalise_tuple(name, value, default)
+        if isinstance(default, Enum):
+            try:
+                return type(default)(value)
+            except (ValueError, TypeError):
+                raise InvalidArgumentError(
+                    f"{self._where(name)}: {value!r} is not a valid {type(default).__name__}"
+                ) from None
+        if isinstance(default, bool):
+            flag = _as_bool(value)
+            if flag is None:
+                raise InvalidArgumentError(f"{self._where(name)}: expected a bool, got {value!r}")
+            return flag
+        if isinstance(default, int):
+            if isinstance(value, bool) or isinstance(value, float):
+                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {value!r}")
+            try:
+                return operator.index(value)
+            except TypeError:
+                raise InvalidArgumentError(
+                    f"{self._where(name)}: expected an integer, got {value!r}") from None
+        if isinstance(default, float):
+            if isinstance(value, Real) and not isinstance(value, bool):
+                return float(value)
+            raise InvalidArgumentError(f"{self._where(name)}: expected a number, got {value!r}")
+        if isinstance(default, str):
+            if isinstance(value, str):
+                return value
+            raise InvalidArgumentError(f"{self._where(name)}: expected text, got {value!r}")
+        if isinstance(value, type(default)):  # a nested template
+            return value
+        raise InvalidArgumentError(
+            f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
+
+    def _normalise_tuple(self, name: str, value: Any, default: tuple) -> tuple:
+        """A C array: pad a short sequence from ``default``, reject a long one."""
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+            raise InvalidArgumentError(
+                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}")
+        items = list(value)
+        if len(items) > len(default):
+            raise InvalidArgumentError(
+                f"{self._where(name)}: {len(items)} entries given, at most {len(default)} allowed")
+        items += default[len(items):]
+        if name in self._numeric_tuples:
+            for item in items:
+                if isinstance(item, bool) or not isinstance(item, Real):
+                    raise InvalidArgumentError(f"{self._where(name)}: {item!r} is not a number")
+            return tuple(int(i) if isinstance(i, Integral) else float(i) for i in items)
+        return tuple(self._normalise(f"{name}[{i}]", item, default[i])
+                     for i, item in enumerate(items))
+
+    def _normalise_counted(self, name: str, value: Any) -> tuple:
+        """An array C pairs with a count field: keep its length, derive the count."""
+        count_name, elem_type, maximum = self._counted[name]
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+            raise InvalidArgumentError(f"{self._where(name)}: expected a sequence, got {value!r}")
+        items = tuple(value)
+        if len(items) > maximum:
+            raise InvalidArgumentError(
+                f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
+        for i, item in enumerate(items):
+            if not isinstance(item, elem_type):
+                raise InvalidArgumentError(
+                    f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
+        count = getattr(self, count_name)
+        if count is None:
+            object.__setattr__(self, count_name, len(items))
+        else:
+            count = self._normalise(count_name, count, 0)
+            if not 0 <= count <= len(items):
+                raise InvalidArgumentError(
+                    f"{self._where(count_name)}: {count} but {len(items)} {name} given")
+            object.__setattr__(self, count_name, count)
+        return items
+
+    # -- equality and hashing --------------------------------------------------
+
+    def _key(self) -> tuple:
+        """Field values, with references (None-default fields) replaced by identity."""
+        key = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if _default_of(f) is None and f.name not in _COUNT_FIELDS and value is not None:
+                value = ("<ref>", id(value))
+            key.append(value)
+        return tuple(key)
+
+    def __eq__(self, other: Any) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+
+# Fields whose None default means "derive me", not "a reference".
+_COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles",
+                           "is_user_buffer", "has_user_indices"})
+
+
+def _default_of(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return f.default_factory()  # type: ignore[misc]
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Blend, depth/stencil/alpha, rasterizer
+# ---------------------------------------------------------------------------
+
+@_template
+class RTBlendState(_Template):
+    """struct pipe_rt_blend_state: blending of one render target.
+
+    The factors default to GL's ONE / ZERO (Gallium has no factor 0).
+    """
+
+    blend_enable: bool = False
+    rgb_func: Blend = Blend.ADD
+    rgb_src_factor: BlendFactor = BlendFactor.ONE
+    rgb_dst_factor: BlendFactor = BlendFactor.ZERO
+    alpha_func: Blend = Blend.ADD
+    alpha_src_factor: BlendFactor = BlendFactor.ONE
+    alpha_dst_factor: BlendFactor = BlendFactor.ZERO
+    colormask: Mask = Mask.RGBA  # API.md: zero would silently write nothing
+
+
+@_template
+class BlendState(_Template):
+    """struct pipe_blend_state (rt: up to PIPE_MAX_COLOR_BUFS RTBlendState)."""
+
+    independent_blend_enable: bool = False
+    logicop_enable: bool = False
+    logicop_func: LogicOp = LogicOp.CLEAR
+    dither: bool = False
+    alpha_to_coverage: bool = False
+    alpha_to_coverage_dither: bool = False
+    alpha_to_one: bool = False
+    max_rt: int = 0
+    advanced_blend_func: int = 0
+    blend_coherent: bool = False
+    rt: tuple = (RTBlendState(),) * PIPE_MAX_COLOR_BUFS
+
+
+@_template
+class StencilState(_Template):
+    """struct pipe_stencil_state: one face's stencil test."""
+
+    enabled: bool = False
+    func: Func = Func.NEVER
+    fail_op: StencilOp = StencilOp.KEEP
+    zpass_op: StencilOp = StencilOp.KEEP
+    zfail_op: StencilOp = StencilOp.KEEP
+    valuemask: int = 0
+    writemask: int = 0
+
+
+@_template
+class DepthStencilAlphaState(_Template):
+    """struct pipe_depth_stencil_alpha_state (stencil: (front, back))."""
+
+    stencil: tuple = (StencilState(), StencilState())
+    alpha_enabled: bool = False
+    alpha_func: Func = Func.NEVER
+    depth_enabled: bool = False
+    depth_writemask: bool = False
+    depth_func: Func = Func.NEVER
+    depth_bounds_test: bool = False
+    alpha_ref_value: float = 0.0
+    depth_bounds_min: float = 0.0
+    depth_bounds_max: float = 0.0
+
+
+@_template
+class RasterizerState(_Template):
+    """struct pipe_rasterizer_state (bitfields as bools/ints with the C names)."""
+
+    flatshade: bool = False
+    light_twoside: bool = False
+    clamp_vertex_color: bool = False
+    clamp_fragment_color: bool = False
+    front_ccw: bool = False
+    cull_face: Face = Face.NONE
+    fill_front: PolygonMode = PolygonMode.FILL
+    fill_back: PolygonMode = PolygonMode.FILL
+    offset_point: bool = False
+    offset_line: bool = False
+    offset_tri: bool = False
+    scissor: bool = False
+    poly_smooth: bool = False
+    poly_stipple_enable: bool = False
+    point_smooth: bool = False
+    sprite_coord_mode: SpriteCoord = SpriteCoord.UPPER_LEFT
+    point_quad_rasterization: bool = False
+    point_line_tri_clip: bool = False
+    point_size_per_vertex: bool = False
+    multisample: bool = False
+    no_ms_sample_mask_out: bool = False
+    force_persample_interp: bool = False
+    line_smooth: bool = False
+    line_stipple_enable: bool = False
+    line_last_pixel: bool = False
+    line_rectangular: bool = False
+    conservative_raster_mode: ConservativeRaster = ConservativeRaster.OFF
+    flatshade_first: bool = False
+    half_pixel_center: bool = True  # API.md: GL's pixel centres
+    bottom_edge_rule: bool = False
+    subpixel_precision_x: int = 0
+    subpixel_precision_y: int = 0
+    rasterizer_discard: bool = False
+    tile_raster_order_fixed: bool = False
+    tile_raster_order_increasing_x: bool = False
+    tile_raster_order_increasing_y: bool = False
+    depth_clip_near: bool = True  # API.md: GL clips depth by default
+    depth_clip_far: bool = True
+    depth_clamp: bool = False
+    clip_halfz: bool = False
+    offset_units_unscaled: bool = False
+    unclamped_fragment_depth_values: bool = False
+    clip_plane_enable: int = 0
+    representative_fragment_test: bool = False
+    line_stipple_factor: int = 0
+    line_stipple_pattern: int = 0
+    sprite_coord_enable: int = 0
+    line_width: float = 0.0
+    point_size: float = 0.0
+    offset_units: float = 0.0
+    offset_scale: float = 0.0
+    offset_clamp: float = 0.0
+    conservative_raster_dilate: float = 0.0
+
+
+# ---------------------------------------------------------------------------
+# Non-CSO state
+# ---------------------------------------------------------------------------
+
+@_template
+class PolyStipple(_Template):
+    """struct pipe_poly_stipple: 32 rows of a 32x32 pattern."""
+
+    stipple: tuple = (0,) * 32
+
+
+@_template
+class ViewportState(_Template):
+    """struct pipe_viewport_state.
+
+    The swizzles default to the identity (x, y, z, w): C's zero would map every
+    axis to +x, which no caller means.
+    """
+
+    scale: tuple = (0.0, 0.0, 0.0)
+    translate: tuple = (0.0, 0.0, 0.0)
+    swizzle_x: ViewportSwizzle = ViewportSwizzle.POSITIVE_X
+    swizzle_y: ViewportSwizzle = ViewportSwizzle.POSITIVE_Y
+    swizzle_z: ViewportSwizzle = ViewportSwizzle.POSITIVE_Z
+    swizzle_w: ViewportSwizzle = ViewportSwizzle.POSITIVE_W
+
+
+@_template
+class ScissorState(_Template):
+    """struct pipe_scissor_state (max is exclusive)."""
+
+    minx: int = 0
+    miny: int = 0
+    maxx: int = 0
+    maxy: int = 0
+
+
+@_template
+class ClipState(_Template):
+    """struct pipe_clip_state: up to PIPE_MAX_CLIP_PLANES user planes (a, b, c, d)."""
+
+    ucp: tuple = ((0.0, 0.0, 0.0, 0.0),) * PIPE_MAX_CLIP_PLANES
+
+
+@_template
+class StencilRef(_Template):
+    """struct pipe_stencil_ref: (front, back) reference values."""
+
+    ref_value: tuple = (0, 0)
+
+
+@_template
+class Box(_Template):
+    """struct pipe_box (width/height may be negative for a blit source)."""
+
+    x: int = 0
+    y: int = 0
+    z: int = 0
+    width: int = 0
+    height: int = 0
+    depth: int = 0
+
+
+# ---------------------------------------------------------------------------
+# Samplers, views, buffers
+# ---------------------------------------------------------------------------
+
+@_template
+class SamplerState(_Template):
+    """struct pipe_sampler_state (border_color: 4 floats, or ints for integer formats)."""
+
+    _numeric_tuples = frozenset({"border_color"})
+
+    wrap_s: TexWrap = TexWrap.REPEAT
+    wrap_t: TexWrap = TexWrap.REPEAT
+    wrap_r: TexWrap = TexWrap.REPEAT
+    min_img_filter: TexFilter = TexFilter.NEAREST
+    min_mip_filter: TexMipFilter = TexMipFilter.NEAREST
+    mag_img_filter: TexFilter = TexFilter.NEAREST
+    compare_mode: TexCompare = TexCompare.NONE
+    compare_func: Func = Func.NEVER
+    unnormalized_coords: bool = False
+    max_anisotropy: int = 0
+    seamless_cube_map: bool = False
+    border_color_is_integer: bool = False
+    reduction_mode: TexReduction = TexReduction.WEIGHTED_AVERAGE
+    lod_bias: float = 0.0
+    min_lod: float = 0.0
+    max_lod: float = 0.0
+    border_color: tuple = (0.0, 0.0, 0.0, 0.0)
+    border_color_format: Any = _FORMAT_NONE
+
+
+@_template
+class SamplerViewTemplate(_Template):
+    """struct pipe_sampler_view's template fields (u.tex and u.buf flattened).
+
+    The swizzles default to the identity, as u_sampler_view_default_template
+    sets them: C's zero would read (x, x, x, x).
+    """
+
+    format: Any = _FORMAT_NONE
+    target: Target = Target.BUFFER
+    swizzle_r: Swizzle = Swizzle.X
+    swizzle_g: Swizzle = Swizzle.Y
+    swizzle_b: Swizzle = Swizzle.Z
+    swizzle_a: Swizzle = Swizzle.W
+    first_layer: int = 0
+    last_layer: int = 0
+    first_level: int = 0
+    last_level: int = 0
+    offset: int = 0
+    size: int = 0
+
+
+@_template
+class SurfaceTemplate(_Template):
+    """struct pipe_surface's template fields (u.tex flattened)."""
+
+    format: Any = _FORMAT_NONE
+    nr_samples: int = 0
+    level: int = 0
+    first_layer: int = 0
+    last_layer: int = 0
+
+
+@_template
+class ImageView(_Template):
+    """struct pipe_image_view (u.tex and u.buf flattened)."""
+
+    resource: Any = None
+    format: Any = _FORMAT_NONE
+    access: ImageAccess = ImageAccess(0)
+    shader_access: ImageAccess = ImageAccess(0)
+    first_layer: int = 0
+    last_layer: int = 0
+    level: int = 0
+    single_layer_view: bool = False
+    is_2d_view_of_3d: bool = False
+    offset: int = 0
+    size: int = 0
+
+
+@_template
+class ShaderBuffer(_Template):
+    """struct pipe_shader_buffer."""
+
+    buffer: Any = None
+    buffer_offset: int = 0
+    buffer_size: int = 0
+
+
+@_template
+class ConstantBuffer(_Template):
+    """struct pipe_constant_buffer (user_buffer: user memory when buffer is None)."""
+
+    buffer: Any = None
+    buffer_offset: int = 0
+    buffer_size: int = 0
+    user_buffer: Any = None
+
+
+@_template
+class VertexElement(_Template):
+    """struct pipe_vertex_element.
+
+    The stride lives in VertexBuffer.stride (the spec's layout, API.md), not in
+    Mesa >= 23.3's src_stride.
+    """
+
+    src_offset: int = 0
+    vertex_buffer_index: int = 0
+    dual_slot: bool = False
+    src_format: Any = _FORMAT_NONE
+    instance_divisor: int = 0
+
+
+@_template
+class VertexBuffer(_Template):
+    """struct pipe_vertex_buffer plus the spec's stride; buffer: Resource or user memory.
+
+    ``is_user_buffer`` is derived (buffer supports the buffer protocol) when not given.
+    """
+
+    buffer: Any = None
+    buffer_offset: int = 0
+    stride: int = 0
+    is_user_buffer: Any = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.is_user_buffer is None:
+            derived = self.buffer is not None and _is_user_memory(self.buffer)
+        else:
+            derived = self._normalise("is_user_buffer", self.is_user_buffer, False)
+        object.__setattr__(self, "is_user_buffer", derived)
+
+
+@_template
+class FramebufferState(_Template):
+    """struct pipe_framebuffer_state (cbufs: up to PIPE_MAX_COLOR_BUFS Surfaces or None).
+
+    ``nr_cbufs`` defaults to the index of the last colour buffer given, plus one.
+    """
+
+    width: int = 0
+    height: int = 0
+    layers: int = 0
+    samples: int = 0
+    nr_cbufs: Any = None
+    viewmask: int = 0
+    cbufs: tuple = (None,) * PIPE_MAX_COLOR_BUFS
+    zsbuf: Any = None
+    resolve: Any = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.nr_cbufs is None:
+            used = [i for i, surf in enumerate(self.cbufs) if surf is not None]
+            nr = used[-1] + 1 if used else 0
+        else:
+            nr = self._normalise("nr_cbufs", self.nr_cbufs, 0)
+            if not 0 <= nr <= PIPE_MAX_COLOR_BUFS:
+                raise InvalidArgumentError(
+                    f"FramebufferState.nr_cbufs: {nr} is outside 0..{PIPE_MAX_COLOR_BUFS}")
+        object.__setattr__(self, "nr_cbufs", nr)
+
+
+# ---------------------------------------------------------------------------
+# Resources, draws, compute, blits
+# ---------------------------------------------------------------------------
+
+@_template
+class ResourceTemplate(_Template):
+    """struct pipe_resource's template fields (a 1x1x1 2D texture by default)."""
+
+    target: Target = Target.TEXTURE_2D
+    format: Any = _FORMAT_NONE
+    width0: int = 1
+    height0: int = 1
+    depth0: int = 1
+    array_size: int = 1
+    last_level: int = 0
+    nr_samples: int = 0
+    nr_storage_samples: int = 0
+    nr_sparse_levels: int = 0
+    usage: Usage = Usage.DEFAULT
+    bind: Bind = Bind(0)
+    flags: ResourceFlag = ResourceFlag(0)
+
+
+@_template
+class DrawInfo(_Template):
+    """struct pipe_draw_info plus the spec's start/count/index_bias (index: Resource or user memory).
+
+    ``has_user_indices`` is derived from ``index`` when not given.  ``drawid``,
+    ``view_mask`` and ``take_index_buffer_ownership`` are kept from older or
+    newer headers so C ports find them.
+    """
+
+    mode: Prim = Prim.POINTS
+    index_size: int = 0
+    view_mask: int = 0
+    primitive_restart: bool = False
+    has_user_indices: Any = None
+    index_bounds_valid: bool = False
+    increment_draw_id: bool = False
+    take_index_buffer_ownership: bool = False
+    index_bias_varies: bool = False
+    was_line_loop: bool = False
+    start_instance: int = 0
+    instance_count: int = 1  # API.md: zero instances would draw nothing
+    restart_index: int = 0
+    index: Any = None
+    min_index: int = 0
+    max_index: int = 0
+    drawid: int = 0
+    start: int = 0
+    count: int = 0
+    index_bias: int = 0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.index_size not in (0, 1, 2, 4):
+            raise InvalidArgumentError(
+                f"DrawInfo.index_size: {self.index_size} (must be 0, 1, 2 or 4 bytes)")
+        if self.has_user_indices is None:
+            derived = self.index is not None and _is_user_memory(self.index)
+        else:
+            derived = self._normalise("has_user_indices", self.has_user_indices, False)
+        object.__setattr__(self, "has_user_indices", derived)
+
+
+@_template
+class DrawStartCountBias(_Template):
+    """struct pipe_draw_start_count_bias: one draw of a multi-draw."""
+
+    start: int = 0
+    count: int = 0
+    index_bias: int = 0
+
+
+@_template
+class DrawIndirectInfo(_Template):
+    """struct pipe_draw_indirect_info."""
+
+    offset: int = 0
+    stride: int = 0
+    draw_count: int = 0
+    indirect_draw_count_offset: int = 0
+    buffer: Any = None
+    indirect_draw_count: Any = None
+    count_from_stream_output: Any = None
+
+
+@_template
+class GridInfo(_Template):
+    """struct pipe_grid_info.
+
+    ``block`` and ``grid`` pad with 1, as p_state.h asks of unused dimensions
+    (so ``block=(64,)`` means 64x1x1); ``last_block`` and ``grid_base`` with 0.
+    """
+
+    pc: int = 0
+    input: Any = None
+    variable_shared_mem: int = 0
+    work_dim: int = 0
+    block: tuple = (1, 1, 1)
+    last_block: tuple = (0, 0, 0)
+    grid: tuple = (1, 1, 1)
+    grid_base: tuple = (0, 0, 0)
+    indirect: Any = None
+    indirect_offset: int = 0
+    indirect_stride: int = 0
+    draw_count: int = 0
+    indirect_draw_count_offset: int = 0
+    indirect_draw_count: Any = None
+
+
+@_template
+class BlitSide(_Template):
+    """One side (pipe_blit_info.src or .dst) of a blit."""
+
+    resource: Any = None
+    level: int = 0
+    box: Box = Box()
+    format: Any = _FORMAT_NONE
+
+
+@_template
+class BlitInfo(_Template):
+    """struct pipe_blit_info (dst/src are BlitSide; swizzle defaults to identity)."""
+
+    _counted = {"window_rectangles": ("num_window_rectangles", ScissorState,
+                                      PIPE_MAX_WINDOW_RECTANGLES)}
+
+    dst: BlitSide = BlitSide()
+    src: BlitSide = BlitSide()
+    mask: Mask = Mask(0)
+    filter: TexFilter = TexFilter.NEAREST
+    dst_sample: int = 0
+    sample0_only: bool = False
+    scissor_enable: bool = False
+    scissor: ScissorState = ScissorState()
+    swizzle_enable: bool = False
+    swizzle: tuple = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W)
+    window_rectangle_include: bool = False
+    num_window_rectangles: Any = None
+    window_rectangles: tuple = ()
+    render_condition_enable: bool = False
+    alpha_blend: bool = False
+
+
+# ---------------------------------------------------------------------------
+# Shaders and stream output
+# ---------------------------------------------------------------------------
+
+@_template
+class StreamOutput(_Template):
+    """struct pipe_stream_output: one captured output."""
+
+    register_index: int = 0
+    start_component: int = 0
+    num_components: int = 0
+    output_buffer: int = 0
+    dst_offset: int = 0
+    stream: int = 0
+
+
+@_template
+class StreamOutputInfo(_Template):
+    """struct pipe_stream_output_info (output: up to PIPE_MAX_SO_OUTPUTS; stride in dwords)."""
+
+    _counted = {"output": ("num_outputs", StreamOutput, PIPE_MAX_SO_OUTPUTS)}
+
+    num_outputs: Any = None
+    stride: tuple = (0,) * PIPE_MAX_SO_BUFFERS
+    output: tuple = ()
+
+
+@_template
+class ShaderState(_Template):
+    """struct pipe_shader_state: TGSI text in ``tokens``."""
+
+    type: ShaderIR = ShaderIR.TGSI
+    tokens: str = ""
+    stream_output: StreamOutputInfo = StreamOutputInfo()
+
+
+@_template
+class ComputeState(_Template):
+    """struct pipe_compute_state: TGSI text in ``prog`` (req_* fields from older headers)."""
+
+    ir_type: ShaderIR = ShaderIR.TGSI
+    prog: str = ""
+    static_shared_mem: int = 0
+    req_local_mem: int = 0
+    req_private_mem: int = 0
+    req_input_mem: int = 0
+
+
+# ---------------------------------------------------------------------------
+# Query results (p_defines.h pipe_query_data_*)
+# ---------------------------------------------------------------------------
+
+@_template
+class SOStatistics(_Template):
+    """struct pipe_query_data_so_statistics."""
+
+    num_primitives_written: int = 0
+    primitives_storage_needed: int = 0
+
+
+@_template
+class TimestampDisjoint(_Template):
+    """struct pipe_query_data_timestamp_disjoint (frequency in Hz)."""
+
+    frequency: int = 0
+    disjoint: bool = False
+
+
+@_template
+class PipelineStatistics(_Template):
+    """struct pipe_query_data_pipeline_statistics; ``counters`` is C's counters[13]."""
+
+    ia_vertices: int = 0
+    ia_primitives: int = 0
+    vs_invocations: int = 0
+    gs_invocations: int = 0
+    gs_primitives: int = 0
+    c_invocations: int = 0
+    c_primitives: int = 0
+    ps_invocations: int = 0
+    hs_invocations: int = 0
+    ds_invocations: int = 0
+    cs_invocations: int = 0
+    ts_invocations: int = 0
+    ms_invocations: int = 0
+
+    @property
+    def counters(self) -> tuple:
+        """The counters in PIPE_STAT_QUERY_* order (index with a StatQuery)."""
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
