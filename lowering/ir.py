@@ -1,0 +1,369 @@
+"""The TGSI intermediate representation: what ``lowering.parse`` returns.
+
+A ``Shader`` is an immutable tree of frozen dataclasses with structural
+equality, so ``parse(dump(s)) == s`` can be asserted directly.  Source line
+numbers are carried along for error messages but are excluded from equality
+(``field(compare=False)``).
+
+Reading a shader
+----------------
+``Shader.processor`` is the header word (``VERT FRAG GEOM TESS_CTRL TESS_EVAL
+COMP``).  ``properties``, ``declarations``, ``immediates`` and
+``instructions`` are tuples in source order (the text may interleave them;
+only their relative order within each kind matters, which is what is kept).
+
+Registers and files
+-------------------
+Every register file is named by its TGSI text spelling (a plain ``str``):
+``CONST IN OUT TEMP SAMP ADDR IMM SV IMAGE SVIEW BUFFER MEMORY CONSTBUF
+HWATOMIC`` (see ``FILES``).  Legacy files are rewritten by the parser and
+never appear in the IR:
+
+* ``RES[n]`` (pre-2014 resources) becomes ``SVIEW[n]`` when its declaration
+  names a return type (``DCL RES[0], 2D, FLOAT``), ``BUFFER[n]`` when it is a
+  raw buffer (``DCL RES[0], BUFFER, RAW[, WR]``), otherwise ``IMAGE[n]``.
+* The bare 2012-era compute names ``RGLOBAL RLOCAL RPRIVATE RINPUT`` become
+  ``MEMORY[k]`` registers with an implicit ``DCL MEMORY[k], GLOBAL|SHARED|
+  PRIVATE|INPUT`` declaration (k allocated after the explicit ones).
+* ``IMMX`` immediate arrays become ordinary ``IMM`` entries appended in
+  order (``IMMX[i]`` -> ``IMM[base + i]``), ``TEMPX[a][i]`` indexable
+  temporaries become ``TEMP`` ranges declared with ``ARRAY(a + 1)`` after the
+  highest declared TEMP.
+
+Operands
+--------
+``SrcRegister`` / ``DstRegister`` describe one operand.  ``index`` is the
+register index (the *last* bracket in the text); for a 2D operand
+(``CONST[1][3]``, ``IN[2][0]``) ``dimension`` is the first bracket (constant
+buffer, vertex, ...), else ``None``.  Indirect addressing is an ``Indirect``
+(``file``/``index`` of the address register, ``component`` 0..3 = x..w,
+``array_id``); the effective index is then ``index + value(indirect)``, i.e.
+``TEMP[ADDR[0].x-1]`` has ``index == -1``.  ``dim_indirect`` is the same for
+the dimension.  ``swizzle`` is a 4-tuple of component numbers (0=x ... 3=w),
+``negate``/``absolute`` the ``-`` / ``|..|`` modifiers (negate applied after
+abs).  ``writemask`` is a 4-bit mask (bit 0 = x).
+
+Instructions
+------------
+``Instruction.opcode`` is the canonical upper-case name, which is always a
+key of ``lowering.opcodes.OPCODES`` (pure aliases such as ``KIL`` ->
+``KILL_IF`` and ``KILP`` -> ``KILL`` are rewritten by the parser).  ``dsts``
+and ``srcs`` are in text order, except that for ``STORE`` and the ATOM*
+family the *resource* written by the instruction is ``dsts[0]`` (as in TGSI).
+``texture`` is the texture-target operand of TEX-style opcodes (``"2D"``,
+``"SHADOWCUBE"``, ... or None), ``tex_offsets`` the trailing offset
+registers, ``label`` the ``:N`` branch target (an instruction index) or
+None.  Memory instructions carry ``memory_qualifiers`` (subset of
+``COHERENT RESTRICT VOLATILE STREAM_CACHE_POLICY`` in that order),
+``memory_target`` and ``memory_format`` (a ``PIPE_FORMAT_*`` name).
+A legacy bare ``EMIT`` / ``ENDPRIM`` (pre-2014, no stream operand) is
+represented with ``srcs == ()`` and means stream 0.
+
+Immediates
+----------
+``Immediate.type`` is ``FLT32 UINT32 INT32 FLT64 UINT64 INT64``;
+``Immediate.words`` always holds the four raw 32-bit words (64-bit types:
+two values, low word first), so a float written as ``0x3f800000`` or as
+``1.0`` gives the same IR and round-trips bit-exactly.  ``Immediate.values``
+decodes them to Python numbers.
+
+Properties
+----------
+``Property.value`` is an ``int`` for numeric properties and an upper-case
+``str`` for the enumerated ones (``GS_INPUT_PRIMITIVE TRIANGLES``,
+``FS_COORD_ORIGIN UPPER_LEFT``, ``FS_COORD_PIXEL_CENTER HALF_INTEGER``,
+``NEXT_SHADER FRAG``).  ``Shader.property(name, default)`` looks one up.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, Tuple, Union
+
+# Header words, in the order of Mesa's tgsi_text parse_header.
+PROCESSORS: Tuple[str, ...] = ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP")
+
+# Register files that can occur in the IR (text spelling).
+FILES: Tuple[str, ...] = (
+    "CONST", "IN", "OUT", "TEMP", "SAMP", "ADDR", "IMM", "SV", "IMAGE",
+    "SVIEW", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC",
+)
+
+# Files the parser accepts and rewrites (see the module docstring).
+LEGACY_FILES: Tuple[str, ...] = ("RES", "IMMX", "TEMPX")
+
+SWIZZLE_LETTERS = "xyzw"
+IDENTITY_SWIZZLE: Tuple[int, int, int, int] = (0, 1, 2, 3)
+WRITEMASK_XYZW = 0xF
+
+IMMEDIATE_TYPES: Tuple[str, ...] = ("FLT32", "UINT32", "INT32", "FLT64", "UINT64", "INT64")
+
+# Memory qualifier names, in bit order (tgsi_memory_names).
+MEMORY_QUALIFIERS: Tuple[str, ...] = ("COHERENT", "RESTRICT", "VOLATILE", "STREAM_CACHE_POLICY")
+
+# MEMORY declaration types (TGSI_MEMORY_TYPE_*).
+MEMORY_TYPES: Tuple[str, ...] = ("GLOBAL", "SHARED", "PRIVATE", "INPUT")
+
+
+def swizzle_text(swizzle: Tuple[int, ...]) -> str:
+    """``(0, 0, 1, 3)`` -> ``"xxyw"``."""
+    return "".join(SWIZZLE_LETTERS[c] for c in swizzle)
+
+
+def writemask_text(mask: int) -> str:
+    """``0b0101`` -> ``"xz"`` (empty string for an empty mask)."""
+    return "".join(SWIZZLE_LETTERS[c] for c in range(4) if mask & (1 << c))
+
+
+def writemask_components(mask: int) -> Tuple[int, ...]:
+    """Component numbers written by ``mask``, ascending."""
+    return tuple(c for c in range(4) if mask & (1 << c))
+
+
+@dataclass(frozen=True)
+class Indirect:
+    """An indirect address: the value of ``file[index].<component>``.
+
+    ``array_id`` is the ``(id)`` written after the bracket that contains the
+    indirect (``TEMP[ADDR[0].x+2](1)`` -> 1); 0 means none.
+    """
+
+    file: str
+    index: int
+    component: int = 0
+    array_id: int = 0
+
+
+@dataclass(frozen=True)
+class SrcRegister:
+    """A source operand (see the module docstring for field meanings)."""
+
+    file: str
+    index: int
+    swizzle: Tuple[int, int, int, int] = IDENTITY_SWIZZLE
+    negate: bool = False
+    absolute: bool = False
+    indirect: Optional[Indirect] = None
+    dimension: Optional[int] = None
+    dim_indirect: Optional[Indirect] = None
+    # ``(id)`` written after a *direct* index bracket (``TEMP[3](1)``); 0 = none.
+    array_id: int = 0
+
+    @property
+    def is_2d(self) -> bool:
+        """True for a two-dimensional operand such as ``CONST[1][3]``."""
+        return self.dimension is not None
+
+    @property
+    def is_indirect(self) -> bool:
+        """True when the register index (not the dimension) is indirect."""
+        return self.indirect is not None
+
+
+@dataclass(frozen=True)
+class DstRegister:
+    """A destination operand; ``writemask`` bit c enables component c."""
+
+    file: str
+    index: int
+    writemask: int = WRITEMASK_XYZW
+    indirect: Optional[Indirect] = None
+    dimension: Optional[int] = None
+    dim_indirect: Optional[Indirect] = None
+    array_id: int = 0
+
+    @property
+    def is_2d(self) -> bool:
+        """True for a two-dimensional operand such as ``OUT[1][0]`` (TCS)."""
+        return self.dimension is not None
+
+    @property
+    def is_indirect(self) -> bool:
+        """True when the register index (not the dimension) is indirect."""
+        return self.indirect is not None
+
+
+@dataclass(frozen=True)
+class TexOffset:
+    """A texture-offset operand: ``file[index].swz3`` (e.g. ``IMM[2].xyz``)."""
+
+    file: str
+    index: int
+    swizzle: Tuple[int, int, int] = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One TGSI instruction (see the module docstring)."""
+
+    opcode: str
+    dsts: Tuple[DstRegister, ...] = ()
+    srcs: Tuple[SrcRegister, ...] = ()
+    saturate: bool = False
+    precise: bool = False
+    label: Optional[int] = None
+    texture: Optional[str] = None
+    tex_offsets: Tuple[TexOffset, ...] = ()
+    memory_qualifiers: Tuple[str, ...] = ()
+    memory_target: Optional[str] = None
+    memory_format: Optional[str] = None
+    # 1-based source line, for messages; not part of equality.
+    line: Optional[int] = field(default=None, compare=False)
+
+    @property
+    def info(self):
+        """The ``lowering.opcodes.OpInfo`` row of this opcode."""
+        from .opcodes import OPCODES
+
+        return OPCODES[self.opcode]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One ``DCL`` statement.
+
+    ``first``..``last`` is the declared index range (the last bracket);
+    ``dimension`` the first bracket of a 2D declaration (``CONST[1][0..3]``
+    -> 1, ``HWATOMIC[0][0..1]`` -> 0), None otherwise.  GS/TES inputs and
+    TCS inputs/outputs declared as ``IN[][n]`` / ``IN[4][n]`` are 1D here
+    (the vertex bracket is dropped, as Mesa does).
+
+    Fields that do not apply to the file keep their defaults:
+    ``semantic`` (name such as ``"GENERIC"``, or None) and
+    ``semantic_index``; ``interpolate`` (``CONSTANT LINEAR PERSPECTIVE
+    COLOR`` or None) and ``location`` (``CENTER`` default, ``CENTROID``,
+    ``SAMPLE``); ``stream`` (GS output streams per component);
+    ``target`` (texture target of SVIEW/IMAGE), ``return_types`` (SVIEW:
+    4 names of ``UNORM SNORM SINT UINT FLOAT``), ``image_format``,
+    ``writable`` (``WR``), ``raw`` (``RAW``); ``atomic`` (BUFFER);
+    ``memory_type`` (MEMORY: ``GLOBAL`` default, ``SHARED``, ``PRIVATE``,
+    ``INPUT``).  ``usage_mask`` is the optional ``.xyzw`` after the
+    register.
+    """
+
+    file: str
+    first: int
+    last: int
+    dimension: Optional[int] = None
+    usage_mask: int = WRITEMASK_XYZW
+    array_id: int = 0
+    local: bool = False
+    semantic: Optional[str] = None
+    semantic_index: int = 0
+    interpolate: Optional[str] = None
+    location: str = "CENTER"
+    invariant: bool = False
+    stream: Tuple[int, int, int, int] = (0, 0, 0, 0)
+    target: Optional[str] = None
+    return_types: Optional[Tuple[str, str, str, str]] = None
+    image_format: Optional[str] = None
+    writable: bool = False
+    raw: bool = False
+    atomic: bool = False
+    memory_type: Optional[str] = None
+    line: Optional[int] = field(default=None, compare=False)
+
+    @property
+    def count(self) -> int:
+        """Number of registers declared (``last - first + 1``)."""
+        return self.last - self.first + 1
+
+    def covers(self, index: int) -> bool:
+        """True when ``index`` lies in ``first..last``."""
+        return self.first <= index <= self.last
+
+
+ImmediateValue = Union[int, float]
+
+
+@dataclass(frozen=True)
+class Immediate:
+    """One ``IMM`` statement: ``type`` and the four raw 32-bit ``words``."""
+
+    type: str
+    words: Tuple[int, int, int, int]
+    line: Optional[int] = field(default=None, compare=False)
+
+    @property
+    def is_64bit(self) -> bool:
+        """True for FLT64 / UINT64 / INT64 (two values in four words)."""
+        return self.type in ("FLT64", "UINT64", "INT64")
+
+    @property
+    def values(self) -> Tuple[ImmediateValue, ...]:
+        """The values as Python numbers: 4 for 32-bit types, 2 for 64-bit."""
+        w = self.words
+        if self.type == "FLT32":
+            return struct.unpack("<4f", struct.pack("<4I", *w))
+        if self.type == "UINT32":
+            return tuple(w)
+        if self.type == "INT32":
+            return struct.unpack("<4i", struct.pack("<4I", *w))
+        packed = struct.pack("<4I", *w)
+        fmt = {"FLT64": "<2d", "UINT64": "<2Q", "INT64": "<2q"}[self.type]
+        return struct.unpack(fmt, packed)
+
+
+@dataclass(frozen=True)
+class Property:
+    """``PROPERTY NAME value``: value is an int or an upper-case name."""
+
+    name: str
+    value: Union[int, str]
+    line: Optional[int] = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Shader:
+    """A parsed TGSI shader (see the module docstring)."""
+
+    processor: str
+    properties: Tuple[Property, ...] = ()
+    declarations: Tuple[Declaration, ...] = ()
+    immediates: Tuple[Immediate, ...] = ()
+    instructions: Tuple[Instruction, ...] = ()
+
+    def property(self, name: str, default=None):
+        """Value of property ``name`` (the last one written), or ``default``."""
+        value = default
+        for prop in self.properties:
+            if prop.name == name:
+                value = prop.value
+        return value
+
+    def declarations_of(self, file: str) -> Tuple[Declaration, ...]:
+        """All declarations of register file ``file``, in source order."""
+        return tuple(d for d in self.declarations if d.file == file)
+
+    def find_declaration(self, file: str, index: int,
+                         dimension: Optional[int] = None) -> Optional[Declaration]:
+        """The declaration of ``file`` covering ``index`` (and ``dimension`` for 2D files), or None.
+
+        For a 1D declaration ``dimension`` is ignored; for a 2D one (CONST
+        buffers, HWATOMIC) ``dimension=None`` means buffer 0.
+        """
+        for decl in self.declarations:
+            if decl.file != file or not decl.covers(index):
+                continue
+            if decl.dimension is not None and decl.dimension != (dimension or 0):
+                continue
+            return decl
+        return None
+
+    def iter_operands(self) -> Iterator[Tuple[int, Instruction, Union[DstRegister, SrcRegister]]]:
+        """Yield ``(instruction_index, instruction, operand)`` for every dst then src operand."""
+        for i, inst in enumerate(self.instructions):
+            for d in inst.dsts:
+                yield i, inst, d
+            for s in inst.srcs:
+                yield i, inst, s
+
+
+__all__ = [
+    "PROCESSORS", "FILES", "LEGACY_FILES", "SWIZZLE_LETTERS", "IDENTITY_SWIZZLE",
+    "WRITEMASK_XYZW", "IMMEDIATE_TYPES", "MEMORY_QUALIFIERS", "MEMORY_TYPES",
+    "swizzle_text", "writemask_text", "writemask_components",
+    "Indirect", "SrcRegister", "DstRegister", "TexOffset", "Instruction",
+    "Declaration", "Immediate", "Property", "Shader",
+]

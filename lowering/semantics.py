@@ -1,0 +1,144 @@
+"""TGSI name tables: semantics, interpolation, texture targets, properties, ...
+
+These are the spellings Mesa's ``tgsi_strings.c`` uses (current Mesa plus the
+names older releases printed).  The parser accepts every name here; where an
+old release spelled a concept differently, ``*_ALIASES`` maps the old
+spelling to the current one so the IR has one name per concept.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Tuple
+
+# TGSI_SEMANTIC_*, in current enum order, then names only older releases had.
+SEMANTIC_NAMES: Tuple[str, ...] = (
+    "POSITION", "COLOR", "BCOLOR", "FOG", "PSIZE", "GENERIC", "NORMAL", "FACE",
+    "EDGEFLAG", "PRIM_ID", "INSTANCEID", "VERTEXID", "STENCIL", "CLIPDIST",
+    "CLIPVERTEX", "GRID_SIZE", "BLOCK_ID", "BLOCK_SIZE", "THREAD_ID", "TEXCOORD",
+    "PCOORD", "VIEWPORT_INDEX", "LAYER", "SAMPLEID", "SAMPLEPOS", "SAMPLEMASK",
+    "INVOCATIONID", "VERTEXID_NOBASE", "BASEVERTEX", "PATCH", "TESSCOORD",
+    "TESSOUTER", "TESSINNER", "VERTICESIN", "HELPER_INVOCATION", "BASEINSTANCE",
+    "DRAWID", "WORK_DIM", "SUBGROUP_SIZE", "SUBGROUP_INVOCATION",
+    "SUBGROUP_EQ_MASK", "SUBGROUP_GE_MASK", "SUBGROUP_GT_MASK",
+    "SUBGROUP_LE_MASK", "SUBGROUP_LT_MASK", "CS_USER_DATA_AMD", "VIEWPORT_MASK",
+    "TESS_DEFAULT_OUTER_LEVEL", "TESS_DEFAULT_INNER_LEVEL", "VIEW_INDEX",
+    # 2014-era: cull distances had their own semantic before CLIPDIST covered both.
+    "CULLDIST",
+)
+
+# Semantics that are system values (declared in the SV file) rather than
+# varyings.  FACE, SAMPLEMASK, PRIM_ID, LAYER, VIEWPORT_INDEX, POSITION,
+# TESSOUTER/TESSINNER may appear in both SV and IN/OUT depending on stage.
+SYSTEM_VALUE_SEMANTICS = frozenset({
+    "INSTANCEID", "VERTEXID", "GRID_SIZE", "BLOCK_ID", "BLOCK_SIZE", "THREAD_ID",
+    "SAMPLEID", "SAMPLEPOS", "SAMPLEMASK", "INVOCATIONID", "VERTEXID_NOBASE",
+    "BASEVERTEX", "TESSCOORD", "TESSOUTER", "TESSINNER", "VERTICESIN",
+    "HELPER_INVOCATION", "BASEINSTANCE", "DRAWID", "WORK_DIM", "SUBGROUP_SIZE",
+    "SUBGROUP_INVOCATION", "SUBGROUP_EQ_MASK", "SUBGROUP_GE_MASK",
+    "SUBGROUP_GT_MASK", "SUBGROUP_LE_MASK", "SUBGROUP_LT_MASK",
+    "CS_USER_DATA_AMD", "FACE", "PRIM_ID", "POSITION", "TESS_DEFAULT_OUTER_LEVEL",
+    "TESS_DEFAULT_INNER_LEVEL", "VIEW_INDEX", "LAYER", "VIEWPORT_INDEX",
+})
+
+# TGSI_INTERPOLATE_* and TGSI_INTERPOLATE_LOC_*.
+INTERPOLATE_NAMES: Tuple[str, ...] = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
+INTERPOLATE_LOCATIONS: Tuple[str, ...] = ("CENTER", "CENTROID", "SAMPLE")
+INVARIANT_NAME = "INVARIANT"
+
+# TGSI_TEXTURE_* (UNKNOWN is what SAMPLE* instructions carry internally).
+TEXTURE_TARGETS: Tuple[str, ...] = (
+    "BUFFER", "1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D",
+    "SHADOWRECT", "1D_ARRAY", "2D_ARRAY", "SHADOW1D_ARRAY", "SHADOW2D_ARRAY",
+    "SHADOWCUBE", "2D_MSAA", "2D_ARRAY_MSAA", "CUBEARRAY", "SHADOWCUBEARRAY",
+    "UNKNOWN",
+)
+SHADOW_TARGETS = frozenset({
+    "SHADOW1D", "SHADOW2D", "SHADOWRECT", "SHADOW1D_ARRAY", "SHADOW2D_ARRAY",
+    "SHADOWCUBE", "SHADOWCUBEARRAY",
+})
+ARRAY_TARGETS = frozenset({
+    "1D_ARRAY", "2D_ARRAY", "SHADOW1D_ARRAY", "SHADOW2D_ARRAY", "2D_ARRAY_MSAA",
+    "CUBEARRAY", "SHADOWCUBEARRAY",
+})
+MSAA_TARGETS = frozenset({"2D_MSAA", "2D_ARRAY_MSAA"})
+
+# TGSI_RETURN_TYPE_* (SVIEW declarations).
+RETURN_TYPES: Tuple[str, ...] = ("UNORM", "SNORM", "SINT", "UINT", "FLOAT")
+
+# PIPE_PRIM_* / MESA_PRIM_* names used by the GS primitive properties.
+PRIMITIVE_NAMES: Tuple[str, ...] = (
+    "POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
+    "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON", "LINES_ADJACENCY",
+    "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY", "TRIANGLE_STRIP_ADJACENCY",
+    "PATCHES",
+)
+
+# Vertices per input primitive: the implied size of a GS ``DCL IN[][n]``.
+PRIMITIVE_VERTICES: Dict[str, int] = {
+    "POINTS": 1, "LINES": 2, "LINE_LOOP": 2, "LINE_STRIP": 2, "TRIANGLES": 3,
+    "TRIANGLE_STRIP": 3, "TRIANGLE_FAN": 3, "QUADS": 4, "QUAD_STRIP": 4,
+    "POLYGON": 3, "LINES_ADJACENCY": 4, "LINE_STRIP_ADJACENCY": 4,
+    "TRIANGLES_ADJACENCY": 6, "TRIANGLE_STRIP_ADJACENCY": 6, "PATCHES": 0,
+}
+
+FS_COORD_ORIGIN_NAMES: Tuple[str, ...] = ("UPPER_LEFT", "LOWER_LEFT")
+FS_COORD_PIXEL_CENTER_NAMES: Tuple[str, ...] = ("HALF_INTEGER", "INTEGER")
+
+# NEXT_SHADER values (processor names, including current Mesa's task/mesh).
+PROCESSOR_NAMES: Tuple[str, ...] = ("VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP",
+                                    "TASK", "MESH")
+
+# TGSI_PROPERTY_*, current order, then 2018-only ones.
+PROPERTY_NAMES: Tuple[str, ...] = (
+    "GS_INPUT_PRIMITIVE", "GS_OUTPUT_PRIMITIVE", "GS_MAX_OUTPUT_VERTICES",
+    "FS_COORD_ORIGIN", "FS_COORD_PIXEL_CENTER", "FS_COLOR0_WRITES_ALL_CBUFS",
+    "FS_DEPTH_LAYOUT", "VS_PROHIBIT_UCPS", "GS_INVOCATIONS",
+    "VS_WINDOW_SPACE_POSITION", "TCS_VERTICES_OUT", "TES_PRIM_MODE",
+    "TES_SPACING", "TES_VERTEX_ORDER_CW", "TES_POINT_MODE",
+    "NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED", "FS_EARLY_DEPTH_STENCIL",
+    "FS_POST_DEPTH_COVERAGE", "NEXT_SHADER", "CS_FIXED_BLOCK_WIDTH",
+    "CS_FIXED_BLOCK_HEIGHT", "CS_FIXED_BLOCK_DEPTH", "LEGACY_MATH_RULES",
+    "VS_BLIT_SGPRS_AMD", "CS_USER_DATA_COMPONENTS_AMD",
+    "LAYER_VIEWPORT_RELATIVE", "FS_BLEND_EQUATION_ADVANCED",
+    "SEPARABLE_PROGRAM", "NUM_VIEWS",
+)
+
+# Old spelling -> current spelling (same meaning).
+PROPERTY_ALIASES: Dict[str, str] = {
+    "MUL_ZERO_WINS": "LEGACY_MATH_RULES",          # renamed 2019
+    "VS_POSITION_WINDOW_SPACE": "VS_WINDOW_SPACE_POSITION",  # 2014 spelling
+}
+
+# Properties whose value is a name from a table rather than an unsigned int.
+PROPERTY_VALUE_NAMES: Dict[str, Tuple[str, ...]] = {
+    "GS_INPUT_PRIMITIVE": PRIMITIVE_NAMES,
+    "GS_OUTPUT_PRIMITIVE": PRIMITIVE_NAMES,
+    "FS_COORD_ORIGIN": FS_COORD_ORIGIN_NAMES,
+    "FS_COORD_PIXEL_CENTER": FS_COORD_PIXEL_CENTER_NAMES,
+    "NEXT_SHADER": PROCESSOR_NAMES,
+}
+
+# Numeric properties that some producers also spell with a primitive name
+# (TES_PRIM_MODE holds a PIPE_PRIM_* number); the parser converts the name.
+PROPERTY_NUMERIC_PRIMITIVE = frozenset({"TES_PRIM_MODE"})
+
+# FS_DEPTH_LAYOUT values.
+FS_DEPTH_LAYOUTS: Tuple[str, ...] = ("NONE", "ANY", "GREATER", "LESS", "UNCHANGED")
+
+# Tessellation spacing values of TES_SPACING (PIPE_TESS_SPACING_*).
+TES_SPACINGS: Tuple[str, ...] = ("FRACTIONAL_ODD", "FRACTIONAL_EVEN", "EQUAL")
+
+
+def primitive_number(name: str) -> int:
+    """PIPE_PRIM_* value of a primitive name (``TRIANGLES`` -> 4)."""
+    return PRIMITIVE_NAMES.index(name)
+
+
+__all__ = [
+    "SEMANTIC_NAMES", "SYSTEM_VALUE_SEMANTICS", "INTERPOLATE_NAMES", "INTERPOLATE_LOCATIONS",
+    "INVARIANT_NAME", "TEXTURE_TARGETS", "SHADOW_TARGETS", "ARRAY_TARGETS", "MSAA_TARGETS",
+    "RETURN_TYPES", "PRIMITIVE_NAMES", "PRIMITIVE_VERTICES", "FS_COORD_ORIGIN_NAMES",
+    "FS_COORD_PIXEL_CENTER_NAMES", "PROCESSOR_NAMES", "PROPERTY_NAMES", "PROPERTY_ALIASES",
+    "PROPERTY_VALUE_NAMES", "PROPERTY_NUMERIC_PRIMITIVE", "FS_DEPTH_LAYOUTS", "TES_SPACINGS",
+    "primitive_number",
+]
