@@ -159,6 +159,13 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("shader_atomic_int64", None, ("GL_NV_shader_atomic_int64",), "64-bit atomics"),
     ("fragment_shader_interlock", None, ("GL_ARB_fragment_shader_interlock",), "interlock"),
     ("polygon_mode_point_line", 300, (), "POINT/LINE fill (FRONT_AND_BACK only in core)"),
+    ("es2_compatibility", 410, ("GL_ARB_ES2_compatibility",), "RGB565, GL_FIXED vertices"),
+    ("vertex_attrib_64bit", 410, ("GL_ARB_vertex_attrib_64bit",), "64-bit vertex inputs"),
+    ("vertex_type_10f_11f_11f_rev", 440, ("GL_ARB_vertex_type_10f_11f_11f_rev",), "R11G11B10_FLOAT vertices"),
+    ("texture_sRGB_R8", None, ("GL_EXT_texture_sRGB_R8",), "SR8 textures"),
+    ("texture_sRGB_RG8", None, ("GL_EXT_texture_sRGB_RG8",), "SRG8 textures"),
+    ("texture_compression_fxt1", None, ("GL_3DFX_texture_compression_FXT1",), "FXT1"),
+    ("texture_compression_astc_hdr", None, ("GL_KHR_texture_compression_astc_hdr",), "ASTC HDR"),
 )
 
 

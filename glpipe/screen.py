@@ -19,7 +19,7 @@ from . import __version__
 from .caps import ScreenCaps
 from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
-from .formats import Format, is_format_supported, probe_format_support, util_format_get_nr_planes
+from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host import HostGL, create_host
 from .resource import Resource, resource_can_create, resource_create, resource_destroy
 
@@ -144,7 +144,7 @@ class Screen:
         """
         fmt = _enum_arg(Format, format, "get_dmabuf_modifier_planes format")
         if int(modifier) == DRM_FORMAT_MOD_LINEAR:
-            return util_format_get_nr_planes(fmt)
+            return util_format_get_num_planes(fmt)
         return 0
 
     # -- resources ----------------------------------------------------------
