@@ -101,6 +101,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("internalformat_query", 420, ("GL_ARB_internalformat_query",), "glGetInternalformativ"),
     ("transform_feedback_instanced", 420, ("GL_ARB_transform_feedback_instanced",), "instanced draw auto"),
     ("shading_language_420pack", 420, ("GL_ARB_shading_language_420pack",), "layout(binding)"),
+    ("texture_storage_multisample", 430, ("GL_ARB_texture_storage_multisample",), "immutable MSAA storage"),
     ("compute_shader", 430, ("GL_ARB_compute_shader",), "launch_grid"),
     ("shader_storage_buffer_object", 430, ("GL_ARB_shader_storage_buffer_object",), "SSBOs"),
     ("copy_image", 430, ("GL_ARB_copy_image",), "glCopyImageSubData"),

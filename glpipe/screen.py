@@ -13,6 +13,7 @@ its storage).
 from __future__ import annotations
 
 
+from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from . import __version__
@@ -21,11 +22,21 @@ from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host import HostGL, create_host
-from .resource import Resource, resource_can_create, resource_create, resource_destroy
+from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
 
 # DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID (drm_fourcc.h).
 DRM_FORMAT_MOD_LINEAR = 0
 DRM_FORMAT_MOD_INVALID = (1 << 56) - 1
+
+
+def binding_layout(profile) -> BindingLayout:
+    """The binding convention (docs/bindings.md) for the stages ``profile``
+    can run, from its limits: shared by the caps (per-stage slot counts),
+    the lowering (binding numbers in the GLSL) and the context (what it
+    binds where)."""
+    stages = tuple(s for s in GRAPHICS_STAGES
+                   if s not in ("TESS_CTRL", "TESS_EVAL") or profile.has("tessellation_shader"))
+    return BindingLayout.for_limits(HostLimits.from_gl(profile.limits, stages), stages)
 
 
 def _enum_arg(enum_cls, value, what: str):
@@ -48,6 +59,7 @@ class Screen:
         self._contexts: "list" = []
         host.make_current()
         self.format_support = probe_format_support(host)
+        self.bindings = binding_layout(host.profile)
         self.caps = ScreenCaps(host, self.format_support)
 
     # -- identity -----------------------------------------------------------
@@ -196,6 +208,7 @@ class Screen:
         for ctx in list(self._contexts):
             ctx.destroy()
         self._destroyed = True
+        drain_deferred(self.host)  # objects destroyed off the GL thread
         self.host.release()
 
     def _check_alive(self) -> None:
