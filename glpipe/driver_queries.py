@@ -12,8 +12,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from .defs import Query
+
 # p_defines.h: PIPE_QUERY_DRIVER_SPECIFIC is the first driver query type.
-PIPE_QUERY_DRIVER_SPECIFIC = 256
+PIPE_QUERY_DRIVER_SPECIFIC = int(Query.DRIVER_SPECIFIC)
 
 # enum pipe_driver_query_type / pipe_driver_query_result_type (p_defines.h).
 PIPE_DRIVER_QUERY_TYPE_UINT64 = 0

@@ -1,0 +1,52 @@
+"""Dirty bits: which host state blocks a draw must re-emit.
+
+bind_* / set_* only swap a pointer and set a bit; ``Context._update_derived``
+(glpipe/context.py) is the one place that reads the bits, in a fixed order,
+so the dependencies between blocks are written down once (see
+``DERIVED_ORDER`` there).  A bit set means "the host does not hold this
+block as the Gallium state says"; ModernGL calls that clobber GL state set
+the bits of what they clobbered (``HOST_CLOBBERED``).
+"""
+
+from __future__ import annotations
+
+from enum import IntFlag
+
+
+class Dirty(IntFlag):
+    """One bit per host state block."""
+
+    FRAMEBUFFER = 1 << 0
+    VIEWPORT = 1 << 1
+    SCISSOR = 1 << 2
+    BLEND = 1 << 3
+    BLEND_COLOR = 1 << 4
+    DSA = 1 << 5
+    STENCIL_REF = 1 << 6
+    RASTERIZER = 1 << 7
+    SAMPLE_MASK = 1 << 8
+    MIN_SAMPLES = 1 << 9
+    PROGRAM = 1 << 10         # shader variant selection + glUseProgram
+    VERTEX = 1 << 11          # vertex elements / vertex buffers -> VAO attribute setup
+    SAMPLERS = 1 << 12
+    SAMPLER_VIEWS = 1 << 13
+    CONSTANTS = 1 << 14
+    SYSVALS = 1 << 15         # glpipe's per-stage uniform block (alpha ref, clip planes, ...)
+    CLIP = 1 << 16
+    STIPPLE = 1 << 17
+    SHADER_BUFFERS = 1 << 18
+    SHADER_IMAGES = 1 << 19
+    TESS = 1 << 20
+    WINDOW_RECTANGLES = 1 << 21
+
+
+ALL = Dirty(sum(Dirty))
+
+# What a ModernGL call may have changed behind glpipe's back (HOST-NOTES §7):
+# framebuffer binds re-emit viewport, scissor, colour and depth masks; texture
+# operations move the active unit and the binding on it; render() binds its
+# own program and VAO.
+HOST_CLOBBERED = (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.SCISSOR | Dirty.BLEND | Dirty.DSA
+                  | Dirty.SAMPLER_VIEWS | Dirty.PROGRAM | Dirty.VERTEX)
+
+__all__ = ["Dirty", "ALL", "HOST_CLOBBERED"]

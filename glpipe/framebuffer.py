@@ -1,0 +1,249 @@
+"""Surfaces and the framebuffer: create_surface, set_framebuffer_state.
+
+A ``Surface`` is a view of one level and a layer range of a texture,
+usable as a colour or depth/stencil attachment.  The framebuffer state maps
+to a GL framebuffer object, cached by its attachments: switching between
+two framebuffers already seen is one glBindFramebuffer.
+
+Attachment rules (GL 4.5 §9.2.8):
+* a single layer of an array, cube or 3D texture attaches with
+  glFramebufferTextureLayer (a cube face is layer = face index, which GL
+  accepts for cube maps since 4.5 and for cube arrays always; for plain
+  cubes on older GL we use glFramebufferTexture2D with the face target);
+* a surface covering every layer attaches layered (glFramebufferTexture),
+  so a GS can route primitives with LAYER;
+* 1D/2D/RECT/MSAA attach with glFramebufferTexture2D/1D at the level.
+"""
+
+from __future__ import annotations
+
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
+
+from .defs import PIPE_MAX_COLOR_BUFS, Target
+from .dirty import Dirty
+from .formats import Format, util_format_description
+from .state import FramebufferState, SurfaceTemplate
+
+_CUBE_TARGETS = (Target.TEXTURE_CUBE,)
+_LAYERED_TARGETS = (Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY, Target.TEXTURE_3D,
+                    Target.TEXTURE_CUBE, Target.TEXTURE_CUBE_ARRAY)
+
+
+def _minify(value: int, level: int) -> int:
+    return max(1, value >> level)
+
+
+class Surface:
+    """pipe_surface: ``texture`` at ``level``, layers ``first_layer..last_layer``."""
+
+    __slots__ = ("context", "texture", "format", "width", "height", "level", "first_layer",
+                 "last_layer", "nr_samples", "destroyed", "attachment", "layered", "_generation")
+
+    def __init__(self, context, texture, templ: SurfaceTemplate):
+        self.context = context
+        self.texture = texture
+        self.format = Format(templ.format) if templ.format != Format.NONE else texture.format
+        self.level = templ.level
+        self.first_layer = templ.first_layer
+        self.last_layer = templ.last_layer
+        self.nr_samples = templ.nr_samples
+        self.width = _minify(texture.width0, templ.level)
+        self.height = _minify(texture.height0, templ.level) if texture.target != Target.TEXTURE_1D_ARRAY else 1
+        self.destroyed = False
+        desc = util_format_description(self.format)
+        if desc.is_depth and desc.is_stencil:
+            self.attachment = "DEPTH_STENCIL"
+        elif desc.is_depth:
+            self.attachment = "DEPTH"
+        elif desc.is_stencil:
+            self.attachment = "STENCIL"
+        else:
+            self.attachment = "COLOR"
+        nlayers = _layer_count(texture, templ.level)
+        self.layered = (texture.target in _LAYERED_TARGETS and self.first_layer == 0
+                        and self.last_layer == nlayers - 1 and nlayers > 1)
+        self._generation = texture.generation
+
+    def check_alive(self, what: str) -> None:
+        """Raise ObjectDestroyedError if the surface (or its texture) was destroyed."""
+        if self.destroyed:
+            raise ObjectDestroyedError(f"{what}: surface was destroyed")
+        self.texture.check_alive(what)
+
+    def __repr__(self) -> str:
+        return (f"<Surface {self.format.name} level {self.level} layers {self.first_layer}..{self.last_layer} "
+                f"of {self.texture!r}>")
+
+
+def _layer_count(res, level: int) -> int:
+    if res.target == Target.TEXTURE_3D:
+        return _minify(res.depth0, level)
+    if res.target == Target.TEXTURE_CUBE:
+        return 6
+    return res.array_size
+
+
+class FramebufferMixin:
+    """Context methods for surfaces and the framebuffer state (mixed into Context)."""
+
+    def _init_framebuffer(self) -> None:
+        self.framebuffer = FramebufferState()
+        self._fbo_cache: "dict[tuple, int]" = {}
+        self._bound_fbo = -1
+
+    # -- surfaces ------------------------------------------------------------
+
+    def create_surface(self, res, templ: SurfaceTemplate) -> Surface:
+        """pipe_context::create_surface: a view of one level and a layer range."""
+        self.check_alive("create_surface")
+        self._check_resource(res, "create_surface")
+        resource = res
+        if resource.target == Target.BUFFER:
+            raise InvalidArgumentError("create_surface: resource is a BUFFER; surfaces view textures")
+        if not isinstance(templ, SurfaceTemplate):
+            raise InvalidArgumentError(f"create_surface: expected a SurfaceTemplate, got {type(templ).__name__}")
+        if not 0 <= templ.level <= resource.last_level:
+            raise InvalidArgumentError(
+                f"SurfaceTemplate.level: {templ.level} outside the resource's levels 0..{resource.last_level}")
+        nlayers = _layer_count(resource, templ.level)
+        if not 0 <= templ.first_layer <= templ.last_layer < nlayers:
+            raise InvalidArgumentError(
+                f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
+                f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}")
+        return Surface(self, resource, templ)
+
+    def surface_destroy(self, surface: Surface) -> None:
+        """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
+        if surface.destroyed:
+            raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
+        self._drop_fbos(lambda key: any(s is surface for s in key[0]) or key[1] is surface)
+        surface.destroyed = True
+
+    # -- framebuffer state ---------------------------------------------------
+
+    def set_framebuffer_state(self, state: FramebufferState) -> None:
+        """pipe_context::set_framebuffer_state: colour buffers + zsbuf."""
+        self.check_alive("set_framebuffer_state")
+        if not isinstance(state, FramebufferState):
+            raise InvalidArgumentError(
+                f"set_framebuffer_state: expected a FramebufferState, got {type(state).__name__}")
+        if state == self.framebuffer:
+            return
+        for i, surf in enumerate(state.cbufs[:state.nr_cbufs]):
+            if surf is not None:
+                self._check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)
+        if state.zsbuf is not None:
+            self._check_surface(state.zsbuf, "FramebufferState.zsbuf", color=False)
+        self.framebuffer = state
+        self.dirty |= Dirty.FRAMEBUFFER | Dirty.PROGRAM  # output types / cbuf count are in the key
+
+    def _check_surface(self, surf, what: str, color: bool) -> None:
+        if not isinstance(surf, Surface):
+            raise InvalidArgumentError(f"{what}: expected a Surface, got {type(surf).__name__}")
+        if surf.context is not self:
+            raise InvalidArgumentError(f"{what}: surface belongs to another context")
+        surf.check_alive(what)
+        if color and surf.attachment != "COLOR":
+            raise InvalidArgumentError(f"{what}: {surf.format.name} is a depth/stencil format")
+        if not color and surf.attachment == "COLOR":
+            raise InvalidArgumentError(f"{what}: {surf.format.name} is not a depth/stencil format")
+
+    # -- host side -----------------------------------------------------------
+
+    def _fbo_key(self, fb: FramebufferState) -> tuple:
+        cbufs = tuple(fb.cbufs[:fb.nr_cbufs])
+        gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
+        zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
+        return (cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+
+    def _emit_framebuffer(self) -> None:
+        fb = self.framebuffer
+        key = self._fbo_key(fb)
+        fbo = self._fbo_cache.get(key)
+        gl = self.gl
+        if fbo is None:
+            fbo = self._make_fbo(fb)
+            self._fbo_cache[key] = fbo
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+        self._bound_fbo = fbo
+
+    def _make_fbo(self, fb: FramebufferState) -> int:
+        gl = self.gl
+        fbo = int(gl.glGenFramebuffers(1))
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+        draw_buffers = []
+        for i in range(fb.nr_cbufs):
+            surf = fb.cbufs[i]
+            if surf is None:
+                draw_buffers.append(gl.GL_NONE)
+                continue
+            att = gl.GL_COLOR_ATTACHMENT0 + i
+            self._attach(att, surf)
+            draw_buffers.append(att)
+        if fb.zsbuf is not None:
+            att = {"DEPTH_STENCIL": gl.GL_DEPTH_STENCIL_ATTACHMENT, "DEPTH": gl.GL_DEPTH_ATTACHMENT,
+                   "STENCIL": gl.GL_STENCIL_ATTACHMENT}[fb.zsbuf.attachment]
+            self._attach(att, fb.zsbuf)
+        if draw_buffers:
+            gl.glDrawBuffers(len(draw_buffers), draw_buffers)
+        else:
+            gl.glDrawBuffer(gl.GL_NONE)
+        if fb.nr_cbufs == 0 and fb.zsbuf is None:
+            # A framebuffer without attachments (ARB_framebuffer_no_attachments).
+            if not self.screen.profile.has("framebuffer_no_attachments"):
+                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+                gl.glDeleteFramebuffers(1, [fbo])
+                raise UnsupportedError(
+                    "set_framebuffer_state: a framebuffer without attachments needs "
+                    "GL 4.3 / GL_ARB_framebuffer_no_attachments (not on this host profile)")
+            gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_WIDTH, max(1, fb.width))
+            gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_HEIGHT, max(1, fb.height))
+            gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_LAYERS, fb.layers)
+            gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_SAMPLES, fb.samples)
+        status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
+        if status != gl.GL_FRAMEBUFFER_COMPLETE:
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+            gl.glDeleteFramebuffers(1, [fbo])
+            self.host.clear_errors()
+            raise InvalidArgumentError(
+                f"set_framebuffer_state: the host GL rejects this combination of attachments "
+                f"(glCheckFramebufferStatus = 0x{int(status):04x}): {fb!r}")
+        self.host.check("set_framebuffer_state")
+        return fbo
+
+    def _attach(self, att: int, surf: Surface) -> None:
+        gl = self.gl
+        res = surf.texture
+        tex = res.gl_object
+        target = res.target
+        if surf.layered:
+            gl.glFramebufferTexture(gl.GL_FRAMEBUFFER, att, tex, surf.level)
+        elif target in _CUBE_TARGETS:
+            gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + surf.first_layer,
+                                      tex, surf.level)
+        elif target in _LAYERED_TARGETS:
+            if surf.first_layer != surf.last_layer:
+                raise UnsupportedError(
+                    f"set_framebuffer_state: a surface of layers {surf.first_layer}..{surf.last_layer} "
+                    f"(not all {_layer_count(res, surf.level)}) cannot be attached layered without texture views")
+            gl.glFramebufferTextureLayer(gl.GL_FRAMEBUFFER, att, tex, surf.level, surf.first_layer)
+        elif target == Target.TEXTURE_1D:
+            gl.glFramebufferTexture1D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surf.level)
+        else:
+            gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surf.level)
+
+    def _drop_fbos(self, predicate) -> None:
+        gl = self.gl
+        for key in [k for k in self._fbo_cache if predicate(k)]:
+            fbo = self._fbo_cache.pop(key)
+            if self._bound_fbo == fbo:
+                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+                self._bound_fbo = -1
+                self.dirty |= Dirty.FRAMEBUFFER
+            gl.glDeleteFramebuffers(1, [fbo])
+
+    def _destroy_framebuffers(self) -> None:
+        self._drop_fbos(lambda key: True)
+
+
+__all__ = ["Surface", "FramebufferMixin", "PIPE_MAX_COLOR_BUFS"]

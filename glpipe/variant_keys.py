@@ -1,0 +1,67 @@
+"""Which shader variant the current state needs: one VariantKey per stage.
+
+The key is recomputed only when ``Dirty.PROGRAM`` is set (a shader, the
+rasterizer, the DSA, the framebuffer or the samplers changed), never per
+draw.  Each field comes from one piece of Gallium state; the table below
+says which, so a new variant pass adds one row here and one pass in
+lowering/glsl.
+
+| key field | from | stages |
+|---|---|---|
+| color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
+| vs_input_types | vertex elements' formats (pure int/uint) | VS |
+| output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
+"""
+
+from __future__ import annotations
+
+from lowering.glsl.variant import VariantKey
+
+from .defs import ShaderType
+from .formats import util_format_description
+from .shaders import GRAPHICS_STAGES
+
+_DEFAULT_KEY = VariantKey()
+
+
+def _format_kind(fmt) -> str:
+    desc = util_format_description(fmt)
+    if desc.is_pure_uint:
+        return "uint"
+    if desc.is_pure_sint:
+        return "int"
+    return "float"
+
+
+class VariantKeyMixin:
+    """Computes ``_variant_key(stage, cso)`` from the bound state (mixed into Context)."""
+
+    def _last_vertex_stage(self):
+        for stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL, ShaderType.VERTEX):
+            if self.shaders[stage] is not None:
+                return stage
+        return None
+
+    def _variant_key(self, stage: ShaderType, cso) -> VariantKey:
+        fields = {}
+        if stage == ShaderType.FRAGMENT:
+            fb = self.framebuffer
+            types = tuple(_format_kind(s.format) if s is not None else "float" for s in fb.cbufs[:fb.nr_cbufs])
+            if any(t != "float" for t in types):
+                fields["color_output_types"] = types
+            fields["nr_cbufs"] = fb.nr_cbufs
+        if stage == ShaderType.VERTEX and self.velems is not None:
+            types = tuple(_format_kind(ve.src_format) for ve in self.velems.elements)
+            if any(t != "float" for t in types):
+                fields["vs_input_types"] = types
+        if stage == self._last_vertex_stage():
+            fs = self.shaders[ShaderType.FRAGMENT]
+            if fs is not None:
+                fields["output_interpolation"] = tuple(
+                    (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
+                    for io in fs.info.inputs
+                    if io.semantic is not None and io.interpolate is not None)
+        return VariantKey(**fields) if fields else _DEFAULT_KEY
+
+
+__all__ = ["VariantKeyMixin", "GRAPHICS_STAGES"]

@@ -1,0 +1,60 @@
+"""draw_vbo: the vertical slice (shaders, vertex input, framebuffer, viewport)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import glpipe
+from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
+
+from .util import COLOR_FS, PASS_VS, read_rgba32f, render_target, vertex_buffer
+
+
+@pytest.fixture
+def ctx(screen):
+    c = screen.context_create()
+    yield c
+    c.destroy()
+
+
+def _pipeline(ctx, stride=32):
+    vs = ctx.create_vs_state(ShaderState(tokens=PASS_VS))
+    fs = ctx.create_fs_state(ShaderState(tokens=COLOR_FS))
+    ve = ctx.create_vertex_elements_state([
+        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ])
+    ctx.bind_vs_state(vs)
+    ctx.bind_fs_state(fs)
+    ctx.bind_vertex_elements_state(ve)
+    return vs, fs, ve
+
+
+def test_draw_vbo_fullscreen_triangle_constant_color(screen, ctx):
+    """A triangle covering the viewport with one colour: every pixel gets it."""
+    color, _ = render_target(ctx, 8, 8)
+    _pipeline(ctx)
+    rgba = [0.25, 0.5, 0.75, 1.0]
+    verts = np.array([[-1, -1, 0, 1] + rgba, [3, -1, 0, 1] + rgba, [-1, 3, 0, 1] + rgba], np.float32)
+    vb = vertex_buffer(screen, verts)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vb, stride=32)])
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=3))
+    img = read_rgba32f(screen, color)
+    assert np.allclose(img, np.array(rgba, np.float32))
+
+
+def test_draw_vbo_window_coordinates_no_flip(screen, ctx):
+    """Gallium window pixel (x, y) is texel (x, y): a quad over x < 0 (NDC) and
+    y < 0 (NDC) covers texel columns 0..3 and rows 0..3 (row 0 = window y 0)."""
+    color, _ = render_target(ctx, 8, 8)
+    _pipeline(ctx)
+    red = [1.0, 0.0, 0.0, 1.0]
+    quad = np.array([[-1, -1, 0, 1] + red, [0, -1, 0, 1] + red, [-1, 0, 0, 1] + red,
+                     [0, -1, 0, 1] + red, [0, 0, 0, 1] + red, [-1, 0, 0, 1] + red], np.float32)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32)])
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
+    img = read_rgba32f(screen, color)
+    expected = np.zeros((8, 8, 4), np.float32)
+    expected[:4, :4] = red
+    assert np.array_equal(img, expected)
