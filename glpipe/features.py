@@ -98,6 +98,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("shader_image_load_store", 420, ("GL_ARB_shader_image_load_store",), "images"),
     ("texture_storage", 420, ("GL_ARB_texture_storage",), "immutable storage"),
     ("texture_compression_bptc", 420, ("GL_ARB_texture_compression_bptc",), "BPTC"),
+    ("shading_language_packing", 420, ("GL_ARB_shading_language_packing",), "packHalf2x16 etc."),
     ("internalformat_query", 420, ("GL_ARB_internalformat_query",), "glGetInternalformativ"),
     ("transform_feedback_instanced", 420, ("GL_ARB_transform_feedback_instanced",), "instanced draw auto"),
     ("shading_language_420pack", 420, ("GL_ARB_shading_language_420pack",), "layout(binding)"),
@@ -142,6 +143,8 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("transform_feedback_overflow_query", 460, ("GL_ARB_transform_feedback_overflow_query",),
      "SO_OVERFLOW_PREDICATE"),
     # --- extension-only features ------------------------------------------
+    ("texture_filter_minmax", None, ("GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"),
+     "sampler reduction modes"),
     ("texture_compression_s3tc", None, ("GL_EXT_texture_compression_s3tc",), "DXT1/3/5"),
     ("texture_sRGB_decode", None, ("GL_EXT_texture_sRGB_decode",), "sRGB decode control"),
     ("gpu_shader_int64", None, ("GL_ARB_gpu_shader_int64",), "64-bit integers"),

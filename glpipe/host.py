@@ -160,6 +160,18 @@ _LIMITS = (
     ("GL_SUBPIXEL_BITS", None, 1),
     ("GL_VIEWPORT_SUBPIXEL_BITS", "viewport_array", 1),
     ("GL_MAX_SERVER_WAIT_TIMEOUT", None, 1),
+    ("GL_MAX_TESS_CONTROL_INPUT_COMPONENTS", "tessellation_shader", 1),
+    ("GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS", "tessellation_shader", 1),
+    ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "tessellation_shader", 1),
+    ("GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS", "tessellation_shader", 1),
+    ("GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS", "shader_atomic_counters", 1),
+    ("GL_MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS", "shader_atomic_counters", 1),
+    ("GL_MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS", "shader_atomic_counters", 1),
+    ("GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS", "compute_shader", 1),
+    ("GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS", "shader_storage_buffer_object", 1),
+    ("GL_MAX_COMBINED_ATOMIC_COUNTERS", "shader_atomic_counters", 1),
+    ("GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS", "shader_atomic_counters", 1),
+    ("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES", "shader_storage_buffer_object", 1),
 )
 
 # Indexed integer limits (glGetIntegeri_v): name, feature, count.
@@ -174,6 +186,8 @@ _FLOAT_LIMITS = (
     ("GL_SMOOTH_LINE_WIDTH_RANGE", None, 2),
     ("GL_POINT_SIZE_RANGE", None, 2),
     ("GL_MAX_TEXTURE_LOD_BIAS", None, 1),
+    ("GL_SMOOTH_LINE_WIDTH_GRANULARITY", None, 1),
+    ("GL_POINT_SIZE_GRANULARITY", None, 1),
     ("GL_MAX_TEXTURE_MAX_ANISOTROPY", "texture_filter_anisotropic", 1),
     ("GL_VIEWPORT_BOUNDS_RANGE", "viewport_array", 2),
     ("GL_MIN_FRAGMENT_INTERPOLATION_OFFSET", "gpu_shader5", 1),
@@ -358,6 +372,13 @@ class HostGL:
         _current_host = self  # a freshly made (or wrapped, in use) context is current
         self.clear_errors()
         self.profile = self._read_profile(profile_name)
+        # ModernGL's texture operations bind on its "default texture unit"
+        # (GL_MAX_TEXTURE_IMAGE_UNITS - 1 by default, inside the vertex stage's
+        # sampler range of docs/bindings.md).  Move it to the last combined
+        # unit, which the binding layout never hands out.
+        combined = int(self.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
+        if combined > 0:
+            mgl.default_texture_unit = combined - 1
         self.scratch_texture_unit = int(mgl.default_texture_unit)
         self._reset_moderngl_state()
         self._timestamp_base = self._calibrate_timestamp()
@@ -448,6 +469,13 @@ class HostGL:
                 if not self.clear_errors():
                     value = float(fbuf[0]) if count == 1 else tuple(float(v) for v in fbuf[:count])
             limits[name] = value
+        # Bits of the GL_TIMESTAMP counter: a query-target property, not a glGet.
+        bits = 0
+        if "timer_query" in feats:
+            qbuf = np.zeros(1, np.int32)
+            gl.glGetQueryiv(gl.GL_TIMESTAMP, gl.GL_QUERY_COUNTER_BITS, qbuf)
+            bits = 0 if self.clear_errors() else int(qbuf[0])
+        limits["GL_QUERY_COUNTER_BITS_TIMESTAMP"] = bits
         return HostProfile(
             name=profile_name,
             gl_version=gl_version,

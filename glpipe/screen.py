@@ -16,7 +16,6 @@ from __future__ import annotations
 from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import __version__
 from .caps import ScreenCaps
 from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
@@ -60,7 +59,7 @@ class Screen:
         host.make_current()
         self.format_support = probe_format_support(host)
         self.bindings = binding_layout(host.profile)
-        self.caps = ScreenCaps(host, self.format_support)
+        self.caps = ScreenCaps(host, self.format_support, bindings=self.bindings)
 
     # -- identity -----------------------------------------------------------
 
