@@ -29,6 +29,13 @@ class Fallback:
 
 FALLBACKS: "tuple[Fallback, ...]" = (
     Fallback(
+        name="quads_quad_strips_polygons",
+        feature=None,
+        provides="QUADS / QUAD_STRIP / POLYGON drawn as TRIANGLES by index translation "
+                 "(provoking vertex and winding kept)",
+        implementation="fallback.indices",
+    ),
+    Fallback(
         name="legacy_formats_as_r_rg",
         feature=None,
         provides="A8/L8/I8/L8A8 (and 16-bit/float/int variants), RGBX/BGRX: stored as R/RG/RGBA "

@@ -234,8 +234,10 @@ class Context(ShaderMixin, VariantKeyMixin, VertexMixin, FramebufferMixin, Viewp
                 tr = translate(info.mode, count, start=start, flatshade_first=flatshade_first)
             if tr.count == 0:
                 continue
+            # Non-indexed: the translated indices are vertex numbers already, and
+            # index_bias is ignored when index_size == 0 (API.md).
             sub = DrawInfo(mode=tr.prim, index_size=tr.index_size, index=tr.indices, count=tr.count,
-                           index_bias=bias, instance_count=info.instance_count,
+                           index_bias=bias if info.index_size else 0, instance_count=info.instance_count,
                            start_instance=info.start_instance)
             self._counters.fallback_hits += 1
             self._draw_indexed(sub, self._gl_prims[tr.prim], None)
