@@ -28,6 +28,7 @@ from . import host as _hostmod
 from .defs import ContextFlag, Prim, ShaderType
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
+# -- mixin imports: one line per area module (keep sorted) --
 from .resource import Resource
 from .shaders import ShaderMixin
 from .state import DrawInfo, DrawStartCountBias
@@ -53,16 +54,27 @@ _GL_PRIM_NAMES = {
 }
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
 
-# (dirty bit, method) in the order _update_derived applies them.
+# (dirty bit, method) in the order _update_derived applies them.  The
+# program comes first: the variant key reads the rasterizer, DSA,
+# framebuffer and samplers, and linking binds the program.  Vertex input is
+# emitted last, by _update_derived itself (it needs start_instance).
 DERIVED_ORDER = (
     (Dirty.PROGRAM, "_emit_program"),
     (Dirty.FRAMEBUFFER, "_emit_framebuffer"),
     (Dirty.VIEWPORT, "_emit_viewport"),
     (Dirty.SCISSOR, "_emit_scissor"),
+    # -- area rows: add yours here, one line each --
 )
 
 
-class Context(ShaderMixin, VariantKeyMixin, VertexMixin, FramebufferMixin, ViewportMixin):
+class Context(
+    ShaderMixin,
+    VariantKeyMixin,
+    VertexMixin,
+    FramebufferMixin,
+    ViewportMixin,
+    # -- area mixins: add yours here, one line each --
+):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``."""
 
     def __init__(self, screen, priv=None, flags=0):
@@ -83,6 +95,7 @@ class Context(ShaderMixin, VariantKeyMixin, VertexMixin, FramebufferMixin, Viewp
         self._init_vertex()
         self._init_framebuffer()
         self._init_viewport()
+        # -- area inits: add yours here, one line each --
         gl = self.gl
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
@@ -275,6 +288,7 @@ class Context(ShaderMixin, VariantKeyMixin, VertexMixin, FramebufferMixin, Viewp
         self._destroy_framebuffers()
         self._destroy_shaders()
         self._destroy_vertex()
+        # -- area destroys: add yours here, one line each --
         self.gl.glBindFramebuffer(self.gl.GL_FRAMEBUFFER, 0)
         self.gl.glUseProgram(0)
         self.destroyed = True
