@@ -116,6 +116,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("fragment_layer_viewport", 430, ("GL_ARB_fragment_layer_viewport",), "gl_Layer in FS"),
     ("robust_buffer_access", 430, ("GL_ARB_robust_buffer_access_behavior",), "robust access"),
     ("explicit_uniform_location", 430, ("GL_ARB_explicit_uniform_location",), "layout(location) uniforms"),
+    ("invalidate_subdata", 430, ("GL_ARB_invalidate_subdata",), "glInvalidateBufferData"),
     ("texture_query_levels", 430, ("GL_ARB_texture_query_levels",), "textureQueryLevels"),
     ("buffer_storage", 440, ("GL_ARB_buffer_storage",), "persistent mapping"),
     ("clear_texture", 440, ("GL_ARB_clear_texture",), "glClearTexImage"),
