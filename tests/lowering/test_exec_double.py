@@ -75,16 +75,10 @@ def test_double_unary(gl, version, op):
     H.run_check(gl, op, [dpack(UNARY[op])], version)
 
 
-DFMA_UNFUSED = ("emitter bug: DFMA is lowered to GLSL fma() on doubles, which llvmpipe evaluates with an "
-                "intermediate rounding (GLSL allows it); tgsi.rst DFMA forbids it")
-DLDEXP_ZERO = ("emitter bug (host workaround needed): DLDEXP is lowered to ldexp(double, int) and "
-               "llvmpipe (Mesa 22.3) returns 2^(e-1) for ldexp(0.0lf, e); 0 * 2^e must stay 0")
 
 
 @pytest.mark.parametrize("op", ["DMAD", "DFMA"])
-def test_double_multiply_add(gl, version, op, request):
-    if op == "DFMA" and version >= 450:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=DFMA_UNFUSED))
+def test_double_multiply_add(gl, version, op):
     # (1+2^-27)^2 = 1 + 2^-26 + 2^-54: the 2^-54 survives only without intermediate rounding
     a = [E27, 2, -3, 0.5, 1e300]
     b = [E27, 3, 4, 0.25, 10]
@@ -106,10 +100,9 @@ def test_dldexp(gl, version):
     H.run_check(gl, "DLDEXP", [mant, exps], version)
 
 
-def test_dldexp_of_zero(gl, version, request):
-    """0 * 2^e = 0 (and -0 stays -0) for any exponent."""
-    if version >= 450:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=DLDEXP_ZERO))
+def test_dldexp_of_zero(gl, version):
+    """0 * 2^e = 0 (and -0 stays -0) for any exponent (llvmpipe's ldexp(0.0lf, e)
+    returns 2^(e-1): the emitter guards zero)."""
     mant = dpack([0.0, -0.0, 0.0, 0.0])
     exps = R.words([[50, 99, 3, 99], [-7, 99, 1000, 99]])
     H.run_check(gl, "DLDEXP", [mant, exps], version)
@@ -160,7 +153,7 @@ def test_dfracexp(gl, version):
     H.check("DFRACEXP", expo, [src], mask="x", expected=e_ref)
 
 
-@pytest.mark.parametrize("op", ["DADD", pytest.param("DFMA", marks=pytest.mark.xfail(strict=True, reason=DFMA_UNFUSED)),
+@pytest.mark.parametrize("op", ["DADD", "DFMA",
                                 "D2F"])
 def test_double_compute(gl, op):
     """Doubles through the CS path."""

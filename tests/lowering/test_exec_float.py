@@ -103,15 +103,10 @@ def test_scalar_replicated(gl, version, op):
     H.run_check(gl, op, [_with_noise(vals)], version)
 
 
-FMA_UNFUSED = ("emitter bug: FMA is lowered to GLSL fma(), which GLSL 4.50 (8.3, 4.7.1) does not "
-               "require to be fused and llvmpipe evaluates with an intermediate rounding; tgsi.rst FMA "
-               "forbids it (exact at 450: float(double(a) * double(b) + double(c)))")
 
 
 @pytest.mark.parametrize("op", ["MAD", "FMA"])
-def test_multiply_add(gl, version, op, request):
-    if op == "FMA" and version >= 450:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=FMA_UNFUSED))
+def test_multiply_add(gl, version, op):
     # 1+2^-12 squared = 1 + 2^-11 + 2^-24: rounding the product first loses
     # the 2^-24, so with c = -(1+2^-11) the unfused result is 0, the fused 2^-24.
     e = 1 + 2 ** -12

@@ -65,15 +65,10 @@ UNARY = {
 }
 
 
-I64MOD_PERCENT = ("emitter bug: I64MOD is lowered to int64 '%', which GLSL leaves undefined for negative "
-                  "operands (llvmpipe: -7 % 3 = 0, 7 % -3 = 7); tgsi.rst wants C's truncated remainder "
-                  "(the 32-bit MOD already does it right with glp_imod)")
 
 
 @pytest.mark.parametrize("op", sorted(BINARY))
-def test_int64_binary(gl, version, op, request):
-    if op == "I64MOD" and version >= 450:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=I64MOD_PERCENT))
+def test_int64_binary(gl, version, op):
     H.run_check(gl, op, qcols(*BINARY[op]), version)
 
 

@@ -1,0 +1,446 @@
+"""Memory opcodes: LOAD / STORE / RESQ / ATOM* on BUFFER, MEMORY, IMAGE, HWATOMIC,
+CONSTBUF, and BARRIER / MEMBAR.
+
+GLSL declarations (``lowering.bindings`` gives the binding numbers):
+
+* ``BUFFER[n]`` -> ``buffer glp_<stage>_ssbo<n> { uint d[]; } ssbo<n>;``
+  (std430).  TGSI addresses buffers in bytes, so word ``addr / 4 + c`` holds
+  component ``c``: a LOAD/STORE writemask picks consecutive words.
+* ``MEMORY[n], SHARED`` -> ``shared uint glp_shared[size / 4];`` (size =
+  the compute state's ``req_local_mem``); GLOBAL / PRIVATE / INPUT memory
+  (OpenCL pointers, kernel arguments) has no GLSL equivalent.
+* ``IMAGE[n]`` -> ``layout(<format>) uniform <i|u>image<Dim> glp_<stage>_img<n>;``
+* ``HWATOMIC[b][first..last]`` -> ``layout(binding = b', offset = 4*first)
+  uniform atomic_uint glp_<stage>_ac<b>_<first>[count];``; the register
+  index picks the counter (the address operand is the byte offset drivers
+  that treat counters as a buffer use, and is ignored here).
+* ``CONSTBUF[n]`` (LOAD from a constant buffer) reads the UBO of CONST[n].
+
+Atomics return the old value (tgsi.rst).  GLSL has no atomic signed
+min/max on ``uint`` memory, no atomic float add on it and no wrapping
+increment/decrement, so those are compare-and-swap loops, which keep the
+exact TGSI semantics.  ATOMINC_WRAP/ATOMDEC_WRAP follow tgsi.rst's formulas
+for the stored value and return the old value like every other atomic.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from ..errors import InvalidArgumentError, UnsupportedError
+from .decls import IMAGE_FORMATS
+from .exprs import Expr, bitcast, call, construct, literal, op, swizzle, type_name, var
+from .reflection import AtomicBufferInfo, ImageInfo, ShaderBufferInfo
+from .texture import TARGETS
+
+DEFAULT_SHARED_BYTES = 32768      # GL's minimum GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
+
+_IMAGE_DIM = {"1D": ("1D", 1), "2D": ("2D", 2), "3D": ("3D", 3), "CUBE": ("Cube", 3), "RECT": ("2DRect", 2),
+              "1D_ARRAY": ("1DArray", 2), "2D_ARRAY": ("2DArray", 3), "CUBEARRAY": ("CubeArray", 3),
+              "BUFFER": ("Buffer", 1), "2D_MSAA": ("2DMS", 2), "2D_ARRAY_MSAA": ("2DMSArray", 3)}
+
+# Atomic opcode -> (GLSL function, or None for a CAS loop)
+_ATOMIC_FUNC = {"ATOMUADD": "atomicAdd", "ATOMXCHG": "atomicExchange", "ATOMCAS": "atomicCompSwap",
+                "ATOMAND": "atomicAnd", "ATOMOR": "atomicOr", "ATOMXOR": "atomicXor",
+                "ATOMUMIN": "atomicMin", "ATOMUMAX": "atomicMax", "ATOMIMIN": "atomicMin",
+                "ATOMIMAX": "atomicMax"}
+
+
+def _qualifiers(em, file: str, index: int) -> str:
+    """GLSL memory qualifiers from every instruction touching ``file[index]``."""
+    found = set()
+    for inst in em.insts:
+        regs = list(inst.srcs[:1]) + list(inst.dsts[:1])
+        if any(r.file == file and r.index == index for r in regs):
+            found |= set(inst.memory_qualifiers)
+    words = [q.lower() for q in ("COHERENT", "VOLATILE", "RESTRICT") if q in found]
+    return " ".join(words) + " " if words else ""
+
+
+def ssbo(em, index: int) -> str:
+    """Declare BUFFER[index] (once); returns the GLSL word array (``ssbo0.d``)."""
+    em.req.need("ssbo", f"BUFFER[{index}]")
+    name = f"ssbo{index}"
+    block = f"glp_{em.prefix}_ssbo{index}"
+    if all(b.index != index for b in em.shader_buffers):
+        binding = em.layout.ssbo_binding(em.proc, index)
+        qual = f", binding = {binding}" if em.binding_qualifier() else ""
+        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', index)}buffer {block}\n{{\n"
+                   f"    uint d[];\n}} {name};", "ssbo", index)
+        em.shader_buffers.append(ShaderBufferInfo(index, block, binding))
+        em.storage_block_bindings[block] = binding
+    return f"{name}.d"
+
+
+def shared(em, index: int) -> str:
+    """Declare the shared memory array (once); returns its name."""
+    kind = em.decls.memory_type(index)
+    if kind != "SHARED":
+        raise UnsupportedError(f"MEMORY[{index}] of type {kind}: GLSL has no pointers to global, private "
+                               f"or kernel-input memory (only SHARED memory is lowered)")
+    if em.proc != "COMP":
+        raise UnsupportedError("shared MEMORY outside a compute shader")
+    size = em.req_local_mem if em.req_local_mem is not None else DEFAULT_SHARED_BYTES
+    words = max((size + 3) // 4, 1)
+    em.shared_size = words * 4
+    decl = f"shared uint glp_shared[{words}];"
+    if decl not in em.global_decls:
+        em.global_decls.append(decl)
+    return "glp_shared"
+
+
+def image(em, index: int, inst) -> tuple:
+    """Declare IMAGE[index] (once); returns (name, target, base type, coordinate count)."""
+    decl = em.decls.images.get(index)
+    target = em.decls.image_target(index, inst.memory_target)
+    if target is None or target not in _IMAGE_DIM:
+        raise InvalidArgumentError(f"IMAGE[{index}] has no image target")
+    em.req.need("image_load_store", f"IMAGE[{index}]")
+    if TARGETS.get(target) and TARGETS[target].feature:
+        em.req.need(TARGETS[target].feature, f"IMAGE[{index}] of target {target}")
+    fmt = em.decls.image_format(index, inst.memory_format)
+    base = em.decls.image_base_type(index, inst.memory_format)
+    dim, ncoords = _IMAGE_DIM[target]
+    name = f"glp_{em.prefix}_img{index}"
+    if all(im.index != index for im in em.images):
+        unit = em.layout.image_unit(em.proc, index)
+        loads = any(i.opcode in ("LOAD",) or i.opcode.startswith("ATOM") for i in em.insts
+                    if i.srcs and i.srcs[0].file == "IMAGE" and i.srcs[0].index == index)
+        layout = []
+        if fmt is not None:
+            layout.append(IMAGE_FORMATS[fmt][0])
+        elif loads:
+            raise UnsupportedError(f"IMAGE[{index}] is read without a declared format (GLSL needs one)")
+        if em.binding_qualifier():
+            layout.append(f"binding = {unit}")
+        access = "" if loads or fmt is not None else "writeonly "
+        writable = any(i.opcode in ("STORE",) or i.opcode.startswith("ATOM") for i in em.insts
+                       if (i.dsts and i.dsts[0].file == "IMAGE" and i.dsts[0].index == index) or
+                       (i.srcs and i.srcs[0].file == "IMAGE" and i.srcs[0].index == index))
+        if not writable and (decl is None or not decl.writable):
+            access = "readonly "
+        prefix = {"float": "", "int": "i", "uint": "u"}[base]
+        lq = f"layout({', '.join(layout)}) " if layout else ""
+        em.declare(f"{lq}uniform {_qualifiers(em, 'IMAGE', index)}{access}{prefix}image{dim} {name};",
+                   "image", index)
+        em.images.append(ImageInfo(index, name, unit, target, fmt, f"{prefix}image{dim}",
+                                   access.strip() or "readwrite"))
+        em.image_units[name] = unit
+    return name, target, base, ncoords
+
+
+def atomic_counter(em, i: int, reg) -> str:
+    """The atomic_uint lvalue of a HWATOMIC operand (declares its range)."""
+    em.req.need("atomic_counters", "HWATOMIC")
+    buf = reg.dimension or 0
+    decl = next((d for d in em.decls.hwatomics if (d.dimension or 0) == buf and d.covers(reg.index)), None)
+    if decl is None and reg.indirect is not None:
+        decl = next((d for d in em.decls.hwatomics if (d.dimension or 0) == buf and
+                     (not reg.indirect.array_id or d.array_id == reg.indirect.array_id)), None)
+    if decl is None:
+        raise InvalidArgumentError(f"HWATOMIC[{buf}][{reg.index}] is not declared")
+    binding = em.layout.atomic_binding(em.proc, buf)
+    name = f"glp_{em.prefix}_ac{buf}_{decl.first}"
+    count = decl.last - decl.first + 1
+    array = f"[{count}]" if count > 1 else ""
+    em.declare(f"layout(binding = {binding}, offset = {4 * decl.first}) uniform atomic_uint {name}{array};",
+               "atomic", buf * 4096 + decl.first)
+    counters = em.decls.hwatomic_buffers().get(buf, count)
+    if all(a.buffer != buf for a in em.atomic_buffers):
+        em.atomic_buffers.append(AtomicBufferInfo(buf, binding, counters))
+    if count == 1:
+        return name
+    if reg.indirect is not None:
+        idx = em.index_expr(i, "si", 0, reg.indirect, reg.index - decl.first)
+        return f"{name}[{idx.text}]"
+    return f"{name}[{reg.index - decl.first}]"
+
+
+# ---------------------------------------------------------------------------
+
+def _word_index(em, i: int, s: int) -> str:
+    """GLSL text of ``address.x / 4`` (a word index) of source ``s``."""
+    addr = em.src(i, s, (0,), "uint")
+    if addr.words is not None:
+        return str(addr.words[0] >> 2)
+    return f"{addr.p()} >> 2"
+
+
+def _word(base: str, k: int) -> str:
+    if k == 0:
+        return base
+    if base.isdigit():
+        return str(int(base) + k)
+    return f"{base} + {k}u" if not base.endswith(">> 2") else f"({base}) + {k}u"
+
+
+def _with_base(em, base: str, n_uses: int) -> str:
+    """Hoist a non-trivial word index used several times into a local."""
+    if n_uses > 1 and not base.isdigit():
+        name = em.tmp("addr")
+        em.line(f"uint {name} = {base};")
+        return name
+    return base
+
+
+def _image_coords(em, i: int, s: int, target: str, ncoords: int) -> List[Expr]:
+    args = [em.src(i, s, tuple(range(ncoords)), "int")]
+    if target in ("2D_MSAA", "2D_ARRAY_MSAA"):
+        args.append(em.src(i, s, (3,), "int"))       # the sample index rides in .w
+    return args
+
+
+def handle_load(em, i, inst) -> None:
+    """LOAD from BUFFER / MEMORY / IMAGE / CONSTBUF / HWATOMIC."""
+    res = inst.srcs[0]
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    swz = res.swizzle
+    if res.file in ("BUFFER", "MEMORY"):
+        mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
+        words = sorted({swz[c] for c in comps})
+        base = _with_base(em, _word_index(em, i, 1), len(words))
+        parts = [var(f"{mem}[{_word(base, swz[c])}]", "uint", 1) for c in comps]
+        em.write(i, 0, comps, construct(parts, "uint"))
+        return
+    if res.file == "IMAGE":
+        name, target, base_t, ncoords = image(em, res.index, inst)
+        args = ", ".join(a.text for a in _image_coords(em, i, 1, target, ncoords))
+        value = call(f"imageLoad({name}, {args})", base_t, 4)
+        em.write(i, 0, comps, swizzle(value, [swz[c] for c in comps]))
+        return
+    if res.file == "CONSTBUF":
+        block = em.constant_buffer(res.index)
+        ctype = em.plan.const_types.get(res.index, "float")
+        byte = em.src(i, 1, (0,), "uint")
+        base = _with_base(em, f"{byte.p()} >> 2" if byte.words is None else str(byte.words[0] >> 2), len(comps))
+        parts = []
+        for c in comps:
+            w = _word(base, swz[c])
+            parts.append(bitcast(var(f"{block}.c[({w}) >> 2][({w}) & 3u]", ctype, 1), "uint"))
+        em.write(i, 0, comps, construct(parts, "uint"))
+        return
+    if res.file == "HWATOMIC":
+        counter = atomic_counter(em, i, res)
+        em.write(i, 0, comps, call(f"atomicCounter({counter})", "uint", 1))
+        return
+    raise UnsupportedError(f"LOAD from {res.file}: not a memory GLSL can read "
+                           f"(bindless handles need GL_ARB_bindless_texture)")
+
+
+def handle_store(em, i, inst) -> None:
+    """STORE resource, address, value."""
+    res = inst.dsts[0]
+    comps = tuple(c for c in range(4) if res.writemask & (1 << c))
+    if res.file in ("BUFFER", "MEMORY"):
+        mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
+        base = _with_base(em, _word_index(em, i, 0), len(comps))
+        for c in comps:
+            em.line(f"{mem}[{_word(base, c)}] = {em.src(i, 1, (c,), 'uint').text};")
+        return
+    if res.file == "IMAGE":
+        name, target, base_t, ncoords = image(em, res.index, inst)
+        args = ", ".join(a.text for a in _image_coords(em, i, 0, target, ncoords))
+        value = em.src(i, 1, (0, 1, 2, 3), base_t)
+        em.line(f"imageStore({name}, {args}, {value.text});")
+        return
+    raise UnsupportedError(f"STORE to {res.file}: not a memory GLSL can write")
+
+
+def handle_resq(em, i, inst) -> None:
+    """RESQ: buffer size in bytes (.x) / image size (.xyz) and samples (.w)."""
+    res = inst.srcs[0]
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    if res.file == "BUFFER":
+        mem = ssbo(em, res.index)
+        em.write(i, 0, comps, op(f"{mem}.length() * 4", "int", 1))
+        return
+    if res.file == "IMAGE":
+        name, target, _, _ = image(em, res.index, inst)
+        em.req.need("image_size", "RESQ of an IMAGE")
+        n = {"1D": 1, "BUFFER": 1, "2D": 2, "RECT": 2, "CUBE": 2, "2D_MSAA": 2, "1D_ARRAY": 2}.get(target, 3)
+        size = call(f"imageSize({name})", "int", n)
+        dims = [c for c in comps if c < n]
+        parts = []
+        rest = comps
+        if dims and tuple(dims) == tuple(comps[:len(dims)]):
+            parts.append(swizzle(size, dims) if n > 1 else size)
+            rest = comps[len(dims):]
+        for c in rest:
+            if c < n:
+                parts.append(swizzle(size, (c,)) if n > 1 else size)
+            elif c == 3 and target in ("2D_MSAA", "2D_ARRAY_MSAA"):
+                em.req.need("texture_image_samples", "RESQ.w of a multisampled IMAGE")
+                parts.append(call(f"imageSamples({name})", "int", 1))
+            else:
+                parts.append(literal("int", (1 if c == 3 else 0,)))
+        em.write(i, 0, comps, construct(parts, "int"))
+        return
+    raise UnsupportedError(f"RESQ of {res.file}")
+
+
+def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str) -> Expr:
+    """Emit a compare-and-swap loop (for atomics GLSL lacks); returns the old value
+    (an Expr of type t).
+    ``cas`` is a format string with {old} and {new}; ``new_value`` one with {old}."""
+    old, new, prev = em.tmp("old"), em.tmp("new"), em.tmp("prev")
+    tt = type_name(t, 1)
+    em.line(f"{tt} {old} = {read_old};")
+    em.line("while (true) {")
+    em.indent += 1
+    em.line(f"{tt} {new} = {new_value.format(old=old)};")
+    em.line(f"{tt} {prev} = {cas.format(old=old, new=new)};")
+    em.line(f"if ({prev} == {old}) break;")
+    em.line(f"{old} = {prev};")
+    em.indent -= 1
+    em.line("}")
+    return var(old, t, 1)
+
+
+def _loop_update(opcode: str, value: str, t: str) -> Optional[str]:
+    """The new value a CAS loop stores for the opcodes GLSL lacks, in terms of {old}."""
+    if opcode == "ATOMINC_WRAP":
+        return f"({{old}} + 1u <= {value}) ? {{old}} + 1u : 0u"
+    if opcode == "ATOMDEC_WRAP":
+        return f"({{old}} > 0u && {{old}} < {value}) ? {{old}} - 1u : 0u"
+    if opcode == "ATOMIMIN":
+        return f"uint(min(int({{old}}), {value}))"
+    if opcode == "ATOMIMAX":
+        return f"uint(max(int({{old}}), {value}))"
+    if opcode == "ATOMFADD":
+        return f"floatBitsToUint(uintBitsToFloat({{old}}) + {value})"
+    return None
+
+
+def handle_atomic(em, i, inst) -> None:
+    """ATOM* dst, resource, address, value[, value2]: dst = the old value."""
+    opcode = inst.opcode
+    res = inst.srcs[0]
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    _, src_types = em.types(i)
+    vtype = src_types[2]
+    v = em.src(i, 2, (0,), vtype)
+    v2 = em.src(i, 3, (0,), vtype) if opcode == "ATOMCAS" else None
+    if res.file in ("BUFFER", "MEMORY"):
+        mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
+        if res.file == "MEMORY":
+            em.req.need("compute", opcode)
+        lv = f"{mem}[{_word_index(em, i, 1)}]"
+        update = _loop_update(opcode, v.text, vtype)
+        if update is not None:
+            result = _cas_loop(em, i, inst, lv, f"atomicCompSwap({lv}, {{old}}, {{new}})", update, "uint")
+        elif opcode == "ATOMCAS":
+            result = call(f"atomicCompSwap({lv}, {bitcast(v, 'uint').text}, {bitcast(v2, 'uint').text})", "uint", 1)
+        else:
+            result = call(f"{_ATOMIC_FUNC[opcode]}({lv}, {bitcast(v, 'uint').text})", "uint", 1)
+    elif res.file == "IMAGE":
+        name, target, base_t, ncoords = image(em, res.index, inst)
+        coords = ", ".join(a.text for a in _image_coords(em, i, 1, target, ncoords))
+        result = _image_atomic(em, i, inst, name, coords, base_t, v, v2)
+    elif res.file == "HWATOMIC":
+        result = _counter_atomic(em, i, inst, atomic_counter(em, i, res), v, v2)
+    else:
+        raise UnsupportedError(f"{opcode} on {res.file}")
+    em.write(i, 0, comps, result)
+
+
+def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2: Optional[Expr]) -> Expr:
+    opcode = inst.opcode
+    if base_t == "float":
+        if opcode == "ATOMXCHG":
+            return call(f"imageAtomicExchange({name}, {coords}, {bitcast(v, 'float').text})", "float", 1)
+        if opcode == "ATOMFADD":
+            em.req.need("atomic_float", "ATOMFADD on a float IMAGE")
+            return call(f"imageAtomicAdd({name}, {coords}, {bitcast(v, 'float').text})", "float", 1)
+        raise UnsupportedError(f"{opcode} on a float IMAGE: GLSL image atomics need r32i or r32ui")
+    vt = bitcast(v, base_t)
+    signed_op = opcode in ("ATOMIMIN", "ATOMIMAX")
+    unsigned_op = opcode in ("ATOMUMIN", "ATOMUMAX")
+    if (base_t == "int" and unsigned_op) or (base_t == "uint" and signed_op) or \
+            opcode in ("ATOMINC_WRAP", "ATOMDEC_WRAP", "ATOMFADD"):
+        read = f"imageLoad({name}, {coords}).x"
+        cas = f"imageAtomicCompSwap({name}, {coords}, {{old}}, {{new}})"
+        if base_t == "int":
+            read, cas = f"uint({read})", f"uint(imageAtomicCompSwap({name}, {coords}, int({{old}}), int({{new}})))"
+        update = _loop_update(opcode, v.text, None)
+        if opcode == "ATOMUMIN":
+            update = f"min({{old}}, {bitcast(v, 'uint').text})"
+        elif opcode == "ATOMUMAX":
+            update = f"max({{old}}, {bitcast(v, 'uint').text})"
+        return _cas_loop(em, i, inst, read, cas, update, "uint")
+    if opcode == "ATOMCAS":
+        return call(f"imageAtomicCompSwap({name}, {coords}, {vt.text}, {bitcast(v2, base_t).text})", base_t, 1)
+    func = "imageA" + _ATOMIC_FUNC[opcode][1:]
+    return call(f"{func}({name}, {coords}, {vt.text})", base_t, 1)
+
+
+def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Optional[Expr]) -> Expr:
+    """Atomic counter ops: +1 / -1 are core (atomicCounterIncrement returns the old value,
+    atomicCounterDecrement the new one); anything else needs the counter-ops extension."""
+    opcode = inst.opcode
+    vu = bitcast(v, "uint")
+    if opcode == "ATOMUADD" and vu.words is not None and vu.words[0] == 1:
+        return call(f"atomicCounterIncrement({counter})", "uint", 1)
+    if opcode == "ATOMUADD" and vu.words is not None and vu.words[0] == 0xFFFFFFFF:
+        return op(f"atomicCounterDecrement({counter}) + 1u", "uint", 1)
+    em.req.need("atomic_counter_ops", f"{opcode} on HWATOMIC (other than +1/-1)")
+    suffix = "" if em.req.core("atomic_counter_ops") else "ARB"
+    funcs = {"ATOMUADD": "atomicCounterAdd", "ATOMXCHG": "atomicCounterExchange",
+             "ATOMAND": "atomicCounterAnd", "ATOMOR": "atomicCounterOr", "ATOMXOR": "atomicCounterXor",
+             "ATOMUMIN": "atomicCounterMin", "ATOMUMAX": "atomicCounterMax"}
+    if opcode == "ATOMCAS":
+        return call(f"atomicCounterCompSwap{suffix}({counter}, {vu.text}, {bitcast(v2, 'uint').text})", "uint", 1)
+    if opcode not in funcs:
+        raise UnsupportedError(f"{opcode} on HWATOMIC: atomic counters have no such operation")
+    return call(f"{funcs[opcode]}{suffix}({counter}, {vu.text})", "uint", 1)
+
+
+# ---------------------------------------------------------------------------
+# Synchronisation
+# ---------------------------------------------------------------------------
+
+def handle_barrier(em, i, inst) -> None:
+    """BARRIER: workgroup (CS) / patch (TCS) execution barrier."""
+    em.line("barrier();")
+
+
+_MEMBAR_BITS = ((1, "memoryBarrierBuffer()"), (2, "memoryBarrierAtomicCounter()"), (4, "memoryBarrierImage()"),
+                (8, "memoryBarrierShared()"), (16, "groupMemoryBarrier()"))
+
+
+def handle_membar(em, i, inst) -> None:
+    """MEMBAR <bits>: the matching memoryBarrier*() calls (tgsi.rst's bit meanings)."""
+    src = inst.srcs[0]
+    if src.file == "IMM":
+        bits = em.decls.immediate_words(src.index)[src.swizzle[0]]
+    else:
+        bits = 0x1F
+    calls = [text for bit, text in _MEMBAR_BITS if bits & bit]
+    if em.proc != "COMP":
+        calls = [c for c in calls if c not in ("memoryBarrierShared()", "groupMemoryBarrier()")]
+    if not calls:
+        return
+    if em.req.has("memory_barrier_kinds"):
+        em.req.need("memory_barrier_kinds", "MEMBAR")
+        for text in calls:
+            em.line(f"{text};")
+    else:
+        em.req.need("image_load_store", "MEMBAR")
+        em.line("memoryBarrier();")
+
+
+def handle_fence(em, i, inst) -> None:
+    """MFENCE / LFENCE / SFENCE (removed 2017): a full memory barrier."""
+    em.req.need("image_load_store", inst.opcode)
+    em.line("memoryBarrier();")
+
+
+MEMORY = {
+    "LOAD": handle_load, "STORE": handle_store, "RESQ": handle_resq,
+    "BARRIER": handle_barrier, "MEMBAR": handle_membar,
+    "MFENCE": handle_fence, "LFENCE": handle_fence, "SFENCE": handle_fence,
+}
+for _op in ("ATOMUADD", "ATOMFADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR", "ATOMUMIN",
+            "ATOMUMAX", "ATOMIMIN", "ATOMIMAX", "ATOMINC_WRAP", "ATOMDEC_WRAP"):
+    MEMORY[_op] = handle_atomic
+
+__all__ = ["MEMORY", "ssbo", "shared", "image", "atomic_counter"]

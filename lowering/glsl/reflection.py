@@ -1,0 +1,182 @@
+"""The reflection record the emitter returns next to the GLSL source.
+
+It says what the shader uses and where the context must bind it:
+constant buffers (UBO block name, binding, size in vec4s), sampler views and
+samplers (GLSL sampler uniform, texture unit, which SVIEW and which SAMP
+feed it, target, return type, shadow), shader buffers, images, hardware
+atomic counter buffers, inputs and outputs (semantic, GLSL name, location,
+interpolation), system values, GS streams, and the stage's properties.
+
+Below GLSL 420 there is no ``layout(binding = n)``: then
+``needs_manual_binding`` is True and the context sets the bindings after
+linking from ``uniform_block_bindings`` (glUniformBlockBinding) and
+``sampler_units`` (glUniform1i).  Both maps are always filled, so a context
+may use them at any version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Dict, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class ConstantBufferInfo:
+    """CONST[index]: a std140 block of ``size`` vec4s."""
+
+    index: int
+    size: int
+    block_name: str
+    binding: int
+
+
+@dataclass(frozen=True)
+class SamplerInfo:
+    """One GLSL sampler uniform: texture of SVIEW ``view`` with sampler state SAMP ``sampler``
+    (None: the shader only queries sizes or fetches texels, no sampler state is used)."""
+
+    name: str
+    unit: int
+    view: int
+    sampler: Optional[int]
+    target: str
+    return_type: str
+    shadow: bool
+    glsl_type: str
+
+
+@dataclass(frozen=True)
+class ShaderBufferInfo:
+    """BUFFER[index]: an SSBO of 32-bit words."""
+
+    index: int
+    block_name: str
+    binding: int
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """IMAGE[index]."""
+
+    index: int
+    name: str
+    unit: int
+    target: str
+    format: Optional[str]
+    glsl_type: str
+    access: str
+
+
+@dataclass(frozen=True)
+class AtomicBufferInfo:
+    """HWATOMIC buffer ``buffer``: ``counters`` 4-byte counters at ``binding``."""
+
+    buffer: int
+    binding: int
+    counters: int
+
+
+@dataclass(frozen=True)
+class VaryingInfo:
+    """An IN or OUT register and the GLSL variable it became."""
+
+    file: str
+    index: int
+    semantic: Optional[str]
+    semantic_index: int
+    name: str
+    location: Optional[int] = None
+    interpolation: Optional[str] = None
+    sample_location: Optional[str] = None
+    glsl_type: str = "vec4"
+    stream: int = 0
+    per_vertex: bool = False
+    patch: bool = False
+    builtin: bool = False
+    xfb_name: Optional[str] = None    # name for glTransformFeedbackVaryings (block.member or built-in)
+
+
+@dataclass(frozen=True)
+class Reflection:
+    """What a lowered shader uses and where it expects it (see the module docstring)."""
+
+    stage: str
+    glsl_version: int
+    extensions: Tuple[str, ...] = ()
+    constant_buffers: Tuple[ConstantBufferInfo, ...] = ()
+    sysvals_binding: Optional[int] = None
+    samplers: Tuple[SamplerInfo, ...] = ()
+    shader_buffers: Tuple[ShaderBufferInfo, ...] = ()
+    images: Tuple[ImageInfo, ...] = ()
+    atomic_buffers: Tuple[AtomicBufferInfo, ...] = ()
+    inputs: Tuple[VaryingInfo, ...] = ()
+    outputs: Tuple[VaryingInfo, ...] = ()
+    system_values: Tuple[Tuple[int, str], ...] = ()
+    streams: Tuple[int, ...] = ()
+    properties: Tuple[Tuple[str, object], ...] = ()
+    block_size: Optional[Tuple[int, int, int]] = None
+    shared_memory_size: int = 0
+    needs_manual_binding: bool = False
+    uniform_block_bindings: Tuple[Tuple[str, int], ...] = ()
+    storage_block_bindings: Tuple[Tuple[str, int], ...] = ()
+    sampler_units: Tuple[Tuple[str, int], ...] = ()
+    image_units: Tuple[Tuple[str, int], ...] = ()
+    uses_discard: bool = False
+    writes_depth: bool = False
+
+    # -- aliases -----------------------------------------------------------------
+    @property
+    def sampler_bindings(self) -> Tuple[Tuple[str, int], ...]:
+        """Same as ``sampler_units`` (sampler uniform name -> texture unit)."""
+        return self.sampler_units
+
+    @property
+    def image_bindings(self) -> Tuple[Tuple[str, int], ...]:
+        """Same as ``image_units`` (image uniform name -> image unit)."""
+        return self.image_units
+
+    # -- lookups ---------------------------------------------------------------
+    def const_buffer(self, index: int) -> Optional[ConstantBufferInfo]:
+        """The info of CONST[index], or None when the shader does not use it."""
+        return next((c for c in self.constant_buffers if c.index == index), None)
+
+    def shader_buffer(self, index: int) -> Optional[ShaderBufferInfo]:
+        """The info of BUFFER[index], or None."""
+        return next((b for b in self.shader_buffers if b.index == index), None)
+
+    def image(self, index: int) -> Optional[ImageInfo]:
+        """The info of IMAGE[index], or None."""
+        return next((i for i in self.images if i.index == index), None)
+
+    def samplers_of_view(self, view: int) -> Tuple[SamplerInfo, ...]:
+        """Every GLSL sampler that reads SVIEW[view] (usually one)."""
+        return tuple(s for s in self.samplers if s.view == view)
+
+    def texture_unit(self, view: int) -> Optional[int]:
+        """The texture unit of the (first) GLSL sampler of SVIEW/SAMP[view], or None."""
+        found = self.samplers_of_view(view)
+        return found[0].unit if found else None
+
+    def atomic_buffer(self, buffer: int) -> Optional[AtomicBufferInfo]:
+        """The info of HWATOMIC buffer ``buffer``, or None."""
+        return next((a for a in self.atomic_buffers if a.buffer == buffer), None)
+
+    def output(self, index: int) -> Optional[VaryingInfo]:
+        """The info of OUT[index], or None."""
+        return next((o for o in self.outputs if o.index == index), None)
+
+    def input(self, index: int) -> Optional[VaryingInfo]:
+        """The info of IN[index], or None."""
+        return next((i for i in self.inputs if i.index == index), None)
+
+    def property(self, name: str, default=None):
+        """A TGSI property value of the shader."""
+        return dict(self.properties).get(name, default)
+
+    def as_dict(self) -> Dict[str, object]:
+        """A JSON-friendly dictionary of the whole record."""
+        return asdict(self)
+
+
+__all__ = ["Reflection", "ConstantBufferInfo", "SamplerInfo", "ShaderBufferInfo", "ImageInfo",
+           "AtomicBufferInfo", "VaryingInfo"]

@@ -1,0 +1,79 @@
+"""The ``glp_sysvals`` uniform block: values the lowering needs that change often.
+
+One std140 block, declared identically by every stage that needs it (GL
+links same-named blocks of different stages into one), bound at
+``BindingLayout.sysvals_binding``.  The context fills it from Gallium state
+on every draw where that state changed; nothing in it ever causes a
+recompile.  ``SYSVALS`` is the field table (name, GLSL type, array length,
+std140 byte offset, meaning); ``docs/bindings.md`` prints the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Tuple
+
+BLOCK_NAME = "glp_sysvals"
+INSTANCE_NAME = "sysvals"
+
+
+@dataclass(frozen=True)
+class SysvalField:
+    """One member of the block: ``offset`` is its std140 byte offset."""
+
+    name: str
+    glsl_type: str
+    count: int
+    offset: int
+    doc: str
+
+
+def _fields() -> Tuple[SysvalField, ...]:
+    rows = [
+        ("fb_size", "vec4", 1, "framebuffer width, height, 1/width, 1/height (FS_COORD_ORIGIN "
+                               "LOWER_LEFT and y flips use the height)"),
+        ("viewport_scale", "vec4", 1, "scale of the GL viewport transform of viewport 0 "
+                                      "(window = ndc * scale + translate; VS_WINDOW_SPACE_POSITION)"),
+        ("viewport_translate", "vec4", 1, "translate of the GL viewport transform of viewport 0"),
+        ("alpha_ref", "vec4", 1, "x: alpha test reference value (VariantKey.alpha_func)"),
+        ("tess_default_outer", "vec4", 1, "set_tess_state default outer levels "
+                                          "(TESS_DEFAULT_OUTER_LEVEL system value)"),
+        ("tess_default_inner", "vec4", 1, "set_tess_state default inner levels in xy"),
+        ("compute_info", "uvec4", 1, "x: OpenCL work dimension (WORK_DIM system value)"),
+        ("clip_plane", "vec4", 8, "user clip planes (VariantKey.clip_plane_enable)"),
+        ("stipple", "uvec4", 8, "polygon stipple: row r is stipple[r / 4][r % 4], bit x % 32 "
+                                "(VariantKey.poly_stipple)"),
+        ("window_rect", "ivec4", 8, "window rectangles x, y, width, height "
+                                    "(VariantKey.window_rectangles)"),
+    ]
+    out: List[SysvalField] = []
+    offset = 0
+    for name, glsl_type, count, doc in rows:
+        out.append(SysvalField(name, glsl_type, count, offset, doc))
+        offset += 16 * count          # every member is a vec4 (array): 16-byte std140 stride
+    return tuple(out)
+
+
+SYSVALS: Tuple[SysvalField, ...] = _fields()
+SIZE = SYSVALS[-1].offset + 16 * SYSVALS[-1].count
+
+
+def declaration(binding_qualifier: str = "") -> str:
+    """The GLSL block declaration (``binding_qualifier`` e.g. ``", binding = 35"``)."""
+    lines = [f"layout(std140{binding_qualifier}) uniform {BLOCK_NAME}", "{"]
+    for f in SYSVALS:
+        array = f"[{f.count}]" if f.count > 1 else ""
+        lines.append(f"    {f.glsl_type} {f.name}{array};")
+    lines.append(f"}} {INSTANCE_NAME};")
+    return "\n".join(lines)
+
+
+def field_offset(name: str) -> int:
+    """Byte offset of field ``name`` in the block."""
+    for f in SYSVALS:
+        if f.name == name:
+            return f.offset
+    raise KeyError(name)
+
+
+__all__ = ["SysvalField", "SYSVALS", "SIZE", "BLOCK_NAME", "INSTANCE_NAME", "declaration", "field_offset"]

@@ -1,0 +1,555 @@
+"""Texture opcodes: TEX* and SAMPLE* families, fetches, gathers, queries.
+
+``TARGETS`` has one row per TGSI texture target: the GLSL sampler kind, the
+number of coordinate components (array layer included, shadow reference
+not), how many components derivatives / offsets / sizes have, whether the
+texture has mip levels, and the feature it needs.  The handlers build the
+GLSL call from that row; the rules that tgsi.rst fixes:
+
+* TEX / TXB / TXL put the shadow reference in the component right after
+  the coordinates (``.z`` for SHADOW1D/2D/RECT/1D_ARRAY, ``.w`` for
+  SHADOW2D_ARRAY/SHADOWCUBE) -- exactly where GLSL's shadow ``P`` vector
+  wants it, so the first k components of src0 are passed as they are;
+  cube arrays take it from TEX2/TXB2/TXL2's second source.
+* TXB's bias and TXL's lod are src0.w; TXP divides .xyz by .w.
+* TXF fetches with integer coordinates (src0.w = lod, or the sample index
+  for MSAA); TXQ returns (width, height|layers, depth|layers, levels).
+* A shadow lookup returns one value, replicated to every written channel.
+* SAMPLE* take the view and the sampler as separate operands; the swizzle
+  on the SVIEW operand swizzles the result.
+
+Each distinct (view, sampler, GLSL sampler type) used is one GLSL sampler
+uniform; the first sampler of SVIEW/SAMP n gets texture unit
+``tex_base + n`` (``lowering.bindings``), further ones (the same view
+sampled with another sampler state or as shadow and non-shadow) get free
+units of the stage's range, as the reflection records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import List, Optional, Sequence, Tuple
+
+from ..errors import InvalidArgumentError, UnsupportedError
+from .exprs import Expr, call, component, construct, literal, swizzle, var
+from .reflection import SamplerInfo
+from .signatures import sampler_index
+
+
+@dataclass(frozen=True)
+class Target:
+    """One TGSI texture target (see the module docstring)."""
+
+    glsl: str
+    shadow: bool
+    coords: int
+    grad: int
+    offset: int
+    size: int
+    mips: bool
+    feature: Optional[str] = None
+
+    @property
+    def pvec(self) -> int:
+        """Components of GLSL's P for texture() (shadow reference included)."""
+        if not self.shadow:
+            return self.coords
+        if self.glsl == "CubeArray":
+            return 4
+        return max(self.coords + 1, 3)
+
+
+TARGETS = {
+    "1D": Target("1D", False, 1, 1, 1, 1, True),
+    "2D": Target("2D", False, 2, 2, 2, 2, True),
+    "3D": Target("3D", False, 3, 3, 3, 3, True),
+    "CUBE": Target("Cube", False, 3, 3, 0, 2, True),
+    "RECT": Target("2DRect", False, 2, 2, 2, 2, False),
+    "SHADOW1D": Target("1D", True, 1, 1, 1, 1, True),
+    "SHADOW2D": Target("2D", True, 2, 2, 2, 2, True),
+    "SHADOWRECT": Target("2DRect", True, 2, 2, 2, 2, False),
+    "1D_ARRAY": Target("1DArray", False, 2, 1, 1, 2, True),
+    "2D_ARRAY": Target("2DArray", False, 3, 2, 2, 3, True),
+    "SHADOW1D_ARRAY": Target("1DArray", True, 2, 1, 1, 2, True),
+    "SHADOW2D_ARRAY": Target("2DArray", True, 3, 2, 2, 3, True),
+    "SHADOWCUBE": Target("Cube", True, 3, 3, 0, 2, True),
+    "2D_MSAA": Target("2DMS", False, 2, 0, 0, 2, False),
+    "2D_ARRAY_MSAA": Target("2DMSArray", False, 3, 0, 0, 3, False),
+    "CUBEARRAY": Target("CubeArray", False, 4, 3, 0, 3, True, "texture_cube_map_array"),
+    "SHADOWCUBEARRAY": Target("CubeArray", True, 4, 3, 0, 3, True, "texture_cube_map_array"),
+    "BUFFER": Target("Buffer", False, 1, 0, 0, 1, False),
+}
+
+# Non-shadow target -> its shadow twin (SAMPLE_C on a plain view).
+SHADOW_OF = {"1D": "SHADOW1D", "2D": "SHADOW2D", "RECT": "SHADOWRECT", "1D_ARRAY": "SHADOW1D_ARRAY",
+             "2D_ARRAY": "SHADOW2D_ARRAY", "CUBE": "SHADOWCUBE", "CUBEARRAY": "SHADOWCUBEARRAY"}
+
+
+def target_row(name: Optional[str], opcode: str) -> Target:
+    """The TARGETS row of ``name`` or InvalidArgumentError."""
+    if name not in TARGETS:
+        raise InvalidArgumentError(f"{opcode}: texture target {name!r} is not one GLSL can sample")
+    return TARGETS[name]
+
+
+def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret: str) -> str:
+    """The GLSL sampler uniform for (view, sampler, target); declared on first use.
+
+    ``sampler`` None means "no sampler state involved" (size queries, texel
+    fetches): any uniform of the view with the right GLSL type will do, and
+    a later lookup with a real sampler adopts it."""
+    row = TARGETS[target_name]
+    if row.feature:
+        em.req.need(row.feature, f"texture target {target_name}")
+    prefix = {"float": "", "int": "i", "uint": "u"}[ret]
+    if row.shadow and ret != "float":
+        raise InvalidArgumentError(f"shadow sampling of SVIEW[{view}] with {ret} texels")
+    glsl_type = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
+    for k, info in enumerate(em.samplers):
+        if info.view != view or info.glsl_type != glsl_type:
+            continue
+        if sampler is None or info.sampler == sampler:
+            return info.name
+        if info.sampler is None:
+            em.samplers[k] = replace(info, sampler=sampler)
+            return info.name
+    same_view = [s for s in em.samplers if s.view == view]
+    if not same_view:
+        unit = em.layout.texture_unit(em.proc, view)
+        name = f"glp_{em.prefix}_samp{view}"
+    else:
+        taken = {s.unit for s in em.samplers}
+        taken |= {em.layout.stage(em.proc).tex_base + n
+                  for n in set(em.decls.sviews) | set(em.decls.samplers)}
+        unit = em.layout.free_texture_unit(em.proc, taken)
+        if unit is None:
+            raise UnsupportedError(f"SVIEW[{view}] is sampled through {len(same_view) + 1} GLSL samplers "
+                                   f"and the stage's texture units are exhausted")
+        name = f"glp_{em.prefix}_samp{view}_{len(same_view)}"
+    qual = f"layout(binding = {unit}) " if em.binding_qualifier() else ""
+    em.declare(f"{qual}uniform {glsl_type} {name};", "sampler", unit)
+    em.samplers.append(SamplerInfo(name, unit, view, sampler, target_name,
+                                   ret, row.shadow, glsl_type))
+    em.sampler_units[name] = unit
+    return name
+
+
+def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Optional[Expr]:
+    """The texel offset of ``inst`` as an ivecN, or None."""
+    if not inst.tex_offsets:
+        return None
+    if len(inst.tex_offsets) > 1:
+        raise UnsupportedError(f"{inst.opcode} with {len(inst.tex_offsets)} offsets: GLSL takes one")
+    off = inst.tex_offsets[0]
+    n = row.offset
+    if n == 0:
+        raise UnsupportedError(f"{inst.opcode}: texel offsets on target {inst.texture or 'of the view'}")
+    if off.file == "IMM":
+        words = em.decls.immediate_words(off.index)
+        return literal("int", [words[off.swizzle[c]] for c in range(n)])
+    if not allow_dynamic:
+        raise UnsupportedError(f"{inst.opcode} with a non-constant offset ({off.file}[{off.index}]): "
+                               f"GLSL texture offsets must be constant expressions")
+    em.req.need("gather_extended", f"{inst.opcode} with a non-constant offset")
+    fake = _OffsetReg(off)
+    value = em.read_register(i, "o", inst.tex_offsets.index(off), fake, tuple(off.swizzle[:n]), "int")
+    return value
+
+
+class _OffsetReg:
+    """A texture-offset operand seen as a source register (for read_register)."""
+
+    def __init__(self, off):
+        self.file = off.file
+        self.index = off.index
+        self.indirect = None
+        self.dimension = None
+        self.dim_indirect = None
+        self.array_id = 0
+
+
+def _ret_type(em, view: int) -> str:
+    return em.decls.sview_return_type(view)
+
+
+def _emit_result(em, i: int, inst, value: Expr, result_swizzle: Sequence[int] = (0, 1, 2, 3)) -> None:
+    """Write a texture result (vec4, or a shadow scalar replicated) to dst 0."""
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    if value.n == 1:
+        em.write(i, 0, comps, value)
+    else:
+        em.write(i, 0, comps, swizzle(value, [result_swizzle[c] for c in comps]))
+
+
+def _call(func: str, args: Sequence[Expr], t: str, n: int) -> Expr:
+    return call(f"{func}({', '.join(a.text for a in args)})", t, n)
+
+
+def _coords(em, i, s, n, t="float") -> Expr:
+    return em.src(i, s, tuple(range(n)), t)
+
+
+# ---------------------------------------------------------------------------
+# TEX family
+# ---------------------------------------------------------------------------
+
+def _sample(em, i, inst, kind: str) -> None:
+    """TEX / TXB / TXL / TXP / TEX_LZ / TXD and their *2 forms."""
+    op = inst.opcode
+    tname = inst.texture
+    row = target_row(tname, op)
+    unit = sampler_index(inst)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, tname, ret)
+    offset = _offsets(em, i, inst, row)
+    result_n = 1 if row.shadow else 4
+    if row.glsl in ("Buffer", "2DMS", "2DMSArray"):
+        raise InvalidArgumentError(f"{op} cannot sample target {tname} (use TXF)")
+    two = op in ("TEX2", "TXB2", "TXL2")
+    cube_array_shadow = row.shadow and row.glsl == "CubeArray"
+    if cube_array_shadow and not two:
+        raise InvalidArgumentError(f"{op} on SHADOWCUBEARRAY: the reference must come from TEX2/TXB2/TXL2")
+    if op == "TXP":
+        _txp(em, i, inst, row, s, ret, offset)
+        return
+    p = _coords(em, i, 0, row.pvec)
+    args: List[Expr] = [var(s, "float", 1), p]
+    if cube_array_shadow:
+        ref = em.src(i, 1, (1,) if op in ("TXB2", "TXL2") else (0,), "float")
+        args.append(ref)
+    func = "texture"
+    extra: Optional[Expr] = None
+    if kind == "bias":
+        if row.glsl == "2DRect":
+            extra = None                      # rectangles have no mip levels: the bias changes nothing
+        else:
+            extra = em.src(i, 1, (0,), "float") if two else em.src(i, 0, (3,), "float")
+            if row.shadow and row.glsl in ("CubeArray", "2DArray"):
+                em.req.need("shadow_lod", f"{op} on {tname}")
+    elif kind in ("lod", "lz"):
+        if row.glsl == "2DRect":
+            extra = None
+        else:
+            func = "textureLod"
+            if kind == "lz":
+                extra = literal("float", (0,))
+            else:
+                extra = em.src(i, 1, (0,), "float") if two else em.src(i, 0, (3,), "float")
+            if row.shadow and row.glsl in ("Cube", "CubeArray", "2DArray"):
+                em.req.need("shadow_lod", f"{op} on {tname}")
+    elif kind == "grad":
+        if cube_array_shadow:
+            raise UnsupportedError(f"{op} on SHADOWCUBEARRAY: GLSL has no textureGrad for it")
+        func = "textureGrad"
+        args += [_coords(em, i, 1, row.grad), _coords(em, i, 2, row.grad)]
+    _finish(em, i, inst, func, args, extra, offset, ret, result_n)
+
+
+def _finish(em, i, inst, func, args, extra, offset, ret, result_n, result_swizzle=(0, 1, 2, 3)) -> None:
+    """Append the lod/bias and offset in GLSL's order (textureLodOffset(s, P, lod, off);
+    textureOffset(s, P, off, bias)) and write the result."""
+    if func == "textureLod" and extra is not None:
+        args.append(extra)
+        extra = None
+    if offset is not None:
+        func += "Offset"
+        args.append(offset)
+    if extra is not None:
+        args.append(extra)
+    _emit_result(em, i, inst, _call(func, args, ret, result_n), result_swizzle)
+
+
+def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> None:
+    """TXP: coord.xyz / coord.w; textureProj where GLSL has it."""
+    result_n = 1 if row.shadow else 4
+    if row.glsl in ("1D", "2D", "3D", "2DRect"):
+        args = [var(s, "float", 1), _coords(em, i, 0, 4)]
+        func = "textureProj"
+        if offset is not None:
+            func += "Offset"
+            args.append(offset)
+        _emit_result(em, i, inst, _call(func, args, ret, result_n))
+        return
+    q = em.src(i, 0, (3,), "float")
+    p = _coords(em, i, 0, row.pvec)
+    divided = Expr(f"{p.p()} / {q.p()}", "float", p.n, False)
+    args = [var(s, "float", 1), divided] + ([offset] if offset is not None else [])
+    _emit_result(em, i, inst, _call("textureOffset" if offset is not None else "texture", args, ret, result_n))
+
+
+def handle_txf(em, i, inst) -> None:
+    """TXF / TXF_LZ: texelFetch (src0.w = lod, or the sample for MSAA)."""
+    tname = inst.texture
+    row = target_row(tname, inst.opcode)
+    if row.shadow or row.glsl in ("Cube", "CubeArray"):
+        raise InvalidArgumentError(f"{inst.opcode} cannot fetch from target {tname}")
+    unit = sampler_index(inst)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, tname, ret)
+    _fetch(em, i, inst, s, row, ret, coord_src=0, lod=(None if inst.opcode == "TXF_LZ" else (0, 3)),
+           sample=(0, 3))
+
+
+def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, sample,
+           result_swizzle=(0, 1, 2, 3)) -> None:
+    args: List[Expr] = [var(s, "float", 1), _coords(em, i, coord_src, row.coords, "int")]
+    if row.glsl in ("2DMS", "2DMSArray"):
+        src_index, pos = sample
+        args.append(em.src(i, src_index, (pos,), "int"))
+    elif row.mips:
+        args.append(em.src(i, lod[0], (lod[1],), "int") if lod is not None else literal("int", (0,)))
+    offset = _offsets(em, i, inst, row)
+    func = "texelFetch"
+    if offset is not None:
+        if row.glsl in ("Buffer", "2DMS", "2DMSArray"):
+            raise UnsupportedError(f"{inst.opcode}: texel offsets on {row.glsl} textures")
+        func = "texelFetchOffset"
+        args.append(offset)
+    _emit_result(em, i, inst, _call(func, args, ret, 4), result_swizzle)
+
+
+def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str) -> Expr:
+    """(width, height|layers, depth|layers, levels) for the written ``comps``, as ints;
+    components the target has no size for read 0 (tgsi.rst: undefined)."""
+    size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})",
+                "int", row.size)
+    dims = [c for c in comps if c < row.size]
+    parts: List[Expr] = []
+    if dims and tuple(dims) == tuple(comps[:len(dims)]):
+        parts.append(swizzle(size, dims))         # one textureSize() for the leading components
+        rest = comps[len(dims):]
+    else:
+        rest = comps
+    for c in rest:
+        if c < row.size:
+            parts.append(component(size, c))
+        elif c == 3 and row.mips:
+            em.req.need("texture_query_levels", f"{what}.w (number of mip levels)")
+            parts.append(call(f"textureQueryLevels({s})", "int", 1))
+        elif c == 3:
+            parts.append(literal("int", (1,)))     # no mip chain: one level
+        else:
+            parts.append(literal("int", (0,)))
+    return construct(parts, "int")
+
+
+def handle_txq(em, i, inst) -> None:
+    """TXQ / TXQ_LZ: size of mip level src0.x and the number of levels."""
+    tname = inst.texture
+    row = target_row(tname, inst.opcode)
+    unit = sampler_index(inst)
+    s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    lod = em.src(i, 0, (0,), "int") if inst.opcode == "TXQ" else literal("int", (0,))
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, inst.opcode))
+
+
+def handle_txqs(em, i, inst) -> None:
+    """TXQS: dst.x = number of samples."""
+    tname = inst.texture
+    row = target_row(tname, inst.opcode)
+    unit = sampler_index(inst)
+    s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
+    em.req.need("texture_image_samples", "TXQS")
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    value = call(f"textureSamples({s})", "int", 1) if row.glsl in ("2DMS", "2DMSArray") else literal("int", (1,))
+    em.write(i, 0, comps, value)
+
+
+def handle_lodq(em, i, inst) -> None:
+    """LODQ: dst.xy = textureQueryLod (x: level accessed, y: raw lambda)."""
+    tname = inst.texture
+    row = target_row(tname, inst.opcode)
+    unit = sampler_index(inst)
+    s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
+    _lod_query(em, i, inst, s, row)
+
+
+def _lod_query(em, i, inst, s: str, row: Target) -> None:
+    em.req.need("texture_query_lod", inst.opcode)
+    func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
+    coords = row.coords - (1 if "Array" in row.glsl else 0)
+    lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    parts = [component(lod, c) if c < 2 else literal("float", (0,)) for c in comps]
+    em.write(i, 0, comps, construct(parts, "float") if any(c >= 2 for c in comps) else swizzle(lod, comps))
+
+
+def handle_tg4(em, i, inst) -> None:
+    """TG4: textureGather; component from src1.x (immediate), shadow reference
+    after the coordinates (cube array: src1.x)."""
+    tname = inst.texture
+    row = target_row(tname, inst.opcode)
+    if row.glsl not in ("2D", "2DArray", "Cube", "CubeArray", "2DRect"):
+        raise InvalidArgumentError(f"TG4 cannot gather from target {tname}")
+    em.req.need("texture_gather", "TG4")
+    unit = sampler_index(inst)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, tname, ret)
+    args: List[Expr] = [var(s, "float", 1), _coords(em, i, 0, row.coords)]
+    if row.shadow:
+        em.req.need("gather_extended", "TG4 with a shadow compare")
+        if row.glsl == "CubeArray":
+            args.append(em.src(i, 1, (0,), "float"))
+        else:
+            args.append(em.src(i, 0, (row.coords,), "float"))
+    else:
+        comp_src = inst.srcs[1]
+        if comp_src.file != "IMM" or comp_src.indirect is not None:
+            raise UnsupportedError("TG4 with a non-immediate component: GLSL needs a constant component")
+        which = em.decls.immediate_words(comp_src.index)[comp_src.swizzle[0]]
+        if which:
+            em.req.need("gather_extended", "TG4 of a component other than x")
+    offset = _offsets(em, i, inst, row, allow_dynamic=True)
+    func = "textureGather"
+    if offset is not None:
+        func = "textureGatherOffset"
+        if offset.words is None:
+            em.req.need("gather_extended", "TG4 with a non-constant offset")
+        args.append(offset)
+    if not row.shadow and which:
+        args.append(literal("int", (which,)))
+    _emit_result(em, i, inst, _call(func, args, ret, 4))
+
+
+# ---------------------------------------------------------------------------
+# SAMPLE family (separate view and sampler)
+# ---------------------------------------------------------------------------
+
+def _view(em, inst, s_index: int) -> Tuple[int, str, Sequence[int]]:
+    view = inst.srcs[s_index]
+    target = em.decls.sview_target(view.index)
+    if target is None:
+        raise InvalidArgumentError(f"{inst.opcode}: SVIEW[{view.index}] is not declared")
+    return view.index, target, view.swizzle
+
+
+def handle_sample(em, i, inst) -> None:
+    """SAMPLE / _B / _L / _C / _C_LZ / _D / GATHER4 / LOD."""
+    op = inst.opcode
+    view, target, swz = _view(em, inst, 1)
+    sampler = inst.srcs[2].index
+    compare = op in ("SAMPLE_C", "SAMPLE_C_LZ")
+    if compare:
+        target = SHADOW_OF.get(target, target)
+    row = target_row(target, op)
+    ret = _ret_type(em, view)
+    s = sampler_uniform(em, view, sampler, target, ret)
+    if op == "LOD":
+        _lod_query(em, i, inst, s, row)
+        return
+    coords = _coords(em, i, 0, row.coords)
+    args: List[Expr] = [var(s, "float", 1)]
+    result_n = 4
+    if compare:
+        ref = em.src(i, 3, (0,), "float")
+        result_n = 1
+        if row.glsl == "CubeArray":
+            args += [coords, ref]
+        elif row.glsl == "1D":
+            args.append(construct([coords, literal("float", (0,)), ref], "float"))
+        else:
+            args.append(construct([coords, ref], "float"))
+    else:
+        args.append(coords)
+    func = "texture"
+    extra: Optional[Expr] = None
+    if op == "SAMPLE_B":
+        extra = em.src(i, 3, (0,), "float")
+    elif op == "SAMPLE_L":
+        func, extra = "textureLod", em.src(i, 3, (0,), "float")
+    elif op == "SAMPLE_C_LZ":
+        func, extra = "textureLod", literal("float", (0,))
+        if row.glsl in ("Cube", "CubeArray", "2DArray"):
+            em.req.need("shadow_lod", f"SAMPLE_C_LZ on {target}")
+    elif op == "SAMPLE_D":
+        func = "textureGrad"
+        args += [_coords(em, i, 3, row.grad), _coords(em, i, 4, row.grad)]
+    elif op == "GATHER4":
+        em.req.need("texture_gather", "GATHER4")
+        func = "textureGather"
+    offset = _offsets(em, i, inst, row, allow_dynamic=(op == "GATHER4"))
+    _finish(em, i, inst, func, args, extra, offset, ret, result_n, swz)
+
+
+def handle_sample_i(em, i, inst) -> None:
+    """SAMPLE_I / SAMPLE_I_MS: unfiltered fetch with integer coordinates."""
+    view, target, swz = _view(em, inst, 1)
+    row = target_row(target, inst.opcode)
+    ret = _ret_type(em, view)
+    s = sampler_uniform(em, view, None, target, ret)
+    _fetch(em, i, inst, s, row, ret, coord_src=0, lod=(0, 3), sample=(2, 0), result_swizzle=swz)
+
+
+def handle_sviewinfo(em, i, inst) -> None:
+    """SVIEWINFO: (width, height, depth|layers, levels) of mip src0.x (view swizzle ignored)."""
+    view, target, _ = _view(em, inst, 1)
+    row = target_row(target, inst.opcode)
+    s = sampler_uniform(em, view, None, target, _ret_type(em, view))
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    lod = em.src(i, 0, (0,), "int")
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, "SVIEWINFO"))
+
+
+def handle_sample_info(em, i, inst) -> None:
+    """SAMPLE_INFO: dst.x = samples of a view (or of the render target)."""
+    comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
+    src = inst.srcs[0]
+    if src.file == "SVIEW":
+        view, target, swz = _view(em, inst, 0)
+        row = target_row(target, inst.opcode)
+        s = sampler_uniform(em, view, None, target, _ret_type(em, view))
+        em.req.need("texture_image_samples", "SAMPLE_INFO")
+        n = call(f"textureSamples({s})", "int", 1) if row.glsl in ("2DMS", "2DMSArray") else literal("int", (1,))
+    else:
+        em.req.need("sample_shading", "SAMPLE_INFO of the render target")
+        n = var("gl_NumSamples", "int", 1)
+    parts = [n if c == 0 else literal("int", (0,)) for c in comps]
+    em.write(i, 0, comps, construct(parts, "int"))
+
+
+def handle_sample_pos(em, i, inst) -> None:
+    raise UnsupportedError("SAMPLE_POS: GLSL cannot query the sample positions of a resource "
+                           "(no Gallium driver implements it either)")
+
+
+def handle_bindless(em, i, inst) -> None:
+    raise UnsupportedError(f"{inst.opcode}: bindless handles need GL_ARB_bindless_texture, "
+                           f"which glpipe does not expose")
+
+
+TEXTURE = {
+    "TEX": lambda em, i, inst: _sample(em, i, inst, "tex"),
+    "TEX2": lambda em, i, inst: _sample(em, i, inst, "tex"),
+    "TXB": lambda em, i, inst: _sample(em, i, inst, "bias"),
+    "TXB2": lambda em, i, inst: _sample(em, i, inst, "bias"),
+    "TXL": lambda em, i, inst: _sample(em, i, inst, "lod"),
+    "TXL2": lambda em, i, inst: _sample(em, i, inst, "lod"),
+    "TEX_LZ": lambda em, i, inst: _sample(em, i, inst, "lz"),
+    "TXD": lambda em, i, inst: _sample(em, i, inst, "grad"),
+    "TXP": lambda em, i, inst: _sample(em, i, inst, "proj"),
+    "TXF": handle_txf,
+    "TXF_LZ": handle_txf,
+    "TXQ": handle_txq,
+    "TXQ_LZ": handle_txq,
+    "TXQS": handle_txqs,
+    "LODQ": handle_lodq,
+    "TG4": handle_tg4,
+    "SAMPLE": handle_sample,
+    "SAMPLE_B": handle_sample,
+    "SAMPLE_L": handle_sample,
+    "SAMPLE_C": handle_sample,
+    "SAMPLE_C_LZ": handle_sample,
+    "SAMPLE_D": handle_sample,
+    "GATHER4": handle_sample,
+    "LOD": handle_sample,
+    "SAMPLE_I": handle_sample_i,
+    "SAMPLE_I_MS": handle_sample_i,
+    "SVIEWINFO": handle_sviewinfo,
+    "SAMPLE_INFO": handle_sample_info,
+    "SAMPLE_POS": handle_sample_pos,
+    "IMG2HND": handle_bindless,
+    "SAMP2HND": handle_bindless,
+}
+
+__all__ = ["TEXTURE", "TARGETS", "Target", "sampler_uniform"]

@@ -1,0 +1,198 @@
+"""``VariantKey``: the small, frozen, hashable record of state a shader variant depends on.
+
+Gallium state that core GL cannot express in fixed function (flat shading
+of COLOR inputs, two-sided color, alpha test, user clip planes, point-sprite
+coordinates, color clamping, polygon stipple, window rectangles, GL_CLAMP,
+y-flip for window-system framebuffers) is compiled into the shader.  Each
+distinct key is one compiled variant, cached per shader CSO; ``VariantKey()``
+(all defaults) means "no variant": the plain lowering.
+
+Only *which* transformation applies lives here.  Values that change often
+(alpha reference, clip plane equations, stipple pattern, framebuffer height
+for the y flip) live in the ``glp_sysvals`` uniform block (docs/bindings.md)
+so changing them never recompiles.
+
+The emitter already honours the fields that decide whether plain lowering
+is *correct* (``color_output_types``, ``nr_cbufs``, ``flatshade`` and
+``output_interpolation`` for linking, ``vs_input_types``,
+``cs_block_size``); the variant passes that use the others come later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Iterable, Tuple
+
+from ..errors import InvalidArgumentError
+
+# PIPE_FUNC_* (p_defines.h): the alpha test compares with these.
+PIPE_FUNC_NEVER, PIPE_FUNC_LESS, PIPE_FUNC_EQUAL, PIPE_FUNC_LEQUAL = 0, 1, 2, 3
+PIPE_FUNC_GREATER, PIPE_FUNC_NOTEQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_ALWAYS = 4, 5, 6, 7
+
+COLOR_TYPES = ("float", "int", "uint")
+INTERPOLATIONS = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
+LOCATIONS = ("CENTER", "CENTROID", "SAMPLE")
+
+
+@dataclass(frozen=True)
+class VariantKey:
+    """The state a compiled shader variant depends on (see the module docstring).
+
+    Fields (all default to "no change"):
+
+    * ``flatshade`` -- rasterizer flatshade: COLOR-interpolated FS inputs
+      (and the previous stage's COLOR/BCOLOR outputs) are ``flat``.
+    * ``two_side`` -- light_twoside: FS COLOR[n] reads BCOLOR[n] for back faces.
+    * ``alpha_func`` -- PIPE_FUNC_* of the alpha test (ALWAYS = off); the
+      reference value is ``sysvals.alpha_ref``.
+    * ``clip_plane_enable`` -- bit i enables user clip plane i (sysvals.clip_plane[i]).
+    * ``sprite_coord_enable`` / ``sprite_coord_mode`` -- bit n replaces
+      GENERIC[n] / TEXCOORD[n] with the point coordinate; mode is
+      PIPE_SPRITE_COORD_UPPER_LEFT (0) or LOWER_LEFT (1).
+    * ``clamp_vertex_color`` / ``clamp_fragment_color`` -- clamp colors to [0, 1].
+    * ``poly_stipple`` -- discard fragments whose sysvals.stipple bit is 0.
+    * ``window_rectangles`` / ``window_rectangles_include`` -- number of
+      active rectangles (sysvals.window_rect) and whether they include or exclude.
+    * ``gl_clamp`` -- three sampler bitmasks (s, t, r): bit n means sampler n
+      uses PIPE_TEX_WRAP_CLAMP on that coordinate (emulated in the shader).
+    * ``y_flip`` -- rendering to a window-system framebuffer: gl_FragCoord.y
+      is flipped through sysvals.y_transform.
+    * ``dual_source_blend`` -- the blend state uses the second color source:
+      FS COLOR[1] becomes ``layout(location = 0, index = 1)``.
+    * ``color_output_types`` -- per color buffer the kind of its format
+      (``float``, ``int``, ``uint``); integer render targets need ``ivec4`` /
+      ``uvec4`` outputs.  Missing entries are ``float``.
+    * ``nr_cbufs`` -- bound color buffers; FS_COLOR0_WRITES_ALL_CBUFS writes
+      COLOR[0] to this many outputs (0 means 1).
+    * ``output_interpolation`` -- ``((semantic, index, interpolate, location), ...)``
+      of the inputs of the stage this one feeds.  Every listed user varying is
+      declared as an output even when this shader does not write it (GL does
+      not link a program whose input block has no matching output; Gallium
+      allows reading unwritten inputs), and the last stage before the
+      rasterizer copies the FS's interpolation qualifiers (GLSL < 440
+      requires them to match at link time).  For a consumer that is not the
+      FS (GS/TCS/TES inputs) only (semantic, index) matters: pass e.g.
+      ``"PERSPECTIVE", "CENTER"``.
+    * ``vs_input_types`` -- per vertex attribute the kind of its vertex
+      format (``float`` / ``int`` / ``uint``), which fixes the GLSL type of
+      ``in`` variables; empty means "infer from use".
+    * ``cs_block_size`` -- (x, y, z) for a compute shader without
+      CS_FIXED_BLOCK_* properties (GLSL needs local_size at compile time).
+    """
+
+    flatshade: bool = False
+    two_side: bool = False
+    alpha_func: int = PIPE_FUNC_ALWAYS
+    clip_plane_enable: int = 0
+    sprite_coord_enable: int = 0
+    sprite_coord_mode: int = 0
+    clamp_vertex_color: bool = False
+    clamp_fragment_color: bool = False
+    poly_stipple: bool = False
+    window_rectangles: int = 0
+    window_rectangles_include: bool = False
+    gl_clamp: Tuple[int, int, int] = (0, 0, 0)
+    y_flip: bool = False
+    dual_source_blend: bool = False
+    color_output_types: Tuple[str, ...] = ()
+    nr_cbufs: int = 0
+    output_interpolation: Tuple[Tuple[str, int, str, str], ...] = ()
+    vs_input_types: Tuple[str, ...] = ()
+    cs_block_size: Tuple[int, ...] = ()
+
+    def __post_init__(self):
+        if not 0 <= self.alpha_func <= 7:
+            raise InvalidArgumentError(f"VariantKey.alpha_func must be a PIPE_FUNC_* (0..7), not {self.alpha_func}")
+        if not 0 <= self.clip_plane_enable < 256:
+            raise InvalidArgumentError("VariantKey.clip_plane_enable is an 8-bit mask")
+        if self.sprite_coord_mode not in (0, 1):
+            raise InvalidArgumentError("VariantKey.sprite_coord_mode must be 0 (UPPER_LEFT) or 1 (LOWER_LEFT)")
+        if not 0 <= self.window_rectangles <= 8:
+            raise InvalidArgumentError("VariantKey.window_rectangles must be 0..8")
+        if len(self.gl_clamp) != 3:
+            raise InvalidArgumentError("VariantKey.gl_clamp is a (s, t, r) triple of sampler masks")
+        for kind in self.color_output_types + self.vs_input_types:
+            if kind not in COLOR_TYPES:
+                raise InvalidArgumentError(f"VariantKey type entries must be one of {COLOR_TYPES}, not {kind!r}")
+        if not 0 <= self.nr_cbufs <= 8:
+            raise InvalidArgumentError("VariantKey.nr_cbufs must be 0..8")
+        for entry in self.output_interpolation:
+            if len(entry) != 4 or entry[2] not in INTERPOLATIONS or entry[3] not in LOCATIONS:
+                raise InvalidArgumentError(
+                    f"VariantKey.output_interpolation entries are (semantic, index, interpolate, location), "
+                    f"got {entry!r}")
+        if self.cs_block_size and (len(self.cs_block_size) != 3 or min(self.cs_block_size) < 1):
+            raise InvalidArgumentError("VariantKey.cs_block_size is (x, y, z), each >= 1")
+
+    def color_type(self, cbuf: int) -> str:
+        """The output type (``float``/``int``/``uint``) of color buffer ``cbuf``."""
+        if cbuf < len(self.color_output_types):
+            return self.color_output_types[cbuf]
+        return "float"
+
+    def vs_input_type(self, index: int):
+        """The GLSL base type of vertex input ``index``, or None to infer it."""
+        if index < len(self.vs_input_types):
+            return self.vs_input_types[index]
+        return None
+
+    def interpolation_for(self, semantic: str, index: int):
+        """(interpolate, location) the FS declares for ``semantic[index]``, or None."""
+        for sem, idx, interp, loc in self.output_interpolation:
+            if sem == semantic and idx == index:
+                return interp, loc
+        return None
+
+    @classmethod
+    def parse(cls, items: Iterable[str]) -> "VariantKey":
+        """Build a key from ``k=v`` strings (the CLI's ``--key``).
+
+        Booleans take 0/1/true/false, integers decimal or 0x hex, tuples are
+        comma-separated (``color_output_types=float,uint``; ``gl_clamp=1,0,0``);
+        ``output_interpolation`` entries are ``SEM:index:INTERP:LOC``
+        separated by commas.
+        """
+        values = {}
+        known = {f.name: f for f in fields(cls)}
+        for item in items:
+            if "=" not in item:
+                raise InvalidArgumentError(f"--key expects k=v, got {item!r}")
+            name, text = item.split("=", 1)
+            name = name.strip()
+            if name not in known:
+                raise InvalidArgumentError(f"unknown VariantKey field {name!r}; fields: {', '.join(known)}")
+            default = known[name].default
+            values[name] = _parse_value(name, text.strip(), default)
+        return cls(**values)
+
+
+def _parse_value(name: str, text: str, default):
+    if isinstance(default, bool):
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise InvalidArgumentError(f"VariantKey.{name} is a boolean, got {text!r}")
+    if isinstance(default, int):
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise InvalidArgumentError(f"VariantKey.{name} is an integer, got {text!r}") from None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if name == "output_interpolation":
+        entries = []
+        for part in parts:
+            bits = part.split(":")
+            if len(bits) != 4:
+                raise InvalidArgumentError(f"output_interpolation entry {part!r} is not SEM:index:INTERP:LOC")
+            entries.append((bits[0].upper(), int(bits[1]), bits[2].upper(), bits[3].upper()))
+        return tuple(entries)
+    if name in ("gl_clamp", "cs_block_size"):
+        try:
+            return tuple(int(p, 0) for p in parts)
+        except ValueError:
+            raise InvalidArgumentError(f"VariantKey.{name} takes integers, got {text!r}") from None
+    return tuple(parts)
+
+
+__all__ = ["VariantKey", "COLOR_TYPES", "PIPE_FUNC_ALWAYS", "PIPE_FUNC_NEVER"]

@@ -1,0 +1,73 @@
+"""The golden cases: inputs, outputs, and the options each one is lowered with.
+
+``tests/lowering/in/<name>.tgsi`` is lowered twice:
+
+* at GLSL 450 with ``GOLDEN_EXTENSIONS`` -> ``out/<name>.glsl``;
+* at GLSL 330 with no extension at all (a plain GL 3.3 core host) ->
+  ``out/<name>.330.glsl``, or, when 3.3 cannot express the shader,
+  ``out/<name>.330.err`` holding the UnsupportedError message.
+
+``OPTIONS`` gives the few cases that need a VariantKey or a compute
+shared-memory size.  Set ``GLPIPE_UPDATE_GOLDEN=1`` to rewrite the outputs
+(then review every changed file by eye before committing it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Dict, List
+
+HERE = Path(__file__).parent
+IN_DIR = HERE / "in"
+OUT_DIR = HERE / "out"
+
+UPDATE = os.environ.get("GLPIPE_UPDATE_GOLDEN") == "1"
+
+# The extension set of the 450 goldens: fixed (not the host's) so that the
+# goldens do not depend on the machine; test_compile skips a shader whose
+# extensions the host lacks.
+GOLDEN_EXTENSIONS = frozenset({
+    "GL_ARB_gpu_shader_int64", "GL_ARB_shader_ballot", "GL_ARB_shader_clock",
+    "GL_ARB_shader_stencil_export", "GL_EXT_shader_framebuffer_fetch", "GL_ARB_shader_group_vote",
+    "GL_ARB_shader_draw_parameters", "GL_ARB_shader_viewport_layer_array", "GL_ARB_post_depth_coverage",
+    "GL_ARB_shader_atomic_counter_ops", "GL_EXT_texture_shadow_lod", "GL_NV_shader_atomic_float",
+    "GL_EXT_demote_to_helper_invocation",
+})
+
+
+def options(name: str) -> Dict[str, object]:
+    """Keyword arguments of ``to_glsl`` for golden ``name`` (besides version and extensions)."""
+    from lowering import VariantKey
+
+    table = {
+        "fs_outputs": dict(key=VariantKey(color_output_types=("float", "int", "uint"), nr_cbufs=3)),
+        "fs_color0_all_cbufs": dict(key=VariantKey(color_output_types=("float", "float", "uint"), nr_cbufs=3)),
+        "fs_dual_source": dict(key=VariantKey(dual_source_blend=True)),
+        "fs_inputs_flatshade": dict(key=VariantKey(flatshade=True)),
+        "fs_coord_yflip": dict(key=VariantKey(y_flip=True)),
+        "vs_outputs_interp": dict(key=VariantKey(output_interpolation=(
+            ("GENERIC", 0, "CONSTANT", "CENTER"), ("GENERIC", 1, "LINEAR", "CENTROID"),
+            ("COLOR", 0, "COLOR", "CENTER")), flatshade=True)),
+        "vs_input_types": dict(key=VariantKey(vs_input_types=("float", "int", "uint"))),
+        "cs_shared_memory": dict(req_local_mem=256),
+        "cs_variable_block": dict(key=VariantKey(cs_block_size=(8, 4, 1))),
+    }
+    return dict(table.get(name, {}))
+
+
+def names() -> List[str]:
+    """Every golden input, sorted."""
+    return sorted(p.stem for p in IN_DIR.glob("*.tgsi"))
+
+
+def read_input(name: str) -> str:
+    return (IN_DIR / f"{name}.tgsi").read_text()
+
+
+def lower(name: str, version: int):
+    """Lower golden ``name`` at ``version`` (450: GOLDEN_EXTENSIONS, 330: none)."""
+    import lowering
+
+    exts = GOLDEN_EXTENSIONS if version >= 400 else frozenset()
+    return lowering.to_glsl(read_input(name), glsl_version=version, extensions=exts, **options(name))
