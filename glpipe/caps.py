@@ -68,10 +68,10 @@ ROWS = MappingProxyType({
     "draw": (False, "#4 Context",
              ("blend / DSA / rasterizer / sampler / vertex-elements CSOs, non-CSO state, set_framebuffer_state "
               "and surfaces, vertex buffers (resource and user memory), constant buffers, sampler views, draw_vbo")),
-    "clear": (False, "#4 Context", "clear (scissored), clear_render_target, clear_depth_stencil"),
-    "transfers": (False, "#4 Context / resources-in-motion",
+    "clear": (True, "#4 Context", "clear (scissored), clear_render_target, clear_depth_stencil"),
+    "transfers": (True, "#4 Context / resources-in-motion",
                   "transfer_map / transfer_unmap, buffer_subdata, texture_subdata, invalidate_resource"),
-    "fences": (False, "#4 Context / queries-fences", "flush -> Fence, fence_finish"),
+    "fences": (True, "#4 Context / queries-fences", "flush -> Fence, fence_finish"),
     "queries": (False, "queries-fences",
                 ("create_query / begin / end / get_query_result (occlusion, time, timestamp, statistics), "
                  "render_condition, get_query_result_resource")),
@@ -170,6 +170,14 @@ def _msaa_textures_sampleable(e: CapsEnv) -> bool:
                     if not is_format_supported(support, fmt, Target.TEXTURE_2D, n, n, bind | Bind.SAMPLER_VIEW):
                         return False
     return any_msaa
+
+
+def _sampler_feature(e: CapsEnv, name: str) -> bool:
+    """A sampler host feature the features table has no row for yet
+    (glpipe.samplers.profile_has reads the granting extensions)."""
+    from .samplers import profile_has
+
+    return profile_has(e.profile, name)
 
 
 def _prim_modes(e: CapsEnv) -> int:
@@ -327,10 +335,18 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_BUFFER_OFFSET_ALIGNMENT, _SD,
      lambda e: e.lim("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") if e.has("texture_buffer_range") else 0),
     (Cap.BUFFER_SAMPLER_VIEW_RGBA_ONLY, _SD, lambda e: 1),  # GL buffer textures: R/RG/RGB/RGBA, no swizzle
-    (Cap.TEXTURE_MIRROR_CLAMP, _SD, lambda e: 1),  # issue #4: mirror-clamp wraps through the variant
-    (Cap.TEXTURE_MIRROR_CLAMP_TO_EDGE, _SD, lambda e: 1),
-    (Cap.GL_CLAMP, _SD, lambda e: 1),  # issue #4: GL_CLAMP through the variant
+    # Mirror-clamp wraps are native only (no shader fallback): MIRROR_CLAMP and
+    # MIRROR_CLAMP_TO_BORDER need EXT_texture_mirror_clamp (glpipe/samplers.py).
+    (Cap.TEXTURE_MIRROR_CLAMP, _SD, lambda e: _sampler_feature(e, "texture_mirror_clamp")),
+    (Cap.TEXTURE_MIRROR_CLAMP_TO_EDGE, _SD, lambda e: e.has("texture_mirror_clamp_to_edge")),
+    # GL_CLAMP: NEAREST is CLAMP_TO_EDGE; LINEAR needs the lowering's gl_clamp
+    # variant pass (VariantKey.gl_clamp), which does not exist yet: 0 until it
+    # lands (tests/context/test_samplers.py keeps a strict xfail for it).
+    (Cap.GL_CLAMP, _SD, lambda e: 0),
     (Cap.SEAMLESS_CUBE_MAP, _SD, lambda e: e.has("seamless_cube_map")),
+    # Per sampler object with ARB_seamless_cubemap_per_texture; else one global switch.
+    (Cap.SEAMLESS_CUBE_MAP_PER_TEXTURE, _SD, lambda e: _sampler_feature(e, "seamless_cubemap_per_texture")),
+    (Cap.SAMPLER_REDUCTION_MINMAX, _SD, lambda e: e.has("texture_filter_minmax")),
     (Cap.ANISOTROPIC_FILTER, _SD, lambda e: e.has("texture_filter_anisotropic")),
     (Cap.SAMPLER_VIEW_TARGET, _SD, lambda e: e.has("texture_view")),
     (Cap.FRAGMENT_COLOR_CLAMPED, _SD, lambda e: 1),  # variant
@@ -475,7 +491,7 @@ NOT_OFFERED = MappingProxyType({
         TEXTURE_BORDER_COLOR_QUIRK RGB_OVERRIDE_DST_ALPHA_BLEND VERTEXID_NOBASE TEXTURE_BUFFER_SAMPLER
         SIGNED_VERTEX_BUFFER_OFFSET FAKE_SW_MSAA ASTC_VOID_EXTENTS_NEED_DENORM_FLUSH""",
     "the host GL cannot do it and no glpipe fallback is planned": """
-        DEPTH_CLIP_DISABLE_SEPARATE DEPTH_CLAMP_ENABLE SEAMLESS_CUBE_MAP_PER_TEXTURE
+        DEPTH_CLIP_DISABLE_SEPARATE DEPTH_CLAMP_ENABLE
         POLYGON_MODE_FILL_RECTANGLE CONSERVATIVE_RASTER_POST_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_POST_SNAP_POINTS_LINES CONSERVATIVE_RASTER_PRE_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_PRE_SNAP_POINTS_LINES MAX_CONSERVATIVE_RASTER_SUBPIXEL_PRECISION_BIAS
@@ -483,13 +499,14 @@ NOT_OFFERED = MappingProxyType({
         VIEWPORT_SWIZZLE VIEWPORT_MASK ALPHA_TO_COVERAGE_DITHER_CONTROL BLEND_EQUATION_ADVANCED
         FBFETCH_COHERENT FBFETCH_ZS IMAGE_ATOMIC_FLOAT_ADD ATOMIC_FLOAT_MINMAX IMAGE_ATOMIC_INC_WRAP
         COMPUTE_SHADER_DERIVATIVES SHADER_SAMPLES_IDENTICAL TEXTURE_SHADOW_LOD OPENCL_INTEGER_FUNCTIONS
-        INTEGER_MULTIPLY_32X16 SURFACE_REINTERPRET_BLOCKS MULTISAMPLE_Z_RESOLVE SAMPLER_REDUCTION_MINMAX
-        SAMPLER_REDUCTION_MINMAX_ARB IMAGE_LOAD_FORMATTED IMAGE_STORE_FORMATTED NULL_TEXTURES
+        INTEGER_MULTIPLY_32X16 SURFACE_REINTERPRET_BLOCKS MULTISAMPLE_Z_RESOLVE
+        IMAGE_LOAD_FORMATTED IMAGE_STORE_FORMATTED NULL_TEXTURES
         PRIMITIVE_RESTART_FOR_PATCHES ROBUST_BUFFER_ACCESS_BEHAVIOR MAP_UNSYNCHRONIZED_THREAD_SAFE
         HAS_CONST_BW""",
     "undecided: 0 until the issue that owns it implements and tests it": """
         POLYGON_OFFSET_UNITS_UNSCALED DEST_SURFACE_SRGB_CONTROL SHADER_ARRAY_COMPONENTS
-        SHADER_CAN_READ_OUTPUTS LEGACY_MATH_RULES LOAD_CONSTBUF ALLOW_MAPPED_BUFFERS_DURING_EXECUTION""",
+        SHADER_CAN_READ_OUTPUTS LEGACY_MATH_RULES LOAD_CONSTBUF ALLOW_MAPPED_BUFFERS_DURING_EXECUTION
+        SAMPLER_REDUCTION_MINMAX_ARB""",
 })
 
 

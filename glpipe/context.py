@@ -29,6 +29,16 @@ from .defs import ContextFlag, Prim, ShaderType
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
 # -- mixin imports: one line per area module (keep sorted) --
+from .debug import DebugMixin
+from .constants import ConstantBufferMixin
+from .sampler_views import SamplerViewMixin
+from .samplers import SamplerMixin
+from .clear import ClearMixin
+from .fence import FenceMixin
+from .transfer import TransferMixin
+from .blend import BlendMixin
+from .depth_stencil_alpha import DSAMixin
+from .sysvals import SysvalsMixin
 from .resource import Resource
 from .shaders import ShaderMixin
 from .state import DrawInfo, DrawStartCountBias
@@ -64,6 +74,14 @@ DERIVED_ORDER = (
     (Dirty.VIEWPORT, "_emit_viewport"),
     (Dirty.SCISSOR, "_emit_scissor"),
     # -- area rows: add yours here, one line each --
+    (Dirty.BLEND | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
+    (Dirty.BLEND_COLOR, "_emit_blend_color"),
+    (Dirty.SAMPLE_MASK, "_emit_sample_mask"),
+    (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_min_samples"),  # a fraction of the fb's samples
+    (Dirty.DSA | Dirty.STENCIL_REF, "_emit_dsa"),
+    (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, "_emit_sampler_views"),  # units pair a view with a sampler
+    (Dirty.CONSTANTS, "_emit_constants"),
+    (Dirty.SYSVALS, "_emit_sysvals"),
 )
 
 
@@ -74,6 +92,16 @@ class Context(
     FramebufferMixin,
     ViewportMixin,
     # -- area mixins: add yours here, one line each --
+    DebugMixin,
+    SamplerMixin,
+    SamplerViewMixin,
+    ConstantBufferMixin,
+    ClearMixin,
+    TransferMixin,
+    FenceMixin,
+    BlendMixin,
+    DSAMixin,
+    SysvalsMixin,
 ):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``."""
 
@@ -96,6 +124,16 @@ class Context(
         self._init_framebuffer()
         self._init_viewport()
         # -- area inits: add yours here, one line each --
+        self._init_debug()
+        self._init_samplers()
+        self._init_sampler_views()
+        self._init_constants()
+        self._init_clear()
+        self._init_transfers()
+        self._init_fences()
+        self._init_sysvals()
+        self._init_blend()
+        self._init_dsa()
         gl = self.gl
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
@@ -151,132 +189,366 @@ class Context(
 
         ``draws`` is an optional sequence of DrawStartCountBias for
         multi-draw; without it the draw is ``info.start``/``count``/
-        ``index_bias``.  Indirect draws arrive with their own issue: until
-        then ``indirect`` raises UnsupportedError (the caps say 0).
+        ``index_bias``.  ``min_index``/``max_index`` are hints glpipe does
+        not need (any over-estimate renders the same).  Indirect draws
+        (and draw auto, which arrives as an indirect draw) belong to a later
+        issue: ``indirect`` raises UnsupportedError (the caps say 0).
+
+        The common path (no state change, one draw of a natively drawable
+        primitive without start_instance, no DRAWID in the shaders) is a
+        few attribute reads and one GL call; everything else goes through
+        ``_draw_special``.
         """
+        # (A destroyed context is never the screen's drawing context, so the
+        # last test also sends it to the prologue, which raises.)
+        if (indirect is not None or self.screen._drawing_context is not self
+                or _hostmod._current_host is not self.host):
+            self._draw_prologue(indirect)
+        start_instance = info.start_instance
+        if start_instance != self._vertex_start_instance and not self._use_base_instance:
+            self.dirty |= Dirty.VERTEX
+        if self.dirty:
+            self._update_derived(start_instance)
+            if self._program is not self._drawid_program:
+                self._note_program_drawid()
+        mode = self._gl_prims.get(info.mode)
+        if mode is None or draws is not None or start_instance or self._program_drawid:
+            self._draw_special(info, mode, draws)
+        elif info.index_size:
+            # Inline fast path: the resource index buffer bound last time, no
+            # restart either way, a valid range.  Anything else: _draw_indexed.
+            index = info.index
+            start, count, size = info.start, info.count, info.index_size
+            if (index is self._index_res and not info.primitive_restart and not self._restart_on
+                    and index.gl_object == self._index_name and count > 0 and info.instance_count > 0
+                    and start >= 0 and (start + count) * size <= self._index_nbytes):
+                self._gl_draw_elements(mode, count, self._gl_index_types[size],
+                                       ctypes.c_void_p(start * size) if start else self._null_pointer,
+                                       info.instance_count, info.index_bias)
+            else:
+                self._draw_indexed(info, mode, None)
+        elif info.count > 0 and info.instance_count > 0 and info.start >= 0 and not self._restart_on:
+            self._gl_draw_arrays(mode, info.start, info.count, info.instance_count)
+        else:
+            self._draw_arrays_all(info, mode, None)
+        self._counters.draw_calls += 1
+
+    def _draw_prologue(self, indirect) -> None:
+        """The rare checks of draw_vbo: destroyed context, indirect draws,
+        making the host GL context current, and taking the host GL state over
+        from another pipe context of the screen (they share one GL context)."""
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         if indirect is not None:
-            raise UnsupportedError("draw_vbo: indirect draws are not supported yet (PIPE_CAP_DRAW_INDIRECT is 0)")
+            raise UnsupportedError("draw_vbo: indirect draws and draw auto are not supported yet "
+                                   "(PIPE_CAP_DRAW_INDIRECT is 0)")
         if _hostmod._current_host is not self.host:
             self.host.make_current()
-        if info.start_instance != self._vertex_start_instance and not self._has_base_instance:
-            self.dirty |= Dirty.VERTEX
-        if self.dirty:
-            self._update_derived(info.start_instance)
-        mode = self._gl_prims.get(info.mode)
-        if mode is None:
-            self._draw_translated(info, draws)
-        elif info.index_size:
-            self._draw_indexed(info, mode, draws)
+        if self.screen._drawing_context is not self:
+            # Another context drew last: the host holds its state, not ours.
+            self.dirty = ALL
+            self._forget_draw_shadows()
+            self.screen._drawing_context = self
+
+    def _draw_arrays_all(self, info, mode, draws) -> None:
+        """Non-indexed draws: one glDrawArraysInstanced* per draw."""
+        if self._restart_on:
+            # Restart belongs to indexed draws only; keep GL from applying it
+            # to vertex numbers.
+            self.gl.glDisable(self.gl.GL_PRIMITIVE_RESTART)
+            self._restart_on = False
+        instances = info.instance_count
+        start_instance = info.start_instance
+        if draws is None:
+            self._draw_arrays_one(mode, info.start, info.count, instances, start_instance)
         else:
-            instances = info.instance_count
-            if draws is None:
-                self._draw_arrays_one(mode, info.start, info.count, instances, info.start_instance)
-            else:
-                for d in draws:
-                    self._draw_arrays_one(mode, d.start, d.count, instances, info.start_instance)
-        self._counters.draw_calls += 1
-        if self._upload_buffers:
-            self._release_uploads()
+            for d in draws:
+                self._draw_arrays_one(mode, d.start, d.count, instances, start_instance)
 
     def _draw_arrays_one(self, mode, start, count, instances, start_instance) -> None:
         if count <= 0 or instances <= 0:
             return
-        if start_instance and self._has_base_instance:
-            self._draw_arrays_bi(mode, start, count, instances, start_instance)
+        if start < 0:
+            raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
+        if start_instance and self._use_base_instance:
+            self._gl_draw_arrays_bi(mode, start, count, instances, start_instance)
         else:
-            self._draw_arrays(mode, start, count, instances)
+            self._gl_draw_arrays(mode, start, count, instances)
+
+    def _bind_index_buffer(self, info, draws) -> int:
+        """Bind the draw's index buffer as GL_ELEMENT_ARRAY_BUFFER and return the
+        byte offset of its element 0 there (user indices go through the ring).
+        Checks every draw's range against the buffer's size."""
+        size = info.index_size
+        index = info.index
+        if info.has_user_indices:
+            try:
+                nbytes = memoryview(index).nbytes
+            except TypeError:
+                raise InvalidArgumentError("draw_vbo: info.index is not a buffer-protocol object") from None
+            res, (name, base) = self._ring, self._ring.upload(index, 16)
+        else:
+            if index is None:
+                raise InvalidArgumentError(f"draw_vbo: index_size is {size} but info.index is None")
+            self._check_resource(index, "draw_vbo: info.index")
+            res, name, base, nbytes = index, index.gl_object, 0, index.width0
+            self._index_nbytes = nbytes
+        if draws is None:
+            end = info.start + info.count if info.count > 0 else 0
+            low = info.start
+        else:
+            end = max((d.start + d.count for d in draws if d.count > 0), default=0)
+            low = min((d.start for d in draws), default=0)
+        if low < 0 or end * size > nbytes:
+            raise InvalidArgumentError(
+                f"draw_vbo: indices {low}..{end - 1} of {size} bytes read outside the index buffer "
+                f"({nbytes} bytes)")
+        if res is not self._index_res or name != self._index_name:
+            self.gl.glBindBuffer(self.gl.GL_ELEMENT_ARRAY_BUFFER, name)
+            self._index_res = res
+            self._index_name = name
+        return base
+
+    def _apply_restart(self, info) -> None:
+        """GL primitive restart as the draw says.  GL compares the index read
+        from the buffer, before the base vertex (index_bias) is added, with
+        the full 32-bit restart index, as Gallium does: a restart_index the
+        index type cannot hold never matches."""
+        gl = self.gl
+        if info.primitive_restart:
+            if not self._restart_on:
+                gl.glEnable(gl.GL_PRIMITIVE_RESTART)
+                self._restart_on = True
+            index = info.restart_index
+            if index != self._restart_index:
+                if not 0 <= index <= 0xFFFFFFFF:
+                    raise InvalidArgumentError(f"draw_vbo: restart_index {index:#x} is not a 32-bit value")
+                gl.glPrimitiveRestartIndex(index)
+                self._restart_index = index
+        elif self._restart_on:
+            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
+            self._restart_on = False
 
     def _draw_indexed(self, info, mode, draws) -> None:
-        gl = self.gl
         size = info.index_size
-        gltype = self._gl_index_types[size]
-        if info.has_user_indices:
-            name = self._upload_indices(info.index)
+        index = info.index
+        if draws is None and index is self._index_res and index.gl_object == self._index_name:
+            # The resource bound last time (gl_object raises if it was destroyed).
+            start, count = info.start, info.count
+            if start < 0 or (start + count) * size > self._index_nbytes:
+                self._bind_index_buffer(info, None)  # raises, naming the range
+            base = 0
         else:
-            self._check_resource(info.index, "draw_vbo: info.index")
-            name = info.index.gl_object
-        gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, name)
-        restart = (bool(info.primitive_restart), info.restart_index if info.primitive_restart else 0)
-        if restart != self._restart:
-            if restart[0]:
-                gl.glEnable(gl.GL_PRIMITIVE_RESTART)
-                # Gallium compares the index from the buffer, before index_bias,
-                # as GL does; only the index type's bits can match.
-                gl.glPrimitiveRestartIndex(restart[1] & ((1 << (8 * size)) - 1))
-            else:
-                gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart = restart
-        elif restart[0]:
-            gl.glPrimitiveRestartIndex(restart[1] & ((1 << (8 * size)) - 1))
+            base = self._bind_index_buffer(info, draws)
+        if info.primitive_restart != self._restart_on or (
+                self._restart_on and info.restart_index != self._restart_index):
+            self._apply_restart(info)
         instances = info.instance_count
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
-        for start, count, bias in items:
-            if count <= 0 or instances <= 0:
-                continue
-            ptr = ctypes.c_void_p(start * size)
-            if info.start_instance and self._has_base_instance:
-                self._draw_elements_bi(mode, count, gltype, ptr, instances, bias, info.start_instance)
+        if instances <= 0:
+            return
+        gltype = self._gl_index_types[size]
+        start_instance = info.start_instance
+        if draws is None:
+            if info.count <= 0:
+                return
+            ptr = self._offset_pointer(base + info.start * size)
+            if start_instance and self._use_base_instance:
+                self._gl_draw_elements_bi(mode, info.count, gltype, ptr, instances, info.index_bias, start_instance)
             else:
-                self._draw_elements(mode, count, gltype, ptr, instances, bias)
+                self._gl_draw_elements(mode, info.count, gltype, ptr, instances, info.index_bias)
+            return
+        for d in draws:
+            if d.count <= 0:
+                continue
+            ptr = self._offset_pointer(base + d.start * size)
+            if start_instance and self._use_base_instance:
+                self._gl_draw_elements_bi(mode, d.count, gltype, ptr, instances, d.index_bias, start_instance)
+            else:
+                self._gl_draw_elements(mode, d.count, gltype, ptr, instances, d.index_bias)
 
-    def _upload_indices(self, data) -> int:
-        return self._upload_user(data)
+    def _upload_indices(self, data) -> "tuple[int, int]":
+        """User index memory into the streaming ring: (GL buffer, byte offset)."""
+        return self._ring.upload(data, 16)
 
-    def _draw_translated(self, info: DrawInfo, draws) -> None:
-        """QUADS / QUAD_STRIP / POLYGON: index translation in fallback.indices."""
-        from fallback.indices import translate
+    def _note_program_drawid(self) -> None:
+        """Whether the bound program reads the DRAWID system value (decided once
+        per program: draws of such programs take the multi-draw-indirect path)."""
+        prog = self._program
+        uses = False
+        if prog is not None:
+            for variant in prog.variants:
+                if variant is not None and any(sv.semantic == "DRAWID" for sv in variant.cso.info.system_values):
+                    uses = True
+        self._drawid_program = prog
+        self._program_drawid = uses
 
+    def _draw_special(self, info, mode, draws) -> None:
+        """Draws off the common path: PATCHES (checked), QUADS / QUAD_STRIP /
+        POLYGON (index translation), programs that read DRAWID, multi-draws
+        and draws with a start_instance."""
+        if mode is None:
+            if info.mode == Prim.PATCHES:
+                mode = self._patches_mode()
+            else:
+                self._draw_translated(info, draws)
+                return
+        if self._program_drawid:
+            self._draw_drawid(info, mode, draws)
+        elif info.index_size:
+            self._draw_indexed(info, mode, draws)
+        else:
+            self._draw_arrays_all(info, mode, draws)
+
+    def _patches_mode(self) -> int:
+        gl = self.gl
+        if not self.screen.profile.has("tessellation_shader"):
+            raise UnsupportedError("draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
+                                   f"{self.screen.profile.name} profile does not have")
+        if self.shaders[ShaderType.TESS_EVAL] is None:
+            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader "
+                                       "bound")
+        if self._patch_vertices is None:
+            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES before set_patch_vertices")
+        if self._patch_vertices != self._gl_patch_vertices:
+            gl.glPatchParameteri(gl.GL_PATCH_VERTICES, self._patch_vertices)
+            self._gl_patch_vertices = self._patch_vertices
+        return int(gl.GL_PATCHES)
+
+    def _draw_drawid(self, info, mode, draws) -> None:
+        """Draws whose shaders read DRAWID (gl_DrawID).  gl_DrawID is the index
+        of a draw inside a GL multi-draw; glpipe issues
+        glMultiDraw*Indirect with ``info.drawid`` empty commands (count 0,
+        drawing nothing) before the real ones, so the real draw ``i`` sees
+        ``drawid + i`` (``increment_draw_id``) or ``drawid`` (each draw its
+        own multi-draw)."""
         import numpy as np
 
+        gl = self.gl
+        if not self.screen.profile.has("multi_draw_indirect"):
+            raise UnsupportedError("draw_vbo: a shader reading DRAWID needs multi_draw_indirect on the host")
+        items = ((info.start, info.count, info.index_bias),) if draws is None else \
+            tuple((d.start, d.count, d.index_bias) for d in draws)
+        size = info.index_size
+        if size:
+            base = self._bind_index_buffer(info, draws)
+            self._apply_restart(info)
+            first_index = base // size
+        elif self._restart_on:
+            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
+            self._restart_on = False
+        drawid = info.drawid
+        groups = ((drawid, items),) if info.increment_draw_id else tuple((drawid, (it,)) for it in items)
+        start_instance = info.start_instance if self._use_base_instance else 0
+        instances = max(info.instance_count, 0)
+        for first_id, group in groups:
+            total = first_id + len(group)
+            if total > 1 << 16:  # each id below drawid costs a 20-byte empty command
+                raise UnsupportedError(f"draw_vbo: drawid {total - 1} is above glpipe's limit (65535) "
+                                       f"for shaders reading DRAWID")
+            cmds = np.zeros((total, 5 if size else 4), np.int64)
+            for j, (start, count, bias) in enumerate(group):
+                if size:
+                    cmds[first_id + j] = (max(count, 0), instances, first_index + start, bias, start_instance)
+                else:
+                    cmds[first_id + j] = (max(count, 0), instances, start, start_instance)
+            # Two's complement for a negative base vertex (GLint in the command).
+            name, off = self._ring.upload((cmds & 0xFFFFFFFF).astype(np.uint32), 16)
+            gl.glBindBuffer(gl.GL_DRAW_INDIRECT_BUFFER, name)
+            if size:
+                gl.glMultiDrawElementsIndirect(mode, self._gl_index_types[size], ctypes.c_void_p(off), total, 0)
+            else:
+                gl.glMultiDrawArraysIndirect(mode, ctypes.c_void_p(off), total, 0)
+        gl.glBindBuffer(gl.GL_DRAW_INDIRECT_BUFFER, 0)
+
+    def _draw_translated(self, info: DrawInfo, draws) -> None:
+        """QUADS / QUAD_STRIP / POLYGON: index translation in fallback.indices,
+        in the provoking-vertex convention of the bound rasterizer."""
+        from fallback.indices import NEEDS_TRANSLATION, translate
+
+        if info.mode not in NEEDS_TRANSLATION:
+            raise InvalidArgumentError(f"draw_vbo: primitive {info.mode!r} cannot be drawn")
         items = ((info.start, info.count, info.index_bias),) if draws is None else \
             tuple((d.start, d.count, d.index_bias) for d in draws)
         rast = getattr(self, "rasterizer", None)
         flatshade_first = bool(rast is not None and rast.templ.flatshade_first)
-        for start, count, bias in items:
+        if info.index_size:
+            source = self._index_values(info, items)
+            if not info.has_user_indices and self._debug_callback is not None:
+                self._debug_message("PERF_INFO", f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
+                                                 f"read back to the CPU for index translation",
+                                    site="translate readback")
+        for i, (start, count, bias) in enumerate(items):
+            if count <= 0:
+                continue
             if info.index_size:
-                src = np.frombuffer(memoryview(info.index).cast("B"), dtype={1: np.uint8, 2: np.uint16, 4: np.uint32}[
-                    info.index_size]) if info.has_user_indices else self._read_index_resource(info)
-                src = src[start:start + count]
-                tr = translate(info.mode, count, indices=src, index_size=info.index_size,
+                tr = translate(info.mode, count, start=start, indices=source, index_size=info.index_size,
                                primitive_restart=info.primitive_restart, restart_index=info.restart_index,
                                flatshade_first=flatshade_first)
             else:
                 tr = translate(info.mode, count, start=start, flatshade_first=flatshade_first)
+            self._counters.fallback_hits += 1
             if tr.count == 0:
                 continue
+            if self._debug_callback is not None:
+                name = Prim(info.mode).name
+                self._debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
+                                                f"index translation (fallback.indices)", site=f"translate {name}")
             # Non-indexed: the translated indices are vertex numbers already, and
             # index_bias is ignored when index_size == 0 (API.md).
             sub = DrawInfo(mode=tr.prim, index_size=tr.index_size, index=tr.indices, count=tr.count,
                            index_bias=bias if info.index_size else 0, instance_count=info.instance_count,
-                           start_instance=info.start_instance)
-            self._counters.fallback_hits += 1
-            self._draw_indexed(sub, self._gl_prims[tr.prim], None)
+                           start_instance=info.start_instance,
+                           drawid=info.drawid + (i if info.increment_draw_id else 0))
+            mode = self._gl_prims[tr.prim]
+            if self._program_drawid:
+                self._draw_drawid(sub, mode, None)
+            else:
+                self._draw_indexed(sub, mode, None)
 
-    def _read_index_resource(self, info):
+    def _index_values(self, info, items):
+        """The draw's index buffer as a numpy array of index values (user
+        memory as is; a resource read back over the range the draws use)."""
+        import numpy as np
+
+        dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32}[info.index_size]
+        if info.has_user_indices:
+            return np.frombuffer(memoryview(info.index).cast("B"), dtype=np.uint8).view(dtype)
+        return self._read_index_resource(info, max(s + c for s, c, _ in items)).view(dtype)
+
+    def _read_index_resource(self, info, elements=None):
+        """The first ``elements`` indices (default: all) of the resource index
+        buffer, read back with glGetBufferSubData (as uint8 bytes)."""
         import numpy as np
 
         res = info.index
+        if res is None:
+            raise InvalidArgumentError(f"draw_vbo: index_size is {info.index_size} but info.index is None")
         self._check_resource(res, "draw_vbo: info.index")
+        nbytes = res.width0 if elements is None else elements * info.index_size
+        if nbytes > res.width0:
+            raise InvalidArgumentError(f"draw_vbo: {elements} indices of {info.index_size} bytes read outside "
+                                       f"the index buffer ({res.width0} bytes)")
         gl = self.gl
-        nbytes = res.width0
         out = np.empty(nbytes, np.uint8)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
-        gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, nbytes, out)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
+        if nbytes:
+            gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
+            gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, nbytes, out)
+            gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
         self.screen.counters.bytes_downloaded += nbytes
-        return out.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[info.index_size])
+        return out
 
     def set_patch_vertices(self, n: int) -> None:
         """pipe_context::set_patch_vertices: vertices per patch for PATCHES."""
         self.check_alive("set_patch_vertices")
         if not self.screen.profile.has("tessellation_shader"):
-            raise UnsupportedError("set_patch_vertices: tessellation is not available on this host profile")
-        if not 1 <= int(n) <= self.screen.profile.limit("GL_MAX_PATCH_VERTICES"):
-            raise InvalidArgumentError(f"set_patch_vertices: {n} outside 1..GL_MAX_PATCH_VERTICES")
-        self.gl.glPatchParameteri(self.gl.GL_PATCH_VERTICES, int(n))
+            raise UnsupportedError("set_patch_vertices: tessellation is not available on the "
+                                   f"{self.screen.profile.name} profile")
+        limit = self.screen.profile.limit("GL_MAX_PATCH_VERTICES")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+            raise InvalidArgumentError(f"set_patch_vertices: {n!r} outside 1..{limit} (GL_MAX_PATCH_VERTICES)")
+        # Applied by the next PATCHES draw (GL_PATCH_VERTICES is host-global,
+        # shared with the screen's other contexts).
+        self._patch_vertices = n
 
     # -- lifetime ----------------------------------------------------------------
 
@@ -289,6 +561,16 @@ class Context(
         self._destroy_shaders()
         self._destroy_vertex()
         # -- area destroys: add yours here, one line each --
+        self._destroy_debug()
+        self._destroy_sampler_views()
+        self._destroy_samplers()
+        self._destroy_constants()
+        self._destroy_fences()
+        self._destroy_transfers()
+        self._destroy_clear()
+        self._destroy_blend()
+        self._destroy_dsa()
+        self._destroy_sysvals()
         self.gl.glBindFramebuffer(self.gl.GL_FRAMEBUFFER, 0)
         self.gl.glUseProgram(0)
         self.destroyed = True

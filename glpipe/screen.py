@@ -196,6 +196,14 @@ class Screen:
             self._contexts.append(ctx)
         return ctx
 
+    def fence_finish(self, ctx, fence, timeout_ns) -> bool:
+        """Wait up to ``timeout_ns`` (0 polls; PIPE_TIMEOUT_INFINITE waits for
+        good) for ``fence`` from ``ctx.flush``; True once it signalled
+        (glpipe.fence explains threads and flags)."""
+        from .fence import fence_finish
+
+        return fence_finish(self, ctx, fence, timeout_ns)
+
     def fence_reference(self, dst, src):
         """Gallium's fence refcounting is Python's: returns ``src``."""
         return src

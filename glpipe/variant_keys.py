@@ -11,10 +11,14 @@ lowering/glsl.
 | color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
 | vs_input_types | vertex elements' formats (pure int/uint) | VS |
 | output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
+| alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
+| dual_source_blend | bound blend state reads SRC1_* factors | FS |
+| gl_clamp | bound samplers with PIPE_TEX_WRAP_CLAMP and a LINEAR filter, per slot (samplers.py) | every stage |
 """
 
 from __future__ import annotations
 
+from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
 
 from .defs import ShaderType
@@ -50,6 +54,10 @@ class VariantKeyMixin:
             if any(t != "float" for t in types):
                 fields["color_output_types"] = types
             fields["nr_cbufs"] = fb.nr_cbufs
+            if self._alpha_func_key != _ALPHA_ALWAYS:  # glpipe/depth_stencil_alpha.py
+                fields["alpha_func"] = self._alpha_func_key
+            if self._dual_source_key:  # glpipe/blend.py
+                fields["dual_source_blend"] = True
         if stage == ShaderType.VERTEX and self.velems is not None:
             types = tuple(_format_kind(ve.src_format) for ve in self.velems.elements)
             if any(t != "float" for t in types):
@@ -61,6 +69,8 @@ class VariantKeyMixin:
                     (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                     for io in fs.info.inputs
                     if io.semantic is not None and io.interpolate is not None)
+        if self._gl_clamp_masks[stage] != (0, 0, 0):
+            fields["gl_clamp"] = self._gl_clamp_masks[stage]
         return VariantKey(**fields) if fields else _DEFAULT_KEY
 
 

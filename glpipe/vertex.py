@@ -2,20 +2,45 @@
 
 ``create_vertex_elements_state(elements)`` resolves every element's format
 to a GL vertex-attribute fetch once (``glpipe.format_table.VertexFetch``:
-component count or GL_BGRA, GL type, normalized, and the float / integer /
-double path); a format the host cannot fetch is rejected there with the
-format's name, never mis-read at draw time.
+component count or GL_BGRA, GL type, normalized, and the float / integer
+path); a format the host cannot fetch is rejected there with the format's
+name, never mis-read at draw time.
 
-Vertex element ``i`` feeds vertex shader input ``IN[i]``, which the
-lowering places at ``layout(location = i)`` (docs/bindings.md).  The VAO's
-attribute pointers are (re)specified only when the elements, the buffers or
-the start instance change (``Dirty.VERTEX``).
+Locations.  Element ``i`` feeds the vertex shader input that follows the
+inputs of the elements before it: one location each, two for a
+``dual_slot`` raw-double element (Gallium's rule for dvec3/dvec4 inputs).
+With no dual-slot element, element ``i`` is ``IN[i]``, which the lowering
+places at ``layout(location = i)`` (docs/bindings.md).
+
+Raw doubles (``R64*_UINT`` / ``R64*_SINT``, ARB_vertex_attrib_64bit's
+"doubles not converted") reach the shader as their 32-bit halves through
+the integer path, exactly as Mesa's ``util_lower_uint64_vertex_elements``
+lowers them for hardware: R64 -> R32G32, R64G64 -> R32G32B32A32, and with
+``dual_slot`` R64G64B64(A64) -> R32G32B32A32 + R32G32(B32A32) at +16 bytes.
+TGSI keeps a double in two 32-bit channels, so the shader sees the same
+bits either way.
+
+The VAO's attribute pointers are (re)specified only when the elements, the
+buffers or the start instance change (``Dirty.VERTEX``).
 
 Instancing (API.md): the element fetched for per-instance data is
 ``start_instance + instanceID // instance_divisor``.  GL's base instance
 (4.2) does exactly that; without it (gl33) the per-instance attributes'
 offsets are advanced by ``start_instance * stride`` instead, which fetches
 the same element because GL computes ``instanceID // divisor`` from 0.
+
+Stride 0.  Gallium's stride 0 means "every vertex fetches the same
+element"; GL's glVertexAttribPointer reads stride 0 as "tightly packed".
+glpipe gives such attributes the divisor 0xffffffff: GL then fetches
+element ``instanceID // 0xffffffff = 0`` for every vertex and instance.
+Because base instance would add ``start_instance`` to that element, draws
+with a stride-0 buffer bound use the offset emulation of start_instance
+(above) instead of base instance.
+
+User memory (vertex buffers and index buffers) is copied into one
+streaming ring buffer (``_StreamRing``): appended at increasing offsets,
+and replaced by fresh storage only when full, so an upload never waits for
+the GPU and costs no GL object per draw.
 """
 
 from __future__ import annotations
@@ -26,31 +51,158 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_ATTRIBS
+from .defs import PIPE_MAX_ATTRIBS, Prim
 from .dirty import Dirty
 from .formats import Format, util_format_description
 from .state import VertexBuffer, VertexElement
 
+# Divisor that makes GL fetch element 0 for every vertex and instance
+# (Gallium stride 0, see the module docstring).
+STRIDE0_DIVISOR = 0xFFFFFFFF
+
+# Fetch paths of an attribute row.
+PATH_FLOAT = 0     # glVertexAttribPointer (converted to float)
+PATH_INTEGER = 1   # glVertexAttribIPointer (ivec / uvec inputs)
+
+# Raw-double vertex formats: number of 64-bit channels by format name.
+_RAW_DOUBLE_CHANNELS = {
+    f"R64{suffix}_{kind}": n
+    for kind in ("UINT", "SINT")
+    for n, suffix in ((1, ""), (2, "G64"), (3, "G64B64"), (4, "G64B64A64"))
+}
+
 
 class VertexElementsCSO:
-    """Immutable, host-ready vertex layout: one row per attribute location."""
+    """Immutable, host-ready vertex layout: one row per attribute location.
 
-    __slots__ = ("elements", "attribs", "max_vb", "destroyed", "context")
+    ``attribs`` rows are ``(location, vb_index, size, gl_type, normalized,
+    path, src_offset, divisor)``; ``vs_input_types`` gives per location the
+    kind of value the vertex shader must declare (``float`` / ``int`` /
+    ``uint``), for the variant key.
+    """
 
-    def __init__(self, context, elements: tuple, attribs: tuple):
+    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vs_input_types")
+
+    def __init__(self, context, elements: tuple, attribs: tuple, vs_input_types: tuple):
         self.context = context
         self.elements = elements
-        # (location, vb_index, size, gl_type, normalized, path, src_offset, divisor)
         self.attribs = attribs
+        self.vs_input_types = vs_input_types
         self.max_vb = max((a[1] for a in attribs), default=-1)
         self.destroyed = False
+
+    @property
+    def templ(self) -> tuple:
+        """The elements the CSO was made from (the template of this CSO)."""
+        return self.elements
 
     def __repr__(self) -> str:
         return f"<VertexElementsCSO {len(self.attribs)} attribs>"
 
 
-def _fetch_path(path: str) -> int:
-    return {"float": 0, "integer": 1, "double": 2}[path]
+def _input_kind(desc) -> str:
+    if desc.is_pure_uint:
+        return "uint"
+    if desc.is_pure_sint:
+        return "int"
+    return "float"
+
+
+class _StreamRing:
+    """One GL buffer that user memory is appended to, draw after draw.
+
+    ``upload(data, align)`` copies the bytes at the next ``align``-aligned
+    offset and returns ``(gl_buffer, offset)``.  When the ring is full it
+    gets fresh storage: with buffer_storage (native) a new persistently
+    mapped buffer (the old one is deleted at the next renewal, by when no
+    draw refers to it: user-memory draws re-specify their pointers every
+    draw); otherwise the same buffer is orphaned with glBufferData(NULL)
+    and written through unsynchronized maps.  Either way the host never
+    waits for earlier draws that still read the old bytes.
+    """
+
+    MIN_SIZE = 1 << 20
+
+    def __init__(self, gl, persistent: bool, counters):
+        self.gl = gl
+        self.persistent = persistent
+        self.counters = counters
+        self.name = 0
+        self.size = 0
+        self.pos = 0
+        self.ptr = 0
+        self.generation = 0          # bumped on every renewal (bindings must be redone)
+        self._retired: list[int] = []
+        self._target = gl.GL_COPY_WRITE_BUFFER
+        self._map_bits = int(gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT | gl.GL_MAP_INVALIDATE_RANGE_BIT)
+
+    def _renew(self, need: int) -> None:
+        gl = self.gl
+        size = max(self.size, self.MIN_SIZE)
+        while size < 2 * need:
+            size *= 2
+        target = self._target
+        if self.persistent:
+            if self._retired:
+                gl.glDeleteBuffers(len(self._retired), self._retired)
+                self._retired = []
+            if self.name:
+                self._retired.append(self.name)
+            name = int(gl.glGenBuffers(1))
+            flags = gl.GL_MAP_WRITE_BIT | gl.GL_MAP_PERSISTENT_BIT | gl.GL_MAP_COHERENT_BIT
+            gl.glBindBuffer(target, name)
+            gl.glBufferStorage(target, size, None, flags)
+            self.ptr = int(ctypes.cast(gl.glMapBufferRange(target, 0, size, flags), ctypes.c_void_p).value or 0)
+            gl.glBindBuffer(target, 0)
+            self.name = name
+        else:
+            if not self.name:
+                self.name = int(gl.glGenBuffers(1))
+            gl.glBindBuffer(target, self.name)
+            gl.glBufferData(target, size, None, gl.GL_STREAM_DRAW)  # orphan: queued draws keep the old storage
+            gl.glBindBuffer(target, 0)
+        self.size = size
+        self.pos = 0
+        self.generation += 1
+
+    def upload(self, data, align: int = 16) -> tuple[int, int]:
+        """Copy ``data`` (buffer-protocol object) into the ring; return (GL buffer, byte offset)."""
+        if isinstance(data, np.ndarray) and data.flags.c_contiguous:
+            arr = data
+        else:
+            try:
+                arr = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
+            except (TypeError, ValueError) as exc:
+                raise InvalidArgumentError(f"user memory must be a C-contiguous buffer-protocol object: {exc}") \
+                    from None
+        n = arr.nbytes
+        off = (self.pos + align - 1) & -align
+        if off + n > self.size or not self.name:
+            self._renew(n)
+            off = 0
+        if n:
+            if self.persistent:
+                ctypes.memmove(self.ptr + off, arr.ctypes.data, n)
+            else:
+                gl = self.gl
+                target = self._target
+                gl.glBindBuffer(target, self.name)
+                dst = gl.glMapBufferRange(target, off, n, self._map_bits)
+                ctypes.memmove(ctypes.cast(dst, ctypes.c_void_p).value, arr.ctypes.data, n)
+                gl.glUnmapBuffer(target)
+                gl.glBindBuffer(target, 0)
+        self.pos = off + n
+        self.counters.bytes_uploaded += n
+        return self.name, off
+
+    def destroy(self) -> None:
+        """Delete the ring's GL buffers."""
+        names = self._retired + ([self.name] if self.name else [])
+        if names:
+            self.gl.glDeleteBuffers(len(names), names)
+        self._retired = []
+        self.name = 0
+        self.size = self.pos = self.ptr = 0
 
 
 class VertexMixin:
@@ -58,49 +210,99 @@ class VertexMixin:
 
     def _init_vertex(self) -> None:
         gl = self.gl
+        prof = self.screen.profile
         self.velems = None
         self.vertex_buffers: tuple = ()
         self._vao = int(gl.glGenVertexArrays(1))
         self._enabled_attribs = 0        # bitmask of enabled attribute locations
         self._vertex_user = False        # some bound vertex buffer is user memory
-        self._vertex_start_instance = 0  # start_instance baked into offsets (gl33 path)
-        self._upload_buffers: "list[int]" = []
+        self._vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
+        # Base instance is used when the host has it and no stride-0 buffer is
+        # bound (module docstring); draw_vbo reads this flag.
+        self._use_base_instance = self._has_base_instance
+        self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
+        # Draw-side host state shadows (glpipe/context.py draw_vbo).
+        self._restart_on = False
+        self._restart_index = None
+        self._index_res = _UNBOUND       # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
+        self._index_name = 0             # ... and its GL name then
+        self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
+        # The draw entry points as plain ctypes functions (draw_vbo is the hot
+        # path; PyOpenGL's wrappers cost about a microsecond per call).
+        self._gl_draw_arrays = _gl_function(gl, "glDrawArraysInstanced")
+        self._gl_draw_arrays_bi = _gl_function(gl, "glDrawArraysInstancedBaseInstance")
+        self._gl_draw_elements = _gl_function(gl, "glDrawElementsInstancedBaseVertex")
+        self._gl_draw_elements_bi = _gl_function(gl, "glDrawElementsInstancedBaseVertexBaseInstance")
+        self._offset_pointer = offset_pointer
+        self._null_pointer = _NULL
+        self._gl_array_buffer = int(gl.GL_ARRAY_BUFFER)
+        self._gl_bind_buffer = _gl_function(gl, "glBindBuffer")
+        self._gl_attrib_pointer = _gl_function(gl, "glVertexAttribPointer")
+        self._gl_attrib_ipointer = _gl_function(gl, "glVertexAttribIPointer")
+        self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor")
+        self._patch_vertices = None      # set_patch_vertices' value ...
+        self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
+        if not hasattr(self.screen, "_drawing_context"):
+            self.screen._drawing_context = None  # the Context whose draw state the host GL holds
+        self._drawid_program = None      # program whose DRAWID use _program_drawid describes
+        self._program_drawid = False
+        self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
+        self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048
 
     def create_vertex_elements_state(self, elements) -> VertexElementsCSO:
         """pipe_context::create_vertex_elements_state(elements): resolve every
         element's format to a host vertex fetch now."""
         self.check_alive("create_vertex_elements_state")
+        what = "create_vertex_elements_state"
         elements = tuple(elements)
         if len(elements) > PIPE_MAX_ATTRIBS:
-            raise InvalidArgumentError(f"create_vertex_elements_state: {len(elements)} elements "
+            raise InvalidArgumentError(f"{what}: {len(elements)} elements "
                                        f"(at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})")
-        max_attribs = self.screen.profile.limit("GL_MAX_VERTEX_ATTRIBS")
+        prof = self.screen.profile
+        max_attribs = int(prof.limit("GL_MAX_VERTEX_ATTRIBS"))
         attribs = []
+        kinds = []
         location = 0
         for i, ve in enumerate(elements):
             if not isinstance(ve, VertexElement):
-                raise InvalidArgumentError(
-                    f"create_vertex_elements_state: elements[{i}] is a {type(ve).__name__}, not a VertexElement")
-            fmt = Format(ve.src_format)
-            fetch = util_format_description(fmt).vertex
+                raise InvalidArgumentError(f"{what}: elements[{i}] is a {type(ve).__name__}, not a VertexElement")
+            try:
+                fmt = Format(ve.src_format)
+            except ValueError:
+                raise InvalidArgumentError(f"{what}: elements[{i}].src_format {ve.src_format!r} is not a "
+                                           f"pipe_format") from None
+            desc = util_format_description(fmt)
+            fetch = desc.vertex
             if fetch is None:
-                raise UnsupportedError(f"create_vertex_elements_state: elements[{i}].src_format {fmt.name} "
+                raise UnsupportedError(f"{what}: elements[{i}].src_format {fmt.name} "
                                        f"cannot be fetched as a vertex attribute")
-            missing = [f for f in fetch.features if not self.screen.profile.has(f)]
+            missing = [f for f in fetch.features if not prof.has(f)]
             if missing:
                 raise UnsupportedError(
-                    f"create_vertex_elements_state: elements[{i}].src_format {fmt.name} needs the host "
-                    f"feature(s) {', '.join(missing)} (not on the {self.screen.profile.name} profile)")
-            if ve.instance_divisor and not self.screen.profile.has("instanced_arrays"):
-                raise UnsupportedError("create_vertex_elements_state: instance divisors need instanced_arrays")
-            if location >= max_attribs:
+                    f"{what}: elements[{i}].src_format {fmt.name} needs the host "
+                    f"feature(s) {', '.join(missing)} (not on the {prof.name} profile)")
+            if not 0 <= ve.vertex_buffer_index < self._max_vertex_buffers:
                 raise InvalidArgumentError(
-                    f"create_vertex_elements_state: elements[{i}] needs attribute location {location}, "
-                    f"the host has {max_attribs}")
-            attribs.append((i, ve.vertex_buffer_index, fetch.size, fetch.gl_type, bool(fetch.normalized),
-                            _fetch_path(fetch.path), ve.src_offset, ve.instance_divisor))
-            location += 1
-        return VertexElementsCSO(self, elements, tuple(attribs))
+                    f"{what}: elements[{i}].vertex_buffer_index {ve.vertex_buffer_index} outside "
+                    f"0..{self._max_vertex_buffers - 1} (PIPE_CAP_MAX_VERTEX_BUFFERS)")
+            if ve.src_offset < 0:
+                raise InvalidArgumentError(f"{what}: elements[{i}].src_offset {ve.src_offset} is negative")
+            if ve.instance_divisor < 0:
+                raise InvalidArgumentError(
+                    f"{what}: elements[{i}].instance_divisor {ve.instance_divisor} is negative")
+            if ve.instance_divisor and not prof.has("instanced_arrays"):
+                raise UnsupportedError(f"{what}: instance divisors need the host feature instanced_arrays")
+            kind = _input_kind(desc)
+            for size, gltype, normalized, path, offset in _fetch_rows(fmt, fetch, ve):
+                if location >= max_attribs:
+                    raise InvalidArgumentError(
+                        f"{what}: elements[{i}] needs attribute location {location}, "
+                        f"the host has {max_attribs} (GL_MAX_VERTEX_ATTRIBS)")
+                attribs.append((location, ve.vertex_buffer_index, size, gltype, normalized, path,
+                                ve.src_offset + offset, ve.instance_divisor))
+                kinds.append(kind)
+                location += 1
+        return VertexElementsCSO(self, elements, tuple(attribs), tuple(kinds))
 
     def bind_vertex_elements_state(self, cso) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
@@ -108,39 +310,58 @@ class VertexMixin:
             self._check_cso(cso, VertexElementsCSO, "bind_vertex_elements_state")
         if cso is self.velems:
             return
+        old = self.velems
         self.velems = cso
         self.dirty |= Dirty.VERTEX
+        # The VS declares its inputs' types from the formats (VariantKey.vs_input_types).
+        if old is None or cso is None or old.vs_input_types != cso.vs_input_types:
+            self.dirty |= Dirty.PROGRAM
 
     def delete_vertex_elements_state(self, cso) -> None:
         """pipe_context::delete_vertex_elements_state (unbinds it if bound)."""
         self._check_cso(cso, VertexElementsCSO, "delete_vertex_elements_state")
         if self.velems is cso:
             self.velems = None
-            self.dirty |= Dirty.VERTEX
+            self.dirty |= Dirty.VERTEX | Dirty.PROGRAM
         cso.destroyed = True
 
     destroy_vertex_elements_state = delete_vertex_elements_state
 
     def set_vertex_buffers(self, buffers) -> None:
         """pipe_context::set_vertex_buffers(buffers): Resources or user memory,
-        with buffer_offset and stride (stride 0 repeats one element)."""
+        with buffer_offset and stride (stride 0 repeats one element).  Slots
+        past the sequence are unbound."""
         self.check_alive("set_vertex_buffers")
         buffers = tuple(buffers) if buffers is not None else ()
         if buffers == self.vertex_buffers:
             return
-        user = False
+        if len(buffers) > self._max_vertex_buffers:
+            raise InvalidArgumentError(f"set_vertex_buffers: {len(buffers)} buffers (at most "
+                                       f"{self._max_vertex_buffers}, PIPE_CAP_MAX_VERTEX_BUFFERS)")
+        user = stride0 = False
         for i, vb in enumerate(buffers):
+            if vb is None:
+                continue
             if not isinstance(vb, VertexBuffer):
                 raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}] is a {type(vb).__name__}, "
                                            f"not a VertexBuffer")
             if vb.buffer is None:
                 continue
+            if not 0 <= vb.stride <= self._max_vertex_stride:
+                raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}].stride {vb.stride} outside "
+                                           f"0..{self._max_vertex_stride} (PIPE_CAP_MAX_VERTEX_ATTRIB_STRIDE)")
+            if vb.buffer_offset < 0:
+                raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}].buffer_offset "
+                                           f"{vb.buffer_offset} is negative")
             if vb.is_user_buffer:
                 user = True
             else:
                 self._check_resource(vb.buffer, f"set_vertex_buffers: buffers[{i}].buffer")
+            if vb.stride == 0:
+                stride0 = True
         self.vertex_buffers = buffers
         self._vertex_user = user
+        self._use_base_instance = self._has_base_instance and not stride0
         self.dirty |= Dirty.VERTEX
 
     # -- host side -------------------------------------------------------------
@@ -148,13 +369,21 @@ class VertexMixin:
     def _emit_vertex(self, start_instance: int) -> None:
         """Point every attribute location at its buffer (glVertexAttrib*Pointer)."""
         gl = self.gl
+        if Prim.PATCHES in self._gl_prims:
+            # Once, before the first draw: PATCHES leaves the fast path so that
+            # draw_vbo checks it (tessellation on the host, a TES bound) in
+            # _draw_special, at no cost to other draws.
+            del self._gl_prims[Prim.PATCHES]
         gl.glBindVertexArray(self._vao)
+        self._index_res = _UNBOUND  # (re)binding the VAO: do not trust the index-buffer shadow
         cso = self.velems
         attribs = cso.attribs if cso is not None else ()
         buffers = self.vertex_buffers
-        base_instance_native = self._has_base_instance
+        offset_emulation = not self._use_base_instance
+        bind_buffer = self._gl_bind_buffer
+        array_buffer = self._gl_array_buffer
         enabled = 0
-        uploaded = {}
+        uploaded = None
         for loc, vbi, size, gltype, normalized, path, src_offset, divisor in attribs:
             vb = buffers[vbi] if vbi < len(buffers) else None
             if vb is None or vb.buffer is None:
@@ -162,25 +391,29 @@ class VertexMixin:
                 # shader reads, as Gallium drivers give for unbound buffers.
                 continue
             if vb.is_user_buffer:
-                name = uploaded.get(vbi)
-                if name is None:
-                    name = self._upload_user(vb.buffer)
-                    uploaded[vbi] = name
-                offset = src_offset + vb.buffer_offset
+                if uploaded is None:
+                    uploaded = {}
+                ring = uploaded.get(vbi)
+                if ring is None:
+                    ring = uploaded[vbi] = self._ring.upload(vb.buffer)
+                name = ring[0]
+                offset = ring[1] + src_offset + vb.buffer_offset
             else:
                 name = vb.buffer.gl_object
                 offset = src_offset + vb.buffer_offset
-            if divisor and not base_instance_native and start_instance:
-                offset += start_instance * vb.stride
-            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, name)
+            stride = vb.stride
+            if stride == 0:
+                divisor = STRIDE0_DIVISOR
+            elif divisor and offset_emulation and start_instance:
+                offset += start_instance * stride
+            bind_buffer(array_buffer, name)
             ptr = ctypes.c_void_p(offset)
-            if path == 0:
-                gl.glVertexAttribPointer(loc, size, gltype, normalized, vb.stride, ptr)
-            elif path == 1:
-                gl.glVertexAttribIPointer(loc, size, gltype, vb.stride, ptr)
+            if path == PATH_FLOAT:
+                self._gl_attrib_pointer(loc, size, gltype, normalized, stride, ptr)
             else:
-                gl.glVertexAttribLPointer(loc, size, gltype, vb.stride, ptr)
-            gl.glVertexAttribDivisor(loc, divisor)
+                self._gl_attrib_ipointer(loc, size, gltype, stride, ptr)
+            # GLuint: 0xffffffff goes through ctypes as the int -1 (same bits).
+            self._gl_attrib_divisor(loc, divisor if divisor < 0x80000000 else divisor - 0x100000000)
             enabled |= 1 << loc
         changed = enabled ^ self._enabled_attribs
         loc = 0
@@ -196,34 +429,82 @@ class VertexMixin:
         self._vertex_start_instance = start_instance
         gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
 
-    def _upload_user(self, data) -> int:
-        """Copy user memory into a fresh GL buffer for this draw (Gallium user
-        buffers are only valid during the call that uses them)."""
+    def _forget_draw_shadows(self) -> None:
+        """The host GL state may not be ours (another context drew): put the
+        draw-side state glpipe shadows back to known values."""
         gl = self.gl
-        arr = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
-        name = self._stream_buffer(arr.nbytes)
-        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, name)
-        gl.glBufferSubData(gl.GL_ARRAY_BUFFER, 0, arr.nbytes, arr)
-        self.screen.counters.bytes_uploaded += arr.nbytes
-        return name
+        self._index_res = _UNBOUND
+        gl.glDisable(gl.GL_PRIMITIVE_RESTART)
+        self._restart_on = False
+        self._restart_index = None
+        self._gl_patch_vertices = None
+        # Not draw-side, but re-emitted with ALL dirty only if the shadow is
+        # forgotten (shaders.py binds the program only when it changes).
+        self._program = None
 
-    def _stream_buffer(self, size: int) -> int:
-        """A GL buffer of at least ``size`` bytes, orphaned for reuse."""
-        gl = self.gl
-        name = int(gl.glGenBuffers(1))
-        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, name)
-        gl.glBufferData(gl.GL_ARRAY_BUFFER, max(size, 16), None, gl.GL_STREAM_DRAW)
-        self._upload_buffers.append(name)
-        return name
-
-    def _release_uploads(self) -> None:
-        if self._upload_buffers:
-            self.gl.glDeleteBuffers(len(self._upload_buffers), self._upload_buffers)
-            self._upload_buffers = []
+    def _upload_user(self, data, align: int = 16) -> tuple[int, int]:
+        """Copy user memory into the streaming ring (Gallium user buffers are
+        only valid during the call that uses them): (GL buffer, byte offset)."""
+        return self._ring.upload(data, align)
 
     def _destroy_vertex(self) -> None:
-        self._release_uploads()
+        if self.screen._drawing_context is self:
+            self.screen._drawing_context = None
+        self._ring.destroy()
         self.gl.glDeleteVertexArrays(1, [self._vao])
 
 
-__all__ = ["VertexElementsCSO", "VertexMixin"]
+def _gl_function(gl, name: str):
+    """GL entry point ``name`` as a ctypes function without argtypes (ctypes'
+    per-argument conversion is most of a call's cost), or PyOpenGL's function
+    when the platform gives no address; None when the host lacks it.
+
+    Callers pass Python ints for GLenum / GLint / GLsizei / GLuint arguments
+    (all below 2**31 here) and ``ctypes.c_void_p`` objects for pointers, which
+    both kinds of function accept.
+    """
+    try:
+        from OpenGL import platform
+
+        addr = platform.PLATFORM.getExtensionProcedure(name.encode())
+    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+        addr = None
+    if addr:
+        return ctypes.CFUNCTYPE(None)(addr)
+    return getattr(gl, name, None)
+
+
+def offset_pointer(offset: int):
+    """``offset`` as the c_void_p a GL buffer-offset argument takes (0 is shared)."""
+    return _NULL if offset == 0 else ctypes.c_void_p(offset)
+
+
+_NULL = ctypes.c_void_p(0)
+
+# The index-buffer shadow's "nothing known": never the ``index`` of a draw.
+_UNBOUND = object()
+
+
+def _fetch_rows(fmt, fetch, ve) -> list:
+    """The attribute rows (size, gl type, normalized, path, extra offset) one
+    vertex element becomes: one, or two for a dual-slot raw double."""
+    integer = fetch.path != "float"
+    if fetch.path == "double":
+        # Raw doubles: their 32-bit halves through the integer path (Mesa's
+        # util_lower_uint64_vertex_elements; module docstring).
+        n = _RAW_DOUBLE_CHANNELS[fmt.name]
+        n = max(n, 3) if ve.dual_slot else min(n, 2)
+        half = _GL_INT if fmt.name.endswith("_SINT") else _GL_UNSIGNED_INT
+        if n == 1:
+            return [(2, half, False, PATH_INTEGER, 0)]
+        if n == 2:
+            return [(4, half, False, PATH_INTEGER, 0)]
+        return [(4, half, False, PATH_INTEGER, 0), (2 if n == 3 else 4, half, False, PATH_INTEGER, 16)]
+    return [(fetch.size, fetch.gl_type, bool(fetch.normalized), PATH_INTEGER if integer else PATH_FLOAT, 0)]
+
+
+# GL enums used without a context (values from the GL registry).
+_GL_INT = 0x1404
+_GL_UNSIGNED_INT = 0x1405
+
+__all__ = ["STRIDE0_DIVISOR", "VertexElementsCSO", "VertexMixin"]

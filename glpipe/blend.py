@@ -1,0 +1,576 @@
+"""Blend state: create/bind/delete_blend_state, set_blend_color,
+set_sample_mask, set_min_samples.
+
+A ``BlendState`` is resolved once, at create time, into one Gallium-level
+entry per render target (``independent_blend_enable`` off: RT 0's state
+for every RT, the Gallium rule), normalised so that equal behaviour looks
+equal (MIN/MAX ignore their factors; logic op switches blending off, as GL
+and Gallium both say).  What the host finally needs also depends on the
+bound colour buffers' formats, because Gallium defines blending on the
+*Gallium* format while the host blends its storage:
+
+* a format without alpha (R8G8B8X8, B5G6R5, L8, ...) reads destination
+  alpha as 1: DST_ALPHA becomes ONE and INV_DST_ALPHA ZERO
+  (Mesa's ``util_blend_dst_alpha_to_one``), and SRC_ALPHA_SATURATE on the
+  colour channels becomes ZERO (min(As, 1 - 1)).  Needed where the host
+  stores the X channel as a real alpha channel (RGBX as GL_RGBA8);
+  harmless where the host has no alpha either;
+* an alpha-only format held in the host's red channel (A8 as GL_R8) blends
+  with the *alpha* equation and factors on host red, every "colour" factor
+  turned into its alpha twin (CONST_COLOR -> CONST_ALPHA, DST_ALPHA ->
+  DST_COLOR because host red is the stored alpha, ...), and the colormask's
+  A bit drives host red.
+
+So the GL block is computed at emit time from (CSO, colour buffer formats)
+and cached on the CSO per format tuple: a redundant draw finds it already
+emitted and makes no GL call.  The emit keeps a shadow of what GL holds per
+render target and issues the fewest calls: one global call when every bound
+RT wants the same value, indexed calls (glEnablei, glColorMaski,
+glBlendFuncSeparatei, glBlendEquationSeparatei) otherwise.  Unbound RTs are
+"don't care".
+
+Dual-source blending (SRC1_* factors) needs the fragment shader's
+COLOR[1] routed to ``layout(location = 0, index = 1)``: the blend CSO
+feeds ``VariantKey.dual_source_blend`` (glpipe/variant_keys.py).
+
+Fields GL has no switch for: ``alpha_to_coverage_dither`` is the host's
+choice (PIPE_CAP_ALPHA_TO_COVERAGE_DITHER_CONTROL is 0, so Gallium lets the
+driver decide); ``max_rt`` is a hint (every RT entry is read; entries not
+given take the template default); ``blend_coherent`` only qualifies
+advanced blending, which is refused (PIPE_CAP_BLEND_EQUATION_ADVANCED 0).
+
+Shadows.  Dirty.BLEND set by anyone means the host does not hold the block
+(glpipe/dirty.py), so the next draw sends it whole.  Code that changes
+blend GL state without setting the bit must call ``_reset_blend_shadow``.
+Clears need no more than the bit: they change masks and dither only.
+"""
+
+from __future__ import annotations
+
+from lowering.errors import InvalidArgumentError, UnsupportedError
+
+from .defs import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
+from .dirty import Dirty
+from .formats import host_storage, util_format_description
+from .state import BlendState
+
+F = BlendFactor
+
+_GL_FACTOR = {
+    F.ONE: "GL_ONE", F.SRC_COLOR: "GL_SRC_COLOR", F.SRC_ALPHA: "GL_SRC_ALPHA",
+    F.DST_ALPHA: "GL_DST_ALPHA", F.DST_COLOR: "GL_DST_COLOR",
+    F.SRC_ALPHA_SATURATE: "GL_SRC_ALPHA_SATURATE", F.CONST_COLOR: "GL_CONSTANT_COLOR",
+    F.CONST_ALPHA: "GL_CONSTANT_ALPHA", F.SRC1_COLOR: "GL_SRC1_COLOR", F.SRC1_ALPHA: "GL_SRC1_ALPHA",
+    F.ZERO: "GL_ZERO", F.INV_SRC_COLOR: "GL_ONE_MINUS_SRC_COLOR",
+    F.INV_SRC_ALPHA: "GL_ONE_MINUS_SRC_ALPHA", F.INV_DST_ALPHA: "GL_ONE_MINUS_DST_ALPHA",
+    F.INV_DST_COLOR: "GL_ONE_MINUS_DST_COLOR", F.INV_CONST_COLOR: "GL_ONE_MINUS_CONSTANT_COLOR",
+    F.INV_CONST_ALPHA: "GL_ONE_MINUS_CONSTANT_ALPHA", F.INV_SRC1_COLOR: "GL_ONE_MINUS_SRC1_COLOR",
+    F.INV_SRC1_ALPHA: "GL_ONE_MINUS_SRC1_ALPHA",
+}
+_GL_EQUATION = {
+    Blend.ADD: "GL_FUNC_ADD", Blend.SUBTRACT: "GL_FUNC_SUBTRACT",
+    Blend.REVERSE_SUBTRACT: "GL_FUNC_REVERSE_SUBTRACT", Blend.MIN: "GL_MIN", Blend.MAX: "GL_MAX",
+}
+_SRC1_FACTORS = frozenset({F.SRC1_COLOR, F.SRC1_ALPHA, F.INV_SRC1_COLOR, F.INV_SRC1_ALPHA})
+
+# -- factor fixups per render-target kind (Gallium factor -> Gallium factor) --
+# No alpha channel: destination alpha reads 1 (util_blend_dst_alpha_to_one).
+_NO_ALPHA = {F.DST_ALPHA: F.ONE, F.INV_DST_ALPHA: F.ZERO}
+# ... and on the colour channels SRC_ALPHA_SATURATE = min(As, 1 - Ad) = 0.
+_NO_ALPHA_RGB = {**_NO_ALPHA, F.SRC_ALPHA_SATURATE: F.ZERO}
+# Alpha stored in host red: the alpha-channel factors, evaluated on a host
+# colour channel.  Host dst red *is* the alpha, host src alpha is the shader's
+# alpha, the constant's alpha must be asked for by name; SRC_ALPHA_SATURATE on
+# the alpha channel is 1 (GL and Gallium).
+_ALPHA_IN_RED = {
+    F.SRC_COLOR: F.SRC_ALPHA, F.INV_SRC_COLOR: F.INV_SRC_ALPHA,
+    F.DST_ALPHA: F.DST_COLOR, F.INV_DST_ALPHA: F.INV_DST_COLOR,
+    F.CONST_COLOR: F.CONST_ALPHA, F.INV_CONST_COLOR: F.INV_CONST_ALPHA,
+    F.SRC1_COLOR: F.SRC1_ALPHA, F.INV_SRC1_COLOR: F.INV_SRC1_ALPHA,
+    F.SRC_ALPHA_SATURATE: F.ONE,
+}
+
+# Host sampling swizzle (how the host storage emulates the format) -> kind.
+# PIPE_SWIZZLE_X..W = 0..3, 0 = 4, 1 = 5.
+_KIND_BY_HOST_SWIZZLE = {
+    (0, 1, 2, 3): "plain",
+    (0, 1, 2, 5): "no_alpha",      # RGBX held as RGBA: the stored X is not alpha
+    (0, 0, 0, 5): "no_alpha",      # L held as R: host R is L, there is no alpha
+    (4, 4, 4, 0): "alpha_in_red",  # A held as R
+}
+
+
+class _RT:
+    """One render target's Gallium blend state, resolved and normalised."""
+
+    __slots__ = ("enable", "rgb_func", "rgb_src", "rgb_dst", "alpha_func", "alpha_src", "alpha_dst",
+                 "colormask")
+
+    def __init__(self, rt, logicop: bool):
+        self.enable = bool(rt.blend_enable) and not logicop
+        self.rgb_func, self.rgb_src, self.rgb_dst = _normalise(rt.rgb_func, rt.rgb_src_factor, rt.rgb_dst_factor)
+        self.alpha_func, self.alpha_src, self.alpha_dst = _normalise(
+            rt.alpha_func, rt.alpha_src_factor, rt.alpha_dst_factor)
+        self.colormask = int(rt.colormask) & int(Mask.RGBA)
+
+    def equation(self) -> tuple:
+        """(rgb_func, rgb_src, rgb_dst, alpha_func, alpha_src, alpha_dst)."""
+        return (self.rgb_func, self.rgb_src, self.rgb_dst, self.alpha_func, self.alpha_src, self.alpha_dst)
+
+    def uses_src1(self) -> bool:
+        """Whether an enabled blend reads the second colour source."""
+        return self.enable and any(f in _SRC1_FACTORS for f in
+                                   (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
+
+
+def _normalise(func, src, dst) -> tuple:
+    # MIN and MAX ignore the factors (GL 4.5 §17.3.6.2, Gallium likewise):
+    # make them equal so equal behaviour compares equal.
+    if func in (Blend.MIN, Blend.MAX):
+        return Blend(func), F.ONE, F.ONE
+    return Blend(func), F(src), F(dst)
+
+
+class _GLBlock:
+    """The host blend state for one (CSO, colour buffer formats).
+
+    Per RT tuples, ``None`` = don't care (unbound RT, or the factors of a
+    disabled blend).  ``full_calls`` is the whole block as GL calls
+    ((GL function name, args), fewest calls: one global call per group when
+    the cared-for RTs agree), emitted when the host holds nothing we can
+    trust; ``after`` is what each per-RT shadow holds afterwards."""
+
+    __slots__ = ("enables", "equations", "funcs", "masks", "logic", "alpha_to_coverage", "alpha_to_one",
+                 "dither", "dual_source", "full_calls", "after")
+
+
+def _group_calls(want: tuple, set_all, set_one) -> tuple:
+    """(calls, shadow after) bringing one per-RT group from unknown to ``want``."""
+    values = {w for w in want if w is not None}
+    if len(values) == 1:
+        value = values.pop()
+        return [set_all(value)], [value] * len(want)
+    return [set_one(i, w) for i, w in enumerate(want) if w is not None], list(want)
+
+
+class BlendCSO:
+    """A blend state object: the template resolved per render target, plus
+    the host blocks computed so far (per colour-buffer format tuple)."""
+
+    __slots__ = ("context", "templ", "destroyed", "rts", "logicop", "logicop_func", "alpha_to_coverage",
+                 "alpha_to_one", "dither", "dual_source", "blocks")
+
+    def __init__(self, context, templ: BlendState, nr_rts: int):
+        self.context = context
+        self.templ = templ
+        self.destroyed = False
+        self.logicop = bool(templ.logicop_enable)
+        self.logicop_func = LogicOp(templ.logicop_func)
+        src = templ.rt if templ.independent_blend_enable else (templ.rt[0],) * PIPE_MAX_COLOR_BUFS
+        self.rts = tuple(_RT(src[i], self.logicop) for i in range(nr_rts))
+        self.alpha_to_coverage = bool(templ.alpha_to_coverage)
+        self.alpha_to_one = bool(templ.alpha_to_one)
+        self.dither = bool(templ.dither)
+        self.dual_source = any(rt.uses_src1() for rt in self.rts)
+        self.blocks: "dict[tuple, _GLBlock]" = {}
+
+    def __repr__(self) -> str:
+        state = "deleted" if self.destroyed else f"{len(self.blocks)} host blocks"
+        return f"<BlendCSO {state}>"
+
+
+class BlendMixin:
+    """Context methods for blend state, blend colour, sample mask and min
+    samples (mixed into Context)."""
+
+    def _init_blend(self) -> None:
+        prof = self.screen.profile
+        self._blend_nr_rts = max(1, min(prof.limit("GL_MAX_DRAW_BUFFERS"), PIPE_MAX_COLOR_BUFS))
+        self._blend_indexed_funcs = prof.has("draw_buffers_blend")
+        self._blend_dual_ok = prof.has("blend_func_extended")
+        self._blend_max_dual = prof.limit("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS") if self._blend_dual_ok else 0
+        self._sample_shading_ok = prof.has("sample_shading")
+        self._gl_factor = {f: int(getattr(self.gl, n)) for f, n in _GL_FACTOR.items()}
+        self._gl_equation = {e: int(getattr(self.gl, n)) for e, n in _GL_EQUATION.items()}
+        # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
+        self._gl_logicop = {op: int(getattr(self.gl, "GL_" + op.name)) for op in LogicOp}
+        self._rt_kinds: "dict" = {}
+        self.blend = None
+        self._blend_default = BlendCSO(self, BlendState(), self._blend_nr_rts)
+        self._dual_source_key = False
+        self._blend_fb = self._blend_formats = None
+        self.blend_color = (0.0, 0.0, 0.0, 0.0)
+        self.sample_mask = 0xFFFFFFFF
+        self.min_samples = 1
+        self._reset_blend_shadow()
+
+    def _reset_blend_shadow(self) -> None:
+        """Forget what the host holds for every block of this module (raw GL
+        changed it): the next draw re-emits them all."""
+        self._forget_blend_block()
+        self._gl_min_samples = None
+        self.dirty |= Dirty.BLEND | Dirty.BLEND_COLOR | Dirty.SAMPLE_MASK | Dirty.MIN_SAMPLES
+
+    def _forget_blend_block(self) -> None:
+        n = self._blend_nr_rts
+        self._gl_enables = [None] * n
+        self._gl_equations = [None] * n
+        self._gl_funcs = [None] * n
+        self._gl_masks = [None] * n
+        self._gl_logic_enable = self._gl_logic_op = None
+        self._gl_a2c = self._gl_a2o = self._gl_dither = None
+        self._blend_emitted = None
+
+    # -- CSO -----------------------------------------------------------------
+
+    def create_blend_state(self, templ: BlendState) -> BlendCSO:
+        """pipe_context::create_blend_state: validate and resolve once."""
+        self.check_alive("create_blend_state")
+        if not isinstance(templ, BlendState):
+            raise InvalidArgumentError(f"create_blend_state: expected a BlendState, got {type(templ).__name__}")
+        if templ.advanced_blend_func:
+            raise UnsupportedError("create_blend_state: advanced_blend_func needs "
+                                   "PIPE_CAP_BLEND_EQUATION_ADVANCED, which glpipe does not offer")
+        if not 0 <= templ.max_rt < PIPE_MAX_COLOR_BUFS:
+            raise InvalidArgumentError(f"BlendState.max_rt: {templ.max_rt} outside 0..{PIPE_MAX_COLOR_BUFS - 1}")
+        for i, rt in enumerate(templ.rt):
+            for name in ("rgb_src_factor", "rgb_dst_factor", "alpha_src_factor", "alpha_dst_factor"):
+                if getattr(rt, name) not in _GL_FACTOR:
+                    raise InvalidArgumentError(
+                        f"BlendState.rt[{i}].{name}: {getattr(rt, name)!r} is not a blend factor")
+        cso = BlendCSO(self, templ, self._blend_nr_rts)
+        if cso.dual_source:
+            users = [i for i, rt in enumerate(cso.rts) if rt.uses_src1()]
+            if not self._blend_dual_ok:
+                raise UnsupportedError("create_blend_state: SRC1_* factors need dual-source blending "
+                                       "(GL_ARB_blend_func_extended), not on this host profile")
+            if templ.independent_blend_enable and users[-1] >= self._blend_max_dual:
+                raise UnsupportedError(
+                    f"create_blend_state: rt[{users[-1]}] uses SRC1_* factors; dual-source blending works on "
+                    f"the first {self._blend_max_dual} render target(s) only (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)")
+        if templ.independent_blend_enable and not self._blend_indexed_funcs:
+            eqs = {rt.equation() for rt in cso.rts if rt.enable}
+            if len(eqs) > 1:
+                raise UnsupportedError(
+                    "create_blend_state: independent_blend_enable with different blend functions per render "
+                    "target needs GL_ARB_draw_buffers_blend (PIPE_CAP_INDEP_BLEND_FUNC is 0 on this host "
+                    "profile); per-RT enables and colormasks are fine")
+        return cso
+
+    def bind_blend_state(self, cso) -> None:
+        """pipe_context::bind_blend_state (None: back to the default state,
+        which is GL's: no blending, all channels written, no dither)."""
+        if cso is self.blend:
+            return
+        if cso is not None:
+            self._check_cso(cso, BlendCSO, "bind_blend_state")
+        self.blend = cso
+        self.dirty |= Dirty.BLEND
+        dual = cso is not None and cso.dual_source
+        if dual != self._dual_source_key:
+            self._dual_source_key = dual
+            self.dirty |= Dirty.PROGRAM  # VariantKey.dual_source_blend
+
+    def delete_blend_state(self, cso) -> None:
+        """pipe_context::delete_blend_state.  Deleting the bound state is a
+        frontend bug in Gallium; glpipe unbinds it, so the next draw uses the
+        default state."""
+        self._check_cso(cso, BlendCSO, "delete_blend_state")
+        if self.blend is cso:
+            self.bind_blend_state(None)
+        if self._blend_emitted is not None and self._blend_emitted in cso.blocks.values():
+            self._blend_emitted = None
+        cso.blocks.clear()
+        cso.destroyed = True
+
+    destroy_blend_state = delete_blend_state  # the spec's spelling
+
+    # -- non-CSO state ---------------------------------------------------------
+
+    def set_blend_color(self, color4) -> None:
+        """pipe_context::set_blend_color: the CONST_COLOR / CONST_ALPHA
+        constant (r, g, b, a), floats, not clamped (GL clamps it for
+        fixed-point buffers when blending, as Gallium does)."""
+        self.check_alive("set_blend_color")
+        try:
+            value = tuple(float(c) for c in color4)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"set_blend_color: expected 4 numbers, got {color4!r}") from None
+        if len(value) != 4:
+            raise InvalidArgumentError(f"set_blend_color: expected 4 numbers (r, g, b, a), got {len(value)}")
+        if value == self.blend_color:
+            return
+        self.blend_color = value
+        self.dirty |= Dirty.BLEND_COLOR
+
+    def set_sample_mask(self, mask) -> None:
+        """pipe_context::set_sample_mask: a 32-bit mask ANDed with each
+        fragment's coverage on a multisampled framebuffer.  ``~0`` (-1) means
+        every sample, as in C."""
+        self.check_alive("set_sample_mask")
+        if isinstance(mask, bool) or not isinstance(mask, int) and not hasattr(mask, "__index__"):
+            raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {mask!r}")
+        mask = int(mask)
+        if not -(1 << 31) <= mask < (1 << 32):
+            raise InvalidArgumentError(f"set_sample_mask: {mask:#x} does not fit in 32 bits")
+        mask &= 0xFFFFFFFF
+        if mask == self.sample_mask:
+            return
+        self.sample_mask = mask
+        self.dirty |= Dirty.SAMPLE_MASK
+
+    def set_min_samples(self, n) -> None:
+        """pipe_context::set_min_samples: shade at least ``n`` samples per
+        pixel (GL sample shading at the fraction n / framebuffer samples).
+        Needs GL 4.0 sample shading (PIPE_CAP_SAMPLE_SHADING); without it
+        only n = 1 (per-pixel shading, the default) is accepted."""
+        self.check_alive("set_min_samples")
+        if isinstance(n, bool) or not hasattr(n, "__index__"):
+            raise InvalidArgumentError(f"set_min_samples: expected an integer, got {n!r}")
+        n = int(n)
+        if n < 1:
+            raise InvalidArgumentError(f"set_min_samples: {n} < 1")
+        if n > 1 and not self._sample_shading_ok:
+            raise UnsupportedError(f"set_min_samples: {n} samples need sample shading (GL 4.0 / "
+                                   f"GL_ARB_sample_shading; PIPE_CAP_SAMPLE_SHADING is 0 on this host profile)")
+        if n == self.min_samples:
+            return
+        self.min_samples = n
+        self.dirty |= Dirty.MIN_SAMPLES
+
+    # -- host blocks -----------------------------------------------------------
+
+    def _rt_kind(self, fmt) -> str:
+        kind = self._rt_kinds.get(fmt)
+        if kind is None:
+            host = host_storage(fmt, self.screen.format_support)
+            desc = util_format_description(fmt)
+            if host is None or desc.is_pure_integer:
+                kind = "plain"  # GL does not blend integer buffers (nor does Gallium)
+            else:
+                kind = _KIND_BY_HOST_SWIZZLE.get(tuple(int(s) for s in host.swizzle), "unsupported")
+                if kind == "plain" and int(desc.swizzle[3]) > 3:
+                    kind = "no_alpha"  # e.g. B5G6R5: the host has no alpha either; the fixup is GL's own rule
+            self._rt_kinds[fmt] = kind
+        return kind
+
+    def _gl_block(self, cso: BlendCSO, formats: tuple) -> _GLBlock:
+        """The host state of ``cso`` on colour buffers of ``formats``."""
+        gl_factor, gl_eq = self._gl_factor, self._gl_equation
+        n = self._blend_nr_rts
+        enables, equations, funcs, masks = [None] * n, [None] * n, [None] * n, [None] * n
+        for i, fmt in enumerate(formats[:n]):
+            if fmt is None:
+                continue  # an unbound slot: nothing is written there
+            rt = cso.rts[i]
+            kind = self._rt_kind(fmt)
+            rgb_func, rgb_src, rgb_dst = rt.rgb_func, rt.rgb_src, rt.rgb_dst
+            a_func, a_src, a_dst = rt.alpha_func, rt.alpha_src, rt.alpha_dst
+            mask = rt.colormask
+            if kind == "no_alpha":
+                rgb_src, rgb_dst = _NO_ALPHA_RGB.get(rgb_src, rgb_src), _NO_ALPHA_RGB.get(rgb_dst, rgb_dst)
+                a_src, a_dst = _NO_ALPHA.get(a_src, a_src), _NO_ALPHA.get(a_dst, a_dst)
+            elif kind == "alpha_in_red":
+                a_src, a_dst = _ALPHA_IN_RED.get(a_src, a_src), _ALPHA_IN_RED.get(a_dst, a_dst)
+                rgb_func, rgb_src, rgb_dst = a_func, a_src, a_dst
+                mask = Mask.RGBA if mask & Mask.A else 0
+            elif kind == "unsupported":
+                host = host_storage(fmt, self.screen.format_support)
+                raise UnsupportedError(
+                    f"draw_vbo: colour buffer {i} is {fmt.name}, which the host stores as "
+                    f"{host.internal_format_name} with a channel swizzle glpipe cannot render through")
+            enables[i] = rt.enable
+            masks[i] = (bool(mask & Mask.R), bool(mask & Mask.G), bool(mask & Mask.B), bool(mask & Mask.A))
+            if rt.enable:
+                equations[i] = (gl_eq[rgb_func], gl_eq[a_func])
+                funcs[i] = (gl_factor[rgb_src], gl_factor[rgb_dst], gl_factor[a_src], gl_factor[a_dst])
+        block = _GLBlock()
+        block.enables, block.equations, block.funcs, block.masks = (
+            tuple(enables), tuple(equations), tuple(funcs), tuple(masks))
+        block.logic = (cso.logicop, self._gl_logicop[cso.logicop_func])
+        block.alpha_to_coverage, block.alpha_to_one, block.dither = (
+            cso.alpha_to_coverage, cso.alpha_to_one, cso.dither)
+        block.dual_source = cso.dual_source
+        self._plan_full_calls(block)
+        if not self._blend_indexed_funcs:
+            for what, values in (("blend equations", equations), ("blend factors", funcs)):
+                if len({v for v in values if v is not None}) > 1:
+                    raise UnsupportedError(
+                        f"draw_vbo: the colour buffers need different {what} (from independent blend or "
+                        f"from per-format fixups such as DST_ALPHA on an RGBX buffer), which needs "
+                        f"GL_ARB_draw_buffers_blend; not on this host profile")
+        return block
+
+    def _plan_full_calls(self, block: _GLBlock) -> None:
+        gl = self.gl
+        blend = int(gl.GL_BLEND)
+        groups = (
+            (block.enables, lambda on: ("glEnable" if on else "glDisable", (blend,)),
+             lambda i, on: ("glEnablei" if on else "glDisablei", (blend, i))),
+            (block.masks, lambda m: ("glColorMask", m), lambda i, m: ("glColorMaski", (i,) + m)),
+            (block.equations, lambda e: ("glBlendEquationSeparate", e),
+             lambda i, e: ("glBlendEquationSeparatei", (i,) + e)),
+            (block.funcs, lambda f: ("glBlendFuncSeparate", f), lambda i, f: ("glBlendFuncSeparatei", (i,) + f)),
+        )
+        calls, after = [], []
+        for want, set_all, set_one in groups:
+            group, shadow = _group_calls(want, set_all, set_one)
+            calls += group
+            after.append(shadow)
+        logic_on, logic_op = block.logic
+        calls.append(("glEnable" if logic_on else "glDisable", (int(gl.GL_COLOR_LOGIC_OP),)))
+        if logic_on:
+            calls.append(("glLogicOp", (logic_op,)))
+        for on, cap in ((block.alpha_to_coverage, gl.GL_SAMPLE_ALPHA_TO_COVERAGE),
+                        (block.alpha_to_one, gl.GL_SAMPLE_ALPHA_TO_ONE), (block.dither, gl.GL_DITHER)):
+            calls.append(("glEnable" if on else "glDisable", (int(cap),)))
+        block.full_calls = tuple(calls)
+        block.after = tuple(after)
+
+    def _sync_per_rt(self, want, shadow, set_all, set_one) -> int:
+        """Bring ``shadow`` (what GL holds per RT) to ``want`` (None = don't
+        care) with one global call when every cared-for RT wants the same
+        value, else one indexed call per RT that differs.  Returns the calls."""
+        diff = [i for i, w in enumerate(want) if w is not None and shadow[i] != w]
+        if not diff:
+            return 0
+        values = {w for w in want if w is not None}
+        if len(values) == 1:
+            value = values.pop()
+            set_all(value)
+            shadow[:] = [value] * len(shadow)
+            return 1
+        for i in diff:
+            set_one(i, want[i])
+            shadow[i] = want[i]
+        return len(diff)
+
+    def _emit_blend(self) -> None:
+        """Apply the bound blend CSO for the bound colour buffers' formats.
+
+        Dirty.BLEND means (glpipe/dirty.py) the host does not hold the block
+        as Gallium says -- a bind, or a clear / ModernGL call that clobbered
+        masks -- so the whole block is sent from its precomputed call list.
+        With only Dirty.FRAMEBUFFER the host still holds what was last
+        emitted: only what the new formats change is sent (nothing, for the
+        same formats)."""
+        cso = self.blend if self.blend is not None else self._blend_default
+        fb = self.framebuffer
+        if fb is not self._blend_fb:  # templates are immutable: the formats follow the object
+            self._blend_fb = fb
+            self._blend_formats = tuple(s.format if s is not None else None for s in fb.cbufs[:fb.nr_cbufs])
+        formats = self._blend_formats
+        block = cso.blocks.get(formats)
+        if block is None:
+            block = self._gl_block(cso, formats)
+            cso.blocks[formats] = block
+        full = bool(self.dirty & Dirty.BLEND) or self._blend_emitted is None
+        if block is self._blend_emitted and not full:
+            return
+        if block.dual_source and fb.nr_cbufs > self._blend_max_dual:
+            raise UnsupportedError(
+                f"draw_vbo: dual-source blending with {fb.nr_cbufs} colour buffers; the host blends the "
+                f"second source into {self._blend_max_dual} (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)")
+        gl = self.gl
+        if full:
+            for name, args in block.full_calls:
+                getattr(gl, name)(*args)
+            calls = len(block.full_calls)
+            self._gl_enables, self._gl_masks, self._gl_equations, self._gl_funcs = (list(a) for a in block.after)
+            self._gl_logic_enable = block.logic[0]
+            self._gl_logic_op = block.logic[1] if block.logic[0] else None
+            self._gl_a2c, self._gl_a2o, self._gl_dither = block.alpha_to_coverage, block.alpha_to_one, block.dither
+        else:
+            calls = self._emit_blend_changes(block)
+        self._blend_emitted = block
+        self._counters.gl_state_calls += calls
+
+    def _emit_blend_changes(self, block: _GLBlock) -> int:
+        """Send only what differs between the shadow and ``block``."""
+        gl = self.gl
+        blend = gl.GL_BLEND
+        calls = self._sync_per_rt(
+            block.enables, self._gl_enables,
+            lambda on: (gl.glEnable if on else gl.glDisable)(blend),
+            lambda i, on: (gl.glEnablei if on else gl.glDisablei)(blend, i))
+        calls += self._sync_per_rt(
+            block.masks, self._gl_masks,
+            lambda m: gl.glColorMask(*m),
+            lambda i, m: gl.glColorMaski(i, *m))
+        calls += self._sync_per_rt(
+            block.equations, self._gl_equations,
+            lambda e: gl.glBlendEquationSeparate(*e),
+            lambda i, e: gl.glBlendEquationSeparatei(i, *e))
+        calls += self._sync_per_rt(
+            block.funcs, self._gl_funcs,
+            lambda f: gl.glBlendFuncSeparate(*f),
+            lambda i, f: gl.glBlendFuncSeparatei(i, *f))
+        logic_on, logic_op = block.logic
+        if self._gl_logic_enable != logic_on:
+            (gl.glEnable if logic_on else gl.glDisable)(gl.GL_COLOR_LOGIC_OP)
+            self._gl_logic_enable = logic_on
+            calls += 1
+        if logic_on and self._gl_logic_op != logic_op:
+            gl.glLogicOp(logic_op)
+            self._gl_logic_op = logic_op
+            calls += 1
+        for attr, value, cap in (("_gl_a2c", block.alpha_to_coverage, gl.GL_SAMPLE_ALPHA_TO_COVERAGE),
+                                 ("_gl_a2o", block.alpha_to_one, gl.GL_SAMPLE_ALPHA_TO_ONE),
+                                 ("_gl_dither", block.dither, gl.GL_DITHER)):
+            if getattr(self, attr) != value:
+                (gl.glEnable if value else gl.glDisable)(cap)
+                setattr(self, attr, value)
+                calls += 1
+        return calls
+
+    def _emit_blend_color(self) -> None:
+        # Called on Dirty.BLEND_COLOR only: the host does not hold the value.
+        self.gl.glBlendColor(*self.blend_color)
+        self._counters.gl_state_calls += 1
+
+    def _emit_sample_mask(self) -> None:
+        gl = self.gl
+        mask = self.sample_mask
+        if mask == 0xFFFFFFFF:
+            gl.glDisable(gl.GL_SAMPLE_MASK)  # every sample: GL's default, no per-fragment AND
+            calls = 1
+        else:
+            gl.glEnable(gl.GL_SAMPLE_MASK)
+            gl.glSampleMaski(0, mask)
+            calls = 2
+        self._counters.gl_state_calls += calls
+
+    def _framebuffer_samples(self) -> int:
+        fb = self.framebuffer
+        for surf in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,):
+            if surf is not None:
+                return max(1, int(surf.texture.nr_samples))
+        return max(1, int(fb.samples))
+
+    def _emit_min_samples(self) -> None:
+        n = self.min_samples
+        # GL takes a fraction of the framebuffer's samples; Gallium a count.
+        want = (False, 0.0) if n <= 1 else (True, min(1.0, n / self._framebuffer_samples()))
+        if want == self._gl_min_samples and not self.dirty & (Dirty.MIN_SAMPLES | Dirty.BLEND):
+            return
+        gl = self.gl
+        calls = 0
+        if not self._sample_shading_ok:
+            self._gl_min_samples = want  # n == 1 only (set_min_samples refused more): nothing to do
+            return
+        if want[0]:
+            gl.glEnable(gl.GL_SAMPLE_SHADING)
+            gl.glMinSampleShading(want[1])
+            calls = 2
+        else:
+            gl.glDisable(gl.GL_SAMPLE_SHADING)
+            calls = 1
+        self._gl_min_samples = want
+        self._counters.gl_state_calls += calls
+
+    def _destroy_blend(self) -> None:
+        self._blend_default.blocks.clear()
+        self.blend = None
+
+
+__all__ = ["BlendCSO", "BlendMixin"]

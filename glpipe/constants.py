@@ -1,0 +1,311 @@
+"""Constant buffers: ``set_constant_buffer(shader_type, index, cb)``.
+
+TGSI's ``CONST[b][n]`` is constant buffer ``b`` of the stage, which the
+lowering declares as a std140 uniform block of vec4s bound at
+``bindings.ubo_binding(stage, b)`` (docs/bindings.md).  A constant buffer is
+either
+
+* a BUFFER resource with ``buffer_offset`` / ``buffer_size``: bound with
+  glBindBufferRange as it is.  The offset must be a multiple of
+  GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, which the cap
+  CONSTANT_BUFFER_OFFSET_ALIGNMENT tells frontends; anything else is
+  rejected with InvalidArgumentError naming the alignment.  ``buffer_size``
+  0 means "to the end of the buffer".  A shader that declares more vec4s
+  than the range holds reads beyond it: GL leaves that undefined (llvmpipe
+  returns zeros), exactly as Gallium leaves it to the driver;
+* user memory (``user_buffer``, or a buffer-protocol object in ``buffer``):
+  copied at ``set_constant_buffer`` time (Gallium's user buffers are only
+  valid during the call) and uploaded at draw into a per-context streaming
+  UBO ring, zero-padded to the size the shader declares, so reads past the
+  user's data give 0.  The ring is written with unsynchronized maps into
+  space no queued draw uses, and orphaned when full (every live upload is
+  then made again); ``counters.bytes_uploaded`` counts the bytes.
+
+A declared constant buffer with nothing bound reads zeros (a shared zero
+buffer is bound), as Mesa's drivers give.  Binding happens at draw
+(``Dirty.CONSTANTS``), only for the blocks the linked program declares, and
+only where the binding point's (buffer, offset, size) changes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError
+
+from .defs import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
+from .dirty import Dirty
+from .resource import Resource
+from .samplers import _stage_arg
+from .shaders import GRAPHICS_STAGES, STAGE_PROCESSOR
+from .state import ConstantBuffer
+
+_RING_MIN_SIZE = 256 * 1024
+
+
+class _BoundConstantBuffer:
+    """One bound constant buffer: a resource range, or a copy of user memory
+    with its current place in the upload ring (``ring_offset`` None: not
+    uploaded in the ring's current storage)."""
+
+    __slots__ = ("data", "offset", "resource", "ring_offset", "ring_size", "size")
+
+    def __init__(self, resource, offset, size, data):
+        self.resource = resource
+        self.offset = offset
+        self.size = size
+        self.data = data
+        self.ring_offset = None
+        self.ring_size = 0
+
+
+def _user_bytes(memory, offset: int, size: int, what: str) -> bytes:
+    try:
+        view = memoryview(memory).cast("B")
+    except TypeError as exc:
+        raise InvalidArgumentError(f"{what}: user memory must be a contiguous buffer-protocol object ({exc})") from None
+    if offset < 0 or offset > len(view):
+        raise InvalidArgumentError(f"{what}: buffer_offset {offset} is outside the {len(view)}-byte user buffer")
+    if size == 0:
+        size = len(view) - offset
+    if size <= 0 or offset + size > len(view):
+        raise InvalidArgumentError(f"{what}: buffer_offset {offset} + buffer_size {size} exceed the "
+                                   f"{len(view)}-byte user buffer")
+    return bytes(view[offset:offset + size])
+
+
+class ConstantBufferMixin:
+    """Context methods for constant buffers (mixed into Context)."""
+
+    def _init_constants(self) -> None:
+        # Bound constant buffers per stage (indexed by ShaderType).
+        self.constant_buffers = [[None] * PIPE_MAX_CONSTANT_BUFFERS for _ in ShaderType]
+        prof = self.screen.profile
+        self._ubo_align = max(1, int(prof.limit("GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT")))
+        self._max_block_size = int(prof.limit("GL_MAX_UNIFORM_BLOCK_SIZE"))
+        self._ubo_ring = 0
+        self._ring_size = 0
+        self._ring_head = 0
+        self._zero_ubo = 0
+        self._zero_ubo_size = 0
+        self._ubo_bound: dict[int, tuple] = {}   # UBO binding -> (buffer, offset, size)
+        self._cb_plans: dict = {}                  # Program -> emit plan
+
+    # -- the Gallium entry point --------------------------------------------------
+
+    def set_constant_buffer(self, shader_type, index: int, cb) -> None:
+        """pipe_context::set_constant_buffer(shader, index, cb).
+
+        ``cb`` is a ConstantBuffer holding a BUFFER resource (``buffer``,
+        ``buffer_offset``, ``buffer_size``) or user memory (``user_buffer``),
+        or None to unbind.  User memory is copied now.  Setting what is
+        already bound does nothing."""
+        what = "set_constant_buffer"
+        self.check_alive(what)
+        stage = _stage_arg(shader_type, what)
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise InvalidArgumentError(f"{what}: index must be an integer, got {index!r}")
+        index = int(index)
+        if not 0 <= index < PIPE_MAX_CONSTANT_BUFFERS:
+            raise InvalidArgumentError(f"{what}: index {index} outside 0..PIPE_MAX_CONSTANT_BUFFERS-1")
+        slots = self.constant_buffers[stage]
+        if cb is None:
+            if slots[index] is not None:
+                slots[index] = None
+                self.dirty |= Dirty.CONSTANTS
+            return
+        if not isinstance(cb, ConstantBuffer):
+            raise InvalidArgumentError(f"{what}: expected a ConstantBuffer or None, got {type(cb).__name__}")
+        # A slot the stage cannot bind is refused now, not at draw.
+        self.bindings.ubo_binding(STAGE_PROCESSOR[stage], index)
+        offset, size = int(cb.buffer_offset), int(cb.buffer_size)
+        memory = cb.user_buffer
+        if cb.buffer is not None:
+            if memory is not None:
+                raise InvalidArgumentError(f"{what}: ConstantBuffer has both buffer and user_buffer")
+            if not isinstance(cb.buffer, Resource):
+                memory = cb.buffer  # user memory in .buffer, as API.md allows
+        old = slots[index]
+        if memory is not None:
+            data = _user_bytes(memory, offset, size, what)
+            if old is not None and old.data is not None and old.data == data:
+                return
+            slots[index] = _BoundConstantBuffer(None, 0, len(data), data)
+        else:
+            if cb.buffer is None:
+                raise InvalidArgumentError(f"{what}: ConstantBuffer has neither buffer nor user_buffer "
+                                           f"(pass None to unbind)")
+            res = cb.buffer
+            self._check_resource(res, f"{what}: cb.buffer")
+            if res.target != Target.BUFFER:
+                raise InvalidArgumentError(f"{what}: cb.buffer is a {Target(res.target).name} resource, not a BUFFER")
+            if offset < 0 or offset % self._ubo_align:
+                raise InvalidArgumentError(
+                    f"{what}: buffer_offset {offset} is not a non-negative multiple of "
+                    f"CONSTANT_BUFFER_OFFSET_ALIGNMENT = {self._ubo_align}")
+            if size == 0:
+                size = res.width0 - offset
+            if size <= 0 or offset + size > res.width0:
+                raise InvalidArgumentError(f"{what}: buffer_offset {offset} + buffer_size {cb.buffer_size} exceed "
+                                           f"the {res.width0}-byte buffer")
+            if old is not None and old.resource is res and old.offset == offset and old.size == size:
+                return
+            slots[index] = _BoundConstantBuffer(res, offset, size, None)
+        self.dirty |= Dirty.CONSTANTS
+
+    # -- emit ------------------------------------------------------------------------
+
+    def _constant_plan(self, prog) -> tuple:
+        """(stage, index, UBO binding, declared bytes) for every block ``prog`` declares."""
+        plan = self._cb_plans.get(prog)
+        if plan is None:
+            rows = []
+            for stage, variant in zip(GRAPHICS_STAGES, prog.variants):
+                if variant is None:
+                    continue
+                for info in variant.glsl.reflection.constant_buffers:
+                    rows.append((int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
+            plan = tuple(rows)
+            if len(self._cb_plans) > 512:
+                self._cb_plans.clear()
+            self._cb_plans[prog] = plan
+        return plan
+
+    def _emit_constants(self) -> None:
+        """Bind every constant buffer the program declares (uploading user memory first)."""
+        prog = self._program
+        if prog is None:
+            return
+        self._bind_constant_plan(self._constant_plan(prog))
+
+    def _bind_constant_plan(self, plan) -> None:
+        """Bind the UBOs of ``plan`` rows (stage, index, binding, declared bytes);
+        also used by compute with a plan of its own."""
+        slots_by_stage = self.constant_buffers
+        self._upload_user_constants(plan)
+        gl = self.gl
+        bound = self._ubo_bound
+        calls = 0
+        for stage, index, binding, declared in plan:
+            rec = slots_by_stage[stage][index]
+            if rec is None:
+                want = (self._zero_buffer(declared), 0, max(declared, 16))
+            elif rec.data is not None:
+                want = (self._ubo_ring, rec.ring_offset, rec.ring_size)
+            else:
+                if rec.resource.destroyed:
+                    raise ObjectDestroyedError(f"draw: the resource of constant buffer {index} of the "
+                                               f"{ShaderType(stage).name} shader was destroyed")
+                want = (rec.resource.gl_object, rec.offset, rec.size)
+            if bound.get(binding) != want:
+                gl.glBindBufferRange(gl.GL_UNIFORM_BUFFER, binding, *want)
+                bound[binding] = want
+                calls += 1
+        self.screen.counters.gl_state_calls += calls
+
+    def _upload_user_constants(self, plan) -> None:
+        """Upload the user constant buffers ``plan`` needs that the ring does
+        not hold (or holds shorter than the shader declares)."""
+        slots_by_stage = self.constant_buffers
+        pending = []
+        for stage, index, _binding, declared in plan:
+            rec = slots_by_stage[stage][index]
+            if rec is not None and rec.data is not None and (rec.ring_offset is None or rec.ring_size < declared):
+                pending.append((rec, declared))
+        if not pending:
+            return
+        align = self._ubo_align
+        sizes = [self._upload_size(rec, declared) for rec, declared in pending]
+        need = sum(-(-s // align) * align for s in sizes)
+        head = -(-self._ring_head // align) * align
+        if not self._ubo_ring or head + need > self._ring_size:
+            self._orphan_ring(need)
+            # The old storage is gone: every user buffer of this plan goes again.
+            pending = [(slots_by_stage[s][i], d) for s, i, _b, d in plan
+                       if slots_by_stage[s][i] is not None and slots_by_stage[s][i].data is not None]
+            sizes = [self._upload_size(rec, declared) for rec, declared in pending]
+            head = 0
+        gl = self.gl
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, self._ubo_ring)
+        total = 0
+        for (rec, _declared), size in zip(pending, sizes):
+            n = len(rec.data)
+            ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, head, size,
+                                      gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT
+                                      | gl.GL_MAP_INVALIDATE_RANGE_BIT)
+            ctypes.memmove(ptr, rec.data, min(n, size))
+            if size > n:
+                ctypes.memset(ptr + n, 0, size - n)
+            gl.glUnmapBuffer(gl.GL_COPY_WRITE_BUFFER)
+            rec.ring_offset, rec.ring_size = head, size
+            head += -(-size // align) * align
+            total += size
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+        self._ring_head = head
+        self.screen.counters.bytes_uploaded += total
+
+    def _upload_size(self, rec, declared: int) -> int:
+        """Bytes to upload: the user's data, zero-padded to the declared block
+        (std140 vec4s: a multiple of 16), at most the host's block size."""
+        size = max(len(rec.data), declared, 16)
+        size = -(-size // 16) * 16
+        return min(size, max(self._max_block_size, -(-len(rec.data) // 16) * 16))
+
+    def _orphan_ring(self, need: int) -> None:
+        """Give the ring fresh storage (queued draws keep the old), growing it for ``need`` bytes."""
+        gl = self.gl
+        if not self._ubo_ring:
+            self._ubo_ring = int(gl.glGenBuffers(1))
+        size = max(self._ring_size, _RING_MIN_SIZE)
+        while size < 2 * need:
+            size *= 2
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, self._ubo_ring)
+        gl.glBufferData(gl.GL_COPY_WRITE_BUFFER, size, None, gl.GL_STREAM_DRAW)
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+        self._ring_size = size
+        self._ring_head = 0
+        for slots in self.constant_buffers:
+            for rec in slots:
+                if rec is not None and rec.data is not None:
+                    rec.ring_offset = None
+        # Bindings into the ring refer to the name, whose storage changed.
+        ring = self._ubo_ring
+        for binding in [b for b, v in self._ubo_bound.items() if v[0] == ring]:
+            del self._ubo_bound[binding]
+
+    def _zero_buffer(self, size: int) -> int:
+        """A UBO of at least ``size`` zero bytes (what an unbound constant buffer reads)."""
+        size = max(size, 16)
+        if size > self._zero_ubo_size:
+            gl = self.gl
+            old = self._zero_ubo
+            name = int(gl.glGenBuffers(1))
+            new_size = max(size, 4096)
+            gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, name)
+            gl.glBufferData(gl.GL_COPY_WRITE_BUFFER, new_size, np.zeros(new_size, np.uint8), gl.GL_STATIC_DRAW)
+            gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+            if old:
+                gl.glDeleteBuffers(1, [old])
+                for binding in [b for b, v in self._ubo_bound.items() if v[0] == old]:
+                    del self._ubo_bound[binding]
+            self._zero_ubo, self._zero_ubo_size = name, new_size
+        return self._zero_ubo
+
+    def _constant_bindings_clobbered(self) -> None:
+        """Forget what the UBO binding points hold (e.g. after launch_grid rebinds them)."""
+        self._ubo_bound.clear()
+        self.dirty |= Dirty.CONSTANTS
+
+    def _destroy_constants(self) -> None:
+        gl = self.gl
+        names = [n for n in (self._ubo_ring, self._zero_ubo) if n]
+        if names:
+            gl.glDeleteBuffers(len(names), names)
+        self._ubo_ring = self._zero_ubo = 0
+        self._ring_size = self._zero_ubo_size = self._ring_head = 0
+        self._ubo_bound.clear()
+
+
+__all__ = ["ConstantBufferMixin"]

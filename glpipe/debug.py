@@ -1,0 +1,212 @@
+"""set_debug_callback: host KHR_debug messages and glpipe's own warnings.
+
+Gallium's ``set_debug_callback(struct util_debug_callback *)`` gives the
+driver a function to report messages through (the GL frontend forwards them
+to KHR_debug).  In Python the callback is a callable ``cb(type, id,
+message)``, or an object with a ``debug_message(type, id, message)``
+method (the C struct's member); ``None`` removes it.  ``type`` is a
+:class:`DebugType` (``enum util_debug_type``), ``id`` a small integer that
+is stable for one kind of message (the C ``unsigned *id`` a call site
+keeps), ``message`` a str.
+
+Two sources reach the callback:
+
+* glpipe's own messages: modules call ``ctx._debug_message(kind, text)``,
+  e.g. the draw path when a QUADS draw is index-translated (FALLBACK).
+  These reach the callback on every profile.
+* the host GL's KHR_debug messages (errors, performance warnings, shader
+  compiler output, markers), where the profile has ``debug_output``
+  (GL 4.3 / KHR_debug).  glpipe enables ``GL_DEBUG_OUTPUT`` and
+  ``GL_DEBUG_OUTPUT_SYNCHRONOUS`` while a callback is set (Mesa delivers
+  messages in a non-debug context once DEBUG_OUTPUT is enabled) and
+  installs one ``glDebugMessageCallback`` per host GL context.  All pipe
+  contexts of a screen share that GL context, so a host message cannot be
+  told apart by pipe context: every context of the screen with a callback
+  receives it.  On gl33 (no debug_output) only glpipe's own messages
+  arrive.
+
+A callback that raises does not abort the draw that produced the message:
+the exception is reported with ``warnings.warn`` and glpipe carries on
+(C callbacks cannot unwind through the driver either).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import warnings
+from enum import IntEnum
+
+from lowering.errors import InvalidArgumentError, UnsupportedError
+
+
+class DebugType(IntEnum):
+    """enum util_debug_type (u_debug.h), members without the UTIL_DEBUG_TYPE_ prefix."""
+
+    OUT_OF_MEMORY = 1
+    ERROR = 2
+    SHADER_INFO = 3
+    PERF_INFO = 4
+    INFO = 5
+    FALLBACK = 6
+    CONFORMANCE = 7
+
+
+# KHR_debug message type -> util_debug_type (the inverse of Mesa's
+# st_debug_message mapping, where several GL types fold into one).
+_GL_TYPE_NAMES = {
+    "GL_DEBUG_TYPE_ERROR": DebugType.ERROR,
+    "GL_DEBUG_TYPE_PERFORMANCE": DebugType.PERF_INFO,
+    "GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR": DebugType.CONFORMANCE,
+    "GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR": DebugType.CONFORMANCE,
+    "GL_DEBUG_TYPE_PORTABILITY": DebugType.CONFORMANCE,
+    "GL_DEBUG_TYPE_OTHER": DebugType.INFO,
+    "GL_DEBUG_TYPE_MARKER": DebugType.INFO,
+    "GL_DEBUG_TYPE_PUSH_GROUP": DebugType.INFO,
+    "GL_DEBUG_TYPE_POP_GROUP": DebugType.INFO,
+}
+
+# Host message ids are offset so they never collide with glpipe's own.
+HOST_ID_BASE = 1 << 20
+
+
+class _HostDebugSink:
+    """The one glDebugMessageCallback of a host GL context, fanning messages
+    out to the pipe contexts that set a callback."""
+
+    def __init__(self, host):
+        self.host = host
+        self.contexts: list = []
+        self.proc = None
+        gl = host.gl
+        self._types = {int(getattr(gl, name)): kind for name, kind in _GL_TYPE_NAMES.items()}
+        self._compiler = int(gl.GL_DEBUG_SOURCE_SHADER_COMPILER)
+        self._oom = int(gl.GL_OUT_OF_MEMORY)
+
+    def add(self, ctx) -> None:
+        if ctx in self.contexts:
+            return
+        self.contexts.append(ctx)
+        if self.proc is None:
+            gl = self.host.gl
+            self.proc = gl.GLDEBUGPROC(self._on_message)  # kept alive: GL holds only the pointer
+            gl.glEnable(gl.GL_DEBUG_OUTPUT)
+            gl.glEnable(gl.GL_DEBUG_OUTPUT_SYNCHRONOUS)
+            gl.glDebugMessageCallback(self.proc, None)
+
+    def remove(self, ctx) -> None:
+        if ctx in self.contexts:
+            self.contexts.remove(ctx)
+        if not self.contexts and self.proc is not None:
+            gl = self.host.gl
+            if not self.host.released:
+                gl.glDebugMessageCallback(gl.GLDEBUGPROC(), None)  # a NULL callback
+                gl.glDisable(gl.GL_DEBUG_OUTPUT_SYNCHRONOUS)
+                gl.glDisable(gl.GL_DEBUG_OUTPUT)
+            self.proc = None
+
+    def _on_message(self, source, gltype, msg_id, severity, length, message, user) -> None:
+        try:
+            raw = ctypes.string_at(message, length) if length >= 0 else ctypes.string_at(message)
+            text = raw.decode("utf-8", errors="replace")
+            if int(source) == self._compiler:
+                kind = DebugType.SHADER_INFO
+            elif int(msg_id) == self._oom and int(gltype) == _GL_DEBUG_TYPE_ERROR:
+                kind = DebugType.OUT_OF_MEMORY
+            else:
+                kind = self._types.get(int(gltype), DebugType.INFO)
+            for ctx in tuple(self.contexts):
+                ctx._deliver_debug(kind, HOST_ID_BASE + int(msg_id), f"host GL: {text}")
+        except Exception as exc:  # noqa: BLE001 - never unwind into the GL driver
+            warnings.warn(f"glpipe: host debug message dropped: {exc!r}", RuntimeWarning, stacklevel=1)
+
+
+_GL_DEBUG_TYPE_ERROR = 0x824C
+_SINKS: dict[int, _HostDebugSink] = {}
+
+
+def _sink_for(host) -> _HostDebugSink:
+    sink = _SINKS.get(id(host))
+    if sink is None or sink.host is not host:
+        sink = _SINKS[id(host)] = _HostDebugSink(host)
+    return sink
+
+
+def _release_sink(sink: _HostDebugSink, ctx) -> None:
+    sink.remove(ctx)
+    if not sink.contexts:
+        _SINKS.pop(id(sink.host), None)
+
+
+class DebugMixin:
+    """Context methods for debug messages (mixed into Context)."""
+
+    def _init_debug(self) -> None:
+        self._debug_callback = None   # the callable messages go to, or None
+        self._debug_ids: dict[str, int] = {}
+
+    def set_debug_callback(self, cb) -> None:
+        """pipe_context::set_debug_callback(cb): ``cb(type, id, message)``, an
+        object with ``debug_message(type, id, message)``, or None to remove it."""
+        self.check_alive("set_debug_callback")
+        if cb is None:
+            fn = None
+        elif callable(cb):
+            fn = cb
+        elif callable(getattr(cb, "debug_message", None)):
+            fn = cb.debug_message
+        else:
+            raise InvalidArgumentError(
+                f"set_debug_callback: expected a callable(type, id, message), an object with "
+                f"debug_message(type, id, message), or None; got {type(cb).__name__}")
+        self._debug_callback = fn
+        if self.screen.profile.has("debug_output"):
+            self.host.make_current()
+            sink = _sink_for(self.host)
+            if fn is None:
+                _release_sink(sink, self)
+            else:
+                sink.add(self)
+
+    def emit_string_marker(self, string) -> None:
+        """pipe_context::emit_string_marker(string): a marker in the host's
+        debug stream (glDebugMessageInsert; needs debug_output)."""
+        self.check_alive("emit_string_marker")
+        if not self.screen.profile.has("debug_output"):
+            raise UnsupportedError("emit_string_marker: needs the host feature debug_output "
+                                   f"(not on the {self.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)")
+        data = string.encode("utf-8") if isinstance(string, str) else bytes(string)
+        gl = self.gl
+        self.host.make_current()
+        gl.glDebugMessageInsert(gl.GL_DEBUG_SOURCE_APPLICATION, gl.GL_DEBUG_TYPE_MARKER, 0,
+                                gl.GL_DEBUG_SEVERITY_NOTIFICATION, len(data), data)
+
+    def _debug_message(self, kind, text: str, site: str | None = None) -> None:
+        """Report one of glpipe's own messages.  ``kind`` is a DebugType or its
+        name ("FALLBACK", "PERF_INFO", ...); ``site`` names the kind of message
+        for its stable id (default: ``text``).  Cheap when no callback is set."""
+        if self._debug_callback is None:
+            return
+        kind = DebugType[kind] if isinstance(kind, str) else DebugType(kind)
+        key = site if site is not None else text
+        msg_id = self._debug_ids.get(key)
+        if msg_id is None:
+            msg_id = self._debug_ids[key] = len(self._debug_ids) + 1
+        self._deliver_debug(kind, msg_id, text)
+
+    def _deliver_debug(self, kind: DebugType, msg_id: int, text: str) -> None:
+        fn = self._debug_callback
+        if fn is None:
+            return
+        try:
+            fn(kind, msg_id, text)
+        except Exception as exc:  # noqa: BLE001 - a frontend bug must not abort the draw
+            warnings.warn(f"glpipe: the debug callback raised {exc!r} for message {text!r}",
+                          RuntimeWarning, stacklevel=2)
+
+    def _destroy_debug(self) -> None:
+        if self._debug_callback is not None and self.screen.profile.has("debug_output"):
+            _release_sink(_sink_for(self.host), self)
+        self._debug_callback = None
+
+
+__all__ = ["HOST_ID_BASE", "DebugMixin", "DebugType"]

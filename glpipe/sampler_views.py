@@ -1,0 +1,696 @@
+"""Sampler views: ``create_sampler_view`` / ``sampler_view_destroy`` /
+``set_sampler_views``, and the emit that puts textures and GL samplers on
+texture units.
+
+A ``SamplerView`` is made once; how it reaches GL depends on the host:
+
+* **texture view** (profiles with ``texture_view`` and an immutable
+  resource): a GL texture view (glTextureView) per sampler view carrying
+  the level range, layer range, target change and format cast; the swizzle
+  (view swizzle composed over the format's emulation swizzle, e.g. A8 kept
+  as R8 reads 000R) is set on the view texture once.  A view that changes
+  nothing (same format and target, every level and layer, identity
+  swizzle) binds the resource's texture itself, saving a GL object.
+* **texture parameters** (gl33: no texture views, mutable storage): the
+  resource's texture is bound and GL_TEXTURE_BASE_LEVEL / MAX_LEVEL /
+  SWIZZLE_RGBA are set on it at emit, tracked per texture so unchanged
+  values cost nothing.  One GL texture holds one set of parameters, so two
+  views of one texture with different levels or swizzles bound in the same
+  draw raise UnsupportedError; so do layer sub-ranges, target changes and
+  format casts to another GL internal format (they need texture views).
+* **buffer** views: a GL buffer texture (glTexBuffer, or glTexBufferRange
+  for an offset/size where ``texture_buffer_range`` exists; without it only
+  the whole buffer can be viewed).  Samplers are not used with them.
+
+At draw (``Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS``) every GLSL sampler of
+the linked program (the lowering's reflection: texture unit, SVIEW index,
+SAMP index) gets the view's texture and the sampler's GL sampler object on
+its unit.  Units remember what they hold, so switching one view rebinds one
+unit.  The global GL_TEXTURE_CUBE_MAP_SEAMLESS (hosts without per-sampler
+seamless filtering) is on while any sampler used with a cube view asks
+for it.
+
+Texture units hold Python-side shadows (``_unit_tex``, ``_unit_sampler``);
+code outside this module that binds textures on a Gallium unit (not on
+ModernGL's scratch unit) must call ``_texture_units_clobbered()``.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
+
+from .defs import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
+from .dirty import Dirty
+from .formats import (
+    Format,
+    host_storage,
+    util_format_compose_swizzles,
+    util_format_description,
+    util_format_get_blocksize,
+)
+from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
+from .shaders import GRAPHICS_STAGES
+from .state import SamplerViewTemplate
+
+# Gallium target -> GL target (single-sampled, multisampled).
+_GL_TARGET = {
+    Target.BUFFER: ("GL_TEXTURE_BUFFER", None),
+    Target.TEXTURE_1D: ("GL_TEXTURE_1D", None),
+    Target.TEXTURE_2D: ("GL_TEXTURE_2D", "GL_TEXTURE_2D_MULTISAMPLE"),
+    Target.TEXTURE_3D: ("GL_TEXTURE_3D", None),
+    Target.TEXTURE_CUBE: ("GL_TEXTURE_CUBE_MAP", None),
+    Target.TEXTURE_RECT: ("GL_TEXTURE_RECTANGLE", None),
+    Target.TEXTURE_1D_ARRAY: ("GL_TEXTURE_1D_ARRAY", None),
+    Target.TEXTURE_2D_ARRAY: ("GL_TEXTURE_2D_ARRAY", "GL_TEXTURE_2D_MULTISAMPLE_ARRAY"),
+    Target.TEXTURE_CUBE_ARRAY: ("GL_TEXTURE_CUBE_MAP_ARRAY", None),
+}
+
+# View targets a resource of each target can be viewed as (GL 4.5 table 8.22,
+# the rule of glTextureView; Gallium's SAMPLER_VIEW_TARGET follows it).
+_T = Target
+_VIEW_TARGETS = {
+    _T.TEXTURE_1D: {_T.TEXTURE_1D, _T.TEXTURE_1D_ARRAY},
+    _T.TEXTURE_1D_ARRAY: {_T.TEXTURE_1D, _T.TEXTURE_1D_ARRAY},
+    _T.TEXTURE_2D: {_T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY},
+    _T.TEXTURE_2D_ARRAY: {_T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE, _T.TEXTURE_CUBE_ARRAY},
+    _T.TEXTURE_3D: {_T.TEXTURE_3D},
+    _T.TEXTURE_CUBE: {_T.TEXTURE_CUBE, _T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE_ARRAY},
+    _T.TEXTURE_CUBE_ARRAY: {_T.TEXTURE_CUBE, _T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE_ARRAY},
+    _T.TEXTURE_RECT: {_T.TEXTURE_RECT},
+}
+
+# Gallium targets a TGSI sampler target (SVIEW declaration / TEX operand)
+# can read; SHADOW* read the same textures as their plain forms.
+_TGSI_TARGET_VIEWS = {
+    "BUFFER": {_T.BUFFER},
+    "1D": {_T.TEXTURE_1D},
+    "2D": {_T.TEXTURE_2D},
+    "3D": {_T.TEXTURE_3D},
+    "CUBE": {_T.TEXTURE_CUBE},
+    "RECT": {_T.TEXTURE_RECT},
+    "1D_ARRAY": {_T.TEXTURE_1D_ARRAY},
+    "2D_ARRAY": {_T.TEXTURE_2D_ARRAY},
+    "2D_MSAA": {_T.TEXTURE_2D},
+    "2D_ARRAY_MSAA": {_T.TEXTURE_2D_ARRAY},
+    "CUBEARRAY": {_T.TEXTURE_CUBE_ARRAY},
+    "CUBE_ARRAY": {_T.TEXTURE_CUBE_ARRAY},
+}
+# The GL target a TGSI target samples (what an empty unit must have 0 bound on).
+_TGSI_GL_TARGET = {
+    "BUFFER": "GL_TEXTURE_BUFFER", "1D": "GL_TEXTURE_1D", "2D": "GL_TEXTURE_2D", "3D": "GL_TEXTURE_3D",
+    "CUBE": "GL_TEXTURE_CUBE_MAP", "RECT": "GL_TEXTURE_RECTANGLE", "1D_ARRAY": "GL_TEXTURE_1D_ARRAY",
+    "2D_ARRAY": "GL_TEXTURE_2D_ARRAY", "2D_MSAA": "GL_TEXTURE_2D_MULTISAMPLE",
+    "2D_ARRAY_MSAA": "GL_TEXTURE_2D_MULTISAMPLE_ARRAY", "CUBEARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
+    "CUBE_ARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
+}
+_CUBE_TARGETS = frozenset({_T.TEXTURE_CUBE, _T.TEXTURE_CUBE_ARRAY})
+
+# Host swizzle values (PIPE_SWIZZLE_X.. / 0 / 1) -> GL swizzle enum names.
+_GL_SWIZZLE = ("GL_RED", "GL_GREEN", "GL_BLUE", "GL_ALPHA", "GL_ZERO", "GL_ONE")
+_IDENTITY = (0, 1, 2, 3)
+
+# How a view reaches GL (see the module docstring).
+MODE_DIRECT, MODE_VIEW, MODE_PARAMS, MODE_BUFFER = "direct", "view", "params", "buffer"
+
+# GL texture parameters glpipe sets on a mutable texture for MODE_PARAMS
+# views: (base level, max level, swizzle) per Resource.  Texture objects
+# belong to the host (shared by the contexts of a screen), so this is
+# module state, keyed weakly by the Resource.
+_TEXTURE_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def forget_texture_state(res) -> None:
+    """Say that code outside this module changed GL_TEXTURE_BASE_LEVEL /
+    MAX_LEVEL / SWIZZLE of ``res``'s texture: the next view bind sets all three."""
+    _TEXTURE_PARAMS.pop(res, None)
+
+
+def _layer_count(res) -> int:
+    return res.depth0 if res.target == Target.TEXTURE_3D else res.array_size
+
+
+def _channel_positions(desc) -> dict:
+    """channel index -> first output position reading it (the format's component order)."""
+    out = {}
+    for pos, s in enumerate(desc.swizzle):
+        if s <= 3 and s not in out:
+            out[s] = pos
+    return out
+
+
+def formats_compatible(src: Format, dst: Format) -> bool:
+    """Gallium's cast rule (context.rst "Sampler Views"): same block size and
+    shape, and matching component order and sizes; only the channels' types
+    (UNORM / SNORM / UINT / SINT / FLOAT / sRGB) and X-vs-A padding may differ.
+    Depth/stencil formats cast only to themselves."""
+    if src == dst:
+        return True
+    a, b = util_format_description(src), util_format_description(dst)
+    if a.is_depth_or_stencil or b.is_depth_or_stencil:
+        return False
+    if (a.block_bits, a.block_width, a.block_height, a.block_depth) != \
+            (b.block_bits, b.block_width, b.block_height, b.block_depth):
+        return False
+    if a.is_compressed or b.is_compressed:
+        return a.is_compressed and b.is_compressed and a.layout == b.layout and \
+            _channel_positions(a) == _channel_positions(b)
+    if [(c.size, c.shift) for c in a.channels] != [(c.size, c.shift) for c in b.channels]:
+        return False
+    pa, pb = _channel_positions(a), _channel_positions(b)
+    return all(pa[c] == pb[c] for c in pa.keys() & pb.keys())
+
+
+class SamplerView:
+    """pipe_sampler_view: ``texture`` seen with ``format``, ``target``, the
+    swizzle and the level / layer (or buffer offset / size) range.
+
+    The C fields are plain attributes; ``gl_target`` and the GL texture
+    (``gl_name()``) are glpipe's.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_gl_view",
+        "_params",
+        "_src_name",
+        "border_kind",
+        "context",
+        "destroyed",
+        "first_layer",
+        "first_level",
+        "format",
+        "gl_target",
+        "internal_format",
+        "is_buffer",
+        "is_cube",
+        "is_rect",
+        "last_layer",
+        "last_level",
+        "mode",
+        "offset",
+        "size",
+        "swizzle",
+        "swizzle_a",
+        "swizzle_b",
+        "swizzle_g",
+        "swizzle_r",
+        "target",
+        "templ",
+        "texture",
+    )
+
+    def gl_name(self) -> int:
+        """The GL texture to bind (the view texture, or the resource's)."""
+        if self.mode == MODE_DIRECT or self.mode == MODE_PARAMS:
+            return self.texture.gl_object
+        src = self.texture.gl_object
+        if src != self._src_name:
+            # The resource's GL storage was replaced: rebuild the view on it.
+            self.context._build_gl_view(self)
+        return self._gl_view
+
+    def check_alive(self, what: str) -> None:
+        """Raise ObjectDestroyedError if the view or its resource was destroyed."""
+        if self.destroyed:
+            raise ObjectDestroyedError(f"{what}: sampler view was destroyed")
+        self.texture.check_alive(what)
+
+    def __repr__(self) -> str:
+        state = " destroyed" if self.destroyed else ""
+        if self.is_buffer:
+            rng = f"bytes {self.offset}..{self.offset + self.size - 1}"
+        else:
+            rng = f"levels {self.first_level}..{self.last_level} layers {self.first_layer}..{self.last_layer}"
+        return f"<SamplerView {self.format.name} {self.target.name} {rng} ({self.mode}){state}>"
+
+
+def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
+    for c, s in zip("rgba", view_swizzle):
+        if int(s) == Swizzle.NONE:
+            raise InvalidArgumentError(f"create_sampler_view: SamplerViewTemplate.swizzle_{c} is NONE")
+    return util_format_compose_swizzles(emulation, view_swizzle)
+
+
+class SamplerViewMixin:
+    """Context methods for sampler views and texture-unit emission (mixed into Context)."""
+
+    def _init_sampler_views(self) -> None:
+        # Bound views per stage (indexed by ShaderType).
+        self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
+        self._views: set[SamplerView] = set()  # live views: freed by destroy()
+        self._unit_tex: dict[int, tuple] = {}      # unit -> (view, GL name) or (None, TGSI target)
+        self._unit_sampler: dict[int, int] = {}    # unit -> GL sampler name
+        self._tex_plans: dict = {}                  # Program -> emit plan
+        self._seamless_global = False                 # host.py disables it at start
+        prof = self.screen.profile
+        self._has_texture_view = prof.has("texture_view")
+        self._has_tbo_range = prof.has("texture_buffer_range")
+        self._has_dsa = prof.has("direct_state_access")
+        self._gl_texture0 = int(self.gl.GL_TEXTURE0)
+        self._scratch_unit_enum = self._gl_texture0 + self.host.scratch_texture_unit
+
+    # -- create / destroy ------------------------------------------------------
+
+    def create_sampler_view(self, res, templ: SamplerViewTemplate) -> SamplerView:
+        """pipe_context::create_sampler_view(texture, templ).
+
+        ``templ.format`` NONE means the resource's format.  The format must
+        be cast-compatible with the resource's (``formats_compatible``), the
+        target one GL can view the resource as, the level and layer ranges
+        inside the resource.  Errors name the template field."""
+        what = "create_sampler_view"
+        self.check_alive(what)
+        self._check_resource(res, f"{what}: texture")
+        if not isinstance(templ, SamplerViewTemplate):
+            raise InvalidArgumentError(f"{what}: expected a SamplerViewTemplate, got {type(templ).__name__}")
+        fmt = Format(templ.format) if templ.format != Format.NONE else Format(res.format)
+        target = Target(templ.target)
+        v = SamplerView()
+        v.context, v.texture, v.format, v.target, v.templ = self, res, fmt, target, templ
+        v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a = \
+            templ.swizzle_r, templ.swizzle_g, templ.swizzle_b, templ.swizzle_a
+        v.first_level, v.last_level = templ.first_level, templ.last_level
+        v.first_layer, v.last_layer = templ.first_layer, templ.last_layer
+        v.offset, v.size = templ.offset, templ.size
+        v.destroyed = False
+        v._gl_view, v._src_name, v._params = 0, None, None
+        v.is_rect = target == Target.TEXTURE_RECT
+        v.is_cube = target in _CUBE_TARGETS
+        v.is_buffer = target == Target.BUFFER
+        desc = util_format_description(fmt)
+        v.border_kind = BORDER_SINT if desc.is_pure_sint else BORDER_UINT if desc.is_pure_uint else BORDER_FLOAT
+        if (res.target == Target.BUFFER) != v.is_buffer:
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate.target {target.name} does not fit a {Target(res.target).name} resource")
+        if v.is_buffer:
+            self._plan_buffer_view(v, res, fmt)
+        else:
+            self._plan_texture_view(v, res, fmt, target)
+        self.host.check(what)
+        self._views.add(v)
+        return v
+
+    def _plan_buffer_view(self, v: SamplerView, res, fmt: Format) -> None:
+        what = "create_sampler_view"
+        screen = self.screen
+        if not screen.is_format_supported(fmt, Target.BUFFER, 0, 0, Bind.SAMPLER_VIEW):
+            raise UnsupportedError(f"{what}: SamplerViewTemplate.format {fmt.name} cannot be sampled from a "
+                                   f"buffer on the {screen.profile.name} profile (is_format_supported says no)")
+        swz = (v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a)
+        if tuple(int(s) for s in swz) != _IDENTITY:
+            # BUFFER_SAMPLER_VIEW_RGBA_ONLY: GL buffer textures have no swizzle.
+            raise UnsupportedError(f"{what}: buffer views take the identity swizzle only "
+                                   f"(BUFFER_SAMPLER_VIEW_RGBA_ONLY), got {tuple(s.name for s in swz)}")
+        offset, size = int(v.offset), int(v.size)
+        if size == 0:
+            size = res.width0 - offset  # 0: to the end of the buffer
+        if offset < 0 or size <= 0 or offset + size > res.width0:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate offset {offset} / size {v.size} is outside the "
+                                       f"{res.width0}-byte buffer")
+        bs = util_format_get_blocksize(fmt)
+        if size % bs:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.size {size} is not a multiple of the "
+                                       f"{bs}-byte {fmt.name} element")
+        if size // bs > self.screen.profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
+            raise InvalidArgumentError(f"{what}: {size // bs} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
+        if (offset or size != res.width0) and not self._has_tbo_range:
+            raise UnsupportedError(f"{what}: a buffer view of bytes {offset}..{offset + size - 1} of a "
+                                   f"{res.width0}-byte buffer needs texture_buffer_range (not on the "
+                                   f"{screen.profile.name} profile; TEXTURE_BUFFER_OFFSET_ALIGNMENT is 0)")
+        align = self.screen.profile.limit("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") or 1
+        if offset % align:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.offset {offset} is not a multiple of "
+                                       f"TEXTURE_BUFFER_OFFSET_ALIGNMENT = {align}")
+        v.offset, v.size = offset, size
+        v.internal_format = host_storage(fmt, self.screen.format_support).internal_format
+        v.gl_target = int(self.gl.GL_TEXTURE_BUFFER)
+        v.mode = MODE_BUFFER
+        v.swizzle = _IDENTITY
+        self._build_gl_view(v)
+
+    def _plan_texture_view(self, v: SamplerView, res, fmt: Format, target: Target) -> None:
+        what = "create_sampler_view"
+        gl = self.gl
+        screen = self.screen
+        profile = screen.profile
+        rtarget = Target(res.target)
+        if target not in _VIEW_TARGETS[rtarget]:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.target {target.name} cannot view a "
+                                       f"{rtarget.name} resource")
+        if not formats_compatible(Format(res.format), fmt):
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.format {fmt.name} is not compatible with the "
+                                       f"resource's {Format(res.format).name} (casts keep component order and sizes)")
+        desc = util_format_description(fmt)
+        if desc.is_stencil and not desc.is_depth:
+            # Needs GL_DEPTH_STENCIL_TEXTURE_MODE = STENCIL_INDEX on a texture view.
+            raise UnsupportedError(f"{what}: sampling stencil ({fmt.name}) is not implemented")
+        samples = max(int(res.nr_samples), 1)
+        if not screen.is_format_supported(fmt, target, res.nr_samples, res.nr_storage_samples, Bind.SAMPLER_VIEW):
+            raise UnsupportedError(f"{what}: {fmt.name} cannot be sampled as {target.name} on the "
+                                   f"{profile.name} profile (is_format_supported says no)")
+        # Levels.
+        if not 0 <= v.first_level <= v.last_level <= res.last_level:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate levels {v.first_level}..{v.last_level} are "
+                                       f"outside the resource's 0..{res.last_level}")
+        # Layers.
+        nlayers = _layer_count(res)
+        first, last = v.first_layer, v.last_layer
+        if not 0 <= first <= last < nlayers:
+            raise InvalidArgumentError(f"{what}: SamplerViewTemplate layers {first}..{last} are outside the "
+                                       f"resource's 0..{nlayers - 1}")
+        count = last - first + 1
+        if target == Target.TEXTURE_3D:
+            if first != 0:
+                raise InvalidArgumentError(f"{what}: a TEXTURE_3D view starts at layer 0, not {first}")
+            first, last, count = 0, nlayers - 1, nlayers
+        elif target in (Target.TEXTURE_1D, Target.TEXTURE_2D, Target.TEXTURE_RECT) and count != 1:
+            raise InvalidArgumentError(f"{what}: a {target.name} view has one layer, got {first}..{last}")
+        elif target == Target.TEXTURE_CUBE and count != 6:
+            raise InvalidArgumentError(f"{what}: a TEXTURE_CUBE view has 6 layers, got {first}..{last}")
+        elif target == Target.TEXTURE_CUBE_ARRAY and count % 6:
+            raise InvalidArgumentError(f"{what}: a TEXTURE_CUBE_ARRAY view has a multiple of 6 layers, "
+                                       f"got {first}..{last}")
+        all_layers = first == 0 and count == nlayers
+        all_levels = v.first_level == 0 and v.last_level == res.last_level
+        vhost = host_storage(fmt, screen.format_support)
+        rhost = res.storage
+        swizzle = _gl_swizzle_of((v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a), vhost.swizzle)
+        v.swizzle = swizzle
+        v.internal_format = vhost.internal_format
+        names = _GL_TARGET[target]
+        v.gl_target = int(getattr(gl, names[1] if samples > 1 and names[1] else names[0]))
+        same_storage = vhost.internal_format == rhost.internal_format
+        if (res.immutable and target == rtarget and same_storage and all_layers and all_levels
+                and swizzle == _IDENTITY):
+            # Immutable textures never get view parameters set on them (only
+            # MODE_PARAMS does that, on mutable ones), so the resource's own
+            # texture is exactly this view.
+            v.mode = MODE_DIRECT
+        elif self._has_texture_view and res.immutable:
+            v.mode = MODE_VIEW
+            v._params = (first, count)
+            self._build_gl_view(v)
+        else:
+            # No texture views: only what GL texture parameters express.
+            need = []
+            if target != rtarget:
+                need.append(f"target {target.name} of a {rtarget.name} resource")
+            if not all_layers:
+                need.append(f"layers {first}..{last} of {nlayers}")
+            if not same_storage:
+                need.append(f"format {fmt.name} of a {Format(res.format).name} resource "
+                            f"(GL {vhost.internal_format_name} vs {rhost.internal_format_name})")
+            if need:
+                raise UnsupportedError(f"{what}: {'; '.join(need)} needs texture views (texture_view on an "
+                                       f"immutable resource; not on the {profile.name} profile)")
+            if swizzle != _IDENTITY and not profile.has("texture_swizzle"):
+                raise UnsupportedError(f"{what}: swizzles need texture_swizzle (not on the {profile.name} profile)")
+            v.mode = MODE_PARAMS
+            levels = (0, 0) if samples > 1 else (v.first_level, v.last_level)
+            v._params = (levels[0], levels[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in swizzle))
+
+    def _build_gl_view(self, v: SamplerView) -> None:
+        """(Re)make the GL object of a MODE_VIEW or MODE_BUFFER view."""
+        gl = self.gl
+        res = v.texture
+        src = res.gl_object
+        if v._gl_view:
+            self._forget_gl_texture(v)
+            gl.glDeleteTextures(1, [v._gl_view])
+        name = int(gl.glGenTextures(1))
+        scratch = self.host.scratch_texture_unit
+        gl.glActiveTexture(gl.GL_TEXTURE0 + scratch)
+        if v.mode == MODE_BUFFER:
+            gl.glBindTexture(gl.GL_TEXTURE_BUFFER, name)
+            if self._has_tbo_range:
+                gl.glTexBufferRange(gl.GL_TEXTURE_BUFFER, v.internal_format, src, v.offset, v.size)
+            else:
+                gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, v.internal_format, src)
+            gl.glBindTexture(gl.GL_TEXTURE_BUFFER, 0)
+        else:
+            first, count = v._params
+            levels = v.last_level - v.first_level + 1
+            gl.glTextureView(name, v.gl_target, src, v.internal_format, v.first_level, levels, first, count)
+            if v.swizzle != _IDENTITY:
+                gl.glBindTexture(v.gl_target, name)
+                swz = np.array([int(getattr(gl, _GL_SWIZZLE[s])) for s in v.swizzle], np.int32)
+                gl.glTexParameteriv(v.gl_target, gl.GL_TEXTURE_SWIZZLE_RGBA, swz)
+                gl.glBindTexture(v.gl_target, 0)
+        v._gl_view = name
+        v._src_name = src
+
+    def sampler_view_destroy(self, view) -> None:
+        """pipe_context::sampler_view_destroy: free the view's GL object;
+        slots still holding it are unbound."""
+        if not isinstance(view, SamplerView):
+            raise InvalidArgumentError(f"sampler_view_destroy: expected a SamplerView, got {type(view).__name__}")
+        if view.context is not self:
+            raise InvalidArgumentError("sampler_view_destroy: the view belongs to another context")
+        if view.destroyed:
+            raise ObjectDestroyedError("sampler_view_destroy: sampler view was already destroyed")
+        for slots in self.sampler_views:
+            for i, s in enumerate(slots):
+                if s is view:
+                    slots[i] = None
+                    self.dirty |= Dirty.SAMPLER_VIEWS
+        self._forget_gl_texture(view)
+        if view._gl_view:
+            self.gl.glDeleteTextures(1, [view._gl_view])
+            view._gl_view = 0
+        view.destroyed = True
+        self._views.discard(view)
+
+    # -- binding -----------------------------------------------------------------
+
+    def set_sampler_views(self, shader_type, start_slot: int, views, unbind_num_trailing_slots: int = 0) -> None:
+        """pipe_context::set_sampler_views(shader, start_slot, views,
+        unbind_num_trailing_slots): slots ``start_slot …`` take ``views``
+        (None entries, or ``views=None``, unbind), and the
+        ``unbind_num_trailing_slots`` slots after them are unbound.  Slots
+        outside that range keep their views; a call that changes nothing
+        does nothing."""
+        what = "set_sampler_views"
+        self.check_alive(what)
+        stage = _stage_arg(shader_type, what)
+        views = () if views is None else tuple(views)
+        trailing = int(unbind_num_trailing_slots)
+        if trailing < 0:
+            raise InvalidArgumentError(f"{what}: unbind_num_trailing_slots {trailing} is negative")
+        start = _slot_range(start_slot, len(views) + trailing, PIPE_MAX_SHADER_SAMPLER_VIEWS, what,
+                            "PIPE_MAX_SHADER_SAMPLER_VIEWS")
+        slots = self.sampler_views[stage]
+        new = views + (None,) * trailing
+        changed = False
+        for i, view in enumerate(new):
+            if view is not None:
+                if not isinstance(view, SamplerView):
+                    raise InvalidArgumentError(f"{what}: views[{i}] is a {type(view).__name__}, not a SamplerView")
+                if view.context is not self:
+                    raise InvalidArgumentError(f"{what}: views[{i}] belongs to another context")
+                view.check_alive(f"{what}: views[{i}]")
+            if slots[start + i] is not view:
+                changed = True
+        if not changed:
+            return
+        slots[start:start + len(new)] = new
+        self.dirty |= Dirty.SAMPLER_VIEWS
+
+    # -- emit ------------------------------------------------------------------------
+
+    def _texture_plan(self, prog) -> tuple:
+        """(stage, unit, sview, samp, TGSI target) for every GLSL sampler of ``prog``."""
+        plan = self._tex_plans.get(prog)
+        if plan is None:
+            rows = []
+            for stage, variant in zip(GRAPHICS_STAGES, prog.variants):
+                if variant is None:
+                    continue
+                for s in variant.glsl.reflection.samplers:
+                    rows.append((int(stage), int(s.unit), int(s.view), int(s.sampler),
+                                 str(s.target).upper().replace("SHADOW", "")))
+            plan = tuple(rows)
+            if len(self._tex_plans) > 512:  # programs come and go: keep the cache bounded
+                self._tex_plans.clear()
+            self._tex_plans[prog] = plan
+        return plan
+
+    def _emit_sampler_views(self) -> None:
+        """Put every sampled view's texture and its sampler's GL sampler on
+        the program's texture units (only units whose contents change)."""
+        prog = self._program
+        if prog is None:
+            return
+        self._bind_texture_units(self._texture_plan(prog))
+
+    def _bind_texture_units(self, plan) -> None:
+        """Bind textures and samplers for ``plan`` rows (stage, unit, sview, samp, target).
+        Also used by compute (launch_grid) with a plan of its own."""
+        gl = self.gl
+        unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
+        views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
+        params_in_use = None
+        seamless = False
+        calls = 0
+        switched = False  # glActiveTexture moved off the scratch unit
+        dsa = self._has_dsa
+        for stage, unit, vi, si, tgsi_target in plan:
+            view = views_by_stage[stage][vi]
+            samp = samplers_by_stage[stage][si]
+            if view is None:
+                # An empty slot: bind texture 0 on the target the shader samples
+                # (another target's leftover binding is never read by it).
+                cached = unit_tex.get(unit)
+                if cached is None or cached[0] is not None or cached[1] != tgsi_target:
+                    gl_target = _TGSI_GL_TARGET.get(tgsi_target)
+                    if dsa:
+                        gl.glBindTextureUnit(unit, 0)  # every target of the unit
+                        calls += 1
+                    elif gl_target is not None:
+                        gl.glActiveTexture(self._gl_texture0 + unit)
+                        gl.glBindTexture(getattr(gl, gl_target), 0)
+                        calls += 2
+                        switched = True
+                    unit_tex[unit] = (None, tgsi_target)
+                sampler_name = 0
+            else:
+                if view.destroyed or view.texture.destroyed:
+                    raise ObjectDestroyedError(f"draw: the sampler view in slot {vi} of "
+                                               f"{ShaderType(stage).name} (or its resource) was destroyed")
+                allowed = _TGSI_TARGET_VIEWS.get(tgsi_target)
+                if allowed is not None and view.target not in allowed:
+                    raise InvalidArgumentError(
+                        f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader samples a {tgsi_target} "
+                        f"texture, but the bound view is {view.target.name}")
+                name = view.gl_name()
+                cached = unit_tex.get(unit)
+                if cached is None or cached[0] is not view or cached[1] != name:
+                    if dsa:
+                        gl.glBindTextureUnit(unit, name)  # GL 4.5: no active-unit dance
+                        calls += 1
+                    else:
+                        gl.glActiveTexture(self._gl_texture0 + unit)
+                        gl.glBindTexture(view.gl_target, name)
+                        calls += 2
+                        switched = True
+                    unit_tex[unit] = (view, name)
+                if view.mode == MODE_PARAMS:
+                    if params_in_use is None:
+                        params_in_use = {}
+                    n = self._apply_texture_params(view, unit, params_in_use)
+                    calls += n
+                    switched = switched or n > 0
+                if view.is_buffer or samp is None:
+                    sampler_name = 0
+                else:
+                    if samp.unnormalized and not view.is_rect:
+                        raise UnsupportedError(
+                            f"draw: sampler {si} of the {ShaderType(stage).name} shader has unnormalized_coords, "
+                            f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})")
+                    sampler_name = samp.gl_name(view.border_kind, view.is_rect)
+                    if samp.seamless and view.is_cube:
+                        seamless = True
+            if unit_sampler.get(unit) != sampler_name:
+                gl.glBindSampler(unit, sampler_name)
+                unit_sampler[unit] = sampler_name
+                calls += 1
+        if not self._seamless_per_sampler and seamless != self._seamless_global:
+            (gl.glEnable if seamless else gl.glDisable)(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+            self._seamless_global = seamless
+            calls += 1
+        if switched:
+            # Leave the scratch unit active: code that binds a texture "on the
+            # current unit" (ModernGL, transfers, readbacks) then cannot
+            # replace a Gallium unit's texture behind the shadow above.
+            gl.glActiveTexture(self._scratch_unit_enum)
+            calls += 1
+        self.screen.counters.gl_state_calls += calls
+
+    def _apply_texture_params(self, view: SamplerView, unit: int, in_use: dict) -> int:
+        """gl33 path: make the resource's texture carry the view's levels and
+        swizzle; two different sets in one draw cannot both hold.  Returns
+        the number of GL calls made."""
+        res = view.texture
+        want = view._params
+        other = in_use.get(res)
+        if other is not None and other[0] != want:
+            raise UnsupportedError(
+                f"draw: two views of one texture with different levels or swizzles are bound at once "
+                f"({other[1]!r} and {view!r}); without texture views (texture_view on the "
+                f"{self.screen.profile.name} profile) one GL texture holds one set")
+        in_use[res] = (want, view)
+        have = _TEXTURE_PARAMS.get(res)
+        if have is None:
+            # resource.py leaves a mutable texture at BASE 0, MAX last_level, identity swizzle;
+            # an unknown state is simply set in full.
+            have = (None, None, None)
+        if have == want:
+            return 0
+        gl = self.gl
+        gl.glActiveTexture(self._gl_texture0 + unit)
+        calls = 1
+        target = view.gl_target
+        if not res.nr_samples > 1:
+            if have[0] != want[0]:
+                gl.glTexParameteri(target, gl.GL_TEXTURE_BASE_LEVEL, want[0])
+                calls += 1
+            if have[1] != want[1]:
+                gl.glTexParameteri(target, gl.GL_TEXTURE_MAX_LEVEL, want[1])
+                calls += 1
+        if have[2] != want[2]:
+            gl.glTexParameteriv(target, gl.GL_TEXTURE_SWIZZLE_RGBA, np.array(want[2], np.int32))
+            calls += 1
+        _TEXTURE_PARAMS[res] = want
+        return calls
+
+    # -- shadows ---------------------------------------------------------------------
+
+    def _texture_units_clobbered(self) -> None:
+        """Forget what the texture units hold (someone else bound textures or samplers there)."""
+        self._unit_tex.clear()
+        self._unit_sampler.clear()
+        self.dirty |= Dirty.SAMPLER_VIEWS
+
+    def _forget_gl_texture(self, view) -> None:
+        for unit, (v, _name) in list(self._unit_tex.items()):
+            if v is view:
+                del self._unit_tex[unit]
+
+    def _forget_gl_samplers(self, names) -> None:
+        names = set(names)
+        for unit, name in list(self._unit_sampler.items()):
+            if name in names:
+                del self._unit_sampler[unit]
+                self.dirty |= Dirty.SAMPLERS
+
+    def _destroy_sampler_views(self) -> None:
+        names = [v._gl_view for v in list(self._views) if v._gl_view]
+        if names:
+            self.gl.glDeleteTextures(len(names), names)
+        for v in list(self._views):
+            v._gl_view = 0
+            v.destroyed = True
+        self._views.clear()
+        gl = self.gl
+        for unit in list(self._unit_sampler):
+            gl.glBindSampler(unit, 0)
+        self._unit_tex.clear()
+        self._unit_sampler.clear()
+        if self._seamless_global:
+            gl.glDisable(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+            self._seamless_global = False
+
+
+__all__ = [
+    "MODE_BUFFER",
+    "MODE_DIRECT",
+    "MODE_PARAMS",
+    "MODE_VIEW",
+    "SamplerView",
+    "SamplerViewMixin",
+    "forget_texture_state",
+    "formats_compatible",
+]

@@ -1,0 +1,413 @@
+"""Sampler CSOs: ``create_sampler_state`` / ``bind_sampler_states`` / ``delete_sampler_state``.
+
+A ``pipe_sampler_state`` becomes a GL sampler object once, at create time
+(glGenSamplers + glSamplerParameter*).  Binding is a pointer swap per slot
+plus ``Dirty.SAMPLERS``; the GL sampler reaches its texture unit in
+``SamplerViewMixin._emit_sampler_views`` (glpipe/sampler_views.py), which
+pairs each GLSL sampler of the linked program with its SVIEW and SAMP.
+
+How each field maps (docs/samplers.md has the long form):
+
+* wrap modes: REPEAT, CLAMP_TO_EDGE, CLAMP_TO_BORDER, MIRROR_REPEAT are core
+  GL.  MIRROR_CLAMP_TO_EDGE needs ``texture_mirror_clamp_to_edge``;
+  MIRROR_CLAMP and MIRROR_CLAMP_TO_BORDER need EXT_texture_mirror_clamp.
+  Where the host lacks them, create raises UnsupportedError (no shader
+  fallback exists; the caps say 0 there).
+* PIPE_TEX_WRAP_CLAMP (GL 1.x GL_CLAMP, gone from core GL) is emulated as
+  Mesa's st/zink/virgl do: with NEAREST min and mag filters it equals
+  CLAMP_TO_EDGE; with a LINEAR filter the coordinate is clamped to [0, 1]
+  in the shader (``VariantKey.gl_clamp``, bit n = sampler slot n) and the
+  GL sampler uses CLAMP_TO_BORDER, so the edge texel blends with the border
+  exactly as GL_CLAMP did.
+* MIPFILTER_NONE: the GL min filter is NEAREST or LINEAR (no mipmapping),
+  so only the view's first level is sampled, as Gallium defines.
+* border colour: Gallium's pipe_color_union is four 32-bit words read as
+  float, int or uint by the *texture's* format.  GL keeps the border as
+  float (glSamplerParameterfv) or integer (…Iiv / …Iuiv) and requires the
+  kind to match the texture.  A sampler whose wrap modes can reach the
+  border therefore gets one GL sampler per kind (float / uint / sint),
+  all holding the same 32-bit words; the emit picks by the view's format.
+* max_anisotropy: clamped to the cap MAX_TEXTURE_ANISOTROPY; on a host
+  without anisotropic filtering (cap 0, ANISOTROPIC_FILTER 0) it is
+  ignored, as Gallium drivers clamp to their cap.
+* seamless_cube_map: per sampler object where the host has
+  ARB_seamless_cubemap_per_texture; otherwise GL core has only the global
+  GL_TEXTURE_CUBE_MAP_SEAMLESS, which the emit enables while any sampler
+  used with a cube view asks for it (SEAMLESS_CUBE_MAP_PER_TEXTURE 0).
+* reduction_mode MIN/MAX needs ``texture_filter_minmax``; otherwise only
+  WEIGHTED_AVERAGE is accepted (UnsupportedError).
+* unnormalized_coords: GL addresses only RECT textures in texels, so the
+  emit accepts such a sampler only with a TEXTURE_RECT view (the TGSI RECT
+  target); anything else raises UnsupportedError at draw.
+* a RECT texture is incomplete in GL with a mipmapping min filter, so a
+  sampler used with a RECT view gets a companion GL sampler with the
+  non-mipmap filter (RECT textures have one level: the same result).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from lowering.errors import InvalidArgumentError, UnsupportedError
+
+from .defs import (
+    PIPE_MAX_SAMPLERS,
+    ShaderType,
+    TexCompare,
+    TexFilter,
+    TexMipFilter,
+    TexReduction,
+    TexWrap,
+)
+from .dirty import Dirty
+from .shaders import STAGE_PROCESSOR
+from .state import SamplerState
+
+# Enum values PyOpenGL's core namespace does not carry (the extensions'
+# headers): EXT_texture_mirror_clamp, ARB_texture_filter_minmax,
+# ARB_seamless_cubemap_per_texture (the pname is the global enable's enum).
+GL_MIRROR_CLAMP_EXT = 0x8742
+GL_MIRROR_CLAMP_TO_EDGE = 0x8743
+GL_MIRROR_CLAMP_TO_BORDER_EXT = 0x8912
+GL_TEXTURE_REDUCTION_MODE_ARB = 0x9366
+GL_TEXTURE_CUBE_MAP_SEAMLESS = 0x884F
+GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
+
+# Host features the features table has no row for yet, with the extensions
+# that grant them (asked of the profile's possibly restricted extension
+# list, so gl33 never sees them).  Rows to move into glpipe.features.
+_EXTRA_FEATURES = {
+    "texture_mirror_clamp": ("GL_EXT_texture_mirror_clamp",),
+    "seamless_cubemap_per_texture": ("GL_ARB_seamless_cubemap_per_texture",
+                                     "GL_AMD_seamless_cubemap_per_texture"),
+}
+
+
+def profile_has(profile, feature: str) -> bool:
+    """``profile.has(feature)``, also for the features listed in ``_EXTRA_FEATURES``."""
+    try:
+        return profile.has(feature)
+    except KeyError:
+        exts = _EXTRA_FEATURES.get(feature)
+        if exts is None:
+            raise
+        return any(e in profile.extensions for e in exts)
+
+
+# TexWrap -> (GL wrap enum name or value, host feature needed or None).
+# CLAMP is not here: it depends on the filters (see the module docstring).
+_WRAP = {
+    TexWrap.REPEAT: ("GL_REPEAT", None),
+    TexWrap.CLAMP_TO_EDGE: ("GL_CLAMP_TO_EDGE", None),
+    TexWrap.CLAMP_TO_BORDER: ("GL_CLAMP_TO_BORDER", None),
+    TexWrap.MIRROR_REPEAT: ("GL_MIRRORED_REPEAT", None),
+    TexWrap.MIRROR_CLAMP_TO_EDGE: (GL_MIRROR_CLAMP_TO_EDGE, "texture_mirror_clamp_to_edge"),
+    TexWrap.MIRROR_CLAMP: (GL_MIRROR_CLAMP_EXT, "texture_mirror_clamp"),
+    TexWrap.MIRROR_CLAMP_TO_BORDER: (GL_MIRROR_CLAMP_TO_BORDER_EXT, "texture_mirror_clamp"),
+}
+
+# Wrap modes under which a fetch can read the border colour.
+_BORDER_WRAPS = frozenset({TexWrap.CLAMP_TO_BORDER, TexWrap.MIRROR_CLAMP, TexWrap.MIRROR_CLAMP_TO_BORDER,
+                           TexWrap.CLAMP})
+
+# (min_img_filter, min_mip_filter) -> GL min filter.
+_MIN_FILTER = {
+    (TexFilter.NEAREST, TexMipFilter.NONE): "GL_NEAREST",
+    (TexFilter.LINEAR, TexMipFilter.NONE): "GL_LINEAR",
+    (TexFilter.NEAREST, TexMipFilter.NEAREST): "GL_NEAREST_MIPMAP_NEAREST",
+    (TexFilter.LINEAR, TexMipFilter.NEAREST): "GL_LINEAR_MIPMAP_NEAREST",
+    (TexFilter.NEAREST, TexMipFilter.LINEAR): "GL_NEAREST_MIPMAP_LINEAR",
+    (TexFilter.LINEAR, TexMipFilter.LINEAR): "GL_LINEAR_MIPMAP_LINEAR",
+}
+_MAG_FILTER = {TexFilter.NEAREST: "GL_NEAREST", TexFilter.LINEAR: "GL_LINEAR"}
+_REDUCTION = {TexReduction.MIN: "GL_MIN", TexReduction.MAX: "GL_MAX"}
+
+# Border kinds: which glSamplerParameter*v holds the border words.
+BORDER_FLOAT, BORDER_UINT, BORDER_SINT = 0, 1, 2
+
+
+def _border_words(templ: SamplerState, what: str) -> tuple:
+    """The border colour as four 32-bit words (pipe_color_union)."""
+    values = templ.border_color
+    if templ.border_color_is_integer:
+        words = []
+        for i, v in enumerate(values):
+            if isinstance(v, float) and not v.is_integer():
+                raise InvalidArgumentError(
+                    f"{what}: SamplerState.border_color[{i}] = {v!r} is not an integer, "
+                    f"but border_color_is_integer is set")
+            v = int(v)
+            if not -(1 << 31) <= v < (1 << 32):
+                raise InvalidArgumentError(f"{what}: SamplerState.border_color[{i}] = {v} does not fit 32 bits")
+            words.append(v & 0xFFFFFFFF)
+        return tuple(words)
+    return struct.unpack("<4I", struct.pack("<4f", *(float(v) for v in values)))
+
+
+class SamplerCSO:
+    """A sampler state object: the GL sampler object(s) made at create time.
+
+    ``gl_sampler`` holds the float border; ``gl_clamp`` is the (s, t, r)
+    triple of booleans telling whether the shader must clamp that
+    coordinate (PIPE_TEX_WRAP_CLAMP with linear filtering).
+    """
+
+    __slots__ = (
+        "_border_words",
+        "_mip_min_filter",
+        "_params",
+        "_per_kind",
+        "_variants",
+        "context",
+        "destroyed",
+        "gl_clamp",
+        "gl_sampler",
+        "seamless",
+        "templ",
+        "unnormalized",
+    )
+
+    def __init__(self, context, templ, params, gl_clamp, border_words, per_kind, mip_min_filter):
+        self.context = context
+        self.templ = templ
+        self.destroyed = False
+        self.gl_clamp = gl_clamp
+        self.seamless = bool(templ.seamless_cube_map)
+        self.unnormalized = bool(templ.unnormalized_coords)
+        self._params = params
+        self._border_words = border_words
+        # Integer views need their own GL sampler: for the border's kind, or
+        # for NEAREST filters (GL: an integer texture is incomplete otherwise).
+        self._per_kind = per_kind
+        # (GL min filter without mipmapping) when the min filter mipmaps, else None.
+        self._mip_min_filter = mip_min_filter
+        self._variants: dict[tuple, int] = {}
+        self.gl_sampler = 0
+
+    def gl_name(self, border_kind: int, rect: bool) -> int:
+        """The GL sampler for a view whose format is float or pure integer
+        (``border_kind`` BORDER_FLOAT/UINT/SINT: how the border words are
+        stored, and integer views get NEAREST filters), RECT or not.
+
+        Made on first use and kept: one GL object per distinct need."""
+        if not self._per_kind:
+            border_kind = BORDER_FLOAT
+        rect = rect and self._mip_min_filter is not None
+        if border_kind == BORDER_FLOAT and not rect:
+            return self.gl_sampler
+        key = (border_kind, rect)
+        name = self._variants.get(key)
+        if name is None:
+            name = self.context._make_gl_sampler(self, border_kind, rect)
+            self._variants[key] = name
+        return name
+
+    def all_gl_names(self) -> list:
+        """Every GL sampler object this CSO made."""
+        return [self.gl_sampler, *self._variants.values()]
+
+    def __repr__(self) -> str:
+        t = self.templ
+        return (f"<SamplerCSO wrap {t.wrap_s.name}/{t.wrap_t.name}/{t.wrap_r.name} "
+                f"min {t.min_img_filter.name}/{t.min_mip_filter.name} mag {t.mag_img_filter.name}>")
+
+
+class SamplerMixin:
+    """Context methods for sampler CSOs (mixed into Context)."""
+
+    def _init_samplers(self) -> None:
+        # Bound sampler CSOs per stage (indexed by ShaderType), PIPE_MAX_SAMPLERS slots each.
+        self.sampler_states = [[None] * PIPE_MAX_SAMPLERS for _ in ShaderType]
+        # VariantKey.gl_clamp per stage: (s, t, r) bitmasks over the slots.
+        self._gl_clamp_masks = [(0, 0, 0)] * len(ShaderType)
+        self._sampler_csos: set[SamplerCSO] = set()
+        prof = self.screen.profile
+        self._seamless_per_sampler = profile_has(prof, "seamless_cubemap_per_texture")
+        self._max_anisotropy = (float(prof.limit("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
+                                if prof.has("texture_filter_anisotropic") else 0.0)
+
+    # -- create / bind / delete ----------------------------------------------
+
+    def create_sampler_state(self, templ: SamplerState) -> SamplerCSO:
+        """pipe_context::create_sampler_state: translate the template into a
+        GL sampler object now (UnsupportedError for wrap or reduction modes
+        the host cannot do)."""
+        self.check_alive("create_sampler_state")
+        what = "create_sampler_state"
+        if not isinstance(templ, SamplerState):
+            raise InvalidArgumentError(f"{what}: expected a SamplerState, got {type(templ).__name__}")
+        gl = self.gl
+        prof = self.screen.profile
+        linear = templ.min_img_filter == TexFilter.LINEAR or templ.mag_img_filter == TexFilter.LINEAR
+        params = []
+        clamp = []
+        for field, pname in (("wrap_s", gl.GL_TEXTURE_WRAP_S), ("wrap_t", gl.GL_TEXTURE_WRAP_T),
+                             ("wrap_r", gl.GL_TEXTURE_WRAP_R)):
+            wrap = getattr(templ, field)
+            if wrap == TexWrap.CLAMP:
+                # NEAREST: GL_CLAMP's clamp to [0,1] then floor is CLAMP_TO_EDGE.
+                # LINEAR: clamp in the shader, border from the sampler.
+                glwrap = int(gl.GL_CLAMP_TO_BORDER if linear else gl.GL_CLAMP_TO_EDGE)
+                clamp.append(linear)
+            else:
+                name, feature = _WRAP[wrap]
+                if feature is not None and not profile_has(prof, feature):
+                    raise UnsupportedError(
+                        f"{what}: SamplerState.{field} = {wrap.name} needs the host feature {feature!r} "
+                        f"(not on the {prof.name} profile; the caps TEXTURE_MIRROR_CLAMP"
+                        f"{'_TO_EDGE' if wrap == TexWrap.MIRROR_CLAMP_TO_EDGE else ''} say 0)")
+                glwrap = int(getattr(gl, name)) if isinstance(name, str) else name
+                clamp.append(False)
+            params.append(("i", int(pname), glwrap))
+        min_filter = int(getattr(gl, _MIN_FILTER[(templ.min_img_filter, templ.min_mip_filter)]))
+        params.append(("i", int(gl.GL_TEXTURE_MIN_FILTER), min_filter))
+        params.append(("i", int(gl.GL_TEXTURE_MAG_FILTER), int(getattr(gl, _MAG_FILTER[templ.mag_img_filter]))))
+        mip_min = None
+        if templ.min_mip_filter != TexMipFilter.NONE:
+            mip_min = int(getattr(gl, _MIN_FILTER[(templ.min_img_filter, TexMipFilter.NONE)]))
+        params.append(("f", int(gl.GL_TEXTURE_MIN_LOD), float(templ.min_lod)))
+        params.append(("f", int(gl.GL_TEXTURE_MAX_LOD), float(templ.max_lod)))
+        params.append(("f", int(gl.GL_TEXTURE_LOD_BIAS), float(templ.lod_bias)))
+        if templ.compare_mode == TexCompare.R_TO_TEXTURE:
+            params.append(("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_COMPARE_REF_TO_TEXTURE)))
+            params.append(("i", int(gl.GL_TEXTURE_COMPARE_FUNC), int(gl.GL_NEVER) + int(templ.compare_func)))
+        else:
+            params.append(("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_NONE)))
+        if templ.max_anisotropy > 1 and self._max_anisotropy > 1.0:
+            params.append(("f", GL_TEXTURE_MAX_ANISOTROPY, min(float(templ.max_anisotropy), self._max_anisotropy)))
+        if self._seamless_per_sampler:
+            params.append(("i", GL_TEXTURE_CUBE_MAP_SEAMLESS, int(bool(templ.seamless_cube_map))))
+        if templ.reduction_mode != TexReduction.WEIGHTED_AVERAGE:
+            if not prof.has("texture_filter_minmax"):
+                raise UnsupportedError(
+                    f"{what}: SamplerState.reduction_mode = {templ.reduction_mode.name} needs the host feature "
+                    f"'texture_filter_minmax' (not on the {prof.name} profile; SAMPLER_REDUCTION_MINMAX is 0)")
+            params.append(("i", GL_TEXTURE_REDUCTION_MODE_ARB, int(getattr(gl, _REDUCTION[templ.reduction_mode]))))
+        words = _border_words(templ, what)
+        uses_border = any(getattr(templ, f) in _BORDER_WRAPS for f in ("wrap_s", "wrap_t", "wrap_r"))
+        cso = SamplerCSO(self, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min)
+        cso.gl_sampler = self._make_gl_sampler(cso, BORDER_FLOAT, False)
+        self.host.check(what)
+        self._sampler_csos.add(cso)
+        return cso
+
+    def _make_gl_sampler(self, cso: SamplerCSO, border_kind: int, rect: bool) -> int:
+        """One GL sampler object for ``cso`` (border stored as ``border_kind``)."""
+        gl = self.gl
+        name = int(gl.glGenSamplers(1))
+        seti, setf = gl.glSamplerParameteri, gl.glSamplerParameterf
+        min_pname, mag_pname = int(gl.GL_TEXTURE_MIN_FILTER), int(gl.GL_TEXTURE_MAG_FILTER)
+        mipmapped = cso.templ.min_mip_filter != TexMipFilter.NONE and not rect
+        # Integer textures are never filtered (GL makes them incomplete
+        # otherwise; Gallium drivers fetch the nearest texel).
+        integer_min = int(gl.GL_NEAREST_MIPMAP_NEAREST if mipmapped else gl.GL_NEAREST)
+        for kind, pname, value in cso._params:
+            if rect and pname == min_pname:
+                value = cso._mip_min_filter
+            if border_kind != BORDER_FLOAT and pname in (min_pname, mag_pname):
+                value = integer_min if pname == min_pname else int(gl.GL_NEAREST)
+            if kind == "i":
+                seti(name, pname, value)
+            else:
+                setf(name, pname, value)
+        words = np.array(cso._border_words, np.uint32)
+        if border_kind == BORDER_FLOAT:
+            gl.glSamplerParameterfv(name, gl.GL_TEXTURE_BORDER_COLOR, words.view(np.float32))
+        elif border_kind == BORDER_UINT:
+            gl.glSamplerParameterIuiv(name, gl.GL_TEXTURE_BORDER_COLOR, words)
+        else:
+            gl.glSamplerParameterIiv(name, gl.GL_TEXTURE_BORDER_COLOR, words.view(np.int32))
+        return name
+
+    def bind_sampler_states(self, shader_type, start_slot: int, samplers) -> None:
+        """pipe_context::bind_sampler_states(shader, start_slot, samplers):
+        slots ``start_slot …`` of stage ``shader_type`` take ``samplers``
+        (None entries unbind).  A bind that changes nothing does nothing."""
+        self.check_alive("bind_sampler_states")
+        what = "bind_sampler_states"
+        stage = _stage_arg(shader_type, what)
+        samplers = () if samplers is None else tuple(samplers)
+        start = _slot_range(start_slot, len(samplers), PIPE_MAX_SAMPLERS, what, "PIPE_MAX_SAMPLERS")
+        slots = self.sampler_states[stage]
+        changed = False
+        for i, cso in enumerate(samplers):
+            if cso is not None:
+                self._check_cso(cso, SamplerCSO, f"{what}: samplers[{i}]")
+            if slots[start + i] is not cso:
+                if cso is not None:
+                    # A slot beyond the stage's texture units can never be sampled.
+                    self.bindings.texture_unit(STAGE_PROCESSOR[stage], start + i)
+                changed = True
+        if not changed:
+            return
+        slots[start:start + len(samplers)] = samplers
+        self.dirty |= Dirty.SAMPLERS
+        self._update_gl_clamp(stage)
+
+    def _update_gl_clamp(self, stage: int) -> None:
+        """Recompute the stage's GL_CLAMP masks; a change needs a new variant."""
+        masks = [0, 0, 0]
+        for slot, cso in enumerate(self.sampler_states[stage]):
+            if cso is not None:
+                for c in range(3):
+                    if cso.gl_clamp[c]:
+                        masks[c] |= 1 << slot
+        masks = tuple(masks)
+        if masks != self._gl_clamp_masks[stage]:
+            self._gl_clamp_masks[stage] = masks
+            self.dirty |= Dirty.PROGRAM
+
+    def delete_sampler_state(self, cso) -> None:
+        """pipe_context::delete_sampler_state: free the GL sampler(s); slots
+        still holding it are unbound (Mesa's drivers do the same)."""
+        self._check_cso(cso, SamplerCSO, "delete_sampler_state")
+        for stage, slots in enumerate(self.sampler_states):
+            if cso in slots:
+                for i, s in enumerate(slots):
+                    if s is cso:
+                        slots[i] = None
+                self.dirty |= Dirty.SAMPLERS
+                self._update_gl_clamp(stage)
+        names = cso.all_gl_names()
+        self._forget_gl_samplers(names)
+        self.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
+        cso._variants.clear()
+        cso.destroyed = True
+        self._sampler_csos.discard(cso)
+
+    destroy_sampler_state = delete_sampler_state
+
+    def _destroy_samplers(self) -> None:
+        names = [n for cso in self._sampler_csos for n in cso.all_gl_names()]
+        if names:
+            self.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
+        for cso in self._sampler_csos:
+            cso.destroyed = True
+        self._sampler_csos.clear()
+
+
+def _stage_arg(shader, what: str) -> ShaderType:
+    try:
+        if isinstance(shader, bool):
+            raise ValueError
+        return ShaderType(shader)
+    except (ValueError, TypeError):
+        raise InvalidArgumentError(f"{what}: {shader!r} is not a ShaderType") from None
+
+
+def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str) -> int:
+    """Validate ``start_slot .. start_slot + count`` against ``maximum``; return start."""
+    if isinstance(start_slot, bool) or not isinstance(start_slot, (int, np.integer)):
+        raise InvalidArgumentError(f"{what}: start_slot must be an integer, got {start_slot!r}")
+    start = int(start_slot)
+    if start < 0:
+        raise InvalidArgumentError(f"{what}: start_slot {start} is negative")
+    if start + count > maximum:
+        raise InvalidArgumentError(
+            f"{what}: slots {start}..{start + count - 1} exceed {limit_name} = {maximum}")
+    return start
+
+
+__all__ = ["BORDER_FLOAT", "BORDER_SINT", "BORDER_UINT", "SamplerCSO", "SamplerMixin", "profile_has"]

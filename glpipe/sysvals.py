@@ -1,0 +1,118 @@
+"""The ``glp_sysvals`` uniform block: one UBO per context, uploaded when dirty.
+
+Shader variants read values that change often (alpha reference, clip
+planes, stipple pattern, viewport transform, ...) from one std140 block,
+``glp_sysvals``, whose layout belongs to the lowering
+(``lowering.glsl.sysvals.SYSVALS``: name, GLSL type, count, byte offset).
+This module never repeats those offsets: it reads them from that table.
+
+The context keeps a byte-for-byte CPU copy of the block.  ``_set_sysval``
+writes a field into the copy and, only when the bytes change, widens the
+dirty byte range and sets ``Dirty.SYSVALS``; ``_emit_sysvals`` (at draw,
+via ``DERIVED_ORDER``) uploads that range with one glBufferSubData.  The
+buffer stays bound at ``BindingLayout.sysvals_binding`` (a binding no
+Gallium constant buffer uses), so an unchanged block costs nothing.
+
+Every variant links against the same block, so a value written once serves
+every stage and every program until it changes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.errors import InvalidArgumentError
+from lowering.glsl.sysvals import SIZE as SYSVALS_SIZE
+from lowering.glsl.sysvals import SYSVALS
+
+from .dirty import Dirty
+
+# GLSL base type of a field -> numpy element type of its 4 components.
+_ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
+
+# name -> (first 32-bit word, number of words, numpy dtype), from the lowering's table.
+_FIELDS = {f.name: (f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
+
+
+class SysvalsMixin:
+    """Owns the context's ``glp_sysvals`` UBO (mixed into Context)."""
+
+    def _init_sysvals(self) -> None:
+        gl = self.gl
+        self._sysvals = np.zeros(SYSVALS_SIZE, np.uint8)
+        # One typed view per element kind over the same bytes.
+        self._sysvals_views = {dt: self._sysvals.view(dt) for dt in set(_ELEMENT.values())}
+        self._sysvals_lo = 0                 # dirty byte range [lo, hi)
+        self._sysvals_hi = SYSVALS_SIZE
+        self._sysvals_binding = self.bindings.sysvals_binding
+        self._sysvals_ubo = int(gl.glGenBuffers(1))
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
+        gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
+        gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
+        self._sysvals_bound = False
+        self.dirty |= Dirty.SYSVALS
+
+    def _set_sysval(self, name: str, values, index: int = 0) -> None:
+        """Write ``values`` (up to 4 numbers) into element ``index`` of field
+        ``name``; marks Dirty.SYSVALS only if the bytes change."""
+        try:
+            word, nwords, dtype = _FIELDS[name]
+        except KeyError:
+            raise InvalidArgumentError(f"glp_sysvals has no field {name!r}") from None
+        if not 0 <= index < nwords // 4:
+            raise InvalidArgumentError(f"glp_sysvals.{name}[{index}]: index out of range")
+        new = np.asarray(values, dtype)
+        if new.ndim != 1 or not 1 <= new.size <= 4:
+            raise InvalidArgumentError(f"glp_sysvals.{name}: expected 1..4 components, got {values!r}")
+        start = word + 4 * index
+        end = start + new.size
+        view = self._sysvals_views[dtype]
+        if np.array_equal(view[start:end], new):
+            return
+        view[start:end] = new
+        lo, hi = 4 * start, 4 * end
+        if self._sysvals_hi <= self._sysvals_lo:
+            self._sysvals_lo, self._sysvals_hi = lo, hi
+        else:
+            self._sysvals_lo = min(self._sysvals_lo, lo)
+            self._sysvals_hi = max(self._sysvals_hi, hi)
+        self.dirty |= Dirty.SYSVALS
+
+    def _get_sysval(self, name: str, index: int = 0) -> tuple:
+        """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""
+        word, _nwords, dtype = _FIELDS[name]
+        start = word + 4 * index
+        return tuple(self._sysvals_views[dtype][start:start + 4].tolist())
+
+    def _emit_sysvals(self) -> None:
+        """Upload the dirty byte range of the block and keep it bound."""
+        gl = self.gl
+        calls = 0
+        lo, hi = self._sysvals_lo, self._sysvals_hi
+        if hi > lo:
+            gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
+            gl.glBufferSubData(gl.GL_UNIFORM_BUFFER, lo, hi - lo, self._sysvals[lo:hi])
+            gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
+            self._counters.bytes_uploaded += hi - lo
+            self._sysvals_lo = self._sysvals_hi = 0
+            calls += 3
+        if not self._sysvals_bound:
+            gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._sysvals_binding, self._sysvals_ubo)
+            self._sysvals_bound = True
+            calls += 1
+        self._counters.gl_state_calls += calls
+
+    def _reset_sysvals_shadow(self) -> None:
+        """Forget what the host holds (another user of the GL context may have
+        rebound the binding): the next draw re-uploads and rebinds."""
+        self._sysvals_lo, self._sysvals_hi = 0, SYSVALS_SIZE
+        self._sysvals_bound = False
+        self.dirty |= Dirty.SYSVALS
+
+    def _destroy_sysvals(self) -> None:
+        if self._sysvals_ubo:
+            self.gl.glDeleteBuffers(1, [self._sysvals_ubo])
+            self._sysvals_ubo = 0
+
+
+__all__ = ["SysvalsMixin", "SYSVALS_SIZE"]
