@@ -79,11 +79,16 @@ def test_resolve_profile_name(monkeypatch):
         resolve_profile_name("gl21")
 
 
-def test_moderngl_creation_state_is_reset(host):
+@pytest.mark.parametrize("prof", ["native", "gl33"])
+def test_moderngl_creation_state_is_reset(prof):
     """ModernGL enables primitive restart and sets a non-default blend func at
-    creation (HOST-NOTES 7.1); the host puts GL back to its defaults."""
+    creation (HOST-NOTES 7.1); the host puts GL back to its defaults.  A fresh
+    host: the session's shared one carries whatever the last test drew with."""
     import numpy as np
 
+    from glpipe.host import create_host
+
+    host = create_host(profile=prof)
     gl = host.gl
     assert not gl.glIsEnabled(gl.GL_PRIMITIVE_RESTART)
     buf = np.zeros(1, np.int32)
@@ -91,6 +96,7 @@ def test_moderngl_creation_state_is_reset(host):
     assert buf[0] == gl.GL_ONE
     gl.glGetIntegerv(gl.GL_BLEND_DST_RGB, buf)
     assert buf[0] == gl.GL_ZERO
+    host.release()
 
 
 def test_scratch_texture_unit_is_moderngl_default_unit(host):
