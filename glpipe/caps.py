@@ -173,11 +173,8 @@ def _msaa_textures_sampleable(e: CapsEnv) -> bool:
 
 
 def _sampler_feature(e: CapsEnv, name: str) -> bool:
-    """A sampler host feature the features table has no row for yet
-    (glpipe.samplers.profile_has reads the granting extensions)."""
-    from .samplers import profile_has
-
-    return profile_has(e.profile, name)
+    """A sampler host feature (a glpipe.features row)."""
+    return e.has(name)
 
 
 def _prim_modes(e: CapsEnv) -> int:

@@ -220,6 +220,7 @@ class ClearMixin:
             gl.glStencilMask(0xFF)  # both faces; clears use the front mask
             dirty |= Dirty.DSA
         self.dirty |= dirty
+        self._forget_other_contexts()
         return srgb
 
     def _end_clear_state(self, srgb_was_on: bool, scissored: bool) -> None:
@@ -400,6 +401,7 @@ class ClearMixin:
         self._private_fbo(fbo_kind)
         # The context's framebuffer is no longer bound.
         self.dirty |= Dirty.FRAMEBUFFER
+        self._forget_other_contexts()
         if fbo_kind == "COLOR":
             atts = [gl.GL_COLOR_ATTACHMENT0]
         else:

@@ -250,6 +250,14 @@ class Context(
             self._forget_draw_shadows()
             self.screen._drawing_context = self
 
+    def _forget_other_contexts(self) -> None:
+        """This context changed host GL state outside its draw bookkeeping
+        (a clear's neutral state, a private FBO): if another context of the
+        screen drew last, its shadow of the host state is stale, so whoever
+        draws next re-emits everything (draw_vbo's prologue does)."""
+        if self.screen._drawing_context is not self:
+            self.screen._drawing_context = None
+
     def _draw_arrays_all(self, info, mode, draws) -> None:
         """Non-indexed draws: one glDrawArraysInstanced* per draw."""
         if self._restart_on:

@@ -146,6 +146,9 @@ FEATURES: "dict[str, Feature]" = _rows(
     # --- extension-only features ------------------------------------------
     ("texture_filter_minmax", None, ("GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"),
      "sampler reduction modes"),
+    ("texture_mirror_clamp", None, ("GL_EXT_texture_mirror_clamp",), "MIRROR_CLAMP / MIRROR_CLAMP_TO_BORDER"),
+    ("seamless_cubemap_per_texture", None,
+     ("GL_ARB_seamless_cubemap_per_texture", "GL_AMD_seamless_cubemap_per_texture"), "per-sampler seamless"),
     ("texture_compression_s3tc", None, ("GL_EXT_texture_compression_s3tc",), "DXT1/3/5"),
     ("texture_sRGB_decode", None, ("GL_EXT_texture_sRGB_decode",), "sRGB decode control"),
     ("gpu_shader_int64", None, ("GL_ARB_gpu_shader_int64",), "64-bit integers"),

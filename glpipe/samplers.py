@@ -75,27 +75,6 @@ GL_TEXTURE_REDUCTION_MODE_ARB = 0x9366
 GL_TEXTURE_CUBE_MAP_SEAMLESS = 0x884F
 GL_TEXTURE_MAX_ANISOTROPY = 0x84FE
 
-# Host features the features table has no row for yet, with the extensions
-# that grant them (asked of the profile's possibly restricted extension
-# list, so gl33 never sees them).  Rows to move into glpipe.features.
-_EXTRA_FEATURES = {
-    "texture_mirror_clamp": ("GL_EXT_texture_mirror_clamp",),
-    "seamless_cubemap_per_texture": ("GL_ARB_seamless_cubemap_per_texture",
-                                     "GL_AMD_seamless_cubemap_per_texture"),
-}
-
-
-def profile_has(profile, feature: str) -> bool:
-    """``profile.has(feature)``, also for the features listed in ``_EXTRA_FEATURES``."""
-    try:
-        return profile.has(feature)
-    except KeyError:
-        exts = _EXTRA_FEATURES.get(feature)
-        if exts is None:
-            raise
-        return any(e in profile.extensions for e in exts)
-
-
 # TexWrap -> (GL wrap enum name or value, host feature needed or None).
 # CLAMP is not here: it depends on the filters (see the module docstring).
 _WRAP = {
@@ -224,7 +203,7 @@ class SamplerMixin:
         self._gl_clamp_masks = [(0, 0, 0)] * len(ShaderType)
         self._sampler_csos: set[SamplerCSO] = set()
         prof = self.screen.profile
-        self._seamless_per_sampler = profile_has(prof, "seamless_cubemap_per_texture")
+        self._seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
         self._max_anisotropy = (float(prof.limit("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
                                 if prof.has("texture_filter_anisotropic") else 0.0)
 
@@ -253,7 +232,7 @@ class SamplerMixin:
                 clamp.append(linear)
             else:
                 name, feature = _WRAP[wrap]
-                if feature is not None and not profile_has(prof, feature):
+                if feature is not None and not prof.has(feature):
                     raise UnsupportedError(
                         f"{what}: SamplerState.{field} = {wrap.name} needs the host feature {feature!r} "
                         f"(not on the {prof.name} profile; the caps TEXTURE_MIRROR_CLAMP"
@@ -410,4 +389,4 @@ def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str
     return start
 
 
-__all__ = ["BORDER_FLOAT", "BORDER_SINT", "BORDER_UINT", "SamplerCSO", "SamplerMixin", "profile_has"]
+__all__ = ["BORDER_FLOAT", "BORDER_SINT", "BORDER_UINT", "SamplerCSO", "SamplerMixin"]

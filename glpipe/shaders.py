@@ -91,10 +91,8 @@ def _binding_tables(reflection):
     """(uniform block name -> binding, sampler uniform name -> unit, storage block
     name -> binding) from a lowering reflection record, for GLSL without
     ``layout(binding=)``."""
-    blocks = dict(getattr(reflection, "uniform_block_bindings", {}) or {})
-    samplers = dict(getattr(reflection, "sampler_bindings", {}) or {})
-    storage = dict(getattr(reflection, "storage_block_bindings", {}) or {})
-    return blocks, samplers, storage
+    return (dict(reflection.uniform_block_bindings), dict(reflection.sampler_units),
+            dict(reflection.storage_block_bindings))
 
 
 class ShaderMixin:

@@ -124,17 +124,6 @@ class Reflection:
     uses_discard: bool = False
     writes_depth: bool = False
 
-    # -- aliases -----------------------------------------------------------------
-    @property
-    def sampler_bindings(self) -> Tuple[Tuple[str, int], ...]:
-        """Same as ``sampler_units`` (sampler uniform name -> texture unit)."""
-        return self.sampler_units
-
-    @property
-    def image_bindings(self) -> Tuple[Tuple[str, int], ...]:
-        """Same as ``image_units`` (image uniform name -> image unit)."""
-        return self.image_units
-
     # -- lookups ---------------------------------------------------------------
     def const_buffer(self, index: int) -> Optional[ConstantBufferInfo]:
         """The info of CONST[index], or None when the shader does not use it."""

@@ -61,12 +61,11 @@ def ctx(screen):
 
 def _mirror_clamp_supported(screen, mode) -> bool:
     """Whether the host profile has the wrap (the same rule the caps use)."""
-    from glpipe.samplers import profile_has
 
     if mode == TexWrap.MIRROR_CLAMP_TO_EDGE:
         return screen.profile.has("texture_mirror_clamp_to_edge")
     if mode in (TexWrap.MIRROR_CLAMP, TexWrap.MIRROR_CLAMP_TO_BORDER):
-        return profile_has(screen.profile, "texture_mirror_clamp")
+        return screen.profile.has("texture_mirror_clamp")
     return True
 
 
@@ -432,7 +431,6 @@ def test_seamless_per_sampler_where_the_host_has_it(screen, ctx):
     """Two cube samplers at once, one seamless: per-sampler hosts
     (ARB_seamless_cubemap_per_texture) keep them apart; elsewhere the
     global switch makes both seamless (SEAMLESS_CUBE_MAP_PER_TEXTURE 0)."""
-    from glpipe.samplers import profile_has
 
     _tex, view = _cube(screen, ctx)
     fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n"
@@ -447,7 +445,7 @@ def test_seamless_per_sampler_where_the_host_has_it(screen, ctx):
     S = Sampling(ctx, 1, 1)
     px = S.draw(fs, (1.0, 0.999, 0.0, 1.0), (1.0, 0.999, 0.0, 1.0))[0, 0]
     assert 1.0 < px[1] < 3.0
-    if profile_has(screen.profile, "seamless_cubemap_per_texture"):
+    if screen.profile.has("seamless_cubemap_per_texture"):
         assert px[0] == pytest.approx(1.0)
     else:
         assert px[0] == pytest.approx(px[1])
