@@ -173,11 +173,13 @@ class Context(
         """Turn every dirty Gallium block into host state, in DERIVED_ORDER,
         then the vertex input (which depends on the program and on
         start_instance where the host lacks base instance)."""
-        dirty = self.dirty
+        # Re-read self.dirty per row: an emit may dirty a block of a *later*
+        # row (the program's variant selection dirties SYSVALS), which must go
+        # out in this same pass.  Emits never dirty an earlier row.
         for bit, method in DERIVED_ORDER:
-            if dirty & bit:
+            if self.dirty & bit:
                 getattr(self, method)()
-        if dirty & Dirty.VERTEX:
+        if self.dirty & Dirty.VERTEX:
             self._emit_vertex(start_instance)
         # User vertex buffers are only valid for one draw: upload again next time.
         self.dirty = Dirty.VERTEX if self._vertex_user else Dirty(0)

@@ -684,7 +684,7 @@ class Blend(IntEnum):
 
 
 class LogicOp(IntEnum):
-    """PIPE_LOGICOP_*: in GL's order (GL_CLEAR + value)."""
+    """PIPE_LOGICOP_*: the value is the truth table (bit 2*src + dst is the result), not GL's order."""
 
     CLEAR = 0
     NOR = 1

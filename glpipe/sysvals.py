@@ -9,9 +9,9 @@ This module never repeats those offsets: it reads them from that table.
 The context keeps a byte-for-byte CPU copy of the block.  ``_set_sysval``
 writes a field into the copy and, only when the bytes change, widens the
 dirty byte range and sets ``Dirty.SYSVALS``; ``_emit_sysvals`` (at draw,
-via ``DERIVED_ORDER``) uploads that range with one glBufferSubData.  The
-buffer stays bound at ``BindingLayout.sysvals_binding`` (a binding no
-Gallium constant buffer uses), so an unchanged block costs nothing.
+via ``DERIVED_ORDER``) uploads that range with one glBufferSubData and
+binds the buffer at ``BindingLayout.sysvals_binding`` (a binding no Gallium
+constant buffer uses); a draw without Dirty.SYSVALS costs nothing.
 
 Every variant links against the same block, so a value written once serves
 every stage and every program until it changes.
@@ -49,7 +49,6 @@ class SysvalsMixin:
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
-        self._sysvals_bound = False
         self.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -96,17 +95,15 @@ class SysvalsMixin:
             self._counters.bytes_uploaded += hi - lo
             self._sysvals_lo = self._sysvals_hi = 0
             calls += 3
-        if not self._sysvals_bound:
-            gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._sysvals_binding, self._sysvals_ubo)
-            self._sysvals_bound = True
-            calls += 1
-        self._counters.gl_state_calls += calls
+        # Dirty.SYSVALS means the host may not hold the binding either (another
+        # context of the screen drew with its own block): bind every time.
+        gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._sysvals_binding, self._sysvals_ubo)
+        self._counters.gl_state_calls += calls + 1
 
     def _reset_sysvals_shadow(self) -> None:
-        """Forget what the host holds (another user of the GL context may have
-        rebound the binding): the next draw re-uploads and rebinds."""
+        """Forget what the host holds (raw GL rewrote the buffer): the next
+        draw uploads the whole block and rebinds it."""
         self._sysvals_lo, self._sysvals_hi = 0, SYSVALS_SIZE
-        self._sysvals_bound = False
         self.dirty |= Dirty.SYSVALS
 
     def _destroy_sysvals(self) -> None:

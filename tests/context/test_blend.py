@@ -634,6 +634,29 @@ def test_colormask_and_dither_hold_after_a_clear(screen, ctx):
     assert screen.host.gl.glIsEnabled(screen.host.gl.GL_DITHER)
 
 
+def test_two_contexts_of_a_screen_keep_their_own_blend_state(screen, ctx):
+    """Contexts of one screen share the host GL context: drawing alternately,
+    each draw still blends as its own context's CSO says."""
+    other = screen.context_create()
+    try:
+        targets, draws = [], []
+        for c, st in ((ctx, RTBlendState(blend_enable=True, rgb_dst_factor=F.ONE, alpha_dst_factor=F.ONE)),
+                      (other, RTBlendState(colormask=Mask.R | Mask.A))):
+            rt = color_target(screen, c, 1, 1)
+            pipeline(c)
+            upload(screen, rt, "rgba32f", np.float32([[[0.5, 0.5, 0.5, 0.5]]]))
+            c.bind_blend_state(c.create_blend_state(BlendState(rt=[st])))
+            targets.append(rt)
+            draws.append(fullscreen(screen, c, [0.125, 0.125, 0.125, 0.125]))
+        for _ in range(2):
+            draws[0]()
+            draws[1]()
+        np.testing.assert_allclose(read(screen, targets[0], "rgba32f")[0, 0], 0.75)  # 0.5 + 2 * 0.125
+        np.testing.assert_allclose(read(screen, targets[1], "rgba32f")[0, 0], [0.125, 0.5, 0.5, 0.125])
+    finally:
+        other.destroy()
+
+
 def test_deleting_the_bound_blend_state_unbinds_it(screen, ctx):
     """delete_blend_state of the bound CSO: the next draw uses the default (no blending)."""
     rt = color_target(screen, ctx, 1, 1)

@@ -372,6 +372,31 @@ def test_write_masks_hold_after_a_clear(screen, ctx):
     assert abs((word >> 8) / 0xFFFFFF - 0.25) < 1e-6  # depth writes stay off
 
 
+def test_two_contexts_of_a_screen_keep_their_own_dsa_state(screen, ctx):
+    """Contexts of one screen share the host GL context: drawing alternately,
+    each draw still tests depth as its own context's CSO says."""
+    other = screen.context_create()
+    try:
+        colors, draws = [], []
+        for c, func in ((ctx, Func.NEVER), (other, Func.ALWAYS)):
+            color = texture(screen, Format.R32G32B32A32_FLOAT, 1, 1, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
+            zs = texture(screen, Format.Z32_FLOAT, 1, 1, Bind.DEPTH_STENCIL)
+            bind_targets(c, 1, 1, (color,), zs)
+            pipeline(c)
+            upload(screen, color, "rgba32f", np.zeros((1, 1, 4), np.float32))
+            c.bind_depth_stencil_alpha_state(c.create_depth_stencil_alpha_state(
+                DepthStencilAlphaState(depth_enabled=True, depth_func=func)))
+            colors.append(color)
+            draws.append(fullscreen(screen, c, [1, 1, 1, 1]))
+        for _ in range(2):
+            draws[1]()
+            draws[0]()
+        assert read(screen, colors[0], "rgba32f")[0, 0, 0] == 0.0
+        assert read(screen, colors[1], "rgba32f")[0, 0, 0] == 1.0
+    finally:
+        other.destroy()
+
+
 def test_deleting_the_bound_dsa_unbinds_it(screen, ctx):
     """delete of the bound DSA: the next draw uses the default state (no tests)."""
     color = texture(screen, Format.R32G32B32A32_FLOAT, 1, 1, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
