@@ -88,7 +88,7 @@ ROWS = MappingProxyType({
     "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
     "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
     "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
-    "debug": (False, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
+    "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
     "legacy_io": (False, "#4 Context or later",
                   "compatibility-profile I/O semantics: COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX, EDGEFLAG"),
 })

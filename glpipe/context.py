@@ -46,8 +46,9 @@ from .variant_keys import VariantKeyMixin
 from .vertex import VertexMixin
 from .viewport import ViewportMixin
 
-# Prims core GL draws as they are (GL enum by Prim); the others go through
-# fallback.indices (QUADS, QUAD_STRIP, POLYGON).
+# Prims core GL draws as they are (GL enum by Prim).  PATCHES is left out on
+# purpose: it takes _draw_special, which checks tessellation on the host and
+# a bound TES; QUADS, QUAD_STRIP and POLYGON go through fallback.indices.
 _GL_PRIM_NAMES = {
     Prim.POINTS: "GL_POINTS",
     Prim.LINES: "GL_LINES",
@@ -60,7 +61,6 @@ _GL_PRIM_NAMES = {
     Prim.LINE_STRIP_ADJACENCY: "GL_LINE_STRIP_ADJACENCY",
     Prim.TRIANGLES_ADJACENCY: "GL_TRIANGLES_ADJACENCY",
     Prim.TRIANGLE_STRIP_ADJACENCY: "GL_TRIANGLE_STRIP_ADJACENCY",
-    Prim.PATCHES: "GL_PATCHES",
 }
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
 
@@ -137,11 +137,6 @@ class Context(
         gl = self.gl
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
-        self._draw_arrays = gl.glDrawArraysInstanced
-        self._draw_elements = gl.glDrawElementsInstancedBaseVertex
-        self._draw_arrays_bi = getattr(gl, "glDrawArraysInstancedBaseInstance", None)
-        self._draw_elements_bi = getattr(gl, "glDrawElementsInstancedBaseVertexBaseInstance", None)
-        self._restart = (False, 0)
         self._counters = screen.counters
         self.host.check("context_create")
 

@@ -59,7 +59,7 @@ class VariantKeyMixin:
             if self._dual_source_key:  # glpipe/blend.py
                 fields["dual_source_blend"] = True
         if stage == ShaderType.VERTEX and self.velems is not None:
-            types = tuple(_format_kind(ve.src_format) for ve in self.velems.elements)
+            types = self.velems.vs_input_types  # per attribute location (dual_slot aware)
             if any(t != "float" for t in types):
                 fields["vs_input_types"] = types
         if stage == self._last_vertex_stage():

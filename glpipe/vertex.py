@@ -51,7 +51,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_ATTRIBS, Prim
+from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty
 from .formats import Format, util_format_description
 from .state import VertexBuffer, VertexElement
@@ -369,11 +369,6 @@ class VertexMixin:
     def _emit_vertex(self, start_instance: int) -> None:
         """Point every attribute location at its buffer (glVertexAttrib*Pointer)."""
         gl = self.gl
-        if Prim.PATCHES in self._gl_prims:
-            # Once, before the first draw: PATCHES leaves the fast path so that
-            # draw_vbo checks it (tessellation on the host, a TES bound) in
-            # _draw_special, at no cost to other draws.
-            del self._gl_prims[Prim.PATCHES]
         gl.glBindVertexArray(self._vao)
         self._index_res = _UNBOUND  # (re)binding the VAO: do not trust the index-buffer shadow
         cso = self.velems
