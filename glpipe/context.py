@@ -177,7 +177,7 @@ class Context(
         if self.dirty & Dirty.VERTEX:
             self._emit_vertex(start_instance)
         # User vertex buffers are only valid for one draw: upload again next time.
-        self.dirty = Dirty.VERTEX if self._vertex_user else Dirty(0)
+        self.dirty = Dirty.VERTEX if self._vertex_user else 0
 
     # -- drawing ---------------------------------------------------------------
 

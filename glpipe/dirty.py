@@ -10,11 +10,16 @@ the bits of what they clobbered (``HOST_CLOBBERED``).
 
 from __future__ import annotations
 
-from enum import IntFlag
 
 
-class Dirty(IntFlag):
-    """One bit per host state block."""
+class Dirty:
+    """One bit per host state block.
+
+    Plain ints, not an IntFlag: draw_vbo tests and combines these bits on
+    every draw, and IntFlag arithmetic builds a new enum object per
+    operation (several times slower than int arithmetic).  ``names(bits)``
+    spells a mask out for messages and debugging.
+    """
 
     FRAMEBUFFER = 1 << 0
     VIEWPORT = 1 << 1
@@ -40,7 +45,13 @@ class Dirty(IntFlag):
     WINDOW_RECTANGLES = 1 << 21
 
 
-ALL = Dirty(sum(Dirty))
+_BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}
+ALL = sum(_BITS.values())
+
+
+def names(bits: int) -> str:
+    """``"BLEND|DSA"`` for a mask of Dirty bits."""
+    return "|".join(name for name, value in _BITS.items() if bits & value) or "0"
 
 # What a ModernGL call may have changed behind glpipe's back (HOST-NOTES §7):
 # framebuffer binds re-emit viewport, scissor, colour and depth masks; texture
@@ -49,4 +60,4 @@ ALL = Dirty(sum(Dirty))
 HOST_CLOBBERED = (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.SCISSOR | Dirty.BLEND | Dirty.DSA
                   | Dirty.SAMPLER_VIEWS | Dirty.PROGRAM | Dirty.VERTEX)
 
-__all__ = ["Dirty", "ALL", "HOST_CLOBBERED"]
+__all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "names"]

@@ -196,7 +196,7 @@ def test_clear_ignores_masks_scissor_discard_and_framebuffer_srgb(screen, ctx):
     zs = texture(screen, Target.TEXTURE_2D, Format.Z24_UNORM_S8_UINT, 4, 4, bind=Bind.DEPTH_STENCIL)
     _bind(ctx, color, zs=zs)
     ctx.clear(Clear.COLOR0 | Clear.DEPTHSTENCIL, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
-    ctx.dirty = Dirty(0)
+    ctx.dirty = 0
     try:
         gl.glColorMask(False, False, False, False)
         gl.glDepthMask(False)
@@ -230,7 +230,7 @@ def test_clear_scissored(screen, ctx):
     res = texture(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8, bind=_RT)
     _bind(ctx, res)
     ctx.clear(Clear.COLOR0, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
-    ctx.dirty = Dirty(0)
+    ctx.dirty = 0
     ctx.clear(Clear.COLOR0, ScissorState(minx=2, miny=1, maxx=5, maxy=7), (1.0, 0.2, 0.4, 0.6), 0.0, 0)
     expected = np.zeros((8, 8, 4), np.uint8)
     expected[1:7, 2:5] = _unorm8((1.0, 0.2, 0.4, 0.6))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import glpipe
 from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
 
 from .util import COLOR_FS, PASS_VS, read_rgba32f, render_target, vertex_buffer
