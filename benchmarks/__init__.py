@@ -1,0 +1,3 @@
+"""glpipe benchmarks (not part of the installed package): ``bench_draw`` times
+the draw path next to raw ModernGL (docs/performance.md); ``gl_call_counter``
+counts the GL calls glpipe makes."""

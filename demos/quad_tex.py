@@ -1,0 +1,175 @@
+"""A textured quad: a procedurally generated checkerboard-and-gradient
+texture, sampled with nearest filtering on a PIPE_PRIM_QUADS draw, through
+glpipe's Gallium interface, written to a PNG.
+
+    python demos/quad_tex.py [--out quad_tex.png] [--size 256] [--profile gl33] [--window]
+
+What it shows beyond demos/tri.py:
+
+* a texture filled with ``texture_subdata`` (row 0 of the data is texel row
+  0, window y 0 when drawn with the GL-style viewport: no flip anywhere in
+  the pipe);
+* ``create_sampler_view`` + ``set_sampler_views`` and ``create_sampler_state``
+  + ``bind_sampler_states`` for the fragment shader's SVIEW[0] / SAMP[0];
+* PIPE_PRIM_QUADS, which core GL cannot draw: glpipe turns the quad into
+  two triangles by index translation (fallback/indices.py) with the same
+  pixels as a native quad.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+try:  # imported as demos.quad_tex (tests) or run as a script
+    from . import common
+except ImportError:
+    import common
+
+from glpipe import (
+    Bind,
+    Box,
+    DrawInfo,
+    Format,
+    Map,
+    Prim,
+    ResourceTemplate,
+    SamplerState,
+    SamplerViewTemplate,
+    ShaderState,
+    ShaderType,
+    Target,
+    TexFilter,
+    TexMipFilter,
+    TexWrap,
+    VertexBuffer,
+    VertexElement,
+)
+
+VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+
+FS = """FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+  0: TEX OUT[0], IN[0], SAMP[0], 2D
+  1: END
+"""
+
+# Texture size: deliberately not square, so a transposed lookup shows.
+TEX_WIDTH, TEX_HEIGHT = 8, 6
+
+# The quad's clip-space rectangle (x0, y0, x1, y1) and its corners in the
+# order PIPE_PRIM_QUADS takes them (counter-clockwise), with texture
+# coordinates (s, t) running 0..1 across it.
+QUAD_RECT = (-0.75, -0.5, 0.75, 0.5)
+
+
+def texture_texels() -> np.ndarray:
+    """The texture: (TEX_HEIGHT, TEX_WIDTH, 4) uint8 RGBA, row 0 = texel row 0.
+    Red rises with x, green with y, blue is a checkerboard, alpha opaque."""
+    y, x = np.mgrid[0:TEX_HEIGHT, 0:TEX_WIDTH]
+    tex = np.empty((TEX_HEIGHT, TEX_WIDTH, 4), np.uint8)
+    tex[..., 0] = 40 + x * 30
+    tex[..., 1] = 40 + y * 40
+    tex[..., 2] = np.where((x + y) % 2 == 0, 230, 30)
+    tex[..., 3] = 255
+    return tex
+
+
+def quad_vertices() -> np.ndarray:
+    """Four vertices: clip position (x, y, 0, 1) and texcoord (s, t, 0, 1)."""
+    x0, y0, x1, y1 = QUAD_RECT
+    return np.array([
+        [x0, y0, 0, 1, 0, 0, 0, 1],
+        [x1, y0, 0, 1, 1, 0, 0, 1],
+        [x1, y1, 0, 1, 1, 1, 0, 1],
+        [x0, y1, 0, 1, 0, 1, 0, 1],
+    ], dtype=np.float32)
+
+
+def render(screen, size: int) -> np.ndarray:
+    """Draw the textured quad into a ``size`` x ``size`` RGBA8 target;
+    return its pixels (row 0 = window y 0)."""
+    ctx = screen.context_create()
+    try:
+        target = common.RenderTarget(screen, ctx, size, size)
+        csos = common.bind_fixed_function(ctx)
+
+        texels = texture_texels()
+        tex = screen.resource_create(ResourceTemplate(
+            target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=TEX_WIDTH, height0=TEX_HEIGHT,
+            bind=Bind.SAMPLER_VIEW))
+        row = TEX_WIDTH * 4
+        ctx.texture_subdata(tex, 0, Map.WRITE, Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1),
+                            texels, row, row * TEX_HEIGHT)
+        view = ctx.create_sampler_view(tex, SamplerViewTemplate(
+            format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=0))
+        sampler = ctx.create_sampler_state(SamplerState(
+            wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE, wrap_r=TexWrap.CLAMP_TO_EDGE,
+            min_img_filter=TexFilter.NEAREST, mag_img_filter=TexFilter.NEAREST,
+            min_mip_filter=TexMipFilter.NONE))
+        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
+        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [sampler])
+
+        vs = ctx.create_vs_state(ShaderState(tokens=VS))
+        fs = ctx.create_fs_state(ShaderState(tokens=FS))
+        velems = ctx.create_vertex_elements_state([
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        ])
+        ctx.bind_vs_state(vs)
+        ctx.bind_fs_state(fs)
+        ctx.bind_vertex_elements_state(velems)
+
+        verts = quad_vertices()
+        vbuf = screen.resource_create(ResourceTemplate(
+            target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER))
+        ctx.buffer_subdata(vbuf, Map.WRITE, 0, verts)
+        ctx.set_vertex_buffers([VertexBuffer(buffer=vbuf, buffer_offset=0, stride=verts.strides[0])])
+
+        target.clear()
+        ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, start=0, count=4))
+        pixels = target.read()
+
+        ctx.set_vertex_buffers([])
+        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=1)
+        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
+        ctx.bind_vertex_elements_state(None)
+        ctx.bind_vs_state(None)
+        ctx.bind_fs_state(None)
+        ctx.delete_vertex_elements_state(velems)
+        ctx.delete_vs_state(vs)
+        ctx.delete_fs_state(fs)
+        ctx.delete_sampler_state(sampler)
+        ctx.sampler_view_destroy(view)
+        common.delete_csos(ctx, csos)
+        screen.resource_destroy(vbuf)
+        screen.resource_destroy(tex)
+        target.destroy()
+        return pixels
+    finally:
+        ctx.destroy()
+
+
+def main(argv=None) -> np.ndarray:
+    """Command-line entry point; returns the rendered pixels (row 0 = window y 0)."""
+    args = common.arg_parser(__doc__.splitlines()[0], "quad_tex.png").parse_args(argv)
+    pixels = common.run(lambda screen: render(screen, args.size), args, "glpipe: textured quad")
+    if not args.window:
+        print(f"wrote {args.out} ({args.size}x{args.size})")
+    return pixels
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
