@@ -30,7 +30,7 @@ from .. import opcodes
 from ..bindings import BindingLayout
 from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Instruction, Shader
-from . import cfg
+from . import cfg, passes
 from .decls import Decls
 from .exprs import (Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name,
                     var)
@@ -138,6 +138,7 @@ class Emitter:
         self.uses_discard = False
         self.streams = set()
         self.prologue: List[str] = []
+        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes.py)
         self.in_subroutine = False
         self.switch_stack: List[dict] = []
         # Filled by texture.py / memory.py.
@@ -611,8 +612,11 @@ class Emitter:
                 raise exc from None
 
     def epilogue(self) -> List[str]:
-        """Statements run before main returns (color broadcast, window-space position)."""
+        """Statements run before main returns (variant passes, color broadcast,
+        window-space position)."""
         out: List[str] = []
+        if self.proc == "FRAG":
+            out += passes.fragment_end(self)         # clamp, alpha test: before the broadcast copies
         if self.proc == "FRAG" and self.shader.property("FS_COLOR0_WRITES_ALL_CBUFS", 0) \
                 and 0 in self.io.color_outputs:
             src = self.io.color_outputs[0]
@@ -630,6 +634,8 @@ class Emitter:
                 f"gl_Position.xyz = ({p}.xyz - sysvals.viewport_translate.xyz) / sysvals.viewport_scale.xyz"
                 f" * gl_Position.w;",
             ]
+        if self.proc in ("VERT", "TESS_EVAL"):
+            out += passes.vertex_end(self)           # a GS runs these before each EmitVertex (flow.py)
         return out
 
     def _broadcast_output(self, cbuf: int) -> str:
@@ -652,6 +658,8 @@ class Emitter:
         st = self.structure
         layout_lines = stage_layout(self)
         self.io.declare_all()
+        passes.declare(self)
+        passes.prologue(self)
         # Main body.
         body_main: List[str] = []
         self.lines = body_main
@@ -747,7 +755,8 @@ class Emitter:
             storage_block_bindings=tuple(self.storage_block_bindings.items()),
             sampler_units=tuple(self.sampler_units.items()),
             image_units=tuple(self.image_units.items()),
-            uses_discard=self.uses_discard, writes_depth=self.writes_depth)
+            uses_discard=self.uses_discard, writes_depth=self.writes_depth,
+            clip_distance_mask=passes.clip_distance_mask(self))
 
 
 __all__ = ["to_glsl", "GLSLShader", "Emitter", "GLSL_VERSIONS"]

@@ -21,6 +21,7 @@ GLSL statement.  The tgsi.rst details that matter:
 from __future__ import annotations
 
 from ..errors import UnsupportedError
+from . import passes
 from .exprs import literal
 
 
@@ -188,6 +189,9 @@ def _stream(em, i, inst) -> int:
 def handle_emit(em, i, inst):
     stream = _stream(em, i, inst)
     em.streams.add(stream)
+    if stream == 0:
+        for text in passes.vertex_end(em):        # the vertex is complete: clip planes, y flip, ...
+            em.line(text)
     if stream:
         em.req.need("gs_streams", f"EMIT on stream {stream}")
         em.line(f"EmitStreamVertex({stream});")

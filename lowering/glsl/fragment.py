@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from .exprs import call, swizzle, var
+from .passes_fragment import SPRITE_COORD, two_sided_pair
 from .views import VectorView
 
 
@@ -29,13 +30,20 @@ def handle_interp(em, i, inst) -> None:
         raise UnsupportedError(f"{op} on IN[{src.index}], which is not an interpolated varying")
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     if op == "INTERP_CENTROID":
-        value = call(f"interpolateAtCentroid({view.text})", "float", 4)
+        func, arg = "interpolateAtCentroid", ""
     elif op == "INTERP_SAMPLE":
-        sample = em.src(i, 1, (0,), "int")
-        value = call(f"interpolateAtSample({view.text}, {sample.text})", "float", 4)
+        func, arg = "interpolateAtSample", ", " + em.src(i, 1, (0,), "int").text
     else:
-        offset = em.src(i, 1, (0, 1), "float")
-        value = call(f"interpolateAtOffset({view.text}, {offset.text})", "float", 4)
+        func, arg = "interpolateAtOffset", ", " + em.src(i, 1, (0, 1), "float").text
+    pair = two_sided_pair(em, view.text)
+    if pair is not None:                      # VariantKey.two_side: interpolate the face's varying
+        value = call(f"(gl_FrontFacing ? {func}({pair[0]}{arg}) : {func}({pair[1]}{arg}))", "float", 4)
+    elif view.text == SPRITE_COORD:
+        # VariantKey.sprite_coord_enable: the point coordinate is the value at the pixel
+        # centre (re-interpolating it inside the pixel is not expressible in GLSL).
+        value = var(view.text, "float", 4)
+    else:
+        value = call(f"{func}({view.text}{arg})", "float", 4)
     value = em.apply_modifiers(swizzle(value, [src.swizzle[c] for c in comps]), src.absolute, src.negate)
     em.write(i, 0, comps, value)
 

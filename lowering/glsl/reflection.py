@@ -123,6 +123,9 @@ class Reflection:
     image_units: Tuple[Tuple[str, int], ...] = ()
     uses_discard: bool = False
     writes_depth: bool = False
+    # Bit i: the shader writes gl_ClipDistance[i] (its CLIPDIST outputs, or the user clip
+    # plane pass); the context enables GL_CLIP_DISTANCEi for clip_plane_enable & this mask.
+    clip_distance_mask: int = 0
 
     # -- lookups ---------------------------------------------------------------
     def const_buffer(self, index: int) -> Optional[ConstantBufferInfo]:

@@ -258,6 +258,10 @@ class IOMap:
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", builtin=True))
             return ComponentView([comp(f"gl_ClipDistance[{4 * sidx + c}]", "float") for c in range(4)], "float")
         if semantic not in ("SAMPLEMASK", "STENCIL"):
+            from . import passes                  # (import cycle: the passes use this module)
+            replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
+            if replaced is not None:
+                return replaced
             # GENERIC, TEXCOORD, COLOR, FOG, ... and any other semantic: a varying.
             name = varying_name(semantic, sidx)
             qual, interp, loc = self.interpolation(decl, semantic)

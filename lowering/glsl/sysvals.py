@@ -41,8 +41,8 @@ def _fields() -> Tuple[SysvalField, ...]:
         ("tess_default_inner", "vec4", 1, "set_tess_state default inner levels in xy"),
         ("compute_info", "uvec4", 1, "x: OpenCL work dimension (WORK_DIM system value)"),
         ("clip_plane", "vec4", 8, "user clip planes (VariantKey.clip_plane_enable)"),
-        ("stipple", "uvec4", 8, "polygon stipple: row r is stipple[r / 4][r % 4], bit x % 32 "
-                                "(VariantKey.poly_stipple)"),
+        ("stipple", "uvec4", 8, "polygon stipple: row r is stipple[r / 4][r % 4], pixel x is bit "
+                                "31 - x % 32 (VariantKey.poly_stipple)"),
         ("window_rect", "ivec4", 8, "window rectangles x, y, width, height "
                                     "(VariantKey.window_rectangles)"),
     ]

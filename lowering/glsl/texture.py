@@ -32,6 +32,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..errors import InvalidArgumentError, UnsupportedError
 from .exprs import Expr, call, component, construct, literal, swizzle, var
+from .passes_texture import clamp_coords, would_clamp
 from .reflection import SamplerInfo
 from .signatures import sampler_index
 
@@ -213,6 +214,9 @@ def _sample(em, i, inst, kind: str) -> None:
         _txp(em, i, inst, row, s, ret, offset)
         return
     p = _coords(em, i, 0, row.pvec)
+    clamp = clamp_coords(em, unit, row, p, s)          # VariantKey.gl_clamp (passes_texture.py)
+    if clamp is not None:
+        p = clamp.coords
     args: List[Expr] = [var(s, "float", 1), p]
     if cube_array_shadow:
         ref = em.src(i, 1, (1,) if op in ("TXB2", "TXL2") else (0,), "float")
@@ -242,6 +246,8 @@ def _sample(em, i, inst, kind: str) -> None:
             raise UnsupportedError(f"{op} on SHADOWCUBEARRAY: GLSL has no textureGrad for it")
         func = "textureGrad"
         args += [_coords(em, i, 1, row.grad), _coords(em, i, 2, row.grad)]
+    if clamp is not None:
+        func, args, extra = clamp.keep_lod(em, row, func, args, extra)
     _finish(em, i, inst, func, args, extra, offset, ret, result_n)
 
 
@@ -262,7 +268,8 @@ def _finish(em, i, inst, func, args, extra, offset, ret, result_n, result_swizzl
 def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> None:
     """TXP: coord.xyz / coord.w; textureProj where GLSL has it."""
     result_n = 1 if row.shadow else 4
-    if row.glsl in ("1D", "2D", "3D", "2DRect"):
+    unit = sampler_index(inst)
+    if row.glsl in ("1D", "2D", "3D", "2DRect") and not would_clamp(em.key, unit, row):
         args = [var(s, "float", 1), _coords(em, i, 0, 4)]
         func = "textureProj"
         if offset is not None:
@@ -273,8 +280,14 @@ def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> 
     q = em.src(i, 0, (3,), "float")
     p = _coords(em, i, 0, row.pvec)
     divided = Expr(f"{p.p()} / {q.p()}", "float", p.n, False)
-    args = [var(s, "float", 1), divided] + ([offset] if offset is not None else [])
-    _emit_result(em, i, inst, _call("textureOffset" if offset is not None else "texture", args, ret, result_n))
+    func, extra = "texture", None
+    clamp = clamp_coords(em, unit, row, divided, s)    # GL_CLAMP applies to the projected coordinate
+    if clamp is not None:
+        divided = clamp.coords
+    args = [var(s, "float", 1), divided]
+    if clamp is not None:
+        func, args, extra = clamp.keep_lod(em, row, func, args, extra)
+    _finish(em, i, inst, func, args, extra, offset, ret, result_n)
 
 
 def handle_txf(em, i, inst) -> None:
@@ -386,7 +399,9 @@ def handle_tg4(em, i, inst) -> None:
     unit = sampler_index(inst)
     ret = _ret_type(em, unit)
     s = sampler_uniform(em, unit, unit, tname, ret)
-    args: List[Expr] = [var(s, "float", 1), _coords(em, i, 0, row.coords)]
+    coords = _coords(em, i, 0, row.coords)
+    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes_texture.py)
+    args: List[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
     if row.shadow:
         em.req.need("gather_extended", "TG4 with a shadow compare")
         if row.glsl == "CubeArray":
@@ -439,6 +454,9 @@ def handle_sample(em, i, inst) -> None:
         _lod_query(em, i, inst, s, row)
         return
     coords = _coords(em, i, 0, row.coords)
+    clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes_texture.py)
+    if clamp is not None:
+        coords = clamp.coords
     args: List[Expr] = [var(s, "float", 1)]
     result_n = 4
     if compare:
@@ -469,6 +487,8 @@ def handle_sample(em, i, inst) -> None:
         em.req.need("texture_gather", "GATHER4")
         func = "textureGather"
     offset = _offsets(em, i, inst, row, allow_dynamic=(op == "GATHER4"))
+    if clamp is not None:
+        func, args, extra = clamp.keep_lod(em, row, func, args, extra)
     _finish(em, i, inst, func, args, extra, offset, ret, result_n, swz)
 
 

@@ -12,10 +12,12 @@ Only *which* transformation applies lives here.  Values that change often
 for the y flip) live in the ``glp_sysvals`` uniform block (docs/bindings.md)
 so changing them never recompiles.
 
-The emitter already honours the fields that decide whether plain lowering
-is *correct* (``color_output_types``, ``nr_cbufs``, ``flatshade`` and
+The emitter honours the fields that decide whether plain lowering is
+*correct* (``color_output_types``, ``nr_cbufs``, ``flatshade`` and
 ``output_interpolation`` for linking, ``vs_input_types``,
-``cs_block_size``); the variant passes that use the others come later.
+``cs_block_size``); the variant passes (``passes.py``, docs/lowering.md
+"Variant passes") use the others.  A field applies only in the stages named
+below; set for another stage it changes nothing.
 """
 
 from __future__ import annotations
@@ -40,23 +42,40 @@ class VariantKey:
 
     Fields (all default to "no change"):
 
-    * ``flatshade`` -- rasterizer flatshade: COLOR-interpolated FS inputs
-      (and the previous stage's COLOR/BCOLOR outputs) are ``flat``.
-    * ``two_side`` -- light_twoside: FS COLOR[n] reads BCOLOR[n] for back faces.
-    * ``alpha_func`` -- PIPE_FUNC_* of the alpha test (ALWAYS = off); the
-      reference value is ``sysvals.alpha_ref``.
-    * ``clip_plane_enable`` -- bit i enables user clip plane i (sysvals.clip_plane[i]).
-    * ``sprite_coord_enable`` / ``sprite_coord_mode`` -- bit n replaces
-      GENERIC[n] / TEXCOORD[n] with the point coordinate; mode is
-      PIPE_SPRITE_COORD_UPPER_LEFT (0) or LOWER_LEFT (1).
-    * ``clamp_vertex_color`` / ``clamp_fragment_color`` -- clamp colors to [0, 1].
-    * ``poly_stipple`` -- discard fragments whose sysvals.stipple bit is 0.
-    * ``window_rectangles`` / ``window_rectangles_include`` -- number of
+    * ``flatshade`` -- rasterizer flatshade (FS and last vertex stage):
+      COLOR-interpolated FS inputs and the COLOR/BCOLOR outputs feeding them
+      are ``flat``.
+    * ``two_side`` -- light_twoside (FS and last vertex stage): FS COLOR[n]
+      reads BCOLOR[n] for back faces; the last vertex stage declares BCOLOR[n]
+      and copies COLOR[n] into it when the shader writes no BCOLOR[n].
+    * ``alpha_func`` -- PIPE_FUNC_* of the alpha test (FS; ALWAYS = off); the
+      reference value is ``sysvals.alpha_ref.x``.
+    * ``clip_plane_enable`` -- (last vertex stage) bit i: gl_ClipDistance[i] =
+      dot(CLIPVERTEX or POSITION, sysvals.clip_plane[i]), unless the shader
+      writes CLIPDIST itself.
+    * ``disabled_clip_distances`` -- (last vertex stage) bit i: the shader's
+      own gl_ClipDistance[i] (a CLIPDIST output) is disabled by the
+      rasterizer's clip_plane_enable and is written as 0.0, so no host clips
+      by it (llvmpipe clips by every written distance when no
+      GL_CLIP_DISTANCEi is enabled).  The context sets it to the written
+      distances ``& ~clip_plane_enable``.
+    * ``sprite_coord_enable`` / ``sprite_coord_mode`` -- (FS) bit n replaces
+      GENERIC[n] (TEXCOORD[n] in a shader with TEXCOORD inputs) with the point
+      coordinate (s, t, 0, 1); mode is PIPE_SPRITE_COORD_UPPER_LEFT (0: t = 0
+      at the smallest window y) or LOWER_LEFT (1).  Only for point drawing.
+    * ``clamp_vertex_color`` (last vertex stage) / ``clamp_fragment_color``
+      (FS) -- clamp COLOR/BCOLOR outputs, float COLOR outputs, to [0, 1].
+    * ``poly_stipple`` -- (FS) discard fragments whose sysvals.stipple bit is 0.
+    * ``window_rectangles`` / ``window_rectangles_include`` -- (FS) number of
       active rectangles (sysvals.window_rect) and whether they include or exclude.
-    * ``gl_clamp`` -- three sampler bitmasks (s, t, r): bit n means sampler n
-      uses PIPE_TEX_WRAP_CLAMP on that coordinate (emulated in the shader).
-    * ``y_flip`` -- rendering to a window-system framebuffer: gl_FragCoord.y
-      is flipped through sysvals.y_transform.
+    * ``gl_clamp`` -- (every stage) three sampler bitmasks (s, t, r): bit n
+      means SAMP n uses PIPE_TEX_WRAP_CLAMP on that coordinate with a LINEAR
+      filter; the shader clamps the coordinate, the GL sampler uses
+      CLAMP_TO_BORDER.
+    * ``y_flip`` -- in the FS: rendering to a window-system framebuffer, GL
+      rows mirrored (gl_FragCoord.y reads sysvals.fb_size.y - y); in the last
+      vertex stage: gl_Position.y is negated (a negative viewport y scale XOR
+      a window-system framebuffer; docs/lowering.md has the table).
     * ``dual_source_blend`` -- the blend state uses the second color source:
       FS COLOR[1] becomes ``layout(location = 0, index = 1)``.
     * ``color_output_types`` -- per color buffer the kind of its format
@@ -84,6 +103,7 @@ class VariantKey:
     two_side: bool = False
     alpha_func: int = PIPE_FUNC_ALWAYS
     clip_plane_enable: int = 0
+    disabled_clip_distances: int = 0
     sprite_coord_enable: int = 0
     sprite_coord_mode: int = 0
     clamp_vertex_color: bool = False
@@ -105,6 +125,8 @@ class VariantKey:
             raise InvalidArgumentError(f"VariantKey.alpha_func must be a PIPE_FUNC_* (0..7), not {self.alpha_func}")
         if not 0 <= self.clip_plane_enable < 256:
             raise InvalidArgumentError("VariantKey.clip_plane_enable is an 8-bit mask")
+        if not 0 <= self.disabled_clip_distances < 256:
+            raise InvalidArgumentError("VariantKey.disabled_clip_distances is an 8-bit mask")
         if self.sprite_coord_mode not in (0, 1):
             raise InvalidArgumentError("VariantKey.sprite_coord_mode must be 0 (UPPER_LEFT) or 1 (LOWER_LEFT)")
         if not 0 <= self.window_rectangles <= 8:

@@ -52,6 +52,17 @@ def options(name: str) -> Dict[str, object]:
         "vs_input_types": dict(key=VariantKey(vs_input_types=("float", "int", "uint"))),
         "cs_shared_memory": dict(req_local_mem=256),
         "cs_variable_block": dict(key=VariantKey(cs_block_size=(8, 4, 1))),
+        # Variant passes (lowering/glsl/passes*.py), keyed as the context keys them.
+        "variant_fs_passes": dict(key=VariantKey(
+            two_side=True, flatshade=True, alpha_func=6, sprite_coord_enable=0b10, sprite_coord_mode=1,
+            poly_stipple=True, window_rectangles=3, clamp_fragment_color=True, y_flip=True,
+            gl_clamp=(1, 1, 0), nr_cbufs=2)),
+        "variant_vs_passes": dict(key=VariantKey(
+            two_side=True, flatshade=True, clip_plane_enable=0b1011, clamp_vertex_color=True, y_flip=True,
+            output_interpolation=(("COLOR", 0, "COLOR", "CENTER"), ("COLOR", 1, "COLOR", "CENTROID"),
+                                  ("COLOR", 2, "COLOR", "CENTER"), ("GENERIC", 0, "PERSPECTIVE", "CENTER")))),
+        "variant_gs_passes": dict(key=VariantKey(two_side=True, clip_plane_enable=0b11, y_flip=True)),
+        "variant_tex_gl_clamp": dict(key=VariantKey(gl_clamp=(0b1111, 0b0111, 0))),
     }
     return dict(table.get(name, {}))
 

@@ -1,0 +1,192 @@
+"""The variant passes: which ``VariantKey`` field changes what, in which stage, and where.
+
+A variant pass is an emitter option: it adds GLSL at one of a few fixed
+*hooks* of the emitter, and nothing else changes, so ``VariantKey()`` (every
+field at its default) gives exactly the plain lowering.  ``PASSES`` is the
+one table: one row per (key field, stages, hook), in the order the rows run
+at their hook.  The code of each pass lives in ``passes_fragment.py``,
+``passes_vertex.py`` and ``passes_texture.py``; ``docs/lowering.md``
+("Variant passes") states the contract each one has with the context.
+
+The hooks and who calls them:
+
+* ``declare`` -- once, after the IO declarations (``Emitter.run``): extra
+  inputs / outputs a pass needs (the BCOLOR outputs of two-sided color).
+* ``prologue`` -- once, lines at the top of ``main`` (``Emitter.run``):
+  per-fragment kills that happen *before* the shader runs in GL / Gallium
+  (polygon stipple, window rectangles), so a killed fragment has no side
+  effects.
+* ``fs_input`` -- when the emitter makes the view of an FS input varying
+  (``stages.IOMap._fs_input``): the first row that returns a view replaces
+  the plain varying (two-sided color, point-sprite coordinates).
+* ``fragment_end`` -- before every return of an FS ``main``, ahead of the
+  COLOR[0] broadcast (``Emitter.epilogue``): color clamping, then the alpha
+  test (GL applies the test to the clamped color).
+* ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
+  window-space position is mapped back, ``Emitter.epilogue``), in a GS
+  before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): disabled
+  shader clip distances, user clip distances (from the unflipped position),
+  back-color copies, vertex color clamping, then the y flip.
+* texture coordinates -- GL_CLAMP is applied inside the texture handlers
+  (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
+  for the record.
+
+Values that change often (alpha reference, clip planes, stipple pattern,
+window rectangles, framebuffer height) are read from the ``glp_sysvals``
+block, never baked into the source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Tuple
+
+from . import passes_fragment as F
+from . import passes_texture as T
+from . import passes_vertex as V
+from .variant import PIPE_FUNC_ALWAYS
+
+FRAG = frozenset({"FRAG"})
+# The stages that can be the last one before the rasterizer; the context puts
+# the vertex-side fields only into the key of the one that actually is.
+VERTEX_LIKE = frozenset({"VERT", "TESS_EVAL", "GEOM"})
+TEXTURING = frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP"})
+
+HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "texcoord")
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One row of ``PASSES``: ``run`` is called at ``hook`` in ``stages`` when ``active(key)``."""
+
+    name: str
+    field: str
+    stages: frozenset
+    hook: str
+    active: Callable
+    run: Optional[Callable]
+    doc: str
+
+
+def _flag(field: str) -> Callable:
+    return lambda key: bool(getattr(key, field))
+
+
+def _alpha_active(key) -> bool:
+    return key.alpha_func != PIPE_FUNC_ALWAYS
+
+
+def _window_rects_active(key) -> bool:
+    # Exclusive with no rectangle excludes nothing (the default); inclusive with
+    # none includes nothing, which is a real pass (everything is discarded).
+    return key.window_rectangles > 0 or key.window_rectangles_include
+
+
+def _gl_clamp_active(key) -> bool:
+    return any(key.gl_clamp)
+
+
+PASSES: Tuple[Pass, ...] = (
+    # -- fragment inputs ---------------------------------------------------------
+    Pass("two-sided color", "two_side", FRAG, "fs_input", _flag("two_side"), F.two_sided_color_input,
+         "COLOR[n] reads BCOLOR[n] when !gl_FrontFacing"),
+    Pass("point-sprite coordinates", "sprite_coord_enable", FRAG, "fs_input", _flag("sprite_coord_enable"),
+         F.sprite_coord_input,
+         "bit n: GENERIC[n] (TEXCOORD[n] in a shader with TEXCOORD inputs) reads (s, t, 0, 1)"),
+    # -- fragment prologue: kills that precede the shader -------------------------
+    Pass("polygon stipple", "poly_stipple", FRAG, "prologue", _flag("poly_stipple"), F.polygon_stipple,
+         "discard where bit 31 - x%32 of sysvals.stipple row y%32 is 0"),
+    Pass("window rectangles", "window_rectangles", FRAG, "prologue", _window_rects_active, F.window_rectangles,
+         "discard inside any (exclusive) / outside all (inclusive) sysvals.window_rect"),
+    # -- fragment end: clamp, then alpha test ----------------------------------------
+    Pass("fragment color clamp", "clamp_fragment_color", FRAG, "fragment_end", _flag("clamp_fragment_color"),
+         F.clamp_fragment_colors, "float COLOR outputs clamped to [0, 1]"),
+    Pass("alpha test", "alpha_func", FRAG, "fragment_end", _alpha_active, F.alpha_test,
+         "discard unless COLOR[0].a <func> sysvals.alpha_ref.x"),
+    # -- last vertex stage -----------------------------------------------------------
+    Pass("two-sided color (outputs)", "two_side", VERTEX_LIKE, "declare", _flag("two_side"),
+         V.declare_back_colors, "declare BCOLOR[n] for every COLOR[n] the FS may read"),
+    Pass("disabled clip distances", "disabled_clip_distances", VERTEX_LIKE, "vertex_end",
+         _flag("disabled_clip_distances"), V.zero_disabled_clip_distances,
+         "the shader's gl_ClipDistance[i] = 0.0 where clip_plane_enable leaves it off"),
+    Pass("user clip planes", "clip_plane_enable", VERTEX_LIKE, "vertex_end", _flag("clip_plane_enable"),
+         V.user_clip_distances,
+         "gl_ClipDistance[i] = dot(CLIPVERTEX or POSITION, sysvals.clip_plane[i]) per enabled bit"),
+    Pass("two-sided color (copies)", "two_side", VERTEX_LIKE, "vertex_end", _flag("two_side"),
+         V.copy_back_colors, "BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]"),
+    Pass("vertex color clamp", "clamp_vertex_color", VERTEX_LIKE, "vertex_end", _flag("clamp_vertex_color"),
+         V.clamp_vertex_colors, "COLOR / BCOLOR outputs clamped to [0, 1]"),
+    Pass("y flip (clip space)", "y_flip", VERTEX_LIKE, "vertex_end", _flag("y_flip"), V.flip_position_y,
+         "gl_Position.y = -gl_Position.y"),
+    # -- texture lookups -----------------------------------------------------------
+    Pass("GL_CLAMP", "gl_clamp", TEXTURING, "texcoord", _gl_clamp_active, None,
+         "clamp s/t/r of lookups through sampler n to [0, 1] ([0, size] for RECT)"),
+)
+
+# Built into the plain emitter (listed so the table names every key field):
+#   flatshade  -- stages.IOMap._qualifiers / _output_qualifiers (flat COLOR-interpolated varyings);
+#   y_flip     -- in the FS, stages.IOMap.frag_coord (gl_FragCoord.y = fb height - y) and the window
+#                 position of the stipple / window-rectangle passes (passes_fragment.window_position).
+BUILT_IN = ("flatshade", "y_flip")
+
+
+def rows(em, hook: str) -> List[Pass]:
+    """The active rows of ``hook`` for the emitter's stage and key, in table order."""
+    if hook not in HOOKS:
+        raise ValueError(f"unknown variant pass hook {hook!r}; hooks: {HOOKS}")
+    return [p for p in PASSES if p.hook == hook and em.proc in p.stages and p.active(em.key)]
+
+
+def declare(em) -> None:
+    """The ``declare`` hook (once, after the IO declarations)."""
+    for p in rows(em, "declare"):
+        p.run(em)
+
+
+def prologue(em) -> None:
+    """The ``prologue`` hook: appends statements to the top of ``main``."""
+    for p in rows(em, "prologue"):
+        em.prologue.extend(p.run(em))
+
+
+def fs_input(io, index: int, decl, semantic: str, sidx: int):
+    """The ``fs_input`` hook: a view replacing FS input ``semantic[sidx]``, or None."""
+    for p in rows(io.em, "fs_input"):
+        view = p.run(io, index, decl, semantic, sidx)
+        if view is not None:
+            return view
+    return None
+
+
+def fragment_end(em) -> List[str]:
+    """The ``fragment_end`` hook: statements before an FS ``main`` returns."""
+    out: List[str] = []
+    for p in rows(em, "fragment_end"):
+        out += p.run(em)
+    return out
+
+
+def vertex_end(em) -> List[str]:
+    """The ``vertex_end`` hook: statements completing one vertex of the last vertex stage."""
+    out: List[str] = []
+    for p in rows(em, "vertex_end"):
+        out += p.run(em)
+    return out
+
+
+def clip_distance_mask(em) -> int:
+    """Bit i set when the lowered shader writes gl_ClipDistance[i] (for Reflection)."""
+    if em.proc not in VERTEX_LIKE:
+        return 0
+    written = V.shader_clip_distance_mask(em)
+    if written:
+        return written
+    if em.key.clip_plane_enable and V.clip_vertex_source(em) is not None:
+        return em.key.clip_plane_enable
+    return 0
+
+
+clamp_coords = T.clamp_coords
+
+__all__ = ["PASSES", "Pass", "HOOKS", "BUILT_IN", "rows", "declare", "prologue", "fs_input", "fragment_end",
+           "vertex_end", "clip_distance_mask", "clamp_coords"]

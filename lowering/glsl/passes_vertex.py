@@ -1,0 +1,154 @@
+"""Variant passes of the last vertex stage (VS, TES or GS): user clip planes,
+back colors for two-sided color, vertex color clamping, clip-space y flip.
+
+The context puts these key fields only into the key of the stage that feeds
+the rasterizer.  They run where a vertex is complete: at the end of a VS /
+TES ``main`` and before every stream-0 ``EmitVertex`` of a GS.  Their order
+(``passes.PASSES``) matters: clip distances use the position as the shader
+wrote it, before the y flip.
+
+* **User clip planes** (``clip_plane_enable``): for each set bit i,
+  ``gl_ClipDistance[i] = dot(v, sysvals.clip_plane[i])`` with v the
+  CLIPVERTEX output when the shader writes one, else POSITION -- Gallium's
+  ``pipe_clip_state.ucp`` apply to exactly that vector (st/mesa hands eye-
+  space planes when the shader writes a clip vertex, clip-space planes
+  otherwise).  When the shader writes CLIPDIST itself the pass adds nothing:
+  "clip distances take precedence" and the enable bits then select among
+  the shader's distances (p_state.h / rasterizer docs); distances the shader
+  does not write count as disabled.  ``Reflection.clip_distance_mask`` says
+  which gl_ClipDistance[i] the variant writes; the context enables
+  GL_CLIP_DISTANCEi for ``clip_plane_enable & clip_distance_mask``.
+* **Disabled shader clip distances** (``disabled_clip_distances``): the
+  shader's own distances that clip_plane_enable leaves off are overwritten
+  with 0.0 (which never clips).  GL would ignore them once their
+  GL_CLIP_DISTANCEi is disabled, but llvmpipe clips by every written
+  distance when none is enabled, so the variant makes them harmless.
+  VS_WINDOW_SPACE_POSITION disables clipping in Gallium: no distances.
+* **Back colors** (``two_side``): every BCOLOR[n] an FS may read -- n of each
+  COLOR[n] output, and of each COLOR[n] listed in
+  ``VariantKey.output_interpolation`` -- is declared (with COLOR[n]'s
+  interpolation qualifiers, so it links with the FS's BCOLOR input); if the
+  shader writes COLOR[n] but no BCOLOR[n], BCOLOR[n] = COLOR[n].
+* **Vertex color clamping** (``clamp_vertex_color``): COLOR and BCOLOR
+  outputs clamped to [0, 1].
+* **y flip** (``y_flip``): ``gl_Position.y = -gl_Position.y``.  With the GL
+  viewport rectangle built from |scale| this is how a negative viewport y
+  scale is emulated; for a window-system framebuffer (FS ``y_flip``, GL
+  rows mirrored) the context mirrors the viewport as well, so the last
+  vertex stage's bit is (negative y scale) XOR (window-system framebuffer);
+  docs/lowering.md has the table.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .stages import varying_block, varying_name
+
+
+def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
+    """(semantic, semantic index) -> (OUT register, declaration) of every declared output."""
+    out = {}
+    for index, decl in sorted(em.decls.outputs.items()):
+        semantic, sidx = em.decls.semantic_of(decl, index)
+        if semantic is not None:
+            out.setdefault((semantic, sidx), (index, decl))
+    return out
+
+
+def written_clip_distances(shader) -> int:
+    """Bits of the gl_ClipDistance elements a shader's own CLIPDIST outputs write
+    (components past NUM_CLIPDIST_ENABLED are cull distances).  Works on the IR,
+    so the context can compute ``disabled_clip_distances`` before lowering."""
+    mask = 0
+    for decl in shader.declarations:
+        if decl.file == "OUT" and decl.semantic == "CLIPDIST":
+            for index in range(decl.first, decl.last + 1):
+                mask |= 0xF << (4 * (decl.semantic_index + index - decl.first))
+    nclip = shader.property("NUM_CLIPDIST_ENABLED", None)
+    if nclip is not None:
+        mask &= (1 << nclip) - 1
+    return mask & 0xFF
+
+
+def shader_clip_distance_mask(em) -> int:
+    """``written_clip_distances`` of the shader being lowered."""
+    return written_clip_distances(em.shader)
+
+
+def clip_vertex_source(em) -> Optional[str]:
+    """The GLSL vector the user clip planes apply to: the CLIPVERTEX local, else
+    gl_Position; None without either, or with a window-space position."""
+    if em.io.window_space_position:
+        return None
+    outs = _outputs(em)
+    if ("CLIPVERTEX", 0) in outs:
+        index = outs[("CLIPVERTEX", 0)][0]
+        return em.io.local_outputs.get(index, "glp_clipvertex")
+    if ("POSITION", 0) in outs:
+        return "gl_Position"
+    return None
+
+
+def user_clip_distances(em) -> List[str]:
+    """gl_ClipDistance[i] from the user clip planes (see the module docstring)."""
+    if any(sem == "CLIPDIST" for sem, _ in _outputs(em)):
+        return []
+    source = clip_vertex_source(em)
+    if source is None:
+        return []
+    em.use_sysvals()
+    mask = em.key.clip_plane_enable
+    return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);"
+            for i in range(8) if (mask >> i) & 1]
+
+
+def zero_disabled_clip_distances(em) -> List[str]:
+    """gl_ClipDistance[i] = 0.0 for the shader's distances clip_plane_enable disables."""
+    mask = em.key.disabled_clip_distances & shader_clip_distance_mask(em)
+    return [f"gl_ClipDistance[{i}] = 0.0;   // disabled by clip_plane_enable" for i in range(8) if (mask >> i) & 1]
+
+
+def declare_back_colors(em) -> None:
+    """Declare the BCOLOR[n] outputs two-sided color needs; remember which copy COLOR[n]."""
+    outs = _outputs(em)
+    wanted = {sidx for sem, sidx in outs if sem == "COLOR"}
+    wanted |= {sidx for sem, sidx, _i, _l in em.key.output_interpolation if sem == "COLOR"}
+    copies: List[Tuple[str, str]] = []
+    for n in sorted(wanted):
+        if ("BCOLOR", n) in outs:
+            continue                     # the shader has its own back color
+        back = varying_name("BCOLOR", n)
+        qual = em.io._output_qualifiers("BCOLOR", n)[0]
+        prefix = ""
+        if ("COLOR", n) in outs:
+            front_decl = outs[("COLOR", n)][1]
+            stream = front_decl.stream[0] if em.proc == "GEOM" else 0
+            if stream:
+                prefix = f"layout(stream = {stream}) "
+            copies.append((back, varying_name("COLOR", n)))
+        em.io._declare(varying_block("out", back, qual, prefix=prefix))
+    em.pass_state["back_color_copies"] = copies
+
+
+def copy_back_colors(em) -> List[str]:
+    """BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]."""
+    return [f"{back} = {front};" for back, front in em.pass_state.get("back_color_copies", ())]
+
+
+def clamp_vertex_colors(em) -> List[str]:
+    """Clamp COLOR / BCOLOR outputs (including the back-color copies) to [0, 1]."""
+    names = [varying_name(sem, sidx) for sem, sidx in sorted(_outputs(em)) if sem in ("COLOR", "BCOLOR")]
+    names += [back for back, _ in em.pass_state.get("back_color_copies", ())]
+    return [f"{name} = clamp({name}, 0.0, 1.0);" for name in sorted(set(names))]
+
+
+def flip_position_y(em) -> List[str]:
+    """Negate clip-space y (see the module docstring)."""
+    if ("POSITION", 0) not in _outputs(em):
+        return []
+    return ["gl_Position.y = -gl_Position.y;   // y flip"]
+
+
+__all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances", "clip_vertex_source", "user_clip_distances", "declare_back_colors",
+           "copy_back_colors", "clamp_vertex_colors", "flip_position_y"]
