@@ -336,10 +336,10 @@ _PARAM_ROWS = (
     # MIRROR_CLAMP_TO_BORDER need EXT_texture_mirror_clamp (glpipe/samplers.py).
     (Cap.TEXTURE_MIRROR_CLAMP, _SD, lambda e: _sampler_feature(e, "texture_mirror_clamp")),
     (Cap.TEXTURE_MIRROR_CLAMP_TO_EDGE, _SD, lambda e: e.has("texture_mirror_clamp_to_edge")),
-    # GL_CLAMP: NEAREST is CLAMP_TO_EDGE; LINEAR needs the lowering's gl_clamp
-    # variant pass (VariantKey.gl_clamp), which does not exist yet: 0 until it
-    # lands (tests/context/test_samplers.py keeps a strict xfail for it).
-    (Cap.GL_CLAMP, _SD, lambda e: 0),
+    # GL_CLAMP: NEAREST is CLAMP_TO_EDGE; LINEAR is CLAMP_TO_BORDER plus the
+    # lowering's gl_clamp variant pass (coordinate clamped to [0, 1]); both
+    # proven on pixels in tests/context/test_samplers.py on both profiles.
+    (Cap.GL_CLAMP, _SD, lambda e: 1),
     (Cap.SEAMLESS_CUBE_MAP, _SD, lambda e: e.has("seamless_cube_map")),
     # Per sampler object with ARB_seamless_cubemap_per_texture; else one global switch.
     (Cap.SEAMLESS_CUBE_MAP_PER_TEXTURE, _SD, lambda e: _sampler_feature(e, "seamless_cubemap_per_texture")),
@@ -356,7 +356,9 @@ _PARAM_ROWS = (
     (Cap.CLIP_PLANES, _SD, lambda e: 1 if e.lim("GL_MAX_CLIP_DISTANCES") >= PIPE_MAX_CLIP_PLANES
      else e.lim("GL_MAX_CLIP_DISTANCES")),
     (Cap.VS_WINDOW_SPACE_POSITION, _SD, lambda e: 1),  # lowered to clip space from the viewport sysvals
-    (Cap.CLIP_HALFZ, _SD, lambda e: 1),  # glClipControl, else lowered in the VS
+    # glClipControl only: the VariantKey has no field to remap z in the VS, so gl33 says 0
+    # (glpipe/rasterizer.py refuses clip_halfz there; docs/rasterizer.md).
+    (Cap.CLIP_HALFZ, _SD, lambda e: e.has("clip_control")),
     (Cap.SAMPLE_SHADING, _SD, lambda e: e.has("sample_shading")),
     (Cap.FORCE_PERSAMPLE_INTERP, _SD, lambda e: e.has("sample_shading")),
     (Cap.MAX_WINDOW_RECTANGLES, _SD, lambda e: PIPE_MAX_WINDOW_RECTANGLES),  # variant
@@ -488,7 +490,7 @@ NOT_OFFERED = MappingProxyType({
         TEXTURE_BORDER_COLOR_QUIRK RGB_OVERRIDE_DST_ALPHA_BLEND VERTEXID_NOBASE TEXTURE_BUFFER_SAMPLER
         SIGNED_VERTEX_BUFFER_OFFSET FAKE_SW_MSAA ASTC_VOID_EXTENTS_NEED_DENORM_FLUSH""",
     "the host GL cannot do it and no glpipe fallback is planned": """
-        DEPTH_CLIP_DISABLE_SEPARATE DEPTH_CLAMP_ENABLE
+        DEPTH_CLIP_DISABLE_SEPARATE DEPTH_CLAMP_ENABLE POLYGON_OFFSET_UNITS_UNSCALED
         POLYGON_MODE_FILL_RECTANGLE CONSERVATIVE_RASTER_POST_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_POST_SNAP_POINTS_LINES CONSERVATIVE_RASTER_PRE_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_PRE_SNAP_POINTS_LINES MAX_CONSERVATIVE_RASTER_SUBPIXEL_PRECISION_BIAS
@@ -501,7 +503,7 @@ NOT_OFFERED = MappingProxyType({
         PRIMITIVE_RESTART_FOR_PATCHES ROBUST_BUFFER_ACCESS_BEHAVIOR MAP_UNSYNCHRONIZED_THREAD_SAFE
         HAS_CONST_BW""",
     "undecided: 0 until the issue that owns it implements and tests it": """
-        POLYGON_OFFSET_UNITS_UNSCALED DEST_SURFACE_SRGB_CONTROL SHADER_ARRAY_COMPONENTS
+        DEST_SURFACE_SRGB_CONTROL SHADER_ARRAY_COMPONENTS
         SHADER_CAN_READ_OUTPUTS LEGACY_MATH_RULES LOAD_CONSTBUF ALLOW_MAPPED_BUFFERS_DURING_EXECUTION
         SAMPLER_REDUCTION_MINMAX_ARB""",
 })
@@ -542,9 +544,10 @@ PARAMF_RULES = MappingProxyType({
     CapF.LINE_WIDTH_GRANULARITY: (_D, lambda e: float(e.lim("GL_SMOOTH_LINE_WIDTH_GRANULARITY"))),
     CapF.MIN_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
     CapF.MAX_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
-    # Core GL has no smooth points; point_smooth is the variant's, same sizes.
-    CapF.MIN_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
-    CapF.MAX_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
+    # Core GL has no smooth points and no variant makes them: point_smooth is
+    # refused (glpipe/rasterizer.py), so no antialiased point size is offered.
+    CapF.MIN_POINT_SIZE_AA: (_D, lambda e: 0.0),
+    CapF.MAX_POINT_SIZE_AA: (_D, lambda e: 0.0),
     CapF.POINT_SIZE_GRANULARITY: (_D, lambda e: float(e.lim("GL_POINT_SIZE_GRANULARITY"))),
     CapF.MAX_TEXTURE_ANISOTROPY: (_D, lambda e: float(e.lim("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
                                   if e.has("texture_filter_anisotropic") else 0.0),

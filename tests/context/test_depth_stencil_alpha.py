@@ -208,21 +208,9 @@ def test_stencil_ref_alone_changes_the_next_draw(screen, ctx):
 
 # -- alpha test ---------------------------------------------------------------------------------
 
-def _alpha_test_pass_in_lowering() -> bool:
-    """Whether lowering's GLSL emitter implements VariantKey.alpha_func."""
-    from lowering import to_glsl
-    from lowering.glsl.variant import VariantKey
-
-    fs = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n"
-    plain = to_glsl(fs, key=VariantKey()).source
-    return to_glsl(fs, key=VariantKey(alpha_func=int(Func.LESS))).source != plain
-
-
 ALPHAS = [0.25, 0.5, 0.75]
 
 
-@pytest.mark.xfail(not _alpha_test_pass_in_lowering(), strict=True,
-                   reason="alpha-test variant pass not in lowering yet")
 def test_alpha_test_every_func(screen, ctx):
     """Alpha test (through the shader variant) with reference 0.5: column
     (func, alpha) is written iff alpha FUNC 0.5; changing only the reference

@@ -76,14 +76,7 @@ def _mirror_clamp_supported(screen, mode) -> bool:
 _LO = (-2.3, -4.1 / 3, 0.0, 1.0)
 _HI = (2.7, -4.1 / 3 + 4.0, 0.0, 1.0)
 
-_GL_CLAMP_PASS_MISSING = pytest.mark.xfail(
-    strict=True, reason="GL_CLAMP with LINEAR filtering needs the lowering's gl_clamp variant pass "
-                        "(VariantKey.gl_clamp: clamp the coordinate to [0,1]); lowering/glsl has none yet")
-
-
-@pytest.mark.parametrize("mode,filt", [
-    pytest.param(m, f, marks=_GL_CLAMP_PASS_MISSING if (m, f) == (TexWrap.CLAMP, "linear") else ())
-    for m in TexWrap for f in ("nearest", "linear")])
+@pytest.mark.parametrize("mode,filt", [(m, f) for m in TexWrap for f in ("nearest", "linear")])
 def test_every_wrap_mode_outside_0_1(screen, ctx, mode, filt):
     """Each wrap mode on s and t (and a different one on the other axis) at
     coordinates from -2.3 to 2.7: texel indices from GL's wrap functions."""
@@ -130,7 +123,6 @@ def test_gl_clamp_linear_selects_the_variant(screen, ctx):
     assert ctx._gl_clamp_masks[ShaderType.FRAGMENT] == (0, 0, 0)
 
 
-@_GL_CLAMP_PASS_MISSING
 def test_gl_clamp_linear_blends_the_edge_with_the_border(screen, ctx):
     """PIPE_TEX_WRAP_CLAMP + LINEAR = GL 1.x GL_CLAMP: s clamped to [0, 1],
     then linear filtering reads the border beyond the edge texel."""
