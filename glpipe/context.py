@@ -29,6 +29,7 @@ from .defs import ContextFlag, Prim, ShaderType
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
 # -- mixin imports: one line per area module (keep sorted) --
+from .rasterizer import RasterizerMixin
 from .debug import DebugMixin
 from .constants import ConstantBufferMixin
 from .sampler_views import SamplerViewMixin
@@ -74,10 +75,15 @@ DERIVED_ORDER = (
     (Dirty.VIEWPORT, "_emit_viewport"),
     (Dirty.SCISSOR, "_emit_scissor"),
     # -- area rows: add yours here, one line each --
+    (Dirty.RASTERIZER, "_emit_rasterizer"),
+    (Dirty.RASTERIZER | Dirty.PROGRAM, "_emit_clip_distances"),  # cut to the distances the shader writes
+    (Dirty.TESS, "_emit_tess_state"),
+    (Dirty.FRAMEBUFFER | Dirty.VIEWPORT, "_emit_transform_sysvals"),  # fb height, viewport 0 (sysvals)
     (Dirty.BLEND | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
     (Dirty.BLEND_COLOR, "_emit_blend_color"),
     (Dirty.SAMPLE_MASK, "_emit_sample_mask"),
     (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_min_samples"),  # a fraction of the fb's samples
+    (Dirty.RASTERIZER | Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_persample_interp"),  # after min samples
     (Dirty.DSA | Dirty.STENCIL_REF, "_emit_dsa"),
     (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, "_emit_sampler_views"),  # units pair a view with a sampler
     (Dirty.CONSTANTS, "_emit_constants"),
@@ -92,6 +98,7 @@ class Context(
     FramebufferMixin,
     ViewportMixin,
     # -- area mixins: add yours here, one line each --
+    RasterizerMixin,
     DebugMixin,
     SamplerMixin,
     SamplerViewMixin,
@@ -124,6 +131,7 @@ class Context(
         self._init_framebuffer()
         self._init_viewport()
         # -- area inits: add yours here, one line each --
+        self._init_rasterizer()
         self._init_debug()
         self._init_samplers()
         self._init_sampler_views()
@@ -566,6 +574,7 @@ class Context(
         self._destroy_shaders()
         self._destroy_vertex()
         # -- area destroys: add yours here, one line each --
+        self._destroy_rasterizer()
         self._destroy_debug()
         self._destroy_sampler_views()
         self._destroy_samplers()

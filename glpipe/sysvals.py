@@ -100,6 +100,19 @@ class SysvalsMixin:
         gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._sysvals_binding, self._sysvals_ubo)
         self._counters.gl_state_calls += calls + 1
 
+    def _emit_transform_sysvals(self) -> None:
+        """The window transform the variants read: ``fb_size`` (width,
+        height and their reciprocals: FS_COORD_ORIGIN LOWER_LEFT flips with
+        the height) and viewport 0's Gallium ``scale`` / ``translate``
+        (VS_WINDOW_SPACE_POSITION).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
+        ``_set_sysval`` marks the block dirty only when the bytes change."""
+        fb = self.framebuffer
+        w, h = float(fb.width), float(fb.height)
+        self._set_sysval("fb_size", (w, h, 1.0 / w if w else 0.0, 1.0 / h if h else 0.0))
+        vp = self.viewports[0]
+        self._set_sysval("viewport_scale", tuple(vp.scale) + (1.0,))
+        self._set_sysval("viewport_translate", tuple(vp.translate) + (0.0,))
+
     def _reset_sysvals_shadow(self) -> None:
         """Forget what the host holds (raw GL rewrote the buffer): the next
         draw uploads the whole block and rebinds it."""

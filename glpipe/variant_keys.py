@@ -14,6 +14,15 @@ lowering/glsl.
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
 | dual_source_blend | bound blend state reads SRC1_* factors | FS |
 | gl_clamp | bound samplers with PIPE_TEX_WRAP_CLAMP and a LINEAR filter, per slot (samplers.py) | every stage |
+| flatshade | rasterizer flatshade, when the FS has COLOR-interpolated inputs (rasterizer.py) | FS and last stage before the rasterizer |
+| two_side | rasterizer light_twoside, when the FS reads COLOR | FS and last stage before the rasterizer |
+| clamp_vertex_color | rasterizer clamp_vertex_color | last stage before the rasterizer |
+| clamp_fragment_color | rasterizer clamp_fragment_color | FS |
+| sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left) | FS |
+| poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple) | FS |
+| clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
+| window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
+| y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) | last stage before the rasterizer |
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
 
+from . import rasterizer as _r
 from .defs import ShaderType
 from .formats import util_format_description
 from .shaders import GRAPHICS_STAGES
@@ -69,6 +79,39 @@ class VariantKeyMixin:
                     (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                     for io in fs.info.inputs
                     if io.semantic is not None and io.interpolate is not None)
+        rast = self._rast_key  # glpipe/rasterizer.py: the bound rasterizer's variant fields
+        last = stage == self._last_vertex_stage()
+        if stage == ShaderType.FRAGMENT or last:
+            fs = self.shaders[ShaderType.FRAGMENT]
+            fs_inputs = fs.info.inputs if fs is not None else ()
+            if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
+                fields["flatshade"] = True
+            # The FS picks front or back; the last stage declares (and fills) BCOLOR.
+            if rast[_r.KEY_TWO_SIDE] and any(io.semantic == "COLOR" for io in fs_inputs):
+                fields["two_side"] = True
+        if stage == ShaderType.FRAGMENT:
+            if rast[_r.KEY_CLAMP_FRAGMENT]:
+                fields["clamp_fragment_color"] = True
+            sprites = rast[_r.KEY_SPRITE_ENABLE]
+            if sprites:
+                sprites &= sum(1 << io.semantic_index for io in fs_inputs
+                               if io.semantic == "GENERIC" and io.semantic_index < 16)
+                if sprites:
+                    fields["sprite_coord_enable"] = sprites
+                    fields["sprite_coord_mode"] = rast[_r.KEY_SPRITE_MODE]
+            if rast[_r.KEY_POLY_STIPPLE]:
+                fields["poly_stipple"] = True
+            count, include = self._window_rect_key
+            if count or include:
+                fields["window_rectangles"] = count
+                fields["window_rectangles_include"] = include
+        if last:
+            if rast[_r.KEY_CLAMP_VERTEX]:
+                fields["clamp_vertex_color"] = True
+            if rast[_r.KEY_CLIP_PLANES] and not cso.info.writes_clipdist:
+                fields["clip_plane_enable"] = rast[_r.KEY_CLIP_PLANES]
+            if self._viewport_y_flip:  # glpipe/viewport.py
+                fields["y_flip"] = True
         if self._gl_clamp_masks[stage] != (0, 0, 0):
             fields["gl_clamp"] = self._gl_clamp_masks[stage]
         return VariantKey(**fields) if fields else _DEFAULT_KEY

@@ -15,7 +15,7 @@ only slot 0 exists and the cap PIPE_CAP_MAX_VIEWPORTS says 1.
 
 from __future__ import annotations
 
-from lowering.errors import InvalidArgumentError
+from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import PIPE_MAX_VIEWPORTS
 from .dirty import Dirty
@@ -43,6 +43,7 @@ class ViewportMixin:
         self._max_viewports = max(1, min(self._max_viewports, PIPE_MAX_VIEWPORTS))
         self.viewports = [ViewportState()] * self._max_viewports
         self.scissors = [ScissorState()] * self._max_viewports
+        self._viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
 
     def _slots(self, what: str, start_slot: int, items) -> tuple:
         items = tuple(items)
@@ -59,6 +60,10 @@ class ViewportMixin:
         for i, vp in enumerate(items):
             if not isinstance(vp, ViewportState):
                 raise InvalidArgumentError(f"set_viewport_states: viewports[{i}] is not a ViewportState")
+            if vp.scale[0] < 0:
+                # GL has no mirrored viewport and no variant mirrors x.
+                raise UnsupportedError(f"set_viewport_states: viewports[{i}] has a negative x scale "
+                                       f"{vp.scale[0]}; only y may be flipped")
         changed = False
         for i, vp in enumerate(items):
             if self.viewports[start_slot + i] != vp:
@@ -66,6 +71,13 @@ class ViewportMixin:
                 changed = True
         if changed:
             self.dirty |= Dirty.VIEWPORT
+            # A negative y scale is a flip in the last vertex stage (the GL
+            # rectangle takes |scale|): a variant, so it recompiles only when
+            # the direction changes.
+            flip = any(vp.scale[1] < 0 for vp in self.viewports)
+            if flip != self._viewport_y_flip:
+                self._viewport_y_flip = flip
+                self.dirty |= Dirty.PROGRAM
 
     def set_scissor_states(self, start_slot: int, scissors) -> None:
         """pipe_context::set_scissor_states(start_slot, scissors); used when the
@@ -91,13 +103,27 @@ class ViewportMixin:
         rast = getattr(self, "rasterizer", None)
         return bool(rast is not None and rast.templ.clip_halfz)
 
+    def _half_pixel_center(self) -> bool:
+        rast = getattr(self, "rasterizer", None)
+        return rast is None or bool(rast.templ.half_pixel_center)
+
     def _emit_viewport(self) -> None:
         gl = self.gl
         halfz = self._clip_halfz()
+        flip = self._viewport_y_flip
+        for i, vp in enumerate(self.viewports):
+            if vp.scale[1] and (vp.scale[1] < 0) != flip:
+                raise UnsupportedError(
+                    f"draw_vbo: viewport {i} flips y and another does not; glpipe flips y for all viewports "
+                    f"at once (in the shader)")
         if self._max_viewports > 1:
+            # half_pixel_center = False (D3D9 integer pixel centres): Gallium's
+            # point (x, y) is GL's (x + 0.5, y + 0.5), so the whole transform
+            # moves by half a pixel (glpipe/rasterizer.py; gl33 refuses it).
+            shift = 0.0 if self._half_pixel_center() else 0.5
             for i, vp in enumerate(self.viewports):
                 x, y, w, h, n, f = viewport_rect(vp, halfz)
-                gl.glViewportIndexedf(i, x, y, w, h)
+                gl.glViewportIndexedf(i, x + shift, y + shift, w, h)
                 gl.glDepthRangeIndexed(i, n, f)
         else:
             x, y, w, h, n, f = viewport_rect(self.viewports[0], halfz)

@@ -1,0 +1,570 @@
+"""Rasterizer state: create/bind/delete_rasterizer_state, set_clip_state,
+set_polygon_stipple, set_window_rectangles, set_tess_state.
+
+A ``RasterizerState`` is resolved once, at create time, into three things:
+
+* ``slots``: the block as one GL call per piece of GL state, in a fixed
+  slot order (``(bound GL function, args)``; ``None`` where the state does
+  not matter -- the cull face while culling is off, the offset values while
+  every offset is off).
+* ``key``: the small tuple of fields the shader variants depend on
+  (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
+  stipple, user clip planes).  A bind compares it with the bound CSO's and
+  sets Dirty.PROGRAM only when it differs; glpipe/variant_keys.py turns it
+  into ``VariantKey`` fields.
+* the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
+  (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
+  (sample shading, shared with set_min_samples) and ``clip_plane_enable``
+  (the GL_CLIP_DISTANCEi switches, which also depend on the shader).
+
+Emission.  Every pipe context of a screen draws on the same host GL
+context, and glpipe owns its state (docs/host.md), so what the host holds of
+this block is recorded once per host (``_HostRasterizer``), whichever context
+emitted it.  On Dirty.RASTERIZER the emit sends the calls that take the host
+from the recorded slots to the bound CSO's -- a list computed once per
+(recorded state, CSO) and cached on the CSO -- plus, always, the two slots
+the clear code changes behind the record (scissor test and rasterizer
+discard; it sets Dirty.RASTERIZER, and another context's clear reaches this
+one through the draw prologue, which sets every bit).  The first draw on a
+host, or one after ``_reset_rasterizer_shadow`` (raw GL changed the state),
+sends the whole block (16 to 19 calls).  The GL_CLIP_DISTANCEi switches are
+recorded the same way.
+What the host cannot do is refused at create time with UnsupportedError
+naming the field (the ``_REFUSED`` table); docs/rasterizer.md lists every
+field and what glpipe does with it.
+
+Non-CSO state of this module goes into the ``glp_sysvals`` block (user clip
+planes, the stipple pattern, window rectangles, default tessellation levels)
+and, for the window rectangles' count and mode, into the variant key.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from lowering.errors import InvalidArgumentError, UnsupportedError
+
+from .defs import (
+    PIPE_MAX_CLIP_PLANES,
+    PIPE_MAX_WINDOW_RECTANGLES,
+    ConservativeRaster,
+    Face,
+    PolygonMode,
+)
+from .dirty import Dirty
+from .shaders import GRAPHICS_STAGES
+from .state import ClipState, PolyStipple, RasterizerState, ScissorState
+
+# Gallium's fill modes GL's glPolygonMode can take.
+_GL_POLYGON_MODE = {PolygonMode.FILL: "GL_FILL", PolygonMode.LINE: "GL_LINE", PolygonMode.POINT: "GL_POINT"}
+_GL_CULL = {Face.FRONT: "GL_FRONT", Face.BACK: "GL_BACK", Face.FRONT_AND_BACK: "GL_FRONT_AND_BACK"}
+
+# (attribute of _Resolved, GL capability): one glEnable / glDisable each.
+_SWITCHES = (
+    ("cull", "GL_CULL_FACE"),
+    ("offset_point", "GL_POLYGON_OFFSET_POINT"),
+    ("offset_line", "GL_POLYGON_OFFSET_LINE"),
+    ("offset_tri", "GL_POLYGON_OFFSET_FILL"),
+    ("scissor", "GL_SCISSOR_TEST"),
+    ("poly_smooth", "GL_POLYGON_SMOOTH"),
+    ("point_size_per_vertex", "GL_PROGRAM_POINT_SIZE"),
+    ("line_smooth", "GL_LINE_SMOOTH"),
+    ("multisample", "GL_MULTISAMPLE"),
+    ("depth_clamp", "GL_DEPTH_CLAMP"),
+    ("rasterizer_discard", "GL_RASTERIZER_DISCARD"),
+)
+
+
+# Slots of _SWITCHES the clear code turns off behind the record (glpipe/clear.py).
+_CLEAR_CLOBBERS = frozenset(i for i, (attr, _) in enumerate(_SWITCHES) if attr in ("scissor", "rasterizer_discard"))
+
+
+class _Held:
+    """One state of the rasterizer slots a host may hold, interned per host
+    (``_HostRasterizer.states``) so transitions are cached by identity."""
+
+    __slots__ = ("slots",)
+
+    def __init__(self, slots: tuple):
+        self.slots = slots
+
+
+class _HostRasterizer:
+    """What one host GL context holds of the rasterizer block: ``held`` (a
+    ``_Held``; None: unknown) and the GL_CLIP_DISTANCEi mask (None: unknown).
+    Shared by every pipe context on the host."""
+
+    __slots__ = ("__weakref__", "clip_distances", "held", "states")
+
+    def __init__(self):
+        self.held = None
+        self.clip_distances = None
+        self.states: dict[tuple, _Held] = {}
+
+    def intern(self, slots: tuple) -> _Held:
+        """The one ``_Held`` of ``slots`` on this host."""
+        held = self.states.get(slots)
+        if held is None:
+            held = self.states[slots] = _Held(slots)
+        return held
+
+
+_HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _effective_fill_modes(t: RasterizerState) -> set:
+    """The fill modes of the faces that are not culled."""
+    modes = set()
+    if not t.cull_face & Face.FRONT:
+        modes.add(PolygonMode(t.fill_front))
+    if not t.cull_face & Face.BACK:
+        modes.add(PolygonMode(t.fill_back))
+    return modes
+
+
+def _any_offset(t: RasterizerState) -> bool:
+    return bool(t.offset_point or t.offset_line or t.offset_tri)
+
+
+# (field, refused when (template, profile) says so, why).  Checked in order at
+# create time; the first match raises UnsupportedError naming the field.
+_REFUSED = (
+    ("fill_front / fill_back", lambda t, p: len(_effective_fill_modes(t)) > 1,
+     ("different fill modes for front and back faces: core GL's glPolygonMode takes FRONT_AND_BACK only "
+      "(a culled face's mode does not count)")),
+    ("fill_front / fill_back", lambda t, p: PolygonMode.FILL_RECTANGLE in _effective_fill_modes(t),
+     "PIPE_POLYGON_MODE_FILL_RECTANGLE needs GL_NV_fill_rectangle (PIPE_CAP_POLYGON_MODE_FILL_RECTANGLE is 0)"),
+    ("offset_clamp", lambda t, p: _any_offset(t) and t.offset_clamp != 0 and not p.has("polygon_offset_clamp"),
+     ("a polygon offset clamp needs GL_ARB_polygon_offset_clamp (PIPE_CAP_POLYGON_OFFSET_CLAMP is 0 on this "
+      "host profile)")),
+    ("offset_units_unscaled", lambda t, p: _any_offset(t) and t.offset_units_unscaled and t.offset_units != 0,
+     ("GL scales offset_units by the depth buffer's minimum resolvable difference and has no unscaled mode "
+      "(PIPE_CAP_POLYGON_OFFSET_UNITS_UNSCALED is 0)")),
+    ("point_smooth", lambda t, p: t.point_smooth and not t.point_quad_rasterization,
+     ("core GL has no smooth (round) points and glpipe has no variant for them; the caps MIN/MAX_POINT_SIZE_AA "
+      "are 0")),
+    ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
+     "GL clips points and lines as points and lines, not as the triangles D3D clips"),
+    ("line_stipple_enable", lambda t, p: t.line_stipple_enable,
+     "core GL has no line stipple and glpipe has no variant for it"),
+    ("line_last_pixel", lambda t, p: t.line_last_pixel,
+     "GL's diamond-exit rule never draws a line's last pixel and has no switch for it"),
+    ("line_rectangular", lambda t, p: t.line_rectangular and not (t.multisample or t.line_smooth),
+     "GL draws aliased lines as parallelograms; rectangular lines come only with multisampling or line_smooth"),
+    ("conservative_raster_mode", lambda t, p: t.conservative_raster_mode != ConservativeRaster.OFF,
+     "conservative rasterization is not in core GL (PIPE_CAP_CONSERVATIVE_RASTER_* are 0)"),
+    ("depth_clip_near / depth_clip_far", lambda t, p: t.depth_clip_near != t.depth_clip_far,
+     "GL disables near and far clipping together (GL_DEPTH_CLAMP; PIPE_CAP_DEPTH_CLIP_DISABLE_SEPARATE is 0)"),
+    ("depth_clip_near / depth_clip_far", lambda t, p: not t.depth_clip_near and not p.has("depth_clamp"),
+     "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)"),
+    ("clip_halfz", lambda t, p: t.clip_halfz and not p.has("clip_control"),
+     ("a [0, 1] clip-space depth range needs glClipControl (GL 4.5 / GL_ARB_clip_control; PIPE_CAP_CLIP_HALFZ "
+      "is 0 on this host profile)")),
+    ("half_pixel_center", lambda t, p: not t.half_pixel_center and not p.has("viewport_array"),
+     ("integer pixel centres are a half-pixel viewport shift, which needs float viewports (GL 4.1 "
+      "glViewportIndexedf; not on this host profile)")),
+    ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule,
+     ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0) and has no switch "
+      "for the bottom-left rule")),
+    ("force_persample_interp", lambda t, p: t.force_persample_interp and not p.has("sample_shading"),
+     ("per-sample interpolation needs sample shading (GL 4.0 / GL_ARB_sample_shading; "
+      "PIPE_CAP_FORCE_PERSAMPLE_INTERP is 0 on this host profile)")),
+    ("tile_raster_order_fixed", lambda t, p: t.tile_raster_order_fixed,
+     "GL promises no tile order (PIPE_CAP_TILE_RASTER_ORDER is 0)"),
+    ("unclamped_fragment_depth_values", lambda t, p: t.unclamped_fragment_depth_values,
+     "core GL clamps fragment depth to [0, 1] (GL_NV_depth_buffer_float is not used)"),
+    ("representative_fragment_test", lambda t, p: t.representative_fragment_test,
+     "GL_NV_representative_fragment_test is not used"),
+)
+
+
+def _key_of(t: RasterizerState) -> tuple:
+    """The fields shader variants depend on, normalised so that equal
+    behaviour compares equal (the sprite origin only matters with sprites)."""
+    sprites = int(t.sprite_coord_enable) & 0xFFFF
+    return (bool(t.flatshade), bool(t.light_twoside), bool(t.clamp_vertex_color), bool(t.clamp_fragment_color),
+            sprites, int(t.sprite_coord_mode) if sprites else 0, bool(t.poly_stipple_enable),
+            int(t.clip_plane_enable) & 0xFF)
+
+
+# Positions in RasterizerCSO.key (read by glpipe/variant_keys.py).
+KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
+KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
+
+
+class RasterizerCSO:
+    """A rasterizer state object: the template resolved into host calls per
+    GL state slot (``slots``), the variant-relevant fields (``key``) and the
+    fields other blocks read.  ``transitions`` caches, per host state it was
+    emitted over, (the calls to send, the host state afterwards)."""
+
+    __slots__ = (
+        "clip_plane_enable",
+        "context",
+        "destroyed",
+        "key",
+        "persample",
+        "slots",
+        "templ",
+        "transitions",
+        "viewport_fields",
+    )
+
+    def __init__(self, context, templ: RasterizerState, slots: tuple):
+        self.context = context
+        self.templ = templ
+        self.destroyed = False
+        self.slots = slots
+        self.transitions: dict = {}
+        self.key = _key_of(templ)
+        self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
+        # What the viewport transform reads (glpipe/viewport.py).
+        self.viewport_fields = (bool(templ.clip_halfz), bool(templ.half_pixel_center))
+        self.persample = bool(templ.force_persample_interp)
+
+    def __repr__(self) -> str:
+        return "<RasterizerCSO deleted>" if self.destroyed else f"<RasterizerCSO {len(self.transitions)} transitions>"
+
+    def transition(self, host: _HostRasterizer) -> tuple:
+        """(calls, ``_Held`` after them) taking ``host`` from what it holds
+        to this state; cached per held state (an interned object)."""
+        held = host.held
+        found = self.transitions.get(held)
+        if found is None:
+            calls, after = [], []
+            for i, want in enumerate(self.slots):
+                have = None if held is None else held.slots[i]
+                if want is None:
+                    after.append(have)          # don't care: the host keeps what it has
+                    continue
+                if want != have or i in _CLEAR_CLOBBERS:
+                    calls.append(want)
+                after.append(want)
+            found = self.transitions[held] = (tuple(calls), host.intern(tuple(after)))
+        return found
+
+
+class RasterizerMixin:
+    """Context methods for rasterizer state, user clip planes, the polygon
+    stipple, window rectangles and default tessellation levels (mixed into
+    Context)."""
+
+    def _init_rasterizer(self) -> None:
+        gl = self.gl
+        prof = self.screen.profile
+        self._rast_caps = {name: int(getattr(gl, name)) for _, name in _SWITCHES}
+        self._rast_has_clip_control = prof.has("clip_control")
+        self._rast_has_offset_clamp = prof.has("polygon_offset_clamp")
+        self._rast_has_tess = prof.has("tessellation_shader")
+        self._rast_point_range = tuple(float(v) for v in prof.limit("GL_POINT_SIZE_RANGE", (1.0, 1.0)))
+        self._rast_line_range = tuple(float(v) for v in prof.limit("GL_ALIASED_LINE_WIDTH_RANGE", (1.0, 1.0)))
+        self._rast_smooth_line_range = tuple(
+            float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range))
+        self._rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
+        self._rast_offset_clamp_fn = _offset_clamp_entry() if self._rast_has_offset_clamp else None
+        self.rasterizer = None
+        self._rasterizer_default = RasterizerCSO(self, RasterizerState(), self._rasterizer_slots(RasterizerState()))
+        self._rast_key = self._rasterizer_default.key
+        self._rast_viewport = self._rasterizer_default.viewport_fields
+        self._rast_persample = False
+        self._rast_host = _HOSTS.get(self.host)
+        if self._rast_host is None:
+            self._rast_host = _HOSTS[self.host] = _HostRasterizer()
+        # Non-CSO state, as Gallium last set it.
+        self.clip_state = ClipState()
+        self.poly_stipple = PolyStipple()
+        self.window_rectangles = (False, ())   # (include, rects)
+        self._window_rect_key = (0, False)     # VariantKey.window_rectangles / _include
+        self.tess_state = ((1.0,) * 4, (1.0,) * 2)  # GL's default patch levels
+        self.dirty |= Dirty.RASTERIZER | Dirty.TESS
+
+    # -- CSO -----------------------------------------------------------------
+
+    def create_rasterizer_state(self, templ: RasterizerState) -> RasterizerCSO:
+        """pipe_context::create_rasterizer_state: validate and resolve once.
+
+        Fields the host cannot honour raise UnsupportedError naming the field
+        (docs/rasterizer.md); nothing is silently ignored."""
+        self.check_alive("create_rasterizer_state")
+        if not isinstance(templ, RasterizerState):
+            raise InvalidArgumentError(
+                f"create_rasterizer_state: expected a RasterizerState, got {type(templ).__name__}")
+        prof = self.screen.profile
+        for field, refused, why in _REFUSED:
+            if refused(templ, prof):
+                raise UnsupportedError(f"create_rasterizer_state: RasterizerState.{field}: {why}")
+        for name in ("point_size", "line_width"):
+            value = getattr(templ, name)
+            if not value >= 0.0:  # also catches NaN
+                raise InvalidArgumentError(f"RasterizerState.{name}: {value!r} is negative or not a number")
+        if not 0 <= templ.clip_plane_enable < 1 << PIPE_MAX_CLIP_PLANES:
+            raise InvalidArgumentError(f"RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} is not a "
+                                       f"mask of PIPE_MAX_CLIP_PLANES ({PIPE_MAX_CLIP_PLANES}) bits")
+        if templ.clip_plane_enable >> self._rast_max_clip_distances:
+            raise UnsupportedError(
+                f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
+                f"planes beyond the host's {self._rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)")
+        cso = RasterizerCSO(self, templ, self._rasterizer_slots(templ))
+        self.host.check("create_rasterizer_state")
+        return cso
+
+    def _rasterizer_slots(self, t: RasterizerState) -> tuple:
+        """One ``(GL function, args)`` per GL state slot, None where ``t``
+        does not care (see the module docstring); same slots, same order for
+        every template of a host."""
+        gl = self.gl
+        modes = _effective_fill_modes(t)
+        mode = modes.pop() if modes else PolygonMode.FILL
+        flags = {
+            "cull": t.cull_face != Face.NONE,
+            "offset_point": bool(t.offset_point), "offset_line": bool(t.offset_line),
+            "offset_tri": bool(t.offset_tri), "scissor": bool(t.scissor), "poly_smooth": bool(t.poly_smooth),
+            "point_size_per_vertex": bool(t.point_size_per_vertex), "line_smooth": bool(t.line_smooth),
+            "multisample": bool(t.multisample),
+            # GL_DEPTH_CLAMP disables near and far clipping and clamps to the
+            # depth range: Gallium's depth_clamp when it cannot be separate
+            # (PIPE_CAP_DEPTH_CLAMP_ENABLE 0: depth_clamp = !depth_clip_far).
+            "depth_clamp": not t.depth_clip_far,
+            "rasterizer_discard": bool(t.rasterizer_discard),
+        }
+        calls = [((gl.glEnable if flags[attr] else gl.glDisable), (self._rast_caps[cap],))
+                 for attr, cap in _SWITCHES]
+        calls.append((gl.glFrontFace, (gl.GL_CCW if t.front_ccw else gl.GL_CW,)))
+        calls.append((gl.glCullFace, (getattr(gl, _GL_CULL[Face(t.cull_face)]),)) if flags["cull"] else None)
+        calls.append((gl.glPolygonMode, (gl.GL_FRONT_AND_BACK, getattr(gl, _GL_POLYGON_MODE[mode]))))
+        if not _any_offset(t):
+            calls.append(None)
+        elif self._rast_offset_clamp_fn is not None:
+            calls.append((self._rast_offset_clamp_fn, (float(t.offset_scale), float(t.offset_units),
+                                                       float(t.offset_clamp))))
+        else:
+            calls.append((gl.glPolygonOffset, (float(t.offset_scale), float(t.offset_units))))
+        # GL clamps sizes to the implementation's range (and refuses 0, which
+        # is the template's default): do it here, as the caps announce it.
+        lo, hi = self._rast_point_range
+        calls.append((gl.glPointSize, (min(max(float(t.point_size), lo), hi),)))
+        lo, hi = self._rast_smooth_line_range if t.line_smooth else self._rast_line_range
+        calls.append((gl.glLineWidth, (min(max(float(t.line_width), lo), hi),)))
+        calls.append((gl.glProvokingVertex,
+                      (gl.GL_FIRST_VERTEX_CONVENTION if t.flatshade_first else gl.GL_LAST_VERTEX_CONVENTION,)))
+        if self._rast_has_clip_control:
+            calls.append((gl.glClipControl, (gl.GL_LOWER_LEFT,
+                                             gl.GL_ZERO_TO_ONE if t.clip_halfz else gl.GL_NEGATIVE_ONE_TO_ONE)))
+        return tuple(calls)
+
+    def bind_rasterizer_state(self, cso) -> None:
+        """pipe_context::bind_rasterizer_state (None: the template defaults)."""
+        if cso is self.rasterizer:
+            return
+        if cso is not None:
+            self._check_cso(cso, RasterizerCSO, "bind_rasterizer_state")
+        self.rasterizer = cso
+        self.dirty |= Dirty.RASTERIZER
+        used = cso if cso is not None else self._rasterizer_default
+        if used.key != self._rast_key:
+            self._rast_key = used.key
+            self.dirty |= Dirty.PROGRAM  # VariantKey fields (glpipe/variant_keys.py)
+        if used.viewport_fields != self._rast_viewport:
+            self._rast_viewport = used.viewport_fields
+            self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
+        if used.persample != self._rast_persample:
+            self._rast_persample = used.persample
+            self.dirty |= Dirty.MIN_SAMPLES  # sample shading is shared with set_min_samples
+
+    def delete_rasterizer_state(self, cso) -> None:
+        """pipe_context::delete_rasterizer_state.  Deleting the bound state is
+        a frontend bug in Gallium; glpipe unbinds it, so the next draw uses
+        the template defaults."""
+        self._check_cso(cso, RasterizerCSO, "delete_rasterizer_state")
+        if self.rasterizer is cso:
+            self.bind_rasterizer_state(None)
+        cso.destroyed = True
+
+    destroy_rasterizer_state = delete_rasterizer_state  # the spec's spelling
+
+    # -- non-CSO state ---------------------------------------------------------
+
+    def set_clip_state(self, state: ClipState) -> None:
+        """pipe_context::set_clip_state: the user clip planes (a, b, c, d) in
+        clip coordinates, used by the planes the rasterizer's
+        clip_plane_enable selects when the shader writes no clip distances.
+        They go into the sysvals block: changing them never recompiles."""
+        self.check_alive("set_clip_state")
+        if not isinstance(state, ClipState):
+            raise InvalidArgumentError(f"set_clip_state: expected a ClipState, got {type(state).__name__}")
+        for i, plane in enumerate(state.ucp):
+            if len(plane) != 4 or any(isinstance(c, bool) or not isinstance(c, (int, float)) for c in plane):
+                raise InvalidArgumentError(f"ClipState.ucp[{i}]: expected 4 numbers (a, b, c, d), got {plane!r}")
+        if state == self.clip_state:
+            return
+        self.clip_state = state
+        for i, plane in enumerate(state.ucp):
+            self._set_sysval("clip_plane", plane, i)
+
+    def set_polygon_stipple(self, stipple: PolyStipple) -> None:
+        """pipe_context::set_polygon_stipple: 32 rows of 32 bits.  Row r
+        applies to window rows y with y % 32 == r; within a row the most
+        significant bit is x % 32 == 0 (Gallium's convention, as
+        util_pstipple reads it)."""
+        self.check_alive("set_polygon_stipple")
+        if not isinstance(stipple, PolyStipple):
+            raise InvalidArgumentError(
+                f"set_polygon_stipple: expected a PolyStipple, got {type(stipple).__name__}")
+        rows = stipple.stipple
+        if len(rows) != 32:
+            raise InvalidArgumentError(f"PolyStipple.stipple: expected 32 rows, got {len(rows)}")
+        for r, row in enumerate(rows):
+            if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 0xFFFFFFFF:
+                raise InvalidArgumentError(f"PolyStipple.stipple[{r}]: {row!r} is not a 32-bit row")
+        if stipple == self.poly_stipple:
+            return
+        self.poly_stipple = stipple
+        # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
+        # variant reads bit 31 - x % 32 (lowering/glsl/passes_fragment.py).
+        for i in range(8):
+            self._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
+
+    def set_window_rectangles(self, include, rects) -> None:
+        """pipe_context::set_window_rectangles(include, rects): up to
+        PIPE_MAX_WINDOW_RECTANGLES ScissorStates (max exclusive).  With
+        ``include`` a fragment outside every rectangle is discarded, else a
+        fragment inside any rectangle is; draws only (not clears or blits).
+        Implemented in the fragment shader variant: the count and mode are
+        VariantKey fields, the rectangles sysvals."""
+        self.check_alive("set_window_rectangles")
+        rects = tuple(rects)
+        if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
+            raise InvalidArgumentError(f"set_window_rectangles: {len(rects)} rectangles, at most "
+                                       f"{PIPE_MAX_WINDOW_RECTANGLES} (PIPE_CAP_MAX_WINDOW_RECTANGLES)")
+        for i, r in enumerate(rects):
+            if not isinstance(r, ScissorState):
+                raise InvalidArgumentError(f"set_window_rectangles: rects[{i}] is not a ScissorState")
+            if r.maxx < r.minx or r.maxy < r.miny:
+                raise InvalidArgumentError(f"set_window_rectangles: rects[{i}] has max < min: {r!r}")
+        value = (bool(include), rects)
+        if value == self.window_rectangles:
+            return
+        self.window_rectangles = value
+        for i, r in enumerate(rects):
+            self._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
+        key = (len(rects), bool(include))
+        if key != self._window_rect_key:
+            self._window_rect_key = key
+            self.dirty |= Dirty.PROGRAM  # VariantKey.window_rectangles / _include
+
+    def set_tess_state(self, default_outer_level, default_inner_level) -> None:
+        """pipe_context::set_tess_state: the tessellation levels used when no
+        tessellation control shader is bound (GL_PATCH_DEFAULT_OUTER_LEVEL /
+        INNER_LEVEL), also readable by shaders as the TESS_DEFAULT_*_LEVEL
+        system values (sysvals).  Needs tessellation on the host."""
+        self.check_alive("set_tess_state")
+        if not self._rast_has_tess:
+            raise UnsupportedError("set_tess_state: tessellation is not available on the "
+                                   f"{self.screen.profile.name} profile")
+        try:
+            outer = tuple(float(v) for v in default_outer_level)
+            inner = tuple(float(v) for v in default_inner_level)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"set_tess_state: expected 4 outer and 2 inner levels (numbers), got "
+                                       f"{default_outer_level!r}, {default_inner_level!r}") from None
+        if len(outer) != 4 or len(inner) != 2:
+            raise InvalidArgumentError(f"set_tess_state: expected 4 outer and 2 inner levels, got "
+                                       f"{len(outer)} and {len(inner)}")
+        if (outer, inner) == self.tess_state:
+            return
+        self.tess_state = (outer, inner)
+        self._set_sysval("tess_default_outer", outer)
+        self._set_sysval("tess_default_inner", inner)
+        self.dirty |= Dirty.TESS
+
+    # -- emit ----------------------------------------------------------------
+
+    def _emit_rasterizer(self) -> None:
+        """Take the host from what it holds to the bound CSO (the module
+        docstring: a cached transition, clear-clobbered switches included)."""
+        cso = self.rasterizer if self.rasterizer is not None else self._rasterizer_default
+        host = self._rast_host
+        calls, host.held = cso.transition(host)
+        for fn, args in calls:
+            fn(*args)
+        self._counters.gl_state_calls += len(calls)
+
+    def _reset_rasterizer_shadow(self) -> None:
+        """Raw GL changed rasterizer state behind glpipe's back: forget what
+        the host holds, so the next draw sends the whole block."""
+        self._rast_host.held = None
+        self._rast_host.clip_distances = None
+        self.dirty |= Dirty.RASTERIZER
+
+    def _emit_clip_distances(self) -> None:
+        """GL_CLIP_DISTANCEi switches: the rasterizer's clip_plane_enable, cut
+        to the gl_ClipDistance[i] the program's last vertex stage writes
+        (``Reflection.clip_distance_mask``: the shader's own CLIPDIST
+        outputs, else the user-plane distances its variant computes).
+        Gallium counts unwritten distances as disabled; GL leaves an enabled
+        unwritten one undefined."""
+        cso = self.rasterizer if self.rasterizer is not None else self._rasterizer_default
+        mask = cso.clip_plane_enable
+        host = self._rast_host
+        if not mask and host.clip_distances == 0:
+            return  # the common case: no planes, none enabled
+        if mask:
+            stage = self._last_vertex_stage()
+            prog = self._program
+            variant = prog.variants[GRAPHICS_STAGES.index(stage)] if prog is not None and stage is not None else None
+            mask &= variant.glsl.reflection.clip_distance_mask if variant is not None else 0
+        old = host.clip_distances
+        if mask == old:
+            return
+        gl = self.gl
+        calls = 0
+        base = int(gl.GL_CLIP_DISTANCE0)
+        for i in range(self._rast_max_clip_distances):
+            bit = 1 << i
+            if old is None or (old ^ mask) & bit:
+                (gl.glEnable if mask & bit else gl.glDisable)(base + i)
+                calls += 1
+        host.clip_distances = mask
+        self._counters.gl_state_calls += calls
+
+    def _emit_persample_interp(self) -> None:
+        """force_persample_interp: per-sample shading at the full rate
+        (GL_SAMPLE_SHADING, min 1.0), which interpolates every input at its
+        sample.  It overrides set_min_samples' fraction (glpipe/blend.py
+        emits that just before this; a bind that turns the flag off sets
+        Dirty.MIN_SAMPLES so that fraction is re-sent)."""
+        if self._rast_persample:
+            gl = self.gl
+            gl.glEnable(gl.GL_SAMPLE_SHADING)
+            gl.glMinSampleShading(1.0)
+            self._counters.gl_state_calls += 2
+
+    def _emit_tess_state(self) -> None:
+        """GL_PATCH_DEFAULT_OUTER/INNER_LEVEL from set_tess_state (host-global
+        state: re-sent whenever another context drew)."""
+        if not self._rast_has_tess:
+            return
+        gl = self.gl
+        outer, inner = self.tess_state
+        gl.glPatchParameterfv(gl.GL_PATCH_DEFAULT_OUTER_LEVEL, outer)
+        gl.glPatchParameterfv(gl.GL_PATCH_DEFAULT_INNER_LEVEL, inner + (0.0, 0.0))
+        self._counters.gl_state_calls += 2
+
+    def _destroy_rasterizer(self) -> None:
+        self.rasterizer = None
+
+
+def _offset_clamp_entry():
+    """glPolygonOffsetClamp as the host resolves it.  PyOpenGL's GL 4.6 core
+    wrapper stays unresolved on a GL 4.5 host that has the extension, so ask
+    the ARB extension's wrapper (no suffix), then the EXT one."""
+    from OpenGL.GL.ARB.polygon_offset_clamp import glPolygonOffsetClamp
+    from OpenGL.GL.EXT.polygon_offset_clamp import glPolygonOffsetClampEXT
+
+    for fn in (glPolygonOffsetClamp, glPolygonOffsetClampEXT):
+        if fn:
+            return fn
+    raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp entry point")
+
+
+__all__ = ["RasterizerCSO", "RasterizerMixin"]

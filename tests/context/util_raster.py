@@ -1,0 +1,223 @@
+"""Helpers for the rasterizer tests (test_rasterizer.py, test_clip_stipple_windows.py):
+drawing with a given rasterizer template, depth and multisample readback
+through raw GL (never through the code under test), and the window-space
+geometry the expectations are computed from."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import glpipe
+from glpipe import (
+    Bind,
+    DepthStencilAlphaState,
+    DrawInfo,
+    Format,
+    Func,
+    RasterizerState,
+    ResourceTemplate,
+    ShaderState,
+    SurfaceTemplate,
+    Target,
+    VertexBuffer,
+)
+
+from .util import PASS_VS, read_rgba32f
+from .util_draw import FLAT_FS, POS_COLOR, SIZE, vertices, zero_fill
+
+WHITE = (1.0, 1.0, 1.0, 1.0)
+RED = (1.0, 0.0, 0.0, 1.0)
+GREEN = (0.0, 1.0, 0.0, 1.0)
+BLUE = (0.0, 0.0, 1.0, 1.0)
+
+# FS whose colour is the GENERIC[0] varying, interpolated.
+SMOOTH_FS = """FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+  0: MOV OUT[0], IN[0]
+  1: END
+"""
+
+
+def rast(ctx, **fields):
+    """Create and bind a rasterizer: 1-pixel points and lines unless ``fields`` say otherwise."""
+    templ = {"point_size": 1.0, "line_width": 1.0}
+    templ.update(fields)
+    cso = ctx.create_rasterizer_state(RasterizerState(**templ))
+    ctx.bind_rasterizer_state(cso)
+    return cso
+
+
+def bind_shaders(ctx, vs=PASS_VS, fs=FLAT_FS, elements=POS_COLOR):
+    """Bind a VS, an FS and vertex elements (position + colour by default)."""
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
+    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=fs)))
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(elements)))
+
+
+def draw(ctx, verts, mode, stride=32, **info):
+    """Draw ``verts`` (rows of float32) from user memory as vertex buffer 0."""
+    verts = np.ascontiguousarray(verts, np.float32)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=stride)])
+    info.setdefault("count", len(verts))
+    ctx.draw_vbo(DrawInfo(mode=mode, **info))
+
+
+def draw_image(ctx, color, verts, mode, **info):
+    """Zero the colour buffer (raw GL), draw, read it back: (h, w, 4) float32."""
+    zero_fill(ctx.screen, color)
+    draw(ctx, verts, mode, **info)
+    return read_rgba32f(ctx.screen, color)
+
+
+def tri_vertices(points, color=WHITE, z=0.0, size=SIZE):
+    """pos+colour rows for window-space ``points`` at NDC depth ``z`` (scalar or per vertex)."""
+    v = vertices(points, color, size)
+    v[:, 2] = z
+    return v
+
+
+def depth_target(ctx, size=SIZE, zs=Format.Z32_FLOAT):
+    """An RGBA32F colour buffer plus a depth buffer (D32F by default) with a
+    full viewport; depth test ALWAYS with writes on (the depth buffer records
+    every fragment's depth).  Returns (color, zs_resource)."""
+    from .util import render_target
+
+    color, zsres = render_target(ctx, size, size, zs=zs)
+    dsa = ctx.create_depth_stencil_alpha_state(
+        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS))
+    ctx.bind_depth_stencil_alpha_state(dsa)
+    return color, zsres
+
+
+def read_depth(screen, res) -> np.ndarray:
+    """Depth texels as float32 (h, w) via glGetTexImage(GL_DEPTH_COMPONENT)."""
+    gl = screen.host.gl
+    out = np.zeros((res.height0, res.width0), np.float32)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, res.gl_object)
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 4)
+    gl.glGetTexImage(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, out)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+    return out
+
+
+def clear_depth(screen, res, value: float) -> None:
+    """Fill a D32F texture with ``value`` (raw GL upload)."""
+    gl = screen.host.gl
+    data = np.full((res.height0, res.width0), value, np.float32)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, res.gl_object)
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 4)
+    gl.glTexSubImage2D(gl.GL_TEXTURE_2D, 0, 0, 0, res.width0, res.height0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT,
+                       data)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
+
+
+# ---------------------------------------------------------------------------
+# Multisampling
+# ---------------------------------------------------------------------------
+
+def msaa_target(ctx, samples=4, size=SIZE):
+    """A multisampled RGBA32F colour buffer bound with a full viewport."""
+    screen = ctx.screen
+    fmt = Format.R32G32B32A32_FLOAT
+    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=size, height0=size,
+                                                  nr_samples=samples, nr_storage_samples=samples,
+                                                  bind=Bind.RENDER_TARGET))
+    surf = ctx.create_surface(res, SurfaceTemplate(format=fmt))
+    ctx.set_framebuffer_state(glpipe.FramebufferState(width=size, height=size, cbufs=(surf,)))
+    ctx.set_viewport_states(0, [glpipe.ViewportState(scale=(size / 2, size / 2, 0.5),
+                                                     translate=(size / 2, size / 2, 0.5))])
+    ctx.clear(glpipe.Clear.COLOR0, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
+    return res
+
+
+def resolve_msaa(screen, res) -> np.ndarray:
+    """Average the samples of a multisampled RGBA32F texture with raw GL
+    (glBlitFramebuffer into a single-sampled texture): (h, w, 4) float32."""
+    gl = screen.host.gl
+    w, h = res.width0, res.height0
+    saved = _save_fb_state(gl)
+    fbos = gl.glGenFramebuffers(2)
+    tex = gl.glGenTextures(1)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+    gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA32F, w, h, 0, gl.GL_RGBA, gl.GL_FLOAT, None)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbos[0])
+    gl.glFramebufferTexture2D(gl.GL_READ_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE,
+                              res.gl_object, 0)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbos[1])
+    gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, tex, 0)
+    gl.glDisable(gl.GL_SCISSOR_TEST)
+    gl.glDisable(gl.GL_RASTERIZER_DISCARD)
+    gl.glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+    out = np.zeros((h, w, 4), np.float32)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbos[1])
+    gl.glGetTexImage(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA, gl.GL_FLOAT, out)
+    _restore_fb_state(gl, saved)
+    gl.glDeleteFramebuffers(2, fbos)
+    gl.glDeleteTextures(1, [tex])
+    return out
+
+
+def sample_positions(screen, res) -> np.ndarray:
+    """The host's sample positions (n, 2) within a pixel, for a framebuffer of
+    ``res`` (GL_SAMPLE_POSITION through raw GL)."""
+    gl = screen.host.gl
+    saved = _save_fb_state(gl)
+    fbo = gl.glGenFramebuffers(1)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+    gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE,
+                              res.gl_object, 0)
+    n = int(gl.glGetIntegerv(gl.GL_SAMPLES))
+    out = np.zeros((n, 2), np.float32)
+    for i in range(n):
+        pos = np.zeros(2, np.float32)
+        gl.glGetMultisamplefv(gl.GL_SAMPLE_POSITION, i, pos)
+        out[i] = pos
+    _restore_fb_state(gl, saved)
+    gl.glDeleteFramebuffers(1, [fbo])
+    return out
+
+
+def _save_fb_state(gl) -> tuple:
+    """The GL state the readback helpers change, so they can put it back
+    (the context under test shadows it and must find it as it left it)."""
+    return (int(gl.glGetIntegerv(gl.GL_DRAW_FRAMEBUFFER_BINDING)), int(gl.glGetIntegerv(gl.GL_READ_FRAMEBUFFER_BINDING)),
+            bool(gl.glIsEnabled(gl.GL_SCISSOR_TEST)), bool(gl.glIsEnabled(gl.GL_RASTERIZER_DISCARD)))
+
+
+def _restore_fb_state(gl, saved: tuple) -> None:
+    draw_fb, read_fb, scissor, discard = saved
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, draw_fb)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, read_fb)
+    (gl.glEnable if scissor else gl.glDisable)(gl.GL_SCISSOR_TEST)
+    (gl.glEnable if discard else gl.glDisable)(gl.GL_RASTERIZER_DISCARD)
+
+
+# ---------------------------------------------------------------------------
+# Geometry
+# ---------------------------------------------------------------------------
+
+def signed_area(points) -> float:
+    """Twice the signed area of a polygon in window coordinates (x right, y =
+    row): positive means counter-clockwise in GL's sense, which glpipe's
+    one-to-one window mapping makes Gallium's too."""
+    pts = np.asarray(points, np.float64)
+    x, y = pts[:, 0], pts[:, 1]
+    return float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def covered_by_centres(tris, centres_offset=0.5, size=SIZE):
+    """Boolean (size, size): pixel (x, y) covered when its sample point
+    (x + offset, y + offset) lies strictly inside one of ``tris`` (window
+    coordinates).  offset 0.5 is GL's (and half_pixel_center's) pixel centre,
+    0 the integer centres of half_pixel_center = False."""
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float64) + centres_offset
+    covered = np.zeros((size, size), bool)
+    for (x0, y0), (x1, y1), (x2, y2) in tris:
+        area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+        sign = 1.0 if area > 0 else -1.0
+        inside = np.ones((size, size), bool)
+        for (ax, ay), (bx, by) in (((x0, y0), (x1, y1)), ((x1, y1), (x2, y2)), ((x2, y2), (x0, y0))):
+            inside &= sign * ((bx - ax) * (ys - ay) - (by - ay) * (xs - ax)) > 0
+        covered |= inside
+    return covered
