@@ -21,6 +21,7 @@ lowering/glsl.
 | sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left) | FS |
 | poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple) | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
+| disabled_clip_distances | CLIPDIST the last stage writes minus the rasterizer's clip_plane_enable | last stage before the rasterizer |
 | window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
 | y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) | last stage before the rasterizer |
 """
@@ -28,6 +29,7 @@ lowering/glsl.
 from __future__ import annotations
 
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
+from lowering.glsl.passes_vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
 from . import rasterizer as _r
@@ -108,8 +110,16 @@ class VariantKeyMixin:
         if last:
             if rast[_r.KEY_CLAMP_VERTEX]:
                 fields["clamp_vertex_color"] = True
-            if rast[_r.KEY_CLIP_PLANES] and not cso.info.writes_clipdist:
-                fields["clip_plane_enable"] = rast[_r.KEY_CLIP_PLANES]
+            if not cso.info.writes_clipdist:
+                if rast[_r.KEY_CLIP_PLANES]:
+                    fields["clip_plane_enable"] = rast[_r.KEY_CLIP_PLANES]
+            else:
+                # The shader's own distances: clip_plane_enable selects which
+                # clip (Gallium).  llvmpipe clips by every distance written when
+                # none is enabled, so the disabled ones are written as 0.0.
+                disabled = written_clip_distances(cso.ir) & ~rast[_r.KEY_CLIP_PLANES] & 0xFF
+                if disabled:
+                    fields["disabled_clip_distances"] = disabled
             if self._viewport_y_flip:  # glpipe/viewport.py
                 fields["y_flip"] = True
         if self._gl_clamp_masks[stage] != (0, 0, 0):

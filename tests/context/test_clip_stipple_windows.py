@@ -123,16 +123,10 @@ IMM[0] FLT32 {    0.2500,    -0.5000,     0.0000,     0.0000}
 """
 
 
-# llvmpipe (the host) clips by every distance the shader writes when no
-# GL_CLIP_DISTANCEi is enabled at all, against the GL spec; Gallium's rule then
-# needs the variant to neutralise the disabled distances, which the lowering
-# does not do yet (it leaves a shader's own CLIPDIST outputs untouched).
-_HOST_CLIPS_ALL = pytest.mark.xfail(
-    strict=True, reason="variant pass 'mask shader clip distances by clip_plane_enable' not in lowering yet")
-
-
-@pytest.mark.parametrize("enable", [pytest.param(0b000, marks=_HOST_CLIPS_ALL), 0b001, 0b010, 0b011,
-                                    pytest.param(0b100, marks=_HOST_CLIPS_ALL), 0b111])
+# llvmpipe clips by every distance the shader writes when no GL_CLIP_DISTANCEi
+# is enabled at all (against the GL spec): the variant writes the disabled
+# ones as 0.0 (VariantKey.disabled_clip_distances), which 0b000 and 0b100 prove.
+@pytest.mark.parametrize("enable", [0b000, 0b001, 0b010, 0b011, 0b100, 0b111])
 def test_shader_clip_distances_select_by_clip_plane_enable(screen, ctx, enable):
     """CLIPDIST outputs take precedence over the user planes; enable bits pick
     among them, and bits the shader does not write (bit 2 here) count as
