@@ -59,6 +59,19 @@ CLEAR_COLOR = (0.1, 0.1, 0.12, 1.0)
 # -- command line --------------------------------------------------------------------
 
 
+# The vertex shader both demos use: position and one GENERIC varying
+# (vertex elements 0 and 1) passed straight through.
+PASSTHROUGH_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+
+
 def arg_parser(description: str, default_out: str) -> argparse.ArgumentParser:
     """The options every demo takes: --out, --size, --profile, --window."""
     p = argparse.ArgumentParser(description=description)

@@ -43,15 +43,6 @@ from glpipe import (
     VertexElement,
 )
 
-VS = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: END
-"""
 
 FS = """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
@@ -76,7 +67,7 @@ def render(screen, size: int) -> np.ndarray:
     try:
         target = common.RenderTarget(screen, ctx, size, size)
         csos = common.bind_fixed_function(ctx)
-        vs = ctx.create_vs_state(ShaderState(tokens=VS))
+        vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
         fs = ctx.create_fs_state(ShaderState(tokens=FS))
         velems = ctx.create_vertex_elements_state([
             VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
