@@ -93,7 +93,7 @@ def two_sided_color_input(io, index: int, decl, semantic: str, sidx: int):
     io._declare(varying_block("in", front, qual))
     io._declare(varying_block("in", back, qual))      # same qualifiers: both are "the" color
     io._record_input(VaryingInfo("IN", index, semantic, sidx, front, interpolation=interp,
-                                 sample_location=loc, xfb_name=f"{front}_block.{front}"))
+                                 sample_location=loc, xfb_name=front))
     local = f"glp_two_side_color_{sidx}"
     _pass_global(em, f"vec4 {local};", f"{local} = gl_FrontFacing ? {front} : {back};")
     em.pass_state.setdefault("two_sided", {})[local] = (front, back)

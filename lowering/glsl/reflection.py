@@ -93,7 +93,7 @@ class VaryingInfo:
     per_vertex: bool = False
     patch: bool = False
     builtin: bool = False
-    xfb_name: Optional[str] = None    # name for glTransformFeedbackVaryings (block.member or built-in)
+    xfb_name: Optional[str] = None    # name for glTransformFeedbackVaryings (the member of an unnamed output block, or a built-in)
 
 
 @dataclass(frozen=True)

@@ -267,7 +267,7 @@ class IOMap:
             qual, interp, loc = self.interpolation(decl, semantic)
             self._declare(varying_block("in", name, qual))
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, interpolation=interp,
-                                           sample_location=loc, xfb_name=f"{name}_block.{name}"))
+                                           sample_location=loc, xfb_name=name))
             return VectorView(name, "float", writable=False)
         raise UnsupportedError(f"FS input semantic {semantic} has no GLSL equivalent")
 
@@ -318,7 +318,7 @@ class IOMap:
         if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
             self._declare(varying_block("in", name, prefix="patch "))
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, patch=True,
-                                           xfb_name=f"{name}_block.{name}"))
+                                           xfb_name=name))
             return VectorView(name, "float", writable=False)
         size = ""
         if proc == "GEOM":
@@ -326,7 +326,7 @@ class IOMap:
             size = str(PRIMITIVE_VERTICES.get(prim, 3))
         self._declare(varying_block("in", name, instance=f"{name}_in[{size}]"))
         self._record_input(VaryingInfo("IN", index, semantic, sidx, name, per_vertex=True,
-                                       xfb_name=f"{name}_block.{name}"))
+                                       xfb_name=name))
         return VectorView(f"{name}_in[{v}].{name}", "float", writable=False)
 
     def _tess_levels(self, semantic: str, writable: bool):
@@ -416,7 +416,7 @@ class IOMap:
             layout = f"layout(stream = {stream}) "
         self._declare(varying_block("out", name, qual, prefix=layout))
         self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, interpolation=interp,
-                                        sample_location=loc, stream=stream, xfb_name=f"{name}_block.{name}"))
+                                        sample_location=loc, stream=stream, xfb_name=name))
         return VectorView(name, "float")
 
     def _clip_component(self, k: int) -> Optional[Component]:
@@ -458,11 +458,11 @@ class IOMap:
         if semantic in PATCH_SEMANTICS:
             self._declare(varying_block("out", name, prefix="patch "))
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, patch=True,
-                                            xfb_name=f"{name}_block.{name}"))
+                                            xfb_name=name))
             return VectorView(name, "float")
         self._declare(varying_block("out", name, instance=f"{name}_out[]"))
         self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, per_vertex=True,
-                                        xfb_name=f"{name}_block.{name}"))
+                                        xfb_name=name))
         return VectorView(f"{name}_out[{v}].{name}", "float")
 
     def _fs_output(self, index, decl, semantic, sidx):

@@ -519,12 +519,17 @@ def handle_sample_info(em, i, inst) -> None:
         view, target, swz = _view(em, inst, 0)
         row = target_row(target, inst.opcode)
         s = sampler_uniform(em, view, None, target, _ret_type(em, view))
-        em.req.need("texture_image_samples", "SAMPLE_INFO")
-        n = call(f"textureSamples({s})", "int", 1) if row.glsl in ("2DMS", "2DMSArray") else literal("int", (1,))
+        if row.glsl in ("2DMS", "2DMSArray"):
+            em.req.need("texture_image_samples", "SAMPLE_INFO")
+            n = call(f"textureSamples({s})", "int", 1)
+        else:
+            n = literal("int", (1,))  # a single-sampled view: one sample, any GLSL
     else:
         em.req.need("sample_shading", "SAMPLE_INFO of the render target")
         n = var("gl_NumSamples", "int", 1)
-    parts = [n if c == 0 else literal("int", (0,)) for c in comps]
+        swz = src.swizzle
+    # The result is (samples, 0, 0, 0); tgsi.rst applies the source swizzle to it.
+    parts = [n if swz[c] == 0 else literal("int", (0,)) for c in comps]
     em.write(i, 0, comps, construct(parts, "int"))
 
 
