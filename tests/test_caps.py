@@ -17,6 +17,8 @@ Three things are checked:
 from __future__ import annotations
 
 import math
+import os
+import re
 import sys
 import threading
 
@@ -30,6 +32,7 @@ from glpipe.caps import (
     PARAM_RULES,
     PARAMF_RULES,
     ROWS,
+    WITHHELD,
     ScreenCaps,
 )
 from glpipe.caps_shader import SYSVALS_UBOS, UNLIMITED
@@ -385,6 +388,8 @@ def test_facts(screen):
     # GL exposes no PCI ids: screen.rst's "not available".
     assert screen.get_param(Cap.VENDOR_ID) == 0xFFFFFFFF
     assert screen.get_param(Cap.DEVICE_ID) == 0xFFFFFFFF
+    # A frontend buffer-size hint, not a capability: Gallium's default (docs/caps.md).
+    assert screen.get_param(Cap.GL_BEGIN_END_BUFFER_SIZE) == 512 * 1024
     for cap in (Cap.PCI_GROUP, Cap.PCI_BUS, Cap.PCI_DEVICE, Cap.PCI_FUNCTION, Cap.VIDEO_MEMORY, Cap.DMABUF,
                 Cap.CONTEXT_PRIORITY_MASK, Cap.SHAREABLE_SHADERS, Cap.RESOURCE_FROM_USER_MEMORY, Cap.MAX_TEXTURE_MB):
         assert screen.get_param(cap) == 0, cap.name
@@ -558,3 +563,65 @@ def test_docs_describe_every_delivered_row():
         text = f.read()
     for row in ROWS:
         assert f"| `{row}` |" in text, row
+
+
+# ---------------------------------------------------------------------------
+# Every non-zero cap is proven: docs/caps.md's proof table
+# ---------------------------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_ROW = re.compile(r"^\| `PIPE_(CAP|CAPF|SHADER_CAP)_([A-Z0-9_]+)` \|(.*)$")
+_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
+
+
+def proof_table() -> dict:
+    """(kind, name) -> [(file, test)] from the "## Proof table" section of docs/caps.md."""
+    with open(os.path.join(ROOT, "docs", "caps.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Proof table\n", 1)[1].split("\n## ", 1)[0]
+    table = {}
+    for line in section.splitlines():
+        m = _ROW.match(line)
+        if m:
+            key = (m.group(1), m.group(2))
+            assert key not in table, f"{key} has two rows"
+            table[key] = _REF.findall(m.group(3))
+    return table
+
+
+def test_every_nonzero_cap_has_a_proof(screen):
+    """A cap answering non-zero on this profile has a proof-table row naming
+    at least one test, and every named test exists: a later flip without a
+    proof (or a proof renamed away) fails here."""
+    table = proof_table()
+    nonzero = [("CAP", c.name) for c in Cap if screen.get_param(c) != 0]
+    nonzero += [("CAPF", c.name) for c in CapF if screen.get_paramf(c) != 0.0]
+    nonzero += sorted({("SHADER_CAP", c.name) for c in ShaderCap for st in ShaderType
+                       if screen.get_shader_param(st, c) != 0})
+    missing = [f"PIPE_{kind}_{name}" for kind, name in nonzero if not table.get((kind, name))]
+    assert not missing, f"non-zero caps without a proof in docs/caps.md: {missing}"
+    enums = {"CAP": Cap, "CAPF": CapF, "SHADER_CAP": ShaderCap}
+    sources = {}
+    for (kind, name), refs in table.items():
+        assert name in enums[kind].__members__, f"proof table row for unknown PIPE_{kind}_{name}"
+        for path, test in refs:
+            if path not in sources:
+                full = os.path.join(ROOT, path)
+                assert os.path.exists(full), f"PIPE_{kind}_{name}: {path} does not exist"
+                with open(full, encoding="utf-8") as f:
+                    sources[path] = f.read()
+            assert re.search(rf"^def {test}\(", sources[path], re.MULTILINE), f"PIPE_{kind}_{name}: no {path}::{test}"
+
+
+def test_withheld_caps_answer_zero(screen, full):
+    """WITHHELD caps are ruled (not NOT_OFFERED) and answer 0 even with every
+    row delivered; each names its reason."""
+    for cap, reason in WITHHELD.items():
+        assert cap in PARAM_RULES and reason, cap.name
+        assert screen.get_param(cap) == 0 and full.param[cap] == 0, cap.name
+
+
+def test_shaders_and_draw_rows_are_delivered():
+    """Issue #4 delivered shaders and draw; legacy I/O (edge flags) stays off."""
+    assert DELIVERED["shaders"] and DELIVERED["draw"]
+    assert not DELIVERED["legacy_io"]

@@ -13,7 +13,6 @@ import pytest
 
 import glpipe
 from glpipe import (Bind, Blend, BlendFactor, BlendState, Cap, Format, LogicOp, Mask, RTBlendState)
-from glpipe.caps import DELIVERED, ScreenCaps
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
@@ -33,8 +32,8 @@ def ctx(screen):
 
 
 def delivered_caps(screen):
-    """The caps as they will read once the draw and shaders rows are flipped."""
-    return ScreenCaps(screen.host, screen.format_support, delivered=dict(DELIVERED, draw=True, shaders=True)).param
+    """The screen's PIPE_CAP answers (the draw and shaders rows are delivered)."""
+    return {cap: screen.get_param(cap) for cap in Cap}
 
 
 # -- the blend model (GL 4.5 §17.3.6, table 17.2; Gallium's p_defines) -------------

@@ -13,7 +13,6 @@ import pytest
 
 from glpipe import (Bind, BlendState, Cap, DepthStencilAlphaState, DrawInfo, Format, Func, Prim, StencilOp,
                     StencilRef, StencilState, VertexBuffer)
-from glpipe.caps import DELIVERED, ScreenCaps
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
@@ -29,8 +28,8 @@ def ctx(screen):
 
 
 def delivered_caps(screen):
-    """The caps as they will read once the draw and shaders rows are flipped."""
-    return ScreenCaps(screen.host, screen.format_support, delivered=dict(DELIVERED, draw=True, shaders=True)).param
+    """The screen's PIPE_CAP answers (the draw and shaders rows are delivered)."""
+    return {cap: screen.get_param(cap) for cap in Cap}
 
 
 # -- the model (GL 4.5 §17.3.3-17.3.5) --------------------------------------------------

@@ -71,12 +71,9 @@ def ctx(screen):
 
 @pytest.fixture
 def caps(screen):
-    """What the caps answer once the ``draw`` and ``shaders`` rows this module
-    proves are delivered (glpipe/caps.py: a row's flip changes no expression)."""
-    from glpipe.caps import DELIVERED, ScreenCaps
-
-    full = ScreenCaps(screen.host, screen.format_support, {row: True for row in DELIVERED})
-    return full
+    """The screen's caps (the ``draw`` and ``shaders`` rows this module proves
+    are delivered)."""
+    return screen.caps
 
 
 # ---------------------------------------------------------------------------

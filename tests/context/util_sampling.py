@@ -142,11 +142,9 @@ class Sampling:
 
 
 def delivered_caps(screen):
-    """The screen's caps as they read once the ``shaders`` and ``draw`` rows are delivered."""
-    from glpipe.caps import DELIVERED, ScreenCaps
-
-    rows = dict(DELIVERED, shaders=True, draw=True)
-    return ScreenCaps(screen.host, screen.format_support, delivered=rows, bindings=screen.bindings)
+    """The screen's caps (``param`` / ``paramf`` / ``shader``): the ``shaders``
+    and ``draw`` rows are delivered, so this is what get_param answers."""
+    return screen.caps
 
 
 def read_int(screen, res, signed=False):
