@@ -38,6 +38,14 @@ STAGE_PROCESSOR = {
 GRAPHICS_STAGES = (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
                    ShaderType.GEOMETRY, ShaderType.FRAGMENT)
 
+_SHADERS = Dirty.SHADERS  # module global: read per bind
+
+# Distinct variant-input combinations remembered before that cache starts over.
+_MAX_INPUT_COMBINATIONS = 1024
+
+# Semantics that are user varyings (the others are GL built-ins).
+_USER_VARYINGS = frozenset({"GENERIC", "TEXCOORD", "COLOR", "BCOLOR", "FOG", "PCOORD"})
+
 # Host features a stage needs beyond GL 3.3.
 _STAGE_FEATURE = {
     ShaderType.TESS_CTRL: "tessellation_shader",
@@ -78,13 +86,55 @@ class ShaderVariant:
 
 
 class Program:
-    """A linked GL program for one tuple of variants."""
+    """A linked GL program for one tuple of variants, with what the draw
+    path needs to know about it worked out once, at link time: its texture
+    units (``tex_plan``, glpipe/sampler_views.py), its constant buffers
+    (``cb_plan``, glpipe/constants.py) and whether it reads DRAWID."""
 
-    __slots__ = ("gl_program", "variants")
+    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid")
 
-    def __init__(self, gl_program: int, variants: tuple):
+    def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
+                 uses_drawid: bool = False):
         self.gl_program = gl_program
         self.variants = variants
+        self.tex_plan = tex_plan
+        self.cb_plan = cb_plan
+        self.uses_drawid = uses_drawid
+
+
+class VariantInput:
+    """The one holder of a structured variant-key input value (a tuple of
+    colour-buffer kinds, the rasterizer's key fields, ...): see
+    ``variant_input``.  Hashes and compares by identity, in C."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"VariantInput({self.value!r})"
+
+
+_VARIANT_INPUTS: "dict[object, VariantInput]" = {}
+
+
+def variant_input(value) -> VariantInput:
+    """The canonical holder of ``value`` (hashable): equal values, one holder.
+
+    The program cache is keyed by a tuple of variant-key inputs
+    (glpipe/variant_keys.py ``_variant_inputs``) on every program change;
+    nested tuples in it would be re-hashed element by element each time,
+    holders hash by identity.  Setters store the holder when the value is
+    set, and compare holders with ``is``."""
+    holder = _VARIANT_INPUTS.get(value)
+    if holder is None:
+        if len(_VARIANT_INPUTS) >= 65536:
+            # Only a cache of identities: new holders for old values merely
+            # make the program cache miss once, never select a wrong program.
+            _VARIANT_INPUTS.clear()
+        holder = _VARIANT_INPUTS[value] = VariantInput(value)
+    return holder
 
 
 def _binding_tables(reflection):
@@ -100,7 +150,9 @@ class ShaderMixin:
 
     def _init_shaders(self) -> None:
         self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType
-        self._programs: "dict[tuple, Program]" = {}
+        self._programs: "dict[tuple, Program]" = {}  # variants tuple -> Program
+        self._programs_by_inputs: "dict[tuple, Program]" = {}  # _variant_inputs() -> Program
+        self._variant_env = None  # variant_keys.py: the non-shader key inputs, rebuilt on Dirty.PROGRAM
         self._program = None
 
     # -- create / bind / delete ------------------------------------------------
@@ -130,7 +182,44 @@ class ShaderMixin:
             raise ShaderValidationError(
                 f"{what}: TGSI header is {ir.processor}, expected {STAGE_PROCESSOR[stage]}")
         info = validate(ir)
+        self._check_shader_limits(stage, ir, info, what)
         return ShaderCSO(self, stage, tokens, ir, info, getattr(state, "stream_output", None))
+
+    def _check_shader_limits(self, stage: ShaderType, ir, info, what: str) -> None:
+        """Refuse, at create time, a shader beyond the limits the caps
+        announce: past them the host's compiler may fail at draw time (an
+        'internal error') or, for llvmpipe's tessellation, crash."""
+        from .defs import Cap, ShaderCap
+
+        screen = self.screen
+        # Vertex attributes and user varyings count against MAX_INPUTS/OUTPUTS;
+        # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.
+        def user(ios):
+            return sum(1 for io in ios if io.semantic is None or io.semantic in _USER_VARYINGS)
+
+        checks = [
+            (user(info.inputs), screen.get_shader_param(stage, ShaderCap.MAX_INPUTS), "inputs", "MAX_INPUTS"),
+            (user(info.outputs), screen.get_shader_param(stage, ShaderCap.MAX_OUTPUTS), "outputs", "MAX_OUTPUTS"),
+        ]
+        if stage in (ShaderType.TESS_CTRL, ShaderType.TESS_EVAL):
+            patch = sum(1 for io in info.inputs + info.outputs if io.semantic == "PATCH")
+            checks.append((patch, screen.get_param(Cap.MAX_SHADER_PATCH_VARYINGS), "PATCH varyings",
+                           "PIPE_CAP_MAX_SHADER_PATCH_VARYINGS"))
+        if stage == ShaderType.GEOMETRY:
+            if int(ir.property("GS_INVOCATIONS", 1)) > 1 and not screen.profile.has("gpu_shader5"):
+                from lowering.errors import UnsupportedError
+
+                raise UnsupportedError(f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
+                                       f"(not on the {screen.profile.name} profile)")
+            checks.append((int(ir.property("GS_INVOCATIONS", 1)), max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
+                           "GS_INVOCATIONS", "PIPE_CAP_MAX_GS_INVOCATIONS"))
+            checks.append((int(ir.property("GS_MAX_OUTPUT_VERTICES", 0)),
+                           screen.get_param(Cap.MAX_GEOMETRY_OUTPUT_VERTICES), "GS_MAX_OUTPUT_VERTICES",
+                           "PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES"))
+        for used, limit, name, cap in checks:
+            if used > limit:
+                raise ShaderValidationError(f"{what}: the shader uses {used} {name}; this screen allows {limit} "
+                                            f"({cap})")
 
     def _bind_shader(self, stage: ShaderType, cso) -> None:
         if cso is not None:
@@ -141,7 +230,12 @@ class ShaderMixin:
         if self.shaders[stage] is cso:
             return
         self.shaders[stage] = cso
-        self.dirty |= Dirty.PROGRAM | Dirty.VERTEX | Dirty.SAMPLER_VIEWS | Dirty.CONSTANTS | Dirty.SYSVALS
+        # Only the program (Dirty.SHADERS: the other variant-key inputs are
+        # unchanged): the vertex layout does not depend on the shader (input
+        # types reach the VS through its variant key), the sysvals binding is
+        # the same for every program, and _emit_program dirties texture units
+        # / constant buffers only if the new program's plans differ.
+        self.dirty |= Dirty.SHADERS
 
     def _delete_shader(self, stage: ShaderType, cso) -> None:
         self._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
@@ -151,6 +245,8 @@ class ShaderMixin:
             self.shaders[stage] = None
             self.dirty |= Dirty.PROGRAM
         gl = self.gl
+        for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
+            del self._programs_by_inputs[inputs]
         for key in [k for k in self._programs if any(v is not None and v.cso is cso for v in k)]:
             prog = self._programs.pop(key)
             if self._program is prog:
@@ -227,34 +323,66 @@ class ShaderMixin:
                 gl.glDetachShader(prog, v.gl_shader)
         self.host.check("linking a program")
         self.screen.counters.programs_linked += 1
-        return Program(int(prog), variants)
+        uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None
+                          for sv in v.cso.info.system_values)
+        return Program(int(prog), variants, self._texture_plan(variants), self._constant_plan(variants),
+                       uses_drawid)
 
     def _emit_program(self) -> None:
-        """Select the variant of every bound graphics stage for the current
-        state, and bind (linking on first use) their program."""
+        """Bind the program of the bound shaders' variants for the current
+        state.  Looked up first by what the variant keys are computed from
+        (``_variant_inputs``, glpipe/variant_keys.py), so returning to a
+        combination seen before costs one tuple and one dict lookup; only a
+        new combination computes keys, selects (compiling on first use) the
+        variants and finds or links their program."""
+        inputs = self._variant_inputs()
+        prog = self._programs_by_inputs.get(inputs)
+        if prog is None:
+            prog = self._select_program(inputs)
+            if len(self._programs_by_inputs) >= _MAX_INPUT_COMBINATIONS:
+                self._programs_by_inputs.clear()  # a cache: rebuilt from the keys as needed
+            self._programs_by_inputs[inputs] = prog
+        if prog is not self._program:
+            self._use_program(prog)
+
+    def _select_program(self, inputs: tuple) -> Program:
+        """The program of the variants ``inputs`` select (linked on first use)."""
         variants = []
         for stage in GRAPHICS_STAGES:
             cso = self.shaders[stage]
             if cso is None:
                 variants.append(None)
                 continue
-            variants.append(self._variant(cso, self._variant_key(stage, cso)))
+            variants.append(self._variant(cso, self._variant_key(stage, cso, inputs)))
         key = tuple(variants)
         prog = self._programs.get(key)
         if prog is None:
             if variants[0] is None:
                 raise InvalidArgumentError("draw_vbo: no vertex shader is bound")
+            self._program = None  # linking makes the new program current
             prog = self._link(key)
             self._programs[key] = prog
-        if prog is not self._program:
-            self.gl.glUseProgram(prog.gl_program)
-            self._program = prog
+        return prog
+
+    def _use_program(self, prog: Program) -> None:
+        """Make ``prog`` current; what it reads from other blocks (texture
+        units, constant buffers) is re-emitted only where its plans differ
+        from the previous program's."""
+        old = self._program
+        self._hot.glUseProgram(prog.gl_program)
+        self._program = prog
+        self._program_drawid = prog.uses_drawid
+        if old is None or prog.tex_plan != old.tex_plan:
+            self.dirty |= Dirty.SAMPLER_VIEWS
+        if old is None or prog.cb_plan != old.cb_plan:
+            self.dirty |= Dirty.CONSTANTS
 
     def _destroy_shaders(self) -> None:
         gl = self.gl
         for prog in self._programs.values():
             gl.glDeleteProgram(prog.gl_program)
         self._programs.clear()
+        self._programs_by_inputs.clear()
         self._program = None
 
 
@@ -292,8 +420,17 @@ def _make_stage_methods():
         def create(self, state, _stage=stage):
             return self._create_shader(_stage, state)
 
-        def bind(self, cso, _stage=stage):
-            self._bind_shader(_stage, cso)
+        def bind(self, cso, _stage=stage, _slot=int(stage)):
+            # _bind_shader, inlined for the common case (a valid CSO of this
+            # stage, or None); anything else goes there to raise.
+            if cso is not None and (type(cso) is not ShaderCSO or cso.context is not self or cso.destroyed
+                                    or cso.stage is not _stage):
+                self._bind_shader(_stage, cso)
+                return
+            shaders = self.shaders
+            if shaders[_slot] is not cso:
+                shaders[_slot] = cso
+                self.dirty |= _SHADERS
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)
@@ -312,4 +449,5 @@ def _make_stage_methods():
 for _name, _fn in _make_stage_methods().items():
     setattr(ShaderMixin, _name, _fn)
 
-__all__ = ["ShaderCSO", "ShaderVariant", "Program", "ShaderMixin", "STAGE_PROCESSOR", "GRAPHICS_STAGES"]
+__all__ = ["ShaderCSO", "ShaderVariant", "Program", "ShaderMixin", "STAGE_PROCESSOR", "GRAPHICS_STAGES",
+           "VariantInput", "variant_input"]
