@@ -79,8 +79,7 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
 
     Times the case's loop, its binds alone, and case (a)'s draw; then wraps
     every emit method ``Context._update_derived`` dispatches to (the rows of
-    ``glpipe.context.DERIVED_ORDER`` plus ``_emit_vertex`` and
-    ``_note_program_drawid``) with a perf_counter timer on the context
+    ``glpipe.context.DERIVED_ORDER`` plus ``_emit_vertex``) with a perf_counter timer on the context
     instance and runs the loop again.  The timer's own cost is measured on a
     no-op and subtracted, so each row is the function's real µs per call;
     "dispatch" is what remains of the emit time (walking DERIVED_ORDER,
@@ -127,11 +126,15 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
             noop()
         calls, ns = stats.pop("<noop>")
         timer_ns = ns / calls
-        names = [m for _bit, m in DERIVED_ORDER] + ["_emit_vertex", "_note_program_drawid"]
+        names = [m for _bit, m in DERIVED_ORDER] + ["_emit_vertex"]
         ctx = g.ctx
         for name in dict.fromkeys(names):
             if hasattr(ctx, name):
                 setattr(ctx, name, timed(name, getattr(ctx, name)))
+        # _update_derived keeps bound emit methods per dirty word: rebind them
+        # to the timers (and back to the methods afterwards).
+        reset_plans = getattr(ctx, "_reset_derived_plans", lambda: None)
+        reset_plans()
         g.make_current()
         gc.disable()
         try:
@@ -141,6 +144,7 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
             gc.enable()
             for name in dict.fromkeys(names):
                 ctx.__dict__.pop(name, None)
+            reset_plans()
     finally:
         g.make_current()
         g.destroy()

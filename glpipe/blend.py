@@ -39,10 +39,17 @@ driver decide); ``max_rt`` is a hint (every RT entry is read; entries not
 given take the template default); ``blend_coherent`` only qualifies
 advanced blending, which is refused (PIPE_CAP_BLEND_EQUATION_ADVANCED 0).
 
-Shadows.  Dirty.BLEND set by anyone means the host does not hold the block
-(glpipe/dirty.py), so the next draw sends it whole.  Code that changes
-blend GL state without setting the bit must call ``_reset_blend_shadow``.
-Clears need no more than the bit: they change masks and dither only.
+Emission.  What the host holds of the block is recorded as an interned
+snapshot (``_BlendHeld``: per-RT enables, masks, equations and factors,
+logic op, alpha-to-coverage / -one, dither).  A bind sets Dirty.BLEND_CSO:
+the emit then sends the calls that take the recorded snapshot to the bound
+block -- computed once per (snapshot, block) and cached on the block as
+``(GL entry point index, args)`` pairs (glpipe/hotgl.py), so switching
+between two blend states costs a dict lookup and the one or two calls that
+differ.  Dirty.BLEND set by anyone (a clear opens the colour mask, raw GL,
+another context drew) means the host does not hold the recorded snapshot:
+the emit forgets it and sends the block whole.  Code that changes blend GL
+state without setting that bit must call ``_reset_blend_shadow``.
 """
 
 from __future__ import annotations
@@ -52,9 +59,11 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .defs import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .dirty import Dirty
 from .formats import host_storage, util_format_description
+from .hotgl import OP
 from .state import BlendState
 
 F = BlendFactor
+_BLEND_CSO = Dirty.BLEND_CSO  # a module global: read per bind
 
 _GL_FACTOR = {
     F.ONE: "GL_ONE", F.SRC_COLOR: "GL_SRC_COLOR", F.SRC_ALPHA: "GL_SRC_ALPHA",
@@ -141,16 +150,40 @@ class _GLBlock:
     trust; ``after`` is what each per-RT shadow holds afterwards."""
 
     __slots__ = ("enables", "equations", "funcs", "masks", "logic", "alpha_to_coverage", "alpha_to_one",
-                 "dither", "dual_source", "full_calls", "after")
+                 "dither", "dual_source", "full_calls", "after", "transitions")
 
 
-def _group_calls(want: tuple, set_all, set_one) -> tuple:
-    """(calls, shadow after) bringing one per-RT group from unknown to ``want``."""
+class _BlendHeld:
+    """What the host holds of the blend block, as a snapshot tuple
+    ``(enables, masks, equations, funcs, logic_enable, logic_op, a2c, a2o,
+    dither)`` (per-RT tuples; None = unknown).  Interned per context, so
+    transitions are cached by identity."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple):
+        self.state = state
+
+
+def _sync_group(want: tuple, have: tuple, calls: list, set_all, set_one) -> tuple:
+    """Record the calls bringing one per-RT group from ``have`` (None
+    entries: unknown) to ``want`` (None entries: don't care) into ``calls``;
+    return the group as the host holds it afterwards.  One global call when
+    every cared-for RT wants the same value (it sets every RT), else one
+    indexed call per RT that differs."""
+    diff = [i for i, w in enumerate(want) if w is not None and have[i] != w]
+    if not diff:
+        return have
     values = {w for w in want if w is not None}
     if len(values) == 1:
         value = values.pop()
-        return [set_all(value)], [value] * len(want)
-    return [set_one(i, w) for i, w in enumerate(want) if w is not None], list(want)
+        calls.append(set_all(value))
+        return (value,) * len(want)
+    after = list(have)
+    for i in diff:
+        calls.append(set_one(i, want[i]))
+        after[i] = want[i]
+    return tuple(after)
 
 
 class BlendCSO:
@@ -158,7 +191,7 @@ class BlendCSO:
     the host blocks computed so far (per colour-buffer format tuple)."""
 
     __slots__ = ("context", "templ", "destroyed", "rts", "logicop", "logicop_func", "alpha_to_coverage",
-                 "alpha_to_one", "dither", "dual_source", "blocks")
+                 "alpha_to_one", "dither", "dual_source", "blocks", "fb", "fb_block")
 
     def __init__(self, context, templ: BlendState, nr_rts: int):
         self.context = context
@@ -173,6 +206,7 @@ class BlendCSO:
         self.dither = bool(templ.dither)
         self.dual_source = any(rt.uses_src1() for rt in self.rts)
         self.blocks: "dict[tuple, _GLBlock]" = {}
+        self.fb = self.fb_block = None  # the framebuffer last emitted with, and its block
 
     def __repr__(self) -> str:
         state = "deleted" if self.destroyed else f"{len(self.blocks)} host blocks"
@@ -195,6 +229,13 @@ class BlendMixin:
         # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
         self._gl_logicop = {op: int(getattr(self.gl, "GL_" + op.name)) for op in LogicOp}
         self._rt_kinds: "dict" = {}
+        gl = self.gl
+        self._gl_blend_cap = int(gl.GL_BLEND)
+        self._gl_logic_cap = int(gl.GL_COLOR_LOGIC_OP)
+        self._gl_a2c_cap = int(gl.GL_SAMPLE_ALPHA_TO_COVERAGE)
+        self._gl_a2o_cap = int(gl.GL_SAMPLE_ALPHA_TO_ONE)
+        self._gl_dither_cap = int(gl.GL_DITHER)
+        self._blend_states: "dict[tuple, _BlendHeld]" = {}  # interned host snapshots
         self.blend = None
         self._blend_default = BlendCSO(self, BlendState(), self._blend_nr_rts)
         self._dual_source_key = False
@@ -212,14 +253,10 @@ class BlendMixin:
         self.dirty |= Dirty.BLEND | Dirty.BLEND_COLOR | Dirty.SAMPLE_MASK | Dirty.MIN_SAMPLES
 
     def _forget_blend_block(self) -> None:
-        n = self._blend_nr_rts
-        self._gl_enables = [None] * n
-        self._gl_equations = [None] * n
-        self._gl_funcs = [None] * n
-        self._gl_masks = [None] * n
-        self._gl_logic_enable = self._gl_logic_op = None
-        self._gl_a2c = self._gl_a2o = self._gl_dither = None
-        self._blend_emitted = None
+        """The host no longer holds what was recorded (Dirty.BLEND's row in
+        DERIVED_ORDER, just before _emit_blend): the next emit sends the
+        whole block."""
+        self._blend_held = None
 
     # -- CSO -----------------------------------------------------------------
 
@@ -262,11 +299,14 @@ class BlendMixin:
         which is GL's: no blending, all channels written, no dither)."""
         if cso is self.blend:
             return
-        if cso is not None:
-            self._check_cso(cso, BlendCSO, "bind_blend_state")
+        if cso is None:
+            dual = False
+        else:
+            if type(cso) is not BlendCSO or cso.context is not self or cso.destroyed:
+                self._check_cso(cso, BlendCSO, "bind_blend_state")  # raises, naming what is wrong
+            dual = cso.dual_source
         self.blend = cso
-        self.dirty |= Dirty.BLEND
-        dual = cso is not None and cso.dual_source
+        self.dirty |= _BLEND_CSO
         if dual != self._dual_source_key:
             self._dual_source_key = dual
             self.dirty |= Dirty.PROGRAM  # VariantKey.dual_source_blend
@@ -278,9 +318,8 @@ class BlendMixin:
         self._check_cso(cso, BlendCSO, "delete_blend_state")
         if self.blend is cso:
             self.bind_blend_state(None)
-        if self._blend_emitted is not None and self._blend_emitted in cso.blocks.values():
-            self._blend_emitted = None
         cso.blocks.clear()
+        cso.fb = cso.fb_block = None
         cso.destroyed = True
 
     destroy_blend_state = delete_blend_state  # the spec's spelling
@@ -291,6 +330,8 @@ class BlendMixin:
         """pipe_context::set_blend_color: the CONST_COLOR / CONST_ALPHA
         constant (r, g, b, a), floats, not clamped (GL clamps it for
         fixed-point buffers when blending, as Gallium does)."""
+        if type(color4) is tuple and color4 == self.blend_color and not self.destroyed:
+            return  # compared first: equal to the (validated) current value
         self.check_alive("set_blend_color")
         try:
             value = tuple(float(c) for c in color4)
@@ -391,7 +432,7 @@ class BlendMixin:
         block.alpha_to_coverage, block.alpha_to_one, block.dither = (
             cso.alpha_to_coverage, cso.alpha_to_one, cso.dither)
         block.dual_source = cso.dual_source
-        self._plan_full_calls(block)
+        block.transitions = {}
         if not self._blend_indexed_funcs:
             for what, values in (("blend equations", equations), ("blend factors", funcs)):
                 if len({v for v in values if v is not None}) > 1:
@@ -401,127 +442,92 @@ class BlendMixin:
                         f"GL_ARB_draw_buffers_blend; not on this host profile")
         return block
 
-    def _plan_full_calls(self, block: _GLBlock) -> None:
-        gl = self.gl
-        blend = int(gl.GL_BLEND)
-        groups = (
-            (block.enables, lambda on: ("glEnable" if on else "glDisable", (blend,)),
-             lambda i, on: ("glEnablei" if on else "glDisablei", (blend, i))),
-            (block.masks, lambda m: ("glColorMask", m), lambda i, m: ("glColorMaski", (i,) + m)),
-            (block.equations, lambda e: ("glBlendEquationSeparate", e),
-             lambda i, e: ("glBlendEquationSeparatei", (i,) + e)),
-            (block.funcs, lambda f: ("glBlendFuncSeparate", f), lambda i, f: ("glBlendFuncSeparatei", (i,) + f)),
-        )
-        calls, after = [], []
-        for want, set_all, set_one in groups:
-            group, shadow = _group_calls(want, set_all, set_one)
-            calls += group
-            after.append(shadow)
+    def _blend_transition(self, block: _GLBlock, held) -> tuple:
+        """(calls, ``_BlendHeld`` after them, number of calls) taking the host
+        from ``held`` (None: unknown, so the whole block is sent) to ``block``.  Computed
+        once per (held, block) and cached on the block; calls are
+        ``(hotgl.OP index, args)``."""
+        n = self._blend_nr_rts
+        if held is None:
+            unknown = (None,) * n
+            have = (unknown, unknown, unknown, unknown, None, None, None, None, None)
+        else:
+            have = held.state
+        h_enables, h_masks, h_equations, h_funcs, h_logic_on, h_logic_op, h_a2c, h_a2o, h_dither = have
+        blend = self._gl_blend_cap
+        enable, disable = OP["glEnable"], OP["glDisable"]
+        calls: list = []
+        enables = _sync_group(block.enables, h_enables, calls,
+                              lambda on: (enable if on else disable, (blend,)),
+                              lambda i, on: (OP["glEnablei"] if on else OP["glDisablei"], (blend, i)))
+        masks = _sync_group(block.masks, h_masks, calls, lambda m: (OP["glColorMask"], m),
+                            lambda i, m: (OP["glColorMaski"], (i,) + m))
+        equations = _sync_group(block.equations, h_equations, calls, lambda e: (OP["glBlendEquationSeparate"], e),
+                                lambda i, e: (OP["glBlendEquationSeparatei"], (i,) + e))
+        funcs = _sync_group(block.funcs, h_funcs, calls, lambda f: (OP["glBlendFuncSeparate"], f),
+                            lambda i, f: (OP["glBlendFuncSeparatei"], (i,) + f))
         logic_on, logic_op = block.logic
-        calls.append(("glEnable" if logic_on else "glDisable", (int(gl.GL_COLOR_LOGIC_OP),)))
-        if logic_on:
-            calls.append(("glLogicOp", (logic_op,)))
-        for on, cap in ((block.alpha_to_coverage, gl.GL_SAMPLE_ALPHA_TO_COVERAGE),
-                        (block.alpha_to_one, gl.GL_SAMPLE_ALPHA_TO_ONE), (block.dither, gl.GL_DITHER)):
-            calls.append(("glEnable" if on else "glDisable", (int(cap),)))
-        block.full_calls = tuple(calls)
-        block.after = tuple(after)
+        if h_logic_on != logic_on:
+            calls.append((enable if logic_on else disable, (self._gl_logic_cap,)))
+        if logic_on and h_logic_op != logic_op:
+            calls.append((OP["glLogicOp"], (logic_op,)))
+            h_logic_op = logic_op
+        for want, have_one, cap in ((block.alpha_to_coverage, h_a2c, self._gl_a2c_cap),
+                                    (block.alpha_to_one, h_a2o, self._gl_a2o_cap),
+                                    (block.dither, h_dither, self._gl_dither_cap)):
+            if have_one != want:
+                calls.append((enable if want else disable, (cap,)))
+        state = (enables, masks, equations, funcs, logic_on, h_logic_op, block.alpha_to_coverage,
+                 block.alpha_to_one, block.dither)
+        after = self._blend_states.get(state)
+        if after is None:
+            after = self._blend_states[state] = _BlendHeld(state)
+        step = (tuple(calls), after, len(calls))
+        block.transitions[held] = step
+        return step
 
-    def _sync_per_rt(self, want, shadow, set_all, set_one) -> int:
-        """Bring ``shadow`` (what GL holds per RT) to ``want`` (None = don't
-        care) with one global call when every cared-for RT wants the same
-        value, else one indexed call per RT that differs.  Returns the calls."""
-        diff = [i for i, w in enumerate(want) if w is not None and shadow[i] != w]
-        if not diff:
-            return 0
-        values = {w for w in want if w is not None}
-        if len(values) == 1:
-            value = values.pop()
-            set_all(value)
-            shadow[:] = [value] * len(shadow)
-            return 1
-        for i in diff:
-            set_one(i, want[i])
-            shadow[i] = want[i]
-        return len(diff)
-
-    def _emit_blend(self) -> None:
-        """Apply the bound blend CSO for the bound colour buffers' formats.
-
-        Dirty.BLEND means (glpipe/dirty.py) the host does not hold the block
-        as Gallium says -- a bind, or a clear / ModernGL call that clobbered
-        masks -- so the whole block is sent from its precomputed call list.
-        With only Dirty.FRAMEBUFFER the host still holds what was last
-        emitted: only what the new formats change is sent (nothing, for the
-        same formats)."""
-        cso = self.blend if self.blend is not None else self._blend_default
-        fb = self.framebuffer
-        if fb is not self._blend_fb:  # templates are immutable: the formats follow the object
+    def _blend_block_for(self, cso: BlendCSO, fb) -> _GLBlock:
+        """The host block of ``cso`` on framebuffer ``fb`` (made per format
+        tuple), remembered on the CSO for ``fb``."""
+        if fb is not self._blend_fb:
             self._blend_fb = fb
             self._blend_formats = tuple(s.format if s is not None else None for s in fb.cbufs[:fb.nr_cbufs])
         formats = self._blend_formats
         block = cso.blocks.get(formats)
         if block is None:
-            block = self._gl_block(cso, formats)
-            cso.blocks[formats] = block
-        full = bool(self.dirty & Dirty.BLEND) or self._blend_emitted is None
-        if block is self._blend_emitted and not full:
-            return
+            block = cso.blocks[formats] = self._gl_block(cso, formats)
         if block.dual_source and fb.nr_cbufs > self._blend_max_dual:
             raise UnsupportedError(
                 f"draw_vbo: dual-source blending with {fb.nr_cbufs} colour buffers; the host blends the "
                 f"second source into {self._blend_max_dual} (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)")
-        gl = self.gl
-        if full:
-            for name, args in block.full_calls:
-                getattr(gl, name)(*args)
-            calls = len(block.full_calls)
-            self._gl_enables, self._gl_masks, self._gl_equations, self._gl_funcs = (list(a) for a in block.after)
-            self._gl_logic_enable = block.logic[0]
-            self._gl_logic_op = block.logic[1] if block.logic[0] else None
-            self._gl_a2c, self._gl_a2o, self._gl_dither = block.alpha_to_coverage, block.alpha_to_one, block.dither
-        else:
-            calls = self._emit_blend_changes(block)
-        self._blend_emitted = block
-        self._counters.gl_state_calls += calls
+        cso.fb, cso.fb_block = fb, block
+        return block
 
-    def _emit_blend_changes(self, block: _GLBlock) -> int:
-        """Send only what differs between the shadow and ``block``."""
-        gl = self.gl
-        blend = gl.GL_BLEND
-        calls = self._sync_per_rt(
-            block.enables, self._gl_enables,
-            lambda on: (gl.glEnable if on else gl.glDisable)(blend),
-            lambda i, on: (gl.glEnablei if on else gl.glDisablei)(blend, i))
-        calls += self._sync_per_rt(
-            block.masks, self._gl_masks,
-            lambda m: gl.glColorMask(*m),
-            lambda i, m: gl.glColorMaski(i, *m))
-        calls += self._sync_per_rt(
-            block.equations, self._gl_equations,
-            lambda e: gl.glBlendEquationSeparate(*e),
-            lambda i, e: gl.glBlendEquationSeparatei(i, *e))
-        calls += self._sync_per_rt(
-            block.funcs, self._gl_funcs,
-            lambda f: gl.glBlendFuncSeparate(*f),
-            lambda i, f: gl.glBlendFuncSeparatei(i, *f))
-        logic_on, logic_op = block.logic
-        if self._gl_logic_enable != logic_on:
-            (gl.glEnable if logic_on else gl.glDisable)(gl.GL_COLOR_LOGIC_OP)
-            self._gl_logic_enable = logic_on
-            calls += 1
-        if logic_on and self._gl_logic_op != logic_op:
-            gl.glLogicOp(logic_op)
-            self._gl_logic_op = logic_op
-            calls += 1
-        for attr, value, cap in (("_gl_a2c", block.alpha_to_coverage, gl.GL_SAMPLE_ALPHA_TO_COVERAGE),
-                                 ("_gl_a2o", block.alpha_to_one, gl.GL_SAMPLE_ALPHA_TO_ONE),
-                                 ("_gl_dither", block.dither, gl.GL_DITHER)):
-            if getattr(self, attr) != value:
-                (gl.glEnable if value else gl.glDisable)(cap)
-                setattr(self, attr, value)
-                calls += 1
-        return calls
+    def _emit_blend(self) -> None:
+        """Apply the bound blend CSO for the bound colour buffers' formats:
+        the cached transition from what the host holds (module docstring).
+
+        Dirty.BLEND means (glpipe/dirty.py) the host does not hold what was
+        recorded -- a clear or ModernGL call clobbered masks, another context
+        drew --: its DERIVED_ORDER row forgets the record first
+        (``_forget_blend_block``), so the block is sent whole.  A bind
+        (Dirty.BLEND_CSO) or a new framebuffer (Dirty.FRAMEBUFFER: the
+        formats pick the block) sends only what differs."""
+        cso = self.blend or self._blend_default
+        fb = self.framebuffer
+        # The block for a framebuffer object is remembered on the CSO
+        # (templates are immutable: the formats follow the object).
+        block = cso.fb_block if cso.fb is fb else self._blend_block_for(cso, fb)
+        held = self._blend_held
+        step = block.transitions.get(held)
+        if step is None:
+            step = self._blend_transition(block, held)
+        calls, self._blend_held, n = step
+        if n:
+            ops = self._hot_ops
+            for op, args in calls:
+                ops[op](*args)
+            self._counters.gl_state_calls += n
 
     def _emit_blend_color(self) -> None:
         # Called on Dirty.BLEND_COLOR only: the host does not hold the value.
@@ -570,6 +576,7 @@ class BlendMixin:
 
     def _destroy_blend(self) -> None:
         self._blend_default.blocks.clear()
+        self._blend_default.fb = self._blend_default.fb_block = None
         self.blend = None
 
 

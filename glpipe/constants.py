@@ -91,7 +91,6 @@ class ConstantBufferMixin:
         self._zero_ubo = 0
         self._zero_ubo_size = 0
         self._ubo_bound: dict[int, tuple] = {}   # UBO binding -> (buffer, offset, size)
-        self._cb_plans: dict = {}                  # Program -> emit plan
 
     # -- the Gallium entry point --------------------------------------------------
 
@@ -157,28 +156,25 @@ class ConstantBufferMixin:
 
     # -- emit ------------------------------------------------------------------------
 
-    def _constant_plan(self, prog) -> tuple:
-        """(stage, index, UBO binding, declared bytes) for every block ``prog`` declares."""
-        plan = self._cb_plans.get(prog)
-        if plan is None:
-            rows = []
-            for stage, variant in zip(GRAPHICS_STAGES, prog.variants):
-                if variant is None:
-                    continue
-                for info in variant.glsl.reflection.constant_buffers:
-                    rows.append((int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
-            plan = tuple(rows)
-            if len(self._cb_plans) > 512:
-                self._cb_plans.clear()
-            self._cb_plans[prog] = plan
-        return plan
+    @staticmethod
+    def _constant_plan(variants) -> tuple:
+        """(stage, index, UBO binding, declared bytes) for every block the
+        linked ``variants`` declare.  Computed once per program, when it is
+        linked (``Program.cb_plan``)."""
+        rows = []
+        for stage, variant in zip(GRAPHICS_STAGES, variants):
+            if variant is None:
+                continue
+            for info in variant.glsl.reflection.constant_buffers:
+                rows.append((int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
+        return tuple(rows)
 
     def _emit_constants(self) -> None:
         """Bind every constant buffer the program declares (uploading user memory first)."""
         prog = self._program
         if prog is None:
             return
-        self._bind_constant_plan(self._constant_plan(prog))
+        self._bind_constant_plan(prog.cb_plan)
 
     def _bind_constant_plan(self, plan) -> None:
         """Bind the UBOs of ``plan`` rows (stage, index, binding, declared bytes);

@@ -28,6 +28,7 @@ from . import host as _hostmod
 from .defs import ContextFlag, Prim, ShaderType
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
+from .hotgl import HotGL
 # -- mixin imports: one line per area module (keep sorted) --
 from .rasterizer import RasterizerMixin
 from .debug import DebugMixin
@@ -64,27 +65,34 @@ _GL_PRIM_NAMES = {
     Prim.TRIANGLE_STRIP_ADJACENCY: "GL_TRIANGLE_STRIP_ADJACENCY",
 }
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
+_DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
+_VERTEX = Dirty.VERTEX
 
 # (dirty bit, method) in the order _update_derived applies them.  The
 # program comes first: the variant key reads the rasterizer, DSA,
 # framebuffer and samplers, and linking binds the program.  Vertex input is
 # emitted last, by _update_derived itself (it needs start_instance).
 DERIVED_ORDER = (
-    (Dirty.PROGRAM, "_emit_program"),
+    (Dirty.PROGRAM | Dirty.SHADERS, "_emit_program"),
     (Dirty.FRAMEBUFFER, "_emit_framebuffer"),
     (Dirty.VIEWPORT, "_emit_viewport"),
     (Dirty.SCISSOR, "_emit_scissor"),
     # -- area rows: add yours here, one line each --
-    (Dirty.RASTERIZER, "_emit_rasterizer"),
-    (Dirty.RASTERIZER | Dirty.PROGRAM, "_emit_clip_distances"),  # cut to the distances the shader writes
+    # A block with a shadow of the host state has two bits (glpipe/dirty.py):
+    # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
+    (Dirty.RASTERIZER, "_forget_rasterizer_clobbers"),
+    (Dirty.RASTERIZER | Dirty.RASTERIZER_CSO, "_emit_rasterizer"),
+    (Dirty.RASTERIZER | Dirty.CLIP, "_emit_clip_distances"),  # cut to the distances the shader writes
     (Dirty.TESS, "_emit_tess_state"),
     (Dirty.FRAMEBUFFER | Dirty.VIEWPORT, "_emit_transform_sysvals"),  # fb height, viewport 0 (sysvals)
-    (Dirty.BLEND | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
+    (Dirty.BLEND, "_forget_blend_block"),
+    (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
     (Dirty.BLEND_COLOR, "_emit_blend_color"),
     (Dirty.SAMPLE_MASK, "_emit_sample_mask"),
     (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_min_samples"),  # a fraction of the fb's samples
     (Dirty.RASTERIZER | Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_persample_interp"),  # after min samples
-    (Dirty.DSA | Dirty.STENCIL_REF, "_emit_dsa"),
+    (Dirty.DSA, "_forget_dsa_block"),
+    (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, "_emit_dsa"),
     (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, "_emit_sampler_views"),  # units pair a view with a sampler
     (Dirty.CONSTANTS, "_emit_constants"),
     (Dirty.SYSVALS, "_emit_sysvals"),
@@ -119,7 +127,7 @@ class Context(
         # kept, as API.md says; unknown bits are kept too.
         self.flags = ContextFlag(0) | int(flags)
         self.host = screen.host
-        self.gl = screen.host.gl
+        self.gl = screen.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
         self.host.make_current()
         prof = screen.profile
@@ -146,7 +154,24 @@ class Context(
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
         self._counters = screen.counters
+        self._derived_plans: "dict[int, tuple]" = {}
         self.host.check("context_create")
+
+    # -- the GL dispatch ---------------------------------------------------------
+
+    @property
+    def gl(self):
+        """The GL namespace this context calls (PyOpenGL's OpenGL.GL)."""
+        return self._gl
+
+    @gl.setter
+    def gl(self, value) -> None:
+        # The hot entry points (glpipe/hotgl.py) follow the dispatch: raw
+        # host functions for PyOpenGL's namespace, the replacement's own
+        # functions for anything else (a wrapper counting calls sees them all).
+        self._gl = value
+        self._hot = HotGL(value, native=value is self.host.gl)
+        self._hot_ops = self._hot.ops  # precomputed (op, args) call lists index this
 
     # -- object checks -------------------------------------------------------
 
@@ -175,17 +200,45 @@ class Context(
     def _update_derived(self, start_instance: int) -> None:
         """Turn every dirty Gallium block into host state, in DERIVED_ORDER,
         then the vertex input (which depends on the program and on
-        start_instance where the host lacks base instance)."""
-        # Re-read self.dirty per row: an emit may dirty a block of a *later*
-        # row (the program's variant selection dirties SYSVALS), which must go
-        # out in this same pass.  Emits never dirty an earlier row.
-        for bit, method in DERIVED_ORDER:
-            if self.dirty & bit:
-                getattr(self, method)()
-        if self.dirty & Dirty.VERTEX:
+        start_instance where the host lacks base instance).
+
+        The rows to run for a dirty word are computed once per word value
+        (``_derived_plan``) as bound methods, so a draw after one bind calls
+        that block's emit and nothing else.  An emit may dirty a block of a
+        *later* row (a new program can need its texture units rebound), which
+        must go out in this same pass: when the word changes under the plan,
+        the remaining rows are walked re-reading it.  Emits never dirty an
+        earlier row."""
+        dirty = self.dirty
+        plan = self._derived_plans.get(dirty)
+        if plan is None:
+            plan = self._derived_plan(dirty)
+        for row, emit in plan:
+            emit()
+            if self.dirty != dirty:
+                self._update_derived_rows(row + 1)
+                break
+        if self.dirty & _VERTEX:
             self._emit_vertex(start_instance)
-        # User vertex buffers are only valid for one draw: upload again next time.
-        self.dirty = Dirty.VERTEX if self._vertex_user else 0
+
+    def _derived_plan(self, dirty: int) -> tuple:
+        """(row index, bound emit method) of every DERIVED_ORDER row ``dirty`` selects."""
+        if len(self._derived_plans) > 256:  # dirty words seen are few; keep the cache bounded anyway
+            self._derived_plans.clear()
+        plan = tuple((i, getattr(self, name)) for i, (bits, name) in enumerate(DERIVED_ORDER) if dirty & bits)
+        self._derived_plans[dirty] = plan
+        return plan
+
+    def _update_derived_rows(self, first: int) -> None:
+        """The rows from ``first`` on, each run if the dirty word selects it now."""
+        for bits, name in DERIVED_ORDER[first:]:
+            if self.dirty & bits:
+                getattr(self, name)()
+
+    def _reset_derived_plans(self) -> None:
+        """Forget the bound emit methods of the plans (after an emit method is
+        replaced on the instance, e.g. by benchmarks/diagnose.py's timers)."""
+        self._derived_plans.clear()
 
     # -- drawing ---------------------------------------------------------------
 
@@ -199,23 +252,68 @@ class Context(
         (and draw auto, which arrives as an indirect draw) belong to a later
         issue: ``indirect`` raises UnsupportedError (the caps say 0).
 
-        The common path (no state change, one draw of a natively drawable
-        primitive without start_instance, no DRAWID in the shaders) is a
-        few attribute reads and one GL call; everything else goes through
-        ``_draw_special``.
+        The common path -- one non-indexed draw of a natively drawable
+        primitive without start_instance -- is a few tests and one GL call
+        after the dirty blocks: the GL arguments are memoized on the (frozen)
+        DrawInfo, and every rare condition (primitive restart left on, user
+        vertex buffers, start_instance offsets baked into the attributes, a
+        program reading DRAWID, another context or a clear took the host)
+        keeps Dirty.DRAW_STATE (or everything) set, so testing the dirty
+        word covers them.  Everything else goes through ``_draw_general``.
         """
+        args = info._draw_cache
+        if args and draws is None and indirect is None and _hostmod._current_host is self.host:
+            dirty = self.dirty
+            if not dirty:
+                self._gl_draw_arrays(*args)
+                self._counters.draw_calls += 1
+                return
+            # A context that is not the screen's drawing context always has
+            # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), so
+            # this test also keeps it out.
+            if not dirty & _DRAW_STATE:
+                # _update_derived(0), inlined: this runs after every state
+                # change.  Vertex input alone (new vertex buffers or layout, the
+                # most common change between draws) has no DERIVED_ORDER row.
+                if dirty != _VERTEX:
+                    plan = self._derived_plans.get(dirty)
+                    if plan is None:
+                        plan = self._derived_plan(dirty)
+                    for row, emit in plan:
+                        emit()
+                        if self.dirty != dirty:
+                            self._update_derived_rows(row + 1)
+                            break
+                if dirty & _VERTEX:  # (no emit sets Dirty.VERTEX)
+                    self._emit_vertex(0)
+                if not self._program_drawid:  # the only draw-side condition an emit can change
+                    self.dirty = 0
+                    self._gl_draw_arrays(*args)
+                    self._counters.draw_calls += 1
+                    return
+                self.dirty = _DRAW_STATE  # emitted: the general path only draws
+        self._draw_general(info, draws, indirect)
+
+    def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
+        """draw_vbo's full path: the prologue's checks, the dirty blocks, then
+        the draw by kind (an inline path for indexed draws of the index
+        buffer bound last time)."""
         # (A destroyed context is never the screen's drawing context, so the
-        # last test also sends it to the prologue, which raises.)
+        # second test also sends it to the prologue, which raises.)
         if (indirect is not None or self.screen._drawing_context is not self
                 or _hostmod._current_host is not self.host):
             self._draw_prologue(indirect)
+        if info._draw_cache is None:
+            object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
         start_instance = info.start_instance
         if start_instance != self._vertex_start_instance and not self._use_base_instance:
             self.dirty |= Dirty.VERTEX
-        if self.dirty:
+        if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
-            if self._program is not self._drawid_program:
-                self._note_program_drawid()
+        # Until this draw is through: a draw that raises leaves the next one on
+        # this path too.  User vertex buffers are only valid for one draw, so
+        # their upload (Dirty.VERTEX) is due again at every draw.
+        self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if self._vertex_user else Dirty.DRAW_STATE
         mode = self._gl_prims.get(info.mode)
         if mode is None or draws is not None or start_instance or self._program_drawid:
             self._draw_special(info, mode, draws)
@@ -237,6 +335,22 @@ class Context(
         else:
             self._draw_arrays_all(info, mode, None)
         self._counters.draw_calls += 1
+        # Back to the fast path unless the draw-side state needs this one
+        # (the docstring of draw_vbo).
+        if not (self._vertex_user or self._restart_on or self._program_drawid
+                or (self._vertex_start_instance and not self._use_base_instance)):
+            self.dirty = 0
+
+    def _fast_arrays_args(self, info: DrawInfo):
+        """draw_vbo's memo for ``info``: the glDrawArraysInstanced arguments
+        (GL mode, start, count, instances) when the fast path can draw it,
+        else False.  Depends on the DrawInfo alone (GL's primitive enums are
+        the same for every context)."""
+        mode = self._gl_prims.get(info.mode)
+        if (mode is None or info.index_size or info.start_instance or info.count <= 0
+                or info.instance_count <= 0 or info.start < 0):
+            return False
+        return (mode, info.start, info.count, info.instance_count)
 
     def _draw_prologue(self, indirect) -> None:
         """The rare checks of draw_vbo: destroyed context, indirect draws,
@@ -249,19 +363,28 @@ class Context(
                                    "(PIPE_CAP_DRAW_INDIRECT is 0)")
         if _hostmod._current_host is not self.host:
             self.host.make_current()
-        if self.screen._drawing_context is not self:
+        previous = self.screen._drawing_context
+        if previous is not self:
             # Another context drew last: the host holds its state, not ours.
             self.dirty = ALL
             self._forget_draw_shadows()
+            self._forget_sysvals_binding()
             self.screen._drawing_context = self
+            if previous is not None:
+                # Its shadows are stale now; a set bit keeps its next draw off
+                # the fast path, into this prologue.
+                previous.dirty = ALL
 
     def _forget_other_contexts(self) -> None:
         """This context changed host GL state outside its draw bookkeeping
         (a clear's neutral state, a private FBO): if another context of the
         screen drew last, its shadow of the host state is stale, so whoever
         draws next re-emits everything (draw_vbo's prologue does)."""
-        if self.screen._drawing_context is not self:
+        previous = self.screen._drawing_context
+        if previous is not self:
             self.screen._drawing_context = None
+            if previous is not None:
+                previous.dirty = ALL  # off the fast path: its next draw runs the prologue
 
     def _draw_arrays_all(self, info, mode, draws) -> None:
         """Non-indexed draws: one glDrawArraysInstanced* per draw."""
@@ -382,18 +505,6 @@ class Context(
     def _upload_indices(self, data) -> "tuple[int, int]":
         """User index memory into the streaming ring: (GL buffer, byte offset)."""
         return self._ring.upload(data, 16)
-
-    def _note_program_drawid(self) -> None:
-        """Whether the bound program reads the DRAWID system value (decided once
-        per program: draws of such programs take the multi-draw-indirect path)."""
-        prog = self._program
-        uses = False
-        if prog is not None:
-            for variant in prog.variants:
-                if variant is not None and any(sv.semantic == "DRAWID" for sv in variant.cso.info.system_values):
-                    uses = True
-        self._drawid_program = prog
-        self._program_drawid = uses
 
     def _draw_special(self, info, mode, draws) -> None:
         """Draws off the common path: PATCHES (checked), QUADS / QUAD_STRIP /
@@ -588,6 +699,7 @@ class Context(
         self.gl.glBindFramebuffer(self.gl.GL_FRAMEBUFFER, 0)
         self.gl.glUseProgram(0)
         self.destroyed = True
+        self.dirty = ALL  # off draw_vbo's fast path: the prologue raises
         self.screen._forget_context(self)
 
     def __repr__(self) -> str:

@@ -20,13 +20,18 @@ enums grouped the way GL sets them:
   (feature ``depth_bounds_test``); elsewhere PIPE_CAP_DEPTH_BOUNDS_TEST is 0
   and a CSO asking for it is refused at create time.
 
-Emission.  Dirty.DSA set by anyone means the host does not hold the block
-(glpipe/dirty.py: a bind, or a clear that opened the write masks), so the
-block is sent whole; with only Dirty.STENCIL_REF just the stencil functions
-whose reference changed are sent.  State of a disabled test is "don't care"
-and costs no call; one call serves both faces whenever front and back agree.
-Code that changes depth/stencil GL state without setting the bit must call
-``_reset_dsa_shadow``.
+Emission.  What the host holds is recorded as an interned snapshot
+(``_DSAHeld``).  A bind (Dirty.DSA_CSO) or a new stencil reference
+(Dirty.STENCIL_REF) sends the calls that take the snapshot to the bound
+state -- computed once per (snapshot, CSO, reference values) and cached on
+the CSO as ``(GL entry point index, args)`` pairs (glpipe/hotgl.py), so a
+switch costs a dict lookup and the calls that differ (depth test off <->
+on: one, once both have been seen).  Dirty.DSA set by anyone means the host
+does not hold the snapshot (a clear opened the write masks, raw GL, another
+context drew): it is forgotten and the block sent whole.  State of a
+disabled test is "don't care" and costs no call; one call serves both faces
+whenever front and back agree.  Code that changes depth/stencil GL state
+without setting Dirty.DSA must call ``_reset_dsa_shadow``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import Func, StencilOp
 from .dirty import Dirty
+from .hotgl import OP
 from .state import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {
@@ -43,6 +49,9 @@ _GL_STENCIL_OP = {
     StencilOp.DECR_WRAP: "GL_DECR_WRAP", StencilOp.INVERT: "GL_INVERT",
 }
 GL_DEPTH_BOUNDS_TEST_EXT = 0x8890  # GL_EXT_depth_bounds_test
+# Module globals: read per bind / emit.
+_DSA_CSO = Dirty.DSA_CSO
+_ALWAYS = int(Func.ALWAYS)
 
 
 class _Face:
@@ -61,7 +70,7 @@ class DepthStencilAlphaCSO:
     """A depth/stencil/alpha state object, resolved to GL values."""
 
     __slots__ = ("context", "templ", "destroyed", "depth_test", "depth_func", "depth_write", "stencil_test",
-                 "front", "back", "two_sided", "alpha_func", "alpha_ref", "depth_bounds")
+                 "front", "back", "two_sided", "alpha_func", "alpha_ref", "depth_bounds", "plain", "transitions")
 
     def __init__(self, context, templ: DepthStencilAlphaState, gl_funcs: dict, gl_ops: dict):
         self.context = context
@@ -80,9 +89,47 @@ class DepthStencilAlphaCSO:
         self.alpha_ref = float(templ.alpha_ref_value)
         self.depth_bounds = ((True, float(templ.depth_bounds_min), float(templ.depth_bounds_max))
                              if templ.depth_bounds_test else (False, 0.0, 1.0))
+        # {_DSAHeld or None: (calls, _DSAHeld after, n)}: ``plain`` when the
+        # stencil test is off (the references do not matter), else
+        # ``transitions[stencil reference values]``.
+        self.plain: dict = {}
+        self.transitions: dict = {}
 
     def __repr__(self) -> str:
         return "<DepthStencilAlphaCSO deleted>" if self.destroyed else "<DepthStencilAlphaCSO>"
+
+
+class _DSAHeld:
+    """What the host holds of the block: ``(depth_test, depth_func,
+    depth_write, stencil_test, funcs, ops, writemasks, depth bounds test,
+    depth bounds)``, funcs / ops / writemasks (front, back) pairs; None =
+    unknown.  Interned per context, so transitions are cached by identity."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple):
+        self.state = state
+
+
+_UNKNOWN_DSA = (None, None, None, None, (None, None), (None, None), (None, None), None, None)
+
+
+def _sync_faces(want: tuple, have: tuple, calls: list, both_op: int, one_op: int, faces: tuple) -> tuple:
+    """Record the calls bringing front/back state ``have`` to ``want`` into
+    ``calls``: one call for both faces when they agree and both differ from
+    the host, else one call per face that differs.  Returns the pair after."""
+    front_diff, back_diff = have[0] != want[0], have[1] != want[1]
+    if not (front_diff or back_diff):
+        return have
+    if want[0] == want[1] and front_diff and back_diff:
+        calls.append((both_op, want[0]))
+        return (want[0], want[0])
+    after = list(have)
+    for face, diff, gl_face in ((0, front_diff, faces[0]), (1, back_diff, faces[1])):
+        if diff:
+            calls.append((one_op, (gl_face,) + want[face]))
+            after[face] = want[face]
+    return tuple(after)
 
 
 class DSAMixin:
@@ -99,6 +146,10 @@ class DSAMixin:
                                                  self._gl_stencil_opcodes)
         self.stencil_ref = StencilRef()
         self._alpha_func_key = int(Func.ALWAYS)
+        self._gl_depth_test_cap = int(gl.GL_DEPTH_TEST)
+        self._gl_stencil_test_cap = int(gl.GL_STENCIL_TEST)
+        self._gl_faces = (int(gl.GL_FRONT), int(gl.GL_BACK))
+        self._dsa_states: "dict[tuple, _DSAHeld]" = {}  # interned host snapshots
         self._reset_dsa_shadow()
 
     def _reset_dsa_shadow(self) -> None:
@@ -108,12 +159,10 @@ class DSAMixin:
         self.dirty |= Dirty.DSA
 
     def _forget_dsa_block(self) -> None:
-        self._gl_depth_test = self._gl_depth_func = self._gl_depth_write = None
-        self._gl_stencil_test = None
-        self._gl_stencil_func = [None, None]   # (func, ref, valuemask) front, back
-        self._gl_stencil_ops = [None, None]
-        self._gl_stencil_write = [None, None]
-        self._gl_depth_bounds = None
+        """The host no longer holds what was recorded (Dirty.DSA's row in
+        DERIVED_ORDER, just before _emit_dsa): the next emit sends the whole
+        block."""
+        self._dsa_held = None
 
     # -- CSO -----------------------------------------------------------------
 
@@ -146,15 +195,18 @@ class DSAMixin:
         every test off)."""
         if cso is self.depth_stencil_alpha:
             return
-        if cso is not None:
-            self._check_cso(cso, DepthStencilAlphaCSO, "bind_depth_stencil_alpha_state")
+        if cso is None:
+            func = _ALWAYS
+        else:
+            if type(cso) is not DepthStencilAlphaCSO or cso.context is not self or cso.destroyed:
+                self._check_cso(cso, DepthStencilAlphaCSO, "bind_depth_stencil_alpha_state")  # raises
+            func = cso.alpha_func
         self.depth_stencil_alpha = cso
-        self.dirty |= Dirty.DSA
-        func = cso.alpha_func if cso is not None else int(Func.ALWAYS)
+        self.dirty |= _DSA_CSO
         if func != self._alpha_func_key:
             self._alpha_func_key = func
             self.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
-        if func != Func.ALWAYS:
+        if func != _ALWAYS:
             self._set_sysval("alpha_ref", (cso.alpha_ref,))
 
     def delete_depth_stencil_alpha_state(self, cso) -> None:
@@ -170,6 +222,8 @@ class DSAMixin:
 
     def set_stencil_ref(self, ref: StencilRef) -> None:
         """pipe_context::set_stencil_ref: front and back reference values (0..255)."""
+        if type(ref) is StencilRef and ref == self.stencil_ref and not self.destroyed:
+            return  # compared first: equal to the (validated) current value
         self.check_alive("set_stencil_ref")
         if not isinstance(ref, StencilRef):
             raise InvalidArgumentError(f"set_stencil_ref: expected a StencilRef, got {type(ref).__name__}")
@@ -184,82 +238,76 @@ class DSAMixin:
     # -- emit ----------------------------------------------------------------
 
     def _emit_dsa(self) -> None:
-        """Apply the bound DSA and the stencil reference values.
+        """Apply the bound DSA and the stencil reference values: the cached
+        transition from what the host holds (module docstring).
 
-        Dirty.DSA means (glpipe/dirty.py) the host does not hold the block --
-        a bind, or a clear that opened the depth/stencil write masks -- so the
-        shadow is forgotten and the block emitted whole; with only
-        Dirty.STENCIL_REF just the stencil functions that changed are sent."""
-        if self.dirty & Dirty.DSA:
-            self._forget_dsa_block()
-        cso = self.depth_stencil_alpha if self.depth_stencil_alpha is not None else self._dsa_default
-        gl = self.gl
-        calls = 0
-        if self._gl_depth_test != cso.depth_test:
-            (gl.glEnable if cso.depth_test else gl.glDisable)(gl.GL_DEPTH_TEST)
-            self._gl_depth_test = cso.depth_test
-            calls += 1
-        if cso.depth_test:
-            if self._gl_depth_func != cso.depth_func:
-                gl.glDepthFunc(cso.depth_func)
-                self._gl_depth_func = cso.depth_func
-                calls += 1
-            if self._gl_depth_write != cso.depth_write:
-                gl.glDepthMask(cso.depth_write)
-                self._gl_depth_write = cso.depth_write
-                calls += 1
-        if self._gl_stencil_test != cso.stencil_test:
-            (gl.glEnable if cso.stencil_test else gl.glDisable)(gl.GL_STENCIL_TEST)
-            self._gl_stencil_test = cso.stencil_test
-            calls += 1
+        Dirty.DSA means (glpipe/dirty.py) the host does not hold what was
+        recorded -- a clear opened the write masks, another context drew --:
+        its DERIVED_ORDER row forgets the record first (``_forget_dsa_block``),
+        so the block is sent whole."""
+        cso = self.depth_stencil_alpha or self._dsa_default
         if cso.stencil_test:
             refs = self.stencil_ref.ref_value
+            transitions = cso.transitions.get(refs)
+            if transitions is None:
+                transitions = cso.transitions[refs] = {}
+        else:
+            refs, transitions = None, cso.plain
+        held = self._dsa_held
+        step = transitions.get(held)
+        if step is None:
+            step = transitions[held] = self._dsa_transition(cso, refs, held)
+        calls, self._dsa_held, n = step
+        if n:
+            ops = self._hot_ops
+            for op, args in calls:
+                ops[op](*args)
+            self._counters.gl_state_calls += n
+
+    def _dsa_transition(self, cso: DepthStencilAlphaCSO, refs, held) -> tuple:
+        """(calls, ``_DSAHeld`` after them, number of calls) taking the host
+        from ``held`` (None: unknown) to ``cso`` with stencil references ``refs``."""
+        depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds = (
+            _UNKNOWN_DSA if held is None else held.state)
+        enable, disable = OP["glEnable"], OP["glDisable"]
+        calls: list = []
+        if depth_test != cso.depth_test:
+            calls.append((enable if cso.depth_test else disable, (self._gl_depth_test_cap,)))
+            depth_test = cso.depth_test
+        if cso.depth_test:
+            if depth_func != cso.depth_func:
+                calls.append((OP["glDepthFunc"], (cso.depth_func,)))
+                depth_func = cso.depth_func
+            if depth_write != cso.depth_write:
+                calls.append((OP["glDepthMask"], (cso.depth_write,)))
+                depth_write = cso.depth_write
+        if stencil_test != cso.stencil_test:
+            calls.append((enable if cso.stencil_test else disable, (self._gl_stencil_test_cap,)))
+            stencil_test = cso.stencil_test
+        if cso.stencil_test:
             front, back = cso.front, cso.back
             # One-sided: the back face uses the front state *and* the front reference.
-            want_func = ((front.func, refs[0], front.valuemask),
-                         (back.func, refs[1] if cso.two_sided else refs[0], back.valuemask))
-            calls += self._sync_faces(want_func, self._gl_stencil_func, gl.glStencilFunc, gl.glStencilFuncSeparate)
-            calls += self._sync_faces((front.ops, back.ops), self._gl_stencil_ops,
-                                      gl.glStencilOp, gl.glStencilOpSeparate)
-            calls += self._sync_faces(((front.writemask,), (back.writemask,)), self._gl_stencil_write,
-                                      gl.glStencilMask, gl.glStencilMaskSeparate)
-        if self._depth_bounds_ok and self._gl_depth_bounds != cso.depth_bounds:
-            calls += self._emit_depth_bounds(cso.depth_bounds)
-        self._counters.gl_state_calls += calls
-
-    def _sync_faces(self, want: tuple, shadow: list, set_both, set_one) -> int:
-        """Front/back state: one call for both faces when they agree and both
-        differ from the host, else one call per face that differs."""
-        front_diff, back_diff = shadow[0] != want[0], shadow[1] != want[1]
-        if not (front_diff or back_diff):
-            return 0
-        gl = self.gl
-        if want[0] == want[1] and front_diff and back_diff:
-            set_both(*want[0])
-            shadow[0] = shadow[1] = want[0]
-            return 1
-        calls = 0
-        for face, diff, gl_face in ((0, front_diff, gl.GL_FRONT), (1, back_diff, gl.GL_BACK)):
-            if diff:
-                set_one(gl_face, *want[face])
-                shadow[face] = want[face]
-                calls += 1
-        return calls
-
-    def _emit_depth_bounds(self, bounds: tuple) -> int:
-        from OpenGL.GL.EXT.depth_bounds_test import glDepthBoundsEXT
-
-        gl = self.gl
-        enabled, zmin, zmax = bounds
-        calls = 0
-        if self._gl_depth_bounds is None or self._gl_depth_bounds[0] != enabled:
-            (gl.glEnable if enabled else gl.glDisable)(GL_DEPTH_BOUNDS_TEST_EXT)
-            calls += 1
-        if enabled:
-            glDepthBoundsEXT(zmin, zmax)
-            calls += 1
-        self._gl_depth_bounds = bounds
-        return calls
+            want_funcs = ((front.func, refs[0], front.valuemask),
+                          (back.func, refs[1] if cso.two_sided else refs[0], back.valuemask))
+            faces = self._gl_faces
+            funcs = _sync_faces(want_funcs, funcs, calls, OP["glStencilFunc"], OP["glStencilFuncSeparate"], faces)
+            ops = _sync_faces((front.ops, back.ops), ops, calls, OP["glStencilOp"], OP["glStencilOpSeparate"],
+                              faces)
+            writes = _sync_faces(((front.writemask,), (back.writemask,)), writes, calls, OP["glStencilMask"],
+                                 OP["glStencilMaskSeparate"], faces)
+        if self._depth_bounds_ok:  # GL_EXT_depth_bounds_test: else the CSO cannot ask for it
+            want_test, zmin, zmax = cso.depth_bounds
+            if bounds_test != want_test:
+                calls.append((enable if want_test else disable, (GL_DEPTH_BOUNDS_TEST_EXT,)))
+                bounds_test = want_test
+            if want_test and bounds != (zmin, zmax):
+                calls.append((OP["glDepthBoundsEXT"], (zmin, zmax)))
+                bounds = (zmin, zmax)
+        state = (depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds)
+        after = self._dsa_states.get(state)
+        if after is None:
+            after = self._dsa_states[state] = _DSAHeld(state)
+        return tuple(calls), after, len(calls)
 
     def _destroy_dsa(self) -> None:
         self.depth_stencil_alpha = None

@@ -6,6 +6,30 @@ so the dependencies between blocks are written down once (see
 ``DERIVED_ORDER`` there).  A bit set means "the host does not hold this
 block as the Gallium state says"; ModernGL calls that clobber GL state set
 the bits of what they clobbered (``HOST_CLOBBERED``).
+
+Blocks whose emit keeps a shadow of the host state (blend, depth/stencil/
+alpha, rasterizer) have two bits, because the two reasons to re-emit need
+different work:
+
+* ``X_CSO``: a different state object was bound.  The shadow is still
+  true, so the emit sends only what differs between it and the new object
+  (a cached transition: usually one or two GL calls).
+* ``X``: the host no longer holds what the shadow says -- a clear changed
+  masks or switches, raw GL ran, another context drew (``ALL``).  A
+  "forget" row of DERIVED_ORDER just before the emit drops the shadow, so
+  the block is sent whole (for the rasterizer: the switches a clear
+  touches).  Code outside the block's module only ever sets this one.
+
+The program has two bits for the same reason: ``SHADERS`` (a shader was
+bound) looks the program up again with the other variant-key inputs
+unchanged; ``PROGRAM`` (set by whatever changes one of those inputs) makes
+glpipe/variant_keys.py gather them again first.
+
+``DRAW_STATE`` has no emit: it keeps draw_vbo off its fast path while the
+draw-side host state needs the general one (primitive restart left on,
+user vertex buffers, start_instance offsets baked into the attributes, a
+program reading DRAWID); ``ALL`` includes it, which is how a context that
+lost the host to another one (or to a clear) is kept off the fast path.
 """
 
 from __future__ import annotations
@@ -37,12 +61,17 @@ class Dirty:
     SAMPLER_VIEWS = 1 << 13
     CONSTANTS = 1 << 14
     SYSVALS = 1 << 15         # glpipe's per-stage uniform block (alpha ref, clip planes, ...)
-    CLIP = 1 << 16
+    CLIP = 1 << 16            # GL_CLIP_DISTANCEi switches: clip_plane_enable or the program's distances changed
     STIPPLE = 1 << 17
     SHADER_BUFFERS = 1 << 18
     SHADER_IMAGES = 1 << 19
     TESS = 1 << 20
     WINDOW_RECTANGLES = 1 << 21
+    BLEND_CSO = 1 << 22       # another blend CSO bound: send the difference (BLEND: send it whole)
+    DSA_CSO = 1 << 23         # another depth/stencil/alpha CSO bound (DSA: send it whole)
+    RASTERIZER_CSO = 1 << 24  # another rasterizer CSO bound (RASTERIZER: send it whole)
+    DRAW_STATE = 1 << 25      # draw-side host state (restart, DRAWID, user buffers, ...): no fast draw
+    SHADERS = 1 << 26         # a shader CSO was bound; the other variant-key inputs set PROGRAM
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}

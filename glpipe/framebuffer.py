@@ -23,6 +23,7 @@ from .defs import PIPE_MAX_COLOR_BUFS, Target
 from .dirty import Dirty
 from .formats import Format, util_format_description
 from .state import FramebufferState, SurfaceTemplate
+from .variant_keys import output_kinds
 
 _CUBE_TARGETS = (Target.TEXTURE_CUBE,)
 _LAYERED_TARGETS = (Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY, Target.TEXTURE_3D,
@@ -88,6 +89,7 @@ class FramebufferMixin:
 
     def _init_framebuffer(self) -> None:
         self.framebuffer = FramebufferState()
+        self._fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
         self._fbo_cache: "dict[tuple, int]" = {}
         self._bound_fbo = -1
 
@@ -135,7 +137,11 @@ class FramebufferMixin:
         if state.zsbuf is not None:
             self._check_surface(state.zsbuf, "FramebufferState.zsbuf", color=False)
         self.framebuffer = state
-        self.dirty |= Dirty.FRAMEBUFFER | Dirty.PROGRAM  # output types / cbuf count are in the key
+        self.dirty |= Dirty.FRAMEBUFFER
+        kinds = output_kinds(state)
+        if kinds is not self._fb_output_kinds:  # output types / cbuf count are in the FS key
+            self._fb_output_kinds = kinds
+            self.dirty |= Dirty.PROGRAM
 
     def _check_surface(self, surf, what: str, color: bool) -> None:
         if not isinstance(surf, Surface):

@@ -9,9 +9,10 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
   every offset is off).
 * ``key``: the small tuple of fields the shader variants depend on
   (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes).  A bind compares it with the bound CSO's and
-  sets Dirty.PROGRAM only when it differs; glpipe/variant_keys.py turns it
-  into ``VariantKey`` fields.
+  stipple, user clip planes), held in its canonical ``VariantInput``
+  (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
+  holders and sets Dirty.PROGRAM only when they differ;
+  glpipe/variant_keys.py turns ``key.value`` into ``VariantKey`` fields.
 * the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
   (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
   (sample shading, shared with set_min_samples) and ``clip_plane_enable``
@@ -20,15 +21,18 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
 Emission.  Every pipe context of a screen draws on the same host GL
 context, and glpipe owns its state (docs/host.md), so what the host holds of
 this block is recorded once per host (``_HostRasterizer``), whichever context
-emitted it.  On Dirty.RASTERIZER the emit sends the calls that take the host
-from the recorded slots to the bound CSO's -- a list computed once per
-(recorded state, CSO) and cached on the CSO -- plus, always, the two slots
-the clear code changes behind the record (scissor test and rasterizer
-discard; it sets Dirty.RASTERIZER, and another context's clear reaches this
-one through the draw prologue, which sets every bit).  The first draw on a
-host, or one after ``_reset_rasterizer_shadow`` (raw GL changed the state),
-sends the whole block (16 to 19 calls).  The GL_CLIP_DISTANCEi switches are
-recorded the same way.
+emitted it.  A bind sets Dirty.RASTERIZER_CSO: the emit sends the calls that
+take the host from the recorded slots to the bound CSO's -- a list computed
+once per (recorded state, CSO), cached on the CSO as ``(GL entry point
+index, args)`` pairs (glpipe/hotgl.py) -- so switching culling on and off
+is one call.  Dirty.RASTERIZER means a clear changed the two slots it
+touches behind the record (scissor test and rasterizer discard; another
+context's clear reaches this one through the draw prologue, which sets
+every bit): those two become unknown in the record (``_HostRasterizer.
+cleared``), so the transition re-sends them.  The first draw on a host, or
+one after ``_reset_rasterizer_shadow`` (raw GL changed the state), sends the
+whole block (16 to 19 calls).  The GL_CLIP_DISTANCEi switches are recorded
+the same way.
 What the host cannot do is refused at create time with UnsupportedError
 naming the field (the ``_REFUSED`` table); docs/rasterizer.md lists every
 field and what glpipe does with it.
@@ -52,7 +56,8 @@ from .defs import (
     PolygonMode,
 )
 from .dirty import Dirty
-from .shaders import GRAPHICS_STAGES
+from .hotgl import OP
+from .shaders import variant_input
 from .state import ClipState, PolyStipple, RasterizerState, ScissorState
 
 # Gallium's fill modes GL's glPolygonMode can take.
@@ -75,18 +80,36 @@ _SWITCHES = (
 )
 
 
+_OP_ENABLE, _OP_DISABLE = OP["glEnable"], OP["glDisable"]
+_RASTERIZER_CSO = Dirty.RASTERIZER_CSO  # a module global: read per bind
+
+
+class _GLEnums:
+    """GL enum values by name as plain ints (``gl.GL_CCW`` / ``gl["GL_CCW"]``)."""
+
+    def __init__(self, gl):
+        self._gl = gl
+
+    def __getattr__(self, name: str) -> int:
+        return int(getattr(self._gl, name))
+
+    __getitem__ = __getattr__
+
+
 # Slots of _SWITCHES the clear code turns off behind the record (glpipe/clear.py).
 _CLEAR_CLOBBERS = frozenset(i for i, (attr, _) in enumerate(_SWITCHES) if attr in ("scissor", "rasterizer_discard"))
 
 
 class _Held:
     """One state of the rasterizer slots a host may hold, interned per host
-    (``_HostRasterizer.states``) so transitions are cached by identity."""
+    (``_HostRasterizer.states``) so transitions are cached by identity.
+    ``after_clear`` caches the state with the clear-clobbered slots unknown."""
 
-    __slots__ = ("slots",)
+    __slots__ = ("slots", "after_clear")
 
     def __init__(self, slots: tuple):
         self.slots = slots
+        self.after_clear = None
 
 
 class _HostRasterizer:
@@ -107,6 +130,18 @@ class _HostRasterizer:
         if held is None:
             held = self.states[slots] = _Held(slots)
         return held
+
+    def cleared(self) -> None:
+        """A clear may have changed the scissor test and rasterizer discard
+        behind the record: make those slots unknown, so the next transition
+        sends them."""
+        held = self.held
+        if held is not None:
+            after = held.after_clear
+            if after is None:
+                after = held.after_clear = self.intern(
+                    tuple(None if i in _CLEAR_CLOBBERS else slot for i, slot in enumerate(held.slots)))
+            self.held = after
 
 
 _HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -187,7 +222,7 @@ def _key_of(t: RasterizerState) -> tuple:
             int(t.clip_plane_enable) & 0xFF)
 
 
-# Positions in RasterizerCSO.key (read by glpipe/variant_keys.py).
+# Positions in RasterizerCSO.key.value (read by glpipe/variant_keys.py).
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
 
@@ -216,7 +251,7 @@ class RasterizerCSO:
         self.destroyed = False
         self.slots = slots
         self.transitions: dict = {}
-        self.key = _key_of(templ)
+        self.key = variant_input(_key_of(templ))  # the holder (shaders.variant_input): compared with ``is``
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # What the viewport transform reads (glpipe/viewport.py).
         self.viewport_fields = (bool(templ.clip_halfz), bool(templ.half_pixel_center))
@@ -226,8 +261,9 @@ class RasterizerCSO:
         return "<RasterizerCSO deleted>" if self.destroyed else f"<RasterizerCSO {len(self.transitions)} transitions>"
 
     def transition(self, host: _HostRasterizer) -> tuple:
-        """(calls, ``_Held`` after them) taking ``host`` from what it holds
-        to this state; cached per held state (an interned object)."""
+        """(calls, ``_Held`` after them, number of calls) taking ``host``
+        from what it holds to this state; cached per held state (an interned
+        object)."""
         held = host.held
         found = self.transitions.get(held)
         if found is None:
@@ -237,10 +273,10 @@ class RasterizerCSO:
                 if want is None:
                     after.append(have)          # don't care: the host keeps what it has
                     continue
-                if want != have or i in _CLEAR_CLOBBERS:
+                if want != have:
                     calls.append(want)
                 after.append(want)
-            found = self.transitions[held] = (tuple(calls), host.intern(tuple(after)))
+            found = self.transitions[held] = (tuple(calls), host.intern(tuple(after)), len(calls))
         return found
 
 
@@ -261,7 +297,11 @@ class RasterizerMixin:
         self._rast_smooth_line_range = tuple(
             float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range))
         self._rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
-        self._rast_offset_clamp_fn = _offset_clamp_entry() if self._rast_has_offset_clamp else None
+        if self._rast_has_offset_clamp and not self._hot.glPolygonOffsetClamp:
+            # glpipe/hotgl.py asks for the core name, then the EXT one (a GL 4.5
+            # host with the extension may only export the latter).
+            raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
+                                   "entry point")
         self.rasterizer = None
         self._rasterizer_default = RasterizerCSO(self, RasterizerState(), self._rasterizer_slots(RasterizerState()))
         self._rast_key = self._rasterizer_default.key
@@ -274,7 +314,7 @@ class RasterizerMixin:
         self.clip_state = ClipState()
         self.poly_stipple = PolyStipple()
         self.window_rectangles = (False, ())   # (include, rects)
-        self._window_rect_key = (0, False)     # VariantKey.window_rectangles / _include
+        self._window_rect_key = variant_input((0, False))  # VariantKey.window_rectangles / _include
         self.tess_state = ((1.0,) * 4, (1.0,) * 2)  # GL's default patch levels
         self.dirty |= Dirty.RASTERIZER | Dirty.TESS
 
@@ -309,10 +349,10 @@ class RasterizerMixin:
         return cso
 
     def _rasterizer_slots(self, t: RasterizerState) -> tuple:
-        """One ``(GL function, args)`` per GL state slot, None where ``t``
+        """One ``(hotgl.OP index, args)`` per GL state slot, None where ``t``
         does not care (see the module docstring); same slots, same order for
         every template of a host."""
-        gl = self.gl
+        gl = _GLEnums(self.gl)
         modes = _effective_fill_modes(t)
         mode = modes.pop() if modes else PolygonMode.FILL
         flags = {
@@ -327,41 +367,47 @@ class RasterizerMixin:
             "depth_clamp": not t.depth_clip_far,
             "rasterizer_discard": bool(t.rasterizer_discard),
         }
-        calls = [((gl.glEnable if flags[attr] else gl.glDisable), (self._rast_caps[cap],))
+        calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],))
                  for attr, cap in _SWITCHES]
-        calls.append((gl.glFrontFace, (gl.GL_CCW if t.front_ccw else gl.GL_CW,)))
-        calls.append((gl.glCullFace, (getattr(gl, _GL_CULL[Face(t.cull_face)]),)) if flags["cull"] else None)
-        calls.append((gl.glPolygonMode, (gl.GL_FRONT_AND_BACK, getattr(gl, _GL_POLYGON_MODE[mode]))))
+        calls.append((OP["glFrontFace"], (gl.GL_CCW if t.front_ccw else gl.GL_CW,)))
+        calls.append((OP["glCullFace"], (gl[_GL_CULL[Face(t.cull_face)]],)) if flags["cull"] else None)
+        calls.append((OP["glPolygonMode"], (gl.GL_FRONT_AND_BACK, gl[_GL_POLYGON_MODE[mode]])))
         if not _any_offset(t):
             calls.append(None)
-        elif self._rast_offset_clamp_fn is not None:
-            calls.append((self._rast_offset_clamp_fn, (float(t.offset_scale), float(t.offset_units),
+        elif self._rast_has_offset_clamp:
+            calls.append((OP["glPolygonOffsetClamp"], (float(t.offset_scale), float(t.offset_units),
                                                        float(t.offset_clamp))))
         else:
-            calls.append((gl.glPolygonOffset, (float(t.offset_scale), float(t.offset_units))))
+            calls.append((OP["glPolygonOffset"], (float(t.offset_scale), float(t.offset_units))))
         # GL clamps sizes to the implementation's range (and refuses 0, which
         # is the template's default): do it here, as the caps announce it.
         lo, hi = self._rast_point_range
-        calls.append((gl.glPointSize, (min(max(float(t.point_size), lo), hi),)))
+        calls.append((OP["glPointSize"], (min(max(float(t.point_size), lo), hi),)))
         lo, hi = self._rast_smooth_line_range if t.line_smooth else self._rast_line_range
-        calls.append((gl.glLineWidth, (min(max(float(t.line_width), lo), hi),)))
-        calls.append((gl.glProvokingVertex,
+        calls.append((OP["glLineWidth"], (min(max(float(t.line_width), lo), hi),)))
+        calls.append((OP["glProvokingVertex"],
                       (gl.GL_FIRST_VERTEX_CONVENTION if t.flatshade_first else gl.GL_LAST_VERTEX_CONVENTION,)))
         if self._rast_has_clip_control:
-            calls.append((gl.glClipControl, (gl.GL_LOWER_LEFT,
-                                             gl.GL_ZERO_TO_ONE if t.clip_halfz else gl.GL_NEGATIVE_ONE_TO_ONE)))
+            calls.append((OP["glClipControl"], (gl.GL_LOWER_LEFT,
+                                                gl.GL_ZERO_TO_ONE if t.clip_halfz else gl.GL_NEGATIVE_ONE_TO_ONE)))
         return tuple(calls)
 
     def bind_rasterizer_state(self, cso) -> None:
         """pipe_context::bind_rasterizer_state (None: the template defaults)."""
-        if cso is self.rasterizer:
+        previous = self.rasterizer
+        if cso is previous:
             return
-        if cso is not None:
-            self._check_cso(cso, RasterizerCSO, "bind_rasterizer_state")
+        if cso is None:
+            used = self._rasterizer_default
+        else:
+            if type(cso) is not RasterizerCSO or cso.context is not self or cso.destroyed:
+                self._check_cso(cso, RasterizerCSO, "bind_rasterizer_state")  # raises, naming what is wrong
+            used = cso
         self.rasterizer = cso
-        self.dirty |= Dirty.RASTERIZER
-        used = cso if cso is not None else self._rasterizer_default
-        if used.key != self._rast_key:
+        self.dirty |= _RASTERIZER_CSO
+        if used.clip_plane_enable != (previous or self._rasterizer_default).clip_plane_enable:
+            self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches (_emit_clip_distances)
+        if used.key is not self._rast_key:
             self._rast_key = used.key
             self.dirty |= Dirty.PROGRAM  # VariantKey fields (glpipe/variant_keys.py)
         if used.viewport_fields != self._rast_viewport:
@@ -447,8 +493,8 @@ class RasterizerMixin:
         self.window_rectangles = value
         for i, r in enumerate(rects):
             self._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
-        key = (len(rects), bool(include))
-        if key != self._window_rect_key:
+        key = variant_input((len(rects), bool(include)))
+        if key is not self._window_rect_key:
             self._window_rect_key = key
             self.dirty |= Dirty.PROGRAM  # VariantKey.window_rectangles / _include
 
@@ -479,15 +525,24 @@ class RasterizerMixin:
 
     # -- emit ----------------------------------------------------------------
 
+    def _forget_rasterizer_clobbers(self) -> None:
+        """Dirty.RASTERIZER's row in DERIVED_ORDER, just before
+        _emit_rasterizer: a clear (of this context, or of another one: the
+        draw prologue sets every bit) may have changed the scissor test and
+        rasterizer discard behind the host's record."""
+        self._rast_host.cleared()
+
     def _emit_rasterizer(self) -> None:
         """Take the host from what it holds to the bound CSO (the module
-        docstring: a cached transition, clear-clobbered switches included)."""
-        cso = self.rasterizer if self.rasterizer is not None else self._rasterizer_default
+        docstring: a cached transition)."""
+        cso = self.rasterizer or self._rasterizer_default
         host = self._rast_host
-        calls, host.held = cso.transition(host)
-        for fn, args in calls:
-            fn(*args)
-        self._counters.gl_state_calls += len(calls)
+        calls, host.held, n = cso.transition(host)
+        if n:
+            ops = self._hot_ops
+            for op, args in calls:
+                ops[op](*args)
+            self._counters.gl_state_calls += n
 
     def _reset_rasterizer_shadow(self) -> None:
         """Raw GL changed rasterizer state behind glpipe's back: forget what
@@ -502,17 +557,17 @@ class RasterizerMixin:
         (``Reflection.clip_distance_mask``: the shader's own CLIPDIST
         outputs, else the user-plane distances its variant computes).
         Gallium counts unwritten distances as disabled; GL leaves an enabled
-        unwritten one undefined."""
-        cso = self.rasterizer if self.rasterizer is not None else self._rasterizer_default
+        unwritten one undefined.  Runs on Dirty.CLIP (a bind changed
+        clip_plane_enable, or a new program writes other distances:
+        shaders.py) and Dirty.RASTERIZER."""
+        cso = self.rasterizer or self._rasterizer_default
         mask = cso.clip_plane_enable
         host = self._rast_host
         if not mask and host.clip_distances == 0:
             return  # the common case: no planes, none enabled
         if mask:
-            stage = self._last_vertex_stage()
             prog = self._program
-            variant = prog.variants[GRAPHICS_STAGES.index(stage)] if prog is not None and stage is not None else None
-            mask &= variant.glsl.reflection.clip_distance_mask if variant is not None else 0
+            mask &= prog.clip_mask if prog is not None else 0  # shaders.py: the last vertex stage's
         old = host.clip_distances
         if mask == old:
             return
@@ -552,19 +607,6 @@ class RasterizerMixin:
 
     def _destroy_rasterizer(self) -> None:
         self.rasterizer = None
-
-
-def _offset_clamp_entry():
-    """glPolygonOffsetClamp as the host resolves it.  PyOpenGL's GL 4.6 core
-    wrapper stays unresolved on a GL 4.5 host that has the extension, so ask
-    the ARB extension's wrapper (no suffix), then the EXT one."""
-    from OpenGL.GL.ARB.polygon_offset_clamp import glPolygonOffsetClamp
-    from OpenGL.GL.EXT.polygon_offset_clamp import glPolygonOffsetClampEXT
-
-    for fn in (glPolygonOffsetClamp, glPolygonOffsetClampEXT):
-        if fn:
-            return fn
-    raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp entry point")
 
 
 __all__ = ["RasterizerCSO", "RasterizerMixin"]

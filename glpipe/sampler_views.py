@@ -121,12 +121,18 @@ MODE_DIRECT, MODE_VIEW, MODE_PARAMS, MODE_BUFFER = "direct", "view", "params", "
 # belong to the host (shared by the contexts of a screen), so this is
 # module state, keyed weakly by the Resource.
 _TEXTURE_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Bumped whenever any entry of _TEXTURE_PARAMS changes.  A view remembers the
+# value at which it saw its texture hold its parameters (``params_seen``):
+# while the two are equal nothing can have changed them, so a draw needs no
+# lookup in the (weakly keyed, slower) table.
+_PARAMS_GENERATION = [0]
 
 
 def forget_texture_state(res) -> None:
     """Say that code outside this module changed GL_TEXTURE_BASE_LEVEL /
     MAX_LEVEL / SWIZZLE of ``res``'s texture: the next view bind sets all three."""
     _TEXTURE_PARAMS.pop(res, None)
+    _PARAMS_GENERATION[0] += 1
 
 
 def _layer_count(res) -> int:
@@ -192,6 +198,8 @@ class SamplerView:
         "last_level",
         "mode",
         "offset",
+        "params_seen",
+        "sampler_names",
         "size",
         "swizzle",
         "swizzle_a",
@@ -201,6 +209,7 @@ class SamplerView:
         "target",
         "templ",
         "texture",
+        "wrong_tgsi_targets",
     )
 
     def gl_name(self) -> int:
@@ -228,6 +237,15 @@ class SamplerView:
         return f"<SamplerView {self.format.name} {self.target.name} {rng} ({self.mode}){state}>"
 
 
+def _refuse_view(view, i: int, ctx, what: str) -> None:
+    """Raise the error that says why ``view`` (``views[i]``) cannot be bound."""
+    if not isinstance(view, SamplerView):
+        raise InvalidArgumentError(f"{what}: views[{i}] is a {type(view).__name__}, not a SamplerView")
+    if view.context is not ctx:
+        raise InvalidArgumentError(f"{what}: views[{i}] belongs to another context")
+    view.check_alive(f"{what}: views[{i}]")
+
+
 def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
     for c, s in zip("rgba", view_swizzle):
         if int(s) == Swizzle.NONE:
@@ -244,13 +262,13 @@ class SamplerViewMixin:
         self._views: set[SamplerView] = set()  # live views: freed by destroy()
         self._unit_tex: dict[int, tuple] = {}      # unit -> (view, GL name) or (None, TGSI target)
         self._unit_sampler: dict[int, int] = {}    # unit -> GL sampler name
-        self._tex_plans: dict = {}                  # Program -> emit plan
         self._seamless_global = False                 # host.py disables it at start
         prof = self.screen.profile
         self._has_texture_view = prof.has("texture_view")
         self._has_tbo_range = prof.has("texture_buffer_range")
         self._has_dsa = prof.has("direct_state_access")
         self._gl_texture0 = int(self.gl.GL_TEXTURE0)
+        self._gl_cube_seamless = int(self.gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
         self._scratch_unit_enum = self._gl_texture0 + self.host.scratch_texture_unit
 
     # -- create / destroy ------------------------------------------------------
@@ -278,9 +296,13 @@ class SamplerViewMixin:
         v.offset, v.size = templ.offset, templ.size
         v.destroyed = False
         v._gl_view, v._src_name, v._params = 0, None, None
+        v.params_seen = -1       # _PARAMS_GENERATION when its parameters were last seen in place
+        v.sampler_names = {}     # SamplerCSO -> (GL sampler for this view, needs seamless cube filtering)
         v.is_rect = target == Target.TEXTURE_RECT
         v.is_cube = target in _CUBE_TARGETS
         v.is_buffer = target == Target.BUFFER
+        # TGSI sampler targets this view cannot serve (checked at draw: one set lookup).
+        v.wrong_tgsi_targets = frozenset(t for t, ok in _TGSI_TARGET_VIEWS.items() if target not in ok)
         desc = util_format_description(fmt)
         v.border_kind = BORDER_SINT if desc.is_pure_sint else BORDER_UINT if desc.is_pure_uint else BORDER_FLOAT
         if (res.target == Target.BUFFER) != v.is_buffer:
@@ -474,26 +496,43 @@ class SamplerViewMixin:
         outside that range keep their views; a call that changes nothing
         does nothing."""
         what = "set_sampler_views"
+        # ShaderType members (the usual argument) index the slots directly.
+        stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
+        slots = self.sampler_views[stage]
+        if (not unbind_num_trailing_slots and type(start_slot) is int and type(views) in (list, tuple)
+                and 0 <= start_slot and start_slot + len(views) <= PIPE_MAX_SHADER_SAMPLER_VIEWS
+                and not self.destroyed):
+            # The common call, compared first: only views that differ from
+            # what their slot holds are validated (the others were when bound).
+            changed = False
+            i = start_slot
+            for view in views:
+                if slots[i] is not view:
+                    changed = True
+                    if view is not None and (type(view) is not SamplerView or view.context is not self
+                                             or view.destroyed or view.texture.destroyed):
+                        _refuse_view(view, i - start_slot, self, what)
+                i += 1
+            if changed:
+                slots[start_slot:i] = views
+                self.dirty |= Dirty.SAMPLER_VIEWS
+            return
         self.check_alive(what)
-        stage = _stage_arg(shader_type, what)
         views = () if views is None else tuple(views)
         trailing = int(unbind_num_trailing_slots)
         if trailing < 0:
             raise InvalidArgumentError(f"{what}: unbind_num_trailing_slots {trailing} is negative")
         start = _slot_range(start_slot, len(views) + trailing, PIPE_MAX_SHADER_SAMPLER_VIEWS, what,
                             "PIPE_MAX_SHADER_SAMPLER_VIEWS")
-        slots = self.sampler_views[stage]
-        new = views + (None,) * trailing
+        new = views + (None,) * trailing if trailing else views
         changed = False
         for i, view in enumerate(new):
-            if view is not None:
-                if not isinstance(view, SamplerView):
-                    raise InvalidArgumentError(f"{what}: views[{i}] is a {type(view).__name__}, not a SamplerView")
-                if view.context is not self:
-                    raise InvalidArgumentError(f"{what}: views[{i}] belongs to another context")
-                view.check_alive(f"{what}: views[{i}]")
-            if slots[start + i] is not view:
-                changed = True
+            if slots[start + i] is view:
+                continue  # validated when it was bound
+            changed = True
+            if view is not None and (type(view) is not SamplerView or view.context is not self or view.destroyed
+                                     or view.texture.destroyed):
+                _refuse_view(view, i, self, what)
         if not changed:
             return
         slots[start:start + len(new)] = new
@@ -501,113 +540,137 @@ class SamplerViewMixin:
 
     # -- emit ------------------------------------------------------------------------
 
-    def _texture_plan(self, prog) -> tuple:
-        """(stage, unit, sview, samp, TGSI target) for every GLSL sampler of ``prog``."""
-        plan = self._tex_plans.get(prog)
+    @staticmethod
+    def _texture_plan(variants) -> tuple:
+        """(stage, unit, sview, samp, TGSI target) for every GLSL sampler of
+        the linked ``variants`` (one per graphics stage, None where unbound).
+        Computed once per program, when it is linked (``Program.tex_plan``)."""
+        rows = []
+        for stage, variant in zip(GRAPHICS_STAGES, variants):
+            if variant is None:
+                continue
+            for s in variant.glsl.reflection.samplers:
+                rows.append((int(stage), int(s.unit), int(s.view), int(s.sampler),
+                             str(s.target).upper().replace("SHADOW", "")))
+        return tuple(rows)
+
+    def _bind_texture_units(self, plan=None) -> None:
+        """Bind textures and samplers for ``plan`` rows (stage, unit, sview,
+        samp, target), only on units whose contents change.  Without a plan
+        (as ``_emit_sampler_views``, at draw): the bound program's.  Compute
+        (launch_grid) passes a plan of its own."""
         if plan is None:
-            rows = []
-            for stage, variant in zip(GRAPHICS_STAGES, prog.variants):
-                if variant is None:
-                    continue
-                for s in variant.glsl.reflection.samplers:
-                    rows.append((int(stage), int(s.unit), int(s.view), int(s.sampler),
-                                 str(s.target).upper().replace("SHADOW", "")))
-            plan = tuple(rows)
-            if len(self._tex_plans) > 512:  # programs come and go: keep the cache bounded
-                self._tex_plans.clear()
-            self._tex_plans[prog] = plan
-        return plan
-
-    def _emit_sampler_views(self) -> None:
-        """Put every sampled view's texture and its sampler's GL sampler on
-        the program's texture units (only units whose contents change)."""
-        prog = self._program
-        if prog is None:
-            return
-        self._bind_texture_units(self._texture_plan(prog))
-
-    def _bind_texture_units(self, plan) -> None:
-        """Bind textures and samplers for ``plan`` rows (stage, unit, sview, samp, target).
-        Also used by compute (launch_grid) with a plan of its own."""
-        gl = self.gl
+            prog = self._program
+            if prog is None:
+                return
+            plan = prog.tex_plan
         unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
-        views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
+        views_by_stage = self.sampler_views
+        hot = self._hot
         params_in_use = None
         seamless = False
         calls = 0
         switched = False  # glActiveTexture moved off the scratch unit
-        dsa = self._has_dsa
         for stage, unit, vi, si, tgsi_target in plan:
             view = views_by_stage[stage][vi]
-            samp = samplers_by_stage[stage][si]
             if view is None:
-                # An empty slot: bind texture 0 on the target the shader samples
-                # (another target's leftover binding is never read by it).
-                cached = unit_tex.get(unit)
-                if cached is None or cached[0] is not None or cached[1] != tgsi_target:
-                    gl_target = _TGSI_GL_TARGET.get(tgsi_target)
-                    if dsa:
-                        gl.glBindTextureUnit(unit, 0)  # every target of the unit
-                        calls += 1
-                    elif gl_target is not None:
-                        gl.glActiveTexture(self._gl_texture0 + unit)
-                        gl.glBindTexture(getattr(gl, gl_target), 0)
-                        calls += 2
-                        switched = True
-                    unit_tex[unit] = (None, tgsi_target)
+                calls += self._bind_empty_unit(unit, tgsi_target)
+                switched = switched or not self._has_dsa
                 sampler_name = 0
             else:
-                if view.destroyed or view.texture.destroyed:
-                    raise ObjectDestroyedError(f"draw: the sampler view in slot {vi} of "
-                                               f"{ShaderType(stage).name} (or its resource) was destroyed")
-                allowed = _TGSI_TARGET_VIEWS.get(tgsi_target)
-                if allowed is not None and view.target not in allowed:
-                    raise InvalidArgumentError(
-                        f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader samples a {tgsi_target} "
-                        f"texture, but the bound view is {view.target.name}")
-                name = view.gl_name()
+                if tgsi_target in view.wrong_tgsi_targets:
+                    self._refuse_bound_view(view, stage, vi, tgsi_target)
+                try:  # reading the name raises for a destroyed resource
+                    name = view.texture.gl_object if view.mode is MODE_DIRECT else view.gl_name()
+                except ObjectDestroyedError:
+                    self._refuse_bound_view(view, stage, vi, tgsi_target)
                 cached = unit_tex.get(unit)
                 if cached is None or cached[0] is not view or cached[1] != name:
-                    if dsa:
-                        gl.glBindTextureUnit(unit, name)  # GL 4.5: no active-unit dance
+                    if self._has_dsa:
+                        hot.glBindTextureUnit(unit, name)  # GL 4.5: no active-unit dance
                         calls += 1
                     else:
-                        gl.glActiveTexture(self._gl_texture0 + unit)
-                        gl.glBindTexture(view.gl_target, name)
+                        hot.glActiveTexture(self._gl_texture0 + unit)
+                        hot.glBindTexture(view.gl_target, name)
                         calls += 2
                         switched = True
                     unit_tex[unit] = (view, name)
-                if view.mode == MODE_PARAMS:
+                if view.mode is MODE_PARAMS:
                     if params_in_use is None:
                         params_in_use = {}
                     n = self._apply_texture_params(view, unit, params_in_use)
                     calls += n
                     switched = switched or n > 0
-                if view.is_buffer or samp is None:
+                samp = self.sampler_states[stage][si]
+                if samp is None or view.is_buffer:
                     sampler_name = 0
                 else:
-                    if samp.unnormalized and not view.is_rect:
-                        raise UnsupportedError(
-                            f"draw: sampler {si} of the {ShaderType(stage).name} shader has unnormalized_coords, "
-                            f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})")
-                    sampler_name = samp.gl_name(view.border_kind, view.is_rect)
-                    if samp.seamless and view.is_cube:
-                        seamless = True
+                    pair = view.sampler_names.get(samp)
+                    if pair is None:
+                        pair = self._view_sampler(view, samp, stage, si)
+                    sampler_name = pair[0]
+                    seamless = seamless or pair[1]
             if unit_sampler.get(unit) != sampler_name:
-                gl.glBindSampler(unit, sampler_name)
+                hot.glBindSampler(unit, sampler_name)
                 unit_sampler[unit] = sampler_name
                 calls += 1
-        if not self._seamless_per_sampler and seamless != self._seamless_global:
-            (gl.glEnable if seamless else gl.glDisable)(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+        if seamless != self._seamless_global and not self._seamless_per_sampler:
+            (hot.glEnable if seamless else hot.glDisable)(self._gl_cube_seamless)
             self._seamless_global = seamless
             calls += 1
         if switched:
             # Leave the scratch unit active: code that binds a texture "on the
             # current unit" (ModernGL, transfers, readbacks) then cannot
             # replace a Gallium unit's texture behind the shadow above.
-            gl.glActiveTexture(self._scratch_unit_enum)
+            hot.glActiveTexture(self._scratch_unit_enum)
             calls += 1
-        self.screen.counters.gl_state_calls += calls
+        if calls:
+            self._counters.gl_state_calls += calls
+
+    # The draw's emit (DERIVED_ORDER): every sampled view's texture and its
+    # sampler's GL sampler on the program's texture units.
+    _emit_sampler_views = _bind_texture_units
+
+    def _bind_empty_unit(self, unit: int, tgsi_target: str) -> int:
+        """An empty slot: texture 0 on the target the shader samples (another
+        target's leftover binding is never read by it).  Returns the GL calls."""
+        cached = self._unit_tex.get(unit)
+        if cached is not None and cached[0] is None and cached[1] == tgsi_target:
+            return 0
+        self._unit_tex[unit] = (None, tgsi_target)
+        hot = self._hot
+        if self._has_dsa:
+            hot.glBindTextureUnit(unit, 0)  # every target of the unit
+            return 1
+        gl_target = _TGSI_GL_TARGET.get(tgsi_target)
+        if gl_target is None:
+            return 0
+        hot.glActiveTexture(self._gl_texture0 + unit)
+        hot.glBindTexture(int(getattr(self.gl, gl_target)), 0)
+        return 2
+
+    @staticmethod
+    def _view_sampler(view, samp, stage: int, si: int) -> tuple:
+        """(GL sampler of ``samp`` for ``view``, whether it needs seamless cube
+        filtering), remembered on the view: the sampler CSO's GL object for
+        the view's border kind and RECT-ness, checked once."""
+        if samp.unnormalized and not view.is_rect:
+            raise UnsupportedError(
+                f"draw: sampler {si} of the {ShaderType(stage).name} shader has unnormalized_coords, "
+                f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})")
+        pair = view.sampler_names[samp] = (samp.gl_name(view.border_kind, view.is_rect),
+                                           bool(samp.seamless and view.is_cube))
+        return pair
+
+    @staticmethod
+    def _refuse_bound_view(view, stage: int, vi: int, tgsi_target: str) -> None:
+        """Raise why the view in SVIEW slot ``vi`` cannot be sampled now."""
+        if view.destroyed or view.texture.destroyed:
+            raise ObjectDestroyedError(f"draw: the sampler view in slot {vi} of "
+                                       f"{ShaderType(stage).name} (or its resource) was destroyed")
+        raise InvalidArgumentError(
+            f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader samples a {tgsi_target} "
+            f"texture, but the bound view is {view.target.name}")
 
     def _apply_texture_params(self, view: SamplerView, unit: int, in_use: dict) -> int:
         """gl33 path: make the resource's texture carry the view's levels and
@@ -622,12 +685,15 @@ class SamplerViewMixin:
                 f"({other[1]!r} and {view!r}); without texture views (texture_view on the "
                 f"{self.screen.profile.name} profile) one GL texture holds one set")
         in_use[res] = (want, view)
+        if view.params_seen == _PARAMS_GENERATION[0]:
+            return 0  # no texture's parameters changed since this view's were in place
         have = _TEXTURE_PARAMS.get(res)
         if have is None:
             # resource.py leaves a mutable texture at BASE 0, MAX last_level, identity swizzle;
             # an unknown state is simply set in full.
             have = (None, None, None)
         if have == want:
+            view.params_seen = _PARAMS_GENERATION[0]
             return 0
         gl = self.gl
         gl.glActiveTexture(self._gl_texture0 + unit)
@@ -644,6 +710,8 @@ class SamplerViewMixin:
             gl.glTexParameteriv(target, gl.GL_TEXTURE_SWIZZLE_RGBA, np.array(want[2], np.int32))
             calls += 1
         _TEXTURE_PARAMS[res] = want
+        _PARAMS_GENERATION[0] += 1
+        view.params_seen = _PARAMS_GENERATION[0]
         return calls
 
     # -- shadows ---------------------------------------------------------------------

@@ -62,7 +62,7 @@ from .defs import (
     TexWrap,
 )
 from .dirty import Dirty
-from .shaders import STAGE_PROCESSOR
+from .shaders import STAGE_PROCESSOR, variant_input
 from .state import SamplerState
 
 # Enum values PyOpenGL's core namespace does not carry (the extensions'
@@ -199,8 +199,11 @@ class SamplerMixin:
     def _init_samplers(self) -> None:
         # Bound sampler CSOs per stage (indexed by ShaderType), PIPE_MAX_SAMPLERS slots each.
         self.sampler_states = [[None] * PIPE_MAX_SAMPLERS for _ in ShaderType]
-        # VariantKey.gl_clamp per stage: (s, t, r) bitmasks over the slots.
-        self._gl_clamp_masks = [(0, 0, 0)] * len(ShaderType)
+        # VariantKey.gl_clamp per stage: (s, t, r) bitmasks over the slots.  A
+        # tuple, replaced on change: it is a variant-key input as a whole
+        # (variant_keys.py _variant_inputs).
+        self._gl_clamp_masks = ((0, 0, 0),) * len(ShaderType)
+        self._gl_clamp_input = variant_input(self._gl_clamp_masks)  # its holder (shaders.variant_input)
         self._sampler_csos: set[SamplerCSO] = set()
         prof = self.screen.profile
         self._seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
@@ -304,12 +307,14 @@ class SamplerMixin:
         """pipe_context::bind_sampler_states(shader, start_slot, samplers):
         slots ``start_slot …`` of stage ``shader_type`` take ``samplers``
         (None entries unbind).  A bind that changes nothing does nothing."""
-        self.check_alive("bind_sampler_states")
         what = "bind_sampler_states"
-        stage = _stage_arg(shader_type, what)
+        stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
+        slots = self.sampler_states[stage]
+        if _same_slots(slots, start_slot, samplers, PIPE_MAX_SAMPLERS) and not self.destroyed:
+            return  # compare first: a bind that changes nothing validates nothing
+        self.check_alive(what)
         samplers = () if samplers is None else tuple(samplers)
         start = _slot_range(start_slot, len(samplers), PIPE_MAX_SAMPLERS, what, "PIPE_MAX_SAMPLERS")
-        slots = self.sampler_states[stage]
         changed = False
         for i, cso in enumerate(samplers):
             if cso is not None:
@@ -335,7 +340,10 @@ class SamplerMixin:
                         masks[c] |= 1 << slot
         masks = tuple(masks)
         if masks != self._gl_clamp_masks[stage]:
-            self._gl_clamp_masks[stage] = masks
+            per_stage = list(self._gl_clamp_masks)
+            per_stage[stage] = masks
+            self._gl_clamp_masks = tuple(per_stage)
+            self._gl_clamp_input = variant_input(self._gl_clamp_masks)
             self.dirty |= Dirty.PROGRAM
 
     def delete_sampler_state(self, cso) -> None:
@@ -367,13 +375,38 @@ class SamplerMixin:
         self._sampler_csos.clear()
 
 
+# ShaderType by value (the members hash as their ints): a dict lookup instead
+# of an enum construction on every set_* call.
+_STAGES = {int(s): s for s in ShaderType}
+
+
 def _stage_arg(shader, what: str) -> ShaderType:
-    try:
-        if isinstance(shader, bool):
-            raise ValueError
-        return ShaderType(shader)
-    except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what}: {shader!r} is not a ShaderType") from None
+    stage = _STAGES.get(shader) if type(shader) is not bool else None
+    if stage is None:
+        try:
+            if isinstance(shader, bool):
+                raise ValueError
+            return ShaderType(shader)
+        except (ValueError, TypeError):
+            raise InvalidArgumentError(f"{what}: {shader!r} is not a ShaderType") from None
+    return stage
+
+
+def _same_slots(slots: list, start_slot, items, maximum: int) -> bool:
+    """Whether ``items`` (a list or tuple) are exactly the objects in
+    ``slots`` from ``start_slot`` on -- a redundant set_* / bind_* call.
+    False for anything unusual (the caller's full path validates it)."""
+    if type(start_slot) is not int or type(items) not in (list, tuple):
+        return False
+    end = start_slot + len(items)
+    if start_slot < 0 or end > maximum:
+        return False
+    i = start_slot
+    for item in items:
+        if slots[i] is not item:
+            return False
+        i += 1
+    return True
 
 
 def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str) -> int:

@@ -89,9 +89,11 @@ class Program:
     """A linked GL program for one tuple of variants, with what the draw
     path needs to know about it worked out once, at link time: its texture
     units (``tex_plan``, glpipe/sampler_views.py), its constant buffers
-    (``cb_plan``, glpipe/constants.py) and whether it reads DRAWID."""
+    (``cb_plan``, glpipe/constants.py), whether it reads DRAWID, and the
+    gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
+    glpipe/rasterizer.py)."""
 
-    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid")
+    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask")
 
     def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
                  uses_drawid: bool = False):
@@ -100,6 +102,8 @@ class Program:
         self.tex_plan = tex_plan
         self.cb_plan = cb_plan
         self.uses_drawid = uses_drawid
+        last = next((v for v in reversed(variants[:4]) if v is not None), None)  # GS, TES or VS
+        self.clip_mask = last.glsl.reflection.clip_distance_mask if last is not None else 0
 
 
 class VariantInput:
@@ -376,6 +380,8 @@ class ShaderMixin:
             self.dirty |= Dirty.SAMPLER_VIEWS
         if old is None or prog.cb_plan != old.cb_plan:
             self.dirty |= Dirty.CONSTANTS
+        if old is None or prog.clip_mask != old.clip_mask:
+            self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches follow the written distances
 
     def _destroy_shaders(self) -> None:
         gl = self.gl

@@ -195,24 +195,64 @@ class _Template:
         return items
 
     # -- equality and hashing --------------------------------------------------
+    # Templates are frozen, so the comparison key and its hash are computed on
+    # first use and kept on the instance (``_key_cache`` / ``_hash_cache``
+    # shadow the class-level None): set_* calls compare the new template with
+    # the bound one on every call, and CSO caches hash them, which would
+    # otherwise walk ``dataclasses.fields`` each time.  Computed lazily, not
+    # in __post_init__, because subclasses finish normalising after it.
+
+    _key_cache = None
+    _hash_cache = None
 
     def _key(self) -> tuple:
         """Field values, with references (None-default fields) replaced by identity."""
-        key = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if _default_of(f) is None and f.name not in _COUNT_FIELDS and value is not None:
-                value = ("<ref>", id(value))
-            key.append(value)
-        return tuple(key)
+        key = self._key_cache
+        if key is None:
+            key = tuple(("<ref>", id(value)) if is_ref and value is not None else value
+                        for name, is_ref in _key_plan(type(self))
+                        for value in (getattr(self, name),))
+            object.__setattr__(self, "_key_cache", key)
+        return key
 
     def __eq__(self, other: Any) -> bool:
+        if other is self:
+            return True
         if type(other) is not type(self):
             return NotImplemented
         return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._key()))
+        h = self._hash_cache
+        if h is None:
+            h = hash((type(self).__name__, self._key()))
+            object.__setattr__(self, "_hash_cache", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        # Copies and pickles drop the caches: a deep copy's references are new
+        # objects, so a kept key would still name the old ones' identities.
+        state = dict(self.__dict__)
+        for name in _CACHE_ATTRS:
+            state.pop(name, None)
+        return state
+
+
+# Per-instance caches a template may carry (see _Template's equality section
+# and DrawInfo): never copied.
+_CACHE_ATTRS = ("_key_cache", "_hash_cache", "_draw_cache")
+
+
+_KEY_PLANS: dict = {}
+
+
+def _key_plan(cls) -> tuple:
+    """(field name, compared by identity) per field of template class ``cls``, in order."""
+    plan = _KEY_PLANS.get(cls)
+    if plan is None:
+        plan = _KEY_PLANS[cls] = tuple(
+            (f.name, _default_of(f) is None and f.name not in _COUNT_FIELDS) for f in dataclasses.fields(cls))
+    return plan
 
 
 # Fields whose None default means "derive me", not "a reference".
@@ -613,6 +653,11 @@ class DrawInfo(_Template):
     ``view_mask`` and ``take_index_buffer_ownership`` are kept from older or
     newer headers so C ports find them.
     """
+
+    # draw_vbo's memo of this draw's fast-path GL arguments (None: not worked
+    # out yet; glpipe/context.py).  A class attribute, not a field: the
+    # template is frozen, so the memo can never go stale.
+    _draw_cache = None
 
     mode: Prim = Prim.POINTS
     index_size: int = 0

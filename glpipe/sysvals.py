@@ -45,10 +45,12 @@ class SysvalsMixin:
         self._sysvals_lo = 0                 # dirty byte range [lo, hi)
         self._sysvals_hi = SYSVALS_SIZE
         self._sysvals_binding = self.bindings.sysvals_binding
+        self._gl_uniform_buffer = int(gl.GL_UNIFORM_BUFFER)
         self._sysvals_ubo = int(gl.glGenBuffers(1))
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
+        self._sysvals_bound = False          # whether the binding point holds our UBO
         self.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -85,20 +87,30 @@ class SysvalsMixin:
 
     def _emit_sysvals(self) -> None:
         """Upload the dirty byte range of the block and keep it bound."""
-        gl = self.gl
         calls = 0
         lo, hi = self._sysvals_lo, self._sysvals_hi
         if hi > lo:
+            gl = self.gl
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
             gl.glBufferSubData(gl.GL_UNIFORM_BUFFER, lo, hi - lo, self._sysvals[lo:hi])
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
             self._counters.bytes_uploaded += hi - lo
             self._sysvals_lo = self._sysvals_hi = 0
             calls += 3
-        # Dirty.SYSVALS means the host may not hold the binding either (another
-        # context of the screen drew with its own block): bind every time.
-        gl.glBindBufferBase(gl.GL_UNIFORM_BUFFER, self._sysvals_binding, self._sysvals_ubo)
-        self._counters.gl_state_calls += calls + 1
+        # Every program links its block to the same binding point, so a new
+        # program needs no rebind; only losing the binding does (another
+        # context drew with its own block: _forget_sysvals_binding).
+        if not self._sysvals_bound:
+            self._hot.glBindBufferBase(self._gl_uniform_buffer, self._sysvals_binding, self._sysvals_ubo)
+            self._sysvals_bound = True
+            calls += 1
+        self._counters.gl_state_calls += calls
+
+    def _forget_sysvals_binding(self) -> None:
+        """The binding point may hold another block now (another context of
+        the screen drew): bind ours again at the next draw."""
+        self._sysvals_bound = False
+        self.dirty |= Dirty.SYSVALS
 
     def _emit_transform_sysvals(self) -> None:
         """The window transform the variants read: ``fb_size`` (width,
@@ -117,6 +129,7 @@ class SysvalsMixin:
         """Forget what the host holds (raw GL rewrote the buffer): the next
         draw uploads the whole block and rebinds it."""
         self._sysvals_lo, self._sysvals_hi = 0, SYSVALS_SIZE
+        self._sysvals_bound = False
         self.dirty |= Dirty.SYSVALS
 
     def _destroy_sysvals(self) -> None:

@@ -1,15 +1,26 @@
 """Which shader variant the current state needs: one VariantKey per stage.
 
-The key is recomputed only when ``Dirty.PROGRAM`` is set (a shader, the
-rasterizer, the DSA, the framebuffer or the samplers changed), never per
-draw.  Each field comes from one piece of Gallium state; the table below
-says which, so a new variant pass adds one row here and one pass in
-lowering/glsl.
+The keys are worked out only when the program must be looked up again
+(``Dirty.SHADERS``: a shader was bound; ``Dirty.PROGRAM``: some other input
+of the keys changed -- the rasterizer, the DSA, the framebuffer, the
+samplers ...), never per draw, and even then only for a combination of
+state not seen before: ``_variant_inputs()`` gathers everything the keys
+are computed from into one tuple -- the bound shader CSOs (which hash by
+identity) and the *environment*, the other inputs, kept as one canonical
+holder (glpipe/shaders.py ``variant_input``) that is rebuilt only when
+Dirty.PROGRAM is set -- and shaders.py finds the program by that tuple
+before computing any key.  ``_variant_key`` reads nothing but that tuple,
+so the two cannot drift apart: a new input is one more element of
+``_variant_environment`` and one more name in ``_variant_key``'s unpacking,
+and whatever changes it sets Dirty.PROGRAM.
+
+Each key field comes from one piece of Gallium state; the table below says
+which, so a new variant pass adds one row here and one pass in lowering/glsl.
 
 | key field | from | stages |
 |---|---|---|
 | color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
-| vs_input_types | vertex elements' formats (pure int/uint) | VS |
+| vs_input_types | vertex elements' formats: pure int/uint, snorm (clamped to -1), 32-bit uscaled (integer fetch + vec4()) (vertex.py) | VS |
 | output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
 | dual_source_blend | bound blend state reads SRC1_* factors | FS |
@@ -34,10 +45,14 @@ from lowering.glsl.variant import VariantKey
 
 from . import rasterizer as _r
 from .defs import ShaderType
+from .dirty import Dirty
 from .formats import util_format_description
-from .shaders import GRAPHICS_STAGES
+from .shaders import GRAPHICS_STAGES, variant_input
 
 _DEFAULT_KEY = VariantKey()
+_PROGRAM = Dirty.PROGRAM
+_VS, _TCS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
+                                              ShaderType.GEOMETRY, ShaderType.FRAGMENT))
 
 
 def _format_kind(fmt) -> str:
@@ -50,7 +65,7 @@ def _format_kind(fmt) -> str:
 
 
 class VariantKeyMixin:
-    """Computes ``_variant_key(stage, cso)`` from the bound state (mixed into Context)."""
+    """Computes ``_variant_key(stage, cso, inputs)`` from ``_variant_inputs()`` (mixed into Context)."""
 
     def _last_vertex_stage(self):
         for stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL, ShaderType.VERTEX):
@@ -58,40 +73,68 @@ class VariantKeyMixin:
                 return stage
         return None
 
-    def _variant_key(self, stage: ShaderType, cso) -> VariantKey:
+    def _variant_inputs(self) -> tuple:
+        """Everything the variant keys of the bound shaders depend on: the
+        five graphics-stage CSOs and the environment holder (see the module
+        docstring; ``_variant_key`` names the elements).  The environment is
+        rebuilt only when Dirty.PROGRAM says one of its inputs changed."""
+        env = self._variant_env
+        if env is None or self.dirty & _PROGRAM:
+            env = self._variant_env = self._variant_environment()
+        sh = self.shaders
+        return (sh[_VS], sh[_TCS], sh[_TES], sh[_GS], sh[_FS], env)
+
+    def _variant_environment(self):
+        """The canonical holder of the variant-key inputs other than the
+        shaders.  Structured values are holders themselves, stored by their
+        setters, so the tuple hashes without walking them."""
+        velems = self.velems
+        return variant_input((
+            self._fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
+            self._alpha_func_key,   # glpipe/depth_stencil_alpha.py
+            self._dual_source_key,  # glpipe/blend.py
+            velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
+            self._rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
+            self._window_rect_key,  # glpipe/rasterizer.py: (count, include)
+            self._viewport_y_flip,  # glpipe/viewport.py
+            self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
+
+    def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
+        """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
+        (``_variant_inputs()``); reads nothing else of the context."""
+        vs, _tcs, tes, gs, fs, env = inputs
+        fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, gl_clamp_input = env.value
+        color_kinds, nr_cbufs = fb_kinds.value
+        vs_input_types = vs_input.value if vs_input is not None else None
+        rast = rast_input.value
+        window_rect_count, window_rect_include = window_rects.value
+        gl_clamp_masks = gl_clamp_input.value
         fields = {}
-        if stage == ShaderType.FRAGMENT:
-            fb = self.framebuffer
-            types = tuple(_format_kind(s.format) if s is not None else "float" for s in fb.cbufs[:fb.nr_cbufs])
-            if any(t != "float" for t in types):
-                fields["color_output_types"] = types
-            fields["nr_cbufs"] = fb.nr_cbufs
-            if self._alpha_func_key != _ALPHA_ALWAYS:  # glpipe/depth_stencil_alpha.py
-                fields["alpha_func"] = self._alpha_func_key
-            if self._dual_source_key:  # glpipe/blend.py
+        fs_inputs = fs.info.inputs if fs is not None else ()
+        last = stage == (_GS if gs is not None else _TES if tes is not None else _VS if vs is not None else None)
+        if stage == _FS:
+            if any(t != "float" for t in color_kinds):
+                fields["color_output_types"] = color_kinds
+            fields["nr_cbufs"] = nr_cbufs
+            if alpha_func != _ALPHA_ALWAYS:
+                fields["alpha_func"] = alpha_func
+            if dual_source:
                 fields["dual_source_blend"] = True
-        if stage == ShaderType.VERTEX and self.velems is not None:
-            types = self.velems.vs_input_types  # per attribute location (dual_slot aware)
-            if any(t != "float" for t in types):
-                fields["vs_input_types"] = types
-        if stage == self._last_vertex_stage():
-            fs = self.shaders[ShaderType.FRAGMENT]
-            if fs is not None:
-                fields["output_interpolation"] = tuple(
-                    (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
-                    for io in fs.info.inputs
-                    if io.semantic is not None and io.interpolate is not None)
-        rast = self._rast_key  # glpipe/rasterizer.py: the bound rasterizer's variant fields
-        last = stage == self._last_vertex_stage()
-        if stage == ShaderType.FRAGMENT or last:
-            fs = self.shaders[ShaderType.FRAGMENT]
-            fs_inputs = fs.info.inputs if fs is not None else ()
+        if stage == _VS and vs_input_types is not None:
+            if any(t != "float" for t in vs_input_types):  # per attribute location (dual_slot aware)
+                fields["vs_input_types"] = vs_input_types
+        if last and fs is not None:
+            fields["output_interpolation"] = tuple(
+                (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
+                for io in fs_inputs
+                if io.semantic is not None and io.interpolate is not None)
+        if stage == _FS or last:
             if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
                 fields["flatshade"] = True
             # The FS picks front or back; the last stage declares (and fills) BCOLOR.
             if rast[_r.KEY_TWO_SIDE] and any(io.semantic == "COLOR" for io in fs_inputs):
                 fields["two_side"] = True
-        if stage == ShaderType.FRAGMENT:
+        if stage == _FS:
             if rast[_r.KEY_CLAMP_FRAGMENT]:
                 fields["clamp_fragment_color"] = True
             sprites = rast[_r.KEY_SPRITE_ENABLE]
@@ -103,10 +146,9 @@ class VariantKeyMixin:
                     fields["sprite_coord_mode"] = rast[_r.KEY_SPRITE_MODE]
             if rast[_r.KEY_POLY_STIPPLE]:
                 fields["poly_stipple"] = True
-            count, include = self._window_rect_key
-            if count or include:
-                fields["window_rectangles"] = count
-                fields["window_rectangles_include"] = include
+            if window_rect_count or window_rect_include:
+                fields["window_rectangles"] = window_rect_count
+                fields["window_rectangles_include"] = window_rect_include
         if last:
             if rast[_r.KEY_CLAMP_VERTEX]:
                 fields["clamp_vertex_color"] = True
@@ -120,11 +162,19 @@ class VariantKeyMixin:
                 disabled = written_clip_distances(cso.ir) & ~rast[_r.KEY_CLIP_PLANES] & 0xFF
                 if disabled:
                     fields["disabled_clip_distances"] = disabled
-            if self._viewport_y_flip:  # glpipe/viewport.py
+            if y_flip:
                 fields["y_flip"] = True
-        if self._gl_clamp_masks[stage] != (0, 0, 0):
-            fields["gl_clamp"] = self._gl_clamp_masks[stage]
+        if gl_clamp_masks[stage] != (0, 0, 0):
+            fields["gl_clamp"] = gl_clamp_masks[stage]
         return VariantKey(**fields) if fields else _DEFAULT_KEY
 
 
-__all__ = ["VariantKeyMixin", "GRAPHICS_STAGES"]
+def output_kinds(fb):
+    """The holder of ``(kind of each cbuf's format, nr_cbufs)`` of a
+    FramebufferState, for ``_variant_inputs`` (framebuffer.py keeps it per
+    bound framebuffer)."""
+    return variant_input((tuple(_format_kind(s.format) if s is not None else "float"
+                                for s in fb.cbufs[:fb.nr_cbufs]), fb.nr_cbufs))
+
+
+__all__ = ["VariantKeyMixin", "GRAPHICS_STAGES", "output_kinds"]

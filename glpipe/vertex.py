@@ -20,8 +20,14 @@ lowers them for hardware: R64 -> R32G32, R64G64 -> R32G32B32A32, and with
 TGSI keeps a double in two 32-bit channels, so the shader sees the same
 bits either way.
 
-The VAO's attribute pointers are (re)specified only when the elements, the
-buffers or the start instance change (``Dirty.VERTEX``).
+Vertex array objects.  Each (vertex elements CSO, set of resource vertex
+buffers) gets its own GL VAO, made the first time the pair is drawn and
+kept (``_vao_for``), so switching between layouts or buffer sets that
+were drawn before is one glBindVertexArray, as a GL program would do it.
+Draws that read user memory (ring offsets change every draw) or that bake
+a start_instance into the attribute offsets (below) re-specify the
+pointers of one scratch VAO instead.  Nothing is done unless the elements,
+the buffers or the start instance changed (``Dirty.VERTEX``).
 
 Instancing (API.md): the element fetched for per-instance data is
 ``start_instance + instanceID // instance_divisor``.  GL's base instance
@@ -54,6 +60,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty
 from .formats import Format, util_format_description
+from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
 # Divisor that makes GL fetch element 0 for every vertex and instance
@@ -78,18 +85,24 @@ class VertexElementsCSO:
     ``attribs`` rows are ``(location, vb_index, size, gl_type, normalized,
     path, src_offset, divisor)``; ``vs_input_types`` gives per location the
     kind of value the vertex shader must declare (``float`` / ``int`` /
-    ``uint``), for the variant key.
+    ``uint``, or ``snorm`` / ``uscaled`` when the shader converts the
+    fetched value: lowering/glsl/variant.py VS_INPUT_TYPES), for the
+    variant key.
     """
 
-    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vs_input_types")
+    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vs_input_types", "vs_input", "vaos")
 
     def __init__(self, context, elements: tuple, attribs: tuple, vs_input_types: tuple):
         self.context = context
         self.elements = elements
         self.attribs = attribs
         self.vs_input_types = vs_input_types
+        self.vs_input = variant_input(vs_input_types)  # the variant-key input (variant_keys.py)
         self.max_vb = max((a[1] for a in attribs), default=-1)
         self.destroyed = False
+        # Vertex-buffer set id (VertexMixin._vb_id) -> (GL VAO, ((Resource, GL
+        # name) it was specified with, ...)): the VAOs made for this layout.
+        self.vaos: dict = {}
 
     @property
     def templ(self) -> tuple:
@@ -213,8 +226,12 @@ class VertexMixin:
         prof = self.screen.profile
         self.velems = None
         self.vertex_buffers: tuple = ()
-        self._vao = int(gl.glGenVertexArrays(1))
-        self._enabled_attribs = 0        # bitmask of enabled attribute locations
+        self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
+        self._enabled_attribs = 0        # bitmask of enabled attribute locations of the scratch VAO
+        self._vb_ids: "dict[tuple, int]" = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
+        self._vb_id = 0                  # ... of the bound buffers
+        self._vb_last_id = 0             # ids are never reused (a VAO cache key must not change meaning)
+        self._vao_owners: set = set()    # velems CSOs holding cached VAOs
         self._vertex_user = False        # some bound vertex buffer is user memory
         self._vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
         # Base instance is used when the host has it and no stride-0 buffer is
@@ -244,8 +261,7 @@ class VertexMixin:
         self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
         if not hasattr(self.screen, "_drawing_context"):
             self.screen._drawing_context = None  # the Context whose draw state the host GL holds
-        self._drawid_program = None      # program whose DRAWID use _program_drawid describes
-        self._program_drawid = False
+        self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
         self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
         self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048
 
@@ -293,7 +309,18 @@ class VertexMixin:
             if ve.instance_divisor and not prof.has("instanced_arrays"):
                 raise UnsupportedError(f"{what}: instance divisors need the host feature instanced_arrays")
             kind = _input_kind(desc)
-            for size, gltype, normalized, path, offset in _fetch_rows(fmt, fetch, ve):
+            rows = _fetch_rows(fmt, fetch, ve)
+            # Conversions the shader variant does because a host's fetch gets
+            # them wrong (VariantKey.vs_input_types; llvmpipe reads the SNORM
+            # minimum as -128/127 and 32-bit USCALED >= 2^31 as signed).  On
+            # every host: the clamp is GL 4.2+'s rule, the integer path is exact.
+            first = desc.channels[0]
+            if fetch.path == "float" and first.type.name == "SNORM":
+                kind = "snorm"      # the VS reads max(in, -1)
+            elif fetch.path == "float" and first.type.name == "USCALED" and first.size == 32:
+                kind = "uscaled"    # glVertexAttribIPointer(GL_UNSIGNED_INT); the VS reads vec4(in)
+                rows = [(size, gltype, False, PATH_INTEGER, offset) for size, gltype, _n, _p, offset in rows]
+            for size, gltype, normalized, path, offset in rows:
                 if location >= max_attribs:
                     raise InvalidArgumentError(
                         f"{what}: elements[{i}] needs attribute location {location}, "
@@ -306,16 +333,17 @@ class VertexMixin:
 
     def bind_vertex_elements_state(self, cso) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
-        if cso is not None:
-            self._check_cso(cso, VertexElementsCSO, "bind_vertex_elements_state")
-        if cso is self.velems:
-            return
+        if cso is not None and (type(cso) is not VertexElementsCSO or cso.context is not self or cso.destroyed):
+            self._check_cso(cso, VertexElementsCSO, "bind_vertex_elements_state")  # raises, naming what is wrong
         old = self.velems
+        if cso is old:
+            return
         self.velems = cso
-        self.dirty |= Dirty.VERTEX
         # The VS declares its inputs' types from the formats (VariantKey.vs_input_types).
-        if old is None or cso is None or old.vs_input_types != cso.vs_input_types:
-            self.dirty |= Dirty.PROGRAM
+        if old is None or cso is None or old.vs_input is not cso.vs_input:
+            self.dirty |= _VERTEX | _PROGRAM
+        else:
+            self.dirty |= _VERTEX
 
     def delete_vertex_elements_state(self, cso) -> None:
         """pipe_context::delete_vertex_elements_state (unbinds it if bound)."""
@@ -323,6 +351,7 @@ class VertexMixin:
         if self.velems is cso:
             self.velems = None
             self.dirty |= Dirty.VERTEX | Dirty.PROGRAM
+        self._delete_vaos_of(cso)
         cso.destroyed = True
 
     destroy_vertex_elements_state = delete_vertex_elements_state
@@ -362,28 +391,93 @@ class VertexMixin:
         self.vertex_buffers = buffers
         self._vertex_user = user
         self._use_base_instance = self._has_base_instance and not stride0
+        # An id per distinct set of resource buffers (templates compare by
+        # value, resources by identity), so the VAO cache is keyed by an int.
+        # User memory is never cached (its ring offsets change every draw).
+        vb_id = 0 if user else self._vb_ids.get(buffers)
+        if vb_id is None:
+            if len(self._vb_ids) >= _MAX_BUFFER_SETS:
+                self._drop_cached_vaos()
+            self._vb_last_id += 1
+            vb_id = self._vb_ids[buffers] = self._vb_last_id
+        self._vb_id = vb_id
         self.dirty |= Dirty.VERTEX
 
     # -- host side -------------------------------------------------------------
 
     def _emit_vertex(self, start_instance: int) -> None:
-        """Point every attribute location at its buffer (glVertexAttrib*Pointer)."""
-        gl = self.gl
-        gl.glBindVertexArray(self._vao)
-        self._index_res = _UNBOUND  # (re)binding the VAO: do not trust the index-buffer shadow
+        """Bind the VAO of the bound elements and buffers (made on first use),
+        or re-specify the scratch VAO's attributes (module docstring)."""
         cso = self.velems
+        self._index_res = _UNBOUND  # (re)binding a VAO: do not trust the index-buffer shadow
+        self._vertex_start_instance = start_instance
+        if cso is not None and (not start_instance or self._use_base_instance) and not self._vertex_user:
+            record = cso.vaos.get(self._vb_id)
+            if record is not None:
+                # A VAO made before: valid while every buffer keeps its GL
+                # object.  Read as Resource._gl_object (the name, or None once
+                # destroyed or while allocation is pending): this runs on every
+                # layout switch, and the public property costs a call.  Any
+                # mismatch takes _vao_for, whose gl_object reads raise for a
+                # destroyed resource (or allocate a pending one) as before.
+                for res, name in record[1]:
+                    if res._gl_object != name:
+                        break
+                else:
+                    self._hot.glBindVertexArray(record[0])
+                    return
+            self._hot.glBindVertexArray(self._vao_for(cso))
+            return
+        self._hot.glBindVertexArray(self._vao)
+        self._enabled_attribs = self._specify_attribs(cso, start_instance, self._enabled_attribs)
+
+    def _vao_for(self, cso: VertexElementsCSO) -> int:
+        """The cached VAO of ``cso`` with the bound (resource) vertex buffers;
+        made, or remade if a buffer's GL object changed, as needed."""
+        record = cso.vaos.get(self._vb_id)
+        if record is not None:
+            vao, checks = record
+            for res, name in checks:
+                if res.gl_object != name:  # raises for a destroyed resource, as the pointer setup would
+                    break
+            else:
+                return vao
+            self.gl.glDeleteVertexArrays(1, [vao])
+            del cso.vaos[self._vb_id]
+        buffers = self.vertex_buffers
+        used = {a[1] for a in cso.attribs}
+        checks = tuple((vb.buffer, vb.buffer.gl_object) for i, vb in enumerate(buffers)
+                       if i in used and vb is not None and vb.buffer is not None)
+        vao = int(self.gl.glGenVertexArrays(1))
+        self._hot.glBindVertexArray(vao)
+        self._specify_attribs(cso, 0, 0)
+        cso.vaos[self._vb_id] = (vao, checks)
+        self._vao_owners.add(cso)
+        return vao
+
+    def _specify_attribs(self, cso, start_instance: int, enabled_before: int) -> int:
+        """Point every attribute location of the bound VAO at its buffer
+        (glVertexAttrib*Pointer); ``enabled_before`` is the VAO's mask of
+        enabled locations.  Returns the mask now enabled."""
+        hot = self._hot
         attribs = cso.attribs if cso is not None else ()
         buffers = self.vertex_buffers
         offset_emulation = not self._use_base_instance
-        bind_buffer = self._gl_bind_buffer
+        bind_buffer = hot.glBindBuffer
         array_buffer = self._gl_array_buffer
         enabled = 0
         uploaded = None
         for loc, vbi, size, gltype, normalized, path, src_offset, divisor in attribs:
             vb = buffers[vbi] if vbi < len(buffers) else None
             if vb is None or vb.buffer is None:
-                # No buffer: GL's current attribute value (0,0,0,1) is what a
-                # shader reads, as Gallium drivers give for unbound buffers.
+                # No buffer: the shader reads the current attribute value,
+                # (0,0,0,1) as Gallium drivers give for unbound buffers, in the
+                # type the shader declares (GL keeps one value per location
+                # and an integer input would read a float's bits).
+                if path == PATH_INTEGER:
+                    self.gl.glVertexAttribI4ui(loc, 0, 0, 0, 1)
+                else:
+                    self.gl.glVertexAttrib4f(loc, 0.0, 0.0, 0.0, 1.0)
                 continue
             if vb.is_user_buffer:
                 if uploaded is None:
@@ -410,19 +504,34 @@ class VertexMixin:
             # GLuint: 0xffffffff goes through ctypes as the int -1 (same bits).
             self._gl_attrib_divisor(loc, divisor if divisor < 0x80000000 else divisor - 0x100000000)
             enabled |= 1 << loc
-        changed = enabled ^ self._enabled_attribs
+        changed = enabled ^ enabled_before
         loc = 0
         while changed:
             if changed & 1:
                 if enabled & (1 << loc):
-                    gl.glEnableVertexAttribArray(loc)
+                    hot.glEnableVertexAttribArray(loc)
                 else:
-                    gl.glDisableVertexAttribArray(loc)
+                    hot.glDisableVertexAttribArray(loc)
             changed >>= 1
             loc += 1
-        self._enabled_attribs = enabled
-        self._vertex_start_instance = start_instance
-        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+        bind_buffer(array_buffer, 0)
+        return enabled
+
+    def _delete_vaos_of(self, cso: VertexElementsCSO) -> None:
+        """Delete the VAOs cached for ``cso``."""
+        names = [vao for vao, _checks in cso.vaos.values()]
+        if names:
+            self.gl.glDeleteVertexArrays(len(names), names)
+        cso.vaos.clear()
+        self._vao_owners.discard(cso)
+
+    def _drop_cached_vaos(self) -> None:
+        """Delete every cached VAO and forget the buffer-set ids (the id table
+        is full: buffer sets come and go, e.g. streaming offsets)."""
+        for cso in list(self._vao_owners):
+            self._delete_vaos_of(cso)
+        self._vb_ids.clear()
+        self.dirty |= Dirty.VERTEX
 
     def _forget_draw_shadows(self) -> None:
         """The host GL state may not be ours (another context drew): put the
@@ -446,6 +555,8 @@ class VertexMixin:
         if self.screen._drawing_context is self:
             self.screen._drawing_context = None
         self._ring.destroy()
+        for cso in list(self._vao_owners):
+            self._delete_vaos_of(cso)
         self.gl.glDeleteVertexArrays(1, [self._vao])
 
 
@@ -478,6 +589,11 @@ _NULL = ctypes.c_void_p(0)
 
 # The index-buffer shadow's "nothing known": never the ``index`` of a draw.
 _UNBOUND = object()
+
+_VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM  # module globals: read per bind
+
+# Distinct vertex-buffer sets given ids before the VAO cache starts over.
+_MAX_BUFFER_SETS = 256
 
 
 def _fetch_rows(fmt, fetch, ve) -> list:

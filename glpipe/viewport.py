@@ -55,6 +55,18 @@ class ViewportMixin:
 
     def set_viewport_states(self, start_slot: int, viewports) -> None:
         """pipe_context::set_viewport_states(start_slot, viewports)."""
+        if (type(start_slot) is int and type(viewports) in (list, tuple) and 0 <= start_slot
+                and start_slot + len(viewports) <= self._max_viewports and not self.destroyed):
+            # Compared first (templates compare by a cached key): setting what
+            # is already set validates nothing.
+            current = self.viewports
+            i = start_slot
+            for vp in viewports:
+                if current[i] != vp:
+                    break
+                i += 1
+            else:
+                return
         self.check_alive("set_viewport_states")
         items = self._slots("set_viewport_states", start_slot, viewports)
         for i, vp in enumerate(items):

@@ -456,7 +456,7 @@ class Emitter:
 
     def _const_switch(self) -> str:
         """A helper reading CONST[b][i] with a computed buffer index ``b``."""
-        name = f"glp_read_const"
+        name = "glp_read_const"
         cases = []
         for buf in sorted(self.decls.const_sizes):
             block = self.constant_buffer(buf)

@@ -48,6 +48,19 @@ _DEPTH_LAYOUT = {1: "depth_any", 2: "depth_greater", 3: "depth_less", 4: "depth_
 
 ONE = 0x3F800000
 
+# VariantKey.vs_input_types kind -> (GLSL type of the ``in`` variable, type
+# the shader reads, conversion of the ``in`` or None).  ``snorm``: GL 4.2+
+# and Gallium clamp the SNORM minimum to -1, some hosts give
+# -2^(n-1)/(2^(n-1)-1); ``uscaled``: 32-bit USCALED arrives through the
+# integer path (exact on every host) and converts here (variant.py).
+_VS_INPUT_KINDS = {
+    "float": ("vec4", "float", None),
+    "int": ("ivec4", "int", None),
+    "uint": ("uvec4", "uint", None),
+    "snorm": ("vec4", "float", "max({}, vec4(-1.0))"),
+    "uscaled": ("uvec4", "float", "vec4({})"),
+}
+
 
 _INT_SEMANTICS = frozenset({"PRIM_ID", "LAYER", "VIEWPORT_INDEX", "INSTANCEID", "VERTEXID", "VERTICESIN",
                             "BASEVERTEX", "BASEINSTANCE", "DRAWID", "VERTEXID_NOBASE", "INVOCATIONID",
@@ -209,12 +222,14 @@ class IOMap:
         decl = em.decls.inputs.get(index)
         proc = self.proc
         if proc == "VERT":
-            base = em.key.vs_input_type(index) or em.plan.vs_input_types.get(index, "float")
+            kind = em.key.vs_input_type(index) or em.plan.vs_input_types.get(index, "float")
             name = f"glp_attr_{index}"
-            gtype = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}[base]
+            gtype, base, convert = _VS_INPUT_KINDS[kind]
             self._declare(f"layout(location = {index}) in {gtype} {name};")
             self._record_input(VaryingInfo("IN", index, None, 0, name, index, glsl_type=gtype))
-            return VectorView(name, base, writable=False)
+            # A converting kind reads as a call on the input (atomic, so
+            # swizzles append to it); the compiler folds the repeated reads.
+            return VectorView(convert.format(name) if convert else name, base, writable=False)
         if decl is None:
             raise InvalidArgumentError(f"IN[{index}] is used but not declared")
         semantic, sidx = em.decls.semantic_of(decl, index)
@@ -431,7 +446,6 @@ class IOMap:
         return comp(f"gl_ClipDistance[{k}]", "float", lvalue=True)
 
     def _tcs_output(self, index, decl, semantic, sidx, vertex):
-        em = self.em
         if semantic in ("TESSOUTER", "TESSINNER"):
             self._record_output(VaryingInfo("OUT", index, semantic, sidx,
                                             "gl_TessLevelOuter" if semantic == "TESSOUTER"

@@ -32,6 +32,15 @@ PIPE_FUNC_NEVER, PIPE_FUNC_LESS, PIPE_FUNC_EQUAL, PIPE_FUNC_LEQUAL = 0, 1, 2, 3
 PIPE_FUNC_GREATER, PIPE_FUNC_NOTEQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_ALWAYS = 4, 5, 6, 7
 
 COLOR_TYPES = ("float", "int", "uint")
+# Kinds of a vertex shader input (VariantKey.vs_input_types): the GLSL types
+# of COLOR_TYPES, plus the two the shader must convert because a host's
+# fixed-function fetch gets them wrong (llvmpipe: the SNORM minimum reads
+# -128/127 instead of -1; R32*_USCALED values >= 2^31 convert as signed):
+# ``snorm`` -- a ``vec4`` read as ``max(in, vec4(-1.0))``, GL 4.2+'s and
+# Gallium's SNORM rule; ``uscaled`` -- a ``uvec4`` fetched through the
+# integer path and read as ``vec4(in)`` (missing components are the
+# integers (0, 0, 0, 1), so they still read (0.0, 0.0, 0.0, 1.0)).
+VS_INPUT_TYPES = COLOR_TYPES + ("snorm", "uscaled")
 INTERPOLATIONS = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
 LOCATIONS = ("CENTER", "CENTROID", "SAMPLE")
 
@@ -92,9 +101,12 @@ class VariantKey:
       requires them to match at link time).  For a consumer that is not the
       FS (GS/TCS/TES inputs) only (semantic, index) matters: pass e.g.
       ``"PERSPECTIVE", "CENTER"``.
-    * ``vs_input_types`` -- per vertex attribute the kind of its vertex
-      format (``float`` / ``int`` / ``uint``), which fixes the GLSL type of
-      ``in`` variables; empty means "infer from use".
+    * ``vs_input_types`` -- per vertex attribute location the kind of its
+      vertex format (``VS_INPUT_TYPES``): ``float`` / ``int`` / ``uint`` fix
+      the GLSL type of the ``in`` variable; ``snorm`` (a ``vec4`` the shader
+      reads as ``max(in, vec4(-1.0))``) and ``uscaled`` (a ``uvec4``, read as
+      ``vec4(in)``) also convert it.  Missing entries (or an empty tuple)
+      mean "infer from use".
     * ``cs_block_size`` -- (x, y, z) for a compute shader without
       CS_FIXED_BLOCK_* properties (GLSL needs local_size at compile time).
     """
@@ -133,9 +145,14 @@ class VariantKey:
             raise InvalidArgumentError("VariantKey.window_rectangles must be 0..8")
         if len(self.gl_clamp) != 3:
             raise InvalidArgumentError("VariantKey.gl_clamp is a (s, t, r) triple of sampler masks")
-        for kind in self.color_output_types + self.vs_input_types:
+        for kind in self.color_output_types:
             if kind not in COLOR_TYPES:
-                raise InvalidArgumentError(f"VariantKey type entries must be one of {COLOR_TYPES}, not {kind!r}")
+                raise InvalidArgumentError(
+                    f"VariantKey.color_output_types entries must be one of {COLOR_TYPES}, not {kind!r}")
+        for kind in self.vs_input_types:
+            if kind not in VS_INPUT_TYPES:
+                raise InvalidArgumentError(
+                    f"VariantKey.vs_input_types entries must be one of {VS_INPUT_TYPES}, not {kind!r}")
         if not 0 <= self.nr_cbufs <= 8:
             raise InvalidArgumentError("VariantKey.nr_cbufs must be 0..8")
         for entry in self.output_interpolation:
@@ -153,7 +170,7 @@ class VariantKey:
         return "float"
 
     def vs_input_type(self, index: int):
-        """The GLSL base type of vertex input ``index``, or None to infer it."""
+        """The kind (``VS_INPUT_TYPES``) of vertex input ``index``, or None to infer it."""
         if index < len(self.vs_input_types):
             return self.vs_input_types[index]
         return None
@@ -217,4 +234,4 @@ def _parse_value(name: str, text: str, default):
     return tuple(parts)
 
 
-__all__ = ["VariantKey", "COLOR_TYPES", "PIPE_FUNC_ALWAYS", "PIPE_FUNC_NEVER"]
+__all__ = ["VariantKey", "COLOR_TYPES", "VS_INPUT_TYPES", "PIPE_FUNC_ALWAYS", "PIPE_FUNC_NEVER"]

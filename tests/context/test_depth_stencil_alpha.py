@@ -327,12 +327,13 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
         ctx.set_stencil_ref(StencilRef(ref_value=(6, 6)))
         draw()
         assert counting.calls[1:] == ["glStencilFunc"]
-        # A new CSO: the block is emitted whole (test enables, func, masks).
+        # A new CSO: only what differs from the host's state is sent (the
+        # depth test is already on).
         del counting.calls[:]
         ctx.bind_depth_stencil_alpha_state(b)
         draw()
-        assert sorted(counting.calls) == ["glDepthFunc", "glDepthMask", "glDisable", "glEnable"]
-        assert screen.counters.gl_state_calls == before + 2 + 4
+        assert sorted(counting.calls) == ["glDepthFunc", "glDepthMask", "glDisable"]
+        assert screen.counters.gl_state_calls == before + 2 + 3
     finally:
         ctx.gl = counting._gl
 

@@ -919,7 +919,7 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
     b = ctx.create_rasterizer_state(RasterizerState(point_size=1.0, line_width=1.0))
     ctx.bind_rasterizer_state(b)
     draw(ctx, tri, Prim.TRIANGLES)
-    assert screen.counters.gl_state_calls == before + 3
+    assert screen.counters.gl_state_calls == before + 2
     gl = screen.host.gl
     assert not gl.glIsEnabled(gl.GL_CULL_FACE) and not gl.glIsEnabled(gl.GL_SCISSOR_TEST)
 

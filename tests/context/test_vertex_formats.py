@@ -252,27 +252,23 @@ def test_vertex_format_fetch(screen, ctx, fmt):
         _check(fmt, _fetch(ctx, fmt, data), expected_value(fmt, data), data)
 
 
-# Where llvmpipe departs from the definition (the xfail tests below): the
-# SNORM minimum of 8/10/16-bit channels, and R32G32(B32(A32))_USCALED values
-# with the top bit set.  (R32 SNORM's minimum rounds to -1 in float anyway,
-# and single-channel R32_USCALED converts correctly.)
+# Where llvmpipe's own fetch departs from the definition: the SNORM minimum
+# of 8/10/16-bit channels (-128/127, not -1), and R32G32(B32(A32))_USCALED
+# values with the top bit set (converted as signed).  glpipe corrects both
+# through the shader variant (VariantKey.vs_input_types ``snorm`` /
+# ``uscaled``); the tests below pin those cases down on every host.  (R32
+# SNORM's minimum rounds to -1 in float anyway, and single-channel
+# R32_USCALED converts correctly even without the fix.)
 SNORM_MIN_DEVIATES = [f for f in FETCHABLE if f.name.endswith("_SNORM") and not f.name.startswith("R32")]
 USCALED_HIGH_DEVIATES = [f for f in FETCHABLE if f.name.endswith("_USCALED") and f.name.startswith("R32G32")]
 
 
-@pytest.mark.xfail(reason="llvmpipe converts the SNORM minimum to -2^(n-1)/(2^(n-1)-1) (e.g. -128/127), "
-                          "without the max(.., -1) clamp of GL 4.2+ and Gallium; the fix is a VS input clamp "
-                          "in the shader variant (VariantKey input conversion, reported to the lowering)",
-                   strict=False)
 @pytest.mark.parametrize("fmt", SNORM_MIN_DEVIATES, ids=lambda f: f.name)
 def test_snorm_minimum_reads_minus_one(screen, ctx, fmt):
     data = element_bytes(fmt, np.random.default_rng(1), snorm_min=True)
     _check(fmt, _fetch(ctx, fmt, data), expected_value(fmt, data), data)
 
 
-@pytest.mark.xfail(reason="llvmpipe converts R32G32* USCALED values >= 2^31 as signed integers; the fix is an "
-                          "integer fetch plus a float conversion in the shader variant (reported)",
-                   strict=False)
 @pytest.mark.parametrize("fmt", USCALED_HIGH_DEVIATES, ids=lambda f: f.name)
 def test_uscaled32_high_values(screen, ctx, fmt):
     data = element_bytes(fmt, np.random.default_rng(2), uscaled_high=True)
@@ -372,6 +368,19 @@ def test_vertex_elements_cso_types_per_location(ctx):
         VertexElement(src_format=Format.R8G8B8A8_UINT), VertexElement(src_format=Format.R16G16_SINT),
         VertexElement(src_format=Format.R8G8B8A8_UNORM)])
     assert cso.vs_input_types == ("uint", "int", "float")
+
+
+def test_converted_formats_get_their_kind_and_fetch_path(ctx):
+    """SNORM -> ``snorm`` (float path, normalized); 32-bit USCALED ->
+    ``uscaled`` through the integer path; 16-bit USCALED stays a float fetch."""
+    from glpipe.vertex import PATH_FLOAT, PATH_INTEGER
+    cso = ctx.create_vertex_elements_state([
+        VertexElement(src_format=Format.R8G8_SNORM), VertexElement(src_format=Format.R32G32B32_USCALED),
+        VertexElement(src_format=Format.R16G16_USCALED), VertexElement(src_format=Format.R32_SNORM)])
+    assert cso.vs_input_types == ("snorm", "uscaled", "float", "snorm")
+    # rows: (location, vb_index, size, gl_type, normalized, path, src_offset, divisor)
+    assert [(a[2], a[4], a[5]) for a in cso.attribs] == [
+        (2, True, PATH_FLOAT), (3, False, PATH_INTEGER), (2, False, PATH_FLOAT), (1, True, PATH_FLOAT)]
 
 
 def test_instance_divisor_needs_no_more_than_the_profile(screen, ctx):

@@ -1,0 +1,106 @@
+"""The GL entry points the draw path's state emits call most, without
+PyOpenGL's wrappers.
+
+Measured on the benchmark machine (docs/performance.md): a GL state call
+through PyOpenGL costs 0.15-0.4 µs, the same entry point called as a raw
+ctypes function without argtypes 0.08-0.11 µs.  A state switch costs one
+or two GL calls once the emits send only what changed, so the call itself
+is a large part of what glpipe adds per switch.
+
+``HotGL(gl, native)`` holds one function per name of ``NAMES``, as
+attributes (``hot.glUseProgram``) and as the tuple ``hot.ops`` indexed by
+``OP[name]``:
+
+* ``native`` (``gl`` is the host's PyOpenGL namespace, always the case in
+  glpipe): the host's own entry point, looked up once through the GL
+  platform's proc-address query, as a ctypes function without argtypes.
+  Callers pass Python ints for GLenum / GLint / GLuint / GLsizei / GLboolean
+  arguments, all below 2**31 on these paths.  The few entry points taking
+  GLfloat / GLclampd (``ARGTYPES``) get argtypes, so Python floats convert
+  right; none takes a 64-bit integer or a pointer (those stay on PyOpenGL).
+* otherwise (``ctx.gl`` replaced by a wrapper that counts or logs calls,
+  as the tests do): the wrapper's own attributes, so it sees every call.
+
+State emits precompute their calls at create time as ``(OP[name], args)``
+pairs and run them as ``hot.ops[op](*args)``: the precomputed lists never
+hold a function, so replacing ``ctx.gl`` (``Context.gl``'s setter builds a
+new HotGL) needs no cache to be flushed.  Draw calls are not here: they
+stay raw ctypes functions (glpipe/vertex.py) whatever ``ctx.gl`` is.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+#: Entry points in HotGL, in ``ops`` order.
+NAMES = (
+    "glEnable", "glDisable", "glEnablei", "glDisablei",
+    "glColorMask", "glColorMaski", "glBlendEquationSeparate", "glBlendEquationSeparatei",
+    "glBlendFuncSeparate", "glBlendFuncSeparatei", "glLogicOp",
+    "glDepthFunc", "glDepthMask", "glStencilFunc", "glStencilFuncSeparate", "glStencilOp",
+    "glStencilOpSeparate", "glStencilMask", "glStencilMaskSeparate",
+    "glFrontFace", "glCullFace", "glPolygonMode", "glProvokingVertex", "glClipControl",
+    "glUseProgram", "glBindVertexArray", "glBindBuffer", "glBindBufferBase",
+    "glBindTextureUnit", "glActiveTexture", "glBindTexture", "glBindSampler", "glBindFramebuffer",
+    "glEnableVertexAttribArray", "glDisableVertexAttribArray",
+    "glPointSize", "glLineWidth", "glPolygonOffset", "glPolygonOffsetClamp", "glDepthBoundsEXT",
+)
+
+_F, _D = ctypes.c_float, ctypes.c_double
+#: Entry points taking floating-point arguments: their argtypes.
+ARGTYPES = {"glPointSize": (_F,), "glLineWidth": (_F,), "glPolygonOffset": (_F, _F),
+            "glPolygonOffsetClamp": (_F, _F, _F), "glDepthBoundsEXT": (_D, _D)}
+
+#: Names to ask the platform for, in order, where the core name may be absent
+#: (ARB_polygon_offset_clamp is GL 4.6; a 4.5 host exports the EXT name too).
+_ALIASES = {"glPolygonOffsetClamp": ("glPolygonOffsetClamp", "glPolygonOffsetClampEXT")}
+
+#: name -> index into ``HotGL.ops``.
+OP = {name: i for i, name in enumerate(NAMES)}
+
+
+def raw_entry_point(name: str):
+    """The host's ``name`` as a ctypes function (argtypes only for
+    floating-point parameters, ``ARGTYPES``), or None when the GL platform
+    gives no address for it."""
+    try:
+        from OpenGL import platform
+
+        addr = None
+        for alias in _ALIASES.get(name, (name,)):
+            addr = platform.PLATFORM.getExtensionProcedure(alias.encode())
+            if addr:
+                break
+    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+        addr = None
+    if not addr:
+        return None
+    return ctypes.CFUNCTYPE(None, *ARGTYPES.get(name, ()))(addr)
+
+
+class HotGL:
+    """The entry points of ``NAMES`` for one ``gl`` (module docstring)."""
+
+    __slots__ = NAMES + ("ops", "native")
+
+    def __init__(self, gl, native: bool):
+        self.native = native
+        ops = []
+        for name in NAMES:
+            fn = raw_entry_point(name) if native else getattr(gl, name, None)  # a wrapper's own
+            if not fn:  # no address (or PyOpenGL's unresolved placeholder): PyOpenGL's, then the host's
+                fn = getattr(gl, name, None) if native else raw_entry_point(name)
+            setattr(self, name, fn)
+            ops.append(fn)
+        self.ops = tuple(ops)
+
+
+def run_calls(hot: HotGL, calls) -> None:
+    """Run precomputed ``(op, args)`` calls (used off the hot loops; the
+    emits inline the same loop)."""
+    ops = hot.ops
+    for op, args in calls:
+        ops[op](*args)
+
+
+__all__ = ["ARGTYPES", "HotGL", "NAMES", "OP", "raw_entry_point", "run_calls"]
