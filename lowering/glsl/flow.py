@@ -151,7 +151,7 @@ def handle_end(em, i, inst):
 
 
 def handle_nop(em, i, inst):
-    pass
+    """NOP: no operation, so no GLSL."""
 
 
 def handle_kill(em, i, inst):
