@@ -32,7 +32,9 @@ for it.
 
 Texture units hold Python-side shadows (``_unit_tex``, ``_unit_sampler``);
 code outside this module that binds textures on a Gallium unit (not on
-ModernGL's scratch unit) must call ``_texture_units_clobbered()``.
+ModernGL's scratch unit) must call ``_texture_units_clobbered()``.  Without
+direct state access the emit leaves the scratch unit active afterwards, so
+raw GL code that binds "on the current unit" cannot touch a Gallium unit.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ from .formats import (
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
 from .shaders import GRAPHICS_STAGES
 from .state import SamplerViewTemplate
+
+_SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS  # module globals: set_sampler_views runs between draws
+_SEQUENCES = (list, tuple)
 
 # Gallium target -> GL target (single-sampled, multisampled).
 _GL_TARGET = {
@@ -499,7 +504,7 @@ class SamplerViewMixin:
         # ShaderType members (the usual argument) index the slots directly.
         stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
         slots = self.sampler_views[stage]
-        if (not unbind_num_trailing_slots and type(start_slot) is int and type(views) in (list, tuple)
+        if (not unbind_num_trailing_slots and type(start_slot) is int and type(views) in _SEQUENCES
                 and 0 <= start_slot and start_slot + len(views) <= PIPE_MAX_SHADER_SAMPLER_VIEWS
                 and not self.destroyed):
             # The common call, compared first: only views that differ from
@@ -510,12 +515,12 @@ class SamplerViewMixin:
                 if slots[i] is not view:
                     changed = True
                     if view is not None and (type(view) is not SamplerView or view.context is not self
-                                             or view.destroyed or view.texture.destroyed):
+                                             or view.destroyed or view.texture._destroyed):
                         _refuse_view(view, i - start_slot, self, what)
                 i += 1
             if changed:
                 slots[start_slot:i] = views
-                self.dirty |= Dirty.SAMPLER_VIEWS
+                self.dirty |= _SAMPLER_VIEWS
             return
         self.check_alive(what)
         views = () if views is None else tuple(views)
@@ -558,35 +563,43 @@ class SamplerViewMixin:
         """Bind textures and samplers for ``plan`` rows (stage, unit, sview,
         samp, target), only on units whose contents change.  Without a plan
         (as ``_emit_sampler_views``, at draw): the bound program's.  Compute
-        (launch_grid) passes a plan of its own."""
+        (launch_grid) passes a plan of its own.
+
+        This runs on every draw after a sampler-view or sampler change, so
+        the common row -- a view of a whole texture (MODE_DIRECT) whose GL
+        name is allocated -- reads plain attributes only; everything else
+        goes through the helpers below."""
         if plan is None:
             prog = self._program
             if prog is None:
                 return
             plan = prog.tex_plan
         unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
-        views_by_stage = self.sampler_views
+        views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
         hot = self._hot
+        dsa = self._has_dsa
         params_in_use = None
         seamless = False
         calls = 0
-        switched = False  # glActiveTexture moved off the scratch unit
+        switched = False  # glActiveTexture moved off the scratch unit (no DSA)
         for stage, unit, vi, si, tgsi_target in plan:
             view = views_by_stage[stage][vi]
             if view is None:
-                calls += self._bind_empty_unit(unit, tgsi_target)
-                switched = switched or not self._has_dsa
+                n = self._bind_empty_unit(unit, tgsi_target)
+                calls += n
+                switched = switched or (n > 0 and not dsa)
                 sampler_name = 0
             else:
                 if tgsi_target in view.wrong_tgsi_targets:
                     self._refuse_bound_view(view, stage, vi, tgsi_target)
-                try:  # reading the name raises for a destroyed resource
-                    name = view.texture.gl_object if view.mode is MODE_DIRECT else view.gl_name()
-                except ObjectDestroyedError:
-                    self._refuse_bound_view(view, stage, vi, tgsi_target)
+                res = view.texture
+                name = res._gl_object
+                mode = view.mode
+                if mode is not MODE_DIRECT or name is None or res._destroyed:
+                    name = self._bound_view_name(view, stage, vi, tgsi_target)
                 cached = unit_tex.get(unit)
                 if cached is None or cached[0] is not view or cached[1] != name:
-                    if self._has_dsa:
+                    if dsa:
                         hot.glBindTextureUnit(unit, name)  # GL 4.5: no active-unit dance
                         calls += 1
                     else:
@@ -595,13 +608,13 @@ class SamplerViewMixin:
                         calls += 2
                         switched = True
                     unit_tex[unit] = (view, name)
-                if view.mode is MODE_PARAMS:
+                if mode is MODE_PARAMS:
                     if params_in_use is None:
                         params_in_use = {}
                     n = self._apply_texture_params(view, unit, params_in_use)
                     calls += n
                     switched = switched or n > 0
-                samp = self.sampler_states[stage][si]
+                samp = samplers_by_stage[stage][si]
                 if samp is None or view.is_buffer:
                     sampler_name = 0
                 else:
@@ -609,7 +622,8 @@ class SamplerViewMixin:
                     if pair is None:
                         pair = self._view_sampler(view, samp, stage, si)
                     sampler_name = pair[0]
-                    seamless = seamless or pair[1]
+                    if pair[1]:
+                        seamless = True
             if unit_sampler.get(unit) != sampler_name:
                 hot.glBindSampler(unit, sampler_name)
                 unit_sampler[unit] = sampler_name
@@ -620,12 +634,23 @@ class SamplerViewMixin:
             calls += 1
         if switched:
             # Leave the scratch unit active: code that binds a texture "on the
-            # current unit" (ModernGL, transfers, readbacks) then cannot
-            # replace a Gallium unit's texture behind the shadow above.
+            # current unit" (raw PyOpenGL readbacks, for one) then cannot
+            # replace a Gallium unit's texture behind the shadow above.  (One
+            # GL call per switching draw on hosts without DSA; tests that read
+            # back through raw GL rely on it.)
             hot.glActiveTexture(self._scratch_unit_enum)
             calls += 1
         if calls:
             self._counters.gl_state_calls += calls
+
+    def _bound_view_name(self, view, stage: int, vi: int, tgsi_target: str) -> int:
+        """The GL texture of a bound view that is not a plain MODE_DIRECT view
+        with allocated storage (a GL texture view, pending storage, or a
+        destroyed resource, which raises naming the slot)."""
+        try:
+            return view.gl_name()
+        except ObjectDestroyedError:
+            self._refuse_bound_view(view, stage, vi, tgsi_target)
 
     # The draw's emit (DERIVED_ORDER): every sampled view's texture and its
     # sampler's GL sampler on the program's texture units.

@@ -23,12 +23,12 @@ def _ranges(layout, stage):
 
 def test_gl33_layout_by_hand():
     # 36 UBO bindings - 1 (sysvals) over 3 stages = 11 each, also 12 blocks - 1 per stage;
-    # 48 units - 1 (ModernGL's scratch unit) over 3 stages = 15 each.
+    # 48 units - 1 (ModernGL's scratch unit) over 3 stages = 15 each, FRAG's first.
     layout = BindingLayout.gl33()
     assert [_ranges(layout, s)["ubo"] for s in ("VERT", "GEOM", "FRAG")] == \
         [range(0, 11), range(11, 22), range(22, 33)]
     assert [_ranges(layout, s)["tex"] for s in ("VERT", "GEOM", "FRAG")] == \
-        [range(0, 15), range(15, 30), range(30, 45)]
+        [range(15, 30), range(30, 45), range(0, 15)]
     assert layout.sysvals_binding == 35
     assert layout.stage("FRAG").ssbo_count == 0
     comp = _ranges(layout, "COMP")
@@ -43,7 +43,9 @@ def test_gl45_layout_by_hand():
     assert layout.ubo_binding("VERT", 0) == 0
     assert layout.ubo_binding("TESS_CTRL", 0) == 13
     assert layout.ubo_binding("FRAG", 12) == 52 + 12
-    assert layout.texture_unit("FRAG", 0) == 60          # 79 // 5 = 15 units per stage
+    # 79 // 5 = 15 units per stage, in the order FRAG, VERT, GEOM, TESS_EVAL, TESS_CTRL.
+    assert layout.texture_unit("FRAG", 0) == 0
+    assert [layout.texture_unit(s, 0) for s in GRAPHICS_STAGES] == [15, 60, 45, 30, 0]
     # 8 SSBO bindings over 5 stages: 1 each, the remaining 3 to FRAG, VERT, GEOM.
     assert [layout.stage(s).ssbo_count for s in GRAPHICS_STAGES] == [2, 1, 1, 2, 2]
     assert layout.atomic_binding("FRAG", 0) == 0
@@ -72,7 +74,9 @@ def test_from_gl_values():
     layout = BindingLayout.for_limits(limits, ("VERT", "FRAG"))
     # (90 - 1) // 2 = 44, capped at 15 - 1 = 14; (192 - 1) // 2 = 95, capped at 32.
     assert layout.stage("FRAG").ubo_base == 14 and layout.stage("FRAG").ubo_count == 14
-    assert layout.stage("FRAG").tex_base == 32 and layout.stage("FRAG").tex_count == 32
+    # Texture units: FRAG first (0..31), then VERT (32..63).
+    assert layout.stage("FRAG").tex_base == 0 and layout.stage("FRAG").tex_count == 32
+    assert layout.stage("VERT").tex_base == 32
 
 
 def test_default_for_versions_and_extensions():
@@ -86,8 +90,9 @@ def test_default_for_versions_and_extensions():
 
 def test_free_texture_unit():
     layout = BindingLayout.gl33()
-    assert layout.free_texture_unit("FRAG", {44}) == 43
-    assert layout.free_texture_unit("FRAG", set(range(30, 45))) is None
+    # gl33: FRAG's units are 0..14 (FRAG first); free units come from the top.
+    assert layout.free_texture_unit("FRAG", {14}) == 13
+    assert layout.free_texture_unit("FRAG", set(range(0, 15))) is None
 
 
 @settings(max_examples=60, deadline=None)

@@ -87,7 +87,7 @@ def test_330_has_no_binding_qualifiers_but_reflection_names_them():
     assert "binding" not in shader.source
     assert refl.needs_manual_binding
     assert dict(refl.uniform_block_bindings) == {"glp_fs_cb2": 22 + 2}      # gl33: FRAG UBOs start at 22
-    assert dict(refl.sampler_units) == {"glp_fs_samp0": 30}               # gl33: FRAG units start at 30
+    assert dict(refl.sampler_units) == {"glp_fs_samp0": 0}                # gl33: FRAG units start at 0
     assert refl.const_buffer(2).size == 4
     at450 = to_glsl(text, glsl_version=450)
     assert "layout(std140, binding = 54) uniform glp_fs_cb2" in at450.source

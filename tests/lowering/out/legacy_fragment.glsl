@@ -1,8 +1,8 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler2D glp_fs_samp0;
-layout(binding = 61) uniform sampler2D glp_fs_samp1;
+layout(binding = 0) uniform sampler2D glp_fs_samp0;
+layout(binding = 1) uniform sampler2D glp_fs_samp1;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 layout(location = 0) out vec4 glp_frag_color_0;

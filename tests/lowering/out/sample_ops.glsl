@@ -1,12 +1,12 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler2D glp_fs_samp0;
-layout(binding = 61) uniform sampler2DArray glp_fs_samp1;
-layout(binding = 62) uniform isampler2DMS glp_fs_samp2;
-layout(binding = 63) uniform samplerCube glp_fs_samp3;
-layout(binding = 73) uniform sampler2DShadow glp_fs_samp0_2;
-layout(binding = 74) uniform sampler2D glp_fs_samp0_1;
+layout(binding = 0) uniform sampler2D glp_fs_samp0;
+layout(binding = 1) uniform sampler2DArray glp_fs_samp1;
+layout(binding = 2) uniform isampler2DMS glp_fs_samp2;
+layout(binding = 3) uniform samplerCube glp_fs_samp3;
+layout(binding = 13) uniform sampler2DShadow glp_fs_samp0_2;
+layout(binding = 14) uniform sampler2D glp_fs_samp0_1;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 in glp_generic_0_block { flat vec4 glp_generic_0; };

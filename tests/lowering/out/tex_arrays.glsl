@@ -2,10 +2,10 @@
 #extension GL_EXT_texture_shadow_lod : require
 // glpipe: lowered from TGSI VERT
 
-layout(binding = 0) uniform sampler1DArray glp_vs_samp0;
-layout(binding = 1) uniform sampler2DArray glp_vs_samp1;
-layout(binding = 2) uniform samplerCubeArray glp_vs_samp2;
-layout(binding = 3) uniform samplerCubeArrayShadow glp_vs_samp3;
+layout(binding = 15) uniform sampler1DArray glp_vs_samp0;
+layout(binding = 16) uniform sampler2DArray glp_vs_samp1;
+layout(binding = 17) uniform samplerCubeArray glp_vs_samp2;
+layout(binding = 18) uniform samplerCubeArrayShadow glp_vs_samp3;
 
 layout(location = 0) in vec4 glp_attr_0;
 layout(location = 1) in vec4 glp_attr_1;

@@ -1,9 +1,9 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler2DArray glp_fs_samp0;
-layout(binding = 61) uniform samplerCubeArray glp_fs_samp1;
-layout(binding = 62) uniform samplerCubeArrayShadow glp_fs_samp2;
+layout(binding = 0) uniform sampler2DArray glp_fs_samp0;
+layout(binding = 1) uniform samplerCubeArray glp_fs_samp1;
+layout(binding = 2) uniform samplerCubeArrayShadow glp_fs_samp2;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 in glp_texcoord_1_block { vec4 glp_texcoord_1; };

@@ -1,11 +1,11 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler1D glp_fs_samp0;
-layout(binding = 61) uniform sampler2D glp_fs_samp1;
-layout(binding = 62) uniform sampler3D glp_fs_samp2;
-layout(binding = 63) uniform samplerCube glp_fs_samp3;
-layout(binding = 64) uniform sampler2DRect glp_fs_samp4;
+layout(binding = 0) uniform sampler1D glp_fs_samp0;
+layout(binding = 1) uniform sampler2D glp_fs_samp1;
+layout(binding = 2) uniform sampler3D glp_fs_samp2;
+layout(binding = 3) uniform samplerCube glp_fs_samp3;
+layout(binding = 4) uniform sampler2DRect glp_fs_samp4;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 in glp_texcoord_1_block { vec4 glp_texcoord_1; };

@@ -1,13 +1,13 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform isampler2D glp_fs_samp0;
-layout(binding = 61) uniform usampler1DArray glp_fs_samp1;
-layout(binding = 62) uniform sampler3D glp_fs_samp2;
-layout(binding = 63) uniform sampler2DRect glp_fs_samp3;
-layout(binding = 64) uniform usamplerBuffer glp_fs_samp4;
-layout(binding = 65) uniform sampler2DMS glp_fs_samp5;
-layout(binding = 66) uniform isampler2DMSArray glp_fs_samp6;
+layout(binding = 0) uniform isampler2D glp_fs_samp0;
+layout(binding = 1) uniform usampler1DArray glp_fs_samp1;
+layout(binding = 2) uniform sampler3D glp_fs_samp2;
+layout(binding = 3) uniform sampler2DRect glp_fs_samp3;
+layout(binding = 4) uniform usamplerBuffer glp_fs_samp4;
+layout(binding = 5) uniform sampler2DMS glp_fs_samp5;
+layout(binding = 6) uniform isampler2DMSArray glp_fs_samp6;
 
 in glp_generic_0_block { flat vec4 glp_generic_0; };
 layout(location = 0) out vec4 glp_frag_color_0;

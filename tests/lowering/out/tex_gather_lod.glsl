@@ -5,10 +5,10 @@ layout(std140, binding = 52) uniform glp_fs_cb0
 {
     vec4 c[1];
 } cb0;
-layout(binding = 60) uniform sampler2D glp_fs_samp0;
-layout(binding = 61) uniform sampler2DShadow glp_fs_samp1;
-layout(binding = 62) uniform usamplerCube glp_fs_samp2;
-layout(binding = 63) uniform sampler2DArray glp_fs_samp3;
+layout(binding = 0) uniform sampler2D glp_fs_samp0;
+layout(binding = 1) uniform sampler2DShadow glp_fs_samp1;
+layout(binding = 2) uniform usamplerCube glp_fs_samp2;
+layout(binding = 3) uniform sampler2DArray glp_fs_samp3;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 in glp_generic_0_block { flat vec4 glp_generic_0; };

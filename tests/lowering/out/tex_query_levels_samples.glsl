@@ -1,9 +1,9 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform isampler2D glp_fs_samp0;
-layout(binding = 61) uniform usampler1DArray glp_fs_samp1;
-layout(binding = 62) uniform sampler2DMS glp_fs_samp2;
+layout(binding = 0) uniform isampler2D glp_fs_samp0;
+layout(binding = 1) uniform usampler1DArray glp_fs_samp1;
+layout(binding = 2) uniform sampler2DMS glp_fs_samp2;
 
 layout(location = 0) out vec4 glp_frag_color_0;
 

@@ -1,12 +1,12 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler1DShadow glp_fs_samp0;
-layout(binding = 61) uniform sampler2DShadow glp_fs_samp1;
-layout(binding = 62) uniform sampler2DRectShadow glp_fs_samp2;
-layout(binding = 63) uniform sampler1DArrayShadow glp_fs_samp3;
-layout(binding = 64) uniform sampler2DArrayShadow glp_fs_samp4;
-layout(binding = 65) uniform samplerCubeShadow glp_fs_samp5;
+layout(binding = 0) uniform sampler1DShadow glp_fs_samp0;
+layout(binding = 1) uniform sampler2DShadow glp_fs_samp1;
+layout(binding = 2) uniform sampler2DRectShadow glp_fs_samp2;
+layout(binding = 3) uniform sampler1DArrayShadow glp_fs_samp3;
+layout(binding = 4) uniform sampler2DArrayShadow glp_fs_samp4;
+layout(binding = 5) uniform samplerCubeShadow glp_fs_samp5;
 
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
 in glp_texcoord_1_block { vec4 glp_texcoord_1; };

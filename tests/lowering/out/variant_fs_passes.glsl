@@ -15,7 +15,7 @@ layout(std140, binding = 83) uniform glp_sysvals
     ivec4 window_rect[8];
 } sysvals;
 
-layout(binding = 60) uniform sampler2D glp_fs_samp0;
+layout(binding = 0) uniform sampler2D glp_fs_samp0;
 
 in glp_color_0_block { flat vec4 glp_color_0; };
 in glp_bcolor_0_block { flat vec4 glp_bcolor_0; };

@@ -1,11 +1,11 @@
 #version 450 core
 // glpipe: lowered from TGSI FRAG
 
-layout(binding = 60) uniform sampler2D glp_fs_samp0;
-layout(binding = 61) uniform sampler2DRect glp_fs_samp1;
-layout(binding = 62) uniform sampler2DArrayShadow glp_fs_samp2;
-layout(binding = 63) uniform sampler1D glp_fs_samp3;
-layout(binding = 64) uniform sampler2D glp_fs_samp4;
+layout(binding = 0) uniform sampler2D glp_fs_samp0;
+layout(binding = 1) uniform sampler2DRect glp_fs_samp1;
+layout(binding = 2) uniform sampler2DArrayShadow glp_fs_samp2;
+layout(binding = 3) uniform sampler1D glp_fs_samp3;
+layout(binding = 4) uniform sampler2D glp_fs_samp4;
 
 in glp_generic_0_block { vec4 glp_generic_0; };
 layout(location = 0) out vec4 glp_frag_color_0;
