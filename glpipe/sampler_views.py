@@ -265,8 +265,11 @@ class SamplerViewMixin:
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         self._views: set[SamplerView] = set()  # live views: freed by destroy()
-        self._unit_tex: dict[int, tuple] = {}      # unit -> (view, GL name) or (None, TGSI target)
-        self._unit_sampler: dict[int, int] = {}    # unit -> GL sampler name
+        # Per texture unit (lists: the emit indexes them on every switching draw):
+        # (view, GL name) or (None, TGSI target) or None (unknown); GL sampler name or None.
+        units = int(self.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
+        self._unit_tex: list = [None] * units
+        self._unit_sampler: list = [None] * units
         self._seamless_global = False                 # host.py disables it at start
         prof = self.screen.profile
         self._has_texture_view = prof.has("texture_view")
@@ -597,7 +600,7 @@ class SamplerViewMixin:
                 mode = view.mode
                 if mode is not MODE_DIRECT or name is None or res._destroyed:
                     name = self._bound_view_name(view, stage, vi, tgsi_target)
-                cached = unit_tex.get(unit)
+                cached = unit_tex[unit]
                 if cached is None or cached[0] is not view or cached[1] != name:
                     if dsa:
                         hot.glBindTextureUnit(unit, name)  # GL 4.5: no active-unit dance
@@ -618,13 +621,14 @@ class SamplerViewMixin:
                 if samp is None or view.is_buffer:
                     sampler_name = 0
                 else:
-                    pair = view.sampler_names.get(samp)
-                    if pair is None:
+                    try:
+                        pair = view.sampler_names[samp]
+                    except KeyError:
                         pair = self._view_sampler(view, samp, stage, si)
                     sampler_name = pair[0]
                     if pair[1]:
                         seamless = True
-            if unit_sampler.get(unit) != sampler_name:
+            if unit_sampler[unit] != sampler_name:
                 hot.glBindSampler(unit, sampler_name)
                 unit_sampler[unit] = sampler_name
                 calls += 1
@@ -659,7 +663,7 @@ class SamplerViewMixin:
     def _bind_empty_unit(self, unit: int, tgsi_target: str) -> int:
         """An empty slot: texture 0 on the target the shader samples (another
         target's leftover binding is never read by it).  Returns the GL calls."""
-        cached = self._unit_tex.get(unit)
+        cached = self._unit_tex[unit]
         if cached is not None and cached[0] is None and cached[1] == tgsi_target:
             return 0
         self._unit_tex[unit] = (None, tgsi_target)
@@ -743,20 +747,26 @@ class SamplerViewMixin:
 
     def _texture_units_clobbered(self) -> None:
         """Forget what the texture units hold (someone else bound textures or samplers there)."""
-        self._unit_tex.clear()
-        self._unit_sampler.clear()
+        self._forget_units()
         self.dirty |= Dirty.SAMPLER_VIEWS
 
+    def _forget_units(self) -> None:
+        unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
+        unit_tex[:] = [None] * len(unit_tex)
+        unit_sampler[:] = [None] * len(unit_sampler)
+
     def _forget_gl_texture(self, view) -> None:
-        for unit, (v, _name) in list(self._unit_tex.items()):
-            if v is view:
-                del self._unit_tex[unit]
+        unit_tex = self._unit_tex
+        for unit, held in enumerate(unit_tex):
+            if held is not None and held[0] is view:
+                unit_tex[unit] = None
 
     def _forget_gl_samplers(self, names) -> None:
         names = set(names)
-        for unit, name in list(self._unit_sampler.items()):
-            if name in names:
-                del self._unit_sampler[unit]
+        unit_sampler = self._unit_sampler
+        for unit, name in enumerate(unit_sampler):
+            if name is not None and name in names:
+                unit_sampler[unit] = None
                 self.dirty |= Dirty.SAMPLERS
 
     def _destroy_sampler_views(self) -> None:
@@ -768,10 +778,10 @@ class SamplerViewMixin:
             v.destroyed = True
         self._views.clear()
         gl = self.gl
-        for unit in list(self._unit_sampler):
-            gl.glBindSampler(unit, 0)
-        self._unit_tex.clear()
-        self._unit_sampler.clear()
+        for unit, name in enumerate(self._unit_sampler):
+            if name:
+                gl.glBindSampler(unit, 0)
+        self._forget_units()
         if self._seamless_global:
             gl.glDisable(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
             self._seamless_global = False
