@@ -330,7 +330,10 @@ _PARAM_ROWS = (
     (Cap.SHADER_BALLOT, _S, lambda e: e.has("shader_ballot")),
     (Cap.SHADER_GROUP_VOTE, _S, lambda e: e.has("shader_group_vote")),
     (Cap.CULL_DISTANCE, _S, lambda e: e.has("cull_distance")),
-    (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters")),
+    # BASEINSTANCE is GL's base instance, kept with stride-0 buffers only through
+    # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, context.py).
+    (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters") and e.has("base_instance")
+     and e.has("vertex_attrib_binding") and e.has("multi_draw_indirect")),
     (Cap.POST_DEPTH_COVERAGE, _S, lambda e: e.has("post_depth_coverage")),
     (Cap.FRAGMENT_SHADER_INTERLOCK, _S, lambda e: e.has("fragment_shader_interlock")),
     (Cap.DEMOTE_TO_HELPER_INVOCATION, _S, lambda e: e.has("demote_to_helper_invocation")),
@@ -370,10 +373,9 @@ _PARAM_ROWS = (
     # 1 = PIPE_MAX_CLIP_PLANES; a host with fewer clip distances says how many.
     (Cap.CLIP_PLANES, _SD, lambda e: 1 if e.lim("GL_MAX_CLIP_DISTANCES") >= PIPE_MAX_CLIP_PLANES
      else e.lim("GL_MAX_CLIP_DISTANCES")),
-    (Cap.VS_WINDOW_SPACE_POSITION, _SD, lambda e: 1),  # lowered to clip space from the viewport sysvals
-    # glClipControl only: the VariantKey has no field to remap z in the VS, so gl33 says 0
-    # (glpipe/rasterizer.py refuses clip_halfz there; docs/rasterizer.md).
-    (Cap.CLIP_HALFZ, _SD, lambda e: e.has("clip_control")),
+    (Cap.VS_WINDOW_SPACE_POSITION, _SD, lambda e: 1),  # fixed host transform + sysvals (glpipe/viewport.py)
+    # glClipControl, or without it the last vertex stage's z' = 2z - w (VariantKey.clip_halfz).
+    (Cap.CLIP_HALFZ, _SD, lambda e: 1),
     (Cap.SAMPLE_SHADING, _SD, lambda e: e.has("sample_shading")),
     (Cap.FORCE_PERSAMPLE_INTERP, _SD, lambda e: e.has("sample_shading")),
     (Cap.MAX_WINDOW_RECTANGLES, _SD, lambda e: PIPE_MAX_WINDOW_RECTANGLES),  # variant
@@ -476,17 +478,6 @@ _PARAM_ROWS = (
 #: defect where there is one, so fixing it fails that test and prompts
 #: removing the entry here (docs/caps.md "Withheld caps").
 WITHHELD = MappingProxyType({
-    Cap.DRAW_PARAMETERS: (
-        "BASEINSTANCE reads 0 when a stride-0 vertex buffer makes glpipe emulate start_instance with buffer "
-        "offsets (glpipe/vertex.py); test_caps_proven_features.py::test_base_instance_with_a_stride_zero_buffer"),
-    Cap.VS_WINDOW_SPACE_POSITION: (
-        "the lowering maps window coordinates back to clip space through the bound viewport, so GL still clips "
-        "to that viewport; test_caps_proven_draw.py::test_vs_window_space_position_ignores_the_viewport"),
-    Cap.TEXTURE_GATHER_OFFSETS: (
-        "TG4 with four offsets: the lowering takes one offset per TG4 (frontends then split the gather)"),
-    Cap.POST_DEPTH_COVERAGE: (
-        "the lowering emits layout(post_depth_coverage), but no test yet proves the sample mask a FS sees "
-        "after early depth on a multisampled target"),
 })
 
 # COMPUTE and CS_DERIVED_SYSTEM_VALUES_SUPPORTED are gated by either of two
@@ -581,10 +572,9 @@ PARAMF_RULES = MappingProxyType({
     CapF.LINE_WIDTH_GRANULARITY: (_D, lambda e: float(e.lim("GL_SMOOTH_LINE_WIDTH_GRANULARITY"))),
     CapF.MIN_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
     CapF.MAX_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
-    # Core GL has no smooth points and no variant makes them: point_smooth is
-    # refused (glpipe/rasterizer.py), so no antialiased point size is offered.
-    CapF.MIN_POINT_SIZE_AA: (_D, lambda e: 0.0),
-    CapF.MAX_POINT_SIZE_AA: (_D, lambda e: 0.0),
+    # point_smooth: an FS variant over the host's square points (passes_fragment.point_coverage).
+    CapF.MIN_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
+    CapF.MAX_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
     CapF.POINT_SIZE_GRANULARITY: (_D, lambda e: float(e.lim("GL_POINT_SIZE_GRANULARITY"))),
     CapF.MAX_TEXTURE_ANISOTROPY: (_D, lambda e: float(e.lim("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
                                   if e.has("texture_filter_anisotropic") else 0.0),

@@ -85,6 +85,10 @@ DERIVED_ORDER = (
     (Dirty.RASTERIZER | Dirty.CLIP, "_emit_clip_distances"),  # cut to the distances the shader writes
     (Dirty.TESS, "_emit_tess_state"),
     (Dirty.FRAMEBUFFER | Dirty.VIEWPORT, "_emit_transform_sysvals"),  # fb height, viewport 0 (sysvals)
+    # After the viewport, transform sysvals and rasterizer rows it overrides;
+    # binding a rasterizer while a window-space VS is bound sets Dirty.VIEWPORT
+    # (so rasterizer switches without one pay nothing here).
+    (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.RASTERIZER, "_emit_window_space"),
     (Dirty.BLEND, "_forget_blend_block"),
     (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
     (Dirty.BLEND_COLOR, "_emit_blend_color"),
@@ -257,9 +261,10 @@ class Context(
         after the dirty blocks: the GL arguments are memoized on the (frozen)
         DrawInfo, and every rare condition (primitive restart left on, user
         vertex buffers, start_instance offsets baked into the attributes, a
-        program reading DRAWID, another context or a clear took the host)
-        keeps Dirty.DRAW_STATE (or everything) set, so testing the dirty
-        word covers them.  Everything else goes through ``_draw_general``.
+        program reading DRAWID, another context or a clear took the host,
+        a rasterizer whose variant depends on the primitive class) keeps
+        Dirty.DRAW_STATE (or everything) set, so testing the dirty word
+        covers them.  Everything else goes through ``_draw_general``.
         """
         args = info._draw_cache
         if args and draws is None and indirect is None and _hostmod._current_host is self.host:
@@ -308,6 +313,11 @@ class Context(
         start_instance = info.start_instance
         if start_instance != self._vertex_start_instance and not self._use_base_instance:
             self.dirty |= Dirty.VERTEX
+        if self._rast_class_sensitive:
+            # The rasterizer has stipple / sprite coordinates / point smoothing on,
+            # which apply to one primitive class: Dirty.PROGRAM if this draw's
+            # class is not the one keyed (glpipe/variant_keys.py).
+            self._key_prim_class(info.mode)
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
@@ -338,7 +348,8 @@ class Context(
         # Back to the fast path unless the draw-side state needs this one
         # (the docstring of draw_vbo).
         if not (self._vertex_user or self._restart_on or self._program_drawid
-                or (self._vertex_start_instance and not self._use_base_instance)):
+                or (self._vertex_start_instance and not self._use_base_instance)
+                or self._rast_class_sensitive):
             self.dirty = 0
 
     def _fast_arrays_args(self, info: DrawInfo):

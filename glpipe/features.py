@@ -109,6 +109,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("texture_view", 430, ("GL_ARB_texture_view",), "glTextureView"),
     ("debug_output", 430, ("GL_KHR_debug", "GL_ARB_debug_output"), "glDebugMessageCallback"),
     ("multi_draw_indirect", 430, ("GL_ARB_multi_draw_indirect",), "multi-draw indirect"),
+    ("vertex_attrib_binding", 430, ("GL_ARB_vertex_attrib_binding",), "true stride-0 vertex buffers"),
     ("framebuffer_no_attachments", 430, ("GL_ARB_framebuffer_no_attachments",), "FBO without attachments"),
     ("es3_compatibility", 430, ("GL_ARB_ES3_compatibility",), "ETC2/EAC, fixed-index restart"),
     ("stencil_texturing", 430, ("GL_ARB_stencil_texturing",), "sampling stencil"),

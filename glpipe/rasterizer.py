@@ -9,10 +9,14 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
   every offset is off).
 * ``key``: the small tuple of fields the shader variants depend on
   (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes), held in its canonical ``VariantInput``
+  stipple, user clip planes, point_smooth; clip_halfz and integer pixel centres on a host
+  without their GL switch), held in its canonical ``VariantInput``
   (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
   holders and sets Dirty.PROGRAM only when they differ;
   glpipe/variant_keys.py turns ``key.value`` into ``VariantKey`` fields.
+  ``prim_classes`` says whether some of them apply to one primitive class
+  only (stipple, sprites, point_smooth), in which case draw_vbo keys the
+  class each draw rasterizes as (docs/rasterizer.md "Primitive class").
 * the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
   (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
   (sample shading, shared with set_min_samples) and ``clip_plane_enable``
@@ -175,9 +179,6 @@ _REFUSED = (
     ("offset_units_unscaled", lambda t, p: _any_offset(t) and t.offset_units_unscaled and t.offset_units != 0,
      ("GL scales offset_units by the depth buffer's minimum resolvable difference and has no unscaled mode "
       "(PIPE_CAP_POLYGON_OFFSET_UNITS_UNSCALED is 0)")),
-    ("point_smooth", lambda t, p: t.point_smooth and not t.point_quad_rasterization,
-     ("core GL has no smooth (round) points and glpipe has no variant for them; the caps MIN/MAX_POINT_SIZE_AA "
-      "are 0")),
     ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
      "GL clips points and lines as points and lines, not as the triangles D3D clips"),
     ("line_stipple_enable", lambda t, p: t.line_stipple_enable,
@@ -192,12 +193,6 @@ _REFUSED = (
      "GL disables near and far clipping together (GL_DEPTH_CLAMP; PIPE_CAP_DEPTH_CLIP_DISABLE_SEPARATE is 0)"),
     ("depth_clip_near / depth_clip_far", lambda t, p: not t.depth_clip_near and not p.has("depth_clamp"),
      "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)"),
-    ("clip_halfz", lambda t, p: t.clip_halfz and not p.has("clip_control"),
-     ("a [0, 1] clip-space depth range needs glClipControl (GL 4.5 / GL_ARB_clip_control; PIPE_CAP_CLIP_HALFZ "
-      "is 0 on this host profile)")),
-    ("half_pixel_center", lambda t, p: not t.half_pixel_center and not p.has("viewport_array"),
-     ("integer pixel centres are a half-pixel viewport shift, which needs float viewports (GL 4.1 "
-      "glViewportIndexedf; not on this host profile)")),
     ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule,
      ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0) and has no switch "
       "for the bottom-left rule")),
@@ -219,12 +214,48 @@ def _key_of(t: RasterizerState) -> tuple:
     sprites = int(t.sprite_coord_enable) & 0xFFFF
     return (bool(t.flatshade), bool(t.light_twoside), bool(t.clamp_vertex_color), bool(t.clamp_fragment_color),
             sprites, int(t.sprite_coord_mode) if sprites else 0, bool(t.poly_stipple_enable),
-            int(t.clip_plane_enable) & 0xFF)
+            int(t.clip_plane_enable) & 0xFF,
+            # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
+            bool(t.point_smooth and not t.point_quad_rasterization))
+
+
+def _emulated_key(t: RasterizerState, emulate: tuple) -> tuple:
+    """The key entries of the fields a host without the GL switch gets through
+    the last vertex stage: (clip_halfz without glClipControl, half_pixel_center
+    = False without float viewports).  ``emulate`` is the context's
+    ``_rast_emulate``; on a host with both switches the entries stay False, so
+    the native path compiles no extra variant."""
+    halfz, centres = emulate
+    return (bool(t.clip_halfz) and halfz, (not t.half_pixel_center) and centres)
 
 
 # Positions in RasterizerCSO.key.value (read by glpipe/variant_keys.py).
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
+KEY_POINT_SMOOTH = 8
+# _emulated_key's entries close the tuple (counted from its end).
+KEY_CLIP_HALFZ, KEY_INTEGER_PIXEL_CENTERS = -2, -1
+
+
+# Rasterized primitive classes (glpipe/variant_keys.py keys the draw's class
+# while a class-sensitive field is on; docs/rasterizer.md "Primitive class").
+PRIM_CLASS_POINTS, PRIM_CLASS_LINES, PRIM_CLASS_POLYGONS = 0, 1, 2
+_FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLASS_LINES,
+               PolygonMode.POINT: PRIM_CLASS_POINTS}
+
+
+def _prim_classes(t: RasterizerState, key: tuple):
+    """None unless a field that applies to one primitive class only is on
+    (poly_stipple_enable, sprite_coord_enable, point_smooth); else the class
+    points, lines and polygons rasterize as under this state: polygons take
+    the fill mode of the faces that are drawn (glPolygonMode POINT / LINE
+    rasterizes their vertices / edges as points / lines, as Mesa's draw
+    module's unfilled stage does ahead of its stipple and aapoint stages)."""
+    if not (key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH]):
+        return None
+    modes = _effective_fill_modes(t)
+    polygons = _FILL_CLASS[modes.pop()] if len(modes) == 1 else PRIM_CLASS_POLYGONS  # none drawn: any class
+    return (PRIM_CLASS_POINTS, PRIM_CLASS_LINES, polygons)
 
 
 class RasterizerCSO:
@@ -239,6 +270,7 @@ class RasterizerCSO:
         "destroyed",
         "key",
         "persample",
+        "prim_classes",
         "slots",
         "templ",
         "transitions",
@@ -251,7 +283,10 @@ class RasterizerCSO:
         self.destroyed = False
         self.slots = slots
         self.transitions: dict = {}
-        self.key = variant_input(_key_of(templ))  # the holder (shaders.variant_input): compared with ``is``
+        # The holder (shaders.variant_input): compared with ``is``.
+        self.key = variant_input(_key_of(templ) + _emulated_key(templ, context._rast_emulate))
+        # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
+        self.prim_classes = _prim_classes(templ, self.key.value)
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # What the viewport transform reads (glpipe/viewport.py).
         self.viewport_fields = (bool(templ.clip_halfz), bool(templ.half_pixel_center))
@@ -302,11 +337,15 @@ class RasterizerMixin:
             # host with the extension may only export the latter).
             raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
                                    "entry point")
+        # Variants stand in for the GL switches this host lacks (lowering/glsl/passes_vertex.py):
+        # clip_halfz without glClipControl, integer pixel centres without float viewports.
+        self._rast_emulate = (not self._rast_has_clip_control, not prof.has("viewport_array"))
         self.rasterizer = None
         self._rasterizer_default = RasterizerCSO(self, RasterizerState(), self._rasterizer_slots(RasterizerState()))
         self._rast_key = self._rasterizer_default.key
         self._rast_viewport = self._rasterizer_default.viewport_fields
         self._rast_persample = False
+        self._rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -405,11 +444,19 @@ class RasterizerMixin:
             used = cso
         self.rasterizer = cso
         self.dirty |= _RASTERIZER_CSO
+        if self._window_space:
+            self.dirty |= Dirty.VIEWPORT  # the window-space override follows the rasterizer (viewport.py)
         if used.clip_plane_enable != (previous or self._rasterizer_default).clip_plane_enable:
             self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches (_emit_clip_distances)
         if used.key is not self._rast_key:
             self._rast_key = used.key
             self.dirty |= Dirty.PROGRAM  # VariantKey fields (glpipe/variant_keys.py)
+            # Class sensitivity follows from the key.  While it is on, draws stay
+            # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
+            # path), which keys each draw's primitive class (glpipe/variant_keys.py).
+            self._rast_class_sensitive = used.prim_classes is not None
+            if self._rast_class_sensitive:
+                self.dirty |= Dirty.DRAW_STATE
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
             self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift

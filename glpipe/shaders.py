@@ -234,6 +234,8 @@ class ShaderMixin:
         if self.shaders[stage] is cso:
             return
         self.shaders[stage] = cso
+        if stage == ShaderType.VERTEX:
+            self._note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
@@ -248,6 +250,8 @@ class ShaderMixin:
             # unbind it.  glpipe unbinds so nothing dangles.
             self.shaders[stage] = None
             self.dirty |= Dirty.PROGRAM
+            if stage == ShaderType.VERTEX:
+                self._note_window_space()
         gl = self.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
@@ -426,7 +430,7 @@ def _make_stage_methods():
         def create(self, state, _stage=stage):
             return self._create_shader(_stage, state)
 
-        def bind(self, cso, _stage=stage, _slot=int(stage)):
+        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX):
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
             if cso is not None and (type(cso) is not ShaderCSO or cso.context is not self or cso.destroyed
@@ -437,6 +441,8 @@ def _make_stage_methods():
             if shaders[_slot] is not cso:
                 shaders[_slot] = cso
                 self.dirty |= _SHADERS
+                if _vs:  # VS_WINDOW_SPACE_POSITION changes the transform (glpipe/viewport.py)
+                    self._note_window_space()
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)

@@ -116,7 +116,8 @@ class SysvalsMixin:
         """The window transform the variants read: ``fb_size`` (width,
         height and their reciprocals: FS_COORD_ORIGIN LOWER_LEFT flips with
         the height) and viewport 0's Gallium ``scale`` / ``translate``
-        (VS_WINDOW_SPACE_POSITION).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
+        (overridden by glpipe/viewport.py ``_emit_window_space`` while a
+        VS_WINDOW_SPACE_POSITION VS is bound).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
         ``_set_sysval`` marks the block dirty only when the bytes change."""
         fb = self.framebuffer
         w, h = float(fb.width), float(fb.height)

@@ -29,12 +29,32 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | two_side | rasterizer light_twoside, when the FS reads COLOR | FS and last stage before the rasterizer |
 | clamp_vertex_color | rasterizer clamp_vertex_color | last stage before the rasterizer |
 | clamp_fragment_color | rasterizer clamp_fragment_color | FS |
-| sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left) | FS |
-| poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple) | FS |
+| sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left); draws rasterized as points only | FS |
+| poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
+| point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
 | disabled_clip_distances | CLIPDIST the last stage writes minus the rasterizer's clip_plane_enable | last stage before the rasterizer |
 | window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
 | y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) | last stage before the rasterizer |
+| clip_halfz | rasterizer clip_halfz, only on a host without `clip_control` (glClipControl does it natively; viewport.py gives GL the halfz depth range either way) | last stage before the rasterizer |
+| integer_pixel_centers | rasterizer half_pixel_center = False, only on a host without `viewport_array` (float viewports shift by half a pixel natively, viewport.py); the scale is sysvals.viewport_scale | last stage before the rasterizer |
+
+The primitive class.  Stipple applies to polygons only, sprite coordinates
+and point smoothing to points only, so while the bound rasterizer has one of
+those on (``RasterizerCSO.prim_classes`` is not None) the class of what the
+draw rasterizes -- points, lines or polygons -- is one more input of the
+environment; otherwise that input is None and costs nothing.  Such a
+rasterizer keeps Dirty.DRAW_STATE set (rasterizer.py's bind, draw_vbo's
+general path), so each draw goes through ``_draw_general``, which calls
+``_key_prim_class(mode)`` before the dirty blocks are applied: it sets
+Dirty.PROGRAM only when the class differs from the one keyed last, so a
+series of same-class draws costs a tuple index and a compare, and
+alternating classes one program lookup by inputs per switch.  The class is
+that of the last stage before the rasterizer (``_rasterized_classes``): a
+bound GS by its GS_OUTPUT_PRIMITIVE, else a bound TES by TES_POINT_MODE
+(points) and TES_PRIM_MODE (isolines: lines; triangles, quads: polygons),
+else the draw's mode reduced (u_reduced_prim); polygons then take the
+rasterizer's fill mode (POINT / LINE: points / lines).
 """
 
 from __future__ import annotations
@@ -44,13 +64,25 @@ from lowering.glsl.passes_vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
 from . import rasterizer as _r
-from .defs import ShaderType
+from .defs import Prim, ShaderType
 from .dirty import Dirty
 from .formats import util_format_description
 from .shaders import GRAPHICS_STAGES, variant_input
 
 _DEFAULT_KEY = VariantKey()
 _PROGRAM = Dirty.PROGRAM
+_POINTS, _LINES, _POLYGONS = _r.PRIM_CLASS_POINTS, _r.PRIM_CLASS_LINES, _r.PRIM_CLASS_POLYGONS
+
+# u_reduced_prim: the class of each Prim by value (PATCHES: a TES decides).
+_REDUCED = {Prim.POINTS: _POINTS, Prim.LINES: _LINES, Prim.LINE_LOOP: _LINES, Prim.LINE_STRIP: _LINES,
+            Prim.LINES_ADJACENCY: _LINES, Prim.LINE_STRIP_ADJACENCY: _LINES}
+_NPRIMS = max(int(p) for p in Prim) + 1
+_REDUCED_BY_MODE = tuple(_REDUCED.get(p, _POLYGONS) for p in range(_NPRIMS))
+# GS_OUTPUT_PRIMITIVE -> class (a GS emits points, line strips or triangle strips).
+_GS_OUTPUT_CLASS = {"POINTS": _POINTS, "LINE_STRIP": _LINES, "LINES": _LINES}
+_PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
+# What may change the class table: a shader bound (GS/TES) or deleted, a rasterizer bound.
+_CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 _VS, _TCS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
                                               ShaderType.GEOMETRY, ShaderType.FRAGMENT))
 
@@ -67,11 +99,46 @@ def _format_kind(fmt) -> str:
 class VariantKeyMixin:
     """Computes ``_variant_key(stage, cso, inputs)`` from ``_variant_inputs()`` (mixed into Context)."""
 
+    # The primitive class keyed last and the class of each draw mode (the
+    # module docstring); class attributes, so Context needs no init for them.
+    _prim_class = None
+    _prim_class_table = None
+
     def _last_vertex_stage(self):
         for stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL, ShaderType.VERTEX):
             if self.shaders[stage] is not None:
                 return stage
         return None
+
+    def _key_prim_class(self, mode) -> None:
+        """draw_vbo's general path, while a class-sensitive rasterizer is bound
+        (see the module docstring): key the class ``mode`` rasterizes as,
+        setting Dirty.PROGRAM when it differs from the one keyed last."""
+        table = self._prim_class_table
+        if table is None or self.dirty & _CLASS_INPUTS:
+            table = self._prim_class_table = self._rasterized_classes()
+        if 0 <= mode < _NPRIMS:  # (an unknown mode raises later, in the draw)
+            cls = table[mode]
+            if cls != self._prim_class:
+                self._prim_class = cls
+                self.dirty |= _PROGRAM
+
+    def _rasterized_classes(self) -> tuple:
+        """The class each draw mode rasterizes as under the bound shaders and
+        rasterizer (the module docstring has the rule)."""
+        gs, tes = self.shaders[_GS], self.shaders[_TES]
+        if gs is not None:
+            base = (_GS_OUTPUT_CLASS.get(gs.ir.property("GS_OUTPUT_PRIMITIVE"), _POLYGONS),) * _NPRIMS
+        elif tes is not None:
+            if tes.ir.property("TES_POINT_MODE", 0):
+                cls = _POINTS
+            else:
+                cls = _LINES if tes.ir.property("TES_PRIM_MODE") == _PIPE_PRIM_LINES else _POLYGONS
+            base = (cls,) * _NPRIMS
+        else:
+            base = _REDUCED_BY_MODE
+        fill = (self.rasterizer or self._rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
+        return tuple(fill[c] for c in base)
 
     def _variant_inputs(self) -> tuple:
         """Everything the variant keys of the bound shaders depend on: the
@@ -97,13 +164,16 @@ class VariantKeyMixin:
             self._rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
             self._window_rect_key,  # glpipe/rasterizer.py: (count, include)
             self._viewport_y_flip,  # glpipe/viewport.py
+            # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
+            self._prim_class if self._rast_class_sensitive else None,
             self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
-        fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, gl_clamp_input = env.value
+        (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
+         gl_clamp_input) = env.value
         color_kinds, nr_cbufs = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
@@ -137,15 +207,18 @@ class VariantKeyMixin:
         if stage == _FS:
             if rast[_r.KEY_CLAMP_FRAGMENT]:
                 fields["clamp_fragment_color"] = True
-            sprites = rast[_r.KEY_SPRITE_ENABLE]
+            # prim_class None: no class-sensitive field is on (nothing below applies).
+            sprites = rast[_r.KEY_SPRITE_ENABLE] if prim_class == _POINTS else 0
             if sprites:
                 sprites &= sum(1 << io.semantic_index for io in fs_inputs
                                if io.semantic == "GENERIC" and io.semantic_index < 16)
                 if sprites:
                     fields["sprite_coord_enable"] = sprites
                     fields["sprite_coord_mode"] = rast[_r.KEY_SPRITE_MODE]
-            if rast[_r.KEY_POLY_STIPPLE]:
+            if rast[_r.KEY_POLY_STIPPLE] and prim_class == _POLYGONS:
                 fields["poly_stipple"] = True
+            if rast[_r.KEY_POINT_SMOOTH] and prim_class == _POINTS:
+                fields["point_smooth"] = True
             if window_rect_count or window_rect_include:
                 fields["window_rectangles"] = window_rect_count
                 fields["window_rectangles_include"] = window_rect_include
@@ -164,6 +237,11 @@ class VariantKeyMixin:
                     fields["disabled_clip_distances"] = disabled
             if y_flip:
                 fields["y_flip"] = True
+            # Set by rasterizer.py only where the host lacks the GL switch.
+            if rast[_r.KEY_CLIP_HALFZ]:
+                fields["clip_halfz"] = True
+            if rast[_r.KEY_INTEGER_PIXEL_CENTERS]:
+                fields["integer_pixel_centers"] = True
         if gl_clamp_masks[stage] != (0, 0, 0):
             fields["gl_clamp"] = gl_clamp_masks[stage]
         return VariantKey(**fields) if fields else _DEFAULT_KEY

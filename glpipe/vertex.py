@@ -38,10 +38,17 @@ the same element because GL computes ``instanceID // divisor`` from 0.
 Stride 0.  Gallium's stride 0 means "every vertex fetches the same
 element"; GL's glVertexAttribPointer reads stride 0 as "tightly packed".
 glpipe gives such attributes the divisor 0xffffffff: GL then fetches
-element ``instanceID // 0xffffffff = 0`` for every vertex and instance.
-Because base instance would add ``start_instance`` to that element, draws
-with a stride-0 buffer bound use the offset emulation of start_instance
-(above) instead of base instance.
+element ``start + instanceID // 0xffffffff = start`` for every vertex and
+instance, ``start`` being GL's base instance.  With vertex_attrib_binding
+(GL 4.3) the binding also gets a real stride of 0 (glBindVertexBuffer
+keeps 0 as 0), so element ``start`` is at the offset too: GL's base
+instance stays in use and the shader's BASEINSTANCE (gl_BaseInstance)
+reads ``start_instance`` (PIPE_CAP_DRAW_PARAMETERS).  (The divisor stays:
+Mesa hosts read a per-vertex stride-0 binding as a constant converted on
+the CPU, GL_FIXED imprecisely.)  Without vertex_attrib_binding (gl33)
+base instance would fetch element ``start_instance``, so draws with a
+stride-0 buffer bound use the offset emulation of start_instance (above);
+that host has no draw parameters, so no shader can tell.
 
 User memory (vertex buffers and index buffers) is copied into one
 streaming ring buffer (``_StreamRing``): appended at increasing offsets,
@@ -90,7 +97,7 @@ class VertexElementsCSO:
     variant key.
     """
 
-    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vs_input_types", "vs_input", "vaos")
+    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vaos", "vs_input", "vs_input_types")
 
     def __init__(self, context, elements: tuple, attribs: tuple, vs_input_types: tuple):
         self.context = context
@@ -228,15 +235,18 @@ class VertexMixin:
         self.vertex_buffers: tuple = ()
         self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
         self._enabled_attribs = 0        # bitmask of enabled attribute locations of the scratch VAO
-        self._vb_ids: "dict[tuple, int]" = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
+        self._vb_ids: dict[tuple, int] = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
         self._vb_id = 0                  # ... of the bound buffers
         self._vb_last_id = 0             # ids are never reused (a VAO cache key must not change meaning)
         self._vao_owners: set = set()    # velems CSOs holding cached VAOs
         self._vertex_user = False        # some bound vertex buffer is user memory
         self._vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
-        # Base instance is used when the host has it and no stride-0 buffer is
-        # bound (module docstring); draw_vbo reads this flag.
+        # Base instance is used when the host has it and no stride-0 buffer
+        # needs the divisor trick (module docstring); draw_vbo reads this flag.
         self._use_base_instance = self._has_base_instance
+        # glBindVertexBuffer: a real stride 0 (None: the divisor trick).
+        self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer")
+                                       if prof.has("vertex_attrib_binding") else None)
         self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
         # Draw-side host state shadows (glpipe/context.py draw_vbo).
         self._restart_on = False
@@ -390,7 +400,7 @@ class VertexMixin:
                 stride0 = True
         self.vertex_buffers = buffers
         self._vertex_user = user
-        self._use_base_instance = self._has_base_instance and not stride0
+        self._use_base_instance = self._has_base_instance and not (stride0 and self._gl_bind_vertex_buffer is None)
         # An id per distinct set of resource buffers (templates compare by
         # value, resources by identity), so the VAO cache is keyed by an int.
         # User memory is never cached (its ring offsets change every draw).
@@ -491,8 +501,10 @@ class VertexMixin:
                 name = vb.buffer.gl_object
                 offset = src_offset + vb.buffer_offset
             stride = vb.stride
+            real_stride0 = False
             if stride == 0:
-                divisor = STRIDE0_DIVISOR
+                real_stride0 = self._gl_bind_vertex_buffer is not None
+                divisor = STRIDE0_DIVISOR  # kept with a real stride 0 (module docstring)
             elif divisor and offset_emulation and start_instance:
                 offset += start_instance * stride
             bind_buffer(array_buffer, name)
@@ -503,6 +515,10 @@ class VertexMixin:
                 self._gl_attrib_ipointer(loc, size, gltype, stride, ptr)
             # GLuint: 0xffffffff goes through ctypes as the int -1 (same bits).
             self._gl_attrib_divisor(loc, divisor if divisor < 0x80000000 else divisor - 0x100000000)
+            if real_stride0:
+                # The pointer call made binding ``loc`` "tightly packed";
+                # rebind its buffer with a real stride 0 (module docstring).
+                self._gl_bind_vertex_buffer(loc, name, ctypes.c_ssize_t(offset), 0)
             enabled |= 1 << loc
         changed = enabled ^ enabled_before
         loc = 0

@@ -11,13 +11,32 @@ block (``VariantKey.y_flip``), which the rasterizer module wires.
 
 Multiple viewports/scissors need GL 4.1 (``viewport_array``); without it
 only slot 0 exists and the cap PIPE_CAP_MAX_VIEWPORTS says 1.
+
+Two rasterizer fields change the transform, each natively or, on a host
+without the GL switch, through the last vertex stage (the variant key
+fields are set by glpipe/rasterizer.py only where the switch is missing):
+
+* ``clip_halfz``: GL gets the halfz depth range (near = tz, far = tz + sz)
+  on every host.  With glClipControl(ZERO_TO_ONE) GL maps NDC z in [0, 1]
+  to ``n + z_ndc * (f - n)`` = z_ndc * sz + tz.  Without it the variant
+  writes z' = 2z - w, so GL clips -w <= z' <= w (Gallium's 0 <= z <= w)
+  and maps z'_ndc = 2 z_ndc - 1 to ``z'_ndc * (f - n) / 2 + (f + n) / 2``
+  = (2 z_ndc - 1) * sz / 2 + tz + sz / 2 = z_ndc * sz + tz: the same depth
+  (lowering/glsl/passes_vertex.py).
+* ``half_pixel_center`` = False: Gallium's sample point of pixel (i, j) is
+  (i, j), GL's (i + 0.5, j + 0.5), so everything moves by +0.5 px.  With
+  float viewports the GL viewports move (glViewportIndexedf); glViewport
+  takes integers, so without them the variant adds 0.5 px in clip space
+  (``0.5 * w / scale``), reading viewport 0's scale from the sysvals block
+  (glpipe/sysvals.py ``_emit_transform_sysvals`` runs on every
+  Dirty.VIEWPORT), so moving the viewport never recompiles.
 """
 
 from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_VIEWPORTS
+from .defs import PIPE_MAX_VIEWPORTS, ShaderType
 from .dirty import Dirty
 from .state import ScissorState, ViewportState
 
@@ -41,6 +60,8 @@ class ViewportMixin:
         prof = self.screen.profile
         self._max_viewports = prof.limit("GL_MAX_VIEWPORTS") if prof.has("viewport_array") else 1
         self._max_viewports = max(1, min(self._max_viewports, PIPE_MAX_VIEWPORTS))
+        # glViewportIndexedf: sub-pixel origins, hence the native half-pixel shift.
+        self._float_viewports = prof.has("viewport_array")
         self.viewports = [ViewportState()] * self._max_viewports
         self.scissors = [ScissorState()] * self._max_viewports
         self._viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
@@ -128,10 +149,11 @@ class ViewportMixin:
                 raise UnsupportedError(
                     f"draw_vbo: viewport {i} flips y and another does not; glpipe flips y for all viewports "
                     f"at once (in the shader)")
-        if self._max_viewports > 1:
+        if self._float_viewports:
             # half_pixel_center = False (D3D9 integer pixel centres): Gallium's
             # point (x, y) is GL's (x + 0.5, y + 0.5), so the whole transform
-            # moves by half a pixel (glpipe/rasterizer.py; gl33 refuses it).
+            # moves by half a pixel (without float viewports the last vertex
+            # stage moves instead: VariantKey.integer_pixel_centers).
             shift = 0.0 if self._half_pixel_center() else 0.5
             for i, vp in enumerate(self.viewports):
                 x, y, w, h, n, f = viewport_rect(vp, halfz)
@@ -141,6 +163,7 @@ class ViewportMixin:
             x, y, w, h, n, f = viewport_rect(self.viewports[0], halfz)
             # glViewport takes integers; Gallium viewports from GL frontends are
             # integral, and sub-pixel origins need viewport_array's float entry.
+            # The halfz depth range works here too: the variant remaps z.
             gl.glViewport(int(round(x)), int(round(y)), int(round(w)), int(round(h)))
             gl.glDepthRange(n, f)
 
@@ -153,5 +176,75 @@ class ViewportMixin:
             sc = self.scissors[0]
             gl.glScissor(sc.minx, sc.miny, sc.maxx - sc.minx, sc.maxy - sc.miny)
 
+
+    # -- VS_WINDOW_SPACE_POSITION ----------------------------------------------
+    # Gallium: a VS with this property writes window coordinates; no
+    # clipping, no viewport transform.  While such a VS is bound (with or
+    # without a GS / TES after it, as in Mesa's draw module: a stage that
+    # passes the position through keeps it) the host gets one fixed
+    # transform -- the framebuffer's rectangle, depth range 0..1,
+    # GL_DEPTH_CLAMP (no near / far clipping) -- and the sysvals block gets
+    # that transform as viewport_scale / viewport_translate, through which
+    # the lowering maps the window coordinates back to clip space
+    # (lowering/glsl/emitter.py), so nothing recompiles.  GL still clips
+    # x / y to the framebuffer, which draws nothing anyway.  The user's
+    # viewports come back when the VS goes (Dirty.VIEWPORT re-emits them,
+    # and the rasterizer is re-sent for its depth clamp).
+
+    _window_space = False  # the bound VS writes window coordinates
+    _ws_vs = None          # the VS _window_space was decided for
+
+    def _note_window_space(self) -> None:
+        """Whether the bound VS writes window-space positions; on a change,
+        dirty the transform.  Called by VS binds and deletes only
+        (glpipe/shaders.py), so other shader switches cost nothing."""
+        vs = self.shaders[_VS]
+        if vs is self._ws_vs:
+            return
+        self._ws_vs = vs
+        on = bool(vs is not None and vs.ir.property("VS_WINDOW_SPACE_POSITION", 0))
+        if on != self._window_space:
+            self._window_space = on
+            self.dirty |= Dirty.VIEWPORT
+            if not on:
+                self._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
+
+    def _window_space_transform(self) -> tuple:
+        """(scale, translate) of the fixed window-space transform: the
+        framebuffer rectangle, depth 0..1 (z_ndc = z with clip_halfz, else
+        2z - 1); y negated where the last vertex stage flips y
+        (VariantKey.y_flip), so the flip cancels."""
+        fb = self.framebuffer
+        w, h = max(float(fb.width), 1.0), max(float(fb.height), 1.0)
+        sz, tz = (1.0, 0.0) if self._clip_halfz() else (0.5, 0.5)
+        sy = -0.5 * h if self._viewport_y_flip else 0.5 * h
+        return (0.5 * w, sy, sz, 1.0), (0.5 * w, 0.5 * h, tz, 0.0)
+
+    def _emit_window_space(self) -> None:
+        """DERIVED_ORDER row after the transform sysvals and the rasterizer:
+        while a window-space VS is bound, override the viewports, the
+        transform sysvals and the depth clamp (see above)."""
+        if not self._window_space:
+            return
+        gl = self.gl
+        scale, translate = self._window_space_transform()
+        w, h = 2.0 * scale[0], 2.0 * translate[1]
+        if self._float_viewports:
+            shift = 0.0 if self._half_pixel_center() else 0.5
+            for i in range(self._max_viewports):
+                gl.glViewportIndexedf(i, shift, shift, w, h)
+                gl.glDepthRangeIndexed(i, 0.0, 1.0)
+        else:
+            gl.glViewport(0, 0, int(w), int(h))
+            gl.glDepthRange(0.0, 1.0)
+        # Behind the rasterizer's record: _note_window_space re-sends its
+        # block when the VS goes.
+        gl.glEnable(gl.GL_DEPTH_CLAMP)
+        self._set_sysval("viewport_scale", scale)
+        self._set_sysval("viewport_translate", translate)
+
+
+# The VS slot of Context.shaders as a plain int (read on every shader bind).
+_VS = int(ShaderType.VERTEX)
 
 __all__ = ["ViewportMixin", "viewport_rect"]

@@ -368,6 +368,12 @@ class _Validator:
             self.fail(i, inst, f"unknown texture target {inst.texture!r}")
         if inst.tex_offsets and not info.has_tex_offsets:
             self.fail(i, inst, f"{inst.opcode} takes no texture offsets")
+        # tgsi_instruction_texture allows up to four offsets, but only a gather
+        # gives them a meaning: one per gathered texel (TEXTURE_GATHER_OFFSETS).
+        n_offsets = len(inst.tex_offsets)
+        if n_offsets > 1 and not (inst.opcode == "TG4" and n_offsets == 4):
+            self.fail(i, inst, f"{inst.opcode} with {n_offsets} texture offsets: only TG4 takes more "
+                               "than one, and then four (one per gathered texel)")
         if (inst.memory_qualifiers or inst.memory_target or inst.memory_format) \
                 and not info.is_memory:
             self.fail(i, inst, f"{inst.opcode} takes no memory qualifiers")

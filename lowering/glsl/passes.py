@@ -20,13 +20,14 @@ The hooks and who calls them:
   (``stages.IOMap._fs_input``): the first row that returns a view replaces
   the plain varying (two-sided color, point-sprite coordinates).
 * ``fragment_end`` -- before every return of an FS ``main``, ahead of the
-  COLOR[0] broadcast (``Emitter.epilogue``): color clamping, then the alpha
-  test (GL applies the test to the clamped color).
+  COLOR[0] broadcast (``Emitter.epilogue``): color clamping, the point
+  coverage, then the alpha test (GL applies the test to the clamped color).
 * ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
   window-space position is mapped back, ``Emitter.epilogue``), in a GS
   before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): disabled
   shader clip distances, user clip distances (from the unflipped position),
-  back-color copies, vertex color clamping, then the y flip.
+  back-color copies, vertex color clamping, the integer pixel-centre shift,
+  the clip_halfz remap, then the y flip.
 * texture coordinates -- GL_CLAMP is applied inside the texture handlers
   (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
   for the record.
@@ -98,9 +99,13 @@ PASSES: Tuple[Pass, ...] = (
          "discard where bit 31 - x%32 of sysvals.stipple row y%32 is 0"),
     Pass("window rectangles", "window_rectangles", FRAG, "prologue", _window_rects_active, F.window_rectangles,
          "discard inside any (exclusive) / outside all (inclusive) sysvals.window_rect"),
-    # -- fragment end: clamp, then alpha test ----------------------------------------
+    Pass("antialiased point (coverage)", "point_smooth", FRAG, "prologue", _flag("point_smooth"),
+         F.point_coverage, "coverage of the round point from gl_PointCoord; discard where it is 0"),
+    # -- fragment end: clamp, point coverage, then alpha test ----------------------------
     Pass("fragment color clamp", "clamp_fragment_color", FRAG, "fragment_end", _flag("clamp_fragment_color"),
          F.clamp_fragment_colors, "float COLOR outputs clamped to [0, 1]"),
+    Pass("antialiased point (alpha)", "point_smooth", FRAG, "fragment_end", _flag("point_smooth"),
+         F.apply_point_coverage, "float COLOR outputs' alpha multiplied by the point coverage"),
     Pass("alpha test", "alpha_func", FRAG, "fragment_end", _alpha_active, F.alpha_test,
          "discard unless COLOR[0].a <func> sysvals.alpha_ref.x"),
     # -- last vertex stage -----------------------------------------------------------
@@ -116,6 +121,11 @@ PASSES: Tuple[Pass, ...] = (
          V.copy_back_colors, "BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]"),
     Pass("vertex color clamp", "clamp_vertex_color", VERTEX_LIKE, "vertex_end", _flag("clamp_vertex_color"),
          V.clamp_vertex_colors, "COLOR / BCOLOR outputs clamped to [0, 1]"),
+    Pass("integer pixel centres", "integer_pixel_centers", VERTEX_LIKE, "vertex_end",
+         _flag("integer_pixel_centers"), V.shift_to_integer_pixel_centers,
+         "gl_Position.xy += 0.5 * w / sysvals.viewport_scale.xy (half_pixel_center = False)"),
+    Pass("clip_halfz", "clip_halfz", VERTEX_LIKE, "vertex_end", _flag("clip_halfz"), V.remap_clip_halfz,
+         "gl_Position.z = 2z - w (Gallium's 0 <= z <= w onto GL's -w <= z <= w)"),
     Pass("y flip (clip space)", "y_flip", VERTEX_LIKE, "vertex_end", _flag("y_flip"), V.flip_position_y,
          "gl_Position.y = -gl_Position.y"),
     # -- texture lookups -----------------------------------------------------------

@@ -1,5 +1,5 @@
 """Fragment-shader variant passes: two-sided color, sprite coordinates, stipple,
-window rectangles, color clamping, alpha test.
+window rectangles, antialiased points, color clamping, alpha test.
 
 Each function is one row of ``passes.PASSES`` (see there for the hooks).
 The rules, and where they come from:
@@ -32,6 +32,24 @@ The rules, and where they come from:
   mode discards a fragment inside any of them, inclusive mode one outside
   all of them -- so inclusive with none discards everything (context.rst
   set_window_rectangles, GL_EXT_window_rectangles).
+* **Antialiased points** (``point_smooth``; the context sets it for point
+  drawing only): Gallium's point_smooth turns the square point into a circle
+  of diameter point size (cso/rasterizer.rst; Mesa's draw_pipe_aapoint.c
+  kills fragments outside it and scales alpha by coverage at its edge).
+  The pass measures the fragment centre's distance ``d`` from the point
+  centre in pixels -- ``(gl_PointCoord - 0.5) / fwidth(gl_PointCoord)``:
+  gl_PointCoord runs 0..1 across the point's size in pixels, so its
+  per-pixel step is ``1 / size``, which also holds for per-vertex sizes --
+  and takes coverage = ``clamp(size / 2 + 0.5 - d, 0, 1)``: a linear edge
+  one pixel wide centred on the circle, the fraction of a pixel-wide box
+  inside the edge.  Coverage 0 is discarded in the prologue (GL produces no
+  such fragment, so it must not store to images); the rest multiply the
+  alpha of every float COLOR output at the end, after the clamp and before
+  the alpha test (GL 2.1 section 3.12 applies coverage to the shader's
+  output, and the alpha test is a per-fragment operation after it).  The
+  point is not enlarged: GL draws the square of the point size, so a
+  fragment whose centre lies outside the square (coverage < 0.5, only
+  possible for points off the pixel grid) is not drawn.
 * **Color clamping** (``clamp_fragment_color``): every float COLOR output
   (``VariantKey.color_output_types``) is clamped to [0, 1]; integer outputs
   are left alone.
@@ -40,9 +58,10 @@ The rules, and where they come from:
   Skipped when the shader has no COLOR[0] output or color buffer 0 is an
   integer format (GL skips the test for integer draw buffer 0).
 
-Stipple and window rectangles run first thing in ``main`` (GL and Gallium
-apply them before the fragment shader, so a killed fragment must not store
-to images); clamp and alpha test run before every return.
+Stipple, window rectangles and the point coverage run first thing in
+``main`` (GL and Gallium apply them before the fragment shader, so a killed
+fragment must not store to images; ``fwidth`` also needs the uniform control
+flow there); clamp, point coverage and alpha test run before every return.
 """
 
 from __future__ import annotations
@@ -68,6 +87,7 @@ PIPE_SPRITE_COORD_LOWER_LEFT = 1
 
 WINDOW_POS = "glp_window_pos"
 SPRITE_COORD = "glp_sprite_coord"
+POINT_COVERAGE = "glp_point_coverage"
 
 
 def _pass_global(em, decl: str, init: str) -> None:
@@ -186,13 +206,32 @@ def window_rectangles(em) -> List[str]:
     ]
 
 
+def point_coverage(em) -> List[str]:
+    """``glp_point_coverage``: the fragment's coverage of the round point;
+    discard where it is 0 (see the module docstring)."""
+    em.uses_discard = True
+    return [
+        "// antialiased point: coverage of the circle of diameter point size, 1-pixel linear edge",
+        "vec2 glp_point_step = fwidth(gl_PointCoord);   // 1 / point size in each axis",
+        "float glp_point_dist = length((gl_PointCoord - vec2(0.5)) / glp_point_step);   // pixels from the centre",
+        f"float {POINT_COVERAGE} = clamp(0.5 / glp_point_step.x + 0.5 - glp_point_dist, 0.0, 1.0);",
+        f"if ({POINT_COVERAGE} <= 0.0) discard;",
+    ]
+
+
 # ---------------------------------------------------------------------------
-# fragment_end: clamp, alpha test
+# fragment_end: clamp, point coverage, alpha test
 # ---------------------------------------------------------------------------
 
 def clamp_fragment_colors(em) -> List[str]:
     """Clamp every float COLOR output to [0, 1]."""
     return [f"{name} = clamp({name}, 0.0, 1.0);" for sidx, name in sorted(em.io.color_outputs.items())
+            if em.key.color_type(sidx) == "float"]
+
+
+def apply_point_coverage(em) -> List[str]:
+    """Multiply the alpha of every float COLOR output by the point coverage."""
+    return [f"{name}.a *= {POINT_COVERAGE};" for sidx, name in sorted(em.io.color_outputs.items())
             if em.key.color_type(sidx) == "float"]
 
 
@@ -210,5 +249,5 @@ def alpha_test(em) -> List[str]:
 
 
 __all__ = ["two_sided_color_input", "two_sided_pair", "sprite_coord_input", "sprite_semantic", "sprite_t",
-           "window_position", "polygon_stipple", "window_rectangles", "clamp_fragment_colors", "alpha_test",
-           "ALPHA_COMPARISONS"]
+           "window_position", "polygon_stipple", "window_rectangles", "point_coverage", "clamp_fragment_colors",
+           "apply_point_coverage", "alpha_test", "ALPHA_COMPARISONS"]

@@ -1,11 +1,12 @@
 """Variant passes of the last vertex stage (VS, TES or GS): user clip planes,
-back colors for two-sided color, vertex color clamping, clip-space y flip.
+back colors for two-sided color, vertex color clamping, integer pixel
+centres and clip_halfz (on hosts without the GL switches), clip-space y flip.
 
 The context puts these key fields only into the key of the stage that feeds
 the rasterizer.  They run where a vertex is complete: at the end of a VS /
 TES ``main`` and before every stream-0 ``EmitVertex`` of a GS.  Their order
 (``passes.PASSES``) matters: clip distances use the position as the shader
-wrote it, before the y flip.
+wrote it, before the pixel-centre shift, the halfz remap and the y flip.
 
 * **User clip planes** (``clip_plane_enable``): for each set bit i,
   ``gl_ClipDistance[i] = dot(v, sysvals.clip_plane[i])`` with v the
@@ -31,6 +32,33 @@ wrote it, before the y flip.
   shader writes COLOR[n] but no BCOLOR[n], BCOLOR[n] = COLOR[n].
 * **Vertex color clamping** (``clamp_vertex_color``): COLOR and BCOLOR
   outputs clamped to [0, 1].
+* **Integer pixel centres** (``integer_pixel_centers``; rasterizer
+  half_pixel_center = False where GL has no float viewport to move by half
+  a pixel): Gallium samples pixel (i, j) at window (i, j), GL at
+  (i + 0.5, j + 0.5).  Moving the geometry by +0.5 window pixel in x and
+  y makes the two agree: G + 0.5 holds (i + 0.5, j + 0.5) exactly when G
+  holds (i, j).  Window x = x / w * scale_x + translate_x (Gallium's
+  transform, which glpipe's GL viewport reproduces), so +0.5 in window x
+  is ``x += 0.5 * w / scale_x`` in clip space, likewise y with the signed
+  scale_y.  The pass runs in Gallium's clip space, before the y flip, so
+  the signed scale already gives the right direction whether or not the
+  flip follows.  The scale is viewport 0's from ``sysvals.viewport_scale``
+  (the only viewport such a host has), so moving the viewport never
+  recompiles; a zero scale (an empty viewport, nothing drawn) adds
+  nothing instead of dividing by zero.  The clip volume moves along with
+  the geometry, exactly as with the shifted GL viewport of the native path.
+* **clip_halfz** (``clip_halfz``; where GL has no glClipControl): Gallium
+  clips 0 <= z <= w and maps NDC z in [0, 1] to depth
+  ``z / w * scale_z + translate_z``; GL clips -w <= z <= w and maps NDC z
+  in [-1, 1] through the depth range (n, f) to ``z_ndc * (f - n) / 2 +
+  (f + n) / 2``.  With ``z' = 2z - w``: -w <= z' <= w  <=>  0 <= z <= w,
+  and z'_ndc = 2 z / w - 1; with the halfz depth range n = translate_z,
+  f = translate_z + scale_z (glpipe/viewport.py ``viewport_rect``) the
+  depth is (2 z / w - 1) * scale_z / 2 + translate_z + scale_z / 2
+  = z / w * scale_z + translate_z, Gallium's value.  x, y and w are
+  untouched, so perspective interpolation and the window position do not
+  change; depth clamping (GL_DEPTH_CLAMP) clamps to [n, f], Gallium's
+  [translate_z, translate_z + scale_z] too.
 * **y flip** (``y_flip``): ``gl_Position.y = -gl_Position.y``.  With the GL
   viewport rectangle built from |scale| this is how a negative viewport y
   scale is emulated; for a window-system framebuffer (FS ``y_flip``, GL
@@ -143,6 +171,23 @@ def clamp_vertex_colors(em) -> List[str]:
     return [f"{name} = clamp({name}, 0.0, 1.0);" for name in sorted(set(names))]
 
 
+def shift_to_integer_pixel_centers(em) -> List[str]:
+    """Move clip-space x, y by +0.5 window pixel (see the module docstring)."""
+    if ("POSITION", 0) not in _outputs(em):
+        return []
+    em.use_sysvals()
+    return [f"gl_Position.{c} += (sysvals.viewport_scale.{c} != 0.0) ? "
+            f"0.5 * gl_Position.w / sysvals.viewport_scale.{c} : 0.0;   // integer pixel centres"
+            for c in "xy"]
+
+
+def remap_clip_halfz(em) -> List[str]:
+    """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (see the module docstring)."""
+    if ("POSITION", 0) not in _outputs(em):
+        return []
+    return ["gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;   // clip_halfz"]
+
+
 def flip_position_y(em) -> List[str]:
     """Negate clip-space y (see the module docstring)."""
     if ("POSITION", 0) not in _outputs(em):
@@ -150,5 +195,6 @@ def flip_position_y(em) -> List[str]:
     return ["gl_Position.y = -gl_Position.y;   // y flip"]
 
 
-__all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances", "clip_vertex_source", "user_clip_distances", "declare_back_colors",
-           "copy_back_colors", "clamp_vertex_colors", "flip_position_y"]
+__all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
+           "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
+           "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "flip_position_y"]

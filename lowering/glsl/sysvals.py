@@ -33,7 +33,8 @@ def _fields() -> Tuple[SysvalField, ...]:
         ("fb_size", "vec4", 1, "framebuffer width, height, 1/width, 1/height (FS_COORD_ORIGIN "
                                "LOWER_LEFT and y flips use the height)"),
         ("viewport_scale", "vec4", 1, "scale of the GL viewport transform of viewport 0 "
-                                      "(window = ndc * scale + translate; VS_WINDOW_SPACE_POSITION)"),
+                                      "(window = ndc * scale + translate; VS_WINDOW_SPACE_POSITION: "
+                                      "the fixed full-framebuffer transform while such a VS is bound)"),
         ("viewport_translate", "vec4", 1, "translate of the GL viewport transform of viewport 0"),
         ("alpha_ref", "vec4", 1, "x: alpha test reference value (VariantKey.alpha_func)"),
         ("tess_default_outer", "vec4", 1, "set_tess_state default outer levels "

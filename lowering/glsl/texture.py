@@ -136,12 +136,19 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
 
 
 def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Optional[Expr]:
-    """The texel offset of ``inst`` as an ivecN, or None."""
+    """The texel offset of ``inst`` as an ivecN, or None (one offset at most:
+    only TG4 takes four, see ``handle_tg4``)."""
     if not inst.tex_offsets:
         return None
     if len(inst.tex_offsets) > 1:
         raise UnsupportedError(f"{inst.opcode} with {len(inst.tex_offsets)} offsets: GLSL takes one")
-    off = inst.tex_offsets[0]
+    return _offset(em, i, inst, row, 0, allow_dynamic)
+
+
+def _offset(em, i: int, inst, row: Target, k: int, allow_dynamic: bool) -> Expr:
+    """Texel offset operand ``k`` of ``inst`` as an ivecN (a literal for an
+    immediate; a register read, gpu_shader5 only, when ``allow_dynamic``)."""
+    off = inst.tex_offsets[k]
     n = row.offset
     if n == 0:
         raise UnsupportedError(f"{inst.opcode}: texel offsets on target {inst.texture or 'of the view'}")
@@ -152,9 +159,7 @@ def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Opti
         raise UnsupportedError(f"{inst.opcode} with a non-constant offset ({off.file}[{off.index}]): "
                                f"GLSL texture offsets must be constant expressions")
     em.req.need("gather_extended", f"{inst.opcode} with a non-constant offset")
-    fake = _OffsetReg(off)
-    value = em.read_register(i, "o", inst.tex_offsets.index(off), fake, tuple(off.swizzle[:n]), "int")
-    return value
+    return em.read_register(i, "o", k, _OffsetReg(off), tuple(off.swizzle[:n]), "int")
 
 
 class _OffsetReg:
@@ -390,11 +395,24 @@ def _lod_query(em, i, inst, s: str, row: Target) -> None:
 
 def handle_tg4(em, i, inst) -> None:
     """TG4: textureGather; component from src1.x (immediate), shadow reference
-    after the coordinates (cube array: src1.x)."""
+    after the coordinates (cube array: src1.x).
+
+    One texel offset is textureGatherOffset's.  Four offsets (Gallium's
+    TEXTURE_GATHER_OFFSETS) are textureGatherOffsets': texel k of the result
+    is the i0j0 texel of the LINEAR footprint at P + offsets[k] (GLSL 4.00
+    section 8.9.3).  GLSL wants those offsets constant, so immediates become
+    an ``ivec2[4]`` literal; run-time ones take texel k as
+    ``textureGatherOffset(s, P, offsets[k]).w`` (.w is i0j0), which is the
+    same texel by definition."""
     tname = inst.texture
     row = target_row(tname, inst.opcode)
     if row.glsl not in ("2D", "2DArray", "Cube", "CubeArray", "2DRect"):
         raise InvalidArgumentError(f"TG4 cannot gather from target {tname}")
+    n_offsets = len(inst.tex_offsets)
+    if n_offsets not in (0, 1, 4):
+        raise InvalidArgumentError(f"TG4 takes one or four texel offsets, not {n_offsets}")
+    if n_offsets == 4:
+        em.req.need("gather_extended", "TG4 with four offsets (TEXTURE_GATHER_OFFSETS)")
     em.req.need("texture_gather", "TG4")
     unit = sampler_index(inst)
     ret = _ret_type(em, unit)
@@ -402,6 +420,7 @@ def handle_tg4(em, i, inst) -> None:
     coords = _coords(em, i, 0, row.coords)
     clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes_texture.py)
     args: List[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
+    comp: list[Expr] = []
     if row.shadow:
         em.req.need("gather_extended", "TG4 with a shadow compare")
         if row.glsl == "CubeArray":
@@ -415,16 +434,26 @@ def handle_tg4(em, i, inst) -> None:
         which = em.decls.immediate_words(comp_src.index)[comp_src.swizzle[0]]
         if which:
             em.req.need("gather_extended", "TG4 of a component other than x")
+            comp.append(literal("int", (which,)))
+    if n_offsets == 4:
+        _emit_result(em, i, inst, _gather_offsets(em, i, inst, row, args, comp, ret))
+        return
     offset = _offsets(em, i, inst, row, allow_dynamic=True)
     func = "textureGather"
     if offset is not None:
         func = "textureGatherOffset"
-        if offset.words is None:
-            em.req.need("gather_extended", "TG4 with a non-constant offset")
         args.append(offset)
-    if not row.shadow and which:
-        args.append(literal("int", (which,)))
-    _emit_result(em, i, inst, _call(func, args, ret, 4))
+    _emit_result(em, i, inst, _call(func, args + comp, ret, 4))
+
+
+def _gather_offsets(em, i, inst, row: Target, args: list[Expr], comp: list[Expr], ret: str) -> Expr:
+    """TG4 with four offsets (see handle_tg4) as a gvec4 expression."""
+    offsets = [_offset(em, i, inst, row, k, allow_dynamic=True) for k in range(4)]
+    if all(o.is_literal for o in offsets):
+        array = Expr(f"ivec{row.offset}[4]({', '.join(o.text for o in offsets)})", "int", row.offset)
+        return _call("textureGatherOffsets", args + [array] + comp, ret, 4)
+    texels = [component(_call("textureGatherOffset", args + [o] + comp, ret, 4), 3) for o in offsets]
+    return construct(texels, ret)
 
 
 # ---------------------------------------------------------------------------

@@ -3,13 +3,14 @@
 Gallium state that core GL cannot express in fixed function (flat shading
 of COLOR inputs, two-sided color, alpha test, user clip planes, point-sprite
 coordinates, color clamping, polygon stipple, window rectangles, GL_CLAMP,
-y-flip for window-system framebuffers) is compiled into the shader.  Each
+y-flip for window-system framebuffers, clip_halfz and integer pixel centres
+where the host lacks glClipControl / float viewports) is compiled into the shader.  Each
 distinct key is one compiled variant, cached per shader CSO; ``VariantKey()``
 (all defaults) means "no variant": the plain lowering.
 
 Only *which* transformation applies lives here.  Values that change often
 (alpha reference, clip plane equations, stipple pattern, framebuffer height
-for the y flip) live in the ``glp_sysvals`` uniform block (docs/bindings.md)
+for the y flip, viewport scale for integer pixel centres) live in the ``glp_sysvals`` uniform block (docs/bindings.md)
 so changing them never recompiles.
 
 The emitter honours the fields that decide whether plain lowering is
@@ -75,6 +76,11 @@ class VariantKey:
     * ``clamp_vertex_color`` (last vertex stage) / ``clamp_fragment_color``
       (FS) -- clamp COLOR/BCOLOR outputs, float COLOR outputs, to [0, 1].
     * ``poly_stipple`` -- (FS) discard fragments whose sysvals.stipple bit is 0.
+      Only for polygon drawing (the context keys the draw's primitive class).
+    * ``point_smooth`` -- (FS) round antialiased points: the fragment's
+      coverage of a circle of diameter point size (from ``gl_PointCoord``;
+      a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
+      a fragment with coverage 0 is discarded.  Only for point drawing.
     * ``window_rectangles`` / ``window_rectangles_include`` -- (FS) number of
       active rectangles (sysvals.window_rect) and whether they include or exclude.
     * ``gl_clamp`` -- (every stage) three sampler bitmasks (s, t, r): bit n
@@ -85,6 +91,14 @@ class VariantKey:
       rows mirrored (gl_FragCoord.y reads sysvals.fb_size.y - y); in the last
       vertex stage: gl_Position.y is negated (a negative viewport y scale XOR
       a window-system framebuffer; docs/lowering.md has the table).
+    * ``clip_halfz`` -- (last vertex stage) rasterizer clip_halfz on a host
+      without glClipControl: clip-space z becomes ``2z - w``, so GL's
+      -w <= z' <= w clips Gallium's 0 <= z <= w; the context gives GL the
+      halfz depth range (near = translate z, far = translate z + scale z).
+    * ``integer_pixel_centers`` -- (last vertex stage) rasterizer
+      half_pixel_center = False on a host without float viewports: clip-space
+      x and y move by +0.5 window pixel (``0.5 * w / sysvals.viewport_scale``),
+      so GL's pixel centre (i + 0.5, j + 0.5) samples Gallium's (i, j).
     * ``dual_source_blend`` -- the blend state uses the second color source:
       FS COLOR[1] becomes ``layout(location = 0, index = 1)``.
     * ``color_output_types`` -- per color buffer the kind of its format
@@ -121,10 +135,13 @@ class VariantKey:
     clamp_vertex_color: bool = False
     clamp_fragment_color: bool = False
     poly_stipple: bool = False
+    point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
     gl_clamp: Tuple[int, int, int] = (0, 0, 0)
     y_flip: bool = False
+    clip_halfz: bool = False
+    integer_pixel_centers: bool = False
     dual_source_blend: bool = False
     color_output_types: Tuple[str, ...] = ()
     nr_cbufs: int = 0

@@ -18,6 +18,7 @@ from glpipe import (
     ConstantBuffer,
     DepthStencilAlphaState,
     DrawInfo,
+    DrawStartCountBias,
     Format,
     Func,
     Prim,
@@ -424,47 +425,110 @@ DCL OUT[0], POSITION
 """
 
 
-def _window_space_rect(ctx, viewport):
-    """Draw a window-space rectangle x 1..3, y 0..4, z 0.3 into a 4x4 colour
-    + depth target under ``viewport``; return (covered pixels, depth)."""
+def _window_space_rect(ctx, viewport, size=4, x=(1, 3), y=None, z=0.3, before=None):
+    """Draw a window-space rectangle ``x`` (columns), ``y`` (rows, default all),
+    depth ``z`` into a ``size`` x ``size`` colour + depth target under
+    ``viewport`` (depth test ALWAYS); return (covered pixels, depth)."""
     screen = ctx.screen
-    col = texture(screen, F32, 4, 4, Bind.RENDER_TARGET)
-    zs = texture(screen, Format.Z32_FLOAT, 4, 4, Bind.DEPTH_STENCIL)
-    bind_targets(ctx, 4, 4, (col,), zs)
+    col = texture(screen, F32, size, size, Bind.RENDER_TARGET)
+    zs = texture(screen, Format.Z32_FLOAT, size, size, Bind.DEPTH_STENCIL)
+    bind_targets(ctx, size, size, (col,), zs)
     ctx.set_viewport_states(0, [viewport])
-    ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 1.0, 0)
+    ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 0.75, 0)
     ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
         DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)))
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=WINDOW_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=RED_FS)))
-    rect = np.array([[1, 0, 0.3, 1], [3, 0, 0.3, 1], [1, 4, 0.3, 1], [3, 0, 0.3, 1], [3, 4, 0.3, 1], [1, 4, 0.3, 1]],
+    if before is not None:
+        before(ctx)
+    (x0, x1), (y0, y1) = x, y or (0, size)
+    rect = np.array([[x0, y0, z, 1], [x1, y0, z, 1], [x0, y1, z, 1], [x1, y0, z, 1], [x1, y1, z, 1], [x0, y1, z, 1]],
                     np.float32)
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, rect)))
     return read(screen, col, "rgba32f")[..., 0] == 1.0, read(screen, zs, "depth32f")
 
 
-_WINDOW_RECT = np.zeros((4, 4), bool)
-_WINDOW_RECT[:, 1:3] = True
+def _rect_mask(size, x, y=None):
+    """Pixels whose centres lie inside columns x[0]..x[1], rows y[0]..y[1]
+    (Gallium window y = texel row)."""
+    want = np.zeros((size, size), bool)
+    (y0, y1) = y or (0, size)
+    want[y0:y1, x[0]:x[1]] = True
+    return want
 
 
-def test_vs_window_space_position_stays_off(screen, ctx):
-    """VS_WINDOW_SPACE_POSITION is 0: the lowering turns window coordinates
-    back into clip space through the bound viewport, so with a viewport
-    covering the target the rectangle lands on columns 1..2 at depth 0.3,
-    but GL still clips to a smaller viewport (the strict xfail below):
-    Gallium's window-space positions skip clipping and the viewport."""
-    assert cap(screen, "VS_WINDOW_SPACE_POSITION") == 0
-    covered, depth = _window_space_rect(ctx, ViewportState(scale=(2.0, 2.0, 0.5), translate=(2.0, 2.0, 0.5)))
-    assert np.array_equal(covered, _WINDOW_RECT)
-    np.testing.assert_allclose(depth[_WINDOW_RECT], 0.3, atol=1e-7)
+_SMALL_VP = ViewportState(scale=(1.0, 1.0, 0.25), translate=(1.0, 1.0, 0.25))  # pixels 0..1, depth 0..0.5
 
 
-@pytest.mark.xfail(strict=True, reason="window-space positions are still clipped to the bound viewport "
-                                       "(VS_WINDOW_SPACE_POSITION stays 0)")
 def test_vs_window_space_position_ignores_the_viewport(screen, ctx):
-    covered, depth = _window_space_rect(ctx, ViewportState(scale=(1.0, 1.0, 0.25), translate=(1.0, 1.0, 0.25)))
-    assert np.array_equal(covered, _WINDOW_RECT)
-    np.testing.assert_allclose(depth[_WINDOW_RECT], 0.3, atol=1e-7)
+    """VS_WINDOW_SPACE_POSITION: a VS with that property writes window
+    coordinates, which skip the viewport transform and clipping (Gallium).
+    A rectangle x 1..3 over every row at z 0.3 lands on exactly those
+    pixels at depth 0.3, with a full viewport and with a viewport covering
+    only pixels 0..1 and depth 0..0.5 alike."""
+    assert cap(screen, "VS_WINDOW_SPACE_POSITION") == 1
+    for vp in (ViewportState(scale=(2.0, 2.0, 0.5), translate=(2.0, 2.0, 0.5)), _SMALL_VP):
+        covered, depth = _window_space_rect(ctx, vp)
+        assert np.array_equal(covered, _rect_mask(4, (1, 3)))
+        np.testing.assert_allclose(depth[covered], 0.3, atol=1e-7)
+        assert np.all(depth[~covered] == 0.75)
+
+
+@pytest.mark.parametrize("z,stored", [(1.5, 1.0), (-0.5, 0.0)])
+def test_vs_window_space_position_is_not_depth_clipped(screen, ctx, z, stored):
+    """Window-space depth outside 0..1 is not clipped (no clipping at all):
+    the rectangle is drawn, its depth stored clamped to the buffer's 0..1."""
+    covered, depth = _window_space_rect(ctx, _SMALL_VP, z=z)
+    assert np.array_equal(covered, _rect_mask(4, (1, 3)))
+    assert np.all(depth[covered] == stored)
+
+
+def test_vs_window_space_position_rows_and_flipped_viewport(screen, ctx):
+    """Window y is the texel row, whatever the viewport: a rectangle over
+    rows 0..1 and columns 5..7 of an 8 x 8 target (wider than any earlier
+    target: the transform follows the framebuffer) lands there with an
+    upright viewport and with a y-flipped one (negative y scale, which
+    flips the last vertex stage of ordinary shaders)."""
+    for sy in (4.0, -4.0):
+        vp = ViewportState(scale=(4.0, sy, 0.5), translate=(4.0, 4.0, 0.5))
+        covered, _ = _window_space_rect(ctx, vp, size=8, x=(5, 7), y=(0, 1))
+        assert np.array_equal(covered, _rect_mask(8, (5, 7), (0, 1))), sy
+
+
+def test_vs_window_space_position_ignores_user_clip_planes(screen, ctx):
+    """Window-space positions are not clipped by user clip planes either: a
+    plane that rejects every clip-space point (0, 0, 0, -1) leaves the
+    rectangle whole."""
+    from glpipe import ClipState
+
+    def before(c):
+        c.set_clip_state(ClipState(ucp=((0.0, 0.0, 0.0, -1.0),) + ((0.0, 0.0, 0.0, 0.0),) * 7))
+        c.bind_rasterizer_state(c.create_rasterizer_state(RasterizerState(clip_plane_enable=1)))
+
+    covered, _ = _window_space_rect(ctx, _SMALL_VP, before=before)
+    assert np.array_equal(covered, _rect_mask(4, (1, 3)))
+
+
+def test_vs_window_space_position_unbound_restores_the_viewport(screen, ctx):
+    """After a window-space draw, binding an ordinary VS brings the user's
+    viewport back: a full-viewport triangle then covers only pixels 0..1
+    (the viewport) at depth 0.25 (depth range 0..0.5, z_ndc 0), and
+    clipping is back (a triangle at z_ndc 2 draws nothing)."""
+    _window_space_rect(ctx, _SMALL_VP)
+    col = texture(screen, F32, 4, 4, Bind.RENDER_TARGET)
+    zs = texture(screen, Format.Z32_FLOAT, 4, 4, Bind.DEPTH_STENCIL)
+    bind_targets(ctx, 4, 4, (col,), zs)
+    ctx.set_viewport_states(0, [_SMALL_VP])
+    ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 0.75, 0)
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
+    far = FULL_TRI.copy()
+    far[:, 2] = 2.0
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, far)))
+    assert not (read(screen, col, "rgba32f")[..., 0] == 1.0).any()
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, FULL_TRI)))
+    covered = read(screen, col, "rgba32f")[..., 0] == 1.0
+    assert np.array_equal(covered, _rect_mask(4, (0, 2), (0, 2)))
+    np.testing.assert_allclose(read(screen, zs, "depth32f")[covered], 0.25, atol=1e-7)
 
 
 # ---------------------------------------------------------------------------
@@ -585,65 +649,163 @@ def test_fragment_coordinate_conventions(screen, ctx, origin, center):
     np.testing.assert_array_equal(img[..., 1], y + half)
 
 
-DRAW_PARAMS_VS = """VERT
-DCL IN[0]
-DCL SV[0], BASEVERTEX
-DCL SV[1], BASEINSTANCE
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL TEMP[0]
-IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}
-  0: I2F TEMP[0].x, SV[0].xxxx
-  1: I2F TEMP[0].y, SV[1].xxxx
-  2: MOV TEMP[0].zw, IMM[0].xxxy
-  3: MOV OUT[1], TEMP[0]
-  4: MOV OUT[0], IN[0]
-  5: END
-"""
+def _params_vs(with_params: bool) -> str:
+    """VS: position IN[0]; GENERIC[0] = (BASEVERTEX, BASEINSTANCE, DRAWID,
+    IN[1].x + IN[2].x) with IN[1] a per-instance and IN[2] a stride-0
+    element; without ``with_params`` the first three are 0 (no SVs)."""
+    head = ["VERT", "DCL IN[0]", "DCL IN[1]", "DCL IN[2]"]
+    if with_params:
+        head += ["DCL SV[0], BASEVERTEX", "DCL SV[1], BASEINSTANCE", "DCL SV[2], DRAWID"]
+    head += ["DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]", "DCL TEMP[0]", "IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}"]
+    body = ["MOV TEMP[0], IMM[0]"]
+    if with_params:
+        body += ["I2F TEMP[0].x, SV[0].xxxx", "I2F TEMP[0].y, SV[1].xxxx", "I2F TEMP[0].z, SV[2].xxxx"]
+    body += ["ADD TEMP[0].w, IN[1].xxxx, IN[2].xxxx", "MOV OUT[1], TEMP[0]", "MOV OUT[0], IN[0]", "END"]
+    return "\n".join(head) + "\n" + number(body)
 
 
-def _draw_params(ctx, stride_zero: bool):
-    """Indexed draw of vertex 0 with index_bias 3, start_instance 7 (and a
-    stride-0 second buffer when asked): pixel 3 shows (BASEVERTEX, BASEINSTANCE)."""
+# Per-instance element k holds 10 k; the stride-0 element holds 0.5.
+_PER_INSTANCE = np.arange(16, dtype=np.float32) * 10
+_STRIDE0 = np.array([0.5, 99.0], np.float32)
+
+
+def _params_setup(ctx, pos, width, height, user: bool):
+    """A zeroed ``width`` x ``height`` RGBA32F target, _params_vs (with the
+    SVs only where DRAW_PARAMETERS is 1), FLAT_FS, and the three buffers
+    (user memory or resources)."""
+    from .util import render_target, vertex_buffer
+    from .util_caps import FLAT_FS
+    from .util_draw import zero_fill
+
+    color, _ = render_target(ctx, width, height)
+    zero_fill(ctx.screen, color)
+    with_params = cap(ctx.screen, "DRAW_PARAMETERS") == 1
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=_params_vs(with_params))))
+    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FLAT_FS)))
+    ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
+        VertexElement(src_format=F32),
+        VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=1, instance_divisor=1),
+        VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=2)]))
+    arrays = (np.ascontiguousarray(pos, np.float32), _PER_INSTANCE, _STRIDE0)
+    bufs = arrays if user else tuple(vertex_buffer(ctx.screen, a) for a in arrays)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=bufs[0], stride=16), VertexBuffer(buffer=bufs[1], stride=4),
+                            VertexBuffer(buffer=bufs[2], stride=0)])
+    return color, with_params
+
+
+def _expect(with_params, base_vertex, start_instance, drawid):
+    """Gallium's values: BASEVERTEX = index_bias of an indexed draw, 0 for a
+    non-indexed one; BASEINSTANCE = start_instance; DRAWID = info.drawid
+    (+ i for draw i with increment_draw_id); per-instance element
+    start_instance, stride-0 element 0 (as 0 where the SVs are not read)."""
+    params = (base_vertex, start_instance, drawid) if with_params else (0, 0, 0)
+    return params + (10.0 * start_instance + 0.5,)
+
+
+# Point vertex v is drawn on pixel v of a 16 x 1 target.
+_POINTS = np.array([[(2 * v + 1) / 16 - 1, 0, 0, 1] for v in range(16)], np.float32)
+
+
+def _point_draws():
+    """(DrawInfo kwargs, draws, {pixel: (base vertex, drawid)}) of the point draws."""
+    idx = np.array([0, 1], np.uint16)
+    D = DrawStartCountBias
+    return [
+        ({"index_size": 2, "index": idx, "count": 2, "index_bias": 3}, None, {3: (3, 0), 4: (3, 0)}),
+        ({"count": 2, "start": 5}, None, {5: (0, 0), 6: (0, 0)}),
+        ({"index_size": 2, "index": idx, "index_bias": 0, "drawid": 4, "increment_draw_id": True},
+         [D(start=0, count=1, index_bias=2), D(start=1, count=1, index_bias=9)], {2: (2, 4), 10: (9, 5)}),
+        ({"drawid": 6}, [D(start=0, count=1), D(start=8, count=1)], {0: (0, 6), 8: (0, 6)}),
+        ({"drawid": 1, "increment_draw_id": True}, [D(start=12, count=2), D(start=15, count=1)],
+         {12: (0, 1), 13: (0, 1), 15: (0, 2)}),
+    ]
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["resource", "user"])
+@pytest.mark.parametrize("start_instance", [0, 7])
+def test_draw_parameters_in_every_draw_kind(screen, ctx, user, start_instance):
+    """DRAW_PARAMETERS (hosts with shader_draw_parameters, base_instance,
+    vertex_attrib_binding and multi_draw_indirect: 1 native, 0 gl33):
+    BASEVERTEX, BASEINSTANCE and DRAWID read Gallium's values (_expect) in
+    indexed draws with an index_bias, non-indexed draws, multi-draws with
+    and without increment_draw_id, from resource and user vertex buffers,
+    with a stride-0 buffer bound.  The same draws on gl33 (no SVs read;
+    start_instance emulated by attribute offsets there) fetch the
+    per-instance element start_instance and the stride-0 element."""
+    assert cap(screen, "DRAW_PARAMETERS") == int(screen.profile.has("shader_draw_parameters"))
+    for kwargs, draws, pixels in _point_draws():
+        color, with_params = _params_setup(ctx, _POINTS, 16, 1, user)
+        ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start_instance=start_instance, **kwargs), draws)
+        want = np.zeros((16, 4), np.float32)
+        for px, (bv, drawid) in pixels.items():
+            want[px] = _expect(with_params, bv, start_instance, drawid)
+        np.testing.assert_array_equal(read_target(screen, color)[0], want, err_msg=str(kwargs))
+
+
+def _quad_columns(n):
+    """4 vertices per column quad q (pixels columns 2q, 2q + 1 of a
+    (2n) x 2 target), in loop order (a QUAD and a POLYGON alike)."""
+    verts = []
+    for q in range(n):
+        x0, x1 = 2 * q / n - 1, 2 * (q + 1) / n - 1
+        verts += [[x0, -1, 0, 1], [x1, -1, 0, 1], [x1, 1, 0, 1], [x0, 1, 0, 1]]
+    return np.array(verts, np.float32)
+
+
+@pytest.mark.parametrize("mode", [Prim.QUADS, Prim.POLYGON], ids=lambda m: m.name)
+def test_draw_parameters_through_index_translation(screen, ctx, mode):
+    """QUADS and POLYGON are drawn as triangles by index translation
+    (fallback/indices.py): non-indexed (BASEVERTEX 0 even from vertex 4),
+    indexed with index_bias 8 (BASEVERTEX 8), and a multi-draw with
+    increment_draw_id from drawid 2, all with start_instance 3 and a stride-0
+    buffer: each quad's two columns show that draw's values."""
+    D = DrawStartCountBias
+    idx = np.array([0, 1, 2, 3], np.uint8)
+    cases = [
+        ({"start": 4, "count": 4}, None, {1: (0, 0)}),
+        ({"index_size": 1, "index": idx, "count": 4, "index_bias": 8}, None, {2: (8, 0)}),
+        ({"index_size": 1, "index": idx, "drawid": 2, "increment_draw_id": True},
+         [D(start=0, count=4, index_bias=0), D(start=0, count=4, index_bias=12)], {0: (0, 2), 3: (12, 3)}),
+    ]
+    for kwargs, draws, quads in cases:
+        color, with_params = _params_setup(ctx, _quad_columns(4), 8, 2, user=True)
+        ctx.draw_vbo(DrawInfo(mode=mode, start_instance=3, **kwargs), draws)
+        want = np.zeros((2, 8, 4), np.float32)
+        for q, (bv, drawid) in quads.items():
+            want[:, 2 * q:2 * q + 2] = _expect(with_params, bv, 3, drawid)
+        np.testing.assert_array_equal(read_target(screen, color), want, err_msg=str(kwargs))
+
+
+def test_draw_parameters_refused_without_the_host_feature(screen, ctx):
+    """Each of BASEVERTEX, BASEINSTANCE, DRAWID alone: where DRAW_PARAMETERS
+    is 1 it reads index_bias 3, start_instance 5, drawid 2 of an indexed
+    point draw (pixel 3 of 16); where it is 0 (gl33) the VS is refused with
+    UnsupportedError naming the system value."""
     from .util import render_target
     from .util_caps import FLAT_FS
     from .util_draw import zero_fill
 
-    elements = [VertexElement(src_format=Format.R32G32B32A32_FLOAT)]
-    pos = np.array([[(x + 0.5) / 4 - 1, 0, 0, 1] for x in range(8)], np.float32)
-    buffers = [VertexBuffer(buffer=pos, stride=16)]
-    if stride_zero:
-        elements.append(VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=1))
-        buffers.append(VertexBuffer(buffer=np.array([5.0], np.float32), stride=0))
-    color, _ = render_target(ctx, 8, 1)
-    zero_fill(ctx.screen, color)
-    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=DRAW_PARAMS_VS)))
-    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FLAT_FS)))
-    ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(elements))
-    ctx.set_vertex_buffers(buffers)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=np.array([0], np.uint16), count=1, index_bias=3,
-                          start_instance=7))
-    return read_target(ctx.screen, color)[0, 3, :2]
-
-
-def test_draw_parameters_stay_off_until_base_instance_survives_stride_zero(screen, ctx):
-    """DRAW_PARAMETERS is 0: BASEVERTEX and BASEINSTANCE read right on the
-    common path (index_bias 3, start_instance 7), but with a stride-0 vertex
-    buffer bound glpipe emulates start_instance by buffer offsets and
-    gl_BaseInstance reads 0 (glpipe/vertex.py).  The xfail test below turns
-    into a failure when that is fixed: then the cap may say yes."""
-    assert cap(screen, "DRAW_PARAMETERS") == 0
-    if not screen.profile.has("shader_draw_parameters"):
-        with pytest.raises(UnsupportedError):
-            _draw_params(ctx, stride_zero=False)
-        return
-    assert list(_draw_params(ctx, stride_zero=False)) == [3.0, 7.0]
-
-
-@pytest.mark.xfail(strict=True, reason="start_instance emulated by buffer offsets when a stride-0 buffer is bound: "
-                                       "gl_BaseInstance reads 0 (glpipe/vertex.py); DRAW_PARAMETERS stays 0")
-def test_base_instance_with_a_stride_zero_buffer(screen, ctx):
-    if not screen.profile.has("shader_draw_parameters"):
-        pytest.fail("no draw parameters on this profile")
-    assert list(_draw_params(ctx, stride_zero=True)) == [3.0, 7.0]
+    supported = cap(screen, "DRAW_PARAMETERS") == 1
+    for sv, value in (("BASEVERTEX", 3), ("BASEINSTANCE", 5), ("DRAWID", 2)):
+        vs = (f"VERT\nDCL IN[0]\nDCL SV[0], {sv}\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+              "  0: MOV OUT[0], IN[0]\n  1: I2F OUT[1], SV[0].xxxx\n  2: END\n")
+        color, _ = render_target(ctx, 16, 1)
+        zero_fill(screen, color)
+        ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
+        info = DrawInfo(mode=Prim.POINTS, index_size=1, index=np.array([0], np.uint8), count=1, index_bias=3,
+                        start_instance=5, drawid=2)
+        if not supported:
+            with pytest.raises(UnsupportedError, match=sv):
+                ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
+                ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FLAT_FS)))
+                bind_pos_only(ctx, _POINTS)
+                ctx.draw_vbo(info)
+            continue
+        ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
+        ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FLAT_FS)))
+        bind_pos_only(ctx, _POINTS)
+        ctx.draw_vbo(info)
+        want = np.zeros((16, 4), np.float32)
+        want[3] = value
+        np.testing.assert_array_equal(read_target(screen, color)[0], want, err_msg=sv)

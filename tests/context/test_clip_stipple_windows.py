@@ -284,8 +284,6 @@ def test_eight_window_rectangles_and_no_more(screen, ctx):
         ctx.set_window_rectangles(True, rects + (ScissorState(maxx=1, maxy=1),))
 
 
-@pytest.mark.xfail(strict=True, reason="the variant key lacks the draw's primitive class: the stipple pass "
-                                       "also stipples points and lines (needs draw_vbo to key it)")
 def test_polygon_stipple_leaves_lines_alone(screen, ctx):
     """Gallium's polygon stipple applies to polygons only."""
     color = setup(ctx)

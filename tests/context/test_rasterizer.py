@@ -560,11 +560,7 @@ def test_separate_near_far_clip_is_refused(ctx, caps):
 
 
 def test_clip_halfz(screen, ctx, caps):
-    if not screen.profile.has("clip_control"):
-        assert caps.param[Cap.CLIP_HALFZ] == 0
-        with pytest.raises(UnsupportedError, match="clip_halfz"):
-            ctx.create_rasterizer_state(RasterizerState(clip_halfz=True))
-        return
+    # glClipControl natively, the vertex-stage remap on gl33 (test_halfz_pixel_center.py has more).
     assert caps.param[Cap.CLIP_HALFZ] == 1
     color, zs = depth_target(ctx)
     bind_shaders(ctx)
@@ -591,10 +587,7 @@ def test_clip_halfz(screen, ctx, caps):
 # ---------------------------------------------------------------------------
 
 def test_half_pixel_center(screen, ctx):
-    if not screen.profile.has("viewport_array"):
-        with pytest.raises(UnsupportedError, match="half_pixel_center"):
-            ctx.create_rasterizer_state(RasterizerState(half_pixel_center=False))
-        return
+    # Float viewports natively, the vertex-stage shift on gl33 (test_halfz_pixel_center.py has more).
     color = setup(ctx)
     tris = rect_tris(2.2, 3.3, 5.7, 9.6)
     verts = vertices([p for t in tris for p in t], WHITE)
@@ -834,7 +827,6 @@ def test_set_tess_state_rejects_bad_levels(screen, ctx):
 # ---------------------------------------------------------------------------
 
 REFUSED = [
-    ("point_smooth", {"point_smooth": True}),
     ("point_line_tri_clip", {"point_line_tri_clip": True, "point_quad_rasterization": True}),
     ("line_stipple_enable", {"line_stipple_enable": True, "line_stipple_factor": 1, "line_stipple_pattern": 0xF0F0}),
     ("line_last_pixel", {"line_last_pixel": True}),
@@ -860,8 +852,12 @@ def test_accepted_combinations_that_look_refusable(ctx):
     ctx.create_rasterizer_state(RasterizerState(line_rectangular=True, line_smooth=True))
 
 
-def test_point_smooth_caps_are_zero(caps):
-    assert caps.paramf[CapF.MAX_POINT_SIZE_AA] == 0.0 and caps.paramf[CapF.MIN_POINT_SIZE_AA] == 0.0
+def test_point_smooth_caps_are_the_host_point_range(screen, caps):
+    """point_smooth is a variant on both profiles (tests/context/test_prim_class.py),
+    so the antialiased point range is the host's point range."""
+    lo, hi = screen.profile.limit("GL_POINT_SIZE_RANGE")
+    assert (caps.paramf[CapF.MIN_POINT_SIZE_AA], caps.paramf[CapF.MAX_POINT_SIZE_AA]) == (float(lo), float(hi))
+    assert caps.paramf[CapF.MAX_POINT_SIZE_AA] >= 8.0
 
 
 def test_bad_templates(ctx):
@@ -999,8 +995,6 @@ def test_the_default_state_when_nothing_is_bound(screen, ctx):
     assert lit(img).sum() == 1 and lit(img)[4, 4]
 
 
-@pytest.mark.xfail(strict=True, reason="the variant key lacks the draw's primitive class: the sprite pass "
-                                       "replaces the input on triangles too (needs draw_vbo to key it)")
 def test_sprite_coord_enable_leaves_triangles_alone(screen, ctx):
     """sprite_coord_enable replaces inputs of points only (cso/rasterizer.rst)."""
     color = setup(ctx, fs=SMOOTH_FS)
@@ -1024,7 +1018,7 @@ def test_rasterizer_caps_once_delivered(screen, caps):
         Cap.POINT_SIZE_FIXED: 1,            # test_point_of_size_n_covers_n_by_n_pixels
         Cap.DEPTH_CLIP_DISABLE: int(has("depth_clamp")),         # test_depth_clip_disabled_clamps_depth
         Cap.DEPTH_CLIP_DISABLE_SEPARATE: 0, Cap.DEPTH_CLAMP_ENABLE: 0,
-        Cap.CLIP_HALFZ: int(has("clip_control")),                # test_clip_halfz
+        Cap.CLIP_HALFZ: 1,                  # test_clip_halfz (a variant without clip_control)
         Cap.POLYGON_OFFSET_CLAMP: int(has("polygon_offset_clamp")),  # test_offset_clamp
         Cap.POLYGON_OFFSET_UNITS_UNSCALED: 0,                    # test_offset_units_unscaled_is_refused
         Cap.FORCE_PERSAMPLE_INTERP: int(has("sample_shading")),  # test_force_persample_interp
@@ -1035,4 +1029,4 @@ def test_rasterizer_caps_once_delivered(screen, caps):
     assert f[CapF.MIN_LINE_WIDTH] == 1.0 and f[CapF.MAX_LINE_WIDTH] >= 5.0   # test_line_width
     assert f[CapF.MAX_LINE_WIDTH_AA] >= 1.0                                   # test_line_smooth_*
     assert f[CapF.MIN_POINT_SIZE] == 1.0 and f[CapF.MAX_POINT_SIZE] >= 8.0   # point size tests
-    assert f[CapF.MIN_POINT_SIZE_AA] == f[CapF.MAX_POINT_SIZE_AA] == 0.0     # point_smooth refused
+    assert f[CapF.MIN_POINT_SIZE_AA] == 1.0 and f[CapF.MAX_POINT_SIZE_AA] >= 8.0   # point_smooth tests

@@ -427,3 +427,37 @@ def test_raw_doubles_are_doubles_in_the_shader(screen, ctx):
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1))
     got = read_rgba32f(screen, color)[0, 0]
     assert np.array_equal(got, np.array([values[0], values[1], 0.0, 1.0], np.float32))
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["resource", "user"])
+def test_unbound_vertex_buffer_reads_0001_in_the_declared_type(screen, ctx, user):
+    """A vertex element whose vertex_buffer_index has no buffer bound reads
+    (0, 0, 0, 1) in its declared type, as Gallium drivers give it: for
+    R32G32B32A32_SINT / _UINT elements the integers 0, 0, 0, 1 (bit-exact,
+    not the bits of float 1.0 = 0x3f800000), for a float element 0.0, 0.0,
+    0.0, 1.0.  The kinds alternate on the same attribute location, so a
+    value left there by the previous draw of another type would show.
+    Positions come from a resource (cached VAO) or user memory (scratch
+    VAO)."""
+    from .util import vertex_buffer
+
+    pos = np.array([0.0, 0.0, 0.0, 1.0], np.float32)
+    pos_buf = pos if user else vertex_buffer(screen, pos)
+    ctx.bind_vs_state(_shader(ctx, "vs", VALUE_VS))
+    ctx.bind_fs_state(_shader(ctx, "fs", FLAT_FS))
+    cases = [(Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT), (Format.R32G32B32A32_SINT,) * 2,
+             (Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT), (Format.R32G32B32A32_UINT,) * 2,
+             (Format.R32G32B32A32_SINT,) * 2]
+    for fmt, target in cases:
+        color, _ = render_target(ctx, 1, 1, fmt=target)
+        zero_fill(screen, color)
+        ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
+            VertexElement(src_format=Format.R32G32B32A32_FLOAT, vertex_buffer_index=0),
+            VertexElement(src_format=fmt, vertex_buffer_index=1)]))  # slot 1: nothing bound
+        ctx.set_vertex_buffers([VertexBuffer(buffer=pos_buf, stride=16)])
+        ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1))
+        if fmt == Format.R32G32B32A32_FLOAT:
+            got = read_rgba32f(screen, color)[0, 0].tolist()
+        else:
+            got = [int(v) for v in read_rgba_int(screen, color, signed=fmt == Format.R32G32B32A32_SINT)[0, 0]]
+        assert got == [0, 0, 0, 1], fmt.name
