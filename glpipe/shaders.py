@@ -57,7 +57,8 @@ _STAGE_FEATURE = {
 class ShaderCSO:
     """A shader state object: the validated TGSI plus its compiled variants."""
 
-    __slots__ = ("context", "stage", "tokens", "ir", "info", "stream_output", "variants", "destroyed")
+    __slots__ = ("context", "stage", "tokens", "ir", "info", "stream_output", "variants", "destroyed",
+                 "window_space")
 
     def __init__(self, context, stage: ShaderType, tokens: str, ir, info, stream_output):
         self.context = context
@@ -66,6 +67,8 @@ class ShaderCSO:
         self.ir = ir
         self.info = info
         self.stream_output = stream_output
+        # VS_WINDOW_SPACE_POSITION, read at every VS bind (glpipe/viewport.py).
+        self.window_space = bool(stage == ShaderType.VERTEX and ir.property("VS_WINDOW_SPACE_POSITION", 0))
         self.variants: "dict" = {}  # VariantKey -> ShaderVariant
         self.destroyed = False
 

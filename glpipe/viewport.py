@@ -192,17 +192,13 @@ class ViewportMixin:
     # and the rasterizer is re-sent for its depth clamp).
 
     _window_space = False  # the bound VS writes window coordinates
-    _ws_vs = None          # the VS _window_space was decided for
 
     def _note_window_space(self) -> None:
         """Whether the bound VS writes window-space positions; on a change,
         dirty the transform.  Called by VS binds and deletes only
         (glpipe/shaders.py), so other shader switches cost nothing."""
         vs = self.shaders[_VS]
-        if vs is self._ws_vs:
-            return
-        self._ws_vs = vs
-        on = bool(vs is not None and vs.ir.property("VS_WINDOW_SPACE_POSITION", 0))
+        on = vs is not None and vs.window_space  # decided at create (ShaderCSO.window_space)
         if on != self._window_space:
             self._window_space = on
             self.dirty |= Dirty.VIEWPORT

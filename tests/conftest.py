@@ -56,3 +56,12 @@ def screen(profile):
 def host(screen):
     """The HostGL behind ``screen``."""
     return screen.host
+
+
+@pytest.fixture
+def ctx(screen):
+    """A fresh pipe context on ``screen``, destroyed after the test (so no
+    state leaks from one test into the next)."""
+    c = screen.context_create()
+    yield c
+    c.destroy()

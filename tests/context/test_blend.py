@@ -24,13 +24,6 @@ ALL_FACTORS = [f for f in F if f not in (F.SRC1_COLOR, F.SRC1_ALPHA, F.INV_SRC1_
 SRC1_FACTORS = [F.SRC1_COLOR, F.SRC1_ALPHA, F.INV_SRC1_COLOR, F.INV_SRC1_ALPHA]
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def delivered_caps(screen):
     """The screen's PIPE_CAP answers (the draw and shaders rows are delivered)."""
     return {cap: screen.get_param(cap) for cap in Cap}

@@ -65,13 +65,6 @@ STAGE = {"VS": ShaderType.VERTEX, "TCS": ShaderType.TESS_CTRL, "TES": ShaderType
 GL_STAGE = {"VS": "VERTEX", "TCS": "TESS_CONTROL", "TES": "TESS_EVALUATION", "GS": "GEOMETRY", "FS": "FRAGMENT"}
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def native(screen) -> bool:
     return screen.profile.name == "native"
 

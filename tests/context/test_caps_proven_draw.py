@@ -60,13 +60,6 @@ from .util_sampling import (
 F32 = Format.R32G32B32A32_FLOAT
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def cap(screen, name) -> int:
     return screen.get_param(Cap[name])
 

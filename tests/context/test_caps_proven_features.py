@@ -54,13 +54,6 @@ from .util_sampling import (
 UINT = Format.R32G32B32A32_UINT
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def cap(screen, name) -> int:
     return screen.get_param(Cap[name])
 

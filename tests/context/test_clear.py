@@ -23,13 +23,6 @@ from glpipe.dirty import Dirty
 from .util_transfer import raw_read_level, raw_write_level, texture
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _gl(screen):
     return screen.host.gl
 

@@ -26,13 +26,6 @@ from .util_draw import SIZE, lit, rect_tris, setup, vertices, zero_fill
 from .util_raster import WHITE, bind_shaders, draw, draw_image, rast
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def fullscreen(size=SIZE):
     """Two triangles covering the viewport (pos + white rows)."""
     return vertices([p for t in rect_tris(0, 0, size, size) for p in t], WHITE, size)

@@ -29,13 +29,6 @@ from .util_blend_dsa import CountingGL
 from .util_sampling import Sampling, delivered_caps
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _const_buffer(screen, data: np.ndarray, extra: int = 0):
     """A BUFFER resource (CONSTANT_BUFFER bind) holding ``data`` at byte ``extra``."""
     raw = np.zeros(extra + data.nbytes, np.uint8)

@@ -13,13 +13,6 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .util_draw import setup, vertices
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 class Recorder:
     """Collects (type, id, message) triples."""
 

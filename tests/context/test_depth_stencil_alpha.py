@@ -20,13 +20,6 @@ from .util_blend_dsa import (CountingGL, bind_targets, front_ccw_rasterizer, ful
                              pixel_quad, read, texture, upload)
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def delivered_caps(screen):
     """The screen's PIPE_CAP answers (the draw and shaders rows are delivered)."""
     return {cap: screen.get_param(cap) for cap in Cap}

@@ -45,13 +45,6 @@ BLUE = (0.0, 0.0, 1.0, 1.0)
 WHITE = (1.0, 1.0, 1.0, 1.0)
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _draw(ctx, verts, mode, **info):
     """Bind ``verts`` (pos+colour rows) as vertex buffer 0 (user memory) and draw."""
     ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts), stride=32)])

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
 
 from .util import COLOR_FS, PASS_VS, read_rgba32f, render_target, vertex_buffer
-
-
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
 
 
 def _pipeline(ctx, stride=32):

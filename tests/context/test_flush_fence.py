@@ -25,13 +25,6 @@ from glpipe.resource import pending_deletions
 from .util_transfer import raw_read_level, texture
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _cleared_target(ctx, color=(0.2, 0.4, 0.6, 0.8)):
     res = texture(ctx.screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16,
                   bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)

@@ -29,39 +29,13 @@ import pytest
 
 from glpipe import Cap, Prim, ShaderState, ViewportState
 
-from .util import PASS_VS
+from .util import PASS_VS, triangle_gs
 from .util_draw import FLAT_FS, POS_COLOR, SIZE, lit, setup
 from .util_raster import WHITE, clear_depth, depth_target, draw_image, rast, read_depth
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 # A pass-through GS: the variant passes then run before each EmitVertex.
-GS_PASS = """GEOM
-PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
-PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP
-PROPERTY GS_MAX_OUTPUT_VERTICES 3
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-IMM[0] UINT32 {0, 0, 0, 0}
-  0: MOV OUT[0], IN[0][0]
-  1: MOV OUT[1], IN[0][1]
-  2: EMIT IMM[0].xxxx
-  3: MOV OUT[0], IN[1][0]
-  4: MOV OUT[1], IN[1][1]
-  5: EMIT IMM[0].xxxx
-  6: MOV OUT[0], IN[2][0]
-  7: MOV OUT[1], IN[2][1]
-  8: EMIT IMM[0].xxxx
-  9: END
-"""
+GS_PASS = triangle_gs("TRIANGLE_STRIP", (0, 1, 2))
 
 FULL = ((SIZE / 2, SIZE / 2), (SIZE / 2, SIZE / 2))     # (scale xy, translate xy) of the whole target
 

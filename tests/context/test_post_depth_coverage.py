@@ -47,13 +47,6 @@ OCCLUDER_X = 1.5                 # window x of the occluder's right edge: pixel 
 ALL = (1 << SAMPLES) - 1
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def mask_fs(*properties: str) -> str:
     """A FS writing (popcount(SAMPLEMASK), SAMPLEMASK, 0, 1) as floats."""
     props = "".join(f"PROPERTY {p} 1\n" for p in properties)

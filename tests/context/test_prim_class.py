@@ -18,7 +18,7 @@ import pytest
 from glpipe import CapF, PolygonMode, PolyStipple, Prim, RasterizerState, ShaderState
 from glpipe.dirty import Dirty
 
-from .util import read_rgba32f, render_target
+from .util import read_rgba32f, render_target, triangle_gs
 from .util_draw import SIZE, lit, setup, vertices, zero_fill
 from .util_raster import RED, SMOOTH_FS, WHITE, draw, draw_image, rast
 
@@ -28,43 +28,7 @@ FULL_TRIS = [FULL_QUAD[i] for i in (0, 1, 2, 0, 2, 3)]
 PATTERN = [0x55555555 if r % 2 == 0 else 0xF0F0F0F0 for r in range(32)]
 
 # Triangles in, each triangle's outline out as a line strip.
-GS_OUTLINE = """GEOM
-PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
-PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
-PROPERTY GS_MAX_OUTPUT_VERTICES 4
-PROPERTY GS_INVOCATIONS 1
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-IMM[0] UINT32 {0, 0, 0, 0}
-  0: MOV OUT[0], IN[0][0]
-  1: MOV OUT[1], IN[0][1]
-  2: EMIT IMM[0].xxxx
-  3: MOV OUT[0], IN[1][0]
-  4: MOV OUT[1], IN[1][1]
-  5: EMIT IMM[0].xxxx
-  6: MOV OUT[0], IN[2][0]
-  7: MOV OUT[1], IN[2][1]
-  8: EMIT IMM[0].xxxx
-  9: MOV OUT[0], IN[0][0]
- 10: MOV OUT[1], IN[0][1]
- 11: EMIT IMM[0].xxxx
- 12: ENDPRIM IMM[0].xxxx
- 13: END
-"""
-
-
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
-@pytest.fixture
-def caps(screen):
-    return screen.caps
+GS_OUTLINE = triangle_gs("LINE_STRIP", (0, 1, 2, 0))
 
 
 def stipple_mask(rows, size=SIZE) -> np.ndarray:
@@ -390,10 +354,10 @@ def test_point_smooth_is_ignored_with_quad_rasterization(screen, ctx):
     assert np.array_equal(lit(img), expected) and np.all(img[4:12, 4:12] == WHITE)
 
 
-def test_point_smooth_sizes_at_the_limits(screen, ctx, caps):
+def test_point_smooth_sizes_at_the_limits(screen, ctx):
     """MIN/MAX_POINT_SIZE_AA: a point of the smallest size covers its one
     pixel fully; one of the largest is a disc of that diameter, corners gone."""
-    lo, hi = caps.paramf[CapF.MIN_POINT_SIZE_AA], caps.paramf[CapF.MAX_POINT_SIZE_AA]
+    lo, hi = screen.caps.paramf[CapF.MIN_POINT_SIZE_AA], screen.caps.paramf[CapF.MAX_POINT_SIZE_AA]
     assert lo == 1.0 and hi >= 8.0
     color = setup(ctx)
     rast(ctx, point_smooth=True, point_size=lo)

@@ -63,13 +63,6 @@ from .util_raster import (
 
 
 @pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
-@pytest.fixture
 def caps(screen):
     """The screen's caps (the ``draw`` and ``shaders`` rows this module proves
     are delivered)."""

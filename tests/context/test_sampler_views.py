@@ -47,13 +47,6 @@ from .util_sampling import (
 )
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _has_views(screen) -> bool:
     return screen.profile.has("texture_view") and screen.profile.has("texture_storage")
 

@@ -52,13 +52,6 @@ from .util_sampling import (
 BORDER = (0.25, 0.5, 0.75, 0.125)
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _mirror_clamp_supported(screen, mode) -> bool:
     """Whether the host profile has the wrap (the same rule the caps use)."""
 

@@ -9,13 +9,6 @@ from glpipe import Cap, ShaderState, ShaderType, ShaderValidationError, Unsuppor
 from glpipe.defs import ShaderCap
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _tcs_with_patch_varyings(n: int) -> str:
     return "\n".join([
         "TESS_CTRL", "PROPERTY TCS_VERTICES_OUT 3", "DCL IN[][0], POSITION", "DCL OUT[][0], POSITION",

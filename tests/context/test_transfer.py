@@ -27,13 +27,6 @@ from .util_transfer import (
 )
 
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 def _rng(seed=0):
     return np.random.default_rng(seed)
 

@@ -26,6 +26,22 @@ DCL OUT[0], COLOR
 """
 
 
+def triangle_gs(output_prim: str, order) -> str:
+    """TGSI of a GS taking triangles (POSITION, GENERIC[0]) and emitting the
+    input vertices ``order`` (e.g. (0, 1, 2) passes the triangle through as
+    a TRIANGLE_STRIP; (0, 1, 2, 0) with LINE_STRIP draws its outline)."""
+    body = []
+    for v in order:
+        n = len(body)
+        body += [f"{n:3}: MOV OUT[0], IN[{v}][0]", f"{n + 1:3}: MOV OUT[1], IN[{v}][1]",
+                 f"{n + 2:3}: EMIT IMM[0].xxxx"]
+    body.append(f"{len(body):3}: END")
+    return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n"
+            f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}\nPROPERTY GS_MAX_OUTPUT_VERTICES {len(order)}\n"
+            "DCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+            "IMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body) + "\n")
+
+
 def render_target(ctx, width, height, fmt=Format.R32G32B32A32_FLOAT, zs=None):
     """A colour texture (and optional depth/stencil texture) bound as the
     framebuffer with a full viewport; returns (color_resource, zs_resource)."""

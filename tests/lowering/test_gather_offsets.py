@@ -156,13 +156,6 @@ def test_four_offsets_on_a_cube_are_refused():
 # Draws through glpipe: expected texels from the definition, in numpy
 # --------------------------------------------------------------------------
 
-@pytest.fixture
-def ctx(screen):
-    c = screen.context_create()
-    yield c
-    c.destroy()
-
-
 SIZE = 8          # texture is SIZE x SIZE; the target is 4 x 4
 PIXELS = 4
 
