@@ -21,6 +21,7 @@ its own module.  This module holds what ties them together:
 from __future__ import annotations
 
 import ctypes
+import functools
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
@@ -159,6 +160,10 @@ class Context(
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
         self._counters = screen.counters
         self._derived_plans: "dict[int, tuple]" = {}
+        # draw_vbo's fast path: one callable per dirty word (``_derived_run``)
+        # and, for words that select a single row, the row after it.
+        self._derived_runs: dict = {}
+        self._derived_after: "dict[int, int]" = {}
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------
@@ -243,6 +248,49 @@ class Context(
         """Forget the bound emit methods of the plans (after an emit method is
         replaced on the instance, e.g. by benchmarks/diagnose.py's timers)."""
         self._derived_plans.clear()
+        self._derived_runs.clear()
+        self._derived_after.clear()
+
+    def _derived_run(self, dirty: int):
+        """draw_vbo's fast path: the one callable applying ``dirty`` (start
+        instance 0).  A word selecting one row runs that row's bound emit
+        directly -- a call and a loop less per switching draw, which is a
+        tenth of a switch's cost (docs/performance.md) -- and
+        ``_derived_settle`` finishes the rare emit that dirties a later row;
+        any other word runs ``_run_plan``, which finishes its own."""
+        if len(self._derived_runs) > 256:
+            self._derived_runs.clear()
+            self._derived_after.clear()
+        plan = self._derived_plans.get(dirty) or self._derived_plan(dirty)
+        if len(plan) == 1 and not dirty & _VERTEX:
+            (row, run), = plan
+            self._derived_after[dirty] = row + 1
+        elif dirty == _VERTEX:  # new vertex buffers or layout: the commonest change of all
+            run = self._emit_vertex_layout
+        else:
+            run = functools.partial(self._run_plan, plan, dirty)
+        self._derived_runs[dirty] = run
+        return run
+
+    def _run_plan(self, plan: tuple, dirty: int) -> None:
+        """Apply ``plan`` (the rows ``dirty`` selects) and the vertex input,
+        as _update_derived does for start instance 0, then leave the word as
+        it was unless an emit asked for the general path (Dirty.DRAW_STATE)."""
+        for row, emit in plan:
+            emit()
+            if self.dirty != dirty:
+                self._update_derived_rows(row + 1)
+                break
+        if dirty & _VERTEX:
+            self._emit_vertex(0)
+        self.dirty = dirty | (self.dirty & _DRAW_STATE)
+
+    def _derived_settle(self, dirty: int) -> None:
+        """After a one-row runner changed the dirty word: the rows after it
+        that the word now selects (emits never dirty an earlier row)."""
+        after = self._derived_after.get(dirty)
+        if after is not None and self.dirty & ~(dirty | _DRAW_STATE):
+            self._update_derived_rows(after)
 
     # -- drawing ---------------------------------------------------------------
 
@@ -277,26 +325,22 @@ class Context(
             # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), so
             # this test also keeps it out.
             if not dirty & _DRAW_STATE:
-                # _update_derived(0), inlined: this runs after every state
-                # change.  Vertex input alone (new vertex buffers or layout, the
-                # most common change between draws) has no DERIVED_ORDER row.
-                if dirty != _VERTEX:
-                    plan = self._derived_plans.get(dirty)
-                    if plan is None:
-                        plan = self._derived_plan(dirty)
-                    for row, emit in plan:
-                        emit()
-                        if self.dirty != dirty:
-                            self._update_derived_rows(row + 1)
-                            break
-                if dirty & _VERTEX:  # (no emit sets Dirty.VERTEX)
-                    self._emit_vertex(0)
-                if not self._program_drawid:  # the only draw-side condition an emit can change
+                # _update_derived(0) in one call: the word's runner is the one
+                # emit it selects (a bind between draws: the common case) or
+                # _run_plan; vertex input included (no DERIVED_ORDER row).
+                run = self._derived_runs.get(dirty)
+                if run is None:
+                    run = self._derived_run(dirty)
+                run()
+                if self.dirty == dirty:
                     self.dirty = 0
                     self._gl_draw_arrays(*args)
                     self._counters.draw_calls += 1
                     return
-                self.dirty = _DRAW_STATE  # emitted: the general path only draws
+                # An emit dirtied a later row, or bound a program reading
+                # DRAWID (Dirty.DRAW_STATE): finish, then the general path draws.
+                self._derived_settle(dirty)
+                self.dirty = _DRAW_STATE
         self._draw_general(info, draws, indirect)
 
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:

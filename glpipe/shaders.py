@@ -383,6 +383,8 @@ class ShaderMixin:
         self._hot.glUseProgram(prog.gl_program)
         self._program = prog
         self._program_drawid = prog.uses_drawid
+        if prog.uses_drawid:
+            self.dirty |= Dirty.DRAW_STATE  # draw_vbo's fast path cannot set gl_DrawID
         if old is None or prog.tex_plan != old.tex_plan:
             self.dirty |= Dirty.SAMPLER_VIEWS
         if old is None or prog.cb_plan != old.cb_plan:

@@ -441,6 +441,24 @@ class VertexMixin:
         self._hot.glBindVertexArray(self._vao)
         self._enabled_attribs = self._specify_attribs(cso, start_instance, self._enabled_attribs)
 
+    def _emit_vertex_layout(self) -> None:
+        """draw_vbo's fast-path runner for Dirty.VERTEX alone (a new layout or
+        new buffers between draws, start instance 0): ``_emit_vertex(0)``
+        with the common case -- a VAO made before, still valid -- unrolled."""
+        cso = self.velems
+        if cso is not None and not self._vertex_user:
+            record = cso.vaos.get(self._vb_id)
+            if record is not None:
+                for res, name in record[1]:
+                    if res._gl_object != name:
+                        break
+                else:
+                    self._index_res = _UNBOUND
+                    self._vertex_start_instance = 0
+                    self._hot.glBindVertexArray(record[0])
+                    return
+        self._emit_vertex(0)
+
     def _vao_for(self, cso: VertexElementsCSO) -> int:
         """The cached VAO of ``cso`` with the bound (resource) vertex buffers;
         made, or remade if a buffer's GL object changed, as needed."""
