@@ -401,6 +401,10 @@ _PARAM_ROWS = (
     (Cap.DEPTH_CLIP_DISABLE, _D, lambda e: e.has("depth_clamp")),
     (Cap.DEPTH_BOUNDS_TEST, _D, lambda e: e.has("depth_bounds_test")),
     (Cap.POLYGON_OFFSET_CLAMP, _D, lambda e: e.has("polygon_offset_clamp")),
+    # FS variants add the units as a depth value (lowering/glsl/passes_depth.py).
+    (Cap.POLYGON_OFFSET_UNITS_UNSCALED, _D, lambda e: 1),
+    # GL_DEPTH_CLAMP plus the still-clipping plane as a clip distance (passes_depth.py).
+    (Cap.DEPTH_CLIP_DISABLE_SEPARATE, _D, lambda e: e.has("depth_clamp")),
     (Cap.POINT_SIZE_FIXED, _D, lambda e: 1),
     (Cap.MAX_VIEWPORTS, _D,
      lambda e: min(e.lim("GL_MAX_VIEWPORTS"), PIPE_MAX_VIEWPORTS) if e.has("viewport_array") else 1),
@@ -518,7 +522,7 @@ NOT_OFFERED = MappingProxyType({
         TEXTURE_BORDER_COLOR_QUIRK RGB_OVERRIDE_DST_ALPHA_BLEND VERTEXID_NOBASE TEXTURE_BUFFER_SAMPLER
         SIGNED_VERTEX_BUFFER_OFFSET FAKE_SW_MSAA ASTC_VOID_EXTENTS_NEED_DENORM_FLUSH""",
     "the host GL cannot do it and no glpipe fallback is planned": """
-        DEPTH_CLIP_DISABLE_SEPARATE DEPTH_CLAMP_ENABLE POLYGON_OFFSET_UNITS_UNSCALED
+        DEPTH_CLAMP_ENABLE
         POLYGON_MODE_FILL_RECTANGLE CONSERVATIVE_RASTER_POST_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_POST_SNAP_POINTS_LINES CONSERVATIVE_RASTER_PRE_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_PRE_SNAP_POINTS_LINES MAX_CONSERVATIVE_RASTER_SUBPIXEL_PRECISION_BIAS

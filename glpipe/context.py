@@ -32,6 +32,7 @@ from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
 # -- mixin imports: one line per area module (keep sorted) --
 from .rasterizer import RasterizerMixin
+from .line_stipple import LineStippleMixin
 from .debug import DebugMixin
 from .constants import ConstantBufferMixin
 from .sampler_views import SamplerViewMixin
@@ -112,6 +113,7 @@ class Context(
     ViewportMixin,
     # -- area mixins: add yours here, one line each --
     RasterizerMixin,
+    LineStippleMixin,
     DebugMixin,
     SamplerMixin,
     SamplerViewMixin,
@@ -362,12 +364,19 @@ class Context(
             # which apply to one primitive class: Dirty.PROGRAM if this draw's
             # class is not the one keyed (glpipe/variant_keys.py).
             self._key_prim_class(info.mode)
+            if self._rast_line_stipple:
+                self._key_line_stipple(info.mode)  # glpipe/line_stipple.py
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
         # their upload (Dirty.VERTEX) is due again at every draw.
         self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if self._vertex_user else Dirty.DRAW_STATE
+        if self._ls_assembly is not None and self._rast_line_stipple:
+            # A stippled strip or loop: segment bases first (glpipe/line_stipple.py).
+            self._draw_line_stipple_strips(info, draws)
+            self._counters.draw_calls += 1
+            return
         mode = self._gl_prims.get(info.mode)
         if mode is None or draws is not None or start_instance or self._program_drawid:
             self._draw_special(info, mode, draws)
@@ -741,6 +750,7 @@ class Context(
         self._destroy_vertex()
         # -- area destroys: add yours here, one line each --
         self._destroy_rasterizer()
+        self._destroy_line_stipple()
         self._destroy_debug()
         self._destroy_sampler_views()
         self._destroy_samplers()

@@ -9,13 +9,13 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
   every offset is off).
 * ``key``: the small tuple of fields the shader variants depend on
   (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes, point_smooth; clip_halfz and integer pixel centres on a host
+  stipple, user clip planes, point_smooth, line_stipple_enable; clip_halfz and integer pixel centres on a host
   without their GL switch), held in its canonical ``VariantInput``
   (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
   holders and sets Dirty.PROGRAM only when they differ;
   glpipe/variant_keys.py turns ``key.value`` into ``VariantKey`` fields.
   ``prim_classes`` says whether some of them apply to one primitive class
-  only (stipple, sprites, point_smooth), in which case draw_vbo keys the
+  only (stipple, sprites, point_smooth, line stipple), in which case draw_vbo keys the
   class each draw rasterizes as (docs/rasterizer.md "Primitive class").
 * the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
   (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
@@ -51,6 +51,16 @@ from __future__ import annotations
 import weakref
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
+from lowering.glsl.passes_depth import (
+    DEPTH_CLIP_FAR,
+    DEPTH_CLIP_NEAR,
+    DEPTH_CLIP_NEAR_HALFZ,
+    DEPTH_CLIP_NONE,
+    DEPTH_OFFSET_FULL,
+    DEPTH_OFFSET_OFF,
+    DEPTH_OFFSET_UNITS,
+)
+from lowering.glsl.passes_vertex import written_clip_distances
 
 from .defs import (
     PIPE_MAX_CLIP_PLANES,
@@ -165,6 +175,58 @@ def _any_offset(t: RasterizerState) -> bool:
     return bool(t.offset_point or t.offset_line or t.offset_tri)
 
 
+# Polygon offset with unscaled units (passes_depth.py; docs/rasterizer.md
+# "Unscaled polygon offset units"): GL cannot take the units unscaled, so an
+# FS variant adds them.  Without a clamp the host keeps the slope term
+# (glPolygonOffset(scale, 0)); a clamp must bound the sum, so the FS then
+# computes all of it and the host offset is off.
+_OFFSET_FLAG = {PolygonMode.FILL: "offset_tri", PolygonMode.LINE: "offset_line", PolygonMode.POINT: "offset_point"}
+
+
+def _offset_mode(t: RasterizerState) -> int:
+    """DEPTH_OFFSET_* of the variant: OFF unless the units are unscaled and non-zero."""
+    if not (_any_offset(t) and t.offset_units_unscaled and t.offset_units != 0):
+        return DEPTH_OFFSET_OFF
+    return DEPTH_OFFSET_FULL if t.offset_clamp != 0 else DEPTH_OFFSET_UNITS
+
+
+def _offset_fill_mode(t: RasterizerState):
+    """The fill mode of the drawn faces when its offset switch is on, else None
+    (the offset then reaches no fragment: GL's and Gallium's offsets apply to
+    polygons only, by the mode they are filled in)."""
+    modes = _effective_fill_modes(t)
+    if len(modes) != 1:
+        return None
+    mode = modes.pop()
+    return mode if getattr(t, _OFFSET_FLAG.get(mode, ""), False) else None
+
+
+def _depth_clip_plane(t: RasterizerState) -> int:
+    """DEPTH_CLIP_* : the plane that still clips when only one is disabled."""
+    if t.depth_clip_near == t.depth_clip_far:
+        return DEPTH_CLIP_NONE
+    if t.depth_clip_near:
+        return DEPTH_CLIP_NEAR_HALFZ if t.clip_halfz else DEPTH_CLIP_NEAR
+    return DEPTH_CLIP_FAR
+
+
+def depth_clip_slot(clip_plane_enable: int, shader_ir, max_distances: int) -> int:
+    """The gl_ClipDistance slot of the depth plane (passes_depth.py): the
+    lowest one neither a user plane (clip_plane_enable) nor the last vertex
+    stage's own CLIPDIST uses, within the host's clip distances (shared with
+    the shader's cull distances).  UnsupportedError when none is free."""
+    used = clip_plane_enable | written_clip_distances(shader_ir)
+    ncull = int(shader_ir.property("NUM_CULLDIST_ENABLED", 0) or 0)
+    for slot in range(max_distances - ncull):
+        if not (used >> slot) & 1:
+            return slot
+    raise UnsupportedError(
+        f"RasterizerState.depth_clip_near / depth_clip_far: clipping against one depth plane only needs a free "
+        f"clip distance, but user planes {clip_plane_enable:#x}, the shader's clip distances "
+        f"{written_clip_distances(shader_ir):#x} and {ncull} cull distances use all {max_distances} of the "
+        f"host's (PIPE_CAP_CLIP_PLANES)")
+
+
 # (field, refused when (template, profile) says so, why).  Checked in order at
 # create time; the first match raises UnsupportedError naming the field.
 _REFUSED = (
@@ -173,25 +235,29 @@ _REFUSED = (
       "(a culled face's mode does not count)")),
     ("fill_front / fill_back", lambda t, p: PolygonMode.FILL_RECTANGLE in _effective_fill_modes(t),
      "PIPE_POLYGON_MODE_FILL_RECTANGLE needs GL_NV_fill_rectangle (PIPE_CAP_POLYGON_MODE_FILL_RECTANGLE is 0)"),
-    ("offset_clamp", lambda t, p: _any_offset(t) and t.offset_clamp != 0 and not p.has("polygon_offset_clamp"),
+    ("offset_clamp", lambda t, p: (_any_offset(t) and t.offset_clamp != 0 and not p.has("polygon_offset_clamp")
+                                   and _offset_mode(t) != DEPTH_OFFSET_FULL),
      ("a polygon offset clamp needs GL_ARB_polygon_offset_clamp (PIPE_CAP_POLYGON_OFFSET_CLAMP is 0 on this "
       "host profile)")),
-    ("offset_units_unscaled", lambda t, p: _any_offset(t) and t.offset_units_unscaled and t.offset_units != 0,
-     ("GL scales offset_units by the depth buffer's minimum resolvable difference and has no unscaled mode "
-      "(PIPE_CAP_POLYGON_OFFSET_UNITS_UNSCALED is 0)")),
+    ("offset_units_unscaled",
+     lambda t, p: (_offset_mode(t) == DEPTH_OFFSET_FULL and t.offset_scale != 0
+                   and _offset_fill_mode(t) in (PolygonMode.LINE, PolygonMode.POINT)),
+     ("with offset_clamp the fragment shader computes the whole offset, and the depth slope of a line- or "
+      "point-filled polygon is not visible to it (without a clamp, or with offset_scale 0, it works)")),
     ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
      "GL clips points and lines as points and lines, not as the triangles D3D clips"),
-    ("line_stipple_enable", lambda t, p: t.line_stipple_enable,
-     "core GL has no line stipple and glpipe has no variant for it"),
     ("line_last_pixel", lambda t, p: t.line_last_pixel,
      "GL's diamond-exit rule never draws a line's last pixel and has no switch for it"),
     ("line_rectangular", lambda t, p: t.line_rectangular and not (t.multisample or t.line_smooth),
      "GL draws aliased lines as parallelograms; rectangular lines come only with multisampling or line_smooth"),
     ("conservative_raster_mode", lambda t, p: t.conservative_raster_mode != ConservativeRaster.OFF,
      "conservative rasterization is not in core GL (PIPE_CAP_CONSERVATIVE_RASTER_* are 0)"),
-    ("depth_clip_near / depth_clip_far", lambda t, p: t.depth_clip_near != t.depth_clip_far,
-     "GL disables near and far clipping together (GL_DEPTH_CLAMP; PIPE_CAP_DEPTH_CLIP_DISABLE_SEPARATE is 0)"),
-    ("depth_clip_near / depth_clip_far", lambda t, p: not t.depth_clip_near and not p.has("depth_clamp"),
+    ("depth_clip_near / depth_clip_far",
+     lambda t, p: t.depth_clip_near != t.depth_clip_far and t.clip_plane_enable & 0xFF == 0xFF,
+     ("clipping against one depth plane only needs a free clip distance, and clip_plane_enable uses all "
+      "PIPE_MAX_CLIP_PLANES (PIPE_CAP_CLIP_PLANES)")),
+    ("depth_clip_near / depth_clip_far", lambda t, p: not (t.depth_clip_near and t.depth_clip_far)
+     and not p.has("depth_clamp"),
      "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)"),
     ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule,
      ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0) and has no switch "
@@ -211,12 +277,16 @@ _REFUSED = (
 def _key_of(t: RasterizerState) -> tuple:
     """The fields shader variants depend on, normalised so that equal
     behaviour compares equal (the sprite origin only matters with sprites)."""
-    sprites = int(t.sprite_coord_enable) & 0xFFFF
+    # cso/rasterizer.rst: without point_quad_rasterization "point sprite
+    # coordinates are not generated".
+    sprites = int(t.sprite_coord_enable) & 0xFFFF if t.point_quad_rasterization else 0
     return (bool(t.flatshade), bool(t.light_twoside), bool(t.clamp_vertex_color), bool(t.clamp_fragment_color),
             sprites, int(t.sprite_coord_mode) if sprites else 0, bool(t.poly_stipple_enable),
             int(t.clip_plane_enable) & 0xFF,
             # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
-            bool(t.point_smooth and not t.point_quad_rasterization))
+            bool(t.point_smooth and not t.point_quad_rasterization),
+            # The pattern and factor are sysvals (glpipe/line_stipple.py): never recompile.
+            bool(t.line_stipple_enable))
 
 
 def _emulated_key(t: RasterizerState, emulate: tuple) -> tuple:
@@ -229,17 +299,30 @@ def _emulated_key(t: RasterizerState, emulate: tuple) -> tuple:
     return (bool(t.clip_halfz) and halfz, (not t.half_pixel_center) and centres)
 
 
+def _depth_key(t: RasterizerState) -> tuple:
+    """The key entries of this module's depth variants: the unscaled offset
+    mode (only when the offset reaches some fragment) and the depth plane
+    that still clips."""
+    return (_offset_mode(t) if _offset_fill_mode(t) is not None else DEPTH_OFFSET_OFF, _depth_clip_plane(t))
+
+
 # Positions in RasterizerCSO.key.value (read by glpipe/variant_keys.py).
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
-KEY_POINT_SMOOTH = 8
+KEY_POINT_SMOOTH, KEY_LINE_STIPPLE = 8, 9
 # _emulated_key's entries close the tuple (counted from its end).
 KEY_CLIP_HALFZ, KEY_INTEGER_PIXEL_CENTERS = -2, -1
+# _depth_key's entries precede them.
+KEY_DEPTH_OFFSET, KEY_DEPTH_CLIP = -4, -3
 
 
 # Rasterized primitive classes (glpipe/variant_keys.py keys the draw's class
 # while a class-sensitive field is on; docs/rasterizer.md "Primitive class").
 PRIM_CLASS_POINTS, PRIM_CLASS_LINES, PRIM_CLASS_POLYGONS = 0, 1, 2
+# Or-ed into the polygons' class while an unscaled offset applies to them:
+# the offset needs "is a polygon" even when its fill mode rasterizes it as
+# points or lines (variant_keys.py strips the bit before comparing classes).
+PRIM_CLASS_OFFSET = 4
 _FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLASS_LINES,
                PolygonMode.POINT: PRIM_CLASS_POINTS}
 
@@ -251,10 +334,13 @@ def _prim_classes(t: RasterizerState, key: tuple):
     the fill mode of the faces that are drawn (glPolygonMode POINT / LINE
     rasterizes their vertices / edges as points / lines, as Mesa's draw
     module's unfilled stage does ahead of its stipple and aapoint stages)."""
-    if not (key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH]):
+    if not (key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
+            or key[KEY_DEPTH_OFFSET]):
         return None
     modes = _effective_fill_modes(t)
     polygons = _FILL_CLASS[modes.pop()] if len(modes) == 1 else PRIM_CLASS_POLYGONS  # none drawn: any class
+    if key[KEY_DEPTH_OFFSET]:
+        polygons |= PRIM_CLASS_OFFSET  # (the key entry is set only when the drawn fill mode's switch is on)
     return (PRIM_CLASS_POINTS, PRIM_CLASS_LINES, polygons)
 
 
@@ -267,8 +353,11 @@ class RasterizerCSO:
     __slots__ = (
         "clip_plane_enable",
         "context",
+        "depth_clip_plane",
+        "depth_offset",
         "destroyed",
         "key",
+        "line_stipple",
         "persample",
         "prim_classes",
         "slots",
@@ -284,13 +373,21 @@ class RasterizerCSO:
         self.slots = slots
         self.transitions: dict = {}
         # The holder (shaders.variant_input): compared with ``is``.
-        self.key = variant_input(_key_of(templ) + _emulated_key(templ, context._rast_emulate))
+        self.key = variant_input(_key_of(templ) + _depth_key(templ) + _emulated_key(templ, context._rast_emulate))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = _prim_classes(templ, self.key.value)
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
+        # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
+        self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
+        # sysvals.depth_offset while bound, when an unscaled offset variant may run (else None).
+        self.depth_offset = ((float(templ.offset_scale), float(templ.offset_units), float(templ.offset_clamp), 0.0)
+                             if self.key.value[KEY_DEPTH_OFFSET] else None)
         # What the viewport transform reads (glpipe/viewport.py).
         self.viewport_fields = (bool(templ.clip_halfz), bool(templ.half_pixel_center))
         self.persample = bool(templ.force_persample_interp)
+        # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
+        self.line_stipple = ((int(templ.line_stipple_pattern), int(templ.line_stipple_factor))
+                             if templ.line_stipple_enable else None)
 
     def __repr__(self) -> str:
         return "<RasterizerCSO deleted>" if self.destroyed else f"<RasterizerCSO {len(self.transitions)} transitions>"
@@ -346,6 +443,7 @@ class RasterizerMixin:
         self._rast_viewport = self._rasterizer_default.viewport_fields
         self._rast_persample = False
         self._rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
+        self._rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -379,6 +477,11 @@ class RasterizerMixin:
         if not 0 <= templ.clip_plane_enable < 1 << PIPE_MAX_CLIP_PLANES:
             raise InvalidArgumentError(f"RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} is not a "
                                        f"mask of PIPE_MAX_CLIP_PLANES ({PIPE_MAX_CLIP_PLANES}) bits")
+        if templ.line_stipple_enable and not (0 <= templ.line_stipple_pattern <= 0xFFFF
+                                              and 0 <= templ.line_stipple_factor <= 255):
+            raise InvalidArgumentError(
+                f"RasterizerState.line_stipple_pattern / line_stipple_factor: {templ.line_stipple_pattern!r} / "
+                f"{templ.line_stipple_factor!r} are not a 16-bit pattern and an 8-bit factor (repeat - 1)")
         if templ.clip_plane_enable >> self._rast_max_clip_distances:
             raise UnsupportedError(
                 f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
@@ -401,23 +504,29 @@ class RasterizerMixin:
             "point_size_per_vertex": bool(t.point_size_per_vertex), "line_smooth": bool(t.line_smooth),
             "multisample": bool(t.multisample),
             # GL_DEPTH_CLAMP disables near and far clipping and clamps to the
-            # depth range: Gallium's depth_clamp when it cannot be separate
-            # (PIPE_CAP_DEPTH_CLAMP_ENABLE 0: depth_clamp = !depth_clip_far).
-            "depth_clamp": not t.depth_clip_far,
+            # depth range.  With one plane off the other comes back as a clip
+            # distance (passes_depth.py); the clamp is then Gallium's
+            # depth_clamp = !depth_clip_far (PIPE_CAP_DEPTH_CLAMP_ENABLE 0)
+            # except beyond a disabled near plane (docs/rasterizer.md).
+            "depth_clamp": not (t.depth_clip_near and t.depth_clip_far),
             "rasterizer_discard": bool(t.rasterizer_discard),
         }
+        offset_mode = _offset_mode(t)
+        if offset_mode == DEPTH_OFFSET_FULL:  # the FS variant computes the whole offset
+            flags["offset_point"] = flags["offset_line"] = flags["offset_tri"] = False
         calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],))
                  for attr, cap in _SWITCHES]
         calls.append((OP["glFrontFace"], (gl.GL_CCW if t.front_ccw else gl.GL_CW,)))
         calls.append((OP["glCullFace"], (gl[_GL_CULL[Face(t.cull_face)]],)) if flags["cull"] else None)
         calls.append((OP["glPolygonMode"], (gl.GL_FRONT_AND_BACK, gl[_GL_POLYGON_MODE[mode]])))
-        if not _any_offset(t):
+        # Unscaled units never reach GL (DEPTH_OFFSET_UNITS: the FS adds them).
+        units = 0.0 if t.offset_units_unscaled else float(t.offset_units)
+        if not _any_offset(t) or offset_mode == DEPTH_OFFSET_FULL:
             calls.append(None)
         elif self._rast_has_offset_clamp:
-            calls.append((OP["glPolygonOffsetClamp"], (float(t.offset_scale), float(t.offset_units),
-                                                       float(t.offset_clamp))))
+            calls.append((OP["glPolygonOffsetClamp"], (float(t.offset_scale), units, float(t.offset_clamp))))
         else:
-            calls.append((OP["glPolygonOffset"], (float(t.offset_scale), float(t.offset_units))))
+            calls.append((OP["glPolygonOffset"], (float(t.offset_scale), units)))
         # GL clamps sizes to the implementation's range (and refuses 0, which
         # is the template's default): do it here, as the caps announce it.
         lo, hi = self._rast_point_range
@@ -446,7 +555,8 @@ class RasterizerMixin:
         self.dirty |= _RASTERIZER_CSO
         if self._window_space:
             self.dirty |= Dirty.VIEWPORT  # the window-space override follows the rasterizer (viewport.py)
-        if used.clip_plane_enable != (previous or self._rasterizer_default).clip_plane_enable:
+        was = previous or self._rasterizer_default
+        if used.clip_plane_enable != was.clip_plane_enable or used.depth_clip_plane != was.depth_clip_plane:
             self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches (_emit_clip_distances)
         if used.key is not self._rast_key:
             self._rast_key = used.key
@@ -455,8 +565,13 @@ class RasterizerMixin:
             # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
             self._rast_class_sensitive = used.prim_classes is not None
+            self._rast_line_stipple = used.key.value[KEY_LINE_STIPPLE]  # glpipe/line_stipple.py
             if self._rast_class_sensitive:
                 self.dirty |= Dirty.DRAW_STATE
+        if used.line_stipple is not None:
+            self._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
+        if used.depth_offset is not None:
+            self._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes_depth.py)
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
             self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
@@ -606,9 +721,15 @@ class RasterizerMixin:
         Gallium counts unwritten distances as disabled; GL leaves an enabled
         unwritten one undefined.  Runs on Dirty.CLIP (a bind changed
         clip_plane_enable, or a new program writes other distances:
-        shaders.py) and Dirty.RASTERIZER."""
+        shaders.py) and Dirty.RASTERIZER.  With one depth plane disabled the
+        other one's distance is enabled too (``depth_clip_slot``, the slot
+        variant_keys.py gave the last vertex stage)."""
         cso = self.rasterizer or self._rasterizer_default
         mask = cso.clip_plane_enable
+        if cso.depth_clip_plane:
+            last = self._last_vertex_stage()
+            if last is not None:
+                mask |= 1 << depth_clip_slot(mask, self.shaders[last].ir, self._rast_max_clip_distances)
         host = self._rast_host
         if not mask and host.clip_distances == 0:
             return  # the common case: no planes, none enabled

@@ -359,8 +359,8 @@ class ShaderMixin:
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
         variants = []
-        for stage in GRAPHICS_STAGES:
-            cso = self.shaders[stage]
+        for stage, cso in zip(GRAPHICS_STAGES, inputs):
+            # (inputs, not self.shaders: glpipe/line_stipple.py may supply a generated GS)
             if cso is None:
                 variants.append(None)
                 continue

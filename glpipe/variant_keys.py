@@ -32,7 +32,10 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left); draws rasterized as points only | FS |
 | poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
 | point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
+| line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
+| depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
+| depth_clip_plane, depth_clip_slot | rasterizer depth_clip_near != depth_clip_far (the plane that still clips); the slot from ``rasterizer.depth_clip_slot`` (free of user planes and the shader's CLIPDIST) | last stage before the rasterizer |
 | disabled_clip_distances | CLIPDIST the last stage writes minus the rasterizer's clip_plane_enable | last stage before the rasterizer |
 | window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
 | y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) | last stage before the rasterizer |
@@ -72,6 +75,7 @@ from .shaders import GRAPHICS_STAGES, variant_input
 _DEFAULT_KEY = VariantKey()
 _PROGRAM = Dirty.PROGRAM
 _POINTS, _LINES, _POLYGONS = _r.PRIM_CLASS_POINTS, _r.PRIM_CLASS_LINES, _r.PRIM_CLASS_POLYGONS
+_OFFSET = _r.PRIM_CLASS_OFFSET
 
 # u_reduced_prim: the class of each Prim by value (PATCHES: a TES decides).
 _REDUCED = {Prim.POINTS: _POINTS, Prim.LINES: _LINES, Prim.LINE_LOOP: _LINES, Prim.LINE_STRIP: _LINES,
@@ -149,7 +153,10 @@ class VariantKeyMixin:
         if env is None or self.dirty & _PROGRAM:
             env = self._variant_env = self._variant_environment()
         sh = self.shaders
-        return (sh[_VS], sh[_TCS], sh[_TES], sh[_GS], sh[_FS], env)
+        gs = sh[_GS]
+        if gs is None and self._rast_line_stipple:
+            gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
+        return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
     def _variant_environment(self):
         """The canonical holder of the variant-key inputs other than the
@@ -166,6 +173,8 @@ class VariantKeyMixin:
             self._viewport_y_flip,  # glpipe/viewport.py
             # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
             self._prim_class if self._rast_class_sensitive else None,
+            # glpipe/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
+            self._line_stipple_key if self._rast_line_stipple else 0,
             self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
@@ -173,12 +182,17 @@ class VariantKeyMixin:
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
         (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
-         gl_clamp_input) = env.value
+         line_stipple, gl_clamp_input) = env.value
         color_kinds, nr_cbufs = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
         window_rect_count, window_rect_include = window_rects.value
         gl_clamp_masks = gl_clamp_input.value
+        # rasterizer.py or-s PRIM_CLASS_OFFSET into the class of polygons an
+        # unscaled offset applies to; the class comparisons below see the class.
+        offset_draw = prim_class is not None and prim_class & _OFFSET
+        if offset_draw:
+            prim_class &= ~_OFFSET
         fields = {}
         fs_inputs = fs.info.inputs if fs is not None else ()
         last = stage == (_GS if gs is not None else _TES if tes is not None else _VS if vs is not None else None)
@@ -207,6 +221,9 @@ class VariantKeyMixin:
         if stage == _FS:
             if rast[_r.KEY_CLAMP_FRAGMENT]:
                 fields["clamp_fragment_color"] = True
+            # An FS writing depth replaces the rasterized depth the offset applies to.
+            if offset_draw and not cso.info.writes_depth:
+                fields["depth_offset"] = rast[_r.KEY_DEPTH_OFFSET]
             # prim_class None: no class-sensitive field is on (nothing below applies).
             sprites = rast[_r.KEY_SPRITE_ENABLE] if prim_class == _POINTS else 0
             if sprites:
@@ -219,9 +236,14 @@ class VariantKeyMixin:
                 fields["poly_stipple"] = True
             if rast[_r.KEY_POINT_SMOOTH] and prim_class == _POINTS:
                 fields["point_smooth"] = True
+            if line_stipple:
+                fields["line_stipple"] = 1
             if window_rect_count or window_rect_include:
                 fields["window_rectangles"] = window_rect_count
                 fields["window_rectangles_include"] = window_rect_include
+        if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
+            # The GS is the last stage whenever line_stipple is set (line_stipple.py).
+            fields["line_stipple"] = line_stipple
         if last:
             if rast[_r.KEY_CLAMP_VERTEX]:
                 fields["clamp_vertex_color"] = True
@@ -237,6 +259,11 @@ class VariantKeyMixin:
                     fields["disabled_clip_distances"] = disabled
             if y_flip:
                 fields["y_flip"] = True
+            if rast[_r.KEY_DEPTH_CLIP]:
+                # (the host's clip distance count is a constant of the context)
+                fields["depth_clip_plane"] = rast[_r.KEY_DEPTH_CLIP]
+                fields["depth_clip_slot"] = _r.depth_clip_slot(rast[_r.KEY_CLIP_PLANES], cso.ir,
+                                                               self._rast_max_clip_distances)
             # Set by rasterizer.py only where the host lacks the GL switch.
             if rast[_r.KEY_CLIP_HALFZ]:
                 fields["clip_halfz"] = True

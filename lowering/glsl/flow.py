@@ -205,6 +205,8 @@ def handle_endprim(em, i, inst):
         em.req.need("gs_streams", f"ENDPRIM on stream {stream}")
         em.line(f"EndStreamPrimitive({stream});")
     else:
+        for text in passes.end_primitive(em):     # a new strip: the line stipple counter
+            em.line(text)
         em.line("EndPrimitive();")
 
 

@@ -5,7 +5,7 @@ A variant pass is an emitter option: it adds GLSL at one of a few fixed
 field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes_fragment.py``,
-``passes_vertex.py`` and ``passes_texture.py``; ``docs/lowering.md``
+``passes_vertex.py``, ``passes_texture.py`` and ``passes_depth.py``; ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
 The hooks and who calls them:
@@ -26,8 +26,10 @@ The hooks and who calls them:
   window-space position is mapped back, ``Emitter.epilogue``), in a GS
   before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): disabled
   shader clip distances, user clip distances (from the unflipped position),
-  back-color copies, vertex color clamping, the integer pixel-centre shift,
+  the depth clip plane (passes_depth.py), back-color copies, vertex color clamping, the integer pixel-centre shift,
   the clip_halfz remap, then the y flip.
+* ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
+  (``flow.handle_endprim``): the line stipple counter starts a new strip.
 * texture coordinates -- GL_CLAMP is applied inside the texture handlers
   (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
   for the record.
@@ -42,18 +44,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
+from . import passes_depth as D
 from . import passes_fragment as F
+from . import passes_stipple as L
 from . import passes_texture as T
 from . import passes_vertex as V
 from .variant import PIPE_FUNC_ALWAYS
 
 FRAG = frozenset({"FRAG"})
+GEOM = frozenset({"GEOM"})
+VERT = frozenset({"VERT"})
 # The stages that can be the last one before the rasterizer; the context puts
 # the vertex-side fields only into the key of the one that actually is.
 VERTEX_LIKE = frozenset({"VERT", "TESS_EVAL", "GEOM"})
 TEXTURING = frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP"})
 
-HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "texcoord")
+HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "end_primitive", "texcoord")
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,10 @@ def _window_rects_active(key) -> bool:
     return key.window_rectangles > 0 or key.window_rectangles_include
 
 
+def _segment_bases(key) -> bool:
+    return key.line_stipple == L.LINE_STIPPLE_SEGMENT_BASES
+
+
 def _gl_clamp_active(key) -> bool:
     return any(key.gl_clamp)
 
@@ -95,10 +105,15 @@ PASSES: Tuple[Pass, ...] = (
          F.sprite_coord_input,
          "bit n: GENERIC[n] (TEXCOORD[n] in a shader with TEXCOORD inputs) reads (s, t, 0, 1)"),
     # -- fragment prologue: kills that precede the shader -------------------------
+    # (the offset depth first: its derivatives need the uniform control flow before any kill)
+    Pass("depth offset (unscaled units)", "depth_offset", FRAG, "prologue", _flag("depth_offset"), D.offset_depth,
+         "glp_offset_depth = gl_FragCoord.z + offset (sysvals.depth_offset: scale, units, clamp)"),
     Pass("polygon stipple", "poly_stipple", FRAG, "prologue", _flag("poly_stipple"), F.polygon_stipple,
          "discard where bit 31 - x%32 of sysvals.stipple row y%32 is 0"),
     Pass("window rectangles", "window_rectangles", FRAG, "prologue", _window_rects_active, F.window_rectangles,
          "discard inside any (exclusive) / outside all (inclusive) sysvals.window_rect"),
+    Pass("line stipple", "line_stipple", FRAG, "prologue", _flag("line_stipple"), L.stipple_kill,
+         "discard where bit (counter / (factor + 1)) % 16 of sysvals.line_stipple.x is 0"),
     Pass("antialiased point (coverage)", "point_smooth", FRAG, "prologue", _flag("point_smooth"),
          F.point_coverage, "coverage of the round point from gl_PointCoord; discard where it is 0"),
     # -- fragment end: clamp, point coverage, then alpha test ----------------------------
@@ -108,7 +123,21 @@ PASSES: Tuple[Pass, ...] = (
          F.apply_point_coverage, "float COLOR outputs' alpha multiplied by the point coverage"),
     Pass("alpha test", "alpha_func", FRAG, "fragment_end", _alpha_active, F.alpha_test,
          "discard unless COLOR[0].a <func> sysvals.alpha_ref.x"),
+    Pass("depth offset (write)", "depth_offset", FRAG, "fragment_end", _flag("depth_offset"),
+         D.write_offset_depth, "gl_FragDepth = glp_offset_depth"),
     # -- last vertex stage -----------------------------------------------------------
+    Pass("line stipple (counter input)", "line_stipple", FRAG, "declare", _flag("line_stipple"),
+         L.declare_counter_input, "noperspective in float glp_line_stipple"),
+    Pass("line stipple (counter output)", "line_stipple", GEOM, "declare", _flag("line_stipple"),
+         L.declare_counter_output, "noperspective out float glp_line_stipple, the strip state (and segment bases)"),
+    Pass("line stipple (counter)", "line_stipple", GEOM, "vertex_end", _flag("line_stipple"), L.counter_at_emit,
+         "glp_line_stipple = start + major-axis window length of the strip so far"),
+    Pass("line stipple (instance out)", "line_stipple", VERT, "declare", _segment_bases,
+         L.declare_instance_output, "flat out int glp_ls_instance (the generated GS reads segment bases)"),
+    Pass("line stipple (instance)", "line_stipple", VERT, "vertex_end", _segment_bases, L.instance_at_end,
+         "glp_ls_instance = gl_InstanceID"),
+    Pass("line stipple (new strip)", "line_stipple", GEOM, "end_primitive", _flag("line_stipple"),
+         L.reset_at_end_primitive, "the next EmitVertex starts a strip"),
     Pass("two-sided color (outputs)", "two_side", VERTEX_LIKE, "declare", _flag("two_side"),
          V.declare_back_colors, "declare BCOLOR[n] for every COLOR[n] the FS may read"),
     Pass("disabled clip distances", "disabled_clip_distances", VERTEX_LIKE, "vertex_end",
@@ -117,6 +146,8 @@ PASSES: Tuple[Pass, ...] = (
     Pass("user clip planes", "clip_plane_enable", VERTEX_LIKE, "vertex_end", _flag("clip_plane_enable"),
          V.user_clip_distances,
          "gl_ClipDistance[i] = dot(CLIPVERTEX or POSITION, sysvals.clip_plane[i]) per enabled bit"),
+    Pass("depth clip plane", "depth_clip_plane", VERTEX_LIKE, "vertex_end", _flag("depth_clip_plane"),
+         D.depth_clip_distance, "gl_ClipDistance[depth_clip_slot] = z + w (near), z (near, halfz) or w - z (far)"),
     Pass("two-sided color (copies)", "two_side", VERTEX_LIKE, "vertex_end", _flag("two_side"),
          V.copy_back_colors, "BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]"),
     Pass("vertex color clamp", "clamp_vertex_color", VERTEX_LIKE, "vertex_end", _flag("clamp_vertex_color"),
@@ -184,8 +215,23 @@ def vertex_end(em) -> List[str]:
     return out
 
 
+def end_primitive(em) -> List[str]:
+    """The ``end_primitive`` hook: statements before a GS's stream-0 EndPrimitive."""
+    out: List[str] = []
+    for p in rows(em, "end_primitive"):
+        out += p.run(em)
+    return out
+
+
 def clip_distance_mask(em) -> int:
     """Bit i set when the lowered shader writes gl_ClipDistance[i] (for Reflection)."""
+    depth = 0
+    if em.key.depth_clip_plane and em.proc in VERTEX_LIKE and D.depth_clip_distance(em):
+        depth = 1 << em.key.depth_clip_slot     # the depth plane's distance (passes_depth.py)
+    return _shader_and_user_clip_mask(em) | depth
+
+
+def _shader_and_user_clip_mask(em) -> int:
     if em.proc not in VERTEX_LIKE:
         return 0
     written = V.shader_clip_distance_mask(em)
@@ -199,4 +245,4 @@ def clip_distance_mask(em) -> int:
 clamp_coords = T.clamp_coords
 
 __all__ = ["PASSES", "Pass", "HOOKS", "BUILT_IN", "rows", "declare", "prologue", "fs_input", "fragment_end",
-           "vertex_end", "clip_distance_mask", "clamp_coords"]
+           "vertex_end", "end_primitive", "clip_distance_mask", "clamp_coords"]

@@ -37,6 +37,7 @@ def _fields() -> Tuple[SysvalField, ...]:
                                       "the fixed full-framebuffer transform while such a VS is bound)"),
         ("viewport_translate", "vec4", 1, "translate of the GL viewport transform of viewport 0"),
         ("alpha_ref", "vec4", 1, "x: alpha test reference value (VariantKey.alpha_func)"),
+        ("depth_offset", "vec4", 1, "unscaled polygon offset: x scale, y units, z clamp (VariantKey.depth_offset)"),
         ("tess_default_outer", "vec4", 1, "set_tess_state default outer levels "
                                           "(TESS_DEFAULT_OUTER_LEVEL system value)"),
         ("tess_default_inner", "vec4", 1, "set_tess_state default inner levels in xy"),
@@ -46,6 +47,8 @@ def _fields() -> Tuple[SysvalField, ...]:
                                 "31 - x % 32 (VariantKey.poly_stipple)"),
         ("window_rect", "ivec4", 8, "window rectangles x, y, width, height "
                                     "(VariantKey.window_rectangles)"),
+        ("line_stipple", "uvec4", 1, "x: line stipple pattern, y: factor (repeat - 1), z: segments per "
+                                     "instance of a strip draw's bases (VariantKey.line_stipple)"),
     ]
     out: List[SysvalField] = []
     offset = 0

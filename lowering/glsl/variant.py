@@ -77,6 +77,12 @@ class VariantKey:
       (FS) -- clamp COLOR/BCOLOR outputs, float COLOR outputs, to [0, 1].
     * ``poly_stipple`` -- (FS) discard fragments whose sysvals.stipple bit is 0.
       Only for polygon drawing (the context keys the draw's primitive class).
+    * ``line_stipple`` -- rasterizer line_stipple_enable, for line drawing only
+      (passes_stipple.py).  FS (nonzero): discard by the ``glp_line_stipple``
+      counter and sysvals.line_stipple (pattern, factor).  GS: 1 emits the
+      counter, restarting at each strip; 2 (the generated GS of strips and
+      loops) starts each segment at its base from a buffer texture.  VS: 2
+      passes gl_InstanceID to that GS (the bases are per instance).
     * ``point_smooth`` -- (FS) round antialiased points: the fragment's
       coverage of a circle of diameter point size (from ``gl_PointCoord``;
       a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
@@ -99,6 +105,15 @@ class VariantKey:
       half_pixel_center = False on a host without float viewports: clip-space
       x and y move by +0.5 window pixel (``0.5 * w / sysvals.viewport_scale``),
       so GL's pixel centre (i + 0.5, j + 0.5) samples Gallium's (i, j).
+    * ``depth_offset`` -- (FS) rasterizer offset_units_unscaled, for draws
+      the offset applies to (passes_depth.py): 1 adds sysvals.depth_offset.y
+      to the rasterized depth (the host offsets by the slope), 2 computes
+      the whole clamped offset from the depth derivatives; the FS writes
+      gl_FragDepth.
+    * ``depth_clip_plane`` / ``depth_clip_slot`` -- (last vertex stage)
+      depth_clip_near != depth_clip_far: the plane that still clips (1 near
+      z >= -w, 2 near with clip_halfz z >= 0, 3 far z <= w) as
+      gl_ClipDistance[slot] (the host's depth clamp disables both planes).
     * ``dual_source_blend`` -- the blend state uses the second color source:
       FS COLOR[1] becomes ``layout(location = 0, index = 1)``.
     * ``color_output_types`` -- per color buffer the kind of its format
@@ -135,6 +150,7 @@ class VariantKey:
     clamp_vertex_color: bool = False
     clamp_fragment_color: bool = False
     poly_stipple: bool = False
+    line_stipple: int = 0
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
@@ -142,6 +158,9 @@ class VariantKey:
     y_flip: bool = False
     clip_halfz: bool = False
     integer_pixel_centers: bool = False
+    depth_offset: int = 0
+    depth_clip_plane: int = 0
+    depth_clip_slot: int = 0
     dual_source_blend: bool = False
     color_output_types: Tuple[str, ...] = ()
     nr_cbufs: int = 0
@@ -158,6 +177,13 @@ class VariantKey:
             raise InvalidArgumentError("VariantKey.disabled_clip_distances is an 8-bit mask")
         if self.sprite_coord_mode not in (0, 1):
             raise InvalidArgumentError("VariantKey.sprite_coord_mode must be 0 (UPPER_LEFT) or 1 (LOWER_LEFT)")
+        if self.line_stipple not in (0, 1, 2):
+            raise InvalidArgumentError("VariantKey.line_stipple must be 0 (off), 1 (per strip) or 2 (segment bases)")
+        if self.depth_offset not in (0, 1, 2):
+            raise InvalidArgumentError("VariantKey.depth_offset must be 0 (off), 1 (units) or 2 (full offset)")
+        if self.depth_clip_plane not in (0, 1, 2, 3) or not 0 <= self.depth_clip_slot < 8:
+            raise InvalidArgumentError("VariantKey.depth_clip_plane is 0..3 (none, near, near halfz, far) and "
+                                       "depth_clip_slot a clip distance 0..7")
         if not 0 <= self.window_rectangles <= 8:
             raise InvalidArgumentError("VariantKey.window_rectangles must be 0..8")
         if len(self.gl_clamp) != 3:

@@ -246,14 +246,6 @@ def test_offset_of_line_and_point_filled_polygons(screen, ctx, mode, flag):
         assert np.all(depth[drawn] == expect), fields
 
 
-def test_offset_units_unscaled_is_refused(ctx, caps):
-    assert caps.param[Cap.POLYGON_OFFSET_UNITS_UNSCALED] == 0
-    with pytest.raises(UnsupportedError, match="offset_units_unscaled"):
-        ctx.create_rasterizer_state(RasterizerState(offset_tri=True, offset_units=2.0, offset_units_unscaled=True))
-    # Without units (or without any offset) the flag changes nothing: accepted.
-    ctx.create_rasterizer_state(RasterizerState(offset_tri=True, offset_scale=1.0, offset_units_unscaled=True))
-
-
 # ---------------------------------------------------------------------------
 # Scissor, rasterizer discard (both re-emitted after a clear clobbers them)
 # ---------------------------------------------------------------------------
@@ -479,6 +471,11 @@ def test_sprite_coord_replaces_the_generic_input(screen, ctx, mode):
     rast(ctx, point_size=8.0, point_quad_rasterization=True)
     img = draw_image(ctx, color, vertices([(8.0, 8.0)], RED), Prim.POINTS)
     assert np.all(img[4:12, 4:12] == RED)
+    # Enabled without point_quad_rasterization: cso/rasterizer.rst says "point
+    # sprite coordinates are not generated", so the varying is the colour again.
+    rast(ctx, point_size=8.0, point_quad_rasterization=False, sprite_coord_enable=1, sprite_coord_mode=mode)
+    img = draw_image(ctx, color, vertices([(8.0, 8.0)], RED), Prim.POINTS)
+    assert np.all(img[4:12, 4:12] == RED)
 
 
 @pytest.mark.parametrize("width", [1, 3, 5])
@@ -543,13 +540,6 @@ def test_depth_clip_disabled_clamps_depth(screen, ctx):
         img = draw_image(ctx, color, tri_vertices(quad, z=z), Prim.TRIANGLES)
         assert lit(img).all()
         assert np.all(read_depth(screen, zs) == clamped)
-
-
-def test_separate_near_far_clip_is_refused(ctx, caps):
-    assert caps.param[Cap.DEPTH_CLIP_DISABLE_SEPARATE] == 0
-    assert caps.param[Cap.DEPTH_CLAMP_ENABLE] == 0
-    with pytest.raises(UnsupportedError, match="depth_clip_near"):
-        ctx.create_rasterizer_state(RasterizerState(depth_clip_near=False, depth_clip_far=True))
 
 
 def test_clip_halfz(screen, ctx, caps):
@@ -821,7 +811,6 @@ def test_set_tess_state_rejects_bad_levels(screen, ctx):
 
 REFUSED = [
     ("point_line_tri_clip", {"point_line_tri_clip": True, "point_quad_rasterization": True}),
-    ("line_stipple_enable", {"line_stipple_enable": True, "line_stipple_factor": 1, "line_stipple_pattern": 0xF0F0}),
     ("line_last_pixel", {"line_last_pixel": True}),
     ("line_rectangular", {"line_rectangular": True}),
     ("conservative_raster_mode", {"conservative_raster_mode": ConservativeRaster.POST_SNAP}),
@@ -1010,10 +999,11 @@ def test_rasterizer_caps_once_delivered(screen, caps):
         Cap.POINT_SPRITE: 1,                # test_sprite_coord_replaces_the_generic_input
         Cap.POINT_SIZE_FIXED: 1,            # test_point_of_size_n_covers_n_by_n_pixels
         Cap.DEPTH_CLIP_DISABLE: int(has("depth_clamp")),         # test_depth_clip_disabled_clamps_depth
-        Cap.DEPTH_CLIP_DISABLE_SEPARATE: 0, Cap.DEPTH_CLAMP_ENABLE: 0,
+        Cap.DEPTH_CLIP_DISABLE_SEPARATE: int(has("depth_clamp")),  # test_depth_offset_clip.py
+        Cap.DEPTH_CLAMP_ENABLE: 0,
         Cap.CLIP_HALFZ: 1,                  # test_clip_halfz (a variant without clip_control)
         Cap.POLYGON_OFFSET_CLAMP: int(has("polygon_offset_clamp")),  # test_offset_clamp
-        Cap.POLYGON_OFFSET_UNITS_UNSCALED: 0,                    # test_offset_units_unscaled_is_refused
+        Cap.POLYGON_OFFSET_UNITS_UNSCALED: 1,                    # test_depth_offset_clip.py
         Cap.FORCE_PERSAMPLE_INTERP: int(has("sample_shading")),  # test_force_persample_interp
         Cap.CLIP_PLANES: 1,                 # test_all_eight_user_planes (8 host clip distances)
         Cap.MAX_WINDOW_RECTANGLES: 8,       # test_eight_window_rectangles_and_no_more

@@ -409,7 +409,7 @@ def test_field_for_another_stage_changes_nothing(field):
 def test_table_names_every_variant_field():
     """Each VariantKey field is a pass row, built into the emitter, or plain-lowering state."""
     plain = {"color_output_types", "nr_cbufs", "output_interpolation", "vs_input_types", "cs_block_size",
-             "dual_source_blend", "sprite_coord_mode", "window_rectangles_include"}
+             "dual_source_blend", "sprite_coord_mode", "window_rectangles_include", "depth_clip_slot"}
     rows = {p.field for p in passes.PASSES} | set(passes.BUILT_IN)
     assert {f.name for f in fields(VariantKey)} - plain - rows == set()
     for p in passes.PASSES:

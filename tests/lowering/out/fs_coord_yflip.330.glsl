@@ -7,12 +7,14 @@ layout(std140) uniform glp_sysvals
     vec4 viewport_scale;
     vec4 viewport_translate;
     vec4 alpha_ref;
+    vec4 depth_offset;
     vec4 tess_default_outer;
     vec4 tess_default_inner;
     uvec4 compute_info;
     vec4 clip_plane[8];
     uvec4 stipple[8];
     ivec4 window_rect[8];
+    uvec4 line_stipple;
 } sysvals;
 
 layout(location = 0) out vec4 glp_frag_color_0;

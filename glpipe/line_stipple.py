@@ -1,0 +1,412 @@
+"""Line stipple (RasterizerState.line_stipple_enable / _factor / _pattern)
+through shader variants: which draws need what, the generated pass-through
+GS, and the segment-base pre-pass of strips and loops.
+
+The rule is GL's (4.6 compatibility profile 14.5.2.2; Gallium
+cso/rasterizer.rst, whose factor is GL's minus one): a counter ``s`` counts
+a line's fragments along its major axis, fragment ``s`` is drawn iff bit
+``(s // (factor + 1)) % 16`` of the pattern is 1; ``s`` restarts at each
+independent segment (LINES) and at the start of each strip, loop and
+primitive restart, and continues along a LINE_STRIP, LINE_LOOP (its closing
+segment too) and LINE_STRIP_ADJACENCY.  lowering/glsl/passes_stipple.py
+computes ``s`` in the GS that feeds the rasterizer and kills fragments in
+the FS; the pattern and factor are ``sysvals.line_stipple`` (set at
+rasterizer bind), so a pattern change never recompiles.
+
+What each draw needs is looked up per draw mode, in a table rebuilt only
+when a shader or the rasterizer was bound (``_key_line_stipple``, called
+from draw_vbo's general path, where every draw goes while a rasterizer with
+a class-sensitive field is bound -- line stipple is one, glpipe/
+variant_keys.py).  The entry of a mode decides ``_line_stipple_key`` (a
+variant-key input: 0 no stipple, 1 a counter per GS output strip, 2 segment
+bases) and ``_line_stipple_gs`` (the generated GS, or None):
+
+| rasterized as lines by | counter from | generated GS |
+|---|---|---|
+| a bound GS emitting LINE_STRIP | that GS, restarting at each EndPrimitive | -- |
+| a TES with isolines (no GS) | a GS per segment (GL hands isolines to a GS as independent segments) | lines in |
+| LINES / LINES_ADJACENCY (no GS, TES) | a GS per segment | lines / lines_adjacency in |
+| LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY | per segment, starting at the segment's base | lines / lines_adjacency in, base at gl_PrimitiveIDIn |
+| polygons with fill mode LINE | -- | refused at draw time (UnsupportedError) |
+
+Segment bases.  The base of segment j of a strip is the major-axis length
+(window pixels) of the strip's earlier segments, which depends on what the
+VS computes.  Before such a draw the pre-pass runs the draw's VS once more
+over the vertices the draw reads, as POINTS with rasterizer discard,
+capturing gl_Position with transform feedback (GL 3.0 core), computes the
+window positions with viewport 0's Gallium transform (the one the GS uses:
+sysvals.viewport_scale / _translate) and the bases in numpy -- strips split
+at restart indices, one loop's closing segment last, the same per instance
+with that instance's positions -- and hands them to the generated GS in a
+buffer texture (GL 3.1 core) on the GEOM stage's last texture unit (free:
+only used when no Gallium GS is bound).  GL numbers a draw's segments by
+gl_PrimitiveIDIn, which primitive restart does not reset but every instance
+does (both checked on llvmpipe), so the GS reads texel ``instance *
+segments_per_instance + gl_PrimitiveIDIn`` (``sysvals.line_stipple.z`` =
+segments per instance; the VS passes gl_InstanceID on).  A multi-draw runs
+the pre-pass and the draw per DrawStartCountBias.  Only these draws pay for
+it (a rare feature: correctness over speed).  Known costs: the extra VS run
+is visible to pipeline-statistics and primitives-generated queries active
+around the draw, and a VS with side effects (stores, atomics) runs twice.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+
+import numpy as np
+
+from lowering import parse, validate
+from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
+from lowering.glsl.passes_stipple import bases_unit
+
+from .defs import Prim, ShaderType
+from .dirty import Dirty
+from .rasterizer import PRIM_CLASS_LINES
+from .shaders import ShaderCSO, _binding_tables
+
+_VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
+_NPRIMS = max(int(p) for p in Prim) + 1
+_PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
+_CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
+
+# Table entries: (variant-key value, generated GS input primitive or None,
+# the assembly the pre-pass computes bases for or None).  Interned, so the
+# per-draw test is an identity compare.
+_OFF = (0, None, None)
+_USER_GS = (1, None, None)
+_SEGMENTS = (1, "LINES", None)
+_SEGMENTS_ADJ = (1, "LINES_ADJACENCY", None)
+_STRIP = (2, "LINES", Prim.LINE_STRIP)
+_LOOP = (2, "LINES", Prim.LINE_LOOP)
+_STRIP_ADJ = (2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
+_BY_MODE = {Prim.LINES: _SEGMENTS, Prim.LINES_ADJACENCY: _SEGMENTS_ADJ, Prim.LINE_STRIP: _STRIP,
+            Prim.LINE_LOOP: _LOOP, Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ}
+_LINE_MODES = frozenset(_BY_MODE)
+_REFUSE_FILL_LINE = ("draw_vbo: RasterizerState.line_stipple_enable: polygons drawn with fill mode LINE would "
+                     "need their edges stippled, which glpipe does not do (only line primitives are stippled)")
+
+# Outputs of the last vertex stage the generated GS cannot pass through: GL
+# has no GS input for them (a GS writes them itself).
+_NOT_PASSED = frozenset({"LAYER", "VIEWPORT_INDEX", "EDGEFLAG", "VIEWPORT_MASK"})
+_DROPPED = frozenset({"EDGEFLAG"})  # ignored by GL for lines anyway
+
+
+def passthrough_gs_tokens(source, input_prim: str) -> str:
+    """TGSI of a GS that passes every output of ``source`` (the last vertex
+    stage's IR + info) through for one segment: input LINES (vertices 0, 1)
+    or LINES_ADJACENCY (vertices 1, 2), output a 2-vertex LINE_STRIP."""
+    ir, info = source
+    regs = []
+    for io in info.outputs:
+        if io.semantic in _DROPPED:
+            continue
+        if io.semantic in _NOT_PASSED:
+            raise UnsupportedError(f"draw_vbo: RasterizerState.line_stipple_enable: the {io.semantic} output of "
+                                   f"the last vertex stage cannot pass through glpipe's stipple GS")
+        regs.append(io)
+    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", "PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP",
+             "PROPERTY GS_MAX_OUTPUT_VERTICES 2"]
+    for prop in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED"):
+        value = ir.property(prop, None)
+        if value is not None:
+            lines.append(f"PROPERTY {prop} {value}")
+    for k, io in enumerate(regs):
+        sem = f"{io.semantic}[{io.semantic_index}]" if io.semantic is not None else "GENERIC[0]"
+        lines.append(f"DCL IN[][{k}], {sem}")
+    for k, io in enumerate(regs):
+        sem = f"{io.semantic}[{io.semantic_index}]"
+        interp = f", {io.interpolate}" if io.interpolate else ""
+        lines.append(f"DCL OUT[{k}], {sem}{interp}")
+    lines.append("IMM[0] UINT32 {0, 0, 0, 0}")
+    n = 0
+    for v in ((0, 1) if input_prim == "LINES" else (1, 2)):
+        for k in range(len(regs)):
+            lines.append(f"{n:4}: MOV OUT[{k}], IN[{v}][{k}]")
+            n += 1
+        lines.append(f"{n:4}: EMIT IMM[0].xxxx")
+        n += 1
+    lines += [f"{n:4}: ENDPRIM IMM[0].xxxx", f"{n + 1:4}: END"]
+    return "\n".join(lines) + "\n"
+
+
+def segment_bases(window: np.ndarray, vertex_rows: np.ndarray, restart: np.ndarray, assembly) -> np.ndarray:
+    """The base (major-axis window length before it) of every segment of one
+    instance, in GL's primitive order.  ``window``: (N, 2) window positions
+    of the captured vertices; ``vertex_rows``: the draw's vertices as rows
+    of ``window`` in draw order; ``restart``: True where the draw restarts."""
+    out = []
+    cuts = np.flatnonzero(restart)
+    begin = 0
+    for end in list(cuts) + [len(vertex_rows)]:
+        strip = vertex_rows[begin:end]
+        begin = end + 1
+        if assembly == Prim.LINE_STRIP_ADJACENCY:
+            strip = strip[1:-1] if len(strip) >= 4 else strip[:0]
+        elif assembly == Prim.LINE_LOOP and len(strip) >= 2:
+            strip = np.append(strip, strip[0])  # the closing segment, numbered last
+        if len(strip) < 2:
+            continue
+        pos = window[strip]
+        length = np.abs(np.diff(pos, axis=0)).max(axis=1)
+        out.append(np.concatenate(([0.0], np.cumsum(length)[:-1])))
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+class LineStippleMixin:
+    """Context methods for line stipple (mixed into Context; see the module
+    docstring).  Class attributes hold the idle state, so Context needs no
+    init for them until the first stippled draw."""
+
+    _line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
+    _line_stipple_gs = None     # the generated GS CSO of the current draw kind
+    _ls_table = None            # entry per draw mode
+    _ls_entry = None            # entry keyed last
+    _ls_assembly = None         # not None: the draw runs the segment-base pre-pass
+    _ls_generated = None        # (source CSO, input primitive) -> generated GS CSO
+    _ls_capture_programs = None  # VS variant -> (GL program with gl_Position captured)
+    _ls_gl = None               # [TF buffer, its size, buffer-texture buffer, texture]
+
+    def _key_line_stipple(self, mode) -> None:
+        """draw_vbo's general path while line_stipple_enable is on: key the
+        stipple kind of ``mode`` (Dirty.PROGRAM when it changes); refuse what
+        glpipe cannot stipple."""
+        table = self._ls_table
+        if table is None or self.dirty & _CLASS_INPUTS:
+            table = self._ls_table = self._line_stipple_table()
+            self._ls_entry = None
+        if not 0 <= mode < _NPRIMS:
+            return  # an unknown mode raises later, in the draw
+        entry = table[mode]
+        if entry is self._ls_entry:
+            return
+        if isinstance(entry, str):
+            raise UnsupportedError(entry)
+        value, input_prim, assembly = entry
+        gs = self._generated_stipple_gs(input_prim) if input_prim is not None else None
+        self._ls_entry = entry
+        self._line_stipple_key = value
+        self._line_stipple_gs = gs
+        self._ls_assembly = assembly
+        self.dirty |= Dirty.PROGRAM
+
+    def _line_stipple_table(self) -> tuple:
+        """The entry of every draw mode under the bound shaders and rasterizer."""
+        classes = self._rasterized_classes()  # glpipe/variant_keys.py
+        gs, tes = self.shaders[_GS], self.shaders[_TES]
+        table = []
+        for mode in range(_NPRIMS):
+            if classes[mode] != PRIM_CLASS_LINES:
+                table.append(_OFF)
+            elif gs is not None:
+                out = gs.ir.property("GS_OUTPUT_PRIMITIVE")
+                table.append(_USER_GS if out in ("LINE_STRIP", "LINES") else _REFUSE_FILL_LINE)
+            elif tes is not None:
+                isolines = tes.ir.property("TES_PRIM_MODE") == _PIPE_PRIM_LINES
+                table.append(_SEGMENTS if isolines else _REFUSE_FILL_LINE)
+            elif mode in _LINE_MODES:
+                table.append(_BY_MODE[Prim(mode)])
+            else:
+                table.append(_REFUSE_FILL_LINE)
+        return tuple(table)
+
+    def _generated_stipple_gs(self, input_prim: str):
+        """The pass-through GS after the last vertex stage (TES, else VS), one
+        per (stage CSO, input primitive), parsed once."""
+        source = self.shaders[_TES] or self.shaders[_VS]
+        if source is None:
+            return None  # the draw raises: no vertex shader
+        cache = self._ls_generated
+        if cache is None:
+            cache = self._ls_generated = {}
+        key = (source, input_prim)
+        cso = cache.get(key)
+        if cso is None:
+            for old in [k for k in cache if k[0].destroyed]:
+                self._forget_generated_gs(cache.pop(old))
+            tokens = passthrough_gs_tokens((source.ir, source.info), input_prim)
+            ir = parse(tokens)
+            cso = cache[key] = ShaderCSO(self, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
+        return cso
+
+    def _forget_generated_gs(self, cso) -> None:
+        gl = self.gl
+        for variant in cso.variants.values():
+            gl.glDeleteShader(variant.gl_shader)
+        cso.variants.clear()
+        cso.destroyed = True
+
+    # -- the segment-base pre-pass ---------------------------------------------
+
+    def _draw_line_stipple_strips(self, info, draws) -> None:
+        """Draw a LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY with stipple:
+        per DrawStartCountBias, the pre-pass (module docstring), then the draw."""
+        items = ((info.start, info.count, info.index_bias),) if draws is None else \
+            tuple((d.start, d.count, d.index_bias) for d in draws)
+        instances = info.instance_count
+        if instances <= 0:
+            return
+        source = self._index_values(info, items) if info.index_size else None
+        mode = self._gl_prims[info.mode]
+        for i, (start, count, bias) in enumerate(items):
+            if count <= 0:
+                continue
+            if start < 0:
+                raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
+            if source is not None:
+                if start + count > len(source):
+                    raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
+                                               f"index buffer ({len(source)} indices)")
+                idx = source[start:start + count].astype(np.int64)
+                restart = (idx == info.restart_index) if info.primitive_restart else np.zeros(count, bool)
+                vids = np.where(restart, 0, idx + bias)
+            else:
+                vids = np.arange(start, start + count, dtype=np.int64)
+                restart = np.zeros(count, bool)
+            used = vids[~restart]
+            if not len(used):
+                continue
+            lo, hi = int(used.min()), int(used.max())
+            if lo < 0:
+                raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
+            clip = self._ls_capture(lo, hi - lo + 1, instances, info.start_instance)
+            scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
+            translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+            rows = np.where(restart, 0, vids - lo)
+            per_instance = []
+            for inst in range(instances):
+                c = clip[inst].astype(np.float64)
+                w = c[:, 3:4]
+                window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
+                per_instance.append(segment_bases(window, rows, restart, self._ls_assembly))
+            nseg = len(per_instance[0])
+            self._ls_upload_bases(np.concatenate(per_instance).astype(np.float32), nseg)
+            sub = dataclasses.replace(info, start=start, count=count, index_bias=bias,
+                                      drawid=info.drawid + (i if info.increment_draw_id else 0))
+            self._draw_special(sub, mode, None)
+
+    def _ls_objects(self) -> list:
+        objs = self._ls_gl
+        if objs is None:
+            gl = self.gl
+            tex = int(gl.glGenTextures(1))
+            objs = self._ls_gl = [int(gl.glGenBuffers(1)), 0, int(gl.glGenBuffers(1)), tex]
+        return objs
+
+    def _ls_capture_program(self, variant) -> int:
+        """A program of the VS variant alone, capturing gl_Position."""
+        progs = self._ls_capture_programs
+        if progs is None:
+            progs = self._ls_capture_programs = {}
+        prog = progs.get(variant)
+        if prog is not None:
+            return prog
+        blocks, samplers, storage = _binding_tables(variant.glsl.reflection)
+        if storage:
+            raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: a LINE_STRIP / LINE_LOOP draw "
+                                   "whose VS uses shader buffers cannot run glpipe's stipple pre-pass (its stores "
+                                   "would run twice)")
+        gl = self.gl
+        prog = int(gl.glCreateProgram())
+        gl.glAttachShader(prog, variant.gl_shader)
+        names = (ctypes.c_char_p * 1)(b"gl_Position")
+        gl.glTransformFeedbackVaryings(prog, 1, ctypes.cast(names, ctypes.POINTER(ctypes.POINTER(ctypes.c_char))),
+                                       gl.GL_INTERLEAVED_ATTRIBS)
+        gl.glLinkProgram(prog)
+        gl.glDetachShader(prog, variant.gl_shader)
+        if not gl.glGetProgramiv(prog, gl.GL_LINK_STATUS):
+            log = gl.glGetProgramInfoLog(prog)
+            gl.glDeleteProgram(prog)
+            raise PipeError(f"internal error: the line stipple pre-pass could not link the VS: {log!r}")
+        gl.glUseProgram(prog)
+        for name, binding in blocks.items():
+            index = gl.glGetUniformBlockIndex(prog, name)
+            if index != gl.GL_INVALID_INDEX:
+                gl.glUniformBlockBinding(prog, index, binding)
+        for name, unit in samplers.items():
+            loc = gl.glGetUniformLocation(prog, name)
+            if loc >= 0:
+                gl.glUniform1i(loc, unit)
+        progs[variant] = prog
+        return prog
+
+    def _ls_capture(self, first: int, n: int, instances: int, start_instance: int) -> np.ndarray:
+        """The draw's VS run over vertices first..first+n-1 of every instance:
+        gl_Position as (instances, n, 4) float32 clip coordinates."""
+        gl = self.gl
+        vs_variant = self._program.variants[0]
+        prog = self._ls_capture_program(vs_variant)
+        objs = self._ls_objects()
+        size = instances * n * 16
+        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs[0])
+        if size > objs[1]:
+            gl.glBufferData(gl.GL_TRANSFORM_FEEDBACK_BUFFER, size, None, gl.GL_STREAM_READ)
+            objs[1] = size
+        if self._restart_on:  # GL may apply restart to vertex numbers
+            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
+            self._restart_on = False
+        gl.glUseProgram(prog)
+        gl.glEnable(gl.GL_RASTERIZER_DISCARD)
+        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
+        gl.glBeginTransformFeedback(gl.GL_POINTS)
+        points = int(gl.GL_POINTS)
+        if start_instance and self._use_base_instance:
+            self._gl_draw_arrays_bi(points, first, n, instances, start_instance)
+        else:
+            self._gl_draw_arrays(points, first, n, instances)
+        gl.glEndTransformFeedback()
+        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
+        # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
+        # A uint8 array: PyOpenGL converts other types to bytes (a copy GL would overrun).
+        out = np.empty(size, np.uint8)
+        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs[0])
+        gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
+        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
+        self.screen.counters.bytes_downloaded += size
+        # Back to the draw's state: its program, and the rasterizer-discard
+        # switch as its rasterizer has it (the host record forgets it).
+        self._hot.glUseProgram(self._program.gl_program)
+        self._rast_host.cleared()
+        self._emit_rasterizer()
+        return out.view(np.float32).reshape(instances, n, 4)
+
+    def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
+        """The segment bases into the buffer texture on the GEOM stage's last
+        unit, and the per-instance stride into sysvals.line_stipple.z."""
+        gl = self.gl
+        objs = self._ls_objects()
+        data = bases if len(bases) else np.zeros(1, np.float32)
+        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[2])
+        gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
+        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
+        self.bindings.stage("GEOM")  # raises if the layout has no GEOM range
+        unit = bases_unit(self.bindings)
+        gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
+        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[3])
+        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, gl.GL_R32F, objs[2])
+        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
+        self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
+        self._unit_sampler[unit] = None
+        self._counters.bytes_uploaded += data.nbytes
+        stipple = self._get_sysval("line_stipple")
+        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if self.dirty & Dirty.SYSVALS:
+            self._emit_sysvals()
+            self.dirty &= ~Dirty.SYSVALS
+
+    def _destroy_line_stipple(self) -> None:
+        gl = self.gl
+        if self._ls_gl is not None:
+            gl.glDeleteBuffers(2, [self._ls_gl[0], self._ls_gl[2]])
+            gl.glDeleteTextures(1, [self._ls_gl[3]])
+            self._ls_gl = None
+        for prog in (self._ls_capture_programs or {}).values():
+            gl.glDeleteProgram(prog)
+        self._ls_capture_programs = None
+        for cso in (self._ls_generated or {}).values():
+            self._forget_generated_gs(cso)
+        self._ls_generated = None
+
+
+__all__ = ["LineStippleMixin", "passthrough_gs_tokens", "segment_bases"]
