@@ -67,6 +67,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty
 from .formats import Format, util_format_description
+from .hotgl import raw_prototype
 from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
@@ -610,7 +611,7 @@ def _gl_function(gl, name: str):
     except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
         addr = None
     if addr:
-        return ctypes.CFUNCTYPE(None)(addr)
+        return raw_prototype()(addr)  # glpipe/hotgl.py: keeps the GIL, as the state calls do
     return getattr(gl, name, None)
 
 

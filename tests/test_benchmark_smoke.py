@@ -47,21 +47,25 @@ def test_gl_call_counter_sees_every_route(screen):
 
     from OpenGL import platform
 
+    from glpipe.hotgl import raw_prototype
+
     gl = screen.host.gl
     screen.host.make_current()
     dither_was_on = bool(gl.glIsEnabled(gl.GL_DITHER))
     held = ((gl.glDisable, (gl.GL_DITHER,)),)
     raw = ctypes.CFUNCTYPE(None)(platform.PLATFORM.getExtensionProcedure(b"glDisable"))
+    hot = raw_prototype()(platform.PLATFORM.getExtensionProcedure(b"glDisable"))  # glpipe's hot entry points
     with GLCallCounter(screen) as counter:
         gl.glEnable(gl.GL_DITHER)
         for fn, args in held:
             fn(*args)
         raw(int(gl.GL_DITHER))
+        hot(int(gl.GL_DITHER))
         names = gl.glGenBuffers(1)  # a PyOpenGL wrapper around a base function: one call
         gl.glDeleteBuffers(1, [names])
     (gl.glEnable if dither_was_on else gl.glDisable)(gl.GL_DITHER)  # put the host back (after the block)
-    assert counter.calls == ["glEnable", "glDisable", "glDisable", "glGenBuffers", "glDeleteBuffers"]
-    assert counter.count == 5
+    assert counter.calls == ["glEnable", "glDisable", "glDisable", "glDisable", "glGenBuffers", "glDeleteBuffers"]
+    assert counter.count == 6
 
 
 def test_benchmark_command_line_markdown(capsys):
