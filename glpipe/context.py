@@ -364,8 +364,8 @@ class Context(
             # which apply to one primitive class: Dirty.PROGRAM if this draw's
             # class is not the one keyed (glpipe/variant_keys.py).
             self._key_prim_class(info.mode)
-            if self._rast_line_stipple:
-                self._key_line_stipple(info.mode)  # glpipe/line_stipple.py
+            if self._rast_line_gs:
+                self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on

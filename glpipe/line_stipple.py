@@ -1,6 +1,7 @@
 """Line stipple (RasterizerState.line_stipple_enable / _factor / _pattern)
-through shader variants: which draws need what, the generated pass-through
-GS, and the segment-base pre-pass of strips and loops.
+and line last pixel (RasterizerState.line_last_pixel) through shader
+variants: which draws need what, the generated pass-through GS both use,
+and the segment-base pre-pass of stippled strips and loops.
 
 The rule is GL's (4.6 compatibility profile 14.5.2.2; Gallium
 cso/rasterizer.rst, whose factor is GL's minus one): a counter ``s`` counts
@@ -14,12 +15,14 @@ the FS; the pattern and factor are ``sysvals.line_stipple`` (set at
 rasterizer bind), so a pattern change never recompiles.
 
 What each draw needs is looked up per draw mode, in a table rebuilt only
-when a shader or the rasterizer was bound (``_key_line_stipple``, called
-from draw_vbo's general path, where every draw goes while a rasterizer with
-a class-sensitive field is bound -- line stipple is one, glpipe/
-variant_keys.py).  The entry of a mode decides ``_line_stipple_key`` (a
-variant-key input: 0 no stipple, 1 a counter per GS output strip, 2 segment
-bases) and ``_line_stipple_gs`` (the generated GS, or None):
+when a shader or the rasterizer was bound (``_key_line_gs``, called from
+draw_vbo's general path, where every draw goes while a rasterizer with a
+class-sensitive field is bound -- line stipple and line last pixel are such
+fields, glpipe/variant_keys.py).  The entry of a mode decides
+``_line_stipple_key`` (a variant-key input: 0 no stipple, 1 a counter per
+GS output strip, 2 segment bases), ``_line_last_pixel_key`` (the GS's
+``VariantKey.line_last_pixel``, 0 for polygon edges) and
+``_line_stipple_gs`` (the generated GS, or None):
 
 | rasterized as lines by | counter from | generated GS |
 |---|---|---|
@@ -28,6 +31,13 @@ bases) and ``_line_stipple_gs`` (the generated GS, or None):
 | LINES / LINES_ADJACENCY (no GS, TES) | a GS per segment | lines / lines_adjacency in |
 | LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY | per segment, starting at the segment's base | lines / lines_adjacency in, base at gl_PrimitiveIDIn |
 | polygons with fill mode LINE | -- | refused at draw time (UnsupportedError) |
+
+Line last pixel (lowering/glsl/passes_last_pixel.py; docs/rasterizer.md
+"Line last pixel") uses the same GS for the same draws -- the generated one
+per segment, or the bound GS emitting line strips -- without the counter or
+the pre-pass; polygons drawn with fill mode LINE keep GL's rule (no
+refusal).  A bound GS whose output, tripled by the pass, exceeds the host's
+GS output limits is refused at draw time.
 
 Segment bases.  The base of segment j of a strip is the major-axis length
 (window pixels) of the strip's earlier segments, which depends on what the
@@ -59,6 +69,7 @@ import numpy as np
 
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
+from lowering.glsl.passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from lowering.glsl.passes_stipple import bases_unit
 
 from .defs import Prim, ShaderType
@@ -71,10 +82,11 @@ _NPRIMS = max(int(p) for p in Prim) + 1
 _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 
-# Table entries: (variant-key value, generated GS input primitive or None,
-# the assembly the pre-pass computes bases for or None).  Interned, so the
-# per-draw test is an identity compare.
-_OFF = (0, None, None)
+# Table entries: (stipple variant-key value, generated GS input primitive or
+# None, the assembly the pre-pass computes bases for or None, line last pixel
+# variant-key value).  The per-draw test is an identity compare with the
+# entry keyed last.
+_OFF = (0, None, None, 0)
 _USER_GS = (1, None, None)
 _SEGMENTS = (1, "LINES", None)
 _SEGMENTS_ADJ = (1, "LINES_ADJACENCY", None)
@@ -84,6 +96,9 @@ _STRIP_ADJ = (2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
 _BY_MODE = {Prim.LINES: _SEGMENTS, Prim.LINES_ADJACENCY: _SEGMENTS_ADJ, Prim.LINE_STRIP: _STRIP,
             Prim.LINE_LOOP: _LOOP, Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ}
 _LINE_MODES = frozenset(_BY_MODE)
+_REFUSE_GS_SIZE = ("draw_vbo: RasterizerState.line_last_pixel: the bound geometry shader emits up to three vertices "
+                   "per vertex with it (each segment's end, the last pixel's segment, the end again), which "
+                   "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS")
 _REFUSE_FILL_LINE = ("draw_vbo: RasterizerState.line_stipple_enable: polygons drawn with fill mode LINE would "
                      "need their edges stippled, which glpipe does not do (only line primitives are stippled)")
 
@@ -93,18 +108,19 @@ _NOT_PASSED = frozenset({"LAYER", "VIEWPORT_INDEX", "EDGEFLAG", "VIEWPORT_MASK"}
 _DROPPED = frozenset({"EDGEFLAG"})  # ignored by GL for lines anyway
 
 
-def passthrough_gs_tokens(source, input_prim: str) -> str:
+def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_enable") -> str:
     """TGSI of a GS that passes every output of ``source`` (the last vertex
     stage's IR + info) through for one segment: input LINES (vertices 0, 1)
-    or LINES_ADJACENCY (vertices 1, 2), output a 2-vertex LINE_STRIP."""
+    or LINES_ADJACENCY (vertices 1, 2), output a 2-vertex LINE_STRIP.
+    ``field`` names the rasterizer field that needs the GS (in errors)."""
     ir, info = source
     regs = []
     for io in info.outputs:
         if io.semantic in _DROPPED:
             continue
         if io.semantic in _NOT_PASSED:
-            raise UnsupportedError(f"draw_vbo: RasterizerState.line_stipple_enable: the {io.semantic} output of "
-                                   f"the last vertex stage cannot pass through glpipe's stipple GS")
+            raise UnsupportedError(f"draw_vbo: RasterizerState.{field}: the {io.semantic} output of the last "
+                                   f"vertex stage cannot pass through glpipe's generated line GS")
         regs.append(io)
     lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", "PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP",
              "PROPERTY GS_MAX_OUTPUT_VERTICES 2"]
@@ -160,6 +176,7 @@ class LineStippleMixin:
     init for them until the first stippled draw."""
 
     _line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
+    _line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
     _line_stipple_gs = None     # the generated GS CSO of the current draw kind
     _ls_table = None            # entry per draw mode
     _ls_entry = None            # entry keyed last
@@ -168,10 +185,10 @@ class LineStippleMixin:
     _ls_capture_programs = None  # VS variant -> (GL program with gl_Position captured)
     _ls_gl = None               # [TF buffer, its size, buffer-texture buffer, texture]
 
-    def _key_line_stipple(self, mode) -> None:
-        """draw_vbo's general path while line_stipple_enable is on: key the
-        stipple kind of ``mode`` (Dirty.PROGRAM when it changes); refuse what
-        glpipe cannot stipple."""
+    def _key_line_gs(self, mode) -> None:
+        """draw_vbo's general path while line_stipple_enable or
+        line_last_pixel is on: key the line kind of ``mode`` (Dirty.PROGRAM
+        when it changes); refuse what glpipe cannot stipple."""
         table = self._ls_table
         if table is None or self.dirty & _CLASS_INPUTS:
             table = self._ls_table = self._line_stipple_table()
@@ -183,33 +200,55 @@ class LineStippleMixin:
             return
         if isinstance(entry, str):
             raise UnsupportedError(entry)
-        value, input_prim, assembly = entry
+        value, input_prim, assembly, last_pixel = entry
         gs = self._generated_stipple_gs(input_prim) if input_prim is not None else None
         self._ls_entry = entry
         self._line_stipple_key = value
+        self._line_last_pixel_key = last_pixel
         self._line_stipple_gs = gs
         self._ls_assembly = assembly
         self.dirty |= Dirty.PROGRAM
 
     def _line_stipple_table(self) -> tuple:
-        """The entry of every draw mode under the bound shaders and rasterizer."""
+        """The entry of every draw mode under the bound shaders and rasterizer.
+        Line stipple uses the stipple table above; line_last_pixel the same
+        GS (a strip needs no segment bases for it) and applies to line
+        primitives only: polygon edges drawn in fill mode LINE keep GL's rule
+        (docs/rasterizer.md "Line last pixel")."""
         classes = self._rasterized_classes()  # glpipe/variant_keys.py
         gs, tes = self.shaders[_GS], self.shaders[_TES]
+        stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
+        fill_line = _REFUSE_FILL_LINE if stipple else _OFF
         table = []
         for mode in range(_NPRIMS):
             if classes[mode] != PRIM_CLASS_LINES:
-                table.append(_OFF)
+                kind = None
             elif gs is not None:
-                out = gs.ir.property("GS_OUTPUT_PRIMITIVE")
-                table.append(_USER_GS if out in ("LINE_STRIP", "LINES") else _REFUSE_FILL_LINE)
+                kind = _USER_GS if gs.ir.property("GS_OUTPUT_PRIMITIVE") in ("LINE_STRIP", "LINES") else None
+                if kind is not None and last_pixel and self._last_pixel_gs_too_big(gs):
+                    table.append(_REFUSE_GS_SIZE)
+                    continue
             elif tes is not None:
-                isolines = tes.ir.property("TES_PRIM_MODE") == _PIPE_PRIM_LINES
-                table.append(_SEGMENTS if isolines else _REFUSE_FILL_LINE)
-            elif mode in _LINE_MODES:
-                table.append(_BY_MODE[Prim(mode)])
+                kind = _SEGMENTS if tes.ir.property("TES_PRIM_MODE") == _PIPE_PRIM_LINES else None
             else:
-                table.append(_REFUSE_FILL_LINE)
+                kind = _BY_MODE.get(mode)
+            if kind is None:
+                table.append(_OFF if classes[mode] != PRIM_CLASS_LINES else fill_line)
+            elif stipple:
+                table.append(kind + (last_pixel,))
+            else:  # last pixel only: the GS, no stipple counter, no bases
+                table.append((0, kind[1], None, last_pixel))
         return tuple(table)
+
+    def _last_pixel_gs_too_big(self, gs) -> bool:
+        """Whether the Gallium GS ``gs`` would exceed the host's GS output
+        limits once line_last_pixel triples its vertices (passes_last_pixel.py:
+        4 components per output, one more for the stipple counter)."""
+        prof = self.screen.profile
+        vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR
+        components = vertices * (4 * len(gs.info.outputs) + 1)
+        return (vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256)
+                or components > prof.limit("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS", 1024))
 
     def _generated_stipple_gs(self, input_prim: str):
         """The pass-through GS after the last vertex stage (TES, else VS), one
@@ -225,7 +264,8 @@ class LineStippleMixin:
         if cso is None:
             for old in [k for k in cache if k[0].destroyed]:
                 self._forget_generated_gs(cache.pop(old))
-            tokens = passthrough_gs_tokens((source.ir, source.info), input_prim)
+            field = "line_stipple_enable" if self._rast_line_stipple else "line_last_pixel"
+            tokens = passthrough_gs_tokens((source.ir, source.info), input_prim, field)
             ir = parse(tokens)
             cso = cache[key] = ShaderCSO(self, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
         return cso

@@ -9,7 +9,7 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
   every offset is off).
 * ``key``: the small tuple of fields the shader variants depend on
   (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes, point_smooth, line_stipple_enable; clip_halfz and integer pixel centres on a host
+  stipple, user clip planes, point_smooth, line_stipple_enable, line_last_pixel; clip_halfz and integer pixel centres on a host
   without their GL switch), held in its canonical ``VariantInput``
   (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
   holders and sets Dirty.PROGRAM only when they differ;
@@ -59,6 +59,11 @@ from lowering.glsl.passes_depth import (
     DEPTH_OFFSET_FULL,
     DEPTH_OFFSET_OFF,
     DEPTH_OFFSET_UNITS,
+)
+from lowering.glsl.passes_last_pixel import (
+    LINE_LAST_PIXEL_HALF_CENTERS,
+    LINE_LAST_PIXEL_INTEGER_CENTERS,
+    LINE_LAST_PIXEL_OFF,
 )
 from lowering.glsl.passes_vertex import written_clip_distances
 
@@ -246,8 +251,6 @@ _REFUSED = (
       "point-filled polygon is not visible to it (without a clamp, or with offset_scale 0, it works)")),
     ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
      "GL clips points and lines as points and lines, not as the triangles D3D clips"),
-    ("line_last_pixel", lambda t, p: t.line_last_pixel,
-     "GL's diamond-exit rule never draws a line's last pixel and has no switch for it"),
     ("line_rectangular", lambda t, p: t.line_rectangular and not (t.multisample or t.line_smooth),
      "GL draws aliased lines as parallelograms; rectangular lines come only with multisampling or line_smooth"),
     ("conservative_raster_mode", lambda t, p: t.conservative_raster_mode != ConservativeRaster.OFF,
@@ -259,9 +262,10 @@ _REFUSED = (
     ("depth_clip_near / depth_clip_far", lambda t, p: not (t.depth_clip_near and t.depth_clip_far)
      and not p.has("depth_clamp"),
      "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)"),
-    ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule,
-     ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0) and has no switch "
-      "for the bottom-left rule")),
+    ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule and not p.has("clip_control"),
+     ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0); the bottom-left "
+      "rule needs glClipControl(GL_UPPER_LEFT) (GL 4.5 / GL_ARB_clip_control), which this host profile lacks "
+      "(docs/rasterizer.md \"Bottom edge rule\")")),
     ("force_persample_interp", lambda t, p: t.force_persample_interp and not p.has("sample_shading"),
      ("per-sample interpolation needs sample shading (GL 4.0 / GL_ARB_sample_shading; "
       "PIPE_CAP_FORCE_PERSAMPLE_INTERP is 0 on this host profile)")),
@@ -286,7 +290,38 @@ def _key_of(t: RasterizerState) -> tuple:
             # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
             bool(t.point_smooth and not t.point_quad_rasterization),
             # The pattern and factor are sysvals (glpipe/line_stipple.py): never recompile.
-            bool(t.line_stipple_enable))
+            bool(t.line_stipple_enable),
+            _last_pixel_key(t))
+
+
+def _last_pixel_key(t: RasterizerState) -> int:
+    """The key entry of line_last_pixel (lowering/glsl/passes_last_pixel.py):
+    0 where GL's diamond-exit rule does not apply -- smooth lines and
+    multisample rasterization draw rectangles ending at the end point, with
+    no omitted pixel to add (docs/rasterizer.md "Line last pixel") --, else
+    1 (GL pixel centres) or 2 (integer centres: the pass moves Gallium's
+    window coordinates by 0.5 into GL's)."""
+    if not t.line_last_pixel or t.line_smooth or t.multisample:
+        return LINE_LAST_PIXEL_OFF
+    return LINE_LAST_PIXEL_HALF_CENTERS if t.half_pixel_center else LINE_LAST_PIXEL_INTEGER_CENTERS
+
+
+def _viewport_depth(t: RasterizerState) -> bool:
+    """Near plane off, far plane on: Gallium's depth_clamp (= !depth_clip_far)
+    is off, so depth is clamped to [0, 1] only, but the host's GL_DEPTH_CLAMP
+    clamps to the depth range.  The host then gets the depth range [0, 1]
+    and the last vertex stage does the viewport's z transform
+    (VariantKey.viewport_depth; glpipe/viewport.py), so the host's clamp is
+    Gallium's.  clip_halfz then changes nothing on the host (no host depth
+    clipping, and Gallium's z transform is the same either way)."""
+    return bool(t.depth_clip_far and not t.depth_clip_near)
+
+
+def _host_halfz(t: RasterizerState) -> bool:
+    """Whether the host maps NDC z in [0, 1] (glClipControl ZERO_TO_ONE, or
+    the z' = 2z - w variant): clip_halfz, unless the vertex stage does the
+    depth transform (``_viewport_depth``)."""
+    return bool(t.clip_halfz) and not _viewport_depth(t)
 
 
 def _emulated_key(t: RasterizerState, emulate: tuple) -> tuple:
@@ -296,7 +331,15 @@ def _emulated_key(t: RasterizerState, emulate: tuple) -> tuple:
     ``_rast_emulate``; on a host with both switches the entries stay False, so
     the native path compiles no extra variant."""
     halfz, centres = emulate
-    return (bool(t.clip_halfz) and halfz, (not t.half_pixel_center) and centres)
+    return (_host_halfz(t) and halfz, (not t.half_pixel_center) and centres)
+
+
+def _origin_key(t: RasterizerState) -> tuple:
+    """The key entry of bottom_edge_rule (refused without glClipControl): the
+    host draws with clip origin GL_UPPER_LEFT, whose y mirror the last vertex
+    stage undoes (VariantKey.y_flip, XOR-ed with a negative viewport y scale
+    by glpipe/variant_keys.py; docs/rasterizer.md "Bottom edge rule")."""
+    return (bool(t.bottom_edge_rule),)
 
 
 def _depth_key(t: RasterizerState) -> tuple:
@@ -309,11 +352,12 @@ def _depth_key(t: RasterizerState) -> tuple:
 # Positions in RasterizerCSO.key.value (read by glpipe/variant_keys.py).
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
-KEY_POINT_SMOOTH, KEY_LINE_STIPPLE = 8, 9
-# _emulated_key's entries close the tuple (counted from its end).
-KEY_CLIP_HALFZ, KEY_INTEGER_PIXEL_CENTERS = -2, -1
-# _depth_key's entries precede them.
-KEY_DEPTH_OFFSET, KEY_DEPTH_CLIP = -4, -3
+KEY_POINT_SMOOTH, KEY_LINE_STIPPLE, KEY_LINE_LAST_PIXEL = 8, 9, 10
+# _origin_key's entry closes the tuple (counted from its end), _emulated_key's
+# precede it, _depth_key's precede those.
+KEY_BOTTOM_EDGE_RULE = -1
+KEY_CLIP_HALFZ, KEY_INTEGER_PIXEL_CENTERS = -3, -2
+KEY_DEPTH_OFFSET, KEY_DEPTH_CLIP = -5, -4
 
 
 # Rasterized primitive classes (glpipe/variant_keys.py keys the draw's class
@@ -335,7 +379,7 @@ def _prim_classes(t: RasterizerState, key: tuple):
     rasterizes their vertices / edges as points / lines, as Mesa's draw
     module's unfilled stage does ahead of its stipple and aapoint stages)."""
     if not (key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
-            or key[KEY_DEPTH_OFFSET]):
+            or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET]):
         return None
     modes = _effective_fill_modes(t)
     polygons = _FILL_CLASS[modes.pop()] if len(modes) == 1 else PRIM_CLASS_POLYGONS  # none drawn: any class
@@ -373,7 +417,8 @@ class RasterizerCSO:
         self.slots = slots
         self.transitions: dict = {}
         # The holder (shaders.variant_input): compared with ``is``.
-        self.key = variant_input(_key_of(templ) + _depth_key(templ) + _emulated_key(templ, context._rast_emulate))
+        self.key = variant_input(_key_of(templ) + _depth_key(templ) + _emulated_key(templ, context._rast_emulate)
+                                 + _origin_key(templ))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = _prim_classes(templ, self.key.value)
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
@@ -382,8 +427,9 @@ class RasterizerCSO:
         # sysvals.depth_offset while bound, when an unscaled offset variant may run (else None).
         self.depth_offset = ((float(templ.offset_scale), float(templ.offset_units), float(templ.offset_clamp), 0.0)
                              if self.key.value[KEY_DEPTH_OFFSET] else None)
-        # What the viewport transform reads (glpipe/viewport.py).
-        self.viewport_fields = (bool(templ.clip_halfz), bool(templ.half_pixel_center))
+        # What the viewport transform reads (glpipe/viewport.py): the host's
+        # halfz, the pixel centres, the depth transform in the vertex stage.
+        self.viewport_fields = (_host_halfz(templ), bool(templ.half_pixel_center), _viewport_depth(templ))
         self.persample = bool(templ.force_persample_interp)
         # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
         self.line_stipple = ((int(templ.line_stipple_pattern), int(templ.line_stipple_factor))
@@ -444,6 +490,8 @@ class RasterizerMixin:
         self._rast_persample = False
         self._rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
         self._rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
+        self._rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
+        self._rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -516,7 +564,11 @@ class RasterizerMixin:
             flags["offset_point"] = flags["offset_line"] = flags["offset_tri"] = False
         calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],))
                  for attr, cap in _SWITCHES]
-        calls.append((OP["glFrontFace"], (gl.GL_CCW if t.front_ccw else gl.GL_CW,)))
+        # bottom_edge_rule draws with clip origin UPPER_LEFT, under which GL
+        # inverts facing (GL 4.5 §14.6.1, Mesa's front_ccw ^= 1); the vertex
+        # stage undoes the origin's y mirror, so the window winding is the
+        # unmirrored one and the front face is inverted back here.
+        calls.append((OP["glFrontFace"], (gl.GL_CCW if bool(t.front_ccw) != bool(t.bottom_edge_rule) else gl.GL_CW,)))
         calls.append((OP["glCullFace"], (gl[_GL_CULL[Face(t.cull_face)]],)) if flags["cull"] else None)
         calls.append((OP["glPolygonMode"], (gl.GL_FRONT_AND_BACK, gl[_GL_POLYGON_MODE[mode]])))
         # Unscaled units never reach GL (DEPTH_OFFSET_UNITS: the FS adds them).
@@ -536,8 +588,11 @@ class RasterizerMixin:
         calls.append((OP["glProvokingVertex"],
                       (gl.GL_FIRST_VERTEX_CONVENTION if t.flatshade_first else gl.GL_LAST_VERTEX_CONVENTION,)))
         if self._rast_has_clip_control:
-            calls.append((OP["glClipControl"], (gl.GL_LOWER_LEFT,
-                                                gl.GL_ZERO_TO_ONE if t.clip_halfz else gl.GL_NEGATIVE_ONE_TO_ONE)))
+            # The one glClipControl call: the origin gives the bottom-edge rule
+            # (Mesa: bottom_edge_rule ^= ClipOrigin == UPPER_LEFT for FBOs),
+            # the depth mode the host's halfz (glpipe/viewport.py).
+            calls.append((OP["glClipControl"], (gl.GL_UPPER_LEFT if t.bottom_edge_rule else gl.GL_LOWER_LEFT,
+                                                gl.GL_ZERO_TO_ONE if _host_halfz(t) else gl.GL_NEGATIVE_ONE_TO_ONE)))
         return tuple(calls)
 
     def bind_rasterizer_state(self, cso) -> None:
@@ -566,6 +621,9 @@ class RasterizerMixin:
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
             self._rast_class_sensitive = used.prim_classes is not None
             self._rast_line_stipple = used.key.value[KEY_LINE_STIPPLE]  # glpipe/line_stipple.py
+            self._rast_line_last_pixel = used.key.value[KEY_LINE_LAST_PIXEL]  # ditto
+            # Line draws get the GS of glpipe/line_stipple.py for either.
+            self._rast_line_gs = bool(self._rast_line_stipple or self._rast_line_last_pixel)
             if self._rast_class_sensitive:
                 self.dirty |= Dirty.DRAW_STATE
         if used.line_stipple is not None:

@@ -33,12 +33,14 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
 | point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
 | line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
+| line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/line_stipple.py, which inserts the same generated GS) | GS |
 | depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
 | depth_clip_plane, depth_clip_slot | rasterizer depth_clip_near != depth_clip_far (the plane that still clips); the slot from ``rasterizer.depth_clip_slot`` (free of user planes and the shader's CLIPDIST) | last stage before the rasterizer |
 | disabled_clip_distances | CLIPDIST the last stage writes minus the rasterizer's clip_plane_enable | last stage before the rasterizer |
 | window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
-| y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) | last stage before the rasterizer |
+| y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) XOR rasterizer bottom_edge_rule (clip origin UPPER_LEFT, rasterizer.py) | last stage before the rasterizer |
+| viewport_depth | rasterizer depth_clip_near False with depth_clip_far True (viewport 0's z transform from sysvals; viewport.py gives the host the depth range [0, 1]) | last stage before the rasterizer |
 | clip_halfz | rasterizer clip_halfz, only on a host without `clip_control` (glClipControl does it natively; viewport.py gives GL the halfz depth range either way) | last stage before the rasterizer |
 | integer_pixel_centers | rasterizer half_pixel_center = False, only on a host without `viewport_array` (float viewports shift by half a pixel natively, viewport.py); the scale is sysvals.viewport_scale | last stage before the rasterizer |
 
@@ -154,7 +156,7 @@ class VariantKeyMixin:
             env = self._variant_env = self._variant_environment()
         sh = self.shaders
         gs = sh[_GS]
-        if gs is None and self._rast_line_stipple:
+        if gs is None and self._rast_line_gs:
             gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
@@ -175,6 +177,8 @@ class VariantKeyMixin:
             self._prim_class if self._rast_class_sensitive else None,
             # glpipe/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
             self._line_stipple_key if self._rast_line_stipple else 0,
+            # glpipe/line_stipple.py: the draw's line_last_pixel (0: none).
+            self._line_last_pixel_key if self._rast_line_last_pixel else 0,
             self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
@@ -182,7 +186,7 @@ class VariantKeyMixin:
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
         (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
-         line_stipple, gl_clamp_input) = env.value
+         line_stipple, line_last_pixel, gl_clamp_input) = env.value
         color_kinds, nr_cbufs = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
@@ -241,6 +245,9 @@ class VariantKeyMixin:
             if window_rect_count or window_rect_include:
                 fields["window_rectangles"] = window_rect_count
                 fields["window_rectangles_include"] = window_rect_include
+        if line_last_pixel and stage == _GS:
+            # The GS is the last stage whenever this is set (line_stipple.py).
+            fields["line_last_pixel"] = line_last_pixel
         if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
             # The GS is the last stage whenever line_stipple is set (line_stipple.py).
             fields["line_stipple"] = line_stipple
@@ -257,8 +264,15 @@ class VariantKeyMixin:
                 disabled = written_clip_distances(cso.ir) & ~rast[_r.KEY_CLIP_PLANES] & 0xFF
                 if disabled:
                     fields["disabled_clip_distances"] = disabled
-            if y_flip:
+            # A negative viewport y scale, XOR bottom_edge_rule's clip origin
+            # UPPER_LEFT (whose mirror the stage undoes; rasterizer.py _origin_key).
+            if y_flip != rast[_r.KEY_BOTTOM_EDGE_RULE]:
                 fields["y_flip"] = True
+            if rast[_r.KEY_DEPTH_CLIP] == _r.DEPTH_CLIP_FAR:
+                # Near plane off, far on: the viewport's z transform in the
+                # stage, host depth range [0, 1] (glpipe/viewport.py).
+                self._check_viewport_depth(cso)
+                fields["viewport_depth"] = True
             if rast[_r.KEY_DEPTH_CLIP]:
                 # (the host's clip distance count is a constant of the context)
                 fields["depth_clip_plane"] = rast[_r.KEY_DEPTH_CLIP]

@@ -9,6 +9,20 @@ window-system framebuffer) has no GL rectangle: the rectangle is taken
 from |sy| and the flip is done in the vertex stage through the sysvals
 block (``VariantKey.y_flip``), which the rasterizer module wires.
 
+Two more fields move parts of the transform into the last vertex stage:
+
+* ``bottom_edge_rule`` (rasterizer.py): the host draws with clip origin
+  UPPER_LEFT, which mirrors y inside the same rectangle; the stage's y flip
+  (``VariantKey.y_flip`` = negative y scale XOR bottom_edge_rule,
+  variant_keys.py) undoes it, so nothing here changes.
+* near plane off, far plane on (``_viewport_depth``): Gallium clamps depth
+  to [0, 1] only, GL_DEPTH_CLAMP to the depth range, so every host viewport
+  gets the range [0, 1] and the stage applies viewport 0's z transform
+  (``VariantKey.viewport_depth``, lowering/glsl/passes_vertex.py); the host
+  then runs without halfz (``_clip_halfz`` is the host's, rasterizer.py
+  ``_host_halfz``).  A last stage writing VIEWPORT_INDEX is refused there
+  when more than one viewport exists (``_check_viewport_depth``).
+
 Multiple viewports/scissors need GL 4.1 (``viewport_array``); without it
 only slot 0 exists and the cap PIPE_CAP_MAX_VIEWPORTS says 1.
 
@@ -133,16 +147,39 @@ class ViewportMixin:
     # -- host side -------------------------------------------------------------
 
     def _clip_halfz(self) -> bool:
+        """Whether the host maps NDC z in [0, 1]: the rasterizer's clip_halfz,
+        except under ``_viewport_depth`` (rasterizer.py ``_host_halfz``)."""
         rast = getattr(self, "rasterizer", None)
-        return bool(rast is not None and rast.templ.clip_halfz)
+        return bool(rast is not None and rast.viewport_fields[0])
 
     def _half_pixel_center(self) -> bool:
         rast = getattr(self, "rasterizer", None)
         return rast is None or bool(rast.templ.half_pixel_center)
 
+    def _viewport_depth(self) -> bool:
+        """The last vertex stage does the viewport's z transform and the host
+        gets the depth range [0, 1] (near plane off, far plane on; see the
+        module docstring)."""
+        rast = getattr(self, "rasterizer", None)
+        return bool(rast is not None and rast.viewport_fields[2])
+
+    def _check_viewport_depth(self, cso) -> None:
+        """glpipe/variant_keys.py, keying ``viewport_depth`` for the last
+        vertex stage ``cso``: the pass reads viewport 0's transform only, so a
+        stage that selects viewports (VIEWPORT_INDEX) is refused where more
+        than one viewport exists."""
+        if self._max_viewports > 1 and cso.info.writes_viewport_index:
+            raise UnsupportedError(
+                "draw_vbo: RasterizerState.depth_clip_near = False with depth_clip_far = True clamps depth to "
+                "[0, 1] only (depth_clamp = !depth_clip_far), which glpipe does by applying viewport 0's depth "
+                "transform in the last vertex stage; a shader writing VIEWPORT_INDEX may select another viewport")
+
     def _emit_viewport(self) -> None:
         gl = self.gl
         halfz = self._clip_halfz()
+        # The depth transform in the vertex stage: the host's range is [0, 1],
+        # so GL_DEPTH_CLAMP clamps to [0, 1] as Gallium's depth_clamp = False.
+        depth01 = self._viewport_depth()
         flip = self._viewport_y_flip
         for i, vp in enumerate(self.viewports):
             if vp.scale[1] and (vp.scale[1] < 0) != flip:
@@ -158,14 +195,14 @@ class ViewportMixin:
             for i, vp in enumerate(self.viewports):
                 x, y, w, h, n, f = viewport_rect(vp, halfz)
                 gl.glViewportIndexedf(i, x + shift, y + shift, w, h)
-                gl.glDepthRangeIndexed(i, n, f)
+                gl.glDepthRangeIndexed(i, *((0.0, 1.0) if depth01 else (n, f)))
         else:
             x, y, w, h, n, f = viewport_rect(self.viewports[0], halfz)
             # glViewport takes integers; Gallium viewports from GL frontends are
             # integral, and sub-pixel origins need viewport_array's float entry.
             # The halfz depth range works here too: the variant remaps z.
             gl.glViewport(int(round(x)), int(round(y)), int(round(w)), int(round(h)))
-            gl.glDepthRange(n, f)
+            gl.glDepthRange(*((0.0, 1.0) if depth01 else (n, f)))
 
     def _emit_scissor(self) -> None:
         gl = self.gl
@@ -233,9 +270,12 @@ class ViewportMixin:
         else:
             gl.glViewport(0, 0, int(w), int(h))
             gl.glDepthRange(0.0, 1.0)
-        # Behind the rasterizer's record: _note_window_space re-sends its
-        # block when the VS goes.
+        # Behind the rasterizer's record, which is per host: forget it, so the
+        # next rasterizer emit -- of this context once the VS goes
+        # (_note_window_space), or of another context on the host, or of a
+        # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
+        self._rast_host.held = None
         self._set_sysval("viewport_scale", scale)
         self._set_sysval("viewport_translate", translate)
 

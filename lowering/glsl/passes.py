@@ -5,7 +5,8 @@ A variant pass is an emitter option: it adds GLSL at one of a few fixed
 field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes_fragment.py``,
-``passes_vertex.py``, ``passes_texture.py`` and ``passes_depth.py``; ``docs/lowering.md``
+``passes_vertex.py``, ``passes_texture.py``, ``passes_depth.py``, ``passes_stipple.py`` and
+``passes_last_pixel.py``; ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
 The hooks and who calls them:
@@ -27,9 +28,10 @@ The hooks and who calls them:
   before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): disabled
   shader clip distances, user clip distances (from the unflipped position),
   the depth clip plane (passes_depth.py), back-color copies, vertex color clamping, the integer pixel-centre shift,
-  the clip_halfz remap, then the y flip.
+  the viewport depth transform, the clip_halfz remap, then the y flip.
 * ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
-  (``flow.handle_endprim``): the line stipple counter starts a new strip.
+  (``flow.handle_endprim``): the line stipple counter and the line last
+  pixel's strip state start a new strip.
 * texture coordinates -- GL_CLAMP is applied inside the texture handlers
   (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
   for the record.
@@ -46,6 +48,7 @@ from typing import Callable, List, Optional, Tuple
 
 from . import passes_depth as D
 from . import passes_fragment as F
+from . import passes_last_pixel as LP
 from . import passes_stipple as L
 from . import passes_texture as T
 from . import passes_vertex as V
@@ -130,6 +133,11 @@ PASSES: Tuple[Pass, ...] = (
          L.declare_counter_input, "noperspective in float glp_line_stipple"),
     Pass("line stipple (counter output)", "line_stipple", GEOM, "declare", _flag("line_stipple"),
          L.declare_counter_output, "noperspective out float glp_line_stipple, the strip state (and segment bases)"),
+    Pass("line last pixel (state)", "line_last_pixel", GEOM, "declare", _flag("line_last_pixel"), LP.declare_state,
+         "the strip state and the saved outputs of the vertex being emitted"),
+    # (first vertex_end row: the outputs before any pass changes them)
+    Pass("line last pixel (save)", "line_last_pixel", GEOM, "vertex_end", _flag("line_last_pixel"), LP.save_vertex,
+         "save the vertex's outputs and GL window position"),
     Pass("line stipple (counter)", "line_stipple", GEOM, "vertex_end", _flag("line_stipple"), L.counter_at_emit,
          "glp_line_stipple = start + major-axis window length of the strip so far"),
     Pass("line stipple (instance out)", "line_stipple", VERT, "declare", _segment_bases,
@@ -155,10 +163,17 @@ PASSES: Tuple[Pass, ...] = (
     Pass("integer pixel centres", "integer_pixel_centers", VERTEX_LIKE, "vertex_end",
          _flag("integer_pixel_centers"), V.shift_to_integer_pixel_centers,
          "gl_Position.xy += 0.5 * w / sysvals.viewport_scale.xy (half_pixel_center = False)"),
+    Pass("viewport depth", "viewport_depth", VERTEX_LIKE, "vertex_end", _flag("viewport_depth"), V.viewport_depth,
+         "gl_Position.z = 2 (z * viewport_scale.z + viewport_translate.z * w) - w (host depth range [0, 1])"),
     Pass("clip_halfz", "clip_halfz", VERTEX_LIKE, "vertex_end", _flag("clip_halfz"), V.remap_clip_halfz,
          "gl_Position.z = 2z - w (Gallium's 0 <= z <= w onto GL's -w <= z <= w)"),
     Pass("y flip (clip space)", "y_flip", VERTEX_LIKE, "vertex_end", _flag("y_flip"), V.flip_position_y,
          "gl_Position.y = -gl_Position.y"),
+    # (last vertex_end row: it emits vertices, re-running the rows above for them)
+    Pass("line last pixel (emit)", "line_last_pixel", GEOM, "vertex_end", _flag("line_last_pixel"),
+         LP.emit_last_pixel, "after a segment ending inside a pixel's diamond: a segment drawing that pixel"),
+    Pass("line last pixel (new strip)", "line_last_pixel", GEOM, "end_primitive", _flag("line_last_pixel"),
+         LP.reset_at_end_primitive, "the next EmitVertex starts a strip"),
     # -- texture lookups -----------------------------------------------------------
     Pass("GL_CLAMP", "gl_clamp", TEXTURING, "texcoord", _gl_clamp_active, None,
          "clamp s/t/r of lookups through sampler n to [0, 1] ([0, size] for RECT)"),

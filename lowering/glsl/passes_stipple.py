@@ -69,6 +69,12 @@ def bases_unit(layout) -> int:
     return stage.tex_base + stage.tex_count - 1
 
 
+def stipple_strip_state() -> list:
+    """(GLSL type, name) of the GS's strip state the counter pass updates
+    (passes_last_pixel.py keeps it across the extra vertex it emits)."""
+    return [("float", _LEN), ("vec2", _PREV)]
+
+
 def declare_counter_output(em) -> None:
     """GS: the counter output and the strip state (see the module docstring)."""
     em.io._declare(f"noperspective out float {COUNTER};")
@@ -154,4 +160,5 @@ __all__ = [
     "instance_at_end",
     "reset_at_end_primitive",
     "stipple_kill",
+    "stipple_strip_state",
 ]

@@ -59,6 +59,18 @@ wrote it, before the pixel-centre shift, the halfz remap and the y flip.
   untouched, so perspective interpolation and the window position do not
   change; depth clamping (GL_DEPTH_CLAMP) clamps to [n, f], Gallium's
   [translate_z, translate_z + scale_z] too.
+* **Viewport depth** (``viewport_depth``; near plane off, far plane on):
+  Gallium clamps depth only to [0, 1] there (depth_clamp = !depth_clip_far
+  is off), GL_DEPTH_CLAMP to the depth range.  The context gives the host
+  the depth range [0, 1] with NDC z in [-1, 1] (no halfz: with both GL
+  planes off and the far one a clip distance from the unchanged position,
+  clip_halfz changes nothing but the transform, which is Gallium's
+  ``z / w * scale_z + translate_z`` either way), and the pass writes
+  ``z' = 2 d - w`` with ``d = z * scale_z + translate_z * w``: GL's depth
+  is then z'_ndc * 1/2 + 1/2 = d / w, Gallium's window depth, and the
+  host's clamp to [0, 1] is Gallium's.  x, y and w are untouched.  Viewport
+  0's scale and translate come from the sysvals block (never recompiles);
+  a window-space position has no viewport transform: no pass.
 * **y flip** (``y_flip``): ``gl_Position.y = -gl_Position.y``.  With the GL
   viewport rectangle built from |scale| this is how a negative viewport y
   scale is emulated; for a window-system framebuffer (FS ``y_flip``, GL
@@ -188,6 +200,15 @@ def remap_clip_halfz(em) -> List[str]:
     return ["gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;   // clip_halfz"]
 
 
+def viewport_depth(em) -> List[str]:
+    """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (see the module docstring)."""
+    if ("POSITION", 0) not in _outputs(em) or em.io.window_space_position:
+        return []
+    em.use_sysvals()
+    depth = "gl_Position.z * sysvals.viewport_scale.z + sysvals.viewport_translate.z * gl_Position.w"
+    return [f"gl_Position.z = 2.0 * ({depth}) - gl_Position.w;   // viewport depth"]
+
+
 def flip_position_y(em) -> List[str]:
     """Negate clip-space y (see the module docstring)."""
     if ("POSITION", 0) not in _outputs(em):
@@ -197,4 +218,5 @@ def flip_position_y(em) -> List[str]:
 
 __all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
            "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
-           "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "flip_position_y"]
+           "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "viewport_depth",
+           "flip_position_y"]

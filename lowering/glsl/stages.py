@@ -26,6 +26,7 @@ from ..semantics import PRIMITIVE_NAMES, PRIMITIVE_VERTICES
 from .reflection import VaryingInfo
 from .sysvals import INSTANCE_NAME
 from .exprs import PREC
+from .passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -629,6 +630,8 @@ def stage_layout(em) -> List[str]:
         if oprim not in _GS_OUTPUT:
             raise UnsupportedError(f"GS_OUTPUT_PRIMITIVE {oprim} has no GLSL geometry shader output layout")
         max_vertices = shader.property("GS_MAX_OUTPUT_VERTICES", 0)
+        if em.key.line_last_pixel:  # up to 3 vertices per vertex the shader emits
+            max_vertices *= LAST_PIXEL_VERTEX_FACTOR
         out.append(f"layout({_GS_OUTPUT[oprim]}, max_vertices = {max_vertices}) out;")
     elif proc == "TESS_CTRL":
         req.need("tessellation", "a TESS_CTRL shader")

@@ -83,6 +83,12 @@ class VariantKey:
       counter, restarting at each strip; 2 (the generated GS of strips and
       loops) starts each segment at its base from a buffer texture.  VS: 2
       passes gl_InstanceID to that GS (the bases are per instance).
+    * ``line_last_pixel`` -- (GS feeding the rasterizer, line strips out;
+      passes_last_pixel.py) rasterizer line_last_pixel: after each segment
+      whose end GL's diamond-exit rule leaves undrawn, one more short
+      segment covering exactly that pixel.  1: GL pixel centres; 2: integer
+      pixel centres (half_pixel_center False: Gallium's window coordinates
+      are GL's minus 0.5).
     * ``point_smooth`` -- (FS) round antialiased points: the fragment's
       coverage of a circle of diameter point size (from ``gl_PointCoord``;
       a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
@@ -101,6 +107,13 @@ class VariantKey:
       without glClipControl: clip-space z becomes ``2z - w``, so GL's
       -w <= z' <= w clips Gallium's 0 <= z <= w; the context gives GL the
       halfz depth range (near = translate z, far = translate z + scale z).
+    * ``viewport_depth`` -- (last vertex stage) the viewport's z transform
+      in the shader: clip-space z becomes ``2 (z * scale_z + translate_z * w)
+      - w`` (viewport 0's ``sysvals.viewport_scale`` / ``_translate``), so a
+      host with NDC z in [-1, 1] and the depth range [0, 1] gives Gallium's
+      window depth and clamps it to [0, 1] only (rasterizer depth_clip_near
+      off with depth_clip_far on; the context gives the host that depth
+      range and no halfz).  Not for a window-space position.
     * ``integer_pixel_centers`` -- (last vertex stage) rasterizer
       half_pixel_center = False on a host without float viewports: clip-space
       x and y move by +0.5 window pixel (``0.5 * w / sysvals.viewport_scale``),
@@ -151,6 +164,7 @@ class VariantKey:
     clamp_fragment_color: bool = False
     poly_stipple: bool = False
     line_stipple: int = 0
+    line_last_pixel: int = 0
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
@@ -158,6 +172,7 @@ class VariantKey:
     y_flip: bool = False
     clip_halfz: bool = False
     integer_pixel_centers: bool = False
+    viewport_depth: bool = False
     depth_offset: int = 0
     depth_clip_plane: int = 0
     depth_clip_slot: int = 0
@@ -179,6 +194,9 @@ class VariantKey:
             raise InvalidArgumentError("VariantKey.sprite_coord_mode must be 0 (UPPER_LEFT) or 1 (LOWER_LEFT)")
         if self.line_stipple not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.line_stipple must be 0 (off), 1 (per strip) or 2 (segment bases)")
+        if self.line_last_pixel not in (0, 1, 2):
+            raise InvalidArgumentError("VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 "
+                                       "(integer pixel centres)")
         if self.depth_offset not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.depth_offset must be 0 (off), 1 (units) or 2 (full offset)")
         if self.depth_clip_plane not in (0, 1, 2, 3) or not 0 <= self.depth_clip_slot < 8:

@@ -11,8 +11,9 @@ Expectations come from Gallium's definitions (cso/rasterizer.rst), in numpy:
   (offset_tri / offset_line / offset_point), never to points and lines;
 * clipping keeps -w <= z <= w (0 <= z <= w with clip_halfz); a disabled
   plane does not clip, and PIPE_CAP_DEPTH_CLAMP_ENABLE 0 makes depth_clamp =
-  !depth_clip_far, which clamps depth to the depth range.  Every case here
-  uses the depth range [0, 1], where that clamp and GL's [0, 1] clamp agree.
+  !depth_clip_far, which clamps depth to the depth range; with it off
+  (near plane off, far on) only GL's [0, 1] clamp applies, also for depth
+  ranges narrower than [0, 1] (test_near_plane_off_with_a_narrow_depth_range).
 
 Depth is read back through raw GL (util_raster.read_depth), colours too.
 """
@@ -362,16 +363,151 @@ def test_no_free_clip_distance_is_refused(screen, ctx):
         draw(ctx, tri_vertices(QUAD), Prim.TRIANGLES)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap (docs/rasterizer.md): beyond a disabled near plane the host's "
-                   "GL_DEPTH_CLAMP clamps to the depth range, Gallium (depth_clamp = !depth_clip_far = False) "
-                   "only to [0, 1]")
-def test_near_plane_off_with_a_narrow_depth_range(screen, ctx):
+# (scale z, translate z) of depth ranges not [0, 1]: narrow (beyond the near
+# plane depth stays above n = 0.25), one whose near side runs below 0 (Gallium
+# clamps to 0, not to n = 0.05), and a reversed one (n = 0.75 > f = 0.25).
+NARROW_RANGES = [(0.25, 0.5), (0.3, 0.35), (-0.25, 0.5)]
+
+
+@pytest.mark.parametrize("halfz", [False, True], ids=["gl_z", "halfz"])
+@pytest.mark.parametrize("sz, tz", NARROW_RANGES, ids=["narrow", "below_0", "reversed"])
+def test_near_plane_off_with_a_narrow_depth_range(screen, ctx, sz, tz, halfz):
+    """Near plane off, far on: depth_clamp = !depth_clip_far is off, so depth
+    is z_ndc * sz + tz clamped to [0, 1] only, also beyond the near plane
+    (glpipe: the host gets the range [0, 1], the vertex stage the transform).
+    clip_halfz changes only where the near plane would have clipped."""
     color, zs = depth_target(ctx)
-    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.25), translate=(SIZE / 2, SIZE / 2, 0.5))])
+    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, sz), translate=(SIZE / 2, SIZE / 2, tz))])
     bind_shaders(ctx)
+    z_of, z = z_ramp(halfz)
+    rast(ctx, depth_clip_near=False, depth_clip_far=True, clip_halfz=halfz)
+    img = draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
+    keep = z <= 1.0
+    assert np.array_equal(lit(img), np.broadcast_to(keep, (SIZE, SIZE)))
+    want = np.clip(z * sz + tz, 0.0, 1.0)
+    # Beyond the near plane the host's own clamp to the depth range [n, f] would differ.
+    n, f = (tz, tz + sz) if halfz else (tz - sz, tz + sz)
+    beyond = keep & (z < (0.0 if halfz else -1.0))
+    assert beyond.any() and not np.allclose(want[beyond], np.clip(want[beyond], min(n, f), max(n, f)))
+    assert np.allclose(read_depth(screen, zs)[:, keep], np.broadcast_to(want[keep], (SIZE, keep.sum())), atol=2e-6)
+    # Back to both planes on: the host's depth range is the viewport's again.
+    rast(ctx)
+    clear_depth(screen, zs, 0.0)
+    draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
+    inside = (z >= (0.0 if halfz else -1.0)) & keep
+    assert np.allclose(read_depth(screen, zs)[:, inside], np.broadcast_to(want[inside], (SIZE, inside.sum())),
+                       atol=2e-6)
+
+
+def test_near_plane_off_through_a_gs_and_fs_depth(screen, ctx):
+    """The transform runs in the last vertex stage (a GS here), and a depth
+    the FS writes (0.25 outside the range [0.4, 0.6]) is clamped to [0, 1]
+    only, as the rasterized one."""
+    color, zs = depth_target(ctx)
+    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.1), translate=(SIZE / 2, SIZE / 2, 0.5))])
+    bind_shaders(ctx)
+    ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=triangle_gs("TRIANGLE_STRIP", (0, 1, 2)))))
     z_of, z = z_ramp(False)
     rast(ctx, depth_clip_near=False, depth_clip_far=True)
     draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
     keep = z <= 1.0
-    want = np.clip(z * 0.25 + 0.5, 0.0, 1.0)
+    want = np.clip(z * 0.1 + 0.5, 0.0, 1.0)
     assert np.allclose(read_depth(screen, zs)[:, keep], np.broadcast_to(want[keep], (SIZE, keep.sum())), atol=2e-6)
+    ctx.bind_gs_state(None)
+    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=DEPTH_FS)))
+    draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
+    assert np.allclose(read_depth(screen, zs)[:, keep], 0.25, atol=2e-6)
+
+
+# A GS that sends each triangle to viewport 1.
+VIEWPORT1_GS = """GEOM
+PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
+PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP
+PROPERTY GS_MAX_OUTPUT_VERTICES 3
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL OUT[2], VIEWPORT_INDEX
+IMM[0] UINT32 {0, 1, 0, 0}
+  0: MOV OUT[0], IN[0][0]
+  1: MOV OUT[1], IN[0][1]
+  2: MOV OUT[2].x, IMM[0].yyyy
+  3: EMIT IMM[0].xxxx
+  4: MOV OUT[0], IN[1][0]
+  5: MOV OUT[1], IN[1][1]
+  6: MOV OUT[2].x, IMM[0].yyyy
+  7: EMIT IMM[0].xxxx
+  8: MOV OUT[0], IN[2][0]
+  9: MOV OUT[1], IN[2][1]
+ 10: MOV OUT[2].x, IMM[0].yyyy
+ 11: EMIT IMM[0].xxxx
+ 12: END
+"""
+
+
+def test_near_plane_off_with_a_viewport_index_is_refused(screen, ctx):
+    """The vertex stage applies viewport 0's depth transform, so with more
+    than one viewport a last stage writing VIEWPORT_INDEX is refused at the
+    draw."""
+    if screen.get_param(Cap.MAX_VIEWPORTS) == 1:
+        pytest.skip("one viewport on this profile (no shader can write VIEWPORT_INDEX)")
+    color, zs = depth_target(ctx)
+    vp = ViewportState(scale=(SIZE / 2, SIZE / 2, 0.25), translate=(SIZE / 2, SIZE / 2, 0.5))
+    ctx.set_viewport_states(0, [vp, vp])
+    bind_shaders(ctx)
+    ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=VIEWPORT1_GS)))
+    rast(ctx, depth_clip_near=False, depth_clip_far=True)
+    verts = tri_vertices(QUAD, z=0.0)
+    with pytest.raises(UnsupportedError, match="VIEWPORT_INDEX"):
+        draw(ctx, verts, Prim.TRIANGLES)
+    rast(ctx)                           # both planes on: the host's viewports, no refusal
+    img = draw_image(ctx, color, verts, Prim.TRIANGLES)
+    assert lit(img).all()
+    assert np.allclose(read_depth(screen, zs), 0.5, atol=2e-6)
+
+
+def test_depth_clamp_follows_depth_clip_far(screen, ctx):
+    """PIPE_CAP_DEPTH_CLAMP_ENABLE is 0, so frontends set depth_clamp =
+    !depth_clip_far (screen.rst) and glpipe derives the clamp from the clip
+    fields: a template contradicting that rule (depth_clamp True with both
+    planes on, False with both off) draws as the rule says.  With both planes
+    on, depth stays in the range anyway; an FS-written 0.25 outside the range
+    [0.4, 0.6] is kept (no range clamp); with both off it is clamped to 0.4."""
+    assert screen.get_param(Cap.DEPTH_CLAMP_ENABLE) == 0
+    color, zs = depth_target(ctx)
+    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.1), translate=(SIZE / 2, SIZE / 2, 0.5))])
+    bind_shaders(ctx, fs=DEPTH_FS)
+    for clip, clamp, want in ((True, True, 0.25), (True, False, 0.25), (False, False, 0.4), (False, True, 0.4)):
+        rast(ctx, depth_clip_near=clip, depth_clip_far=clip, depth_clamp=clamp)
+        clear_depth(screen, zs, 1.0)
+        draw_image(ctx, color, tri_vertices(QUAD, z=0.0), Prim.TRIANGLES)
+        assert np.allclose(read_depth(screen, zs), want, atol=2e-6), (clip, clamp)
+
+
+WINDOW_VS = """VERT
+PROPERTY VS_WINDOW_SPACE_POSITION 1
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+
+
+@pytest.mark.parametrize("halfz", [False, True], ids=["gl_z", "halfz"])
+def test_near_plane_off_with_a_window_space_position(screen, ctx, halfz):
+    """A window-space position has no viewport transform: its z is the
+    depth (0.3 here), with the near plane off and a narrow viewport range."""
+    color, zs = depth_target(ctx)
+    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.1), translate=(SIZE / 2, SIZE / 2, 0.5))])
+    bind_shaders(ctx, vs=WINDOW_VS)
+    rast(ctx, depth_clip_near=False, depth_clip_far=True, clip_halfz=halfz)
+    verts = np.zeros((6, 8), np.float32)
+    verts[:, :2] = [p for t in rect_tris(0, 0, SIZE, SIZE) for p in t]
+    verts[:, 2:] = (0.3, 1.0, 1.0, 1.0, 1.0, 1.0)
+    img = draw_image(ctx, color, verts, Prim.TRIANGLES)
+    assert lit(img).all()
+    assert np.allclose(read_depth(screen, zs), 0.3, atol=2e-6)

@@ -593,8 +593,7 @@ def test_top_left_rule_with_y_zero_on_top(screen, ctx):
     expected = np.zeros((SIZE, SIZE), bool)
     expected[2:6, 2:6] = True
     assert np.array_equal(lit(img), expected)
-    with pytest.raises(UnsupportedError, match="bottom_edge_rule"):
-        ctx.create_rasterizer_state(RasterizerState(bottom_edge_rule=True))
+    # True: test_bottom_edge_rule.py (native; refused without glClipControl).
 
 
 # ---------------------------------------------------------------------------
@@ -811,7 +810,6 @@ def test_set_tess_state_rejects_bad_levels(screen, ctx):
 
 REFUSED = [
     ("point_line_tri_clip", {"point_line_tri_clip": True, "point_quad_rasterization": True}),
-    ("line_last_pixel", {"line_last_pixel": True}),
     ("line_rectangular", {"line_rectangular": True}),
     ("conservative_raster_mode", {"conservative_raster_mode": ConservativeRaster.POST_SNAP}),
     ("tile_raster_order_fixed", {"tile_raster_order_fixed": True}),
