@@ -74,8 +74,8 @@ from lowering.glsl.passes_stipple import bases_unit
 
 from .defs import Prim, ShaderType
 from .dirty import Dirty
-from .rasterizer import PRIM_CLASS_LINES
-from .shaders import ShaderCSO, _binding_tables
+from .rasterizer_keys import PRIM_CLASS_LINES
+from .shaders import ShaderCSO, apply_bindings
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -342,8 +342,7 @@ class LineStippleMixin:
         prog = progs.get(variant)
         if prog is not None:
             return prog
-        blocks, samplers, storage = _binding_tables(variant.glsl.reflection)
-        if storage:
+        if variant.glsl.reflection.storage_block_bindings:
             raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: a LINE_STRIP / LINE_LOOP draw "
                                    "whose VS uses shader buffers cannot run glpipe's stipple pre-pass (its stores "
                                    "would run twice)")
@@ -360,14 +359,7 @@ class LineStippleMixin:
             gl.glDeleteProgram(prog)
             raise PipeError(f"internal error: the line stipple pre-pass could not link the VS: {log!r}")
         gl.glUseProgram(prog)
-        for name, binding in blocks.items():
-            index = gl.glGetUniformBlockIndex(prog, name)
-            if index != gl.GL_INVALID_INDEX:
-                gl.glUniformBlockBinding(prog, index, binding)
-        for name, unit in samplers.items():
-            loc = gl.glGetUniformLocation(prog, name)
-            if loc >= 0:
-                gl.glUniform1i(loc, unit)
+        apply_bindings(gl, prog, variant.glsl.reflection)
         progs[variant] = prog
         return prog
 

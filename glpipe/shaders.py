@@ -152,6 +152,25 @@ def _binding_tables(reflection):
             dict(reflection.storage_block_bindings))
 
 
+def apply_bindings(gl, prog: int, reflection) -> None:
+    """Point the uniform blocks, samplers and storage blocks of the linked,
+    current program ``prog`` at the bindings ``reflection`` lists (the
+    lowered GLSL has no ``layout(binding=)`` for them)."""
+    blocks, samplers, storage = _binding_tables(reflection)
+    for name, binding in blocks.items():
+        index = gl.glGetUniformBlockIndex(prog, name)
+        if index != gl.GL_INVALID_INDEX:
+            gl.glUniformBlockBinding(prog, index, binding)
+    for name, unit in samplers.items():
+        loc = gl.glGetUniformLocation(prog, name)
+        if loc >= 0:
+            gl.glUniform1i(loc, unit)
+    for name, binding in storage.items():
+        index = gl.glGetProgramResourceIndex(prog, gl.GL_SHADER_STORAGE_BLOCK, name)
+        if index != gl.GL_INVALID_INDEX:
+            gl.glShaderStorageBlockBinding(prog, index, binding)
+
+
 class ShaderMixin:
     """Context methods for shader CSOs, variants and programs (mixed into Context)."""
 
@@ -314,21 +333,8 @@ class ShaderMixin:
             raise PipeError(f"internal error: the host could not link the lowered {stages} shaders:\n{log}")
         gl.glUseProgram(prog)
         for v in variants:
-            if v is None:
-                continue
-            blocks, samplers, storage = _binding_tables(v.glsl.reflection)
-            for name, binding in blocks.items():
-                index = gl.glGetUniformBlockIndex(prog, name)
-                if index != gl.GL_INVALID_INDEX:
-                    gl.glUniformBlockBinding(prog, index, binding)
-            for name, unit in samplers.items():
-                loc = gl.glGetUniformLocation(prog, name)
-                if loc >= 0:
-                    gl.glUniform1i(loc, unit)
-            for name, binding in storage.items():
-                index = gl.glGetProgramResourceIndex(prog, gl.GL_SHADER_STORAGE_BLOCK, name)
-                if index != gl.GL_INVALID_INDEX:
-                    gl.glShaderStorageBlockBinding(prog, index, binding)
+            if v is not None:
+                apply_bindings(gl, prog, v.glsl.reflection)
         for v in variants:
             if v is not None:
                 gl.glDetachShader(prog, v.gl_shader)

@@ -68,7 +68,7 @@ from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.passes_vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
-from . import rasterizer as _r
+from . import rasterizer_keys as _r
 from .defs import Prim, ShaderType
 from .dirty import Dirty
 from .formats import util_format_description

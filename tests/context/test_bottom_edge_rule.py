@@ -28,7 +28,7 @@ from glpipe import (
 )
 
 from .util_draw import SIZE, lit, rect_tris, setup
-from .util_raster import SMOOTH_FS, WHITE, draw_image, rast, signed_area
+from .util_raster import SMOOTH_FS, WHITE, WINDOW_VS, draw_image, rast, signed_area
 
 # Triangles in window coordinates whose horizontal and vertical edges lie on
 # sample centres (k + 0.5) and whose slanted edges pass through none.
@@ -256,18 +256,6 @@ def test_integer_pixel_centres(screen, ctx, bottom):
     expected = np.zeros((SIZE, SIZE), bool)
     expected[(slice(3, 7) if bottom else slice(2, 6)), 2:6] = True
     assert np.array_equal(img, expected)
-
-
-WINDOW_VS = """VERT
-PROPERTY VS_WINDOW_SPACE_POSITION 1
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: END
-"""
 
 
 @pytest.mark.parametrize("viewport", [UP, DOWN], ids=["y_up", "y_down"])

@@ -38,6 +38,7 @@ from glpipe import (
 from .util import triangle_gs
 from .util_draw import SIZE, lit, rect_tris
 from .util_raster import (
+    WINDOW_VS,
     bind_shaders,
     clear_depth,
     depth_target,
@@ -483,18 +484,6 @@ def test_depth_clamp_follows_depth_clip_far(screen, ctx):
         clear_depth(screen, zs, 1.0)
         draw_image(ctx, color, tri_vertices(QUAD, z=0.0), Prim.TRIANGLES)
         assert np.allclose(read_depth(screen, zs), want, atol=2e-6), (clip, clamp)
-
-
-WINDOW_VS = """VERT
-PROPERTY VS_WINDOW_SPACE_POSITION 1
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: END
-"""
 
 
 @pytest.mark.parametrize("halfz", [False, True], ids=["gl_z", "halfz"])

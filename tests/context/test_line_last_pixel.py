@@ -37,7 +37,7 @@ from lowering.errors import UnsupportedError
 
 from .util import read_rgba32f
 from .util_draw import SIZE, setup, vertices, zero_fill
-from .util_raster import SMOOTH_FS, WHITE, draw, rast
+from .util_raster import GS_TWO_STRIPS, ISOLINES_TES, SMOOTH_FS, WHITE, draw, rast
 
 NUDGE = (0.1, 0.15)
 ADD = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
@@ -293,35 +293,6 @@ def test_with_line_stipple_lines_and_strip(screen, ctx):
     assert np.array_equal(got, want), np.argwhere(got != want).tolist()
 
 
-GS_TWO_STRIPS = """GEOM
-PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
-PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
-PROPERTY GS_MAX_OUTPUT_VERTICES 5
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-IMM[0] UINT32 {0, 0, 0, 0}
-  0: MOV OUT[0], IN[0][0]
-  1: MOV OUT[1], IN[0][1]
-  2: EMIT IMM[0].xxxx
-  3: MOV OUT[0], IN[1][0]
-  4: MOV OUT[1], IN[1][1]
-  5: EMIT IMM[0].xxxx
-  6: MOV OUT[0], IN[2][0]
-  7: MOV OUT[1], IN[2][1]
-  8: EMIT IMM[0].xxxx
-  9: ENDPRIM IMM[0].xxxx
- 10: MOV OUT[0], IN[2][0]
- 11: MOV OUT[1], IN[2][1]
- 12: EMIT IMM[0].xxxx
- 13: MOV OUT[0], IN[0][0]
- 14: MOV OUT[1], IN[0][1]
- 15: EMIT IMM[0].xxxx
- 16: END
-"""
-
-
 def test_gs_line_strips(screen, ctx):
     """A Gallium GS emitting line strips: every segment it emits gets its last pixel."""
     color = lp_setup(ctx)
@@ -367,24 +338,6 @@ def test_flipped_viewport_and_clip_planes(screen, ctx):
     window = [((x, SIZE - y), (u, SIZE - v)) for (x, y), (u, v) in segs]
     check(ctx, color, [p for s in segs for p in s], Prim.LINES, window, clip_plane_enable=1)
     ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))])
-
-
-ISOLINES_TES = """TESS_EVAL
-PROPERTY TES_PRIM_MODE 1
-PROPERTY TES_SPACING 2
-PROPERTY TES_VERTEX_ORDER_CW 0
-PROPERTY TES_POINT_MODE 0
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL SV[0], TESSCOORD
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL TEMP[0]
-  0: LRP TEMP[0], SV[0].xxxx, IN[1][0], IN[0][0]
-  1: MOV OUT[0], TEMP[0]
-  2: MOV OUT[1], IN[0][1]
-  3: END
-"""
 
 
 def test_tessellated_isolines(screen, ctx):

@@ -42,7 +42,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .util import read_rgba32f, vertex_buffer
 from .util_draw import POS_COLOR, SIZE, lit, setup, vertices, zero_fill
-from .util_raster import WHITE, draw, draw_image, rast
+from .util_raster import GS_TWO_STRIPS, ISOLINES_TES, WHITE, draw, draw_image, rast
 
 PATTERN = 0b1100_1100_1111_0001  # bit 0 first: 1 0 0 0 1 1 1 1 0 0 1 1 0 0 1 1
 
@@ -283,37 +283,8 @@ def test_instanced_strip(screen, ctx, start_instance):
 
 
 # ---------------------------------------------------------------------------
-# A Gallium GS emitting line strips
+# A Gallium GS emitting line strips (GS_TWO_STRIPS: util_raster.py)
 # ---------------------------------------------------------------------------
-
-# Triangles in; out: the strip v0 v1 v2, EndPrimitive, then the strip v2 v0.
-GS_TWO_STRIPS = """GEOM
-PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
-PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
-PROPERTY GS_MAX_OUTPUT_VERTICES 5
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-IMM[0] UINT32 {0, 0, 0, 0}
-  0: MOV OUT[0], IN[0][0]
-  1: MOV OUT[1], IN[0][1]
-  2: EMIT IMM[0].xxxx
-  3: MOV OUT[0], IN[1][0]
-  4: MOV OUT[1], IN[1][1]
-  5: EMIT IMM[0].xxxx
-  6: MOV OUT[0], IN[2][0]
-  7: MOV OUT[1], IN[2][1]
-  8: EMIT IMM[0].xxxx
-  9: ENDPRIM IMM[0].xxxx
- 10: MOV OUT[0], IN[2][0]
- 11: MOV OUT[1], IN[2][1]
- 12: EMIT IMM[0].xxxx
- 13: MOV OUT[0], IN[0][0]
- 14: MOV OUT[1], IN[0][1]
- 15: EMIT IMM[0].xxxx
- 16: END
-"""
 
 
 def test_gs_line_strips(screen, ctx):
@@ -389,25 +360,6 @@ def test_stipple_off_again_draws_whole_lines(screen, ctx):
         assert np.array_equal(lit(draw_image(ctx, st.color, verts(strip, WHITE), Prim.LINE_STRIP)), image(on))
         ctx.bind_rasterizer_state(st.plain)
         assert np.array_equal(lit(draw_image(ctx, st.color, verts(strip, WHITE), Prim.LINE_STRIP)), image(every))
-
-
-# A TES for isolines: each vertex at u between the patch's two corners.
-ISOLINES_TES = """TESS_EVAL
-PROPERTY TES_PRIM_MODE 1
-PROPERTY TES_SPACING 2
-PROPERTY TES_VERTEX_ORDER_CW 0
-PROPERTY TES_POINT_MODE 0
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL SV[0], TESSCOORD
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL TEMP[0]
-  0: LRP TEMP[0], SV[0].xxxx, IN[1][0], IN[0][0]
-  1: MOV OUT[0], TEMP[0]
-  2: MOV OUT[1], IN[0][1]
-  3: END
-"""
 
 
 def test_tessellated_isolines_restart_per_segment(screen, ctx):

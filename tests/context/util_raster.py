@@ -221,3 +221,65 @@ def covered_by_centres(tris, centres_offset=0.5, size=SIZE):
             inside &= sign * ((bx - ax) * (ys - ay) - (by - ay) * (xs - ax)) > 0
         covered |= inside
     return covered
+
+
+# Shaders several rasterizer tests share.
+
+# A VS_WINDOW_SPACE_POSITION VS passing a position (window coordinates) and one varying.
+WINDOW_VS = """VERT
+PROPERTY VS_WINDOW_SPACE_POSITION 1
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+
+# Triangles in; out: the strip v0 v1 v2, EndPrimitive, then the strip v2 v0.
+GS_TWO_STRIPS = """GEOM
+PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
+PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
+PROPERTY GS_MAX_OUTPUT_VERTICES 5
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+IMM[0] UINT32 {0, 0, 0, 0}
+  0: MOV OUT[0], IN[0][0]
+  1: MOV OUT[1], IN[0][1]
+  2: EMIT IMM[0].xxxx
+  3: MOV OUT[0], IN[1][0]
+  4: MOV OUT[1], IN[1][1]
+  5: EMIT IMM[0].xxxx
+  6: MOV OUT[0], IN[2][0]
+  7: MOV OUT[1], IN[2][1]
+  8: EMIT IMM[0].xxxx
+  9: ENDPRIM IMM[0].xxxx
+ 10: MOV OUT[0], IN[2][0]
+ 11: MOV OUT[1], IN[2][1]
+ 12: EMIT IMM[0].xxxx
+ 13: MOV OUT[0], IN[0][0]
+ 14: MOV OUT[1], IN[0][1]
+ 15: EMIT IMM[0].xxxx
+ 16: END
+"""
+
+# A TES for isolines: each vertex at u between the patch's two corners.
+ISOLINES_TES = """TESS_EVAL
+PROPERTY TES_PRIM_MODE 1
+PROPERTY TES_SPACING 2
+PROPERTY TES_VERTEX_ORDER_CW 0
+PROPERTY TES_POINT_MODE 0
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL SV[0], TESSCOORD
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL TEMP[0]
+  0: LRP TEMP[0], SV[0].xxxx, IN[1][0], IN[0][0]
+  1: MOV OUT[0], TEMP[0]
+  2: MOV OUT[1], IN[0][1]
+  3: END
+"""
