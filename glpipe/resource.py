@@ -387,6 +387,12 @@ def _validate(screen, templ) -> _Plan:
 
 _raw_entry_points: "dict | None" = None
 
+#: Resources destroyed so far, in a list so importers see it change.  A cache
+#: of GL names checked at count n (the VAOs of glpipe/vertex.py) stays valid
+#: while the count is n: a resource's GL object changes only when it is
+#: destroyed (allocation fills a pending one before any cache can read it).
+DESTROYED = [0]
+
 
 def _raw() -> dict:
     """PyOpenGL's unwrapped glTexImage* / glCompressedTexImage* (keys 1, 2, 3
@@ -777,6 +783,7 @@ def resource_destroy(screen, res) -> None:
         res.check_alive("resource_destroy")
         res._destroyed = True
         name, res._gl_object = res._gl_object, None
+        DESTROYED[0] += 1
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
         kind = "buffer" if res.target == Target.BUFFER else "texture"

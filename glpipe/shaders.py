@@ -96,7 +96,7 @@ class Program:
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
     glpipe/rasterizer.py)."""
 
-    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask")
+    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "switch_bits")
 
     def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
                  uses_drawid: bool = False):
@@ -107,6 +107,9 @@ class Program:
         self.uses_drawid = uses_drawid
         last = next((v for v in reversed(variants[:4]) if v is not None), None)  # GS, TES or VS
         self.clip_mask = last.glsl.reflection.clip_distance_mask if last is not None else 0
+        # Dirty bits a switch to this program from another (the key) sets:
+        # ShaderMixin._switch_bits, memoized (program switches repeat).
+        self.switch_bits: dict = {}
 
 
 class VariantInput:
@@ -283,6 +286,8 @@ class ShaderMixin:
                 self._program = None
                 self.dirty |= Dirty.PROGRAM
             gl.glDeleteProgram(prog.gl_program)
+        for prog in self._programs.values():
+            prog.switch_bits.clear()  # (keyed by programs, some just deleted)
         for variant in cso.variants.values():
             gl.glDeleteShader(variant.gl_shader)
         cso.variants.clear()
@@ -389,14 +394,11 @@ class ShaderMixin:
         self._hot.glUseProgram(prog.gl_program)
         self._program = prog
         self._program_drawid = prog.uses_drawid
-        if prog.uses_drawid:
-            self.dirty |= Dirty.DRAW_STATE  # draw_vbo's fast path cannot set gl_DrawID
-        if old is None or prog.tex_plan != old.tex_plan:
-            self.dirty |= Dirty.SAMPLER_VIEWS
-        if old is None or prog.cb_plan != old.cb_plan:
-            self.dirty |= Dirty.CONSTANTS
-        if old is None or prog.clip_mask != old.clip_mask:
-            self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches follow the written distances
+        bits = prog.switch_bits.get(old)
+        if bits is None:
+            bits = prog.switch_bits[old] = _switch_bits(old, prog)
+        if bits:
+            self.dirty |= bits
 
     def _destroy_shaders(self) -> None:
         gl = self.gl
@@ -405,6 +407,22 @@ class ShaderMixin:
         self._programs.clear()
         self._programs_by_inputs.clear()
         self._program = None
+
+
+def _switch_bits(old, prog: Program) -> int:
+    """The blocks to re-emit when ``prog`` replaces ``old`` (None: no
+    program): texture units and constant buffers where the plans differ,
+    the GL_CLIP_DISTANCEi switches where the written distances do, and the
+    general draw path for a program reading DRAWID (draw_vbo's fast path
+    cannot set gl_DrawID)."""
+    bits = Dirty.DRAW_STATE if prog.uses_drawid else 0
+    if old is None or prog.tex_plan != old.tex_plan:
+        bits |= Dirty.SAMPLER_VIEWS
+    if old is None or prog.cb_plan != old.cb_plan:
+        bits |= Dirty.CONSTANTS
+    if old is None or prog.clip_mask != old.clip_mask:
+        bits |= Dirty.CLIP
+    return int(bits)
 
 
 def _check_cso_alive(cso, what: str) -> None:

@@ -68,6 +68,7 @@ from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty
 from .formats import Format, util_format_description
 from .hotgl import raw_prototype
+from .resource import DESTROYED as _DESTROYED
 from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
@@ -435,6 +436,7 @@ class VertexMixin:
                     if res._gl_object != name:
                         break
                 else:
+                    record[2] = _DESTROYED[0]
                     self._hot.glBindVertexArray(record[0])
                     return
             self._hot.glBindVertexArray(self._vao_for(cso))
@@ -449,15 +451,13 @@ class VertexMixin:
         cso = self.velems
         if cso is not None and not self._vertex_user:
             record = cso.vaos.get(self._vb_id)
-            if record is not None:
-                for res, name in record[1]:
-                    if res._gl_object != name:
-                        break
-                else:
-                    self._index_res = _UNBOUND
-                    self._vertex_start_instance = 0
-                    self._hot.glBindVertexArray(record[0])
-                    return
+            # Checked since no resource was destroyed (resource.DESTROYED):
+            # every buffer still has the GL object the VAO points at.
+            if record is not None and record[2] == _DESTROYED[0]:
+                self._index_res = _UNBOUND
+                self._vertex_start_instance = 0
+                self._hot.glBindVertexArray(record[0])
+                return
         self._emit_vertex(0)
 
     def _vao_for(self, cso: VertexElementsCSO) -> int:
@@ -465,11 +465,12 @@ class VertexMixin:
         made, or remade if a buffer's GL object changed, as needed."""
         record = cso.vaos.get(self._vb_id)
         if record is not None:
-            vao, checks = record
+            vao, checks, _ = record
             for res, name in checks:
                 if res.gl_object != name:  # raises for a destroyed resource, as the pointer setup would
                     break
             else:
+                record[2] = _DESTROYED[0]
                 return vao
             self.gl.glDeleteVertexArrays(1, [vao])
             del cso.vaos[self._vb_id]
@@ -480,7 +481,8 @@ class VertexMixin:
         vao = int(self.gl.glGenVertexArrays(1))
         self._hot.glBindVertexArray(vao)
         self._specify_attribs(cso, 0, 0)
-        cso.vaos[self._vb_id] = (vao, checks)
+        # [VAO, (buffer, GL name) it points at, resource.DESTROYED count when checked]
+        cso.vaos[self._vb_id] = [vao, checks, _DESTROYED[0]]
         self._vao_owners.add(cso)
         return vao
 
@@ -554,7 +556,7 @@ class VertexMixin:
 
     def _delete_vaos_of(self, cso: VertexElementsCSO) -> None:
         """Delete the VAOs cached for ``cso``."""
-        names = [vao for vao, _checks in cso.vaos.values()]
+        names = [record[0] for record in cso.vaos.values()]
         if names:
             self.gl.glDeleteVertexArrays(len(names), names)
         cso.vaos.clear()
