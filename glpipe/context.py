@@ -33,6 +33,8 @@ from .hotgl import HotGL
 # -- mixin imports: one line per area module (keep sorted) --
 from .rasterizer import RasterizerMixin
 from .line_stipple import LineStippleMixin
+from .vertex_capture import VertexCaptureMixin
+from .fill_modes import FillModesMixin
 from .debug import DebugMixin
 from .constants import ConstantBufferMixin
 from .sampler_views import SamplerViewMixin
@@ -114,6 +116,8 @@ class Context(
     # -- area mixins: add yours here, one line each --
     RasterizerMixin,
     LineStippleMixin,
+    VertexCaptureMixin,
+    FillModesMixin,
     DebugMixin,
     SamplerMixin,
     SamplerViewMixin,
@@ -375,6 +379,10 @@ class Context(
         if self._ls_assembly is not None and self._rast_line_stipple:
             # A stippled strip or loop: segment bases first (glpipe/line_stipple.py).
             self._draw_line_stipple_strips(info, draws)
+            self._counters.draw_calls += 1
+            return
+        if self._rast_fill_split and self._draw_fill_split(info, draws):
+            # Faces in different fill modes: runs of one facing (glpipe/fill_modes.py).
             self._counters.draw_calls += 1
             return
         mode = self._gl_prims.get(info.mode)
@@ -753,6 +761,8 @@ class Context(
         # -- area destroys: add yours here, one line each --
         self._destroy_rasterizer()
         self._destroy_line_stipple()
+        self._destroy_vertex_capture()
+        self._destroy_fill_modes()
         self._destroy_debug()
         self._destroy_sampler_views()
         self._destroy_samplers()

@@ -43,7 +43,8 @@ Segment bases.  The base of segment j of a strip is the major-axis length
 (window pixels) of the strip's earlier segments, which depends on what the
 VS computes.  Before such a draw the pre-pass runs the draw's VS once more
 over the vertices the draw reads, as POINTS with rasterizer discard,
-capturing gl_Position with transform feedback (GL 3.0 core), computes the
+capturing gl_Position with transform feedback (GL 3.0 core;
+glpipe/vertex_capture.py), computes the
 window positions with viewport 0's Gallium transform (the one the GS uses:
 sysvals.viewport_scale / _translate) and the bases in numpy -- strips split
 at restart indices, one loop's closing segment last, the same per instance
@@ -57,25 +58,25 @@ segments per instance; the VS passes gl_InstanceID on).  A multi-draw runs
 the pre-pass and the draw per DrawStartCountBias.  Only these draws pay for
 it (a rare feature: correctness over speed).  Known costs: the extra VS run
 is visible to pipeline-statistics and primitives-generated queries active
-around the draw, and a VS with side effects (stores, atomics) runs twice.
+around the draw, and a VS with side effects (shader buffers, images,
+atomic counters) is refused rather than run twice.
 """
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 
 import numpy as np
 
 from lowering import parse, validate
-from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
+from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from lowering.glsl.passes_stipple import bases_unit
 
 from .defs import Prim, ShaderType
 from .dirty import Dirty
 from .rasterizer_keys import PRIM_CLASS_LINES
-from .shaders import ShaderCSO, apply_bindings
+from .shaders import ShaderCSO
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -182,8 +183,7 @@ class LineStippleMixin:
     _ls_entry = None            # entry keyed last
     _ls_assembly = None         # not None: the draw runs the segment-base pre-pass
     _ls_generated = None        # (source CSO, input primitive) -> generated GS CSO
-    _ls_capture_programs = None  # VS variant -> (GL program with gl_Position captured)
-    _ls_gl = None               # [TF buffer, its size, buffer-texture buffer, texture]
+    _ls_gl = None               # [buffer-texture buffer, texture]
 
     def _key_line_gs(self, mode) -> None:
         """draw_vbo's general path while line_stipple_enable or
@@ -310,7 +310,8 @@ class LineStippleMixin:
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = self._ls_capture(lo, hi - lo + 1, instances, info.start_instance)
+            clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
+                                           "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
             scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
             translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
@@ -330,78 +331,8 @@ class LineStippleMixin:
         objs = self._ls_gl
         if objs is None:
             gl = self.gl
-            tex = int(gl.glGenTextures(1))
-            objs = self._ls_gl = [int(gl.glGenBuffers(1)), 0, int(gl.glGenBuffers(1)), tex]
+            objs = self._ls_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
         return objs
-
-    def _ls_capture_program(self, variant) -> int:
-        """A program of the VS variant alone, capturing gl_Position."""
-        progs = self._ls_capture_programs
-        if progs is None:
-            progs = self._ls_capture_programs = {}
-        prog = progs.get(variant)
-        if prog is not None:
-            return prog
-        if variant.glsl.reflection.storage_block_bindings:
-            raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: a LINE_STRIP / LINE_LOOP draw "
-                                   "whose VS uses shader buffers cannot run glpipe's stipple pre-pass (its stores "
-                                   "would run twice)")
-        gl = self.gl
-        prog = int(gl.glCreateProgram())
-        gl.glAttachShader(prog, variant.gl_shader)
-        names = (ctypes.c_char_p * 1)(b"gl_Position")
-        gl.glTransformFeedbackVaryings(prog, 1, ctypes.cast(names, ctypes.POINTER(ctypes.POINTER(ctypes.c_char))),
-                                       gl.GL_INTERLEAVED_ATTRIBS)
-        gl.glLinkProgram(prog)
-        gl.glDetachShader(prog, variant.gl_shader)
-        if not gl.glGetProgramiv(prog, gl.GL_LINK_STATUS):
-            log = gl.glGetProgramInfoLog(prog)
-            gl.glDeleteProgram(prog)
-            raise PipeError(f"internal error: the line stipple pre-pass could not link the VS: {log!r}")
-        gl.glUseProgram(prog)
-        apply_bindings(gl, prog, variant.glsl.reflection)
-        progs[variant] = prog
-        return prog
-
-    def _ls_capture(self, first: int, n: int, instances: int, start_instance: int) -> np.ndarray:
-        """The draw's VS run over vertices first..first+n-1 of every instance:
-        gl_Position as (instances, n, 4) float32 clip coordinates."""
-        gl = self.gl
-        vs_variant = self._program.variants[0]
-        prog = self._ls_capture_program(vs_variant)
-        objs = self._ls_objects()
-        size = instances * n * 16
-        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs[0])
-        if size > objs[1]:
-            gl.glBufferData(gl.GL_TRANSFORM_FEEDBACK_BUFFER, size, None, gl.GL_STREAM_READ)
-            objs[1] = size
-        if self._restart_on:  # GL may apply restart to vertex numbers
-            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
-        gl.glUseProgram(prog)
-        gl.glEnable(gl.GL_RASTERIZER_DISCARD)
-        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
-        gl.glBeginTransformFeedback(gl.GL_POINTS)
-        points = int(gl.GL_POINTS)
-        if start_instance and self._use_base_instance:
-            self._gl_draw_arrays_bi(points, first, n, instances, start_instance)
-        else:
-            self._gl_draw_arrays(points, first, n, instances)
-        gl.glEndTransformFeedback()
-        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
-        # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
-        # A uint8 array: PyOpenGL converts other types to bytes (a copy GL would overrun).
-        out = np.empty(size, np.uint8)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs[0])
-        gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += size
-        # Back to the draw's state: its program, and the rasterizer-discard
-        # switch as its rasterizer has it (the host record forgets it).
-        self._hot.glUseProgram(self._program.gl_program)
-        self._rast_host.cleared()
-        self._emit_rasterizer()
-        return out.view(np.float32).reshape(instances, n, 4)
 
     def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
         """The segment bases into the buffer texture on the GEOM stage's last
@@ -409,14 +340,14 @@ class LineStippleMixin:
         gl = self.gl
         objs = self._ls_objects()
         data = bases if len(bases) else np.zeros(1, np.float32)
-        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[2])
+        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
         gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
         self.bindings.stage("GEOM")  # raises if the layout has no GEOM range
         unit = bases_unit(self.bindings)
         gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
-        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[3])
-        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, gl.GL_R32F, objs[2])
+        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
+        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, gl.GL_R32F, objs[0])
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
         self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
         self._unit_sampler[unit] = None
@@ -430,12 +361,9 @@ class LineStippleMixin:
     def _destroy_line_stipple(self) -> None:
         gl = self.gl
         if self._ls_gl is not None:
-            gl.glDeleteBuffers(2, [self._ls_gl[0], self._ls_gl[2]])
-            gl.glDeleteTextures(1, [self._ls_gl[3]])
+            gl.glDeleteBuffers(1, [self._ls_gl[0]])
+            gl.glDeleteTextures(1, [self._ls_gl[1]])
             self._ls_gl = None
-        for prog in (self._ls_capture_programs or {}).values():
-            gl.glDeleteProgram(prog)
-        self._ls_capture_programs = None
         for cso in (self._ls_generated or {}).values():
             self._forget_generated_gs(cso)
         self._ls_generated = None

@@ -9,7 +9,8 @@ A ``RasterizerState`` is resolved once, at create time, into three things:
   every offset is off).
 * ``key``: the small tuple of fields the shader variants depend on
   (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes, point_smooth, line_stipple_enable, line_last_pixel; clip_halfz and integer pixel centres on a host
+  stipple, user clip planes, point_smooth, line_stipple_enable, line_last_pixel, the two
+  faces' fill modes when they differ; clip_halfz and integer pixel centres on a host
   without their GL switch), held in its canonical ``VariantInput``
   (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
   holders and sets Dirty.PROGRAM only when they differ;
@@ -64,6 +65,7 @@ from .hotgl import OP
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
+    KEY_FILL_SPLIT,
     KEY_LINE_LAST_PIXEL,
     KEY_LINE_STIPPLE,
     REFUSED,
@@ -273,6 +275,7 @@ class RasterizerMixin:
         self._rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
         self._rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
         self._rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
+        self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/fill_modes.py)
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -325,7 +328,9 @@ class RasterizerMixin:
         every template of a host."""
         gl = _GLEnums(self.gl)
         modes = effective_fill_modes(t)
-        mode = modes.pop() if modes else PolygonMode.FILL
+        # Two modes (faces drawn differently): fill_front here; glpipe/fill_modes.py
+        # switches per run of one facing and restores this.
+        mode = PolygonMode(t.fill_front) if len(modes) > 1 else modes.pop() if modes else PolygonMode.FILL
         flags = {
             "cull": t.cull_face != Face.NONE,
             "offset_point": bool(t.offset_point), "offset_line": bool(t.offset_line),
@@ -405,6 +410,8 @@ class RasterizerMixin:
             self._rast_line_last_pixel = used.key.value[KEY_LINE_LAST_PIXEL]  # ditto
             # Line draws get the GS of glpipe/line_stipple.py for either.
             self._rast_line_gs = bool(self._rast_line_stipple or self._rast_line_last_pixel)
+            # Faces drawn in different fill modes: draws of polygons are split by facing (fill_modes.py).
+            self._rast_fill_split = bool(used.key.value[KEY_FILL_SPLIT])
             if self._rast_class_sensitive:
                 self.dirty |= Dirty.DRAW_STATE
         if used.line_stipple is not None:

@@ -58,15 +58,20 @@ def offset_mode(t: RasterizerState) -> int:
     return DEPTH_OFFSET_FULL if t.offset_clamp != 0 else DEPTH_OFFSET_UNITS
 
 
-def offset_fill_mode(t: RasterizerState):
-    """The fill mode of the drawn faces when its offset switch is on, else None
-    (the offset then reaches no fragment: GL's and Gallium's offsets apply to
-    polygons only, by the mode they are filled in)."""
-    modes = effective_fill_modes(t)
-    if len(modes) != 1:
+def offset_fill_modes(t: RasterizerState) -> set:
+    """The fill modes of the drawn faces whose offset switch is on (empty: the
+    offset reaches no fragment -- GL's and Gallium's offsets apply to
+    polygons only, by the mode each is filled in)."""
+    return {m for m in effective_fill_modes(t) if getattr(t, OFFSET_FLAG.get(m, ""), False)}
+
+
+def fill_split(t: RasterizerState):
+    """(fill_front, fill_back) when both faces are drawn in different modes
+    (glpipe/fill_modes.py draws each triangle in its own face's mode), else
+    None."""
+    if len(effective_fill_modes(t)) < 2:
         return None
-    mode = modes.pop()
-    return mode if getattr(t, OFFSET_FLAG.get(mode, ""), False) else None
+    return (PolygonMode(t.fill_front), PolygonMode(t.fill_back))
 
 
 def depth_clip_plane(t: RasterizerState) -> int:
@@ -98,9 +103,6 @@ def depth_clip_slot(clip_plane_enable: int, shader_ir, max_distances: int) -> in
 # (field, refused when (template, profile) says so, why).  Checked in order at
 # create time; the first match raises UnsupportedError naming the field.
 REFUSED = (
-    ("fill_front / fill_back", lambda t, p: len(effective_fill_modes(t)) > 1,
-     ("different fill modes for front and back faces: core GL's glPolygonMode takes FRONT_AND_BACK only "
-      "(a culled face's mode does not count)")),
     ("fill_front / fill_back", lambda t, p: PolygonMode.FILL_RECTANGLE in effective_fill_modes(t),
      "PIPE_POLYGON_MODE_FILL_RECTANGLE needs GL_NV_fill_rectangle (PIPE_CAP_POLYGON_MODE_FILL_RECTANGLE is 0)"),
     ("offset_clamp", lambda t, p: (any_offset(t) and t.offset_clamp != 0 and not p.has("polygon_offset_clamp")
@@ -109,7 +111,7 @@ REFUSED = (
       "host profile)")),
     ("offset_units_unscaled",
      lambda t, p: (offset_mode(t) == DEPTH_OFFSET_FULL and t.offset_scale != 0
-                   and offset_fill_mode(t) in (PolygonMode.LINE, PolygonMode.POINT)),
+                   and offset_fill_modes(t) & {PolygonMode.LINE, PolygonMode.POINT}),
      ("with offset_clamp the fragment shader computes the whole offset, and the depth slope of a line- or "
       "point-filled polygon is not visible to it (without a clamp, or with offset_scale 0, it works)")),
     ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
@@ -154,7 +156,10 @@ def key_of(t: RasterizerState) -> tuple:
             bool(t.point_smooth and not t.point_quad_rasterization),
             # The pattern and factor are sysvals (glpipe/line_stipple.py): never recompile.
             bool(t.line_stipple_enable),
-            last_pixel_key(t))
+            last_pixel_key(t),
+            # Both faces drawn in different modes: draws of polygons are split
+            # by facing (glpipe/fill_modes.py), and the class is keyed per run.
+            tuple(int(m) for m in fill_split(t) or ()))
 
 
 def last_pixel_key(t: RasterizerState) -> int:
@@ -209,13 +214,13 @@ def depth_key(t: RasterizerState) -> tuple:
     """The key entries of this module's depth variants: the unscaled offset
     mode (only when the offset reaches some fragment) and the depth plane
     that still clips."""
-    return (offset_mode(t) if offset_fill_mode(t) is not None else DEPTH_OFFSET_OFF, depth_clip_plane(t))
+    return (offset_mode(t) if offset_fill_modes(t) else DEPTH_OFFSET_OFF, depth_clip_plane(t))
 
 
 # Positions in RasterizerCSO.key.value (read by glpipe/variant_keys.py).
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
-KEY_POINT_SMOOTH, KEY_LINE_STIPPLE, KEY_LINE_LAST_PIXEL = 8, 9, 10
+KEY_POINT_SMOOTH, KEY_LINE_STIPPLE, KEY_LINE_LAST_PIXEL, KEY_FILL_SPLIT = 8, 9, 10, 11
 # origin_key's entry closes the tuple (counted from its end), emulated_key's
 # precede it, depth_key's precede those.
 KEY_BOTTOM_EDGE_RULE = -1
@@ -234,18 +239,36 @@ FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLAS
                PolygonMode.POINT: PRIM_CLASS_POINTS}
 
 
+def class_fields_on(key: tuple) -> bool:
+    """Whether a field that applies to one primitive class only is on
+    (poly_stipple_enable, sprite_coord_enable, point_smooth, line stipple,
+    line last pixel, an unscaled polygon offset)."""
+    return bool(key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
+                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET])
+
+
+def polygon_class(t: RasterizerState, key: tuple, mode) -> int:
+    """The class of polygons filled in ``mode``: glPolygonMode POINT / LINE
+    rasterizes their vertices / edges as points / lines (as Mesa's draw
+    module's unfilled stage does ahead of its stipple and aapoint stages),
+    with PRIM_CLASS_OFFSET while an unscaled offset applies to that mode."""
+    cls = FILL_CLASS[mode]
+    if key[KEY_DEPTH_OFFSET] and getattr(t, OFFSET_FLAG[mode]):
+        cls |= PRIM_CLASS_OFFSET
+    return cls
+
+
 def prim_classes(t: RasterizerState, key: tuple):
-    """None unless a field that applies to one primitive class only is on
-    (poly_stipple_enable, sprite_coord_enable, point_smooth); else the class
-    points, lines and polygons rasterize as under this state: polygons take
-    the fill mode of the faces that are drawn (glPolygonMode POINT / LINE
-    rasterizes their vertices / edges as points / lines, as Mesa's draw
-    module's unfilled stage does ahead of its stipple and aapoint stages)."""
-    if not (key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
-            or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET]):
+    """None unless a class-sensitive field is on (``class_fields_on``) or the
+    faces have different fill modes; else the class points, lines and
+    polygons rasterize as under this state, polygons by the fill mode of the
+    faces that are drawn (``polygon_class``).  With two fill modes the draws
+    of polygons are split into runs of one facing, each keyed with its own
+    mode's class (glpipe/fill_modes.py); the entry here is PRIM_CLASS_POLYGONS
+    (also when no face is drawn: any class will do)."""
+    split = key[KEY_FILL_SPLIT]
+    if not (class_fields_on(key) or split):
         return None
     modes = effective_fill_modes(t)
-    polygons = FILL_CLASS[modes.pop()] if len(modes) == 1 else PRIM_CLASS_POLYGONS  # none drawn: any class
-    if key[KEY_DEPTH_OFFSET]:
-        polygons |= PRIM_CLASS_OFFSET  # (the key entry is set only when the drawn fill mode's switch is on)
+    polygons = polygon_class(t, key, modes.pop()) if len(modes) == 1 else PRIM_CLASS_POLYGONS
     return (PRIM_CLASS_POINTS, PRIM_CLASS_LINES, polygons)

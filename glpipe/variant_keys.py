@@ -59,7 +59,9 @@ that of the last stage before the rasterizer (``_rasterized_classes``): a
 bound GS by its GS_OUTPUT_PRIMITIVE, else a bound TES by TES_POINT_MODE
 (points) and TES_PRIM_MODE (isolines: lines; triangles, quads: polygons),
 else the draw's mode reduced (u_reduced_prim); polygons then take the
-rasterizer's fill mode (POINT / LINE: points / lines).
+rasterizer's fill mode (POINT / LINE: points / lines).  With two fill modes
+(faces drawn differently) glpipe/fill_modes.py splits the draw into runs of
+one facing and keys each run's class itself.
 """
 
 from __future__ import annotations
