@@ -312,8 +312,8 @@ class Context(
 
         The common path -- one non-indexed draw of a natively drawable
         primitive without start_instance -- is a few tests and one GL call
-        after the dirty blocks: the GL call, arguments bound, is memoized on
-        the (frozen) DrawInfo, and every rare condition (primitive restart left on, user
+        after the dirty blocks: the GL arguments are memoized on the (frozen)
+        DrawInfo, and every rare condition (primitive restart left on, user
         vertex buffers, start_instance offsets baked into the attributes, a
         program reading DRAWID, another context or a clear took the host,
         a rasterizer whose variant depends on the primitive class) keeps
@@ -324,7 +324,7 @@ class Context(
         if args and draws is None and indirect is None and _hostmod._current_host is self.host:
             dirty = self.dirty
             if not dirty:
-                args()
+                self._gl_draw_arrays(*args)
                 self._counters.draw_calls += 1
                 return
             # A context that is not the screen's drawing context always has
@@ -340,7 +340,7 @@ class Context(
                 run()
                 if self.dirty == dirty:
                     self.dirty = 0
-                    args()
+                    self._gl_draw_arrays(*args)
                     self._counters.draw_calls += 1
                     return
                 # An emit dirtied a later row, or bound a program reading
@@ -414,17 +414,17 @@ class Context(
             self.dirty = 0
 
     def _fast_arrays_args(self, info: DrawInfo):
-        """draw_vbo's memo for ``info``: the draw itself, glDrawArraysInstanced
-        with its arguments (GL mode, start, count, instances) bound, when the
-        fast path can draw it, else False.  Depends on the DrawInfo alone: GL's
-        primitive enums are the same for every context, and so is the entry
-        point (a raw pointer to the GL dispatch, which draws on whatever
-        context is current -- draw_vbo's fast path has checked it is ours)."""
+        """draw_vbo's memo for ``info``: the glDrawArraysInstanced arguments
+        (GL mode, start, count, instances) when the fast path can draw it,
+        else False.  Depends on the DrawInfo alone (GL's primitive enums are
+        the same for every context).  A tuple, passed as ``*args``: ctypes
+        takes it as it is, where a functools.partial would build a new one
+        per call (measured slower)."""
         mode = self._gl_prims.get(info.mode)
         if (mode is None or info.index_size or info.start_instance or info.count <= 0
                 or info.instance_count <= 0 or info.start < 0):
             return False
-        return functools.partial(self._gl_draw_arrays, mode, info.start, info.count, info.instance_count)
+        return (mode, info.start, info.count, info.instance_count)
 
     def _draw_prologue(self, indirect) -> None:
         """The rare checks of draw_vbo: destroyed context, indirect draws,
