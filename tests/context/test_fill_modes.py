@@ -40,7 +40,7 @@ from glpipe import (
 
 from .util import PASS_VS, read_rgba32f, render_target, triangle_gs, vertex_buffer
 from .util_draw import FLAT_FS, POS_COLOR, vertices, zero_fill
-from .util_raster import clear_depth, read_depth, signed_area
+from .util_raster import TRIANGLES_TES, WINDOW_VS, clear_depth, read_depth, signed_area
 
 SIZE = 32
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
@@ -688,26 +688,6 @@ def test_refused_offset_clamp_with_slope_on_a_line_face(ctx):
         offset_units_unscaled=True))
 
 
-TRIANGLES_TES = """TESS_EVAL
-PROPERTY TES_PRIM_MODE 4
-PROPERTY TES_SPACING 2
-PROPERTY TES_VERTEX_ORDER_CW 0
-PROPERTY TES_POINT_MODE 0
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL SV[0], TESSCOORD
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL TEMP[0]
-  0: MUL TEMP[0], SV[0].xxxx, IN[0][0]
-  1: MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]
-  2: MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]
-  3: MOV OUT[0], TEMP[0]
-  4: MOV OUT[1], IN[0][1]
-  5: END
-"""
-
-
 def test_refused_with_a_tes_making_triangles(profile, ctx):
     if profile == "gl33":
         pytest.skip("no tessellation on gl33 (set_patch_vertices refuses: test_draw_features)")
@@ -727,7 +707,6 @@ def test_refused_with_a_tes_making_triangles(profile, ctx):
 
 def test_window_space_positions(ctx):
     """A VS_WINDOW_SPACE_POSITION VS: facing from the window positions it writes."""
-    from .util_raster import WINDOW_VS
 
     color = setup(ctx, vs=WINDOW_VS)
     pts = mesh(21, 12)

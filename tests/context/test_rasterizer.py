@@ -46,6 +46,7 @@ from .util_raster import (
     GREEN,
     RED,
     SMOOTH_FS,
+    TRIANGLES_TES,
     WHITE,
     bind_shaders,
     covered_by_centres,
@@ -753,26 +754,6 @@ def test_lower_left_fragment_coordinates_use_the_framebuffer_height(screen, ctx)
 # Tessellation defaults
 # ---------------------------------------------------------------------------
 
-TES = """TESS_EVAL
-PROPERTY TES_PRIM_MODE 4
-PROPERTY TES_SPACING 2
-PROPERTY TES_VERTEX_ORDER_CW 0
-PROPERTY TES_POINT_MODE 0
-DCL IN[][0], POSITION
-DCL IN[][1], GENERIC[0]
-DCL SV[0], TESSCOORD
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL TEMP[0..1]
-  0: MUL TEMP[0], IN[1][0], SV[0].yyyy
-  1: MAD TEMP[0], IN[0][0], SV[0].xxxx, TEMP[0]
-  2: MAD TEMP[0], IN[2][0], SV[0].zzzz, TEMP[0]
-  3: MOV OUT[0], TEMP[0]
-  4: MOV OUT[1], IN[0][1]
-  5: END
-"""
-
-
 def test_set_tess_state_default_levels(screen, ctx):
     """Without a TCS the default levels tessellate the patch: at level 1 a
     wireframe shows the triangle's outline only, at level 6 inner edges too."""
@@ -781,7 +762,7 @@ def test_set_tess_state_default_levels(screen, ctx):
             ctx.set_tess_state((2.0, 2.0, 2.0, 2.0), (2.0, 2.0))
         return
     color = setup(ctx)
-    ctx.bind_tes_state(ctx.create_tes_state(ShaderState(tokens=TES)))
+    ctx.bind_tes_state(ctx.create_tes_state(ShaderState(tokens=TRIANGLES_TES)))
     ctx.set_patch_vertices(3)
     rast(ctx, fill_front=PolygonMode.LINE, fill_back=PolygonMode.LINE)
     dist, inside = _edge_distance(list(BIG_TRI))

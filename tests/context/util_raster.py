@@ -283,3 +283,24 @@ DCL TEMP[0]
   2: MOV OUT[1], IN[0][1]
   3: END
 """
+
+# A TES for the triangle domain: each vertex at the barycentric mix of the
+# patch's corners, with corner 0's varying.
+TRIANGLES_TES = """TESS_EVAL
+PROPERTY TES_PRIM_MODE 4
+PROPERTY TES_SPACING 2
+PROPERTY TES_VERTEX_ORDER_CW 0
+PROPERTY TES_POINT_MODE 0
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL SV[0], TESSCOORD
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL TEMP[0..1]
+  0: MUL TEMP[0], IN[1][0], SV[0].yyyy
+  1: MAD TEMP[0], IN[0][0], SV[0].xxxx, TEMP[0]
+  2: MAD TEMP[0], IN[2][0], SV[0].zzzz, TEMP[0]
+  3: MOV OUT[0], TEMP[0]
+  4: MOV OUT[1], IN[0][1]
+  5: END
+"""
