@@ -364,9 +364,10 @@ class Context(
         if start_instance != self._vertex_start_instance and not self._use_base_instance:
             self.dirty |= Dirty.VERTEX
         if self._rast_class_sensitive:
-            # The rasterizer has stipple / sprite coordinates / point smoothing on,
-            # which apply to one primitive class: Dirty.PROGRAM if this draw's
-            # class is not the one keyed (glpipe/variant_keys.py).
+            # The rasterizer has a field on that applies to one primitive class
+            # (polygon / line stipple, sprite coordinates, point smoothing, line
+            # last pixel, unscaled offset, per-face fill modes): Dirty.PROGRAM if
+            # this draw's class is not the one keyed (glpipe/variant_keys.py).
             self._key_prim_class(info.mode)
             if self._rast_line_gs:
                 self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
