@@ -186,6 +186,7 @@ class RasterizerCSO:
         "key",
         "line_stipple",
         "persample",
+        "draw_flags",
         "prim_classes",
         "slots",
         "templ",
@@ -204,6 +205,13 @@ class RasterizerCSO:
                                  + origin_key(templ))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = prim_classes(templ, self.key.value)
+        # What the draw path reads of the key, worked out here so a bind copies
+        # it: (class sensitive, line stipple, line last pixel entry, either of
+        # the two -- line draws get the generated GS of glpipe/line_stipple.py
+        # --, faces in different fill modes: glpipe/fill_modes.py).
+        k = self.key.value
+        self.draw_flags = (self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
+                           bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]))
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
         self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
@@ -405,13 +413,8 @@ class RasterizerMixin:
             # Class sensitivity follows from the key.  While it is on, draws stay
             # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
-            self._rast_class_sensitive = used.prim_classes is not None
-            self._rast_line_stipple = used.key.value[KEY_LINE_STIPPLE]  # glpipe/line_stipple.py
-            self._rast_line_last_pixel = used.key.value[KEY_LINE_LAST_PIXEL]  # ditto
-            # Line draws get the GS of glpipe/line_stipple.py for either.
-            self._rast_line_gs = bool(self._rast_line_stipple or self._rast_line_last_pixel)
-            # Faces drawn in different fill modes: draws of polygons are split by facing (fill_modes.py).
-            self._rast_fill_split = bool(used.key.value[KEY_FILL_SPLIT])
+            (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
+             self._rast_line_gs, self._rast_fill_split) = used.draw_flags  # (RasterizerCSO.__init__)
             if self._rast_class_sensitive:
                 self.dirty |= Dirty.DRAW_STATE
         if used.line_stipple is not None:
