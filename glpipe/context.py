@@ -321,21 +321,23 @@ class Context(
         covers them.  Everything else goes through ``_draw_general``.
         """
         args = info._draw_cache
-        if args and draws is None and indirect is None and _hostmod._current_host is self.host:
+        if args and draws is None and indirect is None:
             dirty = self.dirty
             if not dirty:
                 self._gl_draw_arrays(*args)
                 self._counters.draw_calls += 1
                 return
             # A context that is not the screen's drawing context always has
-            # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), so
-            # this test also keeps it out.
+            # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), and
+            # so has the drawing context while its host's GL context is not
+            # current (glpipe/host.py _switch_current): this test keeps both out.
             if not dirty & _DRAW_STATE:
                 # _update_derived(0) in one call: the word's runner is the one
                 # emit it selects (a bind between draws: the common case) or
                 # _run_plan; vertex input included (no DERIVED_ORDER row).
-                run = self._derived_runs.get(dirty)
-                if run is None:
+                try:
+                    run = self._derived_runs[dirty]  # a subscript: cheaper than .get here
+                except KeyError:
                     run = self._derived_run(dirty)
                 run()
                 if self.dirty == dirty:

@@ -349,6 +349,18 @@ _GL_ERRORS = {
 _current_host: "HostGL | None" = None
 
 
+def _switch_current(host: "HostGL") -> None:
+    """Record ``host`` as current; the host that stops being current runs its
+    ``lost_current_hooks`` (each screen marks its drawing context, so that
+    context's next draw leaves draw_vbo's fast path for the prologue, which
+    makes its host current again: the fast path tests no host)."""
+    global _current_host
+    previous, _current_host = _current_host, host
+    if previous is not None and previous is not host:
+        for hook in previous.lost_current_hooks:
+            hook()
+
+
 class HostGL:
     """One ModernGL context plus PyOpenGL on it, and the profile read from it.
 
@@ -368,8 +380,8 @@ class HostGL:
         self.gl_thread = threading.get_ident()
         self.lock = threading.RLock()
         self.released = False
-        global _current_host
-        _current_host = self  # a freshly made (or wrapped, in use) context is current
+        self.lost_current_hooks: list = []  # run when another host's context is made current
+        _switch_current(self)  # a freshly made (or wrapped, in use) context is current
         self.clear_errors()
         self.profile = self._read_profile(profile_name)
         # ModernGL's texture operations bind on its "default texture unit"
@@ -538,10 +550,9 @@ class HostGL:
         which one is current, so every GL-touching entry point calls this
         first.  The common case is one identity comparison.
         """
-        global _current_host
         if _current_host is not self:
             self.mgl.mglo._context.__enter__()
-            _current_host = self
+            _switch_current(self)
 
     # -- threads ------------------------------------------------------------
 

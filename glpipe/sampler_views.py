@@ -512,6 +512,18 @@ class SamplerViewMixin:
                 and not self.destroyed):
             # The common call, compared first: only views that differ from
             # what their slot holds are validated (the others were when bound).
+            if len(views) == 1:
+                # One view, the commonest of all (a texture switch between
+                # draws): no loop, an item store (docs/performance.md).
+                view = views[0]
+                if slots[start_slot] is view:
+                    return
+                if view is not None and (type(view) is not SamplerView or view.context is not self
+                                         or view.destroyed or view.texture._destroyed):
+                    _refuse_view(view, 0, self, what)
+                slots[start_slot] = view
+                self.dirty |= _SAMPLER_VIEWS
+                return
             changed = False
             i = start_slot
             for view in views:

@@ -18,6 +18,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from .caps import ScreenCaps
 from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
+from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host import HostGL, create_host
@@ -56,10 +57,20 @@ class Screen:
         self.counters = Counters()
         self._destroyed = False
         self._contexts: "list" = []
+        self._drawing_context = None  # the Context whose draw state the host GL holds
+        host.lost_current_hooks.append(self._host_not_current)
         host.make_current()
         self.format_support = probe_format_support(host)
         self.bindings = binding_layout(host.profile)
         self.caps = ScreenCaps(host, self.format_support, bindings=self.bindings)
+
+    def _host_not_current(self) -> None:
+        """Another host's GL context was made current: the drawing context's
+        next draw must make ours current again, so it leaves draw_vbo's fast
+        path (Dirty.DRAW_STATE; the general path's prologue switches back)."""
+        ctx = self._drawing_context
+        if ctx is not None:
+            ctx.dirty |= Dirty.DRAW_STATE
 
     # -- identity -----------------------------------------------------------
 

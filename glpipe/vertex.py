@@ -271,8 +271,6 @@ class VertexMixin:
         self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor")
         self._patch_vertices = None      # set_patch_vertices' value ...
         self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
-        if not hasattr(self.screen, "_drawing_context"):
-            self.screen._drawing_context = None  # the Context whose draw state the host GL holds
         self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
         self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
         self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048

@@ -49,3 +49,42 @@ def test_draw_vbo_window_coordinates_no_flip(screen, ctx):
     expected = np.zeros((8, 8, 4), np.float32)
     expected[:4, :4] = red
     assert np.array_equal(img, expected)
+
+
+def test_draw_vbo_after_another_screens_host_was_current(screen, ctx, profile):
+    """Two screens, two host GL contexts.  A draw with nothing dirty (draw_vbo's
+    fast path) right after the other screen's host was made current still
+    lands in this context's framebuffer, and nothing lands in the other's:
+    glpipe makes its own host current again first."""
+    from glpipe import Blend, BlendFactor, BlendState, Clear, RTBlendState
+
+    from conftest import PROFILES, get_screen
+
+    color, _ = render_target(ctx, 8, 8)
+    _pipeline(ctx)
+    one = BlendFactor.ONE
+    ctx.bind_blend_state(ctx.create_blend_state(BlendState(rt=[RTBlendState(
+        blend_enable=True, rgb_func=Blend.ADD, alpha_func=Blend.ADD, rgb_src_factor=one, rgb_dst_factor=one,
+        alpha_src_factor=one, alpha_dst_factor=one)])))
+    rgba = [0.125, 0.25, 0.0625, 0.25]
+    verts = np.array([[-1, -1, 0, 1] + rgba, [3, -1, 0, 1] + rgba, [-1, 3, 0, 1] + rgba], np.float32)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
+    info = DrawInfo(mode=Prim.TRIANGLES, start=0, count=3)
+    ctx.draw_vbo(info)
+    ctx.draw_vbo(info)  # nothing dirty: the fast path from here on
+
+    other = get_screen(next(p for p in PROFILES if p != profile))  # makes its host current
+    octx = other.context_create()
+    try:
+        ocolor, _ = render_target(octx, 8, 8)
+        octx.clear(Clear.COLOR0, None, (0.5, 0.5, 0.5, 0.5), 1.0, 0)
+        ctx.draw_vbo(info)  # fast path again, the other host current
+        ctx.draw_vbo(info)
+        ours = read_rgba32f(screen, color)  # (raw GL: on the host the draws left current)
+        other.host.make_current()
+        theirs = read_rgba32f(other, ocolor)
+    finally:
+        octx.destroy()
+        screen.host.make_current()
+    assert np.allclose(ours, 4 * np.array(rgba, np.float32)), "every draw adds its colour once"
+    assert np.array_equal(theirs, np.full((8, 8, 4), 0.5, np.float32)), "no draw of ours reached the other host"
