@@ -448,12 +448,16 @@ class VertexMixin:
         with the common case -- a VAO made before, still valid -- unrolled."""
         cso = self.velems
         if cso is not None and not self._vertex_user:
-            record = cso.vaos.get(self._vb_id)
+            try:
+                record = cso.vaos[self._vb_id]  # a subscript: cheaper than .get on this path
+            except KeyError:
+                return self._emit_vertex(0)
             # Checked since no resource was destroyed (resource.DESTROYED):
             # every buffer still has the GL object the VAO points at.
-            if record is not None and record[2] == _DESTROYED[0]:
+            if record[2] == _DESTROYED[0]:
+                # (_vertex_start_instance needs no reset: on the fast path it
+                # is 0 already, or the host has base instance and never reads it.)
                 self._index_res = _UNBOUND
-                self._vertex_start_instance = 0
                 self._hot.glBindVertexArray(record[0])
                 return
         self._emit_vertex(0)
