@@ -95,6 +95,22 @@ is drawn with restart disabled.  ``restart_index`` may be any 32-bit value; a
 value the index type cannot hold (0xffff with 1-byte indices) never matches.
 A non-indexed draw ignores ``primitive_restart``, as Gallium and GL do.
 
+Edge masks
+----------
+A polygon drawn with fill mode LINE or POINT shows its *boundary* only:
+the inner edges of the triangles a quad or polygon is cut into are not
+polygon edges (GL's and Gallium's edge flags: Mesa's draw module draws the
+edges its decomposition flags, u_unfilled_indices' outlines likewise).
+:func:`edge_masks` gives, per output triangle of :func:`translate` (same
+arguments, same order), a 3-bit mask: bit j set when the triangle's edge
+from its vertex j to vertex j+1 (mod 3) lies on the source primitive's
+boundary.  Triangles list their vertices in the boundary's cyclic order, so
+edge j runs in the boundary's direction and starts at vertex j (whose
+per-vertex edge flag, where a shader writes one, applies to it).  QUADS and
+QUAD_STRIP cut one diagonal per quad; a polygon's fan triangle k has the
+boundary edge (v_k+1, v_k+2), plus (v_0, v_1) for the first triangle of its
+run and (v_n-1, v_0) for the last.
+
 Line loops
 ----------
 ``LINE_LOOP`` is *not* translated by ``translate()``: core GL draws
@@ -135,6 +151,7 @@ __all__ = [
     "PV_LAST",
     "NEEDS_TRANSLATION",
     "Translation",
+    "edge_masks",
     "translate",
     "translate_line_loop",
     "generate_sequential",
@@ -496,6 +513,71 @@ def translate(prim, count, start=0, indices=None, index_size=0, primitive_restar
         out = _decompose(values, prim, pattern, restart, restart_index)
     out, size = _finish(out)
     return Translation(Prim.TRIANGLES, out, size)
+
+
+# Boundary (cyclic) order of a step's vertex offsets, QUADS and QUAD_STRIP
+# (GL: a quad strip's quad is v2i, v2i+1, v2i+3, v2i+2).
+_BOUNDARY = {Prim.QUADS: (0, 1, 2, 3), Prim.QUAD_STRIP: (0, 1, 3, 2)}
+
+
+def _edge_bits(prim: Prim, tri: tuple) -> "tuple[int, int, int]":
+    """(always, first step only, last step only) boundary bits of one
+    pattern triangle (step offsets, ``_ANCHOR`` = the run's first vertex)."""
+    always = first = last = 0
+    for j in range(3):
+        p, q = tri[j], tri[(j + 1) % 3]
+        if prim is Prim.POLYGON:
+            # Offsets 1, 2 are v_k+1, v_k+2 of fan step k; the anchor is v_0.
+            pair = {p, q}
+            if pair == {1, 2}:
+                always |= 1 << j
+            elif pair == {_ANCHOR, 1}:
+                first |= 1 << j            # (v_0, v_1): the run's first triangle
+            else:
+                last |= 1 << j             # (v_n-1, v_0): the run's last triangle
+        else:
+            order = _BOUNDARY[prim]
+            if (order.index(q) - order.index(p)) % 4 in (1, 3):
+                always |= 1 << j
+    return always, first, last
+
+
+def edge_masks(prim, count, start=0, indices=None, index_size=0, primitive_restart=False,
+               restart_index=0, provoking=None, quads_follow_provoking_vertex=True,
+               flatshade_first=None) -> np.ndarray:
+    """Per output triangle of :func:`translate` with the same arguments, the
+    3-bit mask of its edges on the source primitive's boundary (bit j: the
+    edge from the triangle's vertex j to vertex j+1; module docstring).
+    uint8, one entry per triangle, in translate's order."""
+    prim = _check_prim(prim)
+    if prim not in _DECOMPOSITIONS:
+        raise InvalidArgumentError(f"edge_masks: {prim.name} is not translated (every edge is a boundary edge)")
+    count = _check_int("count", count)
+    start = _check_int("start", start)
+    provoking = _resolve_provoking(provoking, flatshade_first)
+    primitive_restart = _check_bool("primitive_restart", primitive_restart)
+    quads_follow = _check_bool("quads_follow_provoking_vertex", quads_follow_provoking_vertex)
+    values = _values_for_draw(indices, index_size, start, count)
+    rule = _DECOMPOSITIONS[prim]
+    pattern = _output_pattern(prim, provoking, quads_follow)
+    bits = [_edge_bits(prim, pattern[t:t + 3]) for t in range(0, len(pattern), 3)]
+    if values is None or not (primitive_restart and
+                              _has_restart(values, primitive_restart, _check_int("restart_index", restart_index))):
+        n = count if values is None else values.size
+        steps = (n - rule.span) // rule.stride + 1 if n >= rule.span else 0
+        step = np.arange(steps)
+        is_first, is_last = step == 0, step == steps - 1
+    else:
+        is_marker, pos, run_start, run_end = _runs(values, restart_index)
+        rel = pos - run_start
+        ok = ~is_marker & (rel % rule.stride == 0) & (rel + rule.span <= run_end - run_start)
+        step_pos = np.flatnonzero(ok)
+        is_first = rel[step_pos] == 0
+        is_last = rel[step_pos] + rule.span == (run_end - run_start)[step_pos]
+    out = np.empty((is_first.size, len(bits)), np.uint8)
+    for col, (always, first, last) in enumerate(bits):
+        out[:, col] = always | np.where(is_first, first, 0) | np.where(is_last, last, 0)
+    return out.reshape(-1)
 
 
 def _values_for_draw(indices, index_size, start: int, count: int) -> "np.ndarray | None":

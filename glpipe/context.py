@@ -35,6 +35,7 @@ from .rasterizer import RasterizerMixin
 from .line_stipple import LineStippleMixin
 from .vertex_capture import VertexCaptureMixin
 from .fill_modes import FillModesMixin
+from .polygon_edges import PolygonEdgesMixin
 from .debug import DebugMixin
 from .constants import ConstantBufferMixin
 from .sampler_views import SamplerViewMixin
@@ -118,6 +119,7 @@ class Context(
     LineStippleMixin,
     VertexCaptureMixin,
     FillModesMixin,
+    PolygonEdgesMixin,
     DebugMixin,
     SamplerMixin,
     SamplerViewMixin,
@@ -373,6 +375,8 @@ class Context(
             self._key_prim_class(info.mode)
             if self._rast_line_gs:
                 self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
+            if self._rast_edge_fill:
+                self._key_polygon_edges(info.mode)  # glpipe/polygon_edges.py: edge flags
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
@@ -690,6 +694,11 @@ class Context(
             self._counters.fallback_hits += 1
             if tr.count == 0:
                 continue
+            if self._edge_masks_on and self._rast_edge_fill:
+                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/polygon_edges.py).
+                self._upload_edge_masks(self._edge_masks_of(info.mode, count, start,
+                                                            source if info.index_size else None, info,
+                                                            flatshade_first))
             if self._debug_callback is not None:
                 name = Prim(info.mode).name
                 self._debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
@@ -766,6 +775,7 @@ class Context(
         self._destroy_line_stipple()
         self._destroy_vertex_capture()
         self._destroy_fill_modes()
+        self._destroy_polygon_edges()
         self._destroy_debug()
         self._destroy_sampler_views()
         self._destroy_samplers()

@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fallback.indices import NEEDS_TRANSLATION, translate
+from fallback.indices import NEEDS_TRANSLATION, edge_masks, translate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import PolygonMode, Prim, ShaderType
@@ -97,6 +97,17 @@ _WHAT = "RasterizerState.fill_front / fill_back (faces drawn in different fill m
 # The draw modes whose primitives are polygons (u_reduced_prim's triangles).
 POLYGON_PRIMS = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
                            Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
+
+
+def triangle_edge_masks(prim, values: np.ndarray, restart=None, flatshade_first: bool = False) -> np.ndarray:
+    """The boundary masks (fallback.indices.edge_masks) of ``triangles(prim,
+    values, restart, flatshade_first)`` for a translated ``prim``: one per
+    triangle, in the same order (glpipe/polygon_edges.py)."""
+    values = np.asarray(values).astype(np.int64, copy=False)
+    marker = int(values[restart][0]) if restart is not None and restart.any() else 0
+    return edge_masks(prim, len(values), indices=values.astype(np.uint32), index_size=4,
+                      primitive_restart=bool(restart is not None and restart.any()), restart_index=marker,
+                      flatshade_first=bool(flatshade_first))
 
 
 def _run_bounds(n: int, restart):
@@ -256,10 +267,14 @@ class FillModesMixin:
         first = bool(cso.templ.flatshade_first)
         source = self._index_values(info, items) if info.index_size else None
         tris, biases = [], []
+        # Fill mode LINE / POINT of a translated primitive: its triangles' boundary masks (glpipe/polygon_edges.py).
+        masks = [] if self._rast_edge_fill and self._edge_masks_on and info.mode in NEEDS_TRANSLATION else None
         for start, count, bias in items:
             if count <= 0:
                 tris.append(np.zeros((0, 3), np.int64))
                 biases.append(0)
+                if masks is not None:
+                    masks.append(np.zeros(0, np.uint8))
                 continue
             if start < 0:
                 raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
@@ -273,6 +288,8 @@ class FillModesMixin:
                 values, restart, bias = np.arange(start, start + count, dtype=np.int64), None, 0
             tris.append(triangles(info.mode, values, restart, first))
             biases.append(bias)
+            if masks is not None:
+                masks.append(triangle_edge_masks(info.mode, values, restart, first))
         vids = [t + b for t, b in zip(tris, biases)]
         used = [v for v in vids if len(v)]
         if not used:
@@ -287,7 +304,8 @@ class FillModesMixin:
         offsets = np.cumsum([0] + [len(t) for t in tris]).tolist()
         self._fm_upload(np.concatenate(tris).astype(np.uint32).reshape(-1))
         try:
-            self._fm_draw_items(info, items, biases, facing, offsets, faces, divisor)
+            self._fm_draw_items(info, items, biases, facing, offsets, faces, divisor,
+                                None if masks is None else np.concatenate(masks))
         finally:
             # Back to the CSO's slot (fill_front), which the rasterizer record holds.
             gl = self.gl
@@ -295,8 +313,9 @@ class FillModesMixin:
             self._counters.gl_state_calls += 1
         return True
 
-    def _fm_draw_items(self, info, items, biases, facing, offsets, faces, divisor) -> None:
-        """The runs of every multi-draw item in order (module docstring, 3-4)."""
+    def _fm_draw_items(self, info, items, biases, facing, offsets, faces, divisor, masks=None) -> None:
+        """The runs of every multi-draw item in order (module docstring, 3-4);
+        ``masks``: the triangles' boundary masks, uploaded per run."""
         gl = self.gl
         gl_tris = int(gl.GL_TRIANGLES)
         instances = info.instance_count
@@ -321,13 +340,18 @@ class FillModesMixin:
                     self._emit_vertex(si)  # offsets baked into the attributes (glpipe/vertex.py)
                     self._fm_bind_indices()  # (the VAO holds the element array binding)
                 for a, b, front in item_runs:
-                    gl_mode, cls, _ = faces[front]
-                    if cls is not None and cls != self._prim_class:
-                        self._fm_key_class(cls, si)
+                    gl_mode, cls, pmode = faces[front]
+                    # The run's class (stipple, sprites, ...) and the FS of its
+                    # fill mode's edge flags (glpipe/polygon_edges.py).
+                    edges = self._rast_edge_fill and self._key_edge_run(pmode)
+                    if (cls is not None and cls != self._prim_class) or edges:
+                        self._fm_key_class(cls if cls is not None else self._prim_class, si)
                     if gl_mode != mode_now:
                         gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl_mode)
                         self._counters.gl_state_calls += 1
                         mode_now = gl_mode
+                    if masks is not None:  # a run is a GL draw: gl_PrimitiveIDIn counts from its first
+                        self._upload_edge_masks(masks[first_tri + a:first_tri + b])
                     self._fm_draw_run(gl_tris, first_tri + a, b - a, bias, count_inst, si, drawid)
 
     def _fm_key_class(self, cls: int, start_instance: int) -> None:
@@ -385,4 +409,4 @@ class FillModesMixin:
         self._fm_plan = None
 
 
-__all__ = ["POLYGON_PRIMS", "FillModesMixin", "front_facing", "runs", "triangles"]
+__all__ = ["POLYGON_PRIMS", "FillModesMixin", "front_facing", "runs", "triangle_edge_masks", "triangles"]

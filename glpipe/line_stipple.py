@@ -109,11 +109,18 @@ _NOT_PASSED = frozenset({"LAYER", "VIEWPORT_INDEX", "EDGEFLAG", "VIEWPORT_MASK"}
 _DROPPED = frozenset({"EDGEFLAG"})  # ignored by GL for lines anyway
 
 
+# Generated GS input primitive -> (output primitive, the input vertices it emits).
+_PASSTHROUGH = {"LINES": ("LINE_STRIP", (0, 1)), "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)),
+                "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2))}
+
+
 def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_enable") -> str:
     """TGSI of a GS that passes every output of ``source`` (the last vertex
-    stage's IR + info) through for one segment: input LINES (vertices 0, 1)
-    or LINES_ADJACENCY (vertices 1, 2), output a 2-vertex LINE_STRIP.
+    stage's IR + info) through for one primitive: input LINES (vertices 0,
+    1) or LINES_ADJACENCY (vertices 1, 2) out as a 2-vertex LINE_STRIP,
+    TRIANGLES (glpipe/polygon_edges.py) as a 3-vertex TRIANGLE_STRIP.
     ``field`` names the rasterizer field that needs the GS (in errors)."""
+    output_prim, emitted = _PASSTHROUGH[input_prim]
     ir, info = source
     regs = []
     for io in info.outputs:
@@ -121,10 +128,10 @@ def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_en
             continue
         if io.semantic in _NOT_PASSED:
             raise UnsupportedError(f"draw_vbo: RasterizerState.{field}: the {io.semantic} output of the last "
-                                   f"vertex stage cannot pass through glpipe's generated line GS")
+                                   f"vertex stage cannot pass through glpipe's generated GS")
         regs.append(io)
-    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", "PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP",
-             "PROPERTY GS_MAX_OUTPUT_VERTICES 2"]
+    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
+             f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}"]
     for prop in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED"):
         value = ir.property(prop, None)
         if value is not None:
@@ -138,7 +145,7 @@ def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_en
         lines.append(f"DCL OUT[{k}], {sem}{interp}")
     lines.append("IMM[0] UINT32 {0, 0, 0, 0}")
     n = 0
-    for v in ((0, 1) if input_prim == "LINES" else (1, 2)):
+    for v in emitted:
         for k in range(len(regs)):
             lines.append(f"{n:4}: MOV OUT[{k}], IN[{v}][{k}]")
             n += 1

@@ -65,6 +65,7 @@ from .hotgl import OP
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
+    KEY_EDGE_FILL,
     KEY_FILL_SPLIT,
     KEY_LINE_LAST_PIXEL,
     KEY_LINE_STIPPLE,
@@ -208,10 +209,12 @@ class RasterizerCSO:
         # What the draw path reads of the key, worked out here so a bind copies
         # it: (class sensitive, line stipple, line last pixel entry, either of
         # the two -- line draws get the generated GS of glpipe/line_stipple.py
-        # --, faces in different fill modes: glpipe/fill_modes.py).
+        # --, faces in different fill modes: glpipe/fill_modes.py, a face
+        # drawn as lines or points: glpipe/polygon_edges.py).
         k = self.key.value
         self.draw_flags = (self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
-                           bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]))
+                           bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
+                           bool(k[KEY_EDGE_FILL]))
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
         self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
@@ -284,6 +287,7 @@ class RasterizerMixin:
         self._rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
         self._rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
         self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/fill_modes.py)
+        self._rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/polygon_edges.py)
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -414,7 +418,7 @@ class RasterizerMixin:
             # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
             (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
-             self._rast_line_gs, self._rast_fill_split) = used.draw_flags  # (RasterizerCSO.__init__)
+             self._rast_line_gs, self._rast_fill_split, self._rast_edge_fill) = used.draw_flags  # (RasterizerCSO)
             if self._rast_class_sensitive:
                 self.dirty |= Dirty.DRAW_STATE
         if used.line_stipple is not None:

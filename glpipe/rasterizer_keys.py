@@ -159,7 +159,18 @@ def key_of(t: RasterizerState) -> tuple:
             last_pixel_key(t),
             # Both faces drawn in different modes: draws of polygons are split
             # by facing (glpipe/fill_modes.py), and the class is keyed per run.
-            tuple(int(m) for m in fill_split(t) or ()))
+            tuple(int(m) for m in fill_split(t) or ()),
+            edge_fill(t))
+
+
+def edge_fill(t: RasterizerState) -> tuple:
+    """The key entry of polygon edge flags (glpipe/polygon_edges.py): the
+    fill modes of the drawn faces, sorted, when one of them is LINE or
+    POINT; else ()."""
+    modes = effective_fill_modes(t)
+    if not modes & {PolygonMode.LINE, PolygonMode.POINT}:
+        return ()
+    return tuple(sorted(int(m) for m in modes))
 
 
 def last_pixel_key(t: RasterizerState) -> int:
@@ -221,6 +232,7 @@ def depth_key(t: RasterizerState) -> tuple:
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
 KEY_POINT_SMOOTH, KEY_LINE_STIPPLE, KEY_LINE_LAST_PIXEL, KEY_FILL_SPLIT = 8, 9, 10, 11
+KEY_EDGE_FILL = 12
 # origin_key's entry closes the tuple (counted from its end), emulated_key's
 # precede it, depth_key's precede those.
 KEY_BOTTOM_EDGE_RULE = -1
@@ -242,9 +254,10 @@ FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLAS
 def class_fields_on(key: tuple) -> bool:
     """Whether a field that applies to one primitive class only is on
     (poly_stipple_enable, sprite_coord_enable, point_smooth, line stipple,
-    line last pixel, an unscaled polygon offset)."""
+    line last pixel, an unscaled polygon offset, a face drawn as lines or
+    points: its polygons' edge flags, glpipe/polygon_edges.py)."""
     return bool(key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
-                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET])
+                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET] or key[KEY_EDGE_FILL])
 
 
 def polygon_class(t: RasterizerState, key: tuple, mode) -> int:

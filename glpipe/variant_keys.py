@@ -33,6 +33,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
 | point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
 | line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
+| edge_flags, edge_fill | rasterizer fill modes with a drawn face drawn as lines or points (``edge_fill`` = that mode; with two drawn modes fill_modes.py keys each run's), for draws with edge flags: translated QUADS / QUAD_STRIP / POLYGON (boundary masks) or a VS writing EDGEFLAG, fed by the VS (``_edge_key`` from glpipe/polygon_edges.py, which inserts a generated GS) | GS and VS (edge_flags), FS (edge_fill) |
 | line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/line_stipple.py, which inserts the same generated GS) | GS |
 | depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
@@ -160,6 +161,8 @@ class VariantKeyMixin:
         gs = sh[_GS]
         if gs is None and self._rast_line_gs:
             gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
+        if gs is None and self._rast_edge_fill:
+            gs = self._edge_gs  # glpipe/polygon_edges.py: the generated pass-through GS (or None)
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
     def _variant_environment(self):
@@ -181,6 +184,8 @@ class VariantKeyMixin:
             self._line_stipple_key if self._rast_line_stipple else 0,
             # glpipe/line_stipple.py: the draw's line_last_pixel (0: none).
             self._line_last_pixel_key if self._rast_line_last_pixel else 0,
+            # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
+            self._edge_key if self._rast_edge_fill else None,
             self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
@@ -188,7 +193,7 @@ class VariantKeyMixin:
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
         (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
-         line_stipple, line_last_pixel, gl_clamp_input) = env.value
+         line_stipple, line_last_pixel, edges, gl_clamp_input) = env.value
         color_kinds, nr_cbufs = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
@@ -250,6 +255,14 @@ class VariantKeyMixin:
         if line_last_pixel and stage == _GS:
             # The GS is the last stage whenever this is set (line_stipple.py).
             fields["line_last_pixel"] = line_last_pixel
+        if edges is not None:
+            # The GS is the generated one whenever this is set (polygon_edges.py).
+            if stage == _GS:
+                fields["edge_flags"] = edges[0]
+            elif stage == _VS and edges[1]:
+                fields["edge_flags"] = edges[1]
+            elif stage == _FS and edges[2]:
+                fields["edge_fill"] = edges[2]
         if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
             # The GS is the last stage whenever line_stipple is set (line_stipple.py).
             fields["line_stipple"] = line_stipple

@@ -5,8 +5,8 @@ A variant pass is an emitter option: it adds GLSL at one of a few fixed
 field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes_fragment.py``,
-``passes_vertex.py``, ``passes_texture.py``, ``passes_depth.py``, ``passes_stipple.py`` and
-``passes_last_pixel.py``; ``docs/lowering.md``
+``passes_vertex.py``, ``passes_texture.py``, ``passes_depth.py``, ``passes_stipple.py``,
+``passes_edges.py`` and ``passes_last_pixel.py``; ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
 The hooks and who calls them:
@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 from . import passes_depth as D
+from . import passes_edges as E
 from . import passes_fragment as F
 from . import passes_last_pixel as LP
 from . import passes_stipple as L
@@ -96,6 +97,10 @@ def _segment_bases(key) -> bool:
     return key.line_stipple == L.LINE_STIPPLE_SEGMENT_BASES
 
 
+def _vertex_edge_flags(key) -> bool:
+    return bool(key.edge_flags & E.EDGE_FLAGS_VERTEX)
+
+
 def _gl_clamp_active(key) -> bool:
     return any(key.gl_clamp)
 
@@ -111,6 +116,8 @@ PASSES: Tuple[Pass, ...] = (
     # (the offset depth first: its derivatives need the uniform control flow before any kill)
     Pass("depth offset (unscaled units)", "depth_offset", FRAG, "prologue", _flag("depth_offset"), D.offset_depth,
          "glp_offset_depth = gl_FragCoord.z + offset (sysvals.depth_offset: scale, units, clamp)"),
+    Pass("polygon edges (kill)", "edge_fill", FRAG, "prologue", _flag("edge_fill"), E.edge_kill,
+         "discard fragments of LINE edges / POINT vertices whose edge flag is off (glp_edge, glp_edge_mask)"),
     Pass("polygon stipple", "poly_stipple", FRAG, "prologue", _flag("poly_stipple"), F.polygon_stipple,
          "discard where bit 31 - x%32 of sysvals.stipple row y%32 is 0"),
     Pass("window rectangles", "window_rectangles", FRAG, "prologue", _window_rects_active, F.window_rectangles,
@@ -135,6 +142,12 @@ PASSES: Tuple[Pass, ...] = (
          L.declare_counter_output, "noperspective out float glp_line_stipple, the strip state (and segment bases)"),
     Pass("line last pixel (state)", "line_last_pixel", GEOM, "declare", _flag("line_last_pixel"), LP.declare_state,
          "the strip state and the saved outputs of the vertex being emitted"),
+    Pass("polygon edges (inputs)", "edge_fill", FRAG, "declare", _flag("edge_fill"), E.declare_fs,
+         "noperspective in vec3 glp_edge, flat in int glp_edge_mask"),
+    Pass("polygon edges (outputs)", "edge_flags", GEOM, "declare", _flag("edge_flags"), E.declare_gs,
+         "corner weights and edge mask out; the boundary masks, the vertex flags in"),
+    Pass("polygon edges (vertex flag out)", "edge_flags", VERT, "declare", _vertex_edge_flags,
+         E.declare_vertex_flag, "out float glp_vertex_edgeflag"),
     # (first vertex_end row: the outputs before any pass changes them)
     Pass("line last pixel (save)", "line_last_pixel", GEOM, "vertex_end", _flag("line_last_pixel"), LP.save_vertex,
          "save the vertex's outputs and GL window position"),
@@ -146,6 +159,10 @@ PASSES: Tuple[Pass, ...] = (
          "glp_ls_instance = gl_InstanceID"),
     Pass("line stipple (new strip)", "line_stipple", GEOM, "end_primitive", _flag("line_stipple"),
          L.reset_at_end_primitive, "the next EmitVertex starts a strip"),
+    Pass("polygon edges (vertex flag)", "edge_flags", VERT, "vertex_end", _vertex_edge_flags,
+         E.vertex_flag_at_end, "glp_vertex_edgeflag = the EDGEFLAG output's x"),
+    Pass("polygon edges (corner)", "edge_flags", GEOM, "vertex_end", _flag("edge_flags"), E.corner_at_emit,
+         "glp_edge = this corner's weights, glp_edge_mask, gl_PrimitiveID"),
     Pass("two-sided color (outputs)", "two_side", VERTEX_LIKE, "declare", _flag("two_side"),
          V.declare_back_colors, "declare BCOLOR[n] for every COLOR[n] the FS may read"),
     Pass("disabled clip distances", "disabled_clip_distances", VERTEX_LIKE, "vertex_end",

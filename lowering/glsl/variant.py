@@ -89,6 +89,14 @@ class VariantKey:
       segment covering exactly that pixel.  1: GL pixel centres; 2: integer
       pixel centres (half_pixel_center False: Gallium's window coordinates
       are GL's minus 0.5).
+    * ``edge_flags`` -- polygon edge flags for polygons drawn as lines or
+      points (passes_edges.py).  GS (the generated pass-through GS): bit 0
+      ANDs each triangle's boundary mask (a buffer texture, for translated
+      QUADS / QUAD_STRIP / POLYGON), bit 1 the VS's edge flags; it emits the
+      corner weights and the mask.  VS: bit 1 passes the EDGEFLAG output on.
+    * ``edge_fill`` -- (FS) the PIPE_POLYGON_MODE_* the draw's polygons are
+      drawn in: LINE (1) kills fragments of edges whose flag is off, POINT
+      (2) those of vertices whose edge is off; 0 = off (FILL).
     * ``point_smooth`` -- (FS) round antialiased points: the fragment's
       coverage of a circle of diameter point size (from ``gl_PointCoord``;
       a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
@@ -165,6 +173,8 @@ class VariantKey:
     poly_stipple: bool = False
     line_stipple: int = 0
     line_last_pixel: int = 0
+    edge_flags: int = 0
+    edge_fill: int = 0
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
@@ -197,6 +207,10 @@ class VariantKey:
         if self.line_last_pixel not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 "
                                        "(integer pixel centres)")
+        if not 0 <= self.edge_flags <= 3:
+            raise InvalidArgumentError("VariantKey.edge_flags is a 2-bit mask (1 boundary masks, 2 vertex flags)")
+        if self.edge_fill not in (0, 1, 2):
+            raise InvalidArgumentError("VariantKey.edge_fill is 0 (off), 1 (PIPE_POLYGON_MODE_LINE) or 2 (POINT)")
         if self.depth_offset not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.depth_offset must be 0 (off), 1 (units) or 2 (full offset)")
         if self.depth_clip_plane not in (0, 1, 2, 3) or not 0 <= self.depth_clip_slot < 8:

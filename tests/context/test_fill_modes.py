@@ -152,11 +152,54 @@ def image(ctx, color):
     return out
 
 
-def draw_expected(ctx, tris_by_run, front, back, fields, instance=None, **info):
-    """Draw each (is front, [vertex triples]) run as indexed TRIANGLES with one fill mode."""
+def boundary_pairs(prim, n):
+    """The vertex pairs {u, v} on the boundary of the quads / quad-strip
+    quads / polygon of an ``n``-vertex draw of ``prim`` (GL's Begin/End
+    boundary order: a quad a b c d, a strip quad v2i v2i+1 v2i+3 v2i+2, a
+    polygon v0 .. vn-1); None for primitives whose triangles are the
+    polygons (every edge is one).  Their inner edges are no polygon edges:
+    fill modes LINE / POINT do not draw them (edge flags)."""
+    if prim == Prim.QUADS:
+        cycles = [tuple(range(4 * q, 4 * q + 4)) for q in range(n // 4)]
+    elif prim == Prim.QUAD_STRIP:
+        cycles = [(2 * q, 2 * q + 1, 2 * q + 3, 2 * q + 2) for q in range(max((n - 2) // 2, 0))]
+    elif prim == Prim.POLYGON:
+        cycles = [tuple(range(n))] if n >= 3 else []
+    else:
+        return None
+    return {frozenset((c[i], c[(i + 1) % len(c)])) for c in cycles for i in range(len(c))}
+
+
+def draw_boundary(ctx, verts, tris, mode, pairs, first, **info):
+    """A LINE / POINT run of translated triangles as GL draws the polygons:
+    per triangle (in order) the edges v2->v0, v0->v1, v1->v2 on the boundary
+    as LINES (POINT: the vertex starting such an edge), each in the colour of
+    the triangle's provoking vertex (flat shading is the polygon's)."""
+    rows = []
+    for tri in tris:
+        pv = verts[tri[0] if first else tri[2]]
+        for j in (2, 0, 1):
+            u, v = tri[j], tri[(j + 1) % 3]
+            if frozenset((u, v)) in pairs:
+                ends = (u, v) if mode == LINE else (u,)
+                rows += [np.concatenate([verts[e][:4], pv[4:]]) for e in ends]
+    if rows:
+        data = np.asarray(rows, np.float32)
+        ctx.set_vertex_buffers([VertexBuffer(buffer=data, stride=32)])
+        ctx.draw_vbo(DrawInfo(mode=Prim.LINES if mode == LINE else Prim.POINTS, count=len(rows), **info))
+        ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
+
+
+def draw_expected(ctx, tris_by_run, front, back, fields, instance=None, boundary=None, **info):
+    """Draw each (is front, [vertex triples]) run as indexed TRIANGLES with one
+    fill mode; ``boundary`` = (vertex rows, boundary_pairs) for the triangles
+    of translated primitives, whose LINE / POINT runs draw_boundary draws."""
     for is_front, tris in tris_by_run:
         mode = front if is_front else back
         rast(ctx, mode, mode, **fields)
+        if boundary is not None and boundary[1] is not None and mode != FILL:
+            draw_boundary(ctx, boundary[0], tris, mode, boundary[1], fields.get("flatshade_first", False), **info)
+            continue
         idx = np.asarray(tris, np.uint32).reshape(-1)
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=idx, count=len(idx), **info))
 
@@ -177,7 +220,7 @@ def split_and_expected(ctx, color, verts, window, prim, front, back, fields=None
     got = image(ctx, color)
     runs, faces = expected_runs(window, prim, len(verts), fields.get("front_ccw", True), first)
     ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
-    draw_expected(ctx, runs, front, back, fields, **info)
+    draw_expected(ctx, runs, front, back, fields, boundary=(verts, boundary_pairs(prim, len(verts))), **info)
     return got, image(ctx, color), faces
 
 
@@ -263,7 +306,8 @@ def test_reference_decomposition_is_the_hosts(ctx, prim, first):
     rast(ctx, LINE, LINE, flatshade_first=first)
     ctx.draw_vbo(DrawInfo(mode=prim, count=len(verts)))
     native = image(ctx, color)
-    draw_expected(ctx, [(True, ref_triangles(prim, len(pts), first))], LINE, LINE, {"flatshade_first": first})
+    draw_expected(ctx, [(True, ref_triangles(prim, len(pts), first))], LINE, LINE, {"flatshade_first": first},
+                  boundary=(verts, boundary_pairs(prim, len(pts))))
     np.testing.assert_array_equal(image(ctx, color), native)
 
 
@@ -316,8 +360,10 @@ def test_indexed_with_restart_and_bias(ctx, resource, size, prim):
     ctx.draw_vbo(DrawInfo(mode=prim, index_size=size, index=index, count=len(idx), index_bias=bias,
                           primitive_restart=True, restart_index=marker))
     got = image(ctx, color)
-    runs = []
+    runs, pairs = [], set()
     for strip in ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9, 10], [11, 12]):
+        # (QUADS / POLYGON: the LINE face draws each run's polygons' outlines)
+        pairs |= {frozenset(strip[v] + bias for v in p) for p in boundary_pairs(prim, len(strip)) or ()}
         for t in ref_triangles(prim, len(strip)):
             tri = tuple(strip[v] + bias for v in t)
             f = facing(pts, [tri])[0]
@@ -326,7 +372,7 @@ def test_indexed_with_restart_and_bias(ctx, resource, size, prim):
             else:
                 runs.append((f, [tri]))
     assert len(runs) >= 2
-    draw_expected(ctx, runs, LINE, FILL, {})
+    draw_expected(ctx, runs, LINE, FILL, {}, boundary=(verts, pairs if boundary_pairs(prim, 3) is not None else None))
     np.testing.assert_array_equal(got, image(ctx, color))
 
 

@@ -1,0 +1,165 @@
+"""Polygon edge flags for polygons drawn as lines or points
+(``VariantKey.edge_flags`` / ``VariantKey.edge_fill``).
+
+The rule (GL 4.6 compatibility profile 10.1.17 and 14.6.4; Gallium's draw
+module, draw_pipe_unfilled.c): a polygon drawn with fill mode LINE draws
+those of its edges whose edge flag is set, POINT those of its vertices that
+start such an edge.  The flags are the polygon's: an edge a quad or polygon
+gains when it is cut into triangles is no polygon edge, and a vertex shader
+writing EDGEFLAG clears the flag of the edge that starts at its vertex
+(TGSI_SEMANTIC_EDGEFLAG, x component, 0 = off).
+
+Core GL has no edge flags: glPolygonMode draws every edge of every
+triangle.  So the draw keeps its triangles and the variant hides what GL
+draws too much:
+
+* **GS** (a generated pass-through GS after the VS, glpipe/polygon_edges.py;
+  only a VS-fed draw has edge flags -- a Gallium GS's or a TES's triangles
+  have all edges): it emits the triangle unchanged plus
+  ``noperspective vec3 glp_edge``, one-hot per corner ((1,0,0) at vertex 0,
+  ...), and ``flat int glp_edge_mask``, bit j = edge j (vertex j -> j + 1)
+  drawn: with ``EDGE_FLAGS_MASKS`` the triangle's boundary mask from a
+  buffer texture at ``gl_PrimitiveIDIn`` (fallback.indices.edge_masks, for
+  translated QUADS / QUAD_STRIP / POLYGON), with ``EDGE_FLAGS_VERTEX`` the
+  VS's edge flags (``glp_vertex_edgeflag`` per vertex).  It also passes
+  ``gl_PrimitiveID`` on (an FS reading it would see nothing otherwise).
+* **VS** (``EDGE_FLAGS_VERTEX``): the EDGEFLAG output's x goes out as
+  ``float glp_vertex_edgeflag`` (it is a local otherwise: core GL has no edge flag).
+* **FS** (``edge_fill`` = the PIPE_POLYGON_MODE_* the draw's polygons are
+  drawn in; the context keys each run of one facing on its own when the
+  faces' modes differ -- gl_FrontFacing is not used: llvmpipe's draw module
+  loses it for unfilled polygons from a GS): for a fragment of a polygon
+  drawn as lines, the edges it lies on are those
+  whose opposite corner's ``glp_edge`` weight is exactly 0 -- a line
+  interpolates that weight between two zeros, so it is 0.0 exactly, while
+  the other two are positive inside the segment; the fragment is killed
+  unless one of them is drawn (a corner pixel lies on two edges and stays if
+  either is drawn).  A point takes its vertex's values, so its corner is the
+  weight that is exactly 1.0; it is killed unless its edge is drawn.  First
+  thing in ``main``, like the stipple kills.  Never keyed for FILL (a fill
+  fragment centre on an edge also has a zero weight).
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from .passes_stipple import bases_unit
+
+EDGE = "glp_edge"
+MASK = "glp_edge_mask"
+VERTEX_FLAG = "glp_vertex_edgeflag"
+MASKS = "glp_edge_masks"
+_CORNER, _BITS = "glp_edge_corner", "glp_edge_bits"
+
+EDGE_FLAGS_MASKS = 1   # GS: the boundary masks of translated primitives (buffer texture)
+EDGE_FLAGS_VERTEX = 2  # VS: EDGEFLAG out; GS: AND the vertex edge flags
+
+# PIPE_POLYGON_MODE_* (p_defines.h), as edge_fill holds them.
+POLYGON_MODE_FILL, POLYGON_MODE_LINE, POLYGON_MODE_POINT = 0, 1, 2
+
+
+def masks_unit(layout) -> int:
+    """The texture unit of the boundary-mask buffer texture: the GEOM
+    stage's last unit, as the line stipple's segment bases (never both in
+    one draw: those are for lines, these for polygons; the generated GS is
+    only there when no Gallium GS is bound, so the unit is free)."""
+    return bases_unit(layout)
+
+
+# -- VS -----------------------------------------------------------------------------
+
+
+def _edgeflag_local(em):
+    """The local holding the VS's EDGEFLAG output, or None if it declares none."""
+    for index, decl in em.decls.outputs.items():
+        if em.decls.semantic_of(decl, index)[0] == "EDGEFLAG":
+            return em.io.local_outputs.get(index)
+    return None
+
+
+def declare_vertex_flag(em) -> None:
+    """VS: the edge flag output the generated GS reads."""
+    em.io._declare(f"out float {VERTEX_FLAG};")
+
+
+def vertex_flag_at_end(em) -> List[str]:
+    """VS epilogue: the EDGEFLAG output's x (1.0, every edge drawn, without one)."""
+    local = _edgeflag_local(em)
+    value = f"{local}.x" if local is not None else "1.0"
+    return [f"{VERTEX_FLAG} = {value};   // polygon edges: the flag of the edge starting here"]
+
+
+# -- GS -----------------------------------------------------------------------------
+
+
+def declare_gs(em) -> None:
+    """GS: the corner weights and edge mask outputs, their inputs, the state."""
+    em.io._declare(f"noperspective out vec3 {EDGE};")
+    em.io._declare(f"flat out int {MASK};")
+    em.global_decls += [f"int {_CORNER};", f"int {_BITS};"]
+    em.prologue += [f"{_CORNER} = 0;", f"{_BITS} = 7;"]
+    if em.key.edge_flags & EDGE_FLAGS_MASKS:
+        unit = masks_unit(em.layout)
+        qual = f"layout(binding = {unit}) " if em.binding_qualifier() else ""
+        em.global_decls.append(f"{qual}uniform usamplerBuffer {MASKS};")
+        em.sampler_units[MASKS] = unit
+        em.prologue.append(f"{_BITS} &= int(texelFetch({MASKS}, gl_PrimitiveIDIn).r);")
+    if em.key.edge_flags & EDGE_FLAGS_VERTEX:
+        em.io._declare(f"in float {VERTEX_FLAG}[];")
+        em.prologue += [f"if ({VERTEX_FLAG}[{j}] == 0.0) {_BITS} &= ~{1 << j};" for j in range(3)]
+
+
+def corner_at_emit(em) -> List[str]:
+    """GS, before each EmitVertex: this corner's weights, the mask, the primitive ID."""
+    return [
+        f"{EDGE} = vec3(equal(ivec3({_CORNER}), ivec3(0, 1, 2)));   // polygon edges: corner weights",
+        f"{MASK} = {_BITS};",
+        "gl_PrimitiveID = gl_PrimitiveIDIn;",
+        f"{_CORNER} += 1;",
+    ]
+
+
+# -- FS -----------------------------------------------------------------------------
+
+
+def declare_fs(em) -> None:
+    """FS: the corner weights and the edge mask."""
+    em.io._declare(f"noperspective in vec3 {EDGE};")
+    em.io._declare(f"flat in int {MASK};")
+
+
+def edge_kill(em) -> List[str]:
+    """FS prologue: kill the fragments of edges (LINE) and vertices (POINT)
+    whose edge flag is off."""
+    em.uses_discard = True
+    if em.key.edge_fill == POLYGON_MODE_POINT:
+        return [
+            "// polygon vertices drawn as points: only those starting an edge whose flag is set",
+            f"if ((({MASK} >> ({EDGE}.x == 1.0 ? 0 : ({EDGE}.y == 1.0 ? 1 : 2))) & 1) == 0) discard;",
+        ]
+    return [
+        "// polygon edges drawn as lines: only those whose flag is set (a corner lies on two)",
+        f"if (!(({EDGE}.z == 0.0 && ({MASK} & 1) != 0) || ({EDGE}.x == 0.0 && ({MASK} & 2) != 0)",
+        f"      || ({EDGE}.y == 0.0 && ({MASK} & 4) != 0))) discard;",
+    ]
+
+
+__all__ = [
+    "EDGE",
+    "EDGE_FLAGS_MASKS",
+    "EDGE_FLAGS_VERTEX",
+    "MASK",
+    "MASKS",
+    "POLYGON_MODE_FILL",
+    "POLYGON_MODE_LINE",
+    "POLYGON_MODE_POINT",
+    "VERTEX_FLAG",
+    "corner_at_emit",
+    "declare_fs",
+    "declare_gs",
+    "declare_vertex_flag",
+    "edge_kill",
+    "masks_unit",
+    "vertex_flag_at_end",
+]
