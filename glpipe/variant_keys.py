@@ -34,6 +34,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
 | line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
 | edge_flags, edge_fill | rasterizer fill modes with a drawn face drawn as lines or points (``edge_fill`` = that mode; with two drawn modes fill_modes.py keys each run's), for draws with edge flags: translated QUADS / QUAD_STRIP / POLYGON (boundary masks) or a VS writing EDGEFLAG, fed by the VS (``_edge_key`` from glpipe/polygon_edges.py, which inserts a generated GS) | GS and VS (edge_flags), FS (edge_fill) |
+| clipvertex_varying | the stage writes CLIPVERTEX and the GS after it reads it (a Gallium GS, or a generated one passing it on) | VS or TES before a GS |
 | line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/line_stipple.py, which inserts the same generated GS) | GS |
 | depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
@@ -255,6 +256,10 @@ class VariantKeyMixin:
         if line_last_pixel and stage == _GS:
             # The GS is the last stage whenever this is set (line_stipple.py).
             fields["line_last_pixel"] = line_last_pixel
+        if gs is not None and stage == (_TES if tes is not None else _VS) and gs.info.input("CLIPVERTEX") is not None \
+                and cso.info.output("CLIPVERTEX") is not None:
+            # A GS reading the clip vertex (a Gallium GS, or glpipe's generated one passing it on).
+            fields["clipvertex_varying"] = True
         if edges is not None:
             # The GS is the generated one whenever this is set (polygon_edges.py).
             if stage == _GS:

@@ -61,6 +61,7 @@ VERT = frozenset({"VERT"})
 # The stages that can be the last one before the rasterizer; the context puts
 # the vertex-side fields only into the key of the one that actually is.
 VERTEX_LIKE = frozenset({"VERT", "TESS_EVAL", "GEOM"})
+VS_TES = frozenset({"VERT", "TESS_EVAL"})
 TEXTURING = frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP"})
 
 HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "end_primitive", "texcoord")
@@ -163,6 +164,10 @@ PASSES: Tuple[Pass, ...] = (
          E.vertex_flag_at_end, "glp_vertex_edgeflag = the EDGEFLAG output's x"),
     Pass("polygon edges (corner)", "edge_flags", GEOM, "vertex_end", _flag("edge_flags"), E.corner_at_emit,
          "glp_edge = this corner's weights, glp_edge_mask, gl_PrimitiveID"),
+    Pass("clip vertex (varying out)", "clipvertex_varying", VS_TES, "declare", _flag("clipvertex_varying"),
+         V.declare_clip_vertex_varying, "declare the CLIPVERTEX varying the next stage (a GS) reads"),
+    Pass("clip vertex (varying)", "clipvertex_varying", VS_TES, "vertex_end", _flag("clipvertex_varying"),
+         V.copy_clip_vertex_varying, "the CLIPVERTEX local into that varying"),
     Pass("two-sided color (outputs)", "two_side", VERTEX_LIKE, "declare", _flag("two_side"),
          V.declare_back_colors, "declare BCOLOR[n] for every COLOR[n] the FS may read"),
     Pass("disabled clip distances", "disabled_clip_distances", VERTEX_LIKE, "vertex_end",

@@ -171,6 +171,21 @@ def declare_back_colors(em) -> None:
     em.pass_state["back_color_copies"] = copies
 
 
+def declare_clip_vertex_varying(em) -> None:
+    """VS / TES before a GS reading CLIPVERTEX: declare the varying it reads."""
+    if ("CLIPVERTEX", 0) in _outputs(em):
+        em.io._declare(varying_block("out", varying_name("CLIPVERTEX", 0)))
+
+
+def copy_clip_vertex_varying(em) -> List[str]:
+    """The CLIPVERTEX local into that varying (where the stage writes one)."""
+    outs = _outputs(em)
+    if ("CLIPVERTEX", 0) not in outs:
+        return []
+    local = em.io.local_outputs.get(outs[("CLIPVERTEX", 0)][0], "glp_clipvertex")
+    return [f"{varying_name('CLIPVERTEX', 0)} = {local};   // the next stage (a GS) reads the clip vertex"]
+
+
 def copy_back_colors(em) -> List[str]:
     """BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]."""
     return [f"{back} = {front};" for back, front in em.pass_state.get("back_color_copies", ())]
@@ -218,5 +233,6 @@ def flip_position_y(em) -> List[str]:
 
 __all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
            "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
+           "declare_clip_vertex_varying", "copy_clip_vertex_varying",
            "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "viewport_depth",
            "flip_position_y"]

@@ -97,6 +97,10 @@ class VariantKey:
     * ``edge_fill`` -- (FS) the PIPE_POLYGON_MODE_* the draw's polygons are
       drawn in: LINE (1) kills fragments of edges whose flag is off, POINT
       (2) those of vertices whose edge is off; 0 = off (FILL).
+    * ``clipvertex_varying`` -- (VS, TES feeding a GS that reads CLIPVERTEX:
+      a Gallium GS, or glpipe's generated pass-through GS) the CLIPVERTEX
+      output, a local otherwise (core GL has no gl_ClipVertex), also goes out
+      as the varying the GS's CLIPVERTEX input reads.
     * ``point_smooth`` -- (FS) round antialiased points: the fragment's
       coverage of a circle of diameter point size (from ``gl_PointCoord``;
       a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
@@ -175,6 +179,7 @@ class VariantKey:
     line_last_pixel: int = 0
     edge_flags: int = 0
     edge_fill: int = 0
+    clipvertex_varying: bool = False
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
