@@ -101,10 +101,9 @@ ROWS = MappingProxyType({
     "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
     "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
     "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
-    # Not delivered by #4: COLOR/BCOLOR, FOG, TEXCOORD and CLIPVERTEX work, but
-    # EDGEFLAG outputs are dropped (core GL has no edge flags), so unfilled
-    # polygons draw their interior edges: compatibility GLSL is not offered.
-    "legacy_io": (False, "later (edge flags)",
+    # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
+    # polygons drawn as lines / points: glpipe/polygon_edges.py) all work.
+    "legacy_io": (True, "#4 Context",
                   "compatibility-profile I/O semantics: COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX, EDGEFLAG"),
 })
 

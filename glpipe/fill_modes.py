@@ -62,10 +62,10 @@ draws (instance_count > 1) whose VS reads INSTANCEID or BASEINSTANCE, or
 whose vertex elements have different non-zero instance divisors (an
 instance drawn alone cannot be given its number, or its per-instance
 elements, then); a VS with shader buffers, images or atomics (the capture
-runs it again).  Edge flags: core GL has none, glpipe drops EDGEFLAG
-outputs (docs/caps.md legacy_io), so LINE runs draw every edge of every
-triangle -- including the inner diagonals of QUADS / POLYGON, as glpipe's
-single-mode LINE does.
+runs it again).  Edge flags (glpipe/polygon_edges.py) work per run: each
+LINE / POINT run keys the FS with its mode (``_key_edge_run``) and uploads
+the boundary masks of its own triangles (``triangle_edge_masks``), so QUADS
+/ POLYGON show their outlines in either mode, as with one mode.
 
 Costs: only these draws pay, and they pay much -- a VS re-run with a
 readback, numpy work per triangle, an index upload and one GL draw per run

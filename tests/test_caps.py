@@ -622,6 +622,5 @@ def test_withheld_caps_answer_zero(screen, full):
 
 
 def test_shaders_and_draw_rows_are_delivered():
-    """Issue #4 delivered shaders and draw; legacy I/O (edge flags) stays off."""
-    assert DELIVERED["shaders"] and DELIVERED["draw"]
-    assert not DELIVERED["legacy_io"]
+    """Issue #4 delivered shaders, draw and legacy I/O (edge flags last)."""
+    assert DELIVERED["shaders"] and DELIVERED["draw"] and DELIVERED["legacy_io"]

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from fallback.indices import (
     NEEDS_TRANSLATION,
     Translation,
+    edge_masks,
     generate_sequential,
     translate,
     translate_line_loop,
@@ -577,3 +578,130 @@ def test_a_million_quads_is_fast():
     assert plain.count == 6 * (n // 4)
     assert indexed.count > 0
     assert elapsed < 2.0
+
+
+# ---------------------------------------------------------------------------
+# Edge masks: which edges of translate()'s triangles lie on the boundary
+# ---------------------------------------------------------------------------
+#
+# Expected masks come from translate()'s triangles and the spec's boundary
+# (spec_primitives: GL Begin/End order), never from edge_masks: bit j of a
+# triangle is set when its vertices j and j+1 (mod 3) are neighbours on the
+# boundary of the primitive the triangle belongs to.
+
+def boundary_pairs_of(cycle):
+    return {frozenset((cycle[i], cycle[(i + 1) % len(cycle)])) for i in range(len(cycle))}
+
+
+def expected_masks(prim, runs, out_tris):
+    """Masks of ``out_tris`` (translate's triangles, in order) for ``runs``
+    (lists of the values each restart run holds; unique values)."""
+    masks, pos = [], 0
+    for run in runs:
+        for boundary in spec_primitives(prim, len(run)):
+            pairs = boundary_pairs_of([run[p] for p in boundary])
+            for tri in out_tris[pos:pos + len(boundary) - 2]:
+                masks.append(sum(1 << j for j in range(3) if frozenset((tri[j], tri[(j + 1) % 3])) in pairs))
+            pos += len(boundary) - 2
+    assert pos == len(out_tris)
+    return masks
+
+
+def test_edge_masks_one_quad_by_hand():
+    # Last convention: (a,b,d) has a->b and d->a on the boundary (bits 0, 2);
+    # (b,c,d) has b->c and c->d (bits 0, 1); b-d is the diagonal.
+    assert edge_masks(Prim.QUADS, 4).tolist() == [0b101, 0b011]
+    # First convention: (a,b,c): a->b, b->c; (a,c,d): c->d, d->a.
+    assert edge_masks(Prim.QUADS, 4, provoking="first").tolist() == [0b011, 0b110]
+
+
+def test_edge_masks_polygon_of_five_by_hand():
+    # First convention: (v0,v1,v2) (v0,v2,v3) (v0,v3,v4); v0-v2 and v0-v3 are fan diagonals.
+    assert edge_masks(Prim.POLYGON, 5, flatshade_first=True).tolist() == [0b011, 0b010, 0b110]
+    # A triangle as a polygon: every edge is on the boundary.
+    assert edge_masks(Prim.POLYGON, 3).tolist() == [0b111]
+
+
+@pytest.mark.parametrize("quads_follow", [True, False], ids=["follow", "not-follow"])
+@pytest.mark.parametrize("convention", ["first", "last"])
+@pytest.mark.parametrize("prim", [Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON], ids=lambda p: p.name.lower())
+@pytest.mark.parametrize("n", [0, 3, 4, 5, 7, 8, 11, 12])
+def test_edge_masks_non_indexed(prim, convention, quads_follow, n):
+    start = 5
+    t = translate(prim, n, start=start, provoking=convention, quads_follow_provoking_vertex=quads_follow)
+    got = edge_masks(prim, n, start=start, provoking=convention, quads_follow_provoking_vertex=quads_follow)
+    assert got.dtype == np.uint8
+    assert got.tolist() == expected_masks(prim, [list(range(start, start + n))], triangles(t))
+
+
+@pytest.mark.parametrize("convention", ["first", "last"])
+@pytest.mark.parametrize("prim", [Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON], ids=lambda p: p.name.lower())
+@pytest.mark.parametrize("restart", [False, True], ids=["no-restart", "restart"])
+@pytest.mark.parametrize("size", [1, 2, 4])
+def test_edge_masks_indexed(prim, convention, restart, size):
+    marker = {1: 0xFF, 2: 0xFFFF, 4: 0xFFFFFFFF}[size]
+    # Runs of 5, 8 and 3 unique values between markers (with restart on).
+    runs = [[9, 3, 7, 1, 12], [20, 21, 4, 5, 30, 31, 2, 6], [40, 41, 42]]
+    seq = runs[0] + [marker] + runs[1] + [marker] + runs[2]
+    buf = np.asarray([77, 78] + seq, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
+    kw = {"start": 2, "indices": buf, "index_size": size, "primitive_restart": restart, "restart_index": marker,
+          "provoking": convention}
+    t = translate(prim, len(seq), **kw)
+    got = edge_masks(prim, len(seq), **kw)
+    # Without restart the marker is an ordinary vertex value: one run.
+    ref_runs = runs if restart else [seq]
+    assert got.tolist() == expected_masks(prim, ref_runs, triangles(t))
+    if restart and prim == Prim.POLYGON:
+        # Each run is its own polygon: its first and last fan triangles carry
+        # the edges through its v0 (the whole-draw fan would not).
+        assert len(got) == 3 + 6 + 1
+
+
+@FAST
+@given(st.lists(st.integers(0, 500), unique=True, max_size=40),
+       st.lists(st.integers(0, 40), max_size=6),
+       st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
+       st.sampled_from(["first", "last"]), st.booleans())
+def test_edge_masks_random_restart_runs(values, cuts, prim, convention, quads_follow):
+    marker = 0xFFFF
+    seq = list(values)
+    for c in sorted(cuts, reverse=True):
+        seq.insert(min(c, len(seq)), marker)
+    buf = np.asarray(seq, np.uint16)
+    kw = {"indices": buf, "index_size": 2, "primitive_restart": True, "restart_index": marker,
+          "provoking": convention, "quads_follow_provoking_vertex": quads_follow}
+    t = translate(prim, len(seq), **kw)
+    got = edge_masks(prim, len(seq), **kw)
+    assert got.tolist() == expected_masks(prim, reference_runs(seq, marker), triangles(t))
+
+
+def test_edge_masks_edges_run_in_boundary_direction():
+    """Edge j of a triangle runs from its vertex j to vertex j + 1 in the
+    boundary's direction, so the VS edge flag of vertex j is the one that applies."""
+    for prim in NEEDS_TRANSLATION:
+        for convention in ("first", "last"):
+            t = translate(prim, 12, provoking=convention)
+            masks = edge_masks(prim, 12, provoking=convention)
+            for tri, mask in zip(triangles(t), masks.tolist()):
+                cycles = [b for b in spec_primitives(prim, 12) if set(tri) <= set(b)]
+                assert cycles
+                for j in range(3):
+                    if mask >> j & 1:
+                        u, v = tri[j], tri[(j + 1) % 3]
+                        assert any(c[(c.index(u) + 1) % len(c)] == v for c in cycles), (prim, tri, j)
+
+
+@pytest.mark.parametrize("prim", [Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.LINE_LOOP, Prim.POINTS],
+                         ids=lambda p: p.name.lower())
+def test_edge_masks_refuses_a_primitive_that_is_not_translated(prim):
+    with pytest.raises(InvalidArgumentError, match=f"{prim.name} is not translated"):
+        edge_masks(prim, 6)
+
+
+def test_edge_masks_bad_arguments():
+    with pytest.raises(InvalidArgumentError, match="count"):
+        edge_masks(Prim.QUADS, -4)
+    with pytest.raises(InvalidArgumentError, match="provoking"):
+        edge_masks(Prim.QUADS, 4, provoking="middle")
+    with pytest.raises(InvalidArgumentError, match="index_size"):
+        edge_masks(Prim.QUADS, 4, indices=[0, 1, 2, 3])

@@ -33,8 +33,10 @@ draws too much:
   whose opposite corner's ``glp_edge`` weight is exactly 0 -- a line
   interpolates that weight between two zeros, so it is 0.0 exactly, while
   the other two are positive inside the segment; the fragment is killed
-  unless one of them is drawn (a corner pixel lies on two edges and stays if
-  either is drawn).  A point takes its vertex's values, so its corner is the
+  unless one of them is drawn.  A fragment exactly at a corner (weights
+  one-hot: it lies on two edges) goes with the edge leaving the corner --
+  under GL's diamond-exit rule an edge draws its first pixel and not its
+  last, so that is the edge that draws a vertex's pixel.  A point takes its vertex's values, so its corner is the
   weight that is exactly 1.0; it is killed unless its edge is drawn.  First
   thing in ``main``, like the stipple kills.  Never keyed for FILL (a fill
   fragment centre on an edge also has a zero weight).
@@ -131,17 +133,26 @@ def declare_fs(em) -> None:
 
 def edge_kill(em) -> List[str]:
     """FS prologue: kill the fragments of edges (LINE) and vertices (POINT)
-    whose edge flag is off."""
+    whose edge flag is off.  A fragment exactly at a corner (weights one-hot)
+    belongs to the edge leaving that corner in both modes: with GL's
+    diamond-exit rule an edge draws its first pixel, not its last, so a
+    corner pixel comes from the edge that starts there (the one arriving
+    draws it only if that rule is off, and then GL draws it twice anyway)."""
     em.uses_discard = True
+    corner = (f"int glp_edge_k = {EDGE} == vec3(1.0, 0.0, 0.0) ? 0 : ({EDGE} == vec3(0.0, 1.0, 0.0) ? 1"
+              f" : ({EDGE} == vec3(0.0, 0.0, 1.0) ? 2 : -1));")
     if em.key.edge_fill == POLYGON_MODE_POINT:
         return [
             "// polygon vertices drawn as points: only those starting an edge whose flag is set",
-            f"if ((({MASK} >> ({EDGE}.x == 1.0 ? 0 : ({EDGE}.y == 1.0 ? 1 : 2))) & 1) == 0) discard;",
+            corner,
+            f"if (glp_edge_k < 0 || (({MASK} >> glp_edge_k) & 1) == 0) discard;",
         ]
     return [
-        "// polygon edges drawn as lines: only those whose flag is set (a corner lies on two)",
-        f"if (!(({EDGE}.z == 0.0 && ({MASK} & 1) != 0) || ({EDGE}.x == 0.0 && ({MASK} & 2) != 0)",
-        f"      || ({EDGE}.y == 0.0 && ({MASK} & 4) != 0))) discard;",
+        "// polygon edges drawn as lines: only those whose flag is set; a corner goes with the edge leaving it",
+        corner,
+        f"if (glp_edge_k >= 0 ? (({MASK} >> glp_edge_k) & 1) == 0",
+        f"    : !(({EDGE}.z == 0.0 && ({MASK} & 1) != 0) || ({EDGE}.x == 0.0 && ({MASK} & 2) != 0)",
+        f"        || ({EDGE}.y == 0.0 && ({MASK} & 4) != 0))) discard;",
     ]
 
 
