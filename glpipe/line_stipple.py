@@ -143,12 +143,17 @@ def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_en
         sem = f"{io.semantic}[{io.semantic_index}]"
         interp = f", {io.interpolate}" if io.interpolate else ""
         lines.append(f"DCL OUT[{k}], {sem}{interp}")
-    lines.append("IMM[0] UINT32 {0, 0, 0, 0}")
+    # The primitive ID too: with a GS in the pipeline the FS's gl_PrimitiveID
+    # is what the GS writes (undefined if it writes none).
+    prim_id = len(regs)
+    lines += ["DCL SV[0], PRIM_ID", f"DCL OUT[{prim_id}], PRIM_ID", "IMM[0] UINT32 {0, 0, 0, 0}"]
     n = 0
     for v in emitted:
         for k in range(len(regs)):
             lines.append(f"{n:4}: MOV OUT[{k}], IN[{v}][{k}]")
             n += 1
+        lines.append(f"{n:4}: MOV OUT[{prim_id}].x, SV[0].xxxx")
+        n += 1
         lines.append(f"{n:4}: EMIT IMM[0].xxxx")
         n += 1
     lines += [f"{n:4}: ENDPRIM IMM[0].xxxx", f"{n + 1:4}: END"]

@@ -163,7 +163,7 @@ PASSES: Tuple[Pass, ...] = (
     Pass("polygon edges (vertex flag)", "edge_flags", VERT, "vertex_end", _vertex_edge_flags,
          E.vertex_flag_at_end, "glp_vertex_edgeflag = the EDGEFLAG output's x"),
     Pass("polygon edges (corner)", "edge_flags", GEOM, "vertex_end", _flag("edge_flags"), E.corner_at_emit,
-         "glp_edge = this corner's weights, glp_edge_mask, gl_PrimitiveID"),
+         "glp_edge = this corner's weights, glp_edge_mask"),
     Pass("clip vertex (varying out)", "clipvertex_varying", VS_TES, "declare", _flag("clipvertex_varying"),
          V.declare_clip_vertex_varying, "declare the CLIPVERTEX varying the next stage (a GS) reads"),
     Pass("clip vertex (varying)", "clipvertex_varying", VS_TES, "vertex_end", _flag("clipvertex_varying"),

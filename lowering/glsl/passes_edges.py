@@ -21,8 +21,8 @@ draws too much:
   drawn: with ``EDGE_FLAGS_MASKS`` the triangle's boundary mask from a
   buffer texture at ``gl_PrimitiveIDIn`` (fallback.indices.edge_masks, for
   translated QUADS / QUAD_STRIP / POLYGON), with ``EDGE_FLAGS_VERTEX`` the
-  VS's edge flags (``glp_vertex_edgeflag`` per vertex).  It also passes
-  ``gl_PrimitiveID`` on (an FS reading it would see nothing otherwise).
+  VS's edge flags (``glp_vertex_edgeflag`` per vertex).  (The generated GS
+  itself passes the primitive ID on.)
 * **VS** (``EDGE_FLAGS_VERTEX``): the EDGEFLAG output's x goes out as
   ``float glp_vertex_edgeflag`` (it is a local otherwise: core GL has no edge flag).
 * **FS** (``edge_fill`` = the PIPE_POLYGON_MODE_* the draw's polygons are
@@ -113,11 +113,10 @@ def declare_gs(em) -> None:
 
 
 def corner_at_emit(em) -> List[str]:
-    """GS, before each EmitVertex: this corner's weights, the mask, the primitive ID."""
+    """GS, before each EmitVertex: this corner's weights and the mask."""
     return [
         f"{EDGE} = vec3(equal(ivec3({_CORNER}), ivec3(0, 1, 2)));   // polygon edges: corner weights",
         f"{MASK} = {_BITS};",
-        "gl_PrimitiveID = gl_PrimitiveIDIn;",
         f"{_CORNER} += 1;",
     ]
 

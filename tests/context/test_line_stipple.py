@@ -375,3 +375,30 @@ def test_tessellated_isolines_restart_per_segment(screen, ctx):
     ctx.set_patch_vertices(2)
     segs = [((1.5, 8.5), (7.5, 8.5)), ((7.5, 8.5), (13.5, 8.5))]
     check(ctx, st, verts([(1.5, 8.5), (13.5, 8.5)], WHITE), Prim.PATCHES, lines_model(segs, PATTERN, 0))
+
+
+PRIM_ID_FS = """FRAG
+DCL SV[0], PRIM_ID
+DCL OUT[0], COLOR
+IMM[0] FLT32 {    0.0000,     0.0000,     0.0000,     1.0000}
+  0: U2F OUT[0].x, SV[0].xxxx
+  1: MOV OUT[0].yzw, IMM[0]
+  2: END
+"""
+
+
+@pytest.mark.parametrize("field", ["line_stipple_enable", "line_last_pixel"])
+def test_primitive_id_passes_the_generated_gs(screen, ctx, field):
+    """With glpipe's generated GS in the pipeline the FS still reads each
+    line's primitive ID (GL: the FS sees what the GS writes, so the GS
+    passes gl_PrimitiveIDIn on): segment i lights only pixels holding i."""
+    color = setup(ctx, fs=PRIM_ID_FS)
+    fields = {"line_stipple_pattern": 0xFFFF} if field == "line_stipple_enable" else {}
+    rast(ctx, **{field: True}, **fields)
+    rows = (2, 6, 10)
+    pts = [p for r in rows for p in ((1.5, r + 0.5), (SIZE - 1.5, r + 0.5))]
+    img = draw_image(ctx, color, verts(pts), Prim.LINES)
+    for i, r in enumerate(rows):
+        drawn = img[r, :, 3] > 0
+        assert drawn[2:SIZE - 2].all(), r
+        assert np.array_equal(img[r, drawn, 0], np.full(drawn.sum(), float(i), np.float32)), r
