@@ -581,9 +581,10 @@ class SamplerViewMixin:
         (launch_grid) passes a plan of its own.
 
         This runs on every draw after a sampler-view or sampler change, so
-        the common row -- a view of a whole texture (MODE_DIRECT) whose GL
-        name is allocated -- reads plain attributes only; everything else
-        goes through the helpers below."""
+        the common row -- a view binding its resource's own texture
+        (MODE_DIRECT; MODE_PARAMS on hosts without texture views, whose
+        parameters are in place) with its GL name allocated -- reads plain
+        attributes only; everything else goes through the helpers below."""
         if plan is None:
             prog = self._program
             if prog is None:
@@ -591,6 +592,7 @@ class SamplerViewMixin:
             plan = prog.tex_plan
         unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
         views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
+        single = True if len(plan) == 1 else None
         hot = self._hot
         dsa = self._has_dsa
         params_in_use = None
@@ -610,7 +612,8 @@ class SamplerViewMixin:
                 res = view.texture
                 name = res._gl_object
                 mode = view.mode
-                if mode is not MODE_DIRECT or name is None or res._destroyed:
+                # (MODE_PARAMS binds the resource's own texture as well)
+                if (mode is not MODE_DIRECT and mode is not MODE_PARAMS) or name is None or res._destroyed:
                     name = self._bound_view_name(view, stage, vi, tgsi_target)
                 cached = unit_tex[unit]
                 if cached is None or cached[0] is not view or cached[1] != name:
@@ -623,7 +626,10 @@ class SamplerViewMixin:
                         calls += 2
                         switched = True
                     unit_tex[unit] = (view, name)
-                if mode is MODE_PARAMS:
+                # gl33: the view's levels / swizzle on the texture.  A single
+                # row cannot conflict with another view of the texture, so a
+                # view whose parameters are known to be in place needs nothing.
+                if mode is MODE_PARAMS and (view.params_seen != _PARAMS_GENERATION[0] or single is None):
                     if params_in_use is None:
                         params_in_use = {}
                     n = self._apply_texture_params(view, unit, params_in_use)
