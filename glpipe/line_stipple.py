@@ -349,9 +349,21 @@ class LineStippleMixin:
     def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
         """The segment bases into the buffer texture on the GEOM stage's last
         unit, and the per-instance stride into sysvals.line_stipple.z."""
+        self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), self.gl.GL_R32F)
+        stipple = self._get_sysval("line_stipple")
+        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if self.dirty & Dirty.SYSVALS:
+            self._emit_sysvals()
+            self.dirty &= ~Dirty.SYSVALS
+
+    def _geom_buffer_texture(self, objs: list, data: np.ndarray, internal_format: int) -> None:
+        """``data`` into the buffer ``objs[0]``, read through the buffer texture
+        ``objs[1]`` (``internal_format``) on the GEOM stage's last unit, where
+        glpipe's generated GS reads it (segment bases here, polygon edge masks
+        in glpipe/polygon_edges.py; never both in one draw)."""
         gl = self.gl
-        objs = self._ls_objects()
-        data = bases if len(bases) else np.zeros(1, np.float32)
+        if not len(data):
+            data = np.zeros(1, data.dtype)  # GL refuses an empty buffer texture
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
         gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
@@ -359,16 +371,11 @@ class LineStippleMixin:
         unit = bases_unit(self.bindings)
         gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
-        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, gl.GL_R32F, objs[0])
+        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs[0])
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
         self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
         self._unit_sampler[unit] = None
         self._counters.bytes_uploaded += data.nbytes
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
-        if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
-            self.dirty &= ~Dirty.SYSVALS
 
     def _destroy_line_stipple(self) -> None:
         gl = self.gl

@@ -45,7 +45,7 @@ import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
 from lowering import parse, validate
-from lowering.glsl.passes_edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_VERTEX, masks_unit
+from lowering.glsl.passes_edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_VERTEX
 
 from .defs import PolygonMode, Prim, ShaderType
 from .dirty import Dirty
@@ -162,22 +162,11 @@ class PolygonEdgesMixin:
     def _upload_edge_masks(self, masks: np.ndarray) -> None:
         """``masks`` (one byte per triangle of the next GL draw) into the
         buffer texture the generated GS reads (an R8UI texel per triangle)."""
-        gl = self.gl
         objs = self._edge_gl
         if objs is None:
+            gl = self.gl
             objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
-        data = np.ascontiguousarray(masks, np.uint8) if len(masks) else np.zeros(1, np.uint8)
-        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
-        gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
-        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
-        unit = masks_unit(self.bindings)
-        gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
-        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
-        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, gl.GL_R8UI, objs[0])
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
-        self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
-        self._unit_sampler[unit] = None
-        self._counters.bytes_uploaded += data.nbytes
+        self._geom_buffer_texture(objs, np.ascontiguousarray(masks, np.uint8), self.gl.GL_R8UI)  # line_stipple.py
 
     def _destroy_polygon_edges(self) -> None:
         gl = self.gl

@@ -23,7 +23,7 @@ from lowering.errors import InvalidArgumentError
 
 from .util import read_rgba32f, render_target
 from .util_draw import SIZE, lit, rect_tris, setup, vertices, zero_fill
-from .util_raster import WHITE, bind_shaders, draw, draw_image, rast
+from .util_raster import CLIPVERTEX_VS, WHITE, bind_shaders, draw, draw_image, rast
 
 
 def fullscreen(size=SIZE):
@@ -81,19 +81,7 @@ def test_changing_planes_does_not_recompile(screen, ctx):
 def test_planes_apply_to_the_clip_vertex(screen, ctx):
     """A shader writing CLIPVERTEX is clipped by the planes against that
     vector, not the position (st/mesa passes eye-space planes then)."""
-    vs = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL OUT[2], CLIPVERTEX
-IMM[0] FLT32 {    0.5000,     0.0000,     0.0000,     0.0000}
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: ADD OUT[2], IN[0], IMM[0]
-  3: END
-"""
-    color = setup(ctx, vs=vs)
+    color = setup(ctx, vs=CLIPVERTEX_VS)
     ctx.set_clip_state(ClipState(ucp=[PLANE_X]))
     rast(ctx, clip_plane_enable=1)
     img = draw_image(ctx, color, fullscreen(), Prim.TRIANGLES)

@@ -19,9 +19,6 @@ import numpy as np
 import pytest
 
 from glpipe import (
-    Blend,
-    BlendFactor,
-    BlendState,
     DrawInfo,
     DrawStartCountBias,
     Face,
@@ -30,7 +27,6 @@ from glpipe import (
     PolyStipple,
     Prim,
     RasterizerState,
-    RTBlendState,
     ShaderState,
     UnsupportedError,
     VertexBuffer,
@@ -38,18 +34,15 @@ from glpipe import (
     ViewportState,
 )
 
-from .util import PASS_VS, read_rgba32f, render_target, triangle_gs, vertex_buffer
-from .util_draw import FLAT_FS, POS_COLOR, vertices, zero_fill
+from .util import PASS_VS, render_target, triangle_gs, vertex_buffer
+from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
 from .util_raster import TRIANGLES_TES, WINDOW_VS, clear_depth, read_depth, signed_area
 
 SIZE = 32
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
 PAIRS = [(FILL, LINE), (LINE, POINT), (POINT, FILL)]
 PAIR_IDS = ["fill-line", "line-point", "point-fill"]
-ADD = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
-                                  rgb_dst_factor=BlendFactor.ONE, alpha_src_factor=BlendFactor.ONE,
-                                  alpha_dst_factor=BlendFactor.ONE, rgb_func=Blend.ADD, alpha_func=Blend.ADD),)
-                 + (RTBlendState(),) * 7)
+ADD = ADD_BLEND  # (short names: used throughout)
 
 
 # ---------------------------------------------------------------------------
@@ -146,10 +139,7 @@ def rast(ctx, front, back, **fields):
     return cso
 
 
-def image(ctx, color):
-    out = read_rgba32f(ctx.screen, color)
-    zero_fill(ctx.screen, color)
-    return out
+image = read_and_clear
 
 
 def boundary_pairs(prim, n):

@@ -18,6 +18,7 @@ from glpipe import Cap, ClipState, DrawInfo, PolygonMode, Prim, RasterizerState,
 
 from .util import read_rgba32f
 from .util_draw import SIZE, setup, vertices
+from .util_raster import CLIPVERTEX_VS
 
 LEGACY_VS = """VERT
 DCL IN[0]
@@ -61,20 +62,6 @@ def test_fog_and_texcoord_varyings_reach_the_fragment_shader(screen, ctx):
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3))
     img = read_rgba32f(screen, color)
     assert np.array_equal(img, np.broadcast_to(np.float32(rgba), img.shape))
-
-
-CLIPVERTEX_VS = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-DCL OUT[2], CLIPVERTEX
-IMM[0] FLT32 {    0.5000,     0.0000,     0.0000,     0.0000}
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: ADD OUT[2], IN[0], IMM[0]
-  3: END
-"""
 
 
 def test_clip_vertex_reaches_the_generated_geometry_shader(screen, ctx):

@@ -23,9 +23,6 @@ import numpy as np
 import pytest
 
 from glpipe import (
-    Blend,
-    BlendFactor,
-    BlendState,
     DrawInfo,
     DrawStartCountBias,
     Face,
@@ -33,21 +30,17 @@ from glpipe import (
     PolygonMode,
     Prim,
     RasterizerState,
-    RTBlendState,
     ShaderState,
     VertexBuffer,
     VertexElement,
 )
 
-from .util import PASS_VS, read_rgba32f, render_target
-from .util_draw import FLAT_FS, POS_COLOR, vertices, zero_fill
+from .util import PASS_VS, render_target
+from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
 
 SIZE = 16
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
-ADD = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
-                                  rgb_dst_factor=BlendFactor.ONE, alpha_src_factor=BlendFactor.ONE,
-                                  alpha_dst_factor=BlendFactor.ONE, rgb_func=Blend.ADD, alpha_func=Blend.ADD),)
-                 + (RTBlendState(),) * 7)
+ADD = ADD_BLEND  # (short names: used throughout)
 
 
 # ---------------------------------------------------------------------------
@@ -83,11 +76,7 @@ def rast(ctx, front, back=None, **fields):
     return cso
 
 
-def image(ctx, color):
-    """The target's texels (raw GL), then clear it for the next draw."""
-    out = read_rgba32f(ctx.screen, color)
-    zero_fill(ctx.screen, color)
-    return out
+image = read_and_clear
 
 
 def draw(ctx, verts, mode, **info):

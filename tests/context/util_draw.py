@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 import glpipe
-from glpipe import Format, ShaderState, VertexElement
+from glpipe import Blend, BlendFactor, BlendState, Format, RTBlendState, ShaderState, VertexElement
 
-from .util import PASS_VS, render_target
+from .util import PASS_VS, read_rgba32f, render_target
 
 SIZE = 16  # render targets are SIZE x SIZE RGBA32F unless a test says otherwise
 
@@ -175,3 +175,17 @@ def assert_coverage(img: np.ndarray, covered: np.ndarray, ambiguous: np.ndarray,
 def lit(img: np.ndarray) -> np.ndarray:
     """Boolean (h, w): pixels with any non-zero channel."""
     return np.any(img != 0, axis=-1)
+
+
+# Additive blending on every render target: a double draw shows as a doubled colour.
+ADD_BLEND = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
+                                        rgb_dst_factor=BlendFactor.ONE, alpha_src_factor=BlendFactor.ONE,
+                                        alpha_dst_factor=BlendFactor.ONE, rgb_func=Blend.ADD, alpha_func=Blend.ADD),)
+                       + (RTBlendState(),) * 7)
+
+
+def read_and_clear(ctx, color) -> np.ndarray:
+    """The colour target's texels (raw GL), then cleared for the next draw."""
+    out = read_rgba32f(ctx.screen, color)
+    zero_fill(ctx.screen, color)
+    return out

@@ -304,3 +304,18 @@ DCL TEMP[0..1]
   4: MOV OUT[1], IN[0][1]
   5: END
 """
+
+
+# A VS whose clip vertex is its position moved by +0.5 in x.
+CLIPVERTEX_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL OUT[2], CLIPVERTEX
+IMM[0] FLT32 {    0.5000,     0.0000,     0.0000,     0.0000}
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: ADD OUT[2], IN[0], IMM[0]
+  3: END
+"""
