@@ -375,8 +375,9 @@ class Context(
             self._key_prim_class(info.mode)
             if self._rast_line_gs:
                 self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
-            if self._rast_edge_fill:
-                self._key_polygon_edges(info.mode)  # glpipe/polygon_edges.py: edge flags
+        if self._rast_edge_fill:
+            # A face drawn as lines / points: the draw's edge flags (glpipe/polygon_edges.py).
+            self._key_polygon_edges(info.mode)
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
@@ -417,7 +418,7 @@ class Context(
         # (the docstring of draw_vbo).
         if not (self._vertex_user or self._restart_on or self._program_drawid
                 or (self._vertex_start_instance and not self._use_base_instance)
-                or self._rast_class_sensitive):
+                or self._rast_class_sensitive or (self._rast_edge_fill and self._edge_sticky)):
             self.dirty = 0
 
     def _fast_arrays_args(self, info: DrawInfo):

@@ -31,12 +31,15 @@ TES's triangles have every edge) -- gets:
   before the GL draw -- gl_PrimitiveIDIn counts the triangles of one GL draw
   and restarts per instance, which is exactly the masks' indexing.
 
-Such a rasterizer is class-sensitive (glpipe/rasterizer_keys.py), so its
-draws take draw_vbo's general path, where ``_key_polygon_edges`` looks the
-draw mode up in a table rebuilt only when a shader or the rasterizer was
-bound (as the line stipple's).  Only draws with edge flags get the GS and
-the variants; others (TRIANGLES from a VS without EDGEFLAG) are drawn as
-before.
+Keying.  ``_key_polygon_edges`` looks the draw mode up in a table rebuilt
+only when a shader or the rasterizer was bound (as the line stipple's), on
+draw_vbo's general path.  Translated primitives always take that path; the
+fast path (plain draws of natively drawable primitives) must not run while
+an edge key is on (the next draw may need it off) or while a VS writing
+EDGEFLAG can give any polygon draw edge flags (``_edge_sticky``): then the
+general path keeps Dirty.DRAW_STATE set, and binding such a rasterizer or a
+VS under it sets it.  Wireframe rendering without edge flags (TRIANGLES
+from a VS without EDGEFLAG) keeps the fast path and the plain variants.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ class PolygonEdgesMixin:
     _edge_key = None        # variant-key input: (GS edge_flags, VS edge_flags, FS edge_fill) or None
     _edge_gs = None         # the generated GS of the current draw kind, or None
     _edge_masks_on = False  # the current draw kind uploads boundary masks (a translated primitive)
+    _edge_sticky = False    # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
     _edge_table = None      # entry per draw mode
     _edge_entry = _UNKEYED  # entry keyed last
     _edge_generated = None  # VS CSO -> generated GS CSO
@@ -98,6 +102,8 @@ class PolygonEdgesMixin:
             self._edge_key = entry
             self._edge_gs = self._generated_edge_gs()
             self._edge_masks_on = bool(entry[0] & EDGE_FLAGS_MASKS)
+        # The vertex flags apply to fast-path modes as well (module docstring).
+        self._edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
         self.dirty |= Dirty.PROGRAM
 
     def _key_edge_run(self, mode) -> bool:
@@ -108,7 +114,7 @@ class PolygonEdgesMixin:
         if key is None:
             return False
         fs_mode = int(mode) if mode in _EDGE_MODES else 0
-        self._edge_entry = _UNKEYED
+        self._edge_entry = _UNKEYED  # the next draw keys itself (and clears this run's mode)
         if key[2] == fs_mode:
             return False
         self._edge_key = (key[0], key[1], fs_mode)

@@ -419,8 +419,8 @@ class RasterizerMixin:
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
             (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
              self._rast_line_gs, self._rast_fill_split, self._rast_edge_fill) = used.draw_flags  # (RasterizerCSO)
-            if self._rast_class_sensitive:
-                self.dirty |= Dirty.DRAW_STATE
+            if self._rast_class_sensitive or self._rast_edge_fill:
+                self.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
             self._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:

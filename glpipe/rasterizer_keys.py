@@ -254,10 +254,11 @@ FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLAS
 def class_fields_on(key: tuple) -> bool:
     """Whether a field that applies to one primitive class only is on
     (poly_stipple_enable, sprite_coord_enable, point_smooth, line stipple,
-    line last pixel, an unscaled polygon offset, a face drawn as lines or
-    points: its polygons' edge flags, glpipe/polygon_edges.py)."""
+    line last pixel, an unscaled polygon offset).  A face drawn as lines or
+    points is not one: its polygons' edge flags are keyed by draw mode
+    (glpipe/polygon_edges.py), not by class."""
     return bool(key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
-                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET] or key[KEY_EDGE_FILL])
+                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET])
 
 
 def polygon_class(t: RasterizerState, key: tuple, mode) -> int:

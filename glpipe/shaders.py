@@ -260,13 +260,21 @@ class ShaderMixin:
             return
         self.shaders[stage] = cso
         if stage == ShaderType.VERTEX:
-            self._note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
+            self._vs_changed()
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
         # the same for every program, and _emit_program dirties texture units
         # / constant buffers only if the new program's plans differ.
         self.dirty |= Dirty.SHADERS
+
+    def _vs_changed(self) -> None:
+        """A new VS is bound: what depends on it beyond its program."""
+        self._note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
+        if self._rast_edge_fill:
+            # Its EDGEFLAG output: the next draw keys its edge flags on draw_vbo's
+            # general path (glpipe/polygon_edges.py).
+            self.dirty |= Dirty.DRAW_STATE
 
     def _delete_shader(self, stage: ShaderType, cso) -> None:
         self._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
@@ -470,8 +478,8 @@ def _make_stage_methods():
             if shaders[_slot] is not cso:
                 shaders[_slot] = cso
                 self.dirty |= _SHADERS
-                if _vs:  # VS_WINDOW_SPACE_POSITION changes the transform (glpipe/viewport.py)
-                    self._note_window_space()
+                if _vs:  # the viewport transform, edge flags
+                    self._vs_changed()
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)

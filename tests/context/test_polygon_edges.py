@@ -35,7 +35,7 @@ from glpipe import (
     VertexElement,
 )
 
-from .util import PASS_VS, render_target
+from .util import PASS_VS, render_target, vertex_buffer
 from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
 
 SIZE = 16
@@ -561,3 +561,65 @@ def test_prim_id_of_translated_triangles(ctx, decl):
         assert ids == {2 * q, 2 * q + 1}, (q, ids)  # both triangles own boundary edges
         assert np.all(img[[y for _, y in outline], [x for x, _ in outline], 3] == 1.0)
         assert_zero(img, inside)
+
+
+# ---------------------------------------------------------------------------
+# 10. draw_vbo's fast path (resource vertex buffers, a DrawInfo drawn again)
+# ---------------------------------------------------------------------------
+
+def test_fast_path_draws_keep_vertex_edge_flags(screen, ctx):
+    """A plain TRIANGLES draw from resource buffers takes draw_vbo's fast path
+    when nothing changed; binding a VS writing EDGEFLAG under a LINE
+    rasterizer between two draws of it must still give the second one its
+    edge flags (and binding a VS without, take them away again)."""
+    color = setup(ctx, elements=FLAG_ELEMENTS)
+    cols = colours(3)
+    flags = np.zeros((3, 4), np.float32)
+    flags[:, 0] = (1, 0, 1)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, vertices(TRI, cols)), stride=32),
+                            VertexBuffer(buffer=vertex_buffer(screen, flags), stride=16)])
+    rast(ctx, LINE)
+    info = DrawInfo(mode=Prim.TRIANGLES, count=3)
+    ctx.draw_vbo(info)
+    ctx.draw_vbo(info)  # the fast path from here on
+    every = image(ctx, color)
+    assert_pixels(every, segment_pixels(TRI[1], TRI[2]), 2 * cols[2])  # no flags: the diagonal twice
+    plain_vs = ctx.shaders[0]
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=EDGEFLAG_VS)))
+    ctx.draw_vbo(info)
+    img = image(ctx, color)
+    assert_pixels(img, segment_pixels(TRI[0], TRI[1]) + segment_pixels(TRI[2], TRI[0]), cols[2])
+    assert_zero(img, mask_of(segment_pixels(TRI[1], TRI[2])))
+    # A draw of points in between (no polygons: no edge flags), then the
+    # triangle again: its flags come back.
+    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=3))
+    image(ctx, color)
+    ctx.draw_vbo(info)
+    np.testing.assert_array_equal(image(ctx, color), img)
+    ctx.bind_vs_state(plain_vs)
+    ctx.draw_vbo(info)
+    np.testing.assert_array_equal(image(ctx, color), every / 2)
+
+
+def test_triangles_after_quads_draw_every_edge(screen, ctx):
+    """A TRIANGLES draw (fast-path candidate once drawn) after a QUADS draw
+    (edge flags on: a GS reading boundary masks) is a pair of polygons of its
+    own again: the diagonal they share is drawn by both."""
+    color = setup(ctx)
+    a, b, c, d = corners(3, 3, 12, 12)
+    cols = colours(10)
+    rows = vertices([a, b, c, d, a, b, c, a, c, d], cols)  # a quad, then two triangles
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, rows), stride=32)])
+    rast(ctx, LINE)
+    tris = DrawInfo(mode=Prim.TRIANGLES, start=4, count=6)
+    ctx.draw_vbo(tris)
+    ctx.draw_vbo(tris)  # memoized: the fast path from here on
+    before = image(ctx, color)
+    ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, count=4))
+    assert_zero(image(ctx, color), square_sets(3, 3, 12, 12)[1])  # the quad: no diagonal inside
+    ctx.draw_vbo(tris)
+    ctx.draw_vbo(tris)
+    after = image(ctx, color)
+    # PV last: triangle 0's is c (row 6), triangle 1's is d (row 9); two draws.
+    assert_pixels(after, segment_pixels(a, c), 2 * (cols[6] + cols[9]))
+    np.testing.assert_array_equal(after, before)
