@@ -43,6 +43,27 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         implementation="glpipe.formats (emulation rows of the format table)",
     ),
     Fallback(
+        name="polygon_edge_flags",
+        feature=None,
+        provides="fill modes LINE / POINT draw only a polygon's flagged edges (QUADS / QUAD_STRIP / POLYGON "
+                 "outlines, VS EDGEFLAG): per-triangle boundary masks, a generated GS and an FS kill",
+        implementation="glpipe.polygon_edges + fallback.indices.edge_masks",
+    ),
+    Fallback(
+        name="line_stipple",
+        feature=None,
+        provides="line_stipple_enable / factor / pattern: a counter along the line from a (generated) GS, "
+                 "an FS kill; strip bases from a transform-feedback capture",
+        implementation="glpipe.line_stipple",
+    ),
+    Fallback(
+        name="fill_modes_per_face",
+        feature=None,
+        provides="fill_front != fill_back: draws split into runs of one facing (captured positions, facing "
+                 "in numpy), each in its face's mode",
+        implementation="glpipe.fill_modes",
+    ),
+    Fallback(
         name="mutable_texture_storage",
         feature="texture_storage",
         provides="every texture target and level allocated with glTexImage* when glTexStorage* is absent",
