@@ -389,6 +389,11 @@ class Context(
             self._draw_line_stipple_strips(info, draws)
             self._counters.draw_calls += 1
             return
+        if self._edge_stippled and self._rast_edge_fill:
+            # Stippled polygons drawn as lines: edge counters first (glpipe/polygon_edges.py).
+            self._draw_edge_stipple(info, draws)
+            self._counters.draw_calls += 1
+            return
         if self._rast_fill_split and self._draw_fill_split(info, draws):
             # Faces in different fill modes: runs of one facing (glpipe/fill_modes.py).
             self._counters.draw_calls += 1

@@ -100,8 +100,9 @@ _LINE_MODES = frozenset(_BY_MODE)
 _REFUSE_GS_SIZE = ("draw_vbo: RasterizerState.line_last_pixel: the bound geometry shader emits up to three vertices "
                    "per vertex with it (each segment's end, the last pixel's segment, the end again), which "
                    "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS")
-_REFUSE_FILL_LINE = ("draw_vbo: RasterizerState.line_stipple_enable: polygons drawn with fill mode LINE would "
-                     "need their edges stippled, which glpipe does not do (only line primitives are stippled)")
+_REFUSE_FILL_LINE = ("draw_vbo: RasterizerState.line_stipple_enable: triangles made by a geometry or "
+                     "tessellation shader and drawn with fill mode LINE would need their edges stippled, which "
+                     "glpipe does not do (it stipples the edges of polygons the vertex shader feeds)")
 
 # Outputs of the last vertex stage the generated GS cannot pass through: GL
 # has no GS input for them (a GS writes them itself).
@@ -230,7 +231,9 @@ class LineStippleMixin:
         classes = self._rasterized_classes()  # glpipe/variant_keys.py
         gs, tes = self.shaders[_GS], self.shaders[_TES]
         stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
-        fill_line = _REFUSE_FILL_LINE if stipple else _OFF
+        # Polygons drawn as lines: a VS-fed draw's edges are stippled by
+        # glpipe/polygon_edges.py; a GS's or TES's triangles are refused.
+        fill_line = _REFUSE_FILL_LINE if stipple and (gs is not None or tes is not None) else _OFF
         table = []
         for mode in range(_NPRIMS):
             if classes[mode] != PRIM_CLASS_LINES:

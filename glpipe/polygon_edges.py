@@ -47,8 +47,9 @@ from __future__ import annotations
 import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
+from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering import parse, validate
-from lowering.glsl.passes_edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_VERTEX
+from lowering.glsl.passes_edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
 from .defs import PolygonMode, Prim, ShaderType
 from .dirty import Dirty
@@ -65,8 +66,108 @@ _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RAS
 _POLYGON_MODES = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
                             Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
 _OFF = None
+_REFUSE_STIPPLE_EDGEFLAG = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: a vertex shader "
+                            "writing EDGEFLAG is not supported with stippled polygon edges (the counters are "
+                            "computed from captured positions, which carry no edge flags)")
+_REFUSE_STIPPLE_STRIP_ADJ = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: "
+                             "TRIANGLE_STRIP_ADJACENCY polygons' edge order is not modelled for stippling")
 _EDGE_MODES = frozenset({PolygonMode.LINE, PolygonMode.POINT})
 _UNKEYED = object()  # _edge_entry before any draw was keyed (never an entry)
+
+
+# -- the counters of stippled LINE polygons (Mesa's draw module's order) -----------
+#
+# draw_decompose_tmp.h cuts a draw into triangles, each (v0, v1, v2) with
+# edge flags E0 = v0->v1, E1 = v1->v2, E2 = v2->v0 and RESET_STIPPLE where a
+# polygon starts; draw_pipe_unfilled.c's lines() then draws the flagged edges
+# in the order E2, E0, E1, and the stipple stage's counter runs on from edge
+# to edge until the next reset.  Flags: (reset, E0, E1, E2) per triangle.
+_ALL = (True, True, True)
+
+
+def _draw_module_triangles(prim, n: int, first: bool) -> list:
+    """[(polygon number, (v0, v1, v2) run positions, reset, (E0, E1, E2))] of
+    one run of ``n`` vertices, in the draw module's order."""
+    out = []
+    if prim == Prim.TRIANGLES or prim == Prim.TRIANGLES_ADJACENCY:
+        step, span, pick = (3, 3, (0, 1, 2)) if prim == Prim.TRIANGLES else (6, 6, (0, 2, 4))
+        for t, i in enumerate(range(0, n - span + 1, step)):
+            out.append((t, tuple(i + k for k in pick), True, _ALL))
+    elif prim == Prim.TRIANGLE_STRIP:
+        for i in range(max(n - 2, 0)):
+            odd = i & 1
+            tri = ((i, i + 2, i + 1) if first else (i + 1, i, i + 2)) if odd else (i, i + 1, i + 2)
+            out.append((i, tri, True, _ALL))
+    elif prim == Prim.TRIANGLE_FAN:
+        for i in range(max(n - 2, 0)):
+            out.append((i, (i + 1, i + 2, 0) if first else (0, i + 1, i + 2), True, _ALL))
+    elif prim == Prim.QUADS:
+        for q in range(n // 4):
+            a, b, c, d = range(4 * q, 4 * q + 4)
+            if first:  # PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION is 1
+                out += [(q, (a, b, c), True, (True, True, False)), (q, (a, c, d), False, (False, True, True))]
+            else:
+                out += [(q, (a, b, d), True, (True, False, True)), (q, (b, c, d), False, (True, True, False))]
+    elif prim == Prim.QUAD_STRIP:
+        for q in range(max((n - 2) // 2, 0)):
+            a, b, c, d = 2 * q, 2 * q + 1, 2 * q + 2, 2 * q + 3
+            # (The boundary a-b-d-c: draw_decompose_tmp.h's first-vertex flags
+            # here name the diagonal a-d and leave a->b and c->a out, which is
+            # not Gallium's rule; the order is the draw module's, the flags the
+            # boundary's.)
+            if first:
+                out += [(q, (a, d, c), True, (False, True, True)), (q, (a, b, d), False, (True, True, False))]
+            else:
+                out += [(q, (c, a, d), True, (True, False, True)), (q, (a, b, d), False, (True, True, False))]
+    elif prim == Prim.POLYGON:
+        last_k = n - 3
+        for k in range(max(n - 2, 0)):
+            if first:
+                flags = (k == 0, True, k == last_k)
+                out.append((0, (0, k + 1, k + 2), k == 0, flags))
+            else:
+                flags = (True, k == last_k, k == 0)
+                out.append((0, (k + 1, k + 2, 0), k == 0, flags))
+    return out
+
+
+def _polygon_numbers(prim, ntris: int) -> np.ndarray:
+    """The polygon each of glpipe's triangles of a run belongs to (triangles(),
+    glpipe/fill_modes.py: translated quads give two, a polygon all)."""
+    if prim in (Prim.QUADS, Prim.QUAD_STRIP):
+        return np.arange(ntris) // 2
+    if prim == Prim.POLYGON:
+        return np.zeros(ntris, np.int64)
+    return np.arange(ntris)
+
+
+def edge_stipple_texels(prim, run_tris: np.ndarray, n: int, first: bool, window: np.ndarray) -> np.ndarray:
+    """(ntris, 4) float32 texels of one run's triangles ``run_tris`` (run
+    positions, glpipe's order and corners): the counter at the start of each
+    corner's edge j (corner j -> j + 1) and the mask of the drawn edges.
+    ``window``: (n, 2) window positions of the run's vertices."""
+    starts = {}
+    s = 0.0
+    for poly, tri, reset, flags in _draw_module_triangles(prim, n, first):
+        if reset:
+            s = 0.0
+        for j in (2, 0, 1):  # draw_pipe_unfilled.c: E2, E0, E1
+            if flags[j]:
+                u, v = tri[j], tri[(j + 1) % 3]
+                starts[(poly, u, v)] = s
+                d = np.abs(window[v] - window[u])
+                s += float(max(d[0], d[1]))
+    polys = _polygon_numbers(prim, len(run_tris))
+    out = np.zeros((len(run_tris), 4), np.float32)
+    for t, (poly, tri) in enumerate(zip(polys.tolist(), run_tris.tolist())):
+        mask = 0
+        for j in range(3):
+            start = starts.get((poly, tri[j], tri[(j + 1) % 3]))
+            if start is not None:
+                out[t, j] = start
+                mask |= 1 << j
+        out[t, 3] = mask
+    return out
 
 
 class PolygonEdgesMixin:
@@ -77,6 +178,7 @@ class PolygonEdgesMixin:
     _edge_gs = None         # the generated GS of the current draw kind, or None
     _edge_masks_on = False  # the current draw kind uploads boundary masks (a translated primitive)
     _edge_sticky = False    # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
+    _edge_stippled = False  # the current draw kind draws stippled LINE polygons (_draw_edge_stipple)
     _edge_table = None      # entry per draw mode
     _edge_entry = _UNKEYED  # entry keyed last
     _edge_generated = None  # VS CSO -> generated GS CSO
@@ -94,6 +196,8 @@ class PolygonEdgesMixin:
         entry = table[mode]
         if entry is self._edge_entry:
             return
+        if isinstance(entry, str):
+            raise UnsupportedError(entry)
         self._edge_entry = entry
         if entry is _OFF:
             self._edge_key = self._edge_gs = None
@@ -102,6 +206,7 @@ class PolygonEdgesMixin:
             self._edge_key = entry
             self._edge_gs = self._generated_edge_gs()
             self._edge_masks_on = bool(entry[0] & EDGE_FLAGS_MASKS)
+        self._edge_stippled = entry is not _OFF and bool(entry[0] & EDGE_FLAGS_STIPPLE)
         # The vertex flags apply to fast-path modes as well (module docstring).
         self._edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
         self.dirty |= Dirty.PROGRAM
@@ -130,6 +235,8 @@ class PolygonEdgesMixin:
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
+        if self._rast_line_stipple and fill == PolygonMode.LINE:
+            return self._edge_stipple_table(vertex)
         table = []
         for mode in range(_NPRIMS):
             if mode not in _POLYGON_MODES:
@@ -137,6 +244,25 @@ class PolygonEdgesMixin:
                 continue
             gs_bits = vertex | (EDGE_FLAGS_MASKS if mode in NEEDS_TRANSLATION else 0)
             table.append((gs_bits, vertex, fill) if gs_bits else _OFF)
+        return tuple(table)
+
+    @staticmethod
+    def _edge_stipple_table(vertex: int) -> tuple:
+        """Line stipple on polygons drawn as lines: every polygon mode gets the
+        counters (GS and VS bit 4), or a refusal (a string) where glpipe has
+        no model of the draw module's edge order or the counters would need
+        what the capture does not give."""
+        entry = (EDGE_FLAGS_STIPPLE, EDGE_FLAGS_STIPPLE, int(PolygonMode.LINE))
+        table = []
+        for mode in range(_NPRIMS):
+            if mode not in _POLYGON_MODES:
+                table.append(_OFF)
+            elif vertex:
+                table.append(_REFUSE_STIPPLE_EDGEFLAG)
+            elif mode == Prim.TRIANGLE_STRIP_ADJACENCY:
+                table.append(_REFUSE_STIPPLE_STRIP_ADJ)
+            else:
+                table.append(entry)
         return tuple(table)
 
     def _generated_edge_gs(self):
@@ -174,6 +300,80 @@ class PolygonEdgesMixin:
             objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
         self._geom_buffer_texture(objs, np.ascontiguousarray(masks, np.uint8), self.gl.GL_R8UI)  # line_stipple.py
 
+    def _draw_edge_stipple(self, info, draws) -> None:
+        """Draw polygons with fill mode LINE and line stipple: per
+        DrawStartCountBias, the draw's VS run once more over the vertices it
+        reads (glpipe/vertex_capture.py), each triangle's edge counters and
+        mask in the draw module's order (``edge_stipple_texels``) per
+        instance, then the triangles as one indexed TRIANGLES draw from
+        glpipe/fill_modes.py's index buffer (so gl_PrimitiveIDIn is the
+        texels' triangle number)."""
+        from .fill_modes import triangles
+
+        items = ((info.start, info.count, info.index_bias),) if draws is None else \
+            tuple((d.start, d.count, d.index_bias) for d in draws)
+        instances = info.instance_count
+        if instances <= 0:
+            return
+        first = bool((self.rasterizer or self._rasterizer_default).templ.flatshade_first)
+        source = self._index_values(info, items) if info.index_size else None
+        gl_tris = int(self.gl.GL_TRIANGLES)
+        scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
+        translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+        for i, (start, count, bias) in enumerate(items):
+            if count <= 0:
+                continue
+            if start < 0:
+                raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
+            if source is not None:
+                if start + count > len(source):
+                    raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
+                                               f"index buffer ({len(source)} indices)")
+                values = source[start:start + count].astype(np.int64)
+                restart = values == info.restart_index if info.primitive_restart else np.zeros(count, bool)
+                vids = np.where(restart, 0, values + bias)
+            else:
+                values, restart, bias = np.arange(start, start + count, dtype=np.int64), np.zeros(count, bool), 0
+                vids = values
+            cuts = [-1, *np.flatnonzero(restart).tolist(), count]
+            runs = [(a + 1, b) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
+            run_tris = [(a, triangles(info.mode, np.arange(b - a), None, first)) for a, b in runs]
+            tris = np.concatenate([t + a for a, t in run_tris]) if run_tris else np.zeros((0, 3), np.int64)
+            if not len(tris):
+                continue
+            used = vids[~restart]
+            lo, hi = int(used.min()), int(used.max())
+            if lo < 0:
+                raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
+            clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
+                                           "RasterizerState.line_stipple_enable (polygons drawn with fill mode LINE)")
+            texels = []
+            for inst in range(instances):
+                c = clip[inst].astype(np.float64)
+                w = c[:, 3:4]
+                window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
+                for (a, b), (_, t) in zip(runs, run_tris):
+                    texels.append(edge_stipple_texels(info.mode, t, b - a, first, window[vids[a:b] - lo]))
+            self._upload_edge_stipple(np.concatenate(texels), len(tris))
+            self._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/fill_modes.py
+            self._fm_draw_run(gl_tris, 0, len(tris), bias, instances, info.start_instance,
+                              info.drawid + (i if info.increment_draw_id else 0))
+
+    def _upload_edge_stipple(self, texels: np.ndarray, per_instance: int) -> None:
+        """The counters (RGBA32F per triangle and instance) into the GS's
+        buffer texture; the triangles per instance into sysvals.line_stipple.z."""
+        objs = self._edge_gl
+        if objs is None:
+            gl = self.gl
+            objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
+        self._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
+                                  self.gl.GL_RGBA32F)  # line_stipple.py
+        stipple = self._get_sysval("line_stipple")
+        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if self.dirty & Dirty.SYSVALS:
+            self._emit_sysvals()
+            self.dirty &= ~Dirty.SYSVALS
+
     def _destroy_polygon_edges(self) -> None:
         gl = self.gl
         if self._edge_gl is not None:
@@ -185,4 +385,4 @@ class PolygonEdgesMixin:
         self._edge_generated = None
 
 
-__all__ = ["PolygonEdgesMixin"]
+__all__ = ["PolygonEdgesMixin", "edge_stipple_texels"]

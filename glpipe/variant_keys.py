@@ -268,6 +268,8 @@ class VariantKeyMixin:
                 fields["edge_flags"] = edges[1]
             elif stage == _FS and edges[2]:
                 fields["edge_fill"] = edges[2]
+                if edges[0] & 4:  # EDGE_FLAGS_STIPPLE: the counters along the edges
+                    fields["edge_stipple"] = True
         if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
             # The GS is the last stage whenever line_stipple is set (line_stipple.py).
             fields["line_stipple"] = line_stipple

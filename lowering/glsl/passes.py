@@ -102,6 +102,10 @@ def _vertex_edge_flags(key) -> bool:
     return bool(key.edge_flags & E.EDGE_FLAGS_VERTEX)
 
 
+def _edge_stipple_vs(key) -> bool:
+    return bool(key.edge_flags & E.EDGE_FLAGS_STIPPLE)
+
+
 def _gl_clamp_active(key) -> bool:
     return any(key.gl_clamp)
 
@@ -119,6 +123,8 @@ PASSES: Tuple[Pass, ...] = (
          "glp_offset_depth = gl_FragCoord.z + offset (sysvals.depth_offset: scale, units, clamp)"),
     Pass("polygon edges (kill)", "edge_fill", FRAG, "prologue", _flag("edge_fill"), E.edge_kill,
          "discard fragments of LINE edges / POINT vertices whose edge flag is off (glp_edge, glp_edge_mask)"),
+    Pass("polygon edges (stipple)", "edge_stipple", FRAG, "prologue", _flag("edge_stipple"), E.edge_stipple_kill,
+         "discard where bit (counter / (factor + 1)) % 16 of the pattern is 0, by the edge's glp_edge_stipple"),
     Pass("polygon stipple", "poly_stipple", FRAG, "prologue", _flag("poly_stipple"), F.polygon_stipple,
          "discard where bit 31 - x%32 of sysvals.stipple row y%32 is 0"),
     Pass("window rectangles", "window_rectangles", FRAG, "prologue", _window_rects_active, F.window_rectangles,
@@ -145,10 +151,14 @@ PASSES: Tuple[Pass, ...] = (
          "the strip state and the saved outputs of the vertex being emitted"),
     Pass("polygon edges (inputs)", "edge_fill", FRAG, "declare", _flag("edge_fill"), E.declare_fs,
          "noperspective in vec3 glp_edge, flat in int glp_edge_mask"),
+    Pass("polygon edges (stipple input)", "edge_stipple", FRAG, "declare", _flag("edge_stipple"),
+         E.declare_stipple_input, "noperspective in vec3 glp_edge_stipple"),
     Pass("polygon edges (outputs)", "edge_flags", GEOM, "declare", _flag("edge_flags"), E.declare_gs,
          "corner weights and edge mask out; the boundary masks, the vertex flags in"),
     Pass("polygon edges (vertex flag out)", "edge_flags", VERT, "declare", _vertex_edge_flags,
          E.declare_vertex_flag, "out float glp_vertex_edgeflag"),
+    Pass("polygon edges (instance out)", "edge_flags", VERT, "declare", _edge_stipple_vs,
+         E.declare_instance_output, "flat out int glp_ls_instance (per-instance edge stipple counters)"),
     # (first vertex_end row: the outputs before any pass changes them)
     Pass("line last pixel (save)", "line_last_pixel", GEOM, "vertex_end", _flag("line_last_pixel"), LP.save_vertex,
          "save the vertex's outputs and GL window position"),
@@ -162,6 +172,8 @@ PASSES: Tuple[Pass, ...] = (
          L.reset_at_end_primitive, "the next EmitVertex starts a strip"),
     Pass("polygon edges (vertex flag)", "edge_flags", VERT, "vertex_end", _vertex_edge_flags,
          E.vertex_flag_at_end, "glp_vertex_edgeflag = the EDGEFLAG output's x"),
+    Pass("polygon edges (instance)", "edge_flags", VERT, "vertex_end", _edge_stipple_vs, E.instance_at_end,
+         "glp_ls_instance = gl_InstanceID"),
     Pass("polygon edges (corner)", "edge_flags", GEOM, "vertex_end", _flag("edge_flags"), E.corner_at_emit,
          "glp_edge = this corner's weights, glp_edge_mask"),
     Pass("clip vertex (varying out)", "clipvertex_varying", VS_TES, "declare", _flag("clipvertex_varying"),

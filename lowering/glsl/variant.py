@@ -92,11 +92,15 @@ class VariantKey:
     * ``edge_flags`` -- polygon edge flags for polygons drawn as lines or
       points (passes_edges.py).  GS (the generated pass-through GS): bit 0
       ANDs each triangle's boundary mask (a buffer texture, for translated
-      QUADS / QUAD_STRIP / POLYGON), bit 1 the VS's edge flags; it emits the
-      corner weights and the mask.  VS: bit 1 passes the EDGEFLAG output on.
+      QUADS / QUAD_STRIP / POLYGON), bit 1 the VS's edge flags, bit 2 emits
+      per-edge stipple counters from a buffer texture of start values (which
+      then holds the mask too); it emits the corner weights and the mask.
+      VS: bit 1 passes the EDGEFLAG output on, bit 2 gl_InstanceID.
     * ``edge_fill`` -- (FS) the PIPE_POLYGON_MODE_* the draw's polygons are
       drawn in: LINE (1) kills fragments of edges whose flag is off, POINT
-      (2) those of vertices whose edge is off; 0 = off (FILL).
+      (2) those of vertices whose edge is off; 0 = off (FILL).  With
+      ``edge_stipple`` (LINE) the line stipple applies along each edge, by
+      the counters the GS's ``edge_flags`` bit 4 emits (sysvals.line_stipple).
     * ``clipvertex_varying`` -- (VS, TES feeding a GS that reads CLIPVERTEX:
       a Gallium GS, or glpipe's generated pass-through GS) the CLIPVERTEX
       output, a local otherwise (core GL has no gl_ClipVertex), also goes out
@@ -179,6 +183,7 @@ class VariantKey:
     line_last_pixel: int = 0
     edge_flags: int = 0
     edge_fill: int = 0
+    edge_stipple: bool = False
     clipvertex_varying: bool = False
     point_smooth: bool = False
     window_rectangles: int = 0
@@ -212,8 +217,9 @@ class VariantKey:
         if self.line_last_pixel not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 "
                                        "(integer pixel centres)")
-        if not 0 <= self.edge_flags <= 3:
-            raise InvalidArgumentError("VariantKey.edge_flags is a 2-bit mask (1 boundary masks, 2 vertex flags)")
+        if not 0 <= self.edge_flags <= 7:
+            raise InvalidArgumentError("VariantKey.edge_flags is a 3-bit mask (1 boundary masks, 2 vertex flags, "
+                                       "4 stipple counters)")
         if self.edge_fill not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.edge_fill is 0 (off), 1 (PIPE_POLYGON_MODE_LINE) or 2 (POINT)")
         if self.depth_offset not in (0, 1, 2):

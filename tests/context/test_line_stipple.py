@@ -314,13 +314,143 @@ def test_triangles_and_points_are_not_stippled(screen, ctx):
     assert np.array_equal(got, image([(0, 3)]))
 
 
-def test_polygons_in_line_mode_are_refused(screen, ctx):
-    setup(ctx)
-    rast(ctx, line_stipple_enable=True, line_stipple_pattern=PATTERN, fill_front=PolygonMode.LINE,
-         fill_back=PolygonMode.LINE)
+# ---------------------------------------------------------------------------
+# Polygons drawn with fill mode LINE: their edges, in Mesa's draw-module order
+# ---------------------------------------------------------------------------
+# Gallium's reference (draw_decompose_tmp.h + draw_pipe_unfilled.c): each
+# polygon's triangles in the draw module's vertex order; per triangle the
+# polygon's edges E2 (v2->v0), E0 (v0->v1), E1 (v1->v2); the counter restarts
+# with each polygon (a triangle of TRIANGLES / strips / fans, a quad, a
+# POLYGON) and runs on from edge to edge.  The sequences below are written
+# out by hand from that order.
+
+def sequence_model(segments, pattern, factor):
+    """(all, stippled) pixels of segments drawn in order with one counter."""
+    every, on, s = [], [], 0
+    for a, b in segments:
+        for px in line_pixels(a, b):
+            every.append(px)
+            if kept(pattern, factor, s):
+                on.append(px)
+            s += 1
+    assert len(set(every)) == len(every), "test geometry: edges must not share pixels"
+    return every, on
+
+
+def polygon_setup(ctx, factor=0, **fields) -> Setup:
+    """Both rasterizers draw polygons as lines; the second stipples them."""
+    color = setup(ctx)
+    line = {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE, "point_size": 1.0, "line_width": 1.0}
+    line.update(fields)
+    plain = ctx.create_rasterizer_state(RasterizerState(**line))
+    stipple = rast(ctx, line_stipple_enable=True, line_stipple_pattern=PATTERN, line_stipple_factor=factor, **line)
+    return Setup(color, plain, stipple)
+
+
+SQUARE = [(2.5, 2.5), (12.5, 2.5), (12.5, 12.5), (2.5, 12.5)]  # a b c d, counter-clockwise
+
+
+@pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
+def test_stippled_quad_edges(ctx, first):
+    """QUADS: one counter around the quad.  Last vertex: triangles (a b d)
+    (b c d), edges d->a, a->b | b->c, c->d.  First vertex: (a b c) (a c d),
+    edges a->b, b->c | d->a, c->d."""
+    a, b, c, d = SQUARE
+    st = polygon_setup(ctx, flatshade_first=first)
+    order = [(a, b), (b, c), (d, a), (c, d)] if first else [(d, a), (a, b), (b, c), (c, d)]
+    check(ctx, st, verts(SQUARE), Prim.QUADS, sequence_model(order, PATTERN, 0))
+
+
+@pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
+def test_stippled_polygon_edges(ctx, first):
+    """POLYGON a b c d: one counter around it.  Last vertex: fan triangles
+    (b c a) (c d a), edges a->b, b->c | c->d, d->a; first vertex: (a b c)
+    (a c d), edges a->b, b->c | d->a, c->d."""
+    a, b, c, d = SQUARE
+    st = polygon_setup(ctx, flatshade_first=first)
+    order = [(a, b), (b, c), (d, a), (c, d)] if first else [(a, b), (b, c), (c, d), (d, a)]
+    check(ctx, st, verts(SQUARE), Prim.POLYGON, sequence_model(order, PATTERN, 0))
+
+
+def test_stippled_triangle_edges_restart_per_triangle(ctx):
+    """TRIANGLES: every triangle restarts the counter; its edges go v2->v0,
+    v0->v1, v1->v2 (factor 1: each bit covers two fragments)."""
+    t1 = [(1.5, 1.5), (13.5, 1.5), (1.5, 13.5)]
+    t2 = [(14.5, 14.5), (3.5, 14.5), (14.5, 3.5)]  # no pixel shared with t1's edges
+    st = polygon_setup(ctx, factor=1)
+    every, on = [], []
+    for v0, v1, v2 in (t1, t2):
+        e, o = sequence_model([(v2, v0), (v0, v1), (v1, v2)], PATTERN, 1)
+        every += e
+        on += o
+    check(ctx, st, verts(t1 + t2), Prim.TRIANGLES, (every, on))
+
+
+def test_stippled_quads_per_instance(screen, ctx):
+    """Two instances of a quad, the second moved by a per-instance offset:
+    each has its own counters (texels per instance)."""
+    a, b, c, d = [(x, y) for x, y in SQUARE[:1]] + [(8.5, 2.5), (8.5, 6.5), (2.5, 6.5)]
+    st = polygon_setup(ctx)
+    elements = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1,
+                                          src_format=Format.R32G32B32A32_FLOAT),)
+    vs = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL IN[2]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: ADD OUT[0], IN[0], IN[2]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(elements)))
+    offsets = np.array([[0, 0, 0, 0], [0, 1.0, 0, 0]], np.float32)  # +1 NDC = +8 px in y
+    quad = verts([a, b, c, d])
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32),
+                            VertexBuffer(buffer=vertex_buffer(screen, offsets), stride=16)])
+    order = [(d, a), (a, b), (b, c), (c, d)]
+    up = [tuple((x, y + 8) for x, y in seg) for seg in order]
+    every, on = sequence_model(order, PATTERN, 0)
+    every2, on2 = sequence_model(up, PATTERN, 0)
+    ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, count=4, instance_count=2))
+    got = lit(read_rgba32f(screen, st.color))
+    assert np.array_equal(got, image(on + on2)), np.argwhere(got != image(on + on2)).tolist()
+
+
+EDGEFLAG_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL OUT[2], EDGEFLAG
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: MOV OUT[2], IN[1]
+  3: END
+"""
+
+
+def test_stippled_polygon_edges_refused_where_not_modelled(ctx):
+    """Stippled LINE polygons are refused, naming the field, where glpipe
+    does not stipple them: a vertex shader writing EDGEFLAG, strip adjacency,
+    triangles made by a geometry shader."""
+    polygon_setup(ctx)
     tri = verts([(1.5, 1.5), (12.5, 1.5), (12.5, 12.5)], WHITE)
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
+        draw(ctx, verts([(1.5, 1.5), (9.5, 1.5), (1.5, 9.5), (9.5, 9.5), (3.5, 5.5), (5.5, 3.5)], WHITE),
+             Prim.TRIANGLE_STRIP_ADJACENCY)
+    vs = ctx.shaders[0]
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=EDGEFLAG_VS)))
+    with pytest.raises(UnsupportedError, match="line_stipple_enable"):
         draw(ctx, tri, Prim.TRIANGLES)
+    ctx.bind_vs_state(vs)
+    from .util import triangle_gs
+    ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=triangle_gs("TRIANGLE_STRIP", (0, 1, 2)))))
+    with pytest.raises(UnsupportedError, match="line_stipple_enable"):
+        draw(ctx, tri, Prim.TRIANGLES)
+    ctx.bind_gs_state(None)
+    draw(ctx, tri, Prim.TRIANGLES)  # the VS-fed triangle draws
     draw(ctx, verts([(0.5, 3.5), (15.5, 3.5)], WHITE), Prim.LINES)  # lines still draw
 
 
