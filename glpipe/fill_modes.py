@@ -57,7 +57,8 @@ Refused (UnsupportedError naming fill_front / fill_back and the reason), for
 draws of polygons only: a bound GS emitting triangles or a TES making
 triangles (their output cannot be re-drawn by range); an FS reading PRIM_ID
 (each sub-draw restarts gl_PrimitiveID); line_stipple_enable with a LINE
-face (polygon edges are not stippled, as for one fill mode); instanced
+face (glpipe/polygon_edges.py stipples polygon edges for one fill mode
+only); instanced
 draws (instance_count > 1) whose VS reads INSTANCEID or BASEINSTANCE, or
 whose vertex elements have different non-zero instance divisors (an
 instance drawn alone cannot be given its number, or its per-instance
@@ -226,9 +227,9 @@ class FillModesMixin:
             raise UnsupportedError(f"{_FIELD}: the fragment shader reads PRIM_ID, which restarts at each of the "
                                    f"sub-draws glpipe splits the draw into by facing")
         if self._rast_line_stipple and any(f[2] == PolygonMode.LINE for f in faces):
-            raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: polygons drawn with fill mode "
-                                   "LINE would need their edges stippled, which glpipe does not do (only line "
-                                   "primitives are stippled)")
+            raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
+                                   "drawn for one fill mode only, not with faces in different fill modes "
+                                   "(glpipe/polygon_edges.py)")
         velems = self.velems
         divisors = {ve.instance_divisor for ve in (velems.elements if velems is not None else ())
                     if ve.instance_divisor}

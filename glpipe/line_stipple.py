@@ -30,7 +30,8 @@ GS output strip, 2 segment bases), ``_line_last_pixel_key`` (the GS's
 | a TES with isolines (no GS) | a GS per segment (GL hands isolines to a GS as independent segments) | lines in |
 | LINES / LINES_ADJACENCY (no GS, TES) | a GS per segment | lines / lines_adjacency in |
 | LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY | per segment, starting at the segment's base | lines / lines_adjacency in, base at gl_PrimitiveIDIn |
-| polygons with fill mode LINE | -- | refused at draw time (UnsupportedError) |
+| polygons with fill mode LINE, from the VS | glpipe/polygon_edges.py (edge counters) | its own (triangles in) |
+| triangles from a GS or TES, fill mode LINE | -- | refused at draw time (UnsupportedError) |
 
 Line last pixel (lowering/glsl/passes_last_pixel.py; docs/rasterizer.md
 "Line last pixel") uses the same GS for the same draws -- the generated one

@@ -31,6 +31,13 @@ TES's triangles have every edge) -- gets:
   before the GL draw -- gl_PrimitiveIDIn counts the triangles of one GL draw
   and restarts per instance, which is exactly the masks' indexing.
 
+Line stipple on such polygons (docs/rasterizer.md "Polygon edges"): the
+counter runs along each polygon's boundary in Mesa's draw-module order
+(``edge_stipple_texels``); ``_draw_edge_stipple`` captures the VS positions,
+uploads each triangle's per-edge start counters and mask (RGBA32F per
+triangle and instance; the GS emits counters a line interpolates, the FS
+applies the pattern on the fragment's edge) and draws the triangles itself.
+
 Keying.  ``_key_polygon_edges`` looks the draw mode up in a table rebuilt
 only when a shader or the rasterizer was bound (as the line stipple's), on
 draw_vbo's general path.  Translated primitives always take that path; the
