@@ -277,16 +277,7 @@ class FillModesMixin:
                 if masks is not None:
                     masks.append(np.zeros(0, np.uint8))
                 continue
-            if start < 0:
-                raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
-            if source is not None:
-                if start + count > len(source):
-                    raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
-                                               f"index buffer ({len(source)} indices)")
-                values = source[start:start + count]
-                restart = (values.astype(np.int64) == info.restart_index) if info.primitive_restart else None
-            else:
-                values, restart, bias = np.arange(start, start + count, dtype=np.int64), None, 0
+            values, restart, _, bias = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
             tris.append(triangles(info.mode, values, restart, first))
             biases.append(bias)
             if masks is not None:

@@ -308,18 +308,7 @@ class LineStippleMixin:
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
-            if start < 0:
-                raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
-            if source is not None:
-                if start + count > len(source):
-                    raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
-                                               f"index buffer ({len(source)} indices)")
-                idx = source[start:start + count].astype(np.int64)
-                restart = (idx == info.restart_index) if info.primitive_restart else np.zeros(count, bool)
-                vids = np.where(restart, 0, idx + bias)
-            else:
-                vids = np.arange(start, start + count, dtype=np.int64)
-                restart = np.zeros(count, bool)
+            _, restart, vids, _ = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
             used = vids[~restart]
             if not len(used):
                 continue

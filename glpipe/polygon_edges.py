@@ -330,18 +330,7 @@ class PolygonEdgesMixin:
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
-            if start < 0:
-                raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
-            if source is not None:
-                if start + count > len(source):
-                    raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
-                                               f"index buffer ({len(source)} indices)")
-                values = source[start:start + count].astype(np.int64)
-                restart = values == info.restart_index if info.primitive_restart else np.zeros(count, bool)
-                vids = np.where(restart, 0, values + bias)
-            else:
-                values, restart, bias = np.arange(start, start + count, dtype=np.int64), np.zeros(count, bool), 0
-                vids = values
+            _, restart, vids, bias = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
             cuts = [-1, *np.flatnonzero(restart).tolist(), count]
             runs = [(a + 1, b) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
             run_tris = [(a, triangles(info.mode, np.arange(b - a), None, first)) for a, b in runs]

@@ -32,7 +32,7 @@ import ctypes
 
 import numpy as np
 
-from lowering.errors import PipeError, UnsupportedError
+from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
 
 from .shaders import apply_bindings
 
@@ -44,6 +44,23 @@ class VertexCaptureMixin:
 
     _vc_programs = None  # VS variant -> GL program capturing gl_Position
     _vc_buffer = None    # [transform feedback buffer, its size in bytes]
+
+    def _item_vertices(self, info, source, start: int, count: int, bias: int):
+        """One DrawStartCountBias of a draw a pre-pass re-reads, checked as the
+        draw checks it: (index values, or vertex numbers without indices; the
+        restart mask; the vertex numbers, 0 at restarts; the bias in effect,
+        0 without indices)."""
+        if start < 0:
+            raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
+        if source is None:
+            values = np.arange(start, start + count, dtype=np.int64)
+            return values, np.zeros(count, bool), values, 0
+        if start + count > len(source):
+            raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
+                                       f"index buffer ({len(source)} indices)")
+        values = source[start:start + count].astype(np.int64)
+        restart = values == info.restart_index if info.primitive_restart else np.zeros(count, bool)
+        return values, restart, np.where(restart, 0, values + bias), bias
 
     def _capture_program(self, variant, what: str) -> int:
         """A program of the VS variant alone, capturing gl_Position;
