@@ -36,10 +36,15 @@ draws too much:
   unless one of them is drawn.  A fragment exactly at a corner (weights
   one-hot: it lies on two edges) goes with the edge leaving the corner --
   under GL's diamond-exit rule an edge draws its first pixel and not its
-  last, so that is the edge that draws a vertex's pixel.  A point takes its vertex's values, so its corner is the
-  weight that is exactly 1.0; it is killed unless its edge is drawn.  First
-  thing in ``main``, like the stipple kills.  Never keyed for FILL (a fill
-  fragment centre on an edge also has a zero weight).
+  last, so that is the edge that draws a vertex's pixel.  A point takes its
+  vertex's values, so its corner is the weight that is exactly 1.0; it is
+  killed unless its edge is drawn.  First thing in ``main``, like the
+  stipple kills.  Never keyed for FILL (a fill fragment centre on an edge
+  also has a zero weight).
+* **Line stipple along the edges** (``EDGE_FLAGS_STIPPLE`` in the GS and VS,
+  ``edge_stipple`` in the FS; glpipe/polygon_edges.py computes the start
+  counters): the GS emits per-edge counters a line interpolates, the FS
+  applies the pattern to the counter of the edge the fragment belongs to.
 """
 
 from __future__ import annotations
