@@ -592,7 +592,7 @@ class SamplerViewMixin:
             plan = prog.tex_plan
         unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
         views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
-        single = True if len(plan) == 1 else None
+        single = len(plan) == 1  # (one row: no other view of the texture to conflict with)
         hot = self._hot
         dsa = self._has_dsa
         params_in_use = None
@@ -629,7 +629,7 @@ class SamplerViewMixin:
                 # gl33: the view's levels / swizzle on the texture.  A single
                 # row cannot conflict with another view of the texture, so a
                 # view whose parameters are known to be in place needs nothing.
-                if mode is MODE_PARAMS and (view.params_seen != _PARAMS_GENERATION[0] or single is None):
+                if mode is MODE_PARAMS and (view.params_seen != _PARAMS_GENERATION[0] or not single):
                     if params_in_use is None:
                         params_in_use = {}
                     n = self._apply_texture_params(view, unit, params_in_use)

@@ -42,7 +42,16 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .util import read_rgba32f, vertex_buffer
 from .util_draw import POS_COLOR, SIZE, lit, setup, vertices, zero_fill
-from .util_raster import GS_TWO_STRIPS, ISOLINES_TES, WHITE, draw, draw_image, rast
+from .util_raster import (
+    GS_TWO_STRIPS,
+    INSTANCE_OFFSET_ELEMENTS,
+    INSTANCE_OFFSET_VS,
+    ISOLINES_TES,
+    WHITE,
+    draw,
+    draw_image,
+    rast,
+)
 
 PATTERN = 0b1100_1100_1111_0001  # bit 0 first: 1 0 0 0 1 1 1 1 0 0 1 1 0 0 1 1
 
@@ -391,20 +400,8 @@ def test_stippled_quads_per_instance(screen, ctx):
     each has its own counters (texels per instance)."""
     a, b, c, d = [(x, y) for x, y in SQUARE[:1]] + [(8.5, 2.5), (8.5, 6.5), (2.5, 6.5)]
     st = polygon_setup(ctx)
-    elements = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1,
-                                          src_format=Format.R32G32B32A32_FLOAT),)
-    vs = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL IN[2]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-  0: ADD OUT[0], IN[0], IN[2]
-  1: MOV OUT[1], IN[1]
-  2: END
-"""
-    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(elements)))
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=INSTANCE_OFFSET_VS)))
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(INSTANCE_OFFSET_ELEMENTS)))
     offsets = np.array([[0, 0, 0, 0], [0, 1.0, 0, 0]], np.float32)  # +1 NDC = +8 px in y
     quad = verts([a, b, c, d])
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32),

@@ -37,6 +37,7 @@ from glpipe import (
 
 from .util import PASS_VS, render_target, vertex_buffer
 from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
+from .util_raster import INSTANCE_OFFSET_ELEMENTS, INSTANCE_OFFSET_VS
 
 SIZE = 16
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
@@ -454,25 +455,11 @@ def test_multi_draw_polygons(ctx):
     np.testing.assert_array_equal(got, want)  # vertex pixels included
 
 
-OFFSET_VS = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL IN[2]
-DCL OUT[0], POSITION
-DCL OUT[1], GENERIC[0]
-  0: ADD OUT[0], IN[0], IN[2]
-  1: MOV OUT[1], IN[1]
-  2: END
-"""
-
-
 @pytest.mark.parametrize("start_instance", [0, 1])
 def test_instanced_quads(ctx, start_instance):
     """Two instances of two quads, the second instance moved 8 px up (a
     per-instance offset, divisor 1): gl_PrimitiveID restarts per instance."""
-    elements = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT,
-                                          instance_divisor=1),)
-    color = setup(ctx, vs=OFFSET_VS, elements=elements)
+    color = setup(ctx, vs=INSTANCE_OFFSET_VS, elements=INSTANCE_OFFSET_ELEMENTS)
     boxes = [(1, 1, 6, 6), (9, 1, 14, 6)]
     pts = [p for box in boxes for p in corners(*box)]
     cols = colours(len(pts))

@@ -20,6 +20,7 @@ from glpipe import (
     SurfaceTemplate,
     Target,
     VertexBuffer,
+    VertexElement,
 )
 
 from .util import PASS_VS, read_rgba32f
@@ -319,3 +320,18 @@ IMM[0] FLT32 {    0.5000,     0.0000,     0.0000,     0.0000}
   2: ADD OUT[2], IN[0], IMM[0]
   3: END
 """
+
+
+# A VS adding a per-instance offset (IN[2], vertex buffer 1, divisor 1) to the position.
+INSTANCE_OFFSET_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL IN[2]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: ADD OUT[0], IN[0], IN[2]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+INSTANCE_OFFSET_ELEMENTS = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1,
+                                                      src_format=Format.R32G32B32A32_FLOAT),)
