@@ -19,7 +19,7 @@ from __future__ import annotations
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
 
-from .defs import ShaderIR, ShaderType
+from .defs import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .state import ShaderState
 
@@ -174,6 +174,61 @@ def apply_bindings(gl, prog: int, reflection) -> None:
             gl.glShaderStorageBlockBinding(prog, index, binding)
 
 
+# Declared register files counted against a shader cap: (file, what a
+# declaration's extent is, the cap, the host limit behind it).  A declaration
+# reaching past the announced count would fail in the host compiler at draw
+# time, or -- with the cap at 0, the feature not delivered -- compile into a
+# shader reading zeros; both are refused at create instead (screen.rst: the
+# caps are the driver's promise).
+_DECLARED_SLOTS = (
+    ("BUFFER", "index", ShaderCap.MAX_SHADER_BUFFERS, ""),
+    ("IMAGE", "index", ShaderCap.MAX_SHADER_IMAGES, ""),
+    ("SVIEW", "index", ShaderCap.MAX_SAMPLER_VIEWS, ""),
+    ("SAMP", "index", ShaderCap.MAX_TEXTURE_SAMPLERS, ""),
+    ("HWATOMIC", "dimension", ShaderCap.MAX_HW_ATOMIC_COUNTER_BUFFERS, ""),
+    ("HWATOMIC", "count", ShaderCap.MAX_HW_ATOMIC_COUNTERS, ""),
+    ("CONST", "dimension", ShaderCap.MAX_CONST_BUFFERS, ""),
+    # Every constant buffer is a host uniform block (16 bytes a register).
+    ("CONST", "bytes", ShaderCap.MAX_CONST_BUFFER0_SIZE, " (the host's GL_MAX_UNIFORM_BLOCK_SIZE)"),
+)
+
+
+def _declared_extent(decl, measure: str) -> int:
+    """How much of the cap ``decl`` takes: slots up to its last index, its
+    buffer index + 1, its register count, or its constant bytes."""
+    if measure == "index":
+        return decl.last + 1
+    if measure == "dimension":
+        return (decl.dimension or 0) + 1
+    if measure == "count":
+        return decl.last - decl.first + 1
+    return (decl.last + 1) * 16
+
+
+def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
+    """Refuse with UnsupportedError a declaration beyond its shader cap
+    (a cap of 0: the register file is not available at all)."""
+    from lowering.dump import dump_declaration
+    from lowering.errors import UnsupportedError
+
+    for file, measure, cap, host_limit in _DECLARED_SLOTS:
+        decls = [d for d in ir.declarations if d.file == file]
+        if not decls:
+            continue
+        extents = [_declared_extent(d, measure) for d in decls]
+        # A count adds up over the declarations; an index or size is the largest one's.
+        used = sum(extents) if measure == "count" else max(extents)
+        decl = decls[-1] if measure == "count" else decls[extents.index(used)]
+        text = f"'{dump_declaration(decl)}'" + (f" (line {decl.line})" if decl.line is not None else "")
+        limit = screen.get_shader_param(stage, cap)
+        if limit == 0:
+            raise UnsupportedError(f"{what}: declaration {text}: {file} needs PIPE_SHADER_CAP_{cap.name}, "
+                                   f"which is 0 for the {stage.name} stage on this screen")
+        if used > limit:
+            raise UnsupportedError(f"{what}: declaration {text} needs {used} of PIPE_SHADER_CAP_{cap.name}; "
+                                   f"this screen allows {limit} for the {stage.name} stage{host_limit}")
+
+
 class ShaderMixin:
     """Context methods for shader CSOs, variants and programs (mixed into Context)."""
 
@@ -211,15 +266,14 @@ class ShaderMixin:
             raise ShaderValidationError(
                 f"{what}: TGSI header is {ir.processor}, expected {STAGE_PROCESSOR[stage]}")
         info = validate(ir)
-        self._check_shader_limits(stage, ir, info, what)
-        return ShaderCSO(self, stage, tokens, ir, info, getattr(state, "stream_output", None))
+        stream_output = getattr(state, "stream_output", None)
+        self._check_shader_limits(stage, ir, info, what, stream_output)
+        return ShaderCSO(self, stage, tokens, ir, info, stream_output)
 
-    def _check_shader_limits(self, stage: ShaderType, ir, info, what: str) -> None:
+    def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
         """Refuse, at create time, a shader beyond the limits the caps
         announce: past them the host's compiler may fail at draw time (an
         'internal error') or, for llvmpipe's tessellation, crash."""
-        from .defs import Cap, ShaderCap
-
         screen = self.screen
         # Vertex attributes and user varyings count against MAX_INPUTS/OUTPUTS;
         # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.
@@ -249,6 +303,14 @@ class ShaderMixin:
             if used > limit:
                 raise ShaderValidationError(f"{what}: the shader uses {used} {name}; this screen allows {limit} "
                                             f"({cap})")
+        _check_declared_slots(screen, stage, ir, what)
+        so = getattr(stream_output, "output", ())
+        if so and screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS) == 0:
+            from lowering.errors import UnsupportedError
+
+            raise UnsupportedError(f"{what}: ShaderState.stream_output captures {len(so)} output(s), but "
+                                   "PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS is 0 on this screen (stream output is "
+                                   "not available)")
 
     def _bind_shader(self, stage: ShaderType, cso) -> None:
         if cso is not None:

@@ -27,7 +27,8 @@ Errors raise ``TGSIParseError`` with a 1-based line/column and a message
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from dataclasses import replace
+from typing import Dict, List, Optional, Tuple
 
 from . import semantics as sem
 from .errors import TGSIParseError
@@ -78,6 +79,7 @@ class _Parser:
         self.implied_size = 0
         self.properties: List[Property] = []
         self.decls: List[Declaration] = []
+        self._decl_slots: Dict[Declaration, int] = {}  # declaration sans mask -> index in decls
         self.imms: List[Immediate] = []
         self.insts: List[Instruction] = []
         self.legacy = LegacyFiles()
@@ -559,7 +561,28 @@ class _Parser:
             return
         decl = Declaration(file=file, first=first, last=last, dimension=dimension,
                            usage_mask=usage_mask, line=line, **fields)
-        self.decls.append(decl)
+        self._add_declaration(decl)
+
+    def _add_declaration(self, decl: Declaration) -> None:
+        """Append ``decl``, or merge it into an earlier identical one.
+
+        Mesa's frontend declares a register twice with the same semantic
+        (``DCL OUT[1], GENERIC[0]`` then ``DCL OUT[1].xy, GENERIC[0]`` for
+        double-precision varyings and component layouts); tgsi_text keeps
+        both and drivers read them as one register.  A declaration equal to
+        an earlier one in everything but its usage mask therefore ORs its
+        mask into that one.  Anything else naming the same registers
+        (another semantic, interpolation, array, ...) is left for the
+        validator to refuse as a conflict.
+        """
+        key = replace(decl, usage_mask=0)  # line does not take part in equality
+        earlier = self._decl_slots.get(key)
+        if earlier is None:
+            self._decl_slots[key] = len(self.decls)
+            self.decls.append(decl)
+            return
+        merged = self.decls[earlier]
+        self.decls[earlier] = replace(merged, usage_mask=merged.usage_mask | decl.usage_mask)
 
     @staticmethod
     def _tail_hint(file: str) -> str:
