@@ -72,14 +72,15 @@ DCL SAMP[0..3]
 DCL SVIEW[0..3], 2D, FLOAT
 DCL CONST[0][0]
 DCL ADDR[0]
-DCL TEMP[0]
+DCL TEMP[0..1]
 IMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}
 IMM[1] INT32 {0, 0, 0, 0}
   0: UARL ADDR[0].x, CONST[0][0].xxxx
   1: TEX TEMP[0], IMM[0], SAMP[ADDR[0].x+1], 2D
-  2: TXQ OUT[0].w, IMM[1].xxxx, SAMP[ADDR[0].x+1], 2D
+  2: TXQ TEMP[1].x, IMM[1].xxxx, SAMP[ADDR[0].x+1], 2D
   3: MOV OUT[0].xyz, TEMP[0]
-  4: END
+  4: MOV OUT[0].w, TEMP[1].xxxx
+  5: END
 """
 
 
@@ -232,12 +233,12 @@ def test_memory_indexing_on_the_gl33_profile_is_refused(decl, load):
 
 # IMAGE[0..2] R32UI 2D, image k is (8 + 4k) x 1.  Invocation i: LOAD texel (i, 0),
 # ATOMUADD 1000 on it (old value back), then STORE 5 + i at texel (i + 8, 0) -- inside
-# every image but image 0 -- and RESQ the size.  Index 0 is not used for the stores.
+# images 1 and 2 (image 1 drops the stores past its width 12) -- and RESQ the size.
 IMAGE_CS = CS_HEADER + """DCL BUFFER[0]
 DCL IMAGE[0..2], 2D, PIPE_FORMAT_R32_UINT, WR
 DCL CONST[0][0]
 DCL ADDR[0]
-DCL TEMP[0..3]
+DCL TEMP[0..4]
 IMM[0] UINT32 {0, 8, 5, 16}
 IMM[1] UINT32 {1000, 0, 0, 0}
   0: UARL ADDR[0].x, CONST[0][0].xxxx
@@ -248,10 +249,11 @@ IMM[1] UINT32 {1000, 0, 0, 0}
   5: UADD TEMP[0].x, SV[0].xxxx, IMM[0].yyyy
   6: UADD TEMP[3].x, SV[0].xxxx, IMM[0].zzzz
   7: STORE IMAGE[ADDR[0].x], TEMP[0], TEMP[3].xxxx, 2D, PIPE_FORMAT_R32_UINT
-  8: RESQ TEMP[1].zw, IMAGE[ADDR[0].x], 2D, PIPE_FORMAT_R32_UINT
-  9: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].wwww
- 10: STORE BUFFER[0], TEMP[2].xxxx, TEMP[1]
- 11: END
+  8: RESQ TEMP[4].xy, IMAGE[ADDR[0].x], 2D, PIPE_FORMAT_R32_UINT
+  9: MOV TEMP[1].zw, TEMP[4].xxxy
+ 10: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].wwww
+ 11: STORE BUFFER[0], TEMP[2].xxxx, TEMP[1]
+ 12: END
 """
 
 
