@@ -175,3 +175,43 @@ def test_index_base_outside_the_declared_range_is_refused(ctx):
     with pytest.raises(ShaderValidationError, match=r"SAMP\[ADDR\[0\]\.x\+5\]") as info:
         ctx.create_fs_state(ShaderState(tokens=tokens))
     assert "line" in str(info.value)
+
+
+def test_fs_sampler_state_indexed_with_a_fixed_view(ctx):
+    """SAMPLE with SVIEW[0] fixed and SAMP[ADDR[0].x] indexed: the sampler *state* of slot
+    index is used -- each slot clamps to the border with its own border colour, so a
+    lookup outside [0, 1] returns the border colour of the selected sampler."""
+    from glpipe import TexWrap
+
+    S = Sampling(ctx, 1, 1)
+    res = make_texture(ctx.screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
+    upload(ctx.screen, res, 0, COLORS[:1][None])
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view_2d(ctx, res)])
+    borders = COLORS[::-1]
+    ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [
+        ctx.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_BORDER, wrap_t=TexWrap.CLAMP_TO_BORDER,
+                                         border_color=tuple(float(c) for c in b))) for b in borders])
+    tokens = _fs("DCL SAMP[0..3]\nDCL SVIEW[0], 2D, FLOAT\n",
+                 "  1: SAMPLE OUT[0], IN[0], SVIEW[0], SAMP[ADDR[0].x]\n  2: END\n")
+    outside = ((-3.0, -3.0, 0.0, 0.0), (-3.0, -3.0, 0.0, 0.0))
+    for index in range(N):
+        _index_constant(ctx, ShaderType.FRAGMENT, index)
+        np.testing.assert_array_equal(S.draw(tokens, *outside)[0, 0], borders[index], err_msg=f"ADDR = {index}")
+    # inside the texture every sampler reads the one texel
+    np.testing.assert_array_equal(S.draw(tokens, *CENTRE)[0, 0], COLORS[0])
+
+
+def test_fs_one_range_indexed_by_two_address_registers(ctx):
+    """The same range fetched with TXF through ADDR[1] (= index + 1) and sampled with
+    TEX through ADDR[0] (= index) in one shader: each reads its own texture."""
+    S = Sampling(ctx, 1, 1)
+    _bind_textures(ctx, ShaderType.FRAGMENT)
+    tokens = _fs(RANGES + "IMM[0] INT32 {0, 0, 0, 0}\nIMM[1] UINT32 {1, 0, 0, 0}\nDCL ADDR[1]\nDCL TEMP[1]\n",
+                 "  1: UADD TEMP[1].x, CONST[0][0].xxxx, IMM[1].xxxx\n"
+                 "  2: UARL ADDR[1].x, TEMP[1].xxxx\n"
+                 "  3: TXF TEMP[0], IMM[0], SAMP[ADDR[1].x], 2D\n"
+                 "  4: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n"
+                 "  5: ADD OUT[0], OUT[0], TEMP[0]\n  6: END\n")
+    for index in range(N - 1):
+        _index_constant(ctx, ShaderType.FRAGMENT, index)
+        np.testing.assert_array_equal(S.draw(tokens, *CENTRE)[0, 0], COLORS[index] + COLORS[index + 1])

@@ -329,3 +329,63 @@ def test_index_base_outside_the_declared_ranges_is_refused(file):
 def test_index_base_inside_a_declared_range_is_accepted():
     text = REFUSED["SAMP"][0].replace("+4]", "+3]")
     lowering.validate(lowering.parse(text))
+
+
+# ---------------------------------------------------------------------------
+# Sampler arrays that cannot share units or one declaration
+# ---------------------------------------------------------------------------
+
+TWO_TYPES_FS = """FRAG
+DCL OUT[0], COLOR
+DCL SAMP[0..3]
+DCL CONST[0][0]
+DCL ADDR[0]
+DCL TEMP[0..1]
+IMM[0] FLT32 {0.5, 0.5, 0.5, 0.0}
+  0: UARL ADDR[0].x, CONST[0][0].xxxx
+  1: TEX TEMP[0], IMM[0], SAMP[ADDR[0].x], 2D
+  2: TEX TEMP[1].x, IMM[0], SAMP[ADDR[0].x], SHADOW2D
+  3: TEX TEMP[1].y, IMM[0], SAMP[2], SHADOW2D
+  4: ADD OUT[0], TEMP[0], TEMP[1].xxxy
+  5: END
+"""
+
+
+@pytest.mark.parametrize("version", [450, 330])
+def test_one_range_as_two_sampler_types_never_shares_a_unit(gl, version):
+    """A range sampled as sampler2D and as sampler2DShadow: GL forbids two sampler types
+    on one texture unit in a program, so every unit holds one type, every element of
+    both is listed, and the program links and validates on the host."""
+    shader = lowering.to_glsl(TWO_TYPES_FS, glsl_version=version)
+    refl = shader.reflection
+    types_of_unit = {}
+    for s in refl.samplers:
+        types_of_unit.setdefault(s.unit, set()).add(s.glsl_type)
+    assert all(len(t) == 1 for t in types_of_unit.values()), types_of_unit
+    for glsl_type in ("sampler2D", "sampler2DShadow"):
+        assert {s.view for s in refl.samplers if s.glsl_type == glsl_type} == {0, 1, 2, 3}
+    with gl.ctx:
+        prog = gl.ctx.program(vertex_shader=H.FULL_SCREEN_VS.format(version=version),
+                              fragment_shader=shader.source)
+        try:
+            for name, unit in refl.sampler_units:
+                loc = gl.gl.glGetUniformLocation(prog.glo, name)
+                if loc >= 0:
+                    gl.gl.glProgramUniform1i(prog.glo, loc, unit)
+            gl.gl.glValidateProgram(prog.glo)
+            assert gl.gl.glGetProgramiv(prog.glo, gl.gl.GL_VALIDATE_STATUS) == 1, \
+                gl.gl.glGetProgramInfoLog(prog.glo)
+        finally:
+            prog.release()
+
+
+@pytest.mark.parametrize("clamp_bits,kind", [((0b0010, 0, 0), "switch"), ((0b1111, 0b1111, 0), "array")])
+def test_gl_clamp_on_some_elements_only_takes_the_switch(clamp_bits, kind):
+    """VariantKey.gl_clamp is per sampler: when the elements of a range clamp different
+    coordinates one array lookup cannot do it, so even at GLSL 450 the lookup is a
+    switch whose cases clamp per element; when all agree it stays an array."""
+    from lowering.glsl.variant import VariantKey
+
+    src = lowering.to_glsl(TEX_FS, glsl_version=450, key=VariantKey(gl_clamp=clamp_bits)).source
+    assert ("switch (" in src) == (kind == "switch")
+    assert "GL_CLAMP" in src
