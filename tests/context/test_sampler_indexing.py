@@ -74,6 +74,8 @@ FS_LOOKUPS = {
     "txf_range": (RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
                   "  1: TXF OUT[0], IMM[0], SAMP[ADDR[0].x], 2D\n  2: END\n", 0),
     "sample_view_indexed": (RANGES, "  1: SAMPLE OUT[0], IN[0], SVIEW[ADDR[0].x], SAMP[0]\n  2: END\n", 0),
+    "sample_i_view_indexed": (RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
+                              "  1: SAMPLE_I OUT[0], IMM[0], SVIEW[ADDR[0].x]\n  2: END\n", 0),
     "sample_both_indexed": (RANGES,
                             "  1: SAMPLE OUT[0], IN[0], SVIEW[ADDR[0].x+2], SAMP[ADDR[0].x+2]\n  2: END\n", 2),
 }
@@ -215,3 +217,12 @@ def test_fs_one_range_indexed_by_two_address_registers(ctx):
     for index in range(N - 1):
         _index_constant(ctx, ShaderType.FRAGMENT, index)
         np.testing.assert_array_equal(S.draw(tokens, *CENTRE)[0, 0], COLORS[index] + COLORS[index + 1])
+
+
+def test_fs_texel_fetch_without_sampler_state(ctx):
+    """SAMPLE_I uses no sampler state (the reflection says sampler None): the context
+    binds the view alone, directly and for an indexed view."""
+    S = Sampling(ctx, 1, 1)
+    _bind_textures(ctx, ShaderType.FRAGMENT)
+    direct = _fs(RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n", "  1: SAMPLE_I OUT[0], IMM[0], SVIEW[2]\n  2: END\n")
+    np.testing.assert_array_equal(S.draw(direct, *CENTRE)[0, 0], COLORS[2])
