@@ -15,6 +15,8 @@ GLSL declarations (``lowering.bindings`` gives the binding numbers):
   index picks the counter (the address operand is the byte offset drivers
   that treat counters as a buffer use, and is ignored here).
 * ``CONSTBUF[n]`` (LOAD from a constant buffer) reads the UBO of CONST[n].
+* ``BUFFER`` / ``IMAGE[ADDR...]``: an element of an array of blocks / images,
+  or a switch over the declared range (``indexing.py``).
 
 Atomics return the old value (tgsi.rst).  GLSL has no atomic signed
 min/max on ``uint`` memory, no atomic float add on it and no wrapping

@@ -22,7 +22,10 @@ Each distinct (view, sampler, GLSL sampler type) used is one GLSL sampler
 uniform; the first sampler of SVIEW/SAMP n gets texture unit
 ``tex_base + n`` (``lowering.bindings``), further ones (the same view
 sampled with another sampler state or as shadow and non-shadow) get free
-units of the stage's range, as the reflection records.
+units of the stage's range, as the reflection records.  A SAMP / SVIEW
+operand indexed by an address register reads an element of a sampler
+array, or a switch over the declared range (``indexing.py``; the handlers
+here run on one element and ``sampler_uniform`` returns ``array[index]``).
 """
 
 from __future__ import annotations
