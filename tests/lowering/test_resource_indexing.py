@@ -389,3 +389,14 @@ def test_gl_clamp_on_some_elements_only_takes_the_switch(clamp_bits, kind):
     src = lowering.to_glsl(TEX_FS, glsl_version=450, key=VariantKey(gl_clamp=clamp_bits)).source
     assert ("switch (" in src) == (kind == "switch")
     assert "GL_CLAMP" in src
+
+
+def test_view_and_sampler_indexed_by_different_addresses_is_refused():
+    """SVIEW[ADDR[0].x] with SAMP[ADDR[1].x]: a GLSL sampler is one (view, sampler) pair, so
+    independent indices would need every pair; refused honestly, naming both operands."""
+    text = ("FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0..1]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL ADDR[0..1]\n"
+            "IMM[0] FLT32 {0.5, 0.5, 0, 0}\nARL ADDR[0].x, IMM[0].xxxx\nARL ADDR[1].x, IMM[0].xxxx\n"
+            "SAMPLE OUT[0], IMM[0], SVIEW[ADDR[0].x], SAMP[ADDR[1].x]\nEND\n")
+    for version in (450, 330):
+        with pytest.raises(UnsupportedError, match="SVIEW and SAMP indexed by different address registers"):
+            lowering.to_glsl(text, glsl_version=version)
