@@ -564,13 +564,16 @@ class SamplerViewMixin:
     def _texture_plan(variants) -> tuple:
         """(stage, unit, sview, samp, TGSI target) for every GLSL sampler of
         the linked ``variants`` (one per graphics stage, None where unbound).
-        Computed once per program, when it is linked (``Program.tex_plan``)."""
+        Computed once per program, when it is linked (``Program.tex_plan``).
+        ``samp`` is -1 for a sampler that only fetches texels or queries sizes
+        (the reflection's sampler None: no sampler state is bound).  Every
+        element of a sampler array (an indexed SAMP / SVIEW range) is a row."""
         rows = []
         for stage, variant in zip(GRAPHICS_STAGES, variants):
             if variant is None:
                 continue
             for s in variant.glsl.reflection.samplers:
-                rows.append((int(stage), int(s.unit), int(s.view), int(s.sampler),
+                rows.append((int(stage), int(s.unit), int(s.view), -1 if s.sampler is None else int(s.sampler),
                              str(s.target).upper().replace("SHADOW", "")))
         return tuple(rows)
 
@@ -635,7 +638,7 @@ class SamplerViewMixin:
                     n = self._apply_texture_params(view, unit, params_in_use)
                     calls += n
                     switched = switched or n > 0
-                samp = samplers_by_stage[stage][si]
+                samp = samplers_by_stage[stage][si] if si >= 0 else None
                 if samp is None or view.is_buffer:
                     sampler_name = 0
                 else:

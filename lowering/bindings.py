@@ -296,6 +296,20 @@ class BindingLayout:
                 return unit
         return None
 
+    def free_texture_units(self, stage: str, used: Iterable[int], count: int) -> Optional[int]:
+        """The first unit of ``count`` consecutive units of ``stage``'s range not in
+        ``used`` (the highest such block), or None.
+
+        Used for a sampler array (an indexed SAMP / SVIEW range) whose own units
+        ``tex_base + n`` hold samplers of another type: ``layout(binding = u)``
+        on an array gives its elements the consecutive units ``u, u + 1, ...``."""
+        s = self.stage(stage)
+        taken = set(used)
+        for first in range(s.tex_base + s.tex_count - count, s.tex_base - 1, -1):
+            if not taken.intersection(range(first, first + count)):
+                return first
+        return None
+
     def describe(self) -> str:
         """A plain-text table of the layout (for ``python -m lowering --bindings`` and docs)."""
         rows = ["stage      UBO        textures   SSBO       images     atomics",

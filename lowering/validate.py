@@ -32,6 +32,9 @@ _WRITABLE = frozenset({"TEMP", "OUT", "ADDR"})
 _STORE_FILES = frozenset({"BUFFER", "IMAGE", "MEMORY", "HWATOMIC"})
 # Files whose registers need no DCL (IMM is declared by IMM statements).
 _UNDECLARED_OK = frozenset({"CONSTBUF"})
+# Resource files an address register may index (the element is a GLSL array element
+# or a case of a switch over the declared range, lowering/glsl/indexing.py).
+_INDEXED_RESOURCES = frozenset({"SAMP", "SVIEW", "BUFFER", "IMAGE"})
 
 # Where each resource-taking opcode expects its resource operand:
 # opcode -> ((operand kind, position), allowed files).
@@ -322,6 +325,13 @@ class _Validator:
         if op.indirect is not None:
             if not self.any_declared(op.file):
                 self.fail(i, inst, f"{role} {text}: no {op.file} register is declared")
+            if op.file in _INDEXED_RESOURCES and not self.declared(op.file, op.index, None):
+                # The lowering indexes the declared range that holds the constant part
+                # (tgsi.rst: the element is index + ADDR), so that part must be declared.
+                ranges = ", ".join(f"{d.first}..{d.last}" if d.count > 1 else str(d.first)
+                                   for d in sorted(self.by_file.get((op.file, None), ()), key=lambda d: d.first))
+                self.fail(i, inst, f"{role} {text}: the index base {op.index} is outside the declared "
+                                   f"{op.file} range(s) {ranges}")
             return
         if op.dim_indirect is not None and op.file in ("CONST", "HWATOMIC"):
             if not any(d.covers(op.index) for (f, _), ds in self.by_file.items()

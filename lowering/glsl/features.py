@@ -41,6 +41,8 @@ FEATURES: Dict[str, GLSLFeature] = _table(
     ("int64", None, ("GL_ARB_gpu_shader_int64",), "int64_t, uint64_t"),
     ("gpu_shader5", 400, ("GL_ARB_gpu_shader5",),
      "bitfield*, findLSB/MSB, bitCount, *mulExtended, fma, frexp/ldexp, precise"),
+    ("dynamic_resource_index", 400, ("GL_ARB_gpu_shader5",),
+     "sampler (and image / buffer block) arrays indexed by dynamically uniform expressions"),
     ("texture_gather", 400, ("GL_ARB_texture_gather",), "textureGather"),
     ("gather_extended", 400, ("GL_ARB_gpu_shader5",),
      "textureGather component select, shadow compare, non-constant offsets"),

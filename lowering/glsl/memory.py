@@ -15,6 +15,8 @@ GLSL declarations (``lowering.bindings`` gives the binding numbers):
   index picks the counter (the address operand is the byte offset drivers
   that treat counters as a buffer use, and is ignored here).
 * ``CONSTBUF[n]`` (LOAD from a constant buffer) reads the UBO of CONST[n].
+* ``BUFFER`` / ``IMAGE[ADDR...]``: an element of an array of blocks / images,
+  or a switch over the declared range (``indexing.py``).
 
 Atomics return the old value (tgsi.rst).  GLSL has no atomic signed
 min/max on ``uint`` memory, no atomic float add on it and no wrapping
@@ -30,6 +32,7 @@ from typing import List, Optional
 from ..errors import InvalidArgumentError, UnsupportedError
 from .decls import IMAGE_FORMATS
 from .exprs import Expr, bitcast, call, construct, literal, op, swizzle, type_name, var
+from .indexing import active, touches, wrap_table
 from .reflection import AtomicBufferInfo, ImageInfo, ShaderBufferInfo
 from .texture import TARGETS
 
@@ -46,26 +49,48 @@ _ATOMIC_FUNC = {"ATOMUADD": "atomicAdd", "ATOMXCHG": "atomicExchange", "ATOMCAS"
                 "ATOMIMAX": "atomicMax"}
 
 
-def _qualifiers(em, file: str, index: int) -> str:
-    """GLSL memory qualifiers from every instruction touching ``file[index]``."""
+def _qualifiers(em, file: str, indices) -> str:
+    """GLSL memory qualifiers from every instruction touching ``file[i]``, i in ``indices``
+    (an indexed operand touches every element of its range)."""
     found = set()
     for inst in em.insts:
         regs = list(inst.srcs[:1]) + list(inst.dsts[:1])
-        if any(r.file == file and r.index == index for r in regs):
+        if any(touches(em.decls, r, file, index) for r in regs for index in indices):
             found |= set(inst.memory_qualifiers)
     words = [q.lower() for q in ("COHERENT", "VOLATILE", "RESTRICT") if q in found]
     return " ".join(words) + " " if words else ""
 
 
+def _ssbo_array(em, array) -> str:
+    """``ssboarr<first>[index].d``: BUFFER[ADDR...] as an array of blocks (indexing.py),
+    element e at SSBO binding ``ssbo_base + first + e`` (docs/bindings.md)."""
+    indices = array.indexing.indices("BUFFER")
+    first, n = indices[0], len(indices)
+    name = f"ssboarr{first}_{n}"
+    block = f"glp_{em.prefix}_ssboarr{first}_{n}"
+    if all(b.block_name != f"{block}[0]" for b in em.shader_buffers):
+        bindings = [em.layout.ssbo_binding(em.proc, k) for k in indices]
+        qual = f", binding = {bindings[0]}" if em.binding_qualifier() else ""
+        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', indices)}buffer {block}\n{{\n"
+                   f"    uint d[];\n}} {name}[{n}];", "ssbo", first)
+        for e, (k, binding) in enumerate(zip(indices, bindings)):
+            em.shader_buffers.append(ShaderBufferInfo(k, f"{block}[{e}]", binding))
+            em.storage_block_bindings[f"{block}[{e}]"] = binding
+    return f"{name}[{array.index}].d"
+
+
 def ssbo(em, index: int) -> str:
     """Declare BUFFER[index] (once); returns the GLSL word array (``ssbo0.d``)."""
     em.req.need("ssbo", f"BUFFER[{index}]")
+    array = active(em)
+    if array is not None and "BUFFER" in array.indexing.files():
+        return _ssbo_array(em, array)
     name = f"ssbo{index}"
     block = f"glp_{em.prefix}_ssbo{index}"
-    if all(b.index != index for b in em.shader_buffers):
+    if all(b.block_name != block for b in em.shader_buffers):
         binding = em.layout.ssbo_binding(em.proc, index)
         qual = f", binding = {binding}" if em.binding_qualifier() else ""
-        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', index)}buffer {block}\n{{\n"
+        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', (index,))}buffer {block}\n{{\n"
                    f"    uint d[];\n}} {name};", "ssbo", index)
         em.shader_buffers.append(ShaderBufferInfo(index, block, binding))
         em.storage_block_bindings[block] = binding
@@ -90,8 +115,8 @@ def shared(em, index: int) -> str:
 
 
 def image(em, index: int, inst) -> tuple:
-    """Declare IMAGE[index] (once); returns (name, target, base type, coordinate count)."""
-    decl = em.decls.images.get(index)
+    """Declare IMAGE[index] (once); returns (name, target, base type, coordinate count).
+    While an indexed lookup is emitted (indexing.py) the name is ``array[index]``."""
     target = em.decls.image_target(index, inst.memory_target)
     if target is None or target not in _IMAGE_DIM:
         raise InvalidArgumentError(f"IMAGE[{index}] has no image target")
@@ -101,32 +126,52 @@ def image(em, index: int, inst) -> tuple:
     fmt = em.decls.image_format(index, inst.memory_format)
     base = em.decls.image_base_type(index, inst.memory_format)
     dim, ncoords = _IMAGE_DIM[target]
-    name = f"glp_{em.prefix}_img{index}"
-    if all(im.index != index for im in em.images):
-        unit = em.layout.image_unit(em.proc, index)
-        loads = any(i.opcode in ("LOAD",) or i.opcode.startswith("ATOM") for i in em.insts
-                    if i.srcs and i.srcs[0].file == "IMAGE" and i.srcs[0].index == index)
-        layout = []
-        if fmt is not None:
-            layout.append(IMAGE_FORMATS[fmt][0])
-        elif loads:
-            raise UnsupportedError(f"IMAGE[{index}] is read without a declared format (GLSL needs one)")
+    array = active(em)
+    indices = (index,)
+    if array is not None and "IMAGE" in array.indexing.files():
+        indices = array.indexing.indices("IMAGE")
+        name = f"glp_{em.prefix}_imgarr{indices[0]}_{len(indices)}"
+        names = [f"{name}[{e}]" for e in range(len(indices))]
+    else:
+        name = f"glp_{em.prefix}_img{index}"
+        names = [name]
+    if all(im.name != names[0] for im in em.images):
+        units = [em.layout.image_unit(em.proc, k) for k in indices]
+        layout, access, glsl_type = _image_layout(em, indices, fmt, base, dim)
         if em.binding_qualifier():
-            layout.append(f"binding = {unit}")
-        access = "" if loads or fmt is not None else "writeonly "
-        writable = any(i.opcode in ("STORE",) or i.opcode.startswith("ATOM") for i in em.insts
-                       if (i.dsts and i.dsts[0].file == "IMAGE" and i.dsts[0].index == index) or
-                       (i.srcs and i.srcs[0].file == "IMAGE" and i.srcs[0].index == index))
-        if not writable and (decl is None or not decl.writable):
-            access = "readonly "
-        prefix = {"float": "", "int": "i", "uint": "u"}[base]
+            layout.append(f"binding = {units[0]}")
         lq = f"layout({', '.join(layout)}) " if layout else ""
-        em.declare(f"{lq}uniform {_qualifiers(em, 'IMAGE', index)}{access}{prefix}image{dim} {name};",
-                   "image", index)
-        em.images.append(ImageInfo(index, name, unit, target, fmt, f"{prefix}image{dim}",
-                                   access.strip() or "readwrite"))
-        em.image_units[name] = unit
+        count = f"[{len(indices)}]" if len(names) > 1 or names[0] != name else ""
+        em.declare(f"{lq}uniform {_qualifiers(em, 'IMAGE', indices)}{access}{glsl_type} {name}{count};",
+                   "image", indices[0])
+        for k, element, unit in zip(indices, names, units):
+            em.images.append(ImageInfo(k, element, unit, target, fmt, glsl_type, access.strip() or "readwrite"))
+            em.image_units[element] = unit
+    if names[0] != name:
+        return f"{name}[{array.index}]", target, base, ncoords
     return name, target, base, ncoords
+
+
+def _image_layout(em, indices, fmt, base: str, dim: str) -> tuple:
+    """(layout qualifiers, access qualifier, GLSL type) of the image(s) IMAGE[i], i in
+    ``indices``: read-only / write-only from every instruction that may touch them."""
+    def uses(i, pred):
+        regs = ([i.srcs[0]] if i.srcs else []) + ([i.dsts[0]] if pred == "write" and i.dsts else [])
+        return any(touches(em.decls, r, "IMAGE", k) for r in regs for k in indices)
+
+    loads = any(uses(i, "read") for i in em.insts if i.opcode == "LOAD" or i.opcode.startswith("ATOM"))
+    writable = any(uses(i, "write") for i in em.insts if i.opcode == "STORE" or i.opcode.startswith("ATOM"))
+    layout = []
+    if fmt is not None:
+        layout.append(IMAGE_FORMATS[fmt][0])
+    elif loads:
+        raise UnsupportedError(f"IMAGE[{indices[0]}] is read without a declared format (GLSL needs one)")
+    access = "" if loads or fmt is not None else "writeonly "
+    declared_writable = any(em.decls.images.get(k) is not None and em.decls.images[k].writable for k in indices)
+    if not writable and not declared_writable:
+        access = "readonly "
+    prefix = {"float": "", "int": "i", "uint": "u"}[base]
+    return layout, access, f"{prefix}image{dim}"
 
 
 def atomic_counter(em, i: int, reg) -> str:
@@ -442,5 +487,27 @@ MEMORY = {
 for _op in ("ATOMUADD", "ATOMFADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR", "ATOMUMIN",
             "ATOMUMAX", "ATOMIMIN", "ATOMIMAX", "ATOMINC_WRAP", "ATOMDEC_WRAP"):
     MEMORY[_op] = handle_atomic
+
+
+
+def array_ok(em, inst, indexing) -> bool:
+    """Whether BUFFER / IMAGE[ADDR...] can be a GLSL array element: the host must have
+    buffer blocks / images in core GLSL (where dynamically uniform indexing of their
+    arrays is defined), and the images of the range one format and target."""
+    if "BUFFER" in indexing.files() and not em.req.core("ssbo"):
+        return False
+    images = indexing.indices("IMAGE")
+    if images:
+        if not em.req.core("image_load_store"):
+            return False
+        kinds = {(em.decls.image_format(k, inst.memory_format), em.decls.image_target(k, inst.memory_target))
+                 for k in images}
+        return len(kinds) == 1
+    return True
+
+
+# BUFFER / IMAGE[ADDR...] operands: an array element or a switch over the range (indexing.py).
+MEMORY = wrap_table(MEMORY, array_ok, opcodes=[op for op in MEMORY if op == "LOAD" or op == "STORE"
+                                               or op == "RESQ" or op.startswith("ATOM")])
 
 __all__ = ["MEMORY", "ssbo", "shared", "image", "atomic_counter"]

@@ -12,6 +12,11 @@ Below GLSL 420 there is no ``layout(binding = n)``: then
 linking from ``uniform_block_bindings`` (glUniformBlockBinding) and
 ``sampler_units`` (glUniform1i).  Both maps are always filled, so a context
 may use them at any version.
+
+A resource indexed by an address register is a GLSL array (or a switch
+over per-element uniforms); every element of its range is listed, an array
+element under its element name (``glp_fs_samparr0[2]``), on the slot of its
+Gallium index (docs/bindings.md).
 """
 
 from __future__ import annotations

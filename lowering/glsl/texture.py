@@ -22,7 +22,10 @@ Each distinct (view, sampler, GLSL sampler type) used is one GLSL sampler
 uniform; the first sampler of SVIEW/SAMP n gets texture unit
 ``tex_base + n`` (``lowering.bindings``), further ones (the same view
 sampled with another sampler state or as shadow and non-shadow) get free
-units of the stage's range, as the reflection records.
+units of the stage's range, as the reflection records.  A SAMP / SVIEW
+operand indexed by an address register reads an element of a sampler
+array, or a switch over the declared range (``indexing.py``; the handlers
+here run on one element and ``sampler_uniform`` returns ``array[index]``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..errors import InvalidArgumentError, UnsupportedError
 from .exprs import Expr, call, component, construct, literal, swizzle, var
-from .passes_texture import clamp_coords, would_clamp
+from .indexing import active, wrap_table
+from .passes_texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
 from .signatures import sampler_index
 
@@ -106,6 +110,9 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
     if row.shadow and ret != "float":
         raise InvalidArgumentError(f"shadow sampling of SVIEW[{view}] with {ret} texels")
     glsl_type = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
+    array = active(em)
+    if array is not None:           # SAMP / SVIEW[ADDR...]: an element of a sampler array
+        return _sampler_array(em, array, view, sampler, target_name, ret, glsl_type)
     for k, info in enumerate(em.samplers):
         if info.view != view or info.glsl_type != glsl_type:
             continue
@@ -133,6 +140,67 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
                                    ret, row.shadow, glsl_type))
     em.sampler_units[name] = unit
     return name
+
+
+def _array_elements(indexing, view: int, sampler: Optional[int]) -> Tuple[Tuple[int, Optional[int]], ...]:
+    """(view, sampler) of every element of an indexed lookup (indexing.py); an operand
+    that is not indexed names the same slot in every element."""
+    n = indexing.count
+    views = indexing.indices("SVIEW") or (view,) * n
+    samplers = (indexing.indices("SAMP") or (sampler,) * n) if sampler is not None else (None,) * n
+    return tuple(zip(views, samplers))
+
+
+def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: str, ret: str,
+                   glsl_type: str) -> str:
+    """``name[index]`` of the sampler array of an indexed lookup (declared on first use).
+
+    Element e is (view, sampler) pair e of the range, on unit ``tex_base + view_e``
+    (docs/bindings.md) when those units hold nothing else; otherwise, or when
+    the views do not step by one (a fixed view sampled with an indexed
+    sampler), on a free block of consecutive units of the stage."""
+    elements = _array_elements(array.indexing, view, sampler)
+    registry = em.pass_state.setdefault("sampler_arrays", {})
+    key = (glsl_type, elements)
+    name = registry.get(key)
+    if name is None:
+        n = len(elements)
+        views = [v for v, _ in elements]
+        base = em.layout.stage(em.proc).tex_base
+        units = [em.layout.texture_unit(em.proc, v) for v in views]
+        steps = all(views[e] == views[0] + e for e in range(n))
+        clash = any(info.unit == u and (info.glsl_type, info.view, info.sampler) != (glsl_type, v, s)
+                    for info in em.samplers for u, (v, s) in zip(units, elements))
+        if not steps or clash:
+            taken = {info.unit for info in em.samplers}
+            taken |= {base + k for k in set(em.decls.sviews) | set(em.decls.samplers)}
+            first = em.layout.free_texture_units(em.proc, taken, n)
+            if first is None:
+                raise UnsupportedError(f"SVIEW[{views[0]}..{views[-1]}] indexed as {glsl_type}: no {n} "
+                                       f"consecutive free texture units left in the stage's range")
+            units = list(range(first, first + n))
+        name = f"glp_{em.prefix}_samparr{len(registry)}"
+        qual = f"layout(binding = {units[0]}) " if em.binding_qualifier() else ""
+        em.declare(f"{qual}uniform {glsl_type} {name}[{n}];", "sampler", units[0])
+        row = TARGETS[target_name]
+        for e, ((v, s), unit) in enumerate(zip(elements, units)):
+            element = f"{name}[{e}]"
+            em.samplers.append(SamplerInfo(element, unit, v, s, target_name, ret, row.shadow, glsl_type))
+            em.sampler_units[element] = unit
+        registry[key] = name
+    return f"{name}[{array.index}]"
+
+
+def array_ok(em, inst, indexing) -> bool:
+    """Whether the elements of an indexed lookup can share one GLSL sampler array:
+    the same return type and declared target, and the same GL_CLAMP coordinates
+    (passes_texture.py keys the clamp by sampler); else the lookup is a switch."""
+    views = indexing.indices("SVIEW")
+    if len({em.decls.sview_return_type(v) for v in views}) > 1:
+        return False
+    if len({em.decls.sview_target(v) for v in views}) > 1:
+        return False
+    return len({sampler_mask(em.key, s) for s in indexing.indices("SAMP")}) <= 1
 
 
 def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Optional[Expr]:
@@ -605,5 +673,9 @@ TEXTURE = {
     "IMG2HND": handle_bindless,
     "SAMP2HND": handle_bindless,
 }
+
+# SAMP / SVIEW[ADDR...] operands: an array element or a switch over the range (indexing.py).
+TEXTURE = wrap_table(TEXTURE, array_ok,
+                     opcodes=[op for op in TEXTURE if op not in ("SAMPLE_POS", "IMG2HND", "SAMP2HND")])
 
 __all__ = ["TEXTURE", "TARGETS", "Target", "sampler_uniform"]

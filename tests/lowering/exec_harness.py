@@ -300,6 +300,14 @@ class ExecHarness:
         for name, unit in refl.sampler_units:
             if name in members:
                 prog[name].value = unit
+        for name, unit in tuple(refl.sampler_units) + tuple(refl.image_units):
+            if name not in members or (name, unit) in refl.image_units:
+                # ModernGL lists no array elements ("name[k]") as members, and assigning
+                # an image uniform's value through it does not reach GL: set them by
+                # location, as glpipe does (shaders.apply_bindings).
+                loc = self.gl.glGetUniformLocation(prog.glo, name)
+                if loc >= 0:
+                    self.gl.glProgramUniform1i(prog.glo, loc, unit)
         return keep
 
     # -- FS path -------------------------------------------------------------

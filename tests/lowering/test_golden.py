@@ -78,6 +78,13 @@ def test_golden_330(name):
 LOWERABLE_450 = [n for n in NAMES if not (G.OUT_DIR / f"{n}.err").exists()]
 
 
+def _element(name: str, slot: int):
+    """(array name, binding of element 0) for an array element ``name[e]`` bound at
+    ``slot`` (consecutive bindings: element e at first + e), else None."""
+    m = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+    return None if m is None else (m.group(1), slot - int(m.group(2)))
+
+
 @pytest.mark.parametrize("name", LOWERABLE_450)
 def test_reflection_matches_source(name):
     """Every binding the reflection lists names a block / sampler the source declares."""
@@ -87,11 +94,23 @@ def test_reflection_matches_source(name):
     for cb in refl.constant_buffers:
         assert re.search(rf"binding = {cb.binding}\) uniform {cb.block_name}\b", src)
     for s in refl.samplers:
-        assert f"layout(binding = {s.unit}) uniform {s.glsl_type} {s.name};" in src
+        if _element(s.name, s.unit) is None:
+            assert f"layout(binding = {s.unit}) uniform {s.glsl_type} {s.name};" in src
+        else:      # element e of a sampler array (an indexed range): units base + e
+            base, first = _element(s.name, s.unit)
+            assert re.search(rf"layout\(binding = {first}\) uniform {s.glsl_type} {base}\[\d+\];", src)
     for b in refl.shader_buffers:
-        assert re.search(rf"binding = {b.binding}\).*buffer {b.block_name}\b", src)
+        if _element(b.block_name, b.binding) is None:
+            assert re.search(rf"binding = {b.binding}\).*buffer {b.block_name}\b", src)
+        else:
+            base, first = _element(b.block_name, b.binding)
+            assert re.search(rf"binding = {first}\).*buffer {base}\b", src)
     for im in refl.images:
-        assert re.search(rf"binding = {im.unit}\).*{im.glsl_type} {im.name};", src)
+        if _element(im.name, im.unit) is None:
+            assert re.search(rf"binding = {im.unit}\).*{im.glsl_type} {im.name};", src)
+        else:
+            base, first = _element(im.name, im.unit)
+            assert re.search(rf"binding = {first}\).*{im.glsl_type} {base}\[\d+\];", src)
     if refl.sysvals_binding is not None:
         assert f"binding = {refl.sysvals_binding}) uniform glp_sysvals" in src
     names = dict(refl.uniform_block_bindings)
