@@ -19,7 +19,8 @@ from __future__ import annotations
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
 
-from .defs import ShaderIR, ShaderType
+from .caps_shader import check_clip_cull_properties
+from .defs import Cap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .state import ShaderState
 
@@ -212,6 +213,8 @@ class ShaderMixin:
                 f"{what}: TGSI header is {ir.processor}, expected {STAGE_PROCESSOR[stage]}")
         info = validate(ir)
         self._check_shader_limits(stage, ir, info, what)
+        # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
+        check_clip_cull_properties(ir, self.screen.get_param(Cap.CULL_DISTANCE), self.screen.profile.name, what)
         return ShaderCSO(self, stage, tokens, ir, info, getattr(state, "stream_output", None))
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str) -> None:
