@@ -491,8 +491,7 @@ class IOMap:
         if semantic == "CLIPDIST":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
                                             builtin=True))
-            return ComponentView([comp(f"gl_out[{v}].gl_ClipDistance[{4 * sidx + c}]", "float", lvalue=True)
-                                  for c in range(4)], "float")
+            return ComponentView([self._clip_component(4 * sidx + c, f"gl_out[{v}].") for c in range(4)], "float")
         name = varying_name(semantic, sidx)
         if semantic in PATCH_SEMANTICS:
             self._declare(varying_block("out", name, prefix="patch "))

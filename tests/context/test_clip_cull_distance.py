@@ -356,3 +356,71 @@ def test_clip_and_cull_together(screen, ctx, enable):
     assert np.array_equal(lit(img)[~ambiguous], expect[~ambiguous])
     culled = [[c, -k, 0.0, 0.0] for c, k in zip(clip, (1.0, 0.5, 2.0))]
     assert not lit(_draw(ctx, "VS", color, culled)).any()
+
+
+# ---------------------------------------------------------------------------
+# Distances passed through a GS or a TCS + TES (inputs split like outputs)
+# ---------------------------------------------------------------------------
+
+def _gs_reading_clipdist(props: str) -> str:
+    """GS passing the triangle and its CLIPDIST[0] input through."""
+    body = []
+    for v in range(3):
+        n = 3 * v
+        body += [f"  {n}: MOV OUT[0], IN[{v}][0]", f"  {n + 1}: MOV OUT[1], IN[{v}][1]", f"  {n + 2}: EMIT IMM[0].xxxx"]
+    return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+            f"PROPERTY GS_MAX_OUTPUT_VERTICES 3\n{props}DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
+            "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body)
+            + "\n  9: END\n")
+
+
+def _tcs_reading_clipdist(props: str) -> str:
+    """TCS passing the patch and its CLIPDIST[0] input through, levels 1."""
+    return ("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n" + props
+            + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\nDCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\n"
+            "DCL OUT[][1], CLIPDIST[0]\nDCL OUT[2], TESSOUTER\nDCL OUT[3], TESSINNER\nDCL ADDR[0]\n"
+            "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: UARL ADDR[0].x, SV[0].xxxx\n"
+            "  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n  2: MOV OUT[ADDR[0].x][1], IN[ADDR[0].x][1]\n"
+            "  3: MOV OUT[2], IMM[0]\n  4: MOV OUT[3], IMM[0]\n  5: END\n")
+
+
+# CLIPDIST[0] = (clip0, clip1, cull0, cull1) with 2 + 2; clip1 negative (bit clear).
+THROUGH = [[0.5, -1.0, -1.0, 2.0], [0.25, -2.0, 1.5, -1.0], [1.0, -0.5, 0.5, 1.0]]
+
+
+@pytest.mark.parametrize("route", ["GS", "TCS+TES"])
+@pytest.mark.parametrize("counts", [(None, None), (2, 2)])
+def test_distances_pass_through_intermediate_stages(screen, ctx, route, counts):
+    """The VS writes CLIPDIST, a GS (or TCS and TES) reads its CLIPDIST input
+    and writes it on, each stage with the same properties: the FS reads the
+    VS's values, the cull part still culls (a cull distance negative at all
+    vertices: nothing drawn) and the disabled clip distance does not clip."""
+    if route == "TCS+TES" and not screen.profile.has("tessellation_shader"):
+        return
+    nclip, ncull = counts
+    if ncull and not _culling_supported(screen):
+        return _check_cull_refused(ctx, "VS", nclip, ncull)
+    from glpipe import Format, VertexElement
+
+    props = _props(nclip, ncull)
+    elements = [VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)
+                for i in range(2)]
+    color = setup(ctx, vs=_vs(props, 1), fs=_fs_reading(0), elements=elements)
+    stage = "VS"
+    if route == "GS":
+        ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=_gs_reading_clipdist(props))))
+    else:
+        stage = "TES"
+        ctx.bind_tcs_state(ctx.create_tcs_state(ShaderState(tokens=_tcs_reading_clipdist(props))))
+        ctx.bind_tes_state(ctx.create_tes_state(ShaderState(
+            tokens=_tes(props, 1).replace("GENERIC[0]", "CLIPDIST[0]"))))
+        ctx.set_patch_vertices(3)
+    rast(ctx, clip_plane_enable=0b01)
+    values = np.asarray(THROUGH, np.float64)
+    img = _draw(ctx, stage, color, values)
+    _, covered, ambiguous = _barycentric()
+    inside = covered & ~ambiguous
+    np.testing.assert_allclose(img[inside], _interpolated(values)[inside], atol=1e-4)
+    if ncull:
+        values[:, 2] = -1.0
+        assert not lit(_draw(ctx, stage, color, values)).any()
