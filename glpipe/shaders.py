@@ -225,9 +225,12 @@ class ShaderMixin:
 
         screen = self.screen
         # Vertex attributes and user varyings count against MAX_INPUTS/OUTPUTS;
-        # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.
+        # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.  An
+        # FS reads CLIPDIST from a varying (docs/rasterizer.md "Clip and cull distances").
+        varyings = _USER_VARYINGS | {"CLIPDIST"} if stage == ShaderType.FRAGMENT else _USER_VARYINGS
+
         def user(ios):
-            return sum(1 for io in ios if io.semantic is None or io.semantic in _USER_VARYINGS)
+            return sum(1 for io in ios if io.semantic is None or io.semantic in varyings)
 
         checks = [
             (user(info.inputs), screen.get_shader_param(stage, ShaderCap.MAX_INPUTS), "inputs", "MAX_INPUTS"),

@@ -424,3 +424,22 @@ def test_distances_pass_through_intermediate_stages(screen, ctx, route, counts):
     if ncull:
         values[:, 2] = -1.0
         assert not lit(_draw(ctx, stage, color, values)).any()
+
+
+def test_fs_clipdist_inputs_count_against_max_inputs(screen, ctx):
+    """An FS reads CLIPDIST from a varying, so a CLIPDIST input counts against
+    PIPE_SHADER_CAP_MAX_INPUTS like a GENERIC one: MAX_INPUTS - 1 GENERIC
+    inputs plus CLIPDIST are accepted, MAX_INPUTS plus CLIPDIST refused at create."""
+    from glpipe.defs import ShaderCap, ShaderType
+    from lowering.errors import ShaderValidationError
+
+    n = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_INPUTS)
+
+    def fs(generics):
+        decls = "".join(f"DCL IN[{i}], GENERIC[{i}], PERSPECTIVE\n" for i in range(generics))
+        return (f"FRAG\n{decls}DCL IN[{generics}], CLIPDIST[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                f"  0: MOV OUT[0], IN[{generics}]\n  1: END\n")
+
+    ctx.delete_fs_state(ctx.create_fs_state(ShaderState(tokens=fs(n - 1))))
+    with pytest.raises(ShaderValidationError, match="MAX_INPUTS"):
+        ctx.create_fs_state(ShaderState(tokens=fs(n)))
