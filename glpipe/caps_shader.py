@@ -341,7 +341,6 @@ def compute_caps_for_other_ir() -> MappingProxyType:
     return MappingProxyType(_compute_zero())
 
 
-
 def check_clip_cull_properties(ir, cull_distance_cap: int, profile_name: str, what: str) -> None:
     """Refuse at create a shader whose clip / cull distance properties exceed
     what the caps announce.  tgsi.rst: NUM_CLIPDIST_ENABLED clip distances and

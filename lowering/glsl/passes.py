@@ -26,9 +26,11 @@ The hooks and who calls them:
 * ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
   window-space position is mapped back, ``Emitter.epilogue``), in a GS
   before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): the
-  CLIPDIST values the FS reads, disabled shader clip distances, user clip distances (from the unflipped position),
-  the depth clip plane (passes_depth.py), back-color copies, vertex color clamping, the integer pixel-centre shift,
-  the viewport depth transform, the clip_halfz remap, then the y flip.
+  CLIPDIST values the FS reads, disabled shader clip distances, user clip
+  distances (from the unflipped position), the depth clip plane
+  (passes_depth.py), back-color copies, vertex color clamping, the integer
+  pixel-centre shift, the viewport depth transform, the clip_halfz remap,
+  then the y flip.
 * ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
   (``flow.handle_endprim``): the line stipple counter and the line last
   pixel's strip state start a new strip.

@@ -25,6 +25,13 @@ wrote it, before the pixel-centre shift, the halfz remap and the y flip.
   GL_CLIP_DISTANCEi is disabled, but llvmpipe clips by every written
   distance when none is enabled, so the variant makes them harmless.
   VS_WINDOW_SPACE_POSITION disables clipping in Gallium: no distances.
+  Cull distances (CLIPDIST components past the clip-distance count,
+  ``stages.clip_cull_counts``) are never disabled, and a shader writing
+  only those leaves clip_plane_enable to the user planes.
+* **CLIPDIST for the FS** (``output_interpolation`` lists CLIPDIST[n]):
+  ``glp_clipdist_n`` = the register's clip and cull distances as written,
+  copied before the 0.0s above -- clip_plane_enable decides clipping, never
+  the values an FS reads (docs/rasterizer.md "Clip and cull distances").
 * **Back colors** (``two_side``): every BCOLOR[n] an FS may read -- n of each
   COLOR[n] output, and of each COLOR[n] listed in
   ``VariantKey.output_interpolation`` -- is declared (with COLOR[n]'s
