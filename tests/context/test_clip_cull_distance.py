@@ -251,7 +251,7 @@ def test_user_plane_with_cull_only_shader_clips_by_the_plane(screen, ctx):
     ctx.set_clip_state(ClipState(ucp=[(-1.0, 0.0, 0.0, 0.0)]))
     rast(ctx, clip_plane_enable=1)
     img = _draw(ctx, "VS", color, SOME_NEGATIVE)
-    ys, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
+    _, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     _, covered, ambiguous = _barycentric()
     ambiguous |= np.abs(xs - SIZE / 2) < 0.05
     assert np.array_equal(lit(img)[~ambiguous], (covered & (xs < SIZE / 2))[~ambiguous])
@@ -349,7 +349,7 @@ def test_clip_and_cull_together(screen, ctx, enable):
     clip = [(8.0 - x) / 8.0 for x, _ in TRI]
     kept_cull = [[c, k, 0.0, 0.0] for c, k in zip(clip, (-1.0, 0.5, -1.0))]
     img = _draw(ctx, "VS", color, kept_cull)
-    ys, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
+    _, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     _, covered, ambiguous = _barycentric()
     expect = covered & (xs <= 8.0) if enable else covered
     ambiguous |= np.abs(xs - 8.0) < 0.05
