@@ -341,6 +341,29 @@ def compute_caps_for_other_ir() -> MappingProxyType:
     return MappingProxyType(_compute_zero())
 
 
+def check_clip_cull_properties(ir, cull_distance_cap: int, profile_name: str, what: str) -> None:
+    """Refuse at create a shader whose clip / cull distance properties exceed
+    what the caps announce.  tgsi.rst: NUM_CLIPDIST_ENABLED clip distances and
+    NUM_CULLDIST_ENABLED cull distances share the PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
+    components of the two CLIPDIST registers; cull distances need
+    PIPE_CAP_CULL_DISTANCE (gl_CullDistance: GL 4.5 / GL_ARB_cull_distance; the
+    gl33 profile has none, docs/rasterizer.md "Clip and cull distances")."""
+    from lowering.errors import ShaderValidationError, UnsupportedError
+    from lowering.glsl.stages import clip_cull_counts
+
+    from .defs import PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
+
+    nclip, ncull = clip_cull_counts(ir)
+    if (nclip or 0) + ncull > PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT:
+        raise ShaderValidationError(
+            f"{what}: PROPERTY NUM_CLIPDIST_ENABLED {nclip} + NUM_CULLDIST_ENABLED {ncull} exceeds the "
+            f"{PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT} components of CLIPDIST (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT)")
+    if ncull and not cull_distance_cap:
+        raise UnsupportedError(
+            f"{what}: PROPERTY NUM_CULLDIST_ENABLED {ncull} needs PIPE_CAP_CULL_DISTANCE, which is 0 on the "
+            f"{profile_name} profile (the host has no gl_CullDistance: GL 4.5 or GL_ARB_cull_distance)")
+
+
 __all__ = [
     "CS_FALLBACK_LIMITS",
     "LOWERING_STAGE",
@@ -351,6 +374,7 @@ __all__ = [
     "StageInfo",
     "StageSlots",
     "binding_layout",
+    "check_clip_cull_properties",
     "compute_available",
     "compute_caps",
     "compute_caps_for_other_ir",

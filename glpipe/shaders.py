@@ -19,6 +19,7 @@ from __future__ import annotations
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
 
+from .caps_shader import check_clip_cull_properties
 from .defs import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .state import ShaderState
@@ -268,6 +269,8 @@ class ShaderMixin:
         info = validate(ir)
         stream_output = getattr(state, "stream_output", None)
         self._check_shader_limits(stage, ir, info, what, stream_output)
+        # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
+        check_clip_cull_properties(ir, self.screen.get_param(Cap.CULL_DISTANCE), self.screen.profile.name, what)
         return ShaderCSO(self, stage, tokens, ir, info, stream_output)
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
@@ -276,9 +279,12 @@ class ShaderMixin:
         'internal error') or, for llvmpipe's tessellation, crash."""
         screen = self.screen
         # Vertex attributes and user varyings count against MAX_INPUTS/OUTPUTS;
-        # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.
+        # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.  An
+        # FS reads CLIPDIST from a varying (docs/rasterizer.md "Clip and cull distances").
+        varyings = _USER_VARYINGS | {"CLIPDIST"} if stage == ShaderType.FRAGMENT else _USER_VARYINGS
+
         def user(ios):
-            return sum(1 for io in ios if io.semantic is None or io.semantic in _USER_VARYINGS)
+            return sum(1 for io in ios if io.semantic is None or io.semantic in varyings)
 
         checks = [
             (user(info.inputs), screen.get_shader_param(stage, ShaderCap.MAX_INPUTS), "inputs", "MAX_INPUTS"),

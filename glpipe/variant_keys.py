@@ -220,10 +220,12 @@ class VariantKeyMixin:
             if any(t != "float" for t in vs_input_types):  # per attribute location (dual_slot aware)
                 fields["vs_input_types"] = vs_input_types
         if last and fs is not None:
+            # CLIPDIST inputs always: the last stage passes them in a varying
+            # (lowering/glsl/passes_vertex.py copy_clipdist_varyings).
             fields["output_interpolation"] = tuple(
                 (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                 for io in fs_inputs
-                if io.semantic is not None and io.interpolate is not None)
+                if io.semantic is not None and (io.interpolate is not None or io.semantic == "CLIPDIST"))
         if stage == _FS or last:
             if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
                 fields["flatshade"] = True
@@ -276,14 +278,16 @@ class VariantKeyMixin:
         if last:
             if rast[_r.KEY_CLAMP_VERTEX]:
                 fields["clamp_vertex_color"] = True
-            if not cso.info.writes_clipdist:
+            written = written_clip_distances(cso.ir)  # (cull distances are not clip distances)
+            if not written:
                 if rast[_r.KEY_CLIP_PLANES]:
                     fields["clip_plane_enable"] = rast[_r.KEY_CLIP_PLANES]
             else:
                 # The shader's own distances: clip_plane_enable selects which
                 # clip (Gallium).  llvmpipe clips by every distance written when
-                # none is enabled, so the disabled ones are written as 0.0.
-                disabled = written_clip_distances(cso.ir) & ~rast[_r.KEY_CLIP_PLANES] & 0xFF
+                # none is enabled, so the disabled ones are written as 0.0 (the
+                # FS reads CLIPDIST from a varying holding the values written).
+                disabled = written & ~rast[_r.KEY_CLIP_PLANES] & 0xFF
                 if disabled:
                     fields["disabled_clip_distances"] = disabled
             # A negative viewport y scale, XOR bottom_edge_rule's clip origin

@@ -25,10 +25,12 @@ The hooks and who calls them:
   coverage, then the alpha test (GL applies the test to the clamped color).
 * ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
   window-space position is mapped back, ``Emitter.epilogue``), in a GS
-  before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): disabled
-  shader clip distances, user clip distances (from the unflipped position),
-  the depth clip plane (passes_depth.py), back-color copies, vertex color clamping, the integer pixel-centre shift,
-  the viewport depth transform, the clip_halfz remap, then the y flip.
+  before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): the
+  CLIPDIST values the FS reads, disabled shader clip distances, user clip
+  distances (from the unflipped position), the depth clip plane
+  (passes_depth.py), back-color copies, vertex color clamping, the integer
+  pixel-centre shift, the viewport depth transform, the clip_halfz remap,
+  then the y flip.
 * ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
   (``flow.handle_endprim``): the line stipple counter and the line last
   pixel's strip state start a new strip.
@@ -104,6 +106,10 @@ def _vertex_edge_flags(key) -> bool:
 
 def _edge_stipple_vs(key) -> bool:
     return bool(key.edge_flags & E.EDGE_FLAGS_STIPPLE)
+
+
+def _fs_reads_clipdist(key) -> bool:
+    return bool(V.fs_clipdist_registers(key))
 
 
 def _gl_clamp_active(key) -> bool:
@@ -182,6 +188,10 @@ PASSES: Tuple[Pass, ...] = (
          V.copy_clip_vertex_varying, "the CLIPVERTEX local into that varying"),
     Pass("two-sided color (outputs)", "two_side", VERTEX_LIKE, "declare", _flag("two_side"),
          V.declare_back_colors, "declare BCOLOR[n] for every COLOR[n] the FS may read"),
+    Pass("FS clip distances (varyings out)", "output_interpolation", VERTEX_LIKE, "declare", _fs_reads_clipdist,
+         V.declare_clipdist_varyings, "declare glp_clipdist_n for each CLIPDIST[n] the FS reads"),
+    Pass("FS clip distances (values)", "output_interpolation", VERTEX_LIKE, "vertex_end", _fs_reads_clipdist,
+         V.copy_clipdist_varyings, "glp_clipdist_n = the clip and cull distances as written (before the 0.0s)"),
     Pass("disabled clip distances", "disabled_clip_distances", VERTEX_LIKE, "vertex_end",
          _flag("disabled_clip_distances"), V.zero_disabled_clip_distances,
          "the shader's gl_ClipDistance[i] = 0.0 where clip_plane_enable leaves it off"),

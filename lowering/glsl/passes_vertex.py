@@ -25,6 +25,13 @@ wrote it, before the pixel-centre shift, the halfz remap and the y flip.
   GL_CLIP_DISTANCEi is disabled, but llvmpipe clips by every written
   distance when none is enabled, so the variant makes them harmless.
   VS_WINDOW_SPACE_POSITION disables clipping in Gallium: no distances.
+  Cull distances (CLIPDIST components past the clip-distance count,
+  ``stages.clip_cull_counts``) are never disabled, and a shader writing
+  only those leaves clip_plane_enable to the user planes.
+* **CLIPDIST for the FS** (``output_interpolation`` lists CLIPDIST[n]):
+  ``glp_clipdist_n`` = the register's clip and cull distances as written,
+  copied before the 0.0s above -- clip_plane_enable decides clipping, never
+  the values an FS reads (docs/rasterizer.md "Clip and cull distances").
 * **Back colors** (``two_side``): every BCOLOR[n] an FS may read -- n of each
   COLOR[n] output, and of each COLOR[n] listed in
   ``VariantKey.output_interpolation`` -- is declared (with COLOR[n]'s
@@ -83,7 +90,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .stages import varying_block, varying_name
+from .stages import clip_cull_counts, varying_block, varying_name
 
 
 def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
@@ -96,16 +103,25 @@ def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
     return out
 
 
-def written_clip_distances(shader) -> int:
-    """Bits of the gl_ClipDistance elements a shader's own CLIPDIST outputs write
-    (components past NUM_CLIPDIST_ENABLED are cull distances).  Works on the IR,
-    so the context can compute ``disabled_clip_distances`` before lowering."""
-    mask = 0
+def _clipdist_registers(shader) -> int:
+    """Bit r: the shader declares an OUT CLIPDIST[r]."""
+    regs = 0
     for decl in shader.declarations:
         if decl.file == "OUT" and decl.semantic == "CLIPDIST":
             for index in range(decl.first, decl.last + 1):
-                mask |= 0xF << (4 * (decl.semantic_index + index - decl.first))
-    nclip = shader.property("NUM_CLIPDIST_ENABLED", None)
+                regs |= 1 << (decl.semantic_index + index - decl.first)
+    return regs
+
+
+def written_clip_distances(shader) -> int:
+    """Bits of the gl_ClipDistance elements a shader's own CLIPDIST outputs write:
+    the components of its CLIPDIST registers below its clip-distance count
+    (``stages.clip_cull_counts``: those past it are cull distances; a shader
+    with only NUM_CULLDIST_ENABLED writes none).  Works on the IR, so the
+    context can compute ``disabled_clip_distances`` before lowering."""
+    regs = _clipdist_registers(shader)
+    mask = sum(0xF << (4 * r) for r in range(2) if (regs >> r) & 1)
+    nclip, _ncull = clip_cull_counts(shader)
     if nclip is not None:
         mask &= (1 << nclip) - 1
     return mask & 0xFF
@@ -132,7 +148,9 @@ def clip_vertex_source(em) -> Optional[str]:
 
 def user_clip_distances(em) -> List[str]:
     """gl_ClipDistance[i] from the user clip planes (see the module docstring)."""
-    if any(sem == "CLIPDIST" for sem, _ in _outputs(em)):
+    if shader_clip_distance_mask(em):
+        # The shader's own clip distances take precedence.  Cull distances are
+        # not clip distances: with only those the user planes apply.
         return []
     source = clip_vertex_source(em)
     if source is None:
@@ -141,6 +159,37 @@ def user_clip_distances(em) -> List[str]:
     mask = em.key.clip_plane_enable
     return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);"
             for i in range(8) if (mask >> i) & 1]
+
+
+def fs_clipdist_registers(key) -> Tuple[int, ...]:
+    """The CLIPDIST registers the FS reads (``VariantKey.output_interpolation``)."""
+    return tuple(sorted({sidx for sem, sidx, _i, _l in key.output_interpolation if sem == "CLIPDIST"}))
+
+
+def declare_clipdist_varyings(em) -> None:
+    """Declare the varying of each CLIPDIST register the FS reads (the FS's
+    qualifiers, so the two link at GLSL 3.30)."""
+    for sidx in fs_clipdist_registers(em.key):
+        qual = em.io._output_qualifiers("CLIPDIST", sidx)[0]
+        em.io._declare(varying_block("out", varying_name("CLIPDIST", sidx), qual))
+
+
+def copy_clipdist_varyings(em) -> List[str]:
+    """Each CLIPDIST varying the FS reads = the register as the shader wrote it,
+    clip then cull distances, ahead of the disabled distances' 0.0 (which only
+    stop the host from clipping by them).  Components the shader has no
+    distance for (an undeclared register, past the enabled counts) are 0.0,
+    one of the values Gallium leaves undefined there."""
+    regs = _clipdist_registers(em.shader)
+    out = []
+    for sidx in fs_clipdist_registers(em.key):
+        values = []
+        for c in range(4):
+            k = 4 * sidx + c
+            view = em.io._clip_component(k, lvalue=False) if (regs >> sidx) & 1 else None
+            values.append(view.text if view is not None else "0.0")
+        out.append(f"{varying_name('CLIPDIST', sidx)} = vec4({', '.join(values)});   // the FS reads CLIPDIST[{sidx}]")
+    return out
 
 
 def zero_disabled_clip_distances(em) -> List[str]:
@@ -232,6 +281,7 @@ def flip_position_y(em) -> List[str]:
 
 
 __all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
+           "fs_clipdist_registers", "declare_clipdist_varyings", "copy_clipdist_varyings",
            "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
            "declare_clip_vertex_varying", "copy_clip_vertex_varying",
            "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "viewport_depth",

@@ -102,6 +102,21 @@ def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix
     return f"{prefix}{direction} {name}_block {{ {member_qualifiers}vec4 {name}; }}{inst};"
 
 
+def clip_cull_counts(shader) -> Tuple[Optional[int], int]:
+    """(clip distances, cull distances) of a shader's CLIPDIST outputs.
+
+    tgsi.rst: the CLIPDIST components hold NUM_CLIPDIST_ENABLED clip distances
+    followed by NUM_CULLDIST_ENABLED cull distances, and an absent property
+    counts 0 -- so a shader declaring only NUM_CULLDIST_ENABLED has no clip
+    distance at all.  With neither property (hand-written TGSI) every written
+    component is a clip distance: the first count is then None ("all")."""
+    nclip = shader.property("NUM_CLIPDIST_ENABLED", None)
+    ncull = shader.property("NUM_CULLDIST_ENABLED", None)
+    if nclip is None and ncull is None:
+        return None, 0
+    return int(nclip or 0), int(ncull or 0)
+
+
 def _prim_name(value) -> str:
     if isinstance(value, int):
         return PRIMITIVE_NAMES[value]
@@ -129,7 +144,7 @@ class IOMap:
         self._in_views: Dict[int, object] = {}
         self._out_views: Dict[int, object] = {}
         self._sv_views: Dict[int, object] = {}
-        self.clipdist_enabled = em.shader.property("NUM_CLIPDIST_ENABLED", None)
+        self.clip_cull = clip_cull_counts(em.shader)   # (clip distances or None = all, cull distances)
 
     # -- helpers ---------------------------------------------------------------
     def _declare(self, line: str) -> None:
@@ -271,8 +286,16 @@ class IOMap:
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, builtin=True))
             return ComponentView([comp(name, "int")], "int")
         if semantic == "CLIPDIST":
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", builtin=True))
-            return ComponentView([comp(f"gl_ClipDistance[{4 * sidx + c}]", "float") for c in range(4)], "float")
+            # The clip and cull distances the last vertex stage wrote, as written:
+            # a varying that stage fills (passes_vertex.copy_clipdist_varyings), not
+            # gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
+            # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
+            name = varying_name(semantic, sidx)
+            qual, interp, loc = self.interpolation(decl, semantic)
+            self._declare(varying_block("in", name, qual))
+            self._record_input(VaryingInfo("IN", index, semantic, sidx, name, interpolation=interp,
+                                           sample_location=loc, xfb_name=name))
+            return VectorView(name, "float", writable=False)
         if semantic not in ("SAMPLEMASK", "STENCIL"):
             from . import passes                  # (import cycle: the passes use this module)
             replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
@@ -326,10 +349,12 @@ class IOMap:
                                            builtin=True))
             return ComponentView([comp(f"gl_in[{v}].gl_PointSize", "float")], "float", (0, 0, 0, ONE))
         if semantic == "CLIPDIST":
+            # Split as this shader's own properties split its outputs (what
+            # Mesa's frontend emits for every stage of a program).
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
                                            builtin=True))
-            return ComponentView([comp(f"gl_in[{v}].gl_ClipDistance[{4 * sidx + c}]", "float")
-                                  for c in range(4)], "float")
+            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False)
+                                  or comp("0.0", "float") for c in range(4)], "float")
         name = varying_name(semantic, sidx)
         if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
             self._declare(varying_block("in", name, prefix="patch "))
@@ -393,12 +418,11 @@ class IOMap:
             return ComponentView([comp("gl_PointSize", "float", lvalue=True)], "float", (0, 0, 0, ONE))
         if semantic == "CLIPDIST":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", builtin=True))
-            nclip = self.clipdist_enabled
+            nclip, ncull = self.clip_cull
             if nclip:
                 self._declare(f"out float gl_ClipDistance[{nclip}];")
-            ncull = em.shader.property("NUM_CULLDIST_ENABLED", 0)
-            if nclip is not None and ncull:
-                em.req.need("cull_distance", "CLIPDIST outputs used as cull distances")
+            if ncull:
+                em.req.need("cull_distance", "CLIPDIST outputs used as cull distances (NUM_CULLDIST_ENABLED)")
                 self._declare(f"out float gl_CullDistance[{ncull}];")
             return ComponentView([self._clip_component(4 * sidx + c) for c in range(4)], "float")
         if semantic in ("CLIPVERTEX", "EDGEFLAG"):
@@ -435,16 +459,16 @@ class IOMap:
                                         sample_location=loc, stream=stream, xfb_name=name))
         return VectorView(name, "float")
 
-    def _clip_component(self, k: int) -> Optional[Component]:
-        """gl_ClipDistance[k], or gl_CullDistance[k - nclip] past NUM_CLIPDIST_ENABLED."""
-        nclip = self.clipdist_enabled
-        ncull = self.em.shader.property("NUM_CULLDIST_ENABLED", 0)
+    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True) -> Optional[Component]:
+        """``gl_ClipDistance[k]``, or ``gl_CullDistance[k - nclip]`` past the
+        clip distances (``clip_cull_counts``); None past both (dropped)."""
+        nclip, ncull = self.clip_cull
         if nclip is not None and k >= nclip:
             if k < nclip + ncull:
-                self.em.req.need("cull_distance", "CLIPDIST output used as a cull distance")
-                return comp(f"gl_CullDistance[{k - nclip}]", "float", lvalue=True)
+                self.em.req.need("cull_distance", "CLIPDIST used as a cull distance (NUM_CULLDIST_ENABLED)")
+                return comp(f"{prefix}gl_CullDistance[{k - nclip}]", "float", lvalue=lvalue)
             return None                   # beyond the enabled distances: dropped
-        return comp(f"gl_ClipDistance[{k}]", "float", lvalue=True)
+        return comp(f"{prefix}gl_ClipDistance[{k}]", "float", lvalue=lvalue)
 
     def _tcs_output(self, index, decl, semantic, sidx, vertex):
         if semantic in ("TESSOUTER", "TESSINNER"):
@@ -467,8 +491,7 @@ class IOMap:
         if semantic == "CLIPDIST":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
                                             builtin=True))
-            return ComponentView([comp(f"gl_out[{v}].gl_ClipDistance[{4 * sidx + c}]", "float", lvalue=True)
-                                  for c in range(4)], "float")
+            return ComponentView([self._clip_component(4 * sidx + c, f"gl_out[{v}].") for c in range(4)], "float")
         name = varying_name(semantic, sidx)
         if semantic in PATCH_SEMANTICS:
             self._declare(varying_block("out", name, prefix="patch "))

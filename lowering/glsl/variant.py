@@ -62,13 +62,14 @@ class VariantKey:
       reference value is ``sysvals.alpha_ref.x``.
     * ``clip_plane_enable`` -- (last vertex stage) bit i: gl_ClipDistance[i] =
       dot(CLIPVERTEX or POSITION, sysvals.clip_plane[i]), unless the shader
-      writes CLIPDIST itself.
+      writes clip distances itself (cull distances alone do not count).
     * ``disabled_clip_distances`` -- (last vertex stage) bit i: the shader's
       own gl_ClipDistance[i] (a CLIPDIST output) is disabled by the
       rasterizer's clip_plane_enable and is written as 0.0, so no host clips
       by it (llvmpipe clips by every written distance when no
       GL_CLIP_DISTANCEi is enabled).  The context sets it to the written
-      distances ``& ~clip_plane_enable``.
+      distances ``& ~clip_plane_enable``.  An FS reading CLIPDIST reads the
+      values as written, from a varying (``output_interpolation``).
     * ``sprite_coord_enable`` / ``sprite_coord_mode`` -- (FS) bit n replaces
       GENERIC[n] (TEXCOORD[n] in a shader with TEXCOORD inputs) with the point
       coordinate (s, t, 0, 1); mode is PIPE_SPRITE_COORD_UPPER_LEFT (0: t = 0
@@ -151,7 +152,8 @@ class VariantKey:
     * ``nr_cbufs`` -- bound color buffers; FS_COLOR0_WRITES_ALL_CBUFS writes
       COLOR[0] to this many outputs (0 means 1).
     * ``output_interpolation`` -- ``((semantic, index, interpolate, location), ...)``
-      of the inputs of the stage this one feeds.  Every listed user varying is
+      of the inputs of the stage this one feeds (CLIPDIST entries: the last
+      stage fills a ``glp_clipdist_n`` varying, passes_vertex.py).  Every listed user varying is
       declared as an output even when this shader does not write it (GL does
       not link a program whose input block has no matching output; Gallium
       allows reading unwritten inputs), and the last stage before the

@@ -209,9 +209,11 @@ def test_separately_lowered_stages_link(host, version, pipeline):
     import moderngl
 
     # The context passes each stage the inputs of the stage it feeds (the FS reads
-    # GENERIC[7], which nothing writes: GL still needs the output declared).
+    # GENERIC[7], which nothing writes: GL still needs the output declared; and
+    # CLIPDIST, which the last stage passes in a varying of its own).
     fs_inputs = (("GENERIC", 0, "CONSTANT", "CENTER"), ("GENERIC", 3, "LINEAR", "CENTROID"),
-                 ("COLOR", 0, "COLOR", "CENTER"), ("GENERIC", 7, "PERSPECTIVE", "CENTER"))
+                 ("COLOR", 0, "COLOR", "CENTER"), ("GENERIC", 7, "PERSPECTIVE", "CENTER"),
+                 ("CLIPDIST", 0, "LINEAR", "CENTER"))
     last = VariantKey(output_interpolation=fs_inputs, flatshade=True)
     flat_key = VariantKey(flatshade=True)
     stages = {"vs": (LINK_VS, last if pipeline == "vs-fs" else VariantKey()),

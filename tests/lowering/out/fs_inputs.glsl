@@ -7,6 +7,7 @@ in glp_generic_2_block { noperspective vec4 glp_generic_2; };
 in glp_color_0_block { vec4 glp_color_0; };
 in glp_color_1_block { centroid vec4 glp_color_1; };
 in glp_texcoord_0_block { vec4 glp_texcoord_0; };
+in glp_clipdist_0_block { noperspective vec4 glp_clipdist_0; };
 in glp_fog_0_block { vec4 glp_fog_0; };
 layout(location = 0) out vec4 glp_frag_color_0;
 layout(location = 1) out vec4 glp_frag_color_1;
@@ -27,7 +28,7 @@ void main()
     t1_0 = glp_generic_2 + glp_color_1;
     t1_1 = t1_0 + glp_texcoord_0;
     t1_2.xy = t1_1.xy + gl_PointCoord;
-    t1_2.zw = t1_1.zw + vec2(gl_ClipDistance[0], gl_ClipDistance[1]);
+    t1_2.zw = t1_1.zw + glp_clipdist_0.xy;
     t1_3 = t1_2 + glp_fog_0.xxxx;
     t2.w = float(gl_PrimitiveID);
     t2.xyz = glp_generic_1.xyz;
