@@ -22,6 +22,7 @@ from typing import Callable, Dict, Sequence
 
 from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
                     int_literal, literal, negate, op, splat, swizzle, type_name, var)
+from . import exact
 from .int_emul import int_op
 from .signatures import UNTYPED, src_positions
 
@@ -196,7 +197,7 @@ def handle_comp(formula: Formula):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, comps, _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        em.write(i, 0, comps, formula(em, inst, *srcs))
+        em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
     return handler
 
 
@@ -206,7 +207,7 @@ def handle_repl(formula: Formula):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, src_positions(inst, s), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        em.write(i, 0, comps, formula(em, inst, *srcs))
+        em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
     return handler
 
 
@@ -216,11 +217,11 @@ def handle_chan(formula: Formula, want: Sequence[str] = ("float",)):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, (0, 1, 2, 3), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        channels = formula(em, inst, *srcs)
+        channels = formula(em, inst, *exact.operands(em, i, srcs))
         if isinstance(channels, Expr):           # a whole vec4 result
-            em.write(i, 0, comps, swizzle(channels, comps))
+            em.write(i, 0, comps, exact.result(em, i, swizzle(channels, comps)))
             return
-        em.write(i, 0, comps, construct([channels[c] for c in comps], channels[comps[0]].type))
+        em.write(i, 0, comps, exact.result(em, i, construct([channels[c] for c in comps], channels[comps[0]].type)))
     return handler
 
 
@@ -361,10 +362,22 @@ def _fma(em, inst, a, b, c):
 
 
 def _lrp(em, inst, a, b, c):
+    one = splat(F1, a.n)
     if em.shader.property("LEGACY_MATH_RULES", 0):
-        one = splat(F1, a.n)
-        return binop(legacy_mul(em, a, b), "+", legacy_mul(em, binary(one, "-", a), c))
+        return binop(exact.step(em, inst, legacy_mul(em, a, b)), "+",
+                     exact.step(em, inst, legacy_mul(em, binary(one, "-", a), c), 2))
+    if exact.inst_is_exact(em, inst):
+        # 'precise' mix() is a*b + (1-a)*c with three roundings (Mesa's exact
+        # flrp lowering); the opaque products keep the host from fusing them.
+        return binop(exact.step(em, inst, binop(a, "*", b)), "+",
+                     exact.step(em, inst, binop(binary(one, "-", a), "*", c), 2))
     return fn("mix", c, b, a)
+
+
+def _dot_plus(em, inst, d: Expr, c: Expr) -> Expr:
+    """DPH / DP2A: the dot product, then one separately rounded add (the native
+    'precise' order; the barrier keeps the host from fusing the last product)."""
+    return binop(exact.step(em, inst, d), "+", c)
 
 
 def _mad(em, inst, a, b, c):
@@ -496,8 +509,8 @@ ALU: Dict[str, Callable] = {
     "DP2": handle_repl(_dp(2)),
     "DP3": handle_repl(_dp(3)),
     "DP4": handle_repl(_dp(4)),
-    "DPH": handle_repl(lambda em, inst, a, b: binop(dot(em, a, swizzle(b, (0, 1, 2))), "+", _c(b, 3))),
-    "DP2A": handle_repl(lambda em, inst, a, b, c: binop(dot(em, a, b), "+", c)),
+    "DPH": handle_repl(lambda em, inst, a, b: _dot_plus(em, inst, dot(em, a, swizzle(b, (0, 1, 2))), _c(b, 3))),
+    "DP2A": handle_repl(lambda em, inst, a, b, c: _dot_plus(em, inst, dot(em, a, b), c)),
     "RCC": handle_repl(_rcc),
     "PK2H": handle_repl(_pk2h),
     "PK2US": handle_repl(_pack("PK2US")),

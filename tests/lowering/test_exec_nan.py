@@ -80,9 +80,37 @@ CASES = [
     ("ordered_chain", "FSLT{p} TEMP[3], SRC0, SRC1\nFSGE{p} TEMP[4], SRC0, SRC1\nOR DST, TEMP[3], TEMP[4]",
      2, "u"),
     ("isnan_sum", "ADD{p} TEMP[3], SRC0, -SRC0\nFSNE DST, TEMP[3], TEMP[3]", 1, "u"),
+    ("rcp", "RCP{p} DST, SRC0", 1, "f"),
+    ("rsq", "RSQ{p} DST, SRC0", 1, "f"),
+    ("sqrt", "SQRT{p} DST, SRC0", 1, "f"),
+    ("ex2", "EX2{p} DST, SRC0", 1, "f"),
+    ("lg2", "LG2{p} DST, SRC0", 1, "f"),
+    ("pow", "POW{p} DST, SRC0, SRC1", 2, "f"),
+    ("div", "DIV{p} DST, SRC0, SRC1", 2, "f"),
+    ("ceil", "CEIL{p} DST, SRC0", 1, "f"),
+    ("trunc", "TRUNC{p} DST, SRC0", 1, "f"),
+    ("round", "ROUND{p} DST, SRC0", 1, "f"),
+    ("abs_neg", "MOV{p} DST, -|SRC0|", 1, "f"),
+    ("xpd", "XPD{p} DST, SRC0, SRC1", 2, "f"),
+    ("nrm", "NRM{p} DST, SRC0", 1, "f"),
+    ("lit", "LIT{p} DST, SRC0", 1, "f"),
+    ("dst", "DST{p} DST, SRC0, SRC1", 2, "f"),
+    ("sin", "SIN{p} DST, SRC0", 1, "f"),
+    ("cos", "COS{p} DST, SRC0", 1, "f"),
+    ("f2i", "F2I{p} DST, SRC0", 1, "u"),
+    ("f2u_add", "ADD{p} TEMP[3], SRC0, SRC0\nF2U DST, TEMP[3]", 1, "u"),
+    ("i2f", "I2F{p} DST, SRC0", 1, "f"),
+    ("ucmp", "UCMP{p} DST, SRC0, SRC1, SRC2", 3, "f"),
+    ("sat", "ADD_SAT{p} DST, SRC0, SRC1", 2, "f"),
+    ("if_chain", "SUB{p} TEMP[3], SRC0, SRC0\nIF TEMP[3].xxxx\nMOV DST, IMM[2].yyyy\nELSE\n"
+                 "MOV DST, IMM[2].wwww\nENDIF", 1, "f"),
     # A non-_PRECISE instruction whose value feeds a _PRECISE one is precise too
     # (GLSL 4.00 4.7 "precise"; Mesa's propagate_invariance).
     ("feeds_precise", "SUB TEMP[3], SRC0, SRC0\nMUL{p} DST, TEMP[3], IMM[2].yyyy", 1, "f"),
+    # Every writer of a TEMP that a _PRECISE instruction writes (one GLSL variable,
+    # declared precise) is precise too.
+    ("precise_web_other_writer", "SUB{p} TEMP[3], SRC0, SRC1\nSUB TEMP[3].x, SRC0, SRC0\nMOV DST, TEMP[3]",
+     2, "f"),
     ("feeds_precise_twice", "ADD TEMP[4], SRC0, IMM[2].yyyy\nSUB TEMP[3], TEMP[4], IMM[2].yyyy\n"
                             "MOV{p} DST, TEMP[3]", 2, "f"),
 ]
@@ -172,6 +200,7 @@ IEEE = {
     "ordered_chain": lambda a, b: _mask((_f(a) < _f(b)) | (_f(a) >= _f(b))),
     "isnan_sum": lambda a: _mask(np.isnan(_f(a) + -_f(a))),
     "feeds_precise": lambda a: _w((_f(a) - _f(a)) * F32(1.0)),
+    "precise_web_other_writer": lambda a, b: np.where(np.arange(4) == 0, _w(_f(a) - _f(a)), _w(_f(a) - _f(b))),
     "feeds_precise_twice": lambda a, b: _w((_f(a) + F32(1.0)) - F32(1.0)),
 }
 
