@@ -221,3 +221,40 @@ def test_ieee_result(gl, version, name):
         denormal |= ((s & 0x7F800000) == 0) & ((s & 0x007FFFFF) != 0)
     bad = ~_same(kind, got, want) & ~denormal
     assert not bad.any(), _report(srcs, got, want, bad, f"{name}_PRECISE at GLSL {version} vs IEEE")
+
+
+# ---------------------------------------------------------------------------
+# Through glpipe's pipe context (ctx fixture: native and gl33 host profiles)
+# ---------------------------------------------------------------------------
+
+_PRECISE_FS = """FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL CONST[0][0..0]
+DCL TEMP[0..2]
+  0: MOV TEMP[0], CONST[0][0]
+  1: SUB_PRECISE TEMP[1], TEMP[0], TEMP[0]
+  2: FSNE TEMP[2], TEMP[1], TEMP[1]
+  3: UCMP OUT[0], TEMP[2], TEMP[1], IMM[0]
+  4: END
+"""
+
+
+def test_precise_in_a_pipe_context(ctx):
+    """A draw through create_fs_state / draw_vbo on both profiles: ``x - x`` of
+    NaN and +-inf is NaN (the isnan test selects it), of 1.5 it is 0 (the test
+    selects 7.0) -- so the gl33 program's opaque-identity uniform is zero
+    without anyone setting it."""
+    tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if tests_dir not in sys.path:
+        sys.path.insert(0, tests_dir)
+    from glpipe import ConstantBuffer, ShaderType
+    from context.util_sampling import Sampling
+
+    fs = _PRECISE_FS.replace("DCL TEMP[0..2]\n", "DCL TEMP[0..2]\nIMM[0] FLT32 {7.0, 7.0, 7.0, 7.0}\n")
+    data = np.array([[np.nan, np.inf, -np.inf, 1.5]], np.float32)
+    ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=data))
+    S = Sampling(ctx, 1, 1)
+    px = S.draw(fs, (0.5, 0.5, 0, 1), (0.5, 0.5, 0, 1))[0, 0]
+    assert np.isnan(px[:3]).all(), px
+    assert px[3] == 7.0, px
