@@ -226,3 +226,16 @@ def test_gl33_lowering_has_no_gpu_shader5(gl):
             assert name not in shader.source, (op, name)
         native = gl.lower(text, 450)
         assert any(name in native.source for name in builtins), op
+
+
+def test_gl33_with_gpu_shader5_extension_uses_the_builtins():
+    """The choice follows the features table, not the version: GLSL 330 with
+    GL_ARB_gpu_shader5 enables the extension and calls the built-ins."""
+    import lowering
+
+    text = H.OpProgram("UBFE", 3).fs(4)
+    src = lowering.to_glsl(text, glsl_version=330, extensions={"GL_ARB_gpu_shader5"}).source
+    assert "#extension GL_ARB_gpu_shader5 : require" in src
+    assert "bitfieldExtract(" in src and "glp_ubfe" not in src
+    src = lowering.to_glsl(text, glsl_version=330, extensions=()).source
+    assert "glp_ubfe(" in src and "bitfieldExtract" not in src and "#extension" not in src
