@@ -39,9 +39,11 @@ UNIFORM = "glp_exact_zero"
 _DECL = (f"uniform uvec4 {UNIFORM};  // always 0 (never set): opaque identities for _PRECISE "
          "without 'precise'")
 
+
 def emulated(em) -> bool:
     """True when this shader needs the emulation: it has a _PRECISE instruction
-    and the host has no ``precise`` qualifier."""
+    and the host has no ``precise`` qualifier.  The exact set is computed once
+    per emitter (the register plan is final before any instruction is emitted)."""
     cached = getattr(em, "_glp_exact_set", None)
     if cached is None:
         cached = frozenset() if em.req.has("precise") else exact_instructions(em)
