@@ -22,6 +22,8 @@ from typing import Callable, Dict, Sequence
 
 from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
                     int_literal, literal, negate, op, splat, swizzle, type_name, var)
+from . import exact
+from .int_emul import int_op
 from .signatures import UNTYPED, src_positions
 
 Formula = Callable[..., Expr]
@@ -148,18 +150,6 @@ def imod(em, a: Expr, b: Expr) -> Expr:
     return fn(name, a, b)
 
 
-def mul_hi(em, a: Expr, b: Expr, signed: bool) -> Expr:
-    """IMUL_HI / UMUL_HI via imulExtended / umulExtended."""
-    em.req.need("gpu_shader5", "IMUL_HI" if signed else "UMUL_HI")
-    t = "int" if signed else "uint"
-    vt = type_name(t, a.n)
-    ext = "imulExtended" if signed else "umulExtended"
-    name = f"glp_{'i' if signed else 'u'}mul_hi"
-    em.helper(f"{name}:{vt}", f"{vt} {name}({vt} a, {vt} b)\n{{\n    {vt} hi, lo;\n"
-                              f"    {ext}(a, b, hi, lo);\n    return hi;\n}}")
-    return fn(name, a, b)
-
-
 def legacy_mul(em, a: Expr, b: Expr) -> Expr:
     """MUL under LEGACY_MATH_RULES: 0 * anything (inf, NaN) = 0."""
     if not em.shader.property("LEGACY_MATH_RULES", 0):
@@ -207,7 +197,7 @@ def handle_comp(formula: Formula):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, comps, _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        em.write(i, 0, comps, formula(em, inst, *srcs))
+        em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
     return handler
 
 
@@ -217,7 +207,7 @@ def handle_repl(formula: Formula):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, src_positions(inst, s), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        em.write(i, 0, comps, formula(em, inst, *srcs))
+        em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
     return handler
 
 
@@ -227,11 +217,11 @@ def handle_chan(formula: Formula, want: Sequence[str] = ("float",)):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, (0, 1, 2, 3), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
-        channels = formula(em, inst, *srcs)
+        channels = formula(em, inst, *exact.operands(em, i, srcs))
         if isinstance(channels, Expr):           # a whole vec4 result
-            em.write(i, 0, comps, swizzle(channels, comps))
+            em.write(i, 0, comps, exact.result(em, i, swizzle(channels, comps)))
             return
-        em.write(i, 0, comps, construct([channels[c] for c in comps], channels[comps[0]].type))
+        em.write(i, 0, comps, exact.result(em, i, construct([channels[c] for c in comps], channels[comps[0]].type)))
     return handler
 
 
@@ -372,10 +362,22 @@ def _fma(em, inst, a, b, c):
 
 
 def _lrp(em, inst, a, b, c):
+    one = splat(F1, a.n)
     if em.shader.property("LEGACY_MATH_RULES", 0):
-        one = splat(F1, a.n)
-        return binop(legacy_mul(em, a, b), "+", legacy_mul(em, binary(one, "-", a), c))
+        return binop(exact.step(em, inst, legacy_mul(em, a, b)), "+",
+                     exact.step(em, inst, legacy_mul(em, binary(one, "-", a), c), 2))
+    if exact.inst_is_exact(em, inst):
+        # 'precise' mix() is a*b + (1-a)*c with three roundings (Mesa's exact
+        # flrp lowering); the opaque products keep the host from fusing them.
+        return binop(exact.step(em, inst, binop(a, "*", b)), "+",
+                     exact.step(em, inst, binop(binary(one, "-", a), "*", c), 2))
     return fn("mix", c, b, a)
+
+
+def _dot_plus(em, inst, d: Expr, c: Expr) -> Expr:
+    """DPH / DP2A: the dot product, then one separately rounded add (the native
+    'precise' order; the barrier keeps the host from fusing the last product)."""
+    return binop(exact.step(em, inst, d), "+", c)
 
 
 def _mad(em, inst, a, b, c):
@@ -397,43 +399,9 @@ def _gpu5(name):
     return formula
 
 
-def _bitfield(em, inst, name: str, args: Sequence[Expr], nvalues: int) -> Expr:
-    """bitfieldExtract / bitfieldInsert: GLSL takes one scalar offset and bit count
-    for the whole vector, TGSI one per component; split into per-component calls
-    unless the offset and count operands are the same in every component."""
-    em.req.need("gpu_shader5", inst.opcode)
-    values, params = list(args[:nvalues]), list(args[nvalues:])
-    n = values[0].n
-
-    def uniform(e: Expr) -> bool:
-        if e.n == 1:
-            return True
-        if e.words is not None:
-            return len(set(e.words)) == 1
-        import re
-        m = re.match(r"^(.*)\.([xyzw]+)$", e.text)
-        return bool(m) and len(set(m.group(2))) == 1 and e.atomic
-    if all(uniform(p) for p in params):
-        scalars = [component(p, 0) for p in params]
-        return fn(name, *values, *scalars, t=values[0].type, n=n)
-    parts = [fn(name, *[component(v, k) for v in values], *[component(p, k) for p in params],
-                t=values[0].type, n=1) for k in range(n)]
-    return construct(parts, values[0].type)
-
-
-def _findlsb(em, inst, a):
-    em.req.need("gpu_shader5", inst.opcode)
-    return fn("findLSB", a, t="int")
-
-
-def _findmsb(em, inst, a):
-    em.req.need("gpu_shader5", inst.opcode)
-    return fn("findMSB", a, t="int")
-
-
-def _popc(em, inst, a):
-    em.req.need("gpu_shader5", "POPC")
-    return fn("bitCount", a, t="int")
+def _int_op(em, inst, *args):
+    """The GLSL 4.00 integer opcodes: built-in or GLSL 3.30 helper (int_emul.INT_OPS)."""
+    return int_op(em, inst.opcode, args)
 
 
 def _scalar_condition(a: Expr) -> Expr:
@@ -541,8 +509,8 @@ ALU: Dict[str, Callable] = {
     "DP2": handle_repl(_dp(2)),
     "DP3": handle_repl(_dp(3)),
     "DP4": handle_repl(_dp(4)),
-    "DPH": handle_repl(lambda em, inst, a, b: binop(dot(em, a, swizzle(b, (0, 1, 2))), "+", _c(b, 3))),
-    "DP2A": handle_repl(lambda em, inst, a, b, c: binop(dot(em, a, b), "+", c)),
+    "DPH": handle_repl(lambda em, inst, a, b: _dot_plus(em, inst, dot(em, a, swizzle(b, (0, 1, 2))), _c(b, 3))),
+    "DP2A": handle_repl(lambda em, inst, a, b, c: _dot_plus(em, inst, dot(em, a, b), c)),
     "RCC": handle_repl(_rcc),
     "PK2H": handle_repl(_pk2h),
     "PK2US": handle_repl(_pack("PK2US")),
@@ -579,8 +547,8 @@ ALU: Dict[str, Callable] = {
     "UMOD": handle_comp(lambda em, inst, a, b: umod(em, a, b)),
     "IDIV": handle_comp(lambda em, inst, a, b: idiv(em, a, b)),
     "MOD": handle_comp(lambda em, inst, a, b: imod(em, a, b)),
-    "IMUL_HI": handle_comp(lambda em, inst, a, b: mul_hi(em, a, b, True)),
-    "UMUL_HI": handle_comp(lambda em, inst, a, b: mul_hi(em, a, b, False)),
+    "IMUL_HI": handle_comp(_int_op),
+    "UMUL_HI": handle_comp(_int_op),
     "NOT": handle_comp(lambda em, inst, a: op(f"~{a.at(PREC['unary'])}", a.type, a.n, PREC["unary"])),
     "AND": handle_comp(_b("&")),
     "OR": handle_comp(_b("|")),
@@ -605,15 +573,15 @@ ALU: Dict[str, Callable] = {
     "USGE": handle_comp(lambda em, inst, a, b: set_on(a, ">=", b, "uint")),
     "USEQ": handle_comp(lambda em, inst, a, b: set_on(a, "==", b, "uint")),
     "USNE": handle_comp(lambda em, inst, a, b: set_on(a, "!=", b, "uint")),
-    # -- bit fields (GLSL 400 / ARB_gpu_shader5) -------------------------------------------------
-    "IBFE": handle_comp(lambda em, inst, *a: _bitfield(em, inst, "bitfieldExtract", a, 1)),
-    "UBFE": handle_comp(lambda em, inst, *a: _bitfield(em, inst, "bitfieldExtract", a, 1)),
-    "BFI": handle_comp(lambda em, inst, *a: _bitfield(em, inst, "bitfieldInsert", a, 2)),
-    "BREV": handle_comp(_gpu5("bitfieldReverse")),
-    "POPC": handle_comp(_popc),
-    "LSB": handle_comp(_findlsb),
-    "IMSB": handle_comp(_findmsb),
-    "UMSB": handle_comp(_findmsb),
+    # -- bit fields: GLSL 400 built-ins, or GLSL 330 helpers (int_emul.py) --------------------
+    "IBFE": handle_comp(_int_op),
+    "UBFE": handle_comp(_int_op),
+    "BFI": handle_comp(_int_op),
+    "BREV": handle_comp(_int_op),
+    "POPC": handle_comp(_int_op),
+    "LSB": handle_comp(_int_op),
+    "IMSB": handle_comp(_int_op),
+    "UMSB": handle_comp(_int_op),
     # -- subgroup ---------------------------------------------------------------------------------
     "VOTE_ANY": handle_repl(_vote("anyInvocation")),
     "VOTE_ALL": handle_repl(_vote("allInvocations")),
