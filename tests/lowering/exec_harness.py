@@ -800,8 +800,7 @@ UNSUPPORTED_AT_330 = frozenset(DOUBLE_OPS + INT64_OPS)
 # either lower them (then the result must be right) or raise UnsupportedError
 # naming the opcode -- both are what issue 3 item 4 asks for.
 EMULABLE_AT_330 = frozenset([
-    "IBFE", "UBFE", "BFI", "BREV", "POPC", "LSB", "IMSB", "UMSB",   # GLSL 400 bit ops
-    "IMUL_HI", "UMUL_HI",                                            # umulExtended (400)
+    # (the GLSL 4.00 bit ops and IMUL_HI / UMUL_HI have GLSL 3.30 helpers: never refused)
     "FMA", "LDEXP",                                                  # fma/ldexp (400)
     "PK2H", "UP2H", "PK2US", "PK4B", "PK4UB", "UP2US", "UP4B", "UP4UB",  # packing (400/420)
 ])
