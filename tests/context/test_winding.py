@@ -71,6 +71,16 @@ IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}
   3: END
 """
 
+# FS: the FACE system value (~0 front, 0 back) selects red or blue.
+FACE_SV_FS = """FRAG
+DCL SV[0], FACE
+DCL OUT[0], COLOR
+IMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}
+IMM[1] FLT32 {0.0, 0.0, 1.0, 1.0}
+  0: UCMP OUT[0], SV[0].xxxx, IMM[0], IMM[1]
+  1: END
+"""
+
 # VS: COLOR = the vertex colour, BCOLOR = blue.
 TWO_SIDE_VS = """VERT
 DCL IN[0]
@@ -149,6 +159,18 @@ def test_face_input(ctx, front_ccw, name):
     inside, _ = _sure(tri)
     want = 1.0 if gallium_front(tri, front_ccw) else -1.0
     assert np.all(img[inside, 0] == want) and np.all(img[inside, 3] == 1.0)
+
+
+@pytest.mark.parametrize("name", TRIS)
+@pytest.mark.parametrize("front_ccw", [False, True])
+def test_face_system_value(ctx, front_ccw, name):
+    """SV FACE is ~0 on front faces, 0 on back faces (red / blue here)."""
+    tri = TRIS[name]
+    color = setup(ctx, fs=FACE_SV_FS)
+    rast(ctx, front_ccw=front_ccw)
+    img = draw_image(ctx, color, vertices(tri, WHITE), Prim.TRIANGLES)
+    inside, _ = _sure(tri)
+    assert np.all(img[inside] == (RED if gallium_front(tri, front_ccw) else BLUE))
 
 
 @pytest.mark.parametrize("name", TRIS)
