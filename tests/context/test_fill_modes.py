@@ -89,7 +89,7 @@ def ref_triangles(prim, n, first=False):
 def facing(window, tris, front_ccw=True):
     """True for front-facing triangles by Gallium's rule on their window
     positions (``gallium_front``: det < 0 with front_ccw, det > 0 without;
-    det = 0 is neither, drawn by the host as back-facing)."""
+    det = 0 is back-facing, as for the draw module and GL)."""
     return [gallium_front([window[v] for v in t], front_ccw) for t in tris]
 
 

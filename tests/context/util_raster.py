@@ -216,7 +216,7 @@ def gallium_front(tri, front_ccw: bool) -> bool:
     p2 (softpipe's sp_setup.c, the draw module's draw_pipe_cull.c): with
     e = p0 - p2, f = p1 - p2 and det = e.x * f.y - e.y * f.x it is front-facing
     when (front_ccw and det < 0) or (not front_ccw and det > 0); det = 0 is
-    neither (culled by Gallium; GL calls it back-facing)."""
+    back-facing (as the draw module's cull stage and GL say)."""
     (x0, y0), (x1, y1), (x2, y2) = tri
     ex, ey, fx, fy = x0 - x2, y0 - y2, x1 - x2, y1 - y2
     det = ex * fy - ey * fx
