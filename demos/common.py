@@ -135,17 +135,23 @@ class RenderTarget:
 def bind_fixed_function(ctx) -> tuple:
     """Bind the fixed-function state a Gallium frontend always sets: no
     blending (all channels written), every depth/stencil/alpha test off, and
-    a rasterizer with GL's conventions (CCW front faces, nothing culled,
-    half-pixel centres).  Returns the CSOs so the caller can delete them."""
+    a rasterizer with GL's conventions (faces counter-clockwise in clip space
+    are front faces, nothing culled, half-pixel centres).  Returns the CSOs
+    so the caller can delete them."""
     blend = ctx.create_blend_state(BlendState())
     dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
     ctx.bind_blend_state(blend)
     ctx.bind_depth_stencil_alpha_state(dsa)
     csos = [("blend", blend), ("depth_stencil_alpha", dsa)]
     # The rasterizer CSO arrives with its own module; until a context offers
-    # it, the host's defaults are this very state (CCW front, no culling).
+    # it, the host's defaults are this very state (GL_CCW front, no culling).
+    # The demos' viewport has a positive y scale, so window y grows with clip
+    # y, and Gallium judges winding with window y growing downward
+    # (docs/rasterizer.md "Winding"): GL's counter-clockwise front faces are
+    # Gallium's clockwise ones, front_ccw False (as st/mesa sets it for
+    # framebuffer objects).
     if hasattr(ctx, "create_rasterizer_state"):
-        rast = ctx.create_rasterizer_state(glpipe.RasterizerState(front_ccw=True, half_pixel_center=True))
+        rast = ctx.create_rasterizer_state(glpipe.RasterizerState(front_ccw=False, half_pixel_center=True))
         ctx.bind_rasterizer_state(rast)
         csos.append(("rasterizer", rast))
     return tuple(csos)

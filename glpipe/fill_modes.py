@@ -33,9 +33,12 @@ class-sensitive, glpipe/rasterizer_keys.py):
    scale is a y flip in the vertex stage, docs/rasterizer.md "Viewports").
    With bottom_edge_rule the vertex stage negates y once more and the
    host's clip origin UPPER_LEFT mirrors it back, so Gallium's window area
-   is the captured one negated.  Front-facing iff a > 0 with front_ccw,
-   a < 0 without; a = 0 (zero area) is back facing, as GL says under
-   either winding.
+   is the captured one negated.  a has the sign of Gallium's det (e.x *
+   f.y - e.y * f.x, e = p0 - p2, f = p1 - p2, over window positions whose y
+   grows downward from row 0): front-facing iff a < 0 with front_ccw, a > 0
+   without (softpipe / the draw module's rule, docs/rasterizer.md
+   "Winding"); a = 0 (zero area) is back facing, as GL says under either
+   winding.
 3. The runs: maximal stretches of equal facing, drawn in order, each with
    glPolygonMode set to its face's mode (the CSO's host slot holds
    fill_front and is restored afterwards, so the rasterizer record in
@@ -182,7 +185,10 @@ def front_facing(clip: np.ndarray, rows: np.ndarray, front_ccw: bool, mirrored: 
     det = (x[..., 0] * (y[..., 1] * w[..., 2] - y[..., 2] * w[..., 1])
            - y[..., 0] * (x[..., 1] * w[..., 2] - x[..., 2] * w[..., 1])
            + w[..., 0] * (x[..., 1] * y[..., 2] - x[..., 2] * y[..., 1]))
-    return det > 0 if front_ccw != mirrored else det < 0
+    # det has the sign of Gallium's e.x * f.y - e.y * f.x over its window
+    # positions (negated when mirrored); front when front_ccw and it is < 0,
+    # or not front_ccw and it is > 0 (docs/rasterizer.md "Winding").
+    return det < 0 if front_ccw != mirrored else det > 0
 
 
 def runs(facing: np.ndarray) -> list:

@@ -362,11 +362,19 @@ class RasterizerMixin:
             flags["offset_point"] = flags["offset_line"] = flags["offset_tri"] = False
         calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],))
                  for attr, cap in _SWITCHES]
+        # Gallium judges winding over window positions with y growing downward
+        # from row 0 (softpipe sp_setup.c, draw_pipe_cull.c: front when
+        # front_ccw and det < 0, or not front_ccw and det > 0); glpipe's window
+        # positions are GL's one to one, whose y grows upward, so Gallium's
+        # counter-clockwise is GL's clockwise: front_ccw is GL_CW (Mesa's
+        # st/mesa: front_ccw ^= 1 for its y-0-at-bottom FBOs).
         # bottom_edge_rule draws with clip origin UPPER_LEFT, under which GL
-        # inverts facing (GL 4.5 §14.6.1, Mesa's front_ccw ^= 1); the vertex
-        # stage undoes the origin's y mirror, so the window winding is the
-        # unmirrored one and the front face is inverted back here.
-        calls.append((OP["glFrontFace"], (gl.GL_CCW if bool(t.front_ccw) != bool(t.bottom_edge_rule) else gl.GL_CW,)))
+        # negates the area a (GL 4.5 §14.6.1; Mesa: front_ccw ^= 1 for
+        # UPPER_LEFT); the vertex stage undoes the origin's y mirror, so the
+        # window positions are unchanged and the GL front face flips back.
+        # docs/rasterizer.md "Winding".
+        gl_cw = bool(t.front_ccw) != bool(t.bottom_edge_rule)
+        calls.append((OP["glFrontFace"], (gl.GL_CW if gl_cw else gl.GL_CCW,)))
         calls.append((OP["glCullFace"], (gl[_GL_CULL[Face(t.cull_face)]],)) if flags["cull"] else None)
         calls.append((OP["glPolygonMode"], (gl.GL_FRONT_AND_BACK, gl[_GL_POLYGON_MODE[mode]])))
         # Unscaled units never reach GL (DEPTH_OFFSET_UNITS: the FS adds them).

@@ -116,6 +116,9 @@ def reset_raster_state(gl):
     for cap in (0x0BE2, 0x0B71, 0x0C11, 0x0B44, 0x8C89, 0x8DB9):  # BLEND DEPTH_TEST SCISSOR CULL DISCARD FB_SRGB
         gl.glDisable(cap)
     gl.glColorMask(True, True, True, True)
+    # The host is shared with the glpipe contexts of earlier tests, whose last
+    # rasterizer may have left polygons drawn as lines or points.
+    gl.glPolygonMode(0x0408, 0x1B02)  # FRONT_AND_BACK, FILL
     gl.glDepthMask(True)
     gl.glStencilMask(0xFF)
     gl.glBindSampler(0, 0)

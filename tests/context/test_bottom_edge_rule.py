@@ -28,7 +28,7 @@ from glpipe import (
 )
 
 from .util_draw import SIZE, lit, rect_tris, setup
-from .util_raster import SMOOTH_FS, WHITE, WINDOW_VS, draw_image, rast, signed_area
+from .util_raster import SMOOTH_FS, WHITE, WINDOW_VS, draw_image, gallium_front, rast, signed_area
 
 # Triangles in window coordinates whose horizontal and vertical edges lie on
 # sample centres (k + 0.5) and whose slanted edges pass through none.
@@ -143,30 +143,32 @@ def test_samples_on_horizontal_edges(screen, ctx, bottom, viewport):
     assert np.array_equal(img, edge_rule_coverage(TIE_RECT, bottom))
 
 
-# Triangles off the sample grid (no ties): one counter-clockwise, one clockwise.
-CCW_TRI = ((1.3, 1.2), (7.6, 4.1), (1.4, 7.7))
-CW_TRI = ((9.2, 8.3), (8.9, 14.6), (14.7, 12.1))
+# Triangles off the sample grid (no ties): Gallium's det (docs/rasterizer.md
+# "Winding") > 0 for the first, < 0 for the second.
+POS_TRI = ((1.3, 1.2), (7.6, 4.1), (1.4, 7.7))
+NEG_TRI = ((9.2, 8.3), (8.9, 14.6), (14.7, 12.1))
 
 
 @pytest.mark.parametrize("viewport", [UP, DOWN], ids=["y_up", "y_down"])
 @pytest.mark.parametrize("front_ccw", [True, False])
 def test_facing_culling_and_derivatives_unchanged(screen, ctx, front_ccw, viewport):
     """gl_FrontFacing, culling and DDX / DDY with bottom_edge_rule True equal
-    the False draw (no sample lies on an edge here), which itself matches the
-    winding: a front face has positive signed area exactly when front_ccw."""
+    the False draw (no sample lies on an edge here), which itself follows
+    Gallium's rule: det > 0 is front-facing exactly when not front_ccw."""
     if not _native(screen):
         pytest.skip("bottom_edge_rule is refused on this profile")
-    assert signed_area(CCW_TRI) > 0 > signed_area(CW_TRI)
+    assert signed_area(POS_TRI) > 0 > signed_area(NEG_TRI)
     color = setup(ctx, fs=FACE_DERIV_FS)
     ctx.set_viewport_states(0, [viewport])
-    pts = [p for t in (CCW_TRI, CW_TRI) for p in t]
+    pts = [p for t in (POS_TRI, NEG_TRI) for p in t]
     # GENERIC[0] = (x / 16, y / 8): d/dx = 1/16, d/dy = 1/8 in window pixels.
     verts = window_vertices(pts, viewport)
     verts[:, 4] = [x / 16.0 for x, _ in pts]
     verts[:, 5] = [y / 8.0 for _, y in pts]
-    ccw_px = edge_rule_coverage([CCW_TRI], False)
-    cw_px = edge_rule_coverage([CW_TRI], False)
-    front = 1.0 if front_ccw else -1.0
+    pos_px = edge_rule_coverage([POS_TRI], False)
+    neg_px = edge_rule_coverage([NEG_TRI], False)
+    front = 1.0 if gallium_front(POS_TRI, front_ccw) else -1.0
+    assert gallium_front(NEG_TRI, front_ccw) == (front < 0)
     images = {}
     for bottom in (False, True):
         for cull in (Face.NONE, Face.BACK):
@@ -175,11 +177,11 @@ def test_facing_culling_and_derivatives_unchanged(screen, ctx, front_ccw, viewpo
             images[bottom, cull] = img
             drawn = lit(img)
             if cull == Face.NONE:
-                assert np.array_equal(drawn, ccw_px | cw_px)
-                assert np.all(img[ccw_px, 0] == front) and np.all(img[cw_px, 0] == -front)
+                assert np.array_equal(drawn, pos_px | neg_px)
+                assert np.all(img[pos_px, 0] == front) and np.all(img[neg_px, 0] == -front)
                 assert np.allclose(img[drawn, 1], 1 / 16) and np.allclose(img[drawn, 2], 1 / 8)
             else:
-                assert np.array_equal(drawn, ccw_px if front_ccw else cw_px)
+                assert np.array_equal(drawn, pos_px if front > 0 else neg_px)
     assert np.array_equal(images[True, Face.NONE], images[False, Face.NONE])
     assert np.array_equal(images[True, Face.BACK], images[False, Face.BACK])
 

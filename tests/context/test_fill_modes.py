@@ -5,7 +5,9 @@ Gallium fills each polygon in the mode of its own facing, in primitive order
 is the same geometry drawn by the host with *one* fill mode at a time: the
 test decomposes the draw into triangles itself (GL's assembly rules, written
 out below per primitive), computes each triangle's facing from the window
-positions it placed (the shoelace area, GL 4.6 §14.6.1), and draws the runs
+positions it placed (Gallium's rule, docs/rasterizer.md "Winding": det =
+e.x * f.y - e.y * f.x with e = p0 - p2, f = p1 - p2 is front-facing when
+negative with front_ccw, positive without), and draws the runs
 of one facing in order, each as indexed TRIANGLES with a rasterizer whose
 two faces share that run's mode.  ADD blending makes double draws and
 missing draws show; where order matters a test draws without blending.
@@ -36,7 +38,7 @@ from glpipe import (
 
 from .util import PASS_VS, render_target, triangle_gs, vertex_buffer
 from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
-from .util_raster import TRIANGLES_TES, WINDOW_VS, clear_depth, read_depth, signed_area
+from .util_raster import TRIANGLES_TES, WINDOW_VS, clear_depth, gallium_front, read_depth
 
 SIZE = 32
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
@@ -85,12 +87,10 @@ def ref_triangles(prim, n, first=False):
 
 
 def facing(window, tris, front_ccw=True):
-    """True for front-facing triangles: GL's area a > 0 with CCW, −a > 0 with CW (a = 0: back)."""
-    out = []
-    for t in tris:
-        a = signed_area([window[v] for v in t])
-        out.append(a > 0 if front_ccw else a < 0)
-    return out
+    """True for front-facing triangles by Gallium's rule on their window
+    positions (``gallium_front``: det < 0 with front_ccw, det > 0 without;
+    det = 0 is back-facing, as for the draw module and GL)."""
+    return [gallium_front([window[v] for v in t], front_ccw) for t in tris]
 
 
 def ref_runs(faces):
@@ -216,7 +216,8 @@ def split_and_expected(ctx, color, verts, window, prim, front, back, fields=None
 
 def grid_mesh(flip_every=3):
     """TRIANGLES: two per 6x6-pixel cell of a 5x5 grid, every ``flip_every``-th
-    (from the first) wound clockwise, the others counter-clockwise (None: all)."""
+    (from the first) reversed (Gallium's det < 0), the others with det > 0
+    (back-facing under front_ccw True; ``flip_every`` None: none reversed)."""
     pts = []
     k = 0
     for cy in range(5):
@@ -261,13 +262,13 @@ def test_primitive_order_is_kept(ctx):
     """No blending, overlapping triangles: the last one drawn wins, so the
     runs must go in primitive order (two passes by facing would not)."""
     color = setup(ctx, blend=False)
-    pts = [(2, 2), (28, 2), (2, 28),      # front (CCW), filled
-           (4, 4), (4, 26), (26, 4),      # back, lines
+    pts = [(2, 2), (28, 2), (2, 28),      # det > 0: front (front_ccw False), filled
+           (4, 4), (4, 26), (26, 4),      # det < 0: back, lines
            (3, 3), (20, 3), (3, 20),      # front again, on top of the lines
            (2, 10), (2, 14), (30, 12)]    # back
     cols = [(0.25, 0, 0, 1)] * 3 + [(0, 0.5, 0, 1)] * 3 + [(0, 0, 0.75, 1)] * 3 + [(0.5, 0.5, 0, 1)] * 3
     verts = vertices(pts, cols, SIZE)
-    got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLES, FILL, LINE)
+    got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLES, FILL, LINE, {"front_ccw": False})
     assert faces == [True, False, True, False]
     np.testing.assert_array_equal(got, want)
     # All fronts, then all backs: a different picture.
@@ -321,7 +322,9 @@ def test_fan_with_alternating_winding(ctx):
     pts = [(16, 16), (30, 16), (16, 30), (26, 26), (2, 16), (6, 26), (16, 2)]  # angles 0, 90, 45, 180, 135, 270
     verts = vertices(pts, colours(len(pts)), SIZE)
     got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLE_FAN, FILL, LINE)
-    assert faces == [True, False, True, False, True]
+    # The first triangle (16, 16), (30, 16), (16, 30): e = (0, -14), f = (14, -14),
+    # det = 196 > 0, back-facing with this file's front_ccw True; then alternating.
+    assert faces == [False, True, False, True, False]
     np.testing.assert_array_equal(got, want)
 
 
@@ -433,6 +436,7 @@ def test_instances_of_one_facing_draw_once(screen, ctx):
     """A draw whose triangles all face one way is one instanced draw."""
     color = setup(ctx)
     pts = grid_mesh(flip_every=None)[:12]
+    assert not any(facing(pts, ref_triangles(Prim.TRIANGLES, len(pts))))  # all back: drawn in fill_back's mode
     verts = vertices(pts, colours(len(pts)), SIZE)
     ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
     rast(ctx, LINE, FILL)
@@ -440,7 +444,7 @@ def test_instances_of_one_facing_draw_once(screen, ctx):
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=len(verts), instance_count=3))
     got = image(ctx, color)
     assert screen.counters.draw_calls == before + 1
-    rast(ctx, LINE, LINE)
+    rast(ctx, FILL, FILL)
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=len(verts), instance_count=3))
     np.testing.assert_array_equal(got, image(ctx, color))
 

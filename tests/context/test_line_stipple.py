@@ -356,7 +356,7 @@ def polygon_setup(ctx, factor=0, **fields) -> Setup:
     return Setup(color, plain, stipple)
 
 
-SQUARE = [(2.5, 2.5), (12.5, 2.5), (12.5, 12.5), (2.5, 12.5)]  # a b c d, counter-clockwise
+SQUARE = [(2.5, 2.5), (12.5, 2.5), (12.5, 12.5), (2.5, 12.5)]  # a b c d; Gallium det > 0 (GL: counter-clockwise)
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])

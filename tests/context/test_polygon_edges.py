@@ -37,7 +37,7 @@ from glpipe import (
 
 from .util import PASS_VS, render_target, vertex_buffer
 from .util_draw import ADD_BLEND, FLAT_FS, POS_COLOR, read_and_clear, vertices, zero_fill
-from .util_raster import INSTANCE_OFFSET_ELEMENTS, INSTANCE_OFFSET_VS
+from .util_raster import INSTANCE_OFFSET_ELEMENTS, INSTANCE_OFFSET_VS, gallium_front
 
 SIZE = 16
 FILL, LINE, POINT = PolygonMode.FILL, PolygonMode.LINE, PolygonMode.POINT
@@ -137,7 +137,9 @@ def square_sets(x0, y0, x1, y1, size=SIZE):
 
 
 def corners(x0, y0, x1, y1):
-    """The pixel-centre corners of that square, counter-clockwise from (x0, y0)."""
+    """The pixel-centre corners of that square from (x0, y0), with Gallium's
+    det > 0 (docs/rasterizer.md "Winding"): clockwise on its y-down window,
+    counter-clockwise for GL."""
     return [(x0 + 0.5, y0 + 0.5), (x1 + 0.5, y0 + 0.5), (x1 + 0.5, y1 + 0.5), (x0 + 0.5, y1 + 0.5)]
 
 
@@ -205,7 +207,7 @@ def test_quad_strip_outlines(ctx, first):
 # 3. POLYGON: the boundary, as plain LINES would draw it
 # ---------------------------------------------------------------------------
 
-HEXAGON = [(8.5, 2.5), (13.5, 5.5), (13.5, 10.5), (8.5, 13.5), (3.5, 10.5), (3.5, 5.5)]  # CCW, pixel centres
+HEXAGON = [(8.5, 2.5), (13.5, 5.5), (13.5, 10.5), (8.5, 13.5), (3.5, 10.5), (3.5, 5.5)]  # det > 0, pixel centres
 
 
 def boundary_lines(pts, pv_colour, size=SIZE):
@@ -326,7 +328,7 @@ def draw_flagged(ctx, verts, flags, mode):
     ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts)))
 
 
-TRI = [(3.5, 3.5), (12.5, 3.5), (3.5, 12.5)]  # CCW; edges: bottom, diagonal, left
+TRI = [(3.5, 3.5), (12.5, 3.5), (3.5, 12.5)]  # det > 0; edges: bottom (row 3), diagonal, left
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
@@ -479,10 +481,14 @@ def test_instanced_quads(ctx, start_instance):
 # ---------------------------------------------------------------------------
 
 def two_facing_quads(size=32):
-    """A CCW (front) quad with pixel-centre corners and a CW (back) quad with
-    corners on pixel corners (its FILL covers exactly the pixels inside)."""
-    front = corners(2, 3, 12, 13)
-    back = [(18, 3), (28, 3), (28, 13), (18, 13)][::-1]
+    """A front quad with pixel-centre corners and a back quad with corners
+    on pixel corners (its FILL covers exactly the pixels inside), under this
+    file's front_ccw True: Gallium's det < 0 (counter-clockwise on its y-down
+    window) for the front one, det > 0 for the back one (``gallium_front``)."""
+    front = corners(2, 3, 12, 13)[::-1]
+    back = [(18, 3), (28, 3), (28, 13), (18, 13)]
+    assert gallium_front(front[:3], True) and gallium_front(front[2:] + front[:1], True)
+    assert not gallium_front(back[:3], True) and not gallium_front(back[2:] + back[:1], True)
     return front + back, (2, 3, 12, 13)
 
 

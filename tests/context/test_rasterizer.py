@@ -58,6 +58,7 @@ from .util_raster import (
     read_depth,
     resolve_msaa,
     sample_positions,
+    gallium_front,
     signed_area,
     tri_vertices,
 )
@@ -74,22 +75,24 @@ def caps(screen):
 # Culling and winding
 # ---------------------------------------------------------------------------
 
-CCW_TRI = ((1.0, 1.0), (7.0, 2.0), (2.0, 14.0))      # positive signed area in window coordinates
-CW_TRI = ((9.0, 1.0), (10.0, 14.0), (15.0, 2.0))     # negative
+# Gallium's det (docs/rasterizer.md "Winding") > 0: clockwise on Gallium's
+# y-down window (front with front_ccw False), counter-clockwise for GL.
+POS_TRI = ((1.0, 1.0), (7.0, 2.0), (2.0, 14.0))
+NEG_TRI = ((9.0, 1.0), (10.0, 14.0), (15.0, 2.0))     # det < 0
 
 
 @pytest.mark.parametrize("front_ccw", [False, True])
 @pytest.mark.parametrize("cull", list(Face))
 def test_cull_face_and_front_ccw(screen, ctx, cull, front_ccw):
-    assert signed_area(CCW_TRI) > 0 > signed_area(CW_TRI)
+    assert signed_area(POS_TRI) > 0 > signed_area(NEG_TRI)
     color = setup(ctx)
     rast(ctx, cull_face=cull, front_ccw=front_ccw)
-    verts = np.concatenate([vertices(CCW_TRI, RED), vertices(CW_TRI, GREEN)])
+    verts = np.concatenate([vertices(POS_TRI, RED), vertices(NEG_TRI, GREEN)])
     img = draw_image(ctx, color, verts, Prim.TRIANGLES)
     expected = np.zeros((SIZE, SIZE, 4), np.float32)
     ambiguous = np.zeros((SIZE, SIZE), bool)
-    for tri, col in ((CCW_TRI, RED), (CW_TRI, GREEN)):
-        front = (signed_area(tri) > 0) == front_ccw
+    for tri, col in ((POS_TRI, RED), (NEG_TRI, GREEN)):
+        front = gallium_front(tri, front_ccw)
         face = Face.FRONT if front else Face.BACK
         cov, amb = triangle_coverage([tri])
         ambiguous |= amb
@@ -148,7 +151,7 @@ def test_fill_modes_of_a_culled_face_do_not_count(screen, ctx):
     """fill_back differs from fill_front but back faces are culled: accepted,
     front faces drawn in their mode."""
     color = setup(ctx)
-    tri = BIG_TRI if signed_area(BIG_TRI) > 0 else BIG_TRI[::-1]
+    tri = BIG_TRI if gallium_front(BIG_TRI, front_ccw=True) else BIG_TRI[::-1]
     rast(ctx, front_ccw=True, cull_face=Face.BACK, fill_front=PolygonMode.LINE, fill_back=PolygonMode.FILL)
     img = draw_image(ctx, color, vertices(tri, WHITE), Prim.TRIANGLES)
     dist, inside = _edge_distance(list(tri))
@@ -356,10 +359,12 @@ IMM[0] FLT32 {    0.0000,     0.0000,     1.0000,     1.0000}
 def test_light_twoside_reads_the_back_colour_on_back_faces(screen, ctx, twoside):
     color = setup(ctx, vs=TWO_SIDE_VS, fs=COLOR_FS)
     rast(ctx, light_twoside=twoside, front_ccw=True)
-    verts = np.concatenate([vertices(CCW_TRI, RED), vertices(CW_TRI, RED)])
+    front_tri, back_tri = (NEG_TRI, POS_TRI)
+    assert gallium_front(front_tri, True) and not gallium_front(back_tri, True)
+    verts = np.concatenate([vertices(front_tri, RED), vertices(back_tri, RED)])
     img = draw_image(ctx, color, verts, Prim.TRIANGLES)
-    front, famb = triangle_coverage([CCW_TRI])
-    back, bamb = triangle_coverage([CW_TRI])
+    front, famb = triangle_coverage([front_tri])
+    back, bamb = triangle_coverage([back_tri])
     assert np.all(img[front & ~famb] == RED)
     assert np.all(img[back & ~bamb] == (BLUE if twoside else RED))
 
@@ -367,8 +372,9 @@ def test_light_twoside_reads_the_back_colour_on_back_faces(screen, ctx, twoside)
 def test_light_twoside_without_a_back_colour_keeps_the_front_colour(screen, ctx):
     color = setup(ctx, vs=COLOR_VS, fs=COLOR_FS)
     rast(ctx, light_twoside=True, front_ccw=True)
-    img = draw_image(ctx, color, vertices(CW_TRI, GREEN), Prim.TRIANGLES)
-    back, bamb = triangle_coverage([CW_TRI])
+    assert not gallium_front(POS_TRI, True)
+    img = draw_image(ctx, color, vertices(POS_TRI, GREEN), Prim.TRIANGLES)
+    back, bamb = triangle_coverage([POS_TRI])
     assert np.all(img[back & ~bamb] == GREEN)
 
 
@@ -708,15 +714,20 @@ def test_negative_viewport_y_scale_flips(screen, ctx):
     ctx.set_viewport_states(0, [ViewportState(scale=(8.0, -8.0, 0.5), translate=(8.0, 8.0, 0.5))])
     ndc_tri = ((-0.75, 0.25), (0.75, 0.25), (-0.75, 0.875))   # CCW in NDC (y up)
     win_tri = tuple((8.0 * x + 8.0, -8.0 * y + 8.0) for x, y in ndc_tri)
-    assert signed_area(win_tri) < 0                          # CW once flipped
+    assert signed_area(win_tri) < 0                          # Gallium's det < 0 once flipped
     verts = vertices([((x + 1) * 8, (y + 1) * 8) for x, y in ndc_tri], RED)  # vertices() takes window coords of a +y viewport
     rast(ctx, front_ccw=True)
     img = draw_image(ctx, color, verts, Prim.TRIANGLES)
     cov, amb = triangle_coverage([win_tri])
     assert np.all(img[cov & ~amb] == RED) and not lit(img)[~cov & ~amb].any()
-    # Back-facing in window coordinates: culled by cull BACK.
-    rast(ctx, front_ccw=True, cull_face=Face.BACK)
+    # Front-facing in window coordinates (det < 0 with front_ccw): culled by
+    # cull FRONT, kept by cull BACK.
+    assert gallium_front(win_tri, front_ccw=True)
+    rast(ctx, front_ccw=True, cull_face=Face.FRONT)
     assert not lit(draw_image(ctx, color, verts, Prim.TRIANGLES)).any()
+    rast(ctx, front_ccw=True, cull_face=Face.BACK)
+    img = draw_image(ctx, color, verts, Prim.TRIANGLES)
+    assert np.all(img[cov & ~amb] == RED) and not lit(img)[~cov & ~amb].any()
 
 
 def test_negative_viewport_x_scale_is_refused(ctx):
@@ -890,13 +901,14 @@ def test_contexts_sharing_the_host_see_their_own_state(screen, ctx):
                           (other, {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE})):
             colors[c] = setup(c)
             rast(c, **fields)
-        verts = np.concatenate([vertices(CCW_TRI, RED), vertices(CW_TRI, GREEN)])
-        cov_ccw, amb_ccw = triangle_coverage([CCW_TRI])
-        cov_cw, amb_cw = triangle_coverage([CW_TRI])
-        dist, inside = _edge_distance(list(CCW_TRI))
+        verts = np.concatenate([vertices(POS_TRI, RED), vertices(NEG_TRI, GREEN)])
+        assert gallium_front(NEG_TRI, True) and not gallium_front(POS_TRI, True)  # ctx culls POS_TRI
+        cov_pos, amb_pos = triangle_coverage([POS_TRI])
+        cov_neg, amb_neg = triangle_coverage([NEG_TRI])
+        dist, inside = _edge_distance(list(POS_TRI))
         for _ in range(2):
             img = draw_image(ctx, colors[ctx], verts, Prim.TRIANGLES)
-            assert np.all(img[cov_ccw & ~amb_ccw] == RED) and not lit(img)[cov_cw & ~amb_cw].any()
+            assert np.all(img[cov_neg & ~amb_neg] == GREEN) and not lit(img)[cov_pos & ~amb_pos].any()
             img = draw_image(other, colors[other], verts, Prim.TRIANGLES)
             # Outlines: pixels on the edges lit, the inside not.
             assert lit(img)[dist < 0.25].sum() >= 5 and not lit(img)[inside & (dist > 1.0)].any()

@@ -45,14 +45,21 @@ def bind_rasterizer(ctx, **fields):
 
 
 def front_ccw_rasterizer(ctx):
-    """Counter-clockwise front faces, no culling."""
+    """Counter-clockwise front faces (Gallium's sense: on its window, y
+    growing downward), no culling."""
     bind_rasterizer(ctx, front_ccw=True)
 
 
 def _quad(x0, y0, x1, y1, z, color, ccw=True):
-    """Two triangles over the NDC rectangle, wound CCW (front) or CW (back)."""
+    """Two triangles over the NDC rectangle (x0 < x1, y0 < y1), wound
+    counter-clockwise in Gallium's window space (front under
+    front_ccw_rasterizer) or clockwise.  With the positive viewport scales
+    these tests use, window y grows with NDC y, and Gallium's rule
+    (docs/rasterizer.md "Winding": e = p0 - p2, f = p1 - p2, det = e.x * f.y -
+    e.y * f.x, front_ccw front when det < 0) gives (a, b, c) det =
+    (x1 - x0) * (y1 - y0) > 0: clockwise; (a, c, b) is counter-clockwise."""
     a, b, c, d = (x0, y0), (x1, y0), (x1, y1), (x0, y1)
-    tris = (a, b, c, a, c, d) if ccw else (a, c, b, a, d, c)
+    tris = (a, c, b, a, d, c) if ccw else (a, b, c, a, c, d)
     return [[x, y, z, 1.0, *color] for x, y in tris]
 
 

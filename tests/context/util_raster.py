@@ -200,11 +200,27 @@ def _restore_fb_state(gl, saved: tuple) -> None:
 
 def signed_area(points) -> float:
     """Twice the signed area of a polygon in window coordinates (x right, y =
-    row): positive means counter-clockwise in GL's sense, which glpipe's
-    one-to-one window mapping makes Gallium's too."""
+    row): sum of x_i * y_(i+1) - x_(i+1) * y_i.  Positive means
+    counter-clockwise for GL, whose window y grows upward, and clockwise for
+    Gallium, whose window y grows downward from row 0 over the same numbers
+    (docs/rasterizer.md "Winding"); for a triangle it equals Gallium's det,
+    so a positive area is front-facing exactly when front_ccw is False
+    (``gallium_front``)."""
     pts = np.asarray(points, np.float64)
     x, y = pts[:, 0], pts[:, 1]
     return float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def gallium_front(tri, front_ccw: bool) -> bool:
+    """Gallium's facing of a triangle given by its window positions p0, p1,
+    p2 (softpipe's sp_setup.c, the draw module's draw_pipe_cull.c): with
+    e = p0 - p2, f = p1 - p2 and det = e.x * f.y - e.y * f.x it is front-facing
+    when (front_ccw and det < 0) or (not front_ccw and det > 0); det = 0 is
+    back-facing (as the draw module's cull stage and GL say)."""
+    (x0, y0), (x1, y1), (x2, y2) = tri
+    ex, ey, fx, fy = x0 - x2, y0 - y2, x1 - x2, y1 - y2
+    det = ex * fy - ey * fx
+    return bool(det < 0) if front_ccw else bool(det > 0)
 
 
 def covered_by_centres(tris, centres_offset=0.5, size=SIZE):
