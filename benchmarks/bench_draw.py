@@ -225,8 +225,10 @@ class GlpipeSide:
         if self.has_rasterizer:
             from glpipe import Face, RasterizerState
 
-            self.rast_a = ctx.create_rasterizer_state(RasterizerState(front_ccw=True, cull_face=Face.NONE))
-            self.rast_b = ctx.create_rasterizer_state(RasterizerState(front_ccw=True, cull_face=Face.BACK))
+            # front_ccw False is glFrontFace(GL_CCW), the baseline's front_face "ccw"
+            # (Gallium judges winding with window y down: docs/rasterizer.md "Winding").
+            self.rast_a = ctx.create_rasterizer_state(RasterizerState(front_ccw=False, cull_face=Face.NONE))
+            self.rast_b = ctx.create_rasterizer_state(RasterizerState(front_ccw=False, cull_face=Face.BACK))
         self.sampler = ctx.create_sampler_state(SamplerState(min_img_filter=TexFilter.NEAREST,
                                                              mag_img_filter=TexFilter.NEAREST,
                                                              min_mip_filter=TexMipFilter.NONE))
