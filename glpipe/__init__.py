@@ -46,7 +46,7 @@ def __getattr__(name: str):
         value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value  # later lookups skip this function
         return value
-    if not name.startswith("__"):
+    if not name.startswith("_"):  # glpipe.caps etc., as when __init__ imported them all
         try:
             return _importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as exc:
