@@ -69,6 +69,105 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="every texture target and level allocated with glTexImage* when glTexStorage* is absent",
         implementation="glpipe.resource",
     ),
+    # --- host features glpipe stands in for where the profile lacks them ----
+    # (the cap that advertises each is in tests/test_registry.py EMULATED_CAPS)
+    Fallback(
+        name="window_rectangles",
+        feature="window_rectangles",
+        provides="set_window_rectangles (MAX_WINDOW_RECTANGLES): an FS variant discards fragments by the "
+                 "include / exclude rectangles in the sysvals block",
+        implementation="lowering.glsl.passes_fragment.window_rectangles + glpipe.rasterizer",
+    ),
+    Fallback(
+        name="clip_halfz",
+        feature="clip_control",
+        provides="rasterizer clip_halfz (CLIP_HALFZ) without glClipControl: the last vertex stage's "
+                 "z' = 2z - w and the halfz depth range",
+        implementation="lowering.glsl.passes_vertex.remap_clip_halfz",
+    ),
+    Fallback(
+        name="start_instance",
+        feature="base_instance",
+        provides="draw_vbo start_instance (START_INSTANCE) without base-instance draws: per-instance "
+                 "attribute offsets advanced by start_instance * stride",
+        implementation="glpipe.vertex.VertexMixin._specify_attribs",
+    ),
+    Fallback(
+        name="invalidate_buffer",
+        feature="invalidate_subdata",
+        provides="invalidate_resource on buffers (INVALIDATE_BUFFER) without glInvalidateBufferData: "
+                 "mutable storage orphaned with glBufferData",
+        implementation="glpipe.transfer.TransferMixin._invalidate_buffer",
+    ),
+    # --- Gallium state no core GL profile has: shader variants --------------
+    Fallback(
+        name="gl_clamp",
+        feature=None,
+        provides="PIPE_TEX_WRAP_CLAMP (GL_CLAMP): CLAMP_TO_EDGE when NEAREST, CLAMP_TO_BORDER plus the "
+                 "coordinate clamped to [0, 1] in the shader when LINEAR",
+        implementation="lowering.glsl.passes_texture.clamp_coords + glpipe.samplers",
+    ),
+    Fallback(
+        name="alpha_test",
+        feature=None,
+        provides="DSA alpha test (ALPHA_TEST): an FS variant discards by the reference in the sysvals block",
+        implementation="lowering.glsl.passes_fragment.alpha_test",
+    ),
+    Fallback(
+        name="two_sided_color",
+        feature=None,
+        provides="light_twoside (TWO_SIDED_COLOR): FS COLOR inputs read BCOLOR on back faces",
+        implementation="lowering.glsl.passes_fragment.two_sided_color_input + "
+                       "lowering.glsl.passes_vertex.copy_back_colors",
+    ),
+    Fallback(
+        name="flatshade",
+        feature=None,
+        provides="rasterizer flatshade (FLATSHADE): COLOR-interpolated varyings declared flat in a variant",
+        implementation="lowering.glsl.stages",
+    ),
+    Fallback(
+        name="point_sprite_coords",
+        feature=None,
+        provides="sprite_coord_enable / sprite_coord_mode (POINT_SPRITE): FS texture coordinates replaced "
+                 "by the point coordinate",
+        implementation="lowering.glsl.passes_fragment.sprite_coord_input",
+    ),
+    Fallback(
+        name="user_clip_planes",
+        feature=None,
+        provides="clip_plane_enable with set_clip_state planes (CLIP_PLANES): gl_ClipDistance from "
+                 "CLIPVERTEX or POSITION in the last vertex stage",
+        implementation="lowering.glsl.passes_vertex.user_clip_distances",
+    ),
+    Fallback(
+        name="color_clamping",
+        feature=None,
+        provides="clamp_vertex_color / clamp_fragment_color (VERTEX_COLOR_CLAMPED, FRAGMENT_COLOR_CLAMPED): "
+                 "color outputs clamped to [0, 1] in the shader",
+        implementation="lowering.glsl.passes_vertex.clamp_vertex_colors + "
+                       "lowering.glsl.passes_fragment.clamp_fragment_colors",
+    ),
+    Fallback(
+        name="polygon_offset_units_unscaled",
+        feature=None,
+        provides="offset_units_unscaled (POLYGON_OFFSET_UNITS_UNSCALED): the FS adds the units to its depth",
+        implementation="lowering.glsl.passes_depth.offset_depth",
+    ),
+    Fallback(
+        name="depth_clip_separate",
+        feature=None,
+        provides="depth_clip_near != depth_clip_far (DEPTH_CLIP_DISABLE_SEPARATE): GL_DEPTH_CLAMP plus a "
+                 "clip distance for the plane that still clips",
+        implementation="lowering.glsl.passes_depth.depth_clip_distance",
+    ),
+    Fallback(
+        name="window_space_position",
+        feature=None,
+        provides="VS_WINDOW_SPACE_POSITION: the host viewport fixed to the framebuffer rectangle and the "
+                 "shader's window coordinates mapped back by the sysvals transform",
+        implementation="glpipe.viewport.ViewportMixin._window_space_transform",
+    ),
 )
 
 

@@ -8,9 +8,17 @@
 
 Everything API.md names (enums, state templates, errors) imports from here;
 ``glpipe.p_defines`` has every C spelling (PIPE_CAP_GRAPHICS, ...).
+
+Importing the package loads only its leaf data (errors, enums, formats,
+state templates).  The GL side (host, screen, context, resource) loads on
+first use of one of its names, so ``fallback`` and ``lowering`` can use
+``glpipe.defs`` / ``glpipe.format_table`` without pulling in the context,
+and without an import cycle through it (docs/host.md "Packages and imports").
 """
 
 __version__ = "0.1.0"
+
+import importlib as _importlib
 
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
@@ -19,10 +27,37 @@ from .defs import __all__ as _defs_all
 from .formats import Format  # noqa: F401
 from .state import *  # noqa: F401,F403
 from .state import __all__ as _state_all
-from .host import HostGL, HostProfile  # noqa: F401
-from .screen import Screen, create_screen  # noqa: F401
-from .context import Context  # noqa: F401
-from .resource import Resource  # noqa: F401
+
+# Public name -> the submodule defining it, imported on first access (PEP 562).
+_LAZY = {
+    "HostGL": "host",
+    "HostProfile": "host",
+    "Screen": "screen",
+    "create_screen": "screen",
+    "Context": "context",
+    "Resource": "resource",
+}
+
+
+def __getattr__(name: str):
+    """Load the GL-side names of ``_LAZY`` (and any submodule, as
+    ``glpipe.context``) on first access."""
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if not name.startswith("_"):  # glpipe.caps etc., as when __init__ imported them all
+        try:
+            return _importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise  # the submodule exists but one of its imports is missing
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = (
     ["__version__", "create_screen", "Screen", "Context", "Resource", "HostGL", "HostProfile", "Format"]

@@ -1,5 +1,8 @@
 """``python -m glpipe info [--json] [--profile gl33]``: what users paste into bug reports.
 
+The installed ``glpipe-info`` console script is the same command
+(``info_main``).
+
 Prints versions (glpipe, moderngl, glcontext, numpy, PyOpenGL, Python), the
 host GL (vendor, renderer, version, profile), every cap with its value, the
 formats supported per bind flag, and the features table marked native /
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 
@@ -132,29 +136,65 @@ def _print_text(data: dict, out) -> None:
             w("    " + "  ".join(names[i:i + 4]) + "\n")
 
 
-def main(argv=None) -> int:
-    """Entry point of ``python -m glpipe``."""
-    parser = argparse.ArgumentParser(prog="python -m glpipe", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    info = sub.add_parser("info", help="print versions, host GL, caps, formats and features")
-    info.add_argument("--json", action="store_true", help="machine-readable output")
-    info.add_argument("--profile", choices=("native", "gl33"), default=None,
-                      help="host profile (default: $GLPIPE_HOST_PROFILE or native)")
-    args = parser.parse_args(argv)
-    if args.command == "info":
-        from glpipe.errors import HostGLError
+# Exit status after the reader of stdout went away (``| head``): 128 + SIGPIPE,
+# what a shell reports for a program SIGPIPE ended (``yes | head``).
+EXIT_BROKEN_PIPE = 141
 
-        try:
-            data = collect(args.profile)
-        except HostGLError as exc:
-            print(f"glpipe: {exc}", file=sys.stderr)
-            return 2
-        if args.json:
+
+def _add_info_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--profile", choices=("native", "gl33"), default=None,
+                        help="host profile (default: $GLPIPE_HOST_PROFILE or native)")
+
+
+def _write_report(data: dict, as_json: bool) -> int:
+    """Print ``data`` to stdout; a closed pipe ends the output quietly."""
+    try:
+        if as_json:
             json.dump(data, sys.stdout, indent=1)
             sys.stdout.write("\n")
         else:
             _print_text(data, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The Python docs' recipe (signal module, "Note on SIGPIPE"): Python
+        # flushes stdout again at exit and would print the error there, so
+        # stdout becomes /dev/null before returning.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
     return 0
+
+
+def _info(args) -> int:
+    from glpipe.errors import HostGLError
+
+    try:
+        data = collect(args.profile)
+    except HostGLError as exc:
+        print(f"glpipe: {exc}", file=sys.stderr)
+        return 2
+    return _write_report(data, args.json)
+
+
+def main(argv=None) -> int:
+    """Entry point of ``python -m glpipe`` (a command is required: ``info``)."""
+    parser = argparse.ArgumentParser(prog="python -m glpipe", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    info = sub.add_parser("info", help="print versions, host GL, caps, formats and features")
+    _add_info_arguments(info)
+    args = parser.parse_args(argv)
+    return _info(args)
+
+
+def info_main(argv=None) -> int:
+    """Entry point of the ``glpipe-info`` console script: ``python -m glpipe
+    info`` under its own name, with the same options and report."""
+    parser = argparse.ArgumentParser(prog="glpipe-info",
+                                     description="print versions, host GL, caps, formats and features")
+    _add_info_arguments(parser)
+    return _info(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ Where the values come from (read from Mesa's headers):
 
 from __future__ import annotations
 
+import functools
+import operator
 import sys
 from enum import IntEnum, IntFlag
 
@@ -643,6 +645,30 @@ class TextureTransferMode(IntFlag):
     DEFAULT = 0
     BLIT = 1 << 0
     COMPUTE = 1 << 1
+
+
+# Iterating an IntFlag class is version-dependent: before Python 3.11 it
+# yields every distinct value (zero members such as Map.NONE, unions such as
+# Map.READ_WRITE), from 3.11 only the single-bit members.  Code that needs a
+# flag's bits asks these two functions, which read ``__members__`` (the same
+# on every version); never ``for b in Bind`` or ``sum(Map)``.
+
+@functools.lru_cache(maxsize=None)
+def flag_bits(flag_cls) -> tuple:
+    """The single-bit members of IntFlag class ``flag_cls``, lowest bit first,
+    each once (aliases, zero and multi-bit members left out)."""
+    bits = {}
+    for member in flag_cls.__members__.values():
+        value = int(member)
+        if value > 0 and value & (value - 1) == 0:
+            bits.setdefault(value, member)
+    return tuple(bits[v] for v in sorted(bits))
+
+
+@functools.lru_cache(maxsize=None)
+def all_flag_bits(flag_cls) -> int:
+    """Every bit any member of IntFlag class ``flag_cls`` sets, as a plain int."""
+    return functools.reduce(operator.or_, (int(m) for m in flag_cls.__members__.values()), 0)
 
 
 # ---------------------------------------------------------------------------

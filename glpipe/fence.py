@@ -40,9 +40,9 @@ import weakref
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
-from .defs import PIPE_TIMEOUT_INFINITE, Flush
+from .defs import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
 
-_ALL_FLUSH_BITS = sum(int(f) for f in Flush)
+_ALL_FLUSH_BITS = all_flag_bits(Flush)
 
 # host -> deque of GL sync handles waiting for glDeleteSync on the GL thread.
 # deque.append is atomic, so Fence.__del__ needs no lock.

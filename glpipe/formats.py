@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
-from .defs import Bind, Target
+from .defs import Bind, Target, all_flag_bits, flag_bits
 from .format_table import (
     COMPRESSED_LAYOUTS,
     FORMAT_COUNT,
@@ -308,7 +308,7 @@ _FORMATLESS_BUFFER_BINDS = {
     Bind.COMMAND_ARGS_BUFFER: "draw_indirect",
     Bind.QUERY_BUFFER: "query_buffer_object",
 }
-_ALL_BINDS = sum(int(b) for b in Bind)
+_ALL_BINDS = all_flag_bits(Bind)
 
 # Sample counts Gallium can ask for (screen.rst: at most 32).
 _SAMPLE_COUNTS = (2, 4, 8, 16, 32)
@@ -798,7 +798,7 @@ def _target_ok(support: FormatSupport, caps: FormatCaps, desc: FormatDesc, targe
 
 
 def _buffer_supported(support: FormatSupport, caps: FormatCaps, bindings: int) -> bool:
-    for bit in Bind:
+    for bit in flag_bits(Bind):
         if not bindings & bit:
             continue
         if bit in _FORMATLESS_BUFFER_BINDS:
@@ -824,7 +824,7 @@ def _texture_supported(support: FormatSupport, caps: FormatCaps, fmt: Format, ta
             return False
         if samples not in caps.samples:
             return False
-    for bit in Bind:
+    for bit in flag_bits(Bind):
         if not bindings & bit:
             continue
         if bit == Bind.SAMPLER_VIEW:
@@ -882,7 +882,7 @@ def is_format_supported(support: FormatSupport, format, target, sample_count, st
     if fmt == Format.NONE:
         # The MSAA modes of framebuffers without attachments
         # (ARB_framebuffer_no_attachments): nothing else has format NONE.
-        if not support.has("framebuffer_no_attachments") or binds & ~(Bind.RENDER_TARGET | _BINDS_ALWAYS):
+        if not support.has("framebuffer_no_attachments") or binds & ~int(Bind.RENDER_TARGET | _BINDS_ALWAYS):
             return False
         if target not in (Target.TEXTURE_2D, Target.TEXTURE_2D_ARRAY):
             return False

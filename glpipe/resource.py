@@ -52,7 +52,7 @@ from dataclasses import dataclass, fields
 
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import Bind, ResourceFlag, Target, Usage
+from .defs import Bind, ResourceFlag, Target, Usage, all_flag_bits, flag_bits
 from .formats import (
     Format,
     format_desc,
@@ -149,7 +149,7 @@ _HINT_FLAGS = (
     | ResourceFlag.DONT_MAP_DIRECTLY | ResourceFlag.UNMAPPABLE | ResourceFlag.DRV_PRIV | ResourceFlag.FRONTEND_PRIV
 )
 _PERSISTENT_FLAGS = ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT
-_ALL_BINDS = sum(int(b) for b in Bind)
+_ALL_BINDS = all_flag_bits(Bind)
 
 # Immutable multisample storage (glTexStorage2D/3DMultisample) is GL 4.3 /
 # ARB_texture_storage_multisample.  glpipe.features has no row for it yet;
@@ -221,7 +221,7 @@ def _int_field(templ, name: str, minimum: int) -> int:
 
 
 def _bind_names(bits: int) -> str:
-    names = [b.name for b in Bind if bits & b and b.name]
+    names = [b.name for b in flag_bits(Bind) if bits & b]
     return "|".join(names) if names else "0"
 
 
@@ -330,7 +330,7 @@ def _check_format(screen, templ, target: Target, fmt: Format, samples: int, stor
                                    f"on the {screen.profile.name} profile")
     if not is_format_supported(support, fmt, target, 1, 1, bind):
         failing = 0
-        for bit in Bind:
+        for bit in flag_bits(Bind):
             if bind & bit and not is_format_supported(support, fmt, target, 1, 1, int(bit)):
                 failing |= int(bit)
         failing = failing or bind

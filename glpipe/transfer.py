@@ -53,12 +53,13 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import Map, Target, Usage
+from .defs import Map, Target, Usage, all_flag_bits
 from .formats import util_format_description
 from .resource import _BUFFER_DATA_USAGE, _profile_has
 from .state import Box
 
-_ALL_MAP_BITS = sum(int(m) for m in Map)
+# Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
+_ALL_MAP_BITS = all_flag_bits(Map)
 _READ_FORBIDS = Map.DISCARD_RANGE | Map.DISCARD_WHOLE_RESOURCE | Map.UNSYNCHRONIZED | Map.FLUSH_EXPLICIT
 _DISCARDS = Map.DISCARD_RANGE | Map.DISCARD_WHOLE_RESOURCE
 

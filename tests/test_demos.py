@@ -33,6 +33,8 @@ if str(ROOT) not in sys.path:  # `pytest` without `python -m`: the demos package
 
 from demos import quad_tex, tri
 
+pytestmark = pytest.mark.smoke  # part of the subset .ci/run runs on every supported Python
+
 CLEAR_RGBA8 = np.array([0.1, 0.1, 0.12, 1.0]) * 255.0
 
 
