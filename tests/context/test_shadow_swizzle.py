@@ -255,8 +255,10 @@ def _run(screen, ctx, fs, op, target_name, swizzle, gather=False):
         return None
 
 
-def _draw(ctx, fs_tokens):
-    S = Sampling(ctx, WIDTH, 1)
+def _draw(ctx, fs_tokens, S=None):
+    """One row of results: IN[0].x (the reference) runs 0..1 across WIDTH pixels.
+    Pass the same ``S`` (Sampling) to reuse its shader CSOs."""
+    S = S or Sampling(ctx, WIDTH, 1)
     img = S.draw(fs_tokens, (0.0, 0.5, 0.0, 1.0), (1.0, 0.5, 0.0, 1.0))
     return img[0]
 
@@ -314,17 +316,18 @@ def test_views_of_one_class_share_a_variant(screen, ctx):
     alpha = depth_view(ctx, res, "2D", SWIZZLES["ALPHA"])
     fs = lookup_fs("TEX", "2D")
     counters = screen.counters
+    S = Sampling(ctx, WIDTH, 1)
     bind_sampling(ctx, red, smp)
-    np.testing.assert_array_equal(_draw(ctx, fs), expected_lookup(SWIZZLES["RED"]))
+    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup(SWIZZLES["RED"]))
     before = counters.shader_variants
     bind_sampling(ctx, red_too, smp)
-    np.testing.assert_array_equal(_draw(ctx, fs), expected_lookup((Y, O, O, W)))
+    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup((Y, O, O, W)))
     assert counters.shader_variants == before
     bind_sampling(ctx, alpha, smp)
-    np.testing.assert_array_equal(_draw(ctx, fs), expected_lookup(SWIZZLES["ALPHA"]))
+    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup(SWIZZLES["ALPHA"]))
     assert counters.shader_variants == before + 1
     bind_sampling(ctx, red, smp)
-    np.testing.assert_array_equal(_draw(ctx, fs), expected_lookup(SWIZZLES["RED"]))
+    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup(SWIZZLES["RED"]))
     assert counters.shader_variants == before + 1
 
 
@@ -336,11 +339,12 @@ def test_non_shadow_shader_needs_no_variant_for_depth_swizzles(screen, ctx):
     fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
           "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n")
     counters = screen.counters
+    S = Sampling(ctx, WIDTH, 1)
     before = None
     for name in ("RED", "ALPHA", "INTENSITY", "one_x_zero_y"):
         swizzle = SWIZZLES[name]
         bind_sampling(ctx, depth_view(ctx, res, "2D", swizzle), smp)
-        got = _draw(ctx, fs)
+        got = _draw(ctx, fs, S)
         texel = np.array([[DEPTH, 0.0, 0.0, 1.0]] * WIDTH)
         np.testing.assert_array_equal(got, gallium_swizzle(texel, swizzle), err_msg=name)
         if before is None:
