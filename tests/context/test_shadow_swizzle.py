@@ -376,3 +376,77 @@ def test_two_stages_keep_their_own_views(screen, ctx):
     want = (gallium_swizzle(np.array([vs_c, vs_c, vs_c, 1.0]), vs_swizzle)
             + gallium_swizzle(np.array([fs_c, fs_c, fs_c, 1.0]), fs_swizzle))
     np.testing.assert_array_equal(got, np.broadcast_to(want, got.shape))
+
+
+def test_one_sampler_gathering_and_comparing_through_a_non_red_view_is_refused(screen, ctx):
+    """TG4 needs the view's GL swizzle (it picks the compared channel), the
+    other comparing lookups the compare twin: one GLSL sampler doing both
+    through a view whose red is not X cannot have both, and the draw says so;
+    with red X both are right in one draw."""
+    fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
+          "DCL TEMP[0..1]\nIMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}\n"
+          "  0: MOV TEMP[0], IMM[0]\n  1: MOV TEMP[0].z, IN[0].xxxx\n"
+          "  2: TEX TEMP[1], TEMP[0], SAMP[0], SHADOW2D\n"
+          "  3: TG4 TEMP[0], TEMP[0], IMM[0].zzzz, SAMP[0], SHADOW2D\n"
+          "  4: MOV OUT[0].xy, TEMP[1].xwxx\n  5: MOV OUT[0].zw, TEMP[0].xxxy\n  6: END\n")
+    smp = comparing_sampler(ctx)
+    res = depth_texture(screen, "2D")
+    S = Sampling(ctx, WIDTH, 1)
+    if not screen.get_param(Cap.TEXTURE_GATHER_SM5):
+        bind_sampling(ctx, depth_view(ctx, res, "2D", SWIZZLES["RED"]), smp)
+        with pytest.raises(UnsupportedError):
+            _draw(ctx, fs, S)
+        return
+    bind_sampling(ctx, depth_view(ctx, res, "2D", SWIZZLES["LUMINANCE"]), smp)
+    c = compare_less(REFS, DEPTH)
+    want = np.stack([c, np.ones_like(c), c, c], axis=-1)      # TEX .x, .w (= 1); TG4 .x, .y
+    np.testing.assert_array_equal(_draw(ctx, fs, S), want)
+    bind_sampling(ctx, depth_view(ctx, res, "2D", SWIZZLES["ALPHA"]), smp)
+    with pytest.raises(UnsupportedError, match=r"SVIEW\[0\].*TG4"):
+        _draw(ctx, fs, S)
+
+
+def test_switching_views_touches_the_key_only_on_a_class_change(screen, ctx):
+    """set_sampler_views sets Dirty.PROGRAM only when a slot's comparison
+    class changes: never for colour views, never between depth views of one
+    class."""
+    from glpipe.dirty import Dirty
+
+    res = depth_texture(screen, "2D")
+    color = make_texture(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, SIZE, SIZE)
+    rgba = ctx.create_sampler_view(color, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM,
+                                                             target=Target.TEXTURE_2D))
+    bgr1 = ctx.create_sampler_view(color, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D,
+                                                             swizzle_r=Z, swizzle_g=Y, swizzle_b=X, swizzle_a=I))
+    red, red_too = (depth_view(ctx, res, "2D", s) for s in (SWIZZLES["RED"], (Y, O, O, W)))
+    alpha = depth_view(ctx, res, "2D", SWIZZLES["ALPHA"])
+    identity = depth_view(ctx, res, "2D", SWIZZLES["identity"])
+    steps = [(rgba, False), (bgr1, False), (identity, False), (red, True), (red_too, False), (alpha, True),
+             (None, True), (rgba, False)]
+    for view, program in steps:
+        ctx.dirty &= ~Dirty.PROGRAM
+        ctx.set_sampler_views(ShaderType.FRAGMENT, 3, [view])
+        assert bool(ctx.dirty & Dirty.PROGRAM) == program, view
+    # The general path (several views at once) keeps the same rule.
+    ctx.dirty &= ~Dirty.PROGRAM
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [rgba, bgr1])
+    assert not ctx.dirty & Dirty.PROGRAM
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [alpha, rgba])
+    assert ctx.dirty & Dirty.PROGRAM
+    ctx.dirty &= ~Dirty.PROGRAM
+    ctx.sampler_view_destroy(alpha)                  # unbinds it: slot 0's class goes back to the identity
+    assert ctx.dirty & Dirty.PROGRAM
+
+
+def test_variant_key_field_is_checked_and_parsed():
+    """VariantKey.shadow_swizzle: (sview, four class entries of 0 (c), 4 (0.0),
+    5 (1.0)); the CLI form is ``sview:xxxx`` with x one of c, 0, 1."""
+    from lowering.errors import InvalidArgumentError
+    from lowering.glsl.variant import VariantKey
+
+    assert VariantKey.parse(["shadow_swizzle=0:c001,3:000c"]).shadow_swizzle == ((0, (0, 4, 4, 5)), (3, (4, 4, 4, 0)))
+    for bad in (((0, (0, 0, 0, 3)),), ((128, (0, 0, 0, 5)),), ((0, (0, 0, 5)),)):
+        with pytest.raises(InvalidArgumentError, match="shadow_swizzle"):
+            VariantKey(shadow_swizzle=bad)
+    with pytest.raises(InvalidArgumentError, match="shadow_swizzle"):
+        VariantKey.parse(["shadow_swizzle=0:cx01"])
