@@ -30,16 +30,8 @@ unit.  The global GL_TEXTURE_CUBE_MAP_SEAMLESS (hosts without per-sampler
 seamless filtering) is on while any sampler used with a cube view asks
 for it.
 
-Comparisons (docs/samplers.md "Shadow lookups"): Gallium applies the view
-swizzle to the comparison vector (c, c, c, 1).  A depth view records, at
-create time, the class of that vector its swizzle gives
-(``compare_class``; None for Gallium's identity (c, c, c, 1)), which the
-context keys per stage and slot (``_compare_class_input``, read by
-variant_keys.py) -- set_sampler_views touches it only when a slot's class
-changes.  A GL swizzle on a depth texture would also apply to GL's own
-comparison, so a depth view whose GL swizzle does not keep red gets a
-*compare twin* (same texture, levels and layers; identity swizzle) that
-the units of comparing GLSL samplers bind.
+Comparisons (SHADOW* lookups) see the view swizzle on Gallium's (c, c, c,
+1): a depth view's ``compare_class`` and ``compare_twin`` (sampler_compare.py).
 
 Texture units hold Python-side shadows (``_unit_tex``, ``_unit_sampler``);
 code outside this module that binds textures on a Gallium unit (not on
@@ -55,7 +47,7 @@ import weakref
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
-from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class, compare_uses
+from lowering.glsl.shadow_swizzle import compare_uses
 
 from .defs import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
@@ -66,8 +58,16 @@ from .formats import (
     util_format_description,
     util_format_get_blocksize,
 )
+from .sampler_compare import (
+    COMPARE_GATHERS,
+    COMPARE_LOOKUPS,
+    compare_view,
+    initial_pairs,
+    plan_compare,
+    update_compare_classes,
+)
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
-from .shaders import GRAPHICS_STAGES, variant_input
+from .shaders import GRAPHICS_STAGES
 from .state import SamplerViewTemplate
 
 _SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS  # module globals: set_sampler_views runs between draws
@@ -265,21 +265,6 @@ def _refuse_view(view, i: int, ctx, what: str) -> None:
     view.check_alive(f"{what}: views[{i}]")
 
 
-def _compare_pairs(slots) -> tuple:
-    """((slot, class), ...) of the views in ``slots`` with a class other than
-    Gallium's (c, c, c, 1)."""
-    return tuple((i, v.compare_class) for i, v in enumerate(slots) if v is not None and v.compare_class is not None)
-
-
-# One tuple object per class, so views of one class share it (``is`` compares them).
-_CLASSES: dict = {}
-
-
-def _interned_class(swizzle) -> tuple:
-    cls = compare_class(swizzle)
-    return _CLASSES.setdefault(cls, cls)
-
-
 def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
     for c, s in zip("rgba", view_swizzle):
         if int(s) == Swizzle.NONE:
@@ -296,8 +281,7 @@ class SamplerViewMixin:
         self._views: set[SamplerView] = set()  # live views: freed by destroy()
         # VariantKey.shadow_swizzle inputs: per stage ((slot, class), ...) of the
         # bound views whose comparison class is not (c, c, c, 1), and its holder.
-        self._compare_pairs = ((),) * len(ShaderType)
-        self._compare_class_input = variant_input(self._compare_pairs)
+        self._compare_pairs, self._compare_class_input = initial_pairs(len(ShaderType))
         # Per texture unit (lists: the emit indexes them on every switching draw):
         # (view, GL name) or (None, TGSI target) or None (unknown); GL sampler name or None.
         units = int(self.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
@@ -478,36 +462,8 @@ class SamplerViewMixin:
             levels = (0, 0) if samples > 1 else (v.first_level, v.last_level)
             v._params = (levels[0], levels[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in swizzle))
         if desc.is_depth:
-            self._plan_compare(v, res.immutable and target == rtarget and same_storage and all_layers and all_levels)
-
-    def _plan_compare(self, v: SamplerView, direct_ok: bool) -> None:
-        """A depth view's comparison class and compare twin (the module docstring).
-
-        The twin exists when the view's GL swizzle does not keep red: GL
-        applies a texture's swizzle to its comparison vector as well (the
-        host's GLSL comparison is the swizzled vector's .r), so comparing
-        lookups need the texture without it; the shader then applies the
-        view swizzle itself (lowering/glsl/shadow_swizzle.py)."""
-        cls = _interned_class((v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a))
-        v.compare_class = None if cls == DEFAULT_CLASS else cls
-        if v.swizzle[0] == Swizzle.X:
-            return
-        twin = SamplerView()
-        for name in SamplerView.__slots__:
-            if name != "__weakref__":
-                setattr(twin, name, getattr(v, name))
-        twin.swizzle = _IDENTITY
-        twin.compare_twin = twin
-        twin.params_seen = -1
-        twin._gl_view, twin._src_name = 0, None
-        if direct_ok:
-            twin.mode = MODE_DIRECT          # identity swizzle on the whole resource: its own texture
-        elif v.mode == MODE_VIEW:
-            self._build_gl_view(twin)
-        else:
-            gl = self.gl
-            twin._params = (v._params[0], v._params[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in _IDENTITY))
-        v.compare_twin = twin
+            # The comparison class and compare twin (sampler_compare.py).
+            plan_compare(self, v, res.immutable and target == rtarget and same_storage and all_layers and all_levels)
 
     def _build_gl_view(self, v: SamplerView) -> None:
         """(Re)make the GL object of a MODE_VIEW or MODE_BUFFER view."""
@@ -560,7 +516,8 @@ class SamplerViewMixin:
                 v._gl_view = 0
             v.destroyed = True
         self._views.discard(view)
-        self._update_compare_classes_all()
+        for stage in range(len(self.sampler_views)):
+            update_compare_classes(self, stage)
 
     # -- binding -----------------------------------------------------------------
 
@@ -595,7 +552,7 @@ class SamplerViewMixin:
                 # A variant input only when the slot's comparison class changes.
                 if (view.compare_class if view is not None else None) is not \
                         (old.compare_class if old is not None else None):
-                    self._update_compare_classes(stage)
+                    update_compare_classes(self, stage)
                 return
             changed = classes = False
             i = start_slot
@@ -614,7 +571,7 @@ class SamplerViewMixin:
                 slots[start_slot:i] = views
                 self.dirty |= _SAMPLER_VIEWS
                 if classes:
-                    self._update_compare_classes(stage)
+                    update_compare_classes(self, stage)
             return
         self.check_alive(what)
         views = () if views is None else tuple(views)
@@ -636,22 +593,7 @@ class SamplerViewMixin:
             return
         slots[start:start + len(new)] = new
         self.dirty |= Dirty.SAMPLER_VIEWS
-        self._update_compare_classes(stage)
-
-    def _update_compare_classes(self, stage: int) -> None:
-        """Recompute the stage's comparison classes (``_compare_pairs``); a
-        change is a new variant-key input (variant_keys.py)."""
-        pairs = _compare_pairs(self.sampler_views[stage])
-        if pairs != self._compare_pairs[stage]:
-            per_stage = list(self._compare_pairs)
-            per_stage[stage] = pairs
-            self._compare_pairs = tuple(per_stage)
-            self._compare_class_input = variant_input(self._compare_pairs)
-            self.dirty |= Dirty.PROGRAM
-
-    def _update_compare_classes_all(self) -> None:
-        for stage in range(len(self.sampler_views)):
-            self._update_compare_classes(stage)
+        update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------
 
@@ -669,7 +611,8 @@ class SamplerViewMixin:
                 continue
             lookups, gathers = compare_uses(variant.cso.ir.instructions)
             for s in variant.glsl.reflection.samplers:
-                compare = (int(s.view in lookups) | 2 * int(s.view in gathers)) if s.shadow else 0
+                compare = ((COMPARE_LOOKUPS if s.view in lookups else 0)
+                           | (COMPARE_GATHERS if s.view in gathers else 0)) if s.shadow else 0
                 rows.append((int(stage), int(s.unit), int(s.view), int(s.sampler),
                              str(s.target).upper().replace("SHADOW", ""), compare))
         return tuple(rows)
@@ -702,7 +645,7 @@ class SamplerViewMixin:
         for stage, unit, vi, si, tgsi_target, compare in plan:
             view = views_by_stage[stage][vi]
             if compare and view is not None and view.compare_twin is not view:
-                view = self._compare_view(view, stage, vi, compare)
+                view = compare_view(view, stage, vi, compare)
             if view is None:
                 n = self._bind_empty_unit(unit, tgsi_target)
                 calls += n
@@ -766,22 +709,6 @@ class SamplerViewMixin:
             calls += 1
         if calls:
             self._counters.gl_state_calls += calls
-
-    @staticmethod
-    def _compare_view(view, stage: int, vi: int, compare: int):
-        """The view a shadow sampler's unit binds: the compare twin for
-        comparing lookups, the view itself for TG4 (its GL swizzle picks the
-        channel compared, as llvmpipe's swizzle_r does); one GLSL sampler used
-        by both cannot have both (docs/samplers.md)."""
-        if compare == 1:
-            return view.compare_twin
-        if compare == 2:
-            return view
-        raise UnsupportedError(
-            f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader is read by comparing lookups and by "
-            f"TG4 with a compare through one sampler, and its swizzle "
-            f"({', '.join(Swizzle(int(c)).name for c in (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a))})"
-            f" does not read the depth in X: the two need different GL textures")
 
     def _bound_view_name(self, view, stage: int, vi: int, tgsi_target: str) -> int:
         """The GL texture of a bound view that is not a plain MODE_DIRECT view
