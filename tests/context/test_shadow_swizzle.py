@@ -158,6 +158,7 @@ LOOKUPS = [
     ("TXD", "1D"), ("TXD", "2D"), ("TXD", "RECT"), ("TXD", "1D_ARRAY"), ("TXD", "2D_ARRAY"), ("TXD", "CUBE"),
     ("TXP", "1D"), ("TXP", "2D"), ("TXP", "RECT"), ("TXP", "1D_ARRAY"),
     ("TXB2", "CUBE"),
+    ("TEX_LZ", "1D"), ("TEX_LZ", "2D"), ("TEX_LZ", "1D_ARRAY"),
     ("TEX2", "CUBE_ARRAY"), ("TXB2", "CUBE_ARRAY"), ("TXL2", "CUBE_ARRAY"),
 ]
 GATHERS = ["2D", "RECT", "2D_ARRAY", "CUBE", "CUBE_ARRAY"]
@@ -289,16 +290,17 @@ def test_shadow_gather_compares_the_swizzled_channel(screen, ctx, target_name, s
                                   err_msg=f"TG4 {target_name} view swizzle {swizzle_name}")
 
 
+@pytest.mark.parametrize("op", ["SAMPLE_C", "SAMPLE_C_LZ"])
 @pytest.mark.parametrize("swizzle_name", ["RED", "ALPHA", "one_x_zero_y"])
-def test_sample_c_applies_the_view_swizzle_then_the_operand_swizzle(screen, ctx, swizzle_name):
-    """SAMPLE_C compares too: view swizzle on (c, c, c, 1), then the SVIEW
-    operand's swizzle (tgsi.rst) -- here .wzyx."""
+def test_sample_c_applies_the_view_swizzle_then_the_operand_swizzle(screen, ctx, swizzle_name, op):
+    """SAMPLE_C / SAMPLE_C_LZ compare too: view swizzle on (c, c, c, 1), then
+    the SVIEW operand's swizzle (tgsi.rst) -- here .wzyx."""
     res = depth_texture(screen, "2D")
     swizzle = SWIZZLES[swizzle_name]
     view = depth_view(ctx, res, "2D", swizzle)
     fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
           "DCL TEMP[0]\nIMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}\n"
-          "  0: MOV TEMP[0], IMM[0]\n  1: SAMPLE_C OUT[0], TEMP[0], SVIEW[0].wzyx, SAMP[0], IN[0].xxxx\n  2: END\n")
+          f"  0: MOV TEMP[0], IMM[0]\n  1: {op} OUT[0], TEMP[0], SVIEW[0].wzyx, SAMP[0], IN[0].xxxx\n  2: END\n")
     bind_sampling(ctx, view, comparing_sampler(ctx))
     want = expected_lookup(swizzle)[:, [3, 2, 1, 0]]
     np.testing.assert_array_equal(_draw(ctx, fs), want)
