@@ -241,7 +241,8 @@ class VariantKey:
         if len(self.gl_clamp) != 3:
             raise InvalidArgumentError("VariantKey.gl_clamp is a (s, t, r) triple of sampler masks")
         for entry in self.shadow_swizzle:
-            if (len(entry) != 2 or not 0 <= entry[0] < 128 or len(entry[1]) != 4
+            if (not isinstance(entry, tuple) or len(entry) != 2 or type(entry[0]) is not int
+                    or not 0 <= entry[0] < 128 or not isinstance(entry[1], tuple) or len(entry[1]) != 4
                     or any(e not in _SHADOW_CLASS_ENTRIES for e in entry[1])):
                 raise InvalidArgumentError(
                     f"VariantKey.shadow_swizzle entries are (sview 0..127, four of 0 (c), 4 (0.0), 5 (1.0)), "

@@ -447,7 +447,7 @@ def test_variant_key_field_is_checked_and_parsed():
     from lowering.glsl.variant import VariantKey
 
     assert VariantKey.parse(["shadow_swizzle=0:c001,3:000c"]).shadow_swizzle == ((0, (0, 4, 4, 5)), (3, (4, 4, 4, 0)))
-    for bad in (((0, (0, 0, 0, 3)),), ((128, (0, 0, 0, 5)),), ((0, (0, 0, 5)),)):
+    for bad in (((0, (0, 0, 0, 3)),), ((128, (0, 0, 0, 5)),), ((0, (0, 0, 5)),), (5,), ((0, 5),)):
         with pytest.raises(InvalidArgumentError, match="shadow_swizzle"):
             VariantKey(shadow_swizzle=bad)
     with pytest.raises(InvalidArgumentError, match="shadow_swizzle"):
