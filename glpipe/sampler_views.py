@@ -30,6 +30,9 @@ unit.  The global GL_TEXTURE_CUBE_MAP_SEAMLESS (hosts without per-sampler
 seamless filtering) is on while any sampler used with a cube view asks
 for it.
 
+Comparisons (SHADOW* lookups) see the view swizzle on Gallium's (c, c, c,
+1): a depth view's ``compare_class`` and ``compare_twin`` (sampler_compare.py).
+
 Texture units hold Python-side shadows (``_unit_tex``, ``_unit_sampler``);
 code outside this module that binds textures on a Gallium unit (not on
 ModernGL's scratch unit) must call ``_texture_units_clobbered()``.  Without
@@ -53,6 +56,14 @@ from .formats import (
     util_format_compose_swizzles,
     util_format_description,
     util_format_get_blocksize,
+)
+from .sampler_compare import (
+    COMPARE_GATHERS,
+    COMPARE_LOOKUPS,
+    compare_view,
+    initial_pairs,
+    plan_compare,
+    update_compare_classes,
 )
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
 from .shaders import GRAPHICS_STAGES
@@ -189,6 +200,8 @@ class SamplerView:
         "_params",
         "_src_name",
         "border_kind",
+        "compare_class",
+        "compare_twin",
         "context",
         "destroyed",
         "first_layer",
@@ -265,6 +278,9 @@ class SamplerViewMixin:
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         self._views: set[SamplerView] = set()  # live views: freed by destroy()
+        # VariantKey.shadow_swizzle inputs: per stage ((slot, class), ...) of the
+        # bound views whose comparison class is not (c, c, c, 1), and its holder.
+        self._compare_pairs, self._compare_class_input = initial_pairs(len(ShaderType))
         # Per texture unit (lists: the emit indexes them on every switching draw):
         # (view, GL name) or (None, TGSI target) or None (unknown); GL sampler name or None.
         units = int(self.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
@@ -311,6 +327,8 @@ class SamplerViewMixin:
         v.is_buffer = target == Target.BUFFER
         # TGSI sampler targets this view cannot serve (checked at draw: one set lookup).
         v.wrong_tgsi_targets = frozenset(t for t, ok in _TGSI_TARGET_VIEWS.items() if target not in ok)
+        v.compare_class = None   # Gallium's (c, c, c, 1); depth views: _plan_texture_view
+        v.compare_twin = v       # the view comparing lookups bind (docs/samplers.md)
         desc = util_format_description(fmt)
         v.border_kind = BORDER_SINT if desc.is_pure_sint else BORDER_UINT if desc.is_pure_uint else BORDER_FLOAT
         if (res.target == Target.BUFFER) != v.is_buffer:
@@ -442,6 +460,9 @@ class SamplerViewMixin:
             v.mode = MODE_PARAMS
             levels = (0, 0) if samples > 1 else (v.first_level, v.last_level)
             v._params = (levels[0], levels[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in swizzle))
+        if desc.is_depth:
+            # The comparison class and compare twin (sampler_compare.py).
+            plan_compare(self, v, res.immutable and target == rtarget and same_storage and all_layers and all_levels)
 
     def _build_gl_view(self, v: SamplerView) -> None:
         """(Re)make the GL object of a MODE_VIEW or MODE_BUFFER view."""
@@ -487,12 +508,15 @@ class SamplerViewMixin:
                 if s is view:
                     slots[i] = None
                     self.dirty |= Dirty.SAMPLER_VIEWS
-        self._forget_gl_texture(view)
-        if view._gl_view:
-            self.gl.glDeleteTextures(1, [view._gl_view])
-            view._gl_view = 0
-        view.destroyed = True
+        for v in {view, view.compare_twin}:
+            self._forget_gl_texture(v)
+            if v._gl_view:
+                self.gl.glDeleteTextures(1, [v._gl_view])
+                v._gl_view = 0
+            v.destroyed = True
         self._views.discard(view)
+        for stage in range(len(self.sampler_views)):
+            update_compare_classes(self, stage)
 
     # -- binding -----------------------------------------------------------------
 
@@ -516,26 +540,37 @@ class SamplerViewMixin:
                 # One view, the commonest of all (a texture switch between
                 # draws): no loop, an item store (docs/performance.md).
                 view = views[0]
-                if slots[start_slot] is view:
+                old = slots[start_slot]
+                if old is view:
                     return
                 if view is not None and (type(view) is not SamplerView or view.context is not self
                                          or view.destroyed or view.texture._destroyed):
                     _refuse_view(view, 0, self, what)
                 slots[start_slot] = view
                 self.dirty |= _SAMPLER_VIEWS
+                # A variant input only when the slot's comparison class changes.
+                if (view.compare_class if view is not None else None) is not \
+                        (old.compare_class if old is not None else None):
+                    update_compare_classes(self, stage)
                 return
-            changed = False
+            changed = classes = False
             i = start_slot
             for view in views:
-                if slots[i] is not view:
+                old = slots[i]
+                if old is not view:
                     changed = True
                     if view is not None and (type(view) is not SamplerView or view.context is not self
                                              or view.destroyed or view.texture._destroyed):
                         _refuse_view(view, i - start_slot, self, what)
+                    if (view is not None and view.compare_class is not None) or \
+                            (old is not None and old.compare_class is not None):
+                        classes = True
                 i += 1
             if changed:
                 slots[start_slot:i] = views
                 self.dirty |= _SAMPLER_VIEWS
+                if classes:
+                    update_compare_classes(self, stage)
             return
         self.check_alive(what)
         views = () if views is None else tuple(views)
@@ -557,24 +592,31 @@ class SamplerViewMixin:
             return
         slots[start:start + len(new)] = new
         self.dirty |= Dirty.SAMPLER_VIEWS
+        update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------
 
     @staticmethod
     def _texture_plan(variants) -> tuple:
-        """(stage, unit, sview, samp, TGSI target) for every GLSL sampler of
-        the linked ``variants`` (one per graphics stage, None where unbound).
-        Computed once per program, when it is linked (``Program.tex_plan``).
-        ``samp`` is -1 for a sampler that only fetches texels or queries sizes
-        (the reflection's sampler None: no sampler state is bound).  Every
-        element of a sampler array (an indexed SAMP / SVIEW range) is a row."""
+        """(stage, unit, sview, samp, TGSI target, compare) for every GLSL
+        sampler of the linked ``variants`` (one per graphics stage, None where
+        unbound).  ``samp`` is -1 for a sampler that only fetches texels or
+        queries sizes (the reflection's sampler None: no sampler state is
+        bound); every element of a sampler array (an indexed SAMP / SVIEW
+        range) is a row.  ``compare`` says how a shadow sampler is used: bit 0
+        by comparing lookups (which bind the view's compare twin), bit 1 by
+        TG4 (which binds the view itself).  Computed once per program, when
+        it is linked (``Program.tex_plan``)."""
         rows = []
         for stage, variant in zip(GRAPHICS_STAGES, variants):
             if variant is None:
                 continue
+            lookups, gathers = variant.cso.compare_uses
             for s in variant.glsl.reflection.samplers:
+                compare = ((COMPARE_LOOKUPS if s.view in lookups else 0)
+                           | (COMPARE_GATHERS if s.view in gathers else 0)) if s.shadow else 0
                 rows.append((int(stage), int(s.unit), int(s.view), -1 if s.sampler is None else int(s.sampler),
-                             str(s.target).upper().replace("SHADOW", "")))
+                             str(s.target).upper().replace("SHADOW", ""), compare))
         return tuple(rows)
 
     def _bind_texture_units(self, plan=None) -> None:
@@ -602,8 +644,10 @@ class SamplerViewMixin:
         seamless = False
         calls = 0
         switched = False  # glActiveTexture moved off the scratch unit (no DSA)
-        for stage, unit, vi, si, tgsi_target in plan:
+        for stage, unit, vi, si, tgsi_target, compare in plan:
             view = views_by_stage[stage][vi]
+            if compare and view is not None and view.compare_twin is not view:
+                view = compare_view(view, stage, vi, compare)
             if view is None:
                 n = self._bind_empty_unit(unit, tgsi_target)
                 calls += n
@@ -791,10 +835,11 @@ class SamplerViewMixin:
                 self.dirty |= Dirty.SAMPLERS
 
     def _destroy_sampler_views(self) -> None:
-        names = [v._gl_view for v in list(self._views) if v._gl_view]
+        views = [t for v in self._views for t in {v, v.compare_twin}]
+        names = [v._gl_view for v in views if v._gl_view]
         if names:
             self.gl.glDeleteTextures(len(names), names)
-        for v in list(self._views):
+        for v in views:
             v._gl_view = 0
             v.destroyed = True
         self._views.clear()

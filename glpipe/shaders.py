@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
+from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
 from .defs import Cap, ShaderCap, ShaderIR, ShaderType
@@ -59,7 +60,7 @@ class ShaderCSO:
     """A shader state object: the validated TGSI plus its compiled variants."""
 
     __slots__ = ("context", "stage", "tokens", "ir", "info", "stream_output", "variants", "destroyed",
-                 "window_space")
+                 "window_space", "compare_uses")
 
     def __init__(self, context, stage: ShaderType, tokens: str, ir, info, stream_output):
         self.context = context
@@ -70,6 +71,9 @@ class ShaderCSO:
         self.stream_output = stream_output
         # VS_WINDOW_SPACE_POSITION, read at every VS bind (glpipe/viewport.py).
         self.window_space = bool(stage == ShaderType.VERTEX and ir.property("VS_WINDOW_SPACE_POSITION", 0))
+        # (SVIEWs read by comparing lookups, by comparing TG4), for the shadow-swizzle
+        # key and the texture plan (lowering/glsl/shadow_swizzle.py).
+        self.compare_uses = compare_uses(ir)
         self.variants: "dict" = {}  # VariantKey -> ShaderVariant
         self.destroyed = False
 

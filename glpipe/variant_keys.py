@@ -25,6 +25,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
 | dual_source_blend | bound blend state reads SRC1_* factors | FS |
 | gl_clamp | bound samplers with PIPE_TEX_WRAP_CLAMP and a LINEAR filter, per slot (samplers.py) | every stage |
+| shadow_swizzle | bound depth views' comparison classes (what the view swizzle makes of (c, c, c, 1), worked out at create_sampler_view; sampler_compare.py ``_compare_pairs``), only for the SVIEW slots the stage's shader reads with comparing lookups (lowering/glsl/shadow_swizzle.py ``compare_uses``) | every stage |
 | flatshade | rasterizer flatshade, when the FS has COLOR-interpolated inputs (rasterizer.py) | FS and last stage before the rasterizer |
 | two_side | rasterizer light_twoside, when the FS reads COLOR | FS and last stage before the rasterizer |
 | clamp_vertex_color | rasterizer clamp_vertex_color | last stage before the rasterizer |
@@ -187,14 +188,15 @@ class VariantKeyMixin:
             self._line_last_pixel_key if self._rast_line_last_pixel else 0,
             # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
             self._edge_key if self._rast_edge_fill else None,
-            self._gl_clamp_input))  # glpipe/samplers.py: _gl_clamp_masks (per stage)
+            self._gl_clamp_input,  # glpipe/samplers.py: _gl_clamp_masks (per stage)
+            self._compare_class_input))  # glpipe/sampler_compare.py: _compare_pairs (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
         (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
-         line_stipple, line_last_pixel, edges, gl_clamp_input) = env.value
+         line_stipple, line_last_pixel, edges, gl_clamp_input, compare_input) = env.value
         color_kinds, nr_cbufs = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
@@ -311,6 +313,13 @@ class VariantKeyMixin:
                 fields["integer_pixel_centers"] = True
         if gl_clamp_masks[stage] != (0, 0, 0):
             fields["gl_clamp"] = gl_clamp_masks[stage]
+        compare_pairs = compare_input.value[stage]
+        if compare_pairs:
+            # Only the slots this shader compares through: other shaders keep their variant.
+            lookups = cso.compare_uses[0]
+            shadow = tuple(pair for pair in compare_pairs if pair[0] in lookups)
+            if shadow:
+                fields["shadow_swizzle"] = shadow
         return VariantKey(**fields) if fields else _DEFAULT_KEY
 
 

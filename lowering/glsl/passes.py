@@ -37,6 +37,9 @@ The hooks and who calls them:
 * texture coordinates -- GL_CLAMP is applied inside the texture handlers
   (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
   for the record.
+* texture results -- the view swizzle of comparison results is applied
+  where the texture handlers write them (``texture.py`` calls
+  ``shadow_swizzle.compare_result``); its row is here for the record.
 
 Values that change often (alpha reference, clip planes, stipple pattern,
 window rectangles, framebuffer height) are read from the ``glp_sysvals``
@@ -66,7 +69,8 @@ VERTEX_LIKE = frozenset({"VERT", "TESS_EVAL", "GEOM"})
 VS_TES = frozenset({"VERT", "TESS_EVAL"})
 TEXTURING = frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP"})
 
-HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "end_primitive", "texcoord")
+HOOKS = ("declare", "prologue", "fs_input", "fragment_end", "vertex_end", "end_primitive", "texcoord",
+         "texresult")
 
 
 @dataclass(frozen=True)
@@ -221,6 +225,8 @@ PASSES: Tuple[Pass, ...] = (
     # -- texture lookups -----------------------------------------------------------
     Pass("GL_CLAMP", "gl_clamp", TEXTURING, "texcoord", _gl_clamp_active, None,
          "clamp s/t/r of lookups through sampler n to [0, 1] ([0, size] for RECT)"),
+    Pass("comparison swizzle", "shadow_swizzle", TEXTURING, "texresult", _flag("shadow_swizzle"), None,
+         "comparison results as the view swizzle's vector of (c, c, c, 1) (shadow_swizzle.py)"),
 )
 
 # Built into the plain emitter (listed so the table names every key field):

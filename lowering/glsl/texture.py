@@ -14,7 +14,8 @@ GLSL call from that row; the rules that tgsi.rst fixes:
 * TXB's bias and TXL's lod are src0.w; TXP divides .xyz by .w.
 * TXF fetches with integer coordinates (src0.w = lod, or the sample index
   for MSAA); TXQ returns (width, height|layers, depth|layers, levels).
-* A shadow lookup returns one value, replicated to every written channel.
+* A shadow lookup returns one value c; the result is Gallium's (c, c, c, 1)
+  through the view swizzle (``shadow_swizzle.py``).
 * SAMPLE* take the view and the sampler as separate operands; the swizzle
   on the SVIEW operand swizzles the result.
 
@@ -38,6 +39,7 @@ from .exprs import Expr, call, component, construct, literal, swizzle, var
 from .indexing import active, wrap_table
 from .passes_texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
+from .shadow_swizzle import class_of, compare_result
 from .signatures import sampler_index
 
 
@@ -193,12 +195,15 @@ def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: st
 
 def array_ok(em, inst, indexing) -> bool:
     """Whether the elements of an indexed lookup can share one GLSL sampler array:
-    the same return type and declared target, and the same GL_CLAMP coordinates
+    the same return type and declared target, the same comparison class
+    (shadow_swizzle.py keys it by view), and the same GL_CLAMP coordinates
     (passes_texture.py keys the clamp by sampler); else the lookup is a switch."""
     views = indexing.indices("SVIEW")
     if len({em.decls.sview_return_type(v) for v in views}) > 1:
         return False
     if len({em.decls.sview_target(v) for v in views}) > 1:
+        return False
+    if len({class_of(em.key, v) for v in views}) > 1:
         return False
     return len({sampler_mask(em.key, s) for s in indexing.indices("SAMP")}) <= 1
 
@@ -247,10 +252,12 @@ def _ret_type(em, view: int) -> str:
 
 
 def _emit_result(em, i: int, inst, value: Expr, result_swizzle: Sequence[int] = (0, 1, 2, 3)) -> None:
-    """Write a texture result (vec4, or a shadow scalar replicated) to dst 0."""
+    """Write a texture result (vec4, or a comparison) to dst 0."""
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     if value.n == 1:
-        em.write(i, 0, comps, value)
+        # A comparison: Gallium's (c, c, c, 1) through the view swizzle, then
+        # the operand swizzle (shadow_swizzle.py, VariantKey.shadow_swizzle).
+        em.write(i, 0, comps, compare_result(em, inst, value, [result_swizzle[c] for c in comps]))
     else:
         em.write(i, 0, comps, swizzle(value, [result_swizzle[c] for c in comps]))
 

@@ -27,6 +27,9 @@ from dataclasses import dataclass, fields
 from typing import Iterable, Tuple
 
 from ..errors import InvalidArgumentError
+from .shadow_swizzle import COMPARE, ONE, ZERO, parse_entry
+
+_SHADOW_CLASS_ENTRIES = (COMPARE, ZERO, ONE)
 
 # PIPE_FUNC_* (p_defines.h): the alpha test compares with these.
 PIPE_FUNC_NEVER, PIPE_FUNC_LESS, PIPE_FUNC_EQUAL, PIPE_FUNC_LEQUAL = 0, 1, 2, 3
@@ -116,6 +119,11 @@ class VariantKey:
       means SAMP n uses PIPE_TEX_WRAP_CLAMP on that coordinate with a LINEAR
       filter; the shader clamps the coordinate, the GL sampler uses
       CLAMP_TO_BORDER.
+    * ``shadow_swizzle`` -- (every stage) ``((sview, class), ...)``: the
+      comparison result of lookups on SVIEW ``sview`` becomes the class's
+      vector instead of Gallium's default (c, c, c, 1); a class has one
+      entry per channel, 0 (c), 4 (0.0) or 5 (1.0) -- what the view's
+      swizzle makes of (c, c, c, 1) (shadow_swizzle.py).
     * ``y_flip`` -- in the FS: rendering to a window-system framebuffer, GL
       rows mirrored (gl_FragCoord.y reads sysvals.fb_size.y - y); in the last
       vertex stage: gl_Position.y is negated (a negative viewport y scale XOR
@@ -191,6 +199,7 @@ class VariantKey:
     window_rectangles: int = 0
     window_rectangles_include: bool = False
     gl_clamp: Tuple[int, int, int] = (0, 0, 0)
+    shadow_swizzle: Tuple[Tuple[int, Tuple[int, int, int, int]], ...] = ()
     y_flip: bool = False
     clip_halfz: bool = False
     integer_pixel_centers: bool = False
@@ -233,6 +242,13 @@ class VariantKey:
             raise InvalidArgumentError("VariantKey.window_rectangles must be 0..8")
         if len(self.gl_clamp) != 3:
             raise InvalidArgumentError("VariantKey.gl_clamp is a (s, t, r) triple of sampler masks")
+        for entry in self.shadow_swizzle:
+            if (not isinstance(entry, tuple) or len(entry) != 2 or type(entry[0]) is not int
+                    or not 0 <= entry[0] < 128 or not isinstance(entry[1], tuple) or len(entry[1]) != 4
+                    or any(e not in _SHADOW_CLASS_ENTRIES for e in entry[1])):
+                raise InvalidArgumentError(
+                    f"VariantKey.shadow_swizzle entries are (sview 0..127, four of 0 (c), 4 (0.0), 5 (1.0)), "
+                    f"got {entry!r}")
         for kind in self.color_output_types:
             if kind not in COLOR_TYPES:
                 raise InvalidArgumentError(
@@ -276,6 +292,8 @@ class VariantKey:
 
         Booleans take 0/1/true/false, integers decimal or 0x hex, tuples are
         comma-separated (``color_output_types=float,uint``; ``gl_clamp=1,0,0``);
+        ``shadow_swizzle`` entries are ``sview:xxxx`` (x: c, 0 or 1) separated
+        by commas;
         ``output_interpolation`` entries are ``SEM:index:INTERP:LOC``
         separated by commas.
         """
@@ -314,6 +332,11 @@ def _parse_value(name: str, text: str, default):
                 raise InvalidArgumentError(f"output_interpolation entry {part!r} is not SEM:index:INTERP:LOC")
             entries.append((bits[0].upper(), int(bits[1]), bits[2].upper(), bits[3].upper()))
         return tuple(entries)
+    if name == "shadow_swizzle":
+        try:
+            return tuple(parse_entry(part) for part in parts)
+        except ValueError as exc:
+            raise InvalidArgumentError(f"VariantKey.{name}: {exc}") from None
     if name in ("gl_clamp", "cs_block_size"):
         try:
             return tuple(int(p, 0) for p in parts)

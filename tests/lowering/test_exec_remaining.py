@@ -129,6 +129,13 @@ CUBE_CASES = [(1, 0.1, 0.2, 0), (-1, 0.2, -0.1, 1), (0.1, 1, 0.3, 2), (0.2, -1, 
               (0.3, 0.1, 1, 1.3), (-0.2, 0.1, -1, 2), (1, 0.5, 0.5, 7), (0.5, 0.5, -1, -2)]
 
 
+def compare_vector(res):
+    """Gallium's result of a comparing lookup through an identity view:
+    (c, c, c, 1) per case (tgsi.rst / softpipe sample_compare)."""
+    res = np.asarray(res, np.float64)
+    return np.stack([res, res, res, np.ones_like(res)], 1)
+
+
 def test_tex2_shadow_cube_array(gl, version, cubes):
     """TEX2: coord = src0 (direction, layer in .w), reference = src1.x; LEQUAL -> 1.0 / 0.0."""
     dirs = np.array(CUBE_CASES, dtype=np.float64)
@@ -144,7 +151,7 @@ def test_tex2_shadow_cube_array(gl, version, cubes):
         return H.run_check(gl, "TEX2", [R.f32_words(dirs), R.f32_words(src1)], version,
                            operands=["SRC0", "SRC1", "SAMP[0]"], suffix=", SHADOWCUBEARRAY",
                            decls=_decl("SHADOWCUBEARRAY"),
-                           expected=R.f32_words(np.repeat(res[:, None], 4, 1)), rule=BITS,
+                           expected=R.f32_words(compare_vector(res)), rule=BITS,
                            textures={0: cubes["SHADOWCUBEARRAY_FLAT"]})
     if version < 400:
         expect_refusal("TEX2", "GL_ARB_texture_cube_map_array", run)
@@ -164,7 +171,7 @@ def test_txl2_explicit_lod(gl, version, cubes, target):
     else:
         refs = np.array([depth_mip(*s) + (0.05 if i % 2 else -0.05) for i, s in enumerate(sel)])
         res = np.array([1.0 if r <= depth_mip(*s) else 0.0 for s, r in zip(sel, refs)])
-        exp = R.f32_words(np.repeat(res[:, None], 4, 1))
+        exp = R.f32_words(compare_vector(res))
     src1 = np.stack([lods, refs, np.zeros(len(lods)), np.zeros(len(lods))], 1)
 
     def run():
@@ -207,7 +214,7 @@ def test_txb2_bias(gl, version, cubes, target, bias):
         lay = [0] * n if target == "SHADOWCUBE" else layers
         refs = np.array([depth_mip(l, 0, level) + (0.05 if i % 2 else -0.05) for i, l in enumerate(lay)])
         res = np.array([1.0 if r <= depth_mip(l, 0, level) else 0.0 for r, l in zip(refs, lay)])
-        exp = R.f32_words(np.repeat(res[:, None], 4, 1))
+        exp = R.f32_words(compare_vector(res))
         w, ref = (refs, np.zeros(n)) if target == "SHADOWCUBE" else (np.array(layers, float), refs)
     src0 = np.stack([np.zeros(n), np.zeros(n), np.zeros(n), w], 1)
     src1 = np.stack([np.full(n, bias), ref, np.zeros(n), np.zeros(n)], 1)

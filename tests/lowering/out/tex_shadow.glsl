@@ -19,22 +19,30 @@ void main()
     vec4 t1;
     vec4 t2_0;
     vec4 t2_1;
+    vec4 t2_2;
     vec4 t3;
+    vec4 t4;
     t0_0.x = texture(glp_fs_samp0, glp_texcoord_0.xyz);
     t0_0.y = texture(glp_fs_samp1, glp_texcoord_0.xyz);
     t0_0.z = texture(glp_fs_samp2, glp_texcoord_0.xyz);
-    t0_0.w = texture(glp_fs_samp3, glp_texcoord_0.xyz);
-    t1 = vec4(texture(glp_fs_samp4, glp_texcoord_0));
+    t0_0.w = 1.0;
+    float glp_compare1 = texture(glp_fs_samp4, glp_texcoord_0);   // (c, c, c, 1) through the view swizzle
+    t1 = vec4(glp_compare1, glp_compare1, glp_compare1, 1.0);
     t2_0.xy = vec2(texture(glp_fs_samp5, glp_texcoord_0));
     t2_0.z = texture(glp_fs_samp1, glp_texcoord_1.xyz, glp_texcoord_1.w);
-    t2_0.w = textureLod(glp_fs_samp0, glp_texcoord_1.xyz, glp_texcoord_1.w);
+    t2_0.w = 1.0;
     t3.x = textureProj(glp_fs_samp1, glp_texcoord_1);
     t3.y = textureProjOffset(glp_fs_samp2, glp_texcoord_1, ivec2(1, -1));
     t3.z = textureGrad(glp_fs_samp1, glp_texcoord_0.xyz, glp_texcoord_1.xy, glp_texcoord_1.zw);
-    t3.w = textureOffset(glp_fs_samp1, glp_texcoord_0.xyz, ivec2(-1, 1));
+    t3.w = 1.0;
     t1.x = texture(glp_fs_samp5, glp_texcoord_0, glp_texcoord_1.x);
     t1.y = textureLod(glp_fs_samp3, glp_texcoord_1.xyz, glp_texcoord_1.w);
+    t4.x = texture(glp_fs_samp3, glp_texcoord_0.xyz);
+    t4.y = textureLod(glp_fs_samp0, glp_texcoord_1.xyz, glp_texcoord_1.w);
+    t4.z = textureOffset(glp_fs_samp1, glp_texcoord_0.xyz, ivec2(-1, 1));
+    t4.w = uintBitsToFloat(1u);
     t0_1 = t0_0 + t1;
     t2_1 = t2_0 + t3;
-    glp_frag_color_0 = t0_1 + t2_1;
+    t2_2 = t2_1 + t4;
+    glp_frag_color_0 = t0_1 + t2_2;
 }

@@ -1,0 +1,118 @@
+"""Comparisons through sampler views: the view swizzle on (c, c, c, 1).
+
+Gallium (softpipe sp_tex_sample.c ``sample_compare`` then ``do_swizzling``;
+llvmpipe lp_bld_sample_soa.c) applies the sampler view's swizzle to the
+comparison vector (c, c, c, 1) of a lookup on a SHADOW* target; st/mesa
+encodes DEPTH_TEXTURE_MODE that way.  GLSL returns the comparison as one
+float, and a GL swizzle on a depth texture applies to GL's own comparison
+vector (c, 0, 0, 1) before GLSL takes its red.  So (docs/samplers.md
+"Shadow lookups"):
+
+* a depth view records at create time the *class* of its swizzle -- what
+  it makes of (c, c, c, 1), per channel c, 0 or 1 (``compare_class``; None
+  for the identity class) -- which the context keeps per stage and slot
+  (``_compare_pairs``, a variant-key input read by variant_keys.py into
+  ``VariantKey.shadow_swizzle``); set_sampler_views looks at it only when a
+  slot's class changes;
+* a depth view whose GL swizzle does not keep red gets a *compare twin*
+  (same texture, levels and layers, identity swizzle) that the units of
+  GLSL samplers used by comparing lookups bind (``compare_view``); TG4 with
+  a compare binds the view itself: its GL swizzle picks the channel each
+  texel is compared by, as llvmpipe's swizzle_r does.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from lowering.errors import UnsupportedError
+from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class
+
+from .defs import ShaderType, Swizzle
+from .dirty import Dirty
+from .shaders import variant_input
+
+# One tuple object per class, so views of one class share it and
+# set_sampler_views compares classes with ``is``.
+_CLASSES: dict = {}
+
+# Bits of a texture-plan row's ``compare`` (sampler_views._texture_plan).
+COMPARE_LOOKUPS, COMPARE_GATHERS = 1, 2
+
+
+def interned_class(swizzle) -> tuple:
+    """The (shared) class tuple of a view swizzle (four PIPE_SWIZZLE_*)."""
+    cls = compare_class(swizzle)
+    return _CLASSES.setdefault(cls, cls)
+
+
+def compare_pairs(slots) -> tuple:
+    """((slot, class), ...) of the views in ``slots`` with a class other than
+    Gallium's (c, c, c, 1)."""
+    return tuple((i, v.compare_class) for i, v in enumerate(slots) if v is not None and v.compare_class is not None)
+
+
+def initial_pairs(stages: int) -> tuple:
+    """(per-stage pairs, their variant-input holder) of a context with nothing bound."""
+    pairs = ((),) * stages
+    return pairs, variant_input(pairs)
+
+
+def plan_compare(ctx, v, whole_resource: bool) -> None:
+    """Set a depth view's ``compare_class`` and, when its GL swizzle does not
+    keep red, make its ``compare_twin``: ``whole_resource`` (an immutable
+    resource seen whole, same target and storage) binds the resource's own
+    texture, otherwise a second GL texture view, or on hosts without them
+    the texture parameters with the identity swizzle."""
+    # (imported here: sampler_views imports this module)
+    from .sampler_views import _GL_SWIZZLE, _IDENTITY, MODE_DIRECT, MODE_VIEW
+
+    cls = interned_class((v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a))
+    v.compare_class = None if cls == DEFAULT_CLASS else cls
+    if v.swizzle[0] == Swizzle.X:
+        return                           # GL's comparison reaches GLSL's result as it is
+    twin = copy.copy(v)
+    twin.swizzle = _IDENTITY
+    twin.compare_twin = twin
+    twin.params_seen = -1
+    twin._gl_view, twin._src_name = 0, None
+    if whole_resource:
+        twin.mode = MODE_DIRECT
+    elif v.mode == MODE_VIEW:
+        ctx._build_gl_view(twin)
+    else:
+        gl = ctx.gl
+        twin._params = (v._params[0], v._params[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in _IDENTITY))
+    v.compare_twin = twin
+
+
+def update_compare_classes(ctx, stage: int) -> None:
+    """Recompute ``ctx``'s comparison classes of ``stage``; a change is a new
+    variant-key input (Dirty.PROGRAM)."""
+    pairs = compare_pairs(ctx.sampler_views[stage])
+    if pairs != ctx._compare_pairs[stage]:
+        per_stage = list(ctx._compare_pairs)
+        per_stage[stage] = pairs
+        ctx._compare_pairs = tuple(per_stage)
+        ctx._compare_class_input = variant_input(ctx._compare_pairs)
+        ctx.dirty |= Dirty.PROGRAM
+
+
+def compare_view(view, stage: int, vi: int, compare: int):
+    """The view a shadow sampler's unit binds (``view`` has a twin): the twin
+    for comparing lookups, the view itself for TG4; one GLSL sampler used by
+    both cannot have both, which raises UnsupportedError."""
+    if compare == COMPARE_LOOKUPS:
+        return view.compare_twin
+    if compare == COMPARE_GATHERS:
+        return view
+    swizzle = ", ".join(Swizzle(int(c)).name for c in (view.swizzle_r, view.swizzle_g, view.swizzle_b,
+                                                        view.swizzle_a))
+    raise UnsupportedError(
+        f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader is read by comparing lookups and by TG4 "
+        f"with a compare through one sampler, and its swizzle ({swizzle}) does not read the depth in X: "
+        f"the two need different GL textures (docs/samplers.md \"Shadow lookups\")")
+
+
+__all__ = ["COMPARE_LOOKUPS", "COMPARE_GATHERS", "interned_class", "compare_pairs", "initial_pairs", "plan_compare",
+           "update_compare_classes", "compare_view"]
