@@ -285,23 +285,17 @@ class IOMap:
             name = "gl_Layer" if semantic == "LAYER" else "gl_ViewportIndex"
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, builtin=True))
             return ComponentView([comp(name, "int")], "int")
-        if semantic == "CLIPDIST":
-            # The clip and cull distances the last vertex stage wrote, as written:
-            # a varying that stage fills (passes_vertex.copy_clipdist_varyings), not
-            # gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
-            # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
-            name = varying_name(semantic, sidx)
-            qual, interp, loc = self.interpolation(decl, semantic)
-            self._declare(varying_block("in", name, qual))
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, name, interpolation=interp,
-                                           sample_location=loc, xfb_name=name))
-            return VectorView(name, "float", writable=False)
         if semantic not in ("SAMPLEMASK", "STENCIL"):
-            from . import passes                  # (import cycle: the passes use this module)
-            replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
-            if replaced is not None:
-                return replaced
-            # GENERIC, TEXCOORD, COLOR, FOG, ... and any other semantic: a varying.
+            # CLIPDIST: the clip and cull distances the last vertex stage wrote, as
+            # written: a varying that stage fills (passes_vertex.copy_clipdist_varyings),
+            # not gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
+            # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
+            if semantic != "CLIPDIST":
+                from . import passes                  # (import cycle: the passes use this module)
+                replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
+                if replaced is not None:
+                    return replaced
+            # GENERIC, TEXCOORD, COLOR, FOG, CLIPDIST ... and any other semantic: a varying.
             name = varying_name(semantic, sidx)
             qual, interp, loc = self.interpolation(decl, semantic)
             self._declare(varying_block("in", name, qual))

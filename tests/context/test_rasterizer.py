@@ -42,6 +42,8 @@ from .util_draw import (
     zero_fill,
 )
 from .util_raster import (
+    COLOR_FS,
+    TWO_SIDE_VS,
     BLUE,
     GREEN,
     RED,
@@ -297,12 +299,6 @@ DCL OUT[1], COLOR
   2: END
 """
 
-COLOR_FS = """FRAG
-DCL IN[0], COLOR, COLOR
-DCL OUT[0], COLOR
-  0: MOV OUT[0], IN[0]
-  1: END
-"""
 
 
 @pytest.mark.parametrize("first", [True, False])
@@ -341,18 +337,6 @@ def test_flatshade_first_picks_the_provoking_vertex_of_flat_inputs_and_quads(scr
 # Two-sided colour, colour clamping (variants)
 # ---------------------------------------------------------------------------
 
-TWO_SIDE_VS = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], COLOR
-DCL OUT[2], BCOLOR
-IMM[0] FLT32 {    0.0000,     0.0000,     1.0000,     1.0000}
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: MOV OUT[2], IMM[0]
-  3: END
-"""
 
 
 @pytest.mark.parametrize("twoside", [False, True])

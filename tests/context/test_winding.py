@@ -39,6 +39,8 @@ from glpipe.defs import Func
 from .util_blend_dsa import bind_targets, pack_d24s8, read, texture, upload
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import (
+    COLOR_FS,
+    TWO_SIDE_VS,
     BLUE,
     RED,
     WHITE,
@@ -82,25 +84,7 @@ IMM[1] FLT32 {0.0, 0.0, 1.0, 1.0}
 """
 
 # VS: COLOR = the vertex colour, BCOLOR = blue.
-TWO_SIDE_VS = """VERT
-DCL IN[0]
-DCL IN[1]
-DCL OUT[0], POSITION
-DCL OUT[1], COLOR
-DCL OUT[2], BCOLOR
-IMM[0] FLT32 {    0.0000,     0.0000,     1.0000,     1.0000}
-  0: MOV OUT[0], IN[0]
-  1: MOV OUT[1], IN[1]
-  2: MOV OUT[2], IMM[0]
-  3: END
-"""
 
-COLOR_FS = """FRAG
-DCL IN[0], COLOR, COLOR
-DCL OUT[0], COLOR
-  0: MOV OUT[0], IN[0]
-  1: END
-"""
 
 
 def _det(tri) -> float:

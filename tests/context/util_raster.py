@@ -243,6 +243,29 @@ def covered_by_centres(tris, centres_offset=0.5, size=SIZE):
 # Shaders several rasterizer tests share.
 
 # A VS_WINDOW_SPACE_POSITION VS passing a position (window coordinates) and one varying.
+# Two-sided colour: the VS writes COLOR = the vertex colour and BCOLOR = blue,
+# the FS shows the COLOR input (front or back colour as light_twoside picks).
+TWO_SIDE_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], COLOR
+DCL OUT[2], BCOLOR
+IMM[0] FLT32 {    0.0000,     0.0000,     1.0000,     1.0000}
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: MOV OUT[2], IMM[0]
+  3: END
+"""
+
+COLOR_FS = """FRAG
+DCL IN[0], COLOR, COLOR
+DCL OUT[0], COLOR
+  0: MOV OUT[0], IN[0]
+  1: END
+"""
+
+
 WINDOW_VS = """VERT
 PROPERTY VS_WINDOW_SPACE_POSITION 1
 DCL IN[0]
