@@ -107,6 +107,40 @@ DERIVED_ORDER = (
     (Dirty.SYSVALS, "_emit_sysvals"),
 )
 
+# GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md): the draw path's speed
+# tricks, listed in one place so the switch covers every one.  DESIGN: the
+# general code must produce the same pixels and GL state; a differential
+# test (tests/context/test_fast_general_agree.py) renders scenes both ways.
+#
+# * Methods a nofast context replaces on itself at create time (a fast
+#   context keeps the class's: the switch costs it nothing per call).
+NOFAST_METHODS = (
+    ("draw_vbo", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped first
+    ("set_sampler_views", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
+)
+# * Caches, memos and host-state shadows dropped before every nofast draw
+#   (one method per module, each documented there).  With them the draw
+#   prologue runs as if another context had drawn: every dirty bit set, the
+#   draw-side shadows (index buffer, primitive restart, program, sysvals
+#   binding) forgotten, so every DERIVED_ORDER row re-derives its block from
+#   the Gallium state and sends it whole.
+# * Decided at create time elsewhere: the GL entry points (glpipe/hotgl.py
+#   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
+#   functions instead of raw ctypes pointers.
+NOFAST_DROPS = (
+    "_reset_derived_plans",          # this module: dirty-word plans, runners
+    "_drop_draw_memos",              # this module: per-CSO memos of the draw-side modules
+    "_drop_framebuffer_caches",      # framebuffer.py: the FBO per attachment set
+    "_drop_blend_caches",            # blend.py: host blocks per format tuple, transitions, held snapshot
+    "_drop_dsa_caches",              # depth_stencil_alpha.py: transitions, held snapshot
+    "_drop_rasterizer_caches",       # rasterizer.py: transitions, the host's record, clip distances
+    "_drop_program_caches",          # shaders.py: program by variant inputs, switch-bit memos
+    "_drop_vertex_caches",           # vertex.py: the VAO per (layout, buffer set)
+    "_drop_sampler_view_caches",     # sampler_views.py: unit shadows, sampler-name memos, texture params
+    "_constant_bindings_clobbered",  # constants.py: what the UBO binding points hold
+    "_reset_sysvals_shadow",         # sysvals.py: upload the whole block, bind it again
+)
+
 
 class Context(
     ShaderMixin,
@@ -133,12 +167,18 @@ class Context(
 ):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``."""
 
-    def __init__(self, screen, priv=None, flags=0):
+    _nofast = False  # GLPIPE_DEBUG=nofast (read before the ``gl`` setter builds the entry points)
+
+    def __init__(self, screen, priv=None, flags=0, debug=frozenset()):
         self.screen = screen
         self.priv = priv
         # Flags glpipe cannot honour (PREFER_THREADED, ...) are accepted and
         # kept, as API.md says; unknown bits are kept too.
         self.flags = ContextFlag(0) | int(flags)
+        # glpipe's debug flags (glpipe/debug.py; Screen.context_create passes
+        # the screen's unless given others), fixed for the context's life.
+        self.debug_flags = frozenset(debug)
+        self._nofast = "nofast" in self.debug_flags
         self.host = screen.host
         self.gl = screen.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
@@ -172,6 +212,9 @@ class Context(
         # and, for words that select a single row, the row after it.
         self._derived_runs: dict = {}
         self._derived_after: "dict[int, int]" = {}
+        if self._nofast:
+            for name, general in NOFAST_METHODS:
+                setattr(self, name, getattr(self, general))
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------
@@ -186,8 +229,9 @@ class Context(
         # The hot entry points (glpipe/hotgl.py) follow the dispatch: raw
         # host functions for PyOpenGL's namespace, the replacement's own
         # functions for anything else (a wrapper counting calls sees them all).
+        # GLPIPE_DEBUG=nofast: PyOpenGL's functions even for PyOpenGL's namespace.
         self._gl = value
-        self._hot = HotGL(value, native=value is self.host.gl)
+        self._hot = HotGL(value, native=value is self.host.gl and not self._nofast)
         self._hot_ops = self._hot.ops  # precomputed (op, args) call lists index this
 
     # -- object checks -------------------------------------------------------
@@ -352,6 +396,26 @@ class Context(
                 self._derived_settle(dirty)
                 self.dirty = _DRAW_STATE
         self._draw_general(info, draws, indirect)
+
+    def _draw_vbo_nofast(self, info: DrawInfo, draws=None, indirect=None) -> None:
+        """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
+        drop every cache, memo and host-state shadow of ``NOFAST_DROPS``,
+        then draw through ``_draw_general``, whose prologue takes the host
+        over as if another context had drawn last -- so the general code
+        re-derives and sends every block of host state for this draw."""
+        if not self.destroyed:  # (a destroyed context: the prologue raises)
+            if _hostmod._current_host is not self.host:
+                self.host.make_current()  # the drops delete GL objects
+            if self.screen._drawing_context is self:
+                self.screen._drawing_context = None
+            for name in NOFAST_DROPS:
+                getattr(self, name)()
+        self._draw_general(info, draws, indirect)
+
+    def _drop_draw_memos(self) -> None:
+        """GLPIPE_DEBUG=nofast: per-CSO memos of the draw-side modules that
+        live on the context (glpipe/fill_modes.py's per-face plan)."""
+        self._fm_plan = None
 
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
         """draw_vbo's full path: the prologue's checks, the dirty blocks, then

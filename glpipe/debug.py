@@ -1,4 +1,13 @@
-"""set_debug_callback: host KHR_debug messages and glpipe's own warnings.
+"""glpipe's debug switches (``GLPIPE_DEBUG``) and set_debug_callback.
+
+``GLPIPE_DEBUG`` is a comma (or space) separated list of flag names, like
+Mesa's ``GALLIUM_DEBUG``; ``DEBUG_FLAGS`` lists every flag with what it does
+(``python -m glpipe info`` prints it, docs/debug.md explains each).  It is
+read once, when a screen is made (``create_screen(debug=...)`` overrides
+it); a context takes its screen's flags unless ``context_create(debug=...)``
+gives its own.  An unknown name is refused with InvalidArgumentError.
+
+set_debug_callback: host KHR_debug messages and glpipe's own warnings.
 
 Gallium's ``set_debug_callback(struct util_debug_callback *)`` gives the
 driver a function to report messages through (the GL frontend forwards them
@@ -33,10 +42,50 @@ the exception is reported with ``warnings.warn`` and glpipe carries on
 from __future__ import annotations
 
 import ctypes
+import os
+import re
 import warnings
 from enum import IntEnum
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
+
+
+#: The environment variable holding the debug flags.
+DEBUG_ENV = "GLPIPE_DEBUG"
+
+#: Every debug flag: name -> what it does (one line; docs/debug.md has more).
+DEBUG_FLAGS = {
+    "nofast": "draw_vbo always takes its general path and every transition cache, memo and host-state "
+              "shadow is dropped before each draw, so the general code re-derives all host state from the "
+              "Gallium state, through PyOpenGL instead of raw ctypes entry points (docs/debug.md)",
+}
+
+
+def parse_debug_flags(value, what: str = DEBUG_ENV) -> frozenset:
+    """The debug flags ``value`` names: a comma / space separated string (the
+    ``GLPIPE_DEBUG`` syntax), an iterable of names, or None (no flag).
+    InvalidArgumentError names an unknown flag and lists the known ones."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        names = [n for n in re.split(r"[\s,]+", value.strip()) if n]
+    else:
+        try:
+            names = list(value)
+        except TypeError:
+            raise InvalidArgumentError(f"{what}: expected a comma-separated string or names of debug flags, "
+                                       f"got {type(value).__name__}") from None
+    flags = set()
+    for name in names:
+        if not isinstance(name, str) or name.strip().lower() not in DEBUG_FLAGS:
+            raise InvalidArgumentError(f"{what}: unknown debug flag {name!r} (known: {', '.join(DEBUG_FLAGS)})")
+        flags.add(name.strip().lower())
+    return frozenset(flags)
+
+
+def debug_flags_from_env() -> frozenset:
+    """The flags ``$GLPIPE_DEBUG`` names (read when a screen is made)."""
+    return parse_debug_flags(os.environ.get(DEBUG_ENV), DEBUG_ENV)
 
 
 class DebugType(IntEnum):
@@ -209,4 +258,5 @@ class DebugMixin:
         self._debug_callback = None
 
 
-__all__ = ["HOST_ID_BASE", "DebugMixin", "DebugType"]
+__all__ = ["DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "DebugMixin", "DebugType", "debug_flags_from_env",
+           "parse_debug_flags"]

@@ -248,6 +248,12 @@ class FramebufferMixin:
                 self.dirty |= Dirty.FRAMEBUFFER
             gl.glDeleteFramebuffers(1, [fbo])
 
+    def _drop_framebuffer_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        NOFAST_DROPS): delete the cached FBOs, so the emit builds the
+        framebuffer object from the surfaces again."""
+        self._drop_fbos(lambda key: True)
+
     def _destroy_framebuffers(self) -> None:
         self._drop_fbos(lambda key: True)
 
