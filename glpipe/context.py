@@ -249,6 +249,29 @@ class Context(
         if cso.destroyed:
             raise ObjectDestroyedError(f"{what}: the state object was deleted")
 
+    def _resource_destroyed(self, res) -> None:
+        """Screen.resource_destroy destroyed ``res``: every block of host
+        state built on it while bound here (framebuffer, vertex buffers,
+        sampler views, constant buffers) is marked dirty, so the next draw
+        -- on the fast path too, where nothing else changed -- re-emits it
+        and the emit refuses the destroyed resource with
+        ObjectDestroyedError, as the general path (GLPIPE_DEBUG=nofast)
+        does.  Work at destroy time only; draws test nothing more.  (Index
+        buffers are checked by every indexed draw.)"""
+        if self.destroyed:
+            return
+        bits = 0
+        fb = self.framebuffer
+        if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+            bits |= Dirty.FRAMEBUFFER
+        if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
+            bits |= Dirty.VERTEX
+        if any(v is not None and v.texture is res for slots in self.sampler_views for v in slots):
+            bits |= Dirty.SAMPLER_VIEWS
+        if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
+            bits |= Dirty.CONSTANTS
+        self.dirty |= bits
+
     def _check_resource(self, res, what: str) -> None:
         if not isinstance(res, Resource):
             raise InvalidArgumentError(f"{what}: expected a Resource or user memory, got {type(res).__name__}")

@@ -188,6 +188,11 @@ class Screen:
     def resource_destroy(self, res: Resource) -> None:
         """Free the resource's GL object; further use raises ObjectDestroyedError."""
         resource_destroy(self, res)
+        # Contexts with ``res`` bound must not draw again from host state
+        # built on its GL object (a fast-path draw would): they re-emit, and
+        # the emit refuses it (glpipe/context.py _resource_destroyed).
+        for ctx in tuple(self._contexts):
+            ctx._resource_destroyed(res)
 
     def resource_changed(self, res: Resource) -> None:
         """The resource's storage was changed behind glpipe's back (e.g. by

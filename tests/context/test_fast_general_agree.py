@@ -500,6 +500,9 @@ def scene_constant_buffers(screen, ctx, new_context):
     return [_rgba(screen, color)]
 
 
+ALL_CBUFS_FS = COLOR_FS.replace("FRAG\n", "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n", 1)
+
+
 def scene_framebuffers(screen, ctx, new_context):
     _pipeline(ctx)
     ctx.set_vertex_buffers([VertexBuffer(buffer=_vb(screen, RECTS), stride=32)])
@@ -524,7 +527,9 @@ def scene_framebuffers(screen, ctx, new_context):
             cbufs, zsurf = surfaces[target]
             ctx.set_framebuffer_state(glpipe.FramebufferState(width=W, height=H, cbufs=cbufs, zsbuf=zsurf))
         _tris(ctx, i % len(RECTS))
-    # Two colour buffers at once, then one again.
+    # Two colour buffers at once (COLOR[0] written to both: without the
+    # property cbuf 1 would be undefined), then one again.
+    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=ALL_CBUFS_FS)))
     bind_targets(ctx, W, H, (a, b))
     _tris(ctx, 2)
     bind_targets(ctx, W, H, (x,))
