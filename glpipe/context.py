@@ -436,9 +436,11 @@ class Context(
         self._draw_general(info, draws, indirect)
 
     def _drop_draw_memos(self) -> None:
-        """GLPIPE_DEBUG=nofast: per-CSO memos of the draw-side modules that
-        live on the context (glpipe/fill_modes.py's per-face plan)."""
+        """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
+        the context (glpipe/fill_modes.py's per-face plan, the variant-key
+        environment of glpipe/variant_keys.py)."""
         self._fm_plan = None
+        self._variant_env = None
 
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
         """draw_vbo's full path: the prologue's checks, the dirty blocks, then

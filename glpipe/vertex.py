@@ -589,9 +589,14 @@ class VertexMixin:
     def _drop_vertex_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
         NOFAST_DROPS): delete every cached VAO, so the emit specifies the
-        attributes of a new one (``_vao_for``) instead of trusting a record."""
+        attributes of a new one (``_vao_for``) instead of trusting a record,
+        and replace the scratch VAO, whose enabled arrays are shadowed."""
         for cso in list(self._vao_owners):
             self._delete_vaos_of(cso)
+        gl = self.gl
+        gl.glDeleteVertexArrays(1, [self._vao])
+        self._vao = int(gl.glGenVertexArrays(1))
+        self._enabled_attribs = 0
         self.dirty |= Dirty.VERTEX
 
     def _upload_user(self, data, align: int = 16) -> tuple[int, int]:
