@@ -26,7 +26,7 @@ import functools
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from . import host as _hostmod
-from .defs import ContextFlag, Prim, ShaderType
+from .defs import ContextFlag, Prim, ShaderType, Target
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
@@ -261,15 +261,18 @@ class Context(
         if self.destroyed:
             return
         bits = 0
-        fb = self.framebuffer
-        if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
-            bits |= Dirty.FRAMEBUFFER
-        if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
-            bits |= Dirty.VERTEX
-        if any(v is not None and v.texture is res for slots in self.sampler_views for v in slots):
+        if res.target == Target.BUFFER:
+            if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
+                bits |= Dirty.VERTEX
+            if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
+                bits |= Dirty.CONSTANTS
+        else:
+            fb = self.framebuffer
+            if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+                bits |= Dirty.FRAMEBUFFER
+        # Any live view of it (bound or not: the context's views are few, its slots many).
+        if any(v.texture is res for v in self._views):
             bits |= Dirty.SAMPLER_VIEWS
-        if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
-            bits |= Dirty.CONSTANTS
         self.dirty |= bits
 
     def _check_resource(self, res, what: str) -> None:
