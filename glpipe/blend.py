@@ -575,7 +575,7 @@ class BlendMixin:
         self._counters.gl_state_calls += calls
 
     def _drop_blend_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget the host blocks of the bound and default CSOs
         (recomputed from the formats), their transitions, the format tuple
         memo and what the host holds, so the emit sends the whole block."""

@@ -107,40 +107,6 @@ DERIVED_ORDER = (
     (Dirty.SYSVALS, "_emit_sysvals"),
 )
 
-# GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md): the draw path's speed
-# tricks, listed in one place so the switch covers every one.  DESIGN: the
-# general code must produce the same pixels and GL state; a differential
-# test (tests/context/test_fast_general_agree.py) renders scenes both ways.
-#
-# * Methods a nofast context replaces on itself at create time (a fast
-#   context keeps the class's: the switch costs it nothing per call).
-NOFAST_METHODS = (
-    ("draw_vbo", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped first
-    ("set_sampler_views", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
-)
-# * Caches, memos and host-state shadows dropped before every nofast draw
-#   (one method per module, each documented there).  With them the draw
-#   prologue runs as if another context had drawn: every dirty bit set, the
-#   draw-side shadows (index buffer, primitive restart, program, sysvals
-#   binding) forgotten, so every DERIVED_ORDER row re-derives its block from
-#   the Gallium state and sends it whole.
-# * Decided at create time elsewhere: the GL entry points (glpipe/hotgl.py
-#   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
-#   functions instead of raw ctypes pointers.
-NOFAST_DROPS = (
-    "_reset_derived_plans",          # this module: dirty-word plans, runners
-    "_drop_draw_memos",              # this module: per-CSO memos of the draw-side modules
-    "_drop_framebuffer_caches",      # framebuffer.py: the FBO per attachment set
-    "_drop_blend_caches",            # blend.py: host blocks per format tuple, transitions, held snapshot
-    "_drop_dsa_caches",              # depth_stencil_alpha.py: transitions, held snapshot
-    "_drop_rasterizer_caches",       # rasterizer.py: transitions, the host's record, clip distances
-    "_drop_program_caches",          # shaders.py: program by variant inputs, switch-bit memos
-    "_drop_vertex_caches",           # vertex.py: the VAO per (layout, buffer set)
-    "_drop_sampler_view_caches",     # sampler_views.py: unit shadows, sampler-name memos, texture params
-    "_constant_bindings_clobbered",  # constants.py: what the UBO binding points hold
-    "_reset_sysvals_shadow",         # sysvals.py: upload the whole block, bind it again
-)
-
 
 class Context(
     ShaderMixin,
@@ -213,8 +179,7 @@ class Context(
         self._derived_runs: dict = {}
         self._derived_after: "dict[int, int]" = {}
         if self._nofast:
-            for name, general in NOFAST_METHODS:
-                setattr(self, name, getattr(self, general))
+            self._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------
@@ -422,28 +387,6 @@ class Context(
                 self._derived_settle(dirty)
                 self.dirty = _DRAW_STATE
         self._draw_general(info, draws, indirect)
-
-    def _draw_vbo_nofast(self, info: DrawInfo, draws=None, indirect=None) -> None:
-        """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
-        drop every cache, memo and host-state shadow of ``NOFAST_DROPS``,
-        then draw through ``_draw_general``, whose prologue takes the host
-        over as if another context had drawn last -- so the general code
-        re-derives and sends every block of host state for this draw."""
-        if not self.destroyed:  # (a destroyed context: the prologue raises)
-            if _hostmod._current_host is not self.host:
-                self.host.make_current()  # the drops delete GL objects
-            if self.screen._drawing_context is self:
-                self.screen._drawing_context = None
-            for name in NOFAST_DROPS:
-                getattr(self, name)()
-        self._draw_general(info, draws, indirect)
-
-    def _drop_draw_memos(self) -> None:
-        """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
-        the context (glpipe/fill_modes.py's per-face plan, the variant-key
-        environment of glpipe/variant_keys.py)."""
-        self._fm_plan = None
-        self._variant_env = None
 
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
         """draw_vbo's full path: the prologue's checks, the dirty blocks, then

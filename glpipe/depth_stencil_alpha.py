@@ -310,7 +310,7 @@ class DSAMixin:
         return tuple(calls), after, len(calls)
 
     def _drop_dsa_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget the bound and default CSOs' transitions and
         what the host holds, so the emit computes the whole block anew."""
         for cso in (self.depth_stencil_alpha, self._dsa_default):

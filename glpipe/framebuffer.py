@@ -261,7 +261,7 @@ class FramebufferMixin:
             gl.glDeleteFramebuffers(1, [fbo])
 
     def _drop_framebuffer_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): delete the cached FBOs, so the emit builds the
         framebuffer object from the surfaces again."""
         self._drop_fbos(lambda key: True)

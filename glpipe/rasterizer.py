@@ -627,7 +627,7 @@ class RasterizerMixin:
         self._counters.gl_state_calls += 2
 
     def _drop_rasterizer_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget the bound and default CSOs' transitions and
         the host's record (slots and clip distances), so the emits send
         every slot and every GL_CLIP_DISTANCEi switch."""

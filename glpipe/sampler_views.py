@@ -543,7 +543,7 @@ class SamplerViewMixin:
                                    unbind_num_trailing_slots: int = 0) -> None:
         """set_sampler_views without its shortcuts for the common calls: every
         call validates its arguments (GLPIPE_DEBUG=nofast binds this as the
-        context's set_sampler_views; glpipe/context.py NOFAST_METHODS)."""
+        context's set_sampler_views; glpipe/debug.py NOFAST_METHODS)."""
         what = "set_sampler_views"
         stage = _stage_arg(shader_type, what)
         slots = self.sampler_views[stage]
@@ -798,7 +798,7 @@ class SamplerViewMixin:
                 self.dirty |= Dirty.SAMPLERS
 
     def _drop_sampler_view_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget what the units hold, the bound views' sampler
         names and their textures' parameters, and the seamless switch, so
         the emit binds and sets everything again."""

@@ -409,7 +409,7 @@ class ShaderMixin:
             self.dirty |= bits
 
     def _drop_program_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget the program found per variant-input tuple and
         the switch-bit memos, so the emit computes the variant keys, selects
         the variants and works out the dirty bits again (compiled variants

@@ -587,7 +587,7 @@ class VertexMixin:
         self._program = None
 
     def _drop_vertex_caches(self) -> None:
-        """GLPIPE_DEBUG=nofast, before each draw (glpipe/context.py
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): delete every cached VAO, so the emit specifies the
         attributes of a new one (``_vao_for``) instead of trusting a record,
         and replace the scratch VAO, whose enabled arrays are shadowed."""

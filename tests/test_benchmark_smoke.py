@@ -77,7 +77,7 @@ def test_benchmark_command_line_markdown(capsys):
 
 def test_each_side_draws_on_its_own_gl_context(profile, monkeypatch):
     """With GLPIPE_DEBUG=nofast glpipe checks the host's GL error flag at
-    every draw (glpipe/context.py NOFAST_DROPS rebuild the framebuffer), so a
+    every draw (glpipe/debug.py NOFAST_DROPS rebuild the framebuffer), so a
     raw ModernGL call issued while glpipe's context is current -- ModernGL
     objects do not check which context is current (HOST-NOTES) -- would
     surface as a HostGLError: every case must run cleanly."""

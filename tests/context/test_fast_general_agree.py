@@ -7,7 +7,7 @@ framebuffers, several contexts on one screen, state set between draws,
 redundant binds, objects destroyed and made again -- and reads its render
 targets back (raw GL) along the way.  It runs twice per profile, on two
 screens of the same profile: one normal (``debug=""``, whatever
-$GLPIPE_DEBUG says), one with ``debug="nofast"`` (glpipe/context.py
+$GLPIPE_DEBUG says), one with ``debug="nofast"`` (glpipe/debug.py
 NOFAST_METHODS / NOFAST_DROPS: every draw through the general path, every
 cache, memo and host-state shadow dropped first, PyOpenGL entry points).
 The pixels must be identical and so must the host GL state the draws leave

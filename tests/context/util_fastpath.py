@@ -1,5 +1,5 @@
 """Helpers for tests about draw_vbo's fast path and GLPIPE_DEBUG=nofast
-(glpipe/context.py NOFAST_METHODS / NOFAST_DROPS, docs/debug.md).
+(glpipe/debug.py NOFAST_METHODS / NOFAST_DROPS, docs/debug.md).
 
 ``requires_fast_path`` skips a test that counts the GL calls the fast path
 saves (redundant binds, cached transitions) when the context runs with
