@@ -427,7 +427,12 @@ def case_sampler_view(g, r):
     # program makes and not for a Python wrapper frame of the benchmark's.
     bind = functools.partial(g.ctx.set_sampler_views, g.FRAGMENT, 0)
 
+    # The raw side's warm-up draw on its own context: ModernGL objects never
+    # check which context is current, and this one would run its program and
+    # VAO names on glpipe's (GL errors and bindings behind glpipe's shadows).
+    r.make_current()
     r.vao_tex.render(r.moderngl.TRIANGLES, 3)
+    g.make_current()
     tex_a, tex_b = r.textures
 
     def raw_loop(n):

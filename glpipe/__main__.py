@@ -36,6 +36,7 @@ def collect(profile: "str | None" = None) -> dict:
     """Everything ``info`` reports, as plain JSON-able data."""
     import glpipe
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
+    from glpipe.debug import DEBUG_ENV, DEBUG_FLAGS
     from glpipe.features import feature_report
 
     screen = glpipe.create_screen(profile=profile)
@@ -95,6 +96,8 @@ def collect(profile: "str | None" = None) -> dict:
             "compute_caps": compute_caps,
             "formats": formats,
             "features": feature_report(prof),
+            # GLPIPE_DEBUG (glpipe/debug.py): every flag, and those this screen has on.
+            "debug": {"env": DEBUG_ENV, "on": sorted(screen.debug_flags), "flags": dict(DEBUG_FLAGS)},
         }
     finally:
         screen.destroy()
@@ -134,6 +137,11 @@ def _print_text(data: dict, out) -> None:
         w(f"  {bind} ({len(names)}):\n")
         for i in range(0, len(names), 4):
             w("    " + "  ".join(names[i:i + 4]) + "\n")
+    debug = data["debug"]
+    w(f"\nDebug flags (${debug['env']}, comma-separated; on: {','.join(debug['on']) or 'none'})\n"
+      "-------------------------------------------------------\n")
+    for name, what in debug["flags"].items():
+        w(f"  {name}: {what}\n")
 
 
 # Exit status after the reader of stdout went away (``| head``): 128 + SIGPIPE,

@@ -574,6 +574,19 @@ class BlendMixin:
         self._gl_min_samples = want
         self._counters.gl_state_calls += calls
 
+    def _drop_blend_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): forget the host blocks of the bound and default CSOs
+        (recomputed from the formats), their transitions, the format tuple
+        memo and what the host holds, so the emit sends the whole block."""
+        for cso in (self.blend, self._blend_default):
+            if cso is not None:
+                cso.blocks.clear()
+                cso.fb = cso.fb_block = None
+        self._blend_fb = self._blend_formats = None
+        self._blend_states.clear()
+        self._reset_blend_shadow()
+
     def _destroy_blend(self) -> None:
         self._blend_default.blocks.clear()
         self._blend_default.fb = self._blend_default.fb_block = None

@@ -26,7 +26,7 @@ import functools
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from . import host as _hostmod
-from .defs import ContextFlag, Prim, ShaderType
+from .defs import ContextFlag, Prim, ShaderType, Target
 from .dirty import ALL, Dirty
 from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
@@ -133,12 +133,18 @@ class Context(
 ):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``."""
 
-    def __init__(self, screen, priv=None, flags=0):
+    _nofast = False  # GLPIPE_DEBUG=nofast (read before the ``gl`` setter builds the entry points)
+
+    def __init__(self, screen, priv=None, flags=0, debug=frozenset()):
         self.screen = screen
         self.priv = priv
         # Flags glpipe cannot honour (PREFER_THREADED, ...) are accepted and
         # kept, as API.md says; unknown bits are kept too.
         self.flags = ContextFlag(0) | int(flags)
+        # glpipe's debug flags (glpipe/debug.py; Screen.context_create passes
+        # the screen's unless given others), fixed for the context's life.
+        self.debug_flags = frozenset(debug)
+        self._nofast = "nofast" in self.debug_flags
         self.host = screen.host
         self.gl = screen.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
@@ -172,6 +178,8 @@ class Context(
         # and, for words that select a single row, the row after it.
         self._derived_runs: dict = {}
         self._derived_after: "dict[int, int]" = {}
+        if self._nofast:
+            self._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------
@@ -186,8 +194,9 @@ class Context(
         # The hot entry points (glpipe/hotgl.py) follow the dispatch: raw
         # host functions for PyOpenGL's namespace, the replacement's own
         # functions for anything else (a wrapper counting calls sees them all).
+        # GLPIPE_DEBUG=nofast: PyOpenGL's functions even for PyOpenGL's namespace.
         self._gl = value
-        self._hot = HotGL(value, native=value is self.host.gl)
+        self._hot = HotGL(value, native=value is self.host.gl and not self._nofast)
         self._hot_ops = self._hot.ops  # precomputed (op, args) call lists index this
 
     # -- object checks -------------------------------------------------------
@@ -204,6 +213,32 @@ class Context(
             raise InvalidArgumentError(f"{what}: the state object belongs to another context")
         if cso.destroyed:
             raise ObjectDestroyedError(f"{what}: the state object was deleted")
+
+    def _resource_destroyed(self, res) -> None:
+        """Screen.resource_destroy destroyed ``res``: every block of host
+        state built on it while bound here (framebuffer, vertex buffers,
+        sampler views, constant buffers) is marked dirty, so the next draw
+        -- on the fast path too, where nothing else changed -- re-emits it
+        and the emit refuses the destroyed resource with
+        ObjectDestroyedError, as the general path (GLPIPE_DEBUG=nofast)
+        does.  Work at destroy time only; draws test nothing more.  (Index
+        buffers are checked by every indexed draw.)"""
+        if self.destroyed:
+            return
+        bits = 0
+        if res.target == Target.BUFFER:
+            if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
+                bits |= Dirty.VERTEX
+            if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
+                bits |= Dirty.CONSTANTS
+        else:
+            fb = self.framebuffer
+            if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+                bits |= Dirty.FRAMEBUFFER
+        # Any live view of it (bound or not: the context's views are few, its slots many).
+        if any(v.texture is res for v in self._views):
+            bits |= Dirty.SAMPLER_VIEWS
+        self.dirty |= bits
 
     def _check_resource(self, res, what: str) -> None:
         if not isinstance(res, Resource):

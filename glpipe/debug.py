@@ -1,4 +1,13 @@
-"""set_debug_callback: host KHR_debug messages and glpipe's own warnings.
+"""glpipe's debug switches (``GLPIPE_DEBUG``) and set_debug_callback.
+
+``GLPIPE_DEBUG`` is a comma (or space) separated list of flag names, like
+Mesa's ``GALLIUM_DEBUG``; ``DEBUG_FLAGS`` lists every flag with what it does
+(``python -m glpipe info`` prints it, docs/debug.md explains each).  It is
+read once, when a screen is made (``create_screen(debug=...)`` overrides
+it); a context takes its screen's flags unless ``context_create(debug=...)``
+gives its own.  An unknown name is refused with InvalidArgumentError.
+
+set_debug_callback: host KHR_debug messages and glpipe's own warnings.
 
 Gallium's ``set_debug_callback(struct util_debug_callback *)`` gives the
 driver a function to report messages through (the GL frontend forwards them
@@ -33,10 +42,88 @@ the exception is reported with ``warnings.warn`` and glpipe carries on
 from __future__ import annotations
 
 import ctypes
+import os
+import re
 import warnings
 from enum import IntEnum
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
+
+from . import host as _hostmod
+
+
+#: The environment variable holding the debug flags.
+DEBUG_ENV = "GLPIPE_DEBUG"
+
+#: Every debug flag: name -> what it does (one line; docs/debug.md has more).
+DEBUG_FLAGS = {
+    "nofast": "draw_vbo always takes its general path and every transition cache, memo and host-state "
+              "shadow is dropped before each draw, so the general code re-derives all host state from the "
+              "Gallium state, through PyOpenGL instead of raw ctypes entry points (docs/debug.md)",
+}
+
+
+def parse_debug_flags(value, what: str = DEBUG_ENV) -> frozenset:
+    """The debug flags ``value`` names: a comma / space separated string (the
+    ``GLPIPE_DEBUG`` syntax), an iterable of names, or None (no flag).
+    InvalidArgumentError names an unknown flag and lists the known ones."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        names = [n for n in re.split(r"[\s,]+", value.strip()) if n]
+    else:
+        try:
+            names = list(value)
+        except TypeError:
+            raise InvalidArgumentError(f"{what}: expected a comma-separated string or names of debug flags, "
+                                       f"got {type(value).__name__}") from None
+    flags = set()
+    for name in names:
+        if not isinstance(name, str) or name.strip().lower() not in DEBUG_FLAGS:
+            raise InvalidArgumentError(f"{what}: unknown debug flag {name!r} (known: {', '.join(DEBUG_FLAGS)})")
+        flags.add(name.strip().lower())
+    return frozenset(flags)
+
+
+def debug_flags_from_env() -> frozenset:
+    """The flags ``$GLPIPE_DEBUG`` names (read when a screen is made)."""
+    return parse_debug_flags(os.environ.get(DEBUG_ENV), DEBUG_ENV)
+
+
+# GLPIPE_DEBUG=nofast (docs/debug.md): the speed tricks of the draw path
+# (glpipe/context.py and the area modules), listed in one place so the
+# switch covers every one.  DESIGN: the general code must produce the same
+# pixels and GL state; a differential test
+# (tests/context/test_fast_general_agree.py) renders scenes both ways.
+#
+# * Methods a nofast context replaces on itself at create time (a fast
+#   context keeps the class's: the switch costs it nothing per call).
+NOFAST_METHODS = (
+    ("draw_vbo", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped first
+    ("set_sampler_views", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
+)
+# * Caches, memos and host-state shadows dropped before every nofast draw
+#   (one method per module, each documented there).  With them the draw
+#   prologue runs as if another context had drawn: every dirty bit set, the
+#   draw-side shadows (index buffer, primitive restart, program, sysvals
+#   binding) forgotten, so every DERIVED_ORDER row re-derives its block from
+#   the Gallium state and sends it whole.
+# * Decided at create time elsewhere: the GL entry points (glpipe/hotgl.py
+#   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
+#   functions instead of raw ctypes pointers.
+NOFAST_DROPS = (
+    "_reset_derived_plans",          # context.py: dirty-word plans, runners
+    "_drop_draw_memos",              # this module: memos of the draw-side modules
+    "_drop_framebuffer_caches",      # framebuffer.py: the FBO per attachment set
+    "_drop_blend_caches",            # blend.py: host blocks per format tuple, transitions, held snapshot
+    "_drop_dsa_caches",              # depth_stencil_alpha.py: transitions, held snapshot
+    "_drop_rasterizer_caches",       # rasterizer.py: transitions, the host's record, clip distances
+    "_drop_program_caches",          # shaders.py: program by variant inputs, switch-bit memos
+    "_drop_vertex_caches",           # vertex.py: the VAO per (layout, buffer set)
+    "_drop_sampler_view_caches",     # sampler_views.py: unit shadows, sampler-name memos, texture params
+    "_constant_bindings_clobbered",  # constants.py: what the UBO binding points hold
+    "_reset_sysvals_shadow",         # sysvals.py: upload the whole block, bind it again
+)
 
 
 class DebugType(IntEnum):
@@ -138,7 +225,8 @@ def _release_sink(sink: _HostDebugSink, ctx) -> None:
 
 
 class DebugMixin:
-    """Context methods for debug messages (mixed into Context)."""
+    """Context methods for debug messages and the GLPIPE_DEBUG=nofast draw
+    (mixed into Context)."""
 
     def _init_debug(self) -> None:
         self._debug_callback = None   # the callable messages go to, or None
@@ -203,10 +291,40 @@ class DebugMixin:
             warnings.warn(f"glpipe: the debug callback raised {exc!r} for message {text!r}",
                           RuntimeWarning, stacklevel=2)
 
+    def _install_nofast(self) -> None:
+        """GLPIPE_DEBUG=nofast, at context creation: replace the entry points
+        of ``NOFAST_METHODS`` on this context (a normal context keeps the
+        class's, so the switch costs it nothing per call)."""
+        for name, general in NOFAST_METHODS:
+            setattr(self, name, getattr(self, general))
+
+    def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
+        """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
+        drop every cache, memo and host-state shadow of ``NOFAST_DROPS``,
+        then draw through ``_draw_general``, whose prologue takes the host
+        over as if another context had drawn last -- so the general code
+        re-derives and sends every block of host state for this draw."""
+        if not self.destroyed:  # (a destroyed context: the prologue raises)
+            if _hostmod._current_host is not self.host:
+                self.host.make_current()  # the drops delete GL objects
+            if self.screen._drawing_context is self:
+                self.screen._drawing_context = None
+            for name in NOFAST_DROPS:
+                getattr(self, name)()
+        self._draw_general(info, draws, indirect)
+
+    def _drop_draw_memos(self) -> None:
+        """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
+        the context (glpipe/fill_modes.py's per-face plan, the variant-key
+        environment of glpipe/variant_keys.py)."""
+        self._fm_plan = None
+        self._variant_env = None
+
     def _destroy_debug(self) -> None:
         if self._debug_callback is not None and self.screen.profile.has("debug_output"):
             _release_sink(_sink_for(self.host), self)
         self._debug_callback = None
 
 
-__all__ = ["HOST_ID_BASE", "DebugMixin", "DebugType"]
+__all__ = ["DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugMixin", "DebugType",
+           "debug_flags_from_env", "parse_debug_flags"]

@@ -309,6 +309,17 @@ class DSAMixin:
             after = self._dsa_states[state] = _DSAHeld(state)
         return tuple(calls), after, len(calls)
 
+    def _drop_dsa_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): forget the bound and default CSOs' transitions and
+        what the host holds, so the emit computes the whole block anew."""
+        for cso in (self.depth_stencil_alpha, self._dsa_default):
+            if cso is not None:
+                cso.transitions.clear()
+                cso.plain.clear()
+        self._dsa_states.clear()
+        self._reset_dsa_shadow()
+
     def _destroy_dsa(self) -> None:
         self.depth_stencil_alpha = None
 

@@ -30,6 +30,10 @@ draw-side host state needs the general one (primitive restart left on,
 user vertex buffers, start_instance offsets baked into the attributes, a
 program reading DRAWID); ``ALL`` includes it, which is how a context that
 lost the host to another one (or to a clear) is kept off the fast path.
+
+GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md) bypasses the
+two-bit economy: every draw of such a context starts with ``ALL`` set and
+every shadow forgotten, so each block is sent whole.
 """
 
 from __future__ import annotations

@@ -164,6 +164,9 @@ class FramebufferMixin:
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
+        for i, surf in enumerate(fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+            if surf is not None and surf.texture._destroyed:
+                self._refuse_destroyed_attachment(surf, i if i < fb.nr_cbufs else None)
         key = self._fbo_key(fb)
         fbo = self._fbo_cache.get(key)
         gl = self.gl
@@ -172,6 +175,15 @@ class FramebufferMixin:
             self._fbo_cache[key] = fbo
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
         self._bound_fbo = fbo
+
+    def _refuse_destroyed_attachment(self, surf: Surface, index) -> None:
+        """A bound surface's resource was destroyed (Screen.resource_destroy
+        dirtied the framebuffer): delete the FBOs made with it and raise
+        ObjectDestroyedError naming the attachment (``index`` None: zsbuf)."""
+        res = surf.texture
+        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key[0] + (key[1],)))
+        where = "zsbuf" if index is None else f"cbufs[{index}]"
+        raise ObjectDestroyedError(f"draw: the resource of FramebufferState.{where} was destroyed")
 
     def _make_fbo(self, fb: FramebufferState) -> int:
         gl = self.gl
@@ -247,6 +259,12 @@ class FramebufferMixin:
                 self._bound_fbo = -1
                 self.dirty |= Dirty.FRAMEBUFFER
             gl.glDeleteFramebuffers(1, [fbo])
+
+    def _drop_framebuffer_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): delete the cached FBOs, so the emit builds the
+        framebuffer object from the surfaces again."""
+        self._drop_fbos(lambda key: True)
 
     def _destroy_framebuffers(self) -> None:
         self._drop_fbos(lambda key: True)

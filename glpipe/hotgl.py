@@ -19,7 +19,9 @@ attributes (``hot.glUseProgram``) and as the tuple ``hot.ops`` indexed by
   GLfloat / GLclampd (``ARGTYPES``) get argtypes, so Python floats convert
   right; none takes a 64-bit integer or a pointer (those stay on PyOpenGL).
 * otherwise (``ctx.gl`` replaced by a wrapper that counts or logs calls,
-  as the tests do): the wrapper's own attributes, so it sees every call.
+  as the tests do; or a context made with GLPIPE_DEBUG=nofast, whose
+  general path calls PyOpenGL's functions: docs/debug.md): the namespace's
+  own attributes, so a wrapper sees every call.
 
 State emits precompute their calls at create time as ``(OP[name], args)``
 pairs and run them as ``hot.ops[op](*args)``: the precomputed lists never

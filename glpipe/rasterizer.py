@@ -634,6 +634,16 @@ class RasterizerMixin:
         gl.glPatchParameterfv(gl.GL_PATCH_DEFAULT_INNER_LEVEL, inner + (0.0, 0.0))
         self._counters.gl_state_calls += 2
 
+    def _drop_rasterizer_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): forget the bound and default CSOs' transitions and
+        the host's record (slots and clip distances), so the emits send
+        every slot and every GL_CLIP_DISTANCEi switch."""
+        for cso in (self.rasterizer, self._rasterizer_default):
+            if cso is not None:
+                cso.transitions.clear()
+        self._reset_rasterizer_shadow()
+
     def _destroy_rasterizer(self) -> None:
         self.rasterizer = None
 

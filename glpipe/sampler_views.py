@@ -572,6 +572,16 @@ class SamplerViewMixin:
                 if classes:
                     update_compare_classes(self, stage)
             return
+        self._set_sampler_views_general(stage, start_slot, views, unbind_num_trailing_slots)
+
+    def _set_sampler_views_general(self, shader_type, start_slot: int, views,
+                                   unbind_num_trailing_slots: int = 0) -> None:
+        """set_sampler_views without its shortcuts for the common calls: every
+        call validates its arguments (GLPIPE_DEBUG=nofast binds this as the
+        context's set_sampler_views; glpipe/debug.py NOFAST_METHODS)."""
+        what = "set_sampler_views"
+        stage = _stage_arg(shader_type, what)
+        slots = self.sampler_views[stage]
         self.check_alive(what)
         views = () if views is None else tuple(views)
         trailing = int(unbind_num_trailing_slots)
@@ -833,6 +843,19 @@ class SamplerViewMixin:
             if name is not None and name in names:
                 unit_sampler[unit] = None
                 self.dirty |= Dirty.SAMPLERS
+
+    def _drop_sampler_view_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): forget what the units hold, the bound views' sampler
+        names and their textures' parameters, and the seamless switch, so
+        the emit binds and sets everything again."""
+        for slots in self.sampler_views:
+            for view in slots:
+                if view is not None:
+                    view.sampler_names.clear()
+                    forget_texture_state(view.texture)
+        self._seamless_global = None  # unknown: the emit sends the switch
+        self._texture_units_clobbered()
 
     def _destroy_sampler_views(self) -> None:
         views = [t for v in self._views for t in {v, v.compare_twin}]

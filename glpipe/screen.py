@@ -17,6 +17,7 @@ from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from .caps import ScreenCaps
+from .debug import debug_flags_from_env, parse_debug_flags
 from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
@@ -50,8 +51,11 @@ def _enum_arg(enum_cls, value, what: str):
 class Screen:
     """pipe_screen on a host GL context.  Make one with ``glpipe.create_screen``."""
 
-    def __init__(self, host: HostGL):
+    def __init__(self, host: HostGL, debug=None):
         self.host = host
+        # GLPIPE_DEBUG, read once here (glpipe/debug.py); ``debug`` overrides it.
+        self.debug_flags = (debug_flags_from_env() if debug is None
+                            else parse_debug_flags(debug, "create_screen: debug"))
         self.profile = host.profile
         self._lock = host.lock
         self.counters = Counters()
@@ -184,6 +188,11 @@ class Screen:
     def resource_destroy(self, res: Resource) -> None:
         """Free the resource's GL object; further use raises ObjectDestroyedError."""
         resource_destroy(self, res)
+        # Contexts with ``res`` bound must not draw again from host state
+        # built on its GL object (a fast-path draw would): they re-emit, and
+        # the emit refuses it (glpipe/context.py _resource_destroyed).
+        for ctx in tuple(self._contexts):
+            ctx._resource_destroyed(res)
 
     def resource_changed(self, res: Resource) -> None:
         """The resource's storage was changed behind glpipe's back (e.g. by
@@ -196,13 +205,17 @@ class Screen:
 
     # -- contexts and lifetime ------------------------------------------------
 
-    def context_create(self, priv=None, flags=0):
+    def context_create(self, priv=None, flags=0, debug=None):
         """A new pipe_context.  Flags glpipe cannot honour (PREFER_THREADED,
-        ...) are accepted and ignored, as API.md says."""
+        ...) are accepted and ignored, as API.md says.  ``debug`` (glpipe's
+        own): the context's debug flags (a GLPIPE_DEBUG-style list, e.g.
+        ``"nofast"``; docs/debug.md) instead of the screen's."""
         from .context import Context
 
         self._check_alive()
-        ctx = Context(self, priv, flags)
+        flags_debug = (self.debug_flags if debug is None
+                       else parse_debug_flags(debug, "context_create: debug"))
+        ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:
             self._contexts.append(ctx)
         return ctx
@@ -242,15 +255,18 @@ class Screen:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
 
 
-def create_screen(gl=None, profile: "str | None" = None) -> Screen:
+def create_screen(gl=None, profile: "str | None" = None, debug=None) -> Screen:
     """Create a pipe_screen.
 
     With no arguments: a headless EGL (surfaceless) context.  ``gl=`` wraps
     a caller's ModernGL context (e.g. a window's).  ``profile="gl33"`` (or
     ``$GLPIPE_HOST_PROFILE=gl33``) restricts glpipe to GL 3.3 core so every
-    fallback path runs.
+    fallback path runs.  ``debug`` (e.g. ``"nofast"``) sets the debug flags
+    of the screen's contexts instead of ``$GLPIPE_DEBUG`` (docs/debug.md).
     """
-    return Screen(create_host(gl=gl, profile=profile))
+    # Checked before any GL context is made (a bad flag leaks nothing).
+    flags = debug_flags_from_env() if debug is None else parse_debug_flags(debug, "create_screen: debug")
+    return Screen(create_host(gl=gl, profile=profile), debug=flags)
 
 
 __all__ = ["Screen", "create_screen"]

@@ -480,6 +480,16 @@ class ShaderMixin:
         if bits:
             self.dirty |= bits
 
+    def _drop_program_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): forget the program found per variant-input tuple and
+        the switch-bit memos, so the emit computes the variant keys, selects
+        the variants and works out the dirty bits again (compiled variants
+        and linked programs stay: they are made once by design)."""
+        self._programs_by_inputs.clear()
+        for prog in self._programs.values():
+            prog.switch_bits.clear()
+
     def _destroy_shaders(self) -> None:
         gl = self.gl
         for prog in self._programs.values():

@@ -233,6 +233,7 @@ class VertexMixin:
     def _init_vertex(self) -> None:
         gl = self.gl
         prof = self.screen.profile
+        raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points (glpipe/context.py)
         self.velems = None
         self.vertex_buffers: tuple = ()
         self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
@@ -247,7 +248,7 @@ class VertexMixin:
         # needs the divisor trick (module docstring); draw_vbo reads this flag.
         self._use_base_instance = self._has_base_instance
         # glBindVertexBuffer: a real stride 0 (None: the divisor trick).
-        self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer")
+        self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer", raw)
                                        if prof.has("vertex_attrib_binding") else None)
         self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
         # Draw-side host state shadows (glpipe/context.py draw_vbo).
@@ -258,17 +259,17 @@ class VertexMixin:
         self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
         # The draw entry points as plain ctypes functions (draw_vbo is the hot
         # path; PyOpenGL's wrappers cost about a microsecond per call).
-        self._gl_draw_arrays = _gl_function(gl, "glDrawArraysInstanced")
-        self._gl_draw_arrays_bi = _gl_function(gl, "glDrawArraysInstancedBaseInstance")
-        self._gl_draw_elements = _gl_function(gl, "glDrawElementsInstancedBaseVertex")
-        self._gl_draw_elements_bi = _gl_function(gl, "glDrawElementsInstancedBaseVertexBaseInstance")
+        self._gl_draw_arrays = _gl_function(gl, "glDrawArraysInstanced", raw)
+        self._gl_draw_arrays_bi = _gl_function(gl, "glDrawArraysInstancedBaseInstance", raw)
+        self._gl_draw_elements = _gl_function(gl, "glDrawElementsInstancedBaseVertex", raw)
+        self._gl_draw_elements_bi = _gl_function(gl, "glDrawElementsInstancedBaseVertexBaseInstance", raw)
         self._offset_pointer = offset_pointer
         self._null_pointer = _NULL
         self._gl_array_buffer = int(gl.GL_ARRAY_BUFFER)
-        self._gl_bind_buffer = _gl_function(gl, "glBindBuffer")
-        self._gl_attrib_pointer = _gl_function(gl, "glVertexAttribPointer")
-        self._gl_attrib_ipointer = _gl_function(gl, "glVertexAttribIPointer")
-        self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor")
+        self._gl_bind_buffer = _gl_function(gl, "glBindBuffer", raw)
+        self._gl_attrib_pointer = _gl_function(gl, "glVertexAttribPointer", raw)
+        self._gl_attrib_ipointer = _gl_function(gl, "glVertexAttribIPointer", raw)
+        self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor", raw)
         self._patch_vertices = None      # set_patch_vertices' value ...
         self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
         self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
@@ -585,6 +586,19 @@ class VertexMixin:
         # forgotten (shaders.py binds the program only when it changes).
         self._program = None
 
+    def _drop_vertex_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
+        NOFAST_DROPS): delete every cached VAO, so the emit specifies the
+        attributes of a new one (``_vao_for``) instead of trusting a record,
+        and replace the scratch VAO, whose enabled arrays are shadowed."""
+        for cso in list(self._vao_owners):
+            self._delete_vaos_of(cso)
+        gl = self.gl
+        gl.glDeleteVertexArrays(1, [self._vao])
+        self._vao = int(gl.glGenVertexArrays(1))
+        self._enabled_attribs = 0
+        self.dirty |= Dirty.VERTEX
+
     def _upload_user(self, data, align: int = 16) -> tuple[int, int]:
         """Copy user memory into the streaming ring (Gallium user buffers are
         only valid during the call that uses them): (GL buffer, byte offset)."""
@@ -599,15 +613,20 @@ class VertexMixin:
         self.gl.glDeleteVertexArrays(1, [self._vao])
 
 
-def _gl_function(gl, name: str):
+def _gl_function(gl, name: str, raw: bool = True):
     """GL entry point ``name`` as a ctypes function without argtypes (ctypes'
     per-argument conversion is most of a call's cost), or PyOpenGL's function
-    when the platform gives no address; None when the host lacks it.
+    when the platform gives no address or ``raw`` is False (GLPIPE_DEBUG=
+    nofast); None when the host lacks it.
 
     Callers pass Python ints for GLenum / GLint / GLsizei / GLuint arguments
     (all below 2**31 here) and ``ctypes.c_void_p`` objects for pointers, which
     both kinds of function accept.
     """
+    if not raw:
+        fn = getattr(gl, name, None)
+        if fn:  # (PyOpenGL's placeholder for an entry point it cannot resolve is falsy)
+            return fn
     try:
         from OpenGL import platform
 

@@ -73,3 +73,15 @@ def test_benchmark_command_line_markdown(capsys):
                      "--markdown"])
     out = capsys.readouterr().out
     assert "| (a) no state change |" in out and "| (b) switch blend CSO |" in out
+
+
+def test_each_side_draws_on_its_own_gl_context(profile, monkeypatch):
+    """With GLPIPE_DEBUG=nofast glpipe checks the host's GL error flag at
+    every draw (glpipe/debug.py NOFAST_DROPS rebuild the framebuffer), so a
+    raw ModernGL call issued while glpipe's context is current -- ModernGL
+    objects do not check which context is current (HOST-NOTES) -- would
+    surface as a HostGLError: every case must run cleanly."""
+    monkeypatch.setenv("GLPIPE_DEBUG", "nofast")
+    results = bench_draw.run((profile,), draws=4, reps=1, redundant=2)
+    cases = {row["case"]: row for row in results["profiles"][profile]["cases"]}
+    assert all("unavailable" not in row or "rasterizer" in row["unavailable"] for row in cases.values()), cases

@@ -18,6 +18,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .util import vertex_buffer
 from .util_blend_dsa import (CountingGL, bind_rasterizer, bind_targets, clear_msaa, color_target, column_cases, fullscreen,
                              pipeline, read, resolve_rgba32f, sample_positions, texture, upload)
+from .util_fastpath import requires_fast_path
 
 F = BlendFactor
 ALL_FACTORS = [f for f in F if f not in (F.SRC1_COLOR, F.SRC1_ALPHA, F.INV_SRC1_COLOR, F.INV_SRC1_ALPHA)]
@@ -539,6 +540,7 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
     """Rebinding the bound CSO, or setting the same blend colour / sample mask /
     min samples, costs no GL call at the next draw (counted both through a
     stand-in for ctx.gl and by the gl-state-calls driver counter)."""
+    requires_fast_path(ctx)  # counts the fast path's GL calls (docs/debug.md)
     color_target(screen, ctx, 2, 2)
     pipeline(ctx)
     draw = fullscreen(screen, ctx, [0.5, 0.5, 0.5, 1.0])
@@ -572,6 +574,7 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
 def test_framebuffer_change_with_the_same_formats_reemits_no_blend_state(screen, ctx):
     """The blend block is cached per (CSO, colour formats): a new framebuffer of
     the same formats finds it already emitted."""
+    requires_fast_path(ctx)  # counts the fast path's GL calls (docs/debug.md)
     pipeline(ctx)
     color_target(screen, ctx, 2, 2)
     draw = fullscreen(screen, ctx, [0.5, 0.5, 0.5, 1.0])

@@ -18,6 +18,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .util import vertex_buffer
 from .util_blend_dsa import (CountingGL, bind_targets, front_ccw_rasterizer, fullscreen, pack_d24s8, pipeline,
                              pixel_quad, read, texture, upload)
+from .util_fastpath import requires_fast_path
 
 
 def delivered_caps(screen):
@@ -290,6 +291,7 @@ def test_depth_bounds_test_only_where_the_host_has_it(screen, ctx):
 def test_redundant_binds_make_no_gl_call(screen, ctx):
     """Rebinding the bound DSA or setting the same stencil ref costs no GL call;
     a new reference alone sends only the stencil functions."""
+    requires_fast_path(ctx)  # counts the fast path's GL calls (docs/debug.md)
     color = texture(screen, Format.R32G32B32A32_FLOAT, 2, 2, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
     zs = texture(screen, Format.Z24_UNORM_S8_UINT, 2, 2, Bind.DEPTH_STENCIL)
     bind_targets(ctx, 2, 2, (color,), zs)

@@ -64,6 +64,7 @@ from .util_raster import (
     signed_area,
     tri_vertices,
 )
+from .util_fastpath import requires_fast_path
 
 
 @pytest.fixture
@@ -852,6 +853,7 @@ def test_bind_delete_rules(screen, ctx):
 
 
 def test_redundant_binds_make_no_gl_call(screen, ctx):
+    requires_fast_path(ctx)  # counts the fast path's GL calls (docs/debug.md)
     setup(ctx)
     a = rast(ctx, cull_face=Face.BACK, scissor=True)
     ctx.set_scissor_states(0, [ScissorState(minx=0, miny=0, maxx=16, maxy=16)])
