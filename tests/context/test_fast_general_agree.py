@@ -383,12 +383,7 @@ def scene_shaders_and_vertex_input(screen, ctx, new_context):
         ctx.bind_fs_state(half if ctx.shaders[ShaderType.FRAGMENT] is fs else fs)
     # Indexed draws: a resource index buffer drawn twice, user indices, restart on and off.
     idx = np.array([0, 1, 2, 0xFFFF, 6, 7, 8, 12, 13, 14], np.uint16)
-    ib = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM,
-                                                 width0=idx.nbytes, bind=Bind.INDEX_BUFFER))
-    gl = screen.host.gl
-    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, ib.gl_object)
-    gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, idx.nbytes, idx)
-    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+    ib = vertex_buffer(screen, idx, bind=Bind.INDEX_BUFFER)
     strip = DrawInfo(mode=Prim.TRIANGLE_STRIP, index_size=2, index=ib, start=0, count=7,
                      primitive_restart=True, restart_index=0xFFFF)
     tris = DrawInfo(mode=Prim.TRIANGLES, index_size=2, index=ib, start=4, count=6)
@@ -484,12 +479,7 @@ def scene_constant_buffers(screen, ctx, new_context):
     data = np.zeros((align // 4) * 2 + 8, np.float32)
     data[0:8] = [0.125, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]
     data[align // 4:align // 4 + 8] = [0.0, 0.25, 0.0, 0.5, 0.5, 2.0, 0.5, 1.0]
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM,
-                                                  width0=data.nbytes, bind=Bind.CONSTANT_BUFFER))
-    gl = screen.host.gl
-    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
-    gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, data.nbytes, data)
-    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+    res = vertex_buffer(screen, data, bind=Bind.CONSTANT_BUFFER)
     ctx.clear(Clear.COLOR, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
     a = ConstantBuffer(buffer=res, buffer_offset=0, buffer_size=32)
     b = ConstantBuffer(buffer=res, buffer_offset=align, buffer_size=32)

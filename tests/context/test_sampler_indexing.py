@@ -23,11 +23,10 @@ from glpipe import (
     ShaderState,
     ShaderType,
     Target,
-    VertexElement,
 )
 from lowering.errors import ShaderValidationError
 
-from .util import COLOR_FS, read_rgba32f
+from .util import COLOR_FS
 from .util_sampling import Sampling, make_texture, nearest, upload, view_2d
 
 # Four 1-row textures: texture k is (k + 1) texels wide and every texel has COLORS[k].

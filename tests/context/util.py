@@ -72,11 +72,12 @@ def read_rgba32f(screen, res, level=0) -> np.ndarray:
     return out
 
 
-def vertex_buffer(screen, array) -> "glpipe.Resource":
-    """A BUFFER resource holding ``array``'s bytes (uploaded with raw GL)."""
+def vertex_buffer(screen, array, bind=Bind.VERTEX_BUFFER) -> "glpipe.Resource":
+    """A BUFFER resource (``bind``: a vertex buffer unless told) holding
+    ``array``'s bytes (uploaded with raw GL)."""
     data = np.ascontiguousarray(array)
     res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM,
-                                                  width0=data.nbytes, bind=Bind.VERTEX_BUFFER))
+                                                  width0=data.nbytes, bind=bind))
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, data.nbytes, data)
