@@ -387,13 +387,6 @@ def _validate(screen, templ) -> _Plan:
 
 _raw_entry_points: "dict | None" = None
 
-#: Resources destroyed so far, in a list so importers see it change.  A cache
-#: of GL names checked at count n (the VAOs of glpipe/vertex.py) stays valid
-#: while the count is n: a resource's GL object changes only when it is
-#: destroyed (allocation fills a pending one before any cache can read it).
-DESTROYED = [0]
-
-
 def _raw() -> dict:
     """PyOpenGL's unwrapped glTexImage* / glCompressedTexImage* (keys 1, 2, 3
     and "c1", "c2", "c3"): there a NULL pointer means "allocate only", while
@@ -631,6 +624,9 @@ class Resource:
         self._templ = templ
         self._plan = plan
         self._gl_object: "int | None" = None
+        # (base level, max level, swizzle) glpipe last set on the GL texture
+        # for a gl33 sampler view (glpipe/sampler_views.py); None: unknown.
+        self._gl_params: "tuple | None" = None
         self._destroyed = False
         self.generation = 0
 
@@ -783,7 +779,7 @@ def resource_destroy(screen, res) -> None:
         res.check_alive("resource_destroy")
         res._destroyed = True
         name, res._gl_object = res._gl_object, None
-        DESTROYED[0] += 1
+        screen.epochs.resources_destroyed += 1  # VAO caches recheck (glpipe/screen.py Epochs)
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
         kind = "buffer" if res.target == Target.BUFFER else "texture"

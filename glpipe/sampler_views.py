@@ -42,7 +42,6 @@ raw GL code that binds "on the current unit" cannot touch a Gallium unit.
 
 from __future__ import annotations
 
-import weakref
 
 import numpy as np
 
@@ -133,22 +132,19 @@ _IDENTITY = (0, 1, 2, 3)
 MODE_DIRECT, MODE_VIEW, MODE_PARAMS, MODE_BUFFER = "direct", "view", "params", "buffer"
 
 # GL texture parameters glpipe sets on a mutable texture for MODE_PARAMS
-# views: (base level, max level, swizzle) per Resource.  Texture objects
-# belong to the host (shared by the contexts of a screen), so this is
-# module state, keyed weakly by the Resource.
-_TEXTURE_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# Bumped whenever any entry of _TEXTURE_PARAMS changes.  A view remembers the
-# value at which it saw its texture hold its parameters (``params_seen``):
-# while the two are equal nothing can have changed them, so a draw needs no
-# lookup in the (weakly keyed, slower) table.
-_PARAMS_GENERATION = [0]
+# views: (base level, max level, swizzle), kept on the Resource
+# (``_gl_params``) because the texture object is the resource's, shared by
+# the contexts of its screen.  Every change bumps the screen's
+# ``epochs.texture_params`` (glpipe/screen.py): a view remembers the value at
+# which it saw its texture hold its parameters (``params_seen``), and while
+# the two are equal a draw needs no comparison at all.
 
 
 def forget_texture_state(res) -> None:
     """Say that code outside this module changed GL_TEXTURE_BASE_LEVEL /
     MAX_LEVEL / SWIZZLE of ``res``'s texture: the next view bind sets all three."""
-    _TEXTURE_PARAMS.pop(res, None)
-    _PARAMS_GENERATION[0] += 1
+    res._gl_params = None
+    res.screen.epochs.texture_params += 1
 
 
 def _layer_count(res) -> int:
@@ -275,6 +271,7 @@ class SamplerViewMixin:
     """Context methods for sampler views and texture-unit emission (mixed into Context)."""
 
     def _init_sampler_views(self) -> None:
+        self._epochs = self.screen.epochs  # texture_params: gl33 view parameters (forget_texture_state)
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         self._views: set[SamplerView] = set()  # live views: freed by destroy()
@@ -320,7 +317,7 @@ class SamplerViewMixin:
         v.offset, v.size = templ.offset, templ.size
         v.destroyed = False
         v._gl_view, v._src_name, v._params = 0, None, None
-        v.params_seen = -1       # _PARAMS_GENERATION when its parameters were last seen in place
+        v.params_seen = -1       # epochs.texture_params when its parameters were last seen in place
         v.sampler_names = {}     # SamplerCSO -> (GL sampler for this view, needs seamless cube filtering)
         v.is_rect = target == Target.TEXTURE_RECT
         v.is_cube = target in _CUBE_TARGETS
@@ -686,7 +683,7 @@ class SamplerViewMixin:
                 # gl33: the view's levels / swizzle on the texture.  A single
                 # row cannot conflict with another view of the texture, so a
                 # view whose parameters are known to be in place needs nothing.
-                if mode is MODE_PARAMS and (view.params_seen != _PARAMS_GENERATION[0] or not single):
+                if mode is MODE_PARAMS and (view.params_seen != self._epochs.texture_params or not single):
                     if params_in_use is None:
                         params_in_use = {}
                     n = self._apply_texture_params(view, unit, params_in_use)
@@ -789,15 +786,16 @@ class SamplerViewMixin:
                 f"({other[1]!r} and {view!r}); without texture views (texture_view on the "
                 f"{self.screen.profile.name} profile) one GL texture holds one set")
         in_use[res] = (want, view)
-        if view.params_seen == _PARAMS_GENERATION[0]:
+        epochs = self._epochs
+        if view.params_seen == epochs.texture_params:
             return 0  # no texture's parameters changed since this view's were in place
-        have = _TEXTURE_PARAMS.get(res)
+        have = res._gl_params
         if have is None:
             # resource.py leaves a mutable texture at BASE 0, MAX last_level, identity swizzle;
             # an unknown state is simply set in full.
             have = (None, None, None)
         if have == want:
-            view.params_seen = _PARAMS_GENERATION[0]
+            view.params_seen = epochs.texture_params
             return 0
         gl = self.gl
         gl.glActiveTexture(self._gl_texture0 + unit)
@@ -813,9 +811,9 @@ class SamplerViewMixin:
         if have[2] != want[2]:
             gl.glTexParameteriv(target, gl.GL_TEXTURE_SWIZZLE_RGBA, np.array(want[2], np.int32))
             calls += 1
-        _TEXTURE_PARAMS[res] = want
-        _PARAMS_GENERATION[0] += 1
-        view.params_seen = _PARAMS_GENERATION[0]
+        res._gl_params = want
+        epochs.texture_params += 1
+        view.params_seen = epochs.texture_params
         return calls
 
     # -- shadows ---------------------------------------------------------------------

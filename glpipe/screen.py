@@ -48,6 +48,29 @@ def _enum_arg(enum_cls, value, what: str):
         raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
 
 
+
+class Epochs:
+    """Change counters a screen's caches compare against, one per screen
+    (never shared between screens, as a module global would be).
+
+    ``resources_destroyed``: resources destroyed so far.  A cache of GL names
+    checked at count n (the VAOs of glpipe/vertex.py) stays valid while the
+    count is n: a resource's GL object changes only when it is destroyed
+    (allocation fills a pending one before any cache can read it).
+
+    ``texture_params``: bumped whenever glpipe changes (or forgets) the base
+    level, max level or swizzle of any of the screen's textures (the gl33
+    sampler-view path, glpipe/sampler_views.py).  A view remembers the value
+    at which it saw its texture hold its parameters; while the two are equal
+    nothing can have changed them.
+    """
+
+    __slots__ = ("resources_destroyed", "texture_params")
+
+    def __init__(self) -> None:
+        self.resources_destroyed = 0
+        self.texture_params = 0
+
 class Screen:
     """pipe_screen on a host GL context.  Make one with ``glpipe.create_screen``."""
 
@@ -59,6 +82,7 @@ class Screen:
         self.profile = host.profile
         self._lock = host.lock
         self.counters = Counters()
+        self.epochs = Epochs()  # per screen: caches of its contexts check these
         self._destroyed = False
         self._contexts: "list" = []
         self._drawing_context = None  # the Context whose draw state the host GL holds

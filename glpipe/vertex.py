@@ -68,7 +68,6 @@ from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty
 from .formats import Format, util_format_description
 from .hotgl import raw_prototype
-from .resource import DESTROYED as _DESTROYED
 from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
@@ -86,6 +85,22 @@ _RAW_DOUBLE_CHANNELS = {
     for kind in ("UINT", "SINT")
     for n, suffix in ((1, ""), (2, "G64"), (3, "G64B64"), (4, "G64B64A64"))
 }
+
+
+class VaoRecord:
+    """A VAO made for one vertex-elements CSO and one set of vertex buffers.
+
+    ``checks``: (Resource, GL buffer name) pairs the attribute pointers were
+    set with; ``checked``: the screen's ``epochs.resources_destroyed`` when
+    they were last found unchanged (while it still holds, no buffer can have
+    lost its GL object, so binding the VAO needs no check)."""
+
+    __slots__ = ("vao", "checks", "checked")
+
+    def __init__(self, vao: int, checks: tuple, checked: int) -> None:
+        self.vao = vao
+        self.checks = checks
+        self.checked = checked
 
 
 class VertexElementsCSO:
@@ -236,6 +251,7 @@ class VertexMixin:
         raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points (glpipe/context.py)
         self.velems = None
         self.vertex_buffers: tuple = ()
+        self._epochs = self.screen.epochs  # resources_destroyed: when a VAO was last checked
         self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
         self._enabled_attribs = 0        # bitmask of enabled attribute locations of the scratch VAO
         self._vb_ids: dict[tuple, int] = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
@@ -431,12 +447,12 @@ class VertexMixin:
                 # layout switch, and the public property costs a call.  Any
                 # mismatch takes _vao_for, whose gl_object reads raise for a
                 # destroyed resource (or allocate a pending one) as before.
-                for res, name in record[1]:
+                for res, name in record.checks:
                     if res._gl_object != name:
                         break
                 else:
-                    record[2] = _DESTROYED[0]
-                    self._hot.glBindVertexArray(record[0])
+                    record.checked = self._epochs.resources_destroyed
+                    self._hot.glBindVertexArray(record.vao)
                     return
             self._hot.glBindVertexArray(self._vao_for(cso))
             return
@@ -453,13 +469,13 @@ class VertexMixin:
                 record = cso.vaos[self._vb_id]  # a subscript: cheaper than .get on this path
             except KeyError:
                 return self._emit_vertex(0)
-            # Checked since no resource was destroyed (resource.DESTROYED):
+            # Checked since no resource of the screen was destroyed (Epochs):
             # every buffer still has the GL object the VAO points at.
-            if record[2] == _DESTROYED[0]:
+            if record.checked == self._epochs.resources_destroyed:
                 # (_vertex_start_instance needs no reset: on the fast path it
                 # is 0 already, or the host has base instance and never reads it.)
                 self._index_res = _UNBOUND
-                self._hot.glBindVertexArray(record[0])
+                self._hot.glBindVertexArray(record.vao)
                 return
         self._emit_vertex(0)
 
@@ -468,14 +484,13 @@ class VertexMixin:
         made, or remade if a buffer's GL object changed, as needed."""
         record = cso.vaos.get(self._vb_id)
         if record is not None:
-            vao, checks, _ = record
-            for res, name in checks:
+            for res, name in record.checks:
                 if res.gl_object != name:  # raises for a destroyed resource, as the pointer setup would
                     break
             else:
-                record[2] = _DESTROYED[0]
-                return vao
-            self.gl.glDeleteVertexArrays(1, [vao])
+                record.checked = self._epochs.resources_destroyed
+                return record.vao
+            self.gl.glDeleteVertexArrays(1, [record.vao])
             del cso.vaos[self._vb_id]
         buffers = self.vertex_buffers
         used = {a[1] for a in cso.attribs}
@@ -484,8 +499,7 @@ class VertexMixin:
         vao = int(self.gl.glGenVertexArrays(1))
         self._hot.glBindVertexArray(vao)
         self._specify_attribs(cso, 0, 0)
-        # [VAO, (buffer, GL name) it points at, resource.DESTROYED count when checked]
-        cso.vaos[self._vb_id] = [vao, checks, _DESTROYED[0]]
+        cso.vaos[self._vb_id] = VaoRecord(vao, checks, self._epochs.resources_destroyed)
         self._vao_owners.add(cso)
         return vao
 
@@ -559,7 +573,7 @@ class VertexMixin:
 
     def _delete_vaos_of(self, cso: VertexElementsCSO) -> None:
         """Delete the VAOs cached for ``cso``."""
-        names = [record[0] for record in cso.vaos.values()]
+        names = [record.vao for record in cso.vaos.values()]
         if names:
             self.gl.glDeleteVertexArrays(len(names), names)
         cso.vaos.clear()
