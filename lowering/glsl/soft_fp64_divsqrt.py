@@ -324,7 +324,8 @@ _OPS: Dict[str, Helper] = {
     uvec2 ll = glp_dx_mul32(a.x, b.x), lh = glp_dx_mul32(a.x, b.y);
     uvec2 hl = glp_dx_mul32(a.y, b.x), hh = glp_dx_mul32(a.y, b.y);
     uvec2 mid = glp_dx_add64(glp_dx_add64(uvec2(ll.y, 0u), uvec2(lh.x, 0u)), uvec2(hl.x, 0u));
-    uvec2 top = glp_dx_add64(glp_dx_add64(hh, uvec2(lh.y, 0u)), glp_dx_add64(uvec2(hl.y, 0u), uvec2(mid.y, 0u)));
+    uvec2 top = glp_dx_add64(glp_dx_add64(hh, uvec2(lh.y, 0u)),
+                             glp_dx_add64(uvec2(hl.y, 0u), uvec2(mid.y, 0u)));
     return uvec4(ll.x, mid.x, top);"""),
 
     "glp_dfma": ("uvec2", (("uvec2", "a"), ("uvec2", "b"), ("uvec2", "c")), f"""\

@@ -36,9 +36,9 @@ import re
 import struct
 import sys
 import zlib
+from typing import Optional
 
 import numpy as np
-import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -263,7 +263,7 @@ def near_ties_sqrt(rng, n: int) -> np.ndarray:
 # Running GLSL
 # ---------------------------------------------------------------------------
 
-def run_glsl(gl, version: int, func: str, args, source: str = None) -> np.ndarray:
+def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) -> np.ndarray:
     """``func(args...)`` on the host, one fragment per case; returns uint64 bits.
 
     ``source`` defines ``func`` (default: the soft fp64 helpers it needs)."""
@@ -488,3 +488,21 @@ def test_helper_table_order():
                       ("glp_dsqrt", ("uvec2", ("uvec2",))), ("glp_drsq", ("uvec2", ("uvec2",)))):
         ret, params, _ = S.DIVSQRT_HELPERS[name]
         assert (ret, tuple(t for t, _ in params)) == sig
+
+
+def test_cost_benchmark_runs():
+    """benchmarks/bench_soft_fp64_divsqrt.py (the cost docs/lowering.md quotes) runs:
+    every helper and its native counterpart draw, and the op counts follow the loop
+    structure (1/sqrt = division steps + root steps > sqrt > division > fma)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks import bench_soft_fp64_divsqrt as B
+
+    rows = B.run(size=16, reps=1)
+    assert [r["helper"] for r in rows] == ["glp_dfma", "glp_ddiv", "glp_dsqrt", "glp_drsq"]
+    for r in rows:
+        assert r["soft_ms_per_M"] > 0 and r["native_ms_per_M"] > 0 and r["copy_ms_per_M"] > 0
+    ops = {r["helper"]: r["ops"] for r in rows}
+    assert ops["glp_drsq"] > ops["glp_dsqrt"] > ops["glp_ddiv"] > ops["glp_dfma"] > 54 * 10
+    assert "| `glp_drsq` |" in B.format_markdown(rows)
