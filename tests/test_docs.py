@@ -24,7 +24,7 @@ _DOCS = _ROOT / "docs"
 _README = _ROOT / "README.md"
 
 # Documents outside the repository that the docs once cited.
-_OUTSIDE = ("../shared", "/work/shared", "API.md", "DESIGN.md", "TGSI.md", "HOST-NOTES.md")
+_OUTSIDE = ("../shared", "/work/shared", "API.md", "DESIGN.md", "TGSI.md", "HOST-NOTES")
 
 
 def _doc_files() -> list:
@@ -93,6 +93,30 @@ def test_documented_defaults_are_the_code_defaults(name):
     undocumented = [f.name for f in dataclasses.fields(cls)
                     if not _is_zero(getattr(templ, f.name)) and f.name not in documented]
     assert not undocumented, f"docs/api.md does not give {name}'s non-zero defaults {undocumented}"
+
+
+# ---------------------------------------------------------------------------
+# TGSI shown in the docs parses and validates
+# ---------------------------------------------------------------------------
+
+def _tgsi_blocks() -> list:
+    out = []
+    for path in _doc_files():
+        text = path.read_text(encoding="utf-8")
+        out += [(path.name, m.group(1)) for m in re.finditer(r"^```tgsi\n(.*?)^```", text, flags=re.M | re.S)]
+    return out
+
+
+def test_docs_show_tgsi():
+    assert any(name == "lowering.md" for name, _ in _tgsi_blocks())
+
+
+@pytest.mark.parametrize("name,text", _tgsi_blocks(), ids=lambda v: v if v.endswith(".md") else "")
+def test_doc_tgsi_parses_and_validates(name, text):
+    from lowering.parser import parse
+    from lowering.validate import validate
+
+    validate(parse(text))
 
 
 # ---------------------------------------------------------------------------
