@@ -1,6 +1,6 @@
-"""API.md's Signatures section is the contract: every method that exists on
+"""docs/api.md's Signatures section is the contract: every method that exists on
 Screen or Context has exactly the pinned parameters (names and order; for
-parameters API.md writes as a type, e.g. ``BlendState``, the position)."""
+parameters docs/api.md writes as a type, e.g. ``BlendState``, the position)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,11 @@ import pytest
 
 import glpipe
 
-_HERE = Path(__file__).resolve().parent
+_API_MD = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 
 def _api_md() -> str:
-    for candidate in (_HERE.parent.parent / "shared" / "API.md", _HERE / "data" / "API.md"):
-        if candidate.exists():
-            return candidate.read_text()
-    pytest.fail("API.md not found (neither ../shared/API.md nor tests/data/API.md)")
+    return _API_MD.read_text(encoding="utf-8")
 
 
 def _pinned():
@@ -66,7 +63,7 @@ def test_method_signature(owner, name, params):
     method = getattr(cls, name)
     sig = inspect.signature(method)
     actual = [p for p in sig.parameters.values() if p.name != "self"]
-    assert len(actual) >= len(params), f"{name}{sig}: API.md pins ({', '.join(params)})"
+    assert len(actual) >= len(params), f"{name}{sig}: docs/api.md pins ({', '.join(params)})"
     for want, have in zip(params, actual):
         pname, _, default = want.partition("=")
         if pname[:1].isupper():  # a type written in place of a name

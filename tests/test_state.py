@@ -1,7 +1,7 @@
 """glpipe.state: the state templates' defaults, arrays, immutability and hashing.
 
 Expected field lists are written by hand from Mesa's p_state.h; pinned
-defaults come from API.md (read from ``../shared`` or ``tests/data``).
+defaults come from docs/api.md ("Templates and their defaults").
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from glpipe.state import (
     ViewportState,
 )
 
-_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-_DOCS = _SHARED if _SHARED.is_dir() else Path(__file__).resolve().parent / "data"
+_API_MD = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 _TEMPLATES = [getattr(state, name) for name in state.__all__]
 
@@ -38,20 +37,19 @@ class _Surface:
 
 
 # ---------------------------------------------------------------------------
-# The template list and the pinned defaults of API.md
+# The template list and the pinned defaults of docs/api.md
 # ---------------------------------------------------------------------------
 
 def test_every_template_api_md_names_exists():
-    text = (_DOCS / "API.md").read_text(encoding="utf-8")
-    rule4 = text[text.index("4. **State templates**"):text.index("5. **Shaders**")]
-    templates = rule4[rule4.index("Templates:"):rule4.index("- C arrays")]
-    listed = re.findall(r"`([A-Z]\w+)`", templates)
-    assert len(listed) == 31  # 30 templates + BlitSide
-    results = text[text.index("## Query results"):]
-    listed += re.findall(r"`([A-Z][A-Za-z]+)`", results[:results.index("## Errors")])
+    # docs/api.md's table names every template and query-result record, one row each.
+    text = _API_MD.read_text(encoding="utf-8")
+    section = text[text.index("## Templates and their defaults"):]
+    section = section[:section.index("\n## ", 1)]
+    listed = re.findall(r"^\| `([A-Z]\w+)` \|", section, flags=re.M)
+    assert len(listed) == len(set(listed)) == 34  # 30 templates, BlitSide, 3 query records
     assert "BlitSide" in listed and "SOStatistics" in listed
+    assert set(listed) == set(state.__all__)
     for name in listed:
-        assert name in state.__all__, name
         assert dataclasses.is_dataclass(getattr(state, name)), name
 
 
@@ -65,7 +63,7 @@ def test_api_md_pinned_defaults():
 
 # Fields whose default is deliberately not Gallium's zero, and why:
 _NONZERO_DEFAULTS = {
-    ("RTBlendState", "colormask"), ("DrawInfo", "instance_count"),      # API.md
+    ("RTBlendState", "colormask"), ("DrawInfo", "instance_count"),      # docs/api.md
     ("RasterizerState", "half_pixel_center"), ("RasterizerState", "depth_clip_near"),
     ("RasterizerState", "depth_clip_far"),
     ("RTBlendState", "rgb_src_factor"), ("RTBlendState", "rgb_dst_factor"),  # no factor 0
@@ -215,7 +213,7 @@ def test_field_names_include_every_c_member(cls):
 
 
 def test_spec_extras_are_present():
-    # API.md: VertexBuffer carries stride; DrawInfo carries start, count, index_bias.
+    # docs/api.md: VertexBuffer carries stride; DrawInfo carries start, count, index_bias.
     assert {"stride"} <= {f.name for f in dataclasses.fields(VertexBuffer)}
     assert {"start", "count", "index_bias"} <= {f.name for f in dataclasses.fields(DrawInfo)}
     assert {"level", "first_layer", "last_layer"} <= \
