@@ -1,4 +1,5 @@
-"""``_PRECISE`` on hosts without GLSL 4.00's ``precise`` (the gl33 profile).
+"""``_PRECISE`` on hosts without GLSL 4.00's ``precise`` (the gl33 profile),
+and the round-to-odd addition the exactly fused FMA / DFMA share (``ADD_ODD``).
 
 With GLSL 400 / GL_ARB_gpu_shader5 a ``_PRECISE`` destination is declared
 ``precise`` and the host compiler keeps IEEE behaviour: no ``x - x`` -> 0,
@@ -167,5 +168,28 @@ def step(em, inst, value: Expr, position: int = 3) -> Expr:
     return barrier(em, value, position) if inst_is_exact(em, inst) else value
 
 
+# Round-to-odd addition (Boldo & Melquiond, "Emulation of FMA and correctly rounded
+# sums: proved algorithms using rounding to odd", 2008), the exact step of the fused
+# FMA (alu.py, with fp64) and DFMA (wide.py): GLSL's fma() need not be fused and
+# llvmpipe does round between the multiply and the add.  'precise' keeps the
+# compiler from simplifying the error-free transformation.
+ADD_ODD = """double glp_add_odd(double x, double y)
+{
+    // x + y rounded to odd: the nearest sum, nudged one ulp towards the exact sum
+    // when it is inexact and its last bit is even.
+    precise double s = x + y;
+    precise double bb = s - x;
+    precise double err = (x - (s - bb)) + (y - bb);
+    uvec2 w = unpackDouble2x32(s);
+    if (err != 0.0lf && (w.x & 1u) == 0u && !isinf(s)) {
+        bool away = (err > 0.0lf) == (s > 0.0lf);
+        uint lo = away ? w.x + 1u : w.x - 1u;
+        uint hi = w.y + ((away && lo == 0u) ? 1u : 0u) - ((!away && w.x == 0u) ? 1u : 0u);
+        s = packDouble2x32(uvec2(lo, hi));
+    }
+    return s;
+}"""
+
+
 __all__ = ["UNIFORM", "emulated", "is_exact", "inst_is_exact", "exact_instructions", "barrier",
-           "operands", "result", "step"]
+           "operands", "result", "step", "ADD_ODD"]
