@@ -178,6 +178,12 @@ class Emitter:
             self._resource_seen.add(text)
             self.resource_decls.append((self._DECL_ORDER.index(kind), index, len(self.resource_decls), text))
 
+    def pass_rows(self, hook: str) -> list:
+        """The variant passes active at ``hook`` for this stage and key, in
+        table order (``passes.rows``; a pass that re-runs others asks here,
+        so the passes never import their own registry)."""
+        return passes.rows(self, hook)
+
     def use_sysvals(self) -> None:
         """Mark the glp_sysvals block as used."""
         self.sysvals_used = True

@@ -69,7 +69,7 @@ from __future__ import annotations
 from typing import List, Optional, Tuple
 
 from .reflection import VaryingInfo
-from .stages import varying_block, varying_name
+from .varyings import varying_block, varying_name
 from .sysvals import INSTANCE_NAME
 from .variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
                       PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)

@@ -121,12 +121,10 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
     function of the restored outputs and of idempotent state (the stipple
     counter adds the window distance from the previous vertex, zero for the
     same vertex again)."""
-    from . import passes  # (passes imports this module)
-
     lines = [f"{text} = {name};" for _, name, text in _saved_outputs(em)]
     if move:
         lines.append(move)
-    for row in passes.rows(em, "vertex_end"):
+    for row in em.pass_rows("vertex_end"):
         if row.run not in (save_vertex, emit_last_pixel):
             lines += row.run(em)
     return ["{"] + ["    " + line for line in lines] + ["}"]

@@ -26,7 +26,7 @@ wrote it, before the pixel-centre shift, the halfz remap and the y flip.
   distance when none is enabled, so the variant makes them harmless.
   VS_WINDOW_SPACE_POSITION disables clipping in Gallium: no distances.
   Cull distances (CLIPDIST components past the clip-distance count,
-  ``stages.clip_cull_counts``) are never disabled, and a shader writing
+  ``varyings.clip_cull_counts``) are never disabled, and a shader writing
   only those leaves clip_plane_enable to the user planes.
 * **CLIPDIST for the FS** (``output_interpolation`` lists CLIPDIST[n]):
   ``glp_clipdist_n`` = the register's clip and cull distances as written,
@@ -90,7 +90,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .stages import clip_cull_counts, varying_block, varying_name
+from .varyings import clip_cull_counts, varying_block, varying_name
 
 
 def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
@@ -116,7 +116,7 @@ def _clipdist_registers(shader) -> int:
 def written_clip_distances(shader) -> int:
     """Bits of the gl_ClipDistance elements a shader's own CLIPDIST outputs write:
     the components of its CLIPDIST registers below its clip-distance count
-    (``stages.clip_cull_counts``: those past it are cull distances; a shader
+    (``varyings.clip_cull_counts``: those past it are cull distances; a shader
     with only NUM_CULLDIST_ENABLED writes none).  Works on the IR, so the
     context can compute ``disabled_clip_distances`` before lowering."""
     regs = _clipdist_registers(shader)
