@@ -35,11 +35,11 @@ from .decls import Decls
 from .exprs import (Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name,
                     var)
 from .exprs import negate as negated
-from .features import Requirements
+from .requirements import Requirements
 from .reflection import ConstantBufferInfo, Reflection
 from .signatures import UNTYPED, operand_types
 from .stages import IOMap, semantic_type, stage_layout
-from .sysvals import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
+from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
 from .types import RegisterPlan, array_id_of, plan_registers
 from .variant import VariantKey
 from .views import ComponentView, VectorView
@@ -138,7 +138,7 @@ class Emitter:
         self.uses_discard = False
         self.streams = set()
         self.prologue: List[str] = []
-        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes.py)
+        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes/__init__.py)
         self.in_subroutine = False
         self.switch_stack: List[dict] = []
         # Filled by texture.py / memory.py.

@@ -24,11 +24,11 @@ from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Declaration
 from ..semantics import PRIMITIVE_NAMES, PRIMITIVE_VERTICES
 from .reflection import VaryingInfo
-from .sysvals import INSTANCE_NAME
+from .sysval_block import INSTANCE_NAME
 from .varyings import clip_cull_counts, varying_block, varying_name
 from .exprs import PREC
 from . import passes
-from .passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -260,7 +260,7 @@ class IOMap:
             return ComponentView([comp(name, "int")], "int")
         if semantic not in ("SAMPLEMASK", "STENCIL"):
             # CLIPDIST: the clip and cull distances the last vertex stage wrote, as
-            # written: a varying that stage fills (passes_vertex.copy_clipdist_varyings),
+            # written: a varying that stage fills (passes.vertex.copy_clipdist_varyings),
             # not gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
             # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
             if semantic != "CLIPDIST":

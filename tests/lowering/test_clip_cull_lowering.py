@@ -10,7 +10,7 @@ import pytest
 
 from lowering import VariantKey, parse, to_glsl
 from lowering.errors import UnsupportedError
-from lowering.glsl.passes_vertex import written_clip_distances
+from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.varyings import clip_cull_counts
 
 

@@ -52,8 +52,8 @@ states the rules.
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
-from .sysvals import INSTANCE_NAME
+from ...errors import UnsupportedError
+from ..sysval_block import INSTANCE_NAME
 
 DEPTH_OFFSET_OFF, DEPTH_OFFSET_UNITS, DEPTH_OFFSET_FULL = 0, 1, 2
 DEPTH_CLIP_NONE, DEPTH_CLIP_NEAR, DEPTH_CLIP_NEAR_HALFZ, DEPTH_CLIP_FAR = 0, 1, 2, 3

@@ -51,8 +51,8 @@ from __future__ import annotations
 
 from typing import List
 
-from .passes_stipple import INSTANCE, bases_unit
-from .sysvals import INSTANCE_NAME
+from .stipple import INSTANCE, bases_unit
+from ..sysval_block import INSTANCE_NAME
 
 EDGE = "glp_edge"
 MASK = "glp_edge_mask"

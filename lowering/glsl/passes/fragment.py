@@ -68,12 +68,12 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from .reflection import VaryingInfo
-from .varyings import varying_block, varying_name
-from .sysvals import INSTANCE_NAME
-from .variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
+from ..reflection import VaryingInfo
+from ..varyings import varying_block, varying_name
+from ..sysval_block import INSTANCE_NAME
+from ..variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
                       PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
-from .views import VectorView
+from ..views import VectorView
 
 # PIPE_FUNC_* -> the GLSL comparison "alpha <op> ref" that lets the fragment pass
 # (NEVER and ALWAYS have no comparison: discard always / no pass at all).

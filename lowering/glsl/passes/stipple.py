@@ -48,7 +48,7 @@ counted by their projected distance from the start point, rounded.
 
 from __future__ import annotations
 
-from .sysvals import INSTANCE_NAME
+from ..sysval_block import INSTANCE_NAME
 
 COUNTER = "glp_line_stipple"
 INSTANCE = "glp_ls_instance"
@@ -71,7 +71,7 @@ def bases_unit(layout) -> int:
 
 def stipple_strip_state() -> list:
     """(GLSL type, name) of the GS's strip state the counter pass updates
-    (passes_last_pixel.py keeps it across the extra vertex it emits)."""
+    (passes/last_pixel.py keeps it across the extra vertex it emits)."""
     return [("float", _LEN), ("vec2", _PREV)]
 
 

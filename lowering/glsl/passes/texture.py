@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from .exprs import Expr, swizzle_text, var
+from ..exprs import Expr, swizzle_text, var
 
 # GLSL sampler kind -> how many leading coordinates are s, t, r (layers excluded).
 # Cube maps, buffers and multisample textures have no wrap to emulate.

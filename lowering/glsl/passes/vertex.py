@@ -90,7 +90,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .varyings import clip_cull_counts, varying_block, varying_name
+from ..varyings import clip_cull_counts, varying_block, varying_name
 
 
 def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
