@@ -1,32 +1,10 @@
 """``_PRECISE`` on hosts without GLSL 4.00's ``precise`` (the gl33 profile),
 and the round-to-odd addition the exactly fused FMA / DFMA share (``ADD_ODD``).
 
-With GLSL 400 / GL_ARB_gpu_shader5 a ``_PRECISE`` destination is declared
-``precise`` and the host compiler keeps IEEE behaviour: no ``x - x`` -> 0,
-``(a - b) + b`` -> a, ``max(x, x)`` -> x, ``(x + 1) - 1`` -> x, which change
-the result for NaN, infinity, -0.0 or denormals.  GLSL 4.00 section 4.7 (and
-Mesa's ``propagate_invariance``) extends this to every variable whose value
-is used to compute a precise one, whatever instruction wrote it.
-
-GLSL 330 has no such qualifier, so the same guarantee is built from what an
-optimiser cannot see through: every float operand an *exact* instruction
-reads (a register, not a literal) is passed through
-``uintBitsToFloat(floatBitsToUint(x) ^ glp_exact_zero.<c>)``, an identity on
-the bits because ``glp_exact_zero`` is a default-block uniform nobody sets
-(GL initialises those to 0 at link, GL 3.3 core 2.11.7), one component per
-operand position so two operands of one instruction never look equal.  A
-barrier-wrapped value has no known producer and no known relation to any
-other operand, so no algebraic rewrite applies; the literal operands stay
-visible, so the constant folding GLSL's front end does (with or without
-``precise``) is the same on both profiles.
-
-Which instructions are exact is computed like Mesa does at GLSL 400: start
-from the ``_PRECISE`` ones, mark every variable they read precise, then every
-instruction writing a precise variable is exact too, to a fixed point
-(``exact_instructions``).  Opcodes whose lowering still differs with opaque
-operands (a host-fused or re-associated built-in) are expanded here with a
-barrier between their steps (LRP, DPH, DP2A in ``alu.py``, through ``step``).
-docs/lowering.md ("_PRECISE without precise") has the measurements.
+Which instructions are exact is computed as Mesa does at GLSL 400
+(``exact_instructions``); their float register operands and results pass
+through an opaque identity (``barrier``) no optimiser can see through.
+docs/lowering.md ("_PRECISE without precise") has the rules and measurements.
 """
 
 from __future__ import annotations

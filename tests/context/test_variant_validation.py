@@ -1,6 +1,6 @@
 """A shader CSO is validated once, at create: its variants reuse the result.
 
-create_fs_state parses and validates (docs/lowering.md "Variants"); every
+create_fs_state parses and validates (docs/lowering.md "Variant key"); every
 variant compiled later for a new key lowers the validated record without
 checking the shader again.  Counted through the validator itself, across
 three alpha-test variants of one FS drawn on both profiles.

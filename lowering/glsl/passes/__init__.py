@@ -9,41 +9,7 @@ at their hook.  The code of each pass lives in ``passes/fragment.py``,
 ``passes/edges.py`` and ``passes/last_pixel.py``; ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
-The hooks and who calls them:
-
-* ``declare`` -- once, after the IO declarations (``Emitter.run``): extra
-  inputs / outputs a pass needs (the BCOLOR outputs of two-sided color).
-* ``prologue`` -- once, lines at the top of ``main`` (``Emitter.run``):
-  per-fragment kills that happen *before* the shader runs in GL / Gallium
-  (polygon stipple, window rectangles), so a killed fragment has no side
-  effects.
-* ``fs_input`` -- when the emitter makes the view of an FS input varying
-  (``stages.IOMap._fs_input``): the first row that returns a view replaces
-  the plain varying (two-sided color, point-sprite coordinates).
-* ``fragment_end`` -- before every return of an FS ``main``, ahead of the
-  COLOR[0] broadcast (``Emitter.epilogue``): color clamping, the point
-  coverage, then the alpha test (GL applies the test to the clamped color).
-* ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
-  window-space position is mapped back, ``Emitter.epilogue``), in a GS
-  before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): the
-  CLIPDIST values the FS reads, disabled shader clip distances, user clip
-  distances (from the unflipped position), the depth clip plane
-  (passes/depth.py), back-color copies, vertex color clamping, the integer
-  pixel-centre shift, the viewport depth transform, the clip_halfz remap,
-  then the y flip.
-* ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
-  (``flow.handle_endprim``): the line stipple counter and the line last
-  pixel's strip state start a new strip.
-* texture coordinates -- GL_CLAMP is applied inside the texture handlers
-  (``texture.py`` calls ``passes.texture.clamp_coords``); its row is here
-  for the record.
-* texture results -- the view swizzle of comparison results is applied
-  where the texture handlers write them (``texture.py`` calls
-  ``shadow_swizzle.compare_result``); its row is here for the record.
-
-Values that change often (alpha reference, clip planes, stipple pattern,
-window rectangles, framebuffer height) are read from the ``glp_sysvals``
-block, never baked into the source.
+The hooks, and who calls them: docs/lowering.md, "Variant pass hooks".
 """
 
 from __future__ import annotations

@@ -1,53 +1,8 @@
 """Variant passes for depth: unscaled polygon offset units (FS) and one
 depth clipping plane kept while the other is disabled (last vertex stage).
 
-Each function is one row of ``passes.PASSES``; glpipe/rasterizer.py and
-glpipe/variant_keys.py decide when the key fields are set, docs/rasterizer.md
-states the rules.
-
-* **Unscaled polygon offset** (``depth_offset``; the rasterizer's
-  ``offset_units_unscaled``, D3D9's depth bias): Gallium's offset is
-  ``o = offset_scale * m + offset_units`` with m = max(|dz/dx|, |dz/dy|)
-  of the window depth, and offset_units added as it is -- a depth value, not
-  a multiple of the depth buffer's minimum resolvable difference, which is
-  all GL's glPolygonOffset can take (cso/rasterizer.rst; llvmpipe adds the
-  units unscaled).  A non-zero offset_clamp bounds o above (clamp > 0) or
-  below (clamp < 0), glPolygonOffsetClamp's rule.  The variant writes
-  ``gl_FragDepth = gl_FragCoord.z + ...``; the values come from
-  ``sysvals.depth_offset`` (x scale, y units, z clamp), so changing them
-  never recompiles.  Two modes:
-
-  - ``DEPTH_OFFSET_UNITS`` (1, no clamp): the host keeps glPolygonOffset
-    (scale, 0) on for the slope term -- exact GL m for every fill mode,
-    line- and point-filled polygons included -- and the FS adds the units:
-    gl_FragCoord.z is the rasterized depth *after* the host's offset (GLSL:
-    the depth the fragment would get without a depth write).
-  - ``DEPTH_OFFSET_FULL`` (2, with a clamp, which must bound the sum): the
-    host offset is off and the FS computes all of o, m from the
-    derivatives of gl_FragCoord.z.  Window depth is affine over a filled
-    polygon, so the 2x2-quad differences are exact; line- and point-filled
-    polygons have no such plane in the FS, so the context refuses that case
-    (a non-zero scale with a clamp there).
-
-  The derivatives and the new depth are computed first thing in ``main``
-  (uniform control flow), the write happens before every return.  An FS
-  that writes depth itself gets no variant: GL and Gallium apply the offset
-  to the rasterized depth, which such a shader replaces.  An FS with
-  early_fragment_tests is refused (UnsupportedError): GL tests the
-  rasterized depth before the shader and ignores a written depth, so the
-  offset would be silently lost.  The written depth carries no layout
-  qualifier (depth_any); the host loses early depth testing for these
-  draws, and a multisampled fragment writes one depth for all its samples.
-* **Depth clip plane** (``depth_clip_plane`` / ``depth_clip_slot``;
-  depth_clip_near != depth_clip_far): the host runs with GL_DEPTH_CLAMP,
-  which disables GL's near and far clipping together, and the plane that
-  must still clip comes back as ``gl_ClipDistance[slot]`` -- ``z + w``
-  (near, z >= -w), ``z`` (near with clip_halfz, z >= 0) or ``w - z`` (far,
-  z <= w), from the position the shader wrote (Gallium's clip space, before
-  the clip_halfz remap and the y flip).  The context picks the slot (one
-  the user planes and the shader's own distances do not use) and enables
-  its GL_CLIP_DISTANCEi.  A window-space position (VS_WINDOW_SPACE_POSITION)
-  is never clipped: no distance.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Depth offset and the depth clip plane).
 """
 
 from __future__ import annotations
