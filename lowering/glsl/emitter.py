@@ -2,23 +2,10 @@
 
 ``to_glsl`` parses (if given text), validates (unless given ``validate``'s
 record, which a pipe shader CSO keeps from create), plans registers
-(``types.py``), then walks the instructions; every opcode is handled by a
-row of one of the tables in ``alu.py``, ``texture.py``, ``memory.py`` and
-``flow.py``.  Those handlers talk to the ``Emitter`` through a small API:
-
-* ``src(i, s, positions, want)`` -- source ``s`` of instruction ``i`` at
-  swizzle positions ``positions``, converted to base type ``want``, source
-  modifiers applied; ``src_wide`` for a double / 64-bit-int lane;
-* ``write(i, d, comps, value)`` -- store into the components ``comps`` of
-  destination ``d`` (saturate, conversion to the register's type, scatter
-  into built-ins, indirect output arrays);
-* ``line(text)``, ``indent``, ``tmp()``, ``helper(name, code)``,
-  ``declare(text)`` -- output;
-* ``req.need(feature, what)`` -- version / extension gating.
-
-Layout of the result: ``#version``, ``#extension``s, stage layout,
-sysvals, resources, inputs / outputs, globals, helper functions,
-subroutines, ``main``.
+(``types.py``), then walks the instructions, each handled by a row of the
+tables in ``alu.py``, ``texture.py``, ``memory.py`` and ``flow.py``.  The
+handler API of ``Emitter`` and the layout of the result: docs/lowering.md
+("Module map").
 """
 
 from __future__ import annotations

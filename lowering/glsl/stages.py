@@ -1,19 +1,10 @@
 """The per-stage interface: inputs, outputs, system values and stage layouts.
 
-The one naming rule (docs/lowering.md): a semantic GLSL has a built-in for
-maps to that built-in; every other semantic ``NAME[n]`` becomes the varying
-``glp_<name>_<n>`` (lower case), e.g. GENERIC[3] -> ``glp_generic_3``,
-TEXCOORD[0] -> ``glp_texcoord_0``, COLOR[1] -> ``glp_color_1``, BCOLOR[0]
--> ``glp_bcolor_0``, FOG[0] -> ``glp_fog_0``, PATCH[2] -> ``patch``
-``glp_patch_2``.  Separately lowered stages therefore link by name.  Vertex
-shader inputs are ``layout(location = n) in vec4 glp_attr_n``; fragment
-shader COLOR[n] outputs are ``layout(location = n) out vec4
-glp_frag_color_n``.  All user varyings are ``vec4``: TGSI does not type
-them, and the previous stage cannot know how the next one reads them.
-
 ``IOMap`` builds, per register, a view (``views.py``), the declaration
 lines and the reflection entry; ``stage_layout`` turns the properties into
-``layout(...) in/out;`` lines.
+``layout(...) in/out;`` lines.  User varyings follow the one naming rule of
+``varyings.py``; docs/lowering.md ("Inputs and outputs") has the mapping of
+every semantic.
 """
 
 from __future__ import annotations
