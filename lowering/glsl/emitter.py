@@ -98,7 +98,7 @@ def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 
 
 
 class Emitter:
-    """State of one lowering (see the module docstring for the handler API)."""
+    """State of one lowering (docs/lowering.md "Module map" has the handler API)."""
 
     def __init__(self, info: ShaderInfo, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
                  req_local_mem: Optional[int]):

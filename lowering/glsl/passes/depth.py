@@ -24,7 +24,7 @@ _CLIP_DISTANCE = {
 
 
 def offset_depth(em) -> list[str]:
-    """Prologue: ``glp_offset_depth``, the fragment's offset depth (see the module docstring)."""
+    """Prologue: ``glp_offset_depth``, the fragment's offset depth (docs/lowering.md "Variant passes")."""
     if em.shader.property("FS_EARLY_DEPTH_STENCIL", 0):
         raise UnsupportedError(
             "RasterizerState.offset_units_unscaled: the offset is applied by writing the fragment depth, which "

@@ -75,7 +75,7 @@ def sprite_semantic(em) -> str:
 
 
 def sprite_t(em) -> str:
-    """GLSL for the sprite t coordinate in Gallium's orientation (see the module docstring)."""
+    """GLSL for the sprite t coordinate in Gallium's orientation (docs/lowering.md "Variant passes")."""
     upper_left = em.key.sprite_coord_mode == PIPE_SPRITE_COORD_UPPER_LEFT
     # t = 0 at the smallest Gallium window y: opposite to GL's gl_PointCoord unless
     # the window-system flip has already mirrored GL's rows.
@@ -125,7 +125,7 @@ def polygon_stipple(em) -> List[str]:
 
 
 def window_rectangles(em) -> List[str]:
-    """Discard per the window rectangles (see the module docstring)."""
+    """Discard per the window rectangles (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     count = em.key.window_rectangles
     include = em.key.window_rectangles_include
@@ -149,7 +149,7 @@ def window_rectangles(em) -> List[str]:
 
 def point_coverage(em) -> List[str]:
     """``glp_point_coverage``: the fragment's coverage of the round point;
-    discard where it is 0 (see the module docstring)."""
+    discard where it is 0 (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     return [
         "// antialiased point: coverage of the circle of diameter point size, 1-pixel linear edge",

@@ -92,7 +92,7 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
 
 def emit_last_pixel(em) -> list[str]:
     """GS, last ``vertex_end`` row: the extra segment when this vertex ends a
-    segment whose last pixel GL leaves undrawn (see the module docstring)."""
+    segment whose last pixel GL leaves undrawn (docs/lowering.md "Variant passes")."""
     if not _writes_position(em):
         return []
     s = INSTANCE_NAME

@@ -35,7 +35,7 @@ def stipple_strip_state() -> list:
 
 
 def declare_counter_output(em) -> None:
-    """GS: the counter output and the strip state (see the module docstring)."""
+    """GS: the counter output and the strip state (docs/lowering.md "Variant passes")."""
     em.io._declare(f"noperspective out float {COUNTER};")
     start = "0.5"
     if em.key.line_stipple == LINE_STIPPLE_SEGMENT_BASES:

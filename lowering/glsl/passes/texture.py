@@ -32,7 +32,7 @@ class ClampedCoords:
     def keep_lod(self, em, row, func: str, args: List[Expr], extra: Optional[Expr]):
         """(func, args, extra) of the lookup with the LOD of the unclamped coordinate:
         an implicit-LOD ``texture`` in a fragment shader on a mipmapped target
-        becomes ``textureGrad`` (see the module docstring); anything else is
+        becomes ``textureGrad`` (docs/lowering.md "Variant passes"); anything else is
         returned unchanged."""
         if func != "texture" or em.proc != "FRAG" or not row.mips or row.grad == 0:
             return func, args, extra

@@ -67,7 +67,7 @@ def clip_vertex_source(em) -> Optional[str]:
 
 
 def user_clip_distances(em) -> List[str]:
-    """gl_ClipDistance[i] from the user clip planes (see the module docstring)."""
+    """gl_ClipDistance[i] from the user clip planes (docs/lowering.md "Variant passes")."""
     if shader_clip_distance_mask(em):
         # The shader's own clip distances take precedence.  Cull distances are
         # not clip distances: with only those the user planes apply.
@@ -168,7 +168,7 @@ def clamp_vertex_colors(em) -> List[str]:
 
 
 def shift_to_integer_pixel_centers(em) -> List[str]:
-    """Move clip-space x, y by +0.5 window pixel (see the module docstring)."""
+    """Move clip-space x, y by +0.5 window pixel (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     em.use_sysvals()
@@ -178,14 +178,14 @@ def shift_to_integer_pixel_centers(em) -> List[str]:
 
 
 def remap_clip_halfz(em) -> List[str]:
-    """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (see the module docstring)."""
+    """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;   // clip_halfz"]
 
 
 def viewport_depth(em) -> List[str]:
-    """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (see the module docstring)."""
+    """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em) or em.io.window_space_position:
         return []
     em.use_sysvals()
@@ -194,7 +194,7 @@ def viewport_depth(em) -> List[str]:
 
 
 def flip_position_y(em) -> List[str]:
-    """Negate clip-space y (see the module docstring)."""
+    """Negate clip-space y (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.y = -gl_Position.y;   // y flip"]
