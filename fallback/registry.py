@@ -76,14 +76,14 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="window_rectangles",
         provides="set_window_rectangles (MAX_WINDOW_RECTANGLES): an FS variant discards fragments by the "
                  "include / exclude rectangles in the sysvals block",
-        implementation="lowering.glsl.passes_fragment.window_rectangles + glpipe.rasterizer",
+        implementation="lowering.glsl.passes.fragment.window_rectangles + glpipe.rasterizer",
     ),
     Fallback(
         name="clip_halfz",
         feature="clip_control",
         provides="rasterizer clip_halfz (CLIP_HALFZ) without glClipControl: the last vertex stage's "
                  "z' = 2z - w and the halfz depth range",
-        implementation="lowering.glsl.passes_vertex.remap_clip_halfz",
+        implementation="lowering.glsl.passes.vertex.remap_clip_halfz",
     ),
     Fallback(
         name="start_instance",
@@ -105,20 +105,20 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature=None,
         provides="PIPE_TEX_WRAP_CLAMP (GL_CLAMP): CLAMP_TO_EDGE when NEAREST, CLAMP_TO_BORDER plus the "
                  "coordinate clamped to [0, 1] in the shader when LINEAR",
-        implementation="lowering.glsl.passes_texture.clamp_coords + glpipe.samplers",
+        implementation="lowering.glsl.passes.texture.clamp_coords + glpipe.samplers",
     ),
     Fallback(
         name="alpha_test",
         feature=None,
         provides="DSA alpha test (ALPHA_TEST): an FS variant discards by the reference in the sysvals block",
-        implementation="lowering.glsl.passes_fragment.alpha_test",
+        implementation="lowering.glsl.passes.fragment.alpha_test",
     ),
     Fallback(
         name="two_sided_color",
         feature=None,
         provides="light_twoside (TWO_SIDED_COLOR): FS COLOR inputs read BCOLOR on back faces",
-        implementation="lowering.glsl.passes_fragment.two_sided_color_input + "
-                       "lowering.glsl.passes_vertex.copy_back_colors",
+        implementation="lowering.glsl.passes.fragment.two_sided_color_input + "
+                       "lowering.glsl.passes.vertex.copy_back_colors",
     ),
     Fallback(
         name="flatshade",
@@ -131,35 +131,35 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature=None,
         provides="sprite_coord_enable / sprite_coord_mode (POINT_SPRITE): FS texture coordinates replaced "
                  "by the point coordinate",
-        implementation="lowering.glsl.passes_fragment.sprite_coord_input",
+        implementation="lowering.glsl.passes.fragment.sprite_coord_input",
     ),
     Fallback(
         name="user_clip_planes",
         feature=None,
         provides="clip_plane_enable with set_clip_state planes (CLIP_PLANES): gl_ClipDistance from "
                  "CLIPVERTEX or POSITION in the last vertex stage",
-        implementation="lowering.glsl.passes_vertex.user_clip_distances",
+        implementation="lowering.glsl.passes.vertex.user_clip_distances",
     ),
     Fallback(
         name="color_clamping",
         feature=None,
         provides="clamp_vertex_color / clamp_fragment_color (VERTEX_COLOR_CLAMPED, FRAGMENT_COLOR_CLAMPED): "
                  "color outputs clamped to [0, 1] in the shader",
-        implementation="lowering.glsl.passes_vertex.clamp_vertex_colors + "
-                       "lowering.glsl.passes_fragment.clamp_fragment_colors",
+        implementation="lowering.glsl.passes.vertex.clamp_vertex_colors + "
+                       "lowering.glsl.passes.fragment.clamp_fragment_colors",
     ),
     Fallback(
         name="polygon_offset_units_unscaled",
         feature=None,
         provides="offset_units_unscaled (POLYGON_OFFSET_UNITS_UNSCALED): the FS adds the units to its depth",
-        implementation="lowering.glsl.passes_depth.offset_depth",
+        implementation="lowering.glsl.passes.depth.offset_depth",
     ),
     Fallback(
         name="depth_clip_separate",
         feature=None,
         provides="depth_clip_near != depth_clip_far (DEPTH_CLIP_DISABLE_SEPARATE): GL_DEPTH_CLAMP plus a "
                  "clip distance for the plane that still clips",
-        implementation="lowering.glsl.passes_depth.depth_clip_distance",
+        implementation="lowering.glsl.passes.depth.depth_clip_distance",
     ),
     Fallback(
         name="window_space_position",

@@ -400,9 +400,9 @@ _PARAM_ROWS = (
     (Cap.DEPTH_CLIP_DISABLE, _D, lambda e: e.has("depth_clamp")),
     (Cap.DEPTH_BOUNDS_TEST, _D, lambda e: e.has("depth_bounds_test")),
     (Cap.POLYGON_OFFSET_CLAMP, _D, lambda e: e.has("polygon_offset_clamp")),
-    # FS variants add the units as a depth value (lowering/glsl/passes_depth.py).
+    # FS variants add the units as a depth value (lowering/glsl/passes/depth.py).
     (Cap.POLYGON_OFFSET_UNITS_UNSCALED, _D, lambda e: 1),
-    # GL_DEPTH_CLAMP plus the still-clipping plane as a clip distance (passes_depth.py).
+    # GL_DEPTH_CLAMP plus the still-clipping plane as a clip distance (passes/depth.py).
     (Cap.DEPTH_CLIP_DISABLE_SEPARATE, _D, lambda e: e.has("depth_clamp")),
     (Cap.POINT_SIZE_FIXED, _D, lambda e: 1),
     (Cap.MAX_VIEWPORTS, _D,
@@ -575,7 +575,7 @@ PARAMF_RULES = MappingProxyType({
     CapF.LINE_WIDTH_GRANULARITY: (_D, lambda e: float(e.lim("GL_SMOOTH_LINE_WIDTH_GRANULARITY"))),
     CapF.MIN_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
     CapF.MAX_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
-    # point_smooth: an FS variant over the host's square points (passes_fragment.point_coverage).
+    # point_smooth: an FS variant over the host's square points (passes.fragment.point_coverage).
     CapF.MIN_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
     CapF.MAX_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
     CapF.POINT_SIZE_GRANULARITY: (_D, lambda e: float(e.lim("GL_POINT_SIZE_GRANULARITY"))),

@@ -349,7 +349,7 @@ def check_clip_cull_properties(ir, cull_distance_cap: int, profile_name: str, wh
     PIPE_CAP_CULL_DISTANCE (gl_CullDistance: GL 4.5 / GL_ARB_cull_distance; the
     gl33 profile has none, docs/rasterizer.md "Clip and cull distances")."""
     from lowering.errors import ShaderValidationError, UnsupportedError
-    from lowering.glsl.stages import clip_cull_counts
+    from lowering.glsl.varyings import clip_cull_counts
 
     from .defs import PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
 

@@ -9,7 +9,7 @@ a line's fragments along its major axis, fragment ``s`` is drawn iff bit
 ``(s // (factor + 1)) % 16`` of the pattern is 1; ``s`` restarts at each
 independent segment (LINES) and at the start of each strip, loop and
 primitive restart, and continues along a LINE_STRIP, LINE_LOOP (its closing
-segment too) and LINE_STRIP_ADJACENCY.  lowering/glsl/passes_stipple.py
+segment too) and LINE_STRIP_ADJACENCY.  lowering/glsl/passes/stipple.py
 computes ``s`` in the GS that feeds the rasterizer and kills fragments in
 the FS; the pattern and factor are ``sysvals.line_stipple`` (set at
 rasterizer bind), so a pattern change never recompiles.
@@ -33,7 +33,7 @@ GS output strip, 2 segment bases), ``_line_last_pixel_key`` (the GS's
 | polygons with fill mode LINE, from the VS | glpipe/polygon_edges.py (edge counters) | its own (triangles in) |
 | triangles from a GS or TES, fill mode LINE | -- | refused at draw time (UnsupportedError) |
 
-Line last pixel (lowering/glsl/passes_last_pixel.py; docs/rasterizer.md
+Line last pixel (lowering/glsl/passes/last_pixel.py; docs/rasterizer.md
 "Line last pixel") uses the same GS for the same draws -- the generated one
 per segment, or the bound GS emitting line strips -- without the counter or
 the pre-pass; polygons drawn with fill mode LINE keep GL's rule (no
@@ -71,8 +71,8 @@ import numpy as np
 
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, UnsupportedError
-from lowering.glsl.passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
-from lowering.glsl.passes_stipple import bases_unit
+from lowering.glsl.passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from lowering.glsl.passes.stipple import bases_unit
 
 from .defs import Prim, ShaderType
 from .dirty import Dirty
@@ -258,7 +258,7 @@ class LineStippleMixin:
 
     def _last_pixel_gs_too_big(self, gs) -> bool:
         """Whether the Gallium GS ``gs`` would exceed the host's GS output
-        limits once line_last_pixel triples its vertices (passes_last_pixel.py:
+        limits once line_last_pixel triples its vertices (passes/last_pixel.py:
         4 components per output, one more for the stipple counter)."""
         prof = self.screen.profile
         vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR

@@ -18,7 +18,7 @@ TES's triangles have every edge) -- gets:
 * a generated pass-through GS (triangles in, the same triangle out;
   glpipe/line_stipple.py ``passthrough_gs_tokens``) that adds each corner's
   one-hot weight and the triangle's edge mask (``VariantKey.edge_flags``,
-  lowering/glsl/passes_edges.py), reading the boundary masks from a buffer
+  lowering/glsl/passes/edges.py), reading the boundary masks from a buffer
   texture on the GEOM stage's last unit at ``gl_PrimitiveIDIn``;
 * an FS variant (``VariantKey.edge_fill`` = the mode the polygons are
   drawn in) killing the fragments of the edges (LINE) or vertices (POINT)
@@ -56,7 +56,7 @@ import numpy as np
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering import parse, validate
-from lowering.glsl.passes_edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
+from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
 from .defs import PolygonMode, Prim, ShaderType
 from .dirty import Dirty

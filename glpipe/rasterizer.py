@@ -52,7 +52,7 @@ from __future__ import annotations
 import weakref
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
-from lowering.glsl.passes_depth import DEPTH_OFFSET_FULL
+from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
 from .defs import (
     PIPE_MAX_CLIP_PLANES,
@@ -274,7 +274,7 @@ class RasterizerMixin:
             # host with the extension may only export the latter).
             raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
                                    "entry point")
-        # Variants stand in for the GL switches this host lacks (lowering/glsl/passes_vertex.py):
+        # Variants stand in for the GL switches this host lacks (lowering/glsl/passes/vertex.py):
         # clip_halfz without glClipControl, integer pixel centres without float viewports.
         self._rast_emulate = (not self._rast_has_clip_control, not prof.has("viewport_array"))
         self.rasterizer = None
@@ -351,7 +351,7 @@ class RasterizerMixin:
             "multisample": bool(t.multisample),
             # GL_DEPTH_CLAMP disables near and far clipping and clamps to the
             # depth range.  With one plane off the other comes back as a clip
-            # distance (passes_depth.py); the clamp is then Gallium's
+            # distance (passes/depth.py); the clamp is then Gallium's
             # depth_clamp = !depth_clip_far (PIPE_CAP_DEPTH_CLAMP_ENABLE 0)
             # except beyond a disabled near plane (docs/rasterizer.md).
             "depth_clamp": not (t.depth_clip_near and t.depth_clip_far),
@@ -432,7 +432,7 @@ class RasterizerMixin:
         if used.line_stipple is not None:
             self._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:
-            self._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes_depth.py)
+            self._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
             self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
@@ -489,7 +489,7 @@ class RasterizerMixin:
             return
         self.poly_stipple = stipple
         # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
-        # variant reads bit 31 - x % 32 (lowering/glsl/passes_fragment.py).
+        # variant reads bit 31 - x % 32 (lowering/glsl/passes/fragment.py).
         for i in range(8):
             self._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
 

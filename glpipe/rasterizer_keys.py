@@ -9,7 +9,7 @@ tuple (``key_of`` and the emulation / depth / origin entries, positions
 from __future__ import annotations
 
 from lowering.errors import UnsupportedError
-from lowering.glsl.passes_depth import (
+from lowering.glsl.passes.depth import (
     DEPTH_CLIP_FAR,
     DEPTH_CLIP_NEAR,
     DEPTH_CLIP_NEAR_HALFZ,
@@ -18,12 +18,12 @@ from lowering.glsl.passes_depth import (
     DEPTH_OFFSET_OFF,
     DEPTH_OFFSET_UNITS,
 )
-from lowering.glsl.passes_last_pixel import (
+from lowering.glsl.passes.last_pixel import (
     LINE_LAST_PIXEL_HALF_CENTERS,
     LINE_LAST_PIXEL_INTEGER_CENTERS,
     LINE_LAST_PIXEL_OFF,
 )
-from lowering.glsl.passes_vertex import written_clip_distances
+from lowering.glsl.passes.vertex import written_clip_distances
 
 from .defs import ConservativeRaster, Face, PolygonMode
 from .state import RasterizerState
@@ -43,7 +43,7 @@ def any_offset(t: RasterizerState) -> bool:
     return bool(t.offset_point or t.offset_line or t.offset_tri)
 
 
-# Polygon offset with unscaled units (passes_depth.py; docs/rasterizer.md
+# Polygon offset with unscaled units (passes/depth.py; docs/rasterizer.md
 # "Unscaled polygon offset units"): GL cannot take the units unscaled, so an
 # FS variant adds them.  Without a clamp the host keeps the slope term
 # (glPolygonOffset(scale, 0)); a clamp must bound the sum, so the FS then
@@ -84,7 +84,7 @@ def depth_clip_plane(t: RasterizerState) -> int:
 
 
 def depth_clip_slot(clip_plane_enable: int, shader_ir, max_distances: int) -> int:
-    """The gl_ClipDistance slot of the depth plane (passes_depth.py): the
+    """The gl_ClipDistance slot of the depth plane (passes/depth.py): the
     lowest one neither a user plane (clip_plane_enable) nor the last vertex
     stage's own CLIPDIST uses, within the host's clip distances (shared with
     the shader's cull distances).  UnsupportedError when none is free."""
@@ -174,7 +174,7 @@ def edge_fill(t: RasterizerState) -> tuple:
 
 
 def last_pixel_key(t: RasterizerState) -> int:
-    """The key entry of line_last_pixel (lowering/glsl/passes_last_pixel.py):
+    """The key entry of line_last_pixel (lowering/glsl/passes/last_pixel.py):
     0 where GL's diamond-exit rule does not apply -- smooth lines and
     multisample rasterization draw rectangles ending at the end point, with
     no omitted pixel to add (docs/rasterizer.md "Line last pixel") --, else

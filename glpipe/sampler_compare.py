@@ -58,32 +58,21 @@ def initial_pairs(stages: int) -> tuple:
     return pairs, variant_input(pairs)
 
 
-def plan_compare(ctx, v, whole_resource: bool) -> None:
-    """Set a depth view's ``compare_class`` and, when its GL swizzle does not
-    keep red, make its ``compare_twin``: ``whole_resource`` (an immutable
-    resource seen whole, same target and storage) binds the resource's own
-    texture, otherwise a second GL texture view, or on hosts without them
-    the texture parameters with the identity swizzle."""
-    # (imported here: sampler_views imports this module)
-    from .sampler_views import _GL_SWIZZLE, _IDENTITY, MODE_DIRECT, MODE_VIEW
-
+def plan_compare(v):
+    """Set a depth view's ``compare_class``; when its GL swizzle does not keep
+    red, return its ``compare_twin`` (a copy with the identity swizzle, no GL
+    object yet: sampler_views gives it one the way the view has), else None."""
     cls = interned_class((v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a))
     v.compare_class = None if cls == DEFAULT_CLASS else cls
     if v.swizzle[0] == Swizzle.X:
-        return                           # GL's comparison reaches GLSL's result as it is
+        return None                      # GL's comparison reaches GLSL's result as it is
     twin = copy.copy(v)
-    twin.swizzle = _IDENTITY
+    twin.swizzle = (0, 1, 2, 3)          # the identity: X, Y, Z, W
     twin.compare_twin = twin
     twin.params_seen = -1
     twin._gl_view, twin._src_name = 0, None
-    if whole_resource:
-        twin.mode = MODE_DIRECT
-    elif v.mode == MODE_VIEW:
-        ctx._build_gl_view(twin)
-    else:
-        gl = ctx.gl
-        twin._params = (v._params[0], v._params[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in _IDENTITY))
     v.compare_twin = twin
+    return twin
 
 
 def update_compare_classes(ctx, stage: int) -> None:

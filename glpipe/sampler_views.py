@@ -457,9 +457,17 @@ class SamplerViewMixin:
             v.mode = MODE_PARAMS
             levels = (0, 0) if samples > 1 else (v.first_level, v.last_level)
             v._params = (levels[0], levels[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in swizzle))
-        if desc.is_depth:
-            # The comparison class and compare twin (sampler_compare.py).
-            plan_compare(self, v, res.immutable and target == rtarget and same_storage and all_layers and all_levels)
+        twin = plan_compare(v) if desc.is_depth else None  # comparison class and twin (sampler_compare.py)
+        if twin is not None:
+            # The twin reaches GL as the view does, with the identity swizzle:
+            # the resource's own texture when the view sees it whole, else a
+            # second texture view, else texture parameters.
+            if res.immutable and target == rtarget and same_storage and all_layers and all_levels:
+                twin.mode = MODE_DIRECT
+            elif v.mode == MODE_VIEW:
+                self._build_gl_view(twin)
+            else:
+                twin._params = (v._params[0], v._params[1], tuple(int(getattr(gl, _GL_SWIZZLE[s])) for s in _IDENTITY))
 
     def _build_gl_view(self, v: SamplerView) -> None:
         """(Re)make the GL object of a MODE_VIEW or MODE_BUFFER view."""

@@ -248,8 +248,11 @@ class Screen:
         """Wait up to ``timeout_ns`` (0 polls; PIPE_TIMEOUT_INFINITE waits for
         good) for ``fence`` from ``ctx.flush``; True once it signalled
         (glpipe.fence explains threads and flags)."""
+        from .context import Context
         from .fence import fence_finish
 
+        if ctx is not None and not isinstance(ctx, Context):
+            raise InvalidArgumentError(f"fence_finish: ctx must be a Context or None, got {type(ctx).__name__}")
         return fence_finish(self, ctx, fence, timeout_ns)
 
     def fence_reference(self, dst, src):

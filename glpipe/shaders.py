@@ -386,7 +386,7 @@ class ShaderMixin:
         from lowering import to_glsl
 
         prof = self.screen.profile
-        glsl = to_glsl(cso.ir, glsl_version=prof.glsl_version, key=key,
+        glsl = to_glsl(cso.info, glsl_version=prof.glsl_version, key=key,
                        extensions=prof.extensions, bindings=self.bindings)
         gl = self.gl
         kind = _GL_SHADER_KIND[cso.stage](gl)

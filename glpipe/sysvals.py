@@ -3,7 +3,7 @@
 Shader variants read values that change often (alpha reference, clip
 planes, stipple pattern, viewport transform, ...) from one std140 block,
 ``glp_sysvals``, whose layout belongs to the lowering
-(``lowering.glsl.sysvals.SYSVALS``: name, GLSL type, count, byte offset).
+(``lowering.glsl.sysval_block.SYSVALS``: name, GLSL type, count, byte offset).
 This module never repeats those offsets: it reads them from that table.
 
 The context keeps a byte-for-byte CPU copy of the block.  ``_set_sysval``
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from lowering.errors import InvalidArgumentError
-from lowering.glsl.sysvals import SIZE as SYSVALS_SIZE
-from lowering.glsl.sysvals import SYSVALS
+from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
+from lowering.glsl.sysval_block import SYSVALS
 
 from .dirty import Dirty
 

@@ -70,7 +70,7 @@ one facing and keys each run's class itself.
 from __future__ import annotations
 
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
-from lowering.glsl.passes_vertex import written_clip_distances
+from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
 from . import rasterizer_keys as _r
@@ -223,7 +223,7 @@ class VariantKeyMixin:
                 fields["vs_input_types"] = vs_input_types
         if last and fs is not None:
             # CLIPDIST inputs always: the last stage passes them in a varying
-            # (lowering/glsl/passes_vertex.py copy_clipdist_varyings).
+            # (lowering/glsl/passes/vertex.py copy_clipdist_varyings).
             fields["output_interpolation"] = tuple(
                 (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                 for io in fs_inputs

@@ -18,7 +18,7 @@ Two more fields move parts of the transform into the last vertex stage:
 * near plane off, far plane on (``_viewport_depth``): Gallium clamps depth
   to [0, 1] only, GL_DEPTH_CLAMP to the depth range, so every host viewport
   gets the range [0, 1] and the stage applies viewport 0's z transform
-  (``VariantKey.viewport_depth``, lowering/glsl/passes_vertex.py); the host
+  (``VariantKey.viewport_depth``, lowering/glsl/passes/vertex.py); the host
   then runs without halfz (``_clip_halfz`` is the host's, rasterizer.py
   ``_host_halfz``).  A last stage writing VIEWPORT_INDEX is refused there
   when more than one viewport exists (``_check_viewport_depth``).
@@ -36,7 +36,7 @@ fields are set by glpipe/rasterizer.py only where the switch is missing):
   writes z' = 2z - w, so GL clips -w <= z' <= w (Gallium's 0 <= z <= w)
   and maps z'_ndc = 2 z_ndc - 1 to ``z'_ndc * (f - n) / 2 + (f + n) / 2``
   = (2 z_ndc - 1) * sz / 2 + tz + sz / 2 = z_ndc * sz + tz: the same depth
-  (lowering/glsl/passes_vertex.py).
+  (lowering/glsl/passes/vertex.py).
 * ``half_pixel_center`` = False: Gallium's sample point of pixel (i, j) is
   (i, j), GL's (i + 0.5, j + 0.5), so everything moves by +0.5 px.  With
   float viewports the GL viewports move (glViewportIndexedf); glViewport

@@ -45,7 +45,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = _parser().parse_args(argv)
     from .bindings import BindingLayout
     from .glsl import VariantKey, to_glsl
-    from .glsl.features import FEATURES
+    from .glsl.requirements import FEATURES
 
     extensions = {e.strip() for e in args.extensions.split(",") if e.strip()}
     if args.all_extensions:

@@ -13,7 +13,8 @@ instruction (``instruction 4 (KILL_IF, line 9): ...``) or the declaration.
 
 ``ShaderInfo`` is the summary the emitter, glpipe and the numpy executor use
 (declared ranges, inputs/outputs with semantics, resource slots, which
-outputs are written, feature flags, block structure for jumps).
+outputs are written, feature flags, block structure for jumps).  It carries
+the shader it describes: ``to_glsl(info)`` lowers it without validating again.
 """
 
 from __future__ import annotations
@@ -163,6 +164,10 @@ class ShaderInfo:
     # SWITCH -> ENDSWITCH); subroutines: BGNSUB index -> ENDSUB index
     block_pairs: Dict[int, int] = field(default_factory=dict)
     subroutines: Dict[int, int] = field(default_factory=dict)
+    # The shader this record describes (the IR is immutable): ``to_glsl`` lowers a
+    # ShaderInfo without validating again, so each shader is checked once however
+    # many variants are made of it.  Not part of equality or repr.
+    shader: Optional[Shader] = field(default=None, compare=False, repr=False)
 
     def input(self, semantic: str, index: int = 0) -> Optional[IORegister]:
         """The input register with ``semantic[index]``, or None."""
@@ -609,6 +614,7 @@ class _Validator:
         sample_shading = any(r.semantic in ("SAMPLEID", "SAMPLEPOS") for r in svs) or \
             any(r.location == "SAMPLE" for r in inputs)
         return ShaderInfo(
+            shader=self.shader,
             processor=proc,
             ranges={f: tuple(r) for f, r in ranges.items()},
             num_registers=num,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Sequence
 
 from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
-                    int_literal, literal, negate, op, splat, swizzle, type_name, var)
+                    literal, negate, op, shift_count, splat, swizzle, type_name, var)
 from . import exact
 from .int_emul import int_op
 from .signatures import UNTYPED, src_positions
@@ -167,14 +167,6 @@ def dot(em, a: Expr, b: Expr) -> Expr:
     if not em.shader.property("LEGACY_MATH_RULES", 0):
         return fn("dot", a, b, n=1)
     return call(f"dot({legacy_mul(em, a, b).text}, {splat(float_literal(1.0), a.n).text})", "float", 1)
-
-
-def shift_count(b: Expr, bits: int = 31) -> Expr:
-    """``b & 31`` (tgsi.rst masks shift counts); literals fold."""
-    mask = int_literal(bits, b.type if b.type in ("int", "uint") else "uint")
-    if b.words is not None:
-        return literal(b.type, [w & bits for w in b.words])
-    return binop(b, "&", mask)
 
 
 def set_on(a: Expr, o: str, b: Expr, t: str) -> Expr:
@@ -348,8 +340,7 @@ def _fma(em, inst, a, b, c):
     legacy = em.shader.property("LEGACY_MATH_RULES", 0)
     if em.req.has("fp64"):
         em.req.need("fp64", "FMA")
-        from .wide import ADD_ODD
-        em.helper("glp_add_odd", ADD_ODD)
+        em.helper("glp_add_odd", exact.ADD_ODD)
         guard = "(a == 0.0 || b == 0.0) ? c : " if legacy else ""
         body = f"{guard}float(glp_add_odd(double(a) * double(b), double(c)))"
         name = per_component_helper(em, "glp_fma", "float", a.n, "a,b,c", body)

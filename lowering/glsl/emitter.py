@@ -1,23 +1,11 @@
 """The GLSL emitter: drives the per-opcode modules and assembles the shader.
 
-``to_glsl`` parses (if given text), validates, plans registers
-(``types.py``), then walks the instructions; every opcode is handled by a
-row of one of the tables in ``alu.py``, ``texture.py``, ``memory.py`` and
-``flow.py``.  Those handlers talk to the ``Emitter`` through a small API:
-
-* ``src(i, s, positions, want)`` -- source ``s`` of instruction ``i`` at
-  swizzle positions ``positions``, converted to base type ``want``, source
-  modifiers applied; ``src_wide`` for a double / 64-bit-int lane;
-* ``write(i, d, comps, value)`` -- store into the components ``comps`` of
-  destination ``d`` (saturate, conversion to the register's type, scatter
-  into built-ins, indirect output arrays);
-* ``line(text)``, ``indent``, ``tmp()``, ``helper(name, code)``,
-  ``declare(text)`` -- output;
-* ``req.need(feature, what)`` -- version / extension gating.
-
-Layout of the result: ``#version``, ``#extension``s, stage layout,
-sysvals, resources, inputs / outputs, globals, helper functions,
-subroutines, ``main``.
+``to_glsl`` parses (if given text), validates (unless given ``validate``'s
+record, which a pipe shader CSO keeps from create), plans registers
+(``types.py``), then walks the instructions, each handled by a row of the
+tables in ``alu.py``, ``texture.py``, ``memory.py`` and ``flow.py``.  The
+handler API of ``Emitter`` and the layout of the result: docs/lowering.md
+("Module map").
 """
 
 from __future__ import annotations
@@ -30,16 +18,18 @@ from .. import opcodes
 from ..bindings import BindingLayout
 from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Instruction, Shader
+from ..parser import parse
+from ..validate import ShaderInfo, validate
 from . import cfg, passes
 from .decls import Decls
 from .exprs import (Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name,
                     var)
 from .exprs import negate as negated
-from .features import Requirements
+from .requirements import Requirements
 from .reflection import ConstantBufferInfo, Reflection
 from .signatures import UNTYPED, operand_types
 from .stages import IOMap, semantic_type, stage_layout
-from .sysvals import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
+from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
 from .types import RegisterPlan, array_id_of, plan_registers
 from .variant import VariantKey
 from .views import ComponentView, VectorView
@@ -74,10 +64,12 @@ class GLSLShader:
         return GL_SHADER_TYPES[self.stage]
 
 
-def to_glsl(text_or_shader: Union[str, Shader], glsl_version: int = 330, key: Optional[VariantKey] = None,
+def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 330, key: Optional[VariantKey] = None,
             extensions=frozenset(), bindings: Optional[BindingLayout] = None,
             req_local_mem: Optional[int] = None) -> GLSLShader:
-    """Lower TGSI (text or a parsed ``Shader``) to GLSL ``glsl_version``.
+    """Lower TGSI (text, a parsed ``Shader``, or the ``ShaderInfo`` that
+    ``validate`` returned for one, which is not validated again) to GLSL
+    ``glsl_version``.
 
     ``extensions`` are the GL extension names the host has (an ``#extension``
     is emitted only for those the shader uses); ``bindings`` is the binding
@@ -89,28 +81,29 @@ def to_glsl(text_or_shader: Union[str, Shader], glsl_version: int = 330, key: Op
     """
     if glsl_version not in GLSL_VERSIONS:
         raise InvalidArgumentError(f"glsl_version must be one of {GLSL_VERSIONS}, not {glsl_version!r}")
-    if isinstance(text_or_shader, str):
-        from ..parser import parse
-        shader = parse(text_or_shader)
+    if isinstance(text_or_shader, ShaderInfo) and text_or_shader.shader is not None:
+        info = text_or_shader                   # validated once, by whoever made the record
+    elif isinstance(text_or_shader, str):
+        info = validate(parse(text_or_shader))
     elif isinstance(text_or_shader, Shader):
-        shader = text_or_shader
+        info = validate(text_or_shader)
     else:
-        raise InvalidArgumentError(f"to_glsl takes TGSI text or a lowering.Shader, not {type(text_or_shader).__name__}")
-    from ..validate import validate
-    validate(shader)
+        raise InvalidArgumentError("to_glsl takes TGSI text, a lowering.Shader or the ShaderInfo validate() "
+                                   f"returned, not {type(text_or_shader).__name__}")
     key = key if key is not None else VariantKey()
     if not isinstance(key, VariantKey):
         raise InvalidArgumentError(f"key must be a VariantKey, not {type(key).__name__}")
     layout = bindings if bindings is not None else BindingLayout.default_for(glsl_version, extensions)
-    return Emitter(shader, glsl_version, key, frozenset(extensions), layout, req_local_mem).run()
+    return Emitter(info, glsl_version, key, frozenset(extensions), layout, req_local_mem).run()
 
 
 class Emitter:
-    """State of one lowering (see the module docstring for the handler API)."""
+    """State of one lowering (docs/lowering.md "Module map" has the handler API)."""
 
-    def __init__(self, shader: Shader, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
+    def __init__(self, info: ShaderInfo, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
                  req_local_mem: Optional[int]):
-        self.shader = shader
+        self.info = info                         # validate()'s record: the shader is well formed
+        shader = self.shader = info.shader
         self.proc = shader.processor
         self.prefix = STAGE_PREFIX[self.proc]
         self.key = key
@@ -138,7 +131,7 @@ class Emitter:
         self.uses_discard = False
         self.streams = set()
         self.prologue: List[str] = []
-        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes.py)
+        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes/__init__.py)
         self.in_subroutine = False
         self.switch_stack: List[dict] = []
         # Filled by texture.py / memory.py.
@@ -177,6 +170,12 @@ class Emitter:
         if text not in self._resource_seen:
             self._resource_seen.add(text)
             self.resource_decls.append((self._DECL_ORDER.index(kind), index, len(self.resource_decls), text))
+
+    def pass_rows(self, hook: str) -> list:
+        """The variant passes active at ``hook`` for this stage and key, in
+        table order (``passes.rows``; a pass that re-runs others asks here,
+        so the passes never import their own registry)."""
+        return passes.rows(self, hook)
 
     def use_sysvals(self) -> None:
         """Mark the glp_sysvals block as used."""

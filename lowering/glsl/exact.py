@@ -1,31 +1,10 @@
-"""``_PRECISE`` on hosts without GLSL 4.00's ``precise`` (the gl33 profile).
+"""``_PRECISE`` on hosts without GLSL 4.00's ``precise`` (the gl33 profile),
+and the round-to-odd addition the exactly fused FMA / DFMA share (``ADD_ODD``).
 
-With GLSL 400 / GL_ARB_gpu_shader5 a ``_PRECISE`` destination is declared
-``precise`` and the host compiler keeps IEEE behaviour: no ``x - x`` -> 0,
-``(a - b) + b`` -> a, ``max(x, x)`` -> x, ``(x + 1) - 1`` -> x, which change
-the result for NaN, infinity, -0.0 or denormals.  GLSL 4.00 section 4.7 (and
-Mesa's ``propagate_invariance``) extends this to every variable whose value
-is used to compute a precise one, whatever instruction wrote it.
-
-GLSL 330 has no such qualifier, so the same guarantee is built from what an
-optimiser cannot see through: every float operand an *exact* instruction
-reads (a register, not a literal) is passed through
-``uintBitsToFloat(floatBitsToUint(x) ^ glp_exact_zero.<c>)``, an identity on
-the bits because ``glp_exact_zero`` is a default-block uniform nobody sets
-(GL initialises those to 0 at link, GL 3.3 core 2.11.7), one component per
-operand position so two operands of one instruction never look equal.  A
-barrier-wrapped value has no known producer and no known relation to any
-other operand, so no algebraic rewrite applies; the literal operands stay
-visible, so the constant folding GLSL's front end does (with or without
-``precise``) is the same on both profiles.
-
-Which instructions are exact is computed like Mesa does at GLSL 400: start
-from the ``_PRECISE`` ones, mark every variable they read precise, then every
-instruction writing a precise variable is exact too, to a fixed point
-(``exact_instructions``).  Opcodes whose lowering still differs with opaque
-operands (a host-fused or re-associated built-in) are expanded here with a
-barrier between their steps (LRP, DPH, DP2A in ``alu.py``, through ``step``).
-docs/lowering.md ("_PRECISE without precise") has the measurements.
+Which instructions are exact is computed as Mesa does at GLSL 400
+(``exact_instructions``); their float register operands and results pass
+through an opaque identity (``barrier``) no optimiser can see through.
+docs/lowering.md ("_PRECISE without precise") has the rules and measurements.
 """
 
 from __future__ import annotations
@@ -167,5 +146,28 @@ def step(em, inst, value: Expr, position: int = 3) -> Expr:
     return barrier(em, value, position) if inst_is_exact(em, inst) else value
 
 
+# Round-to-odd addition (Boldo & Melquiond, "Emulation of FMA and correctly rounded
+# sums: proved algorithms using rounding to odd", 2008), the exact step of the fused
+# FMA (alu.py, with fp64) and DFMA (wide.py): GLSL's fma() need not be fused and
+# llvmpipe does round between the multiply and the add.  'precise' keeps the
+# compiler from simplifying the error-free transformation.
+ADD_ODD = """double glp_add_odd(double x, double y)
+{
+    // x + y rounded to odd: the nearest sum, nudged one ulp towards the exact sum
+    // when it is inexact and its last bit is even.
+    precise double s = x + y;
+    precise double bb = s - x;
+    precise double err = (x - (s - bb)) + (y - bb);
+    uvec2 w = unpackDouble2x32(s);
+    if (err != 0.0lf && (w.x & 1u) == 0u && !isinf(s)) {
+        bool away = (err > 0.0lf) == (s > 0.0lf);
+        uint lo = away ? w.x + 1u : w.x - 1u;
+        uint hi = w.y + ((away && lo == 0u) ? 1u : 0u) - ((!away && w.x == 0u) ? 1u : 0u);
+        s = packDouble2x32(uvec2(lo, hi));
+    }
+    return s;
+}"""
+
+
 __all__ = ["UNIFORM", "emulated", "is_exact", "inst_is_exact", "exact_instructions", "barrier",
-           "operands", "result", "step"]
+           "operands", "result", "step", "ADD_ODD"]

@@ -273,6 +273,14 @@ def int64_literal(lo: int, hi: int, base: str) -> Expr:
 # Bit casts
 # ---------------------------------------------------------------------------
 
+def shift_count(b: Expr, bits: int = 31) -> Expr:
+    """``b & bits``: tgsi.rst masks shift counts (31, or 63 for the 64-bit
+    shifts); a literal count folds."""
+    if b.words is not None:
+        return literal(b.type, [w & bits for w in b.words])
+    return binary(b, "&", int_literal(bits, b.type if b.type in ("int", "uint") else "uint"))
+
+
 _BITCAST = {
     ("float", "int"): "floatBitsToInt",
     ("float", "uint"): "floatBitsToUint",
@@ -370,7 +378,7 @@ def component(expr: Expr, c: int) -> Expr:
 __all__ = [
     "BASE_TYPES", "WORD_TYPES", "SWIZZLE", "Expr", "type_name", "swizzle_text", "var", "op", "PREC",
     "binary", "negate",
-    "call", "literal", "float_literal", "int_literal", "double_literal", "int64_literal",
+    "call", "literal", "float_literal", "int_literal", "double_literal", "int64_literal", "shift_count",
     "float_is_plain", "float_text", "uint_text", "int_text", "bitcast", "bool_to", "swizzle",
     "splat", "construct", "component",
 ]

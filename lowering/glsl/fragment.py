@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from .exprs import call, swizzle, var
-from .passes_fragment import SPRITE_COORD, two_sided_pair
+from .passes.fragment import SPRITE_COORD, two_sided_pair
 from .views import VectorView
 
 

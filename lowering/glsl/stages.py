@@ -1,19 +1,10 @@
 """The per-stage interface: inputs, outputs, system values and stage layouts.
 
-The one naming rule (docs/lowering.md): a semantic GLSL has a built-in for
-maps to that built-in; every other semantic ``NAME[n]`` becomes the varying
-``glp_<name>_<n>`` (lower case), e.g. GENERIC[3] -> ``glp_generic_3``,
-TEXCOORD[0] -> ``glp_texcoord_0``, COLOR[1] -> ``glp_color_1``, BCOLOR[0]
--> ``glp_bcolor_0``, FOG[0] -> ``glp_fog_0``, PATCH[2] -> ``patch``
-``glp_patch_2``.  Separately lowered stages therefore link by name.  Vertex
-shader inputs are ``layout(location = n) in vec4 glp_attr_n``; fragment
-shader COLOR[n] outputs are ``layout(location = n) out vec4
-glp_frag_color_n``.  All user varyings are ``vec4``: TGSI does not type
-them, and the previous stage cannot know how the next one reads them.
-
 ``IOMap`` builds, per register, a view (``views.py``), the declaration
 lines and the reflection entry; ``stage_layout`` turns the properties into
-``layout(...) in/out;`` lines.
+``layout(...) in/out;`` lines.  User varyings follow the one naming rule of
+``varyings.py``; docs/lowering.md ("Inputs and outputs") has the mapping of
+every semantic.
 """
 
 from __future__ import annotations
@@ -24,9 +15,11 @@ from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Declaration
 from ..semantics import PRIMITIVE_NAMES, PRIMITIVE_VERTICES
 from .reflection import VaryingInfo
-from .sysvals import INSTANCE_NAME
+from .sysval_block import INSTANCE_NAME
+from .varyings import clip_cull_counts, varying_block, varying_name
 from .exprs import PREC
-from .passes_last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from . import passes
+from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -86,35 +79,6 @@ def semantic_type(proc: str, file: str, semantic, key, index: int = 0) -> str:
     if semantic in _UINT_SEMANTICS:
         return "uint"
     return "float"
-
-
-def varying_name(semantic: str, index: int) -> str:
-    """``glp_<semantic>_<index>`` -- the single naming rule for user varyings."""
-    return f"glp_{semantic.lower()}_{index}"
-
-
-def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix: str = "",
-                  instance: str = "") -> str:
-    """The interface block declaring user varying ``name`` (one block per varying, so
-    that a GS/TCS/TES can have an input and an output of the same semantic and
-    every stage links by block name)."""
-    inst = f" {instance}" if instance else ""
-    return f"{prefix}{direction} {name}_block {{ {member_qualifiers}vec4 {name}; }}{inst};"
-
-
-def clip_cull_counts(shader) -> Tuple[Optional[int], int]:
-    """(clip distances, cull distances) of a shader's CLIPDIST outputs.
-
-    tgsi.rst: the CLIPDIST components hold NUM_CLIPDIST_ENABLED clip distances
-    followed by NUM_CULLDIST_ENABLED cull distances, and an absent property
-    counts 0 -- so a shader declaring only NUM_CULLDIST_ENABLED has no clip
-    distance at all.  With neither property (hand-written TGSI) every written
-    component is a clip distance: the first count is then None ("all")."""
-    nclip = shader.property("NUM_CLIPDIST_ENABLED", None)
-    ncull = shader.property("NUM_CULLDIST_ENABLED", None)
-    if nclip is None and ncull is None:
-        return None, 0
-    return int(nclip or 0), int(ncull or 0)
 
 
 def _prim_name(value) -> str:
@@ -287,11 +251,10 @@ class IOMap:
             return ComponentView([comp(name, "int")], "int")
         if semantic not in ("SAMPLEMASK", "STENCIL"):
             # CLIPDIST: the clip and cull distances the last vertex stage wrote, as
-            # written: a varying that stage fills (passes_vertex.copy_clipdist_varyings),
+            # written: a varying that stage fills (passes.vertex.copy_clipdist_varyings),
             # not gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
             # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
             if semantic != "CLIPDIST":
-                from . import passes                  # (import cycle: the passes use this module)
                 replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
                 if replaced is not None:
                     return replaced
@@ -686,4 +649,4 @@ def stage_layout(em) -> List[str]:
     return out
 
 
-__all__ = ["IOMap", "stage_layout", "semantic_type", "varying_name", "varying_block", "VARYING_SEMANTICS", "PATCH_SEMANTICS"]
+__all__ = ["IOMap", "stage_layout", "semantic_type", "VARYING_SEMANTICS", "PATCH_SEMANTICS"]

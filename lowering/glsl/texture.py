@@ -37,7 +37,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..errors import InvalidArgumentError, UnsupportedError
 from .exprs import Expr, call, component, construct, literal, swizzle, var
 from .indexing import active, wrap_table
-from .passes_texture import clamp_coords, sampler_mask, would_clamp
+from .passes.texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
 from .shadow_swizzle import class_of, compare_result
 from .signatures import sampler_index
@@ -197,7 +197,7 @@ def array_ok(em, inst, indexing) -> bool:
     """Whether the elements of an indexed lookup can share one GLSL sampler array:
     the same return type and declared target, the same comparison class
     (shadow_swizzle.py keys it by view), and the same GL_CLAMP coordinates
-    (passes_texture.py keys the clamp by sampler); else the lookup is a switch."""
+    (passes/texture.py keys the clamp by sampler); else the lookup is a switch."""
     views = indexing.indices("SVIEW")
     if len({em.decls.sview_return_type(v) for v in views}) > 1:
         return False
@@ -294,7 +294,7 @@ def _sample(em, i, inst, kind: str) -> None:
         _txp(em, i, inst, row, s, ret, offset)
         return
     p = _coords(em, i, 0, row.pvec)
-    clamp = clamp_coords(em, unit, row, p, s)          # VariantKey.gl_clamp (passes_texture.py)
+    clamp = clamp_coords(em, unit, row, p, s)          # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         p = clamp.coords
     args: List[Expr] = [var(s, "float", 1), p]
@@ -493,7 +493,7 @@ def handle_tg4(em, i, inst) -> None:
     ret = _ret_type(em, unit)
     s = sampler_uniform(em, unit, unit, tname, ret)
     coords = _coords(em, i, 0, row.coords)
-    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes_texture.py)
+    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes/texture.py)
     args: List[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
     comp: list[Expr] = []
     if row.shadow:
@@ -558,7 +558,7 @@ def handle_sample(em, i, inst) -> None:
         _lod_query(em, i, inst, s, row)
         return
     coords = _coords(em, i, 0, row.coords)
-    clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes_texture.py)
+    clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         coords = clamp.coords
     args: List[Expr] = [var(s, "float", 1)]

@@ -16,7 +16,7 @@ so changing them never recompiles.
 The emitter honours the fields that decide whether plain lowering is
 *correct* (``color_output_types``, ``nr_cbufs``, ``flatshade`` and
 ``output_interpolation`` for linking, ``vs_input_types``,
-``cs_block_size``); the variant passes (``passes.py``, docs/lowering.md
+``cs_block_size``); the variant passes (``passes/``, docs/lowering.md
 "Variant passes") use the others.  A field applies only in the stages named
 below; set for another stage it changes nothing.
 """
@@ -82,19 +82,19 @@ class VariantKey:
     * ``poly_stipple`` -- (FS) discard fragments whose sysvals.stipple bit is 0.
       Only for polygon drawing (the context keys the draw's primitive class).
     * ``line_stipple`` -- rasterizer line_stipple_enable, for line drawing only
-      (passes_stipple.py).  FS (nonzero): discard by the ``glp_line_stipple``
+      (passes/stipple.py).  FS (nonzero): discard by the ``glp_line_stipple``
       counter and sysvals.line_stipple (pattern, factor).  GS: 1 emits the
       counter, restarting at each strip; 2 (the generated GS of strips and
       loops) starts each segment at its base from a buffer texture.  VS: 2
       passes gl_InstanceID to that GS (the bases are per instance).
     * ``line_last_pixel`` -- (GS feeding the rasterizer, line strips out;
-      passes_last_pixel.py) rasterizer line_last_pixel: after each segment
+      passes/last_pixel.py) rasterizer line_last_pixel: after each segment
       whose end GL's diamond-exit rule leaves undrawn, one more short
       segment covering exactly that pixel.  1: GL pixel centres; 2: integer
       pixel centres (half_pixel_center False: Gallium's window coordinates
       are GL's minus 0.5).
     * ``edge_flags`` -- polygon edge flags for polygons drawn as lines or
-      points (passes_edges.py).  GS (the generated pass-through GS): bit 0
+      points (passes/edges.py).  GS (the generated pass-through GS): bit 0
       ANDs each triangle's boundary mask (a buffer texture, for translated
       QUADS / QUAD_STRIP / POLYGON), bit 1 the VS's edge flags, bit 2 emits
       per-edge stipple counters from a buffer texture of start values (which
@@ -144,7 +144,7 @@ class VariantKey:
       x and y move by +0.5 window pixel (``0.5 * w / sysvals.viewport_scale``),
       so GL's pixel centre (i + 0.5, j + 0.5) samples Gallium's (i, j).
     * ``depth_offset`` -- (FS) rasterizer offset_units_unscaled, for draws
-      the offset applies to (passes_depth.py): 1 adds sysvals.depth_offset.y
+      the offset applies to (passes/depth.py): 1 adds sysvals.depth_offset.y
       to the rasterized depth (the host offsets by the slope), 2 computes
       the whole clamped offset from the depth derivatives; the FS writes
       gl_FragDepth.
@@ -161,7 +161,7 @@ class VariantKey:
       COLOR[0] to this many outputs (0 means 1).
     * ``output_interpolation`` -- ``((semantic, index, interpolate, location), ...)``
       of the inputs of the stage this one feeds (CLIPDIST entries: the last
-      stage fills a ``glp_clipdist_n`` varying, passes_vertex.py).  Every listed user varying is
+      stage fills a ``glp_clipdist_n`` varying, passes/vertex.py).  Every listed user varying is
       declared as an output even when this shader does not write it (GL does
       not link a program whose input block has no matching output; Gallium
       allows reading unwritten inputs), and the last stage before the

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from .alu import shift_count
-from .exprs import Expr, binary, bool_to, call, negate, op, swizzle
+from .exact import ADD_ODD
+from .exprs import Expr, binary, bool_to, call, negate, op, shift_count, swizzle
 from .signatures import WIDE_TYPES, lane_dst_components, lane_src_positions, lanes
 
 def _b(o):
@@ -71,27 +71,11 @@ def _dldexp(em, a, b):
     return call(f"glp_dldexp({a.text}, {b.text})", "double", 1)
 
 
-# Round-to-odd addition and an exactly fused double FMA (Boldo & Melquiond, "Emulation
-# of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008):
-# GLSL's fma() need not be fused and llvmpipe does round between the multiply and the
-# add.  'precise' keeps the compiler from simplifying the error-free transformations.
-ADD_ODD = """double glp_add_odd(double x, double y)
-{
-    // x + y rounded to odd: the nearest sum, nudged one ulp towards the exact sum
-    // when it is inexact and its last bit is even.
-    precise double s = x + y;
-    precise double bb = s - x;
-    precise double err = (x - (s - bb)) + (y - bb);
-    uvec2 w = unpackDouble2x32(s);
-    if (err != 0.0lf && (w.x & 1u) == 0u && !isinf(s)) {
-        bool away = (err > 0.0lf) == (s > 0.0lf);
-        uint lo = away ? w.x + 1u : w.x - 1u;
-        uint hi = w.y + ((away && lo == 0u) ? 1u : 0u) - ((!away && w.x == 0u) ? 1u : 0u);
-        s = packDouble2x32(uvec2(lo, hi));
-    }
-    return s;
-}"""
-
+# An exactly fused double FMA (Boldo & Melquiond, "Emulation of FMA and correctly
+# rounded sums: proved algorithms using rounding to odd", 2008): GLSL's fma() need not
+# be fused and llvmpipe does round between the multiply and the add.  'precise' keeps
+# the compiler from simplifying the error-free transformations; glp_add_odd is
+# exact.ADD_ODD.
 DFMA = """double glp_dfma(double a, double b, double c)
 {
     if (isinf(a) || isinf(b) || isinf(c) || isnan(a) || isnan(b) || isnan(c) || a == 0.0lf || b == 0.0lf)

@@ -252,7 +252,7 @@ def test_alpha_test_feeds_the_variant_key_and_sysvals(screen, ctx):
     assert ctx._get_sysval("alpha_ref")[0] == 0.625
     gl = screen.host.gl
     data = np.zeros(4, np.float32)
-    from lowering.glsl.sysvals import field_offset
+    from lowering.glsl.sysval_block import field_offset
     gl.glGetNamedBufferSubData(ctx._sysvals_ubo, field_offset("alpha_ref"), 16, data)
     assert data[0] == 0.625  # uploaded to the UBO the program reads
     ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(

@@ -209,7 +209,7 @@ class OpProgram:
 
 def _sysvals_bytes(width: int, height: int) -> bytes:
     """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport."""
-    from lowering.glsl import sysvals
+    from lowering.glsl import sysval_block as sysvals
 
     data = np.zeros(sysvals.SIZE // 4, dtype=np.float32)
 

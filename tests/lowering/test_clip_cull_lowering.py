@@ -10,8 +10,8 @@ import pytest
 
 from lowering import VariantKey, parse, to_glsl
 from lowering.errors import UnsupportedError
-from lowering.glsl.passes_vertex import written_clip_distances
-from lowering.glsl.stages import clip_cull_counts
+from lowering.glsl.passes.vertex import written_clip_distances
+from lowering.glsl.varyings import clip_cull_counts
 
 
 def _vs(props: str, regs: int = 1) -> str:

@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 
 from lowering import VariantKey, parse, to_glsl, validate
-from lowering.glsl import passes, sysvals
+from lowering.glsl import passes
+from lowering.glsl import sysval_block as sysvals
 from lowering.glsl.variant import (PIPE_FUNC_ALWAYS, PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER,
                                    PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS, PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
 
@@ -853,7 +854,7 @@ IMM[0] FLT32 {0.25, -0.5, 0.0, 0.0}
 def test_shader_clip_distances_follow_clip_plane_enable(rig, version, enable):
     """CLIPDIST outputs take precedence over user planes; clip_plane_enable picks
     among them and unwritten ones count as disabled (keyed as the context does)."""
-    from lowering.glsl.passes_vertex import written_clip_distances
+    from lowering.glsl.passes.vertex import written_clip_distances
 
     written = written_clip_distances(parse(VS_CLIPDIST))
     assert written == 0b11

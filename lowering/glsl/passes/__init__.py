@@ -4,46 +4,12 @@ A variant pass is an emitter option: it adds GLSL at one of a few fixed
 *hooks* of the emitter, and nothing else changes, so ``VariantKey()`` (every
 field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
-at their hook.  The code of each pass lives in ``passes_fragment.py``,
-``passes_vertex.py``, ``passes_texture.py``, ``passes_depth.py``, ``passes_stipple.py``,
-``passes_edges.py`` and ``passes_last_pixel.py``; ``docs/lowering.md``
+at their hook.  The code of each pass lives in ``passes/fragment.py``,
+``passes/vertex.py``, ``passes/texture.py``, ``passes/depth.py``, ``passes/stipple.py``,
+``passes/edges.py`` and ``passes/last_pixel.py``; ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
-The hooks and who calls them:
-
-* ``declare`` -- once, after the IO declarations (``Emitter.run``): extra
-  inputs / outputs a pass needs (the BCOLOR outputs of two-sided color).
-* ``prologue`` -- once, lines at the top of ``main`` (``Emitter.run``):
-  per-fragment kills that happen *before* the shader runs in GL / Gallium
-  (polygon stipple, window rectangles), so a killed fragment has no side
-  effects.
-* ``fs_input`` -- when the emitter makes the view of an FS input varying
-  (``stages.IOMap._fs_input``): the first row that returns a view replaces
-  the plain varying (two-sided color, point-sprite coordinates).
-* ``fragment_end`` -- before every return of an FS ``main``, ahead of the
-  COLOR[0] broadcast (``Emitter.epilogue``): color clamping, the point
-  coverage, then the alpha test (GL applies the test to the clamped color).
-* ``vertex_end`` -- in VS / TES before every return of ``main`` (after the
-  window-space position is mapped back, ``Emitter.epilogue``), in a GS
-  before every ``EmitVertex`` of stream 0 (``flow.handle_emit``): the
-  CLIPDIST values the FS reads, disabled shader clip distances, user clip
-  distances (from the unflipped position), the depth clip plane
-  (passes_depth.py), back-color copies, vertex color clamping, the integer
-  pixel-centre shift, the viewport depth transform, the clip_halfz remap,
-  then the y flip.
-* ``end_primitive`` -- in a GS before every ``EndPrimitive`` of stream 0
-  (``flow.handle_endprim``): the line stipple counter and the line last
-  pixel's strip state start a new strip.
-* texture coordinates -- GL_CLAMP is applied inside the texture handlers
-  (``texture.py`` calls ``passes_texture.clamp_coords``); its row is here
-  for the record.
-* texture results -- the view swizzle of comparison results is applied
-  where the texture handlers write them (``texture.py`` calls
-  ``shadow_swizzle.compare_result``); its row is here for the record.
-
-Values that change often (alpha reference, clip planes, stipple pattern,
-window rectangles, framebuffer height) are read from the ``glp_sysvals``
-block, never baked into the source.
+The hooks, and who calls them: docs/lowering.md, "Variant pass hooks".
 """
 
 from __future__ import annotations
@@ -51,14 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
-from . import passes_depth as D
-from . import passes_edges as E
-from . import passes_fragment as F
-from . import passes_last_pixel as LP
-from . import passes_stipple as L
-from . import passes_texture as T
-from . import passes_vertex as V
-from .variant import PIPE_FUNC_ALWAYS
+from . import depth as D
+from . import edges as E
+from . import fragment as F
+from . import last_pixel as LP
+from . import stipple as L
+from . import texture as T
+from . import vertex as V
+from ..variant import PIPE_FUNC_ALWAYS
 
 FRAG = frozenset({"FRAG"})
 GEOM = frozenset({"GEOM"})
@@ -232,7 +198,7 @@ PASSES: Tuple[Pass, ...] = (
 # Built into the plain emitter (listed so the table names every key field):
 #   flatshade  -- stages.IOMap._qualifiers / _output_qualifiers (flat COLOR-interpolated varyings);
 #   y_flip     -- in the FS, stages.IOMap.frag_coord (gl_FragCoord.y = fb height - y) and the window
-#                 position of the stipple / window-rectangle passes (passes_fragment.window_position).
+#                 position of the stipple / window-rectangle passes (passes.fragment.window_position).
 BUILT_IN = ("flatshade", "y_flip")
 
 
@@ -292,7 +258,7 @@ def clip_distance_mask(em) -> int:
     """Bit i set when the lowered shader writes gl_ClipDistance[i] (for Reflection)."""
     depth = 0
     if em.key.depth_clip_plane and em.proc in VERTEX_LIKE and D.depth_clip_distance(em):
-        depth = 1 << em.key.depth_clip_slot     # the depth plane's distance (passes_depth.py)
+        depth = 1 << em.key.depth_clip_slot     # the depth plane's distance (passes/depth.py)
     return _shader_and_user_clip_mask(em) | depth
 
 

@@ -1,58 +1,16 @@
 """Polygon edge flags for polygons drawn as lines or points
 (``VariantKey.edge_flags`` / ``VariantKey.edge_fill``).
 
-The rule (GL 4.6 compatibility profile 10.1.17 and 14.6.4; Gallium's draw
-module, draw_pipe_unfilled.c): a polygon drawn with fill mode LINE draws
-those of its edges whose edge flag is set, POINT those of its vertices that
-start such an edge.  The flags are the polygon's: an edge a quad or polygon
-gains when it is cut into triangles is no polygon edge, and a vertex shader
-writing EDGEFLAG clears the flag of the edge that starts at its vertex
-(TGSI_SEMANTIC_EDGEFLAG, x component, 0 = off).
-
-Core GL has no edge flags: glPolygonMode draws every edge of every
-triangle.  So the draw keeps its triangles and the variant hides what GL
-draws too much:
-
-* **GS** (a generated pass-through GS after the VS, glpipe/polygon_edges.py;
-  only a VS-fed draw has edge flags -- a Gallium GS's or a TES's triangles
-  have all edges): it emits the triangle unchanged plus
-  ``noperspective vec3 glp_edge``, one-hot per corner ((1,0,0) at vertex 0,
-  ...), and ``flat int glp_edge_mask``, bit j = edge j (vertex j -> j + 1)
-  drawn: with ``EDGE_FLAGS_MASKS`` the triangle's boundary mask from a
-  buffer texture at ``gl_PrimitiveIDIn`` (fallback.indices.edge_masks, for
-  translated QUADS / QUAD_STRIP / POLYGON), with ``EDGE_FLAGS_VERTEX`` the
-  VS's edge flags (``glp_vertex_edgeflag`` per vertex).  (The generated GS
-  itself passes the primitive ID on.)
-* **VS** (``EDGE_FLAGS_VERTEX``): the EDGEFLAG output's x goes out as
-  ``float glp_vertex_edgeflag`` (it is a local otherwise: core GL has no edge flag).
-* **FS** (``edge_fill`` = the PIPE_POLYGON_MODE_* the draw's polygons are
-  drawn in; the context keys each run of one facing on its own when the
-  faces' modes differ -- gl_FrontFacing is not used: llvmpipe's draw module
-  loses it for unfilled polygons from a GS): for a fragment of a polygon
-  drawn as lines, the edges it lies on are those
-  whose opposite corner's ``glp_edge`` weight is exactly 0 -- a line
-  interpolates that weight between two zeros, so it is 0.0 exactly, while
-  the other two are positive inside the segment; the fragment is killed
-  unless one of them is drawn.  A fragment exactly at a corner (weights
-  one-hot: it lies on two edges) goes with the edge leaving the corner --
-  under GL's diamond-exit rule an edge draws its first pixel and not its
-  last, so that is the edge that draws a vertex's pixel.  A point takes its
-  vertex's values, so its corner is the weight that is exactly 1.0; it is
-  killed unless its edge is drawn.  First thing in ``main``, like the
-  stipple kills.  Never keyed for FILL (a fill fragment centre on an edge
-  also has a zero weight).
-* **Line stipple along the edges** (``EDGE_FLAGS_STIPPLE`` in the GS and VS,
-  ``edge_stipple`` in the FS; glpipe/polygon_edges.py computes the start
-  counters): the GS emits per-edge counters a line interpolates, the FS
-  applies the pattern to the counter of the edge the fragment belongs to.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Polygon edges).
 """
 
 from __future__ import annotations
 
 from typing import List
 
-from .passes_stipple import INSTANCE, bases_unit
-from .sysvals import INSTANCE_NAME
+from .stipple import INSTANCE, bases_unit
+from ..sysval_block import INSTANCE_NAME
 
 EDGE = "glp_edge"
 MASK = "glp_edge_mask"

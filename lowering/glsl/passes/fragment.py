@@ -1,79 +1,20 @@
 """Fragment-shader variant passes: two-sided color, sprite coordinates, stipple,
 window rectangles, antialiased points, color clamping, alpha test.
 
-Each function is one row of ``passes.PASSES`` (see there for the hooks).
-The rules, and where they come from:
-
-* **Two-sided color** (``two_side``, Gallium's light_twoside): a COLOR[n]
-  input reads ``gl_FrontFacing ? COLOR[n] : BCOLOR[n]``.  The BCOLOR[n]
-  varying is declared with COLOR[n]'s qualifiers; the last vertex stage
-  (same key bit) declares it and, when the shader writes no BCOLOR[n],
-  copies COLOR[n] into it -- Mesa's draw module likewise keeps the front
-  color for back faces when there is no back color (draw_pipe_twoside.c).
-* **Point-sprite coordinates** (``sprite_coord_enable`` / ``_mode``): bit n
-  replaces GENERIC[n] -- TEXCOORD[n] in a shader that declares TEXCOORD
-  inputs, since only a frontend for a PIPE_CAP_TGSI_TEXCOORD driver emits
-  those (screen.rst) -- with ``(s, t, 0, 1)`` from ``gl_PointCoord``.
-  Gallium's UPPER_LEFT puts t = 0 at the *smallest* window y (row 0; see
-  llvmpipe's lp_setup_point.c and the mode swap st/mesa does for FBOs),
-  while GL's ``gl_PointCoord`` (GL_POINT_SPRITE_COORD_ORIGIN left at its
-  default UPPER_LEFT) has t = 0 at the largest GL window y.  glpipe maps
-  window y one to one (docs/coordinates.md), so UPPER_LEFT reads
-  ``1 - gl_PointCoord.y`` and LOWER_LEFT ``gl_PointCoord.y``; ``y_flip``
-  (GL rows mirrored) swaps the two.
-* **Polygon stipple** (``poly_stipple``): fragment (x, y) in Gallium window
-  coordinates survives when bit ``31 - x % 32`` of row ``y % 32`` is set --
-  the most significant bit is the leftmost pixel, as u_pstipple.c builds
-  its 32x32 texture from pipe_poly_stipple and as glPolygonStipple packs
-  bytes.  Rows come from ``sysvals.stipple`` (row r = ``stipple[r / 4][r % 4]``).
-* **Window rectangles** (``window_rectangles``, ``_include``): the first
-  ``window_rectangles`` entries of ``sysvals.window_rect`` (x, y, width,
-  height; min inclusive, max exclusive as pipe_scissor_state).  Exclusive
-  mode discards a fragment inside any of them, inclusive mode one outside
-  all of them -- so inclusive with none discards everything (context.rst
-  set_window_rectangles, GL_EXT_window_rectangles).
-* **Antialiased points** (``point_smooth``; the context sets it for point
-  drawing only): Gallium's point_smooth turns the square point into a circle
-  of diameter point size (cso/rasterizer.rst; Mesa's draw_pipe_aapoint.c
-  kills fragments outside it and scales alpha by coverage at its edge).
-  The pass measures the fragment centre's distance ``d`` from the point
-  centre in pixels -- ``(gl_PointCoord - 0.5) / fwidth(gl_PointCoord)``:
-  gl_PointCoord runs 0..1 across the point's size in pixels, so its
-  per-pixel step is ``1 / size``, which also holds for per-vertex sizes --
-  and takes coverage = ``clamp(size / 2 + 0.5 - d, 0, 1)``: a linear edge
-  one pixel wide centred on the circle, the fraction of a pixel-wide box
-  inside the edge.  Coverage 0 is discarded in the prologue (GL produces no
-  such fragment, so it must not store to images); the rest multiply the
-  alpha of every float COLOR output at the end, after the clamp and before
-  the alpha test (GL 2.1 section 3.12 applies coverage to the shader's
-  output, and the alpha test is a per-fragment operation after it).  The
-  point is not enlarged: GL draws the square of the point size, so a
-  fragment whose centre lies outside the square (coverage < 0.5, only
-  possible for points off the pixel grid) is not drawn.
-* **Color clamping** (``clamp_fragment_color``): every float COLOR output
-  (``VariantKey.color_output_types``) is clamped to [0, 1]; integer outputs
-  are left alone.
-* **Alpha test** (``alpha_func``): ``COLOR[0].a <func> sysvals.alpha_ref.x``
-  or discard, after the clamp (GL order: the test sees the clamped color).
-  Skipped when the shader has no COLOR[0] output or color buffer 0 is an
-  integer format (GL skips the test for integer draw buffer 0).
-
-Stipple, window rectangles and the point coverage run first thing in
-``main`` (GL and Gallium apply them before the fragment shader, so a killed
-fragment must not store to images; ``fwidth`` also needs the uniform control
-flow there); clamp, point coverage and alpha test run before every return.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Fragment passes).
 """
 
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from .reflection import VaryingInfo
-from .stages import varying_block, varying_name
-from .sysvals import INSTANCE_NAME
-from .variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
+from ..reflection import VaryingInfo
+from ..varyings import varying_block, varying_name
+from ..sysval_block import INSTANCE_NAME
+from ..variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
                       PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
-from .views import VectorView
+from ..views import VectorView
 
 # PIPE_FUNC_* -> the GLSL comparison "alpha <op> ref" that lets the fragment pass
 # (NEVER and ALWAYS have no comparison: discard always / no pass at all).
@@ -134,7 +75,7 @@ def sprite_semantic(em) -> str:
 
 
 def sprite_t(em) -> str:
-    """GLSL for the sprite t coordinate in Gallium's orientation (see the module docstring)."""
+    """GLSL for the sprite t coordinate in Gallium's orientation (docs/lowering.md "Variant passes")."""
     upper_left = em.key.sprite_coord_mode == PIPE_SPRITE_COORD_UPPER_LEFT
     # t = 0 at the smallest Gallium window y: opposite to GL's gl_PointCoord unless
     # the window-system flip has already mirrored GL's rows.
@@ -184,7 +125,7 @@ def polygon_stipple(em) -> List[str]:
 
 
 def window_rectangles(em) -> List[str]:
-    """Discard per the window rectangles (see the module docstring)."""
+    """Discard per the window rectangles (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     count = em.key.window_rectangles
     include = em.key.window_rectangles_include
@@ -208,7 +149,7 @@ def window_rectangles(em) -> List[str]:
 
 def point_coverage(em) -> List[str]:
     """``glp_point_coverage``: the fragment's coverage of the round point;
-    discard where it is 0 (see the module docstring)."""
+    discard where it is 0 (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     return [
         "// antialiased point: coverage of the circle of diameter point size, 1-pixel linear edge",

@@ -1,28 +1,7 @@
 """GL_CLAMP wrap emulation: the texture-coordinate variant pass (``VariantKey.gl_clamp``).
 
-GL 1.x's GL_CLAMP (PIPE_TEX_WRAP_CLAMP) clamps the coordinate to [0, 1] and
-then filters with the border color beyond the edge texels, so a LINEAR
-lookup at s = 0 is half edge texel, half border.  Core GL has no such wrap.
-The contract with the context (glpipe/samplers.py):
-
-* the GL sampler object uses GL_CLAMP_TO_BORDER for that coordinate, and
-* the context sets bit n of ``gl_clamp[c]`` (c = 0 s, 1 t, 2 r) when
-  sampler slot n uses PIPE_TEX_WRAP_CLAMP on c with a LINEAR filter (with
-  NEAREST filters GL_CLAMP equals CLAMP_TO_EDGE and needs no pass);
-* this pass clamps that coordinate of every filtered lookup through SAMP n
-  (TEX / TXB / TXL / TXD / TXP / TEX_LZ, SAMPLE / _B / _L / _C / _C_LZ / _D,
-  TG4 / GATHER4) to [0, 1] -- [0, size] for RECT targets, whose coordinates
-  are in texels -- before the lookup.  Array layers, the shadow reference,
-  texel fetches and size / LOD queries are untouched, and so are cube maps
-  (their coordinates are directions: no wrap applies).
-
-Clamping would flatten the coordinate's derivatives where it saturates, and
-with them the level of detail; GL_CLAMP does not change the LOD.  So in a
-fragment shader an implicit-LOD lookup (TEX, TXP, TXB, SAMPLE, SAMPLE_B,
-SAMPLE_C) on a mipmapped target becomes ``textureGrad`` with the
-derivatives of the *unclamped* coordinate (times ``exp2(bias)`` for a
-bias, which adds ``bias`` to the LOD), as Mesa's nir_lower_tex does for
-its saturate_s/t/r options (it turns tex into txd and txb into txl first).
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (GL_CLAMP).
 """
 
 from __future__ import annotations
@@ -30,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from .exprs import Expr, swizzle_text, var
+from ..exprs import Expr, swizzle_text, var
 
 # GLSL sampler kind -> how many leading coordinates are s, t, r (layers excluded).
 # Cube maps, buffers and multisample textures have no wrap to emulate.
@@ -53,7 +32,7 @@ class ClampedCoords:
     def keep_lod(self, em, row, func: str, args: List[Expr], extra: Optional[Expr]):
         """(func, args, extra) of the lookup with the LOD of the unclamped coordinate:
         an implicit-LOD ``texture`` in a fragment shader on a mipmapped target
-        becomes ``textureGrad`` (see the module docstring); anything else is
+        becomes ``textureGrad`` (docs/lowering.md "Variant passes"); anything else is
         returned unchanged."""
         if func != "texture" or em.proc != "FRAG" or not row.mips or row.grad == 0:
             return func, args, extra

@@ -3,54 +3,14 @@ feeding the rasterizer adds, after every line segment whose end pixel GL's
 diamond-exit rule leaves undrawn, a short segment that draws exactly that
 pixel.
 
-The rule (docs/rasterizer.md "Line last pixel"): GL (4.6 core 14.5.1) draws
-the pixel whose diamond ``|x - xc| + |y - yc| < 1/2`` a segment *exits*, so
-the pixel whose diamond contains the segment's end point -- the "last
-pixel" -- is never drawn.  Gallium's ``line_last_pixel`` draws it, for every
-segment the rasterizer receives (each segment of a strip or loop too).  When
-the end point lies in no pixel's diamond (between diamonds) GL already drew
-the last pixel the segment touched, and nothing is added.
-
-How, in the GS that feeds the rasterizer (the generated pass-through GS of
-glpipe/line_stipple.py, or a Gallium GS emitting line strips):
-
-* ``save`` (first ``vertex_end`` row, before any pass changes an output):
-  every output of the vertex is copied into ``glp_lp_save*`` globals, and
-  its GL window position is computed from ``gl_Position`` with viewport 0's
-  Gallium transform (``sysvals.viewport_scale`` / ``viewport_translate``;
-  plus 0.5 with integer pixel centres, key value 2: glpipe moves Gallium's
-  window coordinates by +0.5 into GL's, glpipe/viewport.py).
-* ``emit`` (last ``vertex_end`` row, after the y flip): if the vertex ends a
-  segment of the current strip (the strip has a previous vertex) and its
-  window position P lies inside the diamond of pixel C (C = floor(P) + 0.5),
-  the vertex is emitted (ending the segment), then -- continuing the same
-  strip -- a copy of it moved along the segment's own direction to the point
-  whose major-axis coordinate is C's plus 0.75 px in the direction of travel
-  (0.25 px past C's far diamond corner), then ``EndPrimitive``; the vertex's
-  outputs are restored and the other ``vertex_end`` passes re-run (GLSL
-  leaves outputs undefined after ``EmitVertex``), so the shader's own
-  ``EmitVertex`` that follows starts a new strip at the same vertex.
-  The extra segment P -> E starts inside C's diamond and leaves it, so C is
-  drawn; it ends short of the next column's centre, where it is still inside
-  whatever diamond it entered there (a segment with |slope| <= 1 along its
-  major axis never leaves a diamond's near half once inside), so nothing
-  else is drawn.  Its outputs are the end vertex's (colour, depth, stipple
-  counter: the pixel is shaded as the end point); with a wide line the extra
-  segment is the line itself continued through C's column, so the column's
-  width follows the line.
-* ``end_primitive``: a new strip has no previous vertex.
-
-Costs: up to three vertices per vertex the shader emits (``max_vertices``
-is tripled, stages.py), so a GS close to the host's output limits may fail
-to compile; the extra primitives count in primitives-generated and
-pipeline-statistics queries.  A vertex with w <= 0 has no window position:
-its segment gets no last pixel.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Line last pixel).
 """
 
 from __future__ import annotations
 
-from .passes_stipple import stipple_strip_state
-from .sysvals import INSTANCE_NAME
+from .stipple import stipple_strip_state
+from ..sysval_block import INSTANCE_NAME
 
 LINE_LAST_PIXEL_OFF, LINE_LAST_PIXEL_HALF_CENTERS, LINE_LAST_PIXEL_INTEGER_CENTERS = 0, 1, 2
 # GL window = Gallium window + this, per key value (integer centres: +0.5).
@@ -121,12 +81,10 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
     function of the restored outputs and of idempotent state (the stipple
     counter adds the window distance from the previous vertex, zero for the
     same vertex again)."""
-    from . import passes  # (passes imports this module)
-
     lines = [f"{text} = {name};" for _, name, text in _saved_outputs(em)]
     if move:
         lines.append(move)
-    for row in passes.rows(em, "vertex_end"):
+    for row in em.pass_rows("vertex_end"):
         if row.run not in (save_vertex, emit_last_pixel):
             lines += row.run(em)
     return ["{"] + ["    " + line for line in lines] + ["}"]
@@ -134,7 +92,7 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
 
 def emit_last_pixel(em) -> list[str]:
     """GS, last ``vertex_end`` row: the extra segment when this vertex ends a
-    segment whose last pixel GL leaves undrawn (see the module docstring)."""
+    segment whose last pixel GL leaves undrawn (docs/lowering.md "Variant passes")."""
     if not _writes_position(em):
         return []
     s = INSTANCE_NAME

@@ -1,54 +1,13 @@
 """Line stipple variant passes (``VariantKey.line_stipple``): a counter along
 the line, emitted by the GS that feeds the rasterizer, and a fragment kill.
 
-The rule (GL 4.6 compatibility profile 14.5.2.2; Gallium cso/rasterizer.rst,
-whose ``line_stipple_factor`` is GL's factor minus one): a counter ``s``
-counts the fragments of a line along its major axis; fragment ``s`` is drawn
-iff bit ``(s // (factor + 1)) % 16`` of the 16-bit pattern is 1.  ``s``
-restarts at 0 for each independent segment and at the start of each strip,
-and continues along a strip (and a loop's closing segment).
-
-Core GL has no line stipple, so the variant computes ``s`` itself:
-
-* **GS** (the last vertex stage; the context inserts a generated pass-through
-  GS when the shaders have none, glpipe/line_stipple.py): before every
-  stream-0 ``EmitVertex`` the vertex's *window* position is computed from
-  ``gl_Position`` with viewport 0's Gallium transform (``sysvals.
-  viewport_scale`` / ``viewport_translate``), and the output
-  ``glp_line_stipple`` (``noperspective float``) is the strip's start value
-  plus the sum of ``max(|dx|, |dy|)`` (the major-axis length in pixels) of
-  the strip's segments so far.  ``EndPrimitive`` starts a new strip.  The
-  start value is ``0.5``: with endpoints at pixel centres the counter at the
-  centre of the strip's k-th fragment is then exactly ``k + 0.5``, half a
-  unit from every rule boundary, so rounding in the interpolation cannot
-  move a fragment across one (a fragment centre off the line moves the
-  projected value by at most ``|e| dx dy / (dx^2 + dy^2) <= 0.25`` for a
-  one-pixel line, e = the centre's distance from the line <= 0.5).
-  ``line_stipple == 2`` (the generated GS of a LINE_STRIP / LINE_LOOP /
-  LINE_STRIP_ADJACENCY draw): each invocation emits one segment whose start
-  value is ``0.5 + base``, ``base`` = the fragment count of the strip's
-  earlier segments, read from a buffer texture at ``gl_PrimitiveIDIn +
-  sysvals.line_stipple.z * instance`` (the pre-pass of glpipe/line_stipple.py
-  fills it; z is the number of segments per instance).  GL restarts
-  gl_PrimitiveIDIn at every instance (primitive restart does not), and a GS
-  has no gl_InstanceID, so the VS of such a draw (``line_stipple == 2`` in
-  the VS key) passes ``gl_InstanceID`` on as the flat ``glp_ls_instance``.
-* **FS**: ``k = floor(glp_line_stipple / (factor + 1))``; discard unless bit
-  ``k % 16`` of ``sysvals.line_stipple.x`` is set -- first thing in ``main``,
-  like the polygon stipple (GL kills the fragment before the shader runs).
-
-Approximations (docs/rasterizer.md "Line stipple"): the counter is measured
-between the unclipped endpoints' window positions, so a segment clipped at
-its start continues the pattern as if it were whole (GL: "the value of s at
-the beginning of a clipped segment is indeterminate"), and a vertex behind
-the eye (w <= 0) has no window position (the counter of such a segment is
-undefined).  Fragments of a line with endpoints off the pixel centres are
-counted by their projected distance from the start point, rounded.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Line stipple).
 """
 
 from __future__ import annotations
 
-from .sysvals import INSTANCE_NAME
+from ..sysval_block import INSTANCE_NAME
 
 COUNTER = "glp_line_stipple"
 INSTANCE = "glp_ls_instance"
@@ -71,12 +30,12 @@ def bases_unit(layout) -> int:
 
 def stipple_strip_state() -> list:
     """(GLSL type, name) of the GS's strip state the counter pass updates
-    (passes_last_pixel.py keeps it across the extra vertex it emits)."""
+    (passes/last_pixel.py keeps it across the extra vertex it emits)."""
     return [("float", _LEN), ("vec2", _PREV)]
 
 
 def declare_counter_output(em) -> None:
-    """GS: the counter output and the strip state (see the module docstring)."""
+    """GS: the counter output and the strip state (docs/lowering.md "Variant passes")."""
     em.io._declare(f"noperspective out float {COUNTER};")
     start = "0.5"
     if em.key.line_stipple == LINE_STIPPLE_SEGMENT_BASES:

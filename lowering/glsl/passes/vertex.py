@@ -2,95 +2,15 @@
 back colors for two-sided color, vertex color clamping, integer pixel
 centres and clip_halfz (on hosts without the GL switches), clip-space y flip.
 
-The context puts these key fields only into the key of the stage that feeds
-the rasterizer.  They run where a vertex is complete: at the end of a VS /
-TES ``main`` and before every stream-0 ``EmitVertex`` of a GS.  Their order
-(``passes.PASSES``) matters: clip distances use the position as the shader
-wrote it, before the pixel-centre shift, the halfz remap and the y flip.
-
-* **User clip planes** (``clip_plane_enable``): for each set bit i,
-  ``gl_ClipDistance[i] = dot(v, sysvals.clip_plane[i])`` with v the
-  CLIPVERTEX output when the shader writes one, else POSITION -- Gallium's
-  ``pipe_clip_state.ucp`` apply to exactly that vector (st/mesa hands eye-
-  space planes when the shader writes a clip vertex, clip-space planes
-  otherwise).  When the shader writes CLIPDIST itself the pass adds nothing:
-  "clip distances take precedence" and the enable bits then select among
-  the shader's distances (p_state.h / rasterizer docs); distances the shader
-  does not write count as disabled.  ``Reflection.clip_distance_mask`` says
-  which gl_ClipDistance[i] the variant writes; the context enables
-  GL_CLIP_DISTANCEi for ``clip_plane_enable & clip_distance_mask``.
-* **Disabled shader clip distances** (``disabled_clip_distances``): the
-  shader's own distances that clip_plane_enable leaves off are overwritten
-  with 0.0 (which never clips).  GL would ignore them once their
-  GL_CLIP_DISTANCEi is disabled, but llvmpipe clips by every written
-  distance when none is enabled, so the variant makes them harmless.
-  VS_WINDOW_SPACE_POSITION disables clipping in Gallium: no distances.
-  Cull distances (CLIPDIST components past the clip-distance count,
-  ``stages.clip_cull_counts``) are never disabled, and a shader writing
-  only those leaves clip_plane_enable to the user planes.
-* **CLIPDIST for the FS** (``output_interpolation`` lists CLIPDIST[n]):
-  ``glp_clipdist_n`` = the register's clip and cull distances as written,
-  copied before the 0.0s above -- clip_plane_enable decides clipping, never
-  the values an FS reads (docs/rasterizer.md "Clip and cull distances").
-* **Back colors** (``two_side``): every BCOLOR[n] an FS may read -- n of each
-  COLOR[n] output, and of each COLOR[n] listed in
-  ``VariantKey.output_interpolation`` -- is declared (with COLOR[n]'s
-  interpolation qualifiers, so it links with the FS's BCOLOR input); if the
-  shader writes COLOR[n] but no BCOLOR[n], BCOLOR[n] = COLOR[n].
-* **Vertex color clamping** (``clamp_vertex_color``): COLOR and BCOLOR
-  outputs clamped to [0, 1].
-* **Integer pixel centres** (``integer_pixel_centers``; rasterizer
-  half_pixel_center = False where GL has no float viewport to move by half
-  a pixel): Gallium samples pixel (i, j) at window (i, j), GL at
-  (i + 0.5, j + 0.5).  Moving the geometry by +0.5 window pixel in x and
-  y makes the two agree: G + 0.5 holds (i + 0.5, j + 0.5) exactly when G
-  holds (i, j).  Window x = x / w * scale_x + translate_x (Gallium's
-  transform, which glpipe's GL viewport reproduces), so +0.5 in window x
-  is ``x += 0.5 * w / scale_x`` in clip space, likewise y with the signed
-  scale_y.  The pass runs in Gallium's clip space, before the y flip, so
-  the signed scale already gives the right direction whether or not the
-  flip follows.  The scale is viewport 0's from ``sysvals.viewport_scale``
-  (the only viewport such a host has), so moving the viewport never
-  recompiles; a zero scale (an empty viewport, nothing drawn) adds
-  nothing instead of dividing by zero.  The clip volume moves along with
-  the geometry, exactly as with the shifted GL viewport of the native path.
-* **clip_halfz** (``clip_halfz``; where GL has no glClipControl): Gallium
-  clips 0 <= z <= w and maps NDC z in [0, 1] to depth
-  ``z / w * scale_z + translate_z``; GL clips -w <= z <= w and maps NDC z
-  in [-1, 1] through the depth range (n, f) to ``z_ndc * (f - n) / 2 +
-  (f + n) / 2``.  With ``z' = 2z - w``: -w <= z' <= w  <=>  0 <= z <= w,
-  and z'_ndc = 2 z / w - 1; with the halfz depth range n = translate_z,
-  f = translate_z + scale_z (glpipe/viewport.py ``viewport_rect``) the
-  depth is (2 z / w - 1) * scale_z / 2 + translate_z + scale_z / 2
-  = z / w * scale_z + translate_z, Gallium's value.  x, y and w are
-  untouched, so perspective interpolation and the window position do not
-  change; depth clamping (GL_DEPTH_CLAMP) clamps to [n, f], Gallium's
-  [translate_z, translate_z + scale_z] too.
-* **Viewport depth** (``viewport_depth``; near plane off, far plane on):
-  Gallium clamps depth only to [0, 1] there (depth_clamp = !depth_clip_far
-  is off), GL_DEPTH_CLAMP to the depth range.  The context gives the host
-  the depth range [0, 1] with NDC z in [-1, 1] (no halfz: with both GL
-  planes off and the far one a clip distance from the unchanged position,
-  clip_halfz changes nothing but the transform, which is Gallium's
-  ``z / w * scale_z + translate_z`` either way), and the pass writes
-  ``z' = 2 d - w`` with ``d = z * scale_z + translate_z * w``: GL's depth
-  is then z'_ndc * 1/2 + 1/2 = d / w, Gallium's window depth, and the
-  host's clamp to [0, 1] is Gallium's.  x, y and w are untouched.  Viewport
-  0's scale and translate come from the sysvals block (never recompiles);
-  a window-space position has no viewport transform: no pass.
-* **y flip** (``y_flip``): ``gl_Position.y = -gl_Position.y``.  With the GL
-  viewport rectangle built from |scale| this is how a negative viewport y
-  scale is emulated; for a window-system framebuffer (FS ``y_flip``, GL
-  rows mirrored) the context mirrors the viewport as well, so the last
-  vertex stage's bit is (negative y scale) XOR (window-system framebuffer);
-  docs/lowering.md has the table.
+The rules each pass follows, and why: docs/lowering.md, "Variant passes,
+module by module" (Last vertex stage passes).
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .stages import clip_cull_counts, varying_block, varying_name
+from ..varyings import clip_cull_counts, varying_block, varying_name
 
 
 def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
@@ -116,7 +36,7 @@ def _clipdist_registers(shader) -> int:
 def written_clip_distances(shader) -> int:
     """Bits of the gl_ClipDistance elements a shader's own CLIPDIST outputs write:
     the components of its CLIPDIST registers below its clip-distance count
-    (``stages.clip_cull_counts``: those past it are cull distances; a shader
+    (``varyings.clip_cull_counts``: those past it are cull distances; a shader
     with only NUM_CULLDIST_ENABLED writes none).  Works on the IR, so the
     context can compute ``disabled_clip_distances`` before lowering."""
     regs = _clipdist_registers(shader)
@@ -147,7 +67,7 @@ def clip_vertex_source(em) -> Optional[str]:
 
 
 def user_clip_distances(em) -> List[str]:
-    """gl_ClipDistance[i] from the user clip planes (see the module docstring)."""
+    """gl_ClipDistance[i] from the user clip planes (docs/lowering.md "Variant passes")."""
     if shader_clip_distance_mask(em):
         # The shader's own clip distances take precedence.  Cull distances are
         # not clip distances: with only those the user planes apply.
@@ -248,7 +168,7 @@ def clamp_vertex_colors(em) -> List[str]:
 
 
 def shift_to_integer_pixel_centers(em) -> List[str]:
-    """Move clip-space x, y by +0.5 window pixel (see the module docstring)."""
+    """Move clip-space x, y by +0.5 window pixel (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     em.use_sysvals()
@@ -258,14 +178,14 @@ def shift_to_integer_pixel_centers(em) -> List[str]:
 
 
 def remap_clip_halfz(em) -> List[str]:
-    """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (see the module docstring)."""
+    """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;   // clip_halfz"]
 
 
 def viewport_depth(em) -> List[str]:
-    """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (see the module docstring)."""
+    """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em) or em.io.window_space_position:
         return []
     em.use_sysvals()
@@ -274,7 +194,7 @@ def viewport_depth(em) -> List[str]:
 
 
 def flip_position_y(em) -> List[str]:
-    """Negate clip-space y (see the module docstring)."""
+    """Negate clip-space y (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.y = -gl_Position.y;   // y flip"]
