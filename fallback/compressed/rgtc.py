@@ -14,7 +14,7 @@ glpipe decodes to 8 bits with fixed-point weights -- ``w = (W * (c - 1)) >> 6``
 with ``W = 255 * 64 / 7`` (or ``/ 5``), value ``red0 + floor((red1 - red0)
 * w / 256)`` -- which is what the host it is checked against (Mesa's
 llvmpipe) samples, so a decoded texture and a natively sampled one give the
-same texels; the result is within one 8-bit step of the exact value
+same texels; the result is within 1.6 8-bit steps of the exact value
 (docs/formats.md "Rounding").  8-bit storage (R8 / RG8 / R8_SNORM /
 RG8_SNORM) then holds every decoded value exactly.
 """

@@ -11,11 +11,11 @@ interpolated colours as thirds / halves and leaves their precision to the
 implementation; glpipe computes them in 8 bits with fixed-point weights --
 ``c0 + floor(85 * (c1 - c0) / 256)`` and ``c0 + floor(85 * (c1 - c0) / 128)``
 for the thirds, ``(c0 + c1 + 1) >> 1`` for the half -- which is what the
-host it is checked against (Mesa's llvmpipe) samples, within one 8-bit step
-of the exact value (docs/formats.md "Rounding").  RGBA8 storage then holds
-every decoded texel exactly.  DXT3 and
-DXT5 colour blocks always use the four-colour mode (the spec: "decoded as
-if color0 > color1").  DXT3 alpha is 4 bits per texel (bits ``4*(4*j+i)``
+host it is checked against (Mesa's llvmpipe) samples, within 4/3 of an
+8-bit step of the exact value (docs/formats.md "Rounding").  RGBA8 storage
+then holds every decoded texel exactly.  DXT3 and DXT5 colour blocks always
+use the four-colour interpolation, whatever the order of color0 and color1
+(the three-colour mode is DXT1's alone).  DXT3 alpha is 4 bits per texel (bits ``4*(4*j+i)``
 of a 64-bit word) widened by replication; DXT5 alpha is the RGTC1 /
 BC4 scheme on 8-bit endpoints (fallback.compressed.rgtc).
 """
