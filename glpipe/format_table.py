@@ -1052,7 +1052,7 @@ A4R4G4B4_UINT                       RGBA8UI                  BGRA_INTEGER      U
 A4B4G4R4_UINT                       RGBA8UI                  RGBA_INTEGER      UNSIGNED_SHORT_4_4_4_4        need=texture_rgb10_a2ui
 R3G3B2_UINT                         RGB8UI                   RGB_INTEGER       UNSIGNED_BYTE_2_3_3_REV       need=texture_rgb10_a2ui
 B2G3R3_UINT                         RGB8UI                   RGB_INTEGER       UNSIGNED_BYTE_3_3_2           need=texture_rgb10_a2ui
-ETC1_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=es3_compatibility
+ETC1_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=texture_compression_etc2
 ETC1_RGB8                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 R8G8B8X8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          swz=RGB1
 R8G8B8X8_SRGB                       SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 swz=RGB1
@@ -1088,25 +1088,25 @@ G16R16_UNORM                        RG16                     RG                U
 G16R16_SNORM                        RG16_SNORM               RG                SHORT                         swz=GR01
 A8B8G8R8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          via=R8G8B8A8_SNORM
 X8B8G8R8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          via=R8G8B8A8_SNORM swz=RGB1
-ETC2_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=es3_compatibility
+ETC2_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=texture_compression_etc2
 ETC2_RGB8                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
-ETC2_SRGB8                          COMPRESSED_SRGB8_ETC2                -     -                             need=es3_compatibility
+ETC2_SRGB8                          COMPRESSED_SRGB8_ETC2                -     -                             need=texture_compression_etc2
 ETC2_SRGB8                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
-ETC2_RGB8A1                         COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2   -  -                          need=es3_compatibility
+ETC2_RGB8A1                         COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2   -  -                          need=texture_compression_etc2
 ETC2_RGB8A1                         RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
-ETC2_SRGB8A1                        COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2  -  -                          need=es3_compatibility
+ETC2_SRGB8A1                        COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2  -  -                          need=texture_compression_etc2
 ETC2_SRGB8A1                        SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
-ETC2_RGBA8                          COMPRESSED_RGBA8_ETC2_EAC            -     -                             need=es3_compatibility
+ETC2_RGBA8                          COMPRESSED_RGBA8_ETC2_EAC            -     -                             need=texture_compression_etc2
 ETC2_RGBA8                          RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
-ETC2_SRGBA8                         COMPRESSED_SRGB8_ALPHA8_ETC2_EAC     -     -                             need=es3_compatibility
+ETC2_SRGBA8                         COMPRESSED_SRGB8_ALPHA8_ETC2_EAC     -     -                             need=texture_compression_etc2
 ETC2_SRGBA8                         SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
-ETC2_R11_UNORM                      COMPRESSED_R11_EAC                   -     -                             need=es3_compatibility
+ETC2_R11_UNORM                      COMPRESSED_R11_EAC                   -     -                             need=texture_compression_etc2
 ETC2_R11_UNORM                      R16                      RED               UNSIGNED_SHORT                via=R16_UNORM
-ETC2_R11_SNORM                      COMPRESSED_SIGNED_R11_EAC            -     -                             need=es3_compatibility
+ETC2_R11_SNORM                      COMPRESSED_SIGNED_R11_EAC            -     -                             need=texture_compression_etc2
 ETC2_R11_SNORM                      R16_SNORM                RED               SHORT                         via=R16_SNORM
-ETC2_RG11_UNORM                     COMPRESSED_RG11_EAC                  -     -                             need=es3_compatibility
+ETC2_RG11_UNORM                     COMPRESSED_RG11_EAC                  -     -                             need=texture_compression_etc2
 ETC2_RG11_UNORM                     RG16                     RG                UNSIGNED_SHORT                via=R16G16_UNORM
-ETC2_RG11_SNORM                     COMPRESSED_SIGNED_RG11_EAC           -     -                             need=es3_compatibility
+ETC2_RG11_SNORM                     COMPRESSED_SIGNED_RG11_EAC           -     -                             need=texture_compression_etc2
 ETC2_RG11_SNORM                     RG16_SNORM               RG                SHORT                         via=R16G16_SNORM
 @ASTC
 FXT1_RGB                            COMPRESSED_RGB_FXT1_3DFX             -     -                             need=texture_compression_fxt1

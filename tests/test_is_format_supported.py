@@ -1016,7 +1016,7 @@ def test_gl33_claims_nothing_beyond_gl33(support, _host):
         assert is_format_supported(support, fmt, t, 0, 0, sv) == profile.has(feature), fmt.name
     # S3TC and ETC2 are sampled on every profile: stored compressed where the
     # host has the family, decoded at upload (fallback.compressed) elsewhere.
-    for fmt, feature in ((Format.DXT5_RGBA, "texture_compression_s3tc"), (Format.ETC2_RGB8, "es3_compatibility")):
+    for fmt, feature in ((Format.DXT5_RGBA, "texture_compression_s3tc"), (Format.ETC2_RGB8, "texture_compression_etc2")):
         assert is_format_supported(support, fmt, t, 0, 0, sv), fmt.name
         assert host_storage(fmt, support).compressed == profile.has(feature), fmt.name
     if profile.name == "gl33":

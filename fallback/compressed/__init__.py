@@ -150,4 +150,47 @@ class Shadow:
         return self.images[level][z:z + d, by:by + nby, bx * bs:(bx + nbx) * bs].copy()
 
 
-__all__ = ["DECODERS", "VOLUME_LAYOUTS", "Decoder", "Shadow", "decode_blocks", "decoder_for"]
+def measure_decode_cost(formats, sample_bytes: int = 1 << 16) -> str:
+    """Decode time of random blocks of each of ``formats``, in ms per MB of
+    compressed data (measured now, on ``sample_bytes`` of blocks)."""
+    import time
+
+    rng = np.random.default_rng(0)
+    parts = []
+    for fmt in formats:
+        desc = FORMAT_TABLE[Format(fmt)]
+        blocks = rng.integers(0, 256, (sample_bytes // desc.blocksize, desc.blocksize), dtype=np.uint8)
+        start = time.perf_counter()
+        decoder_for(fmt).decode(blocks)
+        per_mb = (time.perf_counter() - start) * (1 << 20) / sample_bytes
+        parts.append(f"{desc.name} {per_mb * 1000:.0f} ms/MB")
+    return "decode " + ", ".join(parts) + " (numpy, at upload; sampling then costs what RGBA8 does)"
+
+
+def cost_s3tc() -> str:
+    """fallback.registry cost of the S3TC row."""
+    return measure_decode_cost((Format.DXT1_RGBA, Format.DXT5_RGBA))
+
+
+def cost_rgtc() -> str:
+    """fallback.registry cost of the RGTC row."""
+    return measure_decode_cost((Format.RGTC1_UNORM, Format.RGTC2_SNORM))
+
+
+def cost_etc2() -> str:
+    """fallback.registry cost of the ETC2 / EAC row."""
+    return measure_decode_cost((Format.ETC2_RGB8, Format.ETC2_RGBA8, Format.ETC2_R11_UNORM))
+
+
+__all__ = [
+    "DECODERS",
+    "VOLUME_LAYOUTS",
+    "Decoder",
+    "Shadow",
+    "cost_etc2",
+    "cost_rgtc",
+    "cost_s3tc",
+    "decode_blocks",
+    "decoder_for",
+    "measure_decode_cost",
+]

@@ -265,3 +265,19 @@ def test_dxt5_draw_gl33_matches_native(profile):
     # And both are the decoded texels, row 0 = texel row 0 (GENERIC runs 0..1).
     expected = _expected_float(Format.DXT5_RGBA, blocks, 16, 16)[0]
     np.testing.assert_allclose(mine, expected, rtol=0, atol=1e-6)
+
+
+def test_info_reports_the_decoders_with_their_cost(screen, profile):
+    """``python -m glpipe info``: S3TC and ETC2 are *fallback* on gl33 (with
+    the decode time measured), *native* on llvmpipe's full profile."""
+    from glpipe.features import feature_report
+
+    report = feature_report(screen.profile)
+    for feature in ("texture_compression_s3tc", "texture_compression_etc2"):
+        row = report[feature]
+        if screen.profile.has(feature):
+            assert row["status"] == "native", feature
+        else:
+            assert profile == "gl33"
+            assert row["status"] == "fallback" and "fallback.compressed" in row["by"], row
+            assert "ms/MB" in row["cost"], row
