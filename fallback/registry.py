@@ -119,6 +119,15 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         cost="fallback.compressed.cost_rgtc",
     ),
     Fallback(
+        name="bptc_decode",
+        feature="texture_compression_bptc",
+        provides="BPTC: BC7 unorm / sRGB and BC6H signed / unsigned float sampled without GL 4.2: decoded "
+                 "bit-exactly to RGBA8 / SRGB8_ALPHA8 / RGBA16F at upload, 3D textures included "
+                 "(docs/formats.md)",
+        implementation="fallback.compressed.bptc + glpipe.transfer.TransferMixin._write_texture",
+        cost="fallback.compressed.cost_bptc",
+    ),
+    Fallback(
         name="etc2_decode",
         feature="texture_compression_etc2",
         provides="ETC1, ETC2 RGB8 / punch-through A1 / RGBA8 EAC and sRGB, EAC R11 / RG11 (signed, unsigned) "

@@ -1079,9 +1079,13 @@ R16A16_SINT                         RG16I                    RG_INTEGER        S
 R32A32_UINT                         RG32UI                   RG_INTEGER        UNSIGNED_INT                  swz=R00G
 R32A32_SINT                         RG32I                    RG_INTEGER        INT                           swz=R00G
 BPTC_RGBA_UNORM                     COMPRESSED_RGBA_BPTC_UNORM           -     -                             need=texture_compression_bptc
+BPTC_RGBA_UNORM                     RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 BPTC_SRGBA                          COMPRESSED_SRGB_ALPHA_BPTC_UNORM     -     -                             need=texture_compression_bptc
+BPTC_SRGBA                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 BPTC_RGB_FLOAT                      COMPRESSED_RGB_BPTC_SIGNED_FLOAT     -     -                             need=texture_compression_bptc
+BPTC_RGB_FLOAT                      RGBA16F                  RGBA              HALF_FLOAT                    via=R16G16B16A16_FLOAT
 BPTC_RGB_UFLOAT                     COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT   -     -                             need=texture_compression_bptc
+BPTC_RGB_UFLOAT                     RGBA16F                  RGBA              HALF_FLOAT                    via=R16G16B16A16_FLOAT
 G8R8_UNORM                          RG8                      RG                UNSIGNED_BYTE                 swz=GR01
 G8R8_SNORM                          RG8_SNORM                RG                BYTE                          swz=GR01
 G16R16_UNORM                        RG16                     RG                UNSIGNED_SHORT                swz=GR01

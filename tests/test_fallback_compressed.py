@@ -21,6 +21,7 @@ import pytest
 from fallback.compressed import (
     DECODERS,
     Shadow,
+    bptc,
     decode_blocks,
     decoder_for,
     etc2,
@@ -428,3 +429,164 @@ def test_shadow_keeps_written_bytes():
     assert sh.covers(0, 1, 1, 0, 1, 1, 1) and not sh.covers(0, 1, 0, 0, 1, 2, 1)
     assert np.array_equal(sh.load(0, 1, 1, 0, 1, 1, 1), data)
     assert not sh.load(0, 0, 0, 0, 2, 2, 2)[0].any()  # never written: zero bytes
+
+
+# ---------------------------------------------------------------------------
+# BPTC (ARB_texture_compression_bptc)
+# ---------------------------------------------------------------------------
+
+BC7_WEIGHTS = {2: [0, 21, 43, 64], 3: [0, 9, 18, 27, 37, 46, 55, 64],
+               4: [0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64]}
+
+
+class Bits:
+    """A 128-bit block written field by field from bit 0 (LSB first)."""
+
+    def __init__(self):
+        self.value, self.pos = 0, 0
+
+    def put(self, value: int, width: int) -> Bits:
+        assert 0 <= value < (1 << width), (value, width)
+        self.value |= value << self.pos
+        self.pos += width
+        return self
+
+    def block(self) -> bytes:
+        assert self.pos <= 128
+        return self.value.to_bytes(16, "little")
+
+
+def lerp(e0, e1, w):
+    return ((64 - w) * e0 + w * e1 + 32) >> 6
+
+
+def test_bc7_mode6_one_subset_pbits_4bit_indices():
+    b = Bits().put(1 << 6, 7)  # mode 6
+    ends = {"R": (0, 127), "G": (127, 0), "B": (64, 64), "A": (127, 100)}
+    for ch in "RGBA":
+        b.put(ends[ch][0], 7).put(ends[ch][1], 7)
+    b.put(0, 1).put(1, 1)  # P-bits of endpoint 0 and 1
+    for k in range(16):
+        b.put(k % 8 if k == 0 else k, 3 if k == 0 else 4)  # texel 0 is the anchor (3 bits)
+    t = one(bptc.decode_bc7, b.block()).reshape(16, 4)
+    # Endpoints: (v << 1) | p, already 8 bits.
+    e0 = [v[0] << 1 for v in ends.values()]
+    e1 = [(v[1] << 1) | 1 for v in ends.values()]
+    for k in range(16):
+        w = BC7_WEIGHTS[4][k]
+        assert list(t[k]) == [lerp(a, c, w) for a, c in zip(e0, e1)], k
+
+
+def test_bc7_mode1_two_subsets_shared_pbits():
+    # Partition 13 of Table.P2: rows 0-1 subset 0, rows 2-3 subset 1; the
+    # second subset's anchor (Table.A2[13]) is texel 15.
+    b = Bits().put(1 << 1, 2).put(13, 6)
+    ends = {"R": (10, 20, 63, 0), "G": (0, 63, 5, 6), "B": (33, 33, 1, 62)}  # s0e0 s0e1 s1e0 s1e1
+    for ch in "RGB":
+        for v in ends[ch]:
+            b.put(v, 6)
+    b.put(1, 1).put(0, 1)  # shared P-bit of subset 0, of subset 1
+    idx = [k % 8 for k in range(16)]
+    idx[0], idx[15] = 3, 2  # anchors: 2 bits
+    for k in range(16):
+        b.put(idx[k], 2 if k in (0, 15) else 3)
+    t = one(bptc.decode_bc7, b.block()).reshape(16, 4)
+
+    def widen(v6, p):
+        v7 = (v6 << 1) | p
+        return (v7 << 1) | (v7 >> 6)
+
+    for k in range(16):
+        s = 0 if k < 8 else 1
+        p = 1 if s == 0 else 0
+        exp = [lerp(widen(ends[ch][2 * s], p), widen(ends[ch][2 * s + 1], p), BC7_WEIGHTS[3][idx[k]]) for ch in "RGB"]
+        assert list(t[k]) == exp + [255], k
+
+
+def test_bc7_mode4_rotation_and_index_selection():
+    # Mode 4: rotation 1 (swap A and R), index selection 1 (colour takes the
+    # 3-bit secondary index, alpha the 2-bit primary one).
+    b = Bits().put(1 << 4, 5).put(1, 2).put(1, 1)
+    ends = {"R": (0, 31), "G": (31, 0), "B": (16, 16)}
+    for ch in "RGB":
+        b.put(ends[ch][0], 5).put(ends[ch][1], 5)
+    b.put(0, 6).put(63, 6)  # alpha endpoints
+    primary = [k % 4 for k in range(16)]
+    primary[0] = 1
+    secondary = [7 - k % 8 for k in range(16)]
+    secondary[0] = 3
+    for k in range(16):
+        b.put(primary[k], 1 if k == 0 else 2)
+    for k in range(16):
+        b.put(secondary[k], 2 if k == 0 else 3)
+    t = one(bptc.decode_bc7, b.block()).reshape(16, 4)
+
+    def w5(v):
+        return (v << 3) | (v >> 2)
+
+    for k in range(16):
+        rgb = [lerp(w5(ends[ch][0]), w5(ends[ch][1]), BC7_WEIGHTS[3][secondary[k]]) for ch in "RGB"]
+        a = lerp(0, 255, BC7_WEIGHTS[2][primary[k]])
+        assert list(t[k]) == [a, rgb[1], rgb[2], rgb[0]], k  # rotation 1: swap(a, r)
+
+
+def test_bc7_reserved_mode_is_transparent_black():
+    assert not one(bptc.decode_bc7, bytes(16)).any()
+
+
+def bc6h_mode3(r0, g0, b0, r1, g1, b1, indices):
+    """Mode 3 (0b00011, 10-bit endpoints, not transformed, one subset)."""
+    b = Bits().put(3, 5)
+    for v in (r0, g0, b0, r1, g1, b1):
+        b.put(v & 0x3FF, 10)
+    for k in range(16):
+        b.put(indices[k], 3 if k == 0 else 4)
+    return b.block()
+
+
+def half_bits(v):
+    return np.float16(v).view(np.uint16)
+
+
+def test_bc6h_unsigned_mode3():
+    idx = [0] + list(range(1, 16))
+    t = one(bptc.decode_bc6h_unsigned, bc6h_mode3(0, 512, 1023, 1023, 0, 1, idx)).reshape(16, 4)
+
+    def unq(x):  # the spec's unsigned unquantization, EPB 10
+        return 0 if x == 0 else 0xFFFF if x == 1023 else ((x << 15) + 0x4000) >> 9
+
+    for k in range(16):
+        w = BC7_WEIGHTS[4][idx[k]]
+        exp = [(lerp(unq(a), unq(c), w) * 31) >> 6 for a, c in ((0, 1023), (512, 0), (1023, 1))]
+        assert list(t[k, :3]) == exp, k
+        assert t[k, 3] == half_bits(1.0)
+    assert t[15, 0] == half_bits(65504.0)  # e1 = max: the largest finite half
+
+
+def test_bc6h_signed_mode3_and_reserved():
+    idx = [0] * 16
+    idx[5] = 15
+    # r0 = -511 (10-bit two's complement) unquantizes to -0x7FFF; g0 = 100.
+    t = one(bptc.decode_bc6h_signed, bc6h_mode3(-511, 100, 0, 0, -100, 0, idx)).reshape(16, 4)
+    g = ((100 << 15) + 0x4000) >> 9
+    assert t[0, 0] == (((0x7FFF * 31) >> 5) | 0x8000)
+    assert np.array([t[0, 0]], np.uint16).view(np.float16)[0] == -65504
+    assert t[0, 1] == (g * 31) >> 5 and t[5, 1] == (((g * 31) >> 5) | 0x8000)
+    assert t[0, 2] == 0
+    # Mode 19 is reserved: (0, 0, 0, 1).
+    block = Bits().put(19, 5).block()
+    t = one(bptc.decode_bc6h_signed, block)
+    assert (t[..., :3] == 0).all() and (t[..., 3] == half_bits(1.0)).all()
+
+
+def test_bc6h_transformed_endpoints_wrap():
+    # Mode 7 (0b00111): r0 11 bits, deltas 9 bits; r1 = (r0 + d) & 0x7FF.
+    # r0 = 2047 and d = +1 wrap to 0 (unsigned): texel 0 (index 0) is e0 =
+    # max -> 0xFFFF, texel 1 (index 15) is e1 = 0.
+    b = Bits().put(7, 5).put(0x3FF, 10).put(0, 10).put(0, 10)  # r0[9:0], g0, b0
+    b.put(1, 9).put(1, 1)  # r1 (delta +1), r0[10]
+    b.put(0, 9).put(0, 1).put(0, 9).put(0, 1)  # g1, g0[10], b1, b0[10]
+    for k in range(16):
+        b.put(0 if k != 1 else 15, 3 if k == 0 else 4)
+    t = one(bptc.decode_bc6h_unsigned, b.block()).reshape(16, 4)
+    assert t[0, 0] == (0xFFFF * 31) >> 6 and t[1, 0] == 0

@@ -3,8 +3,8 @@
 ``DECODERS`` maps a compressed pipe format to its block decoder and the
 uncompressed pipe format the decoded texels are laid out in (the ``via=``
 of the format table's fallback host row: RGBA8 / SRGB8_ALPHA8 for colour
-formats, R8 / RG8 (snorm) for RGTC, R16 / RG16 (snorm) for EAC R11 / RG11;
-each holds every decoded value exactly).  ``decode_blocks`` turns a
+formats, R8 / RG8 (snorm) for RGTC, R16 / RG16 (snorm) for EAC R11 / RG11,
+RGBA16F for BC6H; each holds every decoded value exactly).  ``decode_blocks`` turns a
 (depth, rows of blocks, bytes per row) array of blocks into texels of that
 layout, cropped to the region's texel size (a 5x5 level is 2x2 blocks).
 
@@ -22,7 +22,7 @@ import numpy as np
 from glpipe.format_table import FORMAT_TABLE, Format
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from . import etc2, rgtc, s3tc
+from . import bptc, etc2, rgtc, s3tc
 
 # GL 4.5 §8.7 (table 8.19 and the CompressedTexImage3D errors): of the
 # families decoded here only BPTC may be used for TEXTURE_3D; all of them
@@ -58,6 +58,10 @@ DECODERS: dict[Format, Decoder] = {
     Format.LATC1_SNORM: Decoder(rgtc.decode_rgtc1_snorm, Format.R8_SNORM),
     Format.LATC2_UNORM: Decoder(rgtc.decode_rgtc2_unorm, Format.R8G8_UNORM),
     Format.LATC2_SNORM: Decoder(rgtc.decode_rgtc2_snorm, Format.R8G8_SNORM),
+    Format.BPTC_RGBA_UNORM: Decoder(bptc.decode_bc7, _RGBA8),
+    Format.BPTC_SRGBA: Decoder(bptc.decode_bc7, _SRGBA8),
+    Format.BPTC_RGB_FLOAT: Decoder(bptc.decode_bc6h_signed, Format.R16G16B16A16_FLOAT),
+    Format.BPTC_RGB_UFLOAT: Decoder(bptc.decode_bc6h_unsigned, Format.R16G16B16A16_FLOAT),
     Format.ETC1_RGB8: Decoder(etc2.decode_etc2_rgb8, _RGBA8),
     Format.ETC2_RGB8: Decoder(etc2.decode_etc2_rgb8, _RGBA8),
     Format.ETC2_SRGB8: Decoder(etc2.decode_etc2_rgb8, _SRGBA8),
@@ -177,6 +181,11 @@ def cost_rgtc() -> str:
     return measure_decode_cost((Format.RGTC1_UNORM, Format.RGTC2_SNORM))
 
 
+def cost_bptc() -> str:
+    """fallback.registry cost of the BPTC row."""
+    return measure_decode_cost((Format.BPTC_RGBA_UNORM, Format.BPTC_RGB_UFLOAT))
+
+
 def cost_etc2() -> str:
     """fallback.registry cost of the ETC2 / EAC row."""
     return measure_decode_cost((Format.ETC2_RGB8, Format.ETC2_RGBA8, Format.ETC2_R11_UNORM))
@@ -187,6 +196,7 @@ __all__ = [
     "VOLUME_LAYOUTS",
     "Decoder",
     "Shadow",
+    "cost_bptc",
     "cost_etc2",
     "cost_rgtc",
     "cost_s3tc",

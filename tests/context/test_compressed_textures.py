@@ -44,6 +44,8 @@ def _expected_float(fmt, blocks, w, h):
     (layers, h, w, C) float64 (unorm / snorm conversion of GL 4.5 §2.3.5)."""
     via = format_desc(DECODERS[fmt].via)
     raw = decode_blocks(fmt, blocks, w, h)
+    if via.is_float:  # BC6H: half floats
+        return raw.view(np.float16).reshape(raw.shape[0], h, w, -1).astype(np.float64)
     size = via.channels[0].size
     signed = via.channels[0].type.name == "SNORM"
     dtype = {8: np.int8 if signed else np.uint8, 16: np.int16 if signed else np.uint16}[size]
@@ -95,27 +97,27 @@ def test_decoded_formats_sample_but_never_render(screen, fmt):
     assert is_format_supported(support, fmt, Target.TEXTURE_2D_ARRAY, 0, 0, SV)
     for bind in (RT, Bind.SHADER_IMAGE, Bind.DEPTH_STENCIL, Bind.BLENDABLE):
         assert not is_format_supported(support, fmt, Target.TEXTURE_2D, 0, 0, bind), bind
-    # GL 4.5 §8.7: none of these families makes 3D, 1D or RECT textures.
-    for target in (Target.TEXTURE_3D, Target.TEXTURE_1D, Target.TEXTURE_RECT):
+    # GL 4.5 §8.7: no compressed 1D or RECT textures; 3D only for BPTC.
+    for target in (Target.TEXTURE_1D, Target.TEXTURE_RECT):
         assert not is_format_supported(support, fmt, target, 0, 0, SV), target
+    assert is_format_supported(support, fmt, Target.TEXTURE_3D, 0, 0, SV) == (format_desc(fmt).layout == "bptc")
     assert not is_format_supported(support, fmt, Target.TEXTURE_2D, 4, 4, SV)
 
 
 def test_gl33_create_refusals_of_the_issue_families(screen, profile):
     """The compressed formats of the issue's families refused at create: on
     gl33 before this change S3TC (8), ETC1/ETC2/EAC (11) and BPTC (4) were;
-    now only BPTC is (its decoder is not written yet, docs/formats.md)."""
+    now none is."""
     refused = []
     for desc in map(format_desc, Format):
         if desc.layout in ISSUE_FAMILIES:
             templ = ResourceTemplate(target=Target.TEXTURE_2D, format=desc.format, width0=8, height0=8, bind=SV)
             if not screen.can_create_resource(templ):
                 refused.append(desc.name)
-    expected = [] if profile == "native" else ["BPTC_RGBA_UNORM", "BPTC_SRGBA", "BPTC_RGB_FLOAT", "BPTC_RGB_UFLOAT"]
-    assert sorted(refused) == sorted(expected)
+    assert refused == []
     if profile == "gl33":
-        assert host_decodes(format_desc(Format.DXT5_RGBA), host_storage(Format.DXT5_RGBA, screen.format_support))
-        assert not screen.format_support.caps[Format.BPTC_RGBA_UNORM].sampler
+        for fmt in (Format.DXT5_RGBA, Format.ETC2_RGBA8, Format.BPTC_RGB_FLOAT):
+            assert host_decodes(format_desc(fmt), host_storage(fmt, screen.format_support)), fmt.name
 
 
 # --------------------------------------------------------------------------
@@ -235,6 +237,23 @@ def test_partial_level_edges(screen, ctx):
     screen.resource_destroy(res)
 
 
+@pytest.mark.parametrize("fmt", [Format.BPTC_RGBA_UNORM, Format.BPTC_RGB_FLOAT], ids=lambda f: f.name)
+def test_bptc_3d_slices(screen, ctx, fmt):
+    """BPTC is the one family GL allows on TEXTURE_3D: each slice of an
+    8x8x3 texture holds its own decoded blocks."""
+    rng = np.random.default_rng(5)
+    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_3D, format=fmt, width0=8, height0=8,
+                                                  depth0=3, bind=SV))
+    blocks = _blocks(fmt, rng, 2, 2, 3)
+    ctx.texture_subdata(res, 0, 0, Box(width=8, height=8, depth=3), blocks, blocks.shape[2], blocks[0].nbytes)
+    got = _host_texels(screen, res, 0, 4)
+    np.testing.assert_allclose(got, _expected_float(fmt, blocks, 8, 8), rtol=0, atol=1e-6)
+    t = ctx.transfer_map(res, 0, Map.READ, Box(y=4, z=1, width=8, height=4, depth=2))
+    assert np.array_equal(t.data, blocks[1:3, 1:2])
+    ctx.transfer_unmap(t)
+    screen.resource_destroy(res)
+
+
 # --------------------------------------------------------------------------
 # drawing: gl33 matches native
 # --------------------------------------------------------------------------
@@ -273,7 +292,7 @@ def test_info_reports_the_decoders_with_their_cost(screen, profile):
     from glpipe.features import feature_report
 
     report = feature_report(screen.profile)
-    for feature in ("texture_compression_s3tc", "texture_compression_etc2"):
+    for feature in ("texture_compression_s3tc", "texture_compression_etc2", "texture_compression_bptc"):
         row = report[feature]
         if screen.profile.has(feature):
             assert row["status"] == "native", feature
