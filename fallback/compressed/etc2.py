@@ -91,17 +91,23 @@ def _ext7(v):
 
 
 def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
-    """Decode the ETC2 RGB part: ((N, 4, 4, 3) int64 colour, (N, 4, 4) bool transparent)."""
+    """Decode the ETC2 RGB part: ((N, 4, 4, 3) int32 colour, (N, 4, 4) bool transparent).
+
+    Every mode but planar picks each texel's colour from a per-block
+    palette of 2 x 4 entries (sub-block, index): individual / differential
+    fill it from the base colours and modifier tables, T / H from the four
+    paint colours (the same for both halves).  One gather then colours all
+    texels; planar blocks are computed apart."""
     n = word.shape[0]
     diff = _bits(word, 33, 1).astype(bool)
     flip = _bits(word, 32, 1).astype(bool)
     opaque = diff if punchthrough else np.ones(n, bool)
     if punchthrough:
         diff = np.ones(n, bool)  # no individual mode: the bit means "opaque"
-    # Index per pixel: msb at bit 16 + p, lsb at bit p.
-    pix = (((word[:, None, None] >> (_P + np.uint64(16))) & np.uint64(1)) << np.uint64(1)) \
-        | ((word[:, None, None] >> _P) & np.uint64(1))
-    idx = pix.astype(np.int64)  # (N, 4, 4)
+    # Index per pixel (flat by 4 * y + x): msb at bit 16 + p, lsb at bit p.
+    p = _P.reshape(1, 16)
+    idx = ((((word[:, None] >> (p + np.uint64(16))) & np.uint64(1)) << np.uint64(1))
+           | ((word[:, None] >> p) & np.uint64(1))).astype(np.intp)  # (N, 16)
 
     # Channel fields: 5-bit base at 59/51/43, 3-bit signed delta at 56/48/40.
     base5 = np.stack([_bits(word, 59, 5), _bits(word, 51, 5), _bits(word, 43, 5)], -1)
@@ -112,18 +118,15 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
     t_mode = diff & overflow[:, 0]
     h_mode = diff & ~overflow[:, 0] & overflow[:, 1]
     planar = diff & ~overflow[:, 0] & ~overflow[:, 1] & overflow[:, 2]
-    differential = diff & ~overflow.any(axis=1)
 
-    # --- individual / differential: sub-block base colours and modifiers
+    # --- individual / differential: palette[sub-block, index] = base + modifier
     ind1 = np.stack([_bits(word, 60, 4), _bits(word, 52, 4), _bits(word, 44, 4)], -1)
     ind2 = np.stack([_bits(word, 56, 4), _bits(word, 48, 4), _bits(word, 40, 4)], -1)
-    sub1 = np.where(diff[:, None], _ext5(base5), _ext4(ind1))
-    sub2 = np.where(diff[:, None], _ext5(np.clip(summed, 0, 31)), _ext4(ind2))
-    second = np.where(flip[:, None, None], _YY[None] >= 2, _XX[None] >= 2)  # (N, 4, 4)
-    base = np.where(second[..., None], sub2[:, None, None, :], sub1[:, None, None, :])
-    table = np.where(second, _bits(word, 34, 3)[:, None, None], _bits(word, 37, 3)[:, None, None])
-    mods = np.where(opaque[:, None, None], _ETC_MOD[table, idx], _ETC_MOD_NONOPAQUE[table, idx])
-    colour = np.clip(base + mods[..., None], 0, 255)
+    sub = np.stack([np.where(diff[:, None], _ext5(base5), _ext4(ind1)),
+                    np.where(diff[:, None], _ext5(np.clip(summed, 0, 31)), _ext4(ind2))], 1)  # (N, 2, 3)
+    tables = np.stack([_bits(word, 37, 3), _bits(word, 34, 3)], 1)  # (N, 2)
+    mods = np.where(opaque[:, None, None], _ETC_MOD[tables], _ETC_MOD_NONOPAQUE[tables])  # (N, 2, 4)
+    palette = np.clip(sub[:, :, None, :] + mods[..., None], 0, 255)  # (N, 2, 4, 3)
 
     # --- T mode
     t1 = np.stack([(_bits(word, 59, 2) << 2) | _bits(word, 56, 2), _bits(word, 52, 4), _bits(word, 48, 4)], -1)
@@ -143,24 +146,33 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
     h_paint = np.stack([np.clip(h1 + hd, 0, 255), np.clip(h1 - hd, 0, 255),
                         np.clip(h2 + hd, 0, 255), np.clip(h2 - hd, 0, 255)], 1)
     paint = np.where(t_mode[:, None, None], t_paint, h_paint)
-    painted = np.take_along_axis(paint, idx.reshape(n, 16, 1), axis=1).reshape(n, 4, 4, 3)
-    colour = np.where((t_mode | h_mode)[:, None, None, None], painted, colour)
+    palette = np.where((t_mode | h_mode)[:, None, None, None], paint[:, None], palette)
 
-    # --- planar mode
-    o = np.stack([_ext6(_bits(word, 57, 6)), _ext7((_bits(word, 56, 1) << 6) | _bits(word, 49, 6)),
-                  _ext6((_bits(word, 48, 1) << 5) | (_bits(word, 43, 2) << 3) | _bits(word, 39, 3))], -1)
-    hh = np.stack([_ext6((_bits(word, 34, 5) << 1) | _bits(word, 32, 1)), _ext7(_bits(word, 25, 7)),
-                   _ext6(_bits(word, 19, 6))], -1)
-    vv = np.stack([_ext6(_bits(word, 13, 6)), _ext7(_bits(word, 6, 7)), _ext6(_bits(word, 0, 6))], -1)
-    xs, ys = _XX[None, :, :, None], _YY[None, :, :, None]
-    o_, h_, v_ = o[:, None, None, :], hh[:, None, None, :], vv[:, None, None, :]
-    plane = np.clip((xs * (h_ - o_) + ys * (v_ - o_) + 4 * o_ + 2) >> 2, 0, 255)
-    colour = np.where(planar[:, None, None, None], plane, colour)
+    # Punch-through: index 2 is transparent black unless opaque (not in planar mode).
+    see_through = ~opaque & ~planar
+    palette[see_through, :, 2, :] = 0
 
-    # Punch-through: index 2 is transparent black unless opaque (never in planar mode).
-    transparent = (~opaque & (differential | t_mode | h_mode))[:, None, None] & (idx == 2)
-    colour = np.where(transparent[..., None], 0, colour)
-    return colour, transparent
+    # The sub-block of each texel: flip 0 splits columns x < 2 / x >= 2, flip 1 rows.
+    second = np.where(flip[:, None], (_YY >= 2).reshape(1, 16), (_XX >= 2).reshape(1, 16))
+    second &= ~(t_mode | h_mode)[:, None]
+    pick = second.astype(np.intp) * 4 + idx  # (N, 16) into the flattened (2 x 4) palette
+    rows = (np.arange(n, dtype=np.intp) * 8)[:, None] + pick
+    colour = palette.reshape(n * 8, 3).astype(np.int32)[rows]  # (N, 16, 3)
+
+    # --- planar mode, for the planar blocks only
+    if planar.any():
+        w = word[planar]
+        o = np.stack([_ext6(_bits(w, 57, 6)), _ext7((_bits(w, 56, 1) << 6) | _bits(w, 49, 6)),
+                      _ext6((_bits(w, 48, 1) << 5) | (_bits(w, 43, 2) << 3) | _bits(w, 39, 3))], -1)
+        hh = np.stack([_ext6((_bits(w, 34, 5) << 1) | _bits(w, 32, 1)), _ext7(_bits(w, 25, 7)),
+                       _ext6(_bits(w, 19, 6))], -1)
+        vv = np.stack([_ext6(_bits(w, 13, 6)), _ext7(_bits(w, 6, 7)), _ext6(_bits(w, 0, 6))], -1)
+        xs, ys = _XX.reshape(1, 16, 1), _YY.reshape(1, 16, 1)
+        o_, h_, v_ = o[:, None, :], hh[:, None, :], vv[:, None, :]
+        colour[planar] = np.clip((xs * (h_ - o_) + ys * (v_ - o_) + 4 * o_ + 2) >> 2, 0, 255)
+
+    transparent = see_through[:, None] & (idx == 2)
+    return colour.reshape(n, 4, 4, 3), transparent.reshape(n, 4, 4)
 
 
 def _rgba8(colour: np.ndarray, alpha: np.ndarray) -> np.ndarray:

@@ -75,9 +75,9 @@ def decode_color(blocks: np.ndarray, offset: int, four_colour_only: bool, rgb_on
     palette[:, 3, :3] = np.where(f, c0 + ((85 * delta) >> 7), 0)
     if not rgb_only:
         palette[:, 3, 3] = np.where(four, 255, 0)
-    idx = (codes[:, None, None] >> (2 * _TEXEL)) & 3  # (N, 4, 4)
-    out = np.take_along_axis(palette, idx.reshape(n, 16, 1).astype(np.intp), axis=1)
-    return out.reshape(n, 4, 4, 4).astype(np.uint8)
+    idx = ((codes[:, None] >> (2 * _TEXEL.reshape(1, 16))) & 3).astype(np.intp)  # (N, 16)
+    rows = (np.arange(n, dtype=np.intp) * 4)[:, None] + idx
+    return palette.astype(np.uint8).reshape(n * 4, 4)[rows].reshape(n, 4, 4, 4)
 
 
 def decode_dxt1_rgb(blocks: np.ndarray) -> np.ndarray:
