@@ -54,7 +54,7 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .defs import Map, Target, Usage, all_flag_bits
-from .formats import util_format_description
+from .formats import host_decodes, util_format_description
 from .resource import _BUFFER_DATA_USAGE, _profile_has
 from .state import Box
 
@@ -181,14 +181,14 @@ class _Region:
         self.desc, self.host = desc, host
         self.compressed = bool(host.compressed)
         # Compressed data the host stores decoded (fallback.compressed).
-        self.decoded = desc.is_compressed and not host.compressed
+        self.decoded = host_decodes(desc, host)
         bw, bh = desc.block_width, desc.block_height
         self.bx, self.by = x // bw, y // bh
         self.nbx = -(-w // bw)
         self.nby = -(-h // bh)
         self.bs = desc.blocksize
         self.host_bs = (util_format_description(host.transfer_as).blocksize
-                        if host.transfer_as is not None and not self.decoded else self.bs)
+                        if host.transfer_as is not None else self.bs)
         self.stride = self.nbx * self.bs
         self.layer_stride = self.stride * self.nby
         self.nbytes = self.layer_stride * d
