@@ -115,7 +115,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="texture_compression_rgtc",
         provides="RGTC1 / RGTC2 (and LATC) unsigned and signed sampled without RGTC: decoded to R8 / RG8 "
                  "(snorm) at upload (docs/formats.md)",
-        implementation="fallback.compressed.rgtc + glpipe.transfer.TransferMixin._write_texture",
+        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
         cost="fallback.compressed.cost_rgtc",
     ),
     Fallback(

@@ -23,7 +23,7 @@ import numpy as np
 from glpipe.format_table import FORMAT_TABLE, Format
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from . import bptc, etc2, rgtc, s3tc
+from . import bptc, etc2, s3tc
 
 # GL 4.5 §8.7 (table 8.19 and the CompressedTexImage3D errors): of the
 # families decoded here only BPTC may be used for TEXTURE_3D; all of them
@@ -51,14 +51,14 @@ DECODERS: dict[Format, Decoder] = {
     Format.DXT1_SRGBA: Decoder(s3tc.decode_dxt1_rgba, _SRGBA8),
     Format.DXT3_SRGBA: Decoder(s3tc.decode_dxt3, _SRGBA8),
     Format.DXT5_SRGBA: Decoder(s3tc.decode_dxt5, _SRGBA8),
-    Format.RGTC1_UNORM: Decoder(rgtc.decode_rgtc1_unorm, Format.R8_UNORM),
-    Format.RGTC1_SNORM: Decoder(rgtc.decode_rgtc1_snorm, Format.R8_SNORM),
-    Format.RGTC2_UNORM: Decoder(rgtc.decode_rgtc2_unorm, Format.R8G8_UNORM),
-    Format.RGTC2_SNORM: Decoder(rgtc.decode_rgtc2_snorm, Format.R8G8_SNORM),
-    Format.LATC1_UNORM: Decoder(rgtc.decode_rgtc1_unorm, Format.R8_UNORM),
-    Format.LATC1_SNORM: Decoder(rgtc.decode_rgtc1_snorm, Format.R8_SNORM),
-    Format.LATC2_UNORM: Decoder(rgtc.decode_rgtc2_unorm, Format.R8G8_UNORM),
-    Format.LATC2_SNORM: Decoder(rgtc.decode_rgtc2_snorm, Format.R8G8_SNORM),
+    Format.RGTC1_UNORM: Decoder(s3tc.decode_rgtc1_unorm, Format.R8_UNORM),
+    Format.RGTC1_SNORM: Decoder(s3tc.decode_rgtc1_snorm, Format.R8_SNORM),
+    Format.RGTC2_UNORM: Decoder(s3tc.decode_rgtc2_unorm, Format.R8G8_UNORM),
+    Format.RGTC2_SNORM: Decoder(s3tc.decode_rgtc2_snorm, Format.R8G8_SNORM),
+    Format.LATC1_UNORM: Decoder(s3tc.decode_rgtc1_unorm, Format.R8_UNORM),
+    Format.LATC1_SNORM: Decoder(s3tc.decode_rgtc1_snorm, Format.R8_SNORM),
+    Format.LATC2_UNORM: Decoder(s3tc.decode_rgtc2_unorm, Format.R8G8_UNORM),
+    Format.LATC2_SNORM: Decoder(s3tc.decode_rgtc2_snorm, Format.R8G8_SNORM),
     Format.BPTC_RGBA_UNORM: Decoder(bptc.decode_bc7, _RGBA8),
     Format.BPTC_SRGBA: Decoder(bptc.decode_bc7, _SRGBA8),
     Format.BPTC_RGB_FLOAT: Decoder(bptc.decode_bc6h_signed, Format.R16G16B16A16_FLOAT),
@@ -173,25 +173,25 @@ def measure_decode_cost(formats, sample_bytes: int = 1 << 16) -> str:
     return "decode " + ", ".join(parts) + " (numpy, at upload; sampling then costs what RGBA8 does)"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cost_s3tc() -> str:
     """fallback.registry cost of the S3TC row."""
     return measure_decode_cost((Format.DXT1_RGBA, Format.DXT5_RGBA))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cost_rgtc() -> str:
     """fallback.registry cost of the RGTC row."""
     return measure_decode_cost((Format.RGTC1_UNORM, Format.RGTC2_SNORM))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cost_bptc() -> str:
     """fallback.registry cost of the BPTC row."""
     return measure_decode_cost((Format.BPTC_RGBA_UNORM, Format.BPTC_RGB_UFLOAT))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cost_etc2() -> str:
     """fallback.registry cost of the ETC2 / EAC row."""
     return measure_decode_cost((Format.ETC2_RGB8, Format.ETC2_RGBA8, Format.ETC2_R11_UNORM))
