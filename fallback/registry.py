@@ -25,6 +25,9 @@ class Fallback:
     feature: "str | None"
     provides: str
     implementation: str
+    # Dotted path of a function measuring what the fallback costs (a short
+    # text ``python -m glpipe info`` prints), or "" when nothing is measured.
+    cost: str = ""
 
 
 FALLBACKS: "tuple[Fallback, ...]" = (
@@ -98,6 +101,40 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="invalidate_resource on buffers (INVALIDATE_BUFFER) without glInvalidateBufferData: "
                  "mutable storage orphaned with glBufferData",
         implementation="glpipe.transfer.TransferMixin._invalidate_buffer",
+    ),
+    Fallback(
+        name="s3tc_decode",
+        feature="texture_compression_s3tc",
+        provides="DXT1 / DXT3 / DXT5 and their sRGB variants sampled without S3TC: blocks decoded in numpy "
+                 "to RGBA8 / SRGB8_ALPHA8 at upload, READ maps return the bytes written (docs/formats.md)",
+        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
+        cost="fallback.compressed.cost_s3tc",
+    ),
+    Fallback(
+        name="rgtc_decode",
+        feature="texture_compression_rgtc",
+        provides="RGTC1 / RGTC2 (and LATC) unsigned and signed sampled without RGTC: decoded to R8 / RG8 "
+                 "(snorm) at upload (docs/formats.md)",
+        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
+        cost="fallback.compressed.cost_rgtc",
+    ),
+    Fallback(
+        name="bptc_decode",
+        feature="texture_compression_bptc",
+        provides="BPTC: BC7 unorm / sRGB and BC6H signed / unsigned float sampled without GL 4.2: decoded "
+                 "bit-exactly to RGBA8 / SRGB8_ALPHA8 / RGBA16F at upload, 3D textures included "
+                 "(docs/formats.md)",
+        implementation="fallback.compressed.bptc + glpipe.transfer.TransferMixin._write_texture",
+        cost="fallback.compressed.cost_bptc",
+    ),
+    Fallback(
+        name="etc2_decode",
+        feature="texture_compression_etc2",
+        provides="ETC1, ETC2 RGB8 / punch-through A1 / RGBA8 EAC and sRGB, EAC R11 / RG11 (signed, unsigned) "
+                 "sampled without ES3 compatibility: decoded to RGBA8 / SRGB8_ALPHA8 / R16 / RG16 (snorm) at "
+                 "upload (docs/formats.md)",
+        implementation="fallback.compressed.etc2 + glpipe.transfer.TransferMixin._write_texture",
+        cost="fallback.compressed.cost_etc2",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(

@@ -112,6 +112,9 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("vertex_attrib_binding", 430, ("GL_ARB_vertex_attrib_binding",), "true stride-0 vertex buffers"),
     ("framebuffer_no_attachments", 430, ("GL_ARB_framebuffer_no_attachments",), "FBO without attachments"),
     ("es3_compatibility", 430, ("GL_ARB_ES3_compatibility",), "ETC2/EAC, fixed-index restart"),
+    # The ETC2/EAC part alone: what sampling ETC1/ETC2/EAC textures needs
+    # (fallback.compressed decodes them where it is missing).
+    ("texture_compression_etc2", 430, ("GL_ARB_ES3_compatibility",), "ETC2/EAC"),
     ("stencil_texturing", 430, ("GL_ARB_stencil_texturing",), "sampling stencil"),
     ("texture_buffer_range", 430, ("GL_ARB_texture_buffer_range",), "buffer texture offset/size"),
     ("fragment_layer_viewport", 430, ("GL_ARB_fragment_layer_viewport",), "gl_Layer in FS"),
@@ -196,6 +199,14 @@ def granted(row: Feature, gl_version: int, extensions: "frozenset[str]") -> bool
 __all__ = ["Feature", "FEATURES", "feature", "granted", "feature_report"]
 
 
+def _measure(dotted: str) -> str:
+    """Call the cost function at ``dotted`` (module.function) for its text."""
+    import importlib
+
+    module, _, name = dotted.rpartition(".")
+    return str(getattr(importlib.import_module(module), name)())
+
+
 def feature_report(profile) -> "dict[str, dict]":
     """Each host feature as ``native`` / ``fallback`` / ``unavailable`` under
     ``profile`` (a HostProfile), with the fallback that covers it, plus rows
@@ -211,6 +222,9 @@ def feature_report(profile) -> "dict[str, dict]":
         cover = fallbacks_for(row.name)
         if cover:
             report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover)}
+            costs = [_measure(f.cost) for f in cover if f.cost]
+            if costs:
+                report[row.name]["cost"] = "; ".join(costs)
         else:
             state = profile.feature_states()[row.name]
             report[row.name] = {"status": "unavailable", "by": "hidden by profile" if state == "hidden" else ""}

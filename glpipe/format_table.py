@@ -26,7 +26,10 @@ knows about a format:
     swizzle (over the *host* texel's R, G, B, A, 0, 1) that turns what the
     host returns into what Gallium defines, ``via=`` the pipe format whose
     byte layout the transfer format/type describe (the data is converted
-    with numpy on the way in and out; absent: the bytes go as they are),
+    with numpy on the way in and out; absent: the bytes go as they are;
+    for a compressed format an uncompressed ``via`` means the blocks are
+    *decoded* at upload by ``fallback.compressed``, the line after the
+    native one for hosts without the compression family),
     ``need=`` host features (rows of glpipe.features).  A format may have
     several lines: candidates in order of preference; the probe picks the
     first the profile allows and the host accepts.  Formats without a line
@@ -946,17 +949,29 @@ A8R8G8B8_SRGB                       SRGB8_ALPHA8             BGRA              U
 X8R8G8B8_SRGB                       SRGB8_ALPHA8             BGRA              UNSIGNED_INT_8_8_8_8          swz=RGB1
 R8G8B8A8_SRGB                       SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE
 DXT1_RGB                            COMPRESSED_RGB_S3TC_DXT1_EXT         -     -                             need=texture_compression_s3tc
+DXT1_RGB                            RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 DXT1_RGBA                           COMPRESSED_RGBA_S3TC_DXT1_EXT        -     -                             need=texture_compression_s3tc
+DXT1_RGBA                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 DXT3_RGBA                           COMPRESSED_RGBA_S3TC_DXT3_EXT        -     -                             need=texture_compression_s3tc
+DXT3_RGBA                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 DXT5_RGBA                           COMPRESSED_RGBA_S3TC_DXT5_EXT        -     -                             need=texture_compression_s3tc
+DXT5_RGBA                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 DXT1_SRGB                           COMPRESSED_SRGB_S3TC_DXT1_EXT        -     -                             need=texture_compression_s3tc
+DXT1_SRGB                           SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 DXT1_SRGBA                          COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT  -     -                             need=texture_compression_s3tc
+DXT1_SRGBA                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 DXT3_SRGBA                          COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT  -     -                             need=texture_compression_s3tc
+DXT3_SRGBA                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 DXT5_SRGBA                          COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT  -     -                             need=texture_compression_s3tc
+DXT5_SRGBA                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 RGTC1_UNORM                         COMPRESSED_RED_RGTC1                 -     -                             need=texture_compression_rgtc
+RGTC1_UNORM                         R8                       RED               UNSIGNED_BYTE                 via=R8_UNORM
 RGTC1_SNORM                         COMPRESSED_SIGNED_RED_RGTC1          -     -                             need=texture_compression_rgtc
+RGTC1_SNORM                         R8_SNORM                 RED               BYTE                          via=R8_SNORM
 RGTC2_UNORM                         COMPRESSED_RG_RGTC2                  -     -                             need=texture_compression_rgtc
+RGTC2_UNORM                         RG8                      RG                UNSIGNED_BYTE                 via=R8G8_UNORM
 RGTC2_SNORM                         COMPRESSED_SIGNED_RG_RGTC2           -     -                             need=texture_compression_rgtc
+RGTC2_SNORM                         RG8_SNORM                RG                BYTE                          via=R8G8_SNORM
 A8B8G8R8_UNORM                      RGBA8                    RGBA              UNSIGNED_INT_8_8_8_8
 B5G5R5X1_UNORM                      RGB5_A1                  BGRA              UNSIGNED_SHORT_1_5_5_5_REV    swz=RGB1
 R9G9B9E5_FLOAT                      RGB9_E5                  RGB               UNSIGNED_INT_5_9_9_9_REV
@@ -971,9 +986,13 @@ L16A16_UNORM                        RG16                     RG                U
 A16_UNORM                           R16                      RED               UNSIGNED_SHORT                swz=000R
 I16_UNORM                           R16                      RED               UNSIGNED_SHORT                swz=RRRR
 LATC1_UNORM                         COMPRESSED_RED_RGTC1                 -     -                             swz=RRR1 need=texture_compression_rgtc
+LATC1_UNORM                         R8                       RED               UNSIGNED_BYTE                 via=R8_UNORM swz=RRR1
 LATC1_SNORM                         COMPRESSED_SIGNED_RED_RGTC1          -     -                             swz=RRR1 need=texture_compression_rgtc
+LATC1_SNORM                         R8_SNORM                 RED               BYTE                          via=R8_SNORM swz=RRR1
 LATC2_UNORM                         COMPRESSED_RG_RGTC2                  -     -                             swz=RRRG need=texture_compression_rgtc
+LATC2_UNORM                         RG8                      RG                UNSIGNED_BYTE                 via=R8G8_UNORM swz=RRRG
 LATC2_SNORM                         COMPRESSED_SIGNED_RG_RGTC2           -     -                             swz=RRRG need=texture_compression_rgtc
+LATC2_SNORM                         RG8_SNORM                RG                BYTE                          via=R8G8_SNORM swz=RRRG
 A8_SNORM                            R8_SNORM                 RED               BYTE                          swz=000R
 L8_SNORM                            R8_SNORM                 RED               BYTE                          swz=RRR1
 L8A8_SNORM                          RG8_SNORM                RG                BYTE                          swz=RRRG
@@ -1033,7 +1052,8 @@ A4R4G4B4_UINT                       RGBA8UI                  BGRA_INTEGER      U
 A4B4G4R4_UINT                       RGBA8UI                  RGBA_INTEGER      UNSIGNED_SHORT_4_4_4_4        need=texture_rgb10_a2ui
 R3G3B2_UINT                         RGB8UI                   RGB_INTEGER       UNSIGNED_BYTE_2_3_3_REV       need=texture_rgb10_a2ui
 B2G3R3_UINT                         RGB8UI                   RGB_INTEGER       UNSIGNED_BYTE_3_3_2           need=texture_rgb10_a2ui
-ETC1_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=es3_compatibility
+ETC1_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=texture_compression_etc2
+ETC1_RGB8                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 R8G8B8X8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          swz=RGB1
 R8G8B8X8_SRGB                       SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 swz=RGB1
 R8G8B8X8_UINT                       RGBA8UI                  RGBA_INTEGER      UNSIGNED_BYTE                 swz=RGB1
@@ -1059,25 +1079,39 @@ R16A16_SINT                         RG16I                    RG_INTEGER        S
 R32A32_UINT                         RG32UI                   RG_INTEGER        UNSIGNED_INT                  swz=R00G
 R32A32_SINT                         RG32I                    RG_INTEGER        INT                           swz=R00G
 BPTC_RGBA_UNORM                     COMPRESSED_RGBA_BPTC_UNORM           -     -                             need=texture_compression_bptc
+BPTC_RGBA_UNORM                     RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
 BPTC_SRGBA                          COMPRESSED_SRGB_ALPHA_BPTC_UNORM     -     -                             need=texture_compression_bptc
+BPTC_SRGBA                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
 BPTC_RGB_FLOAT                      COMPRESSED_RGB_BPTC_SIGNED_FLOAT     -     -                             need=texture_compression_bptc
+BPTC_RGB_FLOAT                      RGBA16F                  RGBA              HALF_FLOAT                    via=R16G16B16A16_FLOAT
 BPTC_RGB_UFLOAT                     COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT   -     -                             need=texture_compression_bptc
+BPTC_RGB_UFLOAT                     RGBA16F                  RGBA              HALF_FLOAT                    via=R16G16B16A16_FLOAT
 G8R8_UNORM                          RG8                      RG                UNSIGNED_BYTE                 swz=GR01
 G8R8_SNORM                          RG8_SNORM                RG                BYTE                          swz=GR01
 G16R16_UNORM                        RG16                     RG                UNSIGNED_SHORT                swz=GR01
 G16R16_SNORM                        RG16_SNORM               RG                SHORT                         swz=GR01
 A8B8G8R8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          via=R8G8B8A8_SNORM
 X8B8G8R8_SNORM                      RGBA8_SNORM              RGBA              BYTE                          via=R8G8B8A8_SNORM swz=RGB1
-ETC2_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=es3_compatibility
-ETC2_SRGB8                          COMPRESSED_SRGB8_ETC2                -     -                             need=es3_compatibility
-ETC2_RGB8A1                         COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2   -  -                          need=es3_compatibility
-ETC2_SRGB8A1                        COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2  -  -                          need=es3_compatibility
-ETC2_RGBA8                          COMPRESSED_RGBA8_ETC2_EAC            -     -                             need=es3_compatibility
-ETC2_SRGBA8                         COMPRESSED_SRGB8_ALPHA8_ETC2_EAC     -     -                             need=es3_compatibility
-ETC2_R11_UNORM                      COMPRESSED_R11_EAC                   -     -                             need=es3_compatibility
-ETC2_R11_SNORM                      COMPRESSED_SIGNED_R11_EAC            -     -                             need=es3_compatibility
-ETC2_RG11_UNORM                     COMPRESSED_RG11_EAC                  -     -                             need=es3_compatibility
-ETC2_RG11_SNORM                     COMPRESSED_SIGNED_RG11_EAC           -     -                             need=es3_compatibility
+ETC2_RGB8                           COMPRESSED_RGB8_ETC2                 -     -                             need=texture_compression_etc2
+ETC2_RGB8                           RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
+ETC2_SRGB8                          COMPRESSED_SRGB8_ETC2                -     -                             need=texture_compression_etc2
+ETC2_SRGB8                          SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
+ETC2_RGB8A1                         COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2   -  -                          need=texture_compression_etc2
+ETC2_RGB8A1                         RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
+ETC2_SRGB8A1                        COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2  -  -                          need=texture_compression_etc2
+ETC2_SRGB8A1                        SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
+ETC2_RGBA8                          COMPRESSED_RGBA8_ETC2_EAC            -     -                             need=texture_compression_etc2
+ETC2_RGBA8                          RGBA8                    RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_UNORM
+ETC2_SRGBA8                         COMPRESSED_SRGB8_ALPHA8_ETC2_EAC     -     -                             need=texture_compression_etc2
+ETC2_SRGBA8                         SRGB8_ALPHA8             RGBA              UNSIGNED_BYTE                 via=R8G8B8A8_SRGB
+ETC2_R11_UNORM                      COMPRESSED_R11_EAC                   -     -                             need=texture_compression_etc2
+ETC2_R11_UNORM                      R16                      RED               UNSIGNED_SHORT                via=R16_UNORM
+ETC2_R11_SNORM                      COMPRESSED_SIGNED_R11_EAC            -     -                             need=texture_compression_etc2
+ETC2_R11_SNORM                      R16_SNORM                RED               SHORT                         via=R16_SNORM
+ETC2_RG11_UNORM                     COMPRESSED_RG11_EAC                  -     -                             need=texture_compression_etc2
+ETC2_RG11_UNORM                     RG16                     RG                UNSIGNED_SHORT                via=R16G16_UNORM
+ETC2_RG11_SNORM                     COMPRESSED_SIGNED_RG11_EAC           -     -                             need=texture_compression_etc2
+ETC2_RG11_SNORM                     RG16_SNORM               RG                SHORT                         via=R16G16_SNORM
 @ASTC
 FXT1_RGB                            COMPRESSED_RGB_FXT1_3DFX             -     -                             need=texture_compression_fxt1
 FXT1_RGBA                           COMPRESSED_RGBA_FXT1_3DFX            -     -                             need=texture_compression_fxt1

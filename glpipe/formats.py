@@ -227,6 +227,12 @@ def host_storage(fmt, support: "FormatSupport | None" = None) -> "HostFormat | N
     return d.primary_host
 
 
+def host_decodes(desc: FormatDesc, host: "HostFormat | None") -> bool:
+    """Whether ``host`` stores compressed ``desc`` as decoded texels (its
+    ``transfer_as`` layout), fallback.compressed decoding every upload."""
+    return host is not None and desc.is_compressed and not host.compressed
+
+
 # ---------------------------------------------------------------------------
 # Features the format table names that glpipe.features does not (yet) have.
 # Evaluated here with the same rule (core version or extension), against the
@@ -678,6 +684,15 @@ class _Prober:
 
     def _caps_from(self, desc: FormatDesc, host: HostFormat, res: _StorageResult, vertex: bool) -> FormatCaps:
         profile = self.profile
+        if host_decodes(desc, host):
+            # Compressed data decoded at upload (fallback.compressed): it can
+            # be sampled, on the targets GL gives the compression family
+            # (2D, cube, arrays; 3D only for VOLUME_LAYOUTS), and nothing
+            # else -- GL cannot render to or image-bind a compressed format.
+            from fallback.compressed import VOLUME_LAYOUTS
+
+            return FormatCaps(host=host, sampler=True, array=host_has(profile, "texture_array"),
+                              volume=desc.layout in VOLUME_LAYOUTS, vertex=vertex)
         name = host.internal_format_name[3:]  # without "GL_"
         # Rendering is only correct where the host texel *is* the Gallium
         # texel.  An emulated format renders wrongly without context fixups:
@@ -915,6 +930,7 @@ __all__ = [
     "format_desc",
     "host_storage",
     "host_has",
+    "host_decodes",
     "probe_format_support",
     "is_format_supported",
     "supported_formats",

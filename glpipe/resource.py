@@ -56,6 +56,7 @@ from .defs import Bind, ResourceFlag, Target, Usage, all_flag_bits, flag_bits
 from .formats import (
     Format,
     format_desc,
+    host_decodes,
     host_has,
     host_storage,
     is_format_supported,
@@ -629,6 +630,7 @@ class Resource:
         self._gl_params: "tuple | None" = None
         self._destroyed = False
         self.generation = 0
+        self._compressed_shadow = None
 
     # -- glpipe's fields ---------------------------------------------------
 
@@ -704,6 +706,19 @@ class Resource:
         """Raise ObjectDestroyedError naming ``what`` if the resource was destroyed."""
         if self._destroyed:
             raise ObjectDestroyedError(f"{what}: resource was destroyed")
+
+    @property
+    def compressed_shadow(self):
+        """For a compressed format the host stores decoded: the
+        fallback.compressed.Shadow holding the bytes the application wrote
+        (made on first use); None for every other resource."""
+        if self._compressed_shadow is None and self._plan.storage is not None and \
+                host_decodes(format_desc(self._templ.format), self._plan.storage):
+            from fallback.compressed import Shadow
+
+            self._compressed_shadow = Shadow(self._templ.format, [self.level_extent(lv)
+                                                                  for lv in range(self._templ.last_level + 1)])
+        return self._compressed_shadow
 
     def level_extent(self, level: int) -> tuple:
         """(width, height, depth) of mip ``level`` as Gallium boxes see it:

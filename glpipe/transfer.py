@@ -54,7 +54,7 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .defs import Map, Target, Usage, all_flag_bits
-from .formats import util_format_description
+from .formats import host_decodes, util_format_description
 from .resource import _BUFFER_DATA_USAGE, _profile_has
 from .state import Box
 
@@ -157,6 +157,7 @@ class _Region:
         "by",
         "compressed",
         "d",
+        "decoded",
         "desc",
         "h",
         "host",
@@ -179,6 +180,8 @@ class _Region:
         self.x, self.y, self.z, self.w, self.h, self.d = x, y, z, w, h, d
         self.desc, self.host = desc, host
         self.compressed = bool(host.compressed)
+        # Compressed data the host stores decoded (fallback.compressed).
+        self.decoded = host_decodes(desc, host)
         bw, bh = desc.block_width, desc.block_height
         self.bx, self.by = x // bw, y // bh
         self.nbx = -(-w // bw)
@@ -443,6 +446,11 @@ class TransferMixin:
 
     def _read_texture(self, res, level: int, region: _Region) -> np.ndarray:
         """The region's bytes in the Gallium format: (d, nby, stride)."""
+        if region.decoded:
+            # The host holds decoded texels: answer from the compressed bytes
+            # the application wrote (docs/formats.md "Read-back").
+            return res.compressed_shadow.load(level, region.z, region.by, region.bx,
+                                              region.d, region.nby, region.nbx)
         gl = self.gl
         raw = _raw()
         hf = region.host
@@ -497,7 +505,12 @@ class TransferMixin:
         raw = _raw()
         hf = region.host
         src = np.ascontiguousarray(src)
-        if hf.transfer_as is not None:
+        if region.decoded:
+            from fallback.compressed import decode_blocks
+
+            res.compressed_shadow.store(level, region.z, region.by, region.bx, src)
+            src = decode_blocks(region.desc.format, src, region.w, region.h)
+        elif hf.transfer_as is not None:
             from fallback.format_pack import to_host
 
             count = region.d * region.nby * region.nbx

@@ -11,6 +11,7 @@ head``) must not get a BrokenPipeError traceback.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -47,7 +48,9 @@ def test_glpipe_info_script_prints_the_info_report(extra):
     assert script.returncode == 0, script.stderr
     module = _run(["-m", "glpipe", "info", *extra])
     assert module.returncode == 0, module.stderr
-    assert script.stdout == module.stdout
+    # Fallback costs are measured at each run (e.g. "DXT5_RGBA 111 ms/MB").
+    measured = re.compile(r"\d+ ms/MB")
+    assert measured.sub("N ms/MB", script.stdout) == measured.sub("N ms/MB", module.stdout)
     assert "PIPE_CAP_MAX_TEXTURE_2D_SIZE" in script.stdout or '"MAX_TEXTURE_2D_SIZE"' in script.stdout
 
 
