@@ -25,6 +25,7 @@ class Fallback:
     feature: "str | None"
     provides: str
     implementation: str
+    cost: str = ""                  # what the emulation costs next to native, where measured
 
 
 FALLBACKS: "tuple[Fallback, ...]" = (
@@ -91,6 +92,16 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="draw_vbo start_instance (START_INSTANCE) without base-instance draws: per-instance "
                  "attribute offsets advanced by start_instance * stride",
         implementation="glpipe.vertex.VertexMixin._specify_attribs",
+    ),
+    Fallback(
+        name="soft_int64",
+        feature="gpu_shader_int64",
+        provides="int64 / uint64 opcodes (INT64, INT64_DIVMOD) without int64_t: GLSL 3.30 helpers on "
+                 "uvec2(lo, hi), bit-exact with the native ones",
+        implementation="lowering.glsl.soft_int64",
+        cost="per fragment on llvmpipe: U64MUL and U64SHR ~1x native; I64DIV ~15-20x (55 ns vs 3 ns; "
+             "divisions run a bit loop of up to 64 steps, 32-bit operands one hardware divide) "
+             "(benchmarks/bench_int64.py)",
     ),
     Fallback(
         name="invalidate_buffer",
