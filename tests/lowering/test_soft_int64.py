@@ -397,3 +397,44 @@ def test_reference_rounding_agrees_with_c_cast():
     ours = _to_f32_words(x, False).astype(U32).view(np.float32)
     assert list(ours.astype(np.float64)) == [2.0 ** 60 + 2.0 ** 37, 2.0 ** 60, 2.0 ** 60 + 2.0 ** 38,
                                              2.0 ** 40, 2.0 ** 64]
+
+
+# ---------------------------------------------------------------------------
+# Source modifiers: TGSI's -x / |x| on a 64-bit integer operand are two's-complement
+# negate / signed abs (tgsi.rst), on registers and folded on immediates.
+# ---------------------------------------------------------------------------
+
+version = H.version_fixture()
+
+MOD_VALUES = [0, 1, M64, 1 << 63, (1 << 63) - 1, 0xFFFFFFFF, 0x100000000, 0xFFFFFFFF00000000,
+              0x123456789ABCDEF0, 5]
+
+
+def _neg(v):
+    return U64(0) - v
+
+
+def _abs(v):
+    return np.where(_s(v) < 0, U64(0) - v, v)
+
+
+@pytest.mark.parametrize("op,ref", [("U64ADD", lambda a, b: _neg(a) + _abs(b)),
+                                    ("I64MIN", lambda a, b: np.minimum(_s(_neg(a)), _s(_abs(b))).view(U64)),
+                                    ("U64MUL", lambda a, b: _neg(a) * _abs(b))])
+def test_int64_source_modifiers(gl, version, op, ref):
+    a = np.array(MOD_VALUES, dtype=U64)
+    b = np.array(MOD_VALUES[::-1], dtype=U64)
+    srcs = [a.view(U32).reshape(-1, 4), b.view(U32).reshape(-1, 4)]
+    exp = np.ascontiguousarray(ref(a, b), dtype=U64).view(U32).reshape(-1, 4)
+    H.run_check(gl, op, srcs, version, operands=["-SRC0", "|SRC1|"], expected=exp)
+
+
+def test_int64_immediate_modifiers(gl, version):
+    """-IMM / |IMM| on 64-bit immediates fold at lowering time to the same words."""
+    imm = "IMM[2] UINT64 {9223372036854775808, 18446744073709551611}"   # INT64_MIN, -5
+    a = np.array([7, 0xFFFFFFFF], dtype=U64)
+    # lane 0: -INT64_MIN + |-5| = 2^63 + 5 (negate wraps); lane 1: |INT64_MIN| + 0xffffffff
+    exp = np.array([(1 << 63) + 5, (1 << 63) + 0xFFFFFFFF], dtype=U64)
+    body = "U64ADD DST.xy, -IMM[2].xyxy, |IMM[2].zwzw|\nU64ADD DST.zw, |IMM[2].xyxy|, SRC0.zwzw"
+    H.run_check(gl, "U64ADD", [a.view(U32).reshape(-1, 4)], version, body=body, decls=imm,
+                expected=exp.view(U32).reshape(-1, 4))
