@@ -438,3 +438,25 @@ def test_int64_immediate_modifiers(gl, version):
     body = "U64ADD DST.xy, -IMM[2].xyxy, |IMM[2].zwzw|\nU64ADD DST.zw, |IMM[2].xyxy|, SRC0.zwzw"
     H.run_check(gl, "U64ADD", [a.view(U32).reshape(-1, 4)], version, body=body, decls=imm,
                 expected=exp.view(U32).reshape(-1, 4))
+
+
+@pytest.mark.parametrize("variant", ["gl33", "native-soft"])
+def test_umul_hi_and_soft_u64mul_share_one_helper(gl, variant):
+    """UMUL_HI and a soft U64MUL in one shader: one ``glp_umul_hi`` definition (the
+    umulExtended wrapper where GLSL 4.00 has it, the 16-bit partial products below),
+    and both results right."""
+    text = "\n".join([
+        "FRAG", "DCL IN[0], POSITION, LINEAR", "DCL OUT[0], COLOR", "DCL SVIEW[0], 2D, UINT",
+        "DCL SVIEW[1], 2D, UINT", "DCL TEMP[0..3]", "IMM[0] UINT32 {0, 0, 0, 0}",
+        "F2U TEMP[0].xy, IN[0].xyyy", "MOV TEMP[0].zw, IMM[0].xxxx",
+        "SAMPLE_I TEMP[1], TEMP[0], SVIEW[0]", "SAMPLE_I TEMP[2], TEMP[0], SVIEW[1]",
+        "U64MUL TEMP[3].xy, TEMP[1].xyxy, TEMP[2].xyxy",
+        "UMUL_HI TEMP[3].zw, TEMP[1].zwzw, TEMP[2].zwzw", "MOV OUT[0], TEMP[3]", "END", ""])
+    a, b = _random64(_rng("umul"), N), _random64(_rng("umul2"), N)
+    ta, tb = (c.view(U32).reshape(-1, 4) for c in (a, b))
+    got, source = run_grid(gl, text, variant, ta, tb)
+    assert source.count(" glp_umul_hi(uint a, uint b)") == 1, source
+    lanes = _lanes_to_words([a * b])[0]            # lane 0 of each texel: .xy
+    hi = (ta[:, 2:].astype(U64) * tb[:, 2:].astype(U64)) >> U64(32)
+    assert np.array_equal(got[:, :2], lanes[:, :2])
+    assert np.array_equal(got[:, 2:], hi.astype(U32))
