@@ -451,7 +451,9 @@ def test_umul_hi_and_soft_u64mul_share_one_helper(gl, variant):
         "F2U TEMP[0].xy, IN[0].xyyy", "MOV TEMP[0].zw, IMM[0].xxxx",
         "SAMPLE_I TEMP[1], TEMP[0], SVIEW[0]", "SAMPLE_I TEMP[2], TEMP[0], SVIEW[1]",
         "U64MUL TEMP[3].xy, TEMP[1].xyxy, TEMP[2].xyxy",
-        "UMUL_HI TEMP[3].zw, TEMP[1].zwzw, TEMP[2].zwzw", "MOV OUT[0], TEMP[3]", "END", ""])
+        "UMUL_HI TEMP[3].z, TEMP[1].zzzz, TEMP[2].zzzz",      # scalar: same signature as the
+        "UMUL_HI TEMP[3].w, TEMP[1].wwww, TEMP[2].wwww",      # helper U64MUL calls
+        "MOV OUT[0], TEMP[3]", "END", ""])
     a, b = _random64(_rng("umul"), N), _random64(_rng("umul2"), N)
     ta, tb = (c.view(U32).reshape(-1, 4) for c in (a, b))
     got, source = run_grid(gl, text, variant, ta, tb)
