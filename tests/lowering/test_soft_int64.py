@@ -462,3 +462,16 @@ def test_umul_hi_and_soft_u64mul_share_one_helper(gl, variant):
     hi = (ta[:, 2:].astype(U64) * tb[:, 2:].astype(U64)) >> U64(32)
     assert np.array_equal(got[:, :2], lanes[:, :2])
     assert np.array_equal(got[:, 2:], hi.astype(U32))
+
+
+def test_every_int64_opcode_has_a_soft_row_and_a_grid_test():
+    """Each opcode of the int64 group (lowering/opcodes.py) has a SOFT_INT64 row unless it
+    has a double side (those need doubles too: soft fp64's), and every row is in OPS above."""
+    from lowering.glsl.soft_int64 import SOFT_INT64
+    from lowering.glsl.wide import WIDE_FORMULAS
+    from lowering.opcodes import OPCODES
+
+    group = {n for n, o in OPCODES.items() if o.group == "int64"}
+    assert group - set(SOFT_INT64) == set(H.INT64_DOUBLE_OPS)
+    assert set(SOFT_INT64) <= set(WIDE_FORMULAS)           # a native formula for each row
+    assert set(OPS) == set(SOFT_INT64)
