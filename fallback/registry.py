@@ -100,7 +100,8 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "uvec2(lo, hi), bit-exact with the native ones",
         implementation="lowering.glsl.soft_int64",
         cost="per fragment on llvmpipe: U64MUL and U64SHR ~1x native; I64DIV ~15-20x (55 ns vs 3 ns; "
-             "divisions run a bit loop of up to 64 steps, 32-bit operands one hardware divide) "
+             "divisions run a bit loop of up to 64 steps; 32-bit operands and divisors below 2^16 use "
+             "hardware 32-bit divides) "
              "(benchmarks/bench_int64.py)",
     ),
     Fallback(

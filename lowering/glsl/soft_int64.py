@@ -140,14 +140,24 @@ _HELPERS: Dict[str, Tuple[Tuple[str, ...], str]] = {
 {
     return a.y != 0u ? 32 + glp_umsb(a.y) : glp_umsb(a.x);
 }"""),
-    # Quotient (.xy) and remainder (.zw) of n / d, d != 0.  Restoring division: d is
-    # shifted up until its top bit meets n's (so it never overflows), then one
-    # compare-subtract per quotient bit, s + 1 <= 64 of them; 32-bit operands take
-    # the hardware's 32-bit division.
+    # Quotient (.xy) and remainder (.zw) of n / d, d != 0.  32-bit operands take the
+    # hardware's 32-bit division; a divisor below 2^16, schoolbook division by 16-bit
+    # digits (each partial dividend r * 2^16 + digit < d * 2^16 fits a word).  Else
+    # restoring division: d is shifted up until its top bit meets n's (so it never
+    # overflows), then one compare-subtract per quotient bit, s + 1 <= 64 of them.
     "glp_u64_divmod": (("glp_u64_lt", "glp_u64_sub", "glp_u64_shl", "glp_u64_msb"),
                        """uvec4 glp_u64_divmod(uvec2 n, uvec2 d)
 {
-    if (n.y == 0u && d.y == 0u) return uvec4(n.x / d.x, 0u, n.x % d.x, 0u);
+    if (d.y == 0u) {
+        if (n.y == 0u) return uvec4(n.x / d.x, 0u, n.x % d.x, 0u);
+        if (d.x <= 0xffffu) {
+            uint qh = n.y / d.x;
+            uint t = ((n.y % d.x) << 16u) | (n.x >> 16u);
+            uint q1 = t / d.x;
+            t = ((t % d.x) << 16u) | (n.x & 0xffffu);
+            return uvec4((q1 << 16u) | (t / d.x), qh, t % d.x, 0u);
+        }
+    }
     if (glp_u64_lt(n, d)) return uvec4(0u, 0u, n);
     int s = glp_u64_msb(n) - glp_u64_msb(d);
     uvec2 dd = glp_u64_shl(d, uint(s));
