@@ -25,9 +25,12 @@ class Fallback:
     feature: "str | None"
     provides: str
     implementation: str
-    # Dotted path of a function measuring what the fallback costs (a short
-    # text ``python -m glpipe info`` prints), or "" when nothing is measured.
+    # What the emulation costs next to native, as measured (a short text
+    # ``python -m glpipe info`` prints), or "".
     cost: str = ""
+    # Dotted path of a function measuring the cost at run time (its text is
+    # printed after ``cost``), or "" (this table imports nothing).
+    measure: str = ""
 
 
 FALLBACKS: "tuple[Fallback, ...]" = (
@@ -96,6 +99,17 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         implementation="glpipe.vertex.VertexMixin._specify_attribs",
     ),
     Fallback(
+        name="soft_int64",
+        feature="gpu_shader_int64",
+        provides="int64 / uint64 opcodes (INT64, INT64_DIVMOD) without int64_t: GLSL 3.30 helpers on "
+                 "uvec2(lo, hi), bit-exact with the native ones",
+        implementation="lowering.glsl.soft_int64",
+        cost="per fragment on llvmpipe: U64MUL and U64SHR ~1x native; I64DIV ~15-20x (55 ns vs 3 ns; "
+             "divisions run a bit loop of up to 64 steps; 32-bit operands and divisors below 2^16 use "
+             "hardware 32-bit divides) "
+             "(benchmarks/bench_int64.py)",
+    ),
+    Fallback(
         name="invalidate_buffer",
         feature="invalidate_subdata",
         provides="invalidate_resource on buffers (INVALIDATE_BUFFER) without glInvalidateBufferData: "
@@ -108,7 +122,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="DXT1 / DXT3 / DXT5 and their sRGB variants sampled without S3TC: blocks decoded in numpy "
                  "to RGBA8 / SRGB8_ALPHA8 at upload, READ maps return the bytes written (docs/formats.md)",
         implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
-        cost="fallback.compressed.cost_s3tc",
+        measure="fallback.compressed.cost_s3tc",
     ),
     Fallback(
         name="rgtc_decode",
@@ -116,7 +130,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="RGTC1 / RGTC2 (and LATC) unsigned and signed sampled without RGTC: decoded to R8 / RG8 "
                  "(snorm) at upload (docs/formats.md)",
         implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
-        cost="fallback.compressed.cost_rgtc",
+        measure="fallback.compressed.cost_rgtc",
     ),
     Fallback(
         name="bptc_decode",
@@ -125,7 +139,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "bit-exactly to RGBA8 / SRGB8_ALPHA8 / RGBA16F at upload, 3D textures included "
                  "(docs/formats.md)",
         implementation="fallback.compressed.bptc + glpipe.transfer.TransferMixin._write_texture",
-        cost="fallback.compressed.cost_bptc",
+        measure="fallback.compressed.cost_bptc",
     ),
     Fallback(
         name="etc2_decode",
@@ -134,7 +148,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "sampled without ES3 compatibility: decoded to RGBA8 / SRGB8_ALPHA8 / R16 / RG16 (snorm) at "
                  "upload (docs/formats.md)",
         implementation="fallback.compressed.etc2 + glpipe.transfer.TransferMixin._write_texture",
-        cost="fallback.compressed.cost_etc2",
+        measure="fallback.compressed.cost_etc2",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(

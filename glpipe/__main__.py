@@ -120,6 +120,8 @@ def _print_text(data: dict, out) -> None:
         if row.get("cost"):
             extra += f"  cost: {row['cost']}"
         w(f"  {how:<12} {name}{extra}\n")
+        if row.get("cost"):
+            w(f"  {'':<12}   cost: {row['cost']}\n")
     w("\nCaps\n----\n")
     for k, v in data["caps"].items():
         w(f"  PIPE_CAP_{k} = {v}\n")

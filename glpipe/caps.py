@@ -322,8 +322,10 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_QUERY_SAMPLES, _S, lambda e: e.has("shader_texture_image_samples")),
     (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control")),
     (Cap.DOUBLES, _S, lambda e: e.has("gpu_shader_fp64")),
-    (Cap.INT64, _S, lambda e: e.has("gpu_shader_int64")),
-    (Cap.INT64_DIVMOD, _S, lambda e: e.has("gpu_shader_int64")),
+    # int64_t with GL_ARB_gpu_shader_int64, else GLSL 3.30 helpers on uvec2
+    # (lowering/glsl/soft_int64.py): every host runs the 64-bit integer opcodes.
+    (Cap.INT64, _S, lambda e: 1),
+    (Cap.INT64_DIVMOD, _S, lambda e: 1),
     (Cap.SHADER_PACK_HALF_FLOAT, _S, lambda e: e.has("shading_language_packing")),
     (Cap.SHADER_CLOCK, _S, lambda e: e.has("shader_clock")),
     (Cap.SHADER_BALLOT, _S, lambda e: e.has("shader_ballot")),

@@ -207,6 +207,13 @@ def _measure(dotted: str) -> str:
     return str(getattr(importlib.import_module(module), name)())
 
 
+def _cost_of(fallbacks) -> str:
+    """What ``fallbacks`` cost: their measured texts, then what their
+    ``measure`` functions report now ("" when nothing is known)."""
+    costs = [f.cost for f in fallbacks if f.cost] + [_measure(f.measure) for f in fallbacks if f.measure]
+    return "; ".join(costs)
+
+
 def feature_report(profile) -> "dict[str, dict]":
     """Each host feature as ``native`` / ``fallback`` / ``unavailable`` under
     ``profile`` (a HostProfile), with the fallback that covers it, plus rows
@@ -221,14 +228,12 @@ def feature_report(profile) -> "dict[str, dict]":
             continue
         cover = fallbacks_for(row.name)
         if cover:
-            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover)}
-            costs = [_measure(f.cost) for f in cover if f.cost]
-            if costs:
-                report[row.name]["cost"] = "; ".join(costs)
+            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover),
+                                "cost": _cost_of(cover)}
         else:
             state = profile.feature_states()[row.name]
             report[row.name] = {"status": "unavailable", "by": "hidden by profile" if state == "hidden" else ""}
     for fb in FALLBACKS:
         if fb.feature is None:
-            report[fb.name] = {"status": "fallback", "by": fb.implementation}
+            report[fb.name] = {"status": "fallback", "by": fb.implementation, "cost": _cost_of((fb,))}
     return report

@@ -29,6 +29,8 @@ EMULATED_CAPS = {
     Cap.CLIP_HALFZ: ("clip_control", "clip_halfz"),  # GL 4.5 glClipControl
     Cap.START_INSTANCE: ("base_instance", "start_instance"),  # GL 4.2 base instance
     Cap.INVALIDATE_BUFFER: ("invalidate_subdata", "invalidate_buffer"),  # GL 4.3 glInvalidateBufferData
+    Cap.INT64: ("gpu_shader_int64", "soft_int64"),  # GL_ARB_gpu_shader_int64 (no core version)
+    Cap.INT64_DIVMOD: ("gpu_shader_int64", "soft_int64"),
     # Gallium state no core GL profile has (compatibility-profile or Gallium-only).
     Cap.GL_CLAMP: (None, "gl_clamp"),
     Cap.ALPHA_TEST: (None, "alpha_test"),
@@ -108,3 +110,21 @@ def test_registry_implementations_exist(row):
     paths = row.implementation.split(" (")[0].split(" + ")
     for path in paths:
         _resolve(path.strip())
+
+
+def test_info_prints_the_int64_emulation_and_its_cost():
+    """gl33 lacks GL_ARB_gpu_shader_int64: ``python -m glpipe info`` names the soft
+    int64 helpers as the fallback and says what they cost next to native."""
+    import io
+
+    from glpipe.__main__ import _print_text, collect
+
+    data = collect("gl33")
+    row = data["features"]["gpu_shader_int64"]
+    assert row["status"] == "fallback" and row["by"] == "lowering.glsl.soft_int64"
+    assert "I64DIV" in row["cost"] and "bench_int64" in row["cost"]
+    out = io.StringIO()
+    _print_text(data, out)
+    lines = out.getvalue().splitlines()
+    k = next(i for i, ln in enumerate(lines) if "gpu_shader_int64" in ln)
+    assert "fallback" in lines[k] and lines[k + 1].strip().startswith("cost: ") and "U64MUL" in lines[k + 1]

@@ -490,7 +490,9 @@ class Emitter:
             arg = pair.text if want != "int64" else bitcast(pair, "int").text
             value = call(f"{func}({arg})", want, 1)
         if reg.absolute:
-            value = call(f"abs({value.text})", want, 1)
+            # GLSL has no abs(uint64_t): TGSI's |x| on an integer is the signed one (tgsi.rst).
+            text = f"uint64_t(abs(int64_t({value.text})))" if want == "uint64" else f"abs({value.text})"
+            value = call(text, want, 1)
         if reg.negate:
             value = negated(value)
         return value

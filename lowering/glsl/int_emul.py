@@ -100,6 +100,13 @@ def _register(em, name: str) -> None:
     em.helper(f"{name}:1", f"{ret} {name}({args})\n{{\n{body}\n}}")
 
 
+def define(em, name: str) -> str:
+    """Register scalar helper ``name`` (and the helpers it calls) with ``em``; returns ``name``.
+    Other GLSL 3.30 lowerings (soft_int64.py) build on these."""
+    _register(em, name)
+    return name
+
+
 def _vector(em, name: str, n: int) -> None:
     """The ``n``-component overload of scalar helper ``name`` (a loop over components)."""
     ret, params, _ = _HELPERS[name]
@@ -214,4 +221,4 @@ def int_op(em, opcode: str, args: Sequence[Expr]) -> Expr:
     return call_helper(em, row.helper, args)
 
 
-__all__ = ["INT_OPS", "IntOp", "int_op", "call_helper"]
+__all__ = ["INT_OPS", "IntOp", "int_op", "call_helper", "define"]

@@ -12,7 +12,8 @@ tgsi.rst's lane layout: the conversions F2D, I2D, U2D, F2I64, ... read
 DLDEXP from ``src1.x`` / ``src1.z``.
 
 ``double`` needs GLSL 400 or GL_ARB_gpu_shader_fp64; ``int64_t`` needs
-GL_ARB_gpu_shader_int64 (no core version has it).
+GL_ARB_gpu_shader_int64 (no core version has it).  Without it, the int64 /
+uint64 opcodes run through soft_int64.py's GLSL 3.30 helpers on ``uvec2``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Callable, Dict
 from .exact import ADD_ODD
 from .exprs import Expr, binary, bool_to, call, negate, op, shift_count, swizzle
 from .signatures import WIDE_TYPES, lane_dst_components, lane_src_positions, lanes
+from .soft_int64 import SOFT_INT64, handle_soft_int64
 
 def _b(o):
     return lambda em, a, b: binary(a, o, b)
@@ -131,6 +133,18 @@ WIDE_FORMULAS: Dict[str, Callable] = {
 }
 
 
+# ---------------------------------------------------------------------------
+# 64-bit integers without int64_t (issue 18 item 2).  One row per opcode: the
+# native formula is its WIDE_FORMULAS row, the emulated one its soft_int64.SOFT_INT64
+# row (a GLSL 3.30 helper on uvec2(lo, hi)); the features table picks.
+# ---------------------------------------------------------------------------
+
+def _soft_int64(em, inst) -> bool:
+    """True when ``inst`` runs through soft_int64's helpers: the host lacks
+    GL_ARB_gpu_shader_int64 and the opcode has no double side."""
+    return inst.opcode in SOFT_INT64 and not em.req.has("int64")
+
+
 def _require(em, inst, types) -> None:
     used = set(types)
     if "double" in used:
@@ -141,6 +155,8 @@ def _require(em, inst, types) -> None:
 
 def handle_wide(em, i, inst) -> None:
     """Any opcode of WIDE_FORMULAS, lane by lane."""
+    if _soft_int64(em, inst):
+        return handle_soft_int64(em, i, inst)
     dst_types, src_types = em.types(i)
     _require(em, inst, [t for t in list(dst_types) + list(src_types) if t])
     formula = WIDE_FORMULAS[inst.opcode]

@@ -129,15 +129,32 @@ IMM[1] INT64 {-7, 2}
 """
 
 
+INT64_MUL_FS = """FRAG
+DCL OUT[0], COLOR
+DCL TEMP[0..1]
+IMM[0] UINT64 {4294967295, 4294967295}
+IMM[1] INT64 {-9223372036854775807, 16777217}
+  0: U64MUL TEMP[0].xy, IMM[0].xyxy, IMM[0].zwzw
+  1: I642F TEMP[1].xy, IMM[1]
+  2: MOV TEMP[0].zw, TEMP[1].xxxy
+  3: MOV OUT[0], TEMP[0]
+  4: END
+"""
+
+
 def test_int64_in_a_draw(screen, ctx):
-    """INT64, INT64_DIVMOD: 2^32 + (2^32 - 1) = 2^33 - 1 (low word 0xffffffff,
-    high 1); -7 / 2 = -3 and -7 % 2 = -1 (truncating), low words shown."""
-    if not screen.profile.has("gpu_shader_int64"):
-        return check_refused(screen, ctx, ["INT64", "INT64_DIVMOD"], lambda c: draw(c, INT64_FS, fmt=UINT))
+    """INT64, INT64_DIVMOD on both profiles (gl33: GLSL 3.30 helpers on uvec2):
+    2^32 + (2^32 - 1) = 2^33 - 1 (low word 0xffffffff, high 1); -7 / 2 = -3 and
+    -7 % 2 = -1 (truncating), low words shown; (2^32 - 1)^2 = 0xfffffffe_00000001
+    (carries across the word boundary); I642F(-(2^63 - 1)) = -2^63 and
+    I642F(2^24 + 1) = 2^24 (ties to even)."""
     assert cap(screen, "INT64") == cap(screen, "INT64_DIVMOD") == 1
     got = draw(ctx, INT64_FS, fmt=UINT)[0, 0]
     total = 2 ** 32 + 2 ** 32 - 1
     assert as_u32(got) == as_u32([total & 0xFFFFFFFF, total >> 32, -3, -1])
+    got = draw(ctx, INT64_MUL_FS, fmt=UINT)[0, 0]
+    assert as_u32(got[:2]) == [0x00000001, 0xFFFFFFFE]
+    assert list(np.asarray(got[2:], dtype=np.uint32).view(np.float32)) == [-2.0 ** 63, 2.0 ** 24]
 
 
 FMA_FS = """FRAG

@@ -1,9 +1,11 @@
 """Execution tests: the 64-bit integer ISA (a register holds two 64-bit lanes, .xy and .zw).
 
-GLSL 330 core (the gl33 profile, no extensions) cannot express 64-bit
-integers: every opcode must raise UnsupportedError naming it.  At 450 the
+GLSL 330 core (the gl33 profile, no extensions) has no 64-bit integers: the
+opcodes run as GLSL 3.30 helpers on uvec2 (lowering/glsl/soft_int64.py) and
+must give the same words; only the four with a double side (D2U64, D2I64,
+U642D, I642D) must raise UnsupportedError naming the opcode.  At 450 the
 host's extensions are passed to the emitter (GL_ARB_gpu_shader_int64 on
-llvmpipe).  Shifts take lane 0's count from src1.x and lane 1's from src1.y,
+llvmpipe).  test_soft_int64.py runs 2^18 cases per opcode on both.  Shifts take lane 0's count from src1.x and lane 1's from src1.y,
 masked with 0x3f (tgsi.rst); compares write ~0/0 to dst.x / dst.z;
 conversions to float write dst.x / dst.y.  Division by zero (and
 INT64_MIN / -1) is not defined by tgsi.rst: run, not compared.
