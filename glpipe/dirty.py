@@ -1,10 +1,10 @@
 """Dirty bits: which host state blocks a draw must re-emit.
 
 bind_* / set_* only swap a pointer and set a bit; ``Context._update_derived``
-(glpipe/context.py) is the one place that reads the bits, in a fixed order,
-so the dependencies between blocks are written down once (see
-``DERIVED_ORDER`` there).  A bit set means "the host does not hold this
-block as the Gallium state says"; ModernGL calls that clobber GL state set
+(glpipe/draw.py) is the one place that reads the bits, in a fixed order,
+so the dependencies between blocks are written down once (the areas' rows,
+in the order of ``PARTS`` in glpipe/context.py).  A bit set means "the host
+does not hold this block as the Gallium state says"; ModernGL calls that clobber GL state set
 the bits of what they clobbered (``HOST_CLOBBERED``).
 
 Blocks whose emit keeps a shadow of the host state (blend, depth/stencil/

@@ -207,7 +207,7 @@ class DrawPath:
             if not dirty & _DRAW_STATE:
                 # _update_derived(0) in one call: the word's runner is the one
                 # emit it selects (a bind between draws: the common case) or
-                # _run_plan; vertex input included (no DERIVED_ORDER row).
+                # _run_plan; vertex input included (no derived row).
                 try:
                     run = self._derived_runs[dirty]  # a subscript: cheaper than .get here
                 except KeyError:

@@ -1,65 +1,13 @@
 """Areas of the pipe context: the ``Part`` base class and the ``Area`` record.
 
-A Context is composed of areas (blend, depth/stencil/alpha, rasterizer,
-vertex input, ...).  Each area is one module holding one ``Part``
-subclass -- an object that owns the area's state as its own attributes --
-and one ``Area`` record saying what the context needs from it.  The
-context (glpipe/context.py) lists the records once, in ``PARTS``, and
-composes itself from them: the parts it builds, the pipe_context methods it
-offers, the derived-state rows ``_update_derived`` runs (glpipe/draw.py),
-what ``destroy`` tears down and what GLPIPE_DEBUG=nofast drops.  Adding an
-area is one new module and one line in ``PARTS``.
-
-How to convert a mixin area into a part
----------------------------------------
-(glpipe/blend.py and glpipe/depth_stencil_alpha.py are the templates.)
-
-1. Rename ``XMixin`` to ``XPart(Part)``.  ``_init_x(self)`` becomes
-   ``__init__(self, ctx)``: call ``super().__init__(ctx)`` first, then set
-   the area's attributes on ``self`` under the names they had on the
-   context (keep them; drop a leading ``_x_`` area prefix only where the
-   name stays clear without it).  ``_destroy_x`` becomes ``destroy(self)``.
-2. Inside the part, what belongs to the area is ``self.x``; everything of
-   the context or of another area is ``self.ctx.x`` (read ``ctx =
-   self.ctx`` once in a method that needs it twice).  The dirty word stays
-   on the context: a bind does ``self.ctx.dirty |= BIT`` (measured: as fast
-   as before within noise, docs/performance.md).  GL: ``self.ctx.gl``;
-   precomputed calls run through ``self.ctx._hot_ops`` (read at emit time:
-   the ``gl`` setter rebuilds it).  Counters: ``self.ctx._counters``.  CSOs
-   keep ``context`` = the Context (not the part), so ``_check_cso`` and the
-   ``cso.context is not ctx`` tests stay as they were.
-3. At the end of the module declare ``AREA = Area(...)`` with function
-   references, never strings:
-   ``part=XPart``, ``attr="x_part"`` (the context attribute holding it),
-   ``methods=("create_x_state", "bind_x_state", ...)`` (the pipe_context
-   methods it provides, Mesa's names; each must be defined on the part),
-   ``rows=((Dirty.X, XPart._forget_x), (Dirty.X | Dirty.X_CSO, XPart._emit_x))``
-   (the old ``DERIVED_ORDER`` rows of the area, same bits, same order),
-   ``late_rows=`` (rows that override or consume what other areas' rows
-   produced: they run after every area's rows), ``destroy=XPart.destroy``,
-   ``drop_caches=XPart._drop_x_caches`` (the old ``NOFAST_DROPS`` entry)
-   and ``variant_input=`` (see ``Area``).
-4. In glpipe/context.py, replace the area's transitional line of ``PARTS``
-   (``Area(attr=..., mixin=XMixin, ...)``) by ``x.AREA``.  Nothing else in
-   context.py changes: base classes, inits, rows, destroys and nofast drops
-   all come from ``PARTS``.
-5. Cross-area readers: grep glpipe, tests and benchmarks for the area's
-   attribute names
-   and read through the part: ``self.x_part.field`` in a mixin,
-   ``self.ctx.x_part.field`` in another part.  Tests that poke private
-   state move to the part's attribute (same assertion).
-6. Run ``python -m pytest -q tests/context -k x``, the same with
-   ``GLPIPE_DEBUG=nofast``, tests/test_signatures.py, and
-   ``python benchmarks/bench_draw.py --profile all --reps 9``.
-
-The pipe_context methods stay on the Context class under Mesa's names:
-``compose`` installs a ``PartMethod`` (a non-data descriptor) per method
-name, which on the class gives the part's function itself (so
-``inspect.signature(Context.bind_blend_state)`` and ``help`` show the
-real signature and docstring, and go-to-definition lands in the area's
-module), and ``attach`` puts each part's bound method into the context's
-instance ``__dict__``, which shadows the descriptor: a call costs what a
-method call on the context cost before.
+Each area of a Context (blend, depth/stencil/alpha, rasterizer, ...) is one
+module with one ``Part`` subclass, which owns the area's state, and one
+``AREA = Area(...)`` record of what the context needs from it (methods,
+derived-state rows, destroy, nofast drops, variant-key input), by function
+reference.  glpipe/context.py lists the records in ``PARTS`` and composes
+itself from them (``compose`` on the class, ``attach`` per context).
+docs/architecture.md explains the design and the recipe for converting a
+mixin area into a part.
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ class VertexMixin:
         self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer", raw)
                                        if prof.has("vertex_attrib_binding") else None)
         self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
-        # Draw-side host state shadows (glpipe/context.py draw_vbo).
+        # Draw-side host state shadows (glpipe/draw.py draw_vbo).
         self._restart_on = False
         self._restart_index = None
         self._index_res = _UNBOUND       # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
