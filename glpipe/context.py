@@ -142,6 +142,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         self._has_base_instance = screen.profile.has("base_instance")
         self._counters = screen.counters
         self.dirty = ALL
+        self.keep_general = 0  # glpipe/dirty.py KeepGeneral: set by the areas
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
         self._init_draw()    # glpipe/draw.py: GL enums, the derived rows bound to the parts
         if self._nofast:

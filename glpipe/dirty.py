@@ -78,6 +78,21 @@ class Dirty:
     SHADERS = 1 << 26         # a shader CSO was bound; the other variant-key inputs set PROGRAM
 
 
+class KeepGeneral:
+    """Why draw_vbo stays on its general path after a draw: one bit per
+    area reason, in the context word ``ctx.keep_general``.  The area that
+    owns the reason sets its bit when its state starts needing every draw
+    to pass the general path and clears it when that stops
+    (``ctx._keep_general(bit, on)``, or inline on a hot bind); the general
+    draw returns to the fast path (dirty word 0) only when the word is 0
+    and primitive restart (the draw's own state) is off."""
+
+    VERTEX = 1 << 0      # user vertex buffers, or start_instance baked into attribute offsets (vertex.py)
+    DRAWID = 1 << 1      # the bound program reads DRAWID: multi-draw-indirect draws (shaders.py)
+    PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
+    EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
+
+
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}
 ALL = sum(_BITS.values())
 
@@ -93,4 +108,4 @@ def names(bits: int) -> str:
 HOST_CLOBBERED = (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.SCISSOR | Dirty.BLEND | Dirty.DSA
                   | Dirty.SAMPLER_VIEWS | Dirty.PROGRAM | Dirty.VERTEX)
 
-__all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "names"]
+__all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "KeepGeneral", "names"]

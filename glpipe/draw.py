@@ -71,6 +71,14 @@ class DrawPath:
         self._derived_after: "dict[int, int]" = {}
         self._bind_rows()
 
+    def _keep_general(self, bit: int, on) -> None:
+        """An area's reason to keep draw_vbo on its general path
+        (glpipe/dirty.py ``KeepGeneral``) starts (``on``) or stops."""
+        if on:
+            self.keep_general |= bit
+        else:
+            self.keep_general &= ~bit
+
     def _bind_rows(self) -> None:
         """``_bound_rows``: (dirty bits, bound emit method) per derived row,
         each looked up by name on its owner (the part, or the context for a
@@ -238,35 +246,22 @@ class DrawPath:
         start_instance = info.start_instance
         if start_instance != self._vertex_start_instance and not self._use_base_instance:
             self.dirty |= Dirty.VERTEX
-        if self._rast_class_sensitive:
-            # The rasterizer has a field on that applies to one primitive class
-            # (polygon / line stipple, sprite coordinates, point smoothing, line
-            # last pixel, unscaled offset, per-face fill modes): Dirty.PROGRAM if
-            # this draw's class is not the one keyed (glpipe/variant_keys.py).
-            self._key_prim_class(info.mode)
-            if self._rast_line_gs:
-                self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
-        if self._rast_edge_fill:
-            # A face drawn as lines / points: the draw's edge flags (glpipe/polygon_edges.py).
-            self._key_polygon_edges(info.mode)
+        keys = self._raster_draw_keys
+        if keys is not None:
+            # The rasterizer keys this draw (its primitive class, its edge
+            # flags: Dirty.PROGRAM when the variant changes), glpipe/rasterizer.py.
+            keys(info.mode)
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
         # their upload (Dirty.VERTEX) is due again at every draw.
         self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if self._vertex_user else Dirty.DRAW_STATE
-        if self._ls_assembly is not None and self._rast_line_stipple:
-            # A stippled strip or loop: segment bases first (glpipe/line_stipple.py).
-            self._draw_line_stipple_strips(info, draws)
-            self._counters.draw_calls += 1
-            return
-        if self._edge_stippled and self._rast_edge_fill:
-            # Stippled polygons drawn as lines: edge counters first (glpipe/polygon_edges.py).
-            self._draw_edge_stipple(info, draws)
-            self._counters.draw_calls += 1
-            return
-        if self._rast_fill_split and self._draw_fill_split(info, draws):
-            # Faces in different fill modes: runs of one facing (glpipe/fill_modes.py).
+        emulation = self._raster_draw
+        if emulation is not None and emulation(info, draws):
+            # The rasterizer drew it through an emulation (line stipple
+            # segment bases, stippled polygon edges, per-face fill modes:
+            # glpipe/rasterizer.py _rasterizer_draw).
             self._counters.draw_calls += 1
             return
         mode = self._gl_prims.get(info.mode)
@@ -290,11 +285,9 @@ class DrawPath:
         else:
             self._draw_arrays_all(info, mode, None)
         self._counters.draw_calls += 1
-        # Back to the fast path unless the draw-side state needs this one
-        # (the docstring of draw_vbo).
-        if not (self._vertex_user or self._restart_on or self._program_drawid
-                or (self._vertex_start_instance and not self._use_base_instance)
-                or self._rast_class_sensitive or (self._rast_edge_fill and self._edge_sticky)):
+        # Back to the fast path unless an area keeps every draw here
+        # (glpipe/dirty.py KeepGeneral) or primitive restart is left on.
+        if not (self.keep_general or self._restart_on):
             self.dirty = 0
 
     def _fast_arrays_args(self, info: DrawInfo):
@@ -571,11 +564,10 @@ class DrawPath:
             self._counters.fallback_hits += 1
             if tr.count == 0:
                 continue
-            if self._edge_masks_on and self._rast_edge_fill:
-                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/polygon_edges.py).
-                self._upload_edge_masks(self._edge_masks_of(info.mode, count, start,
-                                                            source if info.index_size else None, info,
-                                                            flatshade_first))
+            translated = self._raster_translated
+            if translated is not None:
+                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/rasterizer.py).
+                translated(info, count, start, source if info.index_size else None, flatshade_first)
             if self._debug_callback is not None:
                 name = Prim(info.mode).name
                 self._debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
