@@ -291,9 +291,12 @@ class DebugMixin:
     def _install_nofast(self) -> None:
         """GLPIPE_DEBUG=nofast, at context creation: replace the entry points
         of ``NOFAST_METHODS`` on this context (a normal context keeps the
-        class's, so the switch costs it nothing per call)."""
+        class's, so the switch costs it nothing per call).  The general
+        method is looked up where the fast one lives: the context, or the
+        part providing the method (glpipe/part.py)."""
         for name, general in NOFAST_METHODS:
-            setattr(self, name, getattr(self, general))
+            where = getattr(getattr(self, name), "__self__", self)
+            setattr(self, name, getattr(where, general))
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):

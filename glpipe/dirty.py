@@ -26,9 +26,10 @@ unchanged; ``PROGRAM`` (set by whatever changes one of those inputs) makes
 glpipe/variant_keys.py gather them again first.
 
 ``DRAW_STATE`` has no emit: it keeps draw_vbo off its fast path while the
-draw-side host state needs the general one (primitive restart left on,
-user vertex buffers, start_instance offsets baked into the attributes, a
-program reading DRAWID); ``ALL`` includes it, which is how a context that
+draw-side host state needs the general one (primitive restart left on, or
+an area's reason in ``KeepGeneral``: user vertex buffers, start_instance
+offsets baked into the attributes, a program reading DRAWID, a rasterizer
+keying each draw); ``ALL`` includes it, which is how a context that
 lost the host to another one (or to a clear) is kept off the fast path.
 
 GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md) bypasses the
