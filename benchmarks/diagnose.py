@@ -79,12 +79,13 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
 
     Times the case's loop, its binds alone, and case (a)'s draw; then wraps
     every emit method ``Context._update_derived`` dispatches to (the rows of
-    ``glpipe.context.DERIVED_ORDER`` plus ``_emit_vertex``) with a perf_counter timer on the context
-    instance and runs the loop again.  The timer's own cost is measured on a
+    ``glpipe.context.DERIVED_ROWS`` plus ``_emit_vertex``) with a perf_counter timer on the instance
+    that runs it (the area's part, or the context) and runs the loop again.  The timer's own cost is measured on a
     no-op and subtracted, so each row is the function's real µs per call;
-    "dispatch" is what remains of the emit time (walking DERIVED_ORDER,
+    "dispatch" is what remains of the emit time (walking the rows,
     draw_vbo's dirty handling)."""
-    from glpipe.context import DERIVED_ORDER
+    from glpipe.context import DERIVED_ROWS
+    from glpipe.part import owner
 
     setup = {key: fn for _g, key, _l, fn in CASES}[case]
     vertices = GEOMETRY[geometry]
@@ -126,11 +127,14 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
             noop()
         calls, ns = stats.pop("<noop>")
         timer_ns = ns / calls
-        names = [m for _bit, m in DERIVED_ORDER] + ["_emit_vertex"]
         ctx = g.ctx
-        for name in dict.fromkeys(names):
-            if hasattr(ctx, name):
-                setattr(ctx, name, timed(name, getattr(ctx, name)))
+        # (object the row's function is called on, its name): the area's part,
+        # or the context for an area that is still a mixin (glpipe/part.py).
+        targets = [(owner(ctx, area), fn.__name__) for _bits, area, fn in DERIVED_ROWS] + [(ctx, "_emit_vertex")]
+        targets = list(dict.fromkeys(targets))
+        for obj, name in targets:
+            if hasattr(obj, name):
+                setattr(obj, name, timed(name, getattr(obj, name)))
         # _update_derived keeps bound emit methods per dirty word: rebind them
         # to the timers (and back to the methods afterwards).
         reset_plans = getattr(ctx, "_reset_derived_plans", lambda: None)
@@ -142,8 +146,8 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
             g.finish()
         finally:
             gc.enable()
-            for name in dict.fromkeys(names):
-                ctx.__dict__.pop(name, None)
+            for obj, name in targets:
+                obj.__dict__.pop(name, None)
             reset_plans()
     finally:
         g.make_current()

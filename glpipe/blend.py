@@ -49,7 +49,12 @@ between two blend states costs a dict lookup and the one or two calls that
 differ.  Dirty.BLEND set by anyone (a clear opens the colour mask, raw GL,
 another context drew) means the host does not hold the recorded snapshot:
 the emit forgets it and sends the block whole.  Code that changes blend GL
-state without setting that bit must call ``_reset_blend_shadow``.
+state without setting that bit must call ``ctx.blend_part._reset_blend_shadow()``.
+
+The area is a part (glpipe/part.py): ``BlendPart`` at ``ctx.blend_part``
+owns the state (``blend``, the bound CSO; ``blend_color``; ``sample_mask``;
+``min_samples``; ``dual_source_key``, read by glpipe/variant_keys.py);
+``AREA`` declares its methods and derived-state rows.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ from .defs import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .dirty import Dirty
 from .formats import host_storage, util_format_description
 from .hotgl import OP
+from .part import Area, Part
 from .state import BlendState
 
 F = BlendFactor
@@ -213,23 +219,24 @@ class BlendCSO:
         return f"<BlendCSO {state}>"
 
 
-class BlendMixin:
-    """Context methods for blend state, blend colour, sample mask and min
-    samples (mixed into Context)."""
+class BlendPart(Part):
+    """The blend area of a context (``ctx.blend_part``): blend state, blend
+    colour, sample mask and min samples."""
 
-    def _init_blend(self) -> None:
-        prof = self.screen.profile
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        prof = ctx.screen.profile
+        gl = ctx.gl
         self._blend_nr_rts = max(1, min(prof.limit("GL_MAX_DRAW_BUFFERS"), PIPE_MAX_COLOR_BUFS))
         self._blend_indexed_funcs = prof.has("draw_buffers_blend")
         self._blend_dual_ok = prof.has("blend_func_extended")
         self._blend_max_dual = prof.limit("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS") if self._blend_dual_ok else 0
         self._sample_shading_ok = prof.has("sample_shading")
-        self._gl_factor = {f: int(getattr(self.gl, n)) for f, n in _GL_FACTOR.items()}
-        self._gl_equation = {e: int(getattr(self.gl, n)) for e, n in _GL_EQUATION.items()}
+        self._gl_factor = {f: int(getattr(gl, n)) for f, n in _GL_FACTOR.items()}
+        self._gl_equation = {e: int(getattr(gl, n)) for e, n in _GL_EQUATION.items()}
         # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
-        self._gl_logicop = {op: int(getattr(self.gl, "GL_" + op.name)) for op in LogicOp}
+        self._gl_logicop = {op: int(getattr(gl, "GL_" + op.name)) for op in LogicOp}
         self._rt_kinds: "dict" = {}
-        gl = self.gl
         self._gl_blend_cap = int(gl.GL_BLEND)
         self._gl_logic_cap = int(gl.GL_COLOR_LOGIC_OP)
         self._gl_a2c_cap = int(gl.GL_SAMPLE_ALPHA_TO_COVERAGE)
@@ -237,8 +244,8 @@ class BlendMixin:
         self._gl_dither_cap = int(gl.GL_DITHER)
         self._blend_states: "dict[tuple, _BlendHeld]" = {}  # interned host snapshots
         self.blend = None
-        self._blend_default = BlendCSO(self, BlendState(), self._blend_nr_rts)
-        self._dual_source_key = False
+        self._blend_default = BlendCSO(ctx, BlendState(), self._blend_nr_rts)
+        self.dual_source_key = False
         self._blend_fb = self._blend_formats = None
         self.blend_color = (0.0, 0.0, 0.0, 0.0)
         self.sample_mask = 0xFFFFFFFF
@@ -250,7 +257,7 @@ class BlendMixin:
         changed it): the next draw re-emits them all."""
         self._forget_blend_block()
         self._gl_min_samples = None
-        self.dirty |= Dirty.BLEND | Dirty.BLEND_COLOR | Dirty.SAMPLE_MASK | Dirty.MIN_SAMPLES
+        self.ctx.dirty |= Dirty.BLEND | Dirty.BLEND_COLOR | Dirty.SAMPLE_MASK | Dirty.MIN_SAMPLES
 
     def _forget_blend_block(self) -> None:
         """The host no longer holds what was recorded (Dirty.BLEND's row in
@@ -262,7 +269,7 @@ class BlendMixin:
 
     def create_blend_state(self, templ: BlendState) -> BlendCSO:
         """pipe_context::create_blend_state: validate and resolve once."""
-        self.check_alive("create_blend_state")
+        self.ctx.check_alive("create_blend_state")
         if not isinstance(templ, BlendState):
             raise InvalidArgumentError(f"create_blend_state: expected a BlendState, got {type(templ).__name__}")
         if templ.advanced_blend_func:
@@ -275,7 +282,7 @@ class BlendMixin:
                 if getattr(rt, name) not in _GL_FACTOR:
                     raise InvalidArgumentError(
                         f"BlendState.rt[{i}].{name}: {getattr(rt, name)!r} is not a blend factor")
-        cso = BlendCSO(self, templ, self._blend_nr_rts)
+        cso = BlendCSO(self.ctx, templ, self._blend_nr_rts)
         if cso.dual_source:
             users = [i for i, rt in enumerate(cso.rts) if rt.uses_src1()]
             if not self._blend_dual_ok:
@@ -299,23 +306,24 @@ class BlendMixin:
         which is GL's: no blending, all channels written, no dither)."""
         if cso is self.blend:
             return
+        ctx = self.ctx
         if cso is None:
             dual = False
         else:
-            if type(cso) is not BlendCSO or cso.context is not self or cso.destroyed:
-                self._check_cso(cso, BlendCSO, "bind_blend_state")  # raises, naming what is wrong
+            if type(cso) is not BlendCSO or cso.context is not ctx or cso.destroyed:
+                ctx._check_cso(cso, BlendCSO, "bind_blend_state")  # raises, naming what is wrong
             dual = cso.dual_source
         self.blend = cso
-        self.dirty |= _BLEND_CSO
-        if dual != self._dual_source_key:
-            self._dual_source_key = dual
-            self.dirty |= Dirty.PROGRAM  # VariantKey.dual_source_blend
+        ctx.dirty |= _BLEND_CSO
+        if dual != self.dual_source_key:
+            self.dual_source_key = dual
+            ctx.dirty |= Dirty.PROGRAM  # VariantKey.dual_source_blend
 
     def delete_blend_state(self, cso) -> None:
         """pipe_context::delete_blend_state.  Deleting the bound state is a
         frontend bug in Gallium; glpipe unbinds it, so the next draw uses the
         default state."""
-        self._check_cso(cso, BlendCSO, "delete_blend_state")
+        self.ctx._check_cso(cso, BlendCSO, "delete_blend_state")
         if self.blend is cso:
             self.bind_blend_state(None)
         cso.blocks.clear()
@@ -330,9 +338,9 @@ class BlendMixin:
         """pipe_context::set_blend_color: the CONST_COLOR / CONST_ALPHA
         constant (r, g, b, a), floats, not clamped (GL clamps it for
         fixed-point buffers when blending, as Gallium does)."""
-        if type(color4) is tuple and color4 == self.blend_color and not self.destroyed:
+        if type(color4) is tuple and color4 == self.blend_color and not self.ctx.destroyed:
             return  # compared first: equal to the (validated) current value
-        self.check_alive("set_blend_color")
+        self.ctx.check_alive("set_blend_color")
         try:
             value = tuple(float(c) for c in color4)
         except (TypeError, ValueError):
@@ -342,13 +350,13 @@ class BlendMixin:
         if value == self.blend_color:
             return
         self.blend_color = value
-        self.dirty |= Dirty.BLEND_COLOR
+        self.ctx.dirty |= Dirty.BLEND_COLOR
 
     def set_sample_mask(self, mask) -> None:
         """pipe_context::set_sample_mask: a 32-bit mask ANDed with each
         fragment's coverage on a multisampled framebuffer.  ``~0`` (-1) means
         every sample, as in C."""
-        self.check_alive("set_sample_mask")
+        self.ctx.check_alive("set_sample_mask")
         if isinstance(mask, bool) or not isinstance(mask, int) and not hasattr(mask, "__index__"):
             raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {mask!r}")
         mask = int(mask)
@@ -358,14 +366,14 @@ class BlendMixin:
         if mask == self.sample_mask:
             return
         self.sample_mask = mask
-        self.dirty |= Dirty.SAMPLE_MASK
+        self.ctx.dirty |= Dirty.SAMPLE_MASK
 
     def set_min_samples(self, n) -> None:
         """pipe_context::set_min_samples: shade at least ``n`` samples per
         pixel (GL sample shading at the fraction n / framebuffer samples).
         Needs GL 4.0 sample shading (PIPE_CAP_SAMPLE_SHADING); without it
         only n = 1 (per-pixel shading, the default) is accepted."""
-        self.check_alive("set_min_samples")
+        self.ctx.check_alive("set_min_samples")
         if isinstance(n, bool) or not hasattr(n, "__index__"):
             raise InvalidArgumentError(f"set_min_samples: expected an integer, got {n!r}")
         n = int(n)
@@ -377,14 +385,14 @@ class BlendMixin:
         if n == self.min_samples:
             return
         self.min_samples = n
-        self.dirty |= Dirty.MIN_SAMPLES
+        self.ctx.dirty |= Dirty.MIN_SAMPLES
 
     # -- host blocks -----------------------------------------------------------
 
     def _rt_kind(self, fmt) -> str:
         kind = self._rt_kinds.get(fmt)
         if kind is None:
-            host = host_storage(fmt, self.screen.format_support)
+            host = host_storage(fmt, self.ctx.screen.format_support)
             desc = util_format_description(fmt)
             if host is None or desc.is_pure_integer:
                 kind = "plain"  # GL does not blend integer buffers (nor does Gallium)
@@ -416,7 +424,7 @@ class BlendMixin:
                 rgb_func, rgb_src, rgb_dst = a_func, a_src, a_dst
                 mask = Mask.RGBA if mask & Mask.A else 0
             elif kind == "unsupported":
-                host = host_storage(fmt, self.screen.format_support)
+                host = host_storage(fmt, self.ctx.screen.format_support)
                 raise UnsupportedError(
                     f"draw_vbo: colour buffer {i} is {fmt.name}, which the host stores as "
                     f"{host.internal_format_name} with a channel swizzle glpipe cannot render through")
@@ -514,7 +522,8 @@ class BlendMixin:
         (Dirty.BLEND_CSO) or a new framebuffer (Dirty.FRAMEBUFFER: the
         formats pick the block) sends only what differs."""
         cso = self.blend or self._blend_default
-        fb = self.framebuffer
+        ctx = self.ctx
+        fb = ctx.framebuffer
         # The block for a framebuffer object is remembered on the CSO
         # (templates are immutable: the formats follow the object).
         block = cso.fb_block if cso.fb is fb else self._blend_block_for(cso, fb)
@@ -524,18 +533,18 @@ class BlendMixin:
             step = self._blend_transition(block, held)
         calls, self._blend_held, n = step
         if n:
-            ops = self._hot_ops
+            ops = ctx._hot_ops
             for op, args in calls:
                 ops[op](*args)
-            self._counters.gl_state_calls += n
+            ctx._counters.gl_state_calls += n
 
     def _emit_blend_color(self) -> None:
         # Called on Dirty.BLEND_COLOR only: the host does not hold the value.
-        self.gl.glBlendColor(*self.blend_color)
-        self._counters.gl_state_calls += 1
+        self.ctx.gl.glBlendColor(*self.blend_color)
+        self.ctx._counters.gl_state_calls += 1
 
     def _emit_sample_mask(self) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         mask = self.sample_mask
         if mask == 0xFFFFFFFF:
             gl.glDisable(gl.GL_SAMPLE_MASK)  # every sample: GL's default, no per-fragment AND
@@ -544,10 +553,10 @@ class BlendMixin:
             gl.glEnable(gl.GL_SAMPLE_MASK)
             gl.glSampleMaski(0, mask)
             calls = 2
-        self._counters.gl_state_calls += calls
+        self.ctx._counters.gl_state_calls += calls
 
     def _framebuffer_samples(self) -> int:
-        fb = self.framebuffer
+        fb = self.ctx.framebuffer
         for surf in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,):
             if surf is not None:
                 return max(1, int(surf.texture.nr_samples))
@@ -557,9 +566,9 @@ class BlendMixin:
         n = self.min_samples
         # GL takes a fraction of the framebuffer's samples; Gallium a count.
         want = (False, 0.0) if n <= 1 else (True, min(1.0, n / self._framebuffer_samples()))
-        if want == self._gl_min_samples and not self.dirty & (Dirty.MIN_SAMPLES | Dirty.BLEND):
+        if want == self._gl_min_samples and not self.ctx.dirty & (Dirty.MIN_SAMPLES | Dirty.BLEND):
             return
-        gl = self.gl
+        gl = self.ctx.gl
         calls = 0
         if not self._sample_shading_ok:
             self._gl_min_samples = want  # n == 1 only (set_min_samples refused more): nothing to do
@@ -572,7 +581,7 @@ class BlendMixin:
             gl.glDisable(gl.GL_SAMPLE_SHADING)
             calls = 1
         self._gl_min_samples = want
-        self._counters.gl_state_calls += calls
+        self.ctx._counters.gl_state_calls += calls
 
     def _drop_blend_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
@@ -587,10 +596,24 @@ class BlendMixin:
         self._blend_states.clear()
         self._reset_blend_shadow()
 
-    def _destroy_blend(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: drop the default CSO's host blocks and the binding."""
         self._blend_default.blocks.clear()
         self._blend_default.fb = self._blend_default.fb_block = None
         self.blend = None
 
 
-__all__ = ["BlendCSO", "BlendMixin"]
+AREA = Area(
+    "blend_part", part=BlendPart,
+    methods=("create_blend_state", "bind_blend_state", "delete_blend_state", "destroy_blend_state",
+             "set_blend_color", "set_sample_mask", "set_min_samples"),
+    rows=((Dirty.BLEND, BlendPart._forget_blend_block),
+          (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, BlendPart._emit_blend),  # fixups follow the cbuf formats
+          (Dirty.BLEND_COLOR, BlendPart._emit_blend_color),
+          (Dirty.SAMPLE_MASK, BlendPart._emit_sample_mask),
+          (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, BlendPart._emit_min_samples)),  # a fraction of the fb's samples
+    destroy=BlendPart.destroy,
+    drop_caches=BlendPart._drop_blend_caches,
+)
+
+__all__ = ["AREA", "BlendCSO", "BlendPart"]

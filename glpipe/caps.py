@@ -332,7 +332,7 @@ _PARAM_ROWS = (
     (Cap.SHADER_GROUP_VOTE, _S, lambda e: e.has("shader_group_vote")),
     (Cap.CULL_DISTANCE, _S, lambda e: e.has("cull_distance")),
     # BASEINSTANCE is GL's base instance, kept with stride-0 buffers only through
-    # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, context.py).
+    # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, draw.py).
     (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters") and e.has("base_instance")
      and e.has("vertex_attrib_binding") and e.has("multi_draw_indirect")),
     (Cap.POST_DEPTH_COVERAGE, _S, lambda e: e.has("post_depth_coverage")),

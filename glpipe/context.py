@@ -1,139 +1,128 @@
-"""pipe_context: state objects, bindings and draw_vbo on the host GL.
+"""pipe_context: the Context, composed of areas (wiring only).
 
-The Context is assembled from one mixin per concept (shaders, vertex
-input, framebuffer, viewport, blend, depth/stencil/alpha, rasterizer,
-samplers and views, constant buffers, clears, transfers, fences), each in
-its own module.  This module holds what ties them together:
+Each area of the pipe context (blend, depth/stencil/alpha, rasterizer,
+vertex input, ...) is one module declaring one ``Area`` record
+(glpipe/part.py); ``PARTS`` below lists them, one line per area, in the
+order their derived-state rows run.  From it the Context gets its parts
+(built in that order), its pipe_context methods, its derived-state rows
+(``DERIVED_ORDER``), its destroy and GLPIPE_DEBUG=nofast's drops.  The
+draw path -- ``draw_vbo``, ``_update_derived``, the fast path -- is
+glpipe/draw.py.  Areas not converted to parts yet are still mixins: their
+line in ``PARTS`` names the mixin (a base class of Context) and its
+``_init_x`` / ``_destroy_x`` / rows by reference.
 
-* the state vector and the dirty bits (``glpipe.dirty``): bind_* / set_*
-  swap a pointer and set a bit; a redundant bind returns before touching
-  anything;
-* ``_update_derived``: the one place that turns dirty Gallium state into
-  host state, in the fixed order of ``DERIVED_ORDER`` (the program first,
-  because the variant key reads the rasterizer, DSA, framebuffer and
-  samplers; vertex input after the program because attribute types come
-  from the bound vertex shader);
-* ``draw_vbo``: validates the draw, emits what is dirty, and issues the
-  GL draw.  The common path (no state change, non-indexed, native
-  primitive) is a handful of attribute reads and one GL call.
+The state vector and the dirty bits (glpipe/dirty.py) live on the
+Context: bind_* / set_* swap a pointer and set a bit (a redundant bind
+returns before touching anything); only ``_update_derived`` reads them.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
-
-from . import host as _hostmod
-from .defs import ContextFlag, Prim, ShaderType, Target
+from . import blend, depth_stencil_alpha
+from .clear import ClearMixin
+from .constants import ConstantBufferMixin
+from .debug import DebugMixin
+from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
+from .draw import DrawPath
+from .fence import FenceMixin
+from .fill_modes import FillModesMixin
 from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
-# -- mixin imports: one line per area module (keep sorted) --
-from .rasterizer import RasterizerMixin
 from .line_stipple import LineStippleMixin
-from .vertex_capture import VertexCaptureMixin
-from .fill_modes import FillModesMixin
+from .part import Area, attach, compose, derived_rows, owner
 from .polygon_edges import PolygonEdgesMixin
-from .debug import DebugMixin
-from .constants import ConstantBufferMixin
+from .rasterizer import RasterizerMixin
+from .resource import Resource
 from .sampler_views import SamplerViewMixin
 from .samplers import SamplerMixin
-from .clear import ClearMixin
-from .fence import FenceMixin
-from .transfer import TransferMixin
-from .blend import BlendMixin
-from .depth_stencil_alpha import DSAMixin
-from .sysvals import SysvalsMixin
-from .resource import Resource
 from .shaders import ShaderMixin
-from .state import DrawInfo, DrawStartCountBias
+from .state import DrawStartCountBias
+from .sysvals import SysvalsMixin
+from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
 from .vertex import VertexMixin
+from .vertex_capture import VertexCaptureMixin
 from .viewport import ViewportMixin
 
-# Prims core GL draws as they are (GL enum by Prim).  PATCHES is left out on
-# purpose: it takes _draw_special, which checks tessellation on the host and
-# a bound TES; QUADS, QUAD_STRIP and POLYGON go through fallback.indices.
-_GL_PRIM_NAMES = {
-    Prim.POINTS: "GL_POINTS",
-    Prim.LINES: "GL_LINES",
-    Prim.LINE_LOOP: "GL_LINE_LOOP",
-    Prim.LINE_STRIP: "GL_LINE_STRIP",
-    Prim.TRIANGLES: "GL_TRIANGLES",
-    Prim.TRIANGLE_STRIP: "GL_TRIANGLE_STRIP",
-    Prim.TRIANGLE_FAN: "GL_TRIANGLE_FAN",
-    Prim.LINES_ADJACENCY: "GL_LINES_ADJACENCY",
-    Prim.LINE_STRIP_ADJACENCY: "GL_LINE_STRIP_ADJACENCY",
-    Prim.TRIANGLES_ADJACENCY: "GL_TRIANGLES_ADJACENCY",
-    Prim.TRIANGLE_STRIP_ADJACENCY: "GL_TRIANGLE_STRIP_ADJACENCY",
-}
-_INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
-_DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
-_VERTEX = Dirty.VERTEX
+D = Dirty
 
-# (dirty bit, method) in the order _update_derived applies them.  The
-# program comes first: the variant key reads the rasterizer, DSA,
-# framebuffer and samplers, and linking binds the program.  Vertex input is
-# emitted last, by _update_derived itself (it needs start_instance).
-DERIVED_ORDER = (
-    (Dirty.PROGRAM | Dirty.SHADERS, "_emit_program"),
-    (Dirty.FRAMEBUFFER, "_emit_framebuffer"),
-    (Dirty.VIEWPORT, "_emit_viewport"),
-    (Dirty.SCISSOR, "_emit_scissor"),
-    # -- area rows: add yours here, one line each --
-    # A block with a shadow of the host state has two bits (glpipe/dirty.py):
-    # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
-    (Dirty.RASTERIZER, "_forget_rasterizer_clobbers"),
-    (Dirty.RASTERIZER | Dirty.RASTERIZER_CSO, "_emit_rasterizer"),
-    (Dirty.RASTERIZER | Dirty.CLIP, "_emit_clip_distances"),  # cut to the distances the shader writes
-    (Dirty.TESS, "_emit_tess_state"),
-    (Dirty.FRAMEBUFFER | Dirty.VIEWPORT, "_emit_transform_sysvals"),  # fb height, viewport 0 (sysvals)
-    # After the viewport, transform sysvals and rasterizer rows it overrides;
-    # binding a rasterizer while a window-space VS is bound sets Dirty.VIEWPORT
-    # (so rasterizer switches without one pay nothing here).
-    (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.RASTERIZER, "_emit_window_space"),
-    (Dirty.BLEND, "_forget_blend_block"),
-    (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, "_emit_blend"),  # blend fixups depend on the cbuf formats
-    (Dirty.BLEND_COLOR, "_emit_blend_color"),
-    (Dirty.SAMPLE_MASK, "_emit_sample_mask"),
-    (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_min_samples"),  # a fraction of the fb's samples
-    (Dirty.RASTERIZER | Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, "_emit_persample_interp"),  # after min samples
-    (Dirty.DSA, "_forget_dsa_block"),
-    (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, "_emit_dsa"),
-    (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, "_emit_sampler_views"),  # units pair a view with a sampler
-    (Dirty.CONSTANTS, "_emit_constants"),
-    (Dirty.SYSVALS, "_emit_sysvals"),
+# The areas, one line each, in the order their derived-state rows run (late
+# rows after every area's rows; glpipe/part.py).  Why this order: the program
+# first (the variant key reads the rasterizer, DSA, framebuffer and samplers,
+# and linking binds the program); the blend fixups after the framebuffer (they
+# depend on its formats); the window-space override, per-sample shading (over
+# min samples) and the sysvals upload late, after what they override or
+# consume.  Vertex input has no row: _update_derived emits it last (it needs
+# start_instance).
+#
+# Lines ``Area(attr=..., mixin=...)`` are areas not yet converted to parts:
+# converting one replaces its line by ``module.AREA`` (glpipe/part.py says how).
+PARTS: "tuple[Area, ...]" = (
+    Area("shaders", mixin=ShaderMixin, init=ShaderMixin._init_shaders, destroy=ShaderMixin._destroy_shaders,
+         rows=((D.PROGRAM | D.SHADERS, ShaderMixin._emit_program),), drop_caches=ShaderMixin._drop_program_caches),
+    Area("variant_keys", mixin=VariantKeyMixin),
+    Area("vertex", mixin=VertexMixin, init=VertexMixin._init_vertex, destroy=VertexMixin._destroy_vertex,
+         drop_caches=VertexMixin._drop_vertex_caches),
+    Area("framebuffer", mixin=FramebufferMixin, init=FramebufferMixin._init_framebuffer,
+         destroy=FramebufferMixin._destroy_framebuffers, rows=((D.FRAMEBUFFER, FramebufferMixin._emit_framebuffer),),
+         drop_caches=FramebufferMixin._drop_framebuffer_caches),
+    Area("viewport", mixin=ViewportMixin, init=ViewportMixin._init_viewport,
+         rows=((D.VIEWPORT, ViewportMixin._emit_viewport), (D.SCISSOR, ViewportMixin._emit_scissor)),
+         # Overrides the viewports, the transform sysvals and the rasterizer's
+         # depth clamp while a window-space VS is bound (binding a rasterizer
+         # then sets Dirty.VIEWPORT, so other rasterizer switches pay nothing here).
+         late_rows=((D.FRAMEBUFFER | D.VIEWPORT | D.RASTERIZER, ViewportMixin._emit_window_space),)),
+    Area("rasterizer", mixin=RasterizerMixin, init=RasterizerMixin._init_rasterizer,
+         destroy=RasterizerMixin._destroy_rasterizer, drop_caches=RasterizerMixin._drop_rasterizer_caches,
+         # A block with a shadow of the host state has two bits (glpipe/dirty.py):
+         # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
+         rows=((D.RASTERIZER, RasterizerMixin._forget_rasterizer_clobbers),
+               (D.RASTERIZER | D.RASTERIZER_CSO, RasterizerMixin._emit_rasterizer),
+               (D.RASTERIZER | D.CLIP, RasterizerMixin._emit_clip_distances),  # the distances the shader writes
+               (D.TESS, RasterizerMixin._emit_tess_state)),
+         # force_persample_interp overrides min samples' fraction (blend's row).
+         late_rows=((D.RASTERIZER | D.MIN_SAMPLES | D.FRAMEBUFFER, RasterizerMixin._emit_persample_interp),)),
+    Area("line_stipple", mixin=LineStippleMixin, destroy=LineStippleMixin._destroy_line_stipple),
+    Area("vertex_capture", mixin=VertexCaptureMixin, destroy=VertexCaptureMixin._destroy_vertex_capture),
+    Area("fill_modes", mixin=FillModesMixin, destroy=FillModesMixin._destroy_fill_modes),
+    Area("polygon_edges", mixin=PolygonEdgesMixin, destroy=PolygonEdgesMixin._destroy_polygon_edges),
+    Area("debug", mixin=DebugMixin, init=DebugMixin._init_debug, destroy=DebugMixin._destroy_debug),
+    Area("samplers", mixin=SamplerMixin, init=SamplerMixin._init_samplers, destroy=SamplerMixin._destroy_samplers),
+    Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
+         destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
+         rows=((D.SAMPLERS | D.SAMPLER_VIEWS, SamplerViewMixin._emit_sampler_views),)),  # units pair view + sampler
+    Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
+         destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
+         drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
+    Area("clear", mixin=ClearMixin, init=ClearMixin._init_clear, destroy=ClearMixin._destroy_clear),
+    Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
+    Area("fences", mixin=FenceMixin, init=FenceMixin._init_fences, destroy=FenceMixin._destroy_fences),
+    Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
+         drop_caches=SysvalsMixin._reset_sysvals_shadow,
+         rows=((D.FRAMEBUFFER | D.VIEWPORT, SysvalsMixin._emit_transform_sysvals),),  # fb height, viewport 0
+         late_rows=((D.SYSVALS, SysvalsMixin._emit_sysvals),)),  # the upload: after every row that sets one
+    blend.AREA,
+    depth_stencil_alpha.AREA,
 )
 
+#: ``(dirty bits, area, function)`` in the order _update_derived runs them.
+DERIVED_ROWS = derived_rows(PARTS)
+#: ``(dirty bits, function)``: the same rows without their areas.
+DERIVED_ORDER = tuple((bits, fn) for bits, _area, fn in DERIVED_ROWS)
 
-class Context(
-    ShaderMixin,
-    VariantKeyMixin,
-    VertexMixin,
-    FramebufferMixin,
-    ViewportMixin,
-    # -- area mixins: add yours here, one line each --
-    RasterizerMixin,
-    LineStippleMixin,
-    VertexCaptureMixin,
-    FillModesMixin,
-    PolygonEdgesMixin,
-    DebugMixin,
-    SamplerMixin,
-    SamplerViewMixin,
-    ConstantBufferMixin,
-    ClearMixin,
-    TransferMixin,
-    FenceMixin,
-    BlendMixin,
-    DSAMixin,
-    SysvalsMixin,
-):
-    """pipe_context.  Made by ``Screen.context_create(priv, flags)``."""
+
+class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None)):
+    """pipe_context.  Made by ``Screen.context_create(priv, flags)``.
+
+    Its pipe_context methods are the areas' (``PARTS``): defined in the
+    area's module, on its part (or, until the area is converted, its mixin)."""
 
     _nofast = False  # GLPIPE_DEBUG=nofast (read before the ``gl`` setter builds the entry points)
+    _areas = PARTS
+    _derived_rows = DERIVED_ROWS
 
     def __init__(self, screen, priv=None, flags=0, debug=frozenset()):
         self.screen = screen
@@ -149,35 +138,13 @@ class Context(
         self.gl = screen.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
         self.host.make_current()
-        prof = screen.profile
         self.bindings = screen.bindings
-        self._has_base_instance = prof.has("base_instance")
-        self.dirty = ALL
-        self._init_shaders()
-        self._init_vertex()
-        self._init_framebuffer()
-        self._init_viewport()
-        # -- area inits: add yours here, one line each --
-        self._init_rasterizer()
-        self._init_debug()
-        self._init_samplers()
-        self._init_sampler_views()
-        self._init_constants()
-        self._init_clear()
-        self._init_transfers()
-        self._init_fences()
-        self._init_sysvals()
-        self._init_blend()
-        self._init_dsa()
-        gl = self.gl
-        self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
-        self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
+        self._has_base_instance = screen.profile.has("base_instance")
         self._counters = screen.counters
-        self._derived_plans: "dict[int, tuple]" = {}
-        # draw_vbo's fast path: one callable per dirty word (``_derived_run``)
-        # and, for words that select a single row, the row after it.
-        self._derived_runs: dict = {}
-        self._derived_after: "dict[int, int]" = {}
+        self.dirty = ALL
+        self.keep_general = 0  # glpipe/dirty.py KeepGeneral: set by the areas
+        attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
+        self._init_draw()    # glpipe/draw.py: GL enums, the derived rows bound to the parts
         if self._nofast:
             self._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
@@ -246,561 +213,6 @@ class Context(
         if res.screen is not self.screen:
             raise InvalidArgumentError(f"{what}: the resource belongs to another screen")
         res.check_alive(what)
-
-    # -- derived state -------------------------------------------------------
-
-    def _update_derived(self, start_instance: int) -> None:
-        """Turn every dirty Gallium block into host state, in DERIVED_ORDER,
-        then the vertex input (which depends on the program and on
-        start_instance where the host lacks base instance).
-
-        The rows to run for a dirty word are computed once per word value
-        (``_derived_plan``) as bound methods, so a draw after one bind calls
-        that block's emit and nothing else.  An emit may dirty a block of a
-        *later* row (a new program can need its texture units rebound), which
-        must go out in this same pass: when the word changes under the plan,
-        the remaining rows are walked re-reading it.  Emits never dirty an
-        earlier row."""
-        dirty = self.dirty
-        plan = self._derived_plans.get(dirty)
-        if plan is None:
-            plan = self._derived_plan(dirty)
-        for row, emit in plan:
-            emit()
-            if self.dirty != dirty:
-                self._update_derived_rows(row + 1)
-                break
-        if self.dirty & _VERTEX:
-            self._emit_vertex(start_instance)
-
-    def _derived_plan(self, dirty: int) -> tuple:
-        """(row index, bound emit method) of every DERIVED_ORDER row ``dirty`` selects."""
-        if len(self._derived_plans) > 256:  # dirty words seen are few; keep the cache bounded anyway
-            self._derived_plans.clear()
-        plan = tuple((i, getattr(self, name)) for i, (bits, name) in enumerate(DERIVED_ORDER) if dirty & bits)
-        self._derived_plans[dirty] = plan
-        return plan
-
-    def _update_derived_rows(self, first: int) -> None:
-        """The rows from ``first`` on, each run if the dirty word selects it now."""
-        for bits, name in DERIVED_ORDER[first:]:
-            if self.dirty & bits:
-                getattr(self, name)()
-
-    def _reset_derived_plans(self) -> None:
-        """Forget the bound emit methods of the plans (after an emit method is
-        replaced on the instance, e.g. by benchmarks/diagnose.py's timers)."""
-        self._derived_plans.clear()
-        self._derived_runs.clear()
-        self._derived_after.clear()
-
-    def _derived_run(self, dirty: int):
-        """draw_vbo's fast path: the one callable applying ``dirty`` (start
-        instance 0).  A word selecting one row runs that row's bound emit
-        directly -- a call and a loop less per switching draw, which is a
-        tenth of a switch's cost (docs/performance.md) -- and
-        ``_derived_settle`` finishes the rare emit that dirties a later row;
-        any other word runs ``_run_plan``, which finishes its own."""
-        if len(self._derived_runs) > 256:
-            self._derived_runs.clear()
-            self._derived_after.clear()
-        plan = self._derived_plans.get(dirty) or self._derived_plan(dirty)
-        if len(plan) == 1 and not dirty & _VERTEX:
-            (row, run), = plan
-            self._derived_after[dirty] = row + 1
-        elif dirty == _VERTEX:  # new vertex buffers or layout: the commonest change of all
-            run = self._emit_vertex_layout
-        else:
-            run = functools.partial(self._run_plan, plan, dirty)
-        self._derived_runs[dirty] = run
-        return run
-
-    def _run_plan(self, plan: tuple, dirty: int) -> None:
-        """Apply ``plan`` (the rows ``dirty`` selects) and the vertex input,
-        as _update_derived does for start instance 0, then leave the word as
-        it was unless an emit asked for the general path (Dirty.DRAW_STATE)."""
-        for row, emit in plan:
-            emit()
-            if self.dirty != dirty:
-                self._update_derived_rows(row + 1)
-                break
-        if dirty & _VERTEX:
-            self._emit_vertex(0)
-        self.dirty = dirty | (self.dirty & _DRAW_STATE)
-
-    def _derived_settle(self, dirty: int) -> None:
-        """After a one-row runner changed the dirty word: the rows after it
-        that the word now selects (emits never dirty an earlier row)."""
-        after = self._derived_after.get(dirty)
-        if after is not None and self.dirty & ~(dirty | _DRAW_STATE):
-            self._update_derived_rows(after)
-
-    # -- drawing ---------------------------------------------------------------
-
-    def draw_vbo(self, info: DrawInfo, draws=None, indirect=None) -> None:
-        """pipe_context::draw_vbo (context.rst "Drawing").
-
-        ``draws`` is an optional sequence of DrawStartCountBias for
-        multi-draw; without it the draw is ``info.start``/``count``/
-        ``index_bias``.  ``min_index``/``max_index`` are hints glpipe does
-        not need (any over-estimate renders the same).  Indirect draws
-        (and draw auto, which arrives as an indirect draw) belong to a later
-        issue: ``indirect`` raises UnsupportedError (the caps say 0).
-
-        The common path -- one non-indexed draw of a natively drawable
-        primitive without start_instance -- is a few tests and one GL call
-        after the dirty blocks: the GL arguments are memoized on the (frozen)
-        DrawInfo, and every rare condition (primitive restart left on, user
-        vertex buffers, start_instance offsets baked into the attributes, a
-        program reading DRAWID, another context or a clear took the host,
-        a rasterizer whose variant depends on the primitive class) keeps
-        Dirty.DRAW_STATE (or everything) set, so testing the dirty word
-        covers them.  Everything else goes through ``_draw_general``.
-        """
-        args = info._draw_cache
-        if args and draws is None and indirect is None:
-            dirty = self.dirty
-            if not dirty:
-                self._gl_draw_arrays(*args)
-                self._counters.draw_calls += 1
-                return
-            # A context that is not the screen's drawing context always has
-            # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), and
-            # so has the drawing context while its host's GL context is not
-            # current (glpipe/host.py _switch_current): this test keeps both out.
-            if not dirty & _DRAW_STATE:
-                # _update_derived(0) in one call: the word's runner is the one
-                # emit it selects (a bind between draws: the common case) or
-                # _run_plan; vertex input included (no DERIVED_ORDER row).
-                try:
-                    run = self._derived_runs[dirty]  # a subscript: cheaper than .get here
-                except KeyError:
-                    run = self._derived_run(dirty)
-                run()
-                if self.dirty == dirty:
-                    self.dirty = 0
-                    self._gl_draw_arrays(*args)
-                    self._counters.draw_calls += 1
-                    return
-                # An emit dirtied a later row, or bound a program reading
-                # DRAWID (Dirty.DRAW_STATE): finish, then the general path draws.
-                self._derived_settle(dirty)
-                self.dirty = _DRAW_STATE
-        self._draw_general(info, draws, indirect)
-
-    def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
-        """draw_vbo's full path: the prologue's checks, the dirty blocks, then
-        the draw by kind (an inline path for indexed draws of the index
-        buffer bound last time)."""
-        # (A destroyed context is never the screen's drawing context, so the
-        # second test also sends it to the prologue, which raises.)
-        if (indirect is not None or self.screen._drawing_context is not self
-                or _hostmod._current_host is not self.host):
-            self._draw_prologue(indirect)
-        if info._draw_cache is None:
-            object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
-        start_instance = info.start_instance
-        if start_instance != self._vertex_start_instance and not self._use_base_instance:
-            self.dirty |= Dirty.VERTEX
-        if self._rast_class_sensitive:
-            # The rasterizer has a field on that applies to one primitive class
-            # (polygon / line stipple, sprite coordinates, point smoothing, line
-            # last pixel, unscaled offset, per-face fill modes): Dirty.PROGRAM if
-            # this draw's class is not the one keyed (glpipe/variant_keys.py).
-            self._key_prim_class(info.mode)
-            if self._rast_line_gs:
-                self._key_line_gs(info.mode)  # glpipe/line_stipple.py: stipple, last pixel
-        if self._rast_edge_fill:
-            # A face drawn as lines / points: the draw's edge flags (glpipe/polygon_edges.py).
-            self._key_polygon_edges(info.mode)
-        if self.dirty & ~Dirty.DRAW_STATE:
-            self._update_derived(start_instance)
-        # Until this draw is through: a draw that raises leaves the next one on
-        # this path too.  User vertex buffers are only valid for one draw, so
-        # their upload (Dirty.VERTEX) is due again at every draw.
-        self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if self._vertex_user else Dirty.DRAW_STATE
-        if self._ls_assembly is not None and self._rast_line_stipple:
-            # A stippled strip or loop: segment bases first (glpipe/line_stipple.py).
-            self._draw_line_stipple_strips(info, draws)
-            self._counters.draw_calls += 1
-            return
-        if self._edge_stippled and self._rast_edge_fill:
-            # Stippled polygons drawn as lines: edge counters first (glpipe/polygon_edges.py).
-            self._draw_edge_stipple(info, draws)
-            self._counters.draw_calls += 1
-            return
-        if self._rast_fill_split and self._draw_fill_split(info, draws):
-            # Faces in different fill modes: runs of one facing (glpipe/fill_modes.py).
-            self._counters.draw_calls += 1
-            return
-        mode = self._gl_prims.get(info.mode)
-        if mode is None or draws is not None or start_instance or self._program_drawid:
-            self._draw_special(info, mode, draws)
-        elif info.index_size:
-            # Inline fast path: the resource index buffer bound last time, no
-            # restart either way, a valid range.  Anything else: _draw_indexed.
-            index = info.index
-            start, count, size = info.start, info.count, info.index_size
-            if (index is self._index_res and not info.primitive_restart and not self._restart_on
-                    and index.gl_object == self._index_name and count > 0 and info.instance_count > 0
-                    and start >= 0 and (start + count) * size <= self._index_nbytes):
-                self._gl_draw_elements(mode, count, self._gl_index_types[size],
-                                       ctypes.c_void_p(start * size) if start else self._null_pointer,
-                                       info.instance_count, info.index_bias)
-            else:
-                self._draw_indexed(info, mode, None)
-        elif info.count > 0 and info.instance_count > 0 and info.start >= 0 and not self._restart_on:
-            self._gl_draw_arrays(mode, info.start, info.count, info.instance_count)
-        else:
-            self._draw_arrays_all(info, mode, None)
-        self._counters.draw_calls += 1
-        # Back to the fast path unless the draw-side state needs this one
-        # (the docstring of draw_vbo).
-        if not (self._vertex_user or self._restart_on or self._program_drawid
-                or (self._vertex_start_instance and not self._use_base_instance)
-                or self._rast_class_sensitive or (self._rast_edge_fill and self._edge_sticky)):
-            self.dirty = 0
-
-    def _fast_arrays_args(self, info: DrawInfo):
-        """draw_vbo's memo for ``info``: the glDrawArraysInstanced arguments
-        (GL mode, start, count, instances) when the fast path can draw it,
-        else False.  Depends on the DrawInfo alone (GL's primitive enums are
-        the same for every context).  A tuple, passed as ``*args``: ctypes
-        takes it as it is, where a functools.partial would build a new one
-        per call (measured slower)."""
-        mode = self._gl_prims.get(info.mode)
-        if (mode is None or info.index_size or info.start_instance or info.count <= 0
-                or info.instance_count <= 0 or info.start < 0):
-            return False
-        return (mode, info.start, info.count, info.instance_count)
-
-    def _draw_prologue(self, indirect) -> None:
-        """The rare checks of draw_vbo: destroyed context, indirect draws,
-        making the host GL context current, and taking the host GL state over
-        from another pipe context of the screen (they share one GL context)."""
-        if self.destroyed:
-            raise ObjectDestroyedError("draw_vbo: context was destroyed")
-        if indirect is not None:
-            raise UnsupportedError("draw_vbo: indirect draws and draw auto are not supported yet "
-                                   "(PIPE_CAP_DRAW_INDIRECT is 0)")
-        if _hostmod._current_host is not self.host:
-            self.host.make_current()
-        previous = self.screen._drawing_context
-        if previous is not self:
-            # Another context drew last: the host holds its state, not ours.
-            self.dirty = ALL
-            self._forget_draw_shadows()
-            self._forget_sysvals_binding()
-            self.screen._drawing_context = self
-            if previous is not None:
-                # Its shadows are stale now; a set bit keeps its next draw off
-                # the fast path, into this prologue.
-                previous.dirty = ALL
-
-    def _forget_other_contexts(self) -> None:
-        """This context changed host GL state outside its draw bookkeeping
-        (a clear's neutral state, a private FBO): if another context of the
-        screen drew last, its shadow of the host state is stale, so whoever
-        draws next re-emits everything (draw_vbo's prologue does)."""
-        previous = self.screen._drawing_context
-        if previous is not self:
-            self.screen._drawing_context = None
-            if previous is not None:
-                previous.dirty = ALL  # off the fast path: its next draw runs the prologue
-
-    def _draw_arrays_all(self, info, mode, draws) -> None:
-        """Non-indexed draws: one glDrawArraysInstanced* per draw."""
-        if self._restart_on:
-            # Restart belongs to indexed draws only; keep GL from applying it
-            # to vertex numbers.
-            self.gl.glDisable(self.gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
-        instances = info.instance_count
-        start_instance = info.start_instance
-        if draws is None:
-            self._draw_arrays_one(mode, info.start, info.count, instances, start_instance)
-        else:
-            for d in draws:
-                self._draw_arrays_one(mode, d.start, d.count, instances, start_instance)
-
-    def _draw_arrays_one(self, mode, start, count, instances, start_instance) -> None:
-        if count <= 0 or instances <= 0:
-            return
-        if start < 0:
-            raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
-        if start_instance and self._use_base_instance:
-            self._gl_draw_arrays_bi(mode, start, count, instances, start_instance)
-        else:
-            self._gl_draw_arrays(mode, start, count, instances)
-
-    def _bind_index_buffer(self, info, draws) -> int:
-        """Bind the draw's index buffer as GL_ELEMENT_ARRAY_BUFFER and return the
-        byte offset of its element 0 there (user indices go through the ring).
-        Checks every draw's range against the buffer's size."""
-        size = info.index_size
-        index = info.index
-        if info.has_user_indices:
-            try:
-                nbytes = memoryview(index).nbytes
-            except TypeError:
-                raise InvalidArgumentError("draw_vbo: info.index is not a buffer-protocol object") from None
-            res, (name, base) = self._ring, self._ring.upload(index, 16)
-        else:
-            if index is None:
-                raise InvalidArgumentError(f"draw_vbo: index_size is {size} but info.index is None")
-            self._check_resource(index, "draw_vbo: info.index")
-            res, name, base, nbytes = index, index.gl_object, 0, index.width0
-            self._index_nbytes = nbytes
-        if draws is None:
-            end = info.start + info.count if info.count > 0 else 0
-            low = info.start
-        else:
-            end = max((d.start + d.count for d in draws if d.count > 0), default=0)
-            low = min((d.start for d in draws), default=0)
-        if low < 0 or end * size > nbytes:
-            raise InvalidArgumentError(
-                f"draw_vbo: indices {low}..{end - 1} of {size} bytes read outside the index buffer "
-                f"({nbytes} bytes)")
-        if res is not self._index_res or name != self._index_name:
-            self.gl.glBindBuffer(self.gl.GL_ELEMENT_ARRAY_BUFFER, name)
-            self._index_res = res
-            self._index_name = name
-        return base
-
-    def _apply_restart(self, info) -> None:
-        """GL primitive restart as the draw says.  GL compares the index read
-        from the buffer, before the base vertex (index_bias) is added, with
-        the full 32-bit restart index, as Gallium does: a restart_index the
-        index type cannot hold never matches."""
-        gl = self.gl
-        if info.primitive_restart:
-            if not self._restart_on:
-                gl.glEnable(gl.GL_PRIMITIVE_RESTART)
-                self._restart_on = True
-            index = info.restart_index
-            if index != self._restart_index:
-                if not 0 <= index <= 0xFFFFFFFF:
-                    raise InvalidArgumentError(f"draw_vbo: restart_index {index:#x} is not a 32-bit value")
-                gl.glPrimitiveRestartIndex(index)
-                self._restart_index = index
-        elif self._restart_on:
-            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
-
-    def _draw_indexed(self, info, mode, draws) -> None:
-        size = info.index_size
-        index = info.index
-        if draws is None and index is self._index_res and index.gl_object == self._index_name:
-            # The resource bound last time (gl_object raises if it was destroyed).
-            start, count = info.start, info.count
-            if start < 0 or (start + count) * size > self._index_nbytes:
-                self._bind_index_buffer(info, None)  # raises, naming the range
-            base = 0
-        else:
-            base = self._bind_index_buffer(info, draws)
-        if info.primitive_restart != self._restart_on or (
-                self._restart_on and info.restart_index != self._restart_index):
-            self._apply_restart(info)
-        instances = info.instance_count
-        if instances <= 0:
-            return
-        gltype = self._gl_index_types[size]
-        start_instance = info.start_instance
-        if draws is None:
-            if info.count <= 0:
-                return
-            ptr = self._offset_pointer(base + info.start * size)
-            if start_instance and self._use_base_instance:
-                self._gl_draw_elements_bi(mode, info.count, gltype, ptr, instances, info.index_bias, start_instance)
-            else:
-                self._gl_draw_elements(mode, info.count, gltype, ptr, instances, info.index_bias)
-            return
-        for d in draws:
-            if d.count <= 0:
-                continue
-            ptr = self._offset_pointer(base + d.start * size)
-            if start_instance and self._use_base_instance:
-                self._gl_draw_elements_bi(mode, d.count, gltype, ptr, instances, d.index_bias, start_instance)
-            else:
-                self._gl_draw_elements(mode, d.count, gltype, ptr, instances, d.index_bias)
-
-    def _upload_indices(self, data) -> "tuple[int, int]":
-        """User index memory into the streaming ring: (GL buffer, byte offset)."""
-        return self._ring.upload(data, 16)
-
-    def _draw_special(self, info, mode, draws) -> None:
-        """Draws off the common path: PATCHES (checked), QUADS / QUAD_STRIP /
-        POLYGON (index translation), programs that read DRAWID, multi-draws
-        and draws with a start_instance."""
-        if mode is None:
-            if info.mode == Prim.PATCHES:
-                mode = self._patches_mode()
-            else:
-                self._draw_translated(info, draws)
-                return
-        if self._program_drawid:
-            self._draw_drawid(info, mode, draws)
-        elif info.index_size:
-            self._draw_indexed(info, mode, draws)
-        else:
-            self._draw_arrays_all(info, mode, draws)
-
-    def _patches_mode(self) -> int:
-        gl = self.gl
-        if not self.screen.profile.has("tessellation_shader"):
-            raise UnsupportedError("draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
-                                   f"{self.screen.profile.name} profile does not have")
-        if self.shaders[ShaderType.TESS_EVAL] is None:
-            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader "
-                                       "bound")
-        if self._patch_vertices is None:
-            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES before set_patch_vertices")
-        if self._patch_vertices != self._gl_patch_vertices:
-            gl.glPatchParameteri(gl.GL_PATCH_VERTICES, self._patch_vertices)
-            self._gl_patch_vertices = self._patch_vertices
-        return int(gl.GL_PATCHES)
-
-    def _draw_drawid(self, info, mode, draws) -> None:
-        """Draws whose shaders read DRAWID (gl_DrawID).  gl_DrawID is the index
-        of a draw inside a GL multi-draw; glpipe issues
-        glMultiDraw*Indirect with ``info.drawid`` empty commands (count 0,
-        drawing nothing) before the real ones, so the real draw ``i`` sees
-        ``drawid + i`` (``increment_draw_id``) or ``drawid`` (each draw its
-        own multi-draw)."""
-        import numpy as np
-
-        gl = self.gl
-        if not self.screen.profile.has("multi_draw_indirect"):
-            raise UnsupportedError("draw_vbo: a shader reading DRAWID needs multi_draw_indirect on the host")
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
-        size = info.index_size
-        if size:
-            base = self._bind_index_buffer(info, draws)
-            self._apply_restart(info)
-            first_index = base // size
-        elif self._restart_on:
-            gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
-        drawid = info.drawid
-        groups = ((drawid, items),) if info.increment_draw_id else tuple((drawid, (it,)) for it in items)
-        start_instance = info.start_instance if self._use_base_instance else 0
-        instances = max(info.instance_count, 0)
-        for first_id, group in groups:
-            total = first_id + len(group)
-            if total > 1 << 16:  # each id below drawid costs a 20-byte empty command
-                raise UnsupportedError(f"draw_vbo: drawid {total - 1} is above glpipe's limit (65535) "
-                                       f"for shaders reading DRAWID")
-            cmds = np.zeros((total, 5 if size else 4), np.int64)
-            for j, (start, count, bias) in enumerate(group):
-                if size:
-                    cmds[first_id + j] = (max(count, 0), instances, first_index + start, bias, start_instance)
-                else:
-                    cmds[first_id + j] = (max(count, 0), instances, start, start_instance)
-            # Two's complement for a negative base vertex (GLint in the command).
-            name, off = self._ring.upload((cmds & 0xFFFFFFFF).astype(np.uint32), 16)
-            gl.glBindBuffer(gl.GL_DRAW_INDIRECT_BUFFER, name)
-            if size:
-                gl.glMultiDrawElementsIndirect(mode, self._gl_index_types[size], ctypes.c_void_p(off), total, 0)
-            else:
-                gl.glMultiDrawArraysIndirect(mode, ctypes.c_void_p(off), total, 0)
-        gl.glBindBuffer(gl.GL_DRAW_INDIRECT_BUFFER, 0)
-
-    def _draw_translated(self, info: DrawInfo, draws) -> None:
-        """QUADS / QUAD_STRIP / POLYGON: index translation in fallback.indices,
-        in the provoking-vertex convention of the bound rasterizer."""
-        from fallback.indices import NEEDS_TRANSLATION, translate
-
-        if info.mode not in NEEDS_TRANSLATION:
-            raise InvalidArgumentError(f"draw_vbo: primitive {info.mode!r} cannot be drawn")
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
-        rast = getattr(self, "rasterizer", None)
-        flatshade_first = bool(rast is not None and rast.templ.flatshade_first)
-        if info.index_size:
-            source = self._index_values(info, items)
-            if not info.has_user_indices and self._debug_callback is not None:
-                self._debug_message("PERF_INFO", f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
-                                                 f"read back to the CPU for index translation",
-                                    site="translate readback")
-        for i, (start, count, bias) in enumerate(items):
-            if count <= 0:
-                continue
-            if info.index_size:
-                tr = translate(info.mode, count, start=start, indices=source, index_size=info.index_size,
-                               primitive_restart=info.primitive_restart, restart_index=info.restart_index,
-                               flatshade_first=flatshade_first)
-            else:
-                tr = translate(info.mode, count, start=start, flatshade_first=flatshade_first)
-            self._counters.fallback_hits += 1
-            if tr.count == 0:
-                continue
-            if self._edge_masks_on and self._rast_edge_fill:
-                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/polygon_edges.py).
-                self._upload_edge_masks(self._edge_masks_of(info.mode, count, start,
-                                                            source if info.index_size else None, info,
-                                                            flatshade_first))
-            if self._debug_callback is not None:
-                name = Prim(info.mode).name
-                self._debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
-                                                f"index translation (fallback.indices)", site=f"translate {name}")
-            # Non-indexed: the translated indices are vertex numbers already, and
-            # index_bias is ignored when index_size == 0 (API.md).
-            sub = DrawInfo(mode=tr.prim, index_size=tr.index_size, index=tr.indices, count=tr.count,
-                           index_bias=bias if info.index_size else 0, instance_count=info.instance_count,
-                           start_instance=info.start_instance,
-                           drawid=info.drawid + (i if info.increment_draw_id else 0))
-            mode = self._gl_prims[tr.prim]
-            if self._program_drawid:
-                self._draw_drawid(sub, mode, None)
-            else:
-                self._draw_indexed(sub, mode, None)
-
-    def _index_values(self, info, items):
-        """The draw's index buffer as a numpy array of index values (user
-        memory as is; a resource read back over the range the draws use)."""
-        import numpy as np
-
-        dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32}[info.index_size]
-        if info.has_user_indices:
-            return np.frombuffer(memoryview(info.index).cast("B"), dtype=np.uint8).view(dtype)
-        return self._read_index_resource(info, max(s + c for s, c, _ in items)).view(dtype)
-
-    def _read_index_resource(self, info, elements=None):
-        """The first ``elements`` indices (default: all) of the resource index
-        buffer, read back with glGetBufferSubData (as uint8 bytes)."""
-        import numpy as np
-
-        res = info.index
-        if res is None:
-            raise InvalidArgumentError(f"draw_vbo: index_size is {info.index_size} but info.index is None")
-        self._check_resource(res, "draw_vbo: info.index")
-        nbytes = res.width0 if elements is None else elements * info.index_size
-        if nbytes > res.width0:
-            raise InvalidArgumentError(f"draw_vbo: {elements} indices of {info.index_size} bytes read outside "
-                                       f"the index buffer ({res.width0} bytes)")
-        gl = self.gl
-        out = np.empty(nbytes, np.uint8)
-        if nbytes:
-            gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
-            gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, nbytes, out)
-            gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += nbytes
-        return out
-
-    def set_patch_vertices(self, n: int) -> None:
-        """pipe_context::set_patch_vertices: vertices per patch for PATCHES."""
-        self.check_alive("set_patch_vertices")
-        if not self.screen.profile.has("tessellation_shader"):
-            raise UnsupportedError("set_patch_vertices: tessellation is not available on the "
-                                   f"{self.screen.profile.name} profile")
-        limit = self.screen.profile.limit("GL_MAX_PATCH_VERTICES")
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
-            raise InvalidArgumentError(f"set_patch_vertices: {n!r} outside 1..{limit} (GL_MAX_PATCH_VERTICES)")
-        # Applied by the next PATCHES draw (GL_PATCH_VERTICES is host-global,
-        # shared with the screen's other contexts).
-        self._patch_vertices = n
-
     # -- lifetime ----------------------------------------------------------------
 
     def destroy(self) -> None:
@@ -808,25 +220,9 @@ class Context(
         if self.destroyed:
             return
         self.host.make_current()
-        self._destroy_framebuffers()
-        self._destroy_shaders()
-        self._destroy_vertex()
-        # -- area destroys: add yours here, one line each --
-        self._destroy_rasterizer()
-        self._destroy_line_stipple()
-        self._destroy_vertex_capture()
-        self._destroy_fill_modes()
-        self._destroy_polygon_edges()
-        self._destroy_debug()
-        self._destroy_sampler_views()
-        self._destroy_samplers()
-        self._destroy_constants()
-        self._destroy_fences()
-        self._destroy_transfers()
-        self._destroy_clear()
-        self._destroy_blend()
-        self._destroy_dsa()
-        self._destroy_sysvals()
+        for area in PARTS:
+            if area.destroy is not None:
+                area.destroy(owner(self, area))
         self.gl.glBindFramebuffer(self.gl.GL_FRAMEBUFFER, 0)
         self.gl.glUseProgram(0)
         self.destroyed = True
@@ -838,4 +234,7 @@ class Context(
         return f"<glpipe.Context {state} on {self.screen.profile.name}>"
 
 
-__all__ = ["Context", "DERIVED_ORDER", "DrawStartCountBias", "ShaderType"]
+compose(Context, PARTS)  # the parts' pipe_context methods, on the class (glpipe/part.py PartMethod)
+
+
+__all__ = ["Context", "DERIVED_ORDER", "DERIVED_ROWS", "PARTS", "DrawStartCountBias", "ShaderType"]

@@ -50,6 +50,7 @@ from enum import IntEnum
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from . import host as _hostmod
+from .part import owner
 
 
 #: The environment variable holding the debug flags.
@@ -91,7 +92,7 @@ def debug_flags_from_env() -> frozenset:
 
 
 # GLPIPE_DEBUG=nofast (docs/debug.md): the speed tricks of the draw path
-# (glpipe/context.py and the area modules), listed in one place so the
+# (glpipe/draw.py and the area modules), listed in one place so the
 # switch covers every one.  DESIGN: the general code must produce the same
 # pixels and GL state; a differential test
 # (tests/context/test_fast_general_agree.py) renders scenes both ways.
@@ -102,27 +103,23 @@ NOFAST_METHODS = (
     ("draw_vbo", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped first
     ("set_sampler_views", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
 )
-# * Caches, memos and host-state shadows dropped before every nofast draw
-#   (one method per module, each documented there).  With them the draw
-#   prologue runs as if another context had drawn: every dirty bit set, the
-#   draw-side shadows (index buffer, primitive restart, program, sysvals
-#   binding) forgotten, so every DERIVED_ORDER row re-derives its block from
-#   the Gallium state and sends it whole.
+# * Caches, memos and host-state shadows dropped before every nofast draw:
+#   the context's own (below), then every area's ``drop_caches`` (its
+#   ``Area`` record, glpipe/part.py; glpipe/context.py PARTS lists them:
+#   framebuffer FBOs, blend and DSA transitions and held snapshots,
+#   rasterizer transitions and clip distances, programs by variant inputs,
+#   VAOs, sampler-view unit shadows, UBO bindings, the sysvals block; each
+#   documented in its module).  With them the draw prologue runs as if
+#   another context had drawn: every dirty bit set, the draw-side shadows
+#   (index buffer, primitive restart, program, sysvals binding) forgotten,
+#   so every derived-state row re-derives its block from the Gallium state
+#   and sends it whole.
 # * Decided at create time elsewhere: the GL entry points (glpipe/hotgl.py
 #   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
 #   functions instead of raw ctypes pointers.
 NOFAST_DROPS = (
-    "_reset_derived_plans",          # context.py: dirty-word plans, runners
+    "_reset_derived_plans",          # draw.py: dirty-word plans, runners
     "_drop_draw_memos",              # this module: memos of the draw-side modules
-    "_drop_framebuffer_caches",      # framebuffer.py: the FBO per attachment set
-    "_drop_blend_caches",            # blend.py: host blocks per format tuple, transitions, held snapshot
-    "_drop_dsa_caches",              # depth_stencil_alpha.py: transitions, held snapshot
-    "_drop_rasterizer_caches",       # rasterizer.py: transitions, the host's record, clip distances
-    "_drop_program_caches",          # shaders.py: program by variant inputs, switch-bit memos
-    "_drop_vertex_caches",           # vertex.py: the VAO per (layout, buffer set)
-    "_drop_sampler_view_caches",     # sampler_views.py: unit shadows, sampler-name memos, texture params
-    "_constant_bindings_clobbered",  # constants.py: what the UBO binding points hold
-    "_reset_sysvals_shadow",         # sysvals.py: upload the whole block, bind it again
 )
 
 
@@ -294,13 +291,17 @@ class DebugMixin:
     def _install_nofast(self) -> None:
         """GLPIPE_DEBUG=nofast, at context creation: replace the entry points
         of ``NOFAST_METHODS`` on this context (a normal context keeps the
-        class's, so the switch costs it nothing per call)."""
+        class's, so the switch costs it nothing per call).  The general
+        method is looked up where the fast one lives: the context, or the
+        part providing the method (glpipe/part.py)."""
         for name, general in NOFAST_METHODS:
-            setattr(self, name, getattr(self, general))
+            where = getattr(getattr(self, name), "__self__", self)
+            setattr(self, name, getattr(where, general))
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
-        drop every cache, memo and host-state shadow of ``NOFAST_DROPS``,
+        drop every cache, memo and host-state shadow (``NOFAST_DROPS`` and
+        every area's ``drop_caches``),
         then draw through ``_draw_general``, whose prologue takes the host
         over as if another context had drawn last -- so the general code
         re-derives and sends every block of host state for this draw."""
@@ -311,6 +312,9 @@ class DebugMixin:
                 self.screen._drawing_context = None
             for name in NOFAST_DROPS:
                 getattr(self, name)()
+            for area in self._areas:
+                if area.drop_caches is not None:
+                    area.drop_caches(owner(self, area))
         self._draw_general(info, draws, indirect)
 
     def _drop_draw_memos(self) -> None:

@@ -31,7 +31,12 @@ does not hold the snapshot (a clear opened the write masks, raw GL, another
 context drew): it is forgotten and the block sent whole.  State of a
 disabled test is "don't care" and costs no call; one call serves both faces
 whenever front and back agree.  Code that changes depth/stencil GL state
-without setting Dirty.DSA must call ``_reset_dsa_shadow``.
+without setting Dirty.DSA must call ``ctx.dsa_part._reset_dsa_shadow()``.
+
+The area is a part (glpipe/part.py): ``DSAPart`` at ``ctx.dsa_part`` owns
+the state (``depth_stencil_alpha``, the bound CSO; ``stencil_ref``;
+``alpha_func_key``, read by glpipe/variant_keys.py); ``AREA`` declares its
+methods and derived-state rows.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .defs import Func, StencilOp
 from .dirty import Dirty
 from .hotgl import OP
+from .part import Area, Part
 from .state import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {
@@ -132,20 +138,21 @@ def _sync_faces(want: tuple, have: tuple, calls: list, both_op: int, one_op: int
     return tuple(after)
 
 
-class DSAMixin:
-    """Context methods for depth/stencil/alpha state and stencil reference
-    values (mixed into Context)."""
+class DSAPart(Part):
+    """The depth/stencil/alpha area of a context (``ctx.dsa_part``):
+    depth/stencil/alpha state and the stencil reference values."""
 
-    def _init_dsa(self) -> None:
-        gl = self.gl
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        gl = ctx.gl
         self._gl_compare = {f: int(getattr(gl, "GL_" + f.name)) for f in Func}  # GL_NEVER.. by name
         self._gl_stencil_opcodes = {op: int(getattr(gl, name)) for op, name in _GL_STENCIL_OP.items()}
-        self._depth_bounds_ok = self.screen.profile.has("depth_bounds_test")
+        self._depth_bounds_ok = ctx.screen.profile.has("depth_bounds_test")
         self.depth_stencil_alpha = None
-        self._dsa_default = DepthStencilAlphaCSO(self, DepthStencilAlphaState(), self._gl_compare,
+        self._dsa_default = DepthStencilAlphaCSO(ctx, DepthStencilAlphaState(), self._gl_compare,
                                                  self._gl_stencil_opcodes)
         self.stencil_ref = StencilRef()
-        self._alpha_func_key = int(Func.ALWAYS)
+        self.alpha_func_key = int(Func.ALWAYS)
         self._gl_depth_test_cap = int(gl.GL_DEPTH_TEST)
         self._gl_stencil_test_cap = int(gl.GL_STENCIL_TEST)
         self._gl_faces = (int(gl.GL_FRONT), int(gl.GL_BACK))
@@ -156,7 +163,7 @@ class DSAMixin:
         """Forget what the host holds (raw GL changed it): the next draw
         re-emits this module's state."""
         self._forget_dsa_block()
-        self.dirty |= Dirty.DSA
+        self.ctx.dirty |= Dirty.DSA
 
     def _forget_dsa_block(self) -> None:
         """The host no longer holds what was recorded (Dirty.DSA's row in
@@ -168,7 +175,7 @@ class DSAMixin:
 
     def create_depth_stencil_alpha_state(self, templ: DepthStencilAlphaState) -> DepthStencilAlphaCSO:
         """pipe_context::create_depth_stencil_alpha_state: validate and resolve once."""
-        self.check_alive("create_depth_stencil_alpha_state")
+        self.ctx.check_alive("create_depth_stencil_alpha_state")
         if not isinstance(templ, DepthStencilAlphaState):
             raise InvalidArgumentError(f"create_depth_stencil_alpha_state: expected a DepthStencilAlphaState, "
                                        f"got {type(templ).__name__}")
@@ -188,32 +195,33 @@ class DSAMixin:
                 raise InvalidArgumentError(
                     f"DepthStencilAlphaState.depth_bounds_min {templ.depth_bounds_min} > "
                     f"depth_bounds_max {templ.depth_bounds_max}")
-        return DepthStencilAlphaCSO(self, templ, self._gl_compare, self._gl_stencil_opcodes)
+        return DepthStencilAlphaCSO(self.ctx, templ, self._gl_compare, self._gl_stencil_opcodes)
 
     def bind_depth_stencil_alpha_state(self, cso) -> None:
         """pipe_context::bind_depth_stencil_alpha_state (None: the default,
         every test off)."""
         if cso is self.depth_stencil_alpha:
             return
+        ctx = self.ctx
         if cso is None:
             func = _ALWAYS
         else:
-            if type(cso) is not DepthStencilAlphaCSO or cso.context is not self or cso.destroyed:
-                self._check_cso(cso, DepthStencilAlphaCSO, "bind_depth_stencil_alpha_state")  # raises
+            if type(cso) is not DepthStencilAlphaCSO or cso.context is not ctx or cso.destroyed:
+                ctx._check_cso(cso, DepthStencilAlphaCSO, "bind_depth_stencil_alpha_state")  # raises
             func = cso.alpha_func
         self.depth_stencil_alpha = cso
-        self.dirty |= _DSA_CSO
-        if func != self._alpha_func_key:
-            self._alpha_func_key = func
-            self.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
+        ctx.dirty |= _DSA_CSO
+        if func != self.alpha_func_key:
+            self.alpha_func_key = func
+            ctx.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
         if func != _ALWAYS:
-            self._set_sysval("alpha_ref", (cso.alpha_ref,))
+            ctx._set_sysval("alpha_ref", (cso.alpha_ref,))
 
     def delete_depth_stencil_alpha_state(self, cso) -> None:
         """pipe_context::delete_depth_stencil_alpha_state.  Deleting the bound
         state is a frontend bug in Gallium; glpipe unbinds it, so the next
         draw uses the default state."""
-        self._check_cso(cso, DepthStencilAlphaCSO, "delete_depth_stencil_alpha_state")
+        self.ctx._check_cso(cso, DepthStencilAlphaCSO, "delete_depth_stencil_alpha_state")
         if self.depth_stencil_alpha is cso:
             self.bind_depth_stencil_alpha_state(None)
         cso.destroyed = True
@@ -222,9 +230,9 @@ class DSAMixin:
 
     def set_stencil_ref(self, ref: StencilRef) -> None:
         """pipe_context::set_stencil_ref: front and back reference values (0..255)."""
-        if type(ref) is StencilRef and ref == self.stencil_ref and not self.destroyed:
+        if type(ref) is StencilRef and ref == self.stencil_ref and not self.ctx.destroyed:
             return  # compared first: equal to the (validated) current value
-        self.check_alive("set_stencil_ref")
+        self.ctx.check_alive("set_stencil_ref")
         if not isinstance(ref, StencilRef):
             raise InvalidArgumentError(f"set_stencil_ref: expected a StencilRef, got {type(ref).__name__}")
         for i, value in enumerate(ref.ref_value):
@@ -233,7 +241,7 @@ class DSAMixin:
         if ref == self.stencil_ref:
             return
         self.stencil_ref = ref
-        self.dirty |= Dirty.STENCIL_REF
+        self.ctx.dirty |= Dirty.STENCIL_REF
 
     # -- emit ----------------------------------------------------------------
 
@@ -259,10 +267,11 @@ class DSAMixin:
             step = transitions[held] = self._dsa_transition(cso, refs, held)
         calls, self._dsa_held, n = step
         if n:
-            ops = self._hot_ops
+            ctx = self.ctx
+            ops = ctx._hot_ops
             for op, args in calls:
                 ops[op](*args)
-            self._counters.gl_state_calls += n
+            ctx._counters.gl_state_calls += n
 
     def _dsa_transition(self, cso: DepthStencilAlphaCSO, refs, held) -> tuple:
         """(calls, ``_DSAHeld`` after them, number of calls) taking the host
@@ -320,8 +329,21 @@ class DSAMixin:
         self._dsa_states.clear()
         self._reset_dsa_shadow()
 
-    def _destroy_dsa(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: drop the binding."""
         self.depth_stencil_alpha = None
 
 
-__all__ = ["DepthStencilAlphaCSO", "DSAMixin"]
+AREA = Area(
+    "dsa_part", part=DSAPart,
+    methods=("create_depth_stencil_alpha_state", "bind_depth_stencil_alpha_state",
+             "delete_depth_stencil_alpha_state", "destroy_depth_stencil_alpha_state", "set_stencil_ref"),
+    # Dirty.DSA (the host lost the block) forgets the record first; a bind
+    # or a new reference sends the difference (glpipe/dirty.py).
+    rows=((Dirty.DSA, DSAPart._forget_dsa_block),
+          (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, DSAPart._emit_dsa)),
+    destroy=DSAPart.destroy,
+    drop_caches=DSAPart._drop_dsa_caches,
+)
+
+__all__ = ["AREA", "DepthStencilAlphaCSO", "DSAPart"]

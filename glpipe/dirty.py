@@ -1,10 +1,10 @@
 """Dirty bits: which host state blocks a draw must re-emit.
 
 bind_* / set_* only swap a pointer and set a bit; ``Context._update_derived``
-(glpipe/context.py) is the one place that reads the bits, in a fixed order,
-so the dependencies between blocks are written down once (see
-``DERIVED_ORDER`` there).  A bit set means "the host does not hold this
-block as the Gallium state says"; ModernGL calls that clobber GL state set
+(glpipe/draw.py) is the one place that reads the bits, in a fixed order,
+so the dependencies between blocks are written down once (the areas' rows,
+in the order of ``PARTS`` in glpipe/context.py).  A bit set means "the host
+does not hold this block as the Gallium state says"; ModernGL calls that clobber GL state set
 the bits of what they clobbered (``HOST_CLOBBERED``).
 
 Blocks whose emit keeps a shadow of the host state (blend, depth/stencil/
@@ -26,9 +26,10 @@ unchanged; ``PROGRAM`` (set by whatever changes one of those inputs) makes
 glpipe/variant_keys.py gather them again first.
 
 ``DRAW_STATE`` has no emit: it keeps draw_vbo off its fast path while the
-draw-side host state needs the general one (primitive restart left on,
-user vertex buffers, start_instance offsets baked into the attributes, a
-program reading DRAWID); ``ALL`` includes it, which is how a context that
+draw-side host state needs the general one (primitive restart left on, or
+an area's reason in ``KeepGeneral``: user vertex buffers, start_instance
+offsets baked into the attributes, a program reading DRAWID, a rasterizer
+keying each draw); ``ALL`` includes it, which is how a context that
 lost the host to another one (or to a clear) is kept off the fast path.
 
 GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md) bypasses the
@@ -78,6 +79,21 @@ class Dirty:
     SHADERS = 1 << 26         # a shader CSO was bound; the other variant-key inputs set PROGRAM
 
 
+class KeepGeneral:
+    """Why draw_vbo stays on its general path after a draw: one bit per
+    area reason, in the context word ``ctx.keep_general``.  The area that
+    owns the reason sets its bit when its state starts needing every draw
+    to pass the general path and clears it when that stops
+    (``ctx._keep_general(bit, on)``, or inline on a hot bind); the general
+    draw returns to the fast path (dirty word 0) only when the word is 0
+    and primitive restart (the draw's own state) is off."""
+
+    VERTEX = 1 << 0      # user vertex buffers, or start_instance baked into attribute offsets (vertex.py)
+    DRAWID = 1 << 1      # the bound program reads DRAWID: multi-draw-indirect draws (shaders.py)
+    PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
+    EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
+
+
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}
 ALL = sum(_BITS.values())
 
@@ -93,4 +109,4 @@ def names(bits: int) -> str:
 HOST_CLOBBERED = (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.SCISSOR | Dirty.BLEND | Dirty.DSA
                   | Dirty.SAMPLER_VIEWS | Dirty.PROGRAM | Dirty.VERTEX)
 
-__all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "names"]
+__all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "KeepGeneral", "names"]

@@ -379,14 +379,14 @@ class FillModesMixin:
     def _fm_bind_indices(self) -> None:
         gl = self.gl
         gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, self._fm_buffer)
-        # The index-buffer shadow (context.py) no longer names what is bound.
+        # The index-buffer shadow (draw.py) no longer names what is bound.
         self._index_res = None
         self._index_name = 0
 
     def _fm_draw_run(self, gl_tris, first_tri, ntris, bias, instances, start_instance, drawid) -> None:
         """Triangles first_tri..first_tri+ntris-1 of the private index buffer."""
         if self._program_drawid:
-            # gl_DrawID through context.py's multi-draw-indirect path (it binds its own indices).
+            # gl_DrawID through draw.py's multi-draw-indirect path (it binds its own indices).
             data = self._fm_data[3 * first_tri:3 * (first_tri + ntris)]
             sub = DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=data, count=3 * ntris, index_bias=bias,
                            instance_count=instances, start_instance=start_instance, drawid=drawid)

@@ -59,7 +59,7 @@ from lowering import parse, validate
 from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
 from .defs import PolygonMode, Prim, ShaderType
-from .dirty import Dirty
+from .dirty import Dirty, KeepGeneral
 from .line_stipple import passthrough_gs_tokens
 from .rasterizer_keys import KEY_EDGE_FILL
 from .shaders import ShaderCSO
@@ -216,6 +216,7 @@ class PolygonEdgesMixin:
         self._edge_stippled = entry is not _OFF and bool(entry[0] & EDGE_FLAGS_STIPPLE)
         # The vertex flags apply to fast-path modes as well (module docstring).
         self._edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
+        self._keep_general(KeepGeneral.EDGE_FLAGS, self._rast_edge_fill and self._edge_sticky)
         self.dirty |= Dirty.PROGRAM
 
     def _key_edge_run(self, mode) -> bool:
@@ -297,6 +298,13 @@ class PolygonEdgesMixin:
         return edge_masks(prim, count, start=start, indices=source, index_size=source.dtype.itemsize,
                           primitive_restart=info.primitive_restart, restart_index=info.restart_index,
                           flatshade_first=flatshade_first)
+
+    def _edge_masks_translated(self, info, count: int, start: int, source, flatshade_first: bool) -> None:
+        """The rasterizer's hook for an index-translated QUADS / QUAD_STRIP /
+        POLYGON draw (glpipe/draw.py ``_draw_translated``) while a face is
+        drawn as lines or points: upload which edges are the polygon's."""
+        if self._edge_masks_on:
+            self._upload_edge_masks(self._edge_masks_of(info.mode, count, start, source, info, flatshade_first))
 
     def _upload_edge_masks(self, masks: np.ndarray) -> None:
         """``masks`` (one byte per triangle of the next GL draw) into the

@@ -60,7 +60,7 @@ from .defs import (
     Face,
     PolygonMode,
 )
-from .dirty import Dirty
+from .dirty import Dirty, KeepGeneral
 from .hotgl import OP
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
@@ -282,12 +282,15 @@ class RasterizerMixin:
         self._rast_key = self._rasterizer_default.key
         self._rast_viewport = self._rasterizer_default.viewport_fields
         self._rast_persample = False
+        self._rast_draw_flags = self._rasterizer_default.draw_flags
         self._rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
         self._rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
         self._rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
         self._rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
         self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/fill_modes.py)
         self._rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/polygon_edges.py)
+        # draw_vbo's hooks into this area (glpipe/draw.py; _set_draw_hooks): None while idle.
+        self._raster_draw_keys = self._raster_draw = self._raster_translated = None
         self._rast_host = _HOSTS.get(self.host)
         if self._rast_host is None:
             self._rast_host = _HOSTS[self.host] = _HostRasterizer()
@@ -425,8 +428,12 @@ class RasterizerMixin:
             # Class sensitivity follows from the key.  While it is on, draws stay
             # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
-            (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
-             self._rast_line_gs, self._rast_fill_split, self._rast_edge_fill) = used.draw_flags  # (RasterizerCSO)
+            flags = used.draw_flags  # (RasterizerCSO)
+            if flags != self._rast_draw_flags:
+                self._rast_draw_flags = flags
+                (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
+                 self._rast_line_gs, self._rast_fill_split, self._rast_edge_fill) = flags
+                self._set_draw_hooks()
             if self._rast_class_sensitive or self._rast_edge_fill:
                 self.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
@@ -610,6 +617,53 @@ class RasterizerMixin:
                 calls += 1
         host.clip_distances = mask
         self._counters.gl_state_calls += calls
+
+    # -- draw_vbo's hooks (glpipe/draw.py) ------------------------------------
+    # While the bound CSO needs work per draw, the context's hooks name it:
+    # ``_raster_draw_keys(mode)`` before the derived state (key the draw's
+    # primitive class and edge flags), ``_raster_draw(info, draws)`` after it
+    # (draw through an emulation; True when it drew), ``_raster_translated``
+    # per index-translated polygon draw (its edge masks).  None otherwise, so
+    # the draw tests one attribute per hook and knows no emulation by name.
+
+    def _set_draw_hooks(self) -> None:
+        """After the bound CSO's draw flags changed: the hooks, and this
+        area's reasons to keep draw_vbo on its general path (KeepGeneral)."""
+        keyed = self._rast_class_sensitive or self._rast_edge_fill
+        self._raster_draw_keys = self._rasterizer_draw_keys if keyed else None
+        emulated = self._rast_line_stipple or self._rast_edge_fill or self._rast_fill_split
+        self._raster_draw = self._rasterizer_draw if emulated else None
+        self._raster_translated = self._edge_masks_translated if self._rast_edge_fill else None
+        self._keep_general(KeepGeneral.PRIM_CLASS, self._rast_class_sensitive)
+        self._keep_general(KeepGeneral.EDGE_FLAGS, self._rast_edge_fill and self._edge_sticky)
+
+    def _rasterizer_draw_keys(self, mode) -> None:
+        """Hook: key this draw.  A field on that applies to one primitive
+        class (polygon / line stipple, sprite coordinates, point smoothing,
+        line last pixel, unscaled offset, per-face fill modes): Dirty.PROGRAM
+        if the draw's class is not the one keyed (glpipe/variant_keys.py);
+        lines get the generated GS (glpipe/line_stipple.py); a face drawn as
+        lines / points gets the draw's edge flags (glpipe/polygon_edges.py)."""
+        if self._rast_class_sensitive:
+            self._key_prim_class(mode)
+            if self._rast_line_gs:
+                self._key_line_gs(mode)
+        if self._rast_edge_fill:
+            self._key_polygon_edges(mode)
+
+    def _rasterizer_draw(self, info, draws) -> bool:
+        """Hook: draw through an emulation when this draw needs one; True
+        when it drew.  A stippled strip or loop: segment bases first
+        (glpipe/line_stipple.py); stippled polygons drawn as lines: edge
+        counters first (glpipe/polygon_edges.py); faces in different fill
+        modes: runs of one facing (glpipe/fill_modes.py)."""
+        if self._ls_assembly is not None and self._rast_line_stipple:
+            self._draw_line_stipple_strips(info, draws)
+            return True
+        if self._edge_stippled and self._rast_edge_fill:
+            self._draw_edge_stipple(info, draws)
+            return True
+        return bool(self._rast_fill_split and self._draw_fill_split(info, draws))
 
     def _emit_persample_interp(self) -> None:
         """force_persample_interp: per-sample shading at the full rate

@@ -22,7 +22,7 @@ from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
 from .defs import Cap, ShaderCap, ShaderIR, ShaderType
-from .dirty import Dirty
+from .dirty import Dirty, KeepGeneral
 from .state import ShaderState
 
 # TGSI header word each create_*_state expects.
@@ -473,7 +473,9 @@ class ShaderMixin:
         old = self._program
         self._hot.glUseProgram(prog.gl_program)
         self._program = prog
-        self._program_drawid = prog.uses_drawid
+        if prog.uses_drawid != self._program_drawid:
+            self._program_drawid = prog.uses_drawid
+            self._keep_general(KeepGeneral.DRAWID, prog.uses_drawid)
         bits = prog.switch_bits.get(old)
         if bits is None:
             bits = prog.switch_bits[old] = _switch_bits(old, prog)

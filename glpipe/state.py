@@ -655,7 +655,7 @@ class DrawInfo(_Template):
     """
 
     # draw_vbo's memo of this draw's fast-path GL arguments (None: not worked
-    # out yet; glpipe/context.py).  A class attribute, not a field: the
+    # out yet; glpipe/draw.py).  A class attribute, not a field: the
     # template is frozen, so the memo can never go stale.
     _draw_cache = None
 

@@ -174,8 +174,8 @@ class VariantKeyMixin:
         velems = self.velems
         return variant_input((
             self._fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
-            self._alpha_func_key,   # glpipe/depth_stencil_alpha.py
-            self._dual_source_key,  # glpipe/blend.py
+            self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
+            self.blend_part.dual_source_key,  # glpipe/blend.py
             velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
             self._rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
             self._window_rect_key,  # glpipe/rasterizer.py: (count, include)

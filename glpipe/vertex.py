@@ -65,7 +65,7 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import PIPE_MAX_ATTRIBS
-from .dirty import Dirty
+from .dirty import Dirty, KeepGeneral
 from .formats import Format, util_format_description
 from .hotgl import raw_prototype
 from .shaders import variant_input
@@ -267,7 +267,7 @@ class VertexMixin:
         self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer", raw)
                                        if prof.has("vertex_attrib_binding") else None)
         self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
-        # Draw-side host state shadows (glpipe/context.py draw_vbo).
+        # Draw-side host state shadows (glpipe/draw.py draw_vbo).
         self._restart_on = False
         self._restart_index = None
         self._index_res = _UNBOUND       # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
@@ -418,6 +418,7 @@ class VertexMixin:
         self.vertex_buffers = buffers
         self._vertex_user = user
         self._use_base_instance = self._has_base_instance and not (stride0 and self._gl_bind_vertex_buffer is None)
+        self._keep_general(KeepGeneral.VERTEX, user or (self._vertex_start_instance and not self._use_base_instance))
         # An id per distinct set of resource buffers (templates compare by
         # value, resources by identity), so the VAO cache is keyed by an int.
         # User memory is never cached (its ring offsets change every draw).
@@ -437,7 +438,10 @@ class VertexMixin:
         or re-specify the scratch VAO's attributes (module docstring)."""
         cso = self.velems
         self._index_res = _UNBOUND  # (re)binding a VAO: do not trust the index-buffer shadow
-        self._vertex_start_instance = start_instance
+        if start_instance != self._vertex_start_instance:
+            self._vertex_start_instance = start_instance
+            self._keep_general(KeepGeneral.VERTEX,
+                               self._vertex_user or (start_instance and not self._use_base_instance))
         if cso is not None and (not start_instance or self._use_base_instance) and not self._vertex_user:
             record = cso.vaos.get(self._vb_id)
             if record is not None:

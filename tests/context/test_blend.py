@@ -664,7 +664,7 @@ def test_deleting_the_bound_blend_state_unbinds_it(screen, ctx):
     draw()
     np.testing.assert_allclose(read(screen, rt, "rgba32f")[0, 0], 0.75)
     ctx.delete_blend_state(add)
-    assert ctx.blend is None
+    assert ctx.blend_part.blend is None
     draw()
     np.testing.assert_allclose(read(screen, rt, "rgba32f")[0, 0], 0.25)
     with pytest.raises(ObjectDestroyedError):

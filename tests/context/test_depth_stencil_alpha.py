@@ -393,7 +393,7 @@ def test_deleting_the_bound_dsa_unbinds_it(screen, ctx):
     draw()
     assert read(screen, color, "rgba32f")[0, 0, 0] == 0.0
     ctx.delete_depth_stencil_alpha_state(never)
-    assert ctx.depth_stencil_alpha is None
+    assert ctx.dsa_part.depth_stencil_alpha is None
     draw()
     assert read(screen, color, "rgba32f")[0, 0, 0] == 1.0
     with pytest.raises(ObjectDestroyedError):

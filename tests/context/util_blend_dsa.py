@@ -235,8 +235,8 @@ def sample_positions(screen, res, samples):
 
 def forget_host_state(ctx):
     """After raw GL touched bindings or masks: make the context re-emit."""
-    ctx._reset_blend_shadow()
-    ctx._reset_dsa_shadow()
+    ctx.blend_part._reset_blend_shadow()
+    ctx.dsa_part._reset_dsa_shadow()
     ctx.dirty |= Dirty.FRAMEBUFFER | Dirty.SCISSOR | Dirty.VIEWPORT
 
 

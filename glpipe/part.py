@@ -1,0 +1,150 @@
+"""Areas of the pipe context: the ``Part`` base class and the ``Area`` record.
+
+Each area of a Context (blend, depth/stencil/alpha, rasterizer, ...) is one
+module with one ``Part`` subclass, which owns the area's state, and one
+``AREA = Area(...)`` record of what the context needs from it (methods,
+derived-state rows, destroy, nofast drops, variant-key input), by function
+reference.  glpipe/context.py lists the records in ``PARTS`` and composes
+itself from them (``compose`` on the class, ``attach`` per context).
+docs/architecture.md explains the design and the recipe for converting a
+mixin area into a part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+class Part:
+    """One area of a pipe context: owns the area's state as attributes.
+
+    ``ctx`` is the composing Context: the dirty word, the GL dispatch, the
+    counters and every other area are reached through it."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.ctx!r}>"
+
+
+@dataclass(frozen=True)
+class Area:
+    """What the context needs from one area, declared once, by reference.
+
+    ``attr``: the context attribute holding the part (``"blend_part"``); for
+      a mixin area not converted yet, a name for the area (nothing is set).
+    ``part``: the Part subclass (built as ``part(ctx)`` when the context is
+      made, in ``PARTS`` order); None for a mixin area.
+    ``mixin``: during the conversion only: the mixin class the Context still
+      inherits for an area that is not a part yet.
+    ``init``: a mixin area's ``_init_x`` (a part's init is its constructor).
+    ``methods``: the pipe_context methods the area provides (Mesa's names),
+      installed on the Context class (parts only; a mixin's are inherited).
+    ``rows``: ``(dirty bits, function)`` derived-state rows, in the order
+      they run; ``_update_derived`` runs every area's rows in ``PARTS``
+      order, then every area's ``late_rows`` (rows that override or consume
+      what other areas' rows produced), then the vertex input.  A row's
+      function is called on the part (or on the context for a mixin area).
+    ``destroy``: tears down the area's GL objects (``Context.destroy``, in
+      ``PARTS`` order).
+    ``drop_caches``: GLPIPE_DEBUG=nofast: forgets the area's caches, memos
+      and host-state shadows before every draw (glpipe/debug.py).
+    ``variant_input``: the area's input to the shader variant keys: a
+      function of the part returning a hashable value that changes only
+      together with ``Dirty.PROGRAM``.  glpipe/variant_keys.py gathers
+      these inputs itself today (reading e.g. ``ctx.blend_part.dual_source_key``);
+      when the variant-key area becomes a part it builds its environment
+      from this slot, and the areas fill it.
+    """
+
+    attr: str
+    part: "type[Part] | None" = None
+    mixin: "type | None" = None
+    init: "Callable[[Any], None] | None" = None
+    methods: "tuple[str, ...]" = ()
+    rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
+    late_rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
+    destroy: "Callable[[Any], None] | None" = None
+    drop_caches: "Callable[[Any], None] | None" = None
+    variant_input: "Callable[[Any], Any] | None" = None
+
+
+class PartMethod:
+    """A pipe_context method provided by a part, as an attribute of the
+    Context class.  On the class it is the part's function (signature,
+    docstring, source); on a context it resolves to the part's bound method
+    -- though ``attach`` stores that bound method in the instance
+    ``__dict__``, which shadows this (non-data) descriptor, so calls do not
+    come here."""
+
+    __slots__ = ("attr", "name", "func", "__wrapped__", "__dict__")  # __dict__: room for __doc__
+
+    def __init__(self, attr: str, func: Callable[..., Any]) -> None:
+        self.attr = attr
+        self.name = func.__name__
+        self.func = func
+        self.__wrapped__ = func
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self.func
+        return getattr(getattr(obj, self.attr), self.name)
+
+    def __repr__(self) -> str:
+        return f"<PartMethod {self.func.__qualname__} via ctx.{self.attr}>"
+
+
+def compose(cls: type, areas: "tuple[Area, ...]") -> None:
+    """Install the parts' pipe_context methods on the Context class ``cls``
+    (one ``PartMethod`` each).  Refuses, at import, a method declared by
+    two areas, one the class already has, or one the part does not define."""
+    seen: "dict[str, str]" = {}
+    for area in areas:
+        if area.part is None:
+            if area.methods:
+                raise TypeError(f"Area {area.attr}: methods are for parts (a mixin's are inherited)")
+            continue
+        for name in area.methods:
+            if name in seen:
+                raise TypeError(f"{name} is declared by the areas {seen[name]} and {area.attr}")
+            if hasattr(cls, name):
+                raise TypeError(f"{name} of area {area.attr} is already defined on {cls.__name__}")
+            func = getattr(area.part, name, None)
+            if not callable(func):
+                raise TypeError(f"Area {area.attr} declares {name}, which {area.part.__name__} does not define")
+            seen[name] = area.attr
+            setattr(cls, name, PartMethod(area.attr, func))
+
+
+def derived_rows(areas: "tuple[Area, ...]") -> "tuple[tuple[int, Area, Callable[..., None]], ...]":
+    """Every area's rows in ``areas`` order, then every area's late rows:
+    ``(dirty bits, area, function)``."""
+    rows = [(bits, area, fn) for area in areas for bits, fn in area.rows]
+    rows += [(bits, area, fn) for area in areas for bits, fn in area.late_rows]
+    return tuple(rows)
+
+
+def attach(ctx, areas: "tuple[Area, ...]") -> None:
+    """Build the areas of a new context, in ``areas`` order: a part is made
+    and stored as ``ctx.<attr>``, its methods bound into ``ctx.__dict__``;
+    a mixin area runs its ``init``."""
+    for area in areas:
+        if area.part is None:
+            if area.init is not None:
+                area.init(ctx)
+            continue
+        part = area.part(ctx)
+        setattr(ctx, area.attr, part)
+        for name in area.methods:
+            ctx.__dict__[name] = getattr(part, name)
+
+
+def owner(ctx, area: Area):
+    """What an area's functions are called on: its part, or the context
+    itself for a mixin area."""
+    return ctx if area.part is None else getattr(ctx, area.attr)
+
+
+__all__ = ["Area", "Part", "PartMethod", "attach", "compose", "derived_rows", "owner"]

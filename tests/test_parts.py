@@ -1,0 +1,153 @@
+"""The Context composed of areas (glpipe/part.py, docs/architecture.md):
+one registration (``PARTS``) gives the parts, the pipe_context methods on
+the class, the derived-state rows (by function reference) and their order."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from glpipe import context as context_module
+from glpipe.blend import BlendPart
+from glpipe.context import DERIVED_ORDER, DERIVED_ROWS, PARTS, Context
+from glpipe.depth_stencil_alpha import DSAPart
+from glpipe.dirty import Dirty
+from glpipe.part import Area, Part, PartMethod, attach, compose, derived_rows
+
+PART_AREAS = [a for a in PARTS if a.part is not None]
+PART_METHODS = [(a, name) for a in PART_AREAS for name in a.methods]
+
+
+def test_blend_and_dsa_are_parts_not_mixins():
+    assert {a.part for a in PART_AREAS} >= {BlendPart, DSAPart}
+    bases = set(Context.__mro__)
+    assert BlendPart not in bases and DSAPart not in bases
+    # Every base besides DrawPath and object is the mixin of a registered area.
+    mixins = {a.mixin for a in PARTS if a.mixin is not None}
+    others = {c for c in Context.__mro__[1:] if c.__name__ not in ("DrawPath", "object")}
+    assert others == mixins
+
+
+@pytest.mark.parametrize("area,name", PART_METHODS, ids=[n for _a, n in PART_METHODS])
+def test_part_method_on_the_class_is_the_parts_function(area, name):
+    """Context.<name> is the part's own function: its signature, docstring
+    and source are the part's (what tests/test_signatures.py reads)."""
+    assert isinstance(Context.__dict__[name], PartMethod)
+    func = getattr(area.part, name)
+    assert getattr(Context, name) is func
+    assert inspect.signature(getattr(Context, name)) == inspect.signature(func)
+    assert inspect.getsourcefile(getattr(Context, name)) == inspect.getsourcefile(area.part)
+
+
+def test_a_context_calls_its_parts_bound_methods(ctx):
+    for area, name in PART_METHODS:
+        part = getattr(ctx, area.attr)
+        assert isinstance(part, area.part) and part.ctx is ctx
+        bound = ctx.__dict__[name]  # in the instance dict: shadows the class's PartMethod
+        assert bound.__self__ is part and bound.__func__ is getattr(area.part, name)
+        assert getattr(ctx, name) == bound
+
+
+def test_rows_are_function_references_of_their_area():
+    assert DERIVED_ORDER == tuple((bits, fn) for bits, _area, fn in DERIVED_ROWS)
+    for bits, area, fn in DERIVED_ROWS:
+        assert isinstance(bits, int) and bits and callable(fn)
+        owner_cls = area.part if area.part is not None else area.mixin
+        assert getattr(owner_cls, fn.__name__) is fn, f"{fn.__qualname__} is not {area.attr}'s"
+
+
+def _position(name: str) -> int:
+    names = [fn.__name__ for _bits, _area, fn in DERIVED_ROWS]
+    assert names.count(name) == 1, name
+    return names.index(name)
+
+
+def test_row_order_keeps_the_dependencies():
+    """The orderings the rows depend on (the comments in glpipe/context.py):
+    the program first (the variant key reads the other blocks and linking
+    binds the program); blend after the framebuffer (the fixups read its
+    formats); the window-space override after the viewport, the transform
+    sysvals and the rasterizer it overrides; per-sample shading after min
+    samples; the sysvals upload after every row that sets a sysval."""
+    assert _position("_emit_program") == 0
+    assert _position("_emit_framebuffer") < _position("_emit_blend")
+    window = _position("_emit_window_space")
+    for earlier in ("_emit_viewport", "_emit_transform_sysvals", "_emit_rasterizer"):
+        assert _position(earlier) < window
+    assert _position("_emit_min_samples") < _position("_emit_persample_interp")
+    assert _position("_emit_sysvals") == len(DERIVED_ROWS) - 1
+    # Each shadowed block's "forget" row runs just before its emit.
+    for forget, emit in (("_forget_blend_block", "_emit_blend"), ("_forget_dsa_block", "_emit_dsa"),
+                         ("_forget_rasterizer_clobbers", "_emit_rasterizer")):
+        assert _position(forget) + 1 == _position(emit)
+
+
+def test_every_row_bit_is_a_dirty_bit():
+    bits = 0
+    for value in (v for k, v in vars(Dirty).items() if k.isupper()):
+        bits |= value
+    for row_bits, _area, fn in DERIVED_ROWS:
+        assert not row_bits & ~bits, fn.__qualname__
+
+
+# -- the framework on its own ---------------------------------------------------------
+
+
+class _Counter(Part):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.count = 0
+
+    def bump(self, n: int = 1) -> int:
+        """Add n."""
+        self.count += n
+        self.ctx.dirty |= 4
+        return self.count
+
+    def _emit(self) -> None:
+        self.ctx.emitted.append(self.count)
+
+
+_COUNTER = Area("counter_part", part=_Counter, methods=("bump",), rows=((4, _Counter._emit),),
+                late_rows=((8, _Counter._emit),))
+
+
+def test_a_new_area_is_one_record():
+    class Host:
+        pass
+
+    compose(Host, (_COUNTER,))
+    assert Host.bump is _Counter.bump and Host.bump.__doc__ == "Add n."
+    obj = Host()
+    obj.dirty, obj.emitted = 0, []
+    attach(obj, (_COUNTER,))
+    assert obj.bump(2) == 2 and obj.counter_part.count == 2 and obj.dirty == 4
+    # Without the instance binding the descriptor still reaches the part.
+    del obj.__dict__["bump"]
+    assert obj.bump() == 3
+    rows = derived_rows((_COUNTER, Area("other", rows=((1, _Counter._emit),))))
+    assert [(bits, area.attr) for bits, area, _fn in rows] == [(4, "counter_part"), (1, "other"),
+                                                                (8, "counter_part")]
+
+
+def test_compose_refuses_mistakes():
+    class Host:
+        def bump(self):
+            pass
+
+    with pytest.raises(TypeError, match="already defined"):
+        compose(Host, (_COUNTER,))
+    with pytest.raises(TypeError, match="declared by the areas"):
+        compose(type("H2", (), {}), (_COUNTER, Area("again", part=_Counter, methods=("bump",))))
+    with pytest.raises(TypeError, match="does not define"):
+        compose(type("H3", (), {}), (Area("x", part=_Counter, methods=("missing",)),))
+    with pytest.raises(TypeError, match="methods are for parts"):
+        compose(type("H4", (), {}), (Area("x", methods=("bump",)),))
+
+
+def test_context_module_is_wiring():
+    """glpipe/context.py composes; the draw path is glpipe/draw.py."""
+    for name in ("draw_vbo", "_update_derived", "_draw_general", "_derived_run"):
+        assert getattr(Context, name).__module__ == "glpipe.draw", name
+    assert context_module.DERIVED_ORDER is DERIVED_ORDER
