@@ -174,10 +174,19 @@ _HELPERS: Dict[str, Helper] = {
     "glp_dmad": (U2, ((U2, "a"), (U2, "b"), (U2, "c")), """\
     return glp_dadd(glp_dmul(a, b), c);"""),
 
+    # -- sign operations: the sign bit alone, a NaN's included (IEEE 754 5.5.1) -----
+    "glp_dneg": (U2, _A, "    return uvec2(a.x, a.y ^ 0x80000000u);"),
+    "glp_dabs": (U2, _A, "    return uvec2(a.x, a.y & 0x7fffffffu);"),
+    # the source modifiers of a 64-bit integer operand: two's complement
+    "glp_sd_ineg": (U2, _A, "    return glp_sd_sub(uvec2(0u), a);"),
+    "glp_sd_iabs": (U2, _A, "    return a.y >= 0x80000000u ? glp_sd_sub(uvec2(0u), a) : a;"),
+
     # -- comparisons (NaN is unordered; -0 == +0) ------------------------------------
     "glp_deq": ("bool", _AB, """\
     if (glp_sd_isnan(a) || glp_sd_isnan(b)) return false;
     return a == b || ((a.x | b.x) == 0u && ((a.y | b.y) & 0x7fffffffu) == 0u);"""),
+    "glp_dne": ("bool", _AB, """\
+    return !glp_deq(a, b);"""),
     "glp_dlt": ("bool", _AB, """\
     if (glp_sd_isnan(a) || glp_sd_isnan(b)) return false;
     bool na = a.y >= 0x80000000u, nb = b.y >= 0x80000000u;

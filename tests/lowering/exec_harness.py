@@ -793,7 +793,13 @@ INT64_OPS = ("I64ABS", "I64NEG", "I64SSG", "U64ADD", "U64MUL", "U64DIV", "I64DIV
              "I64MOD", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE", "I64MIN",
              "U64MIN", "I64MAX", "U64MAX", "U64SHL", "I64SHR", "U64SHR", "F2U64", "F2I64",
              "D2U64", "D2I64", "U2I64", "I2I64", "U642F", "I642F", "U642D", "I642D")
-UNSUPPORTED_AT_330 = frozenset(DOUBLE_OPS + INT64_OPS)
+# Double opcodes the gl33 profile still refuses: division and square root (and DRCP, DFMA),
+# whose GLSL 3.30 forms are not in lowering/glsl/soft_fp64.py.
+DOUBLE_REFUSED_AT_330 = ("DDIV", "DRCP", "DSQRT", "DRSQ", "DFMA")
+# The rest run at 330 through the soft doubles on uvec2 words (lowering/glsl/soft_fp64.py),
+# the conversions between doubles and 64-bit integers included.
+SOFT_DOUBLE_OPS = frozenset(DOUBLE_OPS + ("I642D", "U642D", "D2I64", "D2U64")) - frozenset(DOUBLE_REFUSED_AT_330)
+UNSUPPORTED_AT_330 = frozenset(DOUBLE_OPS + INT64_OPS) - SOFT_DOUBLE_OPS
 
 # Opcodes whose GLSL built-in arrived after 330 but which a lowering can
 # emulate with 330 code (shifts, masks, loops, exp2): at 330 the emitter may
@@ -860,7 +866,8 @@ def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int
         return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear,
                          textures=textures)
 
-    missing_ext = op in INT64_OPS and "GL_ARB_gpu_shader_int64" not in gl.extensions_for(version)
+    missing_ext = (op in INT64_OPS and not (version < 450 and op in SOFT_DOUBLE_OPS)
+                   and "GL_ARB_gpu_shader_int64" not in gl.extensions_for(version))
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
         try:
             run()

@@ -282,6 +282,8 @@ REFERENCES: Dict[str, Callable] = {
     "DMAX": _minmax(False),
     "DSEQ": _cmp(np.equal), "DSNE": _cmp(np.not_equal), "DSLT": _cmp(np.less), "DSGE": _cmp(np.greater_equal),
     "DSSG": _dssg,
+    "DNEG": lambda a: a ^ U64(SIGN),                     # IEEE 754 5.5.1: the sign bit only
+    "DABS": lambda a: a & ~U64(SIGN),
     "DTRUNC": _round(np.trunc), "DFLR": _round(np.floor), "DCEIL": _round(np.ceil), "DROUND": _round(np.rint),
     "DFRAC": _dfrac,
     "DLDEXP": _dldexp,
