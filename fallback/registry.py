@@ -25,6 +25,7 @@ class Fallback:
     feature: "str | None"
     provides: str
     implementation: str
+    cost: str = ""  # what the emulation costs next to the native feature (a benchmark's figure)
 
 
 FALLBACKS: "tuple[Fallback, ...]" = (
@@ -98,6 +99,17 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="invalidate_resource on buffers (INVALIDATE_BUFFER) without glInvalidateBufferData: "
                  "mutable storage orphaned with glBufferData",
         implementation="glpipe.transfer.TransferMixin._invalidate_buffer",
+    ),
+    Fallback(
+        name="soft_fp64",
+        feature="gpu_shader_fp64",
+        provides="double opcodes (DADD DMUL DMAD DMIN DMAX DABS DNEG DSSG DSEQ DSNE DSLT DSGE DFLR DCEIL "
+                 "DTRUNC DROUND DFRAC DFRACEXP DLDEXP F2D D2F I2D U2D D2I D2U I642D U642D D2I64 D2U64) "
+                 "without GLSL 4.00 doubles: IEEE binary64 on uvec2 register words in GLSL 3.30, correctly "
+                 "rounded (DDIV DRCP DSQRT DRSQ DFMA are not emulated yet)",
+        implementation="lowering.glsl.soft_fp64 + lowering.glsl.wide.WIDE_OPS",
+        cost="about 170x a native double op on llvmpipe (DADD ~15 ns, DMUL ~16 ns per op per fragment "
+             "on 2 CPUs) and ~0.1 s of llvmpipe compile per soft op in a shader (benchmarks/bench_fp64.py)",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(

@@ -117,7 +117,8 @@ def _print_text(data: dict, out) -> None:
     for name, row in data["features"].items():
         how = row["status"]
         extra = f"  [{row['by']}]" if row.get("by") else ""
-        w(f"  {how:<12} {name}{extra}\n")
+        cost = f"\n               cost: {row['cost']}" if row.get("cost") else ""
+        w(f"  {how:<12} {name}{extra}{cost}\n")
     w("\nCaps\n----\n")
     for k, v in data["caps"].items():
         w(f"  PIPE_CAP_{k} = {v}\n")

@@ -210,7 +210,8 @@ def feature_report(profile) -> "dict[str, dict]":
             continue
         cover = fallbacks_for(row.name)
         if cover:
-            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover)}
+            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover),
+                                "cost": "; ".join(f.cost for f in cover if f.cost)}
         else:
             state = profile.feature_states()[row.name]
             report[row.name] = {"status": "unavailable", "by": "hidden by profile" if state == "hidden" else ""}

@@ -108,3 +108,24 @@ def test_registry_implementations_exist(row):
     paths = row.implementation.split(" (")[0].split(" + ")
     for path in paths:
         _resolve(path.strip())
+
+
+def test_soft_fp64_listed_with_its_cost(screen):
+    """Without GLSL 4.00 doubles the info report names the soft-double emulation and
+    what it costs (benchmarks/bench_fp64.py); with them, doubles are native."""
+    import io
+
+    from glpipe.__main__ import _print_text
+
+    report = feature_report(screen.profile)["gpu_shader_fp64"]
+    if screen.profile.has("gpu_shader_fp64"):
+        assert report["status"] == "native"
+        return
+    assert report["status"] == "fallback"
+    assert ROWS["soft_fp64"].implementation in report["by"]
+    assert "bench_fp64" in report["cost"] and "native" in report["cost"]
+    out = io.StringIO()
+    _print_text({"versions": {}, "host": {}, "screen": {"name": "", "vendor": "", "device_vendor": ""},
+                 "features": {"gpu_shader_fp64": report}, "caps": {}, "capsf": {}, "shader_caps": {},
+                 "compute_caps": {}, "formats": {}, "debug": {"env": "", "on": [], "flags": {}}}, out)
+    assert f"cost: {ROWS['soft_fp64'].cost}" in out.getvalue()
