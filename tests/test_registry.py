@@ -29,6 +29,7 @@ EMULATED_CAPS = {
     Cap.CLIP_HALFZ: ("clip_control", "clip_halfz"),  # GL 4.5 glClipControl
     Cap.START_INSTANCE: ("base_instance", "start_instance"),  # GL 4.2 base instance
     Cap.INVALIDATE_BUFFER: ("invalidate_subdata", "invalidate_buffer"),  # GL 4.3 glInvalidateBufferData
+    Cap.DOUBLES: ("gpu_shader_fp64", "soft_fp64"),  # GLSL 4.00 / ARB_gpu_shader_fp64
     # Gallium state no core GL profile has (compatibility-profile or Gallium-only).
     Cap.GL_CLAMP: (None, "gl_clamp"),
     Cap.ALPHA_TEST: (None, "alpha_test"),

@@ -212,6 +212,14 @@ WIDE_OPS: Dict[str, WideOp] = {
 WIDE_FORMULAS: Dict[str, Callable] = {name: row.native for name, row in WIDE_OPS.items()}
 
 
+def soft_fp64_complete() -> bool:
+    """True when every double opcode (tgsi.rst's double ISA) has a soft form: only then
+    may a host without GLSL 4.00 doubles claim PIPE_CAP_DOUBLES (glpipe/caps.py)."""
+    from ..opcodes import OPCODES
+
+    return all(row.soft is not None for name, row in WIDE_OPS.items() if OPCODES[name].group == "double")
+
+
 def soft_doubles(em, opcode: str) -> bool:
     """True when ``opcode`` runs on the soft doubles: the host lacks ``fp64`` and the
     opcode has a GLSL 3.30 form.  (DFRACEXP is handled by ``handle_dfracexp``.)"""
@@ -306,4 +314,4 @@ def handle_dfracexp(em, i, inst) -> None:
 WIDE = {name: handle_wide for name in WIDE_OPS}
 WIDE["DFRACEXP"] = handle_dfracexp
 
-__all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "soft_doubles", "src_words"]
+__all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "soft_doubles", "soft_fp64_complete", "src_words"]

@@ -793,9 +793,15 @@ INT64_OPS = ("I64ABS", "I64NEG", "I64SSG", "U64ADD", "U64MUL", "U64DIV", "I64DIV
              "I64MOD", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE", "I64MIN",
              "U64MIN", "I64MAX", "U64MAX", "U64SHL", "I64SHR", "U64SHR", "F2U64", "F2I64",
              "D2U64", "D2I64", "U2I64", "I2I64", "U642F", "I642F", "U642D", "I642D")
-# Double opcodes the gl33 profile still refuses: division and square root (and DRCP, DFMA),
-# whose GLSL 3.30 forms are not in lowering/glsl/soft_fp64.py.
-DOUBLE_REFUSED_AT_330 = ("DDIV", "DRCP", "DSQRT", "DRSQ", "DFMA")
+def _without_soft_form():
+    from lowering.glsl.wide import WIDE_OPS
+    return tuple(op for op in DOUBLE_OPS if op in WIDE_OPS and WIDE_OPS[op].soft is None)
+
+
+# Double opcodes the gl33 profile still refuses: those without a GLSL 3.30 form in
+# lowering/glsl/wide.py's WIDE_OPS (division and square root: DDIV, DRCP, DSQRT, DRSQ, DFMA
+# until soft_fp64_divsqrt is merged).
+DOUBLE_REFUSED_AT_330 = _without_soft_form()
 # The rest run at 330 through the soft doubles on uvec2 words (lowering/glsl/soft_fp64.py),
 # the conversions between doubles and 64-bit integers included.
 SOFT_DOUBLE_OPS = frozenset(DOUBLE_OPS + ("I642D", "U642D", "D2I64", "D2U64")) - frozenset(DOUBLE_REFUSED_AT_330)
