@@ -45,27 +45,34 @@ _HELPERS: Dict[str, Helper] = {
     return uvec2(a.x - b.x, a.y - b.y - (a.x < b.x ? 1u : 0u));"""),
     "glp_sd_lt": ("bool", _AB, """\
     return a.y < b.y || (a.y == b.y && a.x < b.x);"""),
-    # Shift counts stay in [0, 31] for every GLSL shift (larger ones are undefined).
+    # The helpers are written branch-free where they can be (selects, one return):
+    # the host inlines every call, and early returns and divergent branches multiply
+    # the code llvmpipe compiles.  Every GLSL shift count stays in [0, 31] (larger
+    # ones are undefined): x >> (32 - k) is written (x >> 1) >> (31 - k).
+    # a << n and a >> n for any n (n <= 0: a; n >= 64: 0).
     "glp_sd_shl": (U2, ((U2, "a"), ("int", "n")), """\
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2(0u);
-    if (n >= 32) return uvec2(0u, a.x << uint(n - 32));
-    return uvec2(a.x << uint(n), (a.y << uint(n)) | (a.x >> uint(32 - n)));"""),
+    uint s = uint(clamp(n, 0, 63)), k = s & 31u;
+    uvec2 r = uvec2(a.x << k, (a.y << k) | ((a.x >> 1u) >> (31u - k)));
+    r = s >= 32u ? uvec2(0u, r.x) : r;
+    return n >= 64 ? uvec2(0u) : r;"""),
     "glp_sd_shr": (U2, ((U2, "a"), ("int", "n")), """\
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2(0u);
-    if (n >= 32) return uvec2(a.y >> uint(n - 32), 0u);
-    return uvec2((a.x >> uint(n)) | (a.y << uint(32 - n)), a.y >> uint(n));"""),
+    uint s = uint(clamp(n, 0, 63)), k = s & 31u;
+    uvec2 r = uvec2((a.x >> k) | ((a.y << 1u) << (31u - k)), a.y >> k);
+    r = s >= 32u ? uvec2(r.y, 0u) : r;
+    return n >= 64 ? uvec2(0u) : r;"""),
     # a >> n with the discarded bits ORed into bit 0 (the sticky bit): rounding
     # sees "exactly on a boundary" apart from "a little above it".
     "glp_sd_shr_jam": (U2, ((U2, "a"), ("int", "n")), """\
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2((a.x | a.y) != 0u ? 1u : 0u, 0u);
     uvec2 r = glp_sd_shr(a, n);
-    if (glp_sd_shl(r, n) != a) r.x |= 1u;
-    return r;"""),
+    return uvec2(r.x | (glp_sd_shl(r, n) != a ? 1u : 0u), r.y);"""),
+    # Index of the highest set bit, -1 for 0: the exponent of float(v), exact once
+    # v has at most 24 significant bits.
+    "glp_sd_msb": ("int", (("uint", "v"),), """\
+    bool big = v >= 0x1000000u;
+    int e = int(floatBitsToUint(float(big ? v >> 8u : v)) >> 23u) - (big ? 119 : 127);
+    return v == 0u ? -1 : e;"""),
     "glp_sd_clz": ("int", _A, """\
-    return a.y != 0u ? 31 - glp_umsb(a.y) : 63 - glp_umsb(a.x);"""),
+    return a.y != 0u ? 31 - glp_sd_msb(a.y) : 63 - glp_sd_msb(a.x);"""),
     "glp_sd_mul32": (U2, (("uint", "a"), ("uint", "b")), """\
     return uvec2(a * b, glp_umul_hi(a, b));"""),
     # The full 128-bit product of two 64-bit integers, from four 32x32 products.
@@ -83,19 +90,17 @@ _HELPERS: Dict[str, Helper] = {
     # A NaN result: the first NaN operand made quiet (payload kept), else the x86
     # "default NaN" -- what llvmpipe's native doubles return.
     "glp_sd_nan2": (U2, _AB, """\
-    if (glp_sd_isnan(a)) return uvec2(a.x, a.y | 0x00080000u);
-    if (glp_sd_isnan(b)) return uvec2(b.x, b.y | 0x00080000u);
-    return uvec2(0u, 0xfff80000u);"""),
+    return glp_sd_isnan(a) ? uvec2(a.x, a.y | 0x00080000u)
+         : glp_sd_isnan(b) ? uvec2(b.x, b.y | 0x00080000u) : uvec2(0u, 0xfff80000u);"""),
     # The 53-bit significand of a finite non-zero double with its leading one at
     # bit 52, and the exponent field that goes with it (below 1 for subnormals).
     "glp_sd_sig": (U2, ((U2, "a"), ("out int", "e")), """\
     uint h = a.y & 0x7fffffffu;
-    e = int(h >> 20u);
+    int f = int(h >> 20u);
     uvec2 m = uvec2(a.x, h & 0xfffffu);
-    if (e != 0) return uvec2(m.x, m.y | 0x100000u);
     int s = glp_sd_clz(m) - 11;
-    e = 1 - s;
-    return glp_sd_shl(m, s);"""),
+    e = f != 0 ? f : 1 - s;
+    return f != 0 ? uvec2(m.x, m.y | 0x100000u) : glp_sd_shl(m, s);"""),
     # Round and pack sig * 2^(e - 1084), where sig < 2^63 has its leading one at bit
     # 62 when the result is normal (e then being the exponent field minus one) and
     # bits 9..0 are guard bits (bit 0 sticky).  e < 0: the value is below the normal
@@ -103,18 +108,13 @@ _HELPERS: Dict[str, Helper] = {
     # underflow, one rounding).  Round to nearest, ties to even; the exponent field
     # is added (not ORed), so a carry out of the significand bumps it, up to inf.
     "glp_sd_round_pack": (U2, (("uint", "sgn"), ("int", "e"), (U2, "sig")), """\
-    if (e < 0) {
-        sig = glp_sd_shr_jam(sig, -e);
-        e = 0;
-    } else if (e >= 0x7fd) {
-        if (e > 0x7fd || sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u)
-            return uvec2(0u, sgn | 0x7ff00000u);
-    }
+    sig = glp_sd_shr_jam(sig, -e);
+    bool overflow = e > 0x7fd || (e == 0x7fd && sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u);
     uint round_bits = sig.x & 0x3ffu;
     sig = glp_sd_add(sig, uvec2(0x200u, 0u));
-    uvec2 m = uvec2((sig.x >> 10u) | (sig.y << 22u), sig.y >> 10u);
-    if (round_bits == 0x200u) m.x &= ~1u;
-    return uvec2(m.x, sgn + (uint(e) << 20u) + m.y);"""),
+    uvec2 m = uvec2(((sig.x >> 10u) | (sig.y << 22u)) & (round_bits == 0x200u ? ~1u : ~0u), sig.y >> 10u);
+    uvec2 r = uvec2(m.x, sgn + (uint(max(e, 0)) << 20u) + m.y);
+    return overflow ? uvec2(0u, sgn | 0x7ff00000u) : r;"""),
     # The same for any non-zero sig < 2^63: normalized first (exactly: only zeros
     # are shifted in).
     "glp_sd_norm_round_pack": (U2, (("uint", "sgn"), ("int", "e"), (U2, "sig")), """\
@@ -127,49 +127,40 @@ _HELPERS: Dict[str, Helper] = {
     # are zeros of the same sign (IEEE 754 6.3, round to nearest).
     "glp_dadd": (U2, _AB, """\
     uint ha = a.y & 0x7fffffffu, hb = b.y & 0x7fffffffu;
-    if (ha >= 0x7ff00000u || hb >= 0x7ff00000u) {
-        if (glp_sd_isnan(a) || glp_sd_isnan(b)) return glp_sd_nan2(a, b);
-        if (ha == hb && ((a.y ^ b.y) & 0x80000000u) != 0u) return uvec2(0u, 0xfff80000u);
-        return ha >= 0x7ff00000u ? a : b;
-    }
-    if (glp_sd_lt(uvec2(a.x, ha), uvec2(b.x, hb))) {
-        uvec2 t = a; a = b; b = t;
-        uint th = ha; ha = hb; hb = th;
-    }
-    uint sgn = a.y & 0x80000000u;
+    bool swap = glp_sd_lt(uvec2(a.x, ha), uvec2(b.x, hb));
+    uvec2 x = swap ? b : a, y = swap ? a : b;
+    uint hx = swap ? hb : ha, hy = swap ? ha : hb;
+    uint sgn = x.y & 0x80000000u;
     bool subtract = ((a.y ^ b.y) & 0x80000000u) != 0u;
-    int ea = int(ha >> 20u), eb = int(hb >> 20u);
-    uvec2 ma = uvec2(a.x, ha & 0xfffffu), mb = uvec2(b.x, hb & 0xfffffu);
-    if (ea != 0) ma.y |= 0x100000u; else ea = 1;
-    if (eb != 0) mb.y |= 0x100000u; else eb = 1;
-    ma = glp_sd_shl(ma, 9);
-    mb = glp_sd_shr_jam(glp_sd_shl(mb, 9), ea - eb);
-    uvec2 s = subtract ? glp_sd_sub(ma, mb) : glp_sd_add(ma, mb);
-    if ((s.x | s.y) == 0u) return uvec2(0u, subtract ? 0u : sgn);
-    return glp_sd_norm_round_pack(sgn, ea, s);"""),
+    int ex = int(hx >> 20u), ey = int(hy >> 20u);
+    uint mxh = (hx & 0xfffffu) | (ex != 0 ? 0x100000u : 0u), myh = (hy & 0xfffffu) | (ey != 0 ? 0x100000u : 0u);
+    uvec2 mx = uvec2(x.x << 9u, (mxh << 9u) | (x.x >> 23u));
+    uvec2 my = glp_sd_shr_jam(uvec2(y.x << 9u, (myh << 9u) | (y.x >> 23u)), max(ex, 1) - max(ey, 1));
+    uvec2 s = subtract ? glp_sd_sub(mx, my) : glp_sd_add(mx, my);
+    bool zero = (s.x | s.y) == 0u;
+    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_norm_round_pack(sgn, max(ex, 1), s);
+    // |x| >= |y|: an infinity or NaN operand is x.  inf - inf is the default NaN.
+    uvec2 special = (glp_sd_isnan(a) || glp_sd_isnan(b)) ? glp_sd_nan2(a, b)
+                  : (hy >= 0x7ff00000u && subtract) ? uvec2(0u, 0xfff80000u) : x;
+    return hx >= 0x7ff00000u ? special : r;"""),
     # a * b: the 106-bit product of the significands (leading ones at bits 62 and 63
     # after the shifts), its low half folded into the sticky bit.
     "glp_dmul": (U2, _AB, """\
     uint ha = a.y & 0x7fffffffu, hb = b.y & 0x7fffffffu;
     uint sgn = (a.y ^ b.y) & 0x80000000u;
-    bool za = (ha | a.x) == 0u, zb = (hb | b.x) == 0u;
-    if (ha >= 0x7ff00000u || hb >= 0x7ff00000u) {
-        if (glp_sd_isnan(a) || glp_sd_isnan(b)) return glp_sd_nan2(a, b);
-        if (za || zb) return uvec2(0u, 0xfff80000u);
-        return uvec2(0u, sgn | 0x7ff00000u);
-    }
-    if (za || zb) return uvec2(0u, sgn);
+    bool zero = (ha | a.x) == 0u || (hb | b.x) == 0u;
     int ea, eb;
     uvec2 ma = glp_sd_sig(a, ea), mb = glp_sd_sig(b, eb);
     uvec2 hi, lo;
-    glp_sd_mul64(glp_sd_shl(ma, 10), glp_sd_shl(mb, 11), hi, lo);
-    if ((lo.x | lo.y) != 0u) hi.x |= 1u;
-    int e = ea + eb - 0x3ff;
-    if (hi.y < 0x40000000u) {
-        e -= 1;
-        hi = glp_sd_shl(hi, 1);
-    }
-    return glp_sd_round_pack(sgn, e, hi);"""),
+    glp_sd_mul64(uvec2(ma.x << 10u, (ma.y << 10u) | (ma.x >> 22u)),
+                 uvec2(mb.x << 11u, (mb.y << 11u) | (mb.x >> 21u)), hi, lo);
+    hi.x |= (lo.x | lo.y) != 0u ? 1u : 0u;
+    bool low = hi.y < 0x40000000u;
+    hi = low ? uvec2(hi.x << 1u, (hi.y << 1u) | (hi.x >> 31u)) : hi;
+    uvec2 r = zero ? uvec2(0u, sgn) : glp_sd_round_pack(sgn, ea + eb - (low ? 0x400 : 0x3ff), hi);
+    uvec2 special = (glp_sd_isnan(a) || glp_sd_isnan(b)) ? glp_sd_nan2(a, b)
+                  : zero ? uvec2(0u, 0xfff80000u) : uvec2(0u, sgn | 0x7ff00000u);
+    return (ha >= 0x7ff00000u || hb >= 0x7ff00000u) ? special : r;"""),
     # DMAD: a * b rounded, then + c rounded (two roundings, as the native profile).
     "glp_dmad": (U2, ((U2, "a"), (U2, "b"), (U2, "c")), """\
     return glp_dadd(glp_dmul(a, b), c);"""),
@@ -214,27 +205,22 @@ _HELPERS: Dict[str, Helper] = {
     uint sgn = a.y & 0x80000000u;
     bool neg = sgn != 0u;
     int e = int((a.y >> 20u) & 0x7ffu) - 1023;
-    if (e >= 52) return glp_sd_isnan(a) ? uvec2(a.x, a.y | 0x00080000u) : a;
-    if (e < 0) {
-        bool nonzero = ((a.y & 0x7fffffffu) | a.x) != 0u;
-        bool up = nonzero && (mode == 1 ? neg : mode == 2 ? !neg
-                                : (mode == 3 && e == -1 && ((a.y & 0xfffffu) | a.x) != 0u));
-        return uvec2(0u, sgn | (up ? 0x3ff00000u : 0u));
-    }
     uvec2 frac = glp_sd_shr(uvec2(0xffffffffu, 0x000fffffu), e);
-    uvec2 rem = uvec2(a.x & frac.x, a.y & frac.y);
-    if ((rem.x | rem.y) == 0u) return a;
-    uvec2 t = uvec2(a.x & ~frac.x, a.y & ~frac.y);
+    uvec2 rem = a & frac, t = a & ~frac;
     uvec2 unit = glp_sd_add(frac, uvec2(1u, 0u));
-    bool up;
-    if (mode == 3) {
-        uvec2 half_unit = glp_sd_shr(unit, 1);
-        bool odd = ((t.x & unit.x) | (t.y & unit.y)) != 0u;
-        up = glp_sd_lt(half_unit, rem) || (rem == half_unit && odd);
-    } else {
-        up = mode == 1 ? neg : mode == 2 ? !neg : false;
-    }
-    return up ? glp_sd_add(t, unit) : t;"""),
+    uvec2 half_unit = glp_sd_shr(unit, 1);
+    bool inexact = (rem.x | rem.y) != 0u;
+    bool odd = ((t.x & unit.x) | (t.y & unit.y)) != 0u;
+    bool nearest_up = glp_sd_lt(half_unit, rem) || (rem == half_unit && odd);
+    bool up = inexact && (mode == 1 ? neg : mode == 2 ? !neg : mode == 3 && nearest_up);
+    uvec2 r = up ? glp_sd_add(t, unit) : t;
+    // |x| < 1: 0 or 1 of x's sign (DROUND: 1 above one half)
+    bool nonzero = ((a.y & 0x7fffffffu) | a.x) != 0u;
+    bool up_small = nonzero && (mode == 1 ? neg : mode == 2 ? !neg
+                                : mode == 3 && e == -1 && ((a.y & 0xfffffu) | a.x) != 0u);
+    uvec2 small = uvec2(0u, sgn | (up_small ? 0x3ff00000u : 0u));
+    uvec2 big = glp_sd_isnan(a) ? uvec2(a.x, a.y | 0x00080000u) : a;
+    return e >= 52 ? big : e < 0 ? small : r;"""),
     "glp_dtrunc": (U2, _A, "    return glp_sd_round_int(a, 0);"),
     "glp_dflr": (U2, _A, "    return glp_sd_round_int(a, 1);"),
     "glp_dceil": (U2, _A, "    return glp_sd_round_int(a, 2);"),
@@ -276,7 +262,7 @@ _HELPERS: Dict[str, Helper] = {
         return uvec2(m << 29u, sgn | 0x7ff00000u | (m >> 3u) | (m != 0u ? 0x80000u : 0u));
     if (e == 0) {
         if (m == 0u) return uvec2(0u, sgn);
-        int s = 23 - glp_umsb(m);
+        int s = 23 - glp_sd_msb(m);
         m = (m << uint(s)) & 0x7fffffu;
         e = 1 - s;
     }
@@ -308,7 +294,7 @@ _HELPERS: Dict[str, Helper] = {
     return sgn + (uint(e) << 23u) + sig;"""),
     "glp_u2d": (U2, (("uint", "u"),), """\
     if (u == 0u) return uvec2(0u);
-    int msb = glp_umsb(u);
+    int msb = glp_sd_msb(u);
     uvec2 m = glp_sd_shl(uvec2(u, 0u), 52 - msb);
     return uvec2(m.x, (uint(1023 + msb) << 20u) + (m.y & 0xfffffu));"""),
     "glp_i2d": (U2, (("int", "i"),), """\
@@ -384,7 +370,7 @@ def register(em, name: str) -> None:
     if f"{name}:1" in em.helpers:
         return
     if name not in LIBRARY:
-        int_emul._register(em, name)      # glp_umsb, glp_umul_hi: the 32-bit integer helpers
+        int_emul._register(em, name)      # glp_umul_hi: the 32-bit integer helper
         return
     ret, params, body = LIBRARY[name]
     for dep in dict.fromkeys(_CALLS.findall(body)):

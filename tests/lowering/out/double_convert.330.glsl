@@ -5,16 +5,11 @@ layout(location = 0) in vec4 glp_attr_0;
 out glp_generic_0_block { vec4 glp_generic_0; };
 out glp_generic_1_block { vec4 glp_generic_1; };
 
-int glp_umsb(uint v)
+int glp_sd_msb(uint v)
 {
-    if (v == 0u) return -1;
-    int r = 0;
-    if (v >= 0x10000u) { v >>= 16u; r += 16; }
-    if (v >= 0x100u) { v >>= 8u; r += 8; }
-    if (v >= 0x10u) { v >>= 4u; r += 4; }
-    if (v >= 0x4u) { v >>= 2u; r += 2; }
-    if (v >= 0x2u) r += 1;
-    return r;
+    bool big = v >= 0x1000000u;
+    int e = int(floatBitsToUint(float(big ? v >> 8u : v)) >> 23u) - (big ? 119 : 127);
+    return v == 0u ? -1 : e;
 }
 uvec2 glp_f2d(uint f)
 {
@@ -25,7 +20,7 @@ uvec2 glp_f2d(uint f)
         return uvec2(m << 29u, sgn | 0x7ff00000u | (m >> 3u) | (m != 0u ? 0x80000u : 0u));
     if (e == 0) {
         if (m == 0u) return uvec2(0u, sgn);
-        int s = 23 - glp_umsb(m);
+        int s = 23 - glp_sd_msb(m);
         m = (m << uint(s)) & 0x7fffffu;
         e = 1 - s;
     }
@@ -33,15 +28,15 @@ uvec2 glp_f2d(uint f)
 }
 uvec2 glp_sd_shl(uvec2 a, int n)
 {
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2(0u);
-    if (n >= 32) return uvec2(0u, a.x << uint(n - 32));
-    return uvec2(a.x << uint(n), (a.y << uint(n)) | (a.x >> uint(32 - n)));
+    uint s = uint(clamp(n, 0, 63)), k = s & 31u;
+    uvec2 r = uvec2(a.x << k, (a.y << k) | ((a.x >> 1u) >> (31u - k)));
+    r = s >= 32u ? uvec2(0u, r.x) : r;
+    return n >= 64 ? uvec2(0u) : r;
 }
 uvec2 glp_u2d(uint u)
 {
     if (u == 0u) return uvec2(0u);
-    int msb = glp_umsb(u);
+    int msb = glp_sd_msb(u);
     uvec2 m = glp_sd_shl(uvec2(u, 0u), 52 - msb);
     return uvec2(m.x, (uint(1023 + msb) << 20u) + (m.y & 0xfffffu));
 }
@@ -50,35 +45,21 @@ uvec2 glp_i2d(int i)
     uvec2 d = glp_u2d(i < 0 ? 0u - uint(i) : uint(i));
     return i < 0 ? uvec2(d.x, d.y | 0x80000000u) : d;
 }
-bool glp_sd_isnan(uvec2 a)
-{
-    uint h = a.y & 0x7fffffffu;
-    return h > 0x7ff00000u || (h == 0x7ff00000u && a.x != 0u);
-}
-uvec2 glp_sd_nan2(uvec2 a, uvec2 b)
-{
-    if (glp_sd_isnan(a)) return uvec2(a.x, a.y | 0x00080000u);
-    if (glp_sd_isnan(b)) return uvec2(b.x, b.y | 0x00080000u);
-    return uvec2(0u, 0xfff80000u);
-}
 bool glp_sd_lt(uvec2 a, uvec2 b)
 {
     return a.y < b.y || (a.y == b.y && a.x < b.x);
 }
 uvec2 glp_sd_shr(uvec2 a, int n)
 {
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2(0u);
-    if (n >= 32) return uvec2(a.y >> uint(n - 32), 0u);
-    return uvec2((a.x >> uint(n)) | (a.y << uint(32 - n)), a.y >> uint(n));
+    uint s = uint(clamp(n, 0, 63)), k = s & 31u;
+    uvec2 r = uvec2((a.x >> k) | ((a.y << 1u) << (31u - k)), a.y >> k);
+    r = s >= 32u ? uvec2(r.y, 0u) : r;
+    return n >= 64 ? uvec2(0u) : r;
 }
 uvec2 glp_sd_shr_jam(uvec2 a, int n)
 {
-    if (n <= 0) return a;
-    if (n >= 64) return uvec2((a.x | a.y) != 0u ? 1u : 0u, 0u);
     uvec2 r = glp_sd_shr(a, n);
-    if (glp_sd_shl(r, n) != a) r.x |= 1u;
-    return r;
+    return uvec2(r.x | (glp_sd_shl(r, n) != a ? 1u : 0u), r.y);
 }
 uvec2 glp_sd_sub(uvec2 a, uvec2 b)
 {
@@ -91,51 +72,52 @@ uvec2 glp_sd_add(uvec2 a, uvec2 b)
 }
 int glp_sd_clz(uvec2 a)
 {
-    return a.y != 0u ? 31 - glp_umsb(a.y) : 63 - glp_umsb(a.x);
+    return a.y != 0u ? 31 - glp_sd_msb(a.y) : 63 - glp_sd_msb(a.x);
 }
 uvec2 glp_sd_round_pack(uint sgn, int e, uvec2 sig)
 {
-    if (e < 0) {
-        sig = glp_sd_shr_jam(sig, -e);
-        e = 0;
-    } else if (e >= 0x7fd) {
-        if (e > 0x7fd || sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u)
-            return uvec2(0u, sgn | 0x7ff00000u);
-    }
+    sig = glp_sd_shr_jam(sig, -e);
+    bool overflow = e > 0x7fd || (e == 0x7fd && sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u);
     uint round_bits = sig.x & 0x3ffu;
     sig = glp_sd_add(sig, uvec2(0x200u, 0u));
-    uvec2 m = uvec2((sig.x >> 10u) | (sig.y << 22u), sig.y >> 10u);
-    if (round_bits == 0x200u) m.x &= ~1u;
-    return uvec2(m.x, sgn + (uint(e) << 20u) + m.y);
+    uvec2 m = uvec2(((sig.x >> 10u) | (sig.y << 22u)) & (round_bits == 0x200u ? ~1u : ~0u), sig.y >> 10u);
+    uvec2 r = uvec2(m.x, sgn + (uint(max(e, 0)) << 20u) + m.y);
+    return overflow ? uvec2(0u, sgn | 0x7ff00000u) : r;
 }
 uvec2 glp_sd_norm_round_pack(uint sgn, int e, uvec2 sig)
 {
     int s = glp_sd_clz(sig) - 1;
     return glp_sd_round_pack(sgn, e - s, glp_sd_shl(sig, s));
 }
+bool glp_sd_isnan(uvec2 a)
+{
+    uint h = a.y & 0x7fffffffu;
+    return h > 0x7ff00000u || (h == 0x7ff00000u && a.x != 0u);
+}
+uvec2 glp_sd_nan2(uvec2 a, uvec2 b)
+{
+    return glp_sd_isnan(a) ? uvec2(a.x, a.y | 0x00080000u)
+         : glp_sd_isnan(b) ? uvec2(b.x, b.y | 0x00080000u) : uvec2(0u, 0xfff80000u);
+}
 uvec2 glp_dadd(uvec2 a, uvec2 b)
 {
     uint ha = a.y & 0x7fffffffu, hb = b.y & 0x7fffffffu;
-    if (ha >= 0x7ff00000u || hb >= 0x7ff00000u) {
-        if (glp_sd_isnan(a) || glp_sd_isnan(b)) return glp_sd_nan2(a, b);
-        if (ha == hb && ((a.y ^ b.y) & 0x80000000u) != 0u) return uvec2(0u, 0xfff80000u);
-        return ha >= 0x7ff00000u ? a : b;
-    }
-    if (glp_sd_lt(uvec2(a.x, ha), uvec2(b.x, hb))) {
-        uvec2 t = a; a = b; b = t;
-        uint th = ha; ha = hb; hb = th;
-    }
-    uint sgn = a.y & 0x80000000u;
+    bool swap = glp_sd_lt(uvec2(a.x, ha), uvec2(b.x, hb));
+    uvec2 x = swap ? b : a, y = swap ? a : b;
+    uint hx = swap ? hb : ha, hy = swap ? ha : hb;
+    uint sgn = x.y & 0x80000000u;
     bool subtract = ((a.y ^ b.y) & 0x80000000u) != 0u;
-    int ea = int(ha >> 20u), eb = int(hb >> 20u);
-    uvec2 ma = uvec2(a.x, ha & 0xfffffu), mb = uvec2(b.x, hb & 0xfffffu);
-    if (ea != 0) ma.y |= 0x100000u; else ea = 1;
-    if (eb != 0) mb.y |= 0x100000u; else eb = 1;
-    ma = glp_sd_shl(ma, 9);
-    mb = glp_sd_shr_jam(glp_sd_shl(mb, 9), ea - eb);
-    uvec2 s = subtract ? glp_sd_sub(ma, mb) : glp_sd_add(ma, mb);
-    if ((s.x | s.y) == 0u) return uvec2(0u, subtract ? 0u : sgn);
-    return glp_sd_norm_round_pack(sgn, ea, s);
+    int ex = int(hx >> 20u), ey = int(hy >> 20u);
+    uint mxh = (hx & 0xfffffu) | (ex != 0 ? 0x100000u : 0u), myh = (hy & 0xfffffu) | (ey != 0 ? 0x100000u : 0u);
+    uvec2 mx = uvec2(x.x << 9u, (mxh << 9u) | (x.x >> 23u));
+    uvec2 my = glp_sd_shr_jam(uvec2(y.x << 9u, (myh << 9u) | (y.x >> 23u)), max(ex, 1) - max(ey, 1));
+    uvec2 s = subtract ? glp_sd_sub(mx, my) : glp_sd_add(mx, my);
+    bool zero = (s.x | s.y) == 0u;
+    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_norm_round_pack(sgn, max(ex, 1), s);
+    // |x| >= |y|: an infinity or NaN operand is x.  inf - inf is the default NaN.
+    uvec2 special = (glp_sd_isnan(a) || glp_sd_isnan(b)) ? glp_sd_nan2(a, b)
+                  : (hy >= 0x7ff00000u && subtract) ? uvec2(0u, 0xfff80000u) : x;
+    return hx >= 0x7ff00000u ? special : r;
 }
 uint glp_d2f(uvec2 a)
 {
@@ -185,12 +167,11 @@ uint glp_d2u(uvec2 a)
 uvec2 glp_sd_sig(uvec2 a, out int e)
 {
     uint h = a.y & 0x7fffffffu;
-    e = int(h >> 20u);
+    int f = int(h >> 20u);
     uvec2 m = uvec2(a.x, h & 0xfffffu);
-    if (e != 0) return uvec2(m.x, m.y | 0x100000u);
     int s = glp_sd_clz(m) - 11;
-    e = 1 - s;
-    return glp_sd_shl(m, s);
+    e = f != 0 ? f : 1 - s;
+    return f != 0 ? uvec2(m.x, m.y | 0x100000u) : glp_sd_shl(m, s);
 }
 uvec2 glp_dfrexp(uvec2 a, out int e)
 {
