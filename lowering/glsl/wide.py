@@ -22,7 +22,7 @@ without is refused naming the opcode.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Iterable, Optional, Tuple
 
 from .alu import shift_count
 from .exprs import Expr, binary, bitcast, bool_to, call, negate, op, swizzle, var
@@ -71,8 +71,7 @@ def _div(name: str):
 
 def _dldexp(em, a, b):
     """DLDEXP: ldexp, except that 0, inf and NaN come back unchanged (Mesa 22.3's
-    llvmpipe returns 2^(e-1) for ldexp(0.0lf, e))."""
-    em.req.need("gpu_shader5", "DLDEXP")
+    llvmpipe returns 2^(e-1) for ldexp(0.0lf, e)).  Needs gpu_shader5 too (the row's extra)."""
     em.helper("glp_dldexp", "double glp_dldexp(double a, int e)\n{\n"
                             "    return (a == 0.0lf || isinf(a) || isnan(a)) ? a : ldexp(a, e);\n}")
     return call(f"glp_dldexp({a.text}, {b.text})", "double", 1)
@@ -138,6 +137,7 @@ class WideOp:
 
     native: Callable
     soft: Optional[Callable] = None
+    extra: Tuple[str, ...] = ()     # features the native form needs beyond its 64-bit types
 
 
 def _s(name: str) -> Callable:
@@ -178,7 +178,7 @@ WIDE_OPS: Dict[str, WideOp] = {
     "DFLR": WideOp(_f("floor"), _s("glp_dflr")),
     "DROUND": WideOp(_f("roundEven"), _s("glp_dround")),
     "DSSG": WideOp(_f("sign"), _s("glp_dssg")),
-    "DLDEXP": WideOp(_dldexp, _s("glp_dldexp")),
+    "DLDEXP": WideOp(_dldexp, _s("glp_dldexp"), ("gpu_shader5",)),
     "DSEQ": WideOp(_cmp("=="), _s_cmp("glp_deq")),
     "DSNE": WideOp(_cmp("!="), _s_cmp("glp_dne")),
     "DSLT": WideOp(_cmp("<"), _s_cmp("glp_dlt")),
@@ -220,12 +220,17 @@ def soft_fp64_complete() -> bool:
     return all(row.soft is not None for name, row in WIDE_OPS.items() if OPCODES[name].group == "double")
 
 
-def soft_doubles(em, opcode: str) -> bool:
-    """True when ``opcode`` runs on the soft doubles: the host lacks ``fp64`` and the
-    opcode has a GLSL 3.30 form.  (DFRACEXP is handled by ``handle_dfracexp``.)"""
-    if em.req.has("fp64"):
-        return False
-    return opcode == "DFRACEXP" or WIDE_OPS[opcode].soft is not None
+def native_features(types: Iterable[str], extra: Iterable[str] = ()) -> Tuple[str, ...]:
+    """The features-table rows the native form of an opcode with operand ``types`` needs."""
+    used = set(types)
+    need = (["fp64"] if "double" in used else []) + (["int64"] if used & {"int64", "uint64"} else [])
+    return tuple(need) + tuple(extra)
+
+
+def use_soft(em, features: Iterable[str], has_soft: bool = True) -> bool:
+    """True when the soft form runs: there is one and the host lacks a feature the native
+    form needs (GLSL 4.00 doubles, ARB_gpu_shader_int64, gpu_shader5's frexp / ldexp)."""
+    return has_soft and not all(em.req.has(f) for f in features)
 
 
 def src_words(em, i: int, s: int, lane: int, t: str) -> Expr:
@@ -243,22 +248,16 @@ def src_words(em, i: int, s: int, lane: int, t: str) -> Expr:
     return value
 
 
-def _require(em, inst, types) -> None:
-    used = set(types)
-    if "double" in used:
-        em.req.need("fp64", inst.opcode)
-    if used & {"int64", "uint64"}:
-        em.req.need("int64", inst.opcode)
-
-
 def handle_wide(em, i, inst) -> None:
     """Any opcode of WIDE_OPS, lane by lane: native 64-bit types where the host has
     them, else the soft doubles on words (or UnsupportedError naming the opcode)."""
     dst_types, src_types = em.types(i)
-    soft = soft_doubles(em, inst.opcode)
-    if not soft:
-        _require(em, inst, [t for t in list(dst_types) + list(src_types) if t])
     row = WIDE_OPS[inst.opcode]
+    features = native_features([t for t in list(dst_types) + list(src_types) if t], row.extra)
+    soft = use_soft(em, features, row.soft is not None)
+    if not soft:
+        for feature in features:
+            em.req.need(feature, inst.opcode)      # UnsupportedError naming what is missing
     formula = row.soft if soft else row.native
     for lane in lanes(inst):
         srcs = []
@@ -283,10 +282,11 @@ def handle_wide(em, i, inst) -> None:
 def handle_dfracexp(em, i, inst) -> None:
     """DFRACEXP (removed): dst0 = mantissa (double lanes), dst1 = exponent (int; lane k goes to
     the k-th written component, as tgsi_exec stores it)."""
-    soft = soft_doubles(em, "DFRACEXP")
+    features = ("fp64", "gpu_shader5")        # double + frexp
+    soft = use_soft(em, features)
     if not soft:
-        em.req.need("fp64", "DFRACEXP")
-        em.req.need("gpu_shader5", "DFRACEXP")
+        for feature in features:
+            em.req.need(feature, "DFRACEXP")
     exp_written = [c for c in range(4) if inst.dsts[1].writemask & (1 << c)]
     for lane in (0, 1):
         m_comps = tuple(c for c in ((0, 1) if lane == 0 else (2, 3)) if inst.dsts[0].writemask & (1 << c))
@@ -314,4 +314,5 @@ def handle_dfracexp(em, i, inst) -> None:
 WIDE = {name: handle_wide for name in WIDE_OPS}
 WIDE["DFRACEXP"] = handle_dfracexp
 
-__all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "soft_doubles", "soft_fp64_complete", "src_words"]
+__all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "native_features", "use_soft", "soft_fp64_complete",
+           "src_words"]

@@ -157,3 +157,29 @@ def test_dldexp_parity(gl):
     exps[:, 0] = e[0::2]
     exps[:, 2] = e[1::2]
     _both(gl, "DLDEXP", [words, exps])
+
+
+MIXED = """DADD TEMP[1].xy, SRC0.xyxy, SRC0.zwzw
+U642D TEMP[2].xy, SRC1.xyxy
+DADD DST.xy, TEMP[1].xyxy, TEMP[2].xyxy
+D2U64 DST.zw, DST.xyxy"""
+
+
+def test_soft_int64_conversions_beside_native_doubles(gl, monkeypatch):
+    """GLSL 400 without GL_ARB_gpu_shader_int64: DADD keeps real doubles, U642D and D2U64
+    (whose native form needs int64_t) run on the words -- in one shader, with the same
+    bits as the all-native GLSL 450 program."""
+    import lowering
+
+    rng = np.random.default_rng(400)
+    a = _words(np.concatenate([BITS[:20], rng.integers(0x3FF0000000000000, 0x4300000000000000, 20,
+                                                       dtype=np.uint64)]))
+    b = _words(rng.integers(0, 2 ** 60, 40, dtype=np.uint64))
+    prog = H.OpProgram("DADD", 2, body=MIXED)
+    native = gl.run_op(prog, [a, b], 450)
+    monkeypatch.setattr(gl, "extensions_for", lambda version: frozenset())
+    source = lowering.to_glsl(prog.fs(len(a)), glsl_version=400).source
+    assert "glp_u642d(" in source and "glp_d2u64(" in source and "packDouble2x32" in source
+    mixed = gl.run_op(prog, [a, b], 400)
+    bad = np.argwhere(native != mixed)
+    assert not len(bad), [(int(r), int(c), hex(int(native[r, c])), hex(int(mixed[r, c]))) for r, c in bad[:8]]
