@@ -8,7 +8,9 @@ DMUL, DSNE).  The gl33 profile has no GLSL 4.00 doubles, so it runs them on
 ``uvec2`` words through lowering/glsl/soft_fp64.py; the native profile runs
 real doubles.  Each case is drawn through the pipe on both screens and the
 render targets must be equal bit for bit (RGBA32F keeps the words; the VS's
-integer results travel as float bits through flat varyings).
+integer results travel as float bits through flat varyings).  A double
+varying (VS DADD / DMUL, FS DMUL / DSLT on the flat words) is checked the
+same way, and against numpy.
 
 The inputs stay in the normal range: llvmpipe's native doubles flush
 subnormals to zero (DAZ / FTZ), where the soft doubles follow IEEE.
@@ -26,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glpipe import ConstantBuffer, DrawInfo, Format, Prim, ShaderState, ShaderType, VertexBuffer, VertexElement
+from glpipe import ConstantBuffer, DrawInfo, Format, Prim, ShaderType, VertexBuffer, VertexElement
 from lowering.errors import UnsupportedError
 from lowering.glsl.wide import WIDE_OPS
 
@@ -148,3 +150,65 @@ def test_corpus_double_vs_gl33_matches_native(k):
     diff = np.argwhere(emulated != native)
     assert not len(diff), (f"{len(diff)} words differ, first at {diff[0].tolist()}: "
                            f"native {native[tuple(diff[0])]:#010x} gl33 {emulated[tuple(diff[0])]:#010x}")
+
+
+# ---------------------------------------------------------------------------
+# A double varying: written by the VS, read by the FS (flat), words untouched
+# ---------------------------------------------------------------------------
+
+VARYING_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL CONST[0][0]
+DCL TEMP[0]
+  0: F2D TEMP[0].xy, IN[1].xxxx
+  1: F2D TEMP[0].zw, IN[1].yyyy
+  2: DADD TEMP[0].xy, TEMP[0].xyxy, CONST[0][0].xyxy
+  3: DMUL TEMP[0].zw, TEMP[0].zwzw, CONST[0][0].zwzw
+  4: MOV OUT[0], IN[0]
+  5: MOV OUT[1], TEMP[0]
+  6: END
+"""
+
+VARYING_FS = """FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+DCL TEMP[0..1]
+  0: DMUL TEMP[0].xy, IN[0].xyxy, IN[0].zwzw
+  1: DSLT TEMP[1].x, IN[0].zwzw, IN[0].xyxy
+  2: D2F OUT[0].x, TEMP[0].xyxy
+  3: MOV OUT[0].y, TEMP[1].xxxx
+  4: MOV OUT[0].zw, IN[0].xxxy
+  5: END
+"""
+
+
+def _draw_varying(profile: str) -> np.ndarray:
+    from .util_draw import point_grid_vertices
+
+    screen = get_screen(profile)
+    ctx = screen.context_create()
+    try:
+        color = setup(ctx, vs=VARYING_VS, fs=VARYING_FS, size=SIZE)
+        ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(
+            user_buffer=np.array([1.0 / 3.0, 1e10 + 0.5], np.float64).view(np.uint32)))
+        ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, point_grid_vertices(N, SIZE)), stride=32)])
+        ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=0, count=N))
+        return read_rgba32f(screen, color).view(np.uint32).copy()
+    finally:
+        ctx.destroy()
+
+
+def test_double_varying_gl33_matches_native():
+    """A double computed in the VS travels to the FS in two flat words per lane and is
+    computed on there: gl33's bytes equal native's, and the words the FS got (the low
+    and high word of lane 0, in .zw) are the double numpy computes from the VS inputs."""
+    native = _draw_varying("native")
+    emulated = _draw_varying("gl33")
+    assert (emulated == native).all(), np.argwhere(emulated != native)[:4].tolist()
+    v = np.arange(N)
+    want = ((v + 1) / 1024.0).astype(np.float32).astype(np.float64) + 1.0 / 3.0   # lane 0: DADD
+    got = native[v // SIZE, v % SIZE, 2:4].copy().view(np.float64).ravel()
+    assert np.array_equal(got, want)

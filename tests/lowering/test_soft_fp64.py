@@ -282,3 +282,15 @@ def test_specials_cover_every_class():
     for name, mask in classes.items():
         signs = set(np.signbit(x[mask]).tolist())
         assert signs == {False, True}, f"{name}: both signs expected"
+
+
+def test_every_helper_is_glsl_330_for_glslang():
+    """The whole library (each helper with its dependencies, in registration order) is
+    valid GLSL 3.30 core for the reference compiler too, not just for Mesa."""
+    from glsl_compile import GLSLANG, glslang_check
+
+    if GLSLANG is None:
+        pytest.skip("glslangValidator is not installed")
+    source = ("#version 330 core\nout uvec4 glp_out;\n" + soft_fp64.helper_source(sorted(soft_fp64.LIBRARY))
+              + "void main()\n{\n    glp_out = uvec4(0u);\n}\n")
+    assert glslang_check(source, "FRAG") is None
