@@ -108,8 +108,8 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "without GLSL 4.00 doubles: IEEE binary64 on uvec2 register words in GLSL 3.30, correctly "
                  "rounded (DDIV DRCP DSQRT DRSQ DFMA are not emulated yet)",
         implementation="lowering.glsl.soft_fp64 + lowering.glsl.wide.WIDE_OPS",
-        cost="about 100-130x a native double op on llvmpipe (DADD ~10 ns, DMUL ~9 ns per op per fragment "
-             "on 2 CPUs) and ~0.07 s of llvmpipe compile per soft op in a shader (benchmarks/bench_fp64.py)",
+        cost="about 60-90x a native double op on llvmpipe (DADD, DMUL ~4.3 ns per op per fragment on "
+             "2 CPUs) and ~0.05 s of llvmpipe compile per soft op in a shader (benchmarks/bench_fp64.py)",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(

@@ -72,7 +72,8 @@ _HELPERS: Dict[str, Helper] = {
     int e = int(floatBitsToUint(float(big ? v >> 8u : v)) >> 23u) - (big ? 119 : 127);
     return v == 0u ? -1 : e;"""),
     "glp_sd_clz": ("int", _A, """\
-    return a.y != 0u ? 31 - glp_sd_msb(a.y) : 63 - glp_sd_msb(a.x);"""),
+    bool high = a.y != 0u;
+    return (high ? 31 : 63) - glp_sd_msb(high ? a.y : a.x);"""),
     "glp_sd_mul32": (U2, (("uint", "a"), ("uint", "b")), """\
     return uvec2(a * b, glp_umul_hi(a, b));"""),
     # The full 128-bit product of two 64-bit integers, from four 32x32 products.
@@ -108,12 +109,15 @@ _HELPERS: Dict[str, Helper] = {
     # underflow, one rounding).  Round to nearest, ties to even; the exponent field
     # is added (not ORed), so a carry out of the significand bumps it, up to inf.
     "glp_sd_round_pack": (U2, (("uint", "sgn"), ("int", "e"), (U2, "sig")), """\
-    sig = glp_sd_shr_jam(sig, -e);
+    return glp_sd_round_pack_0(sgn, max(e, 0), glp_sd_shr_jam(sig, -e));"""),
+    # The rounding and packing alone, for e >= 0 (a sig below bit 62 with e == 0 is a
+    # subnormal already in place).
+    "glp_sd_round_pack_0": (U2, (("uint", "sgn"), ("int", "e"), (U2, "sig")), """\
     bool overflow = e > 0x7fd || (e == 0x7fd && sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u);
     uint round_bits = sig.x & 0x3ffu;
     sig = glp_sd_add(sig, uvec2(0x200u, 0u));
     uvec2 m = uvec2(((sig.x >> 10u) | (sig.y << 22u)) & (round_bits == 0x200u ? ~1u : ~0u), sig.y >> 10u);
-    uvec2 r = uvec2(m.x, sgn + (uint(max(e, 0)) << 20u) + m.y);
+    uvec2 r = uvec2(m.x, sgn + (uint(e) << 20u) + m.y);
     return overflow ? uvec2(0u, sgn | 0x7ff00000u) : r;"""),
     # The same for any non-zero sig < 2^63: normalized first (exactly: only zeros
     # are shifted in).
@@ -138,7 +142,10 @@ _HELPERS: Dict[str, Helper] = {
     uvec2 my = glp_sd_shr_jam(uvec2(y.x << 9u, (myh << 9u) | (y.x >> 23u)), max(ex, 1) - max(ey, 1));
     uvec2 s = subtract ? glp_sd_sub(mx, my) : glp_sd_add(mx, my);
     bool zero = (s.x | s.y) == 0u;
-    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_norm_round_pack(sgn, max(ex, 1), s);
+    // Normalize, but not below the exponent field 0: a sum in the subnormal range is
+    // exact (its bits are all above 2^-1074), so it needs no shift back down.
+    int sh = min(glp_sd_clz(s) - 1, max(ex, 1));
+    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_round_pack_0(sgn, max(ex, 1) - sh, glp_sd_shl(s, sh));
     // |x| >= |y|: an infinity or NaN operand is x.  inf - inf is the default NaN.
     uvec2 special = (glp_sd_isnan(a) || glp_sd_isnan(b)) ? glp_sd_nan2(a, b)
                   : (hy >= 0x7ff00000u && subtract) ? uvec2(0u, 0xfff80000u) : x;

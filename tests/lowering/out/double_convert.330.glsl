@@ -72,22 +72,17 @@ uvec2 glp_sd_add(uvec2 a, uvec2 b)
 }
 int glp_sd_clz(uvec2 a)
 {
-    return a.y != 0u ? 31 - glp_sd_msb(a.y) : 63 - glp_sd_msb(a.x);
+    bool high = a.y != 0u;
+    return (high ? 31 : 63) - glp_sd_msb(high ? a.y : a.x);
 }
-uvec2 glp_sd_round_pack(uint sgn, int e, uvec2 sig)
+uvec2 glp_sd_round_pack_0(uint sgn, int e, uvec2 sig)
 {
-    sig = glp_sd_shr_jam(sig, -e);
     bool overflow = e > 0x7fd || (e == 0x7fd && sig.y + (sig.x >= 0xfffffe00u ? 1u : 0u) >= 0x80000000u);
     uint round_bits = sig.x & 0x3ffu;
     sig = glp_sd_add(sig, uvec2(0x200u, 0u));
     uvec2 m = uvec2(((sig.x >> 10u) | (sig.y << 22u)) & (round_bits == 0x200u ? ~1u : ~0u), sig.y >> 10u);
-    uvec2 r = uvec2(m.x, sgn + (uint(max(e, 0)) << 20u) + m.y);
+    uvec2 r = uvec2(m.x, sgn + (uint(e) << 20u) + m.y);
     return overflow ? uvec2(0u, sgn | 0x7ff00000u) : r;
-}
-uvec2 glp_sd_norm_round_pack(uint sgn, int e, uvec2 sig)
-{
-    int s = glp_sd_clz(sig) - 1;
-    return glp_sd_round_pack(sgn, e - s, glp_sd_shl(sig, s));
 }
 bool glp_sd_isnan(uvec2 a)
 {
@@ -113,7 +108,10 @@ uvec2 glp_dadd(uvec2 a, uvec2 b)
     uvec2 my = glp_sd_shr_jam(uvec2(y.x << 9u, (myh << 9u) | (y.x >> 23u)), max(ex, 1) - max(ey, 1));
     uvec2 s = subtract ? glp_sd_sub(mx, my) : glp_sd_add(mx, my);
     bool zero = (s.x | s.y) == 0u;
-    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_norm_round_pack(sgn, max(ex, 1), s);
+    // Normalize, but not below the exponent field 0: a sum in the subnormal range is
+    // exact (its bits are all above 2^-1074), so it needs no shift back down.
+    int sh = min(glp_sd_clz(s) - 1, max(ex, 1));
+    uvec2 r = zero ? uvec2(0u, subtract ? 0u : sgn) : glp_sd_round_pack_0(sgn, max(ex, 1) - sh, glp_sd_shl(s, sh));
     // |x| >= |y|: an infinity or NaN operand is x.  inf - inf is the default NaN.
     uvec2 special = (glp_sd_isnan(a) || glp_sd_isnan(b)) ? glp_sd_nan2(a, b)
                   : (hy >= 0x7ff00000u && subtract) ? uvec2(0u, 0xfff80000u) : x;
