@@ -150,6 +150,17 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         implementation="fallback.compressed.etc2 + glpipe.transfer.TransferMixin._write_texture",
         measure="fallback.compressed.cost_etc2",
     ),
+    Fallback(
+        name="soft_fp64",
+        feature="gpu_shader_fp64",
+        provides="double opcodes (DADD DMUL DMAD DMIN DMAX DABS DNEG DSSG DSEQ DSNE DSLT DSGE DFLR DCEIL "
+                 "DTRUNC DROUND DFRAC DFRACEXP DLDEXP F2D D2F I2D U2D D2I D2U I642D U642D D2I64 D2U64) "
+                 "without GLSL 4.00 doubles: IEEE binary64 on uvec2 register words in GLSL 3.30, correctly "
+                 "rounded (DDIV DRCP DSQRT DRSQ DFMA are not emulated yet)",
+        implementation="lowering.glsl.soft_fp64 + lowering.glsl.wide.WIDE_OPS",
+        cost="about 60-90x a native double op on llvmpipe (DADD, DMUL ~4.3 ns per op per fragment on "
+             "2 CPUs) and ~0.05 s of llvmpipe compile per soft op in a shader (benchmarks/bench_fp64.py)",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

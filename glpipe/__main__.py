@@ -117,8 +117,6 @@ def _print_text(data: dict, out) -> None:
     for name, row in data["features"].items():
         how = row["status"]
         extra = f"  [{row['by']}]" if row.get("by") else ""
-        if row.get("cost"):
-            extra += f"  cost: {row['cost']}"
         w(f"  {how:<12} {name}{extra}\n")
         if row.get("cost"):
             w(f"  {'':<12}   cost: {row['cost']}\n")

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from lowering.glsl.wide import soft_fp64_complete
+
 from . import caps_shader
 from .caps_shader import (
     BindingLayout,
@@ -321,7 +323,9 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_QUERY_LOD, _S, lambda e: e.has("texture_query_lod")),
     (Cap.TEXTURE_QUERY_SAMPLES, _S, lambda e: e.has("shader_texture_image_samples")),
     (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control")),
-    (Cap.DOUBLES, _S, lambda e: e.has("gpu_shader_fp64")),
+    # Without GLSL 4.00 doubles, the soft doubles (lowering/glsl/soft_fp64.py) once every
+    # double opcode has one (docs/lowering.md "Soft double precision").
+    (Cap.DOUBLES, _S, lambda e: e.has("gpu_shader_fp64") or soft_fp64_complete()),
     # int64_t with GL_ARB_gpu_shader_int64, else GLSL 3.30 helpers on uvec2
     # (lowering/glsl/soft_int64.py): every host runs the 64-bit integer opcodes.
     (Cap.INT64, _S, lambda e: 1),

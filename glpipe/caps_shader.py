@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from lowering.bindings import BindingLayout, HostLimits
+from lowering.glsl.wide import soft_fp64_complete
 
 from .defs import (
     PIPE_MAX_ATTRIBS,
@@ -214,7 +215,7 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     ssbos, images, atomic_bufs = slots.shader_buffers, slots.images, slots.atomic_buffers
     atomic_counters = fb["atomic_counters"] if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
     hw_atomics = env.d("hw_atomics") and (cs_fallback or env.has("shader_atomic_counters"))
-    fp64 = env.has("gpu_shader_fp64")
+    fp64 = env.has("gpu_shader_fp64") or soft_fp64_complete()  # as Cap.DOUBLES (caps.py)
     sm5 = env.has("gpu_shader5")
     return {
         # GLSL has no instruction / temporary / nesting limits; glpipe adds none.

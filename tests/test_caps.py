@@ -53,6 +53,7 @@ from glpipe.defs import (
 from glpipe.formats import Format
 from glpipe.state import ResourceTemplate
 from lowering.errors import InvalidArgumentError, UnsupportedError
+from lowering.glsl.wide import soft_fp64_complete
 
 # GL enums (GL 4.5 core spec values), so limits are read from the host GL
 # here without going through the code under test.
@@ -438,7 +439,7 @@ def test_full_caps_profile_differences(screen, full, profile):
     assert full.param[Cap.INDEP_BLEND_FUNC] == int(native)
     assert full.param[Cap.INDEP_BLEND_ENABLE] == 1  # glEnablei is GL 3.0
     assert full.param[Cap.MAX_RENDER_TARGETS] == min(gl_int(screen, GL_MAX_DRAW_BUFFERS), 8)
-    assert full.param[Cap.DOUBLES] == int(native)
+    assert full.param[Cap.DOUBLES] == int(native or soft_fp64_complete())  # docs/lowering.md "Soft double precision"
     assert full.param[Cap.TEXTURE_QUERY_LOD] == int(native)
     assert full.param[Cap.MAX_TEXTURE_GATHER_COMPONENTS] == (4 if native else 0)
     assert full.param[Cap.MAX_GS_INVOCATIONS] == (32 if native else 1)  # llvmpipe: 32

@@ -31,6 +31,7 @@ EMULATED_CAPS = {
     Cap.INVALIDATE_BUFFER: ("invalidate_subdata", "invalidate_buffer"),  # GL 4.3 glInvalidateBufferData
     Cap.INT64: ("gpu_shader_int64", "soft_int64"),  # GL_ARB_gpu_shader_int64 (no core version)
     Cap.INT64_DIVMOD: ("gpu_shader_int64", "soft_int64"),
+    Cap.DOUBLES: ("gpu_shader_fp64", "soft_fp64"),  # GLSL 4.00 / ARB_gpu_shader_fp64
     # Gallium state no core GL profile has (compatibility-profile or Gallium-only).
     Cap.GL_CLAMP: (None, "gl_clamp"),
     Cap.ALPHA_TEST: (None, "alpha_test"),
@@ -128,3 +129,24 @@ def test_info_prints_the_int64_emulation_and_its_cost():
     lines = out.getvalue().splitlines()
     k = next(i for i, ln in enumerate(lines) if "gpu_shader_int64" in ln)
     assert "fallback" in lines[k] and lines[k + 1].strip().startswith("cost: ") and "U64MUL" in lines[k + 1]
+
+
+def test_soft_fp64_listed_with_its_cost(screen):
+    """Without GLSL 4.00 doubles the info report names the soft-double emulation and
+    what it costs (benchmarks/bench_fp64.py); with them, doubles are native."""
+    import io
+
+    from glpipe.__main__ import _print_text
+
+    report = feature_report(screen.profile)["gpu_shader_fp64"]
+    if screen.profile.has("gpu_shader_fp64"):
+        assert report["status"] == "native"
+        return
+    assert report["status"] == "fallback"
+    assert ROWS["soft_fp64"].implementation in report["by"]
+    assert "bench_fp64" in report["cost"] and "native" in report["cost"]
+    out = io.StringIO()
+    _print_text({"versions": {}, "host": {}, "screen": {"name": "", "vendor": "", "device_vendor": ""},
+                 "features": {"gpu_shader_fp64": report}, "caps": {}, "capsf": {}, "shader_caps": {},
+                 "compute_caps": {}, "formats": {}, "debug": {"env": "", "on": [], "flags": {}}}, out)
+    assert f"cost: {ROWS['soft_fp64'].cost}" in out.getvalue()

@@ -99,19 +99,37 @@ IMM[4] FLT64 {-40.0, 0.0}
 """
 
 
+DDIV_FS = """FRAG
+DCL OUT[0], COLOR
+DCL TEMP[0]
+IMM[0] FLT64 {1.0, 3.0}
+  0: DDIV TEMP[0].xy, IMM[0].xyxy, IMM[0].zwzw
+  1: D2F OUT[0].x, TEMP[0].xyxy
+  2: END
+"""
+
+
 def test_doubles_in_a_draw(screen, ctx):
     """DOUBLES, TGSI_DROUND_SUPPORTED, TGSI_DFRACEXP_DLDEXP_SUPPORTED: (1 +
     2^-30) - 1 in double precision is 2^-30 (float would give 0); DROUND(2.5)
     = 2 (half to even); DLDEXP(0.75, 3) = 6; DFRACEXP(-40) = -0.625 * 2^6,
-    written here as mantissa + exponent = 5.375."""
+    written here as mantissa + exponent = 5.375.
+
+    Without GLSL 4.00 doubles (gl33) these opcodes run on the soft doubles
+    (lowering/glsl/soft_fp64.py), but the caps stay 0 while any double opcode
+    (DDIV, DRCP, DSQRT, DRSQ, DFMA) has no soft form: a draw with DDIV is
+    refused."""
+    from lowering.glsl.wide import soft_fp64_complete
+
     fs_caps = [ShaderCap.TGSI_DROUND_SUPPORTED, ShaderCap.TGSI_DFRACEXP_DLDEXP_SUPPORTED]
-    if not screen.profile.has("gpu_shader_fp64"):
-        assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 0 for c in fs_caps)
-        return check_refused(screen, ctx, ["DOUBLES"], lambda c: draw(c, DOUBLE_FS))
-    assert cap(screen, "DOUBLES") == 1
-    assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 1 for c in fs_caps)
     got = draw(ctx, DOUBLE_FS)[0, 0]
     assert list(got) == [2.0 ** -30, 2.0, 6.0, -0.625 + 6]
+    if not (screen.profile.has("gpu_shader_fp64") or soft_fp64_complete()):
+        assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 0 for c in fs_caps)
+        return check_refused(screen, ctx, ["DOUBLES"], lambda c: draw(c, DDIV_FS))
+    assert cap(screen, "DOUBLES") == 1
+    assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 1 for c in fs_caps)
+    assert draw(ctx, DDIV_FS)[0, 0, 0] == np.float32(1.0 / 3.0)
 
 
 INT64_FS = """FRAG

@@ -795,8 +795,18 @@ INT64_OPS = ("I64ABS", "I64NEG", "I64SSG", "U64ADD", "U64MUL", "U64DIV", "I64DIV
              "I64MOD", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE", "I64MIN",
              "U64MIN", "I64MAX", "U64MAX", "U64SHL", "I64SHR", "U64SHR", "F2U64", "F2I64",
              "D2U64", "D2I64", "U2I64", "I2I64", "U642F", "I642F", "U642D", "I642D")
-INT64_DOUBLE_OPS = ("D2U64", "D2I64", "U642D", "I642D")
-UNSUPPORTED_AT_330 = frozenset(DOUBLE_OPS + INT64_DOUBLE_OPS)
+def _without_soft_form():
+    from lowering.glsl.wide import WIDE_OPS
+    return tuple(op for op in DOUBLE_OPS if op in WIDE_OPS and WIDE_OPS[op].soft is None)
+
+
+# Double opcodes the gl33 profile still refuses: those without a GLSL 3.30 form in
+# lowering/glsl/wide.py's WIDE_OPS.  The rest run at 330 through the soft doubles on
+# uvec2 words (lowering/glsl/soft_fp64.py), the conversions between doubles and 64-bit
+# integers included; the int64 opcodes through lowering/glsl/soft_int64.py.
+DOUBLE_REFUSED_AT_330 = _without_soft_form()
+SOFT_DOUBLE_OPS = frozenset(DOUBLE_OPS + ("I642D", "U642D", "D2I64", "D2U64")) - frozenset(DOUBLE_REFUSED_AT_330)
+UNSUPPORTED_AT_330 = frozenset(DOUBLE_REFUSED_AT_330)
 
 # Opcodes whose GLSL built-in arrived after 330 but which a lowering can
 # emulate with 330 code (shifts, masks, loops, exp2): at 330 the emitter may
@@ -863,7 +873,7 @@ def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int
         return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear,
                          textures=textures)
 
-    missing_ext = op in INT64_DOUBLE_OPS and "GL_ARB_gpu_shader_int64" not in gl.extensions_for(version)
+    missing_ext = False  # every int64 opcode has a GLSL 3.30 form (soft_int64 / soft_fp64)
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
         try:
             run()

@@ -1,9 +1,12 @@
 """Execution tests: the double ISA (a register holds two doubles: .xy = lane 0, .zw = lane 1).
 
-GLSL 330 core has no doubles (GLSL 400 / ARB_gpu_shader_fp64): every
-opcode here must raise UnsupportedError naming it at 330.  At 450 results
-are compared bit-exactly for the IEEE basic operations and conversions, with
-2 double ulps for DDIV/DRCP/DSQRT/DRSQ (exec_harness.PRECISION says why).
+GLSL 330 core has no doubles (GLSL 400 / ARB_gpu_shader_fp64): at 330 (the
+gl33 profile) the opcodes run on ``uvec2`` words through the soft doubles of
+lowering/glsl/soft_fp64.py, except DDIV, DRCP, DSQRT, DRSQ and DFMA, which
+must raise UnsupportedError naming the opcode (exec_harness
+DOUBLE_REFUSED_AT_330).  Results are compared bit-exactly for the IEEE basic
+operations and conversions, with 2 double ulps for DDIV/DRCP/DSQRT/DRSQ
+(exec_harness.PRECISION says why).
 Compares write ~0/0 to dst.x (lane 0) and dst.z (lane 1); conversions to
 32-bit types write dst.x (lane 0) and dst.y (lane 1) -- the tests use exactly
 those writemasks and check the other channels kept their old value.
@@ -138,15 +141,9 @@ def test_double_to_int(gl, version, op, vals):
 
 def test_dfracexp(gl, version):
     """Removed DFRACEXP: dst0.xy = significand in [0.5, 1), dst1.x = exponent (frexp of lane 0)."""
-    from lowering.errors import UnsupportedError
-
     vals = [8.0, 0.0, 1.0, 7.0, -0.375, 1.0, 1e300, 1.0, 3.0, 1.0]
     src = dpack(vals)
     prog = H.OpProgram("DFRACEXP", 1, ndst=2, body="DFRACEXP DST.xy, DST2.x, SRC0")
-    if version < 450:
-        with pytest.raises(UnsupportedError, match="DFRACEXP"):
-            gl.run_op(prog, [src], version)
-        return
     mant, expo = gl.run_op(prog, [src], version)
     m_ref, e_ref = R.REFERENCE_MULTI["DFRACEXP"](src)
     H.check("DFRACEXP", mant, [src], mask="xy", expected=m_ref, rule=H.Precision("f64"))
@@ -164,3 +161,46 @@ def test_double_compute(gl, op):
     else:
         H.run_check(gl, op, [dpack([1.5, 0.1, 1e300, 1 + 2 ** -24 + 2 ** -50])], 450, path="cs",
                     mask="xy")
+
+
+def _bits(words: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(words, dtype=np.uint32).view(np.uint64).reshape(-1, 2)
+
+
+def test_double_source_modifiers(gl, version):
+    """-src and |src| on double operands: the sign bit of each lane (a NaN's too), never
+    an arithmetic negate of the words."""
+    a = dpack([1.5, -2.25, 0.0, -0.0, INF, 1e-300])
+    b = dpack([0.25, 0.25, -0.0, 0.0, -1.0, -1e-300])
+    prog = H.OpProgram("DADD", 2, operands=["-SRC0", "|SRC1|"])
+    got = gl.run_op(prog, [a, b], version)
+    want = R.f64_words(-R.as_f64(a) + np.abs(R.as_f64(b)))
+    assert (_bits(got) == _bits(want)).all(), (_bits(got), _bits(want))
+
+
+def test_double_immediates(gl, version):
+    """A FLT64 immediate reaches the opcode bit-exactly (lane 0 .xy, lane 1 .zw)."""
+    prog = H.OpProgram("DMUL", 1, operands=["SRC0", "IMM[2]"],
+                       decls="IMM[2] FLT64 {0.1, -3.0}")
+    a = dpack([3.0, 7.0, 1e308, 2.5])
+    got = gl.run_op(prog, [a], version)
+    want = R.f64_words(R.as_f64(a) * np.array([0.1, -3.0]))
+    assert (_bits(got) == _bits(want)).all(), (_bits(got), _bits(want))
+
+
+@pytest.mark.parametrize("op", ["DMIN", "DMAX"])
+def test_double_min_max_zeros_and_nan(gl, version, op):
+    """Bit-exact on both profiles: a NaN operand yields the other one, equal operands
+    (-0 and +0 too) yield src1 -- what llvmpipe's native doubles do, and the soft
+    doubles copy."""
+    a = [-0.0, 0.0, NAN, 1.0, 2.0, 2.0, -INF, NAN]
+    b = [0.0, -0.0, 1.0, NAN, 2.0, -3.0, NAN, NAN]
+    fa, fb = np.array(a), np.array(b)
+    with np.errstate(invalid="ignore"):
+        pick_a = np.isnan(fb) | ((fa < fb) if op == "DMIN" else (fb < fa))
+    want = np.where(pick_a, fa, fb)
+    got = gl.run_op(H.OpProgram(op, 2), dcols(a, b), version)
+    gw, ww = _bits(got).ravel(), R.f64_words(want.reshape(-1, 2)).view(np.uint64).ravel()
+    nan = np.isnan(want)
+    assert (gw[~nan] == ww[~nan]).all(), [hex(int(x)) for x in gw]
+    assert np.isnan(R.as_f64(got).ravel()[nan]).all()

@@ -95,12 +95,24 @@ def test_330_has_no_binding_qualifiers_but_reflection_names_them():
 
 
 def test_unsupported_names_opcode_and_feature():
-    text = FS_HEAD + "DCL TEMP[0]\nDADD TEMP[0], IN[0], IN[0]\nMOV OUT[0], TEMP[0]\nEND\n"
-    with pytest.raises(UnsupportedError, match=r"DADD needs GLSL 400 or GL_ARB_gpu_shader_fp64"):
+    text = FS_HEAD + "DCL TEMP[0]\nDDIV TEMP[0], IN[0], IN[0]\nMOV OUT[0], TEMP[0]\nEND\n"
+    with pytest.raises(UnsupportedError, match=r"DDIV needs GLSL 400 or GL_ARB_gpu_shader_fp64"):
         to_glsl(text, glsl_version=330)
     shader = to_glsl(text, glsl_version=330, extensions={"GL_ARB_gpu_shader_fp64"})
     assert "#extension GL_ARB_gpu_shader_fp64 : require" in shader.source
     assert shader.reflection.extensions == ("GL_ARB_gpu_shader_fp64",)
+
+
+def test_doubles_native_where_the_host_has_them_else_soft():
+    """fp64 in the features table: real doubles; without it (GLSL 330 core): the soft
+    doubles on uvec2 words, no extension and no double type in the source."""
+    text = FS_HEAD + "DCL TEMP[0]\nDADD TEMP[0], IN[0], -IN[0].zwxy\nMOV OUT[0], TEMP[0]\nEND\n"
+    native = to_glsl(text, glsl_version=330, extensions={"GL_ARB_gpu_shader_fp64"})
+    assert "packDouble2x32" in native.source and "glp_dadd" not in native.source
+    soft = to_glsl(text, glsl_version=330)
+    assert "glp_dadd(" in soft.source and "glp_dneg(" in soft.source
+    assert "double" not in soft.source and "packDouble2x32" not in soft.source
+    assert soft.reflection.extensions == ()
 
 
 def test_recursive_subroutines_are_unsupported():
