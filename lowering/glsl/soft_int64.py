@@ -210,16 +210,20 @@ _HELPERS: Dict[str, Tuple[Tuple[str, ...], str]] = {
 }"""),
     # Truncate, then split at 2^32: for |f| >= 2^32 the float is an integer with at most
     # 24 significant bits, so f * 2^-32 (a power of two), its trunc and the remainder
-    # f - hi * 2^32 are all exact.  Out-of-range and NaN inputs are undefined (tgsi.rst).
+    # f - hi * 2^32 are all exact.  Out-of-range and NaN inputs are undefined (tgsi.rst);
+    # they give what the native conversion gives on llvmpipe (probed: all ones for
+    # F2U64, INT64_MIN for F2I64), so both profiles agree.
     "glp_f2u64": ((), """uvec2 glp_f2u64(float f)
 {
     f = trunc(f);
+    if (!(f >= 0.0) || f >= 18446744073709551616.0) return uvec2(0xffffffffu);
     if (f < 4294967296.0) return uvec2(uint(f), 0u);
     float hi = trunc(f * 2.3283064365386963e-10);
     return uvec2(uint(f - hi * 4294967296.0), uint(hi));
 }"""),
     "glp_f2i64": (("glp_f2u64", "glp_i64_neg"), """uvec2 glp_f2i64(float f)
 {
+    if (!(abs(f) < 9223372036854775808.0)) return uvec2(0u, 0x80000000u);
     uvec2 m = glp_f2u64(abs(f));
     return f < 0.0 ? glp_i64_neg(m) : m;
 }"""),

@@ -805,6 +805,8 @@ def _without_soft_form():
 # uvec2 words (lowering/glsl/soft_fp64.py), the conversions between doubles and 64-bit
 # integers included; the int64 opcodes through lowering/glsl/soft_int64.py.
 DOUBLE_REFUSED_AT_330 = _without_soft_form()
+# The int64 opcodes with a double side: soft fp64 gives their GLSL 3.30 form.
+INT64_DOUBLE_OPS = ("D2U64", "D2I64", "U642D", "I642D")
 SOFT_DOUBLE_OPS = frozenset(DOUBLE_OPS + ("I642D", "U642D", "D2I64", "D2U64")) - frozenset(DOUBLE_REFUSED_AT_330)
 UNSUPPORTED_AT_330 = frozenset(DOUBLE_REFUSED_AT_330)
 

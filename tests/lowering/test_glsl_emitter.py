@@ -95,12 +95,14 @@ def test_330_has_no_binding_qualifiers_but_reflection_names_them():
 
 
 def test_unsupported_names_opcode_and_feature():
-    text = FS_HEAD + "DCL TEMP[0]\nDDIV TEMP[0], IN[0], IN[0]\nMOV OUT[0], TEMP[0]\nEND\n"
-    with pytest.raises(UnsupportedError, match=r"DDIV needs GLSL 400 or GL_ARB_gpu_shader_fp64"):
+    # (CLOCK: no GLSL version has it and nothing emulates it; the double opcodes
+    # run on soft doubles without GL_ARB_gpu_shader_fp64.)
+    text = FS_HEAD + "DCL TEMP[0]\nCLOCK TEMP[0].xy\nMOV OUT[0], TEMP[0]\nEND\n"
+    with pytest.raises(UnsupportedError, match=r"CLOCK needs GL_ARB_shader_clock"):
         to_glsl(text, glsl_version=330)
-    shader = to_glsl(text, glsl_version=330, extensions={"GL_ARB_gpu_shader_fp64"})
-    assert "#extension GL_ARB_gpu_shader_fp64 : require" in shader.source
-    assert shader.reflection.extensions == ("GL_ARB_gpu_shader_fp64",)
+    shader = to_glsl(text, glsl_version=330, extensions={"GL_ARB_shader_clock"})
+    assert "#extension GL_ARB_shader_clock : require" in shader.source
+    assert shader.reflection.extensions == ("GL_ARB_shader_clock",)
 
 
 def test_doubles_native_where_the_host_has_them_else_soft():
