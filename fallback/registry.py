@@ -156,10 +156,11 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="double opcodes (DADD DMUL DMAD DMIN DMAX DABS DNEG DSSG DSEQ DSNE DSLT DSGE DFLR DCEIL "
                  "DTRUNC DROUND DFRAC DFRACEXP DLDEXP F2D D2F I2D U2D D2I D2U I642D U642D D2I64 D2U64) "
                  "without GLSL 4.00 doubles: IEEE binary64 on uvec2 register words in GLSL 3.30, correctly "
-                 "rounded (DDIV DRCP DSQRT DRSQ DFMA are not emulated yet)",
+                 "rounded; DDIV DRCP DSQRT DRSQ DFMA through lowering.glsl.soft_fp64_divsqrt",
         implementation="lowering.glsl.soft_fp64 + lowering.glsl.wide.WIDE_OPS",
         cost="about 60-90x a native double op on llvmpipe (DADD, DMUL ~4.3 ns per op per fragment on "
-             "2 CPUs) and ~0.05 s of llvmpipe compile per soft op in a shader (benchmarks/bench_fp64.py)",
+             "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op) and ~0.05 s of llvmpipe "
+             "compile per soft op in a shader (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
