@@ -217,7 +217,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature=None,
         provides="VS_WINDOW_SPACE_POSITION: the host viewport fixed to the framebuffer rectangle and the "
                  "shader's window coordinates mapped back by the sysvals transform",
-        implementation="glpipe.viewport.ViewportMixin._window_space_transform",
+        implementation="glpipe.viewport.ViewportPart._window_space_transform",
     ),
 )
 
