@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, clear, depth_stencil_alpha, framebuffer, viewport
+from . import blend, clear, depth_stencil_alpha, framebuffer, vertex, viewport
 from .constants import ConstantBufferMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
@@ -41,7 +41,6 @@ from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
 from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
-from .vertex import VertexMixin
 from .vertex_capture import VertexCaptureMixin
 
 D = Dirty
@@ -61,8 +60,7 @@ PARTS: "tuple[Area, ...]" = (
     Area("shaders", mixin=ShaderMixin, init=ShaderMixin._init_shaders, destroy=ShaderMixin._destroy_shaders,
          rows=((D.PROGRAM | D.SHADERS, ShaderMixin._emit_program),), drop_caches=ShaderMixin._drop_program_caches),
     Area("variant_keys", mixin=VariantKeyMixin),
-    Area("vertex", mixin=VertexMixin, init=VertexMixin._init_vertex, destroy=VertexMixin._destroy_vertex,
-         drop_caches=VertexMixin._drop_vertex_caches),
+    vertex.AREA,
     framebuffer.AREA,
     viewport.AREA,
     Area("rasterizer", mixin=RasterizerMixin, init=RasterizerMixin._init_rasterizer,
@@ -184,7 +182,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
             return
         bits = 0
         if res.target == Target.BUFFER:
-            if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
+            if any(vb is not None and vb.buffer is res for vb in self.vertex_part.vertex_buffers):
                 bits |= Dirty.VERTEX
             if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
                 bits |= Dirty.CONSTANTS

@@ -171,7 +171,7 @@ class VariantKeyMixin:
         """The canonical holder of the variant-key inputs other than the
         shaders.  Structured values are holders themselves, stored by their
         setters, so the tuple hashes without walking them."""
-        velems = self.velems
+        velems = self.vertex_part.velems
         return variant_input((
             self.framebuffer_part.fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
             self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py

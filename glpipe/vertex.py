@@ -51,7 +51,7 @@ stride-0 buffer bound use the offset emulation of start_instance (above);
 that host has no draw parameters, so no shader can tell.
 
 User memory (vertex buffers and index buffers) is copied into one
-streaming ring buffer (``_StreamRing``): appended at increasing offsets,
+streaming ring buffer (``StreamRing``): appended at increasing offsets,
 and replaced by fresh storage only when full, so an upload never waits for
 the GPU and costs no GL object per draw.
 """
@@ -68,6 +68,7 @@ from .defs import PIPE_MAX_ATTRIBS
 from .dirty import Dirty, KeepGeneral
 from .formats import Format, util_format_description
 from .hotgl import raw_prototype
+from .part import Area, Part
 from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
@@ -145,7 +146,7 @@ def _input_kind(desc) -> str:
     return "float"
 
 
-class _StreamRing:
+class StreamRing:
     """One GL buffer that user memory is appended to, draw after draw.
 
     ``upload(data, align)`` copies the bytes at the next ``align``-aligned
@@ -242,66 +243,58 @@ class _StreamRing:
         self.size = self.pos = self.ptr = 0
 
 
-class VertexMixin:
-    """Context methods for vertex elements and vertex buffers (mixed into Context)."""
+class VertexPart(Part):
+    """The vertex input area: vertex elements CSOs, vertex buffers, VAOs and
+    the streaming ring of user memory.
 
-    def _init_vertex(self) -> None:
-        gl = self.gl
-        prof = self.screen.profile
-        raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points (glpipe/context.py)
+    Interface read by the draw (glpipe/draw.py) and other areas:
+    ``velems``, ``vertex_buffers``; ``vertex_user`` (a bound buffer is user
+    memory: re-uploaded every draw); ``vertex_start_instance`` (the start
+    instance baked into the attribute offsets) and ``use_base_instance``
+    (GL's base instance fetches per-instance data; else offsets are baked);
+    ``ring`` (the streaming ring, also for user indices); ``_emit_vertex``
+    (the vertex input, run by the draw after the derived rows)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        gl = ctx.gl
+        prof = ctx.screen.profile
+        raw = not ctx._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points (glpipe/context.py)
         self.velems = None
         self.vertex_buffers: tuple = ()
-        self._epochs = self.screen.epochs  # resources_destroyed: when a VAO was last checked
+        self._epochs = ctx.screen.epochs  # resources_destroyed: when a VAO was last checked
         self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
         self._enabled_attribs = 0        # bitmask of enabled attribute locations of the scratch VAO
         self._vb_ids: dict[tuple, int] = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
         self._vb_id = 0                  # ... of the bound buffers
         self._vb_last_id = 0             # ids are never reused (a VAO cache key must not change meaning)
         self._vao_owners: set = set()    # velems CSOs holding cached VAOs
-        self._vertex_user = False        # some bound vertex buffer is user memory
-        self._vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
+        self.vertex_user = False         # some bound vertex buffer is user memory
+        self.vertex_start_instance = 0   # start_instance baked into offsets (offset emulation)
         # Base instance is used when the host has it and no stride-0 buffer
-        # needs the divisor trick (module docstring); draw_vbo reads this flag.
-        self._use_base_instance = self._has_base_instance
+        # needs the divisor trick (docs/bindings.md); the draw reads this flag.
+        self.use_base_instance = ctx._has_base_instance
         # glBindVertexBuffer: a real stride 0 (None: the divisor trick).
-        self._gl_bind_vertex_buffer = (_gl_function(gl, "glBindVertexBuffer", raw)
+        self._gl_bind_vertex_buffer = (gl_function(gl, "glBindVertexBuffer", raw)
                                        if prof.has("vertex_attrib_binding") else None)
-        self._ring = _StreamRing(gl, prof.has("buffer_storage"), self.screen.counters)
-        # Draw-side host state shadows (glpipe/draw.py draw_vbo).
-        self._restart_on = False
-        self._restart_index = None
-        self._index_res = _UNBOUND       # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
-        self._index_name = 0             # ... and its GL name then
-        self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
-        # The draw entry points as plain ctypes functions (draw_vbo is the hot
-        # path; PyOpenGL's wrappers cost about a microsecond per call).
-        self._gl_draw_arrays = _gl_function(gl, "glDrawArraysInstanced", raw)
-        self._gl_draw_arrays_bi = _gl_function(gl, "glDrawArraysInstancedBaseInstance", raw)
-        self._gl_draw_elements = _gl_function(gl, "glDrawElementsInstancedBaseVertex", raw)
-        self._gl_draw_elements_bi = _gl_function(gl, "glDrawElementsInstancedBaseVertexBaseInstance", raw)
-        self._offset_pointer = offset_pointer
-        self._null_pointer = _NULL
+        self.ring = StreamRing(gl, prof.has("buffer_storage"), ctx.screen.counters)
         self._gl_array_buffer = int(gl.GL_ARRAY_BUFFER)
-        self._gl_bind_buffer = _gl_function(gl, "glBindBuffer", raw)
-        self._gl_attrib_pointer = _gl_function(gl, "glVertexAttribPointer", raw)
-        self._gl_attrib_ipointer = _gl_function(gl, "glVertexAttribIPointer", raw)
-        self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor", raw)
-        self._patch_vertices = None      # set_patch_vertices' value ...
-        self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
-        self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
+        self._gl_attrib_pointer = gl_function(gl, "glVertexAttribPointer", raw)
+        self._gl_attrib_ipointer = gl_function(gl, "glVertexAttribIPointer", raw)
+        self._gl_attrib_divisor = gl_function(gl, "glVertexAttribDivisor", raw)
         self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
         self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048
 
     def create_vertex_elements_state(self, elements) -> VertexElementsCSO:
         """pipe_context::create_vertex_elements_state(elements): resolve every
         element's format to a host vertex fetch now."""
-        self.check_alive("create_vertex_elements_state")
+        self.ctx.check_alive("create_vertex_elements_state")
         what = "create_vertex_elements_state"
         elements = tuple(elements)
         if len(elements) > PIPE_MAX_ATTRIBS:
             raise InvalidArgumentError(f"{what}: {len(elements)} elements "
                                        f"(at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})")
-        prof = self.screen.profile
+        prof = self.ctx.screen.profile
         max_attribs = int(prof.limit("GL_MAX_VERTEX_ATTRIBS"))
         attribs = []
         kinds = []
@@ -356,28 +349,29 @@ class VertexMixin:
                                 ve.src_offset + offset, ve.instance_divisor))
                 kinds.append(kind)
                 location += 1
-        return VertexElementsCSO(self, elements, tuple(attribs), tuple(kinds))
+        return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
 
     def bind_vertex_elements_state(self, cso) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
-        if cso is not None and (type(cso) is not VertexElementsCSO or cso.context is not self or cso.destroyed):
-            self._check_cso(cso, VertexElementsCSO, "bind_vertex_elements_state")  # raises, naming what is wrong
+        ctx = self.ctx
+        if cso is not None and (type(cso) is not VertexElementsCSO or cso.context is not ctx or cso.destroyed):
+            ctx._check_cso(cso, VertexElementsCSO, "bind_vertex_elements_state")  # raises, naming what is wrong
         old = self.velems
         if cso is old:
             return
         self.velems = cso
         # The VS declares its inputs' types from the formats (VariantKey.vs_input_types).
         if old is None or cso is None or old.vs_input is not cso.vs_input:
-            self.dirty |= _VERTEX | _PROGRAM
+            ctx.dirty |= _VERTEX | _PROGRAM
         else:
-            self.dirty |= _VERTEX
+            ctx.dirty |= _VERTEX
 
     def delete_vertex_elements_state(self, cso) -> None:
         """pipe_context::delete_vertex_elements_state (unbinds it if bound)."""
-        self._check_cso(cso, VertexElementsCSO, "delete_vertex_elements_state")
+        self.ctx._check_cso(cso, VertexElementsCSO, "delete_vertex_elements_state")
         if self.velems is cso:
             self.velems = None
-            self.dirty |= Dirty.VERTEX | Dirty.PROGRAM
+            self.ctx.dirty |= Dirty.VERTEX | Dirty.PROGRAM
         self._delete_vaos_of(cso)
         cso.destroyed = True
 
@@ -387,7 +381,7 @@ class VertexMixin:
         """pipe_context::set_vertex_buffers(buffers): Resources or user memory,
         with buffer_offset and stride (stride 0 repeats one element).  Slots
         past the sequence are unbound."""
-        self.check_alive("set_vertex_buffers")
+        self.ctx.check_alive("set_vertex_buffers")
         buffers = tuple(buffers) if buffers is not None else ()
         if buffers == self.vertex_buffers:
             return
@@ -412,13 +406,14 @@ class VertexMixin:
             if vb.is_user_buffer:
                 user = True
             else:
-                self._check_resource(vb.buffer, f"set_vertex_buffers: buffers[{i}].buffer")
+                self.ctx._check_resource(vb.buffer, f"set_vertex_buffers: buffers[{i}].buffer")
             if vb.stride == 0:
                 stride0 = True
+        ctx = self.ctx
         self.vertex_buffers = buffers
-        self._vertex_user = user
-        self._use_base_instance = self._has_base_instance and not (stride0 and self._gl_bind_vertex_buffer is None)
-        self._keep_general(KeepGeneral.VERTEX, user or (self._vertex_start_instance and not self._use_base_instance))
+        self.vertex_user = user
+        self.use_base_instance = ctx._has_base_instance and not (stride0 and self._gl_bind_vertex_buffer is None)
+        ctx._keep_general(KeepGeneral.VERTEX, user or (self.vertex_start_instance and not self.use_base_instance))
         # An id per distinct set of resource buffers (templates compare by
         # value, resources by identity), so the VAO cache is keyed by an int.
         # User memory is never cached (its ring offsets change every draw).
@@ -429,20 +424,21 @@ class VertexMixin:
             self._vb_last_id += 1
             vb_id = self._vb_ids[buffers] = self._vb_last_id
         self._vb_id = vb_id
-        self.dirty |= Dirty.VERTEX
+        ctx.dirty |= Dirty.VERTEX
 
     # -- host side -------------------------------------------------------------
 
     def _emit_vertex(self, start_instance: int) -> None:
-        """Bind the VAO of the bound elements and buffers (made on first use),
-        or re-specify the scratch VAO's attributes (module docstring)."""
+        """The vertex input (glpipe/draw.py runs it after the derived rows):
+        bind the VAO of the bound elements and buffers (made on first use),
+        or re-specify the scratch VAO's attributes (docs/bindings.md)."""
+        ctx = self.ctx
         cso = self.velems
-        self._index_res = _UNBOUND  # (re)binding a VAO: do not trust the index-buffer shadow
-        if start_instance != self._vertex_start_instance:
-            self._vertex_start_instance = start_instance
-            self._keep_general(KeepGeneral.VERTEX,
-                               self._vertex_user or (start_instance and not self._use_base_instance))
-        if cso is not None and (not start_instance or self._use_base_instance) and not self._vertex_user:
+        ctx._index_res = INDEX_UNBOUND  # (re)binding a VAO: do not trust the index-buffer shadow
+        if start_instance != self.vertex_start_instance:
+            self.vertex_start_instance = start_instance
+            ctx._keep_general(KeepGeneral.VERTEX, self.vertex_user or (start_instance and not self.use_base_instance))
+        if cso is not None and (not start_instance or self.use_base_instance) and not self.vertex_user:
             record = cso.vaos.get(self._vb_id)
             if record is not None:
                 # A VAO made before: valid while every buffer keeps its GL
@@ -456,11 +452,11 @@ class VertexMixin:
                         break
                 else:
                     record.checked = self._epochs.resources_destroyed
-                    self._hot.glBindVertexArray(record.vao)
+                    ctx._hot.glBindVertexArray(record.vao)
                     return
-            self._hot.glBindVertexArray(self._vao_for(cso))
+            ctx._hot.glBindVertexArray(self._vao_for(cso))
             return
-        self._hot.glBindVertexArray(self._vao)
+        ctx._hot.glBindVertexArray(self._vao)
         self._enabled_attribs = self._specify_attribs(cso, start_instance, self._enabled_attribs)
 
     def _emit_vertex_layout(self) -> None:
@@ -468,7 +464,7 @@ class VertexMixin:
         new buffers between draws, start instance 0): ``_emit_vertex(0)``
         with the common case -- a VAO made before, still valid -- unrolled."""
         cso = self.velems
-        if cso is not None and not self._vertex_user:
+        if cso is not None and not self.vertex_user:
             try:
                 record = cso.vaos[self._vb_id]  # a subscript: cheaper than .get on this path
             except KeyError:
@@ -476,10 +472,10 @@ class VertexMixin:
             # Checked since no resource of the screen was destroyed (Epochs):
             # every buffer still has the GL object the VAO points at.
             if record.checked == self._epochs.resources_destroyed:
-                # (_vertex_start_instance needs no reset: on the fast path it
+                # (vertex_start_instance needs no reset: on the fast path it
                 # is 0 already, or the host has base instance and never reads it.)
-                self._index_res = _UNBOUND
-                self._hot.glBindVertexArray(record.vao)
+                self.ctx._index_res = INDEX_UNBOUND
+                self.ctx._hot.glBindVertexArray(record.vao)
                 return
         self._emit_vertex(0)
 
@@ -494,14 +490,14 @@ class VertexMixin:
             else:
                 record.checked = self._epochs.resources_destroyed
                 return record.vao
-            self.gl.glDeleteVertexArrays(1, [record.vao])
+            self.ctx.gl.glDeleteVertexArrays(1, [record.vao])
             del cso.vaos[self._vb_id]
         buffers = self.vertex_buffers
         used = {a[1] for a in cso.attribs}
         checks = tuple((vb.buffer, vb.buffer.gl_object) for i, vb in enumerate(buffers)
                        if i in used and vb is not None and vb.buffer is not None)
-        vao = int(self.gl.glGenVertexArrays(1))
-        self._hot.glBindVertexArray(vao)
+        vao = int(self.ctx.gl.glGenVertexArrays(1))
+        self.ctx._hot.glBindVertexArray(vao)
         self._specify_attribs(cso, 0, 0)
         cso.vaos[self._vb_id] = VaoRecord(vao, checks, self._epochs.resources_destroyed)
         self._vao_owners.add(cso)
@@ -511,10 +507,10 @@ class VertexMixin:
         """Point every attribute location of the bound VAO at its buffer
         (glVertexAttrib*Pointer); ``enabled_before`` is the VAO's mask of
         enabled locations.  Returns the mask now enabled."""
-        hot = self._hot
+        hot = self.ctx._hot
         attribs = cso.attribs if cso is not None else ()
         buffers = self.vertex_buffers
-        offset_emulation = not self._use_base_instance
+        offset_emulation = not self.use_base_instance
         bind_buffer = hot.glBindBuffer
         array_buffer = self._gl_array_buffer
         enabled = 0
@@ -527,16 +523,16 @@ class VertexMixin:
                 # type the shader declares (GL keeps one value per location
                 # and an integer input would read a float's bits).
                 if path == PATH_INTEGER:
-                    self.gl.glVertexAttribI4ui(loc, 0, 0, 0, 1)
+                    self.ctx.gl.glVertexAttribI4ui(loc, 0, 0, 0, 1)
                 else:
-                    self.gl.glVertexAttrib4f(loc, 0.0, 0.0, 0.0, 1.0)
+                    self.ctx.gl.glVertexAttrib4f(loc, 0.0, 0.0, 0.0, 1.0)
                 continue
             if vb.is_user_buffer:
                 if uploaded is None:
                     uploaded = {}
                 ring = uploaded.get(vbi)
                 if ring is None:
-                    ring = uploaded[vbi] = self._ring.upload(vb.buffer)
+                    ring = uploaded[vbi] = self.ring.upload(vb.buffer)
                 name = ring[0]
                 offset = ring[1] + src_offset + vb.buffer_offset
             else:
@@ -579,7 +575,7 @@ class VertexMixin:
         """Delete the VAOs cached for ``cso``."""
         names = [record.vao for record in cso.vaos.values()]
         if names:
-            self.gl.glDeleteVertexArrays(len(names), names)
+            self.ctx.gl.glDeleteVertexArrays(len(names), names)
         cso.vaos.clear()
         self._vao_owners.discard(cso)
 
@@ -589,20 +585,7 @@ class VertexMixin:
         for cso in list(self._vao_owners):
             self._delete_vaos_of(cso)
         self._vb_ids.clear()
-        self.dirty |= Dirty.VERTEX
-
-    def _forget_draw_shadows(self) -> None:
-        """The host GL state may not be ours (another context drew): put the
-        draw-side state glpipe shadows back to known values."""
-        gl = self.gl
-        self._index_res = _UNBOUND
-        gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-        self._restart_on = False
-        self._restart_index = None
-        self._gl_patch_vertices = None
-        # Not draw-side, but re-emitted with ALL dirty only if the shadow is
-        # forgotten (shaders.py binds the program only when it changes).
-        self._program = None
+        self.ctx.dirty |= Dirty.VERTEX
 
     def _drop_vertex_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
@@ -611,27 +594,24 @@ class VertexMixin:
         and replace the scratch VAO, whose enabled arrays are shadowed."""
         for cso in list(self._vao_owners):
             self._delete_vaos_of(cso)
-        gl = self.gl
+        gl = self.ctx.gl
         gl.glDeleteVertexArrays(1, [self._vao])
         self._vao = int(gl.glGenVertexArrays(1))
         self._enabled_attribs = 0
-        self.dirty |= Dirty.VERTEX
+        self.ctx.dirty |= Dirty.VERTEX
 
-    def _upload_user(self, data, align: int = 16) -> tuple[int, int]:
-        """Copy user memory into the streaming ring (Gallium user buffers are
-        only valid during the call that uses them): (GL buffer, byte offset)."""
-        return self._ring.upload(data, align)
-
-    def _destroy_vertex(self) -> None:
-        if self.screen._drawing_context is self:
-            self.screen._drawing_context = None
-        self._ring.destroy()
+    def destroy(self) -> None:
+        """Delete the ring, the cached VAOs and the scratch VAO (Context.destroy)."""
+        ctx = self.ctx
+        if ctx.screen._drawing_context is ctx:
+            ctx.screen._drawing_context = None
+        self.ring.destroy()
         for cso in list(self._vao_owners):
             self._delete_vaos_of(cso)
-        self.gl.glDeleteVertexArrays(1, [self._vao])
+        ctx.gl.glDeleteVertexArrays(1, [self._vao])
 
 
-def _gl_function(gl, name: str, raw: bool = True):
+def gl_function(gl, name: str, raw: bool = True):
     """GL entry point ``name`` as a ctypes function without argtypes (ctypes'
     per-argument conversion is most of a call's cost), or PyOpenGL's function
     when the platform gives no address or ``raw`` is False (GLPIPE_DEBUG=
@@ -664,7 +644,7 @@ def offset_pointer(offset: int):
 _NULL = ctypes.c_void_p(0)
 
 # The index-buffer shadow's "nothing known": never the ``index`` of a draw.
-_UNBOUND = object()
+INDEX_UNBOUND = object()
 
 _VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM  # module globals: read per bind
 
@@ -694,4 +674,15 @@ def _fetch_rows(fmt, fetch, ve) -> list:
 _GL_INT = 0x1404
 _GL_UNSIGNED_INT = 0x1405
 
-__all__ = ["STRIDE0_DIVISOR", "VertexElementsCSO", "VertexMixin"]
+AREA = Area(
+    "vertex_part", part=VertexPart,
+    methods=("create_vertex_elements_state", "bind_vertex_elements_state", "delete_vertex_elements_state",
+             "destroy_vertex_elements_state", "set_vertex_buffers"),
+    # No row: the vertex input depends on the draw's start_instance, so
+    # glpipe/draw.py runs ``_emit_vertex`` after every area's rows.
+    destroy=VertexPart.destroy,
+    drop_caches=VertexPart._drop_vertex_caches,
+)
+
+__all__ = ["AREA", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO", "VertexPart",
+           "gl_function", "offset_pointer"]
