@@ -77,7 +77,6 @@ def test_vertex_state_and_the_draws_interface_live_on_the_vertex_part(screen, ct
     assert bool(ctx.keep_general & KeepGeneral.VERTEX) == (not part.use_base_instance)
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3, instance_count=1))
     assert not ctx.keep_general & KeepGeneral.VERTEX
-    assert part.vertex_start_instance == (2 if part.use_base_instance else 0)
 
 
 def test_clears_keep_their_private_framebuffers_on_the_clear_part(ctx):
