@@ -172,7 +172,11 @@ class DrawPath:
             (row, run), = plan
             self._derived_after[dirty] = row + 1
         elif dirty == _VERTEX:  # new vertex buffers or layout: the commonest change of all
-            run = self.vertex_part._emit_vertex_layout
+            # The vertex input itself (start instance 0 by default).  Measured
+            # against the hand-unrolled copy it replaced (_emit_vertex_layout,
+            # removed): 20-25 ns more per layout switch, ~1.5% of the switching
+            # draw, below what benchmarks/bench_draw.py resolves (docs/performance.md).
+            run = self.vertex_part._emit_vertex
         else:
             run = functools.partial(self._run_plan, plan, dirty)
         self._derived_runs[dirty] = run

@@ -428,56 +428,46 @@ class VertexPart(Part):
 
     # -- host side -------------------------------------------------------------
 
-    def _emit_vertex(self, start_instance: int) -> None:
-        """The vertex input (glpipe/draw.py runs it after the derived rows):
-        bind the VAO of the bound elements and buffers (made on first use),
-        or re-specify the scratch VAO's attributes (docs/bindings.md)."""
+    def _emit_vertex(self, start_instance: int = 0) -> None:
+        """The vertex input (glpipe/draw.py runs it after the derived rows, and
+        alone as the fast path's runner for Dirty.VERTEX): bind the VAO of the
+        bound elements and buffers (made on first use), or re-specify the
+        scratch VAO's attributes (docs/bindings.md)."""
         ctx = self.ctx
-        cso = self.velems
         ctx._index_res = INDEX_UNBOUND  # (re)binding a VAO: do not trust the index-buffer shadow
         if start_instance != self.vertex_start_instance:
             self.vertex_start_instance = start_instance
             ctx._keep_general(KeepGeneral.VERTEX, self.vertex_user or (start_instance and not self.use_base_instance))
-        if cso is not None and (not start_instance or self.use_base_instance) and not self.vertex_user:
-            record = cso.vaos.get(self._vb_id)
-            if record is not None:
-                # A VAO made before: valid while every buffer keeps its GL
-                # object.  Read as Resource._gl_object (the name, or None once
-                # destroyed or while allocation is pending): this runs on every
-                # layout switch, and the public property costs a call.  Any
-                # mismatch takes _vao_for, whose gl_object reads raise for a
-                # destroyed resource (or allocate a pending one) as before.
-                for res, name in record.checks:
-                    if res._gl_object != name:
-                        break
-                else:
-                    record.checked = self._epochs.resources_destroyed
-                    ctx._hot.glBindVertexArray(record.vao)
-                    return
+        cso = self.velems
+        if cso is not None and not self.vertex_user and (not start_instance or self.use_base_instance):
+            # A VAO made before is valid while every buffer keeps its GL object:
+            # certainly while no resource of the screen was destroyed since it
+            # was last checked (glpipe/screen.py Epochs), else if each still does.
+            try:
+                record = cso.vaos[self._vb_id]  # (a subscript: cheaper than .get when found)
+            except KeyError:
+                record = None
+            if record is not None and (record.checked == self._epochs.resources_destroyed
+                                       or self._vao_still_valid(record)):
+                ctx._hot.glBindVertexArray(record.vao)
+                return
             ctx._hot.glBindVertexArray(self._vao_for(cso))
             return
         ctx._hot.glBindVertexArray(self._vao)
         self._enabled_attribs = self._specify_attribs(cso, start_instance, self._enabled_attribs)
 
-    def _emit_vertex_layout(self) -> None:
-        """draw_vbo's fast-path runner for Dirty.VERTEX alone (a new layout or
-        new buffers between draws, start instance 0): ``_emit_vertex(0)``
-        with the common case -- a VAO made before, still valid -- unrolled."""
-        cso = self.velems
-        if cso is not None and not self.vertex_user:
-            try:
-                record = cso.vaos[self._vb_id]  # a subscript: cheaper than .get on this path
-            except KeyError:
-                return self._emit_vertex(0)
-            # Checked since no resource of the screen was destroyed (Epochs):
-            # every buffer still has the GL object the VAO points at.
-            if record.checked == self._epochs.resources_destroyed:
-                # (vertex_start_instance needs no reset: on the fast path it
-                # is 0 already, or the host has base instance and never reads it.)
-                self.ctx._index_res = INDEX_UNBOUND
-                self.ctx._hot.glBindVertexArray(record.vao)
-                return
-        self._emit_vertex(0)
+    def _vao_still_valid(self, record: VaoRecord) -> bool:
+        """Whether every buffer of ``record`` still has the GL object its VAO
+        points at (then the record counts as checked now).  Reads
+        Resource._gl_object (the name, or None once destroyed or while
+        allocation is pending) rather than the property: a mismatch takes
+        ``_vao_for``, whose gl_object reads raise for a destroyed resource (or
+        allocate a pending one)."""
+        for res, name in record.checks:
+            if res._gl_object != name:
+                return False
+        record.checked = self._epochs.resources_destroyed
+        return True
 
     def _vao_for(self, cso: VertexElementsCSO) -> int:
         """The cached VAO of ``cso`` with the bound (resource) vertex buffers;
@@ -646,7 +636,10 @@ _NULL = ctypes.c_void_p(0)
 # The index-buffer shadow's "nothing known": never the ``index`` of a draw.
 INDEX_UNBOUND = object()
 
-_VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM  # module globals: read per bind
+# Module globals, read by every switching bind_vertex_elements_state: measured
+# 134 ns per bind with them, 143 ns reading Dirty.VERTEX / Dirty.PROGRAM
+# (a 7% cheaper bind, both profiles; docs/performance.md).
+_VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM
 
 # Distinct vertex-buffer sets given ids before the VAO cache starts over.
 _MAX_BUFFER_SETS = 256
