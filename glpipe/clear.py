@@ -44,17 +44,13 @@ import numbers
 
 from lowering.errors import InvalidArgumentError
 
-from .defs import Clear, Target
+from .defs import Clear, Swizzle, Target
 from .dirty import Dirty
 from .part import Area, Part
 from .formats import util_format_description
 from .state import ScissorState
 
 _ALL_CLEAR_BITS = int(Clear.DEPTH | Clear.STENCIL | Clear.COLOR)
-
-# PIPE_SWIZZLE_* values (u_formats.h); the host emulation swizzle uses the
-# same numbering over the host texel's R, G, B, A.
-_SWZ_0, _SWZ_1 = 4, 5
 
 # Per texture target: how one layer of a surface attaches to an FBO.
 # "cube": glFramebufferTexture2D with the face target (a plain cube map's
@@ -143,7 +139,7 @@ def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
     sampled = []
     for s in desc.swizzle[:4]:
         s = int(s)
-        sampled.append(stored[s] if s < len(stored) else (one if s == _SWZ_1 else 0))
+        sampled.append(stored[s] if s < len(stored) else (one if s == Swizzle.ONE else 0))
     # Host texel component k holds what the emulation swizzle reads from it.
     swz = [int(s) for s in storage.swizzle]
     host = []

@@ -17,6 +17,8 @@ Attachment rules (GL 4.5 §9.2.8):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .defs import PIPE_MAX_COLOR_BUFS, Target
@@ -85,6 +87,21 @@ def _layer_count(res, level: int) -> int:
     return res.array_size
 
 
+class FboKey(NamedTuple):
+    """What a cached FBO was made from: the attachments, the generations of
+    their textures (a texture re-made in place gets a new GL object), and
+    the no-attachment parameters."""
+
+    cbufs: tuple
+    zsbuf: "Surface | None"
+    generations: tuple
+    zs_generation: int
+    width: int
+    height: int
+    layers: int
+    samples: int
+
+
 class FramebufferPart(Part):
     """The framebuffer area: surfaces, the framebuffer state, its FBOs.
 
@@ -96,7 +113,7 @@ class FramebufferPart(Part):
         super().__init__(ctx)
         self.framebuffer = FramebufferState()
         self.fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
-        self._fbo_cache: "dict[tuple, int]" = {}
+        self._fbo_cache: "dict[FboKey, int]" = {}
         self._bound_fbo = -1
 
     # -- surfaces ------------------------------------------------------------
@@ -124,7 +141,7 @@ class FramebufferPart(Part):
         """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
-        self._drop_fbos(lambda key: any(s is surface for s in key[0]) or key[1] is surface)
+        self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)
         surface.destroyed = True
 
     # -- framebuffer state ---------------------------------------------------
@@ -162,11 +179,11 @@ class FramebufferPart(Part):
 
     # -- host side -----------------------------------------------------------
 
-    def _fbo_key(self, fb: FramebufferState) -> tuple:
+    def _fbo_key(self, fb: FramebufferState) -> "FboKey":
         cbufs = tuple(fb.cbufs[:fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
         zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
-        return (cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+        return FboKey(cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
@@ -187,7 +204,7 @@ class FramebufferPart(Part):
         dirtied the framebuffer): delete the FBOs made with it and raise
         ObjectDestroyedError naming the attachment (``index`` None: zsbuf)."""
         res = surf.texture
-        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key[0] + (key[1],)))
+        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key.cbufs + (key.zsbuf,)))
         where = "zsbuf" if index is None else f"cbufs[{index}]"
         raise ObjectDestroyedError(f"draw: the resource of FramebufferState.{where} was destroyed")
 

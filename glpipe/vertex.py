@@ -59,6 +59,7 @@ the GPU and costs no GL object per draw.
 from __future__ import annotations
 
 import ctypes
+from typing import NamedTuple
 
 import numpy as np
 
@@ -88,6 +89,34 @@ _RAW_DOUBLE_CHANNELS = {
 }
 
 
+class AttribRow(NamedTuple):
+    """One attribute location of a VertexElementsCSO, ready for
+    glVertexAttrib(I)Pointer: ``size`` components (or GL_BGRA) of
+    ``gl_type`` from buffer ``vb_index`` at ``src_offset``, fetched through
+    ``path`` (PATH_FLOAT / PATH_INTEGER), per instance when ``divisor``."""
+
+    location: int
+    vb_index: int
+    size: int
+    gl_type: int
+    normalized: bool
+    path: int
+    src_offset: int
+    divisor: int
+
+
+class FetchRow(NamedTuple):
+    """What one vertex element (or one half of a dual-slot raw double) is
+    fetched as: an AttribRow without its location, buffer and divisor;
+    ``offset`` is added to the element's src_offset."""
+
+    size: int
+    gl_type: int
+    normalized: bool
+    path: int
+    offset: int
+
+
 class VaoRecord:
     """A VAO made for one vertex-elements CSO and one set of vertex buffers.
 
@@ -107,8 +136,7 @@ class VaoRecord:
 class VertexElementsCSO:
     """Immutable, host-ready vertex layout: one row per attribute location.
 
-    ``attribs`` rows are ``(location, vb_index, size, gl_type, normalized,
-    path, src_offset, divisor)``; ``vs_input_types`` gives per location the
+    ``attribs``: one ``AttribRow`` per location; ``vs_input_types`` gives per location the
     kind of value the vertex shader must declare (``float`` / ``int`` /
     ``uint``, or ``snorm`` / ``uscaled`` when the shader converts the
     fetched value: lowering/glsl/variant.py VS_INPUT_TYPES), for the
@@ -123,7 +151,7 @@ class VertexElementsCSO:
         self.attribs = attribs
         self.vs_input_types = vs_input_types
         self.vs_input = variant_input(vs_input_types)  # the variant-key input (variant_keys.py)
-        self.max_vb = max((a[1] for a in attribs), default=-1)
+        self.max_vb = max((a.vb_index for a in attribs), default=-1)
         self.destroyed = False
         # Vertex-buffer set id (VertexMixin._vb_id) -> (GL VAO, ((Resource, GL
         # name) it was specified with, ...)): the VAOs made for this layout.
@@ -339,14 +367,14 @@ class VertexPart(Part):
                 kind = "snorm"      # the VS reads max(in, -1)
             elif fetch.path == "float" and first.type.name == "USCALED" and first.size == 32:
                 kind = "uscaled"    # glVertexAttribIPointer(GL_UNSIGNED_INT); the VS reads vec4(in)
-                rows = [(size, gltype, False, PATH_INTEGER, offset) for size, gltype, _n, _p, offset in rows]
+                rows = [row._replace(normalized=False, path=PATH_INTEGER) for row in rows]
             for size, gltype, normalized, path, offset in rows:
                 if location >= max_attribs:
                     raise InvalidArgumentError(
                         f"{what}: elements[{i}] needs attribute location {location}, "
                         f"the host has {max_attribs} (GL_MAX_VERTEX_ATTRIBS)")
-                attribs.append((location, ve.vertex_buffer_index, size, gltype, normalized, path,
-                                ve.src_offset + offset, ve.instance_divisor))
+                attribs.append(AttribRow(location, ve.vertex_buffer_index, size, gltype, normalized, path,
+                                         ve.src_offset + offset, ve.instance_divisor))
                 kinds.append(kind)
                 location += 1
         return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
@@ -483,7 +511,7 @@ class VertexPart(Part):
             self.ctx.gl.glDeleteVertexArrays(1, [record.vao])
             del cso.vaos[self._vb_id]
         buffers = self.vertex_buffers
-        used = {a[1] for a in cso.attribs}
+        used = {a.vb_index for a in cso.attribs}
         checks = tuple((vb.buffer, vb.buffer.gl_object) for i, vb in enumerate(buffers)
                        if i in used and vb is not None and vb.buffer is not None)
         vao = int(self.ctx.gl.glGenVertexArrays(1))
@@ -645,9 +673,9 @@ _VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM
 _MAX_BUFFER_SETS = 256
 
 
-def _fetch_rows(fmt, fetch, ve) -> list:
-    """The attribute rows (size, gl type, normalized, path, extra offset) one
-    vertex element becomes: one, or two for a dual-slot raw double."""
+def _fetch_rows(fmt, fetch, ve) -> "list[FetchRow]":
+    """The fetch rows one vertex element becomes: one, or two for a
+    dual-slot raw double."""
     integer = fetch.path != "float"
     if fetch.path == "double":
         # Raw doubles: their 32-bit halves through the integer path (Mesa's
@@ -656,11 +684,11 @@ def _fetch_rows(fmt, fetch, ve) -> list:
         n = max(n, 3) if ve.dual_slot else min(n, 2)
         half = _GL_INT if fmt.name.endswith("_SINT") else _GL_UNSIGNED_INT
         if n == 1:
-            return [(2, half, False, PATH_INTEGER, 0)]
+            return [FetchRow(2, half, False, PATH_INTEGER, 0)]
         if n == 2:
-            return [(4, half, False, PATH_INTEGER, 0)]
-        return [(4, half, False, PATH_INTEGER, 0), (2 if n == 3 else 4, half, False, PATH_INTEGER, 16)]
-    return [(fetch.size, fetch.gl_type, bool(fetch.normalized), PATH_INTEGER if integer else PATH_FLOAT, 0)]
+            return [FetchRow(4, half, False, PATH_INTEGER, 0)]
+        return [FetchRow(4, half, False, PATH_INTEGER, 0), FetchRow(2 if n == 3 else 4, half, False, PATH_INTEGER, 16)]
+    return [FetchRow(fetch.size, fetch.gl_type, bool(fetch.normalized), PATH_INTEGER if integer else PATH_FLOAT, 0)]
 
 
 # GL enums used without a context (values from the GL registry).
@@ -677,5 +705,5 @@ AREA = Area(
     drop_caches=VertexPart._drop_vertex_caches,
 )
 
-__all__ = ["AREA", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO", "VertexPart",
+__all__ = ["AREA", "AttribRow", "FetchRow", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO", "VertexPart",
            "gl_function", "offset_pointer"]
