@@ -1,40 +1,11 @@
 """Clears: pipe_context::clear, clear_render_target, clear_depth_stencil.
 
-Gallium's rule (p_context.h, context.rst "Clearing"): a clear writes the
-given values into the whole surface - every layer of a layered surface -
-and ignores the pipeline state: no colour write mask, no stencil write
-mask, no scissor (only the ``scissor_state`` passed to ``clear`` limits it,
-PIPE_CAP_CLEAR_SCISSORED), no rasterizer discard, no dithering.  GL's
-glClearBuffer* obeys all of those, so a clear first puts them in the
-neutral position (all channels written, depth mask on, stencil mask 0xff,
-scissor test only as requested, discard and dither off) and sets the dirty
-bits of the blocks it clobbered (BLEND, DSA, SCISSOR, RASTERIZER), so the
-next draw re-emits them from the bound CSOs.
-
-Values.  ``color`` is a 4-tuple, floats for float / normalized formats and
-ints for pure integer ones (glClearBufferfv / iv / uiv by the surface
-format).  The colour goes through the surface format the way Gallium's
-util_pack_color does - each stored channel takes the first component the
-format's swizzle reads it from (L8 stores R, A8 stores A) - and then onto
-the host texel through the emulation swizzle of the host storage (A8 held
-as R8 gets alpha in its red channel, L8A8 held as RG8 gets (L, A)).  sRGB
-surface formats take a linear colour and store it encoded, as Gallium
-drivers do: glpipe encodes in Python and keeps GL_FRAMEBUFFER_SRGB off for
-the clear, so the result does not depend on who enabled it.  Depth is
-clamped to [0, 1] (Gallium: "depth clear value in [0,1]"); stencil keeps
-its low 8 bits.
-
-``clear`` works on the bound framebuffer (emitted first if dirty).
-``clear_render_target`` / ``clear_depth_stencil`` take any surface of this
-context, bound or not, and a rectangle: they attach each layer of the
-surface in turn to a private framebuffer object (one for colour, one for
-depth/stencil, made on first use and freed by ``ctx.destroy()``) and clear
-it scissored to the rectangle; the rectangle is clipped to the surface.
-
-Render conditions arrive with the queries issue: until then there is never
-an active condition, so ``render_condition_enabled`` (True or False) changes
-nothing.  When render_condition lands, a False flag must suspend it around
-these clears.
+``ClearPart`` (``ctx.clear_part``): a clear writes every layer of the
+surface and ignores the pipeline state (masks, scissor, discard, dither:
+Gallium's rule), so the host state glClearBuffer obeys is put in the
+neutral position and the clobbered blocks are dirtied.  Colours go through
+the Gallium format and the host storage's emulation swizzle
+(``host_clear_color``).  docs/formats.md "Clears" has the details.
 """
 
 from __future__ import annotations
@@ -106,7 +77,7 @@ def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
     format ``fmt`` held in ``storage`` (formats.HostFormat) to ``color``.
 
     ``kind`` is "f", "i" or "ui" (glClearBufferfv / iv / uiv); ``values``
-    are the four host components.  See the module docstring for the path a
+    are the four host components.  docs/formats.md "Clears" gives the path a
     colour takes: through the Gallium format's channels (and sRGB
     encoding), then through the host emulation swizzle.
     """
@@ -317,7 +288,7 @@ class ClearPart(Part):
         """pipe_context::clear_render_target: clear the rectangle
         (dstx, dsty, width, height) of every layer of colour ``surface`` (bound
         or not) to ``color``.  No render condition exists yet, so
-        ``render_condition_enabled`` has no effect (see the module docstring)."""
+        ``render_condition_enabled`` has no effect (docs/formats.md "Clears")."""
         self.ctx.check_alive("clear_render_target")
         self.ctx.framebuffer_part.check_surface(surface, "clear_render_target: surface", color=True)
         rect = _rect(dstx, dsty, width, height, "clear_render_target")

@@ -1,18 +1,10 @@
 """Surfaces and the framebuffer: create_surface, set_framebuffer_state.
 
-A ``Surface`` is a view of one level and a layer range of a texture,
-usable as a colour or depth/stencil attachment.  The framebuffer state maps
-to a GL framebuffer object, cached by its attachments: switching between
-two framebuffers already seen is one glBindFramebuffer.
-
-Attachment rules (GL 4.5 §9.2.8):
-* a single layer of an array, cube or 3D texture attaches with
-  glFramebufferTextureLayer (a cube face is layer = face index, which GL
-  accepts for cube maps since 4.5 and for cube arrays always; for plain
-  cubes on older GL we use glFramebufferTexture2D with the face target);
-* a surface covering every layer attaches layered (glFramebufferTexture),
-  so a GS can route primitives with LAYER;
-* 1D/2D/RECT/MSAA attach with glFramebufferTexture2D/1D at the level.
+``FramebufferPart`` (``ctx.framebuffer_part``) holds the bound
+``FramebufferState`` and one GL framebuffer object per set of attachments
+seen (``FboKey``): switching between two framebuffers already seen is one
+glBindFramebuffer.  How a ``Surface`` (one level, a layer range) attaches:
+docs/coordinates.md "Surfaces, clears, scissors".
 """
 
 from __future__ import annotations

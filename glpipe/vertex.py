@@ -1,59 +1,11 @@
-"""Vertex elements CSOs and vertex buffers: how attributes are fetched.
+"""Vertex input: vertex elements CSOs, vertex buffers, VAOs, user memory.
 
-``create_vertex_elements_state(elements)`` resolves every element's format
-to a GL vertex-attribute fetch once (``glpipe.format_table.VertexFetch``:
-component count or GL_BGRA, GL type, normalized, and the float / integer
-path); a format the host cannot fetch is rejected there with the format's
-name, never mis-read at draw time.
-
-Locations.  Element ``i`` feeds the vertex shader input that follows the
-inputs of the elements before it: one location each, two for a
-``dual_slot`` raw-double element (Gallium's rule for dvec3/dvec4 inputs).
-With no dual-slot element, element ``i`` is ``IN[i]``, which the lowering
-places at ``layout(location = i)`` (docs/bindings.md).
-
-Raw doubles (``R64*_UINT`` / ``R64*_SINT``, ARB_vertex_attrib_64bit's
-"doubles not converted") reach the shader as their 32-bit halves through
-the integer path, exactly as Mesa's ``util_lower_uint64_vertex_elements``
-lowers them for hardware: R64 -> R32G32, R64G64 -> R32G32B32A32, and with
-``dual_slot`` R64G64B64(A64) -> R32G32B32A32 + R32G32(B32A32) at +16 bytes.
-TGSI keeps a double in two 32-bit channels, so the shader sees the same
-bits either way.
-
-Vertex array objects.  Each (vertex elements CSO, set of resource vertex
-buffers) gets its own GL VAO, made the first time the pair is drawn and
-kept (``_vao_for``), so switching between layouts or buffer sets that
-were drawn before is one glBindVertexArray, as a GL program would do it.
-Draws that read user memory (ring offsets change every draw) or that bake
-a start_instance into the attribute offsets (below) re-specify the
-pointers of one scratch VAO instead.  Nothing is done unless the elements,
-the buffers or the start instance changed (``Dirty.VERTEX``).
-
-Instancing (API.md): the element fetched for per-instance data is
-``start_instance + instanceID // instance_divisor``.  GL's base instance
-(4.2) does exactly that; without it (gl33) the per-instance attributes'
-offsets are advanced by ``start_instance * stride`` instead, which fetches
-the same element because GL computes ``instanceID // divisor`` from 0.
-
-Stride 0.  Gallium's stride 0 means "every vertex fetches the same
-element"; GL's glVertexAttribPointer reads stride 0 as "tightly packed".
-glpipe gives such attributes the divisor 0xffffffff: GL then fetches
-element ``start + instanceID // 0xffffffff = start`` for every vertex and
-instance, ``start`` being GL's base instance.  With vertex_attrib_binding
-(GL 4.3) the binding also gets a real stride of 0 (glBindVertexBuffer
-keeps 0 as 0), so element ``start`` is at the offset too: GL's base
-instance stays in use and the shader's BASEINSTANCE (gl_BaseInstance)
-reads ``start_instance`` (PIPE_CAP_DRAW_PARAMETERS).  (The divisor stays:
-Mesa hosts read a per-vertex stride-0 binding as a constant converted on
-the CPU, GL_FIXED imprecisely.)  Without vertex_attrib_binding (gl33)
-base instance would fetch element ``start_instance``, so draws with a
-stride-0 buffer bound use the offset emulation of start_instance (above);
-that host has no draw parameters, so no shader can tell.
-
-User memory (vertex buffers and index buffers) is copied into one
-streaming ring buffer (``StreamRing``): appended at increasing offsets,
-and replaced by fresh storage only when full, so an upload never waits for
-the GPU and costs no GL object per draw.
+``VertexPart`` (``ctx.vertex_part``) resolves every element's format to a
+host fetch at create time (a format the host cannot fetch is refused there),
+keeps one VAO per (elements CSO, buffer set), copies user memory into a
+streaming ring and gives the draw its vertex input (``_emit_vertex``).
+docs/bindings.md "Vertex input" explains locations, raw doubles, VAOs,
+instancing without base instance, stride 0 and the ring.
 """
 
 from __future__ import annotations
@@ -74,7 +26,7 @@ from .shaders import variant_input
 from .state import VertexBuffer, VertexElement
 
 # Divisor that makes GL fetch element 0 for every vertex and instance
-# (Gallium stride 0, see the module docstring).
+# (Gallium stride 0, see the docs/bindings.md "Vertex input").
 STRIDE0_DIVISOR = 0xFFFFFFFF
 
 # Fetch paths of an attribute row.
@@ -560,7 +512,7 @@ class VertexPart(Part):
             real_stride0 = False
             if stride == 0:
                 real_stride0 = self._gl_bind_vertex_buffer is not None
-                divisor = STRIDE0_DIVISOR  # kept with a real stride 0 (module docstring)
+                divisor = STRIDE0_DIVISOR  # kept with a real stride 0 (docs/bindings.md "Vertex input")
             elif divisor and offset_emulation and start_instance:
                 offset += start_instance * stride
             bind_buffer(array_buffer, name)
@@ -573,7 +525,7 @@ class VertexPart(Part):
             self._gl_attrib_divisor(loc, divisor if divisor < 0x80000000 else divisor - 0x100000000)
             if real_stride0:
                 # The pointer call made binding ``loc`` "tightly packed";
-                # rebind its buffer with a real stride 0 (module docstring).
+                # rebind its buffer with a real stride 0 (docs/bindings.md "Vertex input").
                 self._gl_bind_vertex_buffer(loc, name, ctypes.c_ssize_t(offset), 0)
             enabled |= 1 << loc
         changed = enabled ^ enabled_before
@@ -679,7 +631,7 @@ def _fetch_rows(fmt, fetch, ve) -> "list[FetchRow]":
     integer = fetch.path != "float"
     if fetch.path == "double":
         # Raw doubles: their 32-bit halves through the integer path (Mesa's
-        # util_lower_uint64_vertex_elements; module docstring).
+        # util_lower_uint64_vertex_elements; docs/bindings.md "Vertex input").
         n = _RAW_DOUBLE_CHANNELS[fmt.name]
         n = max(n, 3) if ve.dual_slot else min(n, 2)
         half = _GL_INT if fmt.name.endswith("_SINT") else _GL_UNSIGNED_INT
@@ -705,5 +657,5 @@ AREA = Area(
     drop_caches=VertexPart._drop_vertex_caches,
 )
 
-__all__ = ["AREA", "AttribRow", "FetchRow", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO", "VertexPart",
-           "gl_function", "offset_pointer"]
+__all__ = ["AREA", "AttribRow", "FetchRow", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO",
+           "VertexPart", "gl_function", "offset_pointer"]

@@ -125,8 +125,8 @@ class ViewportPart(Part):
 
     def _viewport_depth(self) -> bool:
         """The last vertex stage does the viewport's z transform and the host
-        gets the depth range [0, 1] (near plane off, far plane on; see the
-        module docstring)."""
+        gets the depth range [0, 1] (near plane off, far plane on;
+        docs/coordinates.md "Viewports")."""
         rast = getattr(self.ctx, "rasterizer", None)
         return bool(rast is not None and rast.viewport_fields[2])
 
