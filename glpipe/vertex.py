@@ -105,9 +105,9 @@ class VertexElementsCSO:
         self.vs_input = variant_input(vs_input_types)  # the variant-key input (variant_keys.py)
         self.max_vb = max((a.vb_index for a in attribs), default=-1)
         self.destroyed = False
-        # Vertex-buffer set id (VertexMixin._vb_id) -> (GL VAO, ((Resource, GL
-        # name) it was specified with, ...)): the VAOs made for this layout.
-        self.vaos: dict = {}
+        # Vertex-buffer set id (VertexPart._vb_id) -> VaoRecord: the VAOs
+        # made for this layout.
+        self.vaos: "dict[int, VaoRecord]" = {}
 
     @property
     def templ(self) -> tuple:
