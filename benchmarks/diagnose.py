@@ -79,7 +79,7 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
 
     Times the case's loop, its binds alone, and case (a)'s draw; then wraps
     every emit method ``Context._update_derived`` dispatches to (the rows of
-    ``glpipe.context.DERIVED_ROWS`` plus ``_emit_vertex``) with a perf_counter timer on the instance
+    ``glpipe.context.DERIVED_ROWS`` plus the vertex part's ``_emit_vertex``) with a perf_counter timer on the instance
     that runs it (the area's part, or the context) and runs the loop again.  The timer's own cost is measured on a
     no-op and subtracted, so each row is the function's real µs per call;
     "dispatch" is what remains of the emit time (walking the rows,
@@ -130,7 +130,8 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
         ctx = g.ctx
         # (object the row's function is called on, its name): the area's part,
         # or the context for an area that is still a mixin (glpipe/part.py).
-        targets = [(owner(ctx, area), fn.__name__) for _bits, area, fn in DERIVED_ROWS] + [(ctx, "_emit_vertex")]
+        targets = [(owner(ctx, area), fn.__name__) for _bits, area, fn in DERIVED_ROWS]
+        targets.append((ctx.vertex_part, "_emit_vertex"))  # the vertex input: no row (glpipe/draw.py)
         targets = list(dict.fromkeys(targets))
         for obj, name in targets:
             if hasattr(obj, name):

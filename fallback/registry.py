@@ -96,7 +96,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="base_instance",
         provides="draw_vbo start_instance (START_INSTANCE) without base-instance draws: per-instance "
                  "attribute offsets advanced by start_instance * stride",
-        implementation="glpipe.vertex.VertexMixin._specify_attribs",
+        implementation="glpipe.vertex.VertexPart._specify_attribs",
     ),
     Fallback(
         name="soft_int64",
@@ -229,7 +229,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature=None,
         provides="VS_WINDOW_SPACE_POSITION: the host viewport fixed to the framebuffer rectangle and the "
                  "shader's window coordinates mapped back by the sysvals transform",
-        implementation="glpipe.viewport.ViewportMixin._window_space_transform",
+        implementation="glpipe.viewport.ViewportPart._window_space_transform",
     ),
 )
 

@@ -523,7 +523,7 @@ class BlendPart(Part):
         formats pick the block) sends only what differs."""
         cso = self.blend or self._blend_default
         ctx = self.ctx
-        fb = ctx.framebuffer
+        fb = ctx.framebuffer_part.framebuffer
         # The block for a framebuffer object is remembered on the CSO
         # (templates are immutable: the formats follow the object).
         block = cso.fb_block if cso.fb is fb else self._blend_block_for(cso, fb)
@@ -556,7 +556,7 @@ class BlendPart(Part):
         self.ctx._counters.gl_state_calls += calls
 
     def _framebuffer_samples(self) -> int:
-        fb = self.ctx.framebuffer
+        fb = self.ctx.framebuffer_part.framebuffer
         for surf in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,):
             if surf is not None:
                 return max(1, int(surf.texture.nr_samples))

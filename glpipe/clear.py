@@ -1,40 +1,11 @@
 """Clears: pipe_context::clear, clear_render_target, clear_depth_stencil.
 
-Gallium's rule (p_context.h, context.rst "Clearing"): a clear writes the
-given values into the whole surface - every layer of a layered surface -
-and ignores the pipeline state: no colour write mask, no stencil write
-mask, no scissor (only the ``scissor_state`` passed to ``clear`` limits it,
-PIPE_CAP_CLEAR_SCISSORED), no rasterizer discard, no dithering.  GL's
-glClearBuffer* obeys all of those, so a clear first puts them in the
-neutral position (all channels written, depth mask on, stencil mask 0xff,
-scissor test only as requested, discard and dither off) and sets the dirty
-bits of the blocks it clobbered (BLEND, DSA, SCISSOR, RASTERIZER), so the
-next draw re-emits them from the bound CSOs.
-
-Values.  ``color`` is a 4-tuple, floats for float / normalized formats and
-ints for pure integer ones (glClearBufferfv / iv / uiv by the surface
-format).  The colour goes through the surface format the way Gallium's
-util_pack_color does - each stored channel takes the first component the
-format's swizzle reads it from (L8 stores R, A8 stores A) - and then onto
-the host texel through the emulation swizzle of the host storage (A8 held
-as R8 gets alpha in its red channel, L8A8 held as RG8 gets (L, A)).  sRGB
-surface formats take a linear colour and store it encoded, as Gallium
-drivers do: glpipe encodes in Python and keeps GL_FRAMEBUFFER_SRGB off for
-the clear, so the result does not depend on who enabled it.  Depth is
-clamped to [0, 1] (Gallium: "depth clear value in [0,1]"); stencil keeps
-its low 8 bits.
-
-``clear`` works on the bound framebuffer (emitted first if dirty).
-``clear_render_target`` / ``clear_depth_stencil`` take any surface of this
-context, bound or not, and a rectangle: they attach each layer of the
-surface in turn to a private framebuffer object (one for colour, one for
-depth/stencil, made on first use and freed by ``ctx.destroy()``) and clear
-it scissored to the rectangle; the rectangle is clipped to the surface.
-
-Render conditions arrive with the queries issue: until then there is never
-an active condition, so ``render_condition_enabled`` (True or False) changes
-nothing.  When render_condition lands, a False flag must suspend it around
-these clears.
+``ClearPart`` (``ctx.clear_part``): a clear writes every layer of the
+surface and ignores the pipeline state (masks, scissor, discard, dither:
+Gallium's rule), so the host state glClearBuffer obeys is put in the
+neutral position and the clobbered blocks are dirtied.  Colours go through
+the Gallium format and the host storage's emulation swizzle
+(``host_clear_color``).  docs/formats.md "Clears" has the details.
 """
 
 from __future__ import annotations
@@ -44,16 +15,13 @@ import numbers
 
 from lowering.errors import InvalidArgumentError
 
-from .defs import Clear, Target
+from .defs import Clear, Swizzle, Target
 from .dirty import Dirty
+from .part import Area, Part
 from .formats import util_format_description
 from .state import ScissorState
 
 _ALL_CLEAR_BITS = int(Clear.DEPTH | Clear.STENCIL | Clear.COLOR)
-
-# PIPE_SWIZZLE_* values (u_formats.h); the host emulation swizzle uses the
-# same numbering over the host texel's R, G, B, A.
-_SWZ_0, _SWZ_1 = 4, 5
 
 # Per texture target: how one layer of a surface attaches to an FBO.
 # "cube": glFramebufferTexture2D with the face target (a plain cube map's
@@ -109,7 +77,7 @@ def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
     format ``fmt`` held in ``storage`` (formats.HostFormat) to ``color``.
 
     ``kind`` is "f", "i" or "ui" (glClearBufferfv / iv / uiv); ``values``
-    are the four host components.  See the module docstring for the path a
+    are the four host components.  docs/formats.md "Clears" gives the path a
     colour takes: through the Gallium format's channels (and sRGB
     encoding), then through the host emulation swizzle.
     """
@@ -142,7 +110,7 @@ def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
     sampled = []
     for s in desc.swizzle[:4]:
         s = int(s)
-        sampled.append(stored[s] if s < len(stored) else (one if s == _SWZ_1 else 0))
+        sampled.append(stored[s] if s < len(stored) else (one if s == Swizzle.ONE else 0))
     # Host texel component k holds what the emulation swizzle reads from it.
     swz = [int(s) for s in storage.swizzle]
     host = []
@@ -174,18 +142,20 @@ def _rect(dstx, dsty, width, height, what: str) -> tuple:
     return tuple(int(v) for v in vals)
 
 
-class ClearMixin:
-    """Context methods for clears (mixed into Context)."""
+class ClearPart(Part):
+    """The clear area: clear, clear_render_target, clear_depth_stencil."""
 
-    def _init_clear(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         # Private FBOs of clear_render_target / clear_depth_stencil, made on
         # first use: 0 = not made yet.
         self._clear_fbos = {"COLOR": 0, "ZS": 0}
 
-    def _destroy_clear(self) -> None:
+    def destroy(self) -> None:
+        """Delete the private FBOs (Context.destroy)."""
         names = [n for n in self._clear_fbos.values() if n]
         if names:
-            self.gl.glDeleteFramebuffers(len(names), names)
+            self.ctx.gl.glDeleteFramebuffers(len(names), names)
         self._clear_fbos = {"COLOR": 0, "ZS": 0}
 
     # -- GL state a clear needs -------------------------------------------------
@@ -195,7 +165,7 @@ class ClearMixin:
         set the dirty bits of what changed.  ``scissor`` is None or
         (x, y, w, h).  Returns whether GL_FRAMEBUFFER_SRGB was on (it is
         turned off; ``_end_clear_state`` turns it back on)."""
-        gl = self.gl
+        gl = self.ctx.gl
         dirty = Dirty.RASTERIZER
         gl.glDisable(gl.GL_RASTERIZER_DISCARD)
         if scissor is None:
@@ -219,8 +189,8 @@ class ClearMixin:
         if stencil:
             gl.glStencilMask(0xFF)  # both faces; clears use the front mask
             dirty |= Dirty.DSA
-        self.dirty |= dirty
-        self._forget_other_contexts()
+        self.ctx.dirty |= dirty
+        self.ctx._forget_other_contexts()
         return srgb
 
     def _end_clear_state(self, srgb_was_on: bool, scissored: bool) -> None:
@@ -230,14 +200,14 @@ class ClearMixin:
         rasterizer yet is not cut to the clear's rectangle.  The other
         switches stay in their neutral (GL default) position; the dirty bits
         already say they must be re-emitted."""
-        gl = self.gl
+        gl = self.ctx.gl
         if srgb_was_on:
             gl.glEnable(gl.GL_FRAMEBUFFER_SRGB)
         if scissored:
             gl.glDisable(gl.GL_SCISSOR_TEST)
 
     def _clear_color_buffer(self, drawbuffer: int, kind: str, values: tuple) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         if kind == "f":
             gl.glClearBufferfv(gl.GL_COLOR, drawbuffer, _F4(*values))
         elif kind == "i":
@@ -246,7 +216,7 @@ class ClearMixin:
             gl.glClearBufferuiv(gl.GL_COLOR, drawbuffer, _U4(*values))
 
     def _clear_zs(self, attachment: str, do_depth: bool, do_stencil: bool, depth: float, stencil: int) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         if do_depth and do_stencil and attachment == "DEPTH_STENCIL":
             gl.glClearBufferfi(gl.GL_DEPTH_STENCIL, 0, depth, stencil)
             return
@@ -263,7 +233,7 @@ class ClearMixin:
         (Clear.DEPTH) / stencil (Clear.STENCIL) to ``depth`` / ``stencil``,
         every layer, ignoring masks and the scissor; ``scissor_state`` (a
         ScissorState or None) limits the cleared region."""
-        self.check_alive("clear")
+        self.ctx.check_alive("clear")
         if isinstance(buffers, bool) or not isinstance(buffers, numbers.Integral):
             raise InvalidArgumentError(f"clear: buffers must be a Clear mask, got {buffers!r}")
         buffers = int(buffers)
@@ -278,7 +248,7 @@ class ClearMixin:
             if sc.maxx < sc.minx or sc.maxy < sc.miny:
                 raise InvalidArgumentError(f"clear: scissor_state has max < min: {sc!r}")
             scissor = (sc.minx, sc.miny, sc.maxx - sc.minx, sc.maxy - sc.miny)
-        fb = self.framebuffer
+        fb = self.ctx.framebuffer_part.framebuffer
         colors = []
         for i in range(fb.nr_cbufs):
             surf = fb.cbufs[i]
@@ -298,19 +268,19 @@ class ClearMixin:
         sval = _stencil_value(stencil, "clear") if do_stencil else 0
         if not colors and not do_depth and not do_stencil:
             return  # nothing bound that the mask names
-        self.host.make_current()
+        self.ctx.host.make_current()
         # Bound unconditionally: every context of a screen shares one GL
         # context, so another context (or clear_render_target's private FBO)
         # may hold the GL binding even when Dirty.FRAMEBUFFER is clear.  A
         # cached FBO costs one dict lookup and glBindFramebuffer.
-        self._emit_framebuffer()
+        self.ctx.framebuffer_part._emit_framebuffer()
         srgb = self._neutral_clear_state(scissor, bool(colors), do_depth, do_stencil)
         for i, kind, values in colors:
             self._clear_color_buffer(i, kind, values)
         if do_depth or do_stencil:
             self._clear_zs(zs.attachment, do_depth, do_stencil, dval, sval)
         self._end_clear_state(srgb, scissor is not None)
-        self.host.check("clear")
+        self.ctx.host.check("clear")
 
     # -- clears of any surface -------------------------------------------------
 
@@ -318,9 +288,9 @@ class ClearMixin:
         """pipe_context::clear_render_target: clear the rectangle
         (dstx, dsty, width, height) of every layer of colour ``surface`` (bound
         or not) to ``color``.  No render condition exists yet, so
-        ``render_condition_enabled`` has no effect (see the module docstring)."""
-        self.check_alive("clear_render_target")
-        self._check_surface(surface, "clear_render_target: surface", color=True)
+        ``render_condition_enabled`` has no effect (docs/formats.md "Clears")."""
+        self.ctx.check_alive("clear_render_target")
+        self.ctx.framebuffer_part.check_surface(surface, "clear_render_target: surface", color=True)
         rect = _rect(dstx, dsty, width, height, "clear_render_target")
         kind, values = host_clear_color(surface.format, surface.texture.storage, color, "clear_render_target")
         if rect[2] == 0 or rect[3] == 0:
@@ -334,8 +304,8 @@ class ClearMixin:
         stencil (Clear.STENCIL) of the rectangle of every layer of
         depth/stencil ``surface`` (bound or not).  Bits the format lacks are
         ignored."""
-        self.check_alive("clear_depth_stencil")
-        self._check_surface(surface, "clear_depth_stencil: surface", color=False)
+        self.ctx.check_alive("clear_depth_stencil")
+        self.ctx.framebuffer_part.check_surface(surface, "clear_depth_stencil: surface", color=False)
         if isinstance(clear_flags, bool) or not isinstance(clear_flags, numbers.Integral):
             raise InvalidArgumentError(f"clear_depth_stencil: clear_flags must be a Clear mask, got {clear_flags!r}")
         flags = int(clear_flags)
@@ -357,7 +327,7 @@ class ClearMixin:
 
     def _private_fbo(self, kind: str) -> int:
         fbo = self._clear_fbos[kind]
-        gl = self.gl
+        gl = self.ctx.gl
         if not fbo:
             fbo = int(gl.glGenFramebuffers(1))
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
@@ -373,7 +343,7 @@ class ClearMixin:
         return fbo
 
     def _attach_layer(self, att: int, surface, layer: int) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         res = surface.texture
         tex = res.gl_object
         kind = _ATTACH_KIND[res.target]
@@ -391,8 +361,8 @@ class ClearMixin:
                               stencil: bool, what: str) -> None:
         """Attach each layer of ``surface`` to the private FBO and run
         ``do_clear`` scissored to ``rect`` (clipped to the surface)."""
-        gl = self.gl
-        self.host.make_current()
+        gl = self.ctx.gl
+        self.ctx.host.make_current()
         x, y, w, h = rect
         w = min(w, surface.width - x)
         h = min(h, surface.height - y)
@@ -400,8 +370,8 @@ class ClearMixin:
             return
         self._private_fbo(fbo_kind)
         # The context's framebuffer is no longer bound.
-        self.dirty |= Dirty.FRAMEBUFFER
-        self._forget_other_contexts()
+        self.ctx.dirty |= Dirty.FRAMEBUFFER
+        self.ctx._forget_other_contexts()
         if fbo_kind == "COLOR":
             atts = [gl.GL_COLOR_ATTACHMENT0]
         else:
@@ -416,7 +386,7 @@ class ClearMixin:
                     self._attach_layer(att, surface, layer)
                 status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
                 if status != gl.GL_FRAMEBUFFER_COMPLETE:
-                    self.host.clear_errors()
+                    self.ctx.host.clear_errors()
                     raise InvalidArgumentError(
                         f"{what}: the host GL cannot render to {surface!r} "
                         f"(glCheckFramebufferStatus = 0x{int(status):04x})")
@@ -426,11 +396,17 @@ class ClearMixin:
                 # Detach, so the private FBO does not keep the texture alive.
                 gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, att, gl.GL_RENDERBUFFER, 0)
             self._end_clear_state(srgb, True)
-        self.host.check(what)
+        self.ctx.host.check(what)
 
 
 # Argument arrays of glClearBuffer*.
 _F4, _I4, _U4 = ctypes.c_float * 4, ctypes.c_int32 * 4, ctypes.c_uint32 * 4
 _F1, _I1 = ctypes.c_float * 1, ctypes.c_int32 * 1
 
-__all__ = ["ClearMixin", "host_clear_color", "linear_to_srgb"]
+AREA = Area(
+    "clear_part", part=ClearPart,
+    methods=("clear", "clear_render_target", "clear_depth_stencil"),
+    destroy=ClearPart.destroy,
+)
+
+__all__ = ["AREA", "ClearPart", "host_clear_color", "linear_to_srgb"]

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, depth_stencil_alpha
-from .clear import ClearMixin
+from . import blend, clear, depth_stencil_alpha, framebuffer, vertex, viewport
 from .constants import ConstantBufferMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
@@ -29,7 +28,6 @@ from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .fence import FenceMixin
 from .fill_modes import FillModesMixin
-from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
 from .line_stipple import LineStippleMixin
 from .part import Area, attach, compose, derived_rows, owner
@@ -43,9 +41,7 @@ from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
 from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
-from .vertex import VertexMixin
 from .vertex_capture import VertexCaptureMixin
-from .viewport import ViewportMixin
 
 D = Dirty
 
@@ -64,17 +60,9 @@ PARTS: "tuple[Area, ...]" = (
     Area("shaders", mixin=ShaderMixin, init=ShaderMixin._init_shaders, destroy=ShaderMixin._destroy_shaders,
          rows=((D.PROGRAM | D.SHADERS, ShaderMixin._emit_program),), drop_caches=ShaderMixin._drop_program_caches),
     Area("variant_keys", mixin=VariantKeyMixin),
-    Area("vertex", mixin=VertexMixin, init=VertexMixin._init_vertex, destroy=VertexMixin._destroy_vertex,
-         drop_caches=VertexMixin._drop_vertex_caches),
-    Area("framebuffer", mixin=FramebufferMixin, init=FramebufferMixin._init_framebuffer,
-         destroy=FramebufferMixin._destroy_framebuffers, rows=((D.FRAMEBUFFER, FramebufferMixin._emit_framebuffer),),
-         drop_caches=FramebufferMixin._drop_framebuffer_caches),
-    Area("viewport", mixin=ViewportMixin, init=ViewportMixin._init_viewport,
-         rows=((D.VIEWPORT, ViewportMixin._emit_viewport), (D.SCISSOR, ViewportMixin._emit_scissor)),
-         # Overrides the viewports, the transform sysvals and the rasterizer's
-         # depth clamp while a window-space VS is bound (binding a rasterizer
-         # then sets Dirty.VIEWPORT, so other rasterizer switches pay nothing here).
-         late_rows=((D.FRAMEBUFFER | D.VIEWPORT | D.RASTERIZER, ViewportMixin._emit_window_space),)),
+    vertex.AREA,
+    framebuffer.AREA,
+    viewport.AREA,
     Area("rasterizer", mixin=RasterizerMixin, init=RasterizerMixin._init_rasterizer,
          destroy=RasterizerMixin._destroy_rasterizer, drop_caches=RasterizerMixin._drop_rasterizer_caches,
          # A block with a shadow of the host state has two bits (glpipe/dirty.py):
@@ -97,7 +85,7 @@ PARTS: "tuple[Area, ...]" = (
     Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
          destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
          drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
-    Area("clear", mixin=ClearMixin, init=ClearMixin._init_clear, destroy=ClearMixin._destroy_clear),
+    clear.AREA,
     Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
     Area("fences", mixin=FenceMixin, init=FenceMixin._init_fences, destroy=FenceMixin._destroy_fences),
     Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
@@ -194,12 +182,12 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
             return
         bits = 0
         if res.target == Target.BUFFER:
-            if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
+            if any(vb is not None and vb.buffer is res for vb in self.vertex_part.vertex_buffers):
                 bits |= Dirty.VERTEX
             if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
                 bits |= Dirty.CONSTANTS
         else:
-            fb = self.framebuffer
+            fb = self.framebuffer_part.framebuffer
             if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
                 bits |= Dirty.FRAMEBUFFER
         # Any live view of it (bound or not: the context's views are few, its slots many).

@@ -30,6 +30,7 @@ from . import host as _hostmod
 from .defs import Prim, ShaderType
 from .dirty import ALL, Dirty
 from .state import DrawInfo
+from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
 # Prims core GL draws as they are (GL enum by Prim).  PATCHES is left out on
 # purpose: it takes _draw_special, which checks tessellation on the host and
@@ -70,6 +71,24 @@ class DrawPath:
         self._derived_runs: dict = {}
         self._derived_after: "dict[int, int]" = {}
         self._bind_rows()
+        raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points
+        # The draw entry points as plain ctypes functions (draw_vbo is the hot
+        # path; PyOpenGL's wrappers cost about a microsecond per call).
+        self._gl_draw_arrays = gl_function(gl, "glDrawArraysInstanced", raw)
+        self._gl_draw_arrays_bi = gl_function(gl, "glDrawArraysInstancedBaseInstance", raw)
+        self._gl_draw_elements = gl_function(gl, "glDrawElementsInstancedBaseVertex", raw)
+        self._gl_draw_elements_bi = gl_function(gl, "glDrawElementsInstancedBaseVertexBaseInstance", raw)
+        self._offset_pointer = offset_pointer
+        self._null_pointer = offset_pointer(0)
+        # The draw-side host state shadows.
+        self._restart_on = False
+        self._restart_index = None
+        self._index_res = INDEX_UNBOUND  # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
+        self._index_name = 0             # ... and its GL name then
+        self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
+        self._patch_vertices = None      # set_patch_vertices' value ...
+        self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
+        self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
 
     def _keep_general(self, bit: int, on) -> None:
         """An area's reason to keep draw_vbo on its general path
@@ -114,7 +133,7 @@ class DrawPath:
                 self._update_derived_rows(row + 1)
                 break
         if self.dirty & _VERTEX:
-            self._emit_vertex(start_instance)
+            self.vertex_part._emit_vertex(start_instance)
 
     def _derived_plan(self, dirty: int) -> tuple:
         """(row index, bound emit method) of every derived row ``dirty`` selects."""
@@ -153,7 +172,11 @@ class DrawPath:
             (row, run), = plan
             self._derived_after[dirty] = row + 1
         elif dirty == _VERTEX:  # new vertex buffers or layout: the commonest change of all
-            run = self._emit_vertex_layout
+            # The vertex input itself (start instance 0 by default).  Measured
+            # against the hand-unrolled copy it replaced (_emit_vertex_layout,
+            # removed): 20-25 ns more per layout switch, ~1.5% of the switching
+            # draw, below what benchmarks/bench_draw.py resolves (docs/performance.md).
+            run = self.vertex_part._emit_vertex
         else:
             run = functools.partial(self._run_plan, plan, dirty)
         self._derived_runs[dirty] = run
@@ -169,7 +192,7 @@ class DrawPath:
                 self._update_derived_rows(row + 1)
                 break
         if dirty & _VERTEX:
-            self._emit_vertex(0)
+            self.vertex_part._emit_vertex(0)
         self.dirty = dirty | (self.dirty & _DRAW_STATE)
 
     def _derived_settle(self, dirty: int) -> None:
@@ -244,8 +267,9 @@ class DrawPath:
         if info._draw_cache is None:
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
         start_instance = info.start_instance
-        if start_instance != self._vertex_start_instance and not self._use_base_instance:
-            self.dirty |= Dirty.VERTEX
+        vertex = self.vertex_part
+        if start_instance != vertex.vertex_start_instance and not vertex.use_base_instance:
+            self.dirty |= Dirty.VERTEX  # baked into the attribute offsets (glpipe/vertex.py)
         keys = self._raster_draw_keys
         if keys is not None:
             # The rasterizer keys this draw (its primitive class, its edge
@@ -256,7 +280,7 @@ class DrawPath:
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
         # their upload (Dirty.VERTEX) is due again at every draw.
-        self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if self._vertex_user else Dirty.DRAW_STATE
+        self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if vertex.vertex_user else Dirty.DRAW_STATE
         emulation = self._raster_draw
         if emulation is not None and emulation(info, draws):
             # The rasterizer drew it through an emulation (line stipple
@@ -326,6 +350,19 @@ class DrawPath:
                 # the fast path, into this prologue.
                 previous.dirty = ALL
 
+    def _forget_draw_shadows(self) -> None:
+        """The host GL state may not be ours (another context drew): put the
+        draw-side state glpipe shadows back to known values."""
+        gl = self.gl
+        self._index_res = INDEX_UNBOUND
+        gl.glDisable(gl.GL_PRIMITIVE_RESTART)
+        self._restart_on = False
+        self._restart_index = None
+        self._gl_patch_vertices = None
+        # Not draw-side, but re-emitted with ALL dirty only if the shadow is
+        # forgotten (shaders.py binds the program only when it changes).
+        self._program = None
+
     def _forget_other_contexts(self) -> None:
         """This context changed host GL state outside its draw bookkeeping
         (a clear's neutral state, a private FBO): if another context of the
@@ -357,7 +394,7 @@ class DrawPath:
             return
         if start < 0:
             raise InvalidArgumentError(f"draw_vbo: start {start} is negative")
-        if start_instance and self._use_base_instance:
+        if start_instance and self.vertex_part.use_base_instance:
             self._gl_draw_arrays_bi(mode, start, count, instances, start_instance)
         else:
             self._gl_draw_arrays(mode, start, count, instances)
@@ -373,7 +410,8 @@ class DrawPath:
                 nbytes = memoryview(index).nbytes
             except TypeError:
                 raise InvalidArgumentError("draw_vbo: info.index is not a buffer-protocol object") from None
-            res, (name, base) = self._ring, self._ring.upload(index, 16)
+            ring = self.vertex_part.ring
+            res, (name, base) = ring, ring.upload(index, 16)
         else:
             if index is None:
                 raise InvalidArgumentError(f"draw_vbo: index_size is {size} but info.index is None")
@@ -435,11 +473,12 @@ class DrawPath:
             return
         gltype = self._gl_index_types[size]
         start_instance = info.start_instance
+        base_instance = start_instance and self.vertex_part.use_base_instance
         if draws is None:
             if info.count <= 0:
                 return
             ptr = self._offset_pointer(base + info.start * size)
-            if start_instance and self._use_base_instance:
+            if base_instance:
                 self._gl_draw_elements_bi(mode, info.count, gltype, ptr, instances, info.index_bias, start_instance)
             else:
                 self._gl_draw_elements(mode, info.count, gltype, ptr, instances, info.index_bias)
@@ -448,14 +487,14 @@ class DrawPath:
             if d.count <= 0:
                 continue
             ptr = self._offset_pointer(base + d.start * size)
-            if start_instance and self._use_base_instance:
+            if base_instance:
                 self._gl_draw_elements_bi(mode, d.count, gltype, ptr, instances, d.index_bias, start_instance)
             else:
                 self._gl_draw_elements(mode, d.count, gltype, ptr, instances, d.index_bias)
 
     def _upload_indices(self, data) -> "tuple[int, int]":
         """User index memory into the streaming ring: (GL buffer, byte offset)."""
-        return self._ring.upload(data, 16)
+        return self.vertex_part.ring.upload(data, 16)
 
     def _draw_special(self, info, mode, draws) -> None:
         """Draws off the common path: PATCHES (checked), QUADS / QUAD_STRIP /
@@ -513,7 +552,7 @@ class DrawPath:
             self._restart_on = False
         drawid = info.drawid
         groups = ((drawid, items),) if info.increment_draw_id else tuple((drawid, (it,)) for it in items)
-        start_instance = info.start_instance if self._use_base_instance else 0
+        start_instance = info.start_instance if self.vertex_part.use_base_instance else 0
         instances = max(info.instance_count, 0)
         for first_id, group in groups:
             total = first_id + len(group)
@@ -527,7 +566,7 @@ class DrawPath:
                 else:
                     cmds[first_id + j] = (max(count, 0), instances, start, start_instance)
             # Two's complement for a negative base vertex (GLint in the command).
-            name, off = self._ring.upload((cmds & 0xFFFFFFFF).astype(np.uint32), 16)
+            name, off = self.vertex_part.ring.upload((cmds & 0xFFFFFFFF).astype(np.uint32), 16)
             gl.glBindBuffer(gl.GL_DRAW_INDIRECT_BUFFER, name)
             if size:
                 gl.glMultiDrawElementsIndirect(mode, self._gl_index_types[size], ctypes.c_void_p(off), total, 0)

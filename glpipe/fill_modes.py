@@ -236,7 +236,7 @@ class FillModesMixin:
             raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
                                    "drawn for one fill mode only, not with faces in different fill modes "
                                    "(glpipe/polygon_edges.py)")
-        velems = self.velems
+        velems = self.vertex_part.velems
         divisors = {ve.instance_divisor for ve in (velems.elements if velems is not None else ())
                     if ve.instance_divisor}
         if info.instance_count > 1:
@@ -334,8 +334,8 @@ class FillModesMixin:
                 # per-instance attributes fetch (start_instance + k // divisor).
                 si = base_si if k is None or not divisor else base_si + k // divisor
                 count_inst = instances if k is None else 1
-                if si != self._vertex_start_instance and not self._use_base_instance:
-                    self._emit_vertex(si)  # offsets baked into the attributes (glpipe/vertex.py)
+                if si != self.vertex_part.vertex_start_instance and not self.vertex_part.use_base_instance:
+                    self.vertex_part._emit_vertex(si)  # offsets baked into the attributes (glpipe/vertex.py)
                     self._fm_bind_indices()  # (the VAO holds the element array binding)
                 for a, b, front in item_runs:
                     gl_mode, cls, pmode = faces[front]
@@ -395,7 +395,7 @@ class FillModesMixin:
             return
         ptr = self._offset_pointer(12 * first_tri)
         gltype = self.gl.GL_UNSIGNED_INT
-        if start_instance and self._use_base_instance:
+        if start_instance and self.vertex_part.use_base_instance:
             self._gl_draw_elements_bi(gl_tris, 3 * ntris, gltype, ptr, instances, bias, start_instance)
         else:
             self._gl_draw_elements(gl_tris, 3 * ntris, gltype, ptr, instances, bias)

@@ -1,26 +1,21 @@
 """Surfaces and the framebuffer: create_surface, set_framebuffer_state.
 
-A ``Surface`` is a view of one level and a layer range of a texture,
-usable as a colour or depth/stencil attachment.  The framebuffer state maps
-to a GL framebuffer object, cached by its attachments: switching between
-two framebuffers already seen is one glBindFramebuffer.
-
-Attachment rules (GL 4.5 §9.2.8):
-* a single layer of an array, cube or 3D texture attaches with
-  glFramebufferTextureLayer (a cube face is layer = face index, which GL
-  accepts for cube maps since 4.5 and for cube arrays always; for plain
-  cubes on older GL we use glFramebufferTexture2D with the face target);
-* a surface covering every layer attaches layered (glFramebufferTexture),
-  so a GS can route primitives with LAYER;
-* 1D/2D/RECT/MSAA attach with glFramebufferTexture2D/1D at the level.
+``FramebufferPart`` (``ctx.framebuffer_part``) holds the bound
+``FramebufferState`` and one GL framebuffer object per set of attachments
+seen (``FboKey``): switching between two framebuffers already seen is one
+glBindFramebuffer.  How a ``Surface`` (one level, a layer range) attaches:
+docs/coordinates.md "Surfaces, clears, scissors".
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .defs import PIPE_MAX_COLOR_BUFS, Target
 from .dirty import Dirty
+from .part import Area, Part
 from .formats import Format, util_format_description
 from .state import FramebufferState, SurfaceTemplate
 from .variant_keys import output_kinds
@@ -84,21 +79,41 @@ def _layer_count(res, level: int) -> int:
     return res.array_size
 
 
-class FramebufferMixin:
-    """Context methods for surfaces and the framebuffer state (mixed into Context)."""
+class FboKey(NamedTuple):
+    """What a cached FBO was made from: the attachments, the generations of
+    their textures (a texture re-made in place gets a new GL object), and
+    the no-attachment parameters."""
 
-    def _init_framebuffer(self) -> None:
+    cbufs: tuple
+    zsbuf: "Surface | None"
+    generations: tuple
+    zs_generation: int
+    width: int
+    height: int
+    layers: int
+    samples: int
+
+
+class FramebufferPart(Part):
+    """The framebuffer area: surfaces, the framebuffer state, its FBOs.
+
+    Interface read by other areas: ``framebuffer`` (the bound
+    FramebufferState), ``fb_output_kinds`` (variant keys),
+    ``check_surface`` (clears)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         self.framebuffer = FramebufferState()
-        self._fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
-        self._fbo_cache: "dict[tuple, int]" = {}
+        self.fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
+        self._fbo_cache: "dict[FboKey, int]" = {}
         self._bound_fbo = -1
 
     # -- surfaces ------------------------------------------------------------
 
     def create_surface(self, res, templ: SurfaceTemplate) -> Surface:
         """pipe_context::create_surface: a view of one level and a layer range."""
-        self.check_alive("create_surface")
-        self._check_resource(res, "create_surface")
+        self.ctx.check_alive("create_surface")
+        self.ctx._check_resource(res, "create_surface")
         resource = res
         if resource.target == Target.BUFFER:
             raise InvalidArgumentError("create_surface: resource is a BUFFER; surfaces view textures")
@@ -112,20 +127,20 @@ class FramebufferMixin:
             raise InvalidArgumentError(
                 f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
                 f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}")
-        return Surface(self, resource, templ)
+        return Surface(self.ctx, resource, templ)
 
     def surface_destroy(self, surface: Surface) -> None:
         """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
-        self._drop_fbos(lambda key: any(s is surface for s in key[0]) or key[1] is surface)
+        self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)
         surface.destroyed = True
 
     # -- framebuffer state ---------------------------------------------------
 
     def set_framebuffer_state(self, state: FramebufferState) -> None:
         """pipe_context::set_framebuffer_state: colour buffers + zsbuf."""
-        self.check_alive("set_framebuffer_state")
+        self.ctx.check_alive("set_framebuffer_state")
         if not isinstance(state, FramebufferState):
             raise InvalidArgumentError(
                 f"set_framebuffer_state: expected a FramebufferState, got {type(state).__name__}")
@@ -133,20 +148,20 @@ class FramebufferMixin:
             return
         for i, surf in enumerate(state.cbufs[:state.nr_cbufs]):
             if surf is not None:
-                self._check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)
+                self.check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)
         if state.zsbuf is not None:
-            self._check_surface(state.zsbuf, "FramebufferState.zsbuf", color=False)
+            self.check_surface(state.zsbuf, "FramebufferState.zsbuf", color=False)
         self.framebuffer = state
-        self.dirty |= Dirty.FRAMEBUFFER
+        self.ctx.dirty |= Dirty.FRAMEBUFFER
         kinds = output_kinds(state)
-        if kinds is not self._fb_output_kinds:  # output types / cbuf count are in the FS key
-            self._fb_output_kinds = kinds
-            self.dirty |= Dirty.PROGRAM
+        if kinds is not self.fb_output_kinds:  # output types / cbuf count are in the FS key
+            self.fb_output_kinds = kinds
+            self.ctx.dirty |= Dirty.PROGRAM
 
-    def _check_surface(self, surf, what: str, color: bool) -> None:
+    def check_surface(self, surf, what: str, color: bool) -> None:
         if not isinstance(surf, Surface):
             raise InvalidArgumentError(f"{what}: expected a Surface, got {type(surf).__name__}")
-        if surf.context is not self:
+        if surf.context is not self.ctx:
             raise InvalidArgumentError(f"{what}: surface belongs to another context")
         surf.check_alive(what)
         if color and surf.attachment != "COLOR":
@@ -156,11 +171,11 @@ class FramebufferMixin:
 
     # -- host side -----------------------------------------------------------
 
-    def _fbo_key(self, fb: FramebufferState) -> tuple:
+    def _fbo_key(self, fb: FramebufferState) -> "FboKey":
         cbufs = tuple(fb.cbufs[:fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
         zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
-        return (cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+        return FboKey(cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
@@ -169,7 +184,7 @@ class FramebufferMixin:
                 self._refuse_destroyed_attachment(surf, i if i < fb.nr_cbufs else None)
         key = self._fbo_key(fb)
         fbo = self._fbo_cache.get(key)
-        gl = self.gl
+        gl = self.ctx.gl
         if fbo is None:
             fbo = self._make_fbo(fb)
             self._fbo_cache[key] = fbo
@@ -181,12 +196,12 @@ class FramebufferMixin:
         dirtied the framebuffer): delete the FBOs made with it and raise
         ObjectDestroyedError naming the attachment (``index`` None: zsbuf)."""
         res = surf.texture
-        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key[0] + (key[1],)))
+        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key.cbufs + (key.zsbuf,)))
         where = "zsbuf" if index is None else f"cbufs[{index}]"
         raise ObjectDestroyedError(f"draw: the resource of FramebufferState.{where} was destroyed")
 
     def _make_fbo(self, fb: FramebufferState) -> int:
-        gl = self.gl
+        gl = self.ctx.gl
         fbo = int(gl.glGenFramebuffers(1))
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
         draw_buffers = []
@@ -208,7 +223,7 @@ class FramebufferMixin:
             gl.glDrawBuffer(gl.GL_NONE)
         if fb.nr_cbufs == 0 and fb.zsbuf is None:
             # A framebuffer without attachments (ARB_framebuffer_no_attachments).
-            if not self.screen.profile.has("framebuffer_no_attachments"):
+            if not self.ctx.screen.profile.has("framebuffer_no_attachments"):
                 gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
                 gl.glDeleteFramebuffers(1, [fbo])
                 raise UnsupportedError(
@@ -222,15 +237,15 @@ class FramebufferMixin:
         if status != gl.GL_FRAMEBUFFER_COMPLETE:
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
             gl.glDeleteFramebuffers(1, [fbo])
-            self.host.clear_errors()
+            self.ctx.host.clear_errors()
             raise InvalidArgumentError(
                 f"set_framebuffer_state: the host GL rejects this combination of attachments "
                 f"(glCheckFramebufferStatus = 0x{int(status):04x}): {fb!r}")
-        self.host.check("set_framebuffer_state")
+        self.ctx.host.check("set_framebuffer_state")
         return fbo
 
     def _attach(self, att: int, surf: Surface) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         res = surf.texture
         tex = res.gl_object
         target = res.target
@@ -251,13 +266,13 @@ class FramebufferMixin:
             gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surf.level)
 
     def _drop_fbos(self, predicate) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         for key in [k for k in self._fbo_cache if predicate(k)]:
             fbo = self._fbo_cache.pop(key)
             if self._bound_fbo == fbo:
                 gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
                 self._bound_fbo = -1
-                self.dirty |= Dirty.FRAMEBUFFER
+                self.ctx.dirty |= Dirty.FRAMEBUFFER
             gl.glDeleteFramebuffers(1, [fbo])
 
     def _drop_framebuffer_caches(self) -> None:
@@ -266,8 +281,17 @@ class FramebufferMixin:
         framebuffer object from the surfaces again."""
         self._drop_fbos(lambda key: True)
 
-    def _destroy_framebuffers(self) -> None:
+    def destroy(self) -> None:
+        """Delete every cached FBO (Context.destroy)."""
         self._drop_fbos(lambda key: True)
 
 
-__all__ = ["Surface", "FramebufferMixin", "PIPE_MAX_COLOR_BUFS"]
+AREA = Area(
+    "framebuffer_part", part=FramebufferPart,
+    methods=("create_surface", "surface_destroy", "set_framebuffer_state"),
+    rows=((Dirty.FRAMEBUFFER, FramebufferPart._emit_framebuffer),),
+    destroy=FramebufferPart.destroy,
+    drop_caches=FramebufferPart._drop_framebuffer_caches,
+)
+
+__all__ = ["AREA", "FramebufferPart", "PIPE_MAX_COLOR_BUFS", "Surface"]

@@ -417,7 +417,7 @@ class RasterizerMixin:
             used = cso
         self.rasterizer = cso
         self.dirty |= _RASTERIZER_CSO
-        if self._window_space:
+        if self.viewport_part.window_space:
             self.dirty |= Dirty.VIEWPORT  # the window-space override follows the rasterizer (viewport.py)
         was = previous or self._rasterizer_default
         if used.clip_plane_enable != was.clip_plane_enable or used.depth_clip_plane != was.depth_clip_plane:

@@ -342,7 +342,7 @@ class ShaderMixin:
 
     def _vs_changed(self) -> None:
         """A new VS is bound: what depends on it beyond its program."""
-        self._note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
+        self.viewport_part.note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
         if self._rast_edge_fill:
             # Its EDGEFLAG output: the next draw keys its edge flags on draw_vbo's
             # general path (glpipe/polygon_edges.py).
@@ -356,7 +356,7 @@ class ShaderMixin:
             self.shaders[stage] = None
             self.dirty |= Dirty.PROGRAM
             if stage == ShaderType.VERTEX:
-                self._note_window_space()
+                self.viewport_part.note_window_space()
         gl = self.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]

@@ -119,10 +119,10 @@ class SysvalsMixin:
         (overridden by glpipe/viewport.py ``_emit_window_space`` while a
         VS_WINDOW_SPACE_POSITION VS is bound).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
         ``_set_sysval`` marks the block dirty only when the bytes change."""
-        fb = self.framebuffer
+        fb = self.framebuffer_part.framebuffer
         w, h = float(fb.width), float(fb.height)
         self._set_sysval("fb_size", (w, h, 1.0 / w if w else 0.0, 1.0 / h if h else 0.0))
-        vp = self.viewports[0]
+        vp = self.viewport_part.viewports[0]
         self._set_sysval("viewport_scale", tuple(vp.scale) + (1.0,))
         self._set_sysval("viewport_translate", tuple(vp.translate) + (0.0,))
 

@@ -171,15 +171,15 @@ class VariantKeyMixin:
         """The canonical holder of the variant-key inputs other than the
         shaders.  Structured values are holders themselves, stored by their
         setters, so the tuple hashes without walking them."""
-        velems = self.velems
+        velems = self.vertex_part.velems
         return variant_input((
-            self._fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
+            self.framebuffer_part.fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
             self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
             self.blend_part.dual_source_key,  # glpipe/blend.py
             velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
             self._rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
             self._window_rect_key,  # glpipe/rasterizer.py: (count, include)
-            self._viewport_y_flip,  # glpipe/viewport.py
+            self.viewport_part.viewport_y_flip,  # glpipe/viewport.py
             # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
             self._prim_class if self._rast_class_sensitive else None,
             # glpipe/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
@@ -299,7 +299,7 @@ class VariantKeyMixin:
             if rast[_r.KEY_DEPTH_CLIP] == _r.DEPTH_CLIP_FAR:
                 # Near plane off, far on: the viewport's z transform in the
                 # stage, host depth range [0, 1] (glpipe/viewport.py).
-                self._check_viewport_depth(cso)
+                self.viewport_part.check_viewport_depth(cso)
                 fields["viewport_depth"] = True
             if rast[_r.KEY_DEPTH_CLIP]:
                 # (the host's clip distance count is a constant of the context)

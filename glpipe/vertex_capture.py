@@ -119,7 +119,7 @@ class VertexCaptureMixin:
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
         gl.glBeginTransformFeedback(gl.GL_POINTS)
         points = int(gl.GL_POINTS)
-        if start_instance and self._use_base_instance:
+        if start_instance and self.vertex_part.use_base_instance:
             self._gl_draw_arrays_bi(points, first, n, instances, start_instance)
         else:
             self._gl_draw_arrays(points, first, n, instances)

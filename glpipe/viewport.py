@@ -1,49 +1,10 @@
 """Viewports and scissors: set_viewport_states, set_scissor_states.
 
-Gallium gives a viewport as scale/translate: window = ndc * scale +
-translate.  GL wants a rectangle and a depth range, so per axis
-``x0 = tx - |sx|``, ``width = 2|sx|``, and in depth ``near = tz - sz``,
-``far = tz + sz`` (or ``near = tz``, ``far = tz + sz`` with clip_halfz, where
-NDC z runs 0..1).  A negative y scale (a frontend flipping y for a
-window-system framebuffer) has no GL rectangle: the rectangle is taken
-from |sy| and the flip is done in the vertex stage through the sysvals
-block (``VariantKey.y_flip``), which the rasterizer module wires.
-
-Two more fields move parts of the transform into the last vertex stage:
-
-* ``bottom_edge_rule`` (rasterizer.py): the host draws with clip origin
-  UPPER_LEFT, which mirrors y inside the same rectangle; the stage's y flip
-  (``VariantKey.y_flip`` = negative y scale XOR bottom_edge_rule,
-  variant_keys.py) undoes it, so nothing here changes.
-* near plane off, far plane on (``_viewport_depth``): Gallium clamps depth
-  to [0, 1] only, GL_DEPTH_CLAMP to the depth range, so every host viewport
-  gets the range [0, 1] and the stage applies viewport 0's z transform
-  (``VariantKey.viewport_depth``, lowering/glsl/passes/vertex.py); the host
-  then runs without halfz (``_clip_halfz`` is the host's, rasterizer.py
-  ``_host_halfz``).  A last stage writing VIEWPORT_INDEX is refused there
-  when more than one viewport exists (``_check_viewport_depth``).
-
-Multiple viewports/scissors need GL 4.1 (``viewport_array``); without it
-only slot 0 exists and the cap PIPE_CAP_MAX_VIEWPORTS says 1.
-
-Two rasterizer fields change the transform, each natively or, on a host
-without the GL switch, through the last vertex stage (the variant key
-fields are set by glpipe/rasterizer.py only where the switch is missing):
-
-* ``clip_halfz``: GL gets the halfz depth range (near = tz, far = tz + sz)
-  on every host.  With glClipControl(ZERO_TO_ONE) GL maps NDC z in [0, 1]
-  to ``n + z_ndc * (f - n)`` = z_ndc * sz + tz.  Without it the variant
-  writes z' = 2z - w, so GL clips -w <= z' <= w (Gallium's 0 <= z <= w)
-  and maps z'_ndc = 2 z_ndc - 1 to ``z'_ndc * (f - n) / 2 + (f + n) / 2``
-  = (2 z_ndc - 1) * sz / 2 + tz + sz / 2 = z_ndc * sz + tz: the same depth
-  (lowering/glsl/passes/vertex.py).
-* ``half_pixel_center`` = False: Gallium's sample point of pixel (i, j) is
-  (i, j), GL's (i + 0.5, j + 0.5), so everything moves by +0.5 px.  With
-  float viewports the GL viewports move (glViewportIndexedf); glViewport
-  takes integers, so without them the variant adds 0.5 px in clip space
-  (``0.5 * w / scale``), reading viewport 0's scale from the sysvals block
-  (glpipe/sysvals.py ``_emit_transform_sysvals`` runs on every
-  Dirty.VIEWPORT), so moving the viewport never recompiles.
+``ViewportPart`` (``ctx.viewport_part``) turns Gallium's scale/translate
+viewports into GL rectangles and depth ranges, keeps the scissors, and
+overrides the transform while a VS_WINDOW_SPACE_POSITION shader is bound.
+docs/coordinates.md explains the transform, the y flip, clip_halfz,
+half_pixel_center, the depth-only clamp and the window-space override.
 """
 
 from __future__ import annotations
@@ -52,6 +13,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import PIPE_MAX_VIEWPORTS, ShaderType
 from .dirty import Dirty
+from .part import Area, Part
 from .state import ScissorState, ViewportState
 
 
@@ -67,18 +29,23 @@ def viewport_rect(vp: ViewportState, clip_halfz: bool = False) -> tuple:
     return (tx - ax, ty - ay, 2.0 * ax, 2.0 * ay, near, far)
 
 
-class ViewportMixin:
-    """Context methods for viewports and scissors (mixed into Context)."""
+class ViewportPart(Part):
+    """The viewport area: viewports, scissors, the window-space override.
 
-    def _init_viewport(self) -> None:
-        prof = self.screen.profile
+    Interface read by other areas: ``viewports`` (sysvals), ``viewport_y_flip``
+    (the variant key's y flip), ``window_space`` (rasterizer),
+    ``note_window_space`` (VS binds), ``check_viewport_depth`` (variant keys)."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        prof = ctx.screen.profile
         self._max_viewports = prof.limit("GL_MAX_VIEWPORTS") if prof.has("viewport_array") else 1
         self._max_viewports = max(1, min(self._max_viewports, PIPE_MAX_VIEWPORTS))
         # glViewportIndexedf: sub-pixel origins, hence the native half-pixel shift.
         self._float_viewports = prof.has("viewport_array")
         self.viewports = [ViewportState()] * self._max_viewports
         self.scissors = [ScissorState()] * self._max_viewports
-        self._viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
+        self.viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
 
     def _slots(self, what: str, start_slot: int, items) -> tuple:
         items = tuple(items)
@@ -91,7 +58,7 @@ class ViewportMixin:
     def set_viewport_states(self, start_slot: int, viewports) -> None:
         """pipe_context::set_viewport_states(start_slot, viewports)."""
         if (type(start_slot) is int and type(viewports) in (list, tuple) and 0 <= start_slot
-                and start_slot + len(viewports) <= self._max_viewports and not self.destroyed):
+                and start_slot + len(viewports) <= self._max_viewports and not self.ctx.destroyed):
             # Compared first (templates compare by a cached key): setting what
             # is already set validates nothing.
             current = self.viewports
@@ -102,7 +69,7 @@ class ViewportMixin:
                 i += 1
             else:
                 return
-        self.check_alive("set_viewport_states")
+        self.ctx.check_alive("set_viewport_states")
         items = self._slots("set_viewport_states", start_slot, viewports)
         for i, vp in enumerate(items):
             if not isinstance(vp, ViewportState):
@@ -117,19 +84,19 @@ class ViewportMixin:
                 self.viewports[start_slot + i] = vp
                 changed = True
         if changed:
-            self.dirty |= Dirty.VIEWPORT
+            self.ctx.dirty |= Dirty.VIEWPORT
             # A negative y scale is a flip in the last vertex stage (the GL
             # rectangle takes |scale|): a variant, so it recompiles only when
             # the direction changes.
             flip = any(vp.scale[1] < 0 for vp in self.viewports)
-            if flip != self._viewport_y_flip:
-                self._viewport_y_flip = flip
-                self.dirty |= Dirty.PROGRAM
+            if flip != self.viewport_y_flip:
+                self.viewport_y_flip = flip
+                self.ctx.dirty |= Dirty.PROGRAM
 
     def set_scissor_states(self, start_slot: int, scissors) -> None:
         """pipe_context::set_scissor_states(start_slot, scissors); used when the
         rasterizer's scissor is enabled."""
-        self.check_alive("set_scissor_states")
+        self.ctx.check_alive("set_scissor_states")
         items = self._slots("set_scissor_states", start_slot, scissors)
         for i, sc in enumerate(items):
             if not isinstance(sc, ScissorState):
@@ -142,28 +109,28 @@ class ViewportMixin:
                 self.scissors[start_slot + i] = sc
                 changed = True
         if changed:
-            self.dirty |= Dirty.SCISSOR
+            self.ctx.dirty |= Dirty.SCISSOR
 
     # -- host side -------------------------------------------------------------
 
     def _clip_halfz(self) -> bool:
         """Whether the host maps NDC z in [0, 1]: the rasterizer's clip_halfz,
         except under ``_viewport_depth`` (rasterizer.py ``_host_halfz``)."""
-        rast = getattr(self, "rasterizer", None)
+        rast = getattr(self.ctx, "rasterizer", None)
         return bool(rast is not None and rast.viewport_fields[0])
 
     def _half_pixel_center(self) -> bool:
-        rast = getattr(self, "rasterizer", None)
+        rast = getattr(self.ctx, "rasterizer", None)
         return rast is None or bool(rast.templ.half_pixel_center)
 
     def _viewport_depth(self) -> bool:
         """The last vertex stage does the viewport's z transform and the host
-        gets the depth range [0, 1] (near plane off, far plane on; see the
-        module docstring)."""
-        rast = getattr(self, "rasterizer", None)
+        gets the depth range [0, 1] (near plane off, far plane on;
+        docs/coordinates.md "Viewports")."""
+        rast = getattr(self.ctx, "rasterizer", None)
         return bool(rast is not None and rast.viewport_fields[2])
 
-    def _check_viewport_depth(self, cso) -> None:
+    def check_viewport_depth(self, cso) -> None:
         """glpipe/variant_keys.py, keying ``viewport_depth`` for the last
         vertex stage ``cso``: the pass reads viewport 0's transform only, so a
         stage that selects viewports (VIEWPORT_INDEX) is refused where more
@@ -175,12 +142,12 @@ class ViewportMixin:
                 "transform in the last vertex stage; a shader writing VIEWPORT_INDEX may select another viewport")
 
     def _emit_viewport(self) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         halfz = self._clip_halfz()
         # The depth transform in the vertex stage: the host's range is [0, 1],
         # so GL_DEPTH_CLAMP clamps to [0, 1] as Gallium's depth_clamp = False.
         depth01 = self._viewport_depth()
-        flip = self._viewport_y_flip
+        flip = self.viewport_y_flip
         for i, vp in enumerate(self.viewports):
             if vp.scale[1] and (vp.scale[1] < 0) != flip:
                 raise UnsupportedError(
@@ -205,7 +172,7 @@ class ViewportMixin:
             gl.glDepthRange(*((0.0, 1.0) if depth01 else (n, f)))
 
     def _emit_scissor(self) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         if self._max_viewports > 1:
             for i, sc in enumerate(self.scissors):
                 gl.glScissorIndexed(i, sc.minx, sc.miny, sc.maxx - sc.minx, sc.maxy - sc.miny)
@@ -228,38 +195,38 @@ class ViewportMixin:
     # viewports come back when the VS goes (Dirty.VIEWPORT re-emits them,
     # and the rasterizer is re-sent for its depth clamp).
 
-    _window_space = False  # the bound VS writes window coordinates
+    window_space = False  # the bound VS writes window coordinates
 
-    def _note_window_space(self) -> None:
+    def note_window_space(self) -> None:
         """Whether the bound VS writes window-space positions; on a change,
         dirty the transform.  Called by VS binds and deletes only
         (glpipe/shaders.py), so other shader switches cost nothing."""
-        vs = self.shaders[_VS]
+        vs = self.ctx.shaders[_VS]
         on = vs is not None and vs.window_space  # decided at create (ShaderCSO.window_space)
-        if on != self._window_space:
-            self._window_space = on
-            self.dirty |= Dirty.VIEWPORT
+        if on != self.window_space:
+            self.window_space = on
+            self.ctx.dirty |= Dirty.VIEWPORT
             if not on:
-                self._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
+                self.ctx._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
 
     def _window_space_transform(self) -> tuple:
         """(scale, translate) of the fixed window-space transform: the
         framebuffer rectangle, depth 0..1 (z_ndc = z with clip_halfz, else
         2z - 1); y negated where the last vertex stage flips y
         (VariantKey.y_flip), so the flip cancels."""
-        fb = self.framebuffer
+        fb = self.ctx.framebuffer_part.framebuffer
         w, h = max(float(fb.width), 1.0), max(float(fb.height), 1.0)
         sz, tz = (1.0, 0.0) if self._clip_halfz() else (0.5, 0.5)
-        sy = -0.5 * h if self._viewport_y_flip else 0.5 * h
+        sy = -0.5 * h if self.viewport_y_flip else 0.5 * h
         return (0.5 * w, sy, sz, 1.0), (0.5 * w, 0.5 * h, tz, 0.0)
 
     def _emit_window_space(self) -> None:
         """DERIVED_ORDER row after the transform sysvals and the rasterizer:
         while a window-space VS is bound, override the viewports, the
         transform sysvals and the depth clamp (see above)."""
-        if not self._window_space:
+        if not self.window_space:
             return
-        gl = self.gl
+        gl = self.ctx.gl
         scale, translate = self._window_space_transform()
         w, h = 2.0 * scale[0], 2.0 * translate[1]
         if self._float_viewports:
@@ -272,15 +239,25 @@ class ViewportMixin:
             gl.glDepthRange(0.0, 1.0)
         # Behind the rasterizer's record, which is per host: forget it, so the
         # next rasterizer emit -- of this context once the VS goes
-        # (_note_window_space), or of another context on the host, or of a
+        # (note_window_space), or of another context on the host, or of a
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
-        self._rast_host.held = None
-        self._set_sysval("viewport_scale", scale)
-        self._set_sysval("viewport_translate", translate)
+        self.ctx._rast_host.held = None
+        self.ctx._set_sysval("viewport_scale", scale)
+        self.ctx._set_sysval("viewport_translate", translate)
 
 
 # The VS slot of Context.shaders as a plain int (read on every shader bind).
 _VS = int(ShaderType.VERTEX)
 
-__all__ = ["ViewportMixin", "viewport_rect"]
+AREA = Area(
+    "viewport_part", part=ViewportPart,
+    methods=("set_viewport_states", "set_scissor_states"),
+    rows=((Dirty.VIEWPORT, ViewportPart._emit_viewport), (Dirty.SCISSOR, ViewportPart._emit_scissor)),
+    # Overrides the viewports, the transform sysvals and the rasterizer's
+    # depth clamp while a window-space VS is bound (binding a rasterizer
+    # then sets Dirty.VIEWPORT, so other rasterizer switches pay nothing here).
+    late_rows=((Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.RASTERIZER, ViewportPart._emit_window_space),),
+)
+
+__all__ = ["AREA", "ViewportPart", "viewport_rect"]

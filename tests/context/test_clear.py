@@ -435,7 +435,7 @@ def test_destroy_frees_the_private_framebuffers(screen):
     c.clear_render_target(c.create_surface(res, SurfaceTemplate(format=res.format)), (0, 0, 0, 0), 0, 0, 2, 2, False)
     c.clear_depth_stencil(c.create_surface(zs, SurfaceTemplate(format=zs.format)), Clear.DEPTH, 0.0, 0, 0, 0, 2, 2,
                           False)
-    names = [n for n in c._clear_fbos.values() if n]
+    names = [n for n in c.clear_part._clear_fbos.values() if n]
     gl = _gl(screen)
     assert len(names) == 2 and all(gl.glIsFramebuffer(n) for n in names)
     c.destroy()

@@ -378,8 +378,7 @@ def test_converted_formats_get_their_kind_and_fetch_path(ctx):
         VertexElement(src_format=Format.R8G8_SNORM), VertexElement(src_format=Format.R32G32B32_USCALED),
         VertexElement(src_format=Format.R16G16_USCALED), VertexElement(src_format=Format.R32_SNORM)])
     assert cso.vs_input_types == ("snorm", "uscaled", "float", "snorm")
-    # rows: (location, vb_index, size, gl_type, normalized, path, src_offset, divisor)
-    assert [(a[2], a[4], a[5]) for a in cso.attribs] == [
+    assert [(a.size, a.normalized, a.path) for a in cso.attribs] == [
         (2, True, PATH_FLOAT), (3, False, PATH_INTEGER), (2, False, PATH_FLOAT), (1, True, PATH_FLOAT)]
 
 
