@@ -76,6 +76,7 @@ from lowering.glsl.passes.stipple import bases_unit
 
 from .defs import Prim, ShaderType
 from .dirty import Dirty
+from .part import Area, Part
 from .rasterizer_keys import PRIM_CLASS_LINES
 from .shaders import ShaderCSO
 
@@ -185,26 +186,29 @@ def segment_bases(window: np.ndarray, vertex_rows: np.ndarray, restart: np.ndarr
     return np.concatenate(out) if out else np.zeros(0)
 
 
-class LineStippleMixin:
-    """Context methods for line stipple (mixed into Context; see the module
-    docstring).  Class attributes hold the idle state, so Context needs no
-    init for them until the first stippled draw."""
+class LineStipplePart(Part):
+    """The line stipple / line last pixel emulation (``ctx.line_stipple_part``;
+    see the module docstring), reached from the draw through the rasterizer's
+    hooks.  Nothing is made until the first stippled draw."""
 
-    _line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
-    _line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
-    _line_stipple_gs = None     # the generated GS CSO of the current draw kind
-    _ls_table = None            # entry per draw mode
-    _ls_entry = None            # entry keyed last
-    _ls_assembly = None         # not None: the draw runs the segment-base pre-pass
-    _ls_generated = None        # (source CSO, input primitive) -> generated GS CSO
-    _ls_gl = None               # [buffer-texture buffer, texture]
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
+        self.line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
+        self.line_stipple_gs = None     # the generated GS CSO of the current draw kind
+        self._ls_table = None           # entry per draw mode
+        self._ls_entry = None           # entry keyed last
+        self.ls_assembly = None         # not None: the draw runs the segment-base pre-pass
+        self._ls_generated = None       # (source CSO, input primitive) -> generated GS CSO
+        self._ls_gl = None              # the buffer texture of the segment bases (GeomBufferTexture)
 
     def _key_line_gs(self, mode) -> None:
         """draw_vbo's general path while line_stipple_enable or
         line_last_pixel is on: key the line kind of ``mode`` (Dirty.PROGRAM
         when it changes); refuse what glpipe cannot stipple."""
+        ctx = self.ctx
         table = self._ls_table
-        if table is None or self.dirty & _CLASS_INPUTS:
+        if table is None or ctx.dirty & _CLASS_INPUTS:
             table = self._ls_table = self._line_stipple_table()
             self._ls_entry = None
         if not 0 <= mode < _NPRIMS:
@@ -217,11 +221,11 @@ class LineStippleMixin:
         value, input_prim, assembly, last_pixel = entry
         gs = self._generated_stipple_gs(input_prim) if input_prim is not None else None
         self._ls_entry = entry
-        self._line_stipple_key = value
-        self._line_last_pixel_key = last_pixel
-        self._line_stipple_gs = gs
-        self._ls_assembly = assembly
-        self.dirty |= Dirty.PROGRAM
+        self.line_stipple_key = value
+        self.line_last_pixel_key = last_pixel
+        self.line_stipple_gs = gs
+        self.ls_assembly = assembly
+        ctx.dirty |= Dirty.PROGRAM
 
     def _line_stipple_table(self) -> tuple:
         """The entry of every draw mode under the bound shaders and rasterizer.
@@ -229,9 +233,10 @@ class LineStippleMixin:
         GS (a strip needs no segment bases for it) and applies to line
         primitives only: polygon edges drawn in fill mode LINE keep GL's rule
         (docs/rasterizer.md "Line last pixel")."""
-        classes = self._rasterized_classes()  # glpipe/variant_keys.py
-        gs, tes = self.shaders[_GS], self.shaders[_TES]
-        stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
+        ctx = self.ctx
+        classes = ctx._rasterized_classes()  # glpipe/variant_keys.py
+        gs, tes = ctx.shaders[_GS], ctx.shaders[_TES]
+        stipple, last_pixel = ctx.rasterizer_part.rast_line_stipple, ctx.rasterizer_part.rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
         # glpipe/polygon_edges.py; a GS's or TES's triangles are refused.
         fill_line = _REFUSE_FILL_LINE if stipple and (gs is not None or tes is not None) else _OFF
@@ -260,7 +265,7 @@ class LineStippleMixin:
         """Whether the Gallium GS ``gs`` would exceed the host's GS output
         limits once line_last_pixel triples its vertices (passes/last_pixel.py:
         4 components per output, one more for the stipple counter)."""
-        prof = self.screen.profile
+        prof = self.ctx.screen.profile
         vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR
         components = vertices * (4 * len(gs.info.outputs) + 1)
         return (vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256)
@@ -269,7 +274,8 @@ class LineStippleMixin:
     def _generated_stipple_gs(self, input_prim: str):
         """The pass-through GS after the last vertex stage (TES, else VS), one
         per (stage CSO, input primitive), parsed once."""
-        source = self.shaders[_TES] or self.shaders[_VS]
+        ctx = self.ctx
+        source = ctx.shaders[_TES] or ctx.shaders[_VS]
         if source is None:
             return None  # the draw raises: no vertex shader
         cache = self._ls_generated
@@ -280,14 +286,14 @@ class LineStippleMixin:
         if cso is None:
             for old in [k for k in cache if k[0].destroyed]:
                 self._forget_generated_gs(cache.pop(old))
-            field = "line_stipple_enable" if self._rast_line_stipple else "line_last_pixel"
+            field = "line_stipple_enable" if ctx.rasterizer_part.rast_line_stipple else "line_last_pixel"
             tokens = passthrough_gs_tokens((source.ir, source.info), input_prim, field)
             ir = parse(tokens)
-            cso = cache[key] = ShaderCSO(self, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
+            cso = cache[key] = ShaderCSO(ctx, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
         return cso
 
     def _forget_generated_gs(self, cso) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         for variant in cso.variants.values():
             gl.glDeleteShader(variant.gl_shader)
         cso.variants.clear()
@@ -298,80 +304,85 @@ class LineStippleMixin:
     def _draw_line_stipple_strips(self, info, draws) -> None:
         """Draw a LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY with stipple:
         per DrawStartCountBias, the pre-pass (module docstring), then the draw."""
+        ctx = self.ctx
+        capture = ctx.vertex_capture_part
         items = ((info.start, info.count, info.index_bias),) if draws is None else \
             tuple((d.start, d.count, d.index_bias) for d in draws)
         instances = info.instance_count
         if instances <= 0:
             return
-        source = self._index_values(info, items) if info.index_size else None
-        mode = self._gl_prims[info.mode]
+        source = ctx._index_values(info, items) if info.index_size else None
+        mode = ctx._gl_prims[info.mode]
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
-            _, restart, vids, _ = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
+            _, restart, vids, _ = capture._item_vertices(info, source, start, count, bias)
             used = vids[~restart]
             if not len(used):
                 continue
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
+            clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
                                            "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
-            scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
-            translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+            scale = np.array(ctx._get_sysval("viewport_scale")[:2], np.float64)
+            translate = np.array(ctx._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
             per_instance = []
             for inst in range(instances):
                 c = clip[inst].astype(np.float64)
                 w = c[:, 3:4]
                 window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
-                per_instance.append(segment_bases(window, rows, restart, self._ls_assembly))
+                per_instance.append(segment_bases(window, rows, restart, self.ls_assembly))
             nseg = len(per_instance[0])
             self._ls_upload_bases(np.concatenate(per_instance).astype(np.float32), nseg)
             sub = dataclasses.replace(info, start=start, count=count, index_bias=bias,
                                       drawid=info.drawid + (i if info.increment_draw_id else 0))
-            self._draw_special(sub, mode, None)
+            ctx._draw_special(sub, mode, None)
 
     def _ls_objects(self) -> list:
         objs = self._ls_gl
         if objs is None:
-            gl = self.gl
+            gl = self.ctx.gl
             objs = self._ls_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
         return objs
 
     def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
         """The segment bases into the buffer texture on the GEOM stage's last
         unit, and the per-instance stride into sysvals.line_stipple.z."""
-        self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), self.gl.GL_R32F)
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
-        if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
-            self.dirty &= ~Dirty.SYSVALS
+        ctx = self.ctx
+        self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), ctx.gl.GL_R32F)
+        stipple = ctx._get_sysval("line_stipple")
+        ctx._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if ctx.dirty & Dirty.SYSVALS:
+            ctx._emit_sysvals()
+            ctx.dirty &= ~Dirty.SYSVALS
 
     def _geom_buffer_texture(self, objs: list, data: np.ndarray, internal_format: int) -> None:
         """``data`` into the buffer ``objs[0]``, read through the buffer texture
         ``objs[1]`` (``internal_format``) on the GEOM stage's last unit, where
         glpipe's generated GS reads it (segment bases here, polygon edge masks
         in glpipe/polygon_edges.py; never both in one draw)."""
-        gl = self.gl
+        ctx = self.ctx
+        gl = ctx.gl
         if not len(data):
             data = np.zeros(1, data.dtype)  # GL refuses an empty buffer texture
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
         gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
-        self.bindings.stage("GEOM")  # raises if the layout has no GEOM range
-        unit = bases_unit(self.bindings)
+        ctx.bindings.stage("GEOM")  # raises if the layout has no GEOM range
+        unit = bases_unit(ctx.bindings)
         gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
         gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs[0])
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
-        self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
-        self._unit_sampler[unit] = None
-        self._counters.bytes_uploaded += data.nbytes
+        gl.glActiveTexture(gl.GL_TEXTURE0 + ctx.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
+        ctx._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
+        ctx._unit_sampler[unit] = None
+        ctx._counters.bytes_uploaded += data.nbytes
 
-    def _destroy_line_stipple(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: the buffer texture and the generated GSs."""
+        gl = self.ctx.gl
         if self._ls_gl is not None:
             gl.glDeleteBuffers(1, [self._ls_gl[0]])
             gl.glDeleteTextures(1, [self._ls_gl[1]])
@@ -381,4 +392,6 @@ class LineStippleMixin:
         self._ls_generated = None
 
 
-__all__ = ["LineStippleMixin", "passthrough_gs_tokens", "segment_bases"]
+AREA = Area("line_stipple_part", part=LineStipplePart, destroy=LineStipplePart.destroy)
+
+__all__ = ["AREA", "LineStipplePart", "passthrough_gs_tokens", "segment_bases"]

@@ -34,16 +34,19 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
 
+from .part import Area, Part
 from .shaders import apply_bindings
 
 
-class VertexCaptureMixin:
-    """Context methods capturing the VS's clip-space positions (mixed into
-    Context).  Class attributes hold the idle state: nothing is made until
-    the first capture."""
+class VertexCapturePart(Part):
+    """The capture of the VS's clip-space positions (``ctx.vertex_capture_part``),
+    used by the line stipple, fill mode and polygon edge emulations.
+    Nothing is made until the first capture."""
 
-    _vc_programs = None  # VS variant -> GL program capturing gl_Position
-    _vc_buffer = None    # [transform feedback buffer, its size in bytes]
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._vc_programs = None  # VS variant -> GL program capturing gl_Position
+        self._vc_buffer = None    # the transform feedback buffer (CaptureBuffer)
 
     def _item_vertices(self, info, source, start: int, count: int, bias: int):
         """One DrawStartCountBias of a draw a pre-pass re-reads, checked as the
@@ -76,7 +79,7 @@ class VertexCaptureMixin:
             raise UnsupportedError(f"draw_vbo: {what}: the draw needs glpipe's position capture, which runs the VS "
                                    f"once more, and this VS uses shader buffers, images or atomic counters (their "
                                    f"side effects would happen twice)")
-        gl = self.gl
+        gl = self.ctx.gl
         for old in [v for v in progs if v.cso.destroyed]:  # shaders deleted since: their programs go too
             gl.glDeleteProgram(progs.pop(old))
         prog = int(gl.glCreateProgram())
@@ -101,8 +104,9 @@ class VertexCaptureMixin:
         ``instances`` instances (from ``start_instance``): gl_Position as
         (instances, n, 4) float32 clip coordinates.  The draw's derived state
         (program, vertex input for ``start_instance``) must be emitted."""
-        gl = self.gl
-        prog = self._capture_program(self._program.variants[0], what)
+        ctx = self.ctx
+        gl = ctx.gl
+        prog = self._capture_program(ctx._program.variants[0], what)
         objs = self._vc_buffer
         if objs is None:
             objs = self._vc_buffer = [int(gl.glGenBuffers(1)), 0]
@@ -111,18 +115,18 @@ class VertexCaptureMixin:
         if size > objs[1]:
             gl.glBufferData(gl.GL_TRANSFORM_FEEDBACK_BUFFER, size, None, gl.GL_STREAM_READ)
             objs[1] = size
-        if self._restart_on:  # GL may apply restart to vertex numbers
+        if ctx._restart_on:  # GL may apply restart to vertex numbers
             gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
+            ctx._restart_on = False
         gl.glUseProgram(prog)
         gl.glEnable(gl.GL_RASTERIZER_DISCARD)
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
         gl.glBeginTransformFeedback(gl.GL_POINTS)
         points = int(gl.GL_POINTS)
-        if start_instance and self._use_base_instance:
-            self._gl_draw_arrays_bi(points, first, n, instances, start_instance)
+        if start_instance and ctx._use_base_instance:
+            ctx._gl_draw_arrays_bi(points, first, n, instances, start_instance)
         else:
-            self._gl_draw_arrays(points, first, n, instances)
+            ctx._gl_draw_arrays(points, first, n, instances)
         gl.glEndTransformFeedback()
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
         # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
@@ -131,16 +135,17 @@ class VertexCaptureMixin:
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs[0])
         gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += size
+        ctx.screen.counters.bytes_downloaded += size
         # Back to the draw's state: its program, and the rasterizer-discard
         # switch as its rasterizer has it (the host record forgets it).
-        self._hot.glUseProgram(self._program.gl_program)
-        self._rast_host.cleared()
-        self._emit_rasterizer()
+        ctx._hot.glUseProgram(ctx._program.gl_program)
+        ctx.rasterizer_part.rast_host.cleared()
+        ctx.rasterizer_part._emit_rasterizer()
         return out.view(np.float32).reshape(instances, n, 4)
 
-    def _destroy_vertex_capture(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: the capture buffer and programs."""
+        gl = self.ctx.gl
         if self._vc_buffer is not None:
             gl.glDeleteBuffers(1, [self._vc_buffer[0]])
             self._vc_buffer = None
@@ -149,4 +154,6 @@ class VertexCaptureMixin:
         self._vc_programs = None
 
 
-__all__ = ["VertexCaptureMixin"]
+AREA = Area("vertex_capture_part", part=VertexCapturePart, destroy=VertexCapturePart.destroy)
+
+__all__ = ["AREA", "VertexCapturePart"]

@@ -149,18 +149,18 @@ class ViewportMixin:
     def _clip_halfz(self) -> bool:
         """Whether the host maps NDC z in [0, 1]: the rasterizer's clip_halfz,
         except under ``_viewport_depth`` (rasterizer.py ``_host_halfz``)."""
-        rast = getattr(self, "rasterizer", None)
+        rast = self.rasterizer_part.rasterizer
         return bool(rast is not None and rast.viewport_fields[0])
 
     def _half_pixel_center(self) -> bool:
-        rast = getattr(self, "rasterizer", None)
+        rast = self.rasterizer_part.rasterizer
         return rast is None or bool(rast.templ.half_pixel_center)
 
     def _viewport_depth(self) -> bool:
         """The last vertex stage does the viewport's z transform and the host
         gets the depth range [0, 1] (near plane off, far plane on; see the
         module docstring)."""
-        rast = getattr(self, "rasterizer", None)
+        rast = self.rasterizer_part.rasterizer
         return bool(rast is not None and rast.viewport_fields[2])
 
     def _check_viewport_depth(self, cso) -> None:
@@ -240,7 +240,7 @@ class ViewportMixin:
             self._window_space = on
             self.dirty |= Dirty.VIEWPORT
             if not on:
-                self._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
+                self.rasterizer_part._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
 
     def _window_space_transform(self) -> tuple:
         """(scale, translate) of the fixed window-space transform: the
@@ -275,7 +275,7 @@ class ViewportMixin:
         # (_note_window_space), or of another context on the host, or of a
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
-        self._rast_host.held = None
+        self.rasterizer_part.rast_host.held = None
         self._set_sysval("viewport_scale", scale)
         self._set_sysval("viewport_translate", translate)
 
