@@ -82,6 +82,8 @@ disagree with the mode it was drawn in).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks, translate
@@ -201,6 +203,14 @@ def runs(facing: np.ndarray) -> list:
     return [(bounds[k], bounds[k + 1], bool(facing[bounds[k]])) for k in range(len(bounds) - 1)]
 
 
+class _Face(NamedTuple):
+    """How one face of a split draw is drawn (``FillModesPart._fm_faces``)."""
+
+    gl_mode: int               # glPolygonMode's mode
+    prim_class: "int | None"   # the primitive class its runs are keyed with (None: no class-sensitive field)
+    mode: PolygonMode          # Gallium's fill mode
+
+
 class FillModesPart(Part):
     """Drawing polygons whose faces have different fill modes
     (``ctx.fill_modes_part``; see the module docstring), reached from the
@@ -209,22 +219,26 @@ class FillModesPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._fm_plan = None    # (rasterizer CSO, its per-face (GL mode, class or None, PolygonMode))
+        self._fm_cso = None     # the rasterizer CSO _fm_faces was computed for
+        self._fm_faces_of = None  # its (back, front) _Face entries
         self._fm_buffer = None  # the index buffer of the runs (a GL name)
         self._fm_data = None    # the triangles last uploaded there (uint32)
 
-    def _fm_faces(self, cso) -> tuple:
-        """(back, front) entries of ``cso``: (GL polygon mode, primitive class
-        to key or None, PolygonMode), cached for the CSO bound last."""
-        plan = self._fm_plan
-        if plan is not None and plan[0] is cso:
-            return plan[1]
+    def _fm_faces(self, cso) -> "tuple[_Face, _Face]":
+        """The (back, front) ``_Face`` entries of ``cso``, cached for the CSO
+        bound last."""
+        if self._fm_cso is cso:
+            return self._fm_faces_of
         t, key = cso.templ, cso.key.value
         keyed = class_fields_on(key)
-        faces = tuple((int(getattr(self.ctx.gl, _GL_MODE[m])), polygon_class(t, key, m) if keyed else None, m)
+        faces = tuple(_Face(int(getattr(self.ctx.gl, _GL_MODE[m])), polygon_class(t, key, m) if keyed else None, m)
                       for m in (PolygonMode(t.fill_back), PolygonMode(t.fill_front)))
-        self._fm_plan = (cso, faces)
+        self._fm_cso, self._fm_faces_of = cso, faces
         return faces
+
+    def _drop_fill_modes_caches(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw: forget the per-face plan."""
+        self._fm_cso = self._fm_faces_of = None
 
     def _fm_check(self, info, faces) -> tuple[int, int]:
         """Refuse what cannot be split (module docstring); returns (instances
@@ -237,7 +251,7 @@ class FillModesPart(Part):
         if fs is not None and (fs.info.input("PRIM_ID") is not None or fs.info.system_value("PRIM_ID") is not None):
             raise UnsupportedError(f"{_FIELD}: the fragment shader reads PRIM_ID, which restarts at each of the "
                                    f"sub-draws glpipe splits the draw into by facing")
-        if ctx.rasterizer_part.rast_line_stipple and any(f[2] == PolygonMode.LINE for f in faces):
+        if ctx.rasterizer_part.rast_line_stipple and any(f.mode == PolygonMode.LINE for f in faces):
             raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
                                    "drawn for one fill mode only, not with faces in different fill modes "
                                    "(glpipe/polygon_edges.py)")
@@ -315,7 +329,7 @@ class FillModesPart(Part):
         finally:
             # Back to the CSO's slot (fill_front), which the rasterizer record holds.
             gl = ctx.gl
-            gl.glPolygonMode(gl.GL_FRONT_AND_BACK, faces[1][0])
+            gl.glPolygonMode(gl.GL_FRONT_AND_BACK, faces[1].gl_mode)
             ctx._counters.gl_state_calls += 1
         return True
 
@@ -418,9 +432,10 @@ class FillModesPart(Part):
         if self._fm_buffer is not None:
             self.ctx.gl.glDeleteBuffers(1, [self._fm_buffer])
             self._fm_buffer = None
-        self._fm_plan = None
+        self._fm_cso = self._fm_faces_of = None
 
 
-AREA = Area("fill_modes_part", part=FillModesPart, destroy=FillModesPart.destroy)
+AREA = Area("fill_modes_part", part=FillModesPart, destroy=FillModesPart.destroy,
+            drop_caches=FillModesPart._drop_fill_modes_caches)
 
 __all__ = ["AREA", "POLYGON_PRIMS", "FillModesPart", "front_facing", "runs", "triangle_edge_masks", "triangles"]

@@ -66,6 +66,7 @@ atomic counters) is refused rather than run twice.
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 import numpy as np
 
@@ -85,17 +86,33 @@ _NPRIMS = max(int(p) for p in Prim) + 1
 _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 
-# Table entries: (stipple variant-key value, generated GS input primitive or
-# None, the assembly the pre-pass computes bases for or None, line last pixel
-# variant-key value).  The per-draw test is an identity compare with the
-# entry keyed last.
-_OFF = (0, None, None, 0)
-_USER_GS = (1, None, None)
-_SEGMENTS = (1, "LINES", None)
-_SEGMENTS_ADJ = (1, "LINES_ADJACENCY", None)
-_STRIP = (2, "LINES", Prim.LINE_STRIP)
-_LOOP = (2, "LINES", Prim.LINE_LOOP)
-_STRIP_ADJ = (2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
+
+
+class _LineKind(NamedTuple):
+    """How a draw mode is rasterized as lines (docs/rasterizer.md "Line stipple")."""
+
+    stipple_key: int          # the line_stipple variant-key input: 1 a counter per GS output strip, 2 segment bases
+    input_prim: "str | None"  # the generated GS's input primitive, None: no generated GS
+    assembly: "Prim | None"   # the assembly the pre-pass computes segment bases for, or None
+
+
+class _LineEntry(NamedTuple):
+    """A draw mode's entry of the table (``_line_stipple_table``): what it
+    keys.  The per-draw test is an identity compare with the entry keyed last."""
+
+    stipple_key: int          # LineStipplePart.line_stipple_key (0: no stipple)
+    input_prim: "str | None"  # the generated GS's input primitive, or None
+    assembly: "Prim | None"   # not None: the segment-base pre-pass runs
+    last_pixel: int           # LineStipplePart.line_last_pixel_key (0: none)
+
+
+_OFF = _LineEntry(0, None, None, 0)
+_USER_GS = _LineKind(1, None, None)
+_SEGMENTS = _LineKind(1, "LINES", None)
+_SEGMENTS_ADJ = _LineKind(1, "LINES_ADJACENCY", None)
+_STRIP = _LineKind(2, "LINES", Prim.LINE_STRIP)
+_LOOP = _LineKind(2, "LINES", Prim.LINE_LOOP)
+_STRIP_ADJ = _LineKind(2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
 _BY_MODE = {Prim.LINES: _SEGMENTS, Prim.LINES_ADJACENCY: _SEGMENTS_ADJ, Prim.LINE_STRIP: _STRIP,
             Prim.LINE_LOOP: _LOOP, Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ}
 _LINE_MODES = frozenset(_BY_MODE)
@@ -186,6 +203,23 @@ def segment_bases(window: np.ndarray, vertex_rows: np.ndarray, restart: np.ndarr
     return np.concatenate(out) if out else np.zeros(0)
 
 
+class BufferTexture:
+    """A GL buffer and the buffer texture reading it: what glpipe's
+    generated GS reads per primitive (segment bases here, boundary masks and
+    edge counters in glpipe/polygon_edges.py)."""
+
+    __slots__ = ("buffer", "texture")
+
+    def __init__(self, gl) -> None:
+        self.buffer = int(gl.glGenBuffers(1))
+        self.texture = int(gl.glGenTextures(1))
+
+    def delete(self, gl) -> None:
+        """Delete both GL objects."""
+        gl.glDeleteBuffers(1, [self.buffer])
+        gl.glDeleteTextures(1, [self.texture])
+
+
 class LineStipplePart(Part):
     """The line stipple / line last pixel emulation (``ctx.line_stipple_part``;
     see the module docstring), reached from the draw through the rasterizer's
@@ -200,7 +234,7 @@ class LineStipplePart(Part):
         self._ls_entry = None           # entry keyed last
         self.ls_assembly = None         # not None: the draw runs the segment-base pre-pass
         self._ls_generated = None       # (source CSO, input primitive) -> generated GS CSO
-        self._ls_gl = None              # the buffer texture of the segment bases (GeomBufferTexture)
+        self._ls_gl = None              # the segment bases' BufferTexture
 
     def _key_line_gs(self, mode) -> None:
         """draw_vbo's general path while line_stipple_enable or
@@ -218,13 +252,12 @@ class LineStipplePart(Part):
             return
         if isinstance(entry, str):
             raise UnsupportedError(entry)
-        value, input_prim, assembly, last_pixel = entry
-        gs = self._generated_stipple_gs(input_prim) if input_prim is not None else None
+        gs = self._generated_stipple_gs(entry.input_prim) if entry.input_prim is not None else None
         self._ls_entry = entry
-        self.line_stipple_key = value
-        self.line_last_pixel_key = last_pixel
+        self.line_stipple_key = entry.stipple_key
+        self.line_last_pixel_key = entry.last_pixel
         self.line_stipple_gs = gs
-        self.ls_assembly = assembly
+        self.ls_assembly = entry.assembly
         ctx.dirty |= Dirty.PROGRAM
 
     def _line_stipple_table(self) -> tuple:
@@ -256,9 +289,9 @@ class LineStipplePart(Part):
             if kind is None:
                 table.append(_OFF if classes[mode] != PRIM_CLASS_LINES else fill_line)
             elif stipple:
-                table.append(kind + (last_pixel,))
+                table.append(_LineEntry(*kind, last_pixel))
             else:  # last pixel only: the GS, no stipple counter, no bases
-                table.append((0, kind[1], None, last_pixel))
+                table.append(_LineEntry(0, kind.input_prim, None, last_pixel))
         return tuple(table)
 
     def _last_pixel_gs_too_big(self, gs) -> bool:
@@ -340,11 +373,11 @@ class LineStipplePart(Part):
                                       drawid=info.drawid + (i if info.increment_draw_id else 0))
             ctx._draw_special(sub, mode, None)
 
-    def _ls_objects(self) -> list:
+    def _ls_objects(self) -> BufferTexture:
+        """The segment bases' buffer texture, made at the first stippled strip."""
         objs = self._ls_gl
         if objs is None:
-            gl = self.ctx.gl
-            objs = self._ls_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
+            objs = self._ls_gl = BufferTexture(self.ctx.gl)
         return objs
 
     def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
@@ -358,23 +391,23 @@ class LineStipplePart(Part):
             ctx._emit_sysvals()
             ctx.dirty &= ~Dirty.SYSVALS
 
-    def _geom_buffer_texture(self, objs: list, data: np.ndarray, internal_format: int) -> None:
-        """``data`` into the buffer ``objs[0]``, read through the buffer texture
-        ``objs[1]`` (``internal_format``) on the GEOM stage's last unit, where
+    def _geom_buffer_texture(self, objs: BufferTexture, data: np.ndarray, internal_format: int) -> None:
+        """``data`` into the buffer of ``objs``, read through its buffer texture
+        (``internal_format``) on the GEOM stage's last unit, where
         glpipe's generated GS reads it (segment bases here, polygon edge masks
         in glpipe/polygon_edges.py; never both in one draw)."""
         ctx = self.ctx
         gl = ctx.gl
         if not len(data):
             data = np.zeros(1, data.dtype)  # GL refuses an empty buffer texture
-        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
+        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs.buffer)
         gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
         ctx.bindings.stage("GEOM")  # raises if the layout has no GEOM range
         unit = bases_unit(ctx.bindings)
         gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
-        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
-        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs[0])
+        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs.texture)
+        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs.buffer)
         gl.glActiveTexture(gl.GL_TEXTURE0 + ctx.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
         ctx._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
         ctx._unit_sampler[unit] = None
@@ -384,8 +417,7 @@ class LineStipplePart(Part):
         """Context.destroy: the buffer texture and the generated GSs."""
         gl = self.ctx.gl
         if self._ls_gl is not None:
-            gl.glDeleteBuffers(1, [self._ls_gl[0]])
-            gl.glDeleteTextures(1, [self._ls_gl[1]])
+            self._ls_gl.delete(gl)
             self._ls_gl = None
         for cso in (self._ls_generated or {}).values():
             self._forget_generated_gs(cso)
@@ -394,4 +426,4 @@ class LineStipplePart(Part):
 
 AREA = Area("line_stipple_part", part=LineStipplePart, destroy=LineStipplePart.destroy)
 
-__all__ = ["AREA", "LineStipplePart", "passthrough_gs_tokens", "segment_bases"]
+__all__ = ["AREA", "BufferTexture", "LineStipplePart", "passthrough_gs_tokens", "segment_bases"]

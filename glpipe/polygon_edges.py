@@ -51,6 +51,8 @@ from a VS without EDGEFLAG) keeps the fast path and the plain variants.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
@@ -61,7 +63,7 @@ from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDG
 from .defs import PolygonMode, Prim, ShaderType
 from .dirty import Dirty, KeepGeneral
 from .fill_modes import triangles
-from .line_stipple import passthrough_gs_tokens
+from .line_stipple import BufferTexture, passthrough_gs_tokens
 from .part import Area, Part
 from .rasterizer_keys import KEY_EDGE_FILL
 from .shaders import ShaderCSO
@@ -75,6 +77,17 @@ _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RAS
 _POLYGON_MODES = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
                             Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
 _OFF = None
+
+
+class EdgeKey(NamedTuple):
+    """A draw mode's edge flags: the variant-key input ``edge_key``
+    (glpipe/variant_keys.py reads it as ``VariantKey.edge_flags`` of the GS
+    and VS and ``edge_fill`` of the FS; lowering/glsl/passes/edges.py)."""
+
+    gs: int    # the generated GS's EDGE_FLAGS_* bits
+    vs: int    # the VS's EDGE_FLAGS_* bits
+    fill: int  # the FS's edge_fill: the one drawn PolygonMode, 0 when the faces' modes differ (fill_modes.py keys runs)
+
 _REFUSE_STIPPLE_EDGEFLAG = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: a vertex shader "
                             "writing EDGEFLAG is not supported with stippled polygon edges (the counters are "
                             "computed from captured positions, which carry no edge flags)")
@@ -186,7 +199,7 @@ class PolygonEdgesPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.edge_key = None         # variant-key input: (GS edge_flags, VS edge_flags, FS edge_fill) or None
+        self.edge_key = None         # variant-key input: an EdgeKey, or None
         self.edge_gs = None          # the generated GS of the current draw kind, or None
         self.edge_masks_on = False   # the current draw kind uploads boundary masks (a translated primitive)
         self.edge_sticky = False     # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
@@ -194,7 +207,7 @@ class PolygonEdgesPart(Part):
         self._edge_table = None      # entry per draw mode
         self._edge_entry = _UNKEYED  # entry keyed last
         self._edge_generated = None  # VS CSO -> generated GS CSO
-        self._edge_gl = None         # the buffer texture of the boundary masks (GeomBufferTexture)
+        self._edge_gl = None         # the BufferTexture of the boundary masks / edge counters
 
     def _key_polygon_edges(self, mode) -> None:
         """draw_vbo's general path while a face is drawn as lines or points:
@@ -218,8 +231,8 @@ class PolygonEdgesPart(Part):
         else:
             self.edge_key = entry
             self.edge_gs = self._generated_edge_gs()
-            self.edge_masks_on = bool(entry[0] & EDGE_FLAGS_MASKS)
-        self.edge_stippled = entry is not _OFF and bool(entry[0] & EDGE_FLAGS_STIPPLE)
+            self.edge_masks_on = bool(entry.gs & EDGE_FLAGS_MASKS)
+        self.edge_stippled = entry is not _OFF and bool(entry.gs & EDGE_FLAGS_STIPPLE)
         # The vertex flags apply to fast-path modes as well (module docstring).
         self.edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
         ctx._keep_general(KeepGeneral.EDGE_FLAGS, ctx.rasterizer_part.rast_edge_fill and self.edge_sticky)
@@ -234,15 +247,14 @@ class PolygonEdgesPart(Part):
             return False
         fs_mode = int(mode) if mode in _EDGE_MODES else 0
         self._edge_entry = _UNKEYED  # the next draw keys itself (and clears this run's mode)
-        if key[2] == fs_mode:
+        if key.fill == fs_mode:
             return False
-        self.edge_key = (key[0], key[1], fs_mode)
+        self.edge_key = key._replace(fill=fs_mode)
         return True
 
     def _polygon_edge_table(self) -> tuple:
         """The entry of every draw mode under the bound shaders and rasterizer:
-        None, or (GS edge_flags, VS edge_flags, FS edge_fill: the one drawn
-        mode, or 0 when the faces' modes differ -- fill_modes.py keys runs)."""
+        None, or an ``EdgeKey``."""
         ctx = self.ctx
         vs = ctx.shaders[_VS]
         modes = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).key.value[KEY_EDGE_FILL]
@@ -258,7 +270,7 @@ class PolygonEdgesPart(Part):
                 table.append(_OFF)
                 continue
             gs_bits = vertex | (EDGE_FLAGS_MASKS if mode in NEEDS_TRANSLATION else 0)
-            table.append((gs_bits, vertex, fill) if gs_bits else _OFF)
+            table.append(EdgeKey(gs_bits, vertex, fill) if gs_bits else _OFF)
         return tuple(table)
 
     @staticmethod
@@ -267,7 +279,7 @@ class PolygonEdgesPart(Part):
         counters (GS and VS bit 4), or a refusal (a string) where glpipe has
         no model of the draw module's edge order or the counters would need
         what the capture does not give."""
-        entry = (EDGE_FLAGS_STIPPLE, EDGE_FLAGS_STIPPLE, int(PolygonMode.LINE))
+        entry = EdgeKey(EDGE_FLAGS_STIPPLE, EDGE_FLAGS_STIPPLE, int(PolygonMode.LINE))
         table = []
         for mode in range(_NPRIMS):
             if mode not in _POLYGON_MODES:
@@ -314,14 +326,18 @@ class PolygonEdgesPart(Part):
         if self.edge_masks_on:
             self._upload_edge_masks(self._edge_masks_of(info.mode, count, start, source, info, flatshade_first))
 
+    def _edge_objects(self) -> BufferTexture:
+        """The masks' / counters' buffer texture, made at the first use."""
+        objs = self._edge_gl
+        if objs is None:
+            objs = self._edge_gl = BufferTexture(self.ctx.gl)
+        return objs
+
     def _upload_edge_masks(self, masks: np.ndarray) -> None:
         """``masks`` (one byte per triangle of the next GL draw) into the
         buffer texture the generated GS reads (an R8UI texel per triangle)."""
         ctx = self.ctx
-        objs = self._edge_gl
-        if objs is None:
-            gl = ctx.gl
-            objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
+        objs = self._edge_objects()
         ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(masks, np.uint8), ctx.gl.GL_R8UI)
 
     def _draw_edge_stipple(self, info, draws) -> None:
@@ -376,10 +392,7 @@ class PolygonEdgesPart(Part):
         """The counters (RGBA32F per triangle and instance) into the GS's
         buffer texture; the triangles per instance into sysvals.line_stipple.z."""
         ctx = self.ctx
-        objs = self._edge_gl
-        if objs is None:
-            gl = ctx.gl
-            objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
+        objs = self._edge_objects()
         ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
                                   ctx.gl.GL_RGBA32F)  # line_stipple.py
         stipple = ctx._get_sysval("line_stipple")
@@ -393,8 +406,7 @@ class PolygonEdgesPart(Part):
         ctx = self.ctx
         gl = ctx.gl
         if self._edge_gl is not None:
-            gl.glDeleteBuffers(1, [self._edge_gl[0]])
-            gl.glDeleteTextures(1, [self._edge_gl[1]])
+            self._edge_gl.delete(gl)
             self._edge_gl = None
         for cso in (self._edge_generated or {}).values():
             ctx.line_stipple_part._forget_generated_gs(cso)
@@ -403,4 +415,4 @@ class PolygonEdgesPart(Part):
 
 AREA = Area("polygon_edges_part", part=PolygonEdgesPart, destroy=PolygonEdgesPart.destroy)
 
-__all__ = ["AREA", "PolygonEdgesPart", "edge_stipple_texels"]
+__all__ = ["AREA", "EdgeKey", "PolygonEdgesPart", "edge_stipple_texels"]

@@ -50,6 +50,7 @@ and, for the window rectangles' count and mode, into the variant key.
 from __future__ import annotations
 
 import weakref
+from typing import NamedTuple
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
@@ -172,6 +173,26 @@ class _HostRasterizer:
 _HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+class DrawFlags(NamedTuple):
+    """What the draw path reads of a CSO's variant key (``RasterizerCSO.
+    draw_flags``), copied into the part's ``rast_*`` attributes by a bind."""
+
+    class_sensitive: bool  # prim_classes is not None: draw_vbo keys each draw's primitive class
+    line_stipple: bool     # line_stipple_enable (glpipe/line_stipple.py)
+    line_last_pixel: int   # the line_last_pixel key entry (glpipe/line_stipple.py)
+    line_gs: bool          # either of the two: line draws get the generated GS
+    fill_split: bool       # the faces are drawn in different fill modes (glpipe/fill_modes.py)
+    edge_fill: bool        # a face is drawn as lines or points (glpipe/polygon_edges.py)
+
+
+class ViewportFields(NamedTuple):
+    """What the viewport transform reads of a CSO (glpipe/viewport.py)."""
+
+    host_halfz: bool         # the host maps NDC z to [0, 1] (rasterizer_keys.host_halfz)
+    half_pixel_center: bool  # GL's pixel centres (False: integer centres, a +0.5 shift)
+    viewport_depth: bool     # the last vertex stage does the depth transform (rasterizer_keys.viewport_depth)
+
+
 class RasterizerCSO:
     """A rasterizer state object: the template resolved into host calls per
     GL state slot (``slots``), the variant-relevant fields (``key``) and the
@@ -206,15 +227,11 @@ class RasterizerCSO:
                                  + origin_key(templ))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = prim_classes(templ, self.key.value)
-        # What the draw path reads of the key, worked out here so a bind copies
-        # it: (class sensitive, line stipple, line last pixel entry, either of
-        # the two -- line draws get the generated GS of glpipe/line_stipple.py
-        # --, faces in different fill modes: glpipe/fill_modes.py, a face
-        # drawn as lines or points: glpipe/polygon_edges.py).
+        # What the draw path reads of the key, worked out here so a bind copies it.
         k = self.key.value
-        self.draw_flags = (self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
-                           bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
-                           bool(k[KEY_EDGE_FILL]))
+        self.draw_flags = DrawFlags(self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
+                                    bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
+                                    bool(k[KEY_EDGE_FILL]))
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
         self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
@@ -223,7 +240,7 @@ class RasterizerCSO:
                              if self.key.value[KEY_DEPTH_OFFSET] else None)
         # What the viewport transform reads (glpipe/viewport.py): the host's
         # halfz, the pixel centres, the depth transform in the vertex stage.
-        self.viewport_fields = (host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
+        self.viewport_fields = ViewportFields(host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
         self.persample = bool(templ.force_persample_interp)
         # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
         self.line_stipple = ((int(templ.line_stipple_pattern), int(templ.line_stipple_factor))
@@ -738,4 +755,4 @@ AREA = Area(
     drop_caches=RasterizerPart._drop_rasterizer_caches,
 )
 
-__all__ = ["AREA", "RasterizerCSO", "RasterizerPart"]
+__all__ = ["AREA", "DrawFlags", "RasterizerCSO", "RasterizerPart", "ViewportFields"]

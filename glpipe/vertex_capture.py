@@ -38,6 +38,17 @@ from .part import Area, Part
 from .shaders import apply_bindings
 
 
+class _CaptureBuffer:
+    """The transform feedback buffer of the captures and its size in bytes
+    (it grows to the largest capture)."""
+
+    __slots__ = ("buffer", "size")
+
+    def __init__(self, buffer: int) -> None:
+        self.buffer = buffer
+        self.size = 0
+
+
 class VertexCapturePart(Part):
     """The capture of the VS's clip-space positions (``ctx.vertex_capture_part``),
     used by the line stipple, fill mode and polygon edge emulations.
@@ -46,7 +57,7 @@ class VertexCapturePart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._vc_programs = None  # VS variant -> GL program capturing gl_Position
-        self._vc_buffer = None    # the transform feedback buffer (CaptureBuffer)
+        self._vc_buffer = None    # the transform feedback buffer (_CaptureBuffer)
 
     def _item_vertices(self, info, source, start: int, count: int, bias: int):
         """One DrawStartCountBias of a draw a pre-pass re-reads, checked as the
@@ -109,18 +120,18 @@ class VertexCapturePart(Part):
         prog = self._capture_program(ctx._program.variants[0], what)
         objs = self._vc_buffer
         if objs is None:
-            objs = self._vc_buffer = [int(gl.glGenBuffers(1)), 0]
+            objs = self._vc_buffer = _CaptureBuffer(int(gl.glGenBuffers(1)))
         size = instances * n * 16
-        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs[0])
-        if size > objs[1]:
+        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs.buffer)
+        if size > objs.size:
             gl.glBufferData(gl.GL_TRANSFORM_FEEDBACK_BUFFER, size, None, gl.GL_STREAM_READ)
-            objs[1] = size
+            objs.size = size
         if ctx._restart_on:  # GL may apply restart to vertex numbers
             gl.glDisable(gl.GL_PRIMITIVE_RESTART)
             ctx._restart_on = False
         gl.glUseProgram(prog)
         gl.glEnable(gl.GL_RASTERIZER_DISCARD)
-        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
+        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs.buffer)
         gl.glBeginTransformFeedback(gl.GL_POINTS)
         points = int(gl.GL_POINTS)
         if start_instance and ctx._use_base_instance:
@@ -132,7 +143,7 @@ class VertexCapturePart(Part):
         # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
         # A uint8 array: PyOpenGL converts other types to bytes (a copy GL would overrun).
         out = np.empty(size, np.uint8)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs[0])
+        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs.buffer)
         gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
         ctx.screen.counters.bytes_downloaded += size
@@ -147,7 +158,7 @@ class VertexCapturePart(Part):
         """Context.destroy: the capture buffer and programs."""
         gl = self.ctx.gl
         if self._vc_buffer is not None:
-            gl.glDeleteBuffers(1, [self._vc_buffer[0]])
+            gl.glDeleteBuffers(1, [self._vc_buffer.buffer])
             self._vc_buffer = None
         for prog in (self._vc_programs or {}).values():
             gl.glDeleteProgram(prog)

@@ -183,7 +183,7 @@ def test_the_rasterizer_parts_own_their_state(ctx):
 
     rast = ctx.rasterizer_part
     for name in ("rasterizer", "_rasterizer_default", "_rast_key", "_rast_edge_fill", "_rast_host", "clip_state",
-                 "_line_stipple_key", "_edge_key", "_fm_plan", "_vc_programs"):
+                 "_line_stipple_key", "_edge_key", "_fm_plan", "_fm_cso", "_vc_programs"):
         assert name not in vars(ctx) and not hasattr(type(ctx), name), name
     cso = ctx.create_rasterizer_state(RasterizerState(fill_front=PolygonMode.LINE, fill_back=PolygonMode.FILL))
     ctx.bind_rasterizer_state(cso)
