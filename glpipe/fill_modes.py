@@ -1,83 +1,12 @@
 """Different fill modes for the two faces (RasterizerState.fill_front !=
-fill_back with both faces drawn).
+fill_back with both faces drawn): ``FillModesPart`` (``ctx.fill_modes_part``)
+splits each draw of polygons into runs of consecutive triangles of one
+facing, in primitive order, each drawn with its face's glPolygonMode.  The
+module's functions decompose a draw into GL's triangles and classify their
+facing from captured positions.
 
-The rule.  Gallium (cso/rasterizer.rst) fills each polygon in the mode of
-its own facing; Mesa's draw module (draw_pipe_unfilled.c) does it triangle
-by triangle, in primitive order.  Core GL's glPolygonMode takes
-GL_FRONT_AND_BACK only, so glpipe splits such a draw -- while such a
-rasterizer is bound and the draw rasterizes polygons -- into runs of
-consecutive triangles of one facing, in GL's primitive order, and draws each
-run as indexed TRIANGLES with glPolygonMode set to its facing's mode.  Two
-passes (all front faces, then all back faces) would reorder primitives,
-which blending and depth ties show; runs keep the order.
-
-Per draw (``_draw_fill_split``, called from draw_vbo's general path, where
-such a rasterizer keeps every draw: its variant key marks it, so it is
-class-sensitive, glpipe/rasterizer_keys.py):
-
-1. The triangles: the draw's primitives decomposed as GL assembles them
-   (``triangles``; strips alternate the order of their odd triangles, fans
-   turn around their first vertex, adjacency forms use their even vertices,
-   QUADS / QUAD_STRIP / POLYGON are fallback.indices' translation, which is
-   what glpipe draws for them anyway), each listed so that its provoking
-   vertex (rasterizer flatshade_first) and winding are GL's.  Restart
-   indices split strips and fans; multi-draw items are decomposed one by
-   one, in order.
-2. Their facing: the VS's clip-space positions of the vertices the draw
-   reads are captured (glpipe/vertex_capture.py; the VS variant the host
-   runs, so y flips, pixel-centre shifts and window-space positions are
-   included), and each triangle's sign is that of det[(x, y, w) of its three
-   vertices].  That is the sign of the window-space area a (GL 4.6 §14.6.1)
-   for the part of the triangle with w > 0 -- the only part the clipper
-   keeps -- since the host's viewport scales are positive (a negative y
-   scale is a y flip in the vertex stage, docs/rasterizer.md "Viewports").
-   With bottom_edge_rule the vertex stage negates y once more and the
-   host's clip origin UPPER_LEFT mirrors it back, so Gallium's window area
-   is the captured one negated.  a has the sign of Gallium's det (e.x *
-   f.y - e.y * f.x, e = p0 - p2, f = p1 - p2, over window positions whose y
-   grows downward from row 0): front-facing iff a < 0 with front_ccw, a > 0
-   without (softpipe / the draw module's rule, docs/rasterizer.md
-   "Winding"); a = 0 (zero area) is back facing, as GL says under either
-   winding.
-3. The runs: maximal stretches of equal facing, drawn in order, each with
-   glPolygonMode set to its face's mode (the CSO's host slot holds
-   fill_front and is restored afterwards, so the rasterizer record in
-   glpipe/rasterizer.py stays true), from one index buffer of the draw's
-   triangles (index_bias as base vertex, so VERTEXID is the draw's).  While
-   a class-sensitive field is on, each run is keyed with its mode's
-   primitive class (rasterizer_keys.polygon_class): polygon stipple for FILL
-   runs, sprite coordinates and point smoothing for POINT runs, an unscaled
-   polygon offset for the runs whose mode's offset switch is on.  The host's
-   own offset switches (offset_tri / _line / _point) already apply by the
-   mode each run is drawn in.
-4. Instances: GL draws every primitive of instance 0 before instance 1.
-   If the whole draw is one run it is one instanced draw; otherwise each
-   instance is drawn on its own (instance_count 1, start_instance moved to
-   the element its per-instance attributes fetch), with its own runs when
-   per-instance attributes can move its vertices.
-
-Refused (UnsupportedError naming fill_front / fill_back and the reason), for
-draws of polygons only: a bound GS emitting triangles or a TES making
-triangles (their output cannot be re-drawn by range); an FS reading PRIM_ID
-(each sub-draw restarts gl_PrimitiveID); line_stipple_enable with a LINE
-face (glpipe/polygon_edges.py stipples polygon edges for one fill mode
-only); instanced
-draws (instance_count > 1) whose VS reads INSTANCEID or BASEINSTANCE, or
-whose vertex elements have different non-zero instance divisors (an
-instance drawn alone cannot be given its number, or its per-instance
-elements, then); a VS with shader buffers, images or atomics (the capture
-runs it again).  Edge flags (glpipe/polygon_edges.py) work per run: each
-LINE / POINT run keys the FS with its mode (``_key_edge_run``) and uploads
-the boundary masks of its own triangles (``triangle_edge_masks``), so QUADS
-/ POLYGON show their outlines in either mode, as with one mode.
-
-Costs: only these draws pay, and they pay much -- a VS re-run with a
-readback, numpy work per triangle, an index upload and one GL draw per run
-(per instance and run for instanced draws with more than one run).  The
-extra VS run shows in pipeline-statistics and primitives-generated queries.
-A triangle whose area is within rounding of zero may be classified
-differently from the host's own float arithmetic (its gl_FrontFacing may then
-disagree with the mode it was drawn in).
+docs/rasterizer.md "Different fill modes per face" has the rule, the four
+steps, the refusals and the costs.
 """
 
 from __future__ import annotations
@@ -213,7 +142,7 @@ class _Face(NamedTuple):
 
 class FillModesPart(Part):
     """Drawing polygons whose faces have different fill modes
-    (``ctx.fill_modes_part``; see the module docstring), reached from the
+    (``ctx.fill_modes_part``; docs/rasterizer.md "Different fill modes per face"), reached from the
     draw through the rasterizer's hooks.  Nothing is made until the first
     such draw."""
 
@@ -241,7 +170,7 @@ class FillModesPart(Part):
         self._fm_cso = self._fm_faces_of = None
 
     def _fm_check(self, info, faces) -> tuple[int, int]:
-        """Refuse what cannot be split (module docstring); returns (instances
+        """Refuse what cannot be split (docs/rasterizer.md); returns (instances
         to capture, the instance divisor of the per-instance elements or 0)."""
         ctx = self.ctx
         gs, tes, vs, fs = (ctx.shaders[s] for s in (_GS, _TES, _VS, _FS))
@@ -334,7 +263,7 @@ class FillModesPart(Part):
         return True
 
     def _fm_draw_items(self, info, items, biases, facing, offsets, faces, divisor, masks=None) -> None:
-        """The runs of every multi-draw item in order (module docstring, 3-4);
+        """The runs of every multi-draw item in order (docs/rasterizer.md, steps 3-4);
         ``masks``: the triangles' boundary masks, uploaded per run."""
         ctx = self.ctx
         gl = ctx.gl

@@ -1,66 +1,12 @@
 """Line stipple (RasterizerState.line_stipple_enable / _factor / _pattern)
-and line last pixel (RasterizerState.line_last_pixel) through shader
-variants: which draws need what, the generated pass-through GS both use,
-and the segment-base pre-pass of stippled strips and loops.
+and line last pixel (line_last_pixel) through shader variants:
+``LineStipplePart`` (``ctx.line_stipple_part``) keys each draw's line kind
+(a table per draw mode), makes the generated pass-through GS both use, and
+runs the segment-base pre-pass of stippled strips and loops.
 
-The rule is GL's (4.6 compatibility profile 14.5.2.2; Gallium
-cso/rasterizer.rst, whose factor is GL's minus one): a counter ``s`` counts
-a line's fragments along its major axis, fragment ``s`` is drawn iff bit
-``(s // (factor + 1)) % 16`` of the pattern is 1; ``s`` restarts at each
-independent segment (LINES) and at the start of each strip, loop and
-primitive restart, and continues along a LINE_STRIP, LINE_LOOP (its closing
-segment too) and LINE_STRIP_ADJACENCY.  lowering/glsl/passes/stipple.py
-computes ``s`` in the GS that feeds the rasterizer and kills fragments in
-the FS; the pattern and factor are ``sysvals.line_stipple`` (set at
-rasterizer bind), so a pattern change never recompiles.
-
-What each draw needs is looked up per draw mode, in a table rebuilt only
-when a shader or the rasterizer was bound (``_key_line_gs``, called from
-draw_vbo's general path, where every draw goes while a rasterizer with a
-class-sensitive field is bound -- line stipple and line last pixel are such
-fields, glpipe/variant_keys.py).  The entry of a mode decides
-``_line_stipple_key`` (a variant-key input: 0 no stipple, 1 a counter per
-GS output strip, 2 segment bases), ``_line_last_pixel_key`` (the GS's
-``VariantKey.line_last_pixel``, 0 for polygon edges) and
-``_line_stipple_gs`` (the generated GS, or None):
-
-| rasterized as lines by | counter from | generated GS |
-|---|---|---|
-| a bound GS emitting LINE_STRIP | that GS, restarting at each EndPrimitive | -- |
-| a TES with isolines (no GS) | a GS per segment (GL hands isolines to a GS as independent segments) | lines in |
-| LINES / LINES_ADJACENCY (no GS, TES) | a GS per segment | lines / lines_adjacency in |
-| LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY | per segment, starting at the segment's base | lines / lines_adjacency in, base at gl_PrimitiveIDIn |
-| polygons with fill mode LINE, from the VS | glpipe/polygon_edges.py (edge counters) | its own (triangles in) |
-| triangles from a GS or TES, fill mode LINE | -- | refused at draw time (UnsupportedError) |
-
-Line last pixel (lowering/glsl/passes/last_pixel.py; docs/rasterizer.md
-"Line last pixel") uses the same GS for the same draws -- the generated one
-per segment, or the bound GS emitting line strips -- without the counter or
-the pre-pass; polygons drawn with fill mode LINE keep GL's rule (no
-refusal).  A bound GS whose output, tripled by the pass, exceeds the host's
-GS output limits is refused at draw time.
-
-Segment bases.  The base of segment j of a strip is the major-axis length
-(window pixels) of the strip's earlier segments, which depends on what the
-VS computes.  Before such a draw the pre-pass runs the draw's VS once more
-over the vertices the draw reads, as POINTS with rasterizer discard,
-capturing gl_Position with transform feedback (GL 3.0 core;
-glpipe/vertex_capture.py), computes the
-window positions with viewport 0's Gallium transform (the one the GS uses:
-sysvals.viewport_scale / _translate) and the bases in numpy -- strips split
-at restart indices, one loop's closing segment last, the same per instance
-with that instance's positions -- and hands them to the generated GS in a
-buffer texture (GL 3.1 core) on the GEOM stage's last texture unit (free:
-only used when no Gallium GS is bound).  GL numbers a draw's segments by
-gl_PrimitiveIDIn, which primitive restart does not reset but every instance
-does (both checked on llvmpipe), so the GS reads texel ``instance *
-segments_per_instance + gl_PrimitiveIDIn`` (``sysvals.line_stipple.z`` =
-segments per instance; the VS passes gl_InstanceID on).  A multi-draw runs
-the pre-pass and the draw per DrawStartCountBias.  Only these draws pay for
-it (a rare feature: correctness over speed).  Known costs: the extra VS run
-is visible to pipeline-statistics and primitives-generated queries active
-around the draw, and a VS with side effects (shader buffers, images,
-atomic counters) is refused rather than run twice.
+The rule, the table of what each draw needs and the costs are in
+docs/rasterizer.md ("Line stipple", "Line last pixel"); the passes are
+lowering/glsl/passes/stipple.py and last_pixel.py.
 """
 
 from __future__ import annotations
@@ -222,7 +168,7 @@ class BufferTexture:
 
 class LineStipplePart(Part):
     """The line stipple / line last pixel emulation (``ctx.line_stipple_part``;
-    see the module docstring), reached from the draw through the rasterizer's
+    docs/rasterizer.md "Line stipple"), reached from the draw through the rasterizer's
     hooks.  Nothing is made until the first stippled draw."""
 
     def __init__(self, ctx) -> None:
@@ -336,7 +282,7 @@ class LineStipplePart(Part):
 
     def _draw_line_stipple_strips(self, info, draws) -> None:
         """Draw a LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY with stipple:
-        per DrawStartCountBias, the pre-pass (module docstring), then the draw."""
+        per DrawStartCountBias, the pre-pass (docs/rasterizer.md "Line stipple"), then the draw."""
         ctx = self.ctx
         capture = ctx.vertex_capture_part
         items = ((info.start, info.count, info.index_bias),) if draws is None else \

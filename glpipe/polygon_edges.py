@@ -1,52 +1,12 @@
-"""Edge flags of polygons drawn with fill mode LINE or POINT.
+"""Edge flags of polygons drawn with fill mode LINE or POINT:
+``PolygonEdgesPart`` (``ctx.polygon_edges_part``) keys each draw's edge
+flags (an ``EdgeKey``, a table per draw mode), inserts the generated
+pass-through GS, uploads the boundary masks of translated QUADS / QUAD_STRIP
+/ POLYGON, and draws stippled LINE polygons with their edge counters in Mesa's
+draw-module order (``edge_stipple_texels``).
 
-The rule (Gallium cso/rasterizer.rst fill modes; GL 4.6 compatibility
-profile 10.1.17 and 14.6.4; Mesa's draw module, draw_pipe_unfilled.c, and
-u_unfilled_indices): a polygon drawn as lines shows its *boundary* edges,
-as points the vertices that start one.  A quad or polygon that is cut into
-triangles keeps its outline -- the cuts are no polygon edges -- and a vertex
-shader writing EDGEFLAG turns off the edge starting at its vertex.
-
-Core GL has no edge flags (glPolygonMode draws every edge of every
-triangle), and glpipe draws QUADS / QUAD_STRIP / POLYGON as translated
-triangles (fallback/indices.py).  So while the bound rasterizer draws a face
-in LINE or POINT mode, a draw that has edge flags -- a translated primitive
-(its triangles' boundary masks: ``fallback.indices.edge_masks``) or a VS
-writing EDGEFLAG, with the VS feeding the rasterizer (a Gallium GS's or a
-TES's triangles have every edge) -- gets:
-
-* a generated pass-through GS (triangles in, the same triangle out;
-  glpipe/line_stipple.py ``passthrough_gs_tokens``) that adds each corner's
-  one-hot weight and the triangle's edge mask (``VariantKey.edge_flags``,
-  lowering/glsl/passes/edges.py), reading the boundary masks from a buffer
-  texture on the GEOM stage's last unit at ``gl_PrimitiveIDIn``;
-* an FS variant (``VariantKey.edge_fill`` = the mode the polygons are
-  drawn in) killing the fragments of the edges (LINE) or vertices (POINT)
-  whose flag is off.  With both faces drawn in different modes,
-  glpipe/fill_modes.py draws runs of one facing and keys each run's mode
-  (``_key_edge_run``): the FS never asks gl_FrontFacing, which llvmpipe's
-  draw module does not deliver for unfilled polygons coming from a GS;
-* per translated draw (each multi-draw item; each run of
-  glpipe/fill_modes.py when the faces' modes differ), the masks uploaded
-  before the GL draw -- gl_PrimitiveIDIn counts the triangles of one GL draw
-  and restarts per instance, which is exactly the masks' indexing.
-
-Line stipple on such polygons (docs/rasterizer.md "Polygon edges"): the
-counter runs along each polygon's boundary in Mesa's draw-module order
-(``edge_stipple_texels``); ``_draw_edge_stipple`` captures the VS positions,
-uploads each triangle's per-edge start counters and mask (RGBA32F per
-triangle and instance; the GS emits counters a line interpolates, the FS
-applies the pattern on the fragment's edge) and draws the triangles itself.
-
-Keying.  ``_key_polygon_edges`` looks the draw mode up in a table rebuilt
-only when a shader or the rasterizer was bound (as the line stipple's), on
-draw_vbo's general path.  Translated primitives always take that path; the
-fast path (plain draws of natively drawable primitives) must not run while
-an edge key is on (the next draw may need it off) or while a VS writing
-EDGEFLAG can give any polygon draw edge flags (``_edge_sticky``): then the
-general path keeps Dirty.DRAW_STATE set, and binding such a rasterizer or a
-VS under it sets it.  Wireframe rendering without edge flags (TRIANGLES
-from a VS without EDGEFLAG) keeps the fast path and the plain variants.
+docs/rasterizer.md "Polygon edges" has the rule, the GS and FS passes
+(lowering/glsl/passes/edges.py), the keying and the costs.
 """
 
 from __future__ import annotations
@@ -233,7 +193,7 @@ class PolygonEdgesPart(Part):
             self.edge_gs = self._generated_edge_gs()
             self.edge_masks_on = bool(entry.gs & EDGE_FLAGS_MASKS)
         self.edge_stippled = entry is not _OFF and bool(entry.gs & EDGE_FLAGS_STIPPLE)
-        # The vertex flags apply to fast-path modes as well (module docstring).
+        # The vertex flags apply to fast-path modes as well (docs/rasterizer.md "Polygon edges", cost).
         self.edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
         ctx._keep_general(KeepGeneral.EDGE_FLAGS, ctx.rasterizer_part.rast_edge_fill and self.edge_sticky)
         ctx.dirty |= Dirty.PROGRAM

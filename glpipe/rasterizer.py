@@ -1,50 +1,14 @@
-"""Rasterizer state: create/bind/delete_rasterizer_state, set_clip_state,
-set_polygon_stipple, set_window_rectangles, set_tess_state.
+"""Rasterizer state: ``RasterizerPart`` (``ctx.rasterizer_part``) --
+create/bind/delete_rasterizer_state, set_clip_state, set_polygon_stipple,
+set_window_rectangles, set_tess_state -- and draw_vbo's hooks into the
+rasterizer emulations (line stipple, polygon edges, fill modes).
 
-A ``RasterizerState`` is resolved once, at create time, into three things:
-
-* ``slots``: the block as one GL call per piece of GL state, in a fixed
-  slot order (``(bound GL function, args)``; ``None`` where the state does
-  not matter -- the cull face while culling is off, the offset values while
-  every offset is off).
-* ``key``: the small tuple of fields the shader variants depend on
-  (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes, point_smooth, line_stipple_enable, line_last_pixel, the two
-  faces' fill modes when they differ; clip_halfz and integer pixel centres on a host
-  without their GL switch), held in its canonical ``VariantInput``
-  (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
-  holders and sets Dirty.PROGRAM only when they differ;
-  glpipe/variant_keys.py turns ``key.value`` into ``VariantKey`` fields.
-  ``prim_classes`` says whether some of them apply to one primitive class
-  only (stipple, sprites, point_smooth, line stipple), in which case draw_vbo keys the
-  class each draw rasterizes as (docs/rasterizer.md "Primitive class").
-* the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
-  (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
-  (sample shading, shared with set_min_samples) and ``clip_plane_enable``
-  (the GL_CLIP_DISTANCEi switches, which also depend on the shader).
-
-Emission.  Every pipe context of a screen draws on the same host GL
-context, and glpipe owns its state (docs/host.md), so what the host holds of
-this block is recorded once per host (``_HostRasterizer``), whichever context
-emitted it.  A bind sets Dirty.RASTERIZER_CSO: the emit sends the calls that
-take the host from the recorded slots to the bound CSO's -- a list computed
-once per (recorded state, CSO), cached on the CSO as ``(GL entry point
-index, args)`` pairs (glpipe/hotgl.py) -- so switching culling on and off
-is one call.  Dirty.RASTERIZER means a clear changed the two slots it
-touches behind the record (scissor test and rasterizer discard; another
-context's clear reaches this one through the draw prologue, which sets
-every bit): those two become unknown in the record (``_HostRasterizer.
-cleared``), so the transition re-sends them.  The first draw on a host, or
-one after ``_reset_rasterizer_shadow`` (raw GL changed the state), sends the
-whole block (16 to 19 calls).  The GL_CLIP_DISTANCEi switches are recorded
-the same way.
-What the host cannot do is refused at create time with UnsupportedError
-naming the field (the ``REFUSED`` table); docs/rasterizer.md lists every
-field and what glpipe does with it.
-
-Non-CSO state of this module goes into the ``glp_sysvals`` block (user clip
-planes, the stipple pattern, window rectangles, default tessellation levels)
-and, for the window rectangles' count and mode, into the variant key.
+A ``RasterizerCSO`` is the template resolved once into GL state slots, its
+variant-key entries and the fields other areas read; a bind swaps it and
+sets dirty bits; the emit sends the cached transition from what the host
+holds (one record per host).  docs/rasterizer.md, "In the code" and
+"Emission and cost", has the design; the field table there says what glpipe
+does with every field and what it refuses at create time.
 """
 
 from __future__ import annotations
@@ -360,7 +324,7 @@ class RasterizerPart(Part):
 
     def _rasterizer_slots(self, t: RasterizerState) -> tuple:
         """One ``(hotgl.OP index, args)`` per GL state slot, None where ``t``
-        does not care (see the module docstring); same slots, same order for
+        does not care (docs/rasterizer.md "In the code"); same slots, same order for
         every template of a host."""
         gl = _GLEnums(self.ctx.gl)
         modes = effective_fill_modes(t)
@@ -589,8 +553,9 @@ class RasterizerPart(Part):
         self.rast_host.cleared()
 
     def _emit_rasterizer(self) -> None:
-        """Take the host from what it holds to the bound CSO (the module
-        docstring: a cached transition)."""
+        """Take the host from what it holds to the bound CSO: the CSO's
+        cached transition from the held state (docs/rasterizer.md "In the
+        code", the host record)."""
         ctx = self.ctx
         cso = self.rasterizer or self.rasterizer_default
         host = self.rast_host

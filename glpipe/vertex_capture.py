@@ -1,29 +1,8 @@
-"""Capture of the last vertex stage's positions for draws that must look at
-geometry on the CPU before drawing it: the segment bases of stippled line
-strips (glpipe/line_stipple.py) and the facing of each triangle when the two
-faces have different fill modes (glpipe/fill_modes.py).
-
-How.  The draw's VS variant -- the one the bound program links, so the
-position is exactly what the host's clipper receives: the y flip, the
-integer pixel-centre shift, the window-space inverse transform and every
-other last-stage pass included -- is linked once more into a program of its
-own that captures ``gl_Position`` with transform feedback (GL 3.0 core,
-both profiles).  It runs over a contiguous range of vertex numbers as
-POINTS with rasterizer discard, for every instance of the draw, through the
-vertex state the draw emitted (so user vertex buffers, start_instance --
-by base instance or by the baked attribute offsets -- and instance
-divisors are the draw's own), and the buffer is read back into numpy.
-
-The capture programs are cached per VS variant; one whose shader was
-deleted is dropped when the next one is made.  After a capture the host is
-back in the draw's state: its program, primitive restart off (the draw
-re-applies restart as it needs), rasterizer discard as the bound rasterizer
-says (the rasterizer record forgets that slot, so the emit re-sends it).
-
-Known costs: the extra VS run is visible to pipeline-statistics and
-primitives-generated queries active around the draw; a VS with side effects
-would run twice, so a VS using shader buffers, images or atomic counters is
-refused (UnsupportedError naming the feature that needed the capture).
+"""Capture of the last vertex stage's clip-space positions, for draws that
+must look at their geometry on the CPU before drawing it (stippled strips,
+two fill modes, stippled polygon edges): ``VertexCapturePart``
+(``ctx.vertex_capture_part``), a transform feedback run of the draw's own VS
+variant.  docs/rasterizer.md "Position capture" has how and what it costs.
 """
 
 from __future__ import annotations
