@@ -20,19 +20,16 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, clear, depth_stencil_alpha, framebuffer, vertex, viewport
+from . import (blend, clear, depth_stencil_alpha, fill_modes, framebuffer, line_stipple, polygon_edges, rasterizer,
+               vertex, vertex_capture, viewport)
 from .constants import ConstantBufferMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .fence import FenceMixin
-from .fill_modes import FillModesMixin
 from .hotgl import HotGL
-from .line_stipple import LineStippleMixin
 from .part import Area, attach, compose, derived_rows, owner
-from .polygon_edges import PolygonEdgesMixin
-from .rasterizer import RasterizerMixin
 from .resource import Resource
 from .sampler_views import SamplerViewMixin
 from .samplers import SamplerMixin
@@ -41,7 +38,6 @@ from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
 from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
-from .vertex_capture import VertexCaptureMixin
 
 D = Dirty
 
@@ -63,20 +59,11 @@ PARTS: "tuple[Area, ...]" = (
     vertex.AREA,
     framebuffer.AREA,
     viewport.AREA,
-    Area("rasterizer", mixin=RasterizerMixin, init=RasterizerMixin._init_rasterizer,
-         destroy=RasterizerMixin._destroy_rasterizer, drop_caches=RasterizerMixin._drop_rasterizer_caches,
-         # A block with a shadow of the host state has two bits (glpipe/dirty.py):
-         # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
-         rows=((D.RASTERIZER, RasterizerMixin._forget_rasterizer_clobbers),
-               (D.RASTERIZER | D.RASTERIZER_CSO, RasterizerMixin._emit_rasterizer),
-               (D.RASTERIZER | D.CLIP, RasterizerMixin._emit_clip_distances),  # the distances the shader writes
-               (D.TESS, RasterizerMixin._emit_tess_state)),
-         # force_persample_interp overrides min samples' fraction (blend's row).
-         late_rows=((D.RASTERIZER | D.MIN_SAMPLES | D.FRAMEBUFFER, RasterizerMixin._emit_persample_interp),)),
-    Area("line_stipple", mixin=LineStippleMixin, destroy=LineStippleMixin._destroy_line_stipple),
-    Area("vertex_capture", mixin=VertexCaptureMixin, destroy=VertexCaptureMixin._destroy_vertex_capture),
-    Area("fill_modes", mixin=FillModesMixin, destroy=FillModesMixin._destroy_fill_modes),
-    Area("polygon_edges", mixin=PolygonEdgesMixin, destroy=PolygonEdgesMixin._destroy_polygon_edges),
+    rasterizer.AREA,
+    line_stipple.AREA,
+    vertex_capture.AREA,
+    fill_modes.AREA,
+    polygon_edges.AREA,
     Area("debug", mixin=DebugMixin, init=DebugMixin._init_debug, destroy=DebugMixin._destroy_debug),
     Area("samplers", mixin=SamplerMixin, init=SamplerMixin._init_samplers, destroy=SamplerMixin._destroy_samplers),
     Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,

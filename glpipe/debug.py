@@ -319,9 +319,7 @@ class DebugMixin:
 
     def _drop_draw_memos(self) -> None:
         """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
-        the context (glpipe/fill_modes.py's per-face plan, the variant-key
-        environment of glpipe/variant_keys.py)."""
-        self._fm_plan = None
+        the context (the variant-key environment of glpipe/variant_keys.py)."""
         self._variant_env = None
 
     def _destroy_debug(self) -> None:

@@ -583,7 +583,7 @@ class DrawPath:
             raise InvalidArgumentError(f"draw_vbo: primitive {info.mode!r} cannot be drawn")
         items = ((info.start, info.count, info.index_bias),) if draws is None else \
             tuple((d.start, d.count, d.index_bias) for d in draws)
-        rast = getattr(self, "rasterizer", None)
+        rast = self.rasterizer_part.rasterizer
         flatshade_first = bool(rast is not None and rast.templ.flatshade_first)
         if info.index_size:
             source = self._index_values(info, items)

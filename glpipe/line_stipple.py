@@ -1,71 +1,18 @@
 """Line stipple (RasterizerState.line_stipple_enable / _factor / _pattern)
-and line last pixel (RasterizerState.line_last_pixel) through shader
-variants: which draws need what, the generated pass-through GS both use,
-and the segment-base pre-pass of stippled strips and loops.
+and line last pixel (line_last_pixel) through shader variants:
+``LineStipplePart`` (``ctx.line_stipple_part``) keys each draw's line kind
+(a table per draw mode), makes the generated pass-through GS both use, and
+runs the segment-base pre-pass of stippled strips and loops.
 
-The rule is GL's (4.6 compatibility profile 14.5.2.2; Gallium
-cso/rasterizer.rst, whose factor is GL's minus one): a counter ``s`` counts
-a line's fragments along its major axis, fragment ``s`` is drawn iff bit
-``(s // (factor + 1)) % 16`` of the pattern is 1; ``s`` restarts at each
-independent segment (LINES) and at the start of each strip, loop and
-primitive restart, and continues along a LINE_STRIP, LINE_LOOP (its closing
-segment too) and LINE_STRIP_ADJACENCY.  lowering/glsl/passes/stipple.py
-computes ``s`` in the GS that feeds the rasterizer and kills fragments in
-the FS; the pattern and factor are ``sysvals.line_stipple`` (set at
-rasterizer bind), so a pattern change never recompiles.
-
-What each draw needs is looked up per draw mode, in a table rebuilt only
-when a shader or the rasterizer was bound (``_key_line_gs``, called from
-draw_vbo's general path, where every draw goes while a rasterizer with a
-class-sensitive field is bound -- line stipple and line last pixel are such
-fields, glpipe/variant_keys.py).  The entry of a mode decides
-``_line_stipple_key`` (a variant-key input: 0 no stipple, 1 a counter per
-GS output strip, 2 segment bases), ``_line_last_pixel_key`` (the GS's
-``VariantKey.line_last_pixel``, 0 for polygon edges) and
-``_line_stipple_gs`` (the generated GS, or None):
-
-| rasterized as lines by | counter from | generated GS |
-|---|---|---|
-| a bound GS emitting LINE_STRIP | that GS, restarting at each EndPrimitive | -- |
-| a TES with isolines (no GS) | a GS per segment (GL hands isolines to a GS as independent segments) | lines in |
-| LINES / LINES_ADJACENCY (no GS, TES) | a GS per segment | lines / lines_adjacency in |
-| LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY | per segment, starting at the segment's base | lines / lines_adjacency in, base at gl_PrimitiveIDIn |
-| polygons with fill mode LINE, from the VS | glpipe/polygon_edges.py (edge counters) | its own (triangles in) |
-| triangles from a GS or TES, fill mode LINE | -- | refused at draw time (UnsupportedError) |
-
-Line last pixel (lowering/glsl/passes/last_pixel.py; docs/rasterizer.md
-"Line last pixel") uses the same GS for the same draws -- the generated one
-per segment, or the bound GS emitting line strips -- without the counter or
-the pre-pass; polygons drawn with fill mode LINE keep GL's rule (no
-refusal).  A bound GS whose output, tripled by the pass, exceeds the host's
-GS output limits is refused at draw time.
-
-Segment bases.  The base of segment j of a strip is the major-axis length
-(window pixels) of the strip's earlier segments, which depends on what the
-VS computes.  Before such a draw the pre-pass runs the draw's VS once more
-over the vertices the draw reads, as POINTS with rasterizer discard,
-capturing gl_Position with transform feedback (GL 3.0 core;
-glpipe/vertex_capture.py), computes the
-window positions with viewport 0's Gallium transform (the one the GS uses:
-sysvals.viewport_scale / _translate) and the bases in numpy -- strips split
-at restart indices, one loop's closing segment last, the same per instance
-with that instance's positions -- and hands them to the generated GS in a
-buffer texture (GL 3.1 core) on the GEOM stage's last texture unit (free:
-only used when no Gallium GS is bound).  GL numbers a draw's segments by
-gl_PrimitiveIDIn, which primitive restart does not reset but every instance
-does (both checked on llvmpipe), so the GS reads texel ``instance *
-segments_per_instance + gl_PrimitiveIDIn`` (``sysvals.line_stipple.z`` =
-segments per instance; the VS passes gl_InstanceID on).  A multi-draw runs
-the pre-pass and the draw per DrawStartCountBias.  Only these draws pay for
-it (a rare feature: correctness over speed).  Known costs: the extra VS run
-is visible to pipeline-statistics and primitives-generated queries active
-around the draw, and a VS with side effects (shader buffers, images,
-atomic counters) is refused rather than run twice.
+The rule, the table of what each draw needs and the costs are in
+docs/rasterizer.md ("Line stipple", "Line last pixel"); the passes are
+lowering/glsl/passes/stipple.py and last_pixel.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 import numpy as np
 
@@ -76,6 +23,7 @@ from lowering.glsl.passes.stipple import bases_unit
 
 from .defs import Prim, ShaderType
 from .dirty import Dirty
+from .part import Area, Part
 from .rasterizer_keys import PRIM_CLASS_LINES
 from .shaders import ShaderCSO
 
@@ -84,17 +32,33 @@ _NPRIMS = max(int(p) for p in Prim) + 1
 _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 
-# Table entries: (stipple variant-key value, generated GS input primitive or
-# None, the assembly the pre-pass computes bases for or None, line last pixel
-# variant-key value).  The per-draw test is an identity compare with the
-# entry keyed last.
-_OFF = (0, None, None, 0)
-_USER_GS = (1, None, None)
-_SEGMENTS = (1, "LINES", None)
-_SEGMENTS_ADJ = (1, "LINES_ADJACENCY", None)
-_STRIP = (2, "LINES", Prim.LINE_STRIP)
-_LOOP = (2, "LINES", Prim.LINE_LOOP)
-_STRIP_ADJ = (2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
+
+
+class _LineKind(NamedTuple):
+    """How a draw mode is rasterized as lines (docs/rasterizer.md "Line stipple")."""
+
+    stipple_key: int          # the line_stipple variant-key input: 1 a counter per GS output strip, 2 segment bases
+    input_prim: "str | None"  # the generated GS's input primitive, None: no generated GS
+    assembly: "Prim | None"   # the assembly the pre-pass computes segment bases for, or None
+
+
+class _LineEntry(NamedTuple):
+    """A draw mode's entry of the table (``_line_stipple_table``): what it
+    keys.  The per-draw test is an identity compare with the entry keyed last."""
+
+    stipple_key: int          # LineStipplePart.line_stipple_key (0: no stipple)
+    input_prim: "str | None"  # the generated GS's input primitive, or None
+    assembly: "Prim | None"   # not None: the segment-base pre-pass runs
+    last_pixel: int           # LineStipplePart.line_last_pixel_key (0: none)
+
+
+_OFF = _LineEntry(0, None, None, 0)
+_USER_GS = _LineKind(1, None, None)
+_SEGMENTS = _LineKind(1, "LINES", None)
+_SEGMENTS_ADJ = _LineKind(1, "LINES_ADJACENCY", None)
+_STRIP = _LineKind(2, "LINES", Prim.LINE_STRIP)
+_LOOP = _LineKind(2, "LINES", Prim.LINE_LOOP)
+_STRIP_ADJ = _LineKind(2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
 _BY_MODE = {Prim.LINES: _SEGMENTS, Prim.LINES_ADJACENCY: _SEGMENTS_ADJ, Prim.LINE_STRIP: _STRIP,
             Prim.LINE_LOOP: _LOOP, Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ}
 _LINE_MODES = frozenset(_BY_MODE)
@@ -185,26 +149,46 @@ def segment_bases(window: np.ndarray, vertex_rows: np.ndarray, restart: np.ndarr
     return np.concatenate(out) if out else np.zeros(0)
 
 
-class LineStippleMixin:
-    """Context methods for line stipple (mixed into Context; see the module
-    docstring).  Class attributes hold the idle state, so Context needs no
-    init for them until the first stippled draw."""
+class BufferTexture:
+    """A GL buffer and the buffer texture reading it: what glpipe's
+    generated GS reads per primitive (segment bases here, boundary masks and
+    edge counters in glpipe/polygon_edges.py)."""
 
-    _line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
-    _line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
-    _line_stipple_gs = None     # the generated GS CSO of the current draw kind
-    _ls_table = None            # entry per draw mode
-    _ls_entry = None            # entry keyed last
-    _ls_assembly = None         # not None: the draw runs the segment-base pre-pass
-    _ls_generated = None        # (source CSO, input primitive) -> generated GS CSO
-    _ls_gl = None               # [buffer-texture buffer, texture]
+    __slots__ = ("buffer", "texture")
+
+    def __init__(self, gl) -> None:
+        self.buffer = int(gl.glGenBuffers(1))
+        self.texture = int(gl.glGenTextures(1))
+
+    def delete(self, gl) -> None:
+        """Delete both GL objects."""
+        gl.glDeleteBuffers(1, [self.buffer])
+        gl.glDeleteTextures(1, [self.texture])
+
+
+class LineStipplePart(Part):
+    """The line stipple / line last pixel emulation (``ctx.line_stipple_part``;
+    docs/rasterizer.md "Line stipple"), reached from the draw through the rasterizer's
+    hooks.  Nothing is made until the first stippled draw."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
+        self.line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
+        self.line_stipple_gs = None     # the generated GS CSO of the current draw kind
+        self._ls_table = None           # entry per draw mode
+        self._ls_entry = None           # entry keyed last
+        self.ls_assembly = None         # not None: the draw runs the segment-base pre-pass
+        self._ls_generated = None       # (source CSO, input primitive) -> generated GS CSO
+        self._ls_gl = None              # the segment bases' BufferTexture
 
     def _key_line_gs(self, mode) -> None:
         """draw_vbo's general path while line_stipple_enable or
         line_last_pixel is on: key the line kind of ``mode`` (Dirty.PROGRAM
         when it changes); refuse what glpipe cannot stipple."""
+        ctx = self.ctx
         table = self._ls_table
-        if table is None or self.dirty & _CLASS_INPUTS:
+        if table is None or ctx.dirty & _CLASS_INPUTS:
             table = self._ls_table = self._line_stipple_table()
             self._ls_entry = None
         if not 0 <= mode < _NPRIMS:
@@ -214,14 +198,13 @@ class LineStippleMixin:
             return
         if isinstance(entry, str):
             raise UnsupportedError(entry)
-        value, input_prim, assembly, last_pixel = entry
-        gs = self._generated_stipple_gs(input_prim) if input_prim is not None else None
+        gs = self._generated_stipple_gs(entry.input_prim) if entry.input_prim is not None else None
         self._ls_entry = entry
-        self._line_stipple_key = value
-        self._line_last_pixel_key = last_pixel
-        self._line_stipple_gs = gs
-        self._ls_assembly = assembly
-        self.dirty |= Dirty.PROGRAM
+        self.line_stipple_key = entry.stipple_key
+        self.line_last_pixel_key = entry.last_pixel
+        self.line_stipple_gs = gs
+        self.ls_assembly = entry.assembly
+        ctx.dirty |= Dirty.PROGRAM
 
     def _line_stipple_table(self) -> tuple:
         """The entry of every draw mode under the bound shaders and rasterizer.
@@ -229,9 +212,10 @@ class LineStippleMixin:
         GS (a strip needs no segment bases for it) and applies to line
         primitives only: polygon edges drawn in fill mode LINE keep GL's rule
         (docs/rasterizer.md "Line last pixel")."""
-        classes = self._rasterized_classes()  # glpipe/variant_keys.py
-        gs, tes = self.shaders[_GS], self.shaders[_TES]
-        stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
+        ctx = self.ctx
+        classes = ctx._rasterized_classes()  # glpipe/variant_keys.py
+        gs, tes = ctx.shaders[_GS], ctx.shaders[_TES]
+        stipple, last_pixel = ctx.rasterizer_part.rast_line_stipple, ctx.rasterizer_part.rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
         # glpipe/polygon_edges.py; a GS's or TES's triangles are refused.
         fill_line = _REFUSE_FILL_LINE if stipple and (gs is not None or tes is not None) else _OFF
@@ -251,16 +235,16 @@ class LineStippleMixin:
             if kind is None:
                 table.append(_OFF if classes[mode] != PRIM_CLASS_LINES else fill_line)
             elif stipple:
-                table.append(kind + (last_pixel,))
+                table.append(_LineEntry(*kind, last_pixel))
             else:  # last pixel only: the GS, no stipple counter, no bases
-                table.append((0, kind[1], None, last_pixel))
+                table.append(_LineEntry(0, kind.input_prim, None, last_pixel))
         return tuple(table)
 
     def _last_pixel_gs_too_big(self, gs) -> bool:
         """Whether the Gallium GS ``gs`` would exceed the host's GS output
         limits once line_last_pixel triples its vertices (passes/last_pixel.py:
         4 components per output, one more for the stipple counter)."""
-        prof = self.screen.profile
+        prof = self.ctx.screen.profile
         vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR
         components = vertices * (4 * len(gs.info.outputs) + 1)
         return (vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256)
@@ -269,7 +253,8 @@ class LineStippleMixin:
     def _generated_stipple_gs(self, input_prim: str):
         """The pass-through GS after the last vertex stage (TES, else VS), one
         per (stage CSO, input primitive), parsed once."""
-        source = self.shaders[_TES] or self.shaders[_VS]
+        ctx = self.ctx
+        source = ctx.shaders[_TES] or ctx.shaders[_VS]
         if source is None:
             return None  # the draw raises: no vertex shader
         cache = self._ls_generated
@@ -280,14 +265,14 @@ class LineStippleMixin:
         if cso is None:
             for old in [k for k in cache if k[0].destroyed]:
                 self._forget_generated_gs(cache.pop(old))
-            field = "line_stipple_enable" if self._rast_line_stipple else "line_last_pixel"
+            field = "line_stipple_enable" if ctx.rasterizer_part.rast_line_stipple else "line_last_pixel"
             tokens = passthrough_gs_tokens((source.ir, source.info), input_prim, field)
             ir = parse(tokens)
-            cso = cache[key] = ShaderCSO(self, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
+            cso = cache[key] = ShaderCSO(ctx, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
         return cso
 
     def _forget_generated_gs(self, cso) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         for variant in cso.variants.values():
             gl.glDeleteShader(variant.gl_shader)
         cso.variants.clear()
@@ -297,88 +282,94 @@ class LineStippleMixin:
 
     def _draw_line_stipple_strips(self, info, draws) -> None:
         """Draw a LINE_STRIP / LINE_LOOP / LINE_STRIP_ADJACENCY with stipple:
-        per DrawStartCountBias, the pre-pass (module docstring), then the draw."""
+        per DrawStartCountBias, the pre-pass (docs/rasterizer.md "Line stipple"), then the draw."""
+        ctx = self.ctx
+        capture = ctx.vertex_capture_part
         items = ((info.start, info.count, info.index_bias),) if draws is None else \
             tuple((d.start, d.count, d.index_bias) for d in draws)
         instances = info.instance_count
         if instances <= 0:
             return
-        source = self._index_values(info, items) if info.index_size else None
-        mode = self._gl_prims[info.mode]
+        source = ctx._index_values(info, items) if info.index_size else None
+        mode = ctx._gl_prims[info.mode]
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
-            _, restart, vids, _ = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
+            _, restart, vids, _ = capture._item_vertices(info, source, start, count, bias)
             used = vids[~restart]
             if not len(used):
                 continue
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
+            clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
                                            "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
-            scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
-            translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+            scale = np.array(ctx._get_sysval("viewport_scale")[:2], np.float64)
+            translate = np.array(ctx._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
             per_instance = []
             for inst in range(instances):
                 c = clip[inst].astype(np.float64)
                 w = c[:, 3:4]
                 window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
-                per_instance.append(segment_bases(window, rows, restart, self._ls_assembly))
+                per_instance.append(segment_bases(window, rows, restart, self.ls_assembly))
             nseg = len(per_instance[0])
             self._ls_upload_bases(np.concatenate(per_instance).astype(np.float32), nseg)
             sub = dataclasses.replace(info, start=start, count=count, index_bias=bias,
                                       drawid=info.drawid + (i if info.increment_draw_id else 0))
-            self._draw_special(sub, mode, None)
+            ctx._draw_special(sub, mode, None)
 
-    def _ls_objects(self) -> list:
+    def _ls_objects(self) -> BufferTexture:
+        """The segment bases' buffer texture, made at the first stippled strip."""
         objs = self._ls_gl
         if objs is None:
-            gl = self.gl
-            objs = self._ls_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
+            objs = self._ls_gl = BufferTexture(self.ctx.gl)
         return objs
 
     def _ls_upload_bases(self, bases: np.ndarray, per_instance: int) -> None:
         """The segment bases into the buffer texture on the GEOM stage's last
         unit, and the per-instance stride into sysvals.line_stipple.z."""
-        self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), self.gl.GL_R32F)
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
-        if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
-            self.dirty &= ~Dirty.SYSVALS
+        ctx = self.ctx
+        self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), ctx.gl.GL_R32F)
+        stipple = ctx._get_sysval("line_stipple")
+        ctx._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if ctx.dirty & Dirty.SYSVALS:
+            ctx._emit_sysvals()
+            ctx.dirty &= ~Dirty.SYSVALS
 
-    def _geom_buffer_texture(self, objs: list, data: np.ndarray, internal_format: int) -> None:
-        """``data`` into the buffer ``objs[0]``, read through the buffer texture
-        ``objs[1]`` (``internal_format``) on the GEOM stage's last unit, where
+    def _geom_buffer_texture(self, objs: BufferTexture, data: np.ndarray, internal_format: int) -> None:
+        """``data`` into the buffer of ``objs``, read through its buffer texture
+        (``internal_format``) on the GEOM stage's last unit, where
         glpipe's generated GS reads it (segment bases here, polygon edge masks
         in glpipe/polygon_edges.py; never both in one draw)."""
-        gl = self.gl
+        ctx = self.ctx
+        gl = ctx.gl
         if not len(data):
             data = np.zeros(1, data.dtype)  # GL refuses an empty buffer texture
-        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs[0])
+        gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, objs.buffer)
         gl.glBufferData(gl.GL_TEXTURE_BUFFER, data.nbytes, data, gl.GL_STREAM_DRAW)
         gl.glBindBuffer(gl.GL_TEXTURE_BUFFER, 0)
-        self.bindings.stage("GEOM")  # raises if the layout has no GEOM range
-        unit = bases_unit(self.bindings)
+        ctx.bindings.stage("GEOM")  # raises if the layout has no GEOM range
+        unit = bases_unit(ctx.bindings)
         gl.glActiveTexture(gl.GL_TEXTURE0 + unit)
-        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
-        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs[0])
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
-        self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
-        self._unit_sampler[unit] = None
-        self._counters.bytes_uploaded += data.nbytes
+        gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs.texture)
+        gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs.buffer)
+        gl.glActiveTexture(gl.GL_TEXTURE0 + ctx.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
+        ctx._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
+        ctx._unit_sampler[unit] = None
+        ctx._counters.bytes_uploaded += data.nbytes
 
-    def _destroy_line_stipple(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: the buffer texture and the generated GSs."""
+        gl = self.ctx.gl
         if self._ls_gl is not None:
-            gl.glDeleteBuffers(1, [self._ls_gl[0]])
-            gl.glDeleteTextures(1, [self._ls_gl[1]])
+            self._ls_gl.delete(gl)
             self._ls_gl = None
         for cso in (self._ls_generated or {}).values():
             self._forget_generated_gs(cso)
         self._ls_generated = None
 
 
-__all__ = ["LineStippleMixin", "passthrough_gs_tokens", "segment_bases"]
+AREA = Area("line_stipple_part", part=LineStipplePart, destroy=LineStipplePart.destroy)
+
+__all__ = ["AREA", "BufferTexture", "LineStipplePart", "passthrough_gs_tokens", "segment_bases"]

@@ -1,55 +1,17 @@
-"""Edge flags of polygons drawn with fill mode LINE or POINT.
+"""Edge flags of polygons drawn with fill mode LINE or POINT:
+``PolygonEdgesPart`` (``ctx.polygon_edges_part``) keys each draw's edge
+flags (an ``EdgeKey``, a table per draw mode), inserts the generated
+pass-through GS, uploads the boundary masks of translated QUADS / QUAD_STRIP
+/ POLYGON, and draws stippled LINE polygons with their edge counters in Mesa's
+draw-module order (``edge_stipple_texels``).
 
-The rule (Gallium cso/rasterizer.rst fill modes; GL 4.6 compatibility
-profile 10.1.17 and 14.6.4; Mesa's draw module, draw_pipe_unfilled.c, and
-u_unfilled_indices): a polygon drawn as lines shows its *boundary* edges,
-as points the vertices that start one.  A quad or polygon that is cut into
-triangles keeps its outline -- the cuts are no polygon edges -- and a vertex
-shader writing EDGEFLAG turns off the edge starting at its vertex.
-
-Core GL has no edge flags (glPolygonMode draws every edge of every
-triangle), and glpipe draws QUADS / QUAD_STRIP / POLYGON as translated
-triangles (fallback/indices.py).  So while the bound rasterizer draws a face
-in LINE or POINT mode, a draw that has edge flags -- a translated primitive
-(its triangles' boundary masks: ``fallback.indices.edge_masks``) or a VS
-writing EDGEFLAG, with the VS feeding the rasterizer (a Gallium GS's or a
-TES's triangles have every edge) -- gets:
-
-* a generated pass-through GS (triangles in, the same triangle out;
-  glpipe/line_stipple.py ``passthrough_gs_tokens``) that adds each corner's
-  one-hot weight and the triangle's edge mask (``VariantKey.edge_flags``,
-  lowering/glsl/passes/edges.py), reading the boundary masks from a buffer
-  texture on the GEOM stage's last unit at ``gl_PrimitiveIDIn``;
-* an FS variant (``VariantKey.edge_fill`` = the mode the polygons are
-  drawn in) killing the fragments of the edges (LINE) or vertices (POINT)
-  whose flag is off.  With both faces drawn in different modes,
-  glpipe/fill_modes.py draws runs of one facing and keys each run's mode
-  (``_key_edge_run``): the FS never asks gl_FrontFacing, which llvmpipe's
-  draw module does not deliver for unfilled polygons coming from a GS;
-* per translated draw (each multi-draw item; each run of
-  glpipe/fill_modes.py when the faces' modes differ), the masks uploaded
-  before the GL draw -- gl_PrimitiveIDIn counts the triangles of one GL draw
-  and restarts per instance, which is exactly the masks' indexing.
-
-Line stipple on such polygons (docs/rasterizer.md "Polygon edges"): the
-counter runs along each polygon's boundary in Mesa's draw-module order
-(``edge_stipple_texels``); ``_draw_edge_stipple`` captures the VS positions,
-uploads each triangle's per-edge start counters and mask (RGBA32F per
-triangle and instance; the GS emits counters a line interpolates, the FS
-applies the pattern on the fragment's edge) and draws the triangles itself.
-
-Keying.  ``_key_polygon_edges`` looks the draw mode up in a table rebuilt
-only when a shader or the rasterizer was bound (as the line stipple's), on
-draw_vbo's general path.  Translated primitives always take that path; the
-fast path (plain draws of natively drawable primitives) must not run while
-an edge key is on (the next draw may need it off) or while a VS writing
-EDGEFLAG can give any polygon draw edge flags (``_edge_sticky``): then the
-general path keeps Dirty.DRAW_STATE set, and binding such a rasterizer or a
-VS under it sets it.  Wireframe rendering without edge flags (TRIANGLES
-from a VS without EDGEFLAG) keeps the fast path and the plain variants.
+docs/rasterizer.md "Polygon edges" has the rule, the GS and FS passes
+(lowering/glsl/passes/edges.py), the keying and the costs.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,7 +22,9 @@ from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDG
 
 from .defs import PolygonMode, Prim, ShaderType
 from .dirty import Dirty, KeepGeneral
-from .line_stipple import passthrough_gs_tokens
+from .fill_modes import triangles
+from .line_stipple import BufferTexture, passthrough_gs_tokens
+from .part import Area, Part
 from .rasterizer_keys import KEY_EDGE_FILL
 from .shaders import ShaderCSO
 
@@ -73,6 +37,17 @@ _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RAS
 _POLYGON_MODES = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
                             Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
 _OFF = None
+
+
+class EdgeKey(NamedTuple):
+    """A draw mode's edge flags: the variant-key input ``edge_key``
+    (glpipe/variant_keys.py reads it as ``VariantKey.edge_flags`` of the GS
+    and VS and ``edge_fill`` of the FS; lowering/glsl/passes/edges.py)."""
+
+    gs: int    # the generated GS's EDGE_FLAGS_* bits
+    vs: int    # the VS's EDGE_FLAGS_* bits
+    fill: int  # the FS's edge_fill: the one drawn PolygonMode, 0 when the faces' modes differ (fill_modes.py keys runs)
+
 _REFUSE_STIPPLE_EDGEFLAG = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: a vertex shader "
                             "writing EDGEFLAG is not supported with stippled polygon edges (the counters are "
                             "computed from captured positions, which carry no edge flags)")
@@ -177,25 +152,29 @@ def edge_stipple_texels(prim, run_tris: np.ndarray, n: int, first: bool, window:
     return out
 
 
-class PolygonEdgesMixin:
-    """Context methods for polygon edge flags (mixed into Context; see the
-    module docstring).  Class attributes hold the idle state."""
+class PolygonEdgesPart(Part):
+    """Polygon edge flags (``ctx.polygon_edges_part``; see the module
+    docstring), reached from the draw through the rasterizer's hooks.
+    Nothing is made until the first draw with edge flags."""
 
-    _edge_key = None        # variant-key input: (GS edge_flags, VS edge_flags, FS edge_fill) or None
-    _edge_gs = None         # the generated GS of the current draw kind, or None
-    _edge_masks_on = False  # the current draw kind uploads boundary masks (a translated primitive)
-    _edge_sticky = False    # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
-    _edge_stippled = False  # the current draw kind draws stippled LINE polygons (_draw_edge_stipple)
-    _edge_table = None      # entry per draw mode
-    _edge_entry = _UNKEYED  # entry keyed last
-    _edge_generated = None  # VS CSO -> generated GS CSO
-    _edge_gl = None         # [buffer, texture] of the boundary masks
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.edge_key = None         # variant-key input: an EdgeKey, or None
+        self.edge_gs = None          # the generated GS of the current draw kind, or None
+        self.edge_masks_on = False   # the current draw kind uploads boundary masks (a translated primitive)
+        self.edge_sticky = False     # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
+        self.edge_stippled = False   # the current draw kind draws stippled LINE polygons (_draw_edge_stipple)
+        self._edge_table = None      # entry per draw mode
+        self._edge_entry = _UNKEYED  # entry keyed last
+        self._edge_generated = None  # VS CSO -> generated GS CSO
+        self._edge_gl = None         # the BufferTexture of the boundary masks / edge counters
 
     def _key_polygon_edges(self, mode) -> None:
         """draw_vbo's general path while a face is drawn as lines or points:
         key the edge flags of ``mode`` (Dirty.PROGRAM when they change)."""
+        ctx = self.ctx
         table = self._edge_table
-        if table is None or self.dirty & _CLASS_INPUTS:
+        if table is None or ctx.dirty & _CLASS_INPUTS:
             table = self._edge_table = self._polygon_edge_table()
             self._edge_entry = _UNKEYED
         if not 0 <= mode < _NPRIMS:
@@ -207,43 +186,43 @@ class PolygonEdgesMixin:
             raise UnsupportedError(entry)
         self._edge_entry = entry
         if entry is _OFF:
-            self._edge_key = self._edge_gs = None
-            self._edge_masks_on = False
+            self.edge_key = self.edge_gs = None
+            self.edge_masks_on = False
         else:
-            self._edge_key = entry
-            self._edge_gs = self._generated_edge_gs()
-            self._edge_masks_on = bool(entry[0] & EDGE_FLAGS_MASKS)
-        self._edge_stippled = entry is not _OFF and bool(entry[0] & EDGE_FLAGS_STIPPLE)
-        # The vertex flags apply to fast-path modes as well (module docstring).
-        self._edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
-        self._keep_general(KeepGeneral.EDGE_FLAGS, self._rast_edge_fill and self._edge_sticky)
-        self.dirty |= Dirty.PROGRAM
+            self.edge_key = entry
+            self.edge_gs = self._generated_edge_gs()
+            self.edge_masks_on = bool(entry.gs & EDGE_FLAGS_MASKS)
+        self.edge_stippled = entry is not _OFF and bool(entry.gs & EDGE_FLAGS_STIPPLE)
+        # The vertex flags apply to fast-path modes as well (docs/rasterizer.md "Polygon edges", cost).
+        self.edge_sticky = entry is not _OFF or bool(table[Prim.TRIANGLES])
+        ctx._keep_general(KeepGeneral.EDGE_FLAGS, ctx.rasterizer_part.rast_edge_fill and self.edge_sticky)
+        ctx.dirty |= Dirty.PROGRAM
 
     def _key_edge_run(self, mode) -> bool:
         """glpipe/fill_modes.py, before a run of one facing drawn in ``mode``
         (a PolygonMode): key the FS for that mode; True when the key changed
         (the caller re-emits the program).  The next draw keys itself anew."""
-        key = self._edge_key
+        key = self.edge_key
         if key is None:
             return False
         fs_mode = int(mode) if mode in _EDGE_MODES else 0
         self._edge_entry = _UNKEYED  # the next draw keys itself (and clears this run's mode)
-        if key[2] == fs_mode:
+        if key.fill == fs_mode:
             return False
-        self._edge_key = (key[0], key[1], fs_mode)
+        self.edge_key = key._replace(fill=fs_mode)
         return True
 
     def _polygon_edge_table(self) -> tuple:
         """The entry of every draw mode under the bound shaders and rasterizer:
-        None, or (GS edge_flags, VS edge_flags, FS edge_fill: the one drawn
-        mode, or 0 when the faces' modes differ -- fill_modes.py keys runs)."""
-        vs = self.shaders[_VS]
-        modes = (self.rasterizer or self._rasterizer_default).key.value[KEY_EDGE_FILL]
-        if not modes or vs is None or self.shaders[_GS] is not None or self.shaders[_TES] is not None:
+        None, or an ``EdgeKey``."""
+        ctx = self.ctx
+        vs = ctx.shaders[_VS]
+        modes = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).key.value[KEY_EDGE_FILL]
+        if not modes or vs is None or ctx.shaders[_GS] is not None or ctx.shaders[_TES] is not None:
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
-        if self._rast_line_stipple and fill == PolygonMode.LINE:
+        if ctx.rasterizer_part.rast_line_stipple and fill == PolygonMode.LINE:
             return self._edge_stipple_table(vertex)
         table = []
         for mode in range(_NPRIMS):
@@ -251,7 +230,7 @@ class PolygonEdgesMixin:
                 table.append(_OFF)
                 continue
             gs_bits = vertex | (EDGE_FLAGS_MASKS if mode in NEEDS_TRANSLATION else 0)
-            table.append((gs_bits, vertex, fill) if gs_bits else _OFF)
+            table.append(EdgeKey(gs_bits, vertex, fill) if gs_bits else _OFF)
         return tuple(table)
 
     @staticmethod
@@ -260,7 +239,7 @@ class PolygonEdgesMixin:
         counters (GS and VS bit 4), or a refusal (a string) where glpipe has
         no model of the draw module's edge order or the counters would need
         what the capture does not give."""
-        entry = (EDGE_FLAGS_STIPPLE, EDGE_FLAGS_STIPPLE, int(PolygonMode.LINE))
+        entry = EdgeKey(EDGE_FLAGS_STIPPLE, EDGE_FLAGS_STIPPLE, int(PolygonMode.LINE))
         table = []
         for mode in range(_NPRIMS):
             if mode not in _POLYGON_MODES:
@@ -275,17 +254,18 @@ class PolygonEdgesMixin:
 
     def _generated_edge_gs(self):
         """The pass-through GS after the bound VS (triangles in), one per VS, parsed once."""
-        source = self.shaders[_VS]
+        ctx = self.ctx
+        source = ctx.shaders[_VS]
         cache = self._edge_generated
         if cache is None:
             cache = self._edge_generated = {}
         cso = cache.get(source)
         if cso is None:
             for old in [k for k in cache if k.destroyed]:
-                self._forget_generated_gs(cache.pop(old))  # glpipe/line_stipple.py
+                ctx.line_stipple_part._forget_generated_gs(cache.pop(old))  # glpipe/line_stipple.py
             tokens = passthrough_gs_tokens((source.ir, source.info), "TRIANGLES", "fill_front / fill_back")
             ir = parse(tokens)
-            cso = cache[source] = ShaderCSO(self, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
+            cso = cache[source] = ShaderCSO(ctx, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
         return cso
 
     # -- boundary masks ----------------------------------------------------------------
@@ -303,17 +283,22 @@ class PolygonEdgesMixin:
         """The rasterizer's hook for an index-translated QUADS / QUAD_STRIP /
         POLYGON draw (glpipe/draw.py ``_draw_translated``) while a face is
         drawn as lines or points: upload which edges are the polygon's."""
-        if self._edge_masks_on:
+        if self.edge_masks_on:
             self._upload_edge_masks(self._edge_masks_of(info.mode, count, start, source, info, flatshade_first))
+
+    def _edge_objects(self) -> BufferTexture:
+        """The masks' / counters' buffer texture, made at the first use."""
+        objs = self._edge_gl
+        if objs is None:
+            objs = self._edge_gl = BufferTexture(self.ctx.gl)
+        return objs
 
     def _upload_edge_masks(self, masks: np.ndarray) -> None:
         """``masks`` (one byte per triangle of the next GL draw) into the
         buffer texture the generated GS reads (an R8UI texel per triangle)."""
-        objs = self._edge_gl
-        if objs is None:
-            gl = self.gl
-            objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
-        self._geom_buffer_texture(objs, np.ascontiguousarray(masks, np.uint8), self.gl.GL_R8UI)  # line_stipple.py
+        ctx = self.ctx
+        objs = self._edge_objects()
+        ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(masks, np.uint8), ctx.gl.GL_R8UI)
 
     def _draw_edge_stipple(self, info, draws) -> None:
         """Draw polygons with fill mode LINE and line stipple: per
@@ -323,22 +308,22 @@ class PolygonEdgesMixin:
         instance, then the triangles as one indexed TRIANGLES draw from
         glpipe/fill_modes.py's index buffer (so gl_PrimitiveIDIn is the
         texels' triangle number)."""
-        from .fill_modes import triangles
-
+        ctx = self.ctx
+        capture = ctx.vertex_capture_part
         items = ((info.start, info.count, info.index_bias),) if draws is None else \
             tuple((d.start, d.count, d.index_bias) for d in draws)
         instances = info.instance_count
         if instances <= 0:
             return
-        first = bool((self.rasterizer or self._rasterizer_default).templ.flatshade_first)
-        source = self._index_values(info, items) if info.index_size else None
-        gl_tris = int(self.gl.GL_TRIANGLES)
-        scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
-        translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+        first = bool((ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).templ.flatshade_first)
+        source = ctx._index_values(info, items) if info.index_size else None
+        gl_tris = int(ctx.gl.GL_TRIANGLES)
+        scale = np.array(ctx._get_sysval("viewport_scale")[:2], np.float64)
+        translate = np.array(ctx._get_sysval("viewport_translate")[:2], np.float64)
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
-            _, restart, vids, bias = self._item_vertices(info, source, start, count, bias)  # vertex_capture.py
+            _, restart, vids, bias = capture._item_vertices(info, source, start, count, bias)
             cuts = [-1, *np.flatnonzero(restart).tolist(), count]
             runs = [(a + 1, b) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
             run_tris = [(a, triangles(info.mode, np.arange(b - a), None, first)) for a, b in runs]
@@ -349,7 +334,7 @@ class PolygonEdgesMixin:
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
+            clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
                                            "RasterizerState.line_stipple_enable (polygons drawn with fill mode LINE)")
             texels = []
             for inst in range(instances):
@@ -359,34 +344,35 @@ class PolygonEdgesMixin:
                 for (a, b), (_, t) in zip(runs, run_tris):
                     texels.append(edge_stipple_texels(info.mode, t, b - a, first, window[vids[a:b] - lo]))
             self._upload_edge_stipple(np.concatenate(texels), len(tris))
-            self._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/fill_modes.py
-            self._fm_draw_run(gl_tris, 0, len(tris), bias, instances, info.start_instance,
+            ctx.fill_modes_part._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/fill_modes.py
+            ctx.fill_modes_part._fm_draw_run(gl_tris, 0, len(tris), bias, instances, info.start_instance,
                               info.drawid + (i if info.increment_draw_id else 0))
 
     def _upload_edge_stipple(self, texels: np.ndarray, per_instance: int) -> None:
         """The counters (RGBA32F per triangle and instance) into the GS's
         buffer texture; the triangles per instance into sysvals.line_stipple.z."""
-        objs = self._edge_gl
-        if objs is None:
-            gl = self.gl
-            objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
-        self._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
-                                  self.gl.GL_RGBA32F)  # line_stipple.py
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
-        if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
-            self.dirty &= ~Dirty.SYSVALS
+        ctx = self.ctx
+        objs = self._edge_objects()
+        ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
+                                  ctx.gl.GL_RGBA32F)  # line_stipple.py
+        stipple = ctx._get_sysval("line_stipple")
+        ctx._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        if ctx.dirty & Dirty.SYSVALS:
+            ctx._emit_sysvals()
+            ctx.dirty &= ~Dirty.SYSVALS
 
-    def _destroy_polygon_edges(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: the buffer texture and the generated GSs."""
+        ctx = self.ctx
+        gl = ctx.gl
         if self._edge_gl is not None:
-            gl.glDeleteBuffers(1, [self._edge_gl[0]])
-            gl.glDeleteTextures(1, [self._edge_gl[1]])
+            self._edge_gl.delete(gl)
             self._edge_gl = None
         for cso in (self._edge_generated or {}).values():
-            self._forget_generated_gs(cso)
+            ctx.line_stipple_part._forget_generated_gs(cso)
         self._edge_generated = None
 
 
-__all__ = ["PolygonEdgesMixin", "edge_stipple_texels"]
+AREA = Area("polygon_edges_part", part=PolygonEdgesPart, destroy=PolygonEdgesPart.destroy)
+
+__all__ = ["AREA", "EdgeKey", "PolygonEdgesPart", "edge_stipple_texels"]

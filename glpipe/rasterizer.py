@@ -1,55 +1,20 @@
-"""Rasterizer state: create/bind/delete_rasterizer_state, set_clip_state,
-set_polygon_stipple, set_window_rectangles, set_tess_state.
+"""Rasterizer state: ``RasterizerPart`` (``ctx.rasterizer_part``) --
+create/bind/delete_rasterizer_state, set_clip_state, set_polygon_stipple,
+set_window_rectangles, set_tess_state -- and draw_vbo's hooks into the
+rasterizer emulations (line stipple, polygon edges, fill modes).
 
-A ``RasterizerState`` is resolved once, at create time, into three things:
-
-* ``slots``: the block as one GL call per piece of GL state, in a fixed
-  slot order (``(bound GL function, args)``; ``None`` where the state does
-  not matter -- the cull face while culling is off, the offset values while
-  every offset is off).
-* ``key``: the small tuple of fields the shader variants depend on
-  (flatshade, light_twoside, colour clamps, sprite coordinates, polygon
-  stipple, user clip planes, point_smooth, line_stipple_enable, line_last_pixel, the two
-  faces' fill modes when they differ; clip_halfz and integer pixel centres on a host
-  without their GL switch), held in its canonical ``VariantInput``
-  (glpipe/shaders.py: equal tuples, one holder).  A bind compares the
-  holders and sets Dirty.PROGRAM only when they differ;
-  glpipe/variant_keys.py turns ``key.value`` into ``VariantKey`` fields.
-  ``prim_classes`` says whether some of them apply to one primitive class
-  only (stipple, sprites, point_smooth, line stipple), in which case draw_vbo keys the
-  class each draw rasterizes as (docs/rasterizer.md "Primitive class").
-* the few fields other blocks read: ``clip_halfz`` and ``half_pixel_center``
-  (the viewport transform, glpipe/viewport.py), ``force_persample_interp``
-  (sample shading, shared with set_min_samples) and ``clip_plane_enable``
-  (the GL_CLIP_DISTANCEi switches, which also depend on the shader).
-
-Emission.  Every pipe context of a screen draws on the same host GL
-context, and glpipe owns its state (docs/host.md), so what the host holds of
-this block is recorded once per host (``_HostRasterizer``), whichever context
-emitted it.  A bind sets Dirty.RASTERIZER_CSO: the emit sends the calls that
-take the host from the recorded slots to the bound CSO's -- a list computed
-once per (recorded state, CSO), cached on the CSO as ``(GL entry point
-index, args)`` pairs (glpipe/hotgl.py) -- so switching culling on and off
-is one call.  Dirty.RASTERIZER means a clear changed the two slots it
-touches behind the record (scissor test and rasterizer discard; another
-context's clear reaches this one through the draw prologue, which sets
-every bit): those two become unknown in the record (``_HostRasterizer.
-cleared``), so the transition re-sends them.  The first draw on a host, or
-one after ``_reset_rasterizer_shadow`` (raw GL changed the state), sends the
-whole block (16 to 19 calls).  The GL_CLIP_DISTANCEi switches are recorded
-the same way.
-What the host cannot do is refused at create time with UnsupportedError
-naming the field (the ``REFUSED`` table); docs/rasterizer.md lists every
-field and what glpipe does with it.
-
-Non-CSO state of this module goes into the ``glp_sysvals`` block (user clip
-planes, the stipple pattern, window rectangles, default tessellation levels)
-and, for the window rectangles' count and mode, into the variant key.
+A ``RasterizerCSO`` is the template resolved once into GL state slots, its
+variant-key entries and the fields other areas read; a bind swaps it and
+sets dirty bits; the emit sends the cached transition from what the host
+holds (one record per host).  docs/rasterizer.md, "In the code" and
+"Emission and cost", has the design; the field table there says what glpipe
+does with every field and what it refuses at create time.
 """
 
 from __future__ import annotations
 
 import weakref
+from typing import NamedTuple
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
@@ -62,6 +27,7 @@ from .defs import (
 )
 from .dirty import Dirty, KeepGeneral
 from .hotgl import OP
+from .part import Area, Part
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
@@ -106,7 +72,6 @@ _SWITCHES = (
 
 
 _OP_ENABLE, _OP_DISABLE = OP["glEnable"], OP["glDisable"]
-_RASTERIZER_CSO = Dirty.RASTERIZER_CSO  # a module global: read per bind
 
 
 class _GLEnums:
@@ -172,6 +137,26 @@ class _HostRasterizer:
 _HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+class DrawFlags(NamedTuple):
+    """What the draw path reads of a CSO's variant key (``RasterizerCSO.
+    draw_flags``), copied into the part's ``rast_*`` attributes by a bind."""
+
+    class_sensitive: bool  # prim_classes is not None: draw_vbo keys each draw's primitive class
+    line_stipple: bool     # line_stipple_enable (glpipe/line_stipple.py)
+    line_last_pixel: int   # the line_last_pixel key entry (glpipe/line_stipple.py)
+    line_gs: bool          # either of the two: line draws get the generated GS
+    fill_split: bool       # the faces are drawn in different fill modes (glpipe/fill_modes.py)
+    edge_fill: bool        # a face is drawn as lines or points (glpipe/polygon_edges.py)
+
+
+class ViewportFields(NamedTuple):
+    """What the viewport transform reads of a CSO (glpipe/viewport.py)."""
+
+    host_halfz: bool         # the host maps NDC z to [0, 1] (rasterizer_keys.host_halfz)
+    half_pixel_center: bool  # GL's pixel centres (False: integer centres, a +0.5 shift)
+    viewport_depth: bool     # the last vertex stage does the depth transform (rasterizer_keys.viewport_depth)
+
+
 class RasterizerCSO:
     """A rasterizer state object: the template resolved into host calls per
     GL state slot (``slots``), the variant-relevant fields (``key``) and the
@@ -195,26 +180,22 @@ class RasterizerCSO:
         "viewport_fields",
     )
 
-    def __init__(self, context, templ: RasterizerState, slots: tuple):
+    def __init__(self, context, templ: RasterizerState, slots: tuple, emulate: tuple):
         self.context = context
         self.templ = templ
         self.destroyed = False
         self.slots = slots
         self.transitions: dict = {}
         # The holder (shaders.variant_input): compared with ``is``.
-        self.key = variant_input(key_of(templ) + depth_key(templ) + emulated_key(templ, context._rast_emulate)
+        self.key = variant_input(key_of(templ) + depth_key(templ) + emulated_key(templ, emulate)
                                  + origin_key(templ))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = prim_classes(templ, self.key.value)
-        # What the draw path reads of the key, worked out here so a bind copies
-        # it: (class sensitive, line stipple, line last pixel entry, either of
-        # the two -- line draws get the generated GS of glpipe/line_stipple.py
-        # --, faces in different fill modes: glpipe/fill_modes.py, a face
-        # drawn as lines or points: glpipe/polygon_edges.py).
+        # What the draw path reads of the key, worked out here so a bind copies it.
         k = self.key.value
-        self.draw_flags = (self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
-                           bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
-                           bool(k[KEY_EDGE_FILL]))
+        self.draw_flags = DrawFlags(self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
+                                    bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
+                                    bool(k[KEY_EDGE_FILL]))
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
         self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
@@ -223,7 +204,7 @@ class RasterizerCSO:
                              if self.key.value[KEY_DEPTH_OFFSET] else None)
         # What the viewport transform reads (glpipe/viewport.py): the host's
         # halfz, the pixel centres, the depth transform in the vertex stage.
-        self.viewport_fields = (host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
+        self.viewport_fields = ViewportFields(host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
         self.persample = bool(templ.force_persample_interp)
         # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
         self.line_stipple = ((int(templ.line_stipple_pattern), int(templ.line_stipple_factor))
@@ -252,14 +233,16 @@ class RasterizerCSO:
         return found
 
 
-class RasterizerMixin:
-    """Context methods for rasterizer state, user clip planes, the polygon
-    stipple, window rectangles and default tessellation levels (mixed into
-    Context)."""
+class RasterizerPart(Part):
+    """The rasterizer area (``ctx.rasterizer_part``): rasterizer state, user
+    clip planes, the polygon stipple, window rectangles and default
+    tessellation levels, and draw_vbo's hooks into the rasterizer
+    emulations (line stipple, polygon edges, fill modes)."""
 
-    def _init_rasterizer(self) -> None:
-        gl = self.gl
-        prof = self.screen.profile
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        gl = ctx.gl
+        prof = ctx.screen.profile
         self._rast_caps = {name: int(getattr(gl, name)) for _, name in _SWITCHES}
         self._rast_has_clip_control = prof.has("clip_control")
         self._rast_has_offset_clamp = prof.has("polygon_offset_clamp")
@@ -268,8 +251,8 @@ class RasterizerMixin:
         self._rast_line_range = tuple(float(v) for v in prof.limit("GL_ALIASED_LINE_WIDTH_RANGE", (1.0, 1.0)))
         self._rast_smooth_line_range = tuple(
             float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range))
-        self._rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
-        if self._rast_has_offset_clamp and not self._hot.glPolygonOffsetClamp:
+        self.rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
+        if self._rast_has_offset_clamp and not ctx._hot.glPolygonOffsetClamp:
             # glpipe/hotgl.py asks for the core name, then the EXT one (a GL 4.5
             # host with the extension may only export the latter).
             raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
@@ -278,29 +261,30 @@ class RasterizerMixin:
         # clip_halfz without glClipControl, integer pixel centres without float viewports.
         self._rast_emulate = (not self._rast_has_clip_control, not prof.has("viewport_array"))
         self.rasterizer = None
-        self._rasterizer_default = RasterizerCSO(self, RasterizerState(), self._rasterizer_slots(RasterizerState()))
-        self._rast_key = self._rasterizer_default.key
-        self._rast_viewport = self._rasterizer_default.viewport_fields
+        self.rasterizer_default = RasterizerCSO(ctx, RasterizerState(), self._rasterizer_slots(RasterizerState()),
+                                                self._rast_emulate)
+        self.rast_key = self.rasterizer_default.key
+        self._rast_viewport = self.rasterizer_default.viewport_fields
         self._rast_persample = False
-        self._rast_draw_flags = self._rasterizer_default.draw_flags
-        self._rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
-        self._rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
-        self._rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
-        self._rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
+        self._rast_draw_flags = self.rasterizer_default.draw_flags
+        self.rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
+        self.rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
+        self.rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
+        self.rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
         self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/fill_modes.py)
-        self._rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/polygon_edges.py)
+        self.rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/polygon_edges.py)
         # draw_vbo's hooks into this area (glpipe/draw.py; _set_draw_hooks): None while idle.
-        self._raster_draw_keys = self._raster_draw = self._raster_translated = None
-        self._rast_host = _HOSTS.get(self.host)
-        if self._rast_host is None:
-            self._rast_host = _HOSTS[self.host] = _HostRasterizer()
+        ctx._raster_draw_keys = ctx._raster_draw = ctx._raster_translated = None
+        self.rast_host = _HOSTS.get(ctx.host)
+        if self.rast_host is None:
+            self.rast_host = _HOSTS[ctx.host] = _HostRasterizer()
         # Non-CSO state, as Gallium last set it.
         self.clip_state = ClipState()
         self.poly_stipple = PolyStipple()
         self.window_rectangles = (False, ())   # (include, rects)
-        self._window_rect_key = variant_input((0, False))  # VariantKey.window_rectangles / _include
+        self.window_rect_key = variant_input((0, False))  # VariantKey.window_rectangles / _include
         self.tess_state = ((1.0,) * 4, (1.0,) * 2)  # GL's default patch levels
-        self.dirty |= Dirty.RASTERIZER | Dirty.TESS
+        ctx.dirty |= Dirty.RASTERIZER | Dirty.TESS
 
     # -- CSO -----------------------------------------------------------------
 
@@ -309,11 +293,12 @@ class RasterizerMixin:
 
         Fields the host cannot honour raise UnsupportedError naming the field
         (docs/rasterizer.md); nothing is silently ignored."""
-        self.check_alive("create_rasterizer_state")
+        ctx = self.ctx
+        ctx.check_alive("create_rasterizer_state")
         if not isinstance(templ, RasterizerState):
             raise InvalidArgumentError(
                 f"create_rasterizer_state: expected a RasterizerState, got {type(templ).__name__}")
-        prof = self.screen.profile
+        prof = ctx.screen.profile
         for field, refused, why in REFUSED:
             if refused(templ, prof):
                 raise UnsupportedError(f"create_rasterizer_state: RasterizerState.{field}: {why}")
@@ -329,19 +314,19 @@ class RasterizerMixin:
             raise InvalidArgumentError(
                 f"RasterizerState.line_stipple_pattern / line_stipple_factor: {templ.line_stipple_pattern!r} / "
                 f"{templ.line_stipple_factor!r} are not a 16-bit pattern and an 8-bit factor (repeat - 1)")
-        if templ.clip_plane_enable >> self._rast_max_clip_distances:
+        if templ.clip_plane_enable >> self.rast_max_clip_distances:
             raise UnsupportedError(
                 f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
-                f"planes beyond the host's {self._rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)")
-        cso = RasterizerCSO(self, templ, self._rasterizer_slots(templ))
-        self.host.check("create_rasterizer_state")
+                f"planes beyond the host's {self.rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)")
+        cso = RasterizerCSO(ctx, templ, self._rasterizer_slots(templ), self._rast_emulate)
+        ctx.host.check("create_rasterizer_state")
         return cso
 
     def _rasterizer_slots(self, t: RasterizerState) -> tuple:
         """One ``(hotgl.OP index, args)`` per GL state slot, None where ``t``
-        does not care (see the module docstring); same slots, same order for
+        does not care (docs/rasterizer.md "In the code"); same slots, same order for
         every template of a host."""
-        gl = _GLEnums(self.gl)
+        gl = _GLEnums(self.ctx.gl)
         modes = effective_fill_modes(t)
         # Two modes (faces drawn differently): fill_front here; glpipe/fill_modes.py
         # switches per run of one facing and restores this.
@@ -409,49 +394,50 @@ class RasterizerMixin:
         previous = self.rasterizer
         if cso is previous:
             return
+        ctx = self.ctx
         if cso is None:
-            used = self._rasterizer_default
+            used = self.rasterizer_default
         else:
-            if type(cso) is not RasterizerCSO or cso.context is not self or cso.destroyed:
-                self._check_cso(cso, RasterizerCSO, "bind_rasterizer_state")  # raises, naming what is wrong
+            if type(cso) is not RasterizerCSO or cso.context is not ctx or cso.destroyed:
+                ctx._check_cso(cso, RasterizerCSO, "bind_rasterizer_state")  # raises, naming what is wrong
             used = cso
         self.rasterizer = cso
-        self.dirty |= _RASTERIZER_CSO
-        if self.viewport_part.window_space:
-            self.dirty |= Dirty.VIEWPORT  # the window-space override follows the rasterizer (viewport.py)
-        was = previous or self._rasterizer_default
+        ctx.dirty |= Dirty.RASTERIZER_CSO
+        if ctx.viewport_part.window_space:
+            ctx.dirty |= Dirty.VIEWPORT  # the window-space override follows the rasterizer (viewport.py)
+        was = previous or self.rasterizer_default
         if used.clip_plane_enable != was.clip_plane_enable or used.depth_clip_plane != was.depth_clip_plane:
-            self.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches (_emit_clip_distances)
-        if used.key is not self._rast_key:
-            self._rast_key = used.key
-            self.dirty |= Dirty.PROGRAM  # VariantKey fields (glpipe/variant_keys.py)
+            ctx.dirty |= Dirty.CLIP  # the GL_CLIP_DISTANCEi switches (_emit_clip_distances)
+        if used.key is not self.rast_key:
+            self.rast_key = used.key
+            ctx.dirty |= Dirty.PROGRAM  # VariantKey fields (glpipe/variant_keys.py)
             # Class sensitivity follows from the key.  While it is on, draws stay
             # off draw_vbo's fast path (Dirty.DRAW_STATE, kept set by the general
             # path), which keys each draw's primitive class (glpipe/variant_keys.py).
             flags = used.draw_flags  # (RasterizerCSO)
             if flags != self._rast_draw_flags:
                 self._rast_draw_flags = flags
-                (self._rast_class_sensitive, self._rast_line_stipple, self._rast_line_last_pixel,
-                 self._rast_line_gs, self._rast_fill_split, self._rast_edge_fill) = flags
+                (self.rast_class_sensitive, self.rast_line_stipple, self.rast_line_last_pixel,
+                 self.rast_line_gs, self._rast_fill_split, self.rast_edge_fill) = flags
                 self._set_draw_hooks()
-            if self._rast_class_sensitive or self._rast_edge_fill:
-                self.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
+            if self.rast_class_sensitive or self.rast_edge_fill:
+                ctx.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
-            self._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
+            ctx._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:
-            self._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
+            ctx._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
-            self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
+            ctx.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
         if used.persample != self._rast_persample:
             self._rast_persample = used.persample
-            self.dirty |= Dirty.MIN_SAMPLES  # sample shading is shared with set_min_samples
+            ctx.dirty |= Dirty.MIN_SAMPLES  # sample shading is shared with set_min_samples
 
     def delete_rasterizer_state(self, cso) -> None:
         """pipe_context::delete_rasterizer_state.  Deleting the bound state is
         a frontend bug in Gallium; glpipe unbinds it, so the next draw uses
         the template defaults."""
-        self._check_cso(cso, RasterizerCSO, "delete_rasterizer_state")
+        self.ctx._check_cso(cso, RasterizerCSO, "delete_rasterizer_state")
         if self.rasterizer is cso:
             self.bind_rasterizer_state(None)
         cso.destroyed = True
@@ -465,7 +451,8 @@ class RasterizerMixin:
         clip coordinates, used by the planes the rasterizer's
         clip_plane_enable selects when the shader writes no clip distances.
         They go into the sysvals block: changing them never recompiles."""
-        self.check_alive("set_clip_state")
+        ctx = self.ctx
+        ctx.check_alive("set_clip_state")
         if not isinstance(state, ClipState):
             raise InvalidArgumentError(f"set_clip_state: expected a ClipState, got {type(state).__name__}")
         for i, plane in enumerate(state.ucp):
@@ -475,14 +462,15 @@ class RasterizerMixin:
             return
         self.clip_state = state
         for i, plane in enumerate(state.ucp):
-            self._set_sysval("clip_plane", plane, i)
+            ctx._set_sysval("clip_plane", plane, i)
 
     def set_polygon_stipple(self, stipple: PolyStipple) -> None:
         """pipe_context::set_polygon_stipple: 32 rows of 32 bits.  Row r
         applies to window rows y with y % 32 == r; within a row the most
         significant bit is x % 32 == 0 (Gallium's convention, as
         util_pstipple reads it)."""
-        self.check_alive("set_polygon_stipple")
+        ctx = self.ctx
+        ctx.check_alive("set_polygon_stipple")
         if not isinstance(stipple, PolyStipple):
             raise InvalidArgumentError(
                 f"set_polygon_stipple: expected a PolyStipple, got {type(stipple).__name__}")
@@ -498,7 +486,7 @@ class RasterizerMixin:
         # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
         # variant reads bit 31 - x % 32 (lowering/glsl/passes/fragment.py).
         for i in range(8):
-            self._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
+            ctx._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
 
     def set_window_rectangles(self, include, rects) -> None:
         """pipe_context::set_window_rectangles(include, rects): up to
@@ -507,7 +495,8 @@ class RasterizerMixin:
         fragment inside any rectangle is; draws only (not clears or blits).
         Implemented in the fragment shader variant: the count and mode are
         VariantKey fields, the rectangles sysvals."""
-        self.check_alive("set_window_rectangles")
+        ctx = self.ctx
+        ctx.check_alive("set_window_rectangles")
         rects = tuple(rects)
         if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
             raise InvalidArgumentError(f"set_window_rectangles: {len(rects)} rectangles, at most "
@@ -522,21 +511,22 @@ class RasterizerMixin:
             return
         self.window_rectangles = value
         for i, r in enumerate(rects):
-            self._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
+            ctx._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
         key = variant_input((len(rects), bool(include)))
-        if key is not self._window_rect_key:
-            self._window_rect_key = key
-            self.dirty |= Dirty.PROGRAM  # VariantKey.window_rectangles / _include
+        if key is not self.window_rect_key:
+            self.window_rect_key = key
+            ctx.dirty |= Dirty.PROGRAM  # VariantKey.window_rectangles / _include
 
     def set_tess_state(self, default_outer_level, default_inner_level) -> None:
         """pipe_context::set_tess_state: the tessellation levels used when no
         tessellation control shader is bound (GL_PATCH_DEFAULT_OUTER_LEVEL /
         INNER_LEVEL), also readable by shaders as the TESS_DEFAULT_*_LEVEL
         system values (sysvals).  Needs tessellation on the host."""
-        self.check_alive("set_tess_state")
+        ctx = self.ctx
+        ctx.check_alive("set_tess_state")
         if not self._rast_has_tess:
             raise UnsupportedError("set_tess_state: tessellation is not available on the "
-                                   f"{self.screen.profile.name} profile")
+                                   f"{ctx.screen.profile.name} profile")
         try:
             outer = tuple(float(v) for v in default_outer_level)
             inner = tuple(float(v) for v in default_inner_level)
@@ -549,9 +539,9 @@ class RasterizerMixin:
         if (outer, inner) == self.tess_state:
             return
         self.tess_state = (outer, inner)
-        self._set_sysval("tess_default_outer", outer)
-        self._set_sysval("tess_default_inner", inner)
-        self.dirty |= Dirty.TESS
+        ctx._set_sysval("tess_default_outer", outer)
+        ctx._set_sysval("tess_default_inner", inner)
+        ctx.dirty |= Dirty.TESS
 
     # -- emit ----------------------------------------------------------------
 
@@ -560,26 +550,28 @@ class RasterizerMixin:
         _emit_rasterizer: a clear (of this context, or of another one: the
         draw prologue sets every bit) may have changed the scissor test and
         rasterizer discard behind the host's record."""
-        self._rast_host.cleared()
+        self.rast_host.cleared()
 
     def _emit_rasterizer(self) -> None:
-        """Take the host from what it holds to the bound CSO (the module
-        docstring: a cached transition)."""
-        cso = self.rasterizer or self._rasterizer_default
-        host = self._rast_host
+        """Take the host from what it holds to the bound CSO: the CSO's
+        cached transition from the held state (docs/rasterizer.md "In the
+        code", the host record)."""
+        ctx = self.ctx
+        cso = self.rasterizer or self.rasterizer_default
+        host = self.rast_host
         calls, host.held, n = cso.transition(host)
         if n:
-            ops = self._hot_ops
+            ops = ctx._hot_ops
             for op, args in calls:
                 ops[op](*args)
-            self._counters.gl_state_calls += n
+            ctx._counters.gl_state_calls += n
 
     def _reset_rasterizer_shadow(self) -> None:
         """Raw GL changed rasterizer state behind glpipe's back: forget what
         the host holds, so the next draw sends the whole block."""
-        self._rast_host.held = None
-        self._rast_host.clip_distances = None
-        self.dirty |= Dirty.RASTERIZER
+        self.rast_host.held = None
+        self.rast_host.clip_distances = None
+        self.ctx.dirty |= Dirty.RASTERIZER
 
     def _emit_clip_distances(self) -> None:
         """GL_CLIP_DISTANCEi switches: the rasterizer's clip_plane_enable, cut
@@ -592,31 +584,32 @@ class RasterizerMixin:
         shaders.py) and Dirty.RASTERIZER.  With one depth plane disabled the
         other one's distance is enabled too (``depth_clip_slot``, the slot
         variant_keys.py gave the last vertex stage)."""
-        cso = self.rasterizer or self._rasterizer_default
+        ctx = self.ctx
+        cso = self.rasterizer or self.rasterizer_default
         mask = cso.clip_plane_enable
         if cso.depth_clip_plane:
-            last = self._last_vertex_stage()
+            last = ctx._last_vertex_stage()
             if last is not None:
-                mask |= 1 << depth_clip_slot(mask, self.shaders[last].ir, self._rast_max_clip_distances)
-        host = self._rast_host
+                mask |= 1 << depth_clip_slot(mask, ctx.shaders[last].ir, self.rast_max_clip_distances)
+        host = self.rast_host
         if not mask and host.clip_distances == 0:
             return  # the common case: no planes, none enabled
         if mask:
-            prog = self._program
+            prog = ctx._program
             mask &= prog.clip_mask if prog is not None else 0  # shaders.py: the last vertex stage's
         old = host.clip_distances
         if mask == old:
             return
-        gl = self.gl
+        gl = ctx.gl
         calls = 0
         base = int(gl.GL_CLIP_DISTANCE0)
-        for i in range(self._rast_max_clip_distances):
+        for i in range(self.rast_max_clip_distances):
             bit = 1 << i
             if old is None or (old ^ mask) & bit:
                 (gl.glEnable if mask & bit else gl.glDisable)(base + i)
                 calls += 1
         host.clip_distances = mask
-        self._counters.gl_state_calls += calls
+        ctx._counters.gl_state_calls += calls
 
     # -- draw_vbo's hooks (glpipe/draw.py) ------------------------------------
     # While the bound CSO needs work per draw, the context's hooks name it:
@@ -629,13 +622,15 @@ class RasterizerMixin:
     def _set_draw_hooks(self) -> None:
         """After the bound CSO's draw flags changed: the hooks, and this
         area's reasons to keep draw_vbo on its general path (KeepGeneral)."""
-        keyed = self._rast_class_sensitive or self._rast_edge_fill
-        self._raster_draw_keys = self._rasterizer_draw_keys if keyed else None
-        emulated = self._rast_line_stipple or self._rast_edge_fill or self._rast_fill_split
-        self._raster_draw = self._rasterizer_draw if emulated else None
-        self._raster_translated = self._edge_masks_translated if self._rast_edge_fill else None
-        self._keep_general(KeepGeneral.PRIM_CLASS, self._rast_class_sensitive)
-        self._keep_general(KeepGeneral.EDGE_FLAGS, self._rast_edge_fill and self._edge_sticky)
+        ctx = self.ctx
+        edges = ctx.polygon_edges_part
+        keyed = self.rast_class_sensitive or self.rast_edge_fill
+        ctx._raster_draw_keys = self._rasterizer_draw_keys if keyed else None
+        emulated = self.rast_line_stipple or self.rast_edge_fill or self._rast_fill_split
+        ctx._raster_draw = self._rasterizer_draw if emulated else None
+        ctx._raster_translated = edges._edge_masks_translated if self.rast_edge_fill else None
+        ctx._keep_general(KeepGeneral.PRIM_CLASS, self.rast_class_sensitive)
+        ctx._keep_general(KeepGeneral.EDGE_FLAGS, self.rast_edge_fill and edges.edge_sticky)
 
     def _rasterizer_draw_keys(self, mode) -> None:
         """Hook: key this draw.  A field on that applies to one primitive
@@ -644,12 +639,13 @@ class RasterizerMixin:
         if the draw's class is not the one keyed (glpipe/variant_keys.py);
         lines get the generated GS (glpipe/line_stipple.py); a face drawn as
         lines / points gets the draw's edge flags (glpipe/polygon_edges.py)."""
-        if self._rast_class_sensitive:
-            self._key_prim_class(mode)
-            if self._rast_line_gs:
-                self._key_line_gs(mode)
-        if self._rast_edge_fill:
-            self._key_polygon_edges(mode)
+        ctx = self.ctx
+        if self.rast_class_sensitive:
+            ctx._key_prim_class(mode)
+            if self.rast_line_gs:
+                ctx.line_stipple_part._key_line_gs(mode)
+        if self.rast_edge_fill:
+            ctx.polygon_edges_part._key_polygon_edges(mode)
 
     def _rasterizer_draw(self, info, draws) -> bool:
         """Hook: draw through an emulation when this draw needs one; True
@@ -657,13 +653,14 @@ class RasterizerMixin:
         (glpipe/line_stipple.py); stippled polygons drawn as lines: edge
         counters first (glpipe/polygon_edges.py); faces in different fill
         modes: runs of one facing (glpipe/fill_modes.py)."""
-        if self._ls_assembly is not None and self._rast_line_stipple:
-            self._draw_line_stipple_strips(info, draws)
+        ctx = self.ctx
+        if self.rast_line_stipple and ctx.line_stipple_part.ls_assembly is not None:
+            ctx.line_stipple_part._draw_line_stipple_strips(info, draws)
             return True
-        if self._edge_stippled and self._rast_edge_fill:
-            self._draw_edge_stipple(info, draws)
+        if self.rast_edge_fill and ctx.polygon_edges_part.edge_stippled:
+            ctx.polygon_edges_part._draw_edge_stipple(info, draws)
             return True
-        return bool(self._rast_fill_split and self._draw_fill_split(info, draws))
+        return bool(self._rast_fill_split and ctx.fill_modes_part._draw_fill_split(info, draws))
 
     def _emit_persample_interp(self) -> None:
         """force_persample_interp: per-sample shading at the full rate
@@ -671,35 +668,56 @@ class RasterizerMixin:
         sample.  It overrides set_min_samples' fraction (glpipe/blend.py
         emits that just before this; a bind that turns the flag off sets
         Dirty.MIN_SAMPLES so that fraction is re-sent)."""
+        ctx = self.ctx
         if self._rast_persample:
-            gl = self.gl
+            gl = ctx.gl
             gl.glEnable(gl.GL_SAMPLE_SHADING)
             gl.glMinSampleShading(1.0)
-            self._counters.gl_state_calls += 2
+            ctx._counters.gl_state_calls += 2
 
     def _emit_tess_state(self) -> None:
         """GL_PATCH_DEFAULT_OUTER/INNER_LEVEL from set_tess_state (host-global
         state: re-sent whenever another context drew)."""
+        ctx = self.ctx
         if not self._rast_has_tess:
             return
-        gl = self.gl
+        gl = ctx.gl
         outer, inner = self.tess_state
         gl.glPatchParameterfv(gl.GL_PATCH_DEFAULT_OUTER_LEVEL, outer)
         gl.glPatchParameterfv(gl.GL_PATCH_DEFAULT_INNER_LEVEL, inner + (0.0, 0.0))
-        self._counters.gl_state_calls += 2
+        ctx._counters.gl_state_calls += 2
 
     def _drop_rasterizer_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
         NOFAST_DROPS): forget the bound and default CSOs' transitions and
         the host's record (slots and clip distances), so the emits send
         every slot and every GL_CLIP_DISTANCEi switch."""
-        for cso in (self.rasterizer, self._rasterizer_default):
+        for cso in (self.rasterizer, self.rasterizer_default):
             if cso is not None:
                 cso.transitions.clear()
         self._reset_rasterizer_shadow()
 
-    def _destroy_rasterizer(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: unbind the CSO (the host record is per host and
+        stays, as true as it was)."""
         self.rasterizer = None
 
 
-__all__ = ["RasterizerCSO", "RasterizerMixin"]
+AREA = Area(
+    "rasterizer_part", part=RasterizerPart,
+    methods=("create_rasterizer_state", "bind_rasterizer_state", "delete_rasterizer_state",
+             "destroy_rasterizer_state", "set_clip_state", "set_polygon_stipple", "set_window_rectangles",
+             "set_tess_state"),
+    # A block with a shadow of the host state has two bits (glpipe/dirty.py):
+    # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
+    rows=((Dirty.RASTERIZER, RasterizerPart._forget_rasterizer_clobbers),
+          (Dirty.RASTERIZER | Dirty.RASTERIZER_CSO, RasterizerPart._emit_rasterizer),
+          (Dirty.RASTERIZER | Dirty.CLIP, RasterizerPart._emit_clip_distances),  # the distances the shader writes
+          (Dirty.TESS, RasterizerPart._emit_tess_state)),
+    # force_persample_interp overrides min samples' fraction (blend's row).
+    late_rows=((Dirty.RASTERIZER | Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, RasterizerPart._emit_persample_interp),),
+    destroy=RasterizerPart.destroy,
+    drop_caches=RasterizerPart._drop_rasterizer_caches,
+)
+
+__all__ = ["AREA", "DrawFlags", "RasterizerCSO", "RasterizerPart", "ViewportFields"]

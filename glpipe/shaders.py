@@ -343,7 +343,7 @@ class ShaderMixin:
     def _vs_changed(self) -> None:
         """A new VS is bound: what depends on it beyond its program."""
         self.viewport_part.note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
-        if self._rast_edge_fill:
+        if self.rasterizer_part.rast_edge_fill:
             # Its EDGEFLAG output: the next draw keys its edge flags on draw_vbo's
             # general path (glpipe/polygon_edges.py).
             self.dirty |= Dirty.DRAW_STATE

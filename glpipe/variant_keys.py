@@ -148,7 +148,7 @@ class VariantKeyMixin:
             base = (cls,) * _NPRIMS
         else:
             base = _REDUCED_BY_MODE
-        fill = (self.rasterizer or self._rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
+        fill = (self.rasterizer_part.rasterizer or self.rasterizer_part.rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
         return tuple(fill[c] for c in base)
 
     def _variant_inputs(self) -> tuple:
@@ -161,10 +161,10 @@ class VariantKeyMixin:
             env = self._variant_env = self._variant_environment()
         sh = self.shaders
         gs = sh[_GS]
-        if gs is None and self._rast_line_gs:
-            gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
-        if gs is None and self._rast_edge_fill:
-            gs = self._edge_gs  # glpipe/polygon_edges.py: the generated pass-through GS (or None)
+        if gs is None and self.rasterizer_part.rast_line_gs:
+            gs = self.line_stipple_part.line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
+        if gs is None and self.rasterizer_part.rast_edge_fill:
+            gs = self.polygon_edges_part.edge_gs  # glpipe/polygon_edges.py: the generated pass-through GS (or None)
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
     def _variant_environment(self):
@@ -177,17 +177,17 @@ class VariantKeyMixin:
             self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
             self.blend_part.dual_source_key,  # glpipe/blend.py
             velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
-            self._rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
-            self._window_rect_key,  # glpipe/rasterizer.py: (count, include)
+            self.rasterizer_part.rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
+            self.rasterizer_part.window_rect_key,  # glpipe/rasterizer.py: (count, include)
             self.viewport_part.viewport_y_flip,  # glpipe/viewport.py
             # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
-            self._prim_class if self._rast_class_sensitive else None,
+            self._prim_class if self.rasterizer_part.rast_class_sensitive else None,
             # glpipe/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
-            self._line_stipple_key if self._rast_line_stipple else 0,
+            self.line_stipple_part.line_stipple_key if self.rasterizer_part.rast_line_stipple else 0,
             # glpipe/line_stipple.py: the draw's line_last_pixel (0: none).
-            self._line_last_pixel_key if self._rast_line_last_pixel else 0,
+            self.line_stipple_part.line_last_pixel_key if self.rasterizer_part.rast_line_last_pixel else 0,
             # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
-            self._edge_key if self._rast_edge_fill else None,
+            self.polygon_edges_part.edge_key if self.rasterizer_part.rast_edge_fill else None,
             self._gl_clamp_input,  # glpipe/samplers.py: _gl_clamp_masks (per stage)
             self._compare_class_input))  # glpipe/sampler_compare.py: _compare_pairs (per stage)
 
@@ -305,7 +305,7 @@ class VariantKeyMixin:
                 # (the host's clip distance count is a constant of the context)
                 fields["depth_clip_plane"] = rast[_r.KEY_DEPTH_CLIP]
                 fields["depth_clip_slot"] = _r.depth_clip_slot(rast[_r.KEY_CLIP_PLANES], cso.ir,
-                                                               self._rast_max_clip_distances)
+                                                               self.rasterizer_part.rast_max_clip_distances)
             # Set by rasterizer.py only where the host lacks the GL switch.
             if rast[_r.KEY_CLIP_HALFZ]:
                 fields["clip_halfz"] = True

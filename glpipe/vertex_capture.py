@@ -1,29 +1,8 @@
-"""Capture of the last vertex stage's positions for draws that must look at
-geometry on the CPU before drawing it: the segment bases of stippled line
-strips (glpipe/line_stipple.py) and the facing of each triangle when the two
-faces have different fill modes (glpipe/fill_modes.py).
-
-How.  The draw's VS variant -- the one the bound program links, so the
-position is exactly what the host's clipper receives: the y flip, the
-integer pixel-centre shift, the window-space inverse transform and every
-other last-stage pass included -- is linked once more into a program of its
-own that captures ``gl_Position`` with transform feedback (GL 3.0 core,
-both profiles).  It runs over a contiguous range of vertex numbers as
-POINTS with rasterizer discard, for every instance of the draw, through the
-vertex state the draw emitted (so user vertex buffers, start_instance --
-by base instance or by the baked attribute offsets -- and instance
-divisors are the draw's own), and the buffer is read back into numpy.
-
-The capture programs are cached per VS variant; one whose shader was
-deleted is dropped when the next one is made.  After a capture the host is
-back in the draw's state: its program, primitive restart off (the draw
-re-applies restart as it needs), rasterizer discard as the bound rasterizer
-says (the rasterizer record forgets that slot, so the emit re-sends it).
-
-Known costs: the extra VS run is visible to pipeline-statistics and
-primitives-generated queries active around the draw; a VS with side effects
-would run twice, so a VS using shader buffers, images or atomic counters is
-refused (UnsupportedError naming the feature that needed the capture).
+"""Capture of the last vertex stage's clip-space positions, for draws that
+must look at their geometry on the CPU before drawing it (stippled strips,
+two fill modes, stippled polygon edges): ``VertexCapturePart``
+(``ctx.vertex_capture_part``), a transform feedback run of the draw's own VS
+variant.  docs/rasterizer.md "Position capture" has how and what it costs.
 """
 
 from __future__ import annotations
@@ -34,16 +13,30 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
 
+from .part import Area, Part
 from .shaders import apply_bindings
 
 
-class VertexCaptureMixin:
-    """Context methods capturing the VS's clip-space positions (mixed into
-    Context).  Class attributes hold the idle state: nothing is made until
-    the first capture."""
+class _CaptureBuffer:
+    """The transform feedback buffer of the captures and its size in bytes
+    (it grows to the largest capture)."""
 
-    _vc_programs = None  # VS variant -> GL program capturing gl_Position
-    _vc_buffer = None    # [transform feedback buffer, its size in bytes]
+    __slots__ = ("buffer", "size")
+
+    def __init__(self, buffer: int) -> None:
+        self.buffer = buffer
+        self.size = 0
+
+
+class VertexCapturePart(Part):
+    """The capture of the VS's clip-space positions (``ctx.vertex_capture_part``),
+    used by the line stipple, fill mode and polygon edge emulations.
+    Nothing is made until the first capture."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._vc_programs = None  # VS variant -> GL program capturing gl_Position
+        self._vc_buffer = None    # the transform feedback buffer (_CaptureBuffer)
 
     def _item_vertices(self, info, source, start: int, count: int, bias: int):
         """One DrawStartCountBias of a draw a pre-pass re-reads, checked as the
@@ -76,7 +69,7 @@ class VertexCaptureMixin:
             raise UnsupportedError(f"draw_vbo: {what}: the draw needs glpipe's position capture, which runs the VS "
                                    f"once more, and this VS uses shader buffers, images or atomic counters (their "
                                    f"side effects would happen twice)")
-        gl = self.gl
+        gl = self.ctx.gl
         for old in [v for v in progs if v.cso.destroyed]:  # shaders deleted since: their programs go too
             gl.glDeleteProgram(progs.pop(old))
         prog = int(gl.glCreateProgram())
@@ -101,52 +94,56 @@ class VertexCaptureMixin:
         ``instances`` instances (from ``start_instance``): gl_Position as
         (instances, n, 4) float32 clip coordinates.  The draw's derived state
         (program, vertex input for ``start_instance``) must be emitted."""
-        gl = self.gl
-        prog = self._capture_program(self._program.variants[0], what)
+        ctx = self.ctx
+        gl = ctx.gl
+        prog = self._capture_program(ctx._program.variants[0], what)
         objs = self._vc_buffer
         if objs is None:
-            objs = self._vc_buffer = [int(gl.glGenBuffers(1)), 0]
+            objs = self._vc_buffer = _CaptureBuffer(int(gl.glGenBuffers(1)))
         size = instances * n * 16
-        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs[0])
-        if size > objs[1]:
+        gl.glBindBuffer(gl.GL_TRANSFORM_FEEDBACK_BUFFER, objs.buffer)
+        if size > objs.size:
             gl.glBufferData(gl.GL_TRANSFORM_FEEDBACK_BUFFER, size, None, gl.GL_STREAM_READ)
-            objs[1] = size
-        if self._restart_on:  # GL may apply restart to vertex numbers
+            objs.size = size
+        if ctx._restart_on:  # GL may apply restart to vertex numbers
             gl.glDisable(gl.GL_PRIMITIVE_RESTART)
-            self._restart_on = False
+            ctx._restart_on = False
         gl.glUseProgram(prog)
         gl.glEnable(gl.GL_RASTERIZER_DISCARD)
-        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs[0])
+        gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs.buffer)
         gl.glBeginTransformFeedback(gl.GL_POINTS)
         points = int(gl.GL_POINTS)
-        if start_instance and self.vertex_part.use_base_instance:
-            self._gl_draw_arrays_bi(points, first, n, instances, start_instance)
+        if start_instance and ctx.vertex_part.use_base_instance:
+            ctx._gl_draw_arrays_bi(points, first, n, instances, start_instance)
         else:
-            self._gl_draw_arrays(points, first, n, instances)
+            ctx._gl_draw_arrays(points, first, n, instances)
         gl.glEndTransformFeedback()
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
         # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
         # A uint8 array: PyOpenGL converts other types to bytes (a copy GL would overrun).
         out = np.empty(size, np.uint8)
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs[0])
+        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs.buffer)
         gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += size
+        ctx.screen.counters.bytes_downloaded += size
         # Back to the draw's state: its program, and the rasterizer-discard
         # switch as its rasterizer has it (the host record forgets it).
-        self._hot.glUseProgram(self._program.gl_program)
-        self._rast_host.cleared()
-        self._emit_rasterizer()
+        ctx._hot.glUseProgram(ctx._program.gl_program)
+        ctx.rasterizer_part.rast_host.cleared()
+        ctx.rasterizer_part._emit_rasterizer()
         return out.view(np.float32).reshape(instances, n, 4)
 
-    def _destroy_vertex_capture(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: the capture buffer and programs."""
+        gl = self.ctx.gl
         if self._vc_buffer is not None:
-            gl.glDeleteBuffers(1, [self._vc_buffer[0]])
+            gl.glDeleteBuffers(1, [self._vc_buffer.buffer])
             self._vc_buffer = None
         for prog in (self._vc_programs or {}).values():
             gl.glDeleteProgram(prog)
         self._vc_programs = None
 
 
-__all__ = ["VertexCaptureMixin"]
+AREA = Area("vertex_capture_part", part=VertexCapturePart, destroy=VertexCapturePart.destroy)
+
+__all__ = ["AREA", "VertexCapturePart"]

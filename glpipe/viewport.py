@@ -116,18 +116,18 @@ class ViewportPart(Part):
     def _clip_halfz(self) -> bool:
         """Whether the host maps NDC z in [0, 1]: the rasterizer's clip_halfz,
         except under ``_viewport_depth`` (rasterizer.py ``_host_halfz``)."""
-        rast = getattr(self.ctx, "rasterizer", None)
+        rast = self.ctx.rasterizer_part.rasterizer
         return bool(rast is not None and rast.viewport_fields[0])
 
     def _half_pixel_center(self) -> bool:
-        rast = getattr(self.ctx, "rasterizer", None)
+        rast = self.ctx.rasterizer_part.rasterizer
         return rast is None or bool(rast.templ.half_pixel_center)
 
     def _viewport_depth(self) -> bool:
         """The last vertex stage does the viewport's z transform and the host
         gets the depth range [0, 1] (near plane off, far plane on;
         docs/coordinates.md "Viewports")."""
-        rast = getattr(self.ctx, "rasterizer", None)
+        rast = self.ctx.rasterizer_part.rasterizer
         return bool(rast is not None and rast.viewport_fields[2])
 
     def check_viewport_depth(self, cso) -> None:
@@ -207,7 +207,7 @@ class ViewportPart(Part):
             self.window_space = on
             self.ctx.dirty |= Dirty.VIEWPORT
             if not on:
-                self.ctx._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
+                self.ctx.rasterizer_part._reset_rasterizer_shadow()  # GL_DEPTH_CLAMP back to the rasterizer's
 
     def _window_space_transform(self) -> tuple:
         """(scale, translate) of the fixed window-space transform: the
@@ -242,7 +242,7 @@ class ViewportPart(Part):
         # (note_window_space), or of another context on the host, or of a
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
-        self.ctx._rast_host.held = None
+        self.ctx.rasterizer_part.rast_host.held = None
         self.ctx._set_sysval("viewport_scale", scale)
         self.ctx._set_sysval("viewport_translate", translate)
 

@@ -151,3 +151,45 @@ def test_context_module_is_wiring():
     for name in ("draw_vbo", "_update_derived", "_draw_general", "_derived_run"):
         assert getattr(Context, name).__module__ == "glpipe.draw", name
     assert context_module.DERIVED_ORDER is DERIVED_ORDER
+
+
+# -- the rasterizer family (rasterizer, and the emulations it hooks into the draw) ----
+
+RASTER_FAMILY = (("rasterizer", "rasterizer_part", "RasterizerPart"),
+                 ("line_stipple", "line_stipple_part", "LineStipplePart"),
+                 ("vertex_capture", "vertex_capture_part", "VertexCapturePart"),
+                 ("fill_modes", "fill_modes_part", "FillModesPart"),
+                 ("polygon_edges", "polygon_edges_part", "PolygonEdgesPart"))
+
+
+@pytest.mark.parametrize("module,attr,cls", RASTER_FAMILY, ids=[m for m, _a, _c in RASTER_FAMILY])
+def test_the_rasterizer_family_are_parts(ctx, module, attr, cls):
+    import importlib
+
+    mod = importlib.import_module(f"glpipe.{module}")
+    part_cls = getattr(mod, cls)
+    assert mod.AREA in PARTS and mod.AREA.attr == attr and mod.AREA.part is part_cls
+    assert part_cls not in Context.__mro__
+    assert not [name for name in vars(mod) if name.endswith("Mixin")], module
+    part = getattr(ctx, attr)
+    assert isinstance(part, part_cls) and part.ctx is ctx
+
+
+def test_the_rasterizer_parts_own_their_state(ctx):
+    """What other areas read of the rasterizer family is the parts' (no copy
+    on the context); the draw hooks are the rasterizer part's bound methods."""
+    from glpipe.defs import PolygonMode
+    from glpipe.state import RasterizerState
+
+    rast = ctx.rasterizer_part
+    for name in ("rasterizer", "_rasterizer_default", "_rast_key", "_rast_edge_fill", "_rast_host", "clip_state",
+                 "_line_stipple_key", "_edge_key", "_fm_plan", "_fm_cso", "_vc_programs"):
+        assert name not in vars(ctx) and not hasattr(type(ctx), name), name
+    cso = ctx.create_rasterizer_state(RasterizerState(fill_front=PolygonMode.LINE, fill_back=PolygonMode.FILL))
+    ctx.bind_rasterizer_state(cso)
+    assert rast.rasterizer is cso and rast.rast_edge_fill and rast._rast_fill_split
+    assert ctx._raster_draw_keys.__self__ is rast and ctx._raster_draw.__self__ is rast
+    assert ctx._raster_translated.__self__ is ctx.polygon_edges_part
+    ctx.bind_rasterizer_state(None)
+    assert rast.rasterizer is None and not rast.rast_edge_fill
+    assert ctx._raster_draw_keys is None and ctx._raster_draw is None and ctx._raster_translated is None

@@ -40,7 +40,7 @@ def test_user_vertex_buffers_keep_the_general_path_until_replaced(screen, ctx):
 
 def test_a_class_sensitive_rasterizer_keeps_the_general_path_while_bound(screen, ctx):
     color = setup(ctx)
-    plain = ctx.create_rasterizer_state(ctx.rasterizer.templ) if ctx.rasterizer is not None else None
+    plain = ctx.create_rasterizer_state(ctx.rasterizer_part.rasterizer.templ) if ctx.rasterizer_part.rasterizer is not None else None
     stippled = rast(ctx, line_stipple_enable=True, line_stipple_factor=1, line_stipple_pattern=0xFFFF)
     assert ctx.keep_general & KeepGeneral.PRIM_CLASS
     _resource_draw(ctx, vertices(TRI, WHITE))

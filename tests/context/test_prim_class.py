@@ -258,7 +258,7 @@ def test_class_is_not_keyed_without_a_class_sensitive_field(screen, ctx):
         assert lit(draw_image(ctx, color, verts, mode)).any()
     assert counters(screen) == seen
     # Nothing keeps such draws off the fast path (user vertex buffers aside).
-    assert not ctx.dirty & ~(Dirty.DRAW_STATE | Dirty.VERTEX) and not ctx._rast_class_sensitive
+    assert not ctx.dirty & ~(Dirty.DRAW_STATE | Dirty.VERTEX) and not ctx.rasterizer_part.rast_class_sensitive
 
 
 def test_stipple_compiles_no_extra_variant_for_points_and_lines(screen, ctx):

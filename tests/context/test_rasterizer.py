@@ -835,7 +835,7 @@ def test_bind_delete_rules(screen, ctx):
     a = ctx.create_rasterizer_state(RasterizerState(point_size=1.0))
     ctx.bind_rasterizer_state(a)
     ctx.delete_rasterizer_state(a)          # the bound state: unbound
-    assert ctx.rasterizer is None
+    assert ctx.rasterizer_part.rasterizer is None
     with pytest.raises(ObjectDestroyedError):
         ctx.bind_rasterizer_state(a)
     with pytest.raises(InvalidArgumentError):
@@ -861,8 +861,8 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
     draw(ctx, tri, Prim.TRIANGLES)
     before = screen.counters.gl_state_calls
     ctx.bind_rasterizer_state(a)
-    ctx.set_clip_state(ctx.clip_state)
-    ctx.set_polygon_stipple(ctx.poly_stipple)
+    ctx.set_clip_state(ctx.rasterizer_part.clip_state)
+    ctx.set_polygon_stipple(ctx.rasterizer_part.poly_stipple)
     ctx.set_window_rectangles(False, ())
     draw(ctx, tri, Prim.TRIANGLES)
     assert screen.counters.gl_state_calls == before
@@ -913,7 +913,7 @@ def test_raw_gl_changes_are_recovered_by_reset_rasterizer_shadow(screen, ctx):
     gl.glEnable(gl.GL_CULL_FACE)
     gl.glCullFace(gl.GL_FRONT_AND_BACK)
     gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl.GL_POINT)
-    ctx._reset_rasterizer_shadow()
+    ctx.rasterizer_part._reset_rasterizer_shadow()
     img = draw_image(ctx, color, tri, Prim.TRIANGLES)
     cov, amb = triangle_coverage([BIG_TRI])
     assert np.all(lit(img)[cov & ~amb])
