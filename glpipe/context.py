@@ -20,14 +20,13 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, depth_stencil_alpha
+from . import blend, depth_stencil_alpha, fence
 from .clear import ClearMixin
 from .constants import ConstantBufferMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
 from .draw import DrawPath
-from .fence import FenceMixin
 from .fill_modes import FillModesMixin
 from .framebuffer import FramebufferMixin
 from .hotgl import HotGL
@@ -99,7 +98,7 @@ PARTS: "tuple[Area, ...]" = (
          drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
     Area("clear", mixin=ClearMixin, init=ClearMixin._init_clear, destroy=ClearMixin._destroy_clear),
     Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
-    Area("fences", mixin=FenceMixin, init=FenceMixin._init_fences, destroy=FenceMixin._destroy_fences),
+    fence.AREA,
     Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
          drop_caches=SysvalsMixin._reset_sysvals_shadow,
          rows=((D.FRAMEBUFFER | D.VIEWPORT, SysvalsMixin._emit_transform_sysvals),),  # fb height, viewport 0
