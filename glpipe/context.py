@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, depth_stencil_alpha, fence
+from . import blend, depth_stencil_alpha, fence, transfer
 from .clear import ClearMixin
 from .constants import ConstantBufferMixin
 from .debug import DebugMixin
@@ -40,7 +40,6 @@ from .samplers import SamplerMixin
 from .shaders import ShaderMixin
 from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
-from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
 from .vertex import VertexMixin
 from .vertex_capture import VertexCaptureMixin
@@ -97,7 +96,7 @@ PARTS: "tuple[Area, ...]" = (
          destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
          drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
     Area("clear", mixin=ClearMixin, init=ClearMixin._init_clear, destroy=ClearMixin._destroy_clear),
-    Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
+    transfer.AREA,
     fence.AREA,
     Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
          drop_caches=SysvalsMixin._reset_sysvals_shadow,
