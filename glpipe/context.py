@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, depth_stencil_alpha, fence, transfer
+from . import blend, debug, depth_stencil_alpha, fence, transfer
 from .clear import ClearMixin
 from .constants import ConstantBufferMixin
-from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
 from .draw import DrawPath
@@ -87,7 +86,7 @@ PARTS: "tuple[Area, ...]" = (
     Area("vertex_capture", mixin=VertexCaptureMixin, destroy=VertexCaptureMixin._destroy_vertex_capture),
     Area("fill_modes", mixin=FillModesMixin, destroy=FillModesMixin._destroy_fill_modes),
     Area("polygon_edges", mixin=PolygonEdgesMixin, destroy=PolygonEdgesMixin._destroy_polygon_edges),
-    Area("debug", mixin=DebugMixin, init=DebugMixin._init_debug, destroy=DebugMixin._destroy_debug),
+    debug.AREA,
     Area("samplers", mixin=SamplerMixin, init=SamplerMixin._init_samplers, destroy=SamplerMixin._destroy_samplers),
     Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
          destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
@@ -144,7 +143,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
         self._init_draw()    # glpipe/draw.py: GL enums, the derived rows bound to the parts
         if self._nofast:
-            self._install_nofast()  # glpipe/debug.py
+            self.debug_part._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------

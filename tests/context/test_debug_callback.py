@@ -159,3 +159,27 @@ def test_index_readback_is_reported_as_perf_info(screen, ctx):
     ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, index_size=2, index=idx, count=4))
     kinds = {k for k, _, m in rec.messages if "read back" in m}
     assert kinds == {DebugType.PERF_INFO}
+
+
+def test_debug_is_a_part(ctx):
+    """The debug area is a part (docs/architecture.md): ``ctx.debug_part``
+    holds the callback, the pipe_context methods are its bound methods, and
+    ``debug_message`` (what other areas call) reaches the callback."""
+    from glpipe import debug as debug_module
+    from glpipe.context import PARTS
+
+    part = ctx.debug_part
+    assert isinstance(part, debug_module.DebugPart) and part.ctx is ctx
+    assert debug_module.AREA in PARTS and not hasattr(debug_module, "DebugMixin")
+    assert ctx.set_debug_callback.__self__ is part and ctx.emit_string_marker.__self__ is part
+    rec = Recorder()
+    ctx.set_debug_callback(rec)
+    assert part.debug_callback is rec
+    part.debug_message("PERF_INFO", "one", site="a")
+    part.debug_message(DebugType.FALLBACK, "two", site="b")
+    part.debug_message("PERF_INFO", "three", site="a")
+    assert [(k, t) for k, _i, t in rec.messages] == [(DebugType.PERF_INFO, "one"), (DebugType.FALLBACK, "two"),
+                                                      (DebugType.PERF_INFO, "three")]
+    assert rec.messages[0][1] == rec.messages[2][1] != rec.messages[1][1]
+    ctx.set_debug_callback(None)
+    assert part.debug_callback is None
