@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, debug, depth_stencil_alpha, fence, transfer
+from . import blend, debug, depth_stencil_alpha, fence, samplers, transfer
 from .clear import ClearMixin
 from .constants import ConstantBufferMixin
 from .defs import ContextFlag, ShaderType, Target
@@ -35,7 +35,6 @@ from .polygon_edges import PolygonEdgesMixin
 from .rasterizer import RasterizerMixin
 from .resource import Resource
 from .sampler_views import SamplerViewMixin
-from .samplers import SamplerMixin
 from .shaders import ShaderMixin
 from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
@@ -87,7 +86,7 @@ PARTS: "tuple[Area, ...]" = (
     Area("fill_modes", mixin=FillModesMixin, destroy=FillModesMixin._destroy_fill_modes),
     Area("polygon_edges", mixin=PolygonEdgesMixin, destroy=PolygonEdgesMixin._destroy_polygon_edges),
     debug.AREA,
-    Area("samplers", mixin=SamplerMixin, init=SamplerMixin._init_samplers, destroy=SamplerMixin._destroy_samplers),
+    samplers.AREA,
     Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
          destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
          rows=((D.SAMPLERS | D.SAMPLER_VIEWS, SamplerViewMixin._emit_sampler_views),)),  # units pair view + sampler

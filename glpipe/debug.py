@@ -268,7 +268,7 @@ class DebugPart(Part):
         so the switch costs it nothing per call)."""
         ctx = self.ctx
         for name, where, general in NOFAST_METHODS:
-            setattr(ctx, name, getattr(getattr(ctx, where, ctx), general))  # (a mixin area: the context)
+            setattr(ctx, name, getattr(getattr(ctx, where, ctx), general))  # (a mixin: the context)
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
@@ -312,5 +312,5 @@ AREA = Area(
     drop_caches=DebugPart._drop_draw_memos,
 )
 
-__all__ = ["DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "AREA", "DebugPart", "DebugType",
-           "debug_flags_from_env", "parse_debug_flags"]
+__all__ = ["AREA", "DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugPart",
+           "DebugType", "debug_flags_from_env", "parse_debug_flags"]

@@ -651,7 +651,7 @@ class SamplerViewMixin:
                 return
             plan = prog.tex_plan
         unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
-        views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
+        views_by_stage, samplers_by_stage = self.sampler_views, self.samplers_part.sampler_states
         single = len(plan) == 1  # (one row: no other view of the texture to conflict with)
         hot = self._hot
         dsa = self._has_dsa
@@ -712,7 +712,7 @@ class SamplerViewMixin:
                 hot.glBindSampler(unit, sampler_name)
                 unit_sampler[unit] = sampler_name
                 calls += 1
-        if seamless != self._seamless_global and not self._seamless_per_sampler:
+        if seamless != self._seamless_global and not self.samplers_part.seamless_per_sampler:
             (hot.glEnable if seamless else hot.glDisable)(self._gl_cube_seamless)
             self._seamless_global = seamless
             calls += 1

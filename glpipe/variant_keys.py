@@ -188,7 +188,7 @@ class VariantKeyMixin:
             self._line_last_pixel_key if self._rast_line_last_pixel else 0,
             # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
             self._edge_key if self._rast_edge_fill else None,
-            self._gl_clamp_input,  # glpipe/samplers.py: _gl_clamp_masks (per stage)
+            self.samplers_part.gl_clamp_input,  # glpipe/samplers.py: gl_clamp_masks (per stage)
             self._compare_class_input))  # glpipe/sampler_compare.py: _compare_pairs (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
