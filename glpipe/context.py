@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, debug, depth_stencil_alpha, fence, samplers, transfer
+from . import blend, debug, depth_stencil_alpha, fence, sampler_views, samplers, transfer
 from .clear import ClearMixin
 from .constants import ConstantBufferMixin
 from .defs import ContextFlag, ShaderType, Target
@@ -34,7 +34,6 @@ from .part import Area, attach, compose, derived_rows, owner
 from .polygon_edges import PolygonEdgesMixin
 from .rasterizer import RasterizerMixin
 from .resource import Resource
-from .sampler_views import SamplerViewMixin
 from .shaders import ShaderMixin
 from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
@@ -87,9 +86,7 @@ PARTS: "tuple[Area, ...]" = (
     Area("polygon_edges", mixin=PolygonEdgesMixin, destroy=PolygonEdgesMixin._destroy_polygon_edges),
     debug.AREA,
     samplers.AREA,
-    Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
-         destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
-         rows=((D.SAMPLERS | D.SAMPLER_VIEWS, SamplerViewMixin._emit_sampler_views),)),  # units pair view + sampler
+    sampler_views.AREA,
     Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
          destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
          drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
@@ -199,7 +196,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
             if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
                 bits |= Dirty.FRAMEBUFFER
         # Any live view of it (bound or not: the context's views are few, its slots many).
-        if any(v.texture is res for v in self._views):
+        if any(v.texture is res for v in self.sampler_views_part.views):
             bits |= Dirty.SAMPLER_VIEWS
         self.dirty |= bits
 

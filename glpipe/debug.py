@@ -268,7 +268,7 @@ class DebugPart(Part):
         so the switch costs it nothing per call)."""
         ctx = self.ctx
         for name, where, general in NOFAST_METHODS:
-            setattr(ctx, name, getattr(getattr(ctx, where, ctx), general))  # (a mixin: the context)
+            setattr(ctx, name, getattr(getattr(ctx, where), general))
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):

@@ -366,8 +366,8 @@ class LineStippleMixin:
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs[1])
         gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs[0])
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
-        self._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
-        self._unit_sampler[unit] = None
+        self.sampler_views_part.unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
+        self.sampler_views_part.unit_sampler[unit] = None
         self._counters.bytes_uploaded += data.nbytes
 
     def _destroy_line_stipple(self) -> None:

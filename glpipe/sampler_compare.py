@@ -11,7 +11,7 @@ vector (c, 0, 0, 1) before GLSL takes its red.  So (docs/samplers.md
 * a depth view records at create time the *class* of its swizzle -- what
   it makes of (c, c, c, 1), per channel c, 0 or 1 (``compare_class``; None
   for the identity class) -- which the context keeps per stage and slot
-  (``_compare_pairs``, a variant-key input read by variant_keys.py into
+  (``ctx.sampler_views_part.compare_pairs``, a variant-key input read by variant_keys.py into
   ``VariantKey.shadow_swizzle``); set_sampler_views looks at it only when a
   slot's class changes;
 * a depth view whose GL swizzle does not keep red gets a *compare twin*
@@ -36,7 +36,7 @@ from .shaders import variant_input
 # set_sampler_views compares classes with ``is``.
 _CLASSES: dict = {}
 
-# Bits of a texture-plan row's ``compare`` (sampler_views._texture_plan).
+# Bits of a texture-plan row's ``compare`` (sampler_views.SamplerViewPart.texture_plan).
 COMPARE_LOOKUPS, COMPARE_GATHERS = 1, 2
 
 
@@ -75,16 +75,17 @@ def plan_compare(v):
     return twin
 
 
-def update_compare_classes(ctx, stage: int) -> None:
-    """Recompute ``ctx``'s comparison classes of ``stage``; a change is a new
-    variant-key input (Dirty.PROGRAM)."""
-    pairs = compare_pairs(ctx.sampler_views[stage])
-    if pairs != ctx._compare_pairs[stage]:
-        per_stage = list(ctx._compare_pairs)
+def update_compare_classes(part, stage: int) -> None:
+    """Recompute the comparison classes of ``stage`` held by ``part`` (a
+    context's sampler-view part); a change is a new variant-key input
+    (Dirty.PROGRAM)."""
+    pairs = compare_pairs(part.sampler_views[stage])
+    if pairs != part.compare_pairs[stage]:
+        per_stage = list(part.compare_pairs)
         per_stage[stage] = pairs
-        ctx._compare_pairs = tuple(per_stage)
-        ctx._compare_class_input = variant_input(ctx._compare_pairs)
-        ctx.dirty |= Dirty.PROGRAM
+        part.compare_pairs = tuple(per_stage)
+        part.compare_class_input = variant_input(part.compare_pairs)
+        part.ctx.dirty |= Dirty.PROGRAM
 
 
 def compare_view(view, stage: int, vi: int, compare: int):

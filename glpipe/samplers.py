@@ -340,7 +340,7 @@ class SamplerPart(Part):
                 ctx.dirty |= Dirty.SAMPLERS
                 self._update_gl_clamp(stage)
         names = cso.all_gl_names()
-        ctx._forget_gl_samplers(names)
+        ctx.sampler_views_part._forget_gl_samplers(names)
         ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
         cso._variants.clear()
         cso.destroyed = True

@@ -548,10 +548,10 @@ def test_redundant_sampler_binds_make_no_gl_call(screen, ctx):
         assert not ctx.dirty & (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS)
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [b])
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [a])
-        ctx._emit_sampler_views()
+        ctx.sampler_views_part._emit_sampler_views()
         assert counting.calls == []
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [b])
-        ctx._emit_sampler_views()
+        ctx.sampler_views_part._emit_sampler_views()
         assert counting.calls == ["glBindSampler"]
     finally:
         ctx.gl = counting._gl
