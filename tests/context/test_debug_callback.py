@@ -183,3 +183,25 @@ def test_debug_is_a_part(ctx):
     assert rec.messages[0][1] == rec.messages[2][1] != rec.messages[1][1]
     ctx.set_debug_callback(None)
     assert part.debug_callback is None
+
+
+def test_nofast_methods_come_from_the_parts(screen):
+    """GLPIPE_DEBUG=nofast replaces, on the context, each entry point of
+    NOFAST_METHODS by the general form on the part its row names: draw_vbo
+    by the debug part's, set_sampler_views by the sampler-view part's; a
+    normal context keeps the fast ones."""
+    from glpipe.debug import NOFAST_METHODS, DebugPart
+    from glpipe.sampler_views import SamplerViewPart
+
+    assert {(n, w) for n, w, _g in NOFAST_METHODS} == {("draw_vbo", "debug_part"),
+                                                       ("set_sampler_views", "sampler_views_part")}
+    slow, fast = screen.context_create(debug="nofast"), screen.context_create(debug="")
+    try:
+        assert slow.draw_vbo.__func__ is DebugPart._draw_vbo_nofast and slow.draw_vbo.__self__ is slow.debug_part
+        assert slow.set_sampler_views.__func__ is SamplerViewPart._set_sampler_views_general
+        assert slow.set_sampler_views.__self__ is slow.sampler_views_part
+        assert fast.set_sampler_views.__func__ is SamplerViewPart.set_sampler_views
+        assert fast.draw_vbo.__func__ is type(fast).draw_vbo
+    finally:
+        slow.destroy()
+        fast.destroy()
