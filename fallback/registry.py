@@ -114,14 +114,14 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="invalidate_subdata",
         provides="invalidate_resource on buffers (INVALIDATE_BUFFER) without glInvalidateBufferData: "
                  "mutable storage orphaned with glBufferData",
-        implementation="glpipe.transfer.TransferMixin._invalidate_buffer",
+        implementation="glpipe.transfer.TransferPart._invalidate_buffer",
     ),
     Fallback(
         name="s3tc_decode",
         feature="texture_compression_s3tc",
         provides="DXT1 / DXT3 / DXT5 and their sRGB variants sampled without S3TC: blocks decoded in numpy "
                  "to RGBA8 / SRGB8_ALPHA8 at upload, READ maps return the bytes written (docs/formats.md)",
-        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
+        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferPart._write_texture",
         measure="fallback.compressed.cost_s3tc",
     ),
     Fallback(
@@ -129,7 +129,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="texture_compression_rgtc",
         provides="RGTC1 / RGTC2 (and LATC) unsigned and signed sampled without RGTC: decoded to R8 / RG8 "
                  "(snorm) at upload (docs/formats.md)",
-        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferMixin._write_texture",
+        implementation="fallback.compressed.s3tc + glpipe.transfer.TransferPart._write_texture",
         measure="fallback.compressed.cost_rgtc",
     ),
     Fallback(
@@ -138,7 +138,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="BPTC: BC7 unorm / sRGB and BC6H signed / unsigned float sampled without GL 4.2: decoded "
                  "bit-exactly to RGBA8 / SRGB8_ALPHA8 / RGBA16F at upload, 3D textures included "
                  "(docs/formats.md)",
-        implementation="fallback.compressed.bptc + glpipe.transfer.TransferMixin._write_texture",
+        implementation="fallback.compressed.bptc + glpipe.transfer.TransferPart._write_texture",
         measure="fallback.compressed.cost_bptc",
     ),
     Fallback(
@@ -147,7 +147,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="ETC1, ETC2 RGB8 / punch-through A1 / RGBA8 EAC and sRGB, EAC R11 / RG11 (signed, unsigned) "
                  "sampled without ES3 compatibility: decoded to RGBA8 / SRGB8_ALPHA8 / R16 / RG16 (snorm) at "
                  "upload (docs/formats.md)",
-        implementation="fallback.compressed.etc2 + glpipe.transfer.TransferMixin._write_texture",
+        implementation="fallback.compressed.etc2 + glpipe.transfer.TransferPart._write_texture",
         measure="fallback.compressed.cost_etc2",
     ),
     Fallback(

@@ -20,23 +20,18 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, depth_stencil_alpha, fill_modes, framebuffer, line_stipple, polygon_edges, rasterizer,
-               vertex, vertex_capture, viewport)
+from . import (blend, clear, debug, depth_stencil_alpha, fence, fill_modes, framebuffer, line_stipple, polygon_edges,
+               rasterizer, sampler_views, samplers, transfer, vertex, vertex_capture, viewport)
 from .constants import ConstantBufferMixin
-from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
 from .draw import DrawPath
-from .fence import FenceMixin
 from .hotgl import HotGL
 from .part import Area, attach, compose, derived_rows, owner
 from .resource import Resource
-from .sampler_views import SamplerViewMixin
-from .samplers import SamplerMixin
 from .shaders import ShaderMixin
 from .state import DrawStartCountBias
 from .sysvals import SysvalsMixin
-from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
 
 D = Dirty
@@ -64,17 +59,15 @@ PARTS: "tuple[Area, ...]" = (
     vertex_capture.AREA,
     fill_modes.AREA,
     polygon_edges.AREA,
-    Area("debug", mixin=DebugMixin, init=DebugMixin._init_debug, destroy=DebugMixin._destroy_debug),
-    Area("samplers", mixin=SamplerMixin, init=SamplerMixin._init_samplers, destroy=SamplerMixin._destroy_samplers),
-    Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
-         destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
-         rows=((D.SAMPLERS | D.SAMPLER_VIEWS, SamplerViewMixin._emit_sampler_views),)),  # units pair view + sampler
+    debug.AREA,
+    samplers.AREA,
+    sampler_views.AREA,
     Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
          destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
          drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
     clear.AREA,
-    Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
-    Area("fences", mixin=FenceMixin, init=FenceMixin._init_fences, destroy=FenceMixin._destroy_fences),
+    transfer.AREA,
+    fence.AREA,
     Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
          drop_caches=SysvalsMixin._reset_sysvals_shadow,
          rows=((D.FRAMEBUFFER | D.VIEWPORT, SysvalsMixin._emit_transform_sysvals),),  # fb height, viewport 0
@@ -121,7 +114,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
         self._init_draw()    # glpipe/draw.py: GL enums, the derived rows bound to the parts
         if self._nofast:
-            self._install_nofast()  # glpipe/debug.py
+            self.debug_part._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
 
     # -- the GL dispatch ---------------------------------------------------------
@@ -178,7 +171,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
             if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
                 bits |= Dirty.FRAMEBUFFER
         # Any live view of it (bound or not: the context's views are few, its slots many).
-        if any(v.texture is res for v in self._views):
+        if any(v.texture is res for v in self.sampler_views_part.views):
             bits |= Dirty.SAMPLER_VIEWS
         self.dirty |= bits
 

@@ -1,42 +1,9 @@
-"""glpipe's debug switches (``GLPIPE_DEBUG``) and set_debug_callback.
+"""glpipe's debug switches (``GLPIPE_DEBUG``), the GLPIPE_DEBUG=nofast draw,
+and the debug area (``DebugPart``): set_debug_callback, emit_string_marker.
 
 ``GLPIPE_DEBUG`` is a comma (or space) separated list of flag names, like
-Mesa's ``GALLIUM_DEBUG``; ``DEBUG_FLAGS`` lists every flag with what it does
-(``python -m glpipe info`` prints it, docs/debug.md explains each).  It is
-read once, when a screen is made (``create_screen(debug=...)`` overrides
-it); a context takes its screen's flags unless ``context_create(debug=...)``
-gives its own.  An unknown name is refused with InvalidArgumentError.
-
-set_debug_callback: host KHR_debug messages and glpipe's own warnings.
-
-Gallium's ``set_debug_callback(struct util_debug_callback *)`` gives the
-driver a function to report messages through (the GL frontend forwards them
-to KHR_debug).  In Python the callback is a callable ``cb(type, id,
-message)``, or an object with a ``debug_message(type, id, message)``
-method (the C struct's member); ``None`` removes it.  ``type`` is a
-:class:`DebugType` (``enum util_debug_type``), ``id`` a small integer that
-is stable for one kind of message (the C ``unsigned *id`` a call site
-keeps), ``message`` a str.
-
-Two sources reach the callback:
-
-* glpipe's own messages: modules call ``ctx._debug_message(kind, text)``,
-  e.g. the draw path when a QUADS draw is index-translated (FALLBACK).
-  These reach the callback on every profile.
-* the host GL's KHR_debug messages (errors, performance warnings, shader
-  compiler output, markers), where the profile has ``debug_output``
-  (GL 4.3 / KHR_debug).  glpipe enables ``GL_DEBUG_OUTPUT`` and
-  ``GL_DEBUG_OUTPUT_SYNCHRONOUS`` while a callback is set (Mesa delivers
-  messages in a non-debug context once DEBUG_OUTPUT is enabled) and
-  installs one ``glDebugMessageCallback`` per host GL context.  All pipe
-  contexts of a screen share that GL context, so a host message cannot be
-  told apart by pipe context: every context of the screen with a callback
-  receives it.  On gl33 (no debug_output) only glpipe's own messages
-  arrive.
-
-A callback that raises does not abort the draw that produced the message:
-the exception is reported with ``warnings.warn`` and glpipe carries on
-(C callbacks cannot unwind through the driver either).
+Mesa's ``GALLIUM_DEBUG``, read once when a screen is made (``DEBUG_FLAGS``
+lists them).  docs/debug.md explains each flag and the debug callback.
 """
 
 from __future__ import annotations
@@ -50,7 +17,7 @@ from enum import IntEnum
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from . import host as _hostmod
-from .part import owner
+from .part import Area, Part, owner
 
 
 #: The environment variable holding the debug flags.
@@ -99,9 +66,10 @@ def debug_flags_from_env() -> frozenset:
 #
 # * Methods a nofast context replaces on itself at create time (a fast
 #   context keeps the class's: the switch costs it nothing per call).
+#   ``(context method, the part holding its general form, that form)``.
 NOFAST_METHODS = (
-    ("draw_vbo", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped first
-    ("set_sampler_views", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
+    ("draw_vbo", "debug_part", "_draw_vbo_nofast"),  # never the memoized fast path: _draw_general, caches dropped
+    ("set_sampler_views", "sampler_views_part", "_set_sampler_views_general"),  # no one-view / compare-first shortcut
 )
 # * Caches, memos and host-state shadows dropped before every nofast draw:
 #   the context's own (below), then every area's ``drop_caches`` (its
@@ -119,7 +87,6 @@ NOFAST_METHODS = (
 #   functions instead of raw ctypes pointers.
 NOFAST_DROPS = (
     "_reset_derived_plans",          # draw.py: dirty-word plans, runners
-    "_drop_draw_memos",              # this module: memos of the draw-side modules
 )
 
 
@@ -155,21 +122,21 @@ HOST_ID_BASE = 1 << 20
 
 class _HostDebugSink:
     """The one glDebugMessageCallback of a host GL context, fanning messages
-    out to the pipe contexts that set a callback."""
+    out to the debug parts of the pipe contexts that set a callback."""
 
     def __init__(self, host):
         self.host = host
-        self.contexts: list = []
+        self.parts: list = []
         self.proc = None
         gl = host.gl
         self._types = {int(getattr(gl, name)): kind for name, kind in _GL_TYPE_NAMES.items()}
         self._compiler = int(gl.GL_DEBUG_SOURCE_SHADER_COMPILER)
         self._oom = int(gl.GL_OUT_OF_MEMORY)
 
-    def add(self, ctx) -> None:
-        if ctx in self.contexts:
+    def add(self, part) -> None:
+        if part in self.parts:
             return
-        self.contexts.append(ctx)
+        self.parts.append(part)
         if self.proc is None:
             gl = self.host.gl
             self.proc = gl.GLDEBUGPROC(self._on_message)  # kept alive: GL holds only the pointer
@@ -177,10 +144,10 @@ class _HostDebugSink:
             gl.glEnable(gl.GL_DEBUG_OUTPUT_SYNCHRONOUS)
             gl.glDebugMessageCallback(self.proc, None)
 
-    def remove(self, ctx) -> None:
-        if ctx in self.contexts:
-            self.contexts.remove(ctx)
-        if not self.contexts and self.proc is not None:
+    def remove(self, part) -> None:
+        if part in self.parts:
+            self.parts.remove(part)
+        if not self.parts and self.proc is not None:
             gl = self.host.gl
             if not self.host.released:
                 gl.glDebugMessageCallback(gl.GLDEBUGPROC(), None)  # a NULL callback
@@ -198,8 +165,8 @@ class _HostDebugSink:
                 kind = DebugType.OUT_OF_MEMORY
             else:
                 kind = self._types.get(int(gltype), DebugType.INFO)
-            for ctx in tuple(self.contexts):
-                ctx._deliver_debug(kind, HOST_ID_BASE + int(msg_id), f"host GL: {text}")
+            for part in tuple(self.parts):
+                part._deliver_debug(kind, HOST_ID_BASE + int(msg_id), f"host GL: {text}")
         except Exception as exc:  # noqa: BLE001 - never unwind into the GL driver
             warnings.warn(f"glpipe: host debug message dropped: {exc!r}", RuntimeWarning, stacklevel=1)
 
@@ -215,24 +182,26 @@ def _sink_for(host) -> _HostDebugSink:
     return sink
 
 
-def _release_sink(sink: _HostDebugSink, ctx) -> None:
-    sink.remove(ctx)
-    if not sink.contexts:
+def _release_sink(sink: _HostDebugSink, part) -> None:
+    sink.remove(part)
+    if not sink.parts:
         _SINKS.pop(id(sink.host), None)
 
 
-class DebugMixin:
-    """Context methods for debug messages and the GLPIPE_DEBUG=nofast draw
-    (mixed into Context)."""
+class DebugPart(Part):
+    """The context's debug callback and string markers (``ctx.debug_part``),
+    and the GLPIPE_DEBUG=nofast draw."""
 
-    def _init_debug(self) -> None:
-        self._debug_callback = None   # the callable messages go to, or None
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.debug_callback = None   # the callable messages go to, or None (draw.py reads it)
         self._debug_ids: dict[str, int] = {}
 
     def set_debug_callback(self, cb) -> None:
         """pipe_context::set_debug_callback(cb): ``cb(type, id, message)``, an
         object with ``debug_message(type, id, message)``, or None to remove it."""
-        self.check_alive("set_debug_callback")
+        ctx = self.ctx
+        ctx.check_alive("set_debug_callback")
         if cb is None:
             fn = None
         elif callable(cb):
@@ -243,10 +212,10 @@ class DebugMixin:
             raise InvalidArgumentError(
                 f"set_debug_callback: expected a callable(type, id, message), an object with "
                 f"debug_message(type, id, message), or None; got {type(cb).__name__}")
-        self._debug_callback = fn
-        if self.screen.profile.has("debug_output"):
-            self.host.make_current()
-            sink = _sink_for(self.host)
+        self.debug_callback = fn
+        if ctx.screen.profile.has("debug_output"):
+            ctx.host.make_current()
+            sink = _sink_for(ctx.host)
             if fn is None:
                 _release_sink(sink, self)
             else:
@@ -255,21 +224,23 @@ class DebugMixin:
     def emit_string_marker(self, string) -> None:
         """pipe_context::emit_string_marker(string): a marker in the host's
         debug stream (glDebugMessageInsert; needs debug_output)."""
-        self.check_alive("emit_string_marker")
-        if not self.screen.profile.has("debug_output"):
+        ctx = self.ctx
+        ctx.check_alive("emit_string_marker")
+        if not ctx.screen.profile.has("debug_output"):
             raise UnsupportedError("emit_string_marker: needs the host feature debug_output "
-                                   f"(not on the {self.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)")
+                                   f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)")
         data = string.encode("utf-8") if isinstance(string, str) else bytes(string)
-        gl = self.gl
-        self.host.make_current()
+        gl = ctx.gl
+        ctx.host.make_current()
         gl.glDebugMessageInsert(gl.GL_DEBUG_SOURCE_APPLICATION, gl.GL_DEBUG_TYPE_MARKER, 0,
                                 gl.GL_DEBUG_SEVERITY_NOTIFICATION, len(data), data)
 
-    def _debug_message(self, kind, text: str, site: str | None = None) -> None:
-        """Report one of glpipe's own messages.  ``kind`` is a DebugType or its
+    def debug_message(self, kind, text: str, site: str | None = None) -> None:
+        """Report one of glpipe's own messages (other areas call
+        ``ctx.debug_part.debug_message``).  ``kind`` is a DebugType or its
         name ("FALLBACK", "PERF_INFO", ...); ``site`` names the kind of message
         for its stable id (default: ``text``).  Cheap when no callback is set."""
-        if self._debug_callback is None:
+        if self.debug_callback is None:
             return
         kind = DebugType[kind] if isinstance(kind, str) else DebugType(kind)
         key = site if site is not None else text
@@ -279,7 +250,7 @@ class DebugMixin:
         self._deliver_debug(kind, msg_id, text)
 
     def _deliver_debug(self, kind: DebugType, msg_id: int, text: str) -> None:
-        fn = self._debug_callback
+        fn = self.debug_callback
         if fn is None:
             return
         try:
@@ -288,15 +259,16 @@ class DebugMixin:
             warnings.warn(f"glpipe: the debug callback raised {exc!r} for message {text!r}",
                           RuntimeWarning, stacklevel=2)
 
+    # -- GLPIPE_DEBUG=nofast ---------------------------------------------------------
+
     def _install_nofast(self) -> None:
-        """GLPIPE_DEBUG=nofast, at context creation: replace the entry points
-        of ``NOFAST_METHODS`` on this context (a normal context keeps the
-        class's, so the switch costs it nothing per call).  The general
-        method is looked up where the fast one lives: the context, or the
-        part providing the method (glpipe/part.py)."""
-        for name, general in NOFAST_METHODS:
-            where = getattr(getattr(self, name), "__self__", self)
-            setattr(self, name, getattr(where, general))
+        """GLPIPE_DEBUG=nofast, at context creation (after every part is
+        attached): replace the entry points of ``NOFAST_METHODS`` on this
+        context by their general forms (a normal context keeps the class's,
+        so the switch costs it nothing per call)."""
+        ctx = self.ctx
+        for name, where, general in NOFAST_METHODS:
+            setattr(ctx, name, getattr(getattr(ctx, where), general))
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
@@ -305,28 +277,39 @@ class DebugMixin:
         then draw through ``_draw_general``, whose prologue takes the host
         over as if another context had drawn last -- so the general code
         re-derives and sends every block of host state for this draw."""
-        if not self.destroyed:  # (a destroyed context: the prologue raises)
-            if _hostmod._current_host is not self.host:
-                self.host.make_current()  # the drops delete GL objects
-            if self.screen._drawing_context is self:
-                self.screen._drawing_context = None
+        ctx = self.ctx
+        if not ctx.destroyed:  # (a destroyed context: the prologue raises)
+            if _hostmod._current_host is not ctx.host:
+                ctx.host.make_current()  # the drops delete GL objects
+            if ctx.screen._drawing_context is ctx:
+                ctx.screen._drawing_context = None
             for name in NOFAST_DROPS:
-                getattr(self, name)()
-            for area in self._areas:
+                getattr(ctx, name)()
+            for area in ctx._areas:
                 if area.drop_caches is not None:
-                    area.drop_caches(owner(self, area))
-        self._draw_general(info, draws, indirect)
+                    area.drop_caches(owner(ctx, area))
+        ctx._draw_general(info, draws, indirect)
 
     def _drop_draw_memos(self) -> None:
-        """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
-        the context (the variant-key environment of glpipe/variant_keys.py)."""
-        self._variant_env = None
+        """GLPIPE_DEBUG=nofast (the debug area's ``drop_caches``): memos of the
+        draw-side modules that live on the context (the variant-key environment
+        of glpipe/variant_keys.py; the per-face fill-mode plan is the fill-modes
+        area's own drop)."""
+        self.ctx._variant_env = None
 
-    def _destroy_debug(self) -> None:
-        if self._debug_callback is not None and self.screen.profile.has("debug_output"):
-            _release_sink(_sink_for(self.host), self)
-        self._debug_callback = None
+    def destroy(self) -> None:
+        """Context.destroy: stop receiving host messages."""
+        ctx = self.ctx
+        if self.debug_callback is not None and ctx.screen.profile.has("debug_output"):
+            _release_sink(_sink_for(ctx.host), self)
+        self.debug_callback = None
 
 
-__all__ = ["DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugMixin", "DebugType",
-           "debug_flags_from_env", "parse_debug_flags"]
+AREA = Area(
+    "debug_part", part=DebugPart, methods=("set_debug_callback", "emit_string_marker"),
+    destroy=DebugPart.destroy,
+    drop_caches=DebugPart._drop_draw_memos,
+)
+
+__all__ = ["AREA", "DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugPart",
+           "DebugType", "debug_flags_from_env", "parse_debug_flags"]

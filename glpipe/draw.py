@@ -587,8 +587,8 @@ class DrawPath:
         flatshade_first = bool(rast is not None and rast.templ.flatshade_first)
         if info.index_size:
             source = self._index_values(info, items)
-            if not info.has_user_indices and self._debug_callback is not None:
-                self._debug_message("PERF_INFO", f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
+            if not info.has_user_indices and self.debug_part.debug_callback is not None:
+                self.debug_part.debug_message("PERF_INFO", f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
                                                  f"read back to the CPU for index translation",
                                     site="translate readback")
         for i, (start, count, bias) in enumerate(items):
@@ -607,9 +607,9 @@ class DrawPath:
             if translated is not None:
                 # Fill mode LINE / POINT: which edges are the polygon's (glpipe/rasterizer.py).
                 translated(info, count, start, source if info.index_size else None, flatshade_first)
-            if self._debug_callback is not None:
+            if self.debug_part.debug_callback is not None:
                 name = Prim(info.mode).name
-                self._debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
+                self.debug_part.debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
                                                 f"index translation (fallback.indices)", site=f"translate {name}")
             # Non-indexed: the translated indices are vertex numbers already, and
             # index_bias is ignored when index_size == 0 (API.md).

@@ -1,35 +1,10 @@
-"""Flush and fences: pipe_context::flush and pipe_screen::fence_finish.
+"""Flush and fences: pipe_context::flush (the fences area, ``FencePart``) and
+pipe_screen::fence_finish.
 
-``ctx.flush(flags)`` inserts a GL sync object (glFenceSync) after
-everything the context has issued, flushes the GL command stream (glFlush)
-and returns a ``Fence``.  ``screen.fence_finish(ctx, fence, timeout_ns)``
-waits for it with glClientWaitSync(GL_SYNC_FLUSH_COMMANDS_BIT): True once
-signalled, False when ``timeout_ns`` ran out; a timeout of 0 polls, and
-PIPE_TIMEOUT_INFINITE waits for as long as it takes.
-
-Flags (context.rst "Flushing"): DEFERRED skips the glFlush - the fence is
-still valid, because fence_finish's FLUSH_COMMANDS bit flushes the
-commands before waiting, which is exactly what context.rst asks of a
-deferred fence.  END_OF_FRAME, ASYNC, HINT_FINISH, TOP_OF_PIPE and
-BOTTOM_OF_PIPE are hints a driver may ignore and get an ordinary fence.
-FENCE_FD asks for a fence exportable as a sync file; glpipe cannot export
-one (PIPE_CAP_NATIVE_FENCE_FD is 0), so the flag is accepted and the fence
-is an ordinary one.
-
-GL sync objects are context objects and may only be touched on the GL
-thread while the context lives.  A Fence can be dropped anywhere (its
-``__del__`` may run on any thread, or after the screen is gone), so its
-sync object is never deleted there: it goes on a per-host queue, drained on
-the GL thread by the next flush, fence_finish or context destroy.  A fence
-seen signalled deletes its sync at once (a signalled sync object never
-changes again), and ``ctx.destroy()`` waits for the GPU (glFinish), marks
-every fence of the context signalled and deletes their syncs.
-
-Threads: fence_finish is a screen method, callable from any thread, but
-only the GL thread can wait on a GL sync.  A fence already known signalled
-answers True anywhere; elsewhere an unsignalled fence answers False for a
-timeout of 0 and raises HostGLError for a real wait rather than touching
-GL from the wrong thread.
+A fence is a GL sync object; fences dropped off the GL thread queue their
+syncs per host for the next flush, fence_finish or context destroy to
+delete.  docs/api.md "Flush and fences" has the flags, lifetime and
+threading rules.
 """
 
 from __future__ import annotations
@@ -41,6 +16,8 @@ import weakref
 from lowering.errors import HostGLError, InvalidArgumentError
 
 from .defs import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
+from .part import Area, Part
+from .resource import drain_deferred
 
 _ALL_FLUSH_BITS = all_flag_bits(Flush)
 
@@ -184,51 +161,54 @@ def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
     raise HostGLError(f"fence_finish: glClientWaitSync failed (0x{result:04x})")
 
 
-class FenceMixin:
-    """Context methods for flush and the context's fences (mixed into Context)."""
+class FencePart(Part):
+    """The context's flush and its fences (``ctx.fences_part``)."""
 
-    def _init_fences(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         # Live fences of this context, so destroy() can free their syncs.
         self._fences: weakref.WeakSet = weakref.WeakSet()
 
     def flush(self, flags=0) -> Fence:
         """pipe_context::flush: submit everything issued so far and return a
         Fence that signals when the host GL has finished it (``flags``: Flush
-        bits, see the module docstring)."""
-        self.check_alive("flush")
+        bits, docs/api.md "Flush and fences")."""
+        ctx = self.ctx
+        ctx.check_alive("flush")
         if isinstance(flags, bool) or not isinstance(flags, numbers.Integral):
             raise InvalidArgumentError(f"flush: flags must be Flush bits, got {flags!r}")
         if int(flags) & ~_ALL_FLUSH_BITS or int(flags) < 0:
             raise InvalidArgumentError(f"flush: unknown PIPE_FLUSH bits {int(flags) & ~_ALL_FLUSH_BITS:#x}")
         flags = Flush(int(flags))
-        host = self.host
+        host = ctx.host
         host.make_current()
-        from .resource import drain_deferred
-
         drain_deferred(host)  # resources destroyed off the GL thread
         drain_fences(host)
-        gl = self.gl
+        gl = ctx.gl
         sync = gl.glFenceSync(gl.GL_SYNC_GPU_COMMANDS_COMPLETE, 0)
         if not sync:
             host.check("flush")
             raise HostGLError("flush: glFenceSync returned no sync object")
         if not flags & Flush.DEFERRED:
             gl.glFlush()
-        fence = Fence(self, sync, flags)
+        fence = Fence(ctx, sync, flags)
         self._fences.add(fence)
         return fence
 
-    def _destroy_fences(self) -> None:
-        """Wait for the GPU, then every fence of this context is signalled and
-        its sync object deleted; dropped fences' syncs are deleted too."""
+    def destroy(self) -> None:
+        """Context.destroy: wait for the GPU, then every fence of this context
+        is signalled and its sync object deleted; dropped fences' syncs are
+        deleted too."""
         fences = list(self._fences)
         if fences:
-            self.gl.glFinish()
+            self.ctx.gl.glFinish()
             for fence in fences:
                 if not fence._signalled:
                     fence._mark_signalled()
         self._fences = weakref.WeakSet()
-        drain_fences(self.host)
+        drain_fences(self.ctx.host)
 
 
-__all__ = ["Fence", "FenceMixin", "drain_fences", "fence_finish", "pending_fence_deletions"]
+AREA = Area("fences_part", part=FencePart, methods=("flush",), destroy=FencePart.destroy)
+
+__all__ = ["AREA", "Fence", "FencePart", "drain_fences", "fence_finish", "pending_fence_deletions"]

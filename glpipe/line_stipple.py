@@ -355,8 +355,8 @@ class LineStipplePart(Part):
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, objs.texture)
         gl.glTexBuffer(gl.GL_TEXTURE_BUFFER, internal_format, objs.buffer)
         gl.glActiveTexture(gl.GL_TEXTURE0 + ctx.host.scratch_texture_unit)  # glpipe/sampler_views.py's rule
-        ctx._unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
-        ctx._unit_sampler[unit] = None
+        ctx.sampler_views_part.unit_tex[unit] = None  # the Gallium unit's shadow no longer holds what it says
+        ctx.sampler_views_part.unit_sampler[unit] = None
         ctx._counters.bytes_uploaded += data.nbytes
 
     def destroy(self) -> None:

@@ -1,24 +1,11 @@
 """Comparisons through sampler views: the view swizzle on (c, c, c, 1).
 
-Gallium (softpipe sp_tex_sample.c ``sample_compare`` then ``do_swizzling``;
-llvmpipe lp_bld_sample_soa.c) applies the sampler view's swizzle to the
-comparison vector (c, c, c, 1) of a lookup on a SHADOW* target; st/mesa
-encodes DEPTH_TEXTURE_MODE that way.  GLSL returns the comparison as one
-float, and a GL swizzle on a depth texture applies to GL's own comparison
-vector (c, 0, 0, 1) before GLSL takes its red.  So (docs/samplers.md
-"Shadow lookups"):
-
-* a depth view records at create time the *class* of its swizzle -- what
-  it makes of (c, c, c, 1), per channel c, 0 or 1 (``compare_class``; None
-  for the identity class) -- which the context keeps per stage and slot
-  (``_compare_pairs``, a variant-key input read by variant_keys.py into
-  ``VariantKey.shadow_swizzle``); set_sampler_views looks at it only when a
-  slot's class changes;
-* a depth view whose GL swizzle does not keep red gets a *compare twin*
-  (same texture, levels and layers, identity swizzle) that the units of
-  GLSL samplers used by comparing lookups bind (``compare_view``); TG4 with
-  a compare binds the view itself: its GL swizzle picks the channel each
-  texel is compared by, as llvmpipe's swizzle_r does.
+Gallium applies a view's swizzle to the comparison vector of a SHADOW*
+lookup; GL returns one float.  A depth view therefore records the class of
+its swizzle (a variant-key input per stage and slot) and, when its GL
+swizzle does not keep red, a compare twin with the identity swizzle that
+comparing lookups bind.  docs/samplers.md "Shadow lookups" has the rules
+and their sources (softpipe, llvmpipe, st/mesa).
 """
 
 from __future__ import annotations
@@ -36,7 +23,7 @@ from .shaders import variant_input
 # set_sampler_views compares classes with ``is``.
 _CLASSES: dict = {}
 
-# Bits of a texture-plan row's ``compare`` (sampler_views._texture_plan).
+# Bits of a texture-plan row's ``compare`` (sampler_views.SamplerViewPart.texture_plan).
 COMPARE_LOOKUPS, COMPARE_GATHERS = 1, 2
 
 
@@ -75,16 +62,17 @@ def plan_compare(v):
     return twin
 
 
-def update_compare_classes(ctx, stage: int) -> None:
-    """Recompute ``ctx``'s comparison classes of ``stage``; a change is a new
-    variant-key input (Dirty.PROGRAM)."""
-    pairs = compare_pairs(ctx.sampler_views[stage])
-    if pairs != ctx._compare_pairs[stage]:
-        per_stage = list(ctx._compare_pairs)
+def update_compare_classes(part, stage: int) -> None:
+    """Recompute the comparison classes of ``stage`` held by ``part`` (a
+    context's sampler-view part); a change is a new variant-key input
+    (Dirty.PROGRAM)."""
+    pairs = compare_pairs(part.sampler_views[stage])
+    if pairs != part.compare_pairs[stage]:
+        per_stage = list(part.compare_pairs)
         per_stage[stage] = pairs
-        ctx._compare_pairs = tuple(per_stage)
-        ctx._compare_class_input = variant_input(ctx._compare_pairs)
-        ctx.dirty |= Dirty.PROGRAM
+        part.compare_pairs = tuple(per_stage)
+        part.compare_class_input = variant_input(part.compare_pairs)
+        part.ctx.dirty |= Dirty.PROGRAM
 
 
 def compare_view(view, stage: int, vi: int, compare: int):

@@ -1,43 +1,12 @@
-"""Sampler views: ``create_sampler_view`` / ``sampler_view_destroy`` /
-``set_sampler_views``, and the emit that puts textures and GL samplers on
-texture units.
+"""Sampler views (the sampler-views area, ``SamplerViewPart``):
+create_sampler_view, sampler_view_destroy, set_sampler_views, and the emit
+that puts textures and GL samplers on the program's texture units.
 
-A ``SamplerView`` is made once; how it reaches GL depends on the host:
-
-* **texture view** (profiles with ``texture_view`` and an immutable
-  resource): a GL texture view (glTextureView) per sampler view carrying
-  the level range, layer range, target change and format cast; the swizzle
-  (view swizzle composed over the format's emulation swizzle, e.g. A8 kept
-  as R8 reads 000R) is set on the view texture once.  A view that changes
-  nothing (same format and target, every level and layer, identity
-  swizzle) binds the resource's texture itself, saving a GL object.
-* **texture parameters** (gl33: no texture views, mutable storage): the
-  resource's texture is bound and GL_TEXTURE_BASE_LEVEL / MAX_LEVEL /
-  SWIZZLE_RGBA are set on it at emit, tracked per texture so unchanged
-  values cost nothing.  One GL texture holds one set of parameters, so two
-  views of one texture with different levels or swizzles bound in the same
-  draw raise UnsupportedError; so do layer sub-ranges, target changes and
-  format casts to another GL internal format (they need texture views).
-* **buffer** views: a GL buffer texture (glTexBuffer, or glTexBufferRange
-  for an offset/size where ``texture_buffer_range`` exists; without it only
-  the whole buffer can be viewed).  Samplers are not used with them.
-
-At draw (``Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS``) every GLSL sampler of
-the linked program (the lowering's reflection: texture unit, SVIEW index,
-SAMP index) gets the view's texture and the sampler's GL sampler object on
-its unit.  Units remember what they hold, so switching one view rebinds one
-unit.  The global GL_TEXTURE_CUBE_MAP_SEAMLESS (hosts without per-sampler
-seamless filtering) is on while any sampler used with a cube view asks
-for it.
-
-Comparisons (SHADOW* lookups) see the view swizzle on Gallium's (c, c, c,
-1): a depth view's ``compare_class`` and ``compare_twin`` (sampler_compare.py).
-
-Texture units hold Python-side shadows (``_unit_tex``, ``_unit_sampler``);
-code outside this module that binds textures on a Gallium unit (not on
-ModernGL's scratch unit) must call ``_texture_units_clobbered()``.  Without
-direct state access the emit leaves the scratch unit active afterwards, so
-raw GL code that binds "on the current unit" cannot touch a Gallium unit.
+The view objects and the rules they are made by are
+glpipe/sampler_view_objects.py; comparisons through views are
+glpipe/sampler_compare.py.  docs/samplers.md explains the routes to GL
+(texture views, texture parameters on gl33, buffer textures), the units'
+shadows and the rule for code that binds textures on a Gallium unit.
 """
 
 from __future__ import annotations
@@ -49,13 +18,8 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 
 from .defs import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
-from .formats import (
-    Format,
-    host_storage,
-    util_format_compose_swizzles,
-    util_format_description,
-    util_format_get_blocksize,
-)
+from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
+from .part import Area, Part
 from .sampler_compare import (
     COMPARE_GATHERS,
     COMPARE_LOOKUPS,
@@ -64,233 +28,65 @@ from .sampler_compare import (
     plan_compare,
     update_compare_classes,
 )
+from .sampler_view_objects import (
+    _CUBE_TARGETS,
+    _GL_SWIZZLE,
+    _GL_TARGET,
+    _IDENTITY,
+    _TGSI_GL_TARGET,
+    _TGSI_TARGET_VIEWS,
+    _VIEW_TARGETS,
+    MODE_BUFFER,
+    MODE_DIRECT,
+    MODE_PARAMS,
+    MODE_VIEW,
+    SamplerView,
+    _gl_swizzle_of,
+    _layer_count,
+    _refuse_view,
+    forget_texture_state,
+    formats_compatible,
+)
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
 from .shaders import GRAPHICS_STAGES
 from .state import SamplerViewTemplate
 
-_SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS  # module globals: set_sampler_views runs between draws
+# A module global: set_sampler_views' one-view switch is the benchmark's
+# sampler-view case; measured 12-20 ns less per bind than ``Dirty.SAMPLER_VIEWS``
+# (a class attribute load), ~5% of the switch (docs/performance.md).
+_SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS
 _SEQUENCES = (list, tuple)
 
-# Gallium target -> GL target (single-sampled, multisampled).
-_GL_TARGET = {
-    Target.BUFFER: ("GL_TEXTURE_BUFFER", None),
-    Target.TEXTURE_1D: ("GL_TEXTURE_1D", None),
-    Target.TEXTURE_2D: ("GL_TEXTURE_2D", "GL_TEXTURE_2D_MULTISAMPLE"),
-    Target.TEXTURE_3D: ("GL_TEXTURE_3D", None),
-    Target.TEXTURE_CUBE: ("GL_TEXTURE_CUBE_MAP", None),
-    Target.TEXTURE_RECT: ("GL_TEXTURE_RECTANGLE", None),
-    Target.TEXTURE_1D_ARRAY: ("GL_TEXTURE_1D_ARRAY", None),
-    Target.TEXTURE_2D_ARRAY: ("GL_TEXTURE_2D_ARRAY", "GL_TEXTURE_2D_MULTISAMPLE_ARRAY"),
-    Target.TEXTURE_CUBE_ARRAY: ("GL_TEXTURE_CUBE_MAP_ARRAY", None),
-}
+class SamplerViewPart(Part):
+    """The context's sampler views, their slots and the texture units they
+    reach GL through (``ctx.sampler_views_part``)."""
 
-# View targets a resource of each target can be viewed as (GL 4.5 table 8.22,
-# the rule of glTextureView; Gallium's SAMPLER_VIEW_TARGET follows it).
-_T = Target
-_VIEW_TARGETS = {
-    _T.TEXTURE_1D: {_T.TEXTURE_1D, _T.TEXTURE_1D_ARRAY},
-    _T.TEXTURE_1D_ARRAY: {_T.TEXTURE_1D, _T.TEXTURE_1D_ARRAY},
-    _T.TEXTURE_2D: {_T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY},
-    _T.TEXTURE_2D_ARRAY: {_T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE, _T.TEXTURE_CUBE_ARRAY},
-    _T.TEXTURE_3D: {_T.TEXTURE_3D},
-    _T.TEXTURE_CUBE: {_T.TEXTURE_CUBE, _T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE_ARRAY},
-    _T.TEXTURE_CUBE_ARRAY: {_T.TEXTURE_CUBE, _T.TEXTURE_2D, _T.TEXTURE_2D_ARRAY, _T.TEXTURE_CUBE_ARRAY},
-    _T.TEXTURE_RECT: {_T.TEXTURE_RECT},
-}
-
-# Gallium targets a TGSI sampler target (SVIEW declaration / TEX operand)
-# can read; SHADOW* read the same textures as their plain forms.
-_TGSI_TARGET_VIEWS = {
-    "BUFFER": {_T.BUFFER},
-    "1D": {_T.TEXTURE_1D},
-    "2D": {_T.TEXTURE_2D},
-    "3D": {_T.TEXTURE_3D},
-    "CUBE": {_T.TEXTURE_CUBE},
-    "RECT": {_T.TEXTURE_RECT},
-    "1D_ARRAY": {_T.TEXTURE_1D_ARRAY},
-    "2D_ARRAY": {_T.TEXTURE_2D_ARRAY},
-    "2D_MSAA": {_T.TEXTURE_2D},
-    "2D_ARRAY_MSAA": {_T.TEXTURE_2D_ARRAY},
-    "CUBEARRAY": {_T.TEXTURE_CUBE_ARRAY},
-    "CUBE_ARRAY": {_T.TEXTURE_CUBE_ARRAY},
-}
-# The GL target a TGSI target samples (what an empty unit must have 0 bound on).
-_TGSI_GL_TARGET = {
-    "BUFFER": "GL_TEXTURE_BUFFER", "1D": "GL_TEXTURE_1D", "2D": "GL_TEXTURE_2D", "3D": "GL_TEXTURE_3D",
-    "CUBE": "GL_TEXTURE_CUBE_MAP", "RECT": "GL_TEXTURE_RECTANGLE", "1D_ARRAY": "GL_TEXTURE_1D_ARRAY",
-    "2D_ARRAY": "GL_TEXTURE_2D_ARRAY", "2D_MSAA": "GL_TEXTURE_2D_MULTISAMPLE",
-    "2D_ARRAY_MSAA": "GL_TEXTURE_2D_MULTISAMPLE_ARRAY", "CUBEARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
-    "CUBE_ARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
-}
-_CUBE_TARGETS = frozenset({_T.TEXTURE_CUBE, _T.TEXTURE_CUBE_ARRAY})
-
-# Host swizzle values (PIPE_SWIZZLE_X.. / 0 / 1) -> GL swizzle enum names.
-_GL_SWIZZLE = ("GL_RED", "GL_GREEN", "GL_BLUE", "GL_ALPHA", "GL_ZERO", "GL_ONE")
-_IDENTITY = (0, 1, 2, 3)
-
-# How a view reaches GL (see the module docstring).
-MODE_DIRECT, MODE_VIEW, MODE_PARAMS, MODE_BUFFER = "direct", "view", "params", "buffer"
-
-# GL texture parameters glpipe sets on a mutable texture for MODE_PARAMS
-# views: (base level, max level, swizzle), kept on the Resource
-# (``_gl_params``) because the texture object is the resource's, shared by
-# the contexts of its screen.  Every change bumps the screen's
-# ``epochs.texture_params`` (glpipe/screen.py): a view remembers the value at
-# which it saw its texture hold its parameters (``params_seen``), and while
-# the two are equal a draw needs no comparison at all.
-
-
-def forget_texture_state(res) -> None:
-    """Say that code outside this module changed GL_TEXTURE_BASE_LEVEL /
-    MAX_LEVEL / SWIZZLE of ``res``'s texture: the next view bind sets all three."""
-    res._gl_params = None
-    res.screen.epochs.texture_params += 1
-
-
-def _layer_count(res) -> int:
-    return res.depth0 if res.target == Target.TEXTURE_3D else res.array_size
-
-
-def _channel_positions(desc) -> dict:
-    """channel index -> first output position reading it (the format's component order)."""
-    out = {}
-    for pos, s in enumerate(desc.swizzle):
-        if s <= 3 and s not in out:
-            out[s] = pos
-    return out
-
-
-def formats_compatible(src: Format, dst: Format) -> bool:
-    """Gallium's cast rule (context.rst "Sampler Views"): same block size and
-    shape, and matching component order and sizes; only the channels' types
-    (UNORM / SNORM / UINT / SINT / FLOAT / sRGB) and X-vs-A padding may differ.
-    Depth/stencil formats cast only to themselves."""
-    if src == dst:
-        return True
-    a, b = util_format_description(src), util_format_description(dst)
-    if a.is_depth_or_stencil or b.is_depth_or_stencil:
-        return False
-    if (a.block_bits, a.block_width, a.block_height, a.block_depth) != \
-            (b.block_bits, b.block_width, b.block_height, b.block_depth):
-        return False
-    if a.is_compressed or b.is_compressed:
-        return a.is_compressed and b.is_compressed and a.layout == b.layout and \
-            _channel_positions(a) == _channel_positions(b)
-    if [(c.size, c.shift) for c in a.channels] != [(c.size, c.shift) for c in b.channels]:
-        return False
-    pa, pb = _channel_positions(a), _channel_positions(b)
-    return all(pa[c] == pb[c] for c in pa.keys() & pb.keys())
-
-
-class SamplerView:
-    """pipe_sampler_view: ``texture`` seen with ``format``, ``target``, the
-    swizzle and the level / layer (or buffer offset / size) range.
-
-    The C fields are plain attributes; ``gl_target`` and the GL texture
-    (``gl_name()``) are glpipe's.
-    """
-
-    __slots__ = (
-        "__weakref__",
-        "_gl_view",
-        "_params",
-        "_src_name",
-        "border_kind",
-        "compare_class",
-        "compare_twin",
-        "context",
-        "destroyed",
-        "first_layer",
-        "first_level",
-        "format",
-        "gl_target",
-        "internal_format",
-        "is_buffer",
-        "is_cube",
-        "is_rect",
-        "last_layer",
-        "last_level",
-        "mode",
-        "offset",
-        "params_seen",
-        "sampler_names",
-        "size",
-        "swizzle",
-        "swizzle_a",
-        "swizzle_b",
-        "swizzle_g",
-        "swizzle_r",
-        "target",
-        "templ",
-        "texture",
-        "wrong_tgsi_targets",
-    )
-
-    def gl_name(self) -> int:
-        """The GL texture to bind (the view texture, or the resource's)."""
-        if self.mode == MODE_DIRECT or self.mode == MODE_PARAMS:
-            return self.texture.gl_object
-        src = self.texture.gl_object
-        if src != self._src_name:
-            # The resource's GL storage was replaced: rebuild the view on it.
-            self.context._build_gl_view(self)
-        return self._gl_view
-
-    def check_alive(self, what: str) -> None:
-        """Raise ObjectDestroyedError if the view or its resource was destroyed."""
-        if self.destroyed:
-            raise ObjectDestroyedError(f"{what}: sampler view was destroyed")
-        self.texture.check_alive(what)
-
-    def __repr__(self) -> str:
-        state = " destroyed" if self.destroyed else ""
-        if self.is_buffer:
-            rng = f"bytes {self.offset}..{self.offset + self.size - 1}"
-        else:
-            rng = f"levels {self.first_level}..{self.last_level} layers {self.first_layer}..{self.last_layer}"
-        return f"<SamplerView {self.format.name} {self.target.name} {rng} ({self.mode}){state}>"
-
-
-def _refuse_view(view, i: int, ctx, what: str) -> None:
-    """Raise the error that says why ``view`` (``views[i]``) cannot be bound."""
-    if not isinstance(view, SamplerView):
-        raise InvalidArgumentError(f"{what}: views[{i}] is a {type(view).__name__}, not a SamplerView")
-    if view.context is not ctx:
-        raise InvalidArgumentError(f"{what}: views[{i}] belongs to another context")
-    view.check_alive(f"{what}: views[{i}]")
-
-
-def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
-    for c, s in zip("rgba", view_swizzle):
-        if int(s) == Swizzle.NONE:
-            raise InvalidArgumentError(f"create_sampler_view: SamplerViewTemplate.swizzle_{c} is NONE")
-    return util_format_compose_swizzles(emulation, view_swizzle)
-
-
-class SamplerViewMixin:
-    """Context methods for sampler views and texture-unit emission (mixed into Context)."""
-
-    def _init_sampler_views(self) -> None:
-        self._epochs = self.screen.epochs  # texture_params: gl33 view parameters (forget_texture_state)
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._epochs = ctx.screen.epochs  # texture_params: gl33 view parameters (forget_texture_state)
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
-        self._views: set[SamplerView] = set()  # live views: freed by destroy()
+        self.views: set[SamplerView] = set()  # live views: freed by destroy()
         # VariantKey.shadow_swizzle inputs: per stage ((slot, class), ...) of the
         # bound views whose comparison class is not (c, c, c, 1), and its holder.
-        self._compare_pairs, self._compare_class_input = initial_pairs(len(ShaderType))
+        self.compare_pairs, self.compare_class_input = initial_pairs(len(ShaderType))
         # Per texture unit (lists: the emit indexes them on every switching draw):
         # (view, GL name) or (None, TGSI target) or None (unknown); GL sampler name or None.
-        units = int(self.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
-        self._unit_tex: list = [None] * units
-        self._unit_sampler: list = [None] * units
+        units = int(ctx.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
+        self.unit_tex: list = [None] * units
+        self.unit_sampler: list = [None] * units
         self._seamless_global = False                 # host.py disables it at start
-        prof = self.screen.profile
+        # The samplers area's slots (the list is never replaced) and its
+        # seamless-cube capability, which the emit reads with the views.
+        self._sampler_states = ctx.samplers_part.sampler_states
+        self._seamless_per_sampler = ctx.samplers_part.seamless_per_sampler
+        prof = ctx.screen.profile
         self._has_texture_view = prof.has("texture_view")
         self._has_tbo_range = prof.has("texture_buffer_range")
         self._has_dsa = prof.has("direct_state_access")
-        self._gl_texture0 = int(self.gl.GL_TEXTURE0)
-        self._gl_cube_seamless = int(self.gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
-        self._scratch_unit_enum = self._gl_texture0 + self.host.scratch_texture_unit
+        self._gl_texture0 = int(ctx.gl.GL_TEXTURE0)
+        self._gl_cube_seamless = int(ctx.gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+        self._scratch_unit_enum = self._gl_texture0 + ctx.host.scratch_texture_unit
 
     # -- create / destroy ------------------------------------------------------
 
@@ -301,15 +97,16 @@ class SamplerViewMixin:
         be cast-compatible with the resource's (``formats_compatible``), the
         target one GL can view the resource as, the level and layer ranges
         inside the resource.  Errors name the template field."""
+        ctx = self.ctx
         what = "create_sampler_view"
-        self.check_alive(what)
-        self._check_resource(res, f"{what}: texture")
+        ctx.check_alive(what)
+        ctx._check_resource(res, f"{what}: texture")
         if not isinstance(templ, SamplerViewTemplate):
             raise InvalidArgumentError(f"{what}: expected a SamplerViewTemplate, got {type(templ).__name__}")
         fmt = Format(templ.format) if templ.format != Format.NONE else Format(res.format)
         target = Target(templ.target)
         v = SamplerView()
-        v.context, v.texture, v.format, v.target, v.templ = self, res, fmt, target, templ
+        v.context, v.texture, v.format, v.target, v.templ = ctx, res, fmt, target, templ
         v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a = \
             templ.swizzle_r, templ.swizzle_g, templ.swizzle_b, templ.swizzle_a
         v.first_level, v.last_level = templ.first_level, templ.last_level
@@ -335,13 +132,13 @@ class SamplerViewMixin:
             self._plan_buffer_view(v, res, fmt)
         else:
             self._plan_texture_view(v, res, fmt, target)
-        self.host.check(what)
-        self._views.add(v)
+        ctx.host.check(what)
+        self.views.add(v)
         return v
 
     def _plan_buffer_view(self, v: SamplerView, res, fmt: Format) -> None:
         what = "create_sampler_view"
-        screen = self.screen
+        screen = self.ctx.screen
         if not screen.is_format_supported(fmt, Target.BUFFER, 0, 0, Bind.SAMPLER_VIEW):
             raise UnsupportedError(f"{what}: SamplerViewTemplate.format {fmt.name} cannot be sampled from a "
                                    f"buffer on the {screen.profile.name} profile (is_format_supported says no)")
@@ -360,27 +157,27 @@ class SamplerViewMixin:
         if size % bs:
             raise InvalidArgumentError(f"{what}: SamplerViewTemplate.size {size} is not a multiple of the "
                                        f"{bs}-byte {fmt.name} element")
-        if size // bs > self.screen.profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
+        if size // bs > self.ctx.screen.profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
             raise InvalidArgumentError(f"{what}: {size // bs} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
         if (offset or size != res.width0) and not self._has_tbo_range:
             raise UnsupportedError(f"{what}: a buffer view of bytes {offset}..{offset + size - 1} of a "
                                    f"{res.width0}-byte buffer needs texture_buffer_range (not on the "
                                    f"{screen.profile.name} profile; TEXTURE_BUFFER_OFFSET_ALIGNMENT is 0)")
-        align = self.screen.profile.limit("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") or 1
+        align = self.ctx.screen.profile.limit("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") or 1
         if offset % align:
             raise InvalidArgumentError(f"{what}: SamplerViewTemplate.offset {offset} is not a multiple of "
                                        f"TEXTURE_BUFFER_OFFSET_ALIGNMENT = {align}")
         v.offset, v.size = offset, size
-        v.internal_format = host_storage(fmt, self.screen.format_support).internal_format
-        v.gl_target = int(self.gl.GL_TEXTURE_BUFFER)
+        v.internal_format = host_storage(fmt, self.ctx.screen.format_support).internal_format
+        v.gl_target = int(self.ctx.gl.GL_TEXTURE_BUFFER)
         v.mode = MODE_BUFFER
         v.swizzle = _IDENTITY
         self._build_gl_view(v)
 
     def _plan_texture_view(self, v: SamplerView, res, fmt: Format, target: Target) -> None:
         what = "create_sampler_view"
-        gl = self.gl
-        screen = self.screen
+        gl = self.ctx.gl
+        screen = self.ctx.screen
         profile = screen.profile
         rtarget = Target(res.target)
         if target not in _VIEW_TARGETS[rtarget]:
@@ -471,14 +268,14 @@ class SamplerViewMixin:
 
     def _build_gl_view(self, v: SamplerView) -> None:
         """(Re)make the GL object of a MODE_VIEW or MODE_BUFFER view."""
-        gl = self.gl
+        gl = self.ctx.gl
         res = v.texture
         src = res.gl_object
         if v._gl_view:
             self._forget_gl_texture(v)
             gl.glDeleteTextures(1, [v._gl_view])
         name = int(gl.glGenTextures(1))
-        scratch = self.host.scratch_texture_unit
+        scratch = self.ctx.host.scratch_texture_unit
         gl.glActiveTexture(gl.GL_TEXTURE0 + scratch)
         if v.mode == MODE_BUFFER:
             gl.glBindTexture(gl.GL_TEXTURE_BUFFER, name)
@@ -502,9 +299,10 @@ class SamplerViewMixin:
     def sampler_view_destroy(self, view) -> None:
         """pipe_context::sampler_view_destroy: free the view's GL object;
         slots still holding it are unbound."""
+        ctx = self.ctx
         if not isinstance(view, SamplerView):
             raise InvalidArgumentError(f"sampler_view_destroy: expected a SamplerView, got {type(view).__name__}")
-        if view.context is not self:
+        if view.context is not ctx:
             raise InvalidArgumentError("sampler_view_destroy: the view belongs to another context")
         if view.destroyed:
             raise ObjectDestroyedError("sampler_view_destroy: sampler view was already destroyed")
@@ -512,14 +310,14 @@ class SamplerViewMixin:
             for i, s in enumerate(slots):
                 if s is view:
                     slots[i] = None
-                    self.dirty |= Dirty.SAMPLER_VIEWS
+                    ctx.dirty |= Dirty.SAMPLER_VIEWS
         for v in {view, view.compare_twin}:
             self._forget_gl_texture(v)
             if v._gl_view:
-                self.gl.glDeleteTextures(1, [v._gl_view])
+                ctx.gl.glDeleteTextures(1, [v._gl_view])
                 v._gl_view = 0
             v.destroyed = True
-        self._views.discard(view)
+        self.views.discard(view)
         for stage in range(len(self.sampler_views)):
             update_compare_classes(self, stage)
 
@@ -536,9 +334,10 @@ class SamplerViewMixin:
         # ShaderType members (the usual argument) index the slots directly.
         stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
         slots = self.sampler_views[stage]
+        ctx = self.ctx
         if (not unbind_num_trailing_slots and type(start_slot) is int and type(views) in _SEQUENCES
                 and 0 <= start_slot and start_slot + len(views) <= PIPE_MAX_SHADER_SAMPLER_VIEWS
-                and not self.destroyed):
+                and not ctx.destroyed):
             # The common call, compared first: only views that differ from
             # what their slot holds are validated (the others were when bound).
             if len(views) == 1:
@@ -548,11 +347,11 @@ class SamplerViewMixin:
                 old = slots[start_slot]
                 if old is view:
                     return
-                if view is not None and (type(view) is not SamplerView or view.context is not self
+                if view is not None and (type(view) is not SamplerView or view.context is not ctx
                                          or view.destroyed or view.texture._destroyed):
-                    _refuse_view(view, 0, self, what)
+                    _refuse_view(view, 0, ctx, what)
                 slots[start_slot] = view
-                self.dirty |= _SAMPLER_VIEWS
+                ctx.dirty |= _SAMPLER_VIEWS
                 # A variant input only when the slot's comparison class changes.
                 if (view.compare_class if view is not None else None) is not \
                         (old.compare_class if old is not None else None):
@@ -564,16 +363,16 @@ class SamplerViewMixin:
                 old = slots[i]
                 if old is not view:
                     changed = True
-                    if view is not None and (type(view) is not SamplerView or view.context is not self
+                    if view is not None and (type(view) is not SamplerView or view.context is not ctx
                                              or view.destroyed or view.texture._destroyed):
-                        _refuse_view(view, i - start_slot, self, what)
+                        _refuse_view(view, i - start_slot, ctx, what)
                     if (view is not None and view.compare_class is not None) or \
                             (old is not None and old.compare_class is not None):
                         classes = True
                 i += 1
             if changed:
                 slots[start_slot:i] = views
-                self.dirty |= _SAMPLER_VIEWS
+                ctx.dirty |= _SAMPLER_VIEWS
                 if classes:
                     update_compare_classes(self, stage)
             return
@@ -587,7 +386,8 @@ class SamplerViewMixin:
         what = "set_sampler_views"
         stage = _stage_arg(shader_type, what)
         slots = self.sampler_views[stage]
-        self.check_alive(what)
+        ctx = self.ctx
+        ctx.check_alive(what)
         views = () if views is None else tuple(views)
         trailing = int(unbind_num_trailing_slots)
         if trailing < 0:
@@ -600,19 +400,19 @@ class SamplerViewMixin:
             if slots[start + i] is view:
                 continue  # validated when it was bound
             changed = True
-            if view is not None and (type(view) is not SamplerView or view.context is not self or view.destroyed
+            if view is not None and (type(view) is not SamplerView or view.context is not ctx or view.destroyed
                                      or view.texture.destroyed):
-                _refuse_view(view, i, self, what)
+                _refuse_view(view, i, ctx, what)
         if not changed:
             return
         slots[start:start + len(new)] = new
-        self.dirty |= Dirty.SAMPLER_VIEWS
+        ctx.dirty |= Dirty.SAMPLER_VIEWS
         update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------
 
     @staticmethod
-    def _texture_plan(variants) -> tuple:
+    def texture_plan(variants) -> tuple:
         """(stage, unit, sview, samp, TGSI target, compare) for every GLSL
         sampler of the linked ``variants`` (one per graphics stage, None where
         unbound).  ``samp`` is -1 for a sampler that only fetches texels or
@@ -645,15 +445,16 @@ class SamplerViewMixin:
         (MODE_DIRECT; MODE_PARAMS on hosts without texture views, whose
         parameters are in place) with its GL name allocated -- reads plain
         attributes only; everything else goes through the helpers below."""
+        ctx = self.ctx
         if plan is None:
-            prog = self._program
+            prog = ctx._program
             if prog is None:
                 return
             plan = prog.tex_plan
-        unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
-        views_by_stage, samplers_by_stage = self.sampler_views, self.sampler_states
+        unit_tex, unit_sampler = self.unit_tex, self.unit_sampler
+        views_by_stage, samplers_by_stage = self.sampler_views, self._sampler_states
         single = len(plan) == 1  # (one row: no other view of the texture to conflict with)
-        hot = self._hot
+        hot = ctx._hot
         dsa = self._has_dsa
         params_in_use = None
         seamless = False
@@ -725,7 +526,7 @@ class SamplerViewMixin:
             hot.glActiveTexture(self._scratch_unit_enum)
             calls += 1
         if calls:
-            self._counters.gl_state_calls += calls
+            ctx._counters.gl_state_calls += calls
 
     def _bound_view_name(self, view, stage: int, vi: int, tgsi_target: str) -> int:
         """The GL texture of a bound view that is not a plain MODE_DIRECT view
@@ -743,11 +544,11 @@ class SamplerViewMixin:
     def _bind_empty_unit(self, unit: int, tgsi_target: str) -> int:
         """An empty slot: texture 0 on the target the shader samples (another
         target's leftover binding is never read by it).  Returns the GL calls."""
-        cached = self._unit_tex[unit]
+        cached = self.unit_tex[unit]
         if cached is not None and cached[0] is None and cached[1] == tgsi_target:
             return 0
-        self._unit_tex[unit] = (None, tgsi_target)
-        hot = self._hot
+        self.unit_tex[unit] = (None, tgsi_target)
+        hot = self.ctx._hot
         if self._has_dsa:
             hot.glBindTextureUnit(unit, 0)  # every target of the unit
             return 1
@@ -755,7 +556,7 @@ class SamplerViewMixin:
         if gl_target is None:
             return 0
         hot.glActiveTexture(self._gl_texture0 + unit)
-        hot.glBindTexture(int(getattr(self.gl, gl_target)), 0)
+        hot.glBindTexture(int(getattr(self.ctx.gl, gl_target)), 0)
         return 2
 
     @staticmethod
@@ -792,7 +593,7 @@ class SamplerViewMixin:
             raise UnsupportedError(
                 f"draw: two views of one texture with different levels or swizzles are bound at once "
                 f"({other[1]!r} and {view!r}); without texture views (texture_view on the "
-                f"{self.screen.profile.name} profile) one GL texture holds one set")
+                f"{self.ctx.screen.profile.name} profile) one GL texture holds one set")
         in_use[res] = (want, view)
         epochs = self._epochs
         if view.params_seen == epochs.texture_params:
@@ -805,7 +606,7 @@ class SamplerViewMixin:
         if have == want:
             view.params_seen = epochs.texture_params
             return 0
-        gl = self.gl
+        gl = self.ctx.gl
         gl.glActiveTexture(self._gl_texture0 + unit)
         calls = 1
         target = view.gl_target
@@ -829,26 +630,26 @@ class SamplerViewMixin:
     def _texture_units_clobbered(self) -> None:
         """Forget what the texture units hold (someone else bound textures or samplers there)."""
         self._forget_units()
-        self.dirty |= Dirty.SAMPLER_VIEWS
+        self.ctx.dirty |= Dirty.SAMPLER_VIEWS
 
     def _forget_units(self) -> None:
-        unit_tex, unit_sampler = self._unit_tex, self._unit_sampler
+        unit_tex, unit_sampler = self.unit_tex, self.unit_sampler
         unit_tex[:] = [None] * len(unit_tex)
         unit_sampler[:] = [None] * len(unit_sampler)
 
     def _forget_gl_texture(self, view) -> None:
-        unit_tex = self._unit_tex
+        unit_tex = self.unit_tex
         for unit, held in enumerate(unit_tex):
             if held is not None and held[0] is view:
                 unit_tex[unit] = None
 
     def _forget_gl_samplers(self, names) -> None:
         names = set(names)
-        unit_sampler = self._unit_sampler
+        unit_sampler = self.unit_sampler
         for unit, name in enumerate(unit_sampler):
             if name is not None and name in names:
                 unit_sampler[unit] = None
-                self.dirty |= Dirty.SAMPLERS
+                self.ctx.dirty |= Dirty.SAMPLERS
 
     def _drop_sampler_view_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
@@ -863,17 +664,19 @@ class SamplerViewMixin:
         self._seamless_global = None  # unknown: the emit sends the switch
         self._texture_units_clobbered()
 
-    def _destroy_sampler_views(self) -> None:
-        views = [t for v in self._views for t in {v, v.compare_twin}]
+    def destroy(self) -> None:
+        """Context.destroy: delete the views' GL textures, unbind the GL
+        samplers from the units and turn the global seamless switch off."""
+        views = [t for v in self.views for t in {v, v.compare_twin}]
         names = [v._gl_view for v in views if v._gl_view]
         if names:
-            self.gl.glDeleteTextures(len(names), names)
+            self.ctx.gl.glDeleteTextures(len(names), names)
         for v in views:
             v._gl_view = 0
             v.destroyed = True
-        self._views.clear()
-        gl = self.gl
-        for unit, name in enumerate(self._unit_sampler):
+        self.views.clear()
+        gl = self.ctx.gl
+        for unit, name in enumerate(self.unit_sampler):
             if name:
                 gl.glBindSampler(unit, 0)
         self._forget_units()
@@ -882,13 +685,22 @@ class SamplerViewMixin:
             self._seamless_global = False
 
 
+AREA = Area(
+    "sampler_views_part", part=SamplerViewPart,
+    methods=("create_sampler_view", "sampler_view_destroy", "set_sampler_views"),
+    rows=((Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, SamplerViewPart._emit_sampler_views),),  # units pair view + sampler
+    destroy=SamplerViewPart.destroy,
+    drop_caches=SamplerViewPart._drop_sampler_view_caches,
+)
+
 __all__ = [
+    "AREA",
     "MODE_BUFFER",
     "MODE_DIRECT",
     "MODE_PARAMS",
     "MODE_VIEW",
     "SamplerView",
-    "SamplerViewMixin",
+    "SamplerViewPart",
     "forget_texture_state",
     "formats_compatible",
 ]

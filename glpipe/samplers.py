@@ -1,52 +1,18 @@
-"""Sampler CSOs: ``create_sampler_state`` / ``bind_sampler_states`` / ``delete_sampler_state``.
+"""Sampler CSOs (the samplers area, ``SamplerPart``): create_sampler_state,
+bind_sampler_states, delete_sampler_state.
 
-A ``pipe_sampler_state`` becomes a GL sampler object once, at create time
-(glGenSamplers + glSamplerParameter*).  Binding is a pointer swap per slot
-plus ``Dirty.SAMPLERS``; the GL sampler reaches its texture unit in
-``SamplerViewMixin._emit_sampler_views`` (glpipe/sampler_views.py), which
-pairs each GLSL sampler of the linked program with its SVIEW and SAMP.
-
-How each field maps (docs/samplers.md has the long form):
-
-* wrap modes: REPEAT, CLAMP_TO_EDGE, CLAMP_TO_BORDER, MIRROR_REPEAT are core
-  GL.  MIRROR_CLAMP_TO_EDGE needs ``texture_mirror_clamp_to_edge``;
-  MIRROR_CLAMP and MIRROR_CLAMP_TO_BORDER need EXT_texture_mirror_clamp.
-  Where the host lacks them, create raises UnsupportedError (no shader
-  fallback exists; the caps say 0 there).
-* PIPE_TEX_WRAP_CLAMP (GL 1.x GL_CLAMP, gone from core GL) is emulated as
-  Mesa's st/zink/virgl do: with NEAREST min and mag filters it equals
-  CLAMP_TO_EDGE; with a LINEAR filter the coordinate is clamped to [0, 1]
-  in the shader (``VariantKey.gl_clamp``, bit n = sampler slot n) and the
-  GL sampler uses CLAMP_TO_BORDER, so the edge texel blends with the border
-  exactly as GL_CLAMP did.
-* MIPFILTER_NONE: the GL min filter is NEAREST or LINEAR (no mipmapping),
-  so only the view's first level is sampled, as Gallium defines.
-* border colour: Gallium's pipe_color_union is four 32-bit words read as
-  float, int or uint by the *texture's* format.  GL keeps the border as
-  float (glSamplerParameterfv) or integer (…Iiv / …Iuiv) and requires the
-  kind to match the texture.  A sampler whose wrap modes can reach the
-  border therefore gets one GL sampler per kind (float / uint / sint),
-  all holding the same 32-bit words; the emit picks by the view's format.
-* max_anisotropy: clamped to the cap MAX_TEXTURE_ANISOTROPY; on a host
-  without anisotropic filtering (cap 0, ANISOTROPIC_FILTER 0) it is
-  ignored, as Gallium drivers clamp to their cap.
-* seamless_cube_map: per sampler object where the host has
-  ARB_seamless_cubemap_per_texture; otherwise GL core has only the global
-  GL_TEXTURE_CUBE_MAP_SEAMLESS, which the emit enables while any sampler
-  used with a cube view asks for it (SEAMLESS_CUBE_MAP_PER_TEXTURE 0).
-* reduction_mode MIN/MAX needs ``texture_filter_minmax``; otherwise only
-  WEIGHTED_AVERAGE is accepted (UnsupportedError).
-* unnormalized_coords: GL addresses only RECT textures in texels, so the
-  emit accepts such a sampler only with a TEXTURE_RECT view (the TGSI RECT
-  target); anything else raises UnsupportedError at draw.
-* a RECT texture is incomplete in GL with a mipmapping min filter, so a
-  sampler used with a RECT view gets a companion GL sampler with the
-  non-mipmap filter (RECT textures have one level: the same result).
+A ``pipe_sampler_state`` becomes a GL sampler object once, at create time;
+binding is a pointer swap per slot plus ``Dirty.SAMPLERS``, and the GL
+sampler reaches its texture unit in glpipe/sampler_views.py's emit.
+docs/samplers.md "Sampler state → GL sampler object" says how each field
+maps (GL_CLAMP in the shader, border colours per kind, RECT and integer
+companions, what the host must have).
 """
 
 from __future__ import annotations
 
 import struct
+from typing import NamedTuple
 
 import numpy as np
 
@@ -62,6 +28,7 @@ from .defs import (
     TexWrap,
 )
 from .dirty import Dirty
+from .part import Area, Part
 from .shaders import STAGE_PROCESSOR, variant_input
 from .state import SamplerState
 
@@ -102,6 +69,14 @@ _MIN_FILTER = {
 }
 _MAG_FILTER = {TexFilter.NEAREST: "GL_NEAREST", TexFilter.LINEAR: "GL_LINEAR"}
 _REDUCTION = {TexReduction.MIN: "GL_MIN", TexReduction.MAX: "GL_MAX"}
+
+class _Param(NamedTuple):
+    """One glSamplerParameter call of a CSO's GL sampler objects."""
+
+    setter: str   # "i": glSamplerParameteri, "f": glSamplerParameterf
+    pname: int
+    value: "int | float"
+
 
 # Border kinds: which glSamplerParameter*v holds the border words.
 BORDER_FLOAT, BORDER_UINT, BORDER_SINT = 0, 1, 2
@@ -179,7 +154,7 @@ class SamplerCSO:
         key = (border_kind, rect)
         name = self._variants.get(key)
         if name is None:
-            name = self.context._make_gl_sampler(self, border_kind, rect)
+            name = self.context.samplers_part._make_gl_sampler(self, border_kind, rect)
             self._variants[key] = name
         return name
 
@@ -193,20 +168,21 @@ class SamplerCSO:
                 f"min {t.min_img_filter.name}/{t.min_mip_filter.name} mag {t.mag_img_filter.name}>")
 
 
-class SamplerMixin:
-    """Context methods for sampler CSOs (mixed into Context)."""
+class SamplerPart(Part):
+    """The context's sampler CSOs and their slots (``ctx.samplers_part``)."""
 
-    def _init_samplers(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         # Bound sampler CSOs per stage (indexed by ShaderType), PIPE_MAX_SAMPLERS slots each.
         self.sampler_states = [[None] * PIPE_MAX_SAMPLERS for _ in ShaderType]
         # VariantKey.gl_clamp per stage: (s, t, r) bitmasks over the slots.  A
         # tuple, replaced on change: it is a variant-key input as a whole
         # (variant_keys.py _variant_inputs).
-        self._gl_clamp_masks = ((0, 0, 0),) * len(ShaderType)
-        self._gl_clamp_input = variant_input(self._gl_clamp_masks)  # its holder (shaders.variant_input)
+        self.gl_clamp_masks = ((0, 0, 0),) * len(ShaderType)
+        self.gl_clamp_input = variant_input(self.gl_clamp_masks)  # its holder (shaders.variant_input)
         self._sampler_csos: set[SamplerCSO] = set()
-        prof = self.screen.profile
-        self._seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
+        prof = ctx.screen.profile
+        self.seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
         self._max_anisotropy = (float(prof.limit("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
                                 if prof.has("texture_filter_anisotropic") else 0.0)
 
@@ -216,12 +192,13 @@ class SamplerMixin:
         """pipe_context::create_sampler_state: translate the template into a
         GL sampler object now (UnsupportedError for wrap or reduction modes
         the host cannot do)."""
-        self.check_alive("create_sampler_state")
+        ctx = self.ctx
+        ctx.check_alive("create_sampler_state")
         what = "create_sampler_state"
         if not isinstance(templ, SamplerState):
             raise InvalidArgumentError(f"{what}: expected a SamplerState, got {type(templ).__name__}")
-        gl = self.gl
-        prof = self.screen.profile
+        gl = ctx.gl
+        prof = ctx.screen.profile
         linear = templ.min_img_filter == TexFilter.LINEAR or templ.mag_img_filter == TexFilter.LINEAR
         params = []
         clamp = []
@@ -242,42 +219,45 @@ class SamplerMixin:
                         f"{'_TO_EDGE' if wrap == TexWrap.MIRROR_CLAMP_TO_EDGE else ''} say 0)")
                 glwrap = int(getattr(gl, name)) if isinstance(name, str) else name
                 clamp.append(False)
-            params.append(("i", int(pname), glwrap))
+            params.append(_Param("i", int(pname), glwrap))
         min_filter = int(getattr(gl, _MIN_FILTER[(templ.min_img_filter, templ.min_mip_filter)]))
-        params.append(("i", int(gl.GL_TEXTURE_MIN_FILTER), min_filter))
-        params.append(("i", int(gl.GL_TEXTURE_MAG_FILTER), int(getattr(gl, _MAG_FILTER[templ.mag_img_filter]))))
+        params.append(_Param("i", int(gl.GL_TEXTURE_MIN_FILTER), min_filter))
+        params.append(_Param("i", int(gl.GL_TEXTURE_MAG_FILTER), int(getattr(gl, _MAG_FILTER[templ.mag_img_filter]))))
         mip_min = None
         if templ.min_mip_filter != TexMipFilter.NONE:
             mip_min = int(getattr(gl, _MIN_FILTER[(templ.min_img_filter, TexMipFilter.NONE)]))
-        params.append(("f", int(gl.GL_TEXTURE_MIN_LOD), float(templ.min_lod)))
-        params.append(("f", int(gl.GL_TEXTURE_MAX_LOD), float(templ.max_lod)))
-        params.append(("f", int(gl.GL_TEXTURE_LOD_BIAS), float(templ.lod_bias)))
+        params.append(_Param("f", int(gl.GL_TEXTURE_MIN_LOD), float(templ.min_lod)))
+        params.append(_Param("f", int(gl.GL_TEXTURE_MAX_LOD), float(templ.max_lod)))
+        params.append(_Param("f", int(gl.GL_TEXTURE_LOD_BIAS), float(templ.lod_bias)))
         if templ.compare_mode == TexCompare.R_TO_TEXTURE:
-            params.append(("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_COMPARE_REF_TO_TEXTURE)))
-            params.append(("i", int(gl.GL_TEXTURE_COMPARE_FUNC), int(gl.GL_NEVER) + int(templ.compare_func)))
+            params.append(_Param("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_COMPARE_REF_TO_TEXTURE)))
+            params.append(_Param("i", int(gl.GL_TEXTURE_COMPARE_FUNC), int(gl.GL_NEVER) + int(templ.compare_func)))
         else:
-            params.append(("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_NONE)))
+            params.append(_Param("i", int(gl.GL_TEXTURE_COMPARE_MODE), int(gl.GL_NONE)))
         if templ.max_anisotropy > 1 and self._max_anisotropy > 1.0:
-            params.append(("f", GL_TEXTURE_MAX_ANISOTROPY, min(float(templ.max_anisotropy), self._max_anisotropy)))
-        if self._seamless_per_sampler:
-            params.append(("i", GL_TEXTURE_CUBE_MAP_SEAMLESS, int(bool(templ.seamless_cube_map))))
+            anisotropy = min(float(templ.max_anisotropy), self._max_anisotropy)
+            params.append(_Param("f", GL_TEXTURE_MAX_ANISOTROPY, anisotropy))
+        if self.seamless_per_sampler:
+            params.append(_Param("i", GL_TEXTURE_CUBE_MAP_SEAMLESS, int(bool(templ.seamless_cube_map))))
         if templ.reduction_mode != TexReduction.WEIGHTED_AVERAGE:
             if not prof.has("texture_filter_minmax"):
                 raise UnsupportedError(
                     f"{what}: SamplerState.reduction_mode = {templ.reduction_mode.name} needs the host feature "
                     f"'texture_filter_minmax' (not on the {prof.name} profile; SAMPLER_REDUCTION_MINMAX is 0)")
-            params.append(("i", GL_TEXTURE_REDUCTION_MODE_ARB, int(getattr(gl, _REDUCTION[templ.reduction_mode]))))
+            reduction = int(getattr(gl, _REDUCTION[templ.reduction_mode]))
+            params.append(_Param("i", GL_TEXTURE_REDUCTION_MODE_ARB, reduction))
         words = _border_words(templ, what)
         uses_border = any(getattr(templ, f) in _BORDER_WRAPS for f in ("wrap_s", "wrap_t", "wrap_r"))
-        cso = SamplerCSO(self, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min)
+        cso = SamplerCSO(ctx, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min)
         cso.gl_sampler = self._make_gl_sampler(cso, BORDER_FLOAT, False)
-        self.host.check(what)
+        ctx.host.check(what)
         self._sampler_csos.add(cso)
         return cso
 
     def _make_gl_sampler(self, cso: SamplerCSO, border_kind: int, rect: bool) -> int:
         """One GL sampler object for ``cso`` (border stored as ``border_kind``)."""
-        gl = self.gl
+        ctx = self.ctx
+        gl = ctx.gl
         name = int(gl.glGenSamplers(1))
         seti, setf = gl.glSamplerParameteri, gl.glSamplerParameterf
         min_pname, mag_pname = int(gl.GL_TEXTURE_MIN_FILTER), int(gl.GL_TEXTURE_MAG_FILTER)
@@ -307,27 +287,28 @@ class SamplerMixin:
         """pipe_context::bind_sampler_states(shader, start_slot, samplers):
         slots ``start_slot …`` of stage ``shader_type`` take ``samplers``
         (None entries unbind).  A bind that changes nothing does nothing."""
+        ctx = self.ctx
         what = "bind_sampler_states"
         stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
         slots = self.sampler_states[stage]
-        if _same_slots(slots, start_slot, samplers, PIPE_MAX_SAMPLERS) and not self.destroyed:
+        if _same_slots(slots, start_slot, samplers, PIPE_MAX_SAMPLERS) and not ctx.destroyed:
             return  # compare first: a bind that changes nothing validates nothing
-        self.check_alive(what)
+        ctx.check_alive(what)
         samplers = () if samplers is None else tuple(samplers)
         start = _slot_range(start_slot, len(samplers), PIPE_MAX_SAMPLERS, what, "PIPE_MAX_SAMPLERS")
         changed = False
         for i, cso in enumerate(samplers):
             if cso is not None:
-                self._check_cso(cso, SamplerCSO, f"{what}: samplers[{i}]")
+                ctx._check_cso(cso, SamplerCSO, f"{what}: samplers[{i}]")
             if slots[start + i] is not cso:
                 if cso is not None:
                     # A slot beyond the stage's texture units can never be sampled.
-                    self.bindings.texture_unit(STAGE_PROCESSOR[stage], start + i)
+                    ctx.bindings.texture_unit(STAGE_PROCESSOR[stage], start + i)
                 changed = True
         if not changed:
             return
         slots[start:start + len(samplers)] = samplers
-        self.dirty |= Dirty.SAMPLERS
+        ctx.dirty |= Dirty.SAMPLERS
         self._update_gl_clamp(stage)
 
     def _update_gl_clamp(self, stage: int) -> None:
@@ -339,37 +320,39 @@ class SamplerMixin:
                     if cso.gl_clamp[c]:
                         masks[c] |= 1 << slot
         masks = tuple(masks)
-        if masks != self._gl_clamp_masks[stage]:
-            per_stage = list(self._gl_clamp_masks)
+        if masks != self.gl_clamp_masks[stage]:
+            per_stage = list(self.gl_clamp_masks)
             per_stage[stage] = masks
-            self._gl_clamp_masks = tuple(per_stage)
-            self._gl_clamp_input = variant_input(self._gl_clamp_masks)
-            self.dirty |= Dirty.PROGRAM
+            self.gl_clamp_masks = tuple(per_stage)
+            self.gl_clamp_input = variant_input(self.gl_clamp_masks)
+            self.ctx.dirty |= Dirty.PROGRAM
 
     def delete_sampler_state(self, cso) -> None:
         """pipe_context::delete_sampler_state: free the GL sampler(s); slots
         still holding it are unbound (Mesa's drivers do the same)."""
-        self._check_cso(cso, SamplerCSO, "delete_sampler_state")
+        ctx = self.ctx
+        ctx._check_cso(cso, SamplerCSO, "delete_sampler_state")
         for stage, slots in enumerate(self.sampler_states):
             if cso in slots:
                 for i, s in enumerate(slots):
                     if s is cso:
                         slots[i] = None
-                self.dirty |= Dirty.SAMPLERS
+                ctx.dirty |= Dirty.SAMPLERS
                 self._update_gl_clamp(stage)
         names = cso.all_gl_names()
-        self._forget_gl_samplers(names)
-        self.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
+        ctx.sampler_views_part._forget_gl_samplers(names)
+        ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
         cso._variants.clear()
         cso.destroyed = True
         self._sampler_csos.discard(cso)
 
     destroy_sampler_state = delete_sampler_state
 
-    def _destroy_samplers(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: delete every GL sampler object of the context's CSOs."""
         names = [n for cso in self._sampler_csos for n in cso.all_gl_names()]
         if names:
-            self.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
+            self.ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
         for cso in self._sampler_csos:
             cso.destroyed = True
         self._sampler_csos.clear()
@@ -422,4 +405,10 @@ def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str
     return start
 
 
-__all__ = ["BORDER_FLOAT", "BORDER_SINT", "BORDER_UINT", "SamplerCSO", "SamplerMixin"]
+AREA = Area(
+    "samplers_part", part=SamplerPart,
+    methods=("create_sampler_state", "bind_sampler_states", "delete_sampler_state", "destroy_sampler_state"),
+    destroy=SamplerPart.destroy,
+)
+
+__all__ = ["AREA", "BORDER_FLOAT", "BORDER_SINT", "BORDER_UINT", "SamplerCSO", "SamplerPart"]

@@ -427,7 +427,7 @@ class ShaderMixin:
         self.screen.counters.programs_linked += 1
         uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None
                           for sv in v.cso.info.system_values)
-        return Program(int(prog), variants, self._texture_plan(variants), self._constant_plan(variants),
+        return Program(int(prog), variants, self.sampler_views_part.texture_plan(variants), self._constant_plan(variants),
                        uses_drawid)
 
     def _emit_program(self) -> None:

@@ -1,53 +1,18 @@
-"""Transfers: transfer_map / transfer_unmap, buffer_subdata, texture_subdata,
-transfer_flush_region, invalidate_resource.
+"""Transfers (the transfers area, ``TransferPart``): transfer_map /
+transfer_unmap, transfer_flush_region, buffer_subdata, texture_subdata,
+invalidate_resource.
 
-A mapping is a staging copy in host memory, handed out as a numpy array:
-GL cannot map textures at all, and a glMapBufferRange pointer would dangle
-the moment the buffer is unmapped, while a numpy view outlives anything.
-
-``Transfer.data`` - "a numpy uint8 view of the box" (API.md):
-
-* buffers: shape ``(box.width,)``, byte i = resource byte ``box.x + i``.
-  Its address satisfies ``(address - box.x) % MIN_MAP_BUFFER_ALIGNMENT == 0``
-  (GL's rule for glMapBufferRange, which PIPE_CAP_MIN_MAP_BUFFER_ALIGNMENT
-  promises).
-* textures: shape ``(depth, rows, stride)`` - layers (or 3D slices, or cube
-  faces) ``box.z ..``, rows of blocks ``box.y ..`` (row 0 = texel row
-  box.y = window y box.y: no y-flip, docs/coordinates.md), and ``stride``
-  bytes per row, tightly packed: ``stride = nblocksx * blocksize``,
-  ``layer_stride = stride * rows``.  So ``t.data.reshape(-1)`` is the C
-  layout a Gallium frontend expects from the mapped pointer, and
-  ``t.data.view(np.float32).reshape(d, h, w, 4)`` reads an RGBA32F box.
-  The bytes are in the Gallium format's layout; formats the host stores
-  differently (``HostFormat.transfer_as``: Z24_UNORM_S8_UINT, ...) are
-  converted by fallback.format_pack on the way in and out.
-
-Boxes (context.rst "Transfers"): z/depth are layers for 1D/2D arrays, faces
-for cubes, ``layer * 6 + face`` for cube arrays, slices for 3D.  A
-dimension the target does not have must have coordinate 0 and extent 0 or
-1 (``Box(width=w, height=h)`` works for a 2D texture).  Boxes outside the
-level, empty boxes, and boxes of compressed formats not aligned to blocks
-(unless they end at the level's edge) raise InvalidArgumentError.
-
-Usage flags (PIPE_MAP_*): READ fills the staging copy from GL at map time;
-WRITE uploads it at unmap (FLUSH_EXPLICIT: only the regions given to
-transfer_flush_region).  A WRITE map without READ is still filled from GL
-unless it says DISCARD_RANGE or DISCARD_WHOLE_RESOURCE, because the bytes
-the caller leaves alone are uploaded back unchanged.  DISCARD_WHOLE_RESOURCE
-on a buffer also invalidates the buffer.  UNSYNCHRONIZED, DONTBLOCK, ONCE,
-THREAD_SAFE and DRV_PRV are accepted (a read-back may wait for the GPU;
-DONTBLOCK still succeeds).  DIRECTLY returns None: nothing maps directly.
-PERSISTENT / COHERENT (BUFFER_MAP_PERSISTENT_COHERENT is 0) and DEPTH_ONLY /
-STENCIL_ONLY raise UnsupportedError; READ together with DISCARD_*,
-UNSYNCHRONIZED or FLUSH_EXPLICIT is invalid (context.rst) and raises
-InvalidArgumentError.  Multisampled textures cannot be mapped
-(UnsupportedError).
+A mapping is a staging copy in host memory handed out as a numpy array
+(GL cannot map textures, and a glMapBufferRange pointer would dangle after
+unmapping).  docs/api.md "Transfers" gives the shape of ``Transfer.data``,
+the boxes and the usage flags.
 """
 
 from __future__ import annotations
 
 import ctypes
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,6 +20,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 
 from .defs import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
+from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, _profile_has
 from .state import Box
 
@@ -239,7 +205,14 @@ def _texture_region(res, level, box, what: str) -> _Region:
     return region
 
 
-def _buffer_range(res, box, what: str) -> tuple[int, int]:
+class _BufferRange(NamedTuple):
+    """The mapped bytes of a buffer transfer (its ``_region``)."""
+
+    offset: int
+    size: int
+
+
+def _buffer_range(res, box, what: str) -> _BufferRange:
     if not isinstance(box, Box):
         raise InvalidArgumentError(f"{what}: box must be a Box, got {type(box).__name__}")
     if box.y != 0 or box.z != 0 or box.height not in (0, 1) or box.depth not in (0, 1):
@@ -249,7 +222,7 @@ def _buffer_range(res, box, what: str) -> tuple[int, int]:
     if box.x < 0 or box.x + box.width > res.width0:
         raise InvalidArgumentError(f"{what}: box {box!r} (bytes {box.x}..{box.x + box.width - 1}) is outside "
                                    f"the {res.width0}-byte buffer")
-    return box.x, box.width
+    return _BufferRange(box.x, box.width)
 
 
 # --------------------------------------------------------------------------
@@ -373,16 +346,18 @@ def _level_image_bytes(region: _Region, layers: int) -> int:
     return lw * lh * region.host_bs * layers
 
 
-class TransferMixin:
-    """Context methods for transfers (mixed into Context)."""
+class TransferPart(Part):
+    """The context's transfers (``ctx.transfers_part``): mappings, subdata
+    writes and invalidation."""
 
-    def _init_transfers(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         self._transfers: set[Transfer] = set()
-        self._map_alignment = max(1, int(self.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
+        self._map_alignment = max(1, int(ctx.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
 
-    def _destroy_transfers(self) -> None:
-        # Mappings still open when the context dies are dropped unwritten
-        # (Gallium leaves that undefined; nothing can be uploaded any more).
+    def destroy(self) -> None:
+        """Context.destroy: mappings still open are dropped unwritten (Gallium
+        leaves that undefined; nothing can be uploaded any more)."""
         for t in self._transfers:
             t._data = None
         self._transfers = set()
@@ -390,30 +365,30 @@ class TransferMixin:
     # -- buffers -------------------------------------------------------------
 
     def _read_buffer(self, res, offset: int, out: np.ndarray) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
         _raw()["buf_get"](gl.GL_COPY_READ_BUFFER, offset, out.nbytes, _ptr(out))
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += out.nbytes
+        self.ctx.screen.counters.bytes_downloaded += out.nbytes
 
     def _write_buffer(self, res, offset: int, src: np.ndarray) -> None:
-        gl = self.gl
+        gl = self.ctx.gl
         src = np.ascontiguousarray(src)
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
         _raw()["buf_sub"](gl.GL_COPY_WRITE_BUFFER, offset, src.nbytes, _ptr(src))
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
-        self.screen.counters.bytes_uploaded += src.nbytes
+        self.ctx.screen.counters.bytes_uploaded += src.nbytes
 
     def _invalidate_buffer(self, res) -> None:
         """Tell GL the buffer's contents are dead: glInvalidateBufferData where
         the host has it, else orphan mutable storage with glBufferData."""
-        gl = self.gl
+        gl = self.ctx.gl
         if res.immutable:
             # glInvalidateBufferData is GL 4.3 / ARB_invalidate_subdata; the
             # features table has no row for it yet, and _profile_has answers
             # False for a missing row.  Immutable storage cannot be orphaned,
             # and undefined contents need no action, so that is still correct.
-            if _profile_has(self.screen.profile, "invalidate_subdata"):
+            if _profile_has(self.ctx.screen.profile, "invalidate_subdata"):
                 gl.glInvalidateBufferData(res.gl_object)
             return
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
@@ -424,8 +399,8 @@ class TransferMixin:
         """pipe_context::buffer_subdata: write ``data`` (any buffer-protocol
         object) into buffer ``res`` at byte ``offset``."""
         what = "buffer_subdata"
-        self.check_alive(what)
-        self._check_resource(res, what)
+        self.ctx.check_alive(what)
+        self.ctx._check_resource(res, what)
         if res.target != Target.BUFFER:
             raise InvalidArgumentError(f"{what}: {res!r} is not a BUFFER (use texture_subdata)")
         usage = _check_usage(usage, what)
@@ -436,11 +411,11 @@ class TransferMixin:
                                        f"{res.width0}-byte buffer")
         if src.size == 0:
             return
-        self.host.make_current()
+        self.ctx.host.make_current()
         if usage & Map.DISCARD_WHOLE_RESOURCE:
             self._invalidate_buffer(res)
         self._write_buffer(res, offset, src)
-        self.host.check(what)
+        self.ctx.host.check(what)
 
     # -- textures ------------------------------------------------------------
 
@@ -451,7 +426,7 @@ class TransferMixin:
             # the application wrote (docs/formats.md "Read-back").
             return res.compressed_shadow.load(level, region.z, region.by, region.bx,
                                               region.d, region.nby, region.nbx)
-        gl = self.gl
+        gl = self.ctx.gl
         raw = _raw()
         hf = region.host
         lw, lh, ld = region.level_extent
@@ -462,7 +437,7 @@ class TransferMixin:
             row_bytes = -(-lw // desc.block_width) * desc.blocksize
         else:
             rows, row_bytes = lh, lw * region.host_bs
-        with _PixelPath(self.host, res):
+        with _PixelPath(self.ctx.host, res):
             if shape == "faces":
                 images = []
                 for face in range(region.z, region.z + region.d):
@@ -472,7 +447,7 @@ class TransferMixin:
                         raw["cget"](target, level, _ptr(buf))
                     else:
                         raw["get"](target, level, hf.gl_format, hf.gl_type, _ptr(buf))
-                    self.screen.counters.bytes_downloaded += buf.nbytes
+                    self.ctx.screen.counters.bytes_downloaded += buf.nbytes
                     images.append(buf.reshape(1, rows, row_bytes))
                 full = np.concatenate(images)
                 z0 = 0
@@ -483,11 +458,11 @@ class TransferMixin:
                     raw["cget"](res.gl_target, level, _ptr(buf))
                 else:
                     raw["get"](res.gl_target, level, hf.gl_format, hf.gl_type, _ptr(buf))
-                self.screen.counters.bytes_downloaded += buf.nbytes
+                self.ctx.screen.counters.bytes_downloaded += buf.nbytes
                 # A 1D array's layers are the rows of its GL image.
                 full = buf.reshape(layers, rows if shape != "1d_array" else 1, row_bytes)
                 z0 = region.z
-        self.host.check("transfer read-back")
+        self.ctx.host.check("transfer read-back")
         hbs = region.bs if region.compressed else region.host_bs
         part = full[z0:z0 + region.d, region.by:region.by + region.nby,
                     region.bx * hbs:(region.bx + region.nbx) * hbs]
@@ -501,7 +476,7 @@ class TransferMixin:
 
     def _write_texture(self, res, level: int, region: _Region, src: np.ndarray) -> None:
         """Upload ``src`` ((d, nby, stride) bytes of the Gallium format) into the region."""
-        gl = self.gl
+        gl = self.ctx.gl
         raw = _raw()
         hf = region.host
         src = np.ascontiguousarray(src)
@@ -520,7 +495,7 @@ class TransferMixin:
         x, y, z, w, h, d = region.x, region.y, region.z, region.w, region.h, region.d
         fmt, typ, ifmt = hf.gl_format, hf.gl_type, hf.internal_format
         target = res.gl_target
-        with _PixelPath(self.host, res):
+        with _PixelPath(self.ctx.host, res):
             if shape == "faces":
                 for i in range(d):
                     face = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + z + i
@@ -546,16 +521,16 @@ class TransferMixin:
                 raw["sub2"](target, level, x, y, w, h, fmt, typ, _ptr(src))
             else:
                 raw["sub1"](target, level, x, w, fmt, typ, _ptr(src))
-        self.screen.counters.bytes_uploaded += src.nbytes
-        self.host.check("transfer upload")
+        self.ctx.screen.counters.bytes_uploaded += src.nbytes
+        self.ctx.host.check("transfer upload")
 
     def texture_subdata(self, res, level, usage, box, data, stride, layer_stride) -> None:
         """pipe_context::texture_subdata: write ``data`` into ``box`` of
         ``level``; rows of blocks are ``stride`` bytes apart and layers
         ``layer_stride`` bytes apart in ``data`` (any buffer-protocol object)."""
         what = "texture_subdata"
-        self.check_alive(what)
-        self._check_resource(res, what)
+        self.ctx.check_alive(what)
+        self.ctx._check_resource(res, what)
         if res.target == Target.BUFFER:
             raise InvalidArgumentError(f"{what}: {res!r} is a BUFFER (use buffer_subdata)")
         _check_usage(usage, what)
@@ -578,7 +553,7 @@ class TransferMixin:
                                        f"needs {need} bytes of data, got {src.size}")
         packed = np.lib.stride_tricks.as_strided(src, shape=(region.d, region.nby, row),
                                                  strides=(layer_stride, stride, 1), writeable=False)
-        self.host.make_current()
+        self.ctx.host.make_current()
         self._write_texture(res, int(level), region, packed)
 
     # -- transfer_map / unmap ------------------------------------------------------
@@ -588,8 +563,8 @@ class TransferMixin:
         (usage: Map flags) and return a Transfer whose ``data`` holds the
         bytes; None for Map.DIRECTLY (glpipe never maps directly)."""
         what = "transfer_map"
-        self.check_alive(what)
-        self._check_resource(res, what)
+        self.ctx.check_alive(what)
+        self.ctx._check_resource(res, what)
         usage = _check_usage(usage, what)
         if not usage & Map.READ_WRITE:
             raise InvalidArgumentError(f"{what}: usage {usage!r} has neither READ nor WRITE")
@@ -609,24 +584,24 @@ class TransferMixin:
                 raise InvalidArgumentError(f"{what}: a buffer has only level 0, got {level}")
             offset, size = _buffer_range(res, box, what)
             data = _aligned_empty(size, self._map_alignment, offset)
-            self.host.make_current()
+            self.ctx.host.make_current()
             if usage & Map.DISCARD_WHOLE_RESOURCE:
                 self._invalidate_buffer(res)
             if fill:
                 self._read_buffer(res, offset, data)
             else:
                 data[:] = 0
-            self.host.check(what)
-            t = Transfer(self, res, 0, usage, box, (offset, size), data, size, size)
+            self.ctx.host.check(what)
+            t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
         else:
             region = _texture_region(res, level, box, what)
             staging = _aligned_empty(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
             if fill:
-                self.host.make_current()
+                self.ctx.host.make_current()
                 staging[...] = self._read_texture(res, int(level), region)
             else:
                 staging[...] = 0
-            t = Transfer(self, res, int(level), usage, box, region, staging, region.stride, region.layer_stride)
+            t = Transfer(self.ctx, res, int(level), usage, box, region, staging, region.stride, region.layer_stride)
         self._transfers.add(t)
         return t
 
@@ -639,7 +614,7 @@ class TransferMixin:
             raise InvalidArgumentError(f"{what}: box must be a Box, got {type(box).__name__}")
         region = transfer._region
         if transfer.resource.target == Target.BUFFER:
-            size = region[1]
+            size = region.size
             if box.width <= 0 or box.x < 0 or box.x + box.width > size:
                 raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped {size} bytes")
             transfer._flushed.append(box)
@@ -658,11 +633,11 @@ class TransferMixin:
     def _check_transfer(self, transfer, what: str) -> None:
         if not isinstance(transfer, Transfer):
             raise InvalidArgumentError(f"{what}: expected a Transfer, got {type(transfer).__name__}")
-        if transfer._context is not self:
+        if transfer._context is not self.ctx:
             raise InvalidArgumentError(f"{what}: the transfer belongs to another context")
         if not transfer.mapped:
             raise InvalidArgumentError(f"{what}: the transfer was already unmapped")
-        self.check_alive(what)
+        self.ctx.check_alive(what)
 
     def transfer_unmap(self, transfer) -> None:
         """pipe_context::transfer_unmap: upload what a WRITE mapping holds (all
@@ -678,16 +653,16 @@ class TransferMixin:
             return
         if res.destroyed:
             raise ObjectDestroyedError(f"{what}: the resource was destroyed while mapped")
-        self.host.make_current()
+        self.ctx.host.make_current()
         region = transfer._region
         if res.target == Target.BUFFER:
-            offset = region[0]
+            offset = region.offset
             if usage & Map.FLUSH_EXPLICIT:
                 for b in transfer._flushed:
                     self._write_buffer(res, offset + b.x, data[b.x:b.x + b.width])
             else:
                 self._write_buffer(res, offset, data)
-            self.host.check(what)
+            self.ctx.host.check(what)
             return
         if usage & Map.FLUSH_EXPLICIT:
             for sub in transfer._flushed:
@@ -706,11 +681,19 @@ class TransferMixin:
         or orphaned (mutable storage) so later writes need not wait for the
         GPU; for textures, undefined contents need no host action."""
         what = "invalidate_resource"
-        self.check_alive(what)
-        self._check_resource(res, what)
+        self.ctx.check_alive(what)
+        self.ctx._check_resource(res, what)
         if res.target == Target.BUFFER:
-            self.host.make_current()
+            self.ctx.host.make_current()
             self._invalidate_buffer(res)
-            self.host.check(what)
+            self.ctx.host.check(what)
 
-__all__ = ["Transfer", "TransferMixin"]
+
+AREA = Area(
+    "transfers_part", part=TransferPart,
+    methods=("buffer_subdata", "texture_subdata", "transfer_map", "transfer_flush_region", "transfer_unmap",
+             "invalidate_resource"),
+    destroy=TransferPart.destroy,
+)
+
+__all__ = ["AREA", "Transfer", "TransferPart"]

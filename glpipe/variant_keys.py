@@ -25,7 +25,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
 | dual_source_blend | bound blend state reads SRC1_* factors | FS |
 | gl_clamp | bound samplers with PIPE_TEX_WRAP_CLAMP and a LINEAR filter, per slot (samplers.py) | every stage |
-| shadow_swizzle | bound depth views' comparison classes (what the view swizzle makes of (c, c, c, 1), worked out at create_sampler_view; sampler_compare.py ``_compare_pairs``), only for the SVIEW slots the stage's shader reads with comparing lookups (lowering/glsl/shadow_swizzle.py ``compare_uses``) | every stage |
+| shadow_swizzle | bound depth views' comparison classes (what the view swizzle makes of (c, c, c, 1), worked out at create_sampler_view; sampler_compare.py ``compare_pairs``), only for the SVIEW slots the stage's shader reads with comparing lookups (lowering/glsl/shadow_swizzle.py ``compare_uses``) | every stage |
 | flatshade | rasterizer flatshade, when the FS has COLOR-interpolated inputs (rasterizer.py) | FS and last stage before the rasterizer |
 | two_side | rasterizer light_twoside, when the FS reads COLOR | FS and last stage before the rasterizer |
 | clamp_vertex_color | rasterizer clamp_vertex_color | last stage before the rasterizer |
@@ -188,8 +188,8 @@ class VariantKeyMixin:
             self.line_stipple_part.line_last_pixel_key if self.rasterizer_part.rast_line_last_pixel else 0,
             # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
             self.polygon_edges_part.edge_key if self.rasterizer_part.rast_edge_fill else None,
-            self._gl_clamp_input,  # glpipe/samplers.py: _gl_clamp_masks (per stage)
-            self._compare_class_input))  # glpipe/sampler_compare.py: _compare_pairs (per stage)
+            self.samplers_part.gl_clamp_input,  # glpipe/samplers.py: gl_clamp_masks (per stage)
+            self.sampler_views_part.compare_class_input))  # glpipe/sampler_compare.py: compare_pairs (per stage)
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``

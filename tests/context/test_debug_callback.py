@@ -159,3 +159,49 @@ def test_index_readback_is_reported_as_perf_info(screen, ctx):
     ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, index_size=2, index=idx, count=4))
     kinds = {k for k, _, m in rec.messages if "read back" in m}
     assert kinds == {DebugType.PERF_INFO}
+
+
+def test_debug_is_a_part(ctx):
+    """The debug area is a part (docs/architecture.md): ``ctx.debug_part``
+    holds the callback, the pipe_context methods are its bound methods, and
+    ``debug_message`` (what other areas call) reaches the callback."""
+    from glpipe import debug as debug_module
+    from glpipe.context import PARTS
+
+    part = ctx.debug_part
+    assert isinstance(part, debug_module.DebugPart) and part.ctx is ctx
+    assert debug_module.AREA in PARTS and not hasattr(debug_module, "DebugMixin")
+    assert ctx.set_debug_callback.__self__ is part and ctx.emit_string_marker.__self__ is part
+    rec = Recorder()
+    ctx.set_debug_callback(rec)
+    assert part.debug_callback is rec
+    part.debug_message("PERF_INFO", "one", site="a")
+    part.debug_message(DebugType.FALLBACK, "two", site="b")
+    part.debug_message("PERF_INFO", "three", site="a")
+    assert [(k, t) for k, _i, t in rec.messages] == [(DebugType.PERF_INFO, "one"), (DebugType.FALLBACK, "two"),
+                                                      (DebugType.PERF_INFO, "three")]
+    assert rec.messages[0][1] == rec.messages[2][1] != rec.messages[1][1]
+    ctx.set_debug_callback(None)
+    assert part.debug_callback is None
+
+
+def test_nofast_methods_come_from_the_parts(screen):
+    """GLPIPE_DEBUG=nofast replaces, on the context, each entry point of
+    NOFAST_METHODS by the general form on the part its row names: draw_vbo
+    by the debug part's, set_sampler_views by the sampler-view part's; a
+    normal context keeps the fast ones."""
+    from glpipe.debug import NOFAST_METHODS, DebugPart
+    from glpipe.sampler_views import SamplerViewPart
+
+    assert {(n, w) for n, w, _g in NOFAST_METHODS} == {("draw_vbo", "debug_part"),
+                                                       ("set_sampler_views", "sampler_views_part")}
+    slow, fast = screen.context_create(debug="nofast"), screen.context_create(debug="")
+    try:
+        assert slow.draw_vbo.__func__ is DebugPart._draw_vbo_nofast and slow.draw_vbo.__self__ is slow.debug_part
+        assert slow.set_sampler_views.__func__ is SamplerViewPart._set_sampler_views_general
+        assert slow.set_sampler_views.__self__ is slow.sampler_views_part
+        assert fast.set_sampler_views.__func__ is SamplerViewPart.set_sampler_views
+        assert fast.draw_vbo.__func__ is type(fast).draw_vbo
+    finally:
+        slow.destroy()
+        fast.destroy()

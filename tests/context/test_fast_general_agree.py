@@ -636,7 +636,7 @@ def test_environment_is_read_at_screen_creation(monkeypatch, profile):
         assert scr.debug_flags == {"nofast"}
         inherited, own = scr.context_create(), scr.context_create(debug="")
         assert inherited.debug_flags == {"nofast"} and own.debug_flags == frozenset()
-        assert inherited.draw_vbo.__func__ is glpipe.Context._draw_vbo_nofast
+        assert inherited.draw_vbo.__func__ is glpipe.debug.DebugPart._draw_vbo_nofast
         assert own.draw_vbo.__func__ is glpipe.Context.draw_vbo
         assert not inherited._hot.native and own._hot.native
     finally:

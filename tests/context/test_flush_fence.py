@@ -213,3 +213,17 @@ def test_flush_drains_resources_destroyed_off_thread(screen, ctx):
     assert pending_deletions(screen.host) == 1 and gl.glIsTexture(name)
     ctx.flush()
     assert pending_deletions(screen.host) == 0 and not gl.glIsTexture(name)
+
+
+def test_fences_are_a_part(ctx):
+    """The fences area is a part (docs/architecture.md): ``ctx.fences_part``
+    owns the context's live fences and ``ctx.flush`` is its bound method."""
+    from glpipe import fence as fence_module
+    from glpipe.context import PARTS
+
+    part = ctx.fences_part
+    assert isinstance(part, fence_module.FencePart) and part.ctx is ctx
+    assert fence_module.AREA in PARTS and not hasattr(fence_module, "FenceMixin")
+    assert ctx.flush.__self__ is part
+    fence = ctx.flush()
+    assert fence in part._fences and fence.context is ctx

@@ -357,7 +357,7 @@ def test_buffer_view_txf(screen, ctx):
 def test_set_sampler_views_ranges_and_trailing_unbind(screen, ctx):
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
     a, b, c = (view_2d(ctx, tex) for _ in range(3))
-    slots = ctx.sampler_views[ShaderType.FRAGMENT]
+    slots = ctx.sampler_views_part.sampler_views[ShaderType.FRAGMENT]
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [a, b, c])
     ctx.set_sampler_views(ShaderType.FRAGMENT, 1, [c], unbind_num_trailing_slots=1)
     assert slots[:4] == [a, c, None, None]
@@ -377,7 +377,7 @@ def test_destroy_rules(screen, ctx):
     view = view_2d(ctx, tex)
     ctx.set_sampler_views(ShaderType.FRAGMENT, 3, [view])
     ctx.sampler_view_destroy(view)
-    assert ctx.sampler_views[ShaderType.FRAGMENT][3] is None
+    assert ctx.sampler_views_part.sampler_views[ShaderType.FRAGMENT][3] is None
     with pytest.raises(ObjectDestroyedError):
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
     with pytest.raises(ObjectDestroyedError):
@@ -433,7 +433,7 @@ def test_switching_views_rebinds_one_unit(screen, ctx):
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [a])
         assert not ctx.dirty & Dirty.SAMPLER_VIEWS
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [b])
-        ctx._emit_sampler_views()
+        ctx.sampler_views_part._emit_sampler_views()
         binds = [c for c in counting.calls if c in ("glBindTexture", "glBindTextureUnit")]
         assert len(binds) == 1
         assert set(counting.calls) <= {"glActiveTexture", "glBindTexture", "glBindTextureUnit", "glTexParameteri",
@@ -503,3 +503,27 @@ def test_last_sampler_slot_of_the_stage(screen, ctx):
     if n < 32:
         with pytest.raises(UnsupportedError):
             ctx.bind_sampler_states(ShaderType.FRAGMENT, n, [smp])
+
+
+def test_sampler_views_are_a_part(screen, ctx):
+    """The sampler-views area is a part (docs/architecture.md):
+    ``ctx.sampler_views_part`` owns the slots, the live views and the units'
+    shadows; the pipe_context methods are its bound methods; a view still
+    belongs to the context; its row is the part's emit."""
+    from glpipe import sampler_view_objects, sampler_views
+    from glpipe.context import DERIVED_ROWS, PARTS
+
+    part = ctx.sampler_views_part
+    assert isinstance(part, sampler_views.SamplerViewPart) and part.ctx is ctx
+    assert sampler_views.AREA in PARTS and not hasattr(sampler_views, "SamplerViewMixin")
+    for name in ("create_sampler_view", "sampler_view_destroy", "set_sampler_views"):
+        assert getattr(ctx, name).__self__ is part
+    assert [fn for _bits, area, fn in DERIVED_ROWS if area is sampler_views.AREA] == \
+        [sampler_views.SamplerViewPart._bind_texture_units]
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
+    view = view_2d(ctx, tex)
+    assert type(view) is sampler_view_objects.SamplerView and view.context is ctx and view in part.views
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 2, [view])
+    assert part.sampler_views[ShaderType.FRAGMENT][2] is view and ctx.dirty & Dirty.SAMPLER_VIEWS
+    ctx.sampler_view_destroy(view)
+    assert part.sampler_views[ShaderType.FRAGMENT][2] is None and view not in part.views

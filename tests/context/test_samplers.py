@@ -113,7 +113,7 @@ def test_gl_clamp_linear_selects_the_variant(screen, ctx):
     clamps = {key.gl_clamp for key in fs.variants}
     assert clamps == {(0, 0, 0), (0, 1 << 3, 1 << 3)}
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 3, [None])
-    assert ctx._gl_clamp_masks[ShaderType.FRAGMENT] == (0, 0, 0)
+    assert ctx.samplers_part.gl_clamp_masks[ShaderType.FRAGMENT] == (0, 0, 0)
 
 
 def test_gl_clamp_linear_blends_the_edge_with_the_border(screen, ctx):
@@ -548,10 +548,10 @@ def test_redundant_sampler_binds_make_no_gl_call(screen, ctx):
         assert not ctx.dirty & (Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS)
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [b])
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [a])
-        ctx._emit_sampler_views()
+        ctx.sampler_views_part._emit_sampler_views()
         assert counting.calls == []
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [b])
-        ctx._emit_sampler_views()
+        ctx.sampler_views_part._emit_sampler_views()
         assert counting.calls == ["glBindSampler"]
     finally:
         ctx.gl = counting._gl
@@ -563,7 +563,7 @@ def test_delete_sampler_state_rules(screen, ctx):
     a = ctx.create_sampler_state(nearest())
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 2, [a])
     ctx.delete_sampler_state(a)
-    assert ctx.sampler_states[ShaderType.FRAGMENT][2] is None
+    assert ctx.samplers_part.sampler_states[ShaderType.FRAGMENT][2] is None
     with pytest.raises(ObjectDestroyedError):
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [a])
     with pytest.raises(ObjectDestroyedError):
@@ -615,3 +615,26 @@ def test_sample_pairs_any_view_with_any_sampler(screen, ctx):
     S = Sampling(ctx, 2, 1)
     img = S.draw(fs, (0.0, 0.5, 0, 1), (2.0, 0.5, 0, 1))  # s = 0.5 (inside), 1.5 (outside)
     np.testing.assert_array_equal(img[0, :, :2], [[2.0, 1.0], [10.0, 20.0]])
+
+
+def test_samplers_are_a_part(ctx):
+    """The samplers area is a part (docs/architecture.md): ``ctx.samplers_part``
+    owns the slots and the GL_CLAMP variant input; the pipe_context methods
+    are its bound methods; a CSO still belongs to the context."""
+    from glpipe import samplers as samplers_module
+    from glpipe.context import PARTS
+
+    part = ctx.samplers_part
+    assert isinstance(part, samplers_module.SamplerPart) and part.ctx is ctx
+    assert samplers_module.AREA in PARTS and not hasattr(samplers_module, "SamplerMixin")
+    for name in ("create_sampler_state", "bind_sampler_states", "delete_sampler_state"):
+        assert getattr(ctx, name).__self__ is part
+    clamp = ctx.create_sampler_state(SamplerState(wrap_s=TexWrap.CLAMP, min_img_filter=TexFilter.LINEAR,
+                                                  mag_img_filter=TexFilter.LINEAR))
+    assert clamp.context is ctx
+    ctx.bind_sampler_states(ShaderType.FRAGMENT, 1, [clamp])
+    assert part.sampler_states[ShaderType.FRAGMENT][1] is clamp
+    assert part.gl_clamp_masks[ShaderType.FRAGMENT] == (0b10, 0, 0)
+    ctx.delete_sampler_state(clamp)
+    assert part.sampler_states[ShaderType.FRAGMENT][1] is None
+    assert part.gl_clamp_masks[ShaderType.FRAGMENT] == (0, 0, 0)

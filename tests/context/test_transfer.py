@@ -577,3 +577,23 @@ def test_resource_made_on_another_thread_can_be_mapped(screen, ctx):
     res = out["res"]
     ctx.buffer_subdata(res, Map.WRITE, 0, bytes(range(32)))
     assert np.array_equal(raw_read_buffer(screen, res), np.arange(32, dtype=np.uint8))
+
+
+def test_transfers_are_a_part(screen, ctx):
+    """The transfers area is a part (docs/architecture.md): ``ctx.transfers_part``
+    owns the open mappings; the pipe_context methods are its bound methods."""
+    from glpipe import transfer as transfer_module
+    from glpipe.context import PARTS
+
+    part = ctx.transfers_part
+    assert isinstance(part, transfer_module.TransferPart) and part.ctx is ctx
+    assert transfer_module.AREA in PARTS and not hasattr(transfer_module, "TransferMixin")
+    for name in ("transfer_map", "transfer_unmap", "buffer_subdata", "texture_subdata"):
+        assert getattr(ctx, name).__self__ is part
+    buf = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=16,
+                                                  bind=Bind.VERTEX_BUFFER))
+    t = ctx.transfer_map(buf, 0, Map.WRITE, Box(x=4, width=8))
+    assert t in part._transfers and t.data.shape == (8,)
+    ctx.transfer_unmap(t)
+    assert not part._transfers and t.data is None
+    screen.resource_destroy(buf)
