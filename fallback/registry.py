@@ -136,6 +136,13 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         implementation="fallback.compressed.etc2 + glpipe.transfer.TransferMixin._write_texture",
         cost="fallback.compressed.cost_etc2",
     ),
+    Fallback(
+        name="ldexp_glsl330",
+        feature="shader_ldexp",
+        provides="LDEXP without GLSL 400's ldexp: a GLSL 3.30 helper writes the exponent field (exact; "
+                 "flushed denormals and inf at the ends, like the host's ldexp)",
+        implementation="lowering.glsl.int_emul.INT_OPS",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

@@ -383,13 +383,6 @@ def _ddx(name):
     return formula
 
 
-def _gpu5(name):
-    def formula(em, inst, *a):
-        em.req.need("gpu_shader5", inst.opcode)
-        return fn(name, *a)
-    return formula
-
-
 def _int_op(em, inst, *args):
     """The GLSL 4.00 integer opcodes: built-in or GLSL 3.30 helper (int_emul.INT_OPS)."""
     return int_op(em, inst.opcode, args)
@@ -475,7 +468,7 @@ ALU: Dict[str, Callable] = {
     "CMP": handle_comp(_cmp),
     "CND": handle_comp(_cnd),
     "CLAMP": handle_comp(_f("clamp")),
-    "LDEXP": handle_comp(_gpu5("ldexp")),
+    "LDEXP": handle_comp(_int_op),        # ldexp or the GLSL 3.30 helper (int_emul.INT_OPS)
     "DDX": handle_comp(_ddx("dFdx")),
     "DDY": handle_comp(_ddx("dFdy")),
     "DDX_FINE": handle_comp(_ddx("dFdxFine")),

@@ -154,20 +154,33 @@ IMM[2] FLT32 {7.888609052210118e-31, 0.0, 0.0, 0.0}
 """
 
 
-def test_fma_and_ldexp(screen, ctx):
+FMA_ONLY_FS = FMA_FS.replace("  1: LDEXP TEMP[0].y, IMM[2].xxxx, IMM[1].xxxx\n", "  1: MOV TEMP[0].y, IMM[0].wwww\n")
+LDEXP_FS = FMA_FS.replace("  0: FMA TEMP[0].x, IMM[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n",
+                          "  0: MOV TEMP[0].x, IMM[0].wwww\n")
+
+
+def test_fma(screen, ctx):
     """TGSI_FMA_SUPPORTED: a = 1 + 2^-12: a*a = 1 + 2^-11 + 2^-24 rounds (as a
-    float) to 1 + 2^-11, so only a fused fma(a, a, -(1 + 2^-11)) gives 2^-24.
-    TGSI_LDEXP_SUPPORTED: ldexp(2^-100, 200) = 2^100, where 2^-100 * 2^200
-    would overflow the float exp2(200)."""
-    caps = [ShaderCap.TGSI_FMA_SUPPORTED, ShaderCap.TGSI_LDEXP_SUPPORTED]
+    float) to 1 + 2^-11, so only a fused fma(a, a, -(1 + 2^-11)) gives 2^-24."""
+    fma_cap = ShaderCap.TGSI_FMA_SUPPORTED
     if not screen.profile.has("gpu_shader5"):
-        assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 0 for c in caps)
+        assert screen.get_shader_param(ShaderType.FRAGMENT, fma_cap) == 0
         with pytest.raises(UnsupportedError):
-            draw(ctx, FMA_FS)
+            draw(ctx, FMA_ONLY_FS)
         return
-    assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 1 for c in caps)
-    got = draw(ctx, FMA_FS)[0, 0]
-    assert list(got) == [2.0 ** -24, 2.0 ** 100, 1.0, 1.0]
+    assert screen.get_shader_param(ShaderType.FRAGMENT, fma_cap) == 1
+    got = draw(ctx, FMA_ONLY_FS)[0, 0]
+    assert list(got) == [2.0 ** -24, 0.0, 1.0, 1.0]
+
+
+def test_ldexp(screen, ctx):
+    """TGSI_LDEXP_SUPPORTED on every profile (gl33: int_emul's glp_ldexp):
+    ldexp(2^-100, 200) = 2^100, where 2^-100 * 2^200 would overflow the float
+    exp2(200)."""
+    for stage in (ShaderType.VERTEX, ShaderType.FRAGMENT):
+        assert screen.get_shader_param(stage, ShaderCap.TGSI_LDEXP_SUPPORTED) == 1
+    got = draw(ctx, LDEXP_FS)[0, 0]
+    assert list(got) == [0.0, 2.0 ** 100, 1.0, 1.0]
 
 
 # ---------------------------------------------------------------------------

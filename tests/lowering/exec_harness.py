@@ -801,7 +801,7 @@ UNSUPPORTED_AT_330 = frozenset(DOUBLE_OPS + INT64_OPS)
 # naming the opcode -- both are what issue 3 item 4 asks for.
 EMULABLE_AT_330 = frozenset([
     # (the GLSL 4.00 bit ops and IMUL_HI / UMUL_HI have GLSL 3.30 helpers: never refused)
-    "FMA", "LDEXP",                                                  # fma/ldexp (400)
+    "FMA",                                                           # fma (400); LDEXP has a 3.30 helper
     "PK2H", "UP2H", "PK2US", "PK4B", "PK4UB", "UP2US", "UP4B", "UP4UB",  # packing (400/420)
 ])
 
