@@ -143,6 +143,13 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "flushed denormals and inf at the ends, like the host's ldexp)",
         implementation="lowering.glsl.int_emul.INT_OPS",
     ),
+    Fallback(
+        name="fine_derivatives_plain",
+        feature="derivative_control",
+        provides="DDX_FINE / DDY_FINE without GL_ARB_derivative_control: plain dFdx / dFdy, on hosts where the "
+                 "screen's probe draw finds them fine (host fact fine_plain_derivatives; refused elsewhere)",
+        implementation="glpipe.host_facts + lowering.glsl.alu",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

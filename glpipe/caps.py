@@ -63,6 +63,7 @@ from .defs import (
 )
 from .driver_queries import DRIVER_QUERY_GROUPS
 from .formats import Format, is_format_supported
+from .host_facts import probe_host_facts
 
 # --------------------------------------------------------------------------
 # What glpipe delivers now.  Flip a row when its subsystem lands with tests.
@@ -138,6 +139,7 @@ class CapsEnv:
         self.scratch_texture_unit = int(host.scratch_texture_unit)
         self.format_support = format_support
         self.delivered = MappingProxyType(dict(delivered))
+        self.facts = probe_host_facts(host)     # cached on the host (glpipe/host_facts.py)
 
     def d(self, *rows: str) -> bool:
         """True when every one of ``rows`` is delivered."""
@@ -146,6 +148,10 @@ class CapsEnv:
     def has(self, feature: str) -> bool:
         """Whether the host profile has ``feature`` (a glpipe.features row)."""
         return self.profile.has(feature)
+
+    def fact(self, name: str) -> bool:
+        """Whether host fact ``name`` (glpipe.host_facts.FACTS) holds on this host."""
+        return self.facts.has(name)
 
     def lim(self, name: str):
         """The host limit ``name`` (int, float or tuple)."""
@@ -320,7 +326,8 @@ _PARAM_ROWS = (
     (Cap.MAX_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET")),
     (Cap.TEXTURE_QUERY_LOD, _S, lambda e: e.has("texture_query_lod")),
     (Cap.TEXTURE_QUERY_SAMPLES, _S, lambda e: e.has("shader_texture_image_samples")),
-    (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control")),
+    # Without derivative_control, plain dFdx / dFdy where the host's are fine (probed).
+    (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control") or e.fact("fine_plain_derivatives")),
     (Cap.DOUBLES, _S, lambda e: e.has("gpu_shader_fp64")),
     (Cap.INT64, _S, lambda e: e.has("gpu_shader_int64")),
     (Cap.INT64_DIVMOD, _S, lambda e: e.has("gpu_shader_int64")),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Sequence
 
+from ..errors import UnsupportedError
 from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
                     literal, negate, op, shift_count, splat, swizzle, type_name, var)
 from . import exact
@@ -375,11 +376,25 @@ def _mad(em, inst, a, b, c):
     return binop(legacy_mul(em, a, b), "+", c)
 
 
+# DDX_FINE / DDY_FINE: the GLSL 4.50 built-in, or the plain one where the host's
+# plain derivatives are fine (GLSL lets dFdx be either; glpipe probes which:
+# requirements.HOST_FACTS), else an honest refusal.
+_PLAIN_OF_FINE = {"dFdxFine": "dFdx", "dFdyFine": "dFdy"}
+
+
 def _ddx(name):
     def formula(em, inst, a):
-        if name.endswith("Fine"):
+        plain = _PLAIN_OF_FINE.get(name)
+        if plain is None:
+            return fn(name, a)
+        if em.req.has("derivative_control"):
             em.req.need("derivative_control", inst.opcode)
-        return fn(name, a)
+            return fn(name, a)
+        if em.req.fact("fine_plain_derivatives"):
+            return fn(plain, a)
+        raise UnsupportedError(f"{inst.opcode} needs {em.req.describe('derivative_control')}, or a host whose "
+                               f"plain {plain} is fine (host fact fine_plain_derivatives: not found by "
+                               f"glpipe's probe)")
     return formula
 
 
