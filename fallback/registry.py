@@ -150,6 +150,13 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "screen's probe draw finds them fine (host fact fine_plain_derivatives; refused elsewhere)",
         implementation="glpipe.host_facts + lowering.glsl.alu",
     ),
+    Fallback(
+        name="texture_query_levels_sysval",
+        feature="texture_query_levels",
+        provides="TXQ / SVIEWINFO .w (mip level count) without textureQueryLevels: the bound view's "
+                 "last_level - first_level + 1, written into the sysvals block by set_sampler_views",
+        implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsMixin._set_view_levels",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

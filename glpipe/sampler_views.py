@@ -553,6 +553,8 @@ class SamplerViewMixin:
                     _refuse_view(view, 0, self, what)
                 slots[start_slot] = view
                 self.dirty |= _SAMPLER_VIEWS
+                if self._view_levels_sysval:      # TXQ .w on gl33 (glpipe/sysvals.py)
+                    self._set_view_levels(stage, start_slot, views)
                 # A variant input only when the slot's comparison class changes.
                 if (view.compare_class if view is not None else None) is not \
                         (old.compare_class if old is not None else None):
@@ -574,6 +576,8 @@ class SamplerViewMixin:
             if changed:
                 slots[start_slot:i] = views
                 self.dirty |= _SAMPLER_VIEWS
+                if self._view_levels_sysval:
+                    self._set_view_levels(stage, start_slot, views)
                 if classes:
                     update_compare_classes(self, stage)
             return
@@ -607,6 +611,8 @@ class SamplerViewMixin:
             return
         slots[start:start + len(new)] = new
         self.dirty |= Dirty.SAMPLER_VIEWS
+        if self._view_levels_sysval:
+            self._set_view_levels(stage, start, new)
         update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError
 from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
-from lowering.glsl.sysval_block import SYSVALS
+from lowering.glsl.sysval_block import SYSVALS, field_offset, view_levels_word
 
 from .dirty import Dirty
 
@@ -51,6 +51,10 @@ class SysvalsMixin:
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
         self._sysvals_bound = False          # whether the binding point holds our UBO
+        # TXQ .w without textureQueryLevels (gl33): bound views' level counts, written
+        # at bind time (_set_view_levels); the first word of sysvals.view_levels.
+        self._view_levels_sysval = not self.screen.profile.has("texture_query_levels")
+        self._view_levels_word0 = field_offset("view_levels") // 4
         self.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -78,6 +82,25 @@ class SysvalsMixin:
             self._sysvals_lo = min(self._sysvals_lo, lo)
             self._sysvals_hi = max(self._sysvals_hi, hi)
         self.dirty |= Dirty.SYSVALS
+
+    def _set_view_levels(self, stage: int, start: int, views) -> None:
+        """sysvals.view_levels of slots ``start ...`` of ``stage`` (a PIPE_SHADER_*
+        number) from ``views`` (None: an empty slot, 0 levels).  Called where
+        views are bound, only on hosts without textureQueryLevels."""
+        words = self._sysvals_views[np.uint32]
+        base = self._view_levels_word0 + view_levels_word(stage, start)
+        for k, view in enumerate(views):
+            levels = 0 if view is None else view.last_level - view.first_level + 1
+            w = base + k
+            if words[w] != levels:
+                words[w] = levels
+                lo, hi = 4 * w, 4 * w + 4
+                if self._sysvals_hi <= self._sysvals_lo:
+                    self._sysvals_lo, self._sysvals_hi = lo, hi
+                else:
+                    self._sysvals_lo = min(self._sysvals_lo, lo)
+                    self._sysvals_hi = max(self._sysvals_hi, hi)
+                self.dirty |= Dirty.SYSVALS
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""

@@ -393,8 +393,8 @@ def _ddx(name):
         if em.req.fact("fine_plain_derivatives"):
             return fn(plain, a)
         raise UnsupportedError(f"{inst.opcode} needs {em.req.describe('derivative_control')}, or a host whose "
-                               f"plain {plain} is fine (host fact fine_plain_derivatives: not found by "
-                               f"glpipe's probe)")
+                               f"plain {plain} is fine (host fact fine_plain_derivatives, which glpipe "
+                               f"probes with a draw: not reported for this host)")
     return formula
 
 

@@ -41,6 +41,7 @@ from .passes.texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
 from .shadow_swizzle import class_of, compare_result
 from .signatures import sampler_index
+from .texture_emul import query_levels
 
 
 @dataclass(frozen=True)
@@ -401,9 +402,12 @@ def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, samp
     _emit_result(em, i, inst, _call(func, args, ret, 4), result_swizzle)
 
 
-def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str) -> Expr:
+def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str,
+                view: int) -> Expr:
     """(width, height|layers, depth|layers, levels) for the written ``comps``, as ints;
-    components the target has no size for read 0 (tgsi.rst: undefined)."""
+    components the target has no size for read 0 (tgsi.rst: undefined).  The
+    level count is textureQueryLevels where the host has it, else the bound
+    view's count from the sysvals block (texture_emul.query_levels)."""
     size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})",
                 "int", row.size)
     dims = [c for c in comps if c < row.size]
@@ -417,8 +421,11 @@ def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[in
         if c < row.size:
             parts.append(component(size, c))
         elif c == 3 and row.mips:
-            em.req.need("texture_query_levels", f"{what}.w (number of mip levels)")
-            parts.append(call(f"textureQueryLevels({s})", "int", 1))
+            if em.req.has("texture_query_levels"):
+                em.req.need("texture_query_levels", f"{what}.w (number of mip levels)")
+                parts.append(call(f"textureQueryLevels({s})", "int", 1))
+            else:
+                parts.append(query_levels(em, view))
         elif c == 3:
             parts.append(literal("int", (1,)))     # no mip chain: one level
         else:
@@ -434,7 +441,7 @@ def handle_txq(em, i, inst) -> None:
     s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     lod = em.src(i, 0, (0,), "int") if inst.opcode == "TXQ" else literal("int", (0,))
-    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, inst.opcode))
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, inst.opcode, unit))
 
 
 def handle_txqs(em, i, inst) -> None:
@@ -612,7 +619,7 @@ def handle_sviewinfo(em, i, inst) -> None:
     s = sampler_uniform(em, view, None, target, _ret_type(em, view))
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     lod = em.src(i, 0, (0,), "int")
-    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, "SVIEWINFO"))
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, "SVIEWINFO", view))
 
 
 def handle_sample_info(em, i, inst) -> None:

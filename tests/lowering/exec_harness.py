@@ -207,11 +207,17 @@ class OpProgram:
 # The GL side
 # ---------------------------------------------------------------------------
 
-def _sysvals_bytes(width: int, height: int) -> bytes:
-    """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport."""
+def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None) -> bytes:
+    """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport;
+    ``view_levels`` (FS view -> level count) fills ``view_levels`` as glpipe's
+    context does when it binds views (TXQ .w without textureQueryLevels)."""
     from lowering.glsl import sysval_block as sysvals
 
     data = np.zeros(sysvals.SIZE // 4, dtype=np.float32)
+    words = data.view(U32)
+    base = sysvals.field_offset("view_levels") // 4
+    for view, levels in (view_levels or {}).items():
+        words[base + sysvals.view_levels_word(sysvals.STAGE_NUMBER["FRAG"], view)] = levels
 
     def put(name, values):
         off = sysvals.field_offset(name) // 4
@@ -262,6 +268,19 @@ class ExecHarness:
         kwargs.setdefault("extensions", self.extensions_for(glsl_version))
         return lowering.to_glsl(text, glsl_version=glsl_version, **kwargs)
 
+    def _texture_levels(self, tex) -> int:
+        """Mip levels a 2D ModernGL texture holds (defined levels up to its
+        GL_TEXTURE_MAX_LEVEL): what textureQueryLevels reports for it; 1 for others."""
+        if not isinstance(tex, self.moderngl.Texture):
+            return 1
+        GL = self.gl
+        GL.glBindTexture(GL.GL_TEXTURE_2D, tex.glo)
+        top = int(GL.glGetTexParameteriv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAX_LEVEL))
+        levels = 0
+        while levels <= top and int(GL.glGetTexLevelParameteriv(GL.GL_TEXTURE_2D, levels, GL.GL_TEXTURE_WIDTH)):
+            levels += 1
+        return levels
+
     # -- binding helpers ---------------------------------------------------
     def _bind_resources(self, prog, refl, consts: Dict[int, np.ndarray], ssbos: Dict[int, object],
                         fb_size=(1, 1)) -> List[object]:
@@ -283,7 +302,7 @@ class ExecHarness:
             buf.bind_to_uniform_block(info.binding)
             keep.append(buf)
         if refl.sysvals_binding is not None:
-            buf = self.ctx.buffer(_sysvals_bytes(*fb_size))
+            buf = self.ctx.buffer(_sysvals_bytes(*fb_size, getattr(self, "_view_levels", None)))
             buf.bind_to_uniform_block(refl.sysvals_binding)
             keep.append(buf)
         for index, buf in ssbos.items():
@@ -332,11 +351,13 @@ class ExecHarness:
             fbo.use()
             fbo.clear(*clear)
             vao = self.ctx.vertex_array(prog, [])
+            self._view_levels = {}
             for view, tex in (textures or {}).items():
                 unit = refl.texture_unit(view)
                 if unit is None:
                     raise AssertionError(f"reflection has no texture unit for SVIEW/SAMP[{view}]")
                 tex.use(unit)
+                self._view_levels[view] = self._texture_levels(tex)
             keep = []
             try:
                 if viewports is None:
