@@ -157,6 +157,14 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "last_level - first_level + 1, written into the sysvals block by set_sampler_views",
         implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsMixin._set_view_levels",
     ),
+    Fallback(
+        name="texture_gather_fetches",
+        feature="texture_gather",
+        provides="TG4 without textureGather (and its gpu_shader5 forms): the four footprint texels fetched "
+                 "one by one (texelFetch inside the level, the bound sampler at texel centres outside it and "
+                 "for shadow compares); 2D, 2D_ARRAY, RECT; cube gathers refused (caps stay 0)",
+        implementation="lowering.glsl.texture_emul.gather",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

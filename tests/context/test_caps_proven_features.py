@@ -218,8 +218,10 @@ def test_texture_gather(screen, ctx):
     lo, hi = cap(screen, "MIN_TEXTURE_GATHER_OFFSET"), cap(screen, "MAX_TEXTURE_GATHER_OFFSET")
     fs = GATHER_FS.format(lo=lo, hi=hi)
     if not screen.profile.has("texture_gather"):
-        return check_refused(screen, ctx, ["MAX_TEXTURE_GATHER_COMPONENTS", "TEXTURE_GATHER_SM5"],
-                             lambda c: Sampling(c, 1, 1).draw(fs, (0.5,) * 4, (0.5,) * 4))
+        # gl33 runs TG4 as four fetches (tests/context/test_texture_gather_gl33.py) except on
+        # cubes, so the caps stay 0: a frontend seeing them would expect cube gathers too.
+        assert cap(screen, "MAX_TEXTURE_GATHER_COMPONENTS") == cap(screen, "TEXTURE_GATHER_SM5") == 0
+        return
     assert cap(screen, "MAX_TEXTURE_GATHER_COMPONENTS") == 4 and cap(screen, "TEXTURE_GATHER_SM5") == 1
     assert (lo, hi) == (screen.profile.limit("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"),
                         screen.profile.limit("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"))
