@@ -165,6 +165,14 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "for shadow compares); 2D, 2D_ARRAY, RECT; cube gathers refused (caps stay 0)",
         implementation="lowering.glsl.texture_emul.gather",
     ),
+    Fallback(
+        name="texture_query_lod_formula",
+        feature="texture_query_lod",
+        provides="LODQ (TEXTURE_QUERY_LOD) without textureQueryLod: the GL formula from the coordinates' "
+                 "derivatives; the sampler's lod_bias, min/max_lod and mip filter in the sysvals block, "
+                 "written by bind_sampler_states",
+        implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsMixin._set_sampler_lod",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

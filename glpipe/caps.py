@@ -324,7 +324,9 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_GATHER_OFFSETS, _S, lambda e: e.has("gpu_shader5")),
     (Cap.MIN_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET")),
     (Cap.MAX_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET")),
-    (Cap.TEXTURE_QUERY_LOD, _S, lambda e: e.has("texture_query_lod")),
+    # textureQueryLod, or the GL formula with the sampler's lod state from the sysvals
+    # block (lowering/glsl/texture_emul.py query_lod): every profile.
+    (Cap.TEXTURE_QUERY_LOD, _S, lambda e: 1),
     (Cap.TEXTURE_QUERY_SAMPLES, _S, lambda e: e.has("shader_texture_image_samples")),
     # Without derivative_control, plain dFdx / dFdy where the host's are fine (probed).
     (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control") or e.fact("fine_plain_derivatives")),

@@ -23,7 +23,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError
 from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
-from lowering.glsl.sysval_block import SYSVALS, field_offset, view_levels_word
+from lowering.glsl.sysval_block import SYSVALS, field_offset, sampler_lod_index, view_levels_word
 
 from .dirty import Dirty
 
@@ -55,6 +55,8 @@ class SysvalsMixin:
         # at bind time (_set_view_levels); the first word of sysvals.view_levels.
         self._view_levels_sysval = not self.screen.profile.has("texture_query_levels")
         self._view_levels_word0 = field_offset("view_levels") // 4
+        # LODQ without textureQueryLod: bound samplers' lod parameters (_set_sampler_lod).
+        self._sampler_lod_sysval = not self.screen.profile.has("texture_query_lod")
         self.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -101,6 +103,14 @@ class SysvalsMixin:
                     self._sysvals_lo = min(self._sysvals_lo, lo)
                     self._sysvals_hi = max(self._sysvals_hi, hi)
                 self.dirty |= Dirty.SYSVALS
+
+    def _set_sampler_lod(self, stage: int, start: int, samplers) -> None:
+        """sysvals.sampler_lod of slots ``start ...`` of ``stage`` from sampler
+        CSOs (their ``lodq`` tuple; None: an empty slot, zeros).  Called by
+        bind_sampler_states, only on hosts without textureQueryLod (LODQ)."""
+        for k, cso in enumerate(samplers):
+            self._set_sysval("sampler_lod", cso.lodq if cso is not None else (0.0, 0.0, 0.0, 0.0),
+                             sampler_lod_index(stage, start + k))
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""

@@ -21,6 +21,13 @@ INSTANCE_NAME = "sysvals"
 VIEW_SLOTS_PER_STAGE = 128
 STAGE_NUMBER = {"VERT": 0, "TESS_CTRL": 1, "TESS_EVAL": 2, "GEOM": 3, "FRAG": 4, "COMP": 5}
 VIEW_LEVELS_WORDS = VIEW_SLOTS_PER_STAGE * len(STAGE_NUMBER)
+# sampler_lod: one vec4 per (stage, sampler state slot); PIPE_MAX_SAMPLERS slots.
+SAMPLER_SLOTS_PER_STAGE = 32
+
+
+def sampler_lod_index(stage: int, slot: int) -> int:
+    """Element of ``sampler_lod`` holding sampler ``slot`` of stage ``stage`` (PIPE_SHADER_*)."""
+    return stage * SAMPLER_SLOTS_PER_STAGE + slot
 
 
 def view_levels_word(stage: int, slot: int) -> int:
@@ -65,6 +72,10 @@ def _fields() -> Tuple[SysvalField, ...]:
          "TXQ / SVIEWINFO .w without textureQueryLevels: the level count (last_level - first_level + 1) "
          "of the view bound at slot s of stage t (PIPE_SHADER_* number) is word t * 128 + s "
          "(view_levels_word); 0 for an empty slot"),
+        ("sampler_lod", "vec4", SAMPLER_SLOTS_PER_STAGE * len(STAGE_NUMBER),
+         "LODQ without textureQueryLod: (lod_bias, min_lod, max_lod, mip filter 0 none / 1 nearest / "
+         "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
+         "(sampler_lod_index); an empty slot reads 0"),
     ]
     out: List[SysvalField] = []
     offset = 0
@@ -97,4 +108,5 @@ def field_offset(name: str) -> int:
 
 
 __all__ = ["SysvalField", "SYSVALS", "SIZE", "BLOCK_NAME", "INSTANCE_NAME", "declaration", "field_offset",
-           "VIEW_SLOTS_PER_STAGE", "STAGE_NUMBER", "VIEW_LEVELS_WORDS", "view_levels_word"]
+           "VIEW_SLOTS_PER_STAGE", "STAGE_NUMBER", "VIEW_LEVELS_WORDS", "view_levels_word",
+           "SAMPLER_SLOTS_PER_STAGE", "sampler_lod_index"]

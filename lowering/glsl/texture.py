@@ -41,7 +41,7 @@ from .passes.texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
 from .shadow_swizzle import class_of, compare_result
 from .signatures import sampler_index
-from .texture_emul import gather, query_levels
+from .texture_emul import gather, query_levels, query_lod
 
 
 @dataclass(frozen=True)
@@ -463,15 +463,21 @@ def handle_lodq(em, i, inst) -> None:
     tname = inst.texture
     row = target_row(tname, inst.opcode)
     unit = sampler_index(inst)
-    s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
-    _lod_query(em, i, inst, s, row)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, tname, ret)
+    _lod_query(em, i, inst, s, row, ret, unit, unit)
 
 
-def _lod_query(em, i, inst, s: str, row: Target) -> None:
-    em.req.need("texture_query_lod", inst.opcode)
-    func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
+def _lod_query(em, i, inst, s: str, row: Target, ret: str, view: int, sampler: int) -> None:
     coords = row.coords - (1 if "Array" in row.glsl else 0)
-    lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
+    if em.req.has("texture_query_lod"):
+        em.req.need("texture_query_lod", inst.opcode)
+        func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
+        lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
+    else:       # the GL formula, sampler state from the sysvals block (texture_emul.query_lod)
+        prefix = {"float": "", "int": "i", "uint": "u"}[ret]
+        stype = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
+        lod = query_lod(em, s, stype, row.glsl, _coords(em, i, 0, coords), view, sampler)
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     parts = [component(lod, c) if c < 2 else literal("float", (0,)) for c in comps]
     em.write(i, 0, comps, construct(parts, "float") if any(c >= 2 for c in comps) else swizzle(lod, comps))
@@ -613,7 +619,7 @@ def handle_sample(em, i, inst) -> None:
     ret = _ret_type(em, view)
     s = sampler_uniform(em, view, sampler, target, ret)
     if op == "LOD":
-        _lod_query(em, i, inst, s, row)
+        _lod_query(em, i, inst, s, row, ret, view, sampler)
         return
     coords = _coords(em, i, 0, row.coords)
     clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)

@@ -9,6 +9,9 @@ host has it (the native profile); without it (gl33) it calls these:
 * ``gather`` -- TG4 (textureGather*, GLSL 4.00): the four texels of the
   bilinear footprint, each fetched on its own; ``GATHER_TARGETS`` says how
   per GLSL sampler kind.
+* ``query_lod`` -- LODQ / LOD (textureQueryLod, GLSL 4.00): the GL formula
+  from the coordinates' derivatives, with the bound sampler's bias, lod
+  clamps and mip filter from the sysvals block (``sampler_lod``).
 
 docs/lowering.md ("Texture queries and gathers on GLSL 3.30") states the
 rules each form follows and what it costs.
@@ -22,7 +25,7 @@ from typing import Optional, Sequence
 from ..errors import UnsupportedError
 from .exprs import Expr, call, type_name
 from .indexing import active
-from .sysval_block import STAGE_NUMBER, view_levels_word
+from .sysval_block import STAGE_NUMBER, sampler_lod_index, view_levels_word
 
 
 def query_levels(em, view: int) -> Expr:
@@ -141,4 +144,81 @@ def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offs
     return call(f"{name}({', '.join(args)})", ret, 4)
 
 
-__all__ = ["query_levels", "gather", "GATHER_TARGETS", "GatherTarget"]
+# ---------------------------------------------------------------------------
+# LODQ: textureQueryLod from the GL formula
+# ---------------------------------------------------------------------------
+#
+# GL 4.x section 8.14.1: rho = max(|d(u, v, w)/dx|, |d(u, v, w)/dy|) with u, v, w the
+# coordinates times the base level's size (cube: the face coordinates s, t of the
+# major axis, section 8.13), lambda = log2(rho) + the sampler's lod_bias.  GLSL 4.00
+# section 8.9.1 (textureQueryLod): .y is lambda, .x the level accessed: lambda
+# clamped to [min_lod, max_lod], then to [0, levels - 1] of the view, then 0 without
+# mipmapping, ceil(l + 0.5) - 1 with NEAREST mipmapping, l with LINEAR.
+
+_LODQ_SELECT = """vec2 glp_lodq_select(float lambda, vec4 smp, int levels)
+{
+    float l = min(max(lambda, smp.y), smp.z);
+    l = clamp(l, 0.0, max(float(levels - 1), 0.0));
+    float x = smp.w == 0.0 ? 0.0 : (smp.w == 1.0 ? ceil(l + 0.5) - 1.0 : l);
+    return vec2(x, lambda);
+}"""
+
+# GLSL sampler kind -> (coordinate components, how textureSize(s, 0) gives their size)
+_LODQ_KINDS = {
+    "1D": (1, "float(textureSize(s, 0))"),
+    "2D": (2, "vec2(textureSize(s, 0))"),
+    "3D": (3, "vec3(textureSize(s, 0))"),
+    "1DArray": (1, "float(textureSize(s, 0).x)"),
+    "2DArray": (2, "vec2(textureSize(s, 0).xy)"),
+    "Cube": (3, "float(textureSize(s, 0).x)"),
+}
+
+# The face coordinates of a cube direction and their derivatives: the major axis m
+# of P (x wins ties over y, y over z), s, t = 0.5 * (P[a], P[b]) / |P[m]| + 0.5 up to
+# sign, whose derivatives are 0.5 * (dP[ab] |P[m]| - P[ab] d|P[m]|) / P[m]^2.
+_CUBE_RHO = """    vec3 a = abs(P);
+    int m = (a.x >= a.y && a.x >= a.z) ? 0 : (a.y >= a.z ? 1 : 2);
+    int i = m == 0 ? 1 : 0;
+    int j = m == 2 ? 1 : 2;
+    float am = a[m], sm = P[m] < 0.0 ? -1.0 : 1.0;
+    vec3 ddx = dFdx(P), ddy = dFdy(P);
+    vec2 q = vec2(P[i], P[j]);
+    vec2 dx = 0.5 * (vec2(ddx[i], ddx[j]) * am - q * (sm * ddx[m])) / (am * am) * size;
+    vec2 dy = 0.5 * (vec2(ddy[i], ddy[j]) * am - q * (sm * ddy[m])) / (am * am) * size;"""
+
+
+def _slot_word(em, index: int, file: str, word_of) -> str:
+    """GLSL int expression of ``word_of(stage, slot)`` for SVIEW / SAMP ``index``
+    (inside an indexed lookup: the element's slot through a constant table)."""
+    stage = STAGE_NUMBER[em.proc]
+    array = active(em)
+    if array is None:
+        return str(word_of(stage, index))
+    slots = array.indexing.indices(file) or (index,) * array.count
+    return f"int[{len(slots)}]({', '.join(str(word_of(stage, k)) for k in slots)})[{array.index}]"
+
+
+def query_lod(em, s: str, stype: str, glsl_kind: str, coords: Expr, view: int, sampler: int) -> Expr:
+    """textureQueryLod(s, coords) for the view at SVIEW ``view`` sampled with the
+    sampler at SAMP ``sampler`` (vec2; see above)."""
+    kind = _LODQ_KINDS.get(glsl_kind)
+    if kind is None:
+        raise UnsupportedError(f"LODQ on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_query_lod")
+    n, size = kind
+    em.use_sysvals()
+    em.helper("glp_lodq_select", _LODQ_SELECT)
+    name = f"glp_lodq_{stype}"
+    vt = type_name("float", n)
+    if glsl_kind == "Cube":
+        rho = [f"    float size = {size};", _CUBE_RHO]
+    else:
+        rho = [f"    {vt} size = {size};", f"    {vt} dx = dFdx(P) * size, dy = dFdy(P) * size;"]
+    code = [f"vec2 {name}({stype} s, {vt} P, vec4 smp, int levels)", "{", *rho,
+             "    float rho = max(length(dx), length(dy));",
+             "    return glp_lodq_select(log2(rho) + smp.x, smp, levels);", "}"]
+    em.helper(name, "\n".join(code))
+    smp = f"sysvals.sampler_lod[{_slot_word(em, sampler, 'SAMP', sampler_lod_index)}]"
+    return call(f"{name}({s}, {coords.text}, {smp}, {query_levels(em, view).text})", "float", 2)
+
+
+__all__ = ["query_levels", "gather", "query_lod", "GATHER_TARGETS", "GatherTarget"]

@@ -280,12 +280,11 @@ def test_derivatives_and_query_lod(screen, ctx):
     bind_sampling(ctx, view_2d(ctx, tex), ctx.create_sampler_state(nearest()))
     S = Sampling(ctx, 4, 4)
     lo, hi = (0, 0, 0, 1), (2, 8, 0, 1)
-    if not screen.profile.has("texture_query_lod"):
-        check_refused(screen, ctx, ["TEXTURE_QUERY_LOD"], lambda c: S.draw(LOD_FS, lo, hi))
-    else:
-        assert cap(screen, "TEXTURE_QUERY_LOD") == 1
-        img = S.draw(LOD_FS, lo, hi)
-        np.testing.assert_allclose(img.reshape(-1, 4), np.tile([0.0, 4.0, 0.5, 2.0], (16, 1)), atol=1e-5)
+    # gl33: the GL formula with the sampler's lod state from the sysvals block
+    # (tests/context/test_texture_lod_query.py has the grid of footprints).
+    assert cap(screen, "TEXTURE_QUERY_LOD") == 1
+    img = S.draw(LOD_FS, lo, hi)
+    np.testing.assert_allclose(img.reshape(-1, 4), np.tile([0.0, 4.0, 0.5, 2.0], (16, 1)), atol=1e-5)
     # gl33: plain dFdx / dFdy, which the screen's probe found fine on llvmpipe
     # (tests/context/test_fine_derivatives.py has the non-linear cases).
     assert cap(screen, "FS_FINE_DERIVATIVE") == 1

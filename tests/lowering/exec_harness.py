@@ -207,7 +207,8 @@ class OpProgram:
 # The GL side
 # ---------------------------------------------------------------------------
 
-def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None) -> bytes:
+def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None,
+                   sampler_lod: Optional[Dict[int, Sequence[float]]] = None) -> bytes:
     """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport;
     ``view_levels`` (FS view -> level count) fills ``view_levels`` as glpipe's
     context does when it binds views (TXQ .w without textureQueryLevels)."""
@@ -218,6 +219,11 @@ def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]
     base = sysvals.field_offset("view_levels") // 4
     for view, levels in (view_levels or {}).items():
         words[base + sysvals.view_levels_word(sysvals.STAGE_NUMBER["FRAG"], view)] = levels
+    # sampler_lod (LODQ without textureQueryLod): what bind_sampler_states writes
+    base = sysvals.field_offset("sampler_lod") // 4
+    for slot, lod in (sampler_lod or {}).items():
+        k = base + 4 * sysvals.sampler_lod_index(sysvals.STAGE_NUMBER["FRAG"], slot)
+        data[k:k + 4] = lod
 
     def put(name, values):
         off = sysvals.field_offset(name) // 4
@@ -281,6 +287,16 @@ class ExecHarness:
             levels += 1
         return levels
 
+    def _texture_lod_state(self, tex) -> Tuple[float, float, float, float]:
+        """(lod_bias, min_lod, max_lod, mip filter code) of a ModernGL texture's own
+        sampling state (GL defaults: no bias, lods -1000..1000), as glpipe's
+        sysvals.sampler_lod holds them for a bound sampler state."""
+        mgl = self.moderngl
+        mip = {mgl.NEAREST_MIPMAP_NEAREST: 1, mgl.LINEAR_MIPMAP_NEAREST: 1,
+               mgl.NEAREST_MIPMAP_LINEAR: 2, mgl.LINEAR_MIPMAP_LINEAR: 2}
+        code = mip.get(tex.filter[0], 0) if hasattr(tex, "filter") else 0
+        return (0.0, -1000.0, 1000.0, float(code))
+
     # -- binding helpers ---------------------------------------------------
     def _bind_resources(self, prog, refl, consts: Dict[int, np.ndarray], ssbos: Dict[int, object],
                         fb_size=(1, 1)) -> List[object]:
@@ -302,7 +318,8 @@ class ExecHarness:
             buf.bind_to_uniform_block(info.binding)
             keep.append(buf)
         if refl.sysvals_binding is not None:
-            buf = self.ctx.buffer(_sysvals_bytes(*fb_size, getattr(self, "_view_levels", None)))
+            buf = self.ctx.buffer(_sysvals_bytes(*fb_size, getattr(self, "_view_levels", None),
+                                                 getattr(self, "_sampler_lod", None)))
             buf.bind_to_uniform_block(refl.sysvals_binding)
             keep.append(buf)
         for index, buf in ssbos.items():
@@ -351,13 +368,14 @@ class ExecHarness:
             fbo.use()
             fbo.clear(*clear)
             vao = self.ctx.vertex_array(prog, [])
-            self._view_levels = {}
+            self._view_levels, self._sampler_lod = {}, {}
             for view, tex in (textures or {}).items():
                 unit = refl.texture_unit(view)
                 if unit is None:
                     raise AssertionError(f"reflection has no texture unit for SVIEW/SAMP[{view}]")
                 tex.use(unit)
                 self._view_levels[view] = self._texture_levels(tex)
+                self._sampler_lod[view] = self._texture_lod_state(tex)
             keep = []
             try:
                 if viewports is None:

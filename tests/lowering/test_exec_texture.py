@@ -265,20 +265,15 @@ def test_txd_explicit_derivatives(gl, version, textures, deriv, level):
 
 @pytest.mark.parametrize("k,lod", [(0.5, (1.0, 1.0)), (0.125, (0.0, -1.0)), (0.25, (0.0, 0.0))])
 def test_lodq(gl, version, textures, k, lod):
-    """LODQ: .x = level accessed (clamped to [0, 1] here), .y = lambda = log2(4k)."""
-    from lowering.errors import UnsupportedError
-
+    """LODQ: .x = level accessed (clamped to [0, 1] here), .y = lambda = log2(4k)
+    (GLSL 330: the GL formula with the texture's lod state in the sysvals block)."""
     body, imm = _uv_body(k, 0.0, "LODQ DST.xy, SRC0, SAMP[0], 2D")
     exp = R.f32_words(np.tile([lod[0], lod[1], 0.0, 0.0], (4, 1)))
     rule = H.Precision("f32", abs=2.0 ** -8,
                        why="LOD arithmetic precision is implementation-defined (GL 4.5 8.14.1 lets "
                            "rho be approximated); 2^-8 covers fixed-point LOD units")
-    try:
-        H.run_check(gl, "LODQ", [R.f32_words(np.zeros((4, 4)))], version, mask="xy", body=body,
-                    decls=TEX2D + "\n" + imm, expected=exp, rule=rule, textures={0: textures["mip"]})
-    except UnsupportedError as err:
-        assert version < 400 and "LODQ" in str(err), err          # textureQueryLod: GLSL 400
-        H.REFUSED.append(("LODQ", version))
+    H.run_check(gl, "LODQ", [R.f32_words(np.zeros((4, 4)))], version, mask="xy", body=body,
+                decls=TEX2D + "\n" + imm, expected=exp, rule=rule, textures={0: textures["mip"]})
 
 
 def test_txqs_sample_count(gl, version):
