@@ -162,6 +162,43 @@ FALLBACKS: "tuple[Fallback, ...]" = (
              "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op) and ~0.05 s of llvmpipe "
              "compile per soft op in a shader (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
     ),
+    Fallback(
+        name="ldexp_glsl330",
+        feature="shader_ldexp",
+        provides="LDEXP without GLSL 400's ldexp: a GLSL 3.30 helper writes the exponent field (exact; "
+                 "flushed denormals and inf at the ends, like the host's ldexp)",
+        implementation="lowering.glsl.int_emul.INT_OPS",
+    ),
+    Fallback(
+        name="fine_derivatives_plain",
+        feature="derivative_control",
+        provides="DDX_FINE / DDY_FINE without GL_ARB_derivative_control: plain dFdx / dFdy, on hosts where the "
+                 "screen's probe draw finds them fine (host fact fine_plain_derivatives; refused elsewhere)",
+        implementation="glpipe.host_facts + lowering.glsl.alu",
+    ),
+    Fallback(
+        name="texture_query_levels_sysval",
+        feature="texture_query_levels",
+        provides="TXQ / SVIEWINFO .w (mip level count) without textureQueryLevels: the bound view's "
+                 "last_level - first_level + 1, written into the sysvals block by set_sampler_views",
+        implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsMixin._set_view_levels",
+    ),
+    Fallback(
+        name="texture_gather_fetches",
+        feature="texture_gather",
+        provides="TG4 without textureGather (and its gpu_shader5 forms): the four footprint texels fetched "
+                 "one by one (texelFetch inside the level, the bound sampler at texel centres outside it and "
+                 "for shadow compares); 2D, 2D_ARRAY, RECT; cube gathers refused (caps stay 0)",
+        implementation="lowering.glsl.texture_emul.gather",
+    ),
+    Fallback(
+        name="texture_query_lod_formula",
+        feature="texture_query_lod",
+        provides="LODQ (TEXTURE_QUERY_LOD) without textureQueryLod: the GL formula from the coordinates' "
+                 "derivatives; the sampler's lod_bias, min/max_lod and mip filter in the sysvals block, "
+                 "written by bind_sampler_states",
+        implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsMixin._set_sampler_lod",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

@@ -96,6 +96,10 @@ def collect(profile: "str | None" = None) -> dict:
             "compute_caps": compute_caps,
             "formats": formats,
             "features": feature_report(prof),
+            # Host behaviours probed by a draw (glpipe/host_facts.py), with the reason.
+            "host_facts": {name: {"holds": int(screen.host_facts.has(name)),
+                                  "reason": screen.host_facts.reasons[name]}
+                           for name in screen.host_facts.reasons},
             # GLPIPE_DEBUG (glpipe/debug.py): every flag, and those this screen has on.
             "debug": {"env": DEBUG_ENV, "on": sorted(screen.debug_flags), "flags": dict(DEBUG_FLAGS)},
         }
@@ -120,6 +124,9 @@ def _print_text(data: dict, out) -> None:
         w(f"  {how:<12} {name}{extra}\n")
         if row.get("cost"):
             w(f"  {'':<12}   cost: {row['cost']}\n")
+    w("\nHost facts (probed by a draw)\n-----------------------------\n")
+    for name, row in data["host_facts"].items():
+        w(f"  {'yes' if row['holds'] else 'no':<4} {name}: {row['reason']}\n")
     w("\nCaps\n----\n")
     for k, v in data["caps"].items():
         w(f"  PIPE_CAP_{k} = {v}\n")

@@ -65,6 +65,7 @@ from .defs import (
 )
 from .driver_queries import DRIVER_QUERY_GROUPS
 from .formats import Format, is_format_supported
+from .host_facts import probe_host_facts
 
 # --------------------------------------------------------------------------
 # What glpipe delivers now.  Flip a row when its subsystem lands with tests.
@@ -140,6 +141,7 @@ class CapsEnv:
         self.scratch_texture_unit = int(host.scratch_texture_unit)
         self.format_support = format_support
         self.delivered = MappingProxyType(dict(delivered))
+        self.facts = probe_host_facts(host)     # cached on the host (glpipe/host_facts.py)
 
     def d(self, *rows: str) -> bool:
         """True when every one of ``rows`` is delivered."""
@@ -148,6 +150,10 @@ class CapsEnv:
     def has(self, feature: str) -> bool:
         """Whether the host profile has ``feature`` (a glpipe.features row)."""
         return self.profile.has(feature)
+
+    def fact(self, name: str) -> bool:
+        """Whether host fact ``name`` (glpipe.host_facts.FACTS) holds on this host."""
+        return self.facts.has(name)
 
     def lim(self, name: str):
         """The host limit ``name`` (int, float or tuple)."""
@@ -320,9 +326,12 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_GATHER_OFFSETS, _S, lambda e: e.has("gpu_shader5")),
     (Cap.MIN_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET")),
     (Cap.MAX_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET")),
-    (Cap.TEXTURE_QUERY_LOD, _S, lambda e: e.has("texture_query_lod")),
+    # textureQueryLod, or the GL formula with the sampler's lod state from the sysvals
+    # block (lowering/glsl/texture_emul.py query_lod): every profile.
+    (Cap.TEXTURE_QUERY_LOD, _S, lambda e: 1),
     (Cap.TEXTURE_QUERY_SAMPLES, _S, lambda e: e.has("shader_texture_image_samples")),
-    (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control")),
+    # Without derivative_control, plain dFdx / dFdy where the host's are fine (probed).
+    (Cap.FS_FINE_DERIVATIVE, _S, lambda e: e.has("derivative_control") or e.fact("fine_plain_derivatives")),
     # Without GLSL 4.00 doubles, the soft doubles (lowering/glsl/soft_fp64.py) once every
     # double opcode has one (docs/lowering.md "Soft double precision").
     (Cap.DOUBLES, _S, lambda e: e.has("gpu_shader_fp64") or soft_fp64_complete()),

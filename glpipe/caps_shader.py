@@ -265,7 +265,7 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
         ShaderCap.TGSI_DFRACEXP_DLDEXP_SUPPORTED: int(fp64),  # frexp/ldexp on double: GLSL 4.00
         ShaderCap.TGSI_DROUND_SUPPORTED: int(fp64),
         ShaderCap.TGSI_FMA_SUPPORTED: int(sm5),  # fma(): a*b+c would round twice
-        ShaderCap.TGSI_LDEXP_SUPPORTED: int(sm5),  # x*exp2(e) overflows where ldexp does not
+        ShaderCap.TGSI_LDEXP_SUPPORTED: 1,  # ldexp, or int_emul's exact GLSL 3.30 helper (glp_ldexp)
         ShaderCap.TGSI_SKIP_MERGE_REGISTERS: 0,
     }
 

@@ -100,6 +100,10 @@ def _border_words(templ: SamplerState, what: str) -> tuple:
     return struct.unpack("<4I", struct.pack("<4f", *(float(v) for v in values)))
 
 
+# sysvals.sampler_lod .w: how textureQueryLod's .x follows the mip filter (GLSL 4.00 8.9.1).
+_LODQ_MIP_FILTER = {TexMipFilter.NONE: 0, TexMipFilter.NEAREST: 1, TexMipFilter.LINEAR: 2}
+
+
 class SamplerCSO:
     """A sampler state object: the GL sampler object(s) made at create time.
 
@@ -118,6 +122,7 @@ class SamplerCSO:
         "destroyed",
         "gl_clamp",
         "gl_sampler",
+        "lodq",
         "seamless",
         "templ",
         "unnormalized",
@@ -130,6 +135,10 @@ class SamplerCSO:
         self.gl_clamp = gl_clamp
         self.seamless = bool(templ.seamless_cube_map)
         self.unnormalized = bool(templ.unnormalized_coords)
+        # What LODQ reads from the sysvals block where the host has no textureQueryLod
+        # (lowering.glsl.sysval_block "sampler_lod"): bias, lod clamps, mip filter code.
+        self.lodq = (float(templ.lod_bias), float(templ.min_lod), float(templ.max_lod),
+                     float(_LODQ_MIP_FILTER[TexMipFilter(templ.min_mip_filter)]))
         self._params = params
         self._border_words = border_words
         # Integer views need their own GL sampler: for the border's kind, or
@@ -309,6 +318,8 @@ class SamplerPart(Part):
             return
         slots[start:start + len(samplers)] = samplers
         ctx.dirty |= Dirty.SAMPLERS
+        if ctx._sampler_lod_sysval:          # LODQ on gl33 (glpipe/sysvals.py)
+            ctx._set_sampler_lod(stage, start, samplers)
         self._update_gl_clamp(stage)
 
     def _update_gl_clamp(self, stage: int) -> None:

@@ -22,6 +22,7 @@ from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
+from .host_facts import probe_host_facts
 from .host import HostGL, create_host
 from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
 
@@ -89,6 +90,9 @@ class Screen:
         host.lost_current_hooks.append(self._host_not_current)
         host.make_current()
         self.format_support = probe_format_support(host)
+        # Host behaviours no version string tells (fine plain derivatives, ...):
+        # one small draw per host, cached on it (glpipe/host_facts.py).
+        self.host_facts = probe_host_facts(host)
         self.bindings = binding_layout(host.profile)
         self.caps = ScreenCaps(host, self.format_support, bindings=self.bindings)
 

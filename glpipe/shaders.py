@@ -387,7 +387,8 @@ class ShaderMixin:
 
         prof = self.screen.profile
         glsl = to_glsl(cso.info, glsl_version=prof.glsl_version, key=key,
-                       extensions=prof.extensions, bindings=self.bindings)
+                       extensions=prof.extensions, bindings=self.bindings,
+                       host_facts=self.screen.host_facts.holds)
         gl = self.gl
         kind = _GL_SHADER_KIND[cso.stage](gl)
         shader = gl.glCreateShader(kind)

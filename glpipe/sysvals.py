@@ -23,7 +23,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError
 from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
-from lowering.glsl.sysval_block import SYSVALS
+from lowering.glsl.sysval_block import SYSVALS, field_offset, sampler_lod_index, view_levels_word
 
 from .dirty import Dirty
 
@@ -51,6 +51,12 @@ class SysvalsMixin:
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
         self._sysvals_bound = False          # whether the binding point holds our UBO
+        # TXQ .w without textureQueryLevels (gl33): bound views' level counts, written
+        # at bind time (_set_view_levels); the first word of sysvals.view_levels.
+        self._view_levels_sysval = not self.screen.profile.has("texture_query_levels")
+        self._view_levels_word0 = field_offset("view_levels") // 4
+        # LODQ without textureQueryLod: bound samplers' lod parameters (_set_sampler_lod).
+        self._sampler_lod_sysval = not self.screen.profile.has("texture_query_lod")
         self.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -78,6 +84,33 @@ class SysvalsMixin:
             self._sysvals_lo = min(self._sysvals_lo, lo)
             self._sysvals_hi = max(self._sysvals_hi, hi)
         self.dirty |= Dirty.SYSVALS
+
+    def _set_view_levels(self, stage: int, start: int, views) -> None:
+        """sysvals.view_levels of slots ``start ...`` of ``stage`` (a PIPE_SHADER_*
+        number) from ``views`` (None: an empty slot, 0 levels).  Called where
+        views are bound, only on hosts without textureQueryLevels."""
+        words = self._sysvals_views[np.uint32]
+        base = self._view_levels_word0 + view_levels_word(stage, start)
+        for k, view in enumerate(views):
+            levels = 0 if view is None else view.last_level - view.first_level + 1
+            w = base + k
+            if words[w] != levels:
+                words[w] = levels
+                lo, hi = 4 * w, 4 * w + 4
+                if self._sysvals_hi <= self._sysvals_lo:
+                    self._sysvals_lo, self._sysvals_hi = lo, hi
+                else:
+                    self._sysvals_lo = min(self._sysvals_lo, lo)
+                    self._sysvals_hi = max(self._sysvals_hi, hi)
+                self.dirty |= Dirty.SYSVALS
+
+    def _set_sampler_lod(self, stage: int, start: int, samplers) -> None:
+        """sysvals.sampler_lod of slots ``start ...`` of ``stage`` from sampler
+        CSOs (their ``lodq`` tuple; None: an empty slot, zeros).  Called by
+        bind_sampler_states, only on hosts without textureQueryLod (LODQ)."""
+        for k, cso in enumerate(samplers):
+            self._set_sysval("sampler_lod", cso.lodq if cso is not None else (0.0, 0.0, 0.0, 0.0),
+                             sampler_lod_index(stage, start + k))
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Sequence
 
+from ..errors import UnsupportedError
 from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
                     literal, negate, op, shift_count, splat, swizzle, type_name, var)
 from . import exact
@@ -375,18 +376,25 @@ def _mad(em, inst, a, b, c):
     return binop(legacy_mul(em, a, b), "+", c)
 
 
+# DDX_FINE / DDY_FINE: the GLSL 4.50 built-in, or the plain one where the host's
+# plain derivatives are fine (GLSL lets dFdx be either; glpipe probes which:
+# requirements.HOST_FACTS), else an honest refusal.
+_PLAIN_OF_FINE = {"dFdxFine": "dFdx", "dFdyFine": "dFdy"}
+
+
 def _ddx(name):
     def formula(em, inst, a):
-        if name.endswith("Fine"):
+        plain = _PLAIN_OF_FINE.get(name)
+        if plain is None:
+            return fn(name, a)
+        if em.req.has("derivative_control"):
             em.req.need("derivative_control", inst.opcode)
-        return fn(name, a)
-    return formula
-
-
-def _gpu5(name):
-    def formula(em, inst, *a):
-        em.req.need("gpu_shader5", inst.opcode)
-        return fn(name, *a)
+            return fn(name, a)
+        if em.req.fact("fine_plain_derivatives"):
+            return fn(plain, a)
+        raise UnsupportedError(f"{inst.opcode} needs {em.req.describe('derivative_control')}, or a host whose "
+                               f"plain {plain} is fine (host fact fine_plain_derivatives, which glpipe "
+                               f"probes with a draw: not reported for this host)")
     return formula
 
 
@@ -475,7 +483,7 @@ ALU: Dict[str, Callable] = {
     "CMP": handle_comp(_cmp),
     "CND": handle_comp(_cnd),
     "CLAMP": handle_comp(_f("clamp")),
-    "LDEXP": handle_comp(_gpu5("ldexp")),
+    "LDEXP": handle_comp(_int_op),        # ldexp or the GLSL 3.30 helper (int_emul.INT_OPS)
     "DDX": handle_comp(_ddx("dFdx")),
     "DDY": handle_comp(_ddx("dFdy")),
     "DDX_FINE": handle_comp(_ddx("dFdxFine")),

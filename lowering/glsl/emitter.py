@@ -66,7 +66,7 @@ class GLSLShader:
 
 def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 330, key: Optional[VariantKey] = None,
             extensions=frozenset(), bindings: Optional[BindingLayout] = None,
-            req_local_mem: Optional[int] = None) -> GLSLShader:
+            req_local_mem: Optional[int] = None, host_facts=frozenset()) -> GLSLShader:
     """Lower TGSI (text, a parsed ``Shader``, or the ``ShaderInfo`` that
     ``validate`` returned for one, which is not validated again) to GLSL
     ``glsl_version``.
@@ -74,7 +74,9 @@ def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 
     ``extensions`` are the GL extension names the host has (an ``#extension``
     is emitted only for those the shader uses); ``bindings`` is the binding
     convention (default: ``BindingLayout.default_for(glsl_version)``);
-    ``req_local_mem`` is the compute state's shared memory size in bytes.
+    ``req_local_mem`` is the compute state's shared memory size in bytes;
+    ``host_facts`` names the host behaviours of ``requirements.HOST_FACTS``
+    that hold (glpipe probes them).
     Raises TGSIParseError / ShaderValidationError for bad TGSI and
     UnsupportedError (naming the opcode or feature and what would grant it)
     when this GLSL version and these extensions cannot express the shader.
@@ -94,20 +96,21 @@ def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 
     if not isinstance(key, VariantKey):
         raise InvalidArgumentError(f"key must be a VariantKey, not {type(key).__name__}")
     layout = bindings if bindings is not None else BindingLayout.default_for(glsl_version, extensions)
-    return Emitter(info, glsl_version, key, frozenset(extensions), layout, req_local_mem).run()
+    return Emitter(info, glsl_version, key, frozenset(extensions), layout, req_local_mem,
+                   frozenset(host_facts)).run()
 
 
 class Emitter:
     """State of one lowering (docs/lowering.md "Module map" has the handler API)."""
 
     def __init__(self, info: ShaderInfo, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
-                 req_local_mem: Optional[int]):
+                 req_local_mem: Optional[int], host_facts=frozenset()):
         self.info = info                         # validate()'s record: the shader is well formed
         shader = self.shader = info.shader
         self.proc = shader.processor
         self.prefix = STAGE_PREFIX[self.proc]
         self.key = key
-        self.req = Requirements(glsl_version, extensions)
+        self.req = Requirements(glsl_version, extensions, host_facts)
         self.layout = layout
         self.req_local_mem = req_local_mem
         self.decls = Decls(shader)

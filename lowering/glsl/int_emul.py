@@ -1,6 +1,6 @@
-"""The GLSL 4.00 integer built-ins of TGSI's integer opcodes, and their GLSL 3.30 lowerings.
+"""The GLSL 4.00 built-ins of TGSI's integer opcodes and LDEXP, and their GLSL 3.30 lowerings.
 
-IMUL_HI, UMUL_HI, BREV, POPC, LSB, IMSB, UMSB, IBFE, UBFE and BFI need no
+IMUL_HI, UMUL_HI, BREV, POPC, LSB, IMSB, UMSB, IBFE, UBFE, BFI and LDEXP need no
 Gallium cap beyond integer support (tgsi.rst), so a host without GLSL 4.00 /
 GL_ARB_gpu_shader5 (the gl33 profile) runs them through helper functions
 written with 3.30 operators only.  Which form a shader gets is decided by the
@@ -11,7 +11,7 @@ Every helper is exact for every input tgsi.rst defines, and avoids what
 GLSL leaves undefined (shift counts outside [0, 31]; e.g. ``1u << 32`` for a
 32-bit field): the high product half is assembled from 16-bit partial
 products, the bit scans are binary searches, BREV and POPC are the classic
-mask-and-shift ladders.  docs/lowering.md ("GLSL 3.30 integer lowerings")
+mask-and-shift ladders, LDEXP writes the result's exponent field.  docs/lowering.md ("GLSL 3.30 integer lowerings")
 lists them.
 """
 
@@ -86,6 +86,22 @@ _HELPERS: Dict[str, Tuple[str, Tuple[Tuple[str, str], ...], str]] = {
     uint field = bits >= 32 ? 0xffffffffu : (1u << uint(bits & 31)) - 1u;
     uint mask = field << o;
     return ((insert << o) & mask) | (base & ~mask);"""),
+    # x * 2^e by writing the exponent field, exact: the product of a float and a
+    # power of two is representable unless it leaves the normal range.  At the ends
+    # it does what the host's ldexp does (tests/lowering/test_exec_ldexp.py): shaders
+    # run with denormals flushed (llvmpipe's FTZ/DAZ), so a subnormal x and a result
+    # below FLT_MIN are zeros of x's sign; >= 2^128 is inf (GLSL: undefined).  e is
+    # clamped first so the biased sum cannot wrap.
+    "glp_ldexp": ("float", (("float", "x"), ("int", "e")), """\
+    uint b = floatBitsToUint(x);
+    int biased = int((b >> 23u) & 0xffu);
+    if (biased == 0xff) return x;
+    uint sign = b & 0x80000000u;
+    if (biased == 0) return uintBitsToFloat(sign);
+    int r = biased + clamp(e, -512, 512);
+    if (r >= 0xff) return uintBitsToFloat(sign | 0x7f800000u);
+    if (r <= 0) return uintBitsToFloat(sign);
+    return uintBitsToFloat((b & 0x807fffffu) | (uint(r) << 23u));"""),
 }
 
 # Helpers a helper calls (registered first so they print first).
@@ -196,7 +212,7 @@ def _bitfield(name: str, nvalues: int) -> Callable[..., Expr]:
     return build
 
 
-# One row per opcode (tgsi.rst "Integer ISA" / "Bitwise ISA").
+# One row per opcode (tgsi.rst "Integer ISA" / "Bitwise ISA", LDEXP of "Computational ISA").
 INT_OPS: Dict[str, IntOp] = {
     "IMUL_HI": IntOp(_mul_extended(True), "glp_imul_hi"),
     "UMUL_HI": IntOp(_mul_extended(False), "glp_umul_hi"),
@@ -208,6 +224,7 @@ INT_OPS: Dict[str, IntOp] = {
     "IBFE": IntOp(_bitfield("bitfieldExtract", 1), "glp_ibfe"),
     "UBFE": IntOp(_bitfield("bitfieldExtract", 1), "glp_ubfe"),
     "BFI": IntOp(_bitfield("bitfieldInsert", 2), "glp_bfi"),
+    "LDEXP": IntOp(_builtin("ldexp"), "glp_ldexp"),
 }
 
 

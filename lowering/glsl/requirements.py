@@ -7,6 +7,10 @@ preference.  The emitter never tests ``glsl_version`` directly; it asks
 ``#extension`` to enable) or raises ``UnsupportedError`` naming the opcode
 and what the host lacks, e.g. "DADD needs GLSL 400 or GL_ARB_gpu_shader_fp64".
 That is what keeps the promise "never emit GLSL that fails to compile".
+
+``HOST_FACTS`` lists behaviours of the host that no version or extension
+names, measured by glpipe (``glpipe.host_facts``) and handed to the lowering
+as names (``to_glsl(host_facts=...)``); ``Requirements.fact(name)`` asks.
 """
 
 from __future__ import annotations
@@ -93,6 +97,13 @@ FEATURES: Dict[str, GLSLFeature] = _table(
     ("viewport_array2", None, ("GL_NV_viewport_array2",), "gl_ViewportMask"),
 )
 
+# Host behaviours the lowering may rely on when the caller says they hold
+# (glpipe probes them with a draw: glpipe/host_facts.py): name -> what it allows.
+HOST_FACTS: Dict[str, str] = {
+    "fine_plain_derivatives": "plain dFdx / dFdy are fine (per pixel pair) derivatives: "
+                              "DDX_FINE / DDY_FINE without derivative_control",
+}
+
 # Extensions whose '#extension' directive must say 'enable' rather than
 # 'require' is none in practice; keep the directive uniform.
 _DIRECTIVE = "require"
@@ -105,10 +116,20 @@ class Requirements:
     feature; it records the extension to enable, or raises UnsupportedError.
     """
 
-    def __init__(self, glsl_version: int, extensions: Iterable[str] = ()):
+    def __init__(self, glsl_version: int, extensions: Iterable[str] = (), facts: Iterable[str] = ()):
         self.glsl_version = int(glsl_version)
         self.available: FrozenSet[str] = frozenset(extensions)
+        self.facts: FrozenSet[str] = frozenset(facts)
+        unknown = self.facts - set(HOST_FACTS)
+        if unknown:
+            raise KeyError(f"unknown host facts {sorted(unknown)}; known: {sorted(HOST_FACTS)}")
         self.enabled: List[str] = []
+
+    def fact(self, name: str) -> bool:
+        """Whether host fact ``name`` (a key of ``HOST_FACTS``) was reported as holding."""
+        if name not in HOST_FACTS:
+            raise KeyError(name)
+        return name in self.facts
 
     def has(self, feature: str) -> bool:
         """True when ``feature`` is usable (core or via an available extension); records nothing."""
@@ -149,4 +170,4 @@ class Requirements:
         return [f"#extension {ext} : {_DIRECTIVE}" for ext in self.enabled]
 
 
-__all__ = ["GLSLFeature", "FEATURES", "Requirements"]
+__all__ = ["GLSLFeature", "FEATURES", "HOST_FACTS", "Requirements"]

@@ -16,6 +16,25 @@ from typing import List, Tuple
 BLOCK_NAME = "glp_sysvals"
 INSTANCE_NAME = "sysvals"
 
+# view_levels: one 32-bit word per (stage, sampler view slot); slots per stage
+# is PIPE_MAX_SHADER_SAMPLER_VIEWS, stages are numbered as PIPE_SHADER_*.
+VIEW_SLOTS_PER_STAGE = 128
+STAGE_NUMBER = {"VERT": 0, "TESS_CTRL": 1, "TESS_EVAL": 2, "GEOM": 3, "FRAG": 4, "COMP": 5}
+VIEW_LEVELS_WORDS = VIEW_SLOTS_PER_STAGE * len(STAGE_NUMBER)
+# sampler_lod: one vec4 per (stage, sampler state slot); PIPE_MAX_SAMPLERS slots.
+SAMPLER_SLOTS_PER_STAGE = 32
+
+
+def sampler_lod_index(stage: int, slot: int) -> int:
+    """Element of ``sampler_lod`` holding sampler ``slot`` of stage ``stage`` (PIPE_SHADER_*)."""
+    return stage * SAMPLER_SLOTS_PER_STAGE + slot
+
+
+def view_levels_word(stage: int, slot: int) -> int:
+    """Index of the ``view_levels`` word of sampler view ``slot`` of stage
+    ``stage`` (a PIPE_SHADER_* number): element ``w // 4``, component ``w % 4``."""
+    return stage * VIEW_SLOTS_PER_STAGE + slot
+
 
 @dataclass(frozen=True)
 class SysvalField:
@@ -49,6 +68,14 @@ def _fields() -> Tuple[SysvalField, ...]:
                                     "(VariantKey.window_rectangles)"),
         ("line_stipple", "uvec4", 1, "x: line stipple pattern, y: factor (repeat - 1), z: segments per "
                                      "instance of a strip draw's bases (VariantKey.line_stipple)"),
+        ("view_levels", "uvec4", VIEW_LEVELS_WORDS // 4,
+         "TXQ / SVIEWINFO .w without textureQueryLevels: the level count (last_level - first_level + 1) "
+         "of the view bound at slot s of stage t (PIPE_SHADER_* number) is word t * 128 + s "
+         "(view_levels_word); 0 for an empty slot"),
+        ("sampler_lod", "vec4", SAMPLER_SLOTS_PER_STAGE * len(STAGE_NUMBER),
+         "LODQ without textureQueryLod: (lod_bias, min_lod, max_lod, mip filter 0 none / 1 nearest / "
+         "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
+         "(sampler_lod_index); an empty slot reads 0"),
     ]
     out: List[SysvalField] = []
     offset = 0
@@ -80,4 +107,6 @@ def field_offset(name: str) -> int:
     raise KeyError(name)
 
 
-__all__ = ["SysvalField", "SYSVALS", "SIZE", "BLOCK_NAME", "INSTANCE_NAME", "declaration", "field_offset"]
+__all__ = ["SysvalField", "SYSVALS", "SIZE", "BLOCK_NAME", "INSTANCE_NAME", "declaration", "field_offset",
+           "VIEW_SLOTS_PER_STAGE", "STAGE_NUMBER", "VIEW_LEVELS_WORDS", "view_levels_word",
+           "SAMPLER_SLOTS_PER_STAGE", "sampler_lod_index"]

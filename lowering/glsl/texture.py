@@ -41,6 +41,7 @@ from .passes.texture import clamp_coords, sampler_mask, would_clamp
 from .reflection import SamplerInfo
 from .shadow_swizzle import class_of, compare_result
 from .signatures import sampler_index
+from .texture_emul import gather, query_levels, query_lod
 
 
 @dataclass(frozen=True)
@@ -218,9 +219,10 @@ def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Opti
     return _offset(em, i, inst, row, 0, allow_dynamic)
 
 
-def _offset(em, i: int, inst, row: Target, k: int, allow_dynamic: bool) -> Expr:
+def _offset(em, i: int, inst, row: Target, k: int, allow_dynamic: bool, emulated: bool = False) -> Expr:
     """Texel offset operand ``k`` of ``inst`` as an ivecN (a literal for an
-    immediate; a register read, gpu_shader5 only, when ``allow_dynamic``)."""
+    immediate; a register read, gpu_shader5 only, when ``allow_dynamic``;
+    ``emulated``: for the GLSL 3.30 gather, which takes any int expression)."""
     off = inst.tex_offsets[k]
     n = row.offset
     if n == 0:
@@ -231,7 +233,8 @@ def _offset(em, i: int, inst, row: Target, k: int, allow_dynamic: bool) -> Expr:
     if not allow_dynamic:
         raise UnsupportedError(f"{inst.opcode} with a non-constant offset ({off.file}[{off.index}]): "
                                f"GLSL texture offsets must be constant expressions")
-    em.req.need("gather_extended", f"{inst.opcode} with a non-constant offset")
+    if not emulated:
+        em.req.need("gather_extended", f"{inst.opcode} with a non-constant offset")
     return em.read_register(i, "o", k, _OffsetReg(off), tuple(off.swizzle[:n]), "int")
 
 
@@ -401,9 +404,12 @@ def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, samp
     _emit_result(em, i, inst, _call(func, args, ret, 4), result_swizzle)
 
 
-def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str) -> Expr:
+def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str,
+                view: int) -> Expr:
     """(width, height|layers, depth|layers, levels) for the written ``comps``, as ints;
-    components the target has no size for read 0 (tgsi.rst: undefined)."""
+    components the target has no size for read 0 (tgsi.rst: undefined).  The
+    level count is textureQueryLevels where the host has it, else the bound
+    view's count from the sysvals block (texture_emul.query_levels)."""
     size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})",
                 "int", row.size)
     dims = [c for c in comps if c < row.size]
@@ -417,8 +423,11 @@ def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[in
         if c < row.size:
             parts.append(component(size, c))
         elif c == 3 and row.mips:
-            em.req.need("texture_query_levels", f"{what}.w (number of mip levels)")
-            parts.append(call(f"textureQueryLevels({s})", "int", 1))
+            if em.req.has("texture_query_levels"):
+                em.req.need("texture_query_levels", f"{what}.w (number of mip levels)")
+                parts.append(call(f"textureQueryLevels({s})", "int", 1))
+            else:
+                parts.append(query_levels(em, view))
         elif c == 3:
             parts.append(literal("int", (1,)))     # no mip chain: one level
         else:
@@ -434,7 +443,7 @@ def handle_txq(em, i, inst) -> None:
     s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     lod = em.src(i, 0, (0,), "int") if inst.opcode == "TXQ" else literal("int", (0,))
-    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, inst.opcode))
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, inst.opcode, unit))
 
 
 def handle_txqs(em, i, inst) -> None:
@@ -454,15 +463,21 @@ def handle_lodq(em, i, inst) -> None:
     tname = inst.texture
     row = target_row(tname, inst.opcode)
     unit = sampler_index(inst)
-    s = sampler_uniform(em, unit, unit, tname, _ret_type(em, unit))
-    _lod_query(em, i, inst, s, row)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, tname, ret)
+    _lod_query(em, i, inst, s, row, ret, unit, unit)
 
 
-def _lod_query(em, i, inst, s: str, row: Target) -> None:
-    em.req.need("texture_query_lod", inst.opcode)
-    func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
+def _lod_query(em, i, inst, s: str, row: Target, ret: str, view: int, sampler: int) -> None:
     coords = row.coords - (1 if "Array" in row.glsl else 0)
-    lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
+    if em.req.has("texture_query_lod"):
+        em.req.need("texture_query_lod", inst.opcode)
+        func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
+        lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
+    else:       # the GL formula, sampler state from the sysvals block (texture_emul.query_lod)
+        prefix = {"float": "", "int": "i", "uint": "u"}[ret]
+        stype = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
+        lod = query_lod(em, s, stype, row.glsl, _coords(em, i, 0, coords), view, sampler)
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     parts = [component(lod, c) if c < 2 else literal("float", (0,)) for c in comps]
     em.write(i, 0, comps, construct(parts, "float") if any(c >= 2 for c in comps) else swizzle(lod, comps))
@@ -486,6 +501,9 @@ def handle_tg4(em, i, inst) -> None:
     n_offsets = len(inst.tex_offsets)
     if n_offsets not in (0, 1, 4):
         raise InvalidArgumentError(f"TG4 takes one or four texel offsets, not {n_offsets}")
+    if not _native_gather(em, inst, row):
+        _emulated_gather(em, i, inst, row)
+        return
     if n_offsets == 4:
         em.req.need("gather_extended", "TG4 with four offsets (TEXTURE_GATHER_OFFSETS)")
     em.req.need("texture_gather", "TG4")
@@ -503,10 +521,7 @@ def handle_tg4(em, i, inst) -> None:
         else:
             args.append(em.src(i, 0, (row.coords,), "float"))
     else:
-        comp_src = inst.srcs[1]
-        if comp_src.file != "IMM" or comp_src.indirect is not None:
-            raise UnsupportedError("TG4 with a non-immediate component: GLSL needs a constant component")
-        which = em.decls.immediate_words(comp_src.index)[comp_src.swizzle[0]]
+        which = _gather_component(em, inst)
         if which:
             em.req.need("gather_extended", "TG4 of a component other than x")
             comp.append(literal("int", (which,)))
@@ -519,6 +534,55 @@ def handle_tg4(em, i, inst) -> None:
         func = "textureGatherOffset"
         args.append(offset)
     _emit_result(em, i, inst, _call(func, args + comp, ret, 4))
+
+
+def _gather_component(em, inst) -> int:
+    """TG4's component select, src1.x (an immediate: GLSL wants a constant)."""
+    comp_src = inst.srcs[1]
+    if comp_src.file != "IMM" or comp_src.indirect is not None:
+        raise UnsupportedError("TG4 with a non-immediate component: GLSL needs a constant component")
+    return em.decls.immediate_words(comp_src.index)[comp_src.swizzle[0]]
+
+
+def _native_gather(em, inst, row: Target) -> bool:
+    """Whether the host's textureGather* can do this TG4 (else texture_emul.gather):
+    textureGather itself, plus gpu_shader5 for a component other than x, a
+    shadow compare, four offsets or a run-time offset."""
+    if not em.req.has("texture_gather"):
+        return False
+    if em.req.has("gather_extended"):
+        return True
+    extended = (row.shadow or len(inst.tex_offsets) == 4
+                or any(off.file != "IMM" for off in inst.tex_offsets)
+                or _gather_component(em, inst) != 0)
+    return not extended
+
+
+def _emulated_gather(em, i, inst, row: Target) -> None:
+    """TG4 as four texel fetches (texture_emul.gather) on a host without the
+    textureGather form it needs."""
+    unit = sampler_index(inst)
+    ret = _ret_type(em, unit)
+    s = sampler_uniform(em, unit, unit, inst.texture, ret)
+    coords = _coords(em, i, 0, row.coords)
+    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes/texture.py)
+    if clamp is not None:
+        coords = clamp.coords
+    ref = None
+    which = 0
+    if row.shadow:
+        ref = em.src(i, 1 if row.glsl == "CubeArray" else 0, (0 if row.glsl == "CubeArray" else row.coords,),
+                     "float")
+    else:
+        which = _gather_component(em, inst)
+    n = len(inst.tex_offsets)
+    offsets = None
+    if n:
+        read = [_offset(em, i, inst, row, k, allow_dynamic=True, emulated=True) for k in range(n)]
+        offsets = read * 4 if n == 1 else read
+    prefix = {"float": "", "int": "i", "uint": "u"}[ret]
+    stype = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
+    _emit_result(em, i, inst, gather(em, s, stype, row.glsl, coords, which, offsets, ref, ret, four=n == 4))
 
 
 def _gather_offsets(em, i, inst, row: Target, args: list[Expr], comp: list[Expr], ret: str) -> Expr:
@@ -555,7 +619,7 @@ def handle_sample(em, i, inst) -> None:
     ret = _ret_type(em, view)
     s = sampler_uniform(em, view, sampler, target, ret)
     if op == "LOD":
-        _lod_query(em, i, inst, s, row)
+        _lod_query(em, i, inst, s, row, ret, view, sampler)
         return
     coords = _coords(em, i, 0, row.coords)
     clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
@@ -612,7 +676,7 @@ def handle_sviewinfo(em, i, inst) -> None:
     s = sampler_uniform(em, view, None, target, _ret_type(em, view))
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     lod = em.src(i, 0, (0,), "int")
-    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, "SVIEWINFO"))
+    em.write(i, 0, comps, _size_query(em, s, row, lod, comps, "SVIEWINFO", view))
 
 
 def handle_sample_info(em, i, inst) -> None:

@@ -207,11 +207,23 @@ class OpProgram:
 # The GL side
 # ---------------------------------------------------------------------------
 
-def _sysvals_bytes(width: int, height: int) -> bytes:
-    """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport."""
+def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None,
+                   sampler_lod: Optional[Dict[int, Sequence[float]]] = None) -> bytes:
+    """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport;
+    ``view_levels`` (FS view -> level count) fills ``view_levels`` as glpipe's
+    context does when it binds views (TXQ .w without textureQueryLevels)."""
     from lowering.glsl import sysval_block as sysvals
 
     data = np.zeros(sysvals.SIZE // 4, dtype=np.float32)
+    words = data.view(U32)
+    base = sysvals.field_offset("view_levels") // 4
+    for view, levels in (view_levels or {}).items():
+        words[base + sysvals.view_levels_word(sysvals.STAGE_NUMBER["FRAG"], view)] = levels
+    # sampler_lod (LODQ without textureQueryLod): what bind_sampler_states writes
+    base = sysvals.field_offset("sampler_lod") // 4
+    for slot, lod in (sampler_lod or {}).items():
+        k = base + 4 * sysvals.sampler_lod_index(sysvals.STAGE_NUMBER["FRAG"], slot)
+        data[k:k + 4] = lod
 
     def put(name, values):
         off = sysvals.field_offset(name) // 4
@@ -262,6 +274,29 @@ class ExecHarness:
         kwargs.setdefault("extensions", self.extensions_for(glsl_version))
         return lowering.to_glsl(text, glsl_version=glsl_version, **kwargs)
 
+    def _texture_levels(self, tex) -> int:
+        """Mip levels a 2D ModernGL texture holds (defined levels up to its
+        GL_TEXTURE_MAX_LEVEL): what textureQueryLevels reports for it; 1 for others."""
+        if not isinstance(tex, self.moderngl.Texture):
+            return 1
+        GL = self.gl
+        GL.glBindTexture(GL.GL_TEXTURE_2D, tex.glo)
+        top = int(GL.glGetTexParameteriv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAX_LEVEL))
+        levels = 0
+        while levels <= top and int(GL.glGetTexLevelParameteriv(GL.GL_TEXTURE_2D, levels, GL.GL_TEXTURE_WIDTH)):
+            levels += 1
+        return levels
+
+    def _texture_lod_state(self, tex) -> Tuple[float, float, float, float]:
+        """(lod_bias, min_lod, max_lod, mip filter code) of a ModernGL texture's own
+        sampling state (GL defaults: no bias, lods -1000..1000), as glpipe's
+        sysvals.sampler_lod holds them for a bound sampler state."""
+        mgl = self.moderngl
+        mip = {mgl.NEAREST_MIPMAP_NEAREST: 1, mgl.LINEAR_MIPMAP_NEAREST: 1,
+               mgl.NEAREST_MIPMAP_LINEAR: 2, mgl.LINEAR_MIPMAP_LINEAR: 2}
+        code = mip.get(tex.filter[0], 0) if hasattr(tex, "filter") else 0
+        return (0.0, -1000.0, 1000.0, float(code))
+
     # -- binding helpers ---------------------------------------------------
     def _bind_resources(self, prog, refl, consts: Dict[int, np.ndarray], ssbos: Dict[int, object],
                         fb_size=(1, 1)) -> List[object]:
@@ -283,7 +318,8 @@ class ExecHarness:
             buf.bind_to_uniform_block(info.binding)
             keep.append(buf)
         if refl.sysvals_binding is not None:
-            buf = self.ctx.buffer(_sysvals_bytes(*fb_size))
+            buf = self.ctx.buffer(_sysvals_bytes(*fb_size, getattr(self, "_view_levels", None),
+                                                 getattr(self, "_sampler_lod", None)))
             buf.bind_to_uniform_block(refl.sysvals_binding)
             keep.append(buf)
         for index, buf in ssbos.items():
@@ -332,11 +368,14 @@ class ExecHarness:
             fbo.use()
             fbo.clear(*clear)
             vao = self.ctx.vertex_array(prog, [])
+            self._view_levels, self._sampler_lod = {}, {}
             for view, tex in (textures or {}).items():
                 unit = refl.texture_unit(view)
                 if unit is None:
                     raise AssertionError(f"reflection has no texture unit for SVIEW/SAMP[{view}]")
                 tex.use(unit)
+                self._view_levels[view] = self._texture_levels(tex)
+                self._sampler_lod[view] = self._texture_lod_state(tex)
             keep = []
             try:
                 if viewports is None:
@@ -816,7 +855,7 @@ UNSUPPORTED_AT_330 = frozenset(DOUBLE_REFUSED_AT_330)
 # naming the opcode -- both are what issue 3 item 4 asks for.
 EMULABLE_AT_330 = frozenset([
     # (the GLSL 4.00 bit ops and IMUL_HI / UMUL_HI have GLSL 3.30 helpers: never refused)
-    "FMA", "LDEXP",                                                  # fma/ldexp (400)
+    "FMA",                                                           # fma (400); LDEXP has a 3.30 helper
     "PK2H", "UP2H", "PK2US", "PK4B", "PK4UB", "UP2US", "UP4B", "UP4UB",  # packing (400/420)
 ])
 

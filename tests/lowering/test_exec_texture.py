@@ -123,24 +123,18 @@ def test_txf_uint_texture_raw_bits(gl, version, textures):
 
 @pytest.mark.parametrize("mask", ["xy", "w"])
 def test_txq_size_and_levels(gl, version, textures, mask):
-    """TXQ: (width, height) of mip src0.x; .w = number of levels (textureQueryLevels, GLSL 430).
+    """TXQ: (width, height) of mip src0.x; .w = number of levels (textureQueryLevels, GLSL 430;
+    at GLSL 330 the view's count from the sysvals block, which the harness fills as glpipe does).
 
     One draw per case (index_mode="draw"): llvmpipe (Mesa 22.3) evaluates
     textureSize() with the lod of one SIMD lane for the whole vector, so a
     batch with different lods per pixel would test the host, not the lowering.
     """
-    from lowering.errors import UnsupportedError
-
     src = R.words([[0, 9, 9, 9], [1, 9, 9, 9], [0, 9, 9, 9], [1, 9, 9, 9]])
     exp = R.words([[4, 4, 0, 2], [2, 2, 0, 2], [4, 4, 0, 2], [2, 2, 0, 2]])
-    try:
-        H.run_check(gl, "TXQ", [src], version, mask=mask, operands=["SRC0", "SAMP[0]"], suffix=", 2D",
-                    decls=TEX2D, expected=exp, rule=BITS, textures={0: textures["mip"]},
-                    index_mode="draw")
-    except UnsupportedError as err:
-        # the level count has no GLSL 330 built-in: refusing it (naming TXQ) is allowed
-        assert version < 430 and mask == "w" and "TXQ" in str(err), err
-        H.REFUSED.append(("TXQ.w", version))
+    H.run_check(gl, "TXQ", [src], version, mask=mask, operands=["SRC0", "SAMP[0]"], suffix=", 2D",
+                decls=TEX2D, expected=exp, rule=BITS, textures={0: textures["mip"]},
+                index_mode="draw")
 
 
 @pytest.mark.parametrize("comp", [0, 1, 3])
@@ -271,20 +265,15 @@ def test_txd_explicit_derivatives(gl, version, textures, deriv, level):
 
 @pytest.mark.parametrize("k,lod", [(0.5, (1.0, 1.0)), (0.125, (0.0, -1.0)), (0.25, (0.0, 0.0))])
 def test_lodq(gl, version, textures, k, lod):
-    """LODQ: .x = level accessed (clamped to [0, 1] here), .y = lambda = log2(4k)."""
-    from lowering.errors import UnsupportedError
-
+    """LODQ: .x = level accessed (clamped to [0, 1] here), .y = lambda = log2(4k)
+    (GLSL 330: the GL formula with the texture's lod state in the sysvals block)."""
     body, imm = _uv_body(k, 0.0, "LODQ DST.xy, SRC0, SAMP[0], 2D")
     exp = R.f32_words(np.tile([lod[0], lod[1], 0.0, 0.0], (4, 1)))
     rule = H.Precision("f32", abs=2.0 ** -8,
                        why="LOD arithmetic precision is implementation-defined (GL 4.5 8.14.1 lets "
                            "rho be approximated); 2^-8 covers fixed-point LOD units")
-    try:
-        H.run_check(gl, "LODQ", [R.f32_words(np.zeros((4, 4)))], version, mask="xy", body=body,
-                    decls=TEX2D + "\n" + imm, expected=exp, rule=rule, textures={0: textures["mip"]})
-    except UnsupportedError as err:
-        assert version < 400 and "LODQ" in str(err), err          # textureQueryLod: GLSL 400
-        H.REFUSED.append(("LODQ", version))
+    H.run_check(gl, "LODQ", [R.f32_words(np.zeros((4, 4)))], version, mask="xy", body=body,
+                decls=TEX2D + "\n" + imm, expected=exp, rule=rule, textures={0: textures["mip"]})
 
 
 def test_txqs_sample_count(gl, version):

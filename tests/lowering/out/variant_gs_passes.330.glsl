@@ -18,6 +18,8 @@ layout(std140) uniform glp_sysvals
     uvec4 stipple[8];
     ivec4 window_rect[8];
     uvec4 line_stipple;
+    uvec4 view_levels[192];
+    vec4 sampler_lod[192];
 } sysvals;
 
 in glp_color_0_block { vec4 glp_color_0; } glp_color_0_in[3];

@@ -15,6 +15,8 @@ layout(std140, binding = 83) uniform glp_sysvals
     uvec4 stipple[8];
     ivec4 window_rect[8];
     uvec4 line_stipple;
+    uvec4 view_levels[192];
+    vec4 sampler_lod[192];
 } sysvals;
 
 layout(location = 0) in vec4 glp_attr_0;
