@@ -148,5 +148,6 @@ def test_soft_fp64_listed_with_its_cost(screen):
     out = io.StringIO()
     _print_text({"versions": {}, "host": {}, "screen": {"name": "", "vendor": "", "device_vendor": ""},
                  "features": {"gpu_shader_fp64": report}, "caps": {}, "capsf": {}, "shader_caps": {},
-                 "compute_caps": {}, "formats": {}, "debug": {"env": "", "on": [], "flags": {}}}, out)
+                 "compute_caps": {}, "formats": {}, "debug": {"env": "", "on": [], "flags": {}},
+                 "host_facts": {}}, out)
     assert f"cost: {ROWS['soft_fp64'].cost}" in out.getvalue()
