@@ -162,6 +162,18 @@ FALLBACKS: "tuple[Fallback, ...]" = (
              "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op) and ~0.05 s of llvmpipe "
              "compile per soft op in a shader (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
     ),
+    Fallback(
+        name="interpolate_at",
+        feature="interpolate_at",
+        provides="INTERP_OFFSET, INTERP_SAMPLE (sample pattern in VariantKey.sample_positions) and "
+                 "INTERP_CENTROID without GLSL 4.00's interpolateAt*: the varying re-interpolated from "
+                 "the screen-space derivatives of v/w and 1/w, perspective-correct at the new position; "
+                 "INTERP_CENTROID of a CENTER input and INTERP_* of a CENTROID input are refused on "
+                 "multisampled framebuffers (GLSL 3.30 cannot read the coverage)",
+        implementation="lowering.glsl.passes.interp + glpipe.framebuffer.FramebufferMixin._reinterpolation_positions",
+        cost="per smooth varying read: 3 vec4 and (once) 3 float derivatives at the top of main, "
+             "then a divide per read; a variant per framebuffer sample count for shaders using INTERP_*",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

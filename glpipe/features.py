@@ -82,6 +82,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("draw_buffers_blend", 400, ("GL_ARB_draw_buffers_blend",), "per-RT blend funcs"),
     ("draw_indirect", 400, ("GL_ARB_draw_indirect",), "indirect draws"),
     ("gpu_shader5", 400, ("GL_ARB_gpu_shader5",), "GS invocations, gather offsets, bitfield ops"),
+    ("interpolate_at", 400, ("GL_ARB_gpu_shader5",), "interpolateAt* (INTERP_CENTROID/SAMPLE/OFFSET)"),
     ("gpu_shader_fp64", 400, ("GL_ARB_gpu_shader_fp64",), "double precision"),
     ("sample_shading", 400, ("GL_ARB_sample_shading",), "min samples / per-sample shading"),
     ("tessellation_shader", 400, ("GL_ARB_tessellation_shader",), "TCS/TES"),

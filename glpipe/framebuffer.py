@@ -152,7 +152,7 @@ class FramebufferMixin:
         (lowering/glsl/passes/interp.py): on a host without interpolateAt*,
         the flattened GL_SAMPLE_POSITION pattern of a multisampled ``fb``;
         () otherwise."""
-        if self.screen.profile.has("gpu_shader5"):
+        if self.screen.profile.has("interpolate_at"):
             return ()
         surfaces = [s for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,) if s is not None]
         count = max((s.texture.nr_samples for s in surfaces), default=fb.samples)

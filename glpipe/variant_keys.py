@@ -20,6 +20,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | key field | from | stages |
 |---|---|---|
 | color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
+| sample_positions | a multisampled framebuffer's GL_SAMPLE_POSITION pattern (framebuffer.py ``_reinterpolation_positions``), only on a host without interpolateAt* and only for an FS using INTERP_* (lowering/glsl/passes/interp.py) | FS |
 | vs_input_types | vertex elements' formats: pure int/uint, snorm (clamped to -1), 32-bit uscaled (integer fetch + vec4()) (vertex.py) | VS |
 | output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |

@@ -250,3 +250,127 @@ def test_gl33_matches_native_pixels(op, interp, samples):
         images.append(img)
     assert np.abs(images[0]).max() > 0
     np.testing.assert_allclose(images[1], images[0], **TOL)
+
+
+COLOR_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], COLOR[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+
+COLOR_OFFSET_FS = """FRAG
+DCL IN[0], COLOR[0], COLOR
+DCL OUT[0], COLOR
+DCL TEMP[0]
+IMM[0] FLT32 {0.3125, -0.4375, 0.0, 0.0}
+  0: INTERP_OFFSET TEMP[0], IN[0], IMM[0].xyxy
+  1: MOV OUT[0], TEMP[0]
+  2: END
+"""
+
+
+@pytest.mark.parametrize("two_side,flatshade", [(True, False), (False, True)])
+def test_interp_offset_of_a_color_input(screen, ctx, two_side, flatshade):
+    """A COLOR-interpolated input: smooth (here through the two-sided
+    selection of the front face's varying), or flat under flatshade (the
+    provoking -- last -- vertex's value wherever it is re-interpolated)."""
+    res = color_target(screen, ctx, W, H)
+    bind_rasterizer(ctx, light_twoside=two_side, flatshade=flatshade)
+    pipeline(ctx, COLOR_OFFSET_FS)
+    ctx.bind_vs_state(ctx.create_vs_state(glpipe.ShaderState(tokens=COLOR_VS)))
+    ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, vertices()), stride=32)])
+    ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3))
+    img = read_rgba32f(screen, res)
+    mask = covered(PIX_X + 0.5, PIX_Y + 0.5)
+    if flatshade:
+        want = expected("CONSTANT", PIX_X, PIX_Y)
+    else:
+        want = expected_on(screen, "PERSPECTIVE", PIX_X + 0.5, PIX_Y + 0.5, *OFFSET)
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+
+
+PASS_GS = """GEOM
+PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
+PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP
+PROPERTY GS_MAX_OUTPUT_VERTICES 3
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+IMM[0] UINT32 {0, 0, 0, 0}
+  0: MOV OUT[0], IN[0][0]
+  1: MOV OUT[1], IN[0][1]
+  2: EMIT IMM[0].xxxx
+  3: MOV OUT[0], IN[1][0]
+  4: MOV OUT[1], IN[1][1]
+  5: EMIT IMM[0].xxxx
+  6: MOV OUT[0], IN[2][0]
+  7: MOV OUT[1], IN[2][1]
+  8: EMIT IMM[0].xxxx
+  9: END
+"""
+
+
+def test_interp_offset_behind_a_geometry_shader(screen, ctx):
+    """The re-interpolation needs no generated stage, so a bound Gallium GS
+    changes nothing: the triangle it emits is re-interpolated the same."""
+    res = color_target(screen, ctx, W, H)
+    bind_rasterizer(ctx)
+    pipeline(ctx, fs_text("offset", "LINEAR"))
+    ctx.bind_gs_state(ctx.create_gs_state(glpipe.ShaderState(tokens=PASS_GS)))
+    ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, vertices()), stride=32)])
+    ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3))
+    img = read_rgba32f(screen, res)
+    ctx.bind_gs_state(None)
+    mask = covered(PIX_X + 0.5, PIX_Y + 0.5)
+    want = expected("LINEAR", PIX_X + 0.5 + OFFSET[0], PIX_Y + 0.5 + OFFSET[1])
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+
+
+PLAIN_FS = """FRAG
+DCL IN[0], GENERIC[0], LINEAR
+DCL OUT[0], COLOR
+  0: MOV OUT[0], IN[0]
+  1: END
+"""
+
+
+def _draw_line(screen, ctx, fs: str, width: float) -> np.ndarray:
+    seg = np.array([[-0.9, -0.7, 0, 1, 0, 1, 2, 3], [0.8, -0.1, 0, 1, 8, -1, 2, 5]], np.float32)
+    res = color_target(screen, ctx, W, H)
+    bind_rasterizer(ctx, line_width=width)
+    pipeline(ctx, fs)
+    ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, seg), stride=32)])
+    ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.LINES, start=0, count=2))
+    return read_rgba32f(screen, res)
+
+
+@pytest.mark.parametrize("width", [1.0, 3.0])
+def test_interp_offset_on_lines(screen, ctx, width):
+    """Lines: the varying as the host rasterizes the line is affine in the
+    window position; INTERP_OFFSET reads that same function at centre +
+    offset (the plane is fitted, in float64, to a plain draw's pixels)."""
+    plain = _draw_line(screen, ctx, PLAIN_FS, width)
+    drawn = np.abs(plain).max(-1) > 0
+    assert drawn.sum() >= 6
+    centres = np.stack([PIX_X[drawn] + 0.5, PIX_Y[drawn] + 0.5, np.ones(drawn.sum())], -1)
+    plane, *_ = np.linalg.lstsq(centres, plain[drawn].astype(np.float64), rcond=None)
+    np.testing.assert_allclose(centres @ plane, plain[drawn], **TOL)  # it is a plane
+    got = _draw_line(screen, ctx, fs_text("offset", "LINEAR"), width)
+    want = (centres + [OFFSET[0], OFFSET[1], 0.0]) @ plane
+    np.testing.assert_allclose(got[drawn], want, **TOL)
+
+
+def test_sample_positions_key_is_checked():
+    """VariantKey.sample_positions: (x, y) pairs of floats in [0, 1]."""
+    from lowering.errors import InvalidArgumentError
+    from lowering.glsl.variant import VariantKey
+
+    assert VariantKey(sample_positions=(0.375, 0.125, 0.875, 0.375)).sample_positions[1] == 0.125
+    for bad in ((0.5,), (0.5, 1.5), (0, 0)):
+        with pytest.raises(InvalidArgumentError, match="sample_positions"):
+            VariantKey(sample_positions=bad)
