@@ -171,8 +171,9 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "INTERP_CENTROID of a CENTER input and INTERP_* of a CENTROID input are refused on "
                  "multisampled framebuffers (GLSL 3.30 cannot read the coverage)",
         implementation="lowering.glsl.passes.interp + glpipe.framebuffer.FramebufferMixin._reinterpolation_positions",
-        cost="per smooth varying read: 3 vec4 and (once) 3 float derivatives at the top of main, "
-             "then a divide per read; a variant per framebuffer sample count for shaders using INTERP_*",
+        cost="INTERP_OFFSET ~1.3-1.4x interpolateAtOffset per fragment on llvmpipe (~1.2 ns vs ~0.9 ns; "
+             "plus v/w and two derivatives per varying read, once at the top of main); a variant per "
+             "framebuffer sample count for shaders using INTERP_* (benchmarks/bench_interp.py)",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(

@@ -177,11 +177,11 @@ class VariantKey:
       mean "infer from use".
     * ``cs_block_size`` -- (x, y, z) for a compute shader without
       CS_FIXED_BLOCK_* properties (GLSL needs local_size at compile time).
-    * ``sample_positions`` -- (FS re-interpolating INTERP_SAMPLE /
-      INTERP_CENTROID without interpolateAt*, passes/interp.py) the
-      framebuffer's sample positions within the pixel, flattened
-      ``(x0, y0, x1, y1, ...)`` in GL's convention (GL_SAMPLE_POSITION);
-      empty: a single-sample framebuffer.
+    * ``sample_positions`` -- (FS re-interpolating INTERP_* without
+      interpolateAt*, passes/interp.py) the framebuffer's sample positions
+      within the pixel, flattened ``(x0, y0, x1, y1, ...)`` in GL's
+      convention (GL_SAMPLE_POSITION): INTERP_SAMPLE's positions, and "the
+      framebuffer is multisampled" for the refusals; empty: single-sample.
     """
 
     flatshade: bool = False
