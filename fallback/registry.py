@@ -199,6 +199,19 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "written by bind_sampler_states",
         implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsMixin._set_sampler_lod",
     ),
+    Fallback(
+        name="interpolate_at",
+        feature="interpolate_at",
+        provides="INTERP_OFFSET, INTERP_SAMPLE (sample pattern in VariantKey.sample_positions) and "
+                 "INTERP_CENTROID without GLSL 4.00's interpolateAt*: the varying re-interpolated from "
+                 "the screen-space derivatives of v/w and 1/w, perspective-correct at the new position; "
+                 "INTERP_CENTROID of a CENTER input and INTERP_* of a CENTROID input are refused on "
+                 "multisampled framebuffers (GLSL 3.30 cannot read the coverage)",
+        implementation="lowering.glsl.passes.interp + glpipe.framebuffer.FramebufferPart._reinterpolation_positions",
+        cost="INTERP_OFFSET ~1.3-1.4x interpolateAtOffset per fragment on llvmpipe (~1.2 ns vs ~0.9 ns; "
+             "plus v/w and two derivatives per varying read, once at the top of main); a variant per "
+             "framebuffer sample count for shaders using INTERP_* (benchmarks/bench_interp.py)",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

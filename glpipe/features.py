@@ -85,6 +85,7 @@ FEATURES: "dict[str, Feature]" = _rows(
     # The float ldexp of gpu_shader5 alone (LDEXP; lowering.glsl.int_emul has a
     # GLSL 3.30 helper where it is missing).
     ("shader_ldexp", 400, ("GL_ARB_gpu_shader5",), "float ldexp (LDEXP)"),
+    ("interpolate_at", 400, ("GL_ARB_gpu_shader5",), "interpolateAt* (INTERP_CENTROID/SAMPLE/OFFSET)"),
     ("gpu_shader_fp64", 400, ("GL_ARB_gpu_shader_fp64",), "double precision"),
     ("sample_shading", 400, ("GL_ARB_sample_shading",), "min samples / per-sample shading"),
     ("tessellation_shader", 400, ("GL_ARB_tessellation_shader",), "TCS/TES"),

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .defs import PIPE_MAX_COLOR_BUFS, Target
@@ -153,10 +155,55 @@ class FramebufferPart(Part):
             self.check_surface(state.zsbuf, "FramebufferState.zsbuf", color=False)
         self.framebuffer = state
         self.ctx.dirty |= Dirty.FRAMEBUFFER
-        kinds = output_kinds(state)
+        kinds = output_kinds(state, self._reinterpolation_positions(state))
         if kinds is not self.fb_output_kinds:  # output types / cbuf count are in the FS key
             self.fb_output_kinds = kinds
             self.ctx.dirty |= Dirty.PROGRAM
+
+    _sample_pattern = None  # sample count -> the host's positions (probed once per count)
+
+    def _reinterpolation_positions(self, fb: FramebufferState) -> tuple:
+        """VariantKey.sample_positions of an FS re-interpolating INTERP_*
+        (lowering/glsl/passes/interp.py): on a host without interpolateAt*,
+        the flattened GL_SAMPLE_POSITION pattern of a multisampled ``fb``;
+        () otherwise."""
+        if self.ctx.screen.profile.has("interpolate_at"):
+            return ()
+        surfaces = [s for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,) if s is not None]
+        count = max((s.texture.nr_samples for s in surfaces), default=fb.samples)
+        if count <= 1:
+            return ()
+        cache = self._sample_pattern
+        if cache is None:
+            cache = self._sample_pattern = {}
+        if count not in cache:
+            cache[count] = self._probe_sample_positions(count)
+        return cache[count]
+
+    def _probe_sample_positions(self, count: int) -> tuple:
+        """GL_SAMPLE_POSITION of a ``count``-sample renderbuffer (GL 3.2
+        glGetMultisamplefv), flattened; the framebuffer bindings are put back."""
+        gl = self.ctx.gl
+        draw_fbo = int(gl.glGetIntegerv(gl.GL_DRAW_FRAMEBUFFER_BINDING))
+        read_fbo = int(gl.glGetIntegerv(gl.GL_READ_FRAMEBUFFER_BINDING))
+        rbo, fbo = int(gl.glGenRenderbuffers(1)), int(gl.glGenFramebuffers(1))
+        try:
+            gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, rbo)
+            gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, count, gl.GL_RGBA8, 1, 1)
+            gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, 0)
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+            gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, rbo)
+            out = []
+            for i in range(int(gl.glGetIntegerv(gl.GL_SAMPLES))):
+                pos = np.zeros(2, np.float32)
+                gl.glGetMultisamplefv(gl.GL_SAMPLE_POSITION, i, pos)
+                out += [float(pos[0]), float(pos[1])]
+        finally:
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, draw_fbo)
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, read_fbo)
+            gl.glDeleteFramebuffers(1, [fbo])
+            gl.glDeleteRenderbuffers(1, [rbo])
+        return tuple(out)
 
     def check_surface(self, surf, what: str, color: bool) -> None:
         if not isinstance(surf, Surface):

@@ -20,6 +20,7 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | key field | from | stages |
 |---|---|---|
 | color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
+| sample_positions | a multisampled framebuffer's GL_SAMPLE_POSITION pattern (framebuffer.py ``_reinterpolation_positions``), only on a host without interpolateAt* and only for an FS using INTERP_* (lowering/glsl/passes/interp.py) | FS |
 | vs_input_types | vertex elements' formats: pure int/uint, snorm (clamped to -1), 32-bit uscaled (integer fetch + vec4()) (vertex.py) | VS |
 | output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
 | alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
@@ -92,6 +93,8 @@ _REDUCED_BY_MODE = tuple(_REDUCED.get(p, _POLYGONS) for p in range(_NPRIMS))
 # GS_OUTPUT_PRIMITIVE -> class (a GS emits points, line strips or triangle strips).
 _GS_OUTPUT_CLASS = {"POINTS": _POINTS, "LINE_STRIP": _LINES, "LINES": _LINES}
 _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
+# Opcodes whose emulation reads VariantKey.sample_positions (lowering/glsl/passes/interp.py).
+_REINTERPOLATED = frozenset({"INTERP_SAMPLE", "INTERP_CENTROID", "INTERP_OFFSET"})
 # What may change the class table: a shader bound (GS/TES) or deleted, a rasterizer bound.
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 _VS, _TCS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
@@ -173,7 +176,7 @@ class VariantKeyMixin:
         setters, so the tuple hashes without walking them."""
         velems = self.vertex_part.velems
         return variant_input((
-            self.framebuffer_part.fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs)
+            self.framebuffer_part.fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs, sample positions)
             self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
             self.blend_part.dual_source_key,  # glpipe/blend.py
             velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
@@ -197,7 +200,7 @@ class VariantKeyMixin:
         vs, _tcs, tes, gs, fs, env = inputs
         (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
          line_stipple, line_last_pixel, edges, gl_clamp_input, compare_input) = env.value
-        color_kinds, nr_cbufs = fb_kinds.value
+        color_kinds, nr_cbufs, sample_positions = fb_kinds.value
         vs_input_types = vs_input.value if vs_input is not None else None
         rast = rast_input.value
         window_rect_count, window_rect_include = window_rects.value
@@ -218,6 +221,8 @@ class VariantKeyMixin:
                 fields["alpha_func"] = alpha_func
             if dual_source:
                 fields["dual_source_blend"] = True
+            if sample_positions and cso.info.opcodes_used & _REINTERPOLATED:  # lowering/glsl/passes/interp.py
+                fields["sample_positions"] = sample_positions
         if stage == _VS and vs_input_types is not None:
             if any(t != "float" for t in vs_input_types):  # per attribute location (dual_slot aware)
                 fields["vs_input_types"] = vs_input_types
@@ -323,12 +328,13 @@ class VariantKeyMixin:
         return VariantKey(**fields) if fields else _DEFAULT_KEY
 
 
-def output_kinds(fb):
-    """The holder of ``(kind of each cbuf's format, nr_cbufs)`` of a
-    FramebufferState, for ``_variant_inputs`` (framebuffer.py keeps it per
-    bound framebuffer)."""
+def output_kinds(fb, sample_positions=()):
+    """The holder of ``(kind of each cbuf's format, nr_cbufs, sample
+    positions)`` of a FramebufferState, for ``_variant_inputs``
+    (framebuffer.py keeps it per bound framebuffer; the positions only where
+    the FS re-interpolates INTERP_* itself, else ())."""
     return variant_input((tuple(_format_kind(s.format) if s is not None else "float"
-                                for s in fb.cbufs[:fb.nr_cbufs]), fb.nr_cbufs))
+                                for s in fb.cbufs[:fb.nr_cbufs]), fb.nr_cbufs, sample_positions))
 
 
 __all__ = ["VariantKeyMixin", "GRAPHICS_STAGES", "output_kinds"]

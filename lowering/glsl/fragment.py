@@ -2,7 +2,8 @@
 
 * ``INTERP_*`` re-interpolate an input varying: GLSL's ``interpolateAt*``
   need the input variable itself, so src0 must be a direct IN register that
-  is a real varying (not a built-in such as gl_FragCoord).
+  is a real varying (not a built-in such as gl_FragCoord).  Below GLSL 4.00
+  passes/interp.py re-interpolates from derivatives instead.
 * ``FBFETCH`` reads the color the framebuffer had *before* this invocation
   (tgsi.rst): the output is declared ``inout`` (GL_EXT_shader_framebuffer_fetch)
   and its incoming value is saved at the top of ``main``, so a write to the
@@ -13,14 +14,18 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from .exprs import call, swizzle, var
+from .passes import interp as interp_pass
 from .passes.fragment import SPRITE_COORD, two_sided_pair
 from .views import VectorView
 
 
 def handle_interp(em, i, inst) -> None:
-    """INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET."""
+    """INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET: GLSL's interpolateAt*,
+    or on a host without them the re-interpolation of passes/interp.py."""
     op = inst.opcode
-    em.req.need("interpolate_at", op)
+    emulate = interp_pass.emulated(em)
+    if not emulate:
+        em.req.need("interpolate_at", op)
     src = inst.srcs[0]
     if src.file != "IN" or src.indirect is not None:
         raise UnsupportedError(f"{op} on {src.file}{'[indirect]' if src.indirect else ''}: "
@@ -30,20 +35,27 @@ def handle_interp(em, i, inst) -> None:
         raise UnsupportedError(f"{op} on IN[{src.index}], which is not an interpolated varying")
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     if op == "INTERP_CENTROID":
-        func, arg = "interpolateAtCentroid", ""
+        func, arg = "interpolateAtCentroid", None
     elif op == "INTERP_SAMPLE":
-        func, arg = "interpolateAtSample", ", " + em.src(i, 1, (0,), "int").text
+        func, arg = "interpolateAtSample", em.src(i, 1, (0,), "int").text
     else:
-        func, arg = "interpolateAtOffset", ", " + em.src(i, 1, (0, 1), "float").text
+        func, arg = "interpolateAtOffset", em.src(i, 1, (0, 1), "float").text
     pair = two_sided_pair(em, view.text)
+
+    def at(name: str, qualifiers_of: str) -> str:
+        if emulate:
+            return interp_pass.reinterpolate(em, op, src.index, name, arg, qualifiers_of)
+        return f"{func}({name}{'' if arg is None else ', ' + arg})"
+
     if pair is not None:                      # VariantKey.two_side: interpolate the face's varying
-        value = call(f"(gl_FrontFacing ? {func}({pair[0]}{arg}) : {func}({pair[1]}{arg}))", "float", 4)
+        value = call(f"(gl_FrontFacing ? {at(pair[0], pair[0])} : {at(pair[1], pair[0])})", "float", 4)
     elif view.text == SPRITE_COORD:
         # VariantKey.sprite_coord_enable: the point coordinate is the value at the pixel
         # centre (re-interpolating it inside the pixel is not expressible in GLSL).
         value = var(view.text, "float", 4)
     else:
-        value = call(f"{func}({view.text}{arg})", "float", 4)
+        text = at(view.text, view.text)
+        value = var(text, "float", 4) if text == view.text else call(text, "float", 4)
     value = em.apply_modifiers(swizzle(value, [src.swizzle[c] for c in comps]), src.absolute, src.negate)
     em.write(i, 0, comps, value)
 

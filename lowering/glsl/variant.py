@@ -177,6 +177,11 @@ class VariantKey:
       mean "infer from use".
     * ``cs_block_size`` -- (x, y, z) for a compute shader without
       CS_FIXED_BLOCK_* properties (GLSL needs local_size at compile time).
+    * ``sample_positions`` -- (FS re-interpolating INTERP_* without
+      interpolateAt*, passes/interp.py) the framebuffer's sample positions
+      within the pixel, flattened ``(x0, y0, x1, y1, ...)`` in GL's
+      convention (GL_SAMPLE_POSITION): INTERP_SAMPLE's positions, and "the
+      framebuffer is multisampled" for the refusals; empty: single-sample.
     """
 
     flatshade: bool = False
@@ -213,6 +218,7 @@ class VariantKey:
     output_interpolation: Tuple[Tuple[str, int, str, str], ...] = ()
     vs_input_types: Tuple[str, ...] = ()
     cs_block_size: Tuple[int, ...] = ()
+    sample_positions: Tuple[float, ...] = ()
 
     def __post_init__(self):
         if not 0 <= self.alpha_func <= 7:
@@ -266,6 +272,10 @@ class VariantKey:
                     f"got {entry!r}")
         if self.cs_block_size and (len(self.cs_block_size) != 3 or min(self.cs_block_size) < 1):
             raise InvalidArgumentError("VariantKey.cs_block_size is (x, y, z), each >= 1")
+        if (len(self.sample_positions) % 2 or len(self.sample_positions) > 64
+                or any(not isinstance(v, float) or not 0.0 <= v <= 1.0 for v in self.sample_positions)):
+            raise InvalidArgumentError("VariantKey.sample_positions is (x0, y0, x1, y1, ...): up to 32 samples, "
+                                       "floats in [0, 1]")
 
     def color_type(self, cbuf: int) -> str:
         """The output type (``float``/``int``/``uint``) of color buffer ``cbuf``."""
@@ -342,6 +352,11 @@ def _parse_value(name: str, text: str, default):
             return tuple(int(p, 0) for p in parts)
         except ValueError:
             raise InvalidArgumentError(f"VariantKey.{name} takes integers, got {text!r}") from None
+    if name == "sample_positions":
+        try:
+            return tuple(float(p) for p in parts)
+        except ValueError:
+            raise InvalidArgumentError(f"VariantKey.{name} takes numbers, got {text!r}") from None
     return tuple(parts)
 
 

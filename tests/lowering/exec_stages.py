@@ -248,15 +248,16 @@ class DrawResult:
 
 def draw(gl, vs_text: str, fs_text: str, version: int, attributes: Sequence[np.ndarray], *,
          size: Tuple[int, int], samples: int = 0, clear=(0.0, 0.0, 0.0, 0.0),
-         vertices: Optional[int] = None) -> DrawResult:
-    """Lower ``vs_text`` and ``fs_text`` at ``version``, draw triangles, read the RGBA32F target.
+         vertices: Optional[int] = None, vs_key=None, fs_key=None) -> DrawResult:
+    """Lower ``vs_text`` and ``fs_text`` (with VariantKeys ``vs_key``,
+    ``fs_key``) at ``version``, draw triangles, read the RGBA32F target.
 
     ``attributes[i]`` (``(N, 4)`` floats) feeds the VS's ``IN[i]``.  With
     ``samples`` > 0 the target is multisampled and every sample is returned.
     Lowering errors (UnsupportedError ...) propagate to the caller.
     """
-    vs = gl.lower(vs_text, version)
-    fs = gl.lower(fs_text, version)
+    vs = gl.lower(vs_text, version, **({} if vs_key is None else {"key": vs_key}))
+    fs = gl.lower(fs_text, version, **({} if fs_key is None else {"key": fs_key}))
     ctx = gl.ctx
     width, height = size
     n = len(attributes[0]) if vertices is None else vertices

@@ -17,7 +17,9 @@ They need more than one FS draw into a single-sample target:
   a varying that is a known function of the window position (affine for
   LINEAR, the perspective-correct rational function for PERSPECTIVE), so the
   value at any location is computed exactly in numpy; sample positions come
-  from GL_SAMPLE_POSITION.
+  from GL_SAMPLE_POSITION.  At GLSL 330 they run re-interpolated
+  (lowering/glsl/passes/interp.py), except INTERP_CENTROID on a
+  multisampled target, which must be refused.
 * EMIT / ENDPRIM -- a lowered GS, its output captured by transform feedback
   (one buffer per vertex stream): the count and the content of the emitted
   vertices, with line strips decomposed into the GL_LINES that feedback
@@ -45,6 +47,7 @@ import exec_harness as H  # noqa: E402
 import exec_stages as S  # noqa: E402
 import tgsi_reference as R  # noqa: E402
 from lowering.errors import UnsupportedError  # noqa: E402
+from lowering.glsl.variant import VariantKey  # noqa: E402
 
 gl = S.stage_harness()
 version = H.version_fixture()
@@ -448,13 +451,34 @@ END
 """
 
 
+def host_sample_positions(gl, samples: int) -> tuple:
+    """The host's GL_SAMPLE_POSITION pattern for ``samples``, flattened as
+    VariantKey.sample_positions wants it (what glpipe's context passes)."""
+    with gl.ctx:
+        target = gl.ctx.texture((1, 1), 4, dtype="f4", samples=samples)
+        fbo = gl.ctx.framebuffer(color_attachments=[target])
+        try:
+            positions = S.sample_positions(gl, fbo, samples)
+        finally:
+            fbo.release()
+            target.release()
+    return tuple(float(v) for v in positions.reshape(-1))
+
+
 def interp_draw(gl, version, op, interp, *, offset=(0.0, 0.0), sample=0, src="IN[0]", samples=0):
-    """Draw the triangle with an FS doing ``op`` on the varying; returns the DrawResult."""
+    """Draw the triangle with an FS doing ``op`` on the varying; returns the DrawResult.
+    Below GLSL 400 the FS re-interpolates (lowering/glsl/passes/interp.py), told the
+    multisampled target's sample pattern by its key."""
     arg = {"INTERP_CENTROID": "", "INTERP_SAMPLE": ", IMM[1].xxxx", "INTERP_OFFSET": ", IMM[0].xyxy"}[op]
     fs = INTERP_FS.format(interp=interp, ox=float(offset[0]), oy=float(offset[1]), sample=sample, op=op,
                           src=src, arg=arg)
+    key = None
+    if version < 400 and samples > 1:
+        key = VariantKey(sample_positions=host_sample_positions(gl, samples))
+    # (GLSL < 440 links only matching interpolation qualifiers: glpipe keys the VS so)
+    vs_key = VariantKey(output_interpolation=(("GENERIC", 0, interp, "CENTER"),))
     return S.draw(gl, PASS_VS, fs, version, _tri_attributes(), size=(IW, IH), samples=samples,
-                  clear=(CLEAR,) * 4)
+                  clear=(CLEAR,) * 4, vs_key=vs_key, fs_key=key)
 
 
 def _covered(words):
@@ -507,11 +531,6 @@ def check_interp(gl, got, cov, q, interp, what):
     _assert_close(got[cov], exp[cov], what)
 
 
-def _refused_at_330(gl, version, op, run) -> bool:
-    if version < 400:                          # interpolateAt*: GLSL 400 / ARB_gpu_shader5
-        expect_refusal(op, "GL_ARB_gpu_shader5", run)
-        return True
-    return False
 
 
 OFFSETS = [(0.0, 0.0), (0.25, -0.375), (-0.5, -0.5), (0.4375, 0.4375), (-0.125, 0.3125)]
@@ -524,8 +543,6 @@ def test_interp_offset(gl, version, interp, offset):
     [-0.5, 0.4375], so the host's sub-pixel quantization leaves them exact)."""
     def run():
         return interp_draw(gl, version, "INTERP_OFFSET", interp, offset=offset)
-    if _refused_at_330(gl, version, "INTERP_OFFSET", run):
-        return
     res = run()
     cov = _covered(res.words[0])
     q = pixel_centres() + offset
@@ -540,8 +557,6 @@ def test_interp_offset_source_modifiers(gl, version):
     def run():
         return interp_draw(gl, version, "INTERP_OFFSET", "LINEAR", offset=(0.25, 0.125),
                            src="-IN[0].wzyx")
-    if _refused_at_330(gl, version, "INTERP_OFFSET", run):
-        return
     res = run()
     cov = _covered(res.words[0])
     exp = -varying_at(pixel_centres() + (0.25, 0.125), "LINEAR")[..., ::-1]
@@ -555,8 +570,6 @@ def test_interp_sample(gl, version, interp, index):
     4-sample target), whichever samples the pixel covers."""
     def run():
         return interp_draw(gl, version, "INTERP_SAMPLE", interp, sample=index, samples=MS_SAMPLES)
-    if _refused_at_330(gl, version, "INTERP_SAMPLE", run):
-        return
     res = run()
     q = np.floor(pixel_centres()) + res.positions[index]
     for s in range(MS_SAMPLES):
@@ -572,8 +585,6 @@ def test_interp_single_sampled_is_the_centre(gl, version, op, interp):
     centre (GLSL 4.50 8.13.2), and so does the centroid (a single sample, at the centre)."""
     def run():
         return interp_draw(gl, version, op, interp, sample=3)
-    if _refused_at_330(gl, version, op, run):
-        return
     res = run()
     cov = _covered(res.words[0])
     _assert_close(res.floats()[0][cov], varying_at(pixel_centres(), interp)[cov], f"{op} {interp} 1x")
@@ -585,7 +596,8 @@ def test_interp_centroid_partial_coverage(gl, version):
     With LINEAR and v.xy = window (x, y), the value *is* that location."""
     def run():
         return interp_draw(gl, version, "INTERP_CENTROID", "LINEAR", samples=MS_SAMPLES)
-    if _refused_at_330(gl, version, "INTERP_CENTROID", run):
+    if version < 400:   # GLSL 3.30 cannot read the coverage the centroid depends on
+        expect_refusal("INTERP_CENTROID", "GL_ARB_gpu_shader5", run)
         return
     res = run()
     centre_outside = barycentric(pixel_centres()).min(-1) < 0

@@ -6,7 +6,8 @@ field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes/fragment.py``,
 ``passes/vertex.py``, ``passes/texture.py``, ``passes/depth.py``, ``passes/stipple.py``,
-``passes/edges.py`` and ``passes/last_pixel.py``; ``docs/lowering.md``
+``passes/edges.py`` and ``passes/last_pixel.py`` (``passes/interp.py``, the INTERP_*
+re-interpolation, is called by the opcode handler instead); ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
 The hooks, and who calls them: docs/lowering.md, "Variant pass hooks".
@@ -198,8 +199,10 @@ PASSES: Tuple[Pass, ...] = (
 # Built into the plain emitter (listed so the table names every key field):
 #   flatshade  -- stages.IOMap._qualifiers / _output_qualifiers (flat COLOR-interpolated varyings);
 #   y_flip     -- in the FS, stages.IOMap.frag_coord (gl_FragCoord.y = fb height - y) and the window
-#                 position of the stipple / window-rectangle passes (passes.fragment.window_position).
-BUILT_IN = ("flatshade", "y_flip")
+#                 position of the stipple / window-rectangle passes (passes.fragment.window_position);
+#   sample_positions -- the INTERP_* re-interpolation without interpolateAt* (passes/interp.py,
+#                 called from the opcode handler, fragment.handle_interp): the framebuffer's samples.
+BUILT_IN = ("flatshade", "y_flip", "sample_positions")
 
 
 def rows(em, hook: str) -> List[Pass]:
