@@ -162,6 +162,19 @@ FALLBACKS: "tuple[Fallback, ...]" = (
              "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op) and ~0.05 s of llvmpipe "
              "compile per soft op in a shader (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
     ),
+    Fallback(
+        name="cull_distance_as_clip",
+        feature="cull_distance",
+        provides="cull distances (CULL_DISTANCE; NUM_CULLDIST_ENABLED in a VS, TES or GS) without "
+                 "gl_CullDistance: each one written as a clip distance that is -1 where the cull distance is "
+                 "out (negative, NaN, infinite) and 1e30 elsewhere, in the top clip-distance slots, always "
+                 "enabled; the values go on in a varying block for CLIPDIST readers",
+        implementation="lowering.glsl.passes.cull + glpipe.rasterizer (GL_CLIP_DISTANCEi of "
+                       "Reflection.cull_clip_mask)",
+        cost="per vertex one compare and one clip distance per cull distance (no GS, no extra pass); "
+             "a primitive with some but not all vertices out goes through the host's clipper, which "
+             "clips off nothing visible",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

@@ -334,7 +334,9 @@ _PARAM_ROWS = (
     (Cap.SHADER_CLOCK, _S, lambda e: e.has("shader_clock")),
     (Cap.SHADER_BALLOT, _S, lambda e: e.has("shader_ballot")),
     (Cap.SHADER_GROUP_VOTE, _S, lambda e: e.has("shader_group_vote")),
-    (Cap.CULL_DISTANCE, _S, lambda e: e.has("cull_distance")),
+    # Without gl_CullDistance each cull distance is a clip distance that clips away exactly
+    # what it would cull (lowering/glsl/passes/cull.py; GL 3.0 guarantees the 8 slots).
+    (Cap.CULL_DISTANCE, _S, lambda e: int(e.has("cull_distance") or e.lim("GL_MAX_CLIP_DISTANCES") >= 8)),
     # BASEINSTANCE is GL's base instance, kept with stride-0 buffers only through
     # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, draw.py).
     (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters") and e.has("base_instance")

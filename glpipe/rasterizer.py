@@ -599,11 +599,14 @@ class RasterizerMixin:
             if last is not None:
                 mask |= 1 << depth_clip_slot(mask, self.shaders[last].ir, self._rast_max_clip_distances)
         host = self._rast_host
-        if not mask and host.clip_distances == 0:
+        prog = self._program
+        # Clip distances standing for cull distances (lowering/glsl/passes/cull.py) are always on.
+        cull = prog.cull_clip_mask if prog is not None else 0
+        if not mask and not cull and host.clip_distances == 0:
             return  # the common case: no planes, none enabled
         if mask:
-            prog = self._program
             mask &= prog.clip_mask if prog is not None else 0  # shaders.py: the last vertex stage's
+        mask |= cull
         old = host.clip_distances
         if mask == old:
             return

@@ -101,7 +101,8 @@ class Program:
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
     glpipe/rasterizer.py)."""
 
-    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "switch_bits")
+    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "cull_clip_mask",
+                 "switch_bits")
 
     def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
                  uses_drawid: bool = False):
@@ -112,6 +113,8 @@ class Program:
         self.uses_drawid = uses_drawid
         last = next((v for v in reversed(variants[:4]) if v is not None), None)  # GS, TES or VS
         self.clip_mask = last.glsl.reflection.clip_distance_mask if last is not None else 0
+        # Clip distances standing for cull distances (a host without gl_CullDistance): always enabled.
+        self.cull_clip_mask = last.glsl.reflection.cull_clip_mask if last is not None else 0
         # Dirty bits a switch to this program from another (the key) sets:
         # ShaderMixin._switch_bits, memoized (program switches repeat).
         self.switch_bits: dict = {}
@@ -512,7 +515,7 @@ def _switch_bits(old, prog: Program) -> int:
         bits |= Dirty.SAMPLER_VIEWS
     if old is None or prog.cb_plan != old.cb_plan:
         bits |= Dirty.CONSTANTS
-    if old is None or prog.clip_mask != old.clip_mask:
+    if old is None or prog.clip_mask != old.clip_mask or prog.cull_clip_mask != old.cull_clip_mask:
         bits |= Dirty.CLIP
     return int(bits)
 

@@ -19,6 +19,7 @@ from .sysval_block import INSTANCE_NAME
 from .varyings import clip_cull_counts, varying_block, varying_name
 from .exprs import PREC
 from . import passes
+from .passes import cull as cull_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
@@ -310,7 +311,7 @@ class IOMap:
             # Mesa's frontend emits for every stage of a program).
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
                                            builtin=True))
-            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False)
+            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False, vertex=v)
                                   or comp("0.0", "float") for c in range(4)], "float")
         name = varying_name(semantic, sidx)
         if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
@@ -376,9 +377,12 @@ class IOMap:
         if semantic == "CLIPDIST":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", builtin=True))
             nclip, ncull = self.clip_cull
-            if nclip:
+            if ncull and cull_pass.emulated(em):
+                # No gl_CullDistance on the host: clip distances stand for them (passes/cull.py).
+                cull_pass.declare_outputs(self)
+            elif nclip:
                 self._declare(f"out float gl_ClipDistance[{nclip}];")
-            if ncull:
+            if ncull and not cull_pass.emulated(em):
                 em.req.need("cull_distance", "CLIPDIST outputs used as cull distances (NUM_CULLDIST_ENABLED)")
                 self._declare(f"out float gl_CullDistance[{ncull}];")
             return ComponentView([self._clip_component(4 * sidx + c) for c in range(4)], "float")
@@ -416,11 +420,15 @@ class IOMap:
                                         sample_location=loc, stream=stream, xfb_name=name))
         return VectorView(name, "float")
 
-    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True) -> Optional[Component]:
+    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True,
+                        vertex: Optional[str] = None) -> Optional[Component]:
         """``gl_ClipDistance[k]``, or ``gl_CullDistance[k - nclip]`` past the
-        clip distances (``clip_cull_counts``); None past both (dropped)."""
+        clip distances (``clip_cull_counts``); None past both (dropped).
+        ``vertex``: the input vertex (``prefix`` is then its ``gl_in[v].``)."""
         nclip, ncull = self.clip_cull
         if nclip is not None and k >= nclip:
+            if k < nclip + ncull and cull_pass.emulated(self.em):
+                return cull_pass.component(self, k - nclip, vertex, lvalue)
             if k < nclip + ncull:
                 self.em.req.need("cull_distance", "CLIPDIST used as a cull distance (NUM_CULLDIST_ENABLED)")
                 return comp(f"{prefix}gl_CullDistance[{k - nclip}]", "float", lvalue=lvalue)
