@@ -370,3 +370,38 @@ def test_gallium_gs_strip_culls_each_triangle(profile, fourth):
         assert lit(culled).any() == bool(keep)
         results.append(culled)
     np.testing.assert_array_equal(results[0], results[-1])
+
+
+def test_lines_with_last_pixel_and_stipple(profile):
+    """LINES through glpipe's generated GS (line_last_pixel and line stipple
+    on): the GS passes the cull distances on, and the extra last-pixel
+    segments it emits are culled with their segment.  The survivors are
+    drawn with the same rasterizer and no cull distance."""
+    xs = np.array([1.5, 14.5, 1.5, 14.5, 1.5, 14.5, 1.5, 14.5])
+    ys = np.array([0.5, 3.5, 4.5, 7.5, 8.5, 11.5, 12.5, 15.0])
+    # Survivors are in at both ends: the extra last-pixel segment repeats the
+    # end vertex, so with that end out it is culled on both profiles (glpipe's
+    # last-pixel GS applies the cull rule to what it emits).
+    cull_x = np.array([1, 0.5, -1, -1, 2, 0.0, -1, np.nan], np.float32)
+    culls = np.stack([cull_x, np.ones(8, np.float32)], axis=1)
+    rows = _rows(np.stack([xs, ys], axis=1), culls, (1, 1, 1, 1))
+    keep = [(i, i + 1) for i in range(0, 8, 2) if not _out(cull_x[[i, i + 1]]).all()]
+    assert 0 < len(keep) < 4
+    survivors = np.concatenate([rows[list(s)] for s in keep])
+    results = []
+    for prof in dict.fromkeys((profile, "native")):
+        screen = get_screen(prof)
+        ctx = screen.context_create()
+        try:
+            color = setup(ctx, vs=_vs(2), fs=WHITE_FS, elements=ELEMENTS)
+            rast(ctx, line_width=1.0, line_last_pixel=True, line_stipple_enable=True, line_stipple_factor=1,
+                 line_stipple_pattern=0xF0F3)
+            culled = _draw(ctx, color, rows, Prim.LINES)
+            ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=PLAIN_VS)))
+            plain = _draw(ctx, color, survivors, Prim.LINES)
+        finally:
+            ctx.destroy()
+        np.testing.assert_array_equal(culled, plain)
+        assert lit(culled).any()
+        results.append(culled)
+    np.testing.assert_array_equal(results[0], results[-1])

@@ -120,3 +120,14 @@ def test_last_stage_copies_values_before_the_disabled_zeros(version):
     zero = "gl_ClipDistance[1] = 0.0;"
     assert copy in src and copy1 in src and zero in src
     assert src.index(copy) < src.index(zero)
+
+
+def test_user_planes_reaching_the_emulated_cull_slots_are_refused():
+    """GLSL 3.30, one cull distance in slot 7: user planes 0..6 of a
+    cull-only shader coexist with it; plane 7 would share its slot and is
+    refused, naming clip_plane_enable."""
+    out = to_glsl(_vs(CULL_ONLY), glsl_version=330, key=VariantKey(clip_plane_enable=0x7F))
+    assert "gl_ClipDistance[6] = dot(gl_Position, sysvals.clip_plane[6]);" in out.source
+    assert out.reflection.cull_clip_mask == 0x80 and out.reflection.clip_distance_mask == 0x7F
+    with pytest.raises(UnsupportedError, match="clip_plane_enable 0x80"):
+        to_glsl(_vs(CULL_ONLY), glsl_version=330, key=VariantKey(clip_plane_enable=0x80))
