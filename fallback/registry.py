@@ -175,6 +175,16 @@ FALLBACKS: "tuple[Fallback, ...]" = (
              "a primitive with some but not all vertices out goes through the host's clipper, which "
              "clips off nothing visible",
     ),
+    Fallback(
+        name="vs_layer_generated_gs",
+        feature="shader_viewport_layer_array",
+        provides="VS LAYER / VIEWPORT_INDEX outputs (VS_LAYER_VIEWPORT) without vertex-stage gl_Layer: the VS "
+                 "writes integer varyings and a generated pass-through GS (one per VS and input primitive) "
+                 "writes gl_Layer (and gl_ViewportIndex with viewport arrays; one viewport otherwise)",
+        implementation="lowering.glsl.passes.layer + glpipe.vertex_layer",
+        cost="a pass-through GS stage on every draw of such a VS, and those draws take draw_vbo's general "
+             "path (the GS follows the draw's primitive)",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

@@ -300,7 +300,8 @@ _PARAM_ROWS = (
     (Cap.FS_COORD_PIXEL_CENTER_HALF_INTEGER, _S, lambda e: e.has("fragment_coord_conventions")),
     (Cap.FS_COORD_PIXEL_CENTER_INTEGER, _S, lambda e: e.has("fragment_coord_conventions")),
     (Cap.SHADER_STENCIL_EXPORT, _S, lambda e: e.has("shader_stencil_export")),
-    (Cap.VS_LAYER_VIEWPORT, _S, lambda e: e.has("shader_viewport_layer_array")),
+    # Without the extension a generated GS (GL 3.2 core) writes them (glpipe/vertex_layer.py).
+    (Cap.VS_LAYER_VIEWPORT, _S, lambda e: 1),
     (Cap.TES_LAYER_VIEWPORT, _S, lambda e: e.has("shader_viewport_layer_array") and e.has("tessellation_shader")),
     (Cap.MAX_GEOMETRY_OUTPUT_VERTICES, _S,
      lambda e: e.lim("GL_MAX_GEOMETRY_OUTPUT_VERTICES") if e.has("geometry_shader") else 0),

@@ -27,6 +27,7 @@ import functools
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from . import host as _hostmod
+from . import vertex_layer
 from .defs import Prim, ShaderType
 from .dirty import ALL, Dirty
 from .state import DrawInfo
@@ -251,6 +252,9 @@ class DrawPath:
             # The rasterizer keys this draw (its primitive class, its edge
             # flags: Dirty.PROGRAM when the variant changes), glpipe/rasterizer.py.
             keys(info.mode)
+        if self._layer_gs_source is not None:
+            # A VS writing LAYER on a host whose VS cannot: the generated GS of this mode.
+            vertex_layer.key_draw(self, info.mode)
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on

@@ -20,6 +20,7 @@ from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
 from lowering.glsl.shadow_swizzle import compare_uses
 
+from . import vertex_layer
 from .caps_shader import check_clip_cull_properties
 from .defs import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
@@ -240,6 +241,12 @@ def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
 class ShaderMixin:
     """Context methods for shader CSOs, variants and programs (mixed into Context)."""
 
+    # glpipe/vertex_layer.py: the layer-writing VS that needs a generated GS (or None),
+    # the GS of the draw keyed last, the GSes made per (VS, input primitive).
+    _layer_gs_source = None
+    _layer_gs = None
+    _layer_gs_cache = None
+
     def _init_shaders(self) -> None:
         self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType
         self._programs: "dict[tuple, Program]" = {}  # variants tuple -> Program
@@ -336,6 +343,8 @@ class ShaderMixin:
         self.shaders[stage] = cso
         if stage == ShaderType.VERTEX:
             self._vs_changed()
+        if stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL):
+            vertex_layer.shaders_changed(self)  # a VS writing LAYER without a GS on a GL 3.3 host
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
@@ -360,6 +369,7 @@ class ShaderMixin:
             self.dirty |= Dirty.PROGRAM
             if stage == ShaderType.VERTEX:
                 self._note_window_space()
+            vertex_layer.shaders_changed(self)
         gl = self.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
@@ -502,6 +512,7 @@ class ShaderMixin:
         self._programs.clear()
         self._programs_by_inputs.clear()
         self._program = None
+        vertex_layer.destroy(self)
 
 
 def _switch_bits(old, prog: Program) -> int:
@@ -554,7 +565,8 @@ def _make_stage_methods():
         def create(self, state, _stage=stage):
             return self._create_shader(_stage, state)
 
-        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX):
+        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX,
+                 _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL)):
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
             if cso is not None and (type(cso) is not ShaderCSO or cso.context is not self or cso.destroyed
@@ -567,6 +579,8 @@ def _make_stage_methods():
                 self.dirty |= _SHADERS
                 if _vs:  # the viewport transform, edge flags
                     self._vs_changed()
+                if _vertex_side:  # a VS writing LAYER without a GS on a GL 3.3 host
+                    vertex_layer.shaders_changed(self)
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)

@@ -161,6 +161,8 @@ class VariantKeyMixin:
             env = self._variant_env = self._variant_environment()
         sh = self.shaders
         gs = sh[_GS]
+        if gs is None:
+            gs = self._layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS (or None)
         if gs is None and self._rast_line_gs:
             gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
         if gs is None and self._rast_edge_fill:

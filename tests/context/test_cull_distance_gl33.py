@@ -116,8 +116,7 @@ def _draw(ctx, color, rows, mode, **info) -> np.ndarray:
     return read_rgba32f(ctx.screen, color)
 
 
-def _render(profile: str, rows, mode, survivors_rows, survivors_mode, ncull=2, fs=WHITE_FS, instanced=0,
-            survivors_instanced=None):
+def _render(profile: str, rows, mode, survivors_rows, survivors_mode, ncull=2, fs=WHITE_FS, instanced=0):
     """(image with cull distances, image of the survivors drawn plainly) on ``profile``."""
     screen = get_screen(profile)
     assert screen.get_param(Cap.CULL_DISTANCE) == 1
@@ -316,7 +315,7 @@ def _strip_gs() -> str:
     """A Gallium GS writing cull distances: each input triangle's vertices
     and one more (vertex 2 moved right by 0.5 NDC, its cull distance x from
     GENERIC[0].y) out as a 4-vertex TRIANGLE_STRIP; CLIPDIST[0] x = GENERIC[0].x."""
-    lines, n = [], 0
+    lines = []
     for v in range(3):
         lines += [f"MOV OUT[0], IN[{v}][0]", f"MOV OUT[1], IN[{v}][1].xxxx", "EMIT IMM[0].xxxx"]
     lines += ["MOV TEMP[0], IN[2][0]", "ADD TEMP[0].x, TEMP[0].xxxx, IMM[1].xxxx", "MOV OUT[0], TEMP[0]",

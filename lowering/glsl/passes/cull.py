@@ -36,7 +36,6 @@ from __future__ import annotations
 from typing import List, Optional
 
 from ...errors import UnsupportedError
-from ...semantics import PRIMITIVE_VERTICES
 from ..views import comp
 from ..varyings import clip_cull_counts
 
@@ -90,13 +89,7 @@ def component(io, j: int, vertex: Optional[str], lvalue: bool):
         return comp(_element(j), "float", lvalue=True)
     if vertex is None:       # an output read back (the FS copy)
         return comp(_element(j), "float")
-    size = ""
-    if io.proc == "GEOM":
-        from ..stages import _prim_name
-
-        prim = _prim_name(io.em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
-        size = str(PRIMITIVE_VERTICES.get(prim, 3))
-    io._declare(f"in {BLOCK} {{ vec4 {MEMBER}[2]; }} {INSTANCE}[{size}];")
+    io._declare(f"in {BLOCK} {{ vec4 {MEMBER}[2]; }} {INSTANCE}[{io.input_array_size()}];")
     return comp(f"{INSTANCE}[{vertex}].{_element(j)}", "float")
 
 
