@@ -42,9 +42,10 @@ def shaders_changed(ctx) -> None:
     while they do."""
     sh = ctx.shaders
     vs = sh[_VS]
-    needed = (vs is not None and sh[_GS] is None and sh[_TES] is None
-              and any(vs.info.output(s) is not None for s in SEMANTICS)
-              and not ctx.screen.profile.has("shader_viewport_layer_array"))
+    # (the host test first: on a host with the feature a bind pays two lookups)
+    needed = (not ctx.screen.profile.has("shader_viewport_layer_array")
+              and vs is not None and sh[_GS] is None and sh[_TES] is None
+              and any(vs.info.output(s) is not None for s in SEMANTICS))
     source = vs if needed else None
     if source is ctx._layer_gs_source:
         return
