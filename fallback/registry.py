@@ -212,6 +212,29 @@ FALLBACKS: "tuple[Fallback, ...]" = (
              "plus v/w and two derivatives per varying read, once at the top of main); a variant per "
              "framebuffer sample count for shaders using INTERP_* (benchmarks/bench_interp.py)",
     ),
+    Fallback(
+        name="cull_distance_as_clip",
+        feature="cull_distance",
+        provides="cull distances (CULL_DISTANCE; NUM_CULLDIST_ENABLED in a VS, TES or GS) without "
+                 "gl_CullDistance: each one written as a clip distance that is -1 where the cull distance is "
+                 "out (negative, NaN, infinite) and 1e30 elsewhere, in the top clip-distance slots, always "
+                 "enabled; the values go on in a varying block for CLIPDIST readers",
+        implementation="lowering.glsl.passes.cull + glpipe.rasterizer (GL_CLIP_DISTANCEi of "
+                       "Reflection.cull_clip_mask)",
+        cost="per vertex one compare and one clip distance per cull distance (no GS, no extra pass); "
+             "a primitive with some but not all vertices out goes through the host's clipper, which "
+             "clips off nothing visible",
+    ),
+    Fallback(
+        name="vs_layer_generated_gs",
+        feature="shader_viewport_layer_array",
+        provides="VS LAYER / VIEWPORT_INDEX outputs (VS_LAYER_VIEWPORT) without vertex-stage gl_Layer: the VS "
+                 "writes integer varyings and a generated pass-through GS (one per VS and input primitive) "
+                 "writes gl_Layer (and gl_ViewportIndex with viewport arrays; one viewport otherwise)",
+        implementation="lowering.glsl.passes.layer + glpipe.vertex_layer",
+        cost="a pass-through GS stage on every draw of such a VS, and those draws take draw_vbo's general "
+             "path (the GS follows the draw's primitive)",
+    ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
         name="gl_clamp",

@@ -306,7 +306,8 @@ _PARAM_ROWS = (
     (Cap.FS_COORD_PIXEL_CENTER_HALF_INTEGER, _S, lambda e: e.has("fragment_coord_conventions")),
     (Cap.FS_COORD_PIXEL_CENTER_INTEGER, _S, lambda e: e.has("fragment_coord_conventions")),
     (Cap.SHADER_STENCIL_EXPORT, _S, lambda e: e.has("shader_stencil_export")),
-    (Cap.VS_LAYER_VIEWPORT, _S, lambda e: e.has("shader_viewport_layer_array")),
+    # Without the extension a generated GS (GL 3.2 core) writes them (glpipe/vertex_layer.py).
+    (Cap.VS_LAYER_VIEWPORT, _S, lambda e: 1),
     (Cap.TES_LAYER_VIEWPORT, _S, lambda e: e.has("shader_viewport_layer_array") and e.has("tessellation_shader")),
     (Cap.MAX_GEOMETRY_OUTPUT_VERTICES, _S,
      lambda e: e.lim("GL_MAX_GEOMETRY_OUTPUT_VERTICES") if e.has("geometry_shader") else 0),
@@ -343,7 +344,9 @@ _PARAM_ROWS = (
     (Cap.SHADER_CLOCK, _S, lambda e: e.has("shader_clock")),
     (Cap.SHADER_BALLOT, _S, lambda e: e.has("shader_ballot")),
     (Cap.SHADER_GROUP_VOTE, _S, lambda e: e.has("shader_group_vote")),
-    (Cap.CULL_DISTANCE, _S, lambda e: e.has("cull_distance")),
+    # Without gl_CullDistance each cull distance is a clip distance that clips away exactly
+    # what it would cull (lowering/glsl/passes/cull.py; GL 3.0 guarantees the 8 slots).
+    (Cap.CULL_DISTANCE, _S, lambda e: int(e.has("cull_distance") or e.lim("GL_MAX_CLIP_DISTANCES") >= 8)),
     # BASEINSTANCE is GL's base instance, kept with stride-0 buffers only through
     # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, draw.py).
     (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters") and e.has("base_instance")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from . import (blend, clear, debug, depth_stencil_alpha, fence, fill_modes, framebuffer, line_stipple, polygon_edges,
-               rasterizer, sampler_views, samplers, transfer, vertex, vertex_capture, viewport)
+               rasterizer, sampler_views, samplers, transfer, vertex, vertex_capture, vertex_layer, viewport)
 from .constants import ConstantBufferMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
@@ -56,6 +56,7 @@ PARTS: "tuple[Area, ...]" = (
     viewport.AREA,
     rasterizer.AREA,
     line_stipple.AREA,
+    vertex_layer.AREA,
     vertex_capture.AREA,
     fill_modes.AREA,
     polygon_edges.AREA,

@@ -92,6 +92,7 @@ class KeepGeneral:
     DRAWID = 1 << 1      # the bound program reads DRAWID: multi-draw-indirect draws (shaders.py)
     PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
     EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
+    VS_LAYER = 1 << 4    # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}

@@ -275,6 +275,10 @@ class DrawPath:
             # The rasterizer keys this draw (its primitive class, its edge
             # flags: Dirty.PROGRAM when the variant changes), glpipe/rasterizer.py.
             keys(info.mode)
+        layer = self.vertex_layer_part
+        if layer.source is not None:
+            # A VS writing LAYER on a host whose VS cannot: the generated GS of this mode.
+            layer.key_draw(info.mode)
         if self.dirty & ~Dirty.DRAW_STATE:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on

@@ -592,11 +592,14 @@ class RasterizerPart(Part):
             if last is not None:
                 mask |= 1 << depth_clip_slot(mask, ctx.shaders[last].ir, self.rast_max_clip_distances)
         host = self.rast_host
-        if not mask and host.clip_distances == 0:
+        prog = ctx._program
+        # Clip distances standing for cull distances (lowering/glsl/passes/cull.py) are always on.
+        cull = prog.cull_clip_mask if prog is not None else 0
+        if not mask and not cull and host.clip_distances == 0:
             return  # the common case: no planes, none enabled
         if mask:
-            prog = ctx._program
             mask &= prog.clip_mask if prog is not None else 0  # shaders.py: the last vertex stage's
+        mask |= cull
         old = host.clip_distances
         if mask == old:
             return

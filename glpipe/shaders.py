@@ -101,7 +101,8 @@ class Program:
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
     glpipe/rasterizer.py)."""
 
-    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "switch_bits")
+    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "cull_clip_mask",
+                 "switch_bits")
 
     def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
                  uses_drawid: bool = False):
@@ -112,6 +113,8 @@ class Program:
         self.uses_drawid = uses_drawid
         last = next((v for v in reversed(variants[:4]) if v is not None), None)  # GS, TES or VS
         self.clip_mask = last.glsl.reflection.clip_distance_mask if last is not None else 0
+        # Clip distances standing for cull distances (a host without gl_CullDistance): always enabled.
+        self.cull_clip_mask = last.glsl.reflection.cull_clip_mask if last is not None else 0
         # Dirty bits a switch to this program from another (the key) sets:
         # ShaderMixin._switch_bits, memoized (program switches repeat).
         self.switch_bits: dict = {}
@@ -333,6 +336,8 @@ class ShaderMixin:
         self.shaders[stage] = cso
         if stage == ShaderType.VERTEX:
             self._vs_changed()
+        if stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL):
+            self.vertex_layer_part.shaders_changed()  # a VS writing LAYER without a GS on a GL 3.3 host
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
@@ -357,6 +362,7 @@ class ShaderMixin:
             self.dirty |= Dirty.PROGRAM
             if stage == ShaderType.VERTEX:
                 self.viewport_part.note_window_space()
+            self.vertex_layer_part.shaders_changed()
         gl = self.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
@@ -513,7 +519,7 @@ def _switch_bits(old, prog: Program) -> int:
         bits |= Dirty.SAMPLER_VIEWS
     if old is None or prog.cb_plan != old.cb_plan:
         bits |= Dirty.CONSTANTS
-    if old is None or prog.clip_mask != old.clip_mask:
+    if old is None or prog.clip_mask != old.clip_mask or prog.cull_clip_mask != old.cull_clip_mask:
         bits |= Dirty.CLIP
     return int(bits)
 
@@ -552,7 +558,8 @@ def _make_stage_methods():
         def create(self, state, _stage=stage):
             return self._create_shader(_stage, state)
 
-        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX):
+        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX,
+                 _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL)):
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
             if cso is not None and (type(cso) is not ShaderCSO or cso.context is not self or cso.destroyed
@@ -565,6 +572,8 @@ def _make_stage_methods():
                 self.dirty |= _SHADERS
                 if _vs:  # the viewport transform, edge flags
                     self._vs_changed()
+                if _vertex_side:  # a VS writing LAYER without a GS on a GL 3.3 host
+                    self.vertex_layer_part.shaders_changed()
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)

@@ -164,6 +164,8 @@ class VariantKeyMixin:
             env = self._variant_env = self._variant_environment()
         sh = self.shaders
         gs = sh[_GS]
+        if gs is None:
+            gs = self.vertex_layer_part.layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS
         if gs is None and self.rasterizer_part.rast_line_gs:
             gs = self.line_stipple_part.line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
         if gs is None and self.rasterizer_part.rast_edge_fill:

@@ -760,7 +760,7 @@ class Emitter:
             sampler_units=tuple(self.sampler_units.items()),
             image_units=tuple(self.image_units.items()),
             uses_discard=self.uses_discard, writes_depth=self.writes_depth,
-            clip_distance_mask=passes.clip_distance_mask(self))
+            clip_distance_mask=passes.clip_distance_mask(self), cull_clip_mask=passes.cull_clip_mask(self))
 
 
 __all__ = ["to_glsl", "GLSLShader", "Emitter", "GLSL_VERSIONS"]

@@ -131,6 +131,9 @@ class Reflection:
     # Bit i: the shader writes gl_ClipDistance[i] (its CLIPDIST outputs, or the user clip
     # plane pass); the context enables GL_CLIP_DISTANCEi for clip_plane_enable & this mask.
     clip_distance_mask: int = 0
+    # Bit i: gl_ClipDistance[i] stands for a cull distance (a host without gl_CullDistance:
+    # passes/cull.py); the context enables GL_CLIP_DISTANCEi for these whatever clip_plane_enable says.
+    cull_clip_mask: int = 0
 
     # -- lookups ---------------------------------------------------------------
     def const_buffer(self, index: int) -> Optional[ConstantBufferInfo]:

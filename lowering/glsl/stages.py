@@ -19,6 +19,8 @@ from .sysval_block import INSTANCE_NAME
 from .varyings import clip_cull_counts, varying_block, varying_name
 from .exprs import PREC
 from . import passes
+from .passes import cull as cull_pass
+from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
@@ -286,7 +288,6 @@ class IOMap:
         return ComponentView(entries, "float")
 
     def _vertex_input(self, index, decl, semantic, sidx, vertex):
-        em = self.em
         proc = self.proc
         per_vertex = semantic not in PATCH_SEMANTICS or proc == "GEOM" and semantic != "PRIM_ID"
         if proc == "GEOM" and semantic == "PRIM_ID":
@@ -310,22 +311,32 @@ class IOMap:
             # Mesa's frontend emits for every stage of a program).
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
                                            builtin=True))
-            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False)
+            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False, vertex=v)
                                   or comp("0.0", "float") for c in range(4)], "float")
+        if semantic in layer_pass.SEMANTICS and proc == "GEOM":
+            view = layer_pass.gs_input(self, semantic, v)   # the VS's varying (passes/layer.py)
+            if view is not None:
+                self._record_input(VaryingInfo("IN", index, semantic, sidx, f"glp_{semantic.lower()}",
+                                               per_vertex=True))
+                return view
         name = varying_name(semantic, sidx)
         if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
             self._declare(varying_block("in", name, prefix="patch "))
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, patch=True,
                                            xfb_name=name))
             return VectorView(name, "float", writable=False)
-        size = ""
-        if proc == "GEOM":
-            prim = _prim_name(em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
-            size = str(PRIMITIVE_VERTICES.get(prim, 3))
-        self._declare(varying_block("in", name, instance=f"{name}_in[{size}]"))
+        self._declare(varying_block("in", name, instance=f"{name}_in[{self.input_array_size()}]"))
         self._record_input(VaryingInfo("IN", index, semantic, sidx, name, per_vertex=True,
                                        xfb_name=name))
         return VectorView(f"{name}_in[{v}].{name}", "float", writable=False)
+
+    def input_array_size(self) -> str:
+        """The size of a per-vertex input array: the GS input primitive's
+        vertex count, unsized ("") in a TCS / TES."""
+        if self.proc != "GEOM":
+            return ""
+        prim = _prim_name(self.em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
+        return str(PRIMITIVE_VERTICES.get(prim, 3))
 
     def _tess_levels(self, semantic: str, writable: bool):
         if semantic == "TESSOUTER":
@@ -376,9 +387,12 @@ class IOMap:
         if semantic == "CLIPDIST":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", builtin=True))
             nclip, ncull = self.clip_cull
-            if nclip:
+            if ncull and cull_pass.emulated(em):
+                # No gl_CullDistance on the host: clip distances stand for them (passes/cull.py).
+                cull_pass.declare_outputs(self)
+            elif nclip:
                 self._declare(f"out float gl_ClipDistance[{nclip}];")
-            if ncull:
+            if ncull and not cull_pass.emulated(em):
                 em.req.need("cull_distance", "CLIPDIST outputs used as cull distances (NUM_CULLDIST_ENABLED)")
                 self._declare(f"out float gl_CullDistance[{ncull}];")
             return ComponentView([self._clip_component(4 * sidx + c) for c in range(4)], "float")
@@ -390,6 +404,10 @@ class IOMap:
             return VectorView(name, "float")
         if semantic in ("LAYER", "VIEWPORT_INDEX"):
             name = "gl_Layer" if semantic == "LAYER" else "gl_ViewportIndex"
+            if layer_pass.emulated(em):
+                # No vertex-stage gl_Layer: a varying the generated GS writes out (passes/layer.py).
+                self._record_output(VaryingInfo("OUT", index, semantic, sidx, f"glp_{semantic.lower()}"))
+                return layer_pass.output(self, semantic)
             if proc in ("VERT", "TESS_EVAL"):
                 em.req.need("vs_layer_viewport", f"{proc} output {semantic}")
             elif semantic == "VIEWPORT_INDEX":
@@ -416,11 +434,15 @@ class IOMap:
                                         sample_location=loc, stream=stream, xfb_name=name))
         return VectorView(name, "float")
 
-    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True) -> Optional[Component]:
+    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True,
+                        vertex: Optional[str] = None) -> Optional[Component]:
         """``gl_ClipDistance[k]``, or ``gl_CullDistance[k - nclip]`` past the
-        clip distances (``clip_cull_counts``); None past both (dropped)."""
+        clip distances (``clip_cull_counts``); None past both (dropped).
+        ``vertex``: the input vertex (``prefix`` is then its ``gl_in[v].``)."""
         nclip, ncull = self.clip_cull
         if nclip is not None and k >= nclip:
+            if k < nclip + ncull and cull_pass.emulated(self.em):
+                return cull_pass.component(self, k - nclip, vertex, lvalue)
             if k < nclip + ncull:
                 self.em.req.need("cull_distance", "CLIPDIST used as a cull distance (NUM_CULLDIST_ENABLED)")
                 return comp(f"{prefix}gl_CullDistance[{k - nclip}]", "float", lvalue=lvalue)

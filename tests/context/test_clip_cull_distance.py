@@ -15,8 +15,11 @@ negative); and whatever clip_plane_enable says, the FS reads the values the
 last stage wrote, interpolated.  With w = 1 everywhere perspective-correct
 interpolation is linear in window space, so the expected value at a pixel
 centre is the barycentric combination of the vertex values, computed here
-by hand.  The gl33 profile has no gl_CullDistance: PIPE_CAP_CULL_DISTANCE
-is 0 there and a shader with cull distances is refused at create.
+by hand.  The gl33 profile has no gl_CullDistance: there glpipe lowers cull
+distances to clip distances (docs/lowering.md "Cull distances without
+gl_CullDistance"), PIPE_CAP_CULL_DISTANCE is 1 on both profiles, and every
+test here runs the same on both (test_cull_distance_gl33.py compares the
+pixels of the two).
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import pytest
 
 from glpipe import ClipState, Prim, ShaderState
 from glpipe.defs import Cap
-from lowering.errors import UnsupportedError
 
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import draw_image, rast
@@ -195,15 +197,9 @@ def _check_whole(img):
 
 
 def _culling_supported(screen) -> bool:
-    has = screen.profile.has("cull_distance")
-    assert screen.get_param(Cap.CULL_DISTANCE) == int(has)
-    return has
-
-
-def _check_cull_refused(ctx, stage, nclip, ncull, nregs=1):
-    """gl33: CULL_DISTANCE is 0 and the shader is refused at create, naming the property."""
-    with pytest.raises(UnsupportedError, match="NUM_CULLDIST_ENABLED"):
-        _create_last_stage(ctx, stage, nclip, ncull, nregs)
+    """PIPE_CAP_CULL_DISTANCE: 1 on every profile (natively or lowered to clip distances)."""
+    assert screen.get_param(Cap.CULL_DISTANCE) == 1
+    return True
 
 
 def _skip_stage(screen, stage) -> bool:
@@ -231,8 +227,7 @@ def test_cull_distance_negative_at_all_vertices_culls(screen, ctx, stage, enable
     everything -- the triangle is culled either way."""
     if _skip_stage(screen, stage):
         return
-    if not _culling_supported(screen):
-        return _check_cull_refused(ctx, stage, nclip, 1)
+    assert _culling_supported(screen)
     color = _bind(ctx, stage, nclip, 1, WHITE_FS)
     ctx.set_clip_state(ClipState(ucp=[(0.0, 0.0, 0.0, 1.0)] * 8))
     rast(ctx, clip_plane_enable=enable)
@@ -245,8 +240,7 @@ def test_user_plane_with_cull_only_shader_clips_by_the_plane(screen, ctx):
     clip_plane_enable enables the user planes (cso/rasterizer.rst: clip
     distances take precedence only where written): plane x <= 0 keeps the
     left part of the triangle, and the cull distance still culls."""
-    if not _culling_supported(screen):
-        return _check_cull_refused(ctx, "VS", None, 1)
+    assert _culling_supported(screen)
     color = _bind(ctx, "VS", None, 1, WHITE_FS)
     ctx.set_clip_state(ClipState(ucp=[(-1.0, 0.0, 0.0, 0.0)]))
     rast(ctx, clip_plane_enable=1)
@@ -319,8 +313,7 @@ def test_fs_reads_clip_and_cull_elements(screen, ctx, stage):
     vertex: nothing culled) of both CLIPDIST registers as written."""
     if _skip_stage(screen, stage):
         return
-    if not _culling_supported(screen):
-        return _check_cull_refused(ctx, stage, 3, 3, nregs=2)
+    assert _culling_supported(screen)
     values = np.asarray(BOTH, np.float64)
     _, covered, ambiguous = _barycentric()
     inside = covered & ~ambiguous
@@ -341,8 +334,7 @@ def test_clip_and_cull_together(screen, ctx, enable):
     clip distance (window x <= 8 inside), y a cull distance.  The clip
     distance clips only with its bit set; a cull distance negative at every
     vertex culls whatever the bit."""
-    if not _culling_supported(screen):
-        return _check_cull_refused(ctx, "VS", 1, 1)
+    assert _culling_supported(screen)
     color = _bind(ctx, "VS", 1, 1, WHITE_FS)
     rast(ctx, clip_plane_enable=enable)
     # clip distance = (8 - window x) / 8, linear in window space.
@@ -398,8 +390,7 @@ def test_distances_pass_through_intermediate_stages(screen, ctx, route, counts):
     if route == "TCS+TES" and not screen.profile.has("tessellation_shader"):
         return
     nclip, ncull = counts
-    if ncull and not _culling_supported(screen):
-        return _check_cull_refused(ctx, "VS", nclip, ncull)
+    assert _culling_supported(screen)
     from glpipe import Format, VertexElement
 
     props = _props(nclip, ncull)

@@ -45,9 +45,38 @@ def test_cull_only_shader_writes_gl_cull_distance():
     assert "gl_ClipDistance" not in src
 
 
-def test_cull_distances_need_the_host_feature():
-    with pytest.raises(UnsupportedError, match="NUM_CULLDIST_ENABLED"):
-        to_glsl(_vs(CULL_ONLY), glsl_version=330)
+def test_cull_distances_without_the_host_feature_become_clip_distances():
+    """GLSL 3.30 has no gl_CullDistance: cull distance j is kept in the
+    glp_culldist varying and clips as gl_ClipDistance[8 - ncull + j] =
+    -1.0 where it is out (negative, NaN or infinite), 1e30 elsewhere;
+    Reflection.cull_clip_mask names the slots the context always enables."""
+    out = to_glsl(_vs(BOTH, regs=2), glsl_version=330)
+    src = out.source
+    assert "gl_CullDistance" not in src
+    assert "out float gl_ClipDistance[8];" in src
+    assert "out glp_culldist_block { vec4 glp_culldist[2]; };" in src
+    for j, element in enumerate(("glp_culldist[0].x", "glp_culldist[0].y")):
+        assert f"{element} = " in src   # the value written, kept for CLIPDIST readers
+        assert (f"gl_ClipDistance[{6 + j}] = ({element} < 0.0 || isnan({element}) || isinf({element})) "
+                "? -1.0 : 1e30;") in src
+    assert all(f"gl_ClipDistance[{k}] = 0.0;" in src for k in (3, 4, 5))   # between clip and cull slots
+    assert out.reflection.cull_clip_mask == 0b11000000
+    assert out.reflection.clip_distance_mask == 0b111
+    native = to_glsl(_vs(BOTH, regs=2), glsl_version=450)
+    assert native.reflection.cull_clip_mask == 0
+
+
+def test_gs_reads_emulated_cull_inputs_from_the_block():
+    """A GS reading CLIPDIST inputs with cull components at GLSL 3.30 reads
+    the values from the previous stage's glp_culldist block."""
+    gs = ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+          "PROPERTY GS_MAX_OUTPUT_VERTICES 1\n" + CULL_ONLY + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
+          "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
+          "  0: MOV OUT[0], IN[2][0]\n  1: MOV OUT[1], IN[2][1]\n  2: EMIT IMM[0].xxxx\n  3: END\n")
+    out = to_glsl(gs, glsl_version=330)
+    assert "in glp_culldist_block { vec4 glp_culldist[2]; } glp_culldist_in[3];" in out.source
+    assert "glp_culldist[0].x = glp_culldist_in[2].glp_culldist[0].x;" in out.source
+    assert out.reflection.cull_clip_mask == 0x80
 
 
 def test_both_properties_split_the_components():
@@ -91,3 +120,14 @@ def test_last_stage_copies_values_before_the_disabled_zeros(version):
     zero = "gl_ClipDistance[1] = 0.0;"
     assert copy in src and copy1 in src and zero in src
     assert src.index(copy) < src.index(zero)
+
+
+def test_user_planes_reaching_the_emulated_cull_slots_are_refused():
+    """GLSL 3.30, one cull distance in slot 7: user planes 0..6 of a
+    cull-only shader coexist with it; plane 7 would share its slot and is
+    refused, naming clip_plane_enable."""
+    out = to_glsl(_vs(CULL_ONLY), glsl_version=330, key=VariantKey(clip_plane_enable=0x7F))
+    assert "gl_ClipDistance[6] = dot(gl_Position, sysvals.clip_plane[6]);" in out.source
+    assert out.reflection.cull_clip_mask == 0x80 and out.reflection.clip_distance_mask == 0x7F
+    with pytest.raises(UnsupportedError, match="clip_plane_enable 0x80"):
+        to_glsl(_vs(CULL_ONLY), glsl_version=330, key=VariantKey(clip_plane_enable=0x80))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
+from . import cull as C
 from . import depth as D
 from . import edges as E
 from . import fragment as F
@@ -242,8 +243,11 @@ def fragment_end(em) -> List[str]:
 
 
 def vertex_end(em) -> List[str]:
-    """The ``vertex_end`` hook: statements completing one vertex of the last vertex stage."""
-    out: List[str] = []
+    """The ``vertex_end`` hook: statements completing one vertex of the last vertex stage.
+    First the cull distances as clip distances where the host has no
+    gl_CullDistance (passes/cull.py: chosen by the host, not by a key field;
+    ahead of the rows that write gl_ClipDistance slots of their own)."""
+    out: List[str] = C.cull_as_clip(em)
     for p in rows(em, "vertex_end"):
         out += p.run(em)
     return out
@@ -263,6 +267,12 @@ def clip_distance_mask(em) -> int:
     if em.key.depth_clip_plane and em.proc in VERTEX_LIKE and D.depth_clip_distance(em):
         depth = 1 << em.key.depth_clip_slot     # the depth plane's distance (passes/depth.py)
     return _shader_and_user_clip_mask(em) | depth
+
+
+def cull_clip_mask(em) -> int:
+    """Bit i set when gl_ClipDistance[i] stands for a cull distance (passes/cull.py;
+    for Reflection: the context enables these whatever clip_plane_enable says)."""
+    return C.cull_clip_mask(em)
 
 
 def _shader_and_user_clip_mask(em) -> int:

@@ -9,6 +9,7 @@ module by module" (Line last pixel).
 
 from __future__ import annotations
 
+from .cull import cull_as_clip
 from .stipple import stipple_strip_state
 from ..sysval_block import INSTANCE_NAME
 
@@ -84,6 +85,7 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
     lines = [f"{text} = {name};" for _, name, text in _saved_outputs(em)]
     if move:
         lines.append(move)
+    lines += cull_as_clip(em)   # (not a keyed row: the host decides, passes/cull.py)
     for row in em.pass_rows("vertex_end"):
         if row.run not in (save_vertex, emit_last_pixel):
             lines += row.run(em)

@@ -1,0 +1,108 @@
+"""LAYER and VIEWPORT_INDEX written by a VS on a host whose vertex stages
+cannot write gl_Layer / gl_ViewportIndex (no
+GL_ARB_shader_viewport_layer_array: GL 3.3 writes them in a GS only).
+
+The stage writes each value to an integer varying instead
+(``glp_layer_block { flat int glp_layer; }``,
+``glp_viewport_index_block { flat int glp_viewport_index; }``), and the
+context inserts the pass-through GS ``layer_gs_tokens`` builds (TGSI, one
+per vertex shader and input primitive): every output goes through, and
+``gl_Layer`` / ``gl_ViewportIndex`` of each emitted vertex are that input
+vertex's values.  GL takes a GS primitive's layer and viewport from one of
+its vertices (GL_LAYER_PROVOKING_VERTEX), so the value written at every
+vertex of a primitive arrives as written; where a VS writes different values
+at the vertices of one primitive the GS keeps the vertex order, so the host
+picks by the same rule it applies to its own GS.  A host without viewport
+arrays has one viewport, so the only VIEWPORT_INDEX in range is 0: the GS
+drops the value (``viewport_index`` False) and viewport 0 is used, as GL
+does for index 0 (an index out of range is undefined in GL).
+docs/lowering.md, "Layer and viewport index from the vertex stage".
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ...errors import UnsupportedError
+from ..views import ComponentView, comp
+
+SEMANTICS = ("LAYER", "VIEWPORT_INDEX")
+# Generated GS input primitive -> (output primitive, the input vertices it emits).
+PASSTHROUGH = {"POINTS": ("POINTS", (0,)), "LINES": ("LINE_STRIP", (0, 1)),
+               "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)), "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2)),
+               "TRIANGLES_ADJACENCY": ("TRIANGLE_STRIP", (0, 2, 4))}
+# Outputs the generated GS cannot pass on (GL has no GS input for them).
+_NOT_PASSED = frozenset({"EDGEFLAG", "VIEWPORT_MASK"})
+
+
+def _names(semantic: str):
+    name = f"glp_{semantic.lower()}"
+    return f"{name}_block", name, f"{name}_in"
+
+
+def emulated(em) -> bool:
+    """Whether a VS output LAYER / VIEWPORT_INDEX goes to a varying here.  (A
+    TES keeps needing the host feature: TES_LAYER_VIEWPORT stays with it.)"""
+    return em.proc == "VERT" and not em.req.has("vs_layer_viewport")
+
+
+def output(io, semantic: str) -> ComponentView:
+    """The VS / TES output ``semantic``: the integer varying the generated GS reads."""
+    block, member, _ = _names(semantic)
+    io._declare(f"out {block} {{ flat int {member}; }};")
+    return ComponentView([comp(member, "int", lvalue=True)], "int")
+
+
+def gs_input(io, semantic: str, vertex: str) -> Optional[ComponentView]:
+    """A GS input ``semantic`` of vertex ``vertex``: the previous stage's
+    varying (a host without vertex-stage layer writes), else None."""
+    em = io.em
+    if em.proc != "GEOM" or em.req.has("vs_layer_viewport"):
+        return None
+    block, member, instance = _names(semantic)
+    io._declare(f"in {block} {{ flat int {member}; }} {instance}[{io.input_array_size()}];")
+    return ComponentView([comp(f"{instance}[{vertex}].{member}", "int")], "int")
+
+
+def layer_gs_tokens(ir, info, input_prim: str, viewport_index: bool) -> str:
+    """TGSI of the GS passing every output of ``ir`` / ``info`` (the last
+    vertex stage) through for one ``input_prim`` primitive (``PASSTHROUGH``),
+    LAYER (and VIEWPORT_INDEX when ``viewport_index``) from each vertex's
+    varying into the GS's built-in outputs."""
+    output_prim, emitted = PASSTHROUGH[input_prim]
+    regs = []
+    for io in info.outputs:
+        if io.semantic in _NOT_PASSED:
+            if io.semantic == "EDGEFLAG":
+                continue  # edge flags only matter for polygons drawn as lines / points: GL ignores them here
+            raise UnsupportedError(f"draw_vbo: the {io.semantic} output of the vertex shader cannot pass through "
+                                   "glpipe's generated layer GS")
+        if io.semantic == "VIEWPORT_INDEX" and not viewport_index:
+            continue
+        regs.append(io)
+    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
+             f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}"]
+    for prop in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED"):
+        value = ir.property(prop, None)
+        if value is not None:
+            lines.append(f"PROPERTY {prop} {value}")
+    for k, io in enumerate(regs):
+        lines.append(f"DCL IN[][{k}], {io.semantic}[{io.semantic_index}]")
+    for k, io in enumerate(regs):
+        interp = f", {io.interpolate}" if io.interpolate else ""
+        lines.append(f"DCL OUT[{k}], {io.semantic}[{io.semantic_index}]{interp}")
+    # The primitive ID too: with a GS in the pipeline the FS's gl_PrimitiveID is what the GS writes.
+    prim_id = len(regs)
+    lines += ["DCL SV[0], PRIM_ID", f"DCL OUT[{prim_id}], PRIM_ID", "IMM[0] UINT32 {0, 0, 0, 0}"]
+    n = 0
+    for v in emitted:
+        for k in range(len(regs)):
+            lines.append(f"{n:4}: MOV OUT[{k}], IN[{v}][{k}]")
+            n += 1
+        lines += [f"{n:4}: MOV OUT[{prim_id}].x, SV[0].xxxx", f"{n + 1:4}: EMIT IMM[0].xxxx"]
+        n += 2
+    lines += [f"{n:4}: ENDPRIM IMM[0].xxxx", f"{n + 1:4}: END"]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["SEMANTICS", "PASSTHROUGH", "emulated", "output", "gs_input", "layer_gs_tokens"]
