@@ -37,7 +37,7 @@ def collect(profile: "str | None" = None) -> dict:
     import glpipe
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
     from glpipe.debug import DEBUG_ENV, DEBUG_FLAGS
-    from glpipe.features import feature_report
+    from glpipe.host.features import feature_report
 
     screen = glpipe.create_screen(profile=profile)
     try:

@@ -49,7 +49,7 @@ from enum import IntEnum
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from . import host as _hostmod
+from .host import gl as _hostmod
 from .part import owner
 
 

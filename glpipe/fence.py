@@ -40,7 +40,7 @@ import weakref
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
-from .defs import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
+from .enums import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
 
 _ALL_FLUSH_BITS = all_flag_bits(Flush)
 

@@ -47,7 +47,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
+from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
 from .formats import (
     Format,
@@ -66,7 +66,7 @@ from .sampler_compare import (
 )
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
 from .shaders import GRAPHICS_STAGES
-from .state import SamplerViewTemplate
+from .templates import SamplerViewTemplate
 
 _SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS  # module globals: set_sampler_views runs between draws
 _SEQUENCES = (list, tuple)

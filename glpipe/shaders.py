@@ -21,9 +21,9 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeErro
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
-from .defs import Cap, ShaderCap, ShaderIR, ShaderType
+from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
-from .state import ShaderState
+from .templates import ShaderState
 
 # TGSI header word each create_*_state expects.
 STAGE_PROCESSOR = {

@@ -73,8 +73,8 @@ from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
-from . import rasterizer_keys as _r
-from .defs import Prim, ShaderType
+from .raster import rasterizer_keys as _r
+from .enums import Prim, ShaderType
 from .dirty import Dirty
 from .formats import util_format_description
 from .shaders import GRAPHICS_STAGES, variant_input
