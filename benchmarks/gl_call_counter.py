@@ -14,7 +14,7 @@ the references held in tuples, so the counter patches ``__call__`` on the
   patched (entry points not yet resolved are resolved first: PyOpenGL
   rewrites the class's ``__call__`` on first use);
 * ctypes function-pointer classes: ``CFUNCTYPE(None)`` and glpipe's raw
-  prototypes (``glpipe.hotgl.raw_prototype``: the draw-path and hot state
+  prototypes (``glpipe.host.hotgl.raw_prototype``: the draw-path and hot state
   pointers) and the class of any ctypes function pointer found on the
   watched objects (the context, screen, host and what they hold, one level
   down); calls through them are named by looking their address up among
@@ -152,10 +152,10 @@ class GLCallCounter:
             classes[id(type(fn))] = type(fn)
         for fn in self._object_functions():
             classes[id(type(fn))] = type(fn)
-        from glpipe.hotgl import ARGTYPES, raw_prototype
+        from glpipe.host.hotgl import ARGTYPES, raw_prototype
 
         raws = [ctypes.CFUNCTYPE(None), raw_prototype()] + [raw_prototype(*a) for a in ARGTYPES.values()]
-        for raw in raws:  # glpipe's raw draw-path and state pointers (glpipe/hotgl.py)
+        for raw in raws:  # glpipe's raw draw-path and state pointers (glpipe/host/hotgl.py)
             classes[id(raw)] = raw
         for cls in classes.values():
             if cls.__module__ == "builtins":

@@ -143,7 +143,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glpipe.defs import Prim
+from glpipe.enums import Prim
 from lowering.errors import InvalidArgumentError
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The one table of fallbacks: which host feature each one stands in for.
 
-A row names the host feature (a row of ``glpipe.features.FEATURES``, or
+A row names the host feature (a row of ``glpipe.host.features.FEATURES``, or
 None when no GL core profile has the thing at all, e.g. luminance formats),
 what the fallback provides, and where it is implemented (a dotted path, so
 this table imports nothing).  ``python -m glpipe info`` reports a host
@@ -53,21 +53,21 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature=None,
         provides="fill modes LINE / POINT draw only a polygon's flagged edges (QUADS / QUAD_STRIP / POLYGON "
                  "outlines, VS EDGEFLAG): per-triangle boundary masks, a generated GS and an FS kill",
-        implementation="glpipe.polygon_edges + fallback.indices.edge_masks",
+        implementation="glpipe.raster.polygon_edges + fallback.indices.edge_masks",
     ),
     Fallback(
         name="line_stipple",
         feature=None,
         provides="line_stipple_enable / factor / pattern: a counter along the line from a (generated) GS, "
                  "an FS kill; strip bases from a transform-feedback capture",
-        implementation="glpipe.line_stipple",
+        implementation="glpipe.raster.line_stipple",
     ),
     Fallback(
         name="fill_modes_per_face",
         feature=None,
         provides="fill_front != fill_back: draws split into runs of one facing (captured positions, facing "
                  "in numpy), each in its face's mode",
-        implementation="glpipe.fill_modes",
+        implementation="glpipe.raster.fill_modes",
     ),
     Fallback(
         name="mutable_texture_storage",
@@ -82,7 +82,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="window_rectangles",
         provides="set_window_rectangles (MAX_WINDOW_RECTANGLES): an FS variant discards fragments by the "
                  "include / exclude rectangles in the sysvals block",
-        implementation="lowering.glsl.passes.fragment.window_rectangles + glpipe.rasterizer",
+        implementation="lowering.glsl.passes.fragment.window_rectangles + glpipe.raster.rasterizer",
     ),
     Fallback(
         name="clip_halfz",
@@ -174,7 +174,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="derivative_control",
         provides="DDX_FINE / DDY_FINE without GL_ARB_derivative_control: plain dFdx / dFdy, on hosts where the "
                  "screen's probe draw finds them fine (host fact fine_plain_derivatives; refused elsewhere)",
-        implementation="glpipe.host_facts + lowering.glsl.alu",
+        implementation="glpipe.host.facts + lowering.glsl.alu",
     ),
     Fallback(
         name="texture_query_levels_sysval",
@@ -219,7 +219,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
                  "gl_CullDistance: each one written as a clip distance that is -1 where the cull distance is "
                  "out (negative, NaN, infinite) and 1e30 elsewhere, in the top clip-distance slots, always "
                  "enabled; the values go on in a varying block for CLIPDIST readers",
-        implementation="lowering.glsl.passes.cull + glpipe.rasterizer (GL_CLIP_DISTANCEi of "
+        implementation="lowering.glsl.passes.cull + glpipe.raster.rasterizer (GL_CLIP_DISTANCEi of "
                        "Reflection.cull_clip_mask)",
         cost="per vertex one compare and one clip distance per cull distance (no GS, no extra pass); "
              "a primitive with some but not all vertices out goes through the host's clipper, which "

@@ -6,13 +6,13 @@
     screen = glpipe.create_screen(profile="gl33")  # GL 3.3 core: fallbacks engage
     ctx = screen.context_create()
 
-Everything API.md names (enums, state templates, errors) imports from here;
+Everything docs/api.md names (enums, state templates, errors) imports from here;
 ``glpipe.p_defines`` has every C spelling (PIPE_CAP_GRAPHICS, ...).
 
 Importing the package loads only its leaf data (errors, enums, formats,
 state templates).  The GL side (host, screen, context, resource) loads on
-first use of one of its names, so ``fallback`` and ``lowering`` can use
-``glpipe.defs`` / ``glpipe.format_table`` without pulling in the context,
+first use of one of its names (``HostGL`` from ``glpipe.host.gl``), so ``fallback`` and ``lowering`` can use
+``glpipe.enums`` / ``glpipe.format_table`` without pulling in the context,
 and without an import cycle through it (docs/host.md "Packages and imports").
 """
 
@@ -20,18 +20,18 @@ __version__ = "0.1.0"
 
 import importlib as _importlib
 
+from .enums import *  # noqa: F401,F403
+from .enums import __all__ as _enums_all
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
-from .defs import *  # noqa: F401,F403
-from .defs import __all__ as _defs_all
 from .formats import Format  # noqa: F401
-from .state import *  # noqa: F401,F403
-from .state import __all__ as _state_all
+from .templates import *  # noqa: F401,F403
+from .templates import __all__ as _templates_all
 
 # Public name -> the submodule defining it, imported on first access (PEP 562).
 _LAZY = {
-    "HostGL": "host",
-    "HostProfile": "host",
+    "HostGL": "host.gl",
+    "HostProfile": "host.gl",
     "Screen": "screen",
     "create_screen": "screen",
     "Context": "context",
@@ -62,6 +62,6 @@ def __dir__():
 __all__ = (
     ["__version__", "create_screen", "Screen", "Context", "Resource", "HostGL", "HostProfile", "Format"]
     + list(_errors_all)
-    + list(_defs_all)
-    + list(_state_all)
+    + list(_enums_all)
+    + list(_templates_all)
 )

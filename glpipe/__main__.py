@@ -37,7 +37,7 @@ def collect(profile: "str | None" = None) -> dict:
     import glpipe
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
     from glpipe.debug import DEBUG_ENV, DEBUG_FLAGS
-    from glpipe.features import feature_report
+    from glpipe.host.features import feature_report
 
     screen = glpipe.create_screen(profile=profile)
     try:
@@ -96,7 +96,7 @@ def collect(profile: "str | None" = None) -> dict:
             "compute_caps": compute_caps,
             "formats": formats,
             "features": feature_report(prof),
-            # Host behaviours probed by a draw (glpipe/host_facts.py), with the reason.
+            # Host behaviours probed by a draw (glpipe/host/facts.py), with the reason.
             "host_facts": {name: {"holds": int(screen.host_facts.has(name)),
                                   "reason": screen.host_facts.reasons[name]}
                            for name in screen.host_facts.reasons},

@@ -44,7 +44,7 @@ snapshot (``_BlendHeld``: per-RT enables, masks, equations and factors,
 logic op, alpha-to-coverage / -one, dither).  A bind sets Dirty.BLEND_CSO:
 the emit then sends the calls that take the recorded snapshot to the bound
 block -- computed once per (snapshot, block) and cached on the block as
-``(GL entry point index, args)`` pairs (glpipe/hotgl.py), so switching
+``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so switching
 between two blend states costs a dict lookup and the one or two calls that
 differ.  Dirty.BLEND set by anyone (a clear opens the colour mask, raw GL,
 another context drew) means the host does not hold the recorded snapshot:
@@ -61,12 +61,12 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
+from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .dirty import Dirty
 from .formats import host_storage, util_format_description
-from .hotgl import OP
+from .host.hotgl import OP
 from .part import Area, Part
-from .state import BlendState
+from .templates import BlendState
 
 F = BlendFactor
 _BLEND_CSO = Dirty.BLEND_CSO  # a module global: read per bind

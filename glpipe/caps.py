@@ -46,7 +46,7 @@ from .caps_shader import (
     compute_caps_for_other_ir,
     shader_caps,
 )
-from .defs import (
+from .enums import (
     PIPE_MAX_ATTRIBS,
     PIPE_MAX_CLIP_PLANES,
     PIPE_MAX_COLOR_BUFS,
@@ -65,7 +65,7 @@ from .defs import (
 )
 from .driver_queries import DRIVER_QUERY_GROUPS
 from .formats import Format, is_format_supported
-from .host_facts import probe_host_facts
+from .host.facts import probe_host_facts
 
 # --------------------------------------------------------------------------
 # What glpipe delivers now.  Flip a row when its subsystem lands with tests.
@@ -105,7 +105,7 @@ ROWS = MappingProxyType({
     "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
     "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
     # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
-    # polygons drawn as lines / points: glpipe/polygon_edges.py) all work.
+    # polygons drawn as lines / points: glpipe/raster/polygon_edges.py) all work.
     "legacy_io": (True, "#4 Context",
                   "compatibility-profile I/O semantics: COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX, EDGEFLAG"),
 })
@@ -141,18 +141,18 @@ class CapsEnv:
         self.scratch_texture_unit = int(host.scratch_texture_unit)
         self.format_support = format_support
         self.delivered = MappingProxyType(dict(delivered))
-        self.facts = probe_host_facts(host)     # cached on the host (glpipe/host_facts.py)
+        self.facts = probe_host_facts(host)     # cached on the host (glpipe/host/facts.py)
 
     def d(self, *rows: str) -> bool:
         """True when every one of ``rows`` is delivered."""
         return all(self.delivered[r] for r in rows)
 
     def has(self, feature: str) -> bool:
-        """Whether the host profile has ``feature`` (a glpipe.features row)."""
+        """Whether the host profile has ``feature`` (a glpipe.host.features row)."""
         return self.profile.has(feature)
 
     def fact(self, name: str) -> bool:
-        """Whether host fact ``name`` (glpipe.host_facts.FACTS) holds on this host."""
+        """Whether host fact ``name`` (glpipe.host.facts.FACTS) holds on this host."""
         return self.facts.has(name)
 
     def lim(self, name: str):
@@ -195,7 +195,7 @@ def _msaa_textures_sampleable(e: CapsEnv) -> bool:
 
 
 def _sampler_feature(e: CapsEnv, name: str) -> bool:
-    """A sampler host feature (a glpipe.features row)."""
+    """A sampler host feature (a glpipe.host.features row)."""
     return e.has(name)
 
 
@@ -269,7 +269,7 @@ _PARAM_ROWS = (
     (Cap.ACCELERATED, FACT, lambda e: 0 if e.software_renderer else -1),
     (Cap.UMA, FACT, lambda e: int(e.software_renderer)),  # a CPU renderer's textures live in RAM
     (Cap.VIDEO_MEMORY, FACT, lambda e: 0),  # core GL has no memory query
-    (Cap.SHAREABLE_SHADERS, FACT, lambda e: 0),  # API.md: objects are refused by other contexts
+    (Cap.SHAREABLE_SHADERS, FACT, lambda e: 0),  # docs/api.md "Errors": objects are refused by other contexts
     (Cap.ESSL_FEATURE_LEVEL, FACT, lambda e: 0),  # 0: use GLSL_FEATURE_LEVEL
     (Cap.TEXTURE_TRANSFER_MODES, FACT, lambda e: 0),  # PIPE_TEXTURE_TRANSFER_DEFAULT: glpipe converts itself
     (Cap.PREFER_BLIT_BASED_TEXTURE_TRANSFER, FACT, lambda e: 0),  # retired twin of the above

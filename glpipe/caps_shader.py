@@ -41,7 +41,7 @@ from types import MappingProxyType
 from lowering.bindings import BindingLayout, HostLimits
 from lowering.glsl.wide import soft_fp64_complete
 
-from .defs import (
+from .enums import (
     PIPE_MAX_ATTRIBS,
     PIPE_MAX_CONSTANT_BUFFERS,
     PIPE_MAX_HW_ATOMIC_BUFFERS,
@@ -352,7 +352,7 @@ def check_clip_cull_properties(ir, cull_distance_cap: int, profile_name: str, wh
     from lowering.errors import ShaderValidationError, UnsupportedError
     from lowering.glsl.varyings import clip_cull_counts
 
-    from .defs import PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
+    from .enums import PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
 
     nclip, ncull = clip_cull_counts(ir)
     if (nclip or 0) + ncull > PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT:

@@ -15,11 +15,11 @@ import numbers
 
 from lowering.errors import InvalidArgumentError
 
-from .defs import Clear, Swizzle, Target
+from .enums import Clear, Swizzle, Target
 from .dirty import Dirty
 from .part import Area, Part
 from .formats import util_format_description
-from .state import ScissorState
+from .templates import ScissorState
 
 _ALL_CLEAR_BITS = int(Clear.DEPTH | Clear.STENCIL | Clear.COLOR)
 

@@ -35,12 +35,12 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .defs import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
+from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .dirty import Dirty
 from .resource import Resource
 from .samplers import _stage_arg
 from .shaders import GRAPHICS_STAGES, STAGE_PROCESSOR
-from .state import ConstantBuffer
+from .templates import ConstantBuffer
 
 _RING_MIN_SIZE = 256 * 1024
 

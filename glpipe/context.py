@@ -20,17 +20,19 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, debug, depth_stencil_alpha, fence, fill_modes, framebuffer, line_stipple, polygon_edges,
-               rasterizer, sampler_views, samplers, transfer, vertex, vertex_capture, vertex_layer, viewport)
+from . import (blend, clear, debug, depth_stencil_alpha, fence, framebuffer, sampler_views, samplers, transfer, vertex,
+               vertex_layer, viewport)
 from .constants import ConstantBufferMixin
-from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
 from .draw import DrawPath
-from .hotgl import HotGL
+from .enums import ContextFlag, ShaderType, Target
+from .host.hotgl import HotGL
+from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .part import Area, attach, compose, derived_rows, owner
+from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .resource import Resource
 from .shaders import ShaderMixin
-from .state import DrawStartCountBias
+from .templates import DrawStartCountBias
 from .sysvals import SysvalsMixin
 from .variant_keys import VariantKeyMixin
 
@@ -97,7 +99,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         self.screen = screen
         self.priv = priv
         # Flags glpipe cannot honour (PREFER_THREADED, ...) are accepted and
-        # kept, as API.md says; unknown bits are kept too.
+        # kept, as docs/api.md "Signatures" says; unknown bits are kept too.
         self.flags = ContextFlag(0) | int(flags)
         # glpipe's debug flags (glpipe/debug.py; Screen.context_create passes
         # the screen's unless given others), fixed for the context's life.
@@ -127,7 +129,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
 
     @gl.setter
     def gl(self, value) -> None:
-        # The hot entry points (glpipe/hotgl.py) follow the dispatch: raw
+        # The hot entry points (glpipe/host/hotgl.py) follow the dispatch: raw
         # host functions for PyOpenGL's namespace, the replacement's own
         # functions for anything else (a wrapper counting calls sees them all).
         # GLPIPE_DEBUG=nofast: PyOpenGL's functions even for PyOpenGL's namespace.

@@ -16,7 +16,7 @@ from enum import IntEnum
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from . import host as _hostmod
+from .host import gl as _hostmod
 from .part import Area, Part, owner
 
 
@@ -82,7 +82,7 @@ NOFAST_METHODS = (
 #   (index buffer, primitive restart, program, sysvals binding) forgotten,
 #   so every derived-state row re-derives its block from the Gallium state
 #   and sends it whole.
-# * Decided at create time elsewhere: the GL entry points (glpipe/hotgl.py
+# * Decided at create time elsewhere: the GL entry points (glpipe/host/hotgl.py
 #   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
 #   functions instead of raw ctypes pointers.
 NOFAST_DROPS = (

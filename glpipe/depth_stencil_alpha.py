@@ -24,7 +24,7 @@ Emission.  What the host holds is recorded as an interned snapshot
 (``_DSAHeld``).  A bind (Dirty.DSA_CSO) or a new stencil reference
 (Dirty.STENCIL_REF) sends the calls that take the snapshot to the bound
 state -- computed once per (snapshot, CSO, reference values) and cached on
-the CSO as ``(GL entry point index, args)`` pairs (glpipe/hotgl.py), so a
+the CSO as ``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so a
 switch costs a dict lookup and the calls that differ (depth test off <->
 on: one, once both have been seen).  Dirty.DSA set by anyone means the host
 does not hold the snapshot (a clear opened the write masks, raw GL, another
@@ -43,11 +43,11 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import Func, StencilOp
+from .enums import Func, StencilOp
 from .dirty import Dirty
-from .hotgl import OP
+from .host.hotgl import OP
 from .part import Area, Part
-from .state import DepthStencilAlphaState, StencilRef, StencilState
+from .templates import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {
     StencilOp.KEEP: "GL_KEEP", StencilOp.ZERO: "GL_ZERO", StencilOp.REPLACE: "GL_REPLACE",

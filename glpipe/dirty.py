@@ -103,7 +103,7 @@ def names(bits: int) -> str:
     """``"BLEND|DSA"`` for a mask of Dirty bits."""
     return "|".join(name for name, value in _BITS.items() if bits & value) or "0"
 
-# What a ModernGL call may have changed behind glpipe's back (HOST-NOTES §7):
+# What a ModernGL call may have changed behind glpipe's back (docs/host.md "State ModernGL changes behind our back"):
 # framebuffer binds re-emit viewport, scissor, colour and depth masks; texture
 # operations move the active unit and the binding on it; render() binds its
 # own program and VAO.

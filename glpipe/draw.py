@@ -26,10 +26,10 @@ import functools
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from . import host as _hostmod
-from .defs import Prim, ShaderType
+from .host import gl as _hostmod
+from .enums import Prim, ShaderType
 from .dirty import ALL, Dirty
-from .state import DrawInfo
+from .templates import DrawInfo
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
 # Prims core GL draws as they are (GL enum by Prim).  PATCHES is left out on
@@ -234,7 +234,7 @@ class DrawPath:
             # A context that is not the screen's drawing context always has
             # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), and
             # so has the drawing context while its host's GL context is not
-            # current (glpipe/host.py _switch_current): this test keeps both out.
+            # current (glpipe/host/gl.py _switch_current): this test keeps both out.
             if not dirty & _DRAW_STATE:
                 # _update_derived(0) in one call: the word's runner is the one
                 # emit it selects (a bind between draws: the common case) or
@@ -273,7 +273,7 @@ class DrawPath:
         keys = self._raster_draw_keys
         if keys is not None:
             # The rasterizer keys this draw (its primitive class, its edge
-            # flags: Dirty.PROGRAM when the variant changes), glpipe/rasterizer.py.
+            # flags: Dirty.PROGRAM when the variant changes), glpipe/raster/rasterizer.py.
             keys(info.mode)
         layer = self.vertex_layer_part
         if layer.source is not None:
@@ -289,7 +289,7 @@ class DrawPath:
         if emulation is not None and emulation(info, draws):
             # The rasterizer drew it through an emulation (line stipple
             # segment bases, stippled polygon edges, per-face fill modes:
-            # glpipe/rasterizer.py _rasterizer_draw).
+            # glpipe/raster/rasterizer.py _rasterizer_draw).
             self._counters.draw_calls += 1
             return
         mode = self._gl_prims.get(info.mode)
@@ -609,14 +609,14 @@ class DrawPath:
                 continue
             translated = self._raster_translated
             if translated is not None:
-                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/rasterizer.py).
+                # Fill mode LINE / POINT: which edges are the polygon's (glpipe/raster/rasterizer.py).
                 translated(info, count, start, source if info.index_size else None, flatshade_first)
             if self.debug_part.debug_callback is not None:
                 name = Prim(info.mode).name
                 self.debug_part.debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
                                                 f"index translation (fallback.indices)", site=f"translate {name}")
             # Non-indexed: the translated indices are vertex numbers already, and
-            # index_bias is ignored when index_size == 0 (API.md).
+            # index_bias is ignored when index_size == 0 (docs/api.md "Instancing").
             sub = DrawInfo(mode=tr.prim, index_size=tr.index_size, index=tr.indices, count=tr.count,
                            index_bias=bias if info.index_size else 0, instance_count=info.instance_count,
                            start_instance=info.start_instance,

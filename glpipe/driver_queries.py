@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from .defs import Query
+from .enums import Query
 
 # p_defines.h: PIPE_QUERY_DRIVER_SPECIFIC is the first driver query type.
 PIPE_QUERY_DRIVER_SPECIFIC = int(Query.DRIVER_SPECIFIC)

@@ -15,7 +15,7 @@ import weakref
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
-from .defs import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
+from .enums import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
 from .part import Area, Part
 from .resource import drain_deferred
 

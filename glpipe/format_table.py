@@ -30,7 +30,7 @@ knows about a format:
     for a compressed format an uncompressed ``via`` means the blocks are
     *decoded* at upload by ``fallback.compressed``, the line after the
     native one for hosts without the compression family),
-    ``need=`` host features (rows of glpipe.features).  A format may have
+    ``need=`` host features (rows of glpipe.host.features).  A format may have
     several lines: candidates in order of preference; the probe picks the
     first the profile allows and the host accepts.  Formats without a line
     have no host storage on any profile (YUV, planar, ...), and

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
-from .defs import Bind, Target, all_flag_bits, flag_bits
+from .enums import Bind, Target, all_flag_bits, flag_bits
 from .format_table import (
     COMPRESSED_LAYOUTS,
     FORMAT_COUNT,
@@ -234,15 +234,15 @@ def host_decodes(desc: FormatDesc, host: "HostFormat | None") -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Features the format table names that glpipe.features does not (yet) have.
+# Features the format table names that glpipe.host.features does not (yet) have.
 # Evaluated here with the same rule (core version or extension), against the
 # profile's possibly restricted version and extension list, so a gl33
-# profile never sees them.  Rows to move into glpipe.features.
+# profile never sees them.  Rows to move into glpipe.host.features.
 # ---------------------------------------------------------------------------
 
 def host_has(profile, name: str) -> bool:
     """``profile.has(name)``: every feature the format table names is a row of
-    glpipe.features.FEATURES (a KeyError names a missing one)."""
+    glpipe.host.features.FEATURES (a KeyError names a missing one)."""
     return profile.has(name)
 
 
@@ -448,7 +448,7 @@ class _RawGL:
     The wrapped ones convert the pixel argument according to ``type`` and
     know only some of GL's packed types (UNSIGNED_INT_10F_11F_11F_REV makes
     them raise); the raw ones take a plain pointer.  Imported on first use,
-    after glpipe.host has chosen PyOpenGL's platform.
+    after glpipe.host.gl has chosen PyOpenGL's platform.
     """
 
     def __init__(self):

@@ -15,11 +15,11 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import PIPE_MAX_COLOR_BUFS, Target
+from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .dirty import Dirty
 from .part import Area, Part
 from .formats import Format, util_format_description
-from .state import FramebufferState, SurfaceTemplate
+from .templates import FramebufferState, SurfaceTemplate
 from .variant_keys import output_kinds
 
 _CUBE_TARGETS = (Target.TEXTURE_CUBE,)

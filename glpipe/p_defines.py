@@ -14,7 +14,7 @@ spellings too (``PIPE_CAP_TGSI_INSTANCEID``, ``PIPE_CAP_POINT_SPRITE``).
 
 from __future__ import annotations
 
-from glpipe import defs as _defs
+from glpipe import enums as _enums
 
 try:
     from glpipe.formats import Format as _Format
@@ -35,51 +35,51 @@ _TRANSFER_NAMES = frozenset({
 # (enum class, C prefix, {member name: C suffix} spelled differently, member filter)
 # A filter of None takes every member (aliases included).
 _TABLE = [
-    (_defs.Cap, "PIPE_CAP_", {}, None),
-    (_defs.CapF, "PIPE_CAPF_", {}, None),
-    (_defs.ShaderCap, "PIPE_SHADER_CAP_", {}, None),
-    (_defs.ComputeCap, "PIPE_COMPUTE_CAP_", {}, None),
-    (_defs.Bind, "PIPE_BIND_", {}, None),
-    (_defs.Usage, "PIPE_USAGE_", {}, None),
-    (_defs.ResourceFlag, "PIPE_RESOURCE_FLAG_", {}, None),
-    (_defs.Target, "PIPE_", {}, None),                      # PIPE_BUFFER, PIPE_TEXTURE_2D
-    (_defs.Prim, "PIPE_PRIM_", {}, None),
-    (_defs.ShaderType, "PIPE_SHADER_", {}, None),
-    (_defs.ShaderIR, "PIPE_SHADER_IR_", {}, None),
-    (_defs.Query, "PIPE_QUERY_", {}, None),
-    (_defs.StatQuery, "PIPE_STAT_QUERY_", {}, None),
-    (_defs.QueryFlag, "PIPE_QUERY_", {}, None),              # PIPE_QUERY_WAIT, _PARTIAL
-    (_defs.QueryValueType, "PIPE_QUERY_TYPE_", {}, None),
-    (_defs.RenderCond, "PIPE_RENDER_COND_", {}, None),
-    (_defs.Flush, "PIPE_FLUSH_", {}, None),
-    (_defs.Map, "PIPE_MAP_", {}, lambda name: name != "MAP_DIRECTLY"),
-    (_defs.Map, "PIPE_TRANSFER_", {}, lambda name: name in _TRANSFER_NAMES),
-    (_defs.Barrier, "PIPE_BARRIER_", {}, None),
-    (_defs.TextureBarrier, "PIPE_TEXTURE_BARRIER_", {}, None),
-    (_defs.Clear, "PIPE_CLEAR_", {}, None),
-    (_defs.Mask, "PIPE_MASK_", {}, None),
-    (_defs.ContextFlag, "PIPE_CONTEXT_", {}, None),
-    (_defs.ContextPriority, "PIPE_CONTEXT_PRIORITY_", {}, None),
-    (_defs.ResetStatus, "PIPE_", {}, None),                 # PIPE_NO_RESET, ...
-    (_defs.Endian, "PIPE_ENDIAN_", {}, None),
-    (_defs.ImageAccess, "PIPE_IMAGE_ACCESS_", {}, None),
-    (_defs.TextureTransferMode, "PIPE_TEXTURE_TRANSFER_", {}, None),
-    (_defs.BlendFactor, "PIPE_BLENDFACTOR_", {}, None),
-    (_defs.Blend, "PIPE_BLEND_", {}, None),
-    (_defs.LogicOp, "PIPE_LOGICOP_", {}, None),
-    (_defs.Func, "PIPE_FUNC_", {}, None),
-    (_defs.StencilOp, "PIPE_STENCIL_OP_", {}, None),
-    (_defs.TexWrap, "PIPE_TEX_WRAP_", {}, None),
-    (_defs.TexFilter, "PIPE_TEX_FILTER_", {}, None),
-    (_defs.TexMipFilter, "PIPE_TEX_MIPFILTER_", {}, None),
-    (_defs.TexCompare, "PIPE_TEX_COMPARE_", {}, None),
-    (_defs.TexReduction, "PIPE_TEX_REDUCTION_", {}, None),
-    (_defs.PolygonMode, "PIPE_POLYGON_MODE_", {}, None),
-    (_defs.Face, "PIPE_FACE_", {}, None),
-    (_defs.SpriteCoord, "PIPE_SPRITE_COORD_", {}, None),
-    (_defs.Swizzle, "PIPE_SWIZZLE_", {"ZERO": "0", "ONE": "1"}, None),
-    (_defs.ViewportSwizzle, "PIPE_VIEWPORT_SWIZZLE_", {}, None),
-    (_defs.ConservativeRaster, "PIPE_CONSERVATIVE_RASTER_", {}, None),
+    (_enums.Cap, "PIPE_CAP_", {}, None),
+    (_enums.CapF, "PIPE_CAPF_", {}, None),
+    (_enums.ShaderCap, "PIPE_SHADER_CAP_", {}, None),
+    (_enums.ComputeCap, "PIPE_COMPUTE_CAP_", {}, None),
+    (_enums.Bind, "PIPE_BIND_", {}, None),
+    (_enums.Usage, "PIPE_USAGE_", {}, None),
+    (_enums.ResourceFlag, "PIPE_RESOURCE_FLAG_", {}, None),
+    (_enums.Target, "PIPE_", {}, None),                      # PIPE_BUFFER, PIPE_TEXTURE_2D
+    (_enums.Prim, "PIPE_PRIM_", {}, None),
+    (_enums.ShaderType, "PIPE_SHADER_", {}, None),
+    (_enums.ShaderIR, "PIPE_SHADER_IR_", {}, None),
+    (_enums.Query, "PIPE_QUERY_", {}, None),
+    (_enums.StatQuery, "PIPE_STAT_QUERY_", {}, None),
+    (_enums.QueryFlag, "PIPE_QUERY_", {}, None),              # PIPE_QUERY_WAIT, _PARTIAL
+    (_enums.QueryValueType, "PIPE_QUERY_TYPE_", {}, None),
+    (_enums.RenderCond, "PIPE_RENDER_COND_", {}, None),
+    (_enums.Flush, "PIPE_FLUSH_", {}, None),
+    (_enums.Map, "PIPE_MAP_", {}, lambda name: name != "MAP_DIRECTLY"),
+    (_enums.Map, "PIPE_TRANSFER_", {}, lambda name: name in _TRANSFER_NAMES),
+    (_enums.Barrier, "PIPE_BARRIER_", {}, None),
+    (_enums.TextureBarrier, "PIPE_TEXTURE_BARRIER_", {}, None),
+    (_enums.Clear, "PIPE_CLEAR_", {}, None),
+    (_enums.Mask, "PIPE_MASK_", {}, None),
+    (_enums.ContextFlag, "PIPE_CONTEXT_", {}, None),
+    (_enums.ContextPriority, "PIPE_CONTEXT_PRIORITY_", {}, None),
+    (_enums.ResetStatus, "PIPE_", {}, None),                 # PIPE_NO_RESET, ...
+    (_enums.Endian, "PIPE_ENDIAN_", {}, None),
+    (_enums.ImageAccess, "PIPE_IMAGE_ACCESS_", {}, None),
+    (_enums.TextureTransferMode, "PIPE_TEXTURE_TRANSFER_", {}, None),
+    (_enums.BlendFactor, "PIPE_BLENDFACTOR_", {}, None),
+    (_enums.Blend, "PIPE_BLEND_", {}, None),
+    (_enums.LogicOp, "PIPE_LOGICOP_", {}, None),
+    (_enums.Func, "PIPE_FUNC_", {}, None),
+    (_enums.StencilOp, "PIPE_STENCIL_OP_", {}, None),
+    (_enums.TexWrap, "PIPE_TEX_WRAP_", {}, None),
+    (_enums.TexFilter, "PIPE_TEX_FILTER_", {}, None),
+    (_enums.TexMipFilter, "PIPE_TEX_MIPFILTER_", {}, None),
+    (_enums.TexCompare, "PIPE_TEX_COMPARE_", {}, None),
+    (_enums.TexReduction, "PIPE_TEX_REDUCTION_", {}, None),
+    (_enums.PolygonMode, "PIPE_POLYGON_MODE_", {}, None),
+    (_enums.Face, "PIPE_FACE_", {}, None),
+    (_enums.SpriteCoord, "PIPE_SPRITE_COORD_", {}, None),
+    (_enums.Swizzle, "PIPE_SWIZZLE_", {"ZERO": "0", "ONE": "1"}, None),
+    (_enums.ViewportSwizzle, "PIPE_VIEWPORT_SWIZZLE_", {}, None),
+    (_enums.ConservativeRaster, "PIPE_CONSERVATIVE_RASTER_", {}, None),
 ]
 if _Format is not None:
     _TABLE.append((_Format, "PIPE_FORMAT_", {}, None))
@@ -101,9 +101,9 @@ def _c_spellings() -> dict:
                 raise AssertionError(f"p_defines: {c_name} claimed by {names[c_name]!r} "
                                      f"and {member!r}")
             names.setdefault(c_name, member)
-    for const in _defs.__all__:
+    for const in _enums.__all__:
         if const.startswith("PIPE_"):
-            names[const] = getattr(_defs, const)
+            names[const] = getattr(_enums, const)
     return names
 
 

@@ -52,7 +52,7 @@ from dataclasses import dataclass, fields
 
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import Bind, ResourceFlag, Target, Usage, all_flag_bits, flag_bits
+from .enums import Bind, ResourceFlag, Target, Usage, all_flag_bits, flag_bits
 from .formats import (
     Format,
     format_desc,
@@ -65,7 +65,7 @@ from .formats import (
     util_format_get_nblocksy,
     util_format_get_nblocksz,
 )
-from .state import ResourceTemplate
+from .templates import ResourceTemplate
 
 # pipe_resource.width0 is a 32-bit unsigned int in p_state.h; st/mesa
 # refuses larger buffers for that reason.  It is the only bound Gallium puts
@@ -73,7 +73,7 @@ from .state import ResourceTemplate
 MAX_BUFFER_SIZE = 0xFFFFFFFF
 
 # GL enums are named, not numbered, in the tables below and resolved
-# through the host's PyOpenGL GL module (imported by glpipe.host with the
+# through the host's PyOpenGL GL module (imported by glpipe.host.gl with the
 # right platform), so this module never imports PyOpenGL at load.
 
 
@@ -153,7 +153,7 @@ _PERSISTENT_FLAGS = ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT
 _ALL_BINDS = all_flag_bits(Bind)
 
 # Immutable multisample storage (glTexStorage2D/3DMultisample) is GL 4.3 /
-# ARB_texture_storage_multisample.  glpipe.features has no row for it yet;
+# ARB_texture_storage_multisample.  glpipe.host.features has no row for it yet;
 # until one is added multisampled textures use glTexImage*Multisample,
 # which makes the same storage, only mutable (no texture views of it).
 _MS_STORAGE_FEATURE = "texture_storage_multisample"
@@ -392,7 +392,7 @@ def _raw() -> dict:
     """PyOpenGL's unwrapped glTexImage* / glCompressedTexImage* (keys 1, 2, 3
     and "c1", "c2", "c3"): there a NULL pointer means "allocate only", while
     the wrapped compressed ones insist on sizing a data array.  Imported on
-    first use, after glpipe.host chose PyOpenGL's platform."""
+    first use, after glpipe.host.gl chose PyOpenGL's platform."""
     global _raw_entry_points
     if _raw_entry_points is None:
         from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_2, GL_1_3

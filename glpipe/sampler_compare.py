@@ -15,7 +15,7 @@ import copy
 from lowering.errors import UnsupportedError
 from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class
 
-from .defs import ShaderType, Swizzle
+from .enums import ShaderType, Swizzle
 from .dirty import Dirty
 from .shaders import variant_input
 

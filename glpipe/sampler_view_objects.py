@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .defs import Swizzle, Target
+from .enums import Swizzle, Target
 from .formats import Format, util_format_compose_swizzles, util_format_description
 
 # Gallium target -> GL target (single-sampled, multisampled).

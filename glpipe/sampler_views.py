@@ -16,7 +16,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
+from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
 from .part import Area, Part
@@ -49,7 +49,7 @@ from .sampler_view_objects import (
 )
 from .samplers import BORDER_FLOAT, BORDER_SINT, BORDER_UINT, _slot_range, _stage_arg
 from .shaders import GRAPHICS_STAGES
-from .state import SamplerViewTemplate
+from .templates import SamplerViewTemplate
 
 # A module global: set_sampler_views' one-view switch is the benchmark's
 # sampler-view case; measured 12-20 ns less per bind than ``Dirty.SAMPLER_VIEWS``

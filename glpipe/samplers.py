@@ -18,7 +18,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import (
+from .enums import (
     PIPE_MAX_SAMPLERS,
     ShaderType,
     TexCompare,
@@ -30,7 +30,7 @@ from .defs import (
 from .dirty import Dirty
 from .part import Area, Part
 from .shaders import STAGE_PROCESSOR, variant_input
-from .state import SamplerState
+from .templates import SamplerState
 
 # Enum values PyOpenGL's core namespace does not carry (the extensions'
 # headers): EXT_texture_mirror_clamp, ARB_texture_filter_minmax,

@@ -1,9 +1,9 @@
 """pipe_screen: the context-independent part of the device.
 
-A ``Screen`` owns the host GL (``glpipe.host``), the caps computed once
+A ``Screen`` owns the host GL (``glpipe.host.gl``), the caps computed once
 from the host profile (``glpipe.caps``), the format support probed once
 (``glpipe.formats``), the driver counters, and resource creation.  Its
-methods are thread safe, as ``spec/screen.rst`` requires: answers come from
+methods are thread safe, as Gallium's screen.rst requires (docs/host.md "Threads"): answers come from
 tables built at creation, and the few methods that touch GL serialize on
 the host lock and only make GL calls on the thread the context is current
 on (``glpipe.resource`` explains how a resource made on another thread gets
@@ -18,12 +18,12 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
-from .defs import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
+from .enums import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
-from .host_facts import probe_host_facts
-from .host import HostGL, create_host
+from .host.facts import probe_host_facts
+from .host.gl import HostGL, create_host
 from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
 
 # DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID (drm_fourcc.h).
@@ -91,7 +91,7 @@ class Screen:
         host.make_current()
         self.format_support = probe_format_support(host)
         # Host behaviours no version string tells (fine plain derivatives, ...):
-        # one small draw per host, cached on it (glpipe/host_facts.py).
+        # one small draw per host, cached on it (glpipe/host/facts.py).
         self.host_facts = probe_host_facts(host)
         self.bindings = binding_layout(host.profile)
         self.caps = ScreenCaps(host, self.format_support, bindings=self.bindings)
@@ -235,7 +235,7 @@ class Screen:
 
     def context_create(self, priv=None, flags=0, debug=None):
         """A new pipe_context.  Flags glpipe cannot honour (PREFER_THREADED,
-        ...) are accepted and ignored, as API.md says.  ``debug`` (glpipe's
+        ...) are accepted and ignored, as docs/api.md "Signatures" says.  ``debug`` (glpipe's
         own): the context's debug flags (a GLPIPE_DEBUG-style list, e.g.
         ``"nofast"``; docs/debug.md) instead of the screen's."""
         from .context import Context

@@ -21,9 +21,9 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeErro
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
-from .defs import Cap, ShaderCap, ShaderIR, ShaderType
+from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
-from .state import ShaderState
+from .templates import ShaderState
 
 # TGSI header word each create_*_state expects.
 STAGE_PROCESSOR = {
@@ -99,7 +99,7 @@ class Program:
     units (``tex_plan``, glpipe/sampler_views.py), its constant buffers
     (``cb_plan``, glpipe/constants.py), whether it reads DRAWID, and the
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
-    glpipe/rasterizer.py)."""
+    glpipe/raster/rasterizer.py)."""
 
     __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "cull_clip_mask",
                  "switch_bits")
@@ -350,7 +350,7 @@ class ShaderMixin:
         self.viewport_part.note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
         if self.rasterizer_part.rast_edge_fill:
             # Its EDGEFLAG output: the next draw keys its edge flags on draw_vbo's
-            # general path (glpipe/polygon_edges.py).
+            # general path (glpipe/raster/polygon_edges.py).
             self.dirty |= Dirty.DRAW_STATE
 
     def _delete_shader(self, stage: ShaderType, cso) -> None:
@@ -458,7 +458,7 @@ class ShaderMixin:
         """The program of the variants ``inputs`` select (linked on first use)."""
         variants = []
         for stage, cso in zip(GRAPHICS_STAGES, inputs):
-            # (inputs, not self.shaders: glpipe/line_stipple.py may supply a generated GS)
+            # (inputs, not self.shaders: glpipe/raster/line_stipple.py may supply a generated GS)
             if cso is None:
                 variants.append(None)
                 continue

@@ -18,11 +18,11 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .defs import Map, Target, Usage, all_flag_bits
+from .enums import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, _profile_has
-from .state import Box
+from .templates import Box
 
 # Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
 _ALL_MAP_BITS = all_flag_bits(Map)

@@ -34,10 +34,10 @@ which, so a new variant pass adds one row here and one pass in lowering/glsl.
 | sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left); draws rasterized as points only | FS |
 | poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
 | point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
-| line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
-| edge_flags, edge_fill | rasterizer fill modes with a drawn face drawn as lines or points (``edge_fill`` = that mode; with two drawn modes fill_modes.py keys each run's), for draws with edge flags: translated QUADS / QUAD_STRIP / POLYGON (boundary masks) or a VS writing EDGEFLAG, fed by the VS (``_edge_key`` from glpipe/polygon_edges.py, which inserts a generated GS) | GS and VS (edge_flags), FS (edge_fill) |
+| line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/raster/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
+| edge_flags, edge_fill | rasterizer fill modes with a drawn face drawn as lines or points (``edge_fill`` = that mode; with two drawn modes fill_modes.py keys each run's), for draws with edge flags: translated QUADS / QUAD_STRIP / POLYGON (boundary masks) or a VS writing EDGEFLAG, fed by the VS (``_edge_key`` from glpipe/raster/polygon_edges.py, which inserts a generated GS) | GS and VS (edge_flags), FS (edge_fill) |
 | clipvertex_varying | the stage writes CLIPVERTEX and the GS after it reads it (a Gallium GS, or a generated one passing it on) | VS or TES before a GS |
-| line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/line_stipple.py, which inserts the same generated GS) | GS |
+| line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/raster/line_stipple.py, which inserts the same generated GS) | GS |
 | depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
 | clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
 | depth_clip_plane, depth_clip_slot | rasterizer depth_clip_near != depth_clip_far (the plane that still clips); the slot from ``rasterizer.depth_clip_slot`` (free of user planes and the shader's CLIPDIST) | last stage before the rasterizer |
@@ -64,7 +64,7 @@ bound GS by its GS_OUTPUT_PRIMITIVE, else a bound TES by TES_POINT_MODE
 (points) and TES_PRIM_MODE (isolines: lines; triangles, quads: polygons),
 else the draw's mode reduced (u_reduced_prim); polygons then take the
 rasterizer's fill mode (POINT / LINE: points / lines).  With two fill modes
-(faces drawn differently) glpipe/fill_modes.py splits the draw into runs of
+(faces drawn differently) glpipe/raster/fill_modes.py splits the draw into runs of
 one facing and keys each run's class itself.
 """
 
@@ -74,8 +74,8 @@ from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
-from . import rasterizer_keys as _r
-from .defs import Prim, ShaderType
+from .raster import rasterizer_keys as _r
+from .enums import Prim, ShaderType
 from .dirty import Dirty
 from .formats import util_format_description
 from .shaders import GRAPHICS_STAGES, variant_input
@@ -167,9 +167,9 @@ class VariantKeyMixin:
         if gs is None:
             gs = self.vertex_layer_part.layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS
         if gs is None and self.rasterizer_part.rast_line_gs:
-            gs = self.line_stipple_part.line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)
+            gs = self.line_stipple_part.line_stipple_gs  # glpipe/raster/line_stipple.py: the generated pass-through GS (or None)
         if gs is None and self.rasterizer_part.rast_edge_fill:
-            gs = self.polygon_edges_part.edge_gs  # glpipe/polygon_edges.py: the generated pass-through GS (or None)
+            gs = self.polygon_edges_part.edge_gs  # glpipe/raster/polygon_edges.py: the generated pass-through GS (or None)
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
     def _variant_environment(self):
@@ -182,16 +182,16 @@ class VariantKeyMixin:
             self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
             self.blend_part.dual_source_key,  # glpipe/blend.py
             velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
-            self.rasterizer_part.rast_key,         # glpipe/rasterizer.py: the bound rasterizer's variant fields
-            self.rasterizer_part.window_rect_key,  # glpipe/rasterizer.py: (count, include)
+            self.rasterizer_part.rast_key,         # glpipe/raster/rasterizer.py: the bound rasterizer's variant fields
+            self.rasterizer_part.window_rect_key,  # glpipe/raster/rasterizer.py: (count, include)
             self.viewport_part.viewport_y_flip,  # glpipe/viewport.py
             # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
             self._prim_class if self.rasterizer_part.rast_class_sensitive else None,
-            # glpipe/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
+            # glpipe/raster/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
             self.line_stipple_part.line_stipple_key if self.rasterizer_part.rast_line_stipple else 0,
-            # glpipe/line_stipple.py: the draw's line_last_pixel (0: none).
+            # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none).
             self.line_stipple_part.line_last_pixel_key if self.rasterizer_part.rast_line_last_pixel else 0,
-            # glpipe/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
+            # glpipe/raster/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
             self.polygon_edges_part.edge_key if self.rasterizer_part.rast_edge_fill else None,
             self.samplers_part.gl_clamp_input,  # glpipe/samplers.py: gl_clamp_masks (per stage)
             self.sampler_views_part.compare_class_input))  # glpipe/sampler_compare.py: compare_pairs (per stage)

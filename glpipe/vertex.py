@@ -17,13 +17,13 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_ATTRIBS
+from .enums import PIPE_MAX_ATTRIBS
 from .dirty import Dirty, KeepGeneral
 from .formats import Format, util_format_description
-from .hotgl import raw_prototype
+from .host.hotgl import raw_prototype
 from .part import Area, Part
 from .shaders import variant_input
-from .state import VertexBuffer, VertexElement
+from .templates import VertexBuffer, VertexElement
 
 # Divisor that makes GL fetch element 0 for every vertex and instance
 # (Gallium stride 0, see the docs/bindings.md "Vertex input").
@@ -602,7 +602,7 @@ def gl_function(gl, name: str, raw: bool = True):
     except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
         addr = None
     if addr:
-        return raw_prototype()(addr)  # glpipe/hotgl.py: keeps the GIL, as the state calls do
+        return raw_prototype()(addr)  # glpipe/host/hotgl.py: keeps the GIL, as the state calls do
     return getattr(gl, name, None)
 
 

@@ -21,7 +21,7 @@ from lowering import parse, validate
 from lowering.errors import UnsupportedError
 from lowering.glsl.passes.layer import SEMANTICS, layer_gs_tokens
 
-from .defs import Prim, ShaderType
+from .enums import Prim, ShaderType
 from .dirty import Dirty, KeepGeneral
 from .part import Area, Part
 

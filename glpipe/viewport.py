@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PIPE_MAX_VIEWPORTS, ShaderType
+from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .dirty import Dirty
 from .part import Area, Part
-from .state import ScissorState, ViewportState
+from .templates import ScissorState, ViewportState
 
 
 def viewport_rect(vp: ViewportState, clip_halfz: bool = False) -> tuple:

@@ -1,6 +1,6 @@
 """TGSI text -> ``lowering.ir.Shader``.
 
-Follows the grammar of Mesa's ``tgsi_text.c`` (see ``../shared/TGSI.md`` §5):
+Follows the grammar of Mesa's ``tgsi_text.c`` (see docs/lowering.md "TGSI text"):
 a header word, then statements separated by whitespace: ``DCL``, ``IMM``,
 ``PROPERTY``, and instructions optionally prefixed by a numeric ``N:`` label
 (ignored).  Keywords are case-insensitive.

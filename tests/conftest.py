@@ -20,7 +20,7 @@ _screens: dict = {}
 
 
 def pytest_sessionstart(session):
-    from glpipe.host import create_host
+    from glpipe.host.gl import create_host
     from lowering.errors import HostGLError
 
     try:

@@ -47,7 +47,7 @@ def test_gl_call_counter_sees_every_route(screen):
 
     from OpenGL import platform
 
-    from glpipe.hotgl import raw_prototype
+    from glpipe.host.hotgl import raw_prototype
 
     gl = screen.host.gl
     screen.host.make_current()
@@ -79,7 +79,7 @@ def test_each_side_draws_on_its_own_gl_context(profile, monkeypatch):
     """With GLPIPE_DEBUG=nofast glpipe checks the host's GL error flag at
     every draw (glpipe/debug.py NOFAST_DROPS rebuild the framebuffer), so a
     raw ModernGL call issued while glpipe's context is current -- ModernGL
-    objects do not check which context is current (HOST-NOTES) -- would
+    objects do not check which context is current (docs/host.md "State ModernGL changes behind our back") -- would
     surface as a HostGLError: every case must run cleanly."""
     monkeypatch.setenv("GLPIPE_DEBUG", "nofast")
     results = bench_draw.run((profile,), draws=4, reps=1, redundant=2)

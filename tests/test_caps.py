@@ -36,7 +36,7 @@ from glpipe.caps import (
     ScreenCaps,
 )
 from glpipe.caps_shader import SYSVALS_UBOS, UNLIMITED
-from glpipe.defs import (
+from glpipe.enums import (
     CAP_RENAMES,
     RETIRED_CAPS,
     Bind,
@@ -51,7 +51,7 @@ from glpipe.defs import (
     Target,
 )
 from glpipe.formats import Format
-from glpipe.state import ResourceTemplate
+from glpipe.templates import ResourceTemplate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.wide import soft_fp64_complete
 

@@ -41,7 +41,7 @@ from fallback.indices import (
     translate,
     translate_line_loop,
 )
-from glpipe.defs import Prim
+from glpipe.enums import Prim
 from lowering.errors import InvalidArgumentError
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

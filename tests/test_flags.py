@@ -5,7 +5,7 @@ Before Python 3.11, iterating an IntFlag class yields every distinct value
 it yields the canonical single-bit members, and iterating a flag *value*
 yields its bits.  ``sum(int(m) for m in Map)`` was therefore 0x7fff + 3 on
 3.9 (``transfer_map: unknown PIPE_MAP bits 0x1``).  glpipe reads the bits
-of a flag class through ``glpipe.defs.flag_bits`` / ``all_flag_bits``,
+of a flag class through ``glpipe.enums.flag_bits`` / ``all_flag_bits``,
 which use ``__members__`` (the same on every version); the expected masks
 below are written from p_defines.h, not computed by the code.
 """
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from glpipe import defs
-from glpipe.defs import Bind, Clear, Flush, Map, Mask, all_flag_bits, flag_bits
+from glpipe import enums
+from glpipe.enums import Bind, Clear, Flush, Map, Mask, all_flag_bits, flag_bits
 
 ROOT = Path(__file__).resolve().parents[1]
-FLAG_CLASSES = sorted(name for name, obj in vars(defs).items()
+FLAG_CLASSES = sorted(name for name, obj in vars(enums).items()
                       if isinstance(obj, type) and issubclass(obj, IntFlag) and obj is not IntFlag)
 
 
@@ -74,7 +74,7 @@ def test_flag_bits_of_gallium_flags_follow_p_defines():
 
 @pytest.mark.parametrize("name", FLAG_CLASSES)
 def test_every_flag_class_bits_are_single_and_cover_all_members(name):
-    cls = getattr(defs, name)
+    cls = getattr(enums, name)
     bits = flag_bits(cls)
     assert all(int(b) > 0 and int(b) & (int(b) - 1) == 0 for b in bits)
     assert list(bits) == sorted(set(bits))
@@ -134,5 +134,5 @@ def test_no_code_iterates_a_flag_class(pkg):
     for path in sorted((ROOT / pkg).rglob("*.py")):
         for line, what in sorted(_flag_iterations(ast.parse(path.read_text(), str(path)), flag_names)):
             found.append(f"{path.relative_to(ROOT)}:{line}: {what}")
-    assert not found, "version-dependent IntFlag use (use defs.flag_bits / all_flag_bits, int(...)):\n" \
+    assert not found, "version-dependent IntFlag use (use enums.flag_bits / all_flag_bits, int(...)):\n" \
         + "\n".join(found)

@@ -1,4 +1,4 @@
-"""glpipe.host: the features table, profiles, limits and the PyOpenGL platform."""
+"""glpipe.host.gl: the features table, profiles, limits and the PyOpenGL platform."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-from glpipe.features import FEATURES, granted
-from glpipe.host import PROFILE_ENV, resolve_profile_name
+from glpipe.host.features import FEATURES, granted
+from glpipe.host.gl import PROFILE_ENV, resolve_profile_name
 from lowering.errors import InvalidArgumentError
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,11 +82,11 @@ def test_resolve_profile_name(monkeypatch):
 @pytest.mark.parametrize("prof", ["native", "gl33"])
 def test_moderngl_creation_state_is_reset(prof):
     """ModernGL enables primitive restart and sets a non-default blend func at
-    creation (HOST-NOTES 7.1); the host puts GL back to its defaults.  A fresh
+    creation (docs/host.md "State ModernGL changes behind our back"); the host puts GL back to its defaults.  A fresh
     host: the session's shared one carries whatever the last test drew with."""
     import numpy as np
 
-    from glpipe.host import create_host
+    from glpipe.host.gl import create_host
 
     host = create_host(profile=prof)
     gl = host.gl
@@ -104,7 +104,7 @@ def test_scratch_texture_unit_is_moderngl_default_unit(host):
 
 
 def test_make_current_switches_between_hosts():
-    from glpipe.host import create_host
+    from glpipe.host.gl import create_host
 
     a = create_host(profile="native")
     b = create_host(profile="gl33")
@@ -141,7 +141,7 @@ def test_headless_without_display_and_pyopengl_platform_chosen():
     """No DISPLAY, no PYOPENGL_PLATFORM: the host is EGL and PyOpenGL follows it."""
     res = _run("""
         import os
-        from glpipe.host import create_host
+        from glpipe.host.gl import create_host
         h = create_host()
         h.gl.glGenTextures(1); h.check("gen")
         print(h.platform, os.environ["PYOPENGL_PLATFORM"])
@@ -153,7 +153,7 @@ def test_headless_without_display_and_pyopengl_platform_chosen():
 def test_pyopengl_imported_first_with_wrong_platform_is_refused():
     res = _run("""
         import OpenGL.GL
-        from glpipe.host import create_host
+        from glpipe.host.gl import create_host
         try:
             create_host()
         except Exception as e:
@@ -166,7 +166,7 @@ def test_wrapping_a_callers_moderngl_context():
     res = _run("""
         import moderngl
         mgl = moderngl.create_context(standalone=True, backend="egl")
-        from glpipe.host import create_host
+        from glpipe.host.gl import create_host
         h = create_host(gl=mgl, profile="gl33")
         assert h.mgl is mgl and not h.owns_context
         h.release()
@@ -178,7 +178,7 @@ def test_wrapping_a_callers_moderngl_context():
 
 
 def test_wrapping_rejects_non_moderngl_objects():
-    from glpipe.host import create_host
+    from glpipe.host.gl import create_host
 
     with pytest.raises(InvalidArgumentError, match="moderngl.Context"):
         create_host(gl=object())

@@ -3,7 +3,7 @@
 Each module is imported first, alone, in a fresh interpreter (one
 subprocess per module), so an import cycle that only bites when a given
 module is the entry point (``python -c "import fallback.indices"``) fails
-here, named by the module.  The layering of DESIGN (docs/host.md
+here, named by the module.  The layering of docs/api.md "Design rules" (docs/host.md
 "Packages and imports"): ``lowering`` imports nothing of glpipe, and
 neither ``lowering`` nor ``fallback`` pulls in the pipe context, the
 screen or the host GL (they run without a GL context).
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("glpipe", "lowering", "fallback")
 
 # Modules a lowering / fallback import must not load: the GL-facing half of glpipe.
-GL_SIDE = ("glpipe.context", "glpipe.screen", "glpipe.host", "glpipe.resource", "moderngl", "OpenGL")
+GL_SIDE = ("glpipe.context", "glpipe.screen", "glpipe.host.gl", "glpipe.resource", "moderngl", "OpenGL")
 WATCHED = ("glpipe", "fallback", "moderngl", "OpenGL")
 
 

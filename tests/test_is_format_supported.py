@@ -19,9 +19,9 @@ import time
 import numpy as np
 import pytest
 
-from glpipe.defs import Bind, Target
+from glpipe.enums import Bind, Target
 from glpipe.errors import InvalidArgumentError
-from glpipe.features import granted
+from glpipe.host.features import granted
 from glpipe.formats import (
     host_decodes,
     FORMAT_TABLE,
@@ -34,7 +34,7 @@ from glpipe.formats import (
     probe_format_support,
     supported_formats,
 )
-from glpipe.features import FEATURES
+from glpipe.host.features import FEATURES
 from fallback.format_pack import to_host
 
 # ---------------------------------------------------------------------------
@@ -51,7 +51,7 @@ def _host(request, profile):
 
     if hasattr(glpipe, "create_screen"):
         return request.getfixturevalue("host")
-    from glpipe.host import create_host
+    from glpipe.host.gl import create_host
 
     if profile not in _HOSTS:
         _HOSTS[profile] = create_host(profile=profile)

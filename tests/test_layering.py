@@ -35,7 +35,7 @@ PACKAGES = ("glpipe", "lowering", "fallback")
 # glpipe module (checked below).  The list empties when they move to a leaf
 # package below all three (see docs/host.md "Packages and imports").
 LEAF_DEFINITIONS = frozenset({
-    "glpipe.defs",          # Prim (fallback/indices.py)
+    "glpipe.enums",          # Prim (fallback/indices.py)
     "glpipe.format_table",  # FORMAT_TABLE, ChannelType, Format (fallback/format_pack.py)
 })
 
@@ -65,7 +65,7 @@ def _imported(name: str, path: Path) -> set:
     found = set()
 
     def add(target: str) -> None:
-        # The longest prefix that is one of our modules (``import glpipe.defs``
+        # The longest prefix that is one of our modules (``import glpipe.enums``
         # of a name inside it, or a third-party module: nothing).
         while target and target not in FILES:
             target = target.rpartition(".")[0]
@@ -114,8 +114,8 @@ GRAPH = {name: _imported(name, path) for name, path in FILES.items()}
 
 def _measured_modules() -> set:
     """Modules named by the ``measure=`` dotted paths of fallback/registry.py:
-    glpipe.features imports them (importlib) to print a fallback's cost, so
-    they are import edges of glpipe.features."""
+    glpipe.host.features imports them (importlib) to print a fallback's cost, so
+    they are import edges of glpipe.host.features."""
     tree = ast.parse(FILES["fallback.registry"].read_text())
     paths = {kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
              for kw in node.keywords if kw.arg == "measure" and isinstance(kw.value, ast.Constant)}
@@ -123,7 +123,7 @@ def _measured_modules() -> set:
 
 
 MEASURED = _measured_modules()
-GRAPH["glpipe.features"] |= MEASURED
+GRAPH["glpipe.host.features"] |= MEASURED
 
 
 def _cycles(graph: dict) -> list:
@@ -186,13 +186,13 @@ def test_dynamic_imports_are_lazy_tables():
     # (read as edges: glpipe -> glpipe.context, lowering -> lowering.glsl), and
     # glpipe's submodule-by-attribute access (``glpipe.caps``), which is the
     # package/submodule relation itself.
-    # glpipe.features imports the registry's ``measure`` modules the same way
-    # (read from the registry above as edges of glpipe.features).
+    # glpipe.host.features imports the registry's ``measure`` modules the same way
+    # (read from the registry above as edges of glpipe.host.features).
     found = {name: _dynamic_imports(path) for name, path in FILES.items()}
-    assert {name for name, lines in found.items() if lines} == {"glpipe", "lowering", "glpipe.features"}
+    assert {name for name, lines in found.items() if lines} == {"glpipe", "lowering", "glpipe.host.features"}
     assert "glpipe.context" in GRAPH["glpipe"] and "lowering.glsl" in GRAPH["lowering"]
     assert MEASURED and all(m in FILES for m in MEASURED)  # every measure path names one of our modules
-    assert MEASURED <= GRAPH["glpipe.features"]
+    assert MEASURED <= GRAPH["glpipe.host.features"]
 
 
 def test_cycle_finder_finds_a_cycle():

@@ -166,7 +166,7 @@ RASTER_FAMILY = (("rasterizer", "rasterizer_part", "RasterizerPart"),
 def test_the_rasterizer_family_are_parts(ctx, module, attr, cls):
     import importlib
 
-    mod = importlib.import_module(f"glpipe.{module}")
+    mod = importlib.import_module(f"glpipe.raster.{module}")
     part_cls = getattr(mod, cls)
     assert mod.AREA in PARTS and mod.AREA.attr == attr and mod.AREA.part is part_cls
     assert part_cls not in Context.__mro__
@@ -178,8 +178,8 @@ def test_the_rasterizer_family_are_parts(ctx, module, attr, cls):
 def test_the_rasterizer_parts_own_their_state(ctx):
     """What other areas read of the rasterizer family is the parts' (no copy
     on the context); the draw hooks are the rasterizer part's bound methods."""
-    from glpipe.defs import PolygonMode
-    from glpipe.state import RasterizerState
+    from glpipe.enums import PolygonMode
+    from glpipe.templates import RasterizerState
 
     rast = ctx.rasterizer_part
     for name in ("rasterizer", "_rasterizer_default", "_rast_key", "_rast_edge_fill", "_rast_host", "clip_state",

@@ -1,7 +1,7 @@
 """The fallback registry lists every emulated feature a cap advertises.
 
 ``python -m glpipe info`` prints each host feature as native / fallback /
-unavailable (``glpipe.features.feature_report`` over
+unavailable (``glpipe.host.features.feature_report`` over
 ``fallback.registry.FALLBACKS``).  A cap that says yes for something the
 host GL does not do natively is emulated by glpipe, so the report must show
 that feature as *fallback*, never as unavailable (the window-rectangles cap
@@ -9,7 +9,7 @@ said 8 while the report said unavailable).
 
 ``EMULATED_CAPS`` is this test's own table, written from what core GL and
 its extensions offer: cap -> (the host feature that would do it natively, a
-``glpipe.features`` row, or None when no core GL profile has the state at
+``glpipe.host.features`` row, or None when no core GL profile has the state at
 all; the registry row that emulates it).
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from fallback.registry import FALLBACKS
 from glpipe import Cap
-from glpipe.features import FEATURES, feature_report
+from glpipe.host.features import FEATURES, feature_report
 
 EMULATED_CAPS = {
     # A host feature glpipe stands in for when the profile lacks it.

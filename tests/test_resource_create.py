@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe.defs import Bind, ResourceFlag, Target, Usage
-from glpipe.features import FEATURES
+from glpipe.enums import Bind, ResourceFlag, Target, Usage
+from glpipe.host.features import FEATURES
 from glpipe.formats import Format
 from glpipe.resource import MAX_BUFFER_SIZE, Resource
-from glpipe.state import ResourceTemplate
+from glpipe.templates import ResourceTemplate
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 # GL enums (GL 4.5 core spec values), written out so the test does not take
@@ -680,7 +680,7 @@ def test_repr_and_read_only_fields(screen):
 def test_caps_agree_with_can_create_resource(screen):
     """The size and feature caps a frontend reads describe exactly what
     resource_create accepts."""
-    from glpipe.defs import Cap
+    from glpipe.enums import Cap
 
     max_2d = screen.get_param(Cap.MAX_TEXTURE_2D_SIZE)
     assert screen.can_create_resource(_t(width0=max_2d, height0=1))

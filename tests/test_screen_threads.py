@@ -17,10 +17,10 @@ import threading
 import numpy as np
 import pytest
 
-from glpipe.defs import Bind, Cap, ShaderCap, ShaderType, Target
+from glpipe.enums import Bind, Cap, ShaderCap, ShaderType, Target
 from glpipe.formats import Format
 from glpipe.resource import drain_deferred, pending_deletions
-from glpipe.state import ResourceTemplate
+from glpipe.templates import ResourceTemplate
 from lowering.errors import HostGLError, ObjectDestroyedError
 
 GL_TEXTURE_2D = 0x0DE1

@@ -9,7 +9,7 @@ and what the host lacks, e.g. "DADD needs GLSL 400 or GL_ARB_gpu_shader_fp64".
 That is what keeps the promise "never emit GLSL that fails to compile".
 
 ``HOST_FACTS`` lists behaviours of the host that no version or extension
-names, measured by glpipe (``glpipe.host_facts``) and handed to the lowering
+names, measured by glpipe (``glpipe.host.facts``) and handed to the lowering
 as names (``to_glsl(host_facts=...)``); ``Requirements.fact(name)`` asks.
 """
 
@@ -98,7 +98,7 @@ FEATURES: Dict[str, GLSLFeature] = _table(
 )
 
 # Host behaviours the lowering may rely on when the caller says they hold
-# (glpipe probes them with a draw: glpipe/host_facts.py): name -> what it allows.
+# (glpipe probes them with a draw: glpipe/host/facts.py): name -> what it allows.
 HOST_FACTS: Dict[str, str] = {
     "fine_plain_derivatives": "plain dFdx / dFdy are fine (per pixel pair) derivatives: "
                               "DDX_FINE / DDY_FINE without derivative_control",

@@ -630,7 +630,7 @@ def test_fragment_coordinate_conventions(screen, ctx, origin, center):
     HALF_INTEGER / _INTEGER: POSITION of the pixel in window row r, column c
     of a 6 x 4 target is x = c + h, y = r + h (upper left) or H - r - 1 + h
     (lower left), h = 0.5 for half-integer centres and 0 for integer ones
-    (Gallium window y = texel row, API.md)."""
+    (Gallium window y = texel row, docs/api.md "Coordinates and winding")."""
     names = [f"FS_COORD_ORIGIN_{origin}", f"FS_COORD_PIXEL_CENTER_{center}"]
     assert all(cap(screen, n) == 1 for n in names)
     w, h = 6, 4

@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 
 from glpipe import ClipState, Prim, ShaderState
-from glpipe.defs import Cap
+from glpipe.enums import Cap
+from lowering.errors import UnsupportedError
 
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import draw_image, rast
@@ -421,7 +422,7 @@ def test_fs_clipdist_inputs_count_against_max_inputs(screen, ctx):
     """An FS reads CLIPDIST from a varying, so a CLIPDIST input counts against
     PIPE_SHADER_CAP_MAX_INPUTS like a GENERIC one: MAX_INPUTS - 1 GENERIC
     inputs plus CLIPDIST are accepted, MAX_INPUTS plus CLIPDIST refused at create."""
-    from glpipe.defs import ShaderCap, ShaderType
+    from glpipe.enums import ShaderCap, ShaderType
     from lowering.errors import ShaderValidationError
 
     n = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_INPUTS)

@@ -310,7 +310,7 @@ def test_dxt5_draw_gl33_matches_native(profile):
 def test_info_reports_the_decoders_with_their_cost(screen, profile):
     """``python -m glpipe info``: S3TC and ETC2 are *fallback* on gl33 (with
     the decode time measured), *native* on llvmpipe's full profile."""
-    from glpipe.features import feature_report
+    from glpipe.host.features import feature_report
 
     report = feature_report(screen.profile)
     for feature in ("texture_compression_s3tc", "texture_compression_etc2", "texture_compression_bptc"):

@@ -110,7 +110,7 @@ def test_short_user_buffer_and_unbound_buffer_read_zero(screen, ctx):
 
 def test_multiple_buffers_and_buffer_in_buffer_field(screen, ctx):
     """CONST[1][n] is constant buffer 1 (2D addressing): three buffers, one a
-    resource, one user memory given in ``buffer`` (API.md allows both)."""
+    resource, one user memory given in ``buffer`` (docs/api.md "User memory" allows both)."""
     fs = _fs_const("DCL CONST[0][0..1]\nDCL CONST[1][0..2]\nDCL CONST[2][0..0]\nDCL TEMP[0]\n",
                    "  0: ADD TEMP[0], CONST[0][1], CONST[1][2]\n  1: ADD OUT[0], TEMP[0], CONST[2][0]\n  2: END\n")
     c0, c1, c2 = _vec4s(2, 1.0), _vec4s(3, 1000.0), np.array([[0.5, 0.25, 0.125, 0.0625]], np.float32)

@@ -27,7 +27,7 @@ import pytest
 
 from conftest import get_screen
 from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
-from glpipe.defs import Cap
+from glpipe.enums import Cap
 
 from .util import read_rgba32f
 from .util_draw import SIZE, lit, setup, zero_fill

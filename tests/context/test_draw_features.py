@@ -447,7 +447,7 @@ def test_multi_draw_non_indexed(screen, ctx):
     before = screen.counters.draw_calls
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS), draws)
     assert screen.counters.draw_calls == before + 1
-    # index_bias is ignored without indices (API.md).
+    # index_bias is ignored without indices (docs/api.md "Instancing").
     fetched = [0, 1, 2, 20, 21, 50, 51, 52, 53]
     assert np.array_equal(read_rgba32f(screen, color), points_image(fetched, verts))
 
@@ -504,7 +504,7 @@ def _instance_data(n):
 @pytest.mark.parametrize("user", [False, True], ids=["resource", "user"])
 def test_instancing_divisors_and_start_instance(screen, ctx, start_instance, user):
     """Element fetched for per-instance data = start_instance + instanceID // divisor
-    (API.md), instanceID from 0: colours divisor 2, offsets divisor 1."""
+    (docs/api.md "Instancing"), instanceID from 0: colours divisor 2, offsets divisor 1."""
     color = setup(ctx, vs=INSTANCED_VS, elements=_instanced_elements(2, 1))
     base = vertices([(1.5, 0.5), (4.5, 0.5)], WHITE)[:, :4].copy()  # two vertices in row 0
     cols, offs = _instance_data(8)
@@ -556,7 +556,7 @@ IMM[0] FLT32 {0.0, 0.125, 1.0, 0.0}
 
 
 def test_instanceid_counts_from_zero_whatever_start_instance(screen, ctx):
-    """TGSI INSTANCEID does not include start_instance (API.md)."""
+    """TGSI INSTANCEID does not include start_instance (docs/api.md "Instancing")."""
     color = setup(ctx, vs=INSTANCEID_VS,
                   elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)])
     base = vertices([(3.5, 0.5)], WHITE)[:, :4].copy()

@@ -3,7 +3,7 @@
 dFdxFine / dFdyFine are GLSL 4.50 (GL_ARB_derivative_control).  Without them
 (the gl33 profile) glpipe lowers DDX_FINE / DDY_FINE to plain dFdx / dFdy
 where the screen's probe found those fine on this host
-(``glpipe.host_facts``: ``fine_plain_derivatives``), and refuses them
+(``glpipe.host.facts``: ``fine_plain_derivatives``), and refuses them
 otherwise.  The functions differentiated are non-linear in the window
 position (x * y, and perspective-interpolated varyings), so a coarse
 derivative (one value per 2x2 quad) would differ from the fine one: the fine
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from glpipe import Cap, ConstantBuffer, Format, ShaderType, VertexElement
-from glpipe.host_facts import probe_host_facts
+from glpipe.host.facts import probe_host_facts
 from lowering import to_glsl
 from lowering.errors import UnsupportedError
 

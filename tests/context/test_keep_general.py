@@ -11,7 +11,7 @@ import numpy as np
 
 from glpipe import Prim, VertexBuffer, draw as draw_module
 from glpipe.dirty import Dirty, KeepGeneral
-from glpipe.state import DrawInfo
+from glpipe.templates import DrawInfo
 
 from .util import vertex_buffer
 from .util_draw import lit, setup, vertices

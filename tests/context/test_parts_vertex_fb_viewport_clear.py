@@ -13,7 +13,7 @@ from glpipe.context import PARTS, Context
 from glpipe.dirty import Dirty, KeepGeneral
 from glpipe.framebuffer import FramebufferPart
 from glpipe.part import Part
-from glpipe.state import DrawInfo, ViewportState
+from glpipe.templates import DrawInfo, ViewportState
 from glpipe.vertex import VertexPart
 from glpipe.viewport import ViewportPart
 

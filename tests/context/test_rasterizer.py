@@ -27,7 +27,7 @@ from glpipe import (
     SpriteCoord,
     ViewportState,
 )
-from glpipe.defs import ConservativeRaster
+from glpipe.enums import ConservativeRaster
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import read_rgba32f

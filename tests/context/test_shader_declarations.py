@@ -10,7 +10,7 @@ import pytest
 
 from glpipe import (DrawInfo, Format, Prim, ShaderState, ShaderType, ShaderValidationError, StreamOutput,
                     StreamOutputInfo, UnsupportedError, VertexBuffer, VertexElement)
-from glpipe.defs import Cap, ShaderCap
+from glpipe.enums import Cap, ShaderCap
 from lowering import parse, validate
 
 from .util import read_rgba32f, render_target, vertex_buffer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from glpipe import Cap, ShaderState, ShaderType, ShaderValidationError, UnsupportedError
-from glpipe.defs import ShaderCap
+from glpipe.enums import ShaderCap
 
 
 def _tcs_with_patch_varyings(n: int) -> str:

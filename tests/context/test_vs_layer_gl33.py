@@ -21,7 +21,7 @@ import pytest
 from conftest import get_screen
 from glpipe import (Bind, Clear, DrawInfo, Format, FramebufferState, Prim, ResourceTemplate, ShaderState,
                     SurfaceTemplate, Target, VertexBuffer, VertexElement, ViewportState)
-from glpipe.defs import Cap
+from glpipe.enums import Cap
 
 from .util_raster import rast
 

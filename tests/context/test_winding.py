@@ -15,7 +15,7 @@ front-facing with front_ccw False and back-facing with front_ccw True.  Each
 facing-dependent feature is checked on it and on its reversal (det < 0):
 culling, FACE, two-sided colour, two-sided stencil, per-face fill modes
 (one drawn face, and both faces drawn in different modes: glpipe's own
-numpy facing, glpipe/fill_modes.py) and polygon offset by the face's mode.
+numpy facing, glpipe/raster/fill_modes.py) and polygon offset by the face's mode.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from glpipe import (
     StencilRef,
     StencilState,
 )
-from glpipe.defs import Func
+from glpipe.enums import Func
 
 from .util_blend_dsa import bind_targets, pack_d24s8, read, texture, upload
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices

@@ -117,7 +117,8 @@ def test_legacy_pack(gl, version, op, values):
 
 @pytest.mark.parametrize("op", ["UP2US", "UP4UB", "UP4B"])
 def test_legacy_unpack(gl, version, op):
-    """Removed UP* opcodes: unpack of src.x (tgsi.rst says TBD; TGSI.md's reading)."""
+    """Removed UP* opcodes: unpack of src.x (tgsi.rst says TBD; docs/lowering.md
+    "Semantics where tgsi.rst and GLSL differ")."""
     words = [0x00000000, 0xFFFFFFFF, 0x8000FF7F, 0x12345678, 0x7F810080]
     src = R.words(np.stack([words] + [[0xDEAD] * 5] * 3, 1))
     H.run_check(gl, op, [src], version)

@@ -1,7 +1,7 @@
 """Parser tests: each grammar feature of TGSI text, checked against hand-built IR.
 
 Expected values are written out by hand from the TGSI grammar (Mesa's
-tgsi_text.c, ../shared/TGSI.md), never taken from the parser's output.
+tgsi_text.c, docs/lowering.md "TGSI text"), never taken from the parser's output.
 """
 
 from __future__ import annotations

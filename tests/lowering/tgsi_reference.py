@@ -1,9 +1,9 @@
 """Reference semantics of TGSI opcodes in numpy, written from Mesa's tgsi.rst.
 
 This module is the *expected value* side of the execution tests: it is
-written from the opcode definitions in ``docs/gallium/tgsi.rst`` (and the
-project's ``shared/TGSI.md`` for the removed opcodes), never from what the
-GLSL emitter does.
+written from the opcode definitions in ``docs/gallium/tgsi.rst`` (and, for
+the removed opcodes, docs/lowering.md "Semantics where tgsi.rst and GLSL
+differ"), never from what the GLSL emitter does.
 
 Registers are raw 32-bit words, exactly as TGSI defines them: every operand
 and result here is a ``uint32`` array of shape ``(N, 4)`` (N test cases, one

@@ -25,7 +25,7 @@ alike -- so a GS needs no buffering of its strips: its emitted vertices
 carry the clip distances and the host's clipper culls each primitive of the
 strip on its own.  The slots are the top ``ncull`` of the
 PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT (8, which GL 3.0 guarantees as
-GL_MAX_CLIP_DISTANCES) ones, the ones glpipe/rasterizer_keys.py
+GL_MAX_CLIP_DISTANCES) ones, the ones glpipe/raster/rasterizer_keys.py
 ``depth_clip_slot`` already leaves to cull distances; the context enables
 them whatever clip_plane_enable says (``Reflection.cull_clip_mask``).
 docs/lowering.md, "Cull distances without gl_CullDistance".

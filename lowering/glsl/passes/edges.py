@@ -86,7 +86,7 @@ def _declare_gs_stipple(em) -> None:
     """GS of a stippled LINE polygon: the per-edge counters.  The texel at
     ``instance * sysvals.line_stipple.z + gl_PrimitiveIDIn`` holds the
     counter at the start of each edge (the polygon's drawn edges before it,
-    in Mesa's draw-module order: glpipe/polygon_edges.py) and the edge mask
+    in Mesa's draw-module order: glpipe/raster/polygon_edges.py) and the edge mask
     (it replaces the R8UI masks).  Edge j's counter runs from its start
     value + 0.5 at corner j to + its major-axis window length at corner
     j + 1; a line interpolates it exactly like the line stipple's."""

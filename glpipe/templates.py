@@ -1,34 +1,9 @@
 """Gallium's state templates (p_state.h) as frozen, keyword-constructible dataclasses.
 
-Names are the C struct names in CamelCase without ``pipe_``; fields are the C
-field names of current Mesa's p_state.h, with Gallium's zero defaults except
-where API.md pins another (``RTBlendState.colormask = Mask.RGBA``,
-``DrawInfo.instance_count = 1``, ``RasterizerState.half_pixel_center`` and
-``depth_clip_near/far = True``) or where zero is not a sensible value of the
-field (noted on the field).  Rules every template follows:
-
-* **Normalised on construction.**  The type of a field's default says what the
-  field holds: an enum default coerces the value to that enum (so ``repr``
-  reads ``Func.LESS``), a bool/int/float default requires a bool/integer/real
-  (numpy scalars are accepted and converted), a template default requires that
-  template, a ``None`` default is a reference (a Resource, Surface, or user
-  memory) stored as given.  A bad value raises ``InvalidArgumentError`` naming
-  ``Template.field``.
-* **C arrays are tuples.**  A tuple the C struct sizes to a maximum
-  (``BlendState.rt``, ``FramebufferState.cbufs``, ``ClipState.ucp``,
-  ``ViewportState.scale``, ...) may be given shorter, as a list or tuple;
-  missing entries take the default's entries.  Too long is an error.  Arrays
-  that C pairs with a count (``StreamOutputInfo.output``/``num_outputs``,
-  ``BlitInfo.window_rectangles``/``num_window_rectangles``) keep their given
-  length, and their count defaults to it; ``FramebufferState.nr_cbufs``
-  likewise defaults to the number of colour buffers given.
-* **C unions are flattened** to their members' names
-  (``SamplerViewTemplate.first_level`` and ``.offset``); user-memory unions
-  become one field holding a Resource or a buffer-protocol object, with the
-  C flag (``is_user_buffer``, ``has_user_indices``) derived when not given.
-* **Hashable.**  Reference fields compare and hash by identity, so templates
-  holding numpy arrays (unhashable) still work as dict keys; everything else
-  compares by value.
+Names are the C struct names in CamelCase without ``pipe_``, fields the C
+field names.  Defaults, normalisation on construction, C arrays as tuples,
+flattened unions and hashing follow the rules of docs/api.md "Templates and
+their defaults", whose table is checked against this module.
 """
 
 from __future__ import annotations
@@ -39,7 +14,7 @@ from enum import Enum
 from numbers import Integral, Number, Real
 from typing import Any
 
-from glpipe.defs import (
+from glpipe.enums import (
     PIPE_MAX_COLOR_BUFS, PIPE_MAX_CLIP_PLANES, PIPE_MAX_SO_BUFFERS, PIPE_MAX_SO_OUTPUTS,
     PIPE_MAX_WINDOW_RECTANGLES, Bind, Blend, BlendFactor, ConservativeRaster, Face, Func,
     ImageAccess, LogicOp, Mask, PolygonMode, Prim, ResourceFlag, ShaderIR, SpriteCoord,
@@ -286,7 +261,7 @@ class RTBlendState(_Template):
     alpha_func: Blend = Blend.ADD
     alpha_src_factor: BlendFactor = BlendFactor.ONE
     alpha_dst_factor: BlendFactor = BlendFactor.ZERO
-    colormask: Mask = Mask.RGBA  # API.md: zero would silently write nothing
+    colormask: Mask = Mask.RGBA  # docs/api.md: zero would silently write nothing
 
 
 @_template
@@ -367,7 +342,7 @@ class RasterizerState(_Template):
     line_rectangular: bool = False
     conservative_raster_mode: ConservativeRaster = ConservativeRaster.OFF
     flatshade_first: bool = False
-    half_pixel_center: bool = True  # API.md: GL's pixel centres
+    half_pixel_center: bool = True  # docs/api.md: GL's pixel centres
     bottom_edge_rule: bool = False
     subpixel_precision_x: int = 0
     subpixel_precision_y: int = 0
@@ -375,7 +350,7 @@ class RasterizerState(_Template):
     tile_raster_order_fixed: bool = False
     tile_raster_order_increasing_x: bool = False
     tile_raster_order_increasing_y: bool = False
-    depth_clip_near: bool = True  # API.md: GL clips depth by default
+    depth_clip_near: bool = True  # docs/api.md: GL clips depth by default
     depth_clip_far: bool = True
     depth_clamp: bool = False
     clip_halfz: bool = False
@@ -560,7 +535,7 @@ class ConstantBuffer(_Template):
 class VertexElement(_Template):
     """struct pipe_vertex_element.
 
-    The stride lives in VertexBuffer.stride (the spec's layout, API.md), not in
+    The stride lives in VertexBuffer.stride (the spec's layout, docs/api.md), not in
     Mesa >= 23.3's src_stride.
     """
 
@@ -670,7 +645,7 @@ class DrawInfo(_Template):
     index_bias_varies: bool = False
     was_line_loop: bool = False
     start_instance: int = 0
-    instance_count: int = 1  # API.md: zero instances would draw nothing
+    instance_count: int = 1  # docs/api.md: zero instances would draw nothing
     restart_index: int = 0
     index: Any = None
     min_index: int = 0

@@ -21,11 +21,11 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from lowering.glsl.passes.stipple import bases_unit
 
-from .defs import Prim, ShaderType
-from .dirty import Dirty
-from .part import Area, Part
+from ..enums import Prim, ShaderType
+from ..dirty import Dirty
+from ..part import Area, Part
 from .rasterizer_keys import PRIM_CLASS_LINES
-from .shaders import ShaderCSO
+from ..shaders import ShaderCSO
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -84,7 +84,7 @@ def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_en
     """TGSI of a GS that passes every output of ``source`` (the last vertex
     stage's IR + info) through for one primitive: input LINES (vertices 0,
     1) or LINES_ADJACENCY (vertices 1, 2) out as a 2-vertex LINE_STRIP,
-    TRIANGLES (glpipe/polygon_edges.py) as a 3-vertex TRIANGLE_STRIP.
+    TRIANGLES (glpipe/raster/polygon_edges.py) as a 3-vertex TRIANGLE_STRIP.
     ``field`` names the rasterizer field that needs the GS (in errors)."""
     output_prim, emitted = _PASSTHROUGH[input_prim]
     ir, info = source
@@ -152,7 +152,7 @@ def segment_bases(window: np.ndarray, vertex_rows: np.ndarray, restart: np.ndarr
 class BufferTexture:
     """A GL buffer and the buffer texture reading it: what glpipe's
     generated GS reads per primitive (segment bases here, boundary masks and
-    edge counters in glpipe/polygon_edges.py)."""
+    edge counters in glpipe/raster/polygon_edges.py)."""
 
     __slots__ = ("buffer", "texture")
 
@@ -217,7 +217,7 @@ class LineStipplePart(Part):
         gs, tes = ctx.shaders[_GS], ctx.shaders[_TES]
         stipple, last_pixel = ctx.rasterizer_part.rast_line_stipple, ctx.rasterizer_part.rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
-        # glpipe/polygon_edges.py; a GS's or TES's triangles are refused.
+        # glpipe/raster/polygon_edges.py; a GS's or TES's triangles are refused.
         fill_line = _REFUSE_FILL_LINE if stipple and (gs is not None or tes is not None) else _OFF
         table = []
         for mode in range(_NPRIMS):
@@ -341,7 +341,7 @@ class LineStipplePart(Part):
         """``data`` into the buffer of ``objs``, read through its buffer texture
         (``internal_format``) on the GEOM stage's last unit, where
         glpipe's generated GS reads it (segment bases here, polygon edge masks
-        in glpipe/polygon_edges.py; never both in one draw)."""
+        in glpipe/raster/polygon_edges.py; never both in one draw)."""
         ctx = self.ctx
         gl = ctx.gl
         if not len(data):

@@ -1,33 +1,12 @@
-"""The GL entry points the draw path's state emits call most, without
-PyOpenGL's wrappers.
+"""The raw GL entry points of the draw path's state emits: ``HotGL``.
 
-Measured on the benchmark machine (docs/performance.md): a GL state call
-through PyOpenGL costs 0.15-0.4 µs, the same entry point called as a raw
-ctypes function without argtypes 0.08-0.11 µs.  A state switch costs one
-or two GL calls once the emits send only what changed, so the call itself
-is a large part of what glpipe adds per switch.
-
-``HotGL(gl, native)`` holds one function per name of ``NAMES``, as
-attributes (``hot.glUseProgram``) and as the tuple ``hot.ops`` indexed by
-``OP[name]``:
-
-* ``native`` (``gl`` is the host's PyOpenGL namespace, always the case in
-  glpipe): the host's own entry point, looked up once through the GL
-  platform's proc-address query, as a ctypes function without argtypes.
-  Callers pass Python ints for GLenum / GLint / GLuint / GLsizei / GLboolean
-  arguments, all below 2**31 on these paths.  The few entry points taking
-  GLfloat / GLclampd (``ARGTYPES``) get argtypes, so Python floats convert
-  right; none takes a 64-bit integer or a pointer (those stay on PyOpenGL).
-* otherwise (``ctx.gl`` replaced by a wrapper that counts or logs calls,
-  as the tests do; or a context made with GLPIPE_DEBUG=nofast, whose
-  general path calls PyOpenGL's functions: docs/debug.md): the namespace's
-  own attributes, so a wrapper sees every call.
-
-State emits precompute their calls at create time as ``(OP[name], args)``
-pairs and run them as ``hot.ops[op](*args)``: the precomputed lists never
-hold a function, so replacing ``ctx.gl`` (``Context.gl``'s setter builds a
-new HotGL) needs no cache to be flushed.  Draw calls are not here: they
-stay raw ctypes functions (glpipe/vertex.py) whatever ``ctx.gl`` is.
+One function per name of ``NAMES``, looked up once (``hot.glUseProgram``, or
+``hot.ops[OP[name]]`` for the ``(OP[name], args)`` pairs emits precompute at
+create time), so a state switch skips PyOpenGL's wrappers.  When ``ctx.gl``
+is a wrapper (tests) or the context runs with GLPIPE_DEBUG=nofast, the
+namespace's own functions are used instead.  Measurements and the rules
+(argument types, what stays on PyOpenGL): docs/host.md "Raw GL entry
+points".
 """
 
 from __future__ import annotations

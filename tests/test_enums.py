@@ -1,8 +1,7 @@
-"""glpipe.defs and glpipe.p_defines against the spec, docs/api.md and Mesa's headers.
+"""glpipe.enums and glpipe.p_defines against the spec, docs/api.md and Mesa's headers.
 
-The spec is read from ``../shared`` (CI clones it beside the repo) or, in a
-plain checkout, from the copies in ``tests/data``; the enum table from
-docs/api.md "Names".  Expected
+The spec is read from the repository's copies of Mesa's screen.rst
+(``tests/data/spec``); the enum table from docs/api.md "Names".  Expected
 numbers are written by hand from Mesa's headers (cited per block), never
 taken from the code under test.
 """
@@ -17,23 +16,22 @@ from pathlib import Path
 
 import pytest
 
-from glpipe import defs, p_defines
-from glpipe.defs import (
+from glpipe import enums, p_defines
+from glpipe.enums import (
     Barrier, Bind, BlendFactor, Cap, CapF, Clear, ComputeCap, Endian, Func, LogicOp, Map,
     Prim, Query, ShaderCap, ShaderType, StencilOp, Swizzle, Target, TexWrap,
 )
 
-_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-_DOCS = _SHARED if _SHARED.is_dir() else Path(__file__).resolve().parent / "data"
+_SPEC = Path(__file__).resolve().parent / "data" / "spec"
 _API_MD = Path(__file__).resolve().parents[1] / "docs" / "api.md"
-_SPEC_FILES = ["spec/screen.rst", "spec/older/screen-000.rst", "spec/older/screen-002.rst"]
+_SPEC_FILES = ["screen.rst", "older/screen-000.rst", "older/screen-002.rst"]
 
 _CAP_PREFIXES = {"PIPE_CAP_": Cap, "PIPE_CAPF_": CapF,
                  "PIPE_SHADER_CAP_": ShaderCap, "PIPE_COMPUTE_CAP_": ComputeCap}
 
 
 def _read(rel: str) -> str:
-    return (_DOCS / rel).read_text(encoding="utf-8")
+    return (_SPEC / rel).read_text(encoding="utf-8")
 
 
 def _spec_caps(rel: str) -> dict:
@@ -63,10 +61,10 @@ def test_every_spec_cap_is_a_member_and_a_c_spelling(rel):
 def test_current_spec_caps_are_not_retired():
     # A cap screen.rst documents today must be answerable as a current cap,
     # so it may be a Mesa cap or an alias of one, never a retired member.
-    current = _spec_caps("spec/screen.rst")
+    current = _spec_caps("screen.rst")
     for prefix, names in current.items():
         cls = _CAP_PREFIXES[prefix]
-        retired = {m.name for m in defs.RETIRED_CAPS[cls]}
+        retired = {m.name for m in enums.RETIRED_CAPS[cls]}
         assert not (names & retired), (cls.__name__, sorted(names & retired))
 
 
@@ -77,7 +75,7 @@ def test_retired_caps_have_their_own_values_after_mesas():
     for cls, last in mesa_last.items():
         values = [m.value for m in cls]  # canonical members only (no aliases)
         assert len(values) == len(set(values))
-        for member in defs.RETIRED_CAPS[cls]:
+        for member in enums.RETIRED_CAPS[cls]:
             assert member.value > last, member
             assert cls(member.value) is member  # not an alias of a current cap
         # Mesa's own caps are exactly 0..last, no holes
@@ -85,7 +83,7 @@ def test_retired_caps_have_their_own_values_after_mesas():
 
 
 def test_old_cap_names_alias_their_successors():
-    # Renames in Mesa's history (spec/older/screen-000.rst vs screen.rst).
+    # Renames in Mesa's history (tests/data/spec/older/screen-000.rst vs screen.rst).
     assert Cap.TGSI_INSTANCEID is Cap.VS_INSTANCEID
     assert Cap.TGSI_VS_LAYER_VIEWPORT is Cap.VS_LAYER_VIEWPORT
     assert Cap.TGSI_FS_COORD_ORIGIN_UPPER_LEFT is Cap.FS_COORD_ORIGIN_UPPER_LEFT
@@ -95,17 +93,17 @@ def test_old_cap_names_alias_their_successors():
     assert ShaderCap.TGSI_CONT_SUPPORTED is ShaderCap.CONT_SUPPORTED
     assert p_defines.PIPE_CAP_TGSI_INSTANCEID is Cap.VS_INSTANCEID
     # every rename table entry really is an alias
-    for cls, renames in defs.CAP_RENAMES.items():
+    for cls, renames in enums.CAP_RENAMES.items():
         for old, new in renames.items():
             assert cls[old] is cls[new]
     # retired caps named in the brief stay distinct, answerable members
     for name in ("POINT_SPRITE", "CLEAR_TEXTURE", "TWO_SIDED_STENCIL"):
-        assert Cap[name] in defs.RETIRED_CAPS[Cap]
+        assert Cap[name] in enums.RETIRED_CAPS[Cap]
         assert Cap[name].name == name
 
 
 # ---------------------------------------------------------------------------
-# docs/api.md "Names": every class of the enum table imports from glpipe.defs
+# docs/api.md "Names": every class of the enum table imports from glpipe.enums
 # ---------------------------------------------------------------------------
 
 def _api_enum_table() -> list:
@@ -132,15 +130,15 @@ def test_api_table_parses():
 
 @pytest.mark.parametrize("prefix_cell,name,is_flag", _api_enum_table())
 def test_api_table_class_is_in_defs(prefix_cell, name, is_flag):
-    if name == "Format":  # written by glpipe/formats.py, not defs
+    if name == "Format":  # written by glpipe/formats.py, not enums
         if importlib.util.find_spec("glpipe.formats") is None:
             pytest.skip("glpipe.formats is not written yet")
         from glpipe.formats import Format
         assert issubclass(Format, enum.IntEnum)
         assert p_defines.PIPE_FORMAT_R8G8B8A8_UNORM is Format.R8G8B8A8_UNORM
         return
-    assert name in defs.__all__
-    cls = getattr(defs, name)
+    assert name in enums.__all__
+    cls = getattr(enums, name)
     assert issubclass(cls, enum.IntFlag if is_flag else enum.IntEnum)
     # Every member has a C spelling in p_defines, built from a prefix of the
     # table cell ("PIPE_TEXTURE_*" and "PIPE_*_RESET" rows spell PIPE_ + name).
@@ -217,7 +215,7 @@ def test_limits_match_p_state_h():
         "PIPE_TIMEOUT_INFINITE": 2**64 - 1,
     }
     for name, value in expected.items():
-        assert getattr(defs, name) == value, name
+        assert getattr(enums, name) == value, name
         assert getattr(p_defines, name) == value, name
 
 
@@ -236,13 +234,13 @@ def test_p_defines_spellings_are_the_members():
     assert p_defines.PIPE_TEXTURE_2D is Target.TEXTURE_2D
     assert p_defines.PIPE_PRIM_TRIANGLES is Prim.TRIANGLES
     assert p_defines.PIPE_SWIZZLE_0 is Swizzle.ZERO and p_defines.PIPE_SWIZZLE_1 is Swizzle.ONE
-    assert p_defines.PIPE_NO_RESET is defs.ResetStatus.NO_RESET
-    assert p_defines.PIPE_QUERY_TYPE_U64 is defs.QueryValueType.U64
-    assert p_defines.PIPE_QUERY_WAIT is defs.QueryFlag.WAIT
+    assert p_defines.PIPE_NO_RESET is enums.ResetStatus.NO_RESET
+    assert p_defines.PIPE_QUERY_TYPE_U64 is enums.QueryValueType.U64
+    assert p_defines.PIPE_QUERY_WAIT is enums.QueryFlag.WAIT
     assert p_defines.PIPE_SHADER_FRAGMENT is ShaderType.FRAGMENT
-    assert p_defines.PIPE_SHADER_IR_TGSI is defs.ShaderIR.TGSI
-    assert p_defines.PIPE_CONTEXT_PRIORITY_HIGH is defs.ContextPriority.HIGH
-    assert p_defines.PIPE_CONTEXT_HIGH_PRIORITY is defs.ContextFlag.HIGH_PRIORITY
+    assert p_defines.PIPE_SHADER_IR_TGSI is enums.ShaderIR.TGSI
+    assert p_defines.PIPE_CONTEXT_PRIORITY_HIGH is enums.ContextPriority.HIGH
+    assert p_defines.PIPE_CONTEXT_HIGH_PRIORITY is enums.ContextFlag.HIGH_PRIORITY
 
 
 def test_p_defines_all_is_complete_and_plain():
@@ -264,15 +262,6 @@ def test_p_defines_formats():
     assert p_defines.PIPE_FORMAT_R8G8B8A8_UNORM == 53  # position in u_formats.h enum pipe_format
 
 
-def test_defs_all_lists_only_real_names():
-    for name in defs.__all__:
-        assert hasattr(defs, name), name
-
-
-def test_data_copies_match_shared():
-    # tests/data holds copies for checkouts without ../shared; keep them current.
-    if not _SHARED.is_dir():
-        pytest.skip("no ../shared beside this checkout: the copies are the source")
-    data = Path(__file__).resolve().parent / "data"
-    for rel in _SPEC_FILES:
-        assert (data / rel).read_bytes() == (_SHARED / rel).read_bytes(), f"refresh tests/data/{rel}"
+def test_enums_all_lists_only_real_names():
+    for name in enums.__all__:
+        assert hasattr(enums, name), name

@@ -19,15 +19,15 @@ from typing import NamedTuple
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
-from .defs import (
+from ..enums import (
     PIPE_MAX_CLIP_PLANES,
     PIPE_MAX_WINDOW_RECTANGLES,
     Face,
     PolygonMode,
 )
-from .dirty import Dirty, KeepGeneral
-from .hotgl import OP
-from .part import Area, Part
+from ..dirty import Dirty, KeepGeneral
+from ..host.hotgl import OP
+from ..part import Area, Part
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
@@ -48,8 +48,8 @@ from .rasterizer_keys import (
     prim_classes,
     viewport_depth,
 )
-from .shaders import variant_input
-from .state import ClipState, PolyStipple, RasterizerState, ScissorState
+from ..shaders import variant_input
+from ..templates import ClipState, PolyStipple, RasterizerState, ScissorState
 
 # Gallium's fill modes GL's glPolygonMode can take.
 _GL_POLYGON_MODE = {PolygonMode.FILL: "GL_FILL", PolygonMode.LINE: "GL_LINE", PolygonMode.POINT: "GL_POINT"}
@@ -142,11 +142,11 @@ class DrawFlags(NamedTuple):
     draw_flags``), copied into the part's ``rast_*`` attributes by a bind."""
 
     class_sensitive: bool  # prim_classes is not None: draw_vbo keys each draw's primitive class
-    line_stipple: bool     # line_stipple_enable (glpipe/line_stipple.py)
-    line_last_pixel: int   # the line_last_pixel key entry (glpipe/line_stipple.py)
+    line_stipple: bool     # line_stipple_enable (glpipe/raster/line_stipple.py)
+    line_last_pixel: int   # the line_last_pixel key entry (glpipe/raster/line_stipple.py)
     line_gs: bool          # either of the two: line draws get the generated GS
-    fill_split: bool       # the faces are drawn in different fill modes (glpipe/fill_modes.py)
-    edge_fill: bool        # a face is drawn as lines or points (glpipe/polygon_edges.py)
+    fill_split: bool       # the faces are drawn in different fill modes (glpipe/raster/fill_modes.py)
+    edge_fill: bool        # a face is drawn as lines or points (glpipe/raster/polygon_edges.py)
 
 
 class ViewportFields(NamedTuple):
@@ -253,7 +253,7 @@ class RasterizerPart(Part):
             float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range))
         self.rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
         if self._rast_has_offset_clamp and not ctx._hot.glPolygonOffsetClamp:
-            # glpipe/hotgl.py asks for the core name, then the EXT one (a GL 4.5
+            # glpipe/host/hotgl.py asks for the core name, then the EXT one (a GL 4.5
             # host with the extension may only export the latter).
             raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
                                    "entry point")
@@ -268,11 +268,11 @@ class RasterizerPart(Part):
         self._rast_persample = False
         self._rast_draw_flags = self.rasterizer_default.draw_flags
         self.rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
-        self.rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/line_stipple.py)
-        self.rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/line_stipple.py)
-        self.rast_line_gs = False  # either: line draws get the generated GS (glpipe/line_stipple.py)
-        self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/fill_modes.py)
-        self.rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/polygon_edges.py)
+        self.rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/raster/line_stipple.py)
+        self.rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/raster/line_stipple.py)
+        self.rast_line_gs = False  # either: line draws get the generated GS (glpipe/raster/line_stipple.py)
+        self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/raster/fill_modes.py)
+        self.rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/raster/polygon_edges.py)
         # draw_vbo's hooks into this area (glpipe/draw.py; _set_draw_hooks): None while idle.
         ctx._raster_draw_keys = ctx._raster_draw = ctx._raster_translated = None
         self.rast_host = _HOSTS.get(ctx.host)
@@ -328,7 +328,7 @@ class RasterizerPart(Part):
         every template of a host."""
         gl = _GLEnums(self.ctx.gl)
         modes = effective_fill_modes(t)
-        # Two modes (faces drawn differently): fill_front here; glpipe/fill_modes.py
+        # Two modes (faces drawn differently): fill_front here; glpipe/raster/fill_modes.py
         # switches per run of one facing and restores this.
         mode = PolygonMode(t.fill_front) if len(modes) > 1 else modes.pop() if modes else PolygonMode.FILL
         flags = {
@@ -421,7 +421,7 @@ class RasterizerPart(Part):
                  self.rast_line_gs, self._rast_fill_split, self.rast_edge_fill) = flags
                 self._set_draw_hooks()
             if self.rast_class_sensitive or self.rast_edge_fill:
-                ctx.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
+                ctx.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/raster/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
             ctx._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:
@@ -640,8 +640,8 @@ class RasterizerPart(Part):
         class (polygon / line stipple, sprite coordinates, point smoothing,
         line last pixel, unscaled offset, per-face fill modes): Dirty.PROGRAM
         if the draw's class is not the one keyed (glpipe/variant_keys.py);
-        lines get the generated GS (glpipe/line_stipple.py); a face drawn as
-        lines / points gets the draw's edge flags (glpipe/polygon_edges.py)."""
+        lines get the generated GS (glpipe/raster/line_stipple.py); a face drawn as
+        lines / points gets the draw's edge flags (glpipe/raster/polygon_edges.py)."""
         ctx = self.ctx
         if self.rast_class_sensitive:
             ctx._key_prim_class(mode)
@@ -653,9 +653,9 @@ class RasterizerPart(Part):
     def _rasterizer_draw(self, info, draws) -> bool:
         """Hook: draw through an emulation when this draw needs one; True
         when it drew.  A stippled strip or loop: segment bases first
-        (glpipe/line_stipple.py); stippled polygons drawn as lines: edge
-        counters first (glpipe/polygon_edges.py); faces in different fill
-        modes: runs of one facing (glpipe/fill_modes.py)."""
+        (glpipe/raster/line_stipple.py); stippled polygons drawn as lines: edge
+        counters first (glpipe/raster/polygon_edges.py); faces in different fill
+        modes: runs of one facing (glpipe/raster/fill_modes.py)."""
         ctx = self.ctx
         if self.rast_line_stipple and ctx.line_stipple_part.ls_assembly is not None:
             ctx.line_stipple_part._draw_line_stipple_strips(info, draws)

@@ -18,11 +18,11 @@ import numpy as np
 from fallback.indices import NEEDS_TRANSLATION, edge_masks, translate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .defs import PolygonMode, Prim, ShaderType
-from .dirty import Dirty
-from .part import Area, Part
+from ..enums import PolygonMode, Prim, ShaderType
+from ..dirty import Dirty
+from ..part import Area, Part
 from .rasterizer_keys import PRIM_CLASS_POLYGONS, class_fields_on, polygon_class
-from .state import DrawInfo
+from ..templates import DrawInfo
 
 _VS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_EVAL, ShaderType.GEOMETRY,
                                         ShaderType.FRAGMENT))
@@ -38,7 +38,7 @@ POLYGON_PRIMS = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FA
 def triangle_edge_masks(prim, values: np.ndarray, restart=None, flatshade_first: bool = False) -> np.ndarray:
     """The boundary masks (fallback.indices.edge_masks) of ``triangles(prim,
     values, restart, flatshade_first)`` for a translated ``prim``: one per
-    triangle, in the same order (glpipe/polygon_edges.py)."""
+    triangle, in the same order (glpipe/raster/polygon_edges.py)."""
     values = np.asarray(values).astype(np.int64, copy=False)
     marker = int(values[restart][0]) if restart is not None and restart.any() else 0
     return edge_masks(prim, len(values), indices=values.astype(np.uint32), index_size=4,
@@ -183,7 +183,7 @@ class FillModesPart(Part):
         if ctx.rasterizer_part.rast_line_stipple and any(f.mode == PolygonMode.LINE for f in faces):
             raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
                                    "drawn for one fill mode only, not with faces in different fill modes "
-                                   "(glpipe/polygon_edges.py)")
+                                   "(glpipe/raster/polygon_edges.py)")
         velems = ctx.vertex_part.velems
         divisors = {ve.instance_divisor for ve in (velems.elements if velems is not None else ())
                     if ve.instance_divisor}
@@ -224,7 +224,7 @@ class FillModesPart(Part):
         first = bool(cso.templ.flatshade_first)
         source = ctx._index_values(info, items) if info.index_size else None
         tris, biases = [], []
-        # Fill mode LINE / POINT of a translated primitive: its triangles' boundary masks (glpipe/polygon_edges.py).
+        # Fill mode LINE / POINT of a translated primitive: its triangles' boundary masks (glpipe/raster/polygon_edges.py).
         masks = [] if (ctx.rasterizer_part.rast_edge_fill and ctx.polygon_edges_part.edge_masks_on
                        and info.mode in NEEDS_TRANSLATION) else None
         for start, count, bias in items:
@@ -292,7 +292,7 @@ class FillModesPart(Part):
                 for a, b, front in item_runs:
                     gl_mode, cls, pmode = faces[front]
                     # The run's class (stipple, sprites, ...) and the FS of its
-                    # fill mode's edge flags (glpipe/polygon_edges.py).
+                    # fill mode's edge flags (glpipe/raster/polygon_edges.py).
                     edges = ctx.rasterizer_part.rast_edge_fill and ctx.polygon_edges_part._key_edge_run(pmode)
                     if (cls is not None and cls != ctx._prim_class) or edges:
                         self._fm_key_class(cls if cls is not None else ctx._prim_class, si)

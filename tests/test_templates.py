@@ -1,4 +1,4 @@
-"""glpipe.state: the state templates' defaults, arrays, immutability and hashing.
+"""glpipe.templates: the state templates' defaults, arrays, immutability and hashing.
 
 Expected field lists are written by hand from Mesa's p_state.h; pinned
 defaults come from docs/api.md ("Templates and their defaults").
@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glpipe import state
-from glpipe.defs import (
+from glpipe import templates
+from glpipe.enums import (
     PIPE_MAX_CLIP_PLANES, PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, Face, Func, Mask, Prim,
     StatQuery, Swizzle, Target, TexWrap, ViewportSwizzle,
 )
 from glpipe.errors import InvalidArgumentError
-from glpipe.state import (
+from glpipe.templates import (
     BlendState, BlitInfo, Box, ClipState, ComputeState, ConstantBuffer, DepthStencilAlphaState,
     DrawInfo, FramebufferState, GridInfo, PipelineStatistics, PolyStipple, RasterizerState,
     ResourceTemplate, RTBlendState, SamplerState, SamplerViewTemplate, ScissorState,
@@ -29,7 +29,7 @@ from glpipe.state import (
 
 _API_MD = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
-_TEMPLATES = [getattr(state, name) for name in state.__all__]
+_TEMPLATES = [getattr(templates, name) for name in templates.__all__]
 
 
 class _Surface:
@@ -48,9 +48,9 @@ def test_every_template_api_md_names_exists():
     listed = re.findall(r"^\| `([A-Z]\w+)` \|", section, flags=re.M)
     assert len(listed) == len(set(listed)) == 34  # 30 templates, BlitSide, 3 query records
     assert "BlitSide" in listed and "SOStatistics" in listed
-    assert set(listed) == set(state.__all__)
+    assert set(listed) == set(templates.__all__)
     for name in listed:
-        assert dataclasses.is_dataclass(getattr(state, name)), name
+        assert dataclasses.is_dataclass(getattr(templates, name)), name
 
 
 def test_api_md_pinned_defaults():
@@ -141,11 +141,11 @@ _C_FIELDS_EXACT = {
     ClipState: "ucp",
     PolyStipple: "stipple",
     StreamOutput: "register_index start_component num_components output_buffer dst_offset stream",
-    state.ShaderBuffer: "buffer buffer_offset buffer_size",
+    templates.ShaderBuffer: "buffer buffer_offset buffer_size",
     ConstantBuffer: "buffer buffer_offset buffer_size user_buffer",
-    state.DrawStartCountBias: "start count index_bias",
-    state.SOStatistics: "num_primitives_written primitives_storage_needed",
-    state.TimestampDisjoint: "frequency disjoint",
+    templates.DrawStartCountBias: "start count index_bias",
+    templates.SOStatistics: "num_primitives_written primitives_storage_needed",
+    templates.TimestampDisjoint: "frequency disjoint",
 }
 
 # Structs where glpipe adds fields (spec's start/count, older headers) or
@@ -179,11 +179,11 @@ _C_FIELDS_SUBSET = {
     # unions flattened: u.tex.{first_layer,last_layer,first_level,last_level}, u.buf.{offset,size}
     SamplerViewTemplate: "format target swizzle_r swizzle_g swizzle_b swizzle_a first_layer "
                          "last_layer first_level last_level offset size",
-    state.ImageView: "resource format access shader_access first_layer last_layer level "
+    templates.ImageView: "resource format access shader_access first_layer last_layer level "
                      "offset size",
-    state.VertexElement: "src_offset vertex_buffer_index dual_slot src_format instance_divisor",
+    templates.VertexElement: "src_offset vertex_buffer_index dual_slot src_format instance_divisor",
     VertexBuffer: "is_user_buffer buffer_offset buffer",
-    state.DrawIndirectInfo: "offset stride draw_count indirect_draw_count_offset buffer "
+    templates.DrawIndirectInfo: "offset stride draw_count indirect_draw_count_offset buffer "
                             "indirect_draw_count count_from_stream_output",
     GridInfo: "variable_shared_mem work_dim block last_block grid grid_base indirect "
               "indirect_offset indirect_stride draw_count indirect_draw_count_offset "
@@ -217,7 +217,7 @@ def test_spec_extras_are_present():
     assert {"stride"} <= {f.name for f in dataclasses.fields(VertexBuffer)}
     assert {"start", "count", "index_bias"} <= {f.name for f in dataclasses.fields(DrawInfo)}
     assert {"level", "first_layer", "last_layer"} <= \
-        {f.name for f in dataclasses.fields(state.SurfaceTemplate)}
+        {f.name for f in dataclasses.fields(templates.SurfaceTemplate)}
 
 
 # ---------------------------------------------------------------------------

@@ -3,30 +3,10 @@
 ``create_host()`` makes (or wraps) the ModernGL context, selects PyOpenGL's
 platform to match it, reads the host once (version, GLSL version,
 extensions, limits) into a ``HostProfile`` and, for a restricted profile,
-hides everything the restriction excludes.  The rest of glpipe asks the
-profile (``host.profile.has("texture_storage")``, ``host.profile.limit(
-"GL_MAX_SAMPLES")``) and never the raw GL version.
-
-Why PyOpenGL at all: ModernGL exposes allocation, linking and a handful of
-state setters but no stencil, per-RT blend, fences, immutable storage,
-texture views, base-instance draws, ... (``shared/HOST-NOTES.md`` §5).
-Those entry points come from PyOpenGL bound to the *same* context.
-
-The ``PYOPENGL_PLATFORM`` pitfall: PyOpenGL picks its platform (GLX, EGL,
-...) once, at the first ``import OpenGL``, from the environment.  If it
-picks GLX while ModernGL made an EGL context, every call that needs
-per-context storage fails with "Attempt to retrieve context when no valid
-context".  So glpipe never imports PyOpenGL at module level: ``_pyopengl()``
-sets ``PYOPENGL_PLATFORM`` to the platform of the context actually created
-(EGL for the headless default, GLX for an X11 window) before the first
-import, and refuses loudly if the user imported PyOpenGL earlier with a
-platform that cannot drive this context.  Users need not set anything.
-
-State ModernGL changes behind our back (HOST-NOTES §7) is dealt with here
-once: ModernGL's creation-time changes are reset to GL's defaults, and
-ModernGL's scratch texture unit (``mgl.default_texture_unit``, the last
-unit) is reserved for ModernGL, so it is never handed out as a Gallium
-sampler slot (``HostGL.scratch_texture_unit``).
+hides what the restriction excludes; the rest of glpipe asks the profile
+(``host.profile.has("texture_storage")``), never the raw GL version.  Why
+PyOpenGL, its platform pitfall, and the ModernGL state reset here:
+docs/host.md.
 """
 
 from __future__ import annotations
@@ -222,7 +202,7 @@ class HostProfile:
     _features: "frozenset[str]" = field(default=frozenset(), repr=False)
 
     def has(self, name: str) -> bool:
-        """Whether the feature ``name`` (a row of glpipe.features) is usable."""
+        """Whether the feature ``name`` (a row of glpipe.host.features) is usable."""
         if name not in FEATURES:
             feature(name)  # raises KeyError naming the feature
         return name in self._features
@@ -506,7 +486,8 @@ class HostGL:
     # -- GL state ownership -----------------------------------------------
 
     def _reset_moderngl_state(self) -> None:
-        """Undo what ModernGL changed at context creation (HOST-NOTES §7.1),
+        """Undo what ModernGL changed at context creation (docs/host.md "State ModernGL changes behind
+        our back"),
         so GL starts from its documented defaults and the context's shadow
         state is true from the first draw."""
         gl = self.gl

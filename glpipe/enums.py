@@ -1,30 +1,10 @@
 """Gallium's enums (p_defines.h and friends) as Python ``IntEnum`` / ``IntFlag`` classes.
 
-Class names follow API.md rule 3 (the C prefix: ``PIPE_CAP_`` -> :class:`Cap`,
-``PIPE_BIND_`` -> :class:`Bind`, ...); member names are the rest of the C name
-(``PIPE_CAP_GRAPHICS`` -> ``Cap.GRAPHICS``, ``PIPE_TEXTURE_2D`` ->
-``Target.TEXTURE_2D``).  A name that would start with a digit gets a spelled
-out word: ``PIPE_SWIZZLE_0`` / ``PIPE_SWIZZLE_1`` are ``Swizzle.ZERO`` /
-``Swizzle.ONE``.  Values are Mesa's, so a number printed by a C driver means
+Class and member names follow docs/api.md "Names" (``PIPE_CAP_GRAPHICS`` ->
+``Cap.GRAPHICS``); values are Mesa's, so a number a C driver prints means
 the same thing here.  :mod:`glpipe.p_defines` re-exports every C spelling.
-
-Where the values come from (read from Mesa's headers):
-
-* ``src/gallium/include/pipe/p_defines.h`` (current Mesa) for the flags and
-  small enums; ``src/util/blend.h`` for blend factors, blend functions and
-  logic ops; ``src/util/format/u_formats.h`` for ``PIPE_SWIZZLE_*`` and
-  ``PIPE_MASK_*``; ``src/compiler/shader_enums.h`` for the primitive modes
-  (``PIPE_PRIM_*`` are ``MESA_PRIM_*`` today) and the shader stages
-  (``PIPE_SHADER_*`` are ``MESA_SHADER_*``); ``p_state.h`` for ``PIPE_MAX_*``.
-* The four capability enums (``pipe_cap``, ``pipe_capf``, ``pipe_shader_cap``,
-  ``pipe_compute_cap``).  Mesa 25 replaced them by ``struct pipe_caps``, which
-  has no numbers, so we number them in the order of the **last p_defines.h
-  that still had the enums and whose cap set matches spec/screen.rst** (the
-  Mesa 24.1-era header whose ``enum pipe_cap`` ends with
-  ``PIPE_CAP_PERFORMANCE_MONITOR, PIPE_CAP_LAST``).  Caps that only the spec or
-  its older versions (spec/older/) name are numbered after Mesa's: an *alias*
-  where Mesa renamed the cap and kept its meaning, a member with its own value
-  where the cap was retired (caps.py still answers it, truthfully).
+Which header each value comes from, and how the capability enums are
+numbered now that Mesa has no numbers for them: docs/api.md "Names".
 """
 
 from __future__ import annotations
@@ -78,7 +58,7 @@ def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
               retired: str = "", spec_only: str = ""):
     """Build one capability ``IntEnum`` and the set of its retired members.
 
-    ``mesa_order`` is numbered 0..n-1; ``spec_only`` (named by spec/screen.rst
+    ``mesa_order`` is numbered 0..n-1; ``spec_only`` (named by tests/data/spec/screen.rst
     but absent from Mesa's enum) and ``retired`` (named only by spec/older/,
     sorted for stable numbers) continue the numbering; ``renamed`` maps an old
     spelling to the current name it becomes an alias of.

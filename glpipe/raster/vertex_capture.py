@@ -13,8 +13,8 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, PipeError, UnsupportedError
 
-from .part import Area, Part
-from .shaders import apply_bindings
+from ..part import Area, Part
+from ..shaders import apply_bindings
 
 
 class _CaptureBuffer:

@@ -1,5 +1,5 @@
 """What a ``RasterizerState`` template means for glpipe, decided once at
-create time (glpipe/rasterizer.py builds the CSO from it): the fields the
+create time (glpipe/raster/rasterizer.py builds the CSO from it): the fields the
 host cannot honour (``REFUSED``), the entries of the CSO's variant-key
 tuple (``key_of`` and the emulation / depth / origin entries, positions
 ``KEY_*``), and the primitive classes the class-sensitive fields apply to
@@ -25,8 +25,8 @@ from lowering.glsl.passes.last_pixel import (
 )
 from lowering.glsl.passes.vertex import written_clip_distances
 
-from .defs import ConservativeRaster, Face, PolygonMode
-from .state import RasterizerState
+from ..enums import ConservativeRaster, Face, PolygonMode
+from ..templates import RasterizerState
 
 
 def effective_fill_modes(t: RasterizerState) -> set:
@@ -67,7 +67,7 @@ def offset_fill_modes(t: RasterizerState) -> set:
 
 def fill_split(t: RasterizerState):
     """(fill_front, fill_back) when both faces are drawn in different modes
-    (glpipe/fill_modes.py draws each triangle in its own face's mode), else
+    (glpipe/raster/fill_modes.py draws each triangle in its own face's mode), else
     None."""
     if len(effective_fill_modes(t)) < 2:
         return None
@@ -154,17 +154,17 @@ def key_of(t: RasterizerState) -> tuple:
             int(t.clip_plane_enable) & 0xFF,
             # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
             bool(t.point_smooth and not t.point_quad_rasterization),
-            # The pattern and factor are sysvals (glpipe/line_stipple.py): never recompile.
+            # The pattern and factor are sysvals (glpipe/raster/line_stipple.py): never recompile.
             bool(t.line_stipple_enable),
             last_pixel_key(t),
             # Both faces drawn in different modes: draws of polygons are split
-            # by facing (glpipe/fill_modes.py), and the class is keyed per run.
+            # by facing (glpipe/raster/fill_modes.py), and the class is keyed per run.
             tuple(int(m) for m in fill_split(t) or ()),
             edge_fill(t))
 
 
 def edge_fill(t: RasterizerState) -> tuple:
-    """The key entry of polygon edge flags (glpipe/polygon_edges.py): the
+    """The key entry of polygon edge flags (glpipe/raster/polygon_edges.py): the
     fill modes of the drawn faces, sorted, when one of them is LINE or
     POINT; else ()."""
     modes = effective_fill_modes(t)
@@ -256,7 +256,7 @@ def class_fields_on(key: tuple) -> bool:
     (poly_stipple_enable, sprite_coord_enable, point_smooth, line stipple,
     line last pixel, an unscaled polygon offset).  A face drawn as lines or
     points is not one: its polygons' edge flags are keyed by draw mode
-    (glpipe/polygon_edges.py), not by class."""
+    (glpipe/raster/polygon_edges.py), not by class."""
     return bool(key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
                 or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET])
 
@@ -278,7 +278,7 @@ def prim_classes(t: RasterizerState, key: tuple):
     polygons rasterize as under this state, polygons by the fill mode of the
     faces that are drawn (``polygon_class``).  With two fill modes the draws
     of polygons are split into runs of one facing, each keyed with its own
-    mode's class (glpipe/fill_modes.py); the entry here is PRIM_CLASS_POLYGONS
+    mode's class (glpipe/raster/fill_modes.py); the entry here is PRIM_CLASS_POLYGONS
     (also when no face is drawn: any class will do)."""
     split = key[KEY_FILL_SPLIT]
     if not (class_fields_on(key) or split):

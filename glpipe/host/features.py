@@ -1,15 +1,8 @@
-"""The host features table: the one place that knows which GL version or
-extension grants a capability.
+"""The host features table: which GL version or extension grants each feature.
 
-Every question of the form "can the host do X" goes through
-``HostProfile.has(name)``, which reads this table.  Caps, the lowering's
-extension list and the fallbacks all ask by feature name, never by raw GL
-version, so restricting a profile (``gl33``) hides a feature everywhere at
-once.
-
-A row: name, the first core GL version (as 10*major + minor*10, e.g. 430)
-that includes it, or None when no core version does, and the extensions that
-also grant it.
+``HostProfile.has(name)`` reads it; caps, the lowering's extension list and
+the fallbacks all ask by feature name, so restricting a profile (``gl33``)
+hides a feature everywhere at once (docs/host.md "The features table").
 """
 
 from __future__ import annotations
@@ -190,7 +183,7 @@ def feature(name: str) -> Feature:
     try:
         return FEATURES[name]
     except KeyError:
-        raise KeyError(f"unknown host feature {name!r}; add a row to glpipe.features.FEATURES") from None
+        raise KeyError(f"unknown host feature {name!r}; add a row to glpipe.host.features.FEATURES") from None
 
 
 def granted(row: Feature, gl_version: int, extensions: "frozenset[str]") -> bool:

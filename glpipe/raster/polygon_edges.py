@@ -20,13 +20,13 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering import parse, validate
 from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
-from .defs import PolygonMode, Prim, ShaderType
-from .dirty import Dirty, KeepGeneral
+from ..enums import PolygonMode, Prim, ShaderType
+from ..dirty import Dirty, KeepGeneral
 from .fill_modes import triangles
 from .line_stipple import BufferTexture, passthrough_gs_tokens
-from .part import Area, Part
+from ..part import Area, Part
 from .rasterizer_keys import KEY_EDGE_FILL
-from .shaders import ShaderCSO
+from ..shaders import ShaderCSO
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -115,7 +115,7 @@ def _draw_module_triangles(prim, n: int, first: bool) -> list:
 
 def _polygon_numbers(prim, ntris: int) -> np.ndarray:
     """The polygon each of glpipe's triangles of a run belongs to (triangles(),
-    glpipe/fill_modes.py: translated quads give two, a polygon all)."""
+    glpipe/raster/fill_modes.py: translated quads give two, a polygon all)."""
     if prim in (Prim.QUADS, Prim.QUAD_STRIP):
         return np.arange(ntris) // 2
     if prim == Prim.POLYGON:
@@ -199,7 +199,7 @@ class PolygonEdgesPart(Part):
         ctx.dirty |= Dirty.PROGRAM
 
     def _key_edge_run(self, mode) -> bool:
-        """glpipe/fill_modes.py, before a run of one facing drawn in ``mode``
+        """glpipe/raster/fill_modes.py, before a run of one facing drawn in ``mode``
         (a PolygonMode): key the FS for that mode; True when the key changed
         (the caller re-emits the program).  The next draw keys itself anew."""
         key = self.edge_key
@@ -262,7 +262,7 @@ class PolygonEdgesPart(Part):
         cso = cache.get(source)
         if cso is None:
             for old in [k for k in cache if k.destroyed]:
-                ctx.line_stipple_part._forget_generated_gs(cache.pop(old))  # glpipe/line_stipple.py
+                ctx.line_stipple_part._forget_generated_gs(cache.pop(old))  # glpipe/raster/line_stipple.py
             tokens = passthrough_gs_tokens((source.ir, source.info), "TRIANGLES", "fill_front / fill_back")
             ir = parse(tokens)
             cso = cache[source] = ShaderCSO(ctx, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)
@@ -303,10 +303,10 @@ class PolygonEdgesPart(Part):
     def _draw_edge_stipple(self, info, draws) -> None:
         """Draw polygons with fill mode LINE and line stipple: per
         DrawStartCountBias, the draw's VS run once more over the vertices it
-        reads (glpipe/vertex_capture.py), each triangle's edge counters and
+        reads (glpipe/raster/vertex_capture.py), each triangle's edge counters and
         mask in the draw module's order (``edge_stipple_texels``) per
         instance, then the triangles as one indexed TRIANGLES draw from
-        glpipe/fill_modes.py's index buffer (so gl_PrimitiveIDIn is the
+        glpipe/raster/fill_modes.py's index buffer (so gl_PrimitiveIDIn is the
         texels' triangle number)."""
         ctx = self.ctx
         capture = ctx.vertex_capture_part
@@ -344,7 +344,7 @@ class PolygonEdgesPart(Part):
                 for (a, b), (_, t) in zip(runs, run_tris):
                     texels.append(edge_stipple_texels(info.mode, t, b - a, first, window[vids[a:b] - lo]))
             self._upload_edge_stipple(np.concatenate(texels), len(tris))
-            ctx.fill_modes_part._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/fill_modes.py
+            ctx.fill_modes_part._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/raster/fill_modes.py
             ctx.fill_modes_part._fm_draw_run(gl_tris, 0, len(tris), bias, instances, info.start_instance,
                               info.drawid + (i if info.increment_draw_id else 0))
 
