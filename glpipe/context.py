@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, depth_stencil_alpha
+from . import blend, constants, depth_stencil_alpha, shaders, sysvals
 from .clear import ClearMixin
-from .constants import ConstantBufferMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
 from .dirty import ALL, Dirty
@@ -38,9 +37,7 @@ from .rasterizer import RasterizerMixin
 from .resource import Resource
 from .sampler_views import SamplerViewMixin
 from .samplers import SamplerMixin
-from .shaders import ShaderMixin
 from .state import DrawStartCountBias
-from .sysvals import SysvalsMixin
 from .transfer import TransferMixin
 from .variant_keys import VariantKeyMixin
 from .vertex import VertexMixin
@@ -61,8 +58,7 @@ D = Dirty
 # Lines ``Area(attr=..., mixin=...)`` are areas not yet converted to parts:
 # converting one replaces its line by ``module.AREA`` (glpipe/part.py says how).
 PARTS: "tuple[Area, ...]" = (
-    Area("shaders", mixin=ShaderMixin, init=ShaderMixin._init_shaders, destroy=ShaderMixin._destroy_shaders,
-         rows=((D.PROGRAM | D.SHADERS, ShaderMixin._emit_program),), drop_caches=ShaderMixin._drop_program_caches),
+    shaders.AREA,
     Area("variant_keys", mixin=VariantKeyMixin),
     Area("vertex", mixin=VertexMixin, init=VertexMixin._init_vertex, destroy=VertexMixin._destroy_vertex,
          drop_caches=VertexMixin._drop_vertex_caches),
@@ -94,16 +90,11 @@ PARTS: "tuple[Area, ...]" = (
     Area("sampler_views", mixin=SamplerViewMixin, init=SamplerViewMixin._init_sampler_views,
          destroy=SamplerViewMixin._destroy_sampler_views, drop_caches=SamplerViewMixin._drop_sampler_view_caches,
          rows=((D.SAMPLERS | D.SAMPLER_VIEWS, SamplerViewMixin._emit_sampler_views),)),  # units pair view + sampler
-    Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
-         destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
-         drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
+    constants.AREA,
     Area("clear", mixin=ClearMixin, init=ClearMixin._init_clear, destroy=ClearMixin._destroy_clear),
     Area("transfers", mixin=TransferMixin, init=TransferMixin._init_transfers, destroy=TransferMixin._destroy_transfers),
     Area("fences", mixin=FenceMixin, init=FenceMixin._init_fences, destroy=FenceMixin._destroy_fences),
-    Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
-         drop_caches=SysvalsMixin._reset_sysvals_shadow,
-         rows=((D.FRAMEBUFFER | D.VIEWPORT, SysvalsMixin._emit_transform_sysvals),),  # fb height, viewport 0
-         late_rows=((D.SYSVALS, SysvalsMixin._emit_sysvals),)),  # the upload: after every row that sets one
+    sysvals.AREA,
     blend.AREA,
     depth_stencil_alpha.AREA,
 )
@@ -196,7 +187,7 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         if res.target == Target.BUFFER:
             if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
                 bits |= Dirty.VERTEX
-            if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
+            if any(cb is not None and cb.resource is res for slots in self.constbuf_part.constant_buffers for cb in slots):
                 bits |= Dirty.CONSTANTS
         else:
             fb = self.framebuffer

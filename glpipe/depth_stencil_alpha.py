@@ -215,7 +215,7 @@ class DSAPart(Part):
             self.alpha_func_key = func
             ctx.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
         if func != _ALWAYS:
-            ctx._set_sysval("alpha_ref", (cso.alpha_ref,))
+            ctx.sysvals_part._set_sysval("alpha_ref", (cso.alpha_ref,))
 
     def delete_depth_stencil_alpha_state(self, cso) -> None:
         """pipe_context::delete_depth_stencil_alpha_state.  Deleting the bound

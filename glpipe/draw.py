@@ -265,7 +265,7 @@ class DrawPath:
             self._counters.draw_calls += 1
             return
         mode = self._gl_prims.get(info.mode)
-        if mode is None or draws is not None or start_instance or self._program_drawid:
+        if mode is None or draws is not None or start_instance or self.shader_part.program_drawid:
             self._draw_special(info, mode, draws)
         elif info.index_size:
             # Inline fast path: the resource index buffer bound last time, no
@@ -319,7 +319,7 @@ class DrawPath:
             # Another context drew last: the host holds its state, not ours.
             self.dirty = ALL
             self._forget_draw_shadows()
-            self._forget_sysvals_binding()
+            self.sysvals_part._forget_sysvals_binding()
             self.screen._drawing_context = self
             if previous is not None:
                 # Its shadows are stale now; a set bit keeps its next draw off
@@ -467,7 +467,7 @@ class DrawPath:
             else:
                 self._draw_translated(info, draws)
                 return
-        if self._program_drawid:
+        if self.shader_part.program_drawid:
             self._draw_drawid(info, mode, draws)
         elif info.index_size:
             self._draw_indexed(info, mode, draws)
@@ -479,7 +479,7 @@ class DrawPath:
         if not self.screen.profile.has("tessellation_shader"):
             raise UnsupportedError("draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
                                    f"{self.screen.profile.name} profile does not have")
-        if self.shaders[ShaderType.TESS_EVAL] is None:
+        if self.shader_part.shaders[ShaderType.TESS_EVAL] is None:
             raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader "
                                        "bound")
         if self._patch_vertices is None:
@@ -579,7 +579,7 @@ class DrawPath:
                            start_instance=info.start_instance,
                            drawid=info.drawid + (i if info.increment_draw_id else 0))
             mode = self._gl_prims[tr.prim]
-            if self._program_drawid:
+            if self.shader_part.program_drawid:
                 self._draw_drawid(sub, mode, None)
             else:
                 self._draw_indexed(sub, mode, None)

@@ -225,7 +225,7 @@ class FillModesMixin:
     def _fm_check(self, info, faces) -> tuple[int, int]:
         """Refuse what cannot be split (module docstring); returns (instances
         to capture, the instance divisor of the per-instance elements or 0)."""
-        gs, tes, vs, fs = (self.shaders[s] for s in (_GS, _TES, _VS, _FS))
+        gs, tes, vs, fs = (self.shader_part.shaders[s] for s in (_GS, _TES, _VS, _FS))
         if gs is not None or tes is not None:
             raise UnsupportedError(f"{_FIELD}: a bound {'geometry' if gs is not None else 'tessellation'} shader "
                                    f"makes the triangles, which glpipe cannot re-draw by facing")
@@ -261,7 +261,7 @@ class FillModesMixin:
         mode = info.mode
         if not 0 <= mode < len(table) or table[mode] != PRIM_CLASS_POLYGONS:
             return False  # points or lines: fill modes do not apply
-        if self.shaders[_GS] is None and self.shaders[_TES] is None and mode not in POLYGON_PRIMS:
+        if self.shader_part.shaders[_GS] is None and self.shader_part.shaders[_TES] is None and mode not in POLYGON_PRIMS:
             return False  # PATCHES without a TES: the normal path raises
         cso = self.rasterizer
         faces = self._fm_faces(cso)
@@ -385,7 +385,7 @@ class FillModesMixin:
 
     def _fm_draw_run(self, gl_tris, first_tri, ntris, bias, instances, start_instance, drawid) -> None:
         """Triangles first_tri..first_tri+ntris-1 of the private index buffer."""
-        if self._program_drawid:
+        if self.shader_part.program_drawid:
             # gl_DrawID through draw.py's multi-draw-indirect path (it binds its own indices).
             data = self._fm_data[3 * first_tri:3 * (first_tri + ntris)]
             sub = DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=data, count=3 * ntris, index_bias=bias,

@@ -230,7 +230,7 @@ class LineStippleMixin:
         primitives only: polygon edges drawn in fill mode LINE keep GL's rule
         (docs/rasterizer.md "Line last pixel")."""
         classes = self._rasterized_classes()  # glpipe/variant_keys.py
-        gs, tes = self.shaders[_GS], self.shaders[_TES]
+        gs, tes = self.shader_part.shaders[_GS], self.shader_part.shaders[_TES]
         stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
         # glpipe/polygon_edges.py; a GS's or TES's triangles are refused.
@@ -269,7 +269,7 @@ class LineStippleMixin:
     def _generated_stipple_gs(self, input_prim: str):
         """The pass-through GS after the last vertex stage (TES, else VS), one
         per (stage CSO, input primitive), parsed once."""
-        source = self.shaders[_TES] or self.shaders[_VS]
+        source = self.shader_part.shaders[_TES] or self.shader_part.shaders[_VS]
         if source is None:
             return None  # the draw raises: no vertex shader
         cache = self._ls_generated
@@ -317,8 +317,8 @@ class LineStippleMixin:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
             clip = self._capture_positions(lo, hi - lo + 1, instances, info.start_instance,  # vertex_capture.py
                                            "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
-            scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
-            translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+            scale = np.array(self.sysvals_part._get_sysval("viewport_scale")[:2], np.float64)
+            translate = np.array(self.sysvals_part._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
             per_instance = []
             for inst in range(instances):
@@ -343,10 +343,10 @@ class LineStippleMixin:
         """The segment bases into the buffer texture on the GEOM stage's last
         unit, and the per-instance stride into sysvals.line_stipple.z."""
         self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), self.gl.GL_R32F)
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        stipple = self.sysvals_part._get_sysval("line_stipple")
+        self.sysvals_part._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
         if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
+            self.sysvals_part._emit_sysvals()
             self.dirty &= ~Dirty.SYSVALS
 
     def _geom_buffer_texture(self, objs: list, data: np.ndarray, internal_format: int) -> None:

@@ -237,9 +237,9 @@ class PolygonEdgesMixin:
         """The entry of every draw mode under the bound shaders and rasterizer:
         None, or (GS edge_flags, VS edge_flags, FS edge_fill: the one drawn
         mode, or 0 when the faces' modes differ -- fill_modes.py keys runs)."""
-        vs = self.shaders[_VS]
+        vs = self.shader_part.shaders[_VS]
         modes = (self.rasterizer or self._rasterizer_default).key.value[KEY_EDGE_FILL]
-        if not modes or vs is None or self.shaders[_GS] is not None or self.shaders[_TES] is not None:
+        if not modes or vs is None or self.shader_part.shaders[_GS] is not None or self.shader_part.shaders[_TES] is not None:
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
@@ -275,7 +275,7 @@ class PolygonEdgesMixin:
 
     def _generated_edge_gs(self):
         """The pass-through GS after the bound VS (triangles in), one per VS, parsed once."""
-        source = self.shaders[_VS]
+        source = self.shader_part.shaders[_VS]
         cache = self._edge_generated
         if cache is None:
             cache = self._edge_generated = {}
@@ -333,8 +333,8 @@ class PolygonEdgesMixin:
         first = bool((self.rasterizer or self._rasterizer_default).templ.flatshade_first)
         source = self._index_values(info, items) if info.index_size else None
         gl_tris = int(self.gl.GL_TRIANGLES)
-        scale = np.array(self._get_sysval("viewport_scale")[:2], np.float64)
-        translate = np.array(self._get_sysval("viewport_translate")[:2], np.float64)
+        scale = np.array(self.sysvals_part._get_sysval("viewport_scale")[:2], np.float64)
+        translate = np.array(self.sysvals_part._get_sysval("viewport_translate")[:2], np.float64)
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
@@ -372,10 +372,10 @@ class PolygonEdgesMixin:
             objs = self._edge_gl = [int(gl.glGenBuffers(1)), int(gl.glGenTextures(1))]
         self._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
                                   self.gl.GL_RGBA32F)  # line_stipple.py
-        stipple = self._get_sysval("line_stipple")
-        self._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        stipple = self.sysvals_part._get_sysval("line_stipple")
+        self.sysvals_part._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
         if self.dirty & Dirty.SYSVALS:
-            self._emit_sysvals()
+            self.sysvals_part._emit_sysvals()
             self.dirty &= ~Dirty.SYSVALS
 
     def _destroy_polygon_edges(self) -> None:

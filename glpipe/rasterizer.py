@@ -437,9 +437,9 @@ class RasterizerMixin:
             if self._rast_class_sensitive or self._rast_edge_fill:
                 self.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
-            self._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
+            self.sysvals_part._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:
-            self._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
+            self.sysvals_part._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
             self.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
@@ -475,7 +475,7 @@ class RasterizerMixin:
             return
         self.clip_state = state
         for i, plane in enumerate(state.ucp):
-            self._set_sysval("clip_plane", plane, i)
+            self.sysvals_part._set_sysval("clip_plane", plane, i)
 
     def set_polygon_stipple(self, stipple: PolyStipple) -> None:
         """pipe_context::set_polygon_stipple: 32 rows of 32 bits.  Row r
@@ -498,7 +498,7 @@ class RasterizerMixin:
         # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
         # variant reads bit 31 - x % 32 (lowering/glsl/passes/fragment.py).
         for i in range(8):
-            self._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
+            self.sysvals_part._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
 
     def set_window_rectangles(self, include, rects) -> None:
         """pipe_context::set_window_rectangles(include, rects): up to
@@ -522,7 +522,7 @@ class RasterizerMixin:
             return
         self.window_rectangles = value
         for i, r in enumerate(rects):
-            self._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
+            self.sysvals_part._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
         key = variant_input((len(rects), bool(include)))
         if key is not self._window_rect_key:
             self._window_rect_key = key
@@ -549,8 +549,8 @@ class RasterizerMixin:
         if (outer, inner) == self.tess_state:
             return
         self.tess_state = (outer, inner)
-        self._set_sysval("tess_default_outer", outer)
-        self._set_sysval("tess_default_inner", inner)
+        self.sysvals_part._set_sysval("tess_default_outer", outer)
+        self.sysvals_part._set_sysval("tess_default_inner", inner)
         self.dirty |= Dirty.TESS
 
     # -- emit ----------------------------------------------------------------
@@ -597,12 +597,12 @@ class RasterizerMixin:
         if cso.depth_clip_plane:
             last = self._last_vertex_stage()
             if last is not None:
-                mask |= 1 << depth_clip_slot(mask, self.shaders[last].ir, self._rast_max_clip_distances)
+                mask |= 1 << depth_clip_slot(mask, self.shader_part.shaders[last].ir, self._rast_max_clip_distances)
         host = self._rast_host
         if not mask and host.clip_distances == 0:
             return  # the common case: no planes, none enabled
         if mask:
-            prog = self._program
+            prog = self.shader_part.program
             mask &= prog.clip_mask if prog is not None else 0  # shaders.py: the last vertex stage's
         old = host.clip_distances
         if mask == old:

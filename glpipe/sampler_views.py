@@ -646,7 +646,7 @@ class SamplerViewMixin:
         parameters are in place) with its GL name allocated -- reads plain
         attributes only; everything else goes through the helpers below."""
         if plan is None:
-            prog = self._program
+            prog = self.shader_part.program
             if prog is None:
                 return
             plan = prog.tex_plan

@@ -26,6 +26,7 @@ from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
 from lowering.glsl.sysval_block import SYSVALS
 
 from .dirty import Dirty
+from .part import Area, Part
 
 # GLSL base type of a field -> numpy element type of its 4 components.
 _ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
@@ -34,24 +35,27 @@ _ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
 _FIELDS = {f.name: (f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
 
 
-class SysvalsMixin:
-    """Owns the context's ``glp_sysvals`` UBO (mixed into Context)."""
+class SysvalsPart(Part):
+    """The sysvals area of a context (``ctx.sysvals_part``): the
+    ``glp_sysvals`` UBO and its CPU copy.  Other areas write fields with
+    ``ctx.sysvals_part._set_sysval(name, values, index)``."""
 
-    def _init_sysvals(self) -> None:
-        gl = self.gl
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        gl = ctx.gl
         self._sysvals = np.zeros(SYSVALS_SIZE, np.uint8)
         # One typed view per element kind over the same bytes.
         self._sysvals_views = {dt: self._sysvals.view(dt) for dt in set(_ELEMENT.values())}
         self._sysvals_lo = 0                 # dirty byte range [lo, hi)
         self._sysvals_hi = SYSVALS_SIZE
-        self._sysvals_binding = self.bindings.sysvals_binding
+        self._sysvals_binding = ctx.bindings.sysvals_binding
         self._gl_uniform_buffer = int(gl.GL_UNIFORM_BUFFER)
         self._sysvals_ubo = int(gl.glGenBuffers(1))
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
         self._sysvals_bound = False          # whether the binding point holds our UBO
-        self.dirty |= Dirty.SYSVALS
+        ctx.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
         """Write ``values`` (up to 4 numbers) into element ``index`` of field
@@ -77,7 +81,7 @@ class SysvalsMixin:
         else:
             self._sysvals_lo = min(self._sysvals_lo, lo)
             self._sysvals_hi = max(self._sysvals_hi, hi)
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""
@@ -87,30 +91,31 @@ class SysvalsMixin:
 
     def _emit_sysvals(self) -> None:
         """Upload the dirty byte range of the block and keep it bound."""
+        ctx = self.ctx
         calls = 0
         lo, hi = self._sysvals_lo, self._sysvals_hi
         if hi > lo:
-            gl = self.gl
+            gl = ctx.gl
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
             gl.glBufferSubData(gl.GL_UNIFORM_BUFFER, lo, hi - lo, self._sysvals[lo:hi])
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
-            self._counters.bytes_uploaded += hi - lo
+            ctx._counters.bytes_uploaded += hi - lo
             self._sysvals_lo = self._sysvals_hi = 0
             calls += 3
         # Every program links its block to the same binding point, so a new
         # program needs no rebind; only losing the binding does (another
         # context drew with its own block: _forget_sysvals_binding).
         if not self._sysvals_bound:
-            self._hot.glBindBufferBase(self._gl_uniform_buffer, self._sysvals_binding, self._sysvals_ubo)
+            ctx._hot.glBindBufferBase(self._gl_uniform_buffer, self._sysvals_binding, self._sysvals_ubo)
             self._sysvals_bound = True
             calls += 1
-        self._counters.gl_state_calls += calls
+        ctx._counters.gl_state_calls += calls
 
     def _forget_sysvals_binding(self) -> None:
         """The binding point may hold another block now (another context of
         the screen drew): bind ours again at the next draw."""
         self._sysvals_bound = False
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
     def _emit_transform_sysvals(self) -> None:
         """The window transform the variants read: ``fb_size`` (width,
@@ -119,10 +124,10 @@ class SysvalsMixin:
         (overridden by glpipe/viewport.py ``_emit_window_space`` while a
         VS_WINDOW_SPACE_POSITION VS is bound).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
         ``_set_sysval`` marks the block dirty only when the bytes change."""
-        fb = self.framebuffer
+        fb = self.ctx.framebuffer
         w, h = float(fb.width), float(fb.height)
         self._set_sysval("fb_size", (w, h, 1.0 / w if w else 0.0, 1.0 / h if h else 0.0))
-        vp = self.viewports[0]
+        vp = self.ctx.viewports[0]
         self._set_sysval("viewport_scale", tuple(vp.scale) + (1.0,))
         self._set_sysval("viewport_translate", tuple(vp.translate) + (0.0,))
 
@@ -131,12 +136,21 @@ class SysvalsMixin:
         draw uploads the whole block and rebinds it."""
         self._sysvals_lo, self._sysvals_hi = 0, SYSVALS_SIZE
         self._sysvals_bound = False
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
-    def _destroy_sysvals(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: delete the block's UBO."""
         if self._sysvals_ubo:
-            self.gl.glDeleteBuffers(1, [self._sysvals_ubo])
+            self.ctx.gl.glDeleteBuffers(1, [self._sysvals_ubo])
             self._sysvals_ubo = 0
 
 
-__all__ = ["SysvalsMixin", "SYSVALS_SIZE"]
+AREA = Area(
+    "sysvals_part", part=SysvalsPart,
+    rows=((Dirty.FRAMEBUFFER | Dirty.VIEWPORT, SysvalsPart._emit_transform_sysvals),),  # fb size, viewport 0
+    late_rows=((Dirty.SYSVALS, SysvalsPart._emit_sysvals),),  # the upload: after every row that sets one
+    destroy=SysvalsPart.destroy,
+    drop_caches=SysvalsPart._reset_sysvals_shadow,
+)
+
+__all__ = ["AREA", "SysvalsPart", "SYSVALS_SIZE"]

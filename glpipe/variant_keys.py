@@ -114,10 +114,11 @@ class VariantKeyMixin:
     # module docstring); class attributes, so Context needs no init for them.
     _prim_class = None
     _prim_class_table = None
+    _variant_env = None
 
     def _last_vertex_stage(self):
         for stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL, ShaderType.VERTEX):
-            if self.shaders[stage] is not None:
+            if self.shader_part.shaders[stage] is not None:
                 return stage
         return None
 
@@ -137,7 +138,7 @@ class VariantKeyMixin:
     def _rasterized_classes(self) -> tuple:
         """The class each draw mode rasterizes as under the bound shaders and
         rasterizer (the module docstring has the rule)."""
-        gs, tes = self.shaders[_GS], self.shaders[_TES]
+        gs, tes = self.shader_part.shaders[_GS], self.shader_part.shaders[_TES]
         if gs is not None:
             base = (_GS_OUTPUT_CLASS.get(gs.ir.property("GS_OUTPUT_PRIMITIVE"), _POLYGONS),) * _NPRIMS
         elif tes is not None:
@@ -159,7 +160,7 @@ class VariantKeyMixin:
         env = self._variant_env
         if env is None or self.dirty & _PROGRAM:
             env = self._variant_env = self._variant_environment()
-        sh = self.shaders
+        sh = self.shader_part.shaders
         gs = sh[_GS]
         if gs is None and self._rast_line_gs:
             gs = self._line_stipple_gs  # glpipe/line_stipple.py: the generated pass-through GS (or None)

@@ -288,7 +288,6 @@ class VertexMixin:
         self._gl_attrib_divisor = _gl_function(gl, "glVertexAttribDivisor", raw)
         self._patch_vertices = None      # set_patch_vertices' value ...
         self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
-        self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
         self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
         self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048
 
@@ -602,7 +601,7 @@ class VertexMixin:
         self._gl_patch_vertices = None
         # Not draw-side, but re-emitted with ALL dirty only if the shadow is
         # forgotten (shaders.py binds the program only when it changes).
-        self._program = None
+        self.shader_part.program = None
 
     def _drop_vertex_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py

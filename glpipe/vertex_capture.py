@@ -102,7 +102,7 @@ class VertexCaptureMixin:
         (instances, n, 4) float32 clip coordinates.  The draw's derived state
         (program, vertex input for ``start_instance``) must be emitted."""
         gl = self.gl
-        prog = self._capture_program(self._program.variants[0], what)
+        prog = self._capture_program(self.shader_part.program.variants[0], what)
         objs = self._vc_buffer
         if objs is None:
             objs = self._vc_buffer = [int(gl.glGenBuffers(1)), 0]
@@ -134,7 +134,7 @@ class VertexCaptureMixin:
         self.screen.counters.bytes_downloaded += size
         # Back to the draw's state: its program, and the rasterizer-discard
         # switch as its rasterizer has it (the host record forgets it).
-        self._hot.glUseProgram(self._program.gl_program)
+        self._hot.glUseProgram(self.shader_part.program.gl_program)
         self._rast_host.cleared()
         self._emit_rasterizer()
         return out.view(np.float32).reshape(instances, n, 4)

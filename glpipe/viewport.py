@@ -234,7 +234,7 @@ class ViewportMixin:
         """Whether the bound VS writes window-space positions; on a change,
         dirty the transform.  Called by VS binds and deletes only
         (glpipe/shaders.py), so other shader switches cost nothing."""
-        vs = self.shaders[_VS]
+        vs = self.shader_part.shaders[_VS]
         on = vs is not None and vs.window_space  # decided at create (ShaderCSO.window_space)
         if on != self._window_space:
             self._window_space = on
@@ -276,8 +276,8 @@ class ViewportMixin:
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
         self._rast_host.held = None
-        self._set_sysval("viewport_scale", scale)
-        self._set_sysval("viewport_translate", translate)
+        self.sysvals_part._set_sysval("viewport_scale", scale)
+        self.sysvals_part._set_sysval("viewport_translate", translate)
 
 
 # The VS slot of Context.shaders as a plain int (read on every shader bind).
