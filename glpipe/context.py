@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import blend, constants, depth_stencil_alpha, shaders, sysvals
+from . import blend, constants, depth_stencil_alpha, shaders, sysvals, variant_keys
 from .clear import ClearMixin
 from .debug import DebugMixin
 from .defs import ContextFlag, ShaderType, Target
@@ -39,7 +39,6 @@ from .sampler_views import SamplerViewMixin
 from .samplers import SamplerMixin
 from .state import DrawStartCountBias
 from .transfer import TransferMixin
-from .variant_keys import VariantKeyMixin
 from .vertex import VertexMixin
 from .vertex_capture import VertexCaptureMixin
 from .viewport import ViewportMixin
@@ -59,7 +58,7 @@ D = Dirty
 # converting one replaces its line by ``module.AREA`` (glpipe/part.py says how).
 PARTS: "tuple[Area, ...]" = (
     shaders.AREA,
-    Area("variant_keys", mixin=VariantKeyMixin),
+    variant_keys.AREA,
     Area("vertex", mixin=VertexMixin, init=VertexMixin._init_vertex, destroy=VertexMixin._destroy_vertex,
          drop_caches=VertexMixin._drop_vertex_caches),
     Area("framebuffer", mixin=FramebufferMixin, init=FramebufferMixin._init_framebuffer,

@@ -319,10 +319,8 @@ class DebugMixin:
 
     def _drop_draw_memos(self) -> None:
         """GLPIPE_DEBUG=nofast: memos of the draw-side modules that live on
-        the context (glpipe/fill_modes.py's per-face plan, the variant-key
-        environment of glpipe/variant_keys.py)."""
+        the context (glpipe/fill_modes.py's per-face plan)."""
         self._fm_plan = None
-        self._variant_env = None
 
     def _destroy_debug(self) -> None:
         if self._debug_callback is not None and self.screen.profile.has("debug_output"):

@@ -41,6 +41,8 @@ methods and derived-state rows.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .defs import Func, StencilOp
@@ -344,6 +346,7 @@ AREA = Area(
           (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, DSAPart._emit_dsa)),
     destroy=DSAPart.destroy,
     drop_caches=DSAPart._drop_dsa_caches,
+    variant_input=attrgetter("alpha_func_key"),  # VariantKey.alpha_func (glpipe/variant_keys.py)
 )
 
 __all__ = ["AREA", "DepthStencilAlphaCSO", "DSAPart"]

@@ -257,7 +257,7 @@ class FillModesMixin:
         takes the normal path: fill modes do not apply)."""
         # The class the draw rasterizes as, keyed for it just before
         # (_key_prim_class: this rasterizer is class-sensitive).
-        table = self._prim_class_table
+        table = self.variant_keys_part.prim_class_table
         mode = info.mode
         if not 0 <= mode < len(table) or table[mode] != PRIM_CLASS_POLYGONS:
             return False  # points or lines: fill modes do not apply
@@ -342,8 +342,8 @@ class FillModesMixin:
                     # The run's class (stipple, sprites, ...) and the FS of its
                     # fill mode's edge flags (glpipe/polygon_edges.py).
                     edges = self._rast_edge_fill and self._key_edge_run(pmode)
-                    if (cls is not None and cls != self._prim_class) or edges:
-                        self._fm_key_class(cls if cls is not None else self._prim_class, si)
+                    if (cls is not None and cls != self.variant_keys_part.prim_class) or edges:
+                        self._fm_key_class(cls if cls is not None else self.variant_keys_part.prim_class, si)
                     if gl_mode != mode_now:
                         gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl_mode)
                         self._counters.gl_state_calls += 1
@@ -355,7 +355,7 @@ class FillModesMixin:
     def _fm_key_class(self, cls: int, start_instance: int) -> None:
         """Key the primitive class of a run (its variant: stipple, sprites,
         point smoothing, unscaled offset) and emit the program it selects."""
-        self._prim_class = cls
+        self.variant_keys_part.prim_class = cls
         keep = self.dirty
         self.dirty = Dirty.PROGRAM
         self._update_derived(start_instance)  # the program and whatever it dirtied

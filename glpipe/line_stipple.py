@@ -229,7 +229,7 @@ class LineStippleMixin:
         GS (a strip needs no segment bases for it) and applies to line
         primitives only: polygon edges drawn in fill mode LINE keep GL's rule
         (docs/rasterizer.md "Line last pixel")."""
-        classes = self._rasterized_classes()  # glpipe/variant_keys.py
+        classes = self.variant_keys_part._rasterized_classes()  # glpipe/variant_keys.py
         gs, tes = self.shader_part.shaders[_GS], self.shader_part.shaders[_TES]
         stipple, last_pixel = self._rast_line_stipple, self._rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by

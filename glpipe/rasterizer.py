@@ -595,7 +595,7 @@ class RasterizerMixin:
         cso = self.rasterizer or self._rasterizer_default
         mask = cso.clip_plane_enable
         if cso.depth_clip_plane:
-            last = self._last_vertex_stage()
+            last = self.variant_keys_part._last_vertex_stage()
             if last is not None:
                 mask |= 1 << depth_clip_slot(mask, self.shader_part.shaders[last].ir, self._rast_max_clip_distances)
         host = self._rast_host
@@ -645,7 +645,7 @@ class RasterizerMixin:
         lines get the generated GS (glpipe/line_stipple.py); a face drawn as
         lines / points gets the draw's edge flags (glpipe/polygon_edges.py)."""
         if self._rast_class_sensitive:
-            self._key_prim_class(mode)
+            self.variant_keys_part._key_prim_class(mode)
             if self._rast_line_gs:
                 self._key_line_gs(mode)
         if self._rast_edge_fill:

@@ -443,7 +443,7 @@ class ShaderPart(Part):
         combination seen before costs one tuple and one dict lookup; only a
         new combination computes keys, selects (compiling on first use) the
         variants and finds or links their program."""
-        inputs = self.ctx._variant_inputs()  # glpipe/variant_keys.py
+        inputs = self.ctx.variant_keys_part._variant_inputs()  # glpipe/variant_keys.py
         prog = self._programs_by_inputs.get(inputs)
         if prog is None:
             prog = self._select_program(inputs)
@@ -455,7 +455,7 @@ class ShaderPart(Part):
 
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
-        variant_key = self.ctx._variant_key
+        variant_key = self.ctx.variant_keys_part._variant_key
         variants = []
         for stage, cso in zip(GRAPHICS_STAGES, inputs):
             # (inputs, not self.shaders: glpipe/line_stipple.py may supply a generated GS)
