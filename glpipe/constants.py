@@ -1,35 +1,17 @@
 """Constant buffers: ``set_constant_buffer(shader_type, index, cb)``.
 
-TGSI's ``CONST[b][n]`` is constant buffer ``b`` of the stage, which the
-lowering declares as a std140 uniform block of vec4s bound at
-``bindings.ubo_binding(stage, b)`` (docs/bindings.md).  A constant buffer is
-either
-
-* a BUFFER resource with ``buffer_offset`` / ``buffer_size``: bound with
-  glBindBufferRange as it is.  The offset must be a multiple of
-  GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, which the cap
-  CONSTANT_BUFFER_OFFSET_ALIGNMENT tells frontends; anything else is
-  rejected with InvalidArgumentError naming the alignment.  ``buffer_size``
-  0 means "to the end of the buffer".  A shader that declares more vec4s
-  than the range holds reads beyond it: GL leaves that undefined (llvmpipe
-  returns zeros), exactly as Gallium leaves it to the driver;
-* user memory (``user_buffer``, or a buffer-protocol object in ``buffer``):
-  copied at ``set_constant_buffer`` time (Gallium's user buffers are only
-  valid during the call) and uploaded at draw into a per-context streaming
-  UBO ring, zero-padded to the size the shader declares, so reads past the
-  user's data give 0.  The ring is written with unsynchronized maps into
-  space no queued draw uses, and orphaned when full (every live upload is
-  then made again); ``counters.bytes_uploaded`` counts the bytes.
-
-A declared constant buffer with nothing bound reads zeros (a shared zero
-buffer is bound), as Mesa's drivers give.  Binding happens at draw
-(``Dirty.CONSTANTS``), only for the blocks the linked program declares, and
-only where the binding point's (buffer, offset, size) changes.
+``ConstantBufferPart`` (``ctx.constbuf_part``) keeps the bound constant
+buffers per stage, copies user memory at the call and uploads it into a
+streaming UBO ring at draw, binds a zero buffer for a declared but unbound
+block, and binds only the blocks the linked program declares where the
+binding point's range changes.  docs/bindings.md "Constant buffers" has the
+rules (alignment, sizes, the ring).
 """
 
 from __future__ import annotations
 
 import ctypes
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,6 +26,15 @@ from .shaders import GRAPHICS_STAGES, STAGE_PROCESSOR
 from .state import ConstantBuffer
 
 _RING_MIN_SIZE = 256 * 1024
+
+
+class PlanRow(NamedTuple):
+    """One constant buffer a linked program declares (``Program.cb_plan``)."""
+
+    stage: int     # ShaderType
+    index: int     # the Gallium constant buffer index (CONST[index])
+    binding: int   # its UBO binding (docs/bindings.md)
+    declared: int  # bytes the shader declares (16 a vec4)
 
 
 class _BoundConstantBuffer:
@@ -163,15 +154,14 @@ class ConstantBufferPart(Part):
 
     @staticmethod
     def _constant_plan(variants) -> tuple:
-        """(stage, index, UBO binding, declared bytes) for every block the
-        linked ``variants`` declare.  Computed once per program, when it is
-        linked (``Program.cb_plan``)."""
+        """A ``PlanRow`` for every block the linked ``variants`` declare.
+        Computed once per program, when it is linked (``Program.cb_plan``)."""
         rows = []
         for stage, variant in zip(GRAPHICS_STAGES, variants):
             if variant is None:
                 continue
             for info in variant.glsl.reflection.constant_buffers:
-                rows.append((int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
+                rows.append(PlanRow(int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
         return tuple(rows)
 
     def _emit_constants(self) -> None:
@@ -182,8 +172,8 @@ class ConstantBufferPart(Part):
         self._bind_constant_plan(prog.cb_plan)
 
     def _bind_constant_plan(self, plan) -> None:
-        """Bind the UBOs of ``plan`` rows (stage, index, binding, declared bytes);
-        also used by compute with a plan of its own."""
+        """Bind the UBOs of ``plan`` (``PlanRow``s: stage, index, binding,
+        declared bytes); also used by compute with a plan of its own."""
         slots_by_stage = self.constant_buffers
         self._upload_user_constants(plan)
         gl = self.ctx.gl
@@ -273,7 +263,7 @@ class ConstantBufferPart(Part):
                     rec.ring_offset = None
         # Bindings into the ring refer to the name, whose storage changed.
         ring = self._ubo_ring
-        for binding in [b for b, v in self._ubo_bound.items() if v[0] == ring]:
+        for binding in [b for b, (buffer, _offset, _size) in self._ubo_bound.items() if buffer == ring]:
             del self._ubo_bound[binding]
 
     def _zero_buffer(self, size: int) -> int:
@@ -289,7 +279,7 @@ class ConstantBufferPart(Part):
             gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
             if old:
                 gl.glDeleteBuffers(1, [old])
-                for binding in [b for b, v in self._ubo_bound.items() if v[0] == old]:
+                for binding in [b for b, (buffer, _offset, _size) in self._ubo_bound.items() if buffer == old]:
                     del self._ubo_bound[binding]
             self._zero_ubo, self._zero_ubo_size = name, new_size
         return self._zero_ubo
@@ -318,4 +308,4 @@ AREA = Area(
     drop_caches=ConstantBufferPart._constant_bindings_clobbered,
 )
 
-__all__ = ["AREA", "ConstantBufferPart"]
+__all__ = ["AREA", "ConstantBufferPart", "PlanRow"]

@@ -1,29 +1,17 @@
 """Shader CSOs, their variants, and linked programs.
 
-``create_{vs,fs,gs,tcs,tes}_state(ShaderState)`` parses and validates the
-TGSI text once (bad TGSI raises here, never at draw time) and returns a
-``ShaderCSO``.  A *variant* is the GLSL for one ``VariantKey`` — the small,
-frozen record of state core GL cannot express (flat shading of colours,
-alpha test, clip planes, point sprites, integer colour outputs, ...).  It is
-compiled on first use and cached on the CSO.  A *program* links one
-variant per bound stage and is cached per stage tuple, so rebinding a
-shader combination already seen costs one dict lookup and glUseProgram.
-
-Values that change often (alpha ref, clip planes, stipple, framebuffer
-height for y-flips) live in the per-stage ``glp_sysvals`` uniform block,
-not in the key, so they never recompile.
-
-The area is a part (glpipe/part.py): ``ShaderPart`` at ``ctx.shader_part``
-owns the bound CSOs (``shaders``) and the programs (``program``, the
-current one, read by the texture-unit, constant-buffer and clip-distance
-emits); glpipe/variant_keys.py computes the keys.
+``create_{vs,fs,gs,tcs,tes}_state`` parses and validates the TGSI once and
+returns a ``ShaderCSO``; ``ShaderPart`` (``ctx.shader_part``) compiles a
+variant per ``VariantKey`` on first use (cached on the CSO), links one
+program per tuple of variants and binds it at draw (``_emit_program``),
+looking it up first by the variant-key inputs (glpipe/variant_keys.py).
+docs/lowering.md "Variant keys in the context" explains the caches.
 """
 
 from __future__ import annotations
 
 from lowering import parse, validate
-from lowering.errors import (InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError,
-                             UnsupportedError)
+from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties

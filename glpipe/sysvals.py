@@ -1,23 +1,15 @@
 """The ``glp_sysvals`` uniform block: one UBO per context, uploaded when dirty.
 
-Shader variants read values that change often (alpha reference, clip
-planes, stipple pattern, viewport transform, ...) from one std140 block,
-``glp_sysvals``, whose layout belongs to the lowering
-(``lowering.glsl.sysval_block.SYSVALS``: name, GLSL type, count, byte offset).
-This module never repeats those offsets: it reads them from that table.
-
-The context keeps a byte-for-byte CPU copy of the block.  ``_set_sysval``
-writes a field into the copy and, only when the bytes change, widens the
-dirty byte range and sets ``Dirty.SYSVALS``; ``_emit_sysvals`` (at draw,
-via ``DERIVED_ORDER``) uploads that range with one glBufferSubData and
-binds the buffer at ``BindingLayout.sysvals_binding`` (a binding no Gallium
-constant buffer uses); a draw without Dirty.SYSVALS costs nothing.
-
-Every variant links against the same block, so a value written once serves
-every stage and every program until it changes.
+``SysvalsPart`` (``ctx.sysvals_part``) keeps a CPU copy of the block whose
+layout belongs to the lowering (``lowering.glsl.sysval_block.SYSVALS``);
+``_set_sysval`` marks the changed byte range, ``_emit_sysvals`` uploads it
+at draw and keeps the block bound.  docs/bindings.md "The sysvals block"
+has the fields and how the context keeps them.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,8 +23,16 @@ from .part import Area, Part
 # GLSL base type of a field -> numpy element type of its 4 components.
 _ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
 
-# name -> (first 32-bit word, number of words, numpy dtype), from the lowering's table.
-_FIELDS = {f.name: (f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
+class _Field(NamedTuple):
+    """Where a field of the block lives in the CPU copy."""
+
+    word: int    # first 32-bit word
+    nwords: int  # number of words (4 per element)
+    dtype: type  # numpy element type
+
+
+# name -> _Field, from the lowering's table.
+_FIELDS = {f.name: _Field(f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
 
 
 class SysvalsPart(Part):

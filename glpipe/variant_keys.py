@@ -276,14 +276,15 @@ class VariantKeysPart(Part):
             # A GS reading the clip vertex (a Gallium GS, or glpipe's generated one passing it on).
             fields["clipvertex_varying"] = True
         if edges is not None:
+            gs_edge_flags, vs_edge_flags, edge_fill = edges
             # The GS is the generated one whenever this is set (polygon_edges.py).
             if stage == _GS:
-                fields["edge_flags"] = edges[0]
-            elif stage == _VS and edges[1]:
-                fields["edge_flags"] = edges[1]
-            elif stage == _FS and edges[2]:
-                fields["edge_fill"] = edges[2]
-                if edges[0] & EDGE_FLAGS_STIPPLE:  # the counters along the edges
+                fields["edge_flags"] = gs_edge_flags
+            elif stage == _VS and vs_edge_flags:
+                fields["edge_flags"] = vs_edge_flags
+            elif stage == _FS and edge_fill:
+                fields["edge_fill"] = edge_fill
+                if gs_edge_flags & EDGE_FLAGS_STIPPLE:  # the counters along the edges
                     fields["edge_stipple"] = True
         if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
             # The GS is the last stage whenever line_stipple is set (line_stipple.py).
