@@ -11,6 +11,8 @@ and where each comes from, and the primitive-class rule.
 
 from __future__ import annotations
 
+from functools import partial
+from operator import call
 from typing import NamedTuple
 
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
@@ -53,11 +55,14 @@ def _format_kind(fmt) -> str:
 
 
 class VariantEnvironment(NamedTuple):
-    """The variant-key inputs other than the shaders, read by name in
-    ``_variant_key``; its holder (``shaders.variant_input``) is the last
-    element of ``_variant_inputs()``.  Structured values are holders
-    themselves (``.value``), stored by their setters, so the tuple hashes
-    without walking them.
+    """The variant-key inputs other than the shaders, by name.
+
+    ``_variant_environment`` keeps them as a plain tuple in this field order
+    inside one canonical holder (``shaders.variant_input``; the last element
+    of ``_variant_inputs()``), cheap to rebuild on every Dirty.PROGRAM;
+    ``_variant_key`` reads that tuple as a VariantEnvironment.  Structured
+    values are holders themselves (``.value``), stored by their setters, so
+    the tuple hashes without walking them.
 
     The first fields are the areas' ``variant_input`` slots (glpipe/part.py
     ``Area``), in ``PARTS`` order, each named after its area (``blend_part``:
@@ -102,7 +107,7 @@ class VariantKeysPart(Part):
         self.prim_class = None        # the primitive class keyed last (also set by glpipe/fill_modes.py)
         self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
         self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
-        # (area's variant_input function, its part) per slot field of
+        # One call (the area's variant_input on its part) per slot field of
         # VariantEnvironment; bound at the first use (the areas after this
         # one in PARTS are not built yet).
         self._slot_inputs = None
@@ -167,16 +172,16 @@ class VariantKeysPart(Part):
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
     def _bind_slot_inputs(self) -> tuple:
-        """(function, part) of every area with a ``variant_input`` slot, in
-        PARTS order; refuses an area whose slot has no field of its name at
-        its place in VariantEnvironment."""
+        """One call per area with a ``variant_input`` slot, in PARTS order
+        (the slot's function on the area's part); refuses an area whose slot
+        has no field of its name at its place in VariantEnvironment."""
         ctx = self.ctx
         areas = [area for area in ctx._areas if area.variant_input is not None]
         names = tuple(area.attr.removesuffix("_part") for area in areas)
         if names != _SLOT_FIELDS:
             raise TypeError(f"the areas with a variant_input slot are {names}; VariantEnvironment's fields "
                             f"before fb_kinds are {_SLOT_FIELDS}: they must be the same, in PARTS order")
-        self._slot_inputs = tuple((area.variant_input, owner(ctx, area)) for area in areas)
+        self._slot_inputs = tuple(partial(area.variant_input, owner(ctx, area)) for area in areas)
         return self._slot_inputs
 
     def _variant_environment(self) -> VariantInput:
@@ -184,19 +189,24 @@ class VariantKeysPart(Part):
         ctx = self.ctx
         slots = self._slot_inputs or self._bind_slot_inputs()
         velems = ctx.velems
-        return variant_input(VariantEnvironment(
-            *[fn(part) for fn, part in slots],
-            fb_kinds=ctx._fb_output_kinds,
-            vs_input=velems.vs_input if velems is not None else None,
-            rast=ctx._rast_key,
-            window_rects=ctx._window_rect_key,
-            y_flip=ctx._viewport_y_flip,
-            prim_class=self.prim_class if ctx._rast_class_sensitive else None,
-            line_stipple=ctx._line_stipple_key if ctx._rast_line_stipple else 0,
-            line_last_pixel=ctx._line_last_pixel_key if ctx._rast_line_last_pixel else 0,
-            edges=ctx._edge_key if ctx._rast_edge_fill else None,
-            gl_clamp=ctx._gl_clamp_input,
-            compare=ctx._compare_class_input))
+        # A plain tuple in VariantEnvironment's field order: every
+        # Dirty.PROGRAM pays this rebuild, and making the NamedTuple here
+        # would double its cost; _variant_key (new combinations only) reads
+        # it as a VariantEnvironment.  The slots are called in C (map,
+        # operator.call, functools.partial).
+        return variant_input((
+            *map(call, slots),  # blend, dsa: the areas' variant_input slots
+            ctx._fb_output_kinds,  # fb_kinds
+            velems.vs_input if velems is not None else None,  # vs_input
+            ctx._rast_key,  # rast
+            ctx._window_rect_key,  # window_rects
+            ctx._viewport_y_flip,  # y_flip
+            self.prim_class if ctx._rast_class_sensitive else None,  # prim_class
+            ctx._line_stipple_key if ctx._rast_line_stipple else 0,  # line_stipple
+            ctx._line_last_pixel_key if ctx._rast_line_last_pixel else 0,  # line_last_pixel
+            ctx._edge_key if ctx._rast_edge_fill else None,  # edges
+            ctx._gl_clamp_input,  # gl_clamp
+            ctx._compare_class_input))  # compare
 
     def _drop_variant_env(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw: forget the environment, so
@@ -207,7 +217,7 @@ class VariantKeysPart(Part):
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
-        env = env.value  # the VariantEnvironment
+        env = VariantEnvironment._make(env.value)  # (the holder's tuple is in field order)
         alpha_func, prim_class, line_stipple, edges = env.dsa, env.prim_class, env.line_stipple, env.edges
         color_kinds, nr_cbufs = env.fb_kinds.value
         vs_input_types = env.vs_input.value if env.vs_input is not None else None

@@ -57,13 +57,14 @@ def test_the_parts_own_their_state(screen, ctx):
 
 
 def _environment(ctx) -> VariantEnvironment:
-    ctx.variant_keys_part._variant_inputs()
-    return ctx.variant_keys_part._variant_env.value
+    holder = ctx.variant_keys_part._variant_inputs()[-1]
+    assert holder is ctx.variant_keys_part._variant_env
+    assert len(holder.value) == len(VariantEnvironment._fields)  # the fields, in order
+    return VariantEnvironment._make(holder.value)
 
 
 def test_the_environment_is_read_by_name_and_filled_from_the_slots(screen, ctx):
     env = _environment(ctx)
-    assert type(env) is VariantEnvironment
     assert env.dsa == PIPE_FUNC_ALWAYS and env.blend is False  # the default DSA and blend states
     ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
         DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.5)))
@@ -96,6 +97,6 @@ def test_edge_stipple_follows_the_gs_stipple_bit(screen, ctx, gs_bits, stippled)
     ctx.bind_fs_state(fs)
     keys = ctx.variant_keys_part
     vs, tcs, tes, gs, _fs, holder = keys._variant_inputs()
-    env = holder.value._replace(edges=(gs_bits, 0, 2))
+    env = VariantEnvironment._make(holder.value)._replace(edges=(gs_bits, 0, 2))
     key = keys._variant_key(ShaderType.FRAGMENT, fs, (vs, tcs, tes, gs, fs, types.SimpleNamespace(value=env)))
     assert key.edge_fill == 2 and key.edge_stipple is stippled
