@@ -186,7 +186,8 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         if res.target == Target.BUFFER:
             if any(vb is not None and vb.buffer is res for vb in self.vertex_buffers):
                 bits |= Dirty.VERTEX
-            if any(cb is not None and cb.resource is res for slots in self.constbuf_part.constant_buffers for cb in slots):
+            if any(cb is not None and cb.resource is res
+                   for slots in self.constbuf_part.constant_buffers for cb in slots):
                 bits |= Dirty.CONSTANTS
         else:
             fb = self.framebuffer

@@ -261,7 +261,8 @@ class FillModesMixin:
         mode = info.mode
         if not 0 <= mode < len(table) or table[mode] != PRIM_CLASS_POLYGONS:
             return False  # points or lines: fill modes do not apply
-        if self.shader_part.shaders[_GS] is None and self.shader_part.shaders[_TES] is None and mode not in POLYGON_PRIMS:
+        if (self.shader_part.shaders[_GS] is None and self.shader_part.shaders[_TES] is None
+                and mode not in POLYGON_PRIMS):
             return False  # PATCHES without a TES: the normal path raises
         cso = self.rasterizer
         faces = self._fm_faces(cso)

@@ -239,7 +239,8 @@ class PolygonEdgesMixin:
         mode, or 0 when the faces' modes differ -- fill_modes.py keys runs)."""
         vs = self.shader_part.shaders[_VS]
         modes = (self.rasterizer or self._rasterizer_default).key.value[KEY_EDGE_FILL]
-        if not modes or vs is None or self.shader_part.shaders[_GS] is not None or self.shader_part.shaders[_TES] is not None:
+        if (not modes or vs is None or self.shader_part.shaders[_GS] is not None
+                or self.shader_part.shaders[_TES] is not None):
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
