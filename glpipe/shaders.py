@@ -238,6 +238,16 @@ class ShaderPart(Part):
         self._programs_by_inputs: "dict[tuple, Program]" = {}  # _variant_inputs() -> Program
         self.program = None
         self.program_drawid = False  # the current program reads DRAWID (_use_program)
+        # The variant-key area's two calls, handed over by it (built after
+        # this one, glpipe/variant_keys.py): _emit_program runs on every
+        # shader switch, where two attribute hops per call are measurable.
+        self._variant_inputs = self._variant_key = None
+
+    def _use_variant_keys(self, keys) -> None:
+        """The variant-key area ``keys`` (VariantKeysPart) hands over what
+        the program emit calls: ``_variant_inputs`` and ``_variant_key``."""
+        self._variant_inputs = keys._variant_inputs
+        self._variant_key = keys._variant_key
 
     # -- create / bind / delete ------------------------------------------------
 
@@ -431,7 +441,7 @@ class ShaderPart(Part):
         combination seen before costs one tuple and one dict lookup; only a
         new combination computes keys, selects (compiling on first use) the
         variants and finds or links their program."""
-        inputs = self.ctx.variant_keys_part._variant_inputs()  # glpipe/variant_keys.py
+        inputs = self._variant_inputs()  # glpipe/variant_keys.py
         prog = self._programs_by_inputs.get(inputs)
         if prog is None:
             prog = self._select_program(inputs)
@@ -443,7 +453,7 @@ class ShaderPart(Part):
 
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
-        variant_key = self.ctx.variant_keys_part._variant_key
+        variant_key = self._variant_key
         variants = []
         for stage, cso in zip(GRAPHICS_STAGES, inputs):
             # (inputs, not self.shaders: glpipe/line_stipple.py may supply a generated GS)

@@ -12,7 +12,6 @@ and where each comes from, and the primitive-class rule.
 from __future__ import annotations
 
 from functools import partial
-from operator import call
 from typing import NamedTuple
 
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
@@ -104,6 +103,7 @@ class VariantKeysPart(Part):
         # The shader area's list of bound CSOs (built before this part; the
         # list object is never replaced).
         self._shaders = ctx.shader_part.shaders
+        ctx.shader_part._use_variant_keys(self)  # its program emit calls _variant_inputs / _variant_key
         self.prim_class = None        # the primitive class keyed last (also set by glpipe/fill_modes.py)
         self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
         self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
@@ -187,15 +187,17 @@ class VariantKeysPart(Part):
     def _variant_environment(self) -> VariantInput:
         """The canonical holder of the ``VariantEnvironment`` of the current state."""
         ctx = self.ctx
-        slots = self._slot_inputs or self._bind_slot_inputs()
+        # The slots' calls, in _SLOT_FIELDS order (checked when bound).
+        blend, dsa = self._slot_inputs or self._bind_slot_inputs()
         velems = ctx.velems
         # A plain tuple in VariantEnvironment's field order: every
         # Dirty.PROGRAM pays this rebuild, and making the NamedTuple here
         # would double its cost; _variant_key (new combinations only) reads
-        # it as a VariantEnvironment.  The slots are called in C (map,
-        # operator.call, functools.partial).
+        # it as a VariantEnvironment.  (Calling the slots by name: a loop
+        # over them, ``*map(...)`` in the display, costs twice as much.)
         return variant_input((
-            *map(call, slots),  # blend, dsa: the areas' variant_input slots
+            blend(),  # blend
+            dsa(),  # dsa
             ctx._fb_output_kinds,  # fb_kinds
             velems.vs_input if velems is not None else None,  # vs_input
             ctx._rast_key,  # rast
