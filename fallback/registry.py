@@ -181,7 +181,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         feature="texture_query_levels",
         provides="TXQ / SVIEWINFO .w (mip level count) without textureQueryLevels: the bound view's "
                  "last_level - first_level + 1, written into the sysvals block by set_sampler_views",
-        implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsMixin._set_view_levels",
+        implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsPart.set_view_levels",
     ),
     Fallback(
         name="texture_gather_fetches",
@@ -197,7 +197,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
         provides="LODQ (TEXTURE_QUERY_LOD) without textureQueryLod: the GL formula from the coordinates' "
                  "derivatives; the sampler's lod_bias, min/max_lod and mip filter in the sysvals block, "
                  "written by bind_sampler_states",
-        implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsMixin._set_sampler_lod",
+        implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsPart.set_sampler_lod",
     ),
     Fallback(
         name="interpolate_at",

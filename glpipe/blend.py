@@ -59,6 +59,8 @@ owns the state (``blend``, the bound CSO; ``blend_color``; ``sample_mask``;
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
@@ -614,6 +616,7 @@ AREA = Area(
           (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, BlendPart._emit_min_samples)),  # a fraction of the fb's samples
     destroy=BlendPart.destroy,
     drop_caches=BlendPart._drop_blend_caches,
+    variant_input=attrgetter("dual_source_key"),  # VariantKey.dual_source_blend (glpipe/variant_keys.py)
 )
 
 __all__ = ["AREA", "BlendCSO", "BlendPart"]

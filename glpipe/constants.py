@@ -1,35 +1,17 @@
 """Constant buffers: ``set_constant_buffer(shader_type, index, cb)``.
 
-TGSI's ``CONST[b][n]`` is constant buffer ``b`` of the stage, which the
-lowering declares as a std140 uniform block of vec4s bound at
-``bindings.ubo_binding(stage, b)`` (docs/bindings.md).  A constant buffer is
-either
-
-* a BUFFER resource with ``buffer_offset`` / ``buffer_size``: bound with
-  glBindBufferRange as it is.  The offset must be a multiple of
-  GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, which the cap
-  CONSTANT_BUFFER_OFFSET_ALIGNMENT tells frontends; anything else is
-  rejected with InvalidArgumentError naming the alignment.  ``buffer_size``
-  0 means "to the end of the buffer".  A shader that declares more vec4s
-  than the range holds reads beyond it: GL leaves that undefined (llvmpipe
-  returns zeros), exactly as Gallium leaves it to the driver;
-* user memory (``user_buffer``, or a buffer-protocol object in ``buffer``):
-  copied at ``set_constant_buffer`` time (Gallium's user buffers are only
-  valid during the call) and uploaded at draw into a per-context streaming
-  UBO ring, zero-padded to the size the shader declares, so reads past the
-  user's data give 0.  The ring is written with unsynchronized maps into
-  space no queued draw uses, and orphaned when full (every live upload is
-  then made again); ``counters.bytes_uploaded`` counts the bytes.
-
-A declared constant buffer with nothing bound reads zeros (a shared zero
-buffer is bound), as Mesa's drivers give.  Binding happens at draw
-(``Dirty.CONSTANTS``), only for the blocks the linked program declares, and
-only where the binding point's (buffer, offset, size) changes.
+``ConstantBufferPart`` (``ctx.constbuf_part``) keeps the bound constant
+buffers per stage, copies user memory at the call and uploads it into a
+streaming UBO ring at draw, binds a zero buffer for a declared but unbound
+block, and binds only the blocks the linked program declares where the
+binding point's range changes.  docs/bindings.md "Constant buffers" has the
+rules (alignment, sizes, the ring).
 """
 
 from __future__ import annotations
 
 import ctypes
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,12 +19,22 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .dirty import Dirty
+from .part import Area, Part
 from .resource import Resource
 from .samplers import _stage_arg
 from .shaders import GRAPHICS_STAGES, STAGE_PROCESSOR
 from .templates import ConstantBuffer
 
 _RING_MIN_SIZE = 256 * 1024
+
+
+class PlanRow(NamedTuple):
+    """One constant buffer a linked program declares (``Program.cb_plan``)."""
+
+    stage: int     # ShaderType
+    index: int     # the Gallium constant buffer index (CONST[index])
+    binding: int   # its UBO binding (docs/bindings.md)
+    declared: int  # bytes the shader declares (16 a vec4)
 
 
 class _BoundConstantBuffer:
@@ -76,13 +68,16 @@ def _user_bytes(memory, offset: int, size: int, what: str) -> bytes:
     return bytes(view[offset:offset + size])
 
 
-class ConstantBufferMixin:
-    """Context methods for constant buffers (mixed into Context)."""
+class ConstantBufferPart(Part):
+    """The constant-buffer area of a context (``ctx.constbuf_part``): the
+    bound constant buffers (``constant_buffers[stage][index]``), the user
+    memory upload ring, the zero buffer and the UBO binding shadow."""
 
-    def _init_constants(self) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
         # Bound constant buffers per stage (indexed by ShaderType).
         self.constant_buffers = [[None] * PIPE_MAX_CONSTANT_BUFFERS for _ in ShaderType]
-        prof = self.screen.profile
+        prof = ctx.screen.profile
         self._ubo_align = max(1, int(prof.limit("GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT")))
         self._max_block_size = int(prof.limit("GL_MAX_UNIFORM_BLOCK_SIZE"))
         self._ubo_ring = 0
@@ -102,7 +97,8 @@ class ConstantBufferMixin:
         or None to unbind.  User memory is copied now.  Setting what is
         already bound does nothing."""
         what = "set_constant_buffer"
-        self.check_alive(what)
+        ctx = self.ctx
+        ctx.check_alive(what)
         stage = _stage_arg(shader_type, what)
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise InvalidArgumentError(f"{what}: index must be an integer, got {index!r}")
@@ -113,12 +109,12 @@ class ConstantBufferMixin:
         if cb is None:
             if slots[index] is not None:
                 slots[index] = None
-                self.dirty |= Dirty.CONSTANTS
+                ctx.dirty |= Dirty.CONSTANTS
             return
         if not isinstance(cb, ConstantBuffer):
             raise InvalidArgumentError(f"{what}: expected a ConstantBuffer or None, got {type(cb).__name__}")
         # A slot the stage cannot bind is refused now, not at draw.
-        self.bindings.ubo_binding(STAGE_PROCESSOR[stage], index)
+        ctx.bindings.ubo_binding(STAGE_PROCESSOR[stage], index)
         offset, size = int(cb.buffer_offset), int(cb.buffer_size)
         memory = cb.user_buffer
         if cb.buffer is not None:
@@ -137,7 +133,7 @@ class ConstantBufferMixin:
                 raise InvalidArgumentError(f"{what}: ConstantBuffer has neither buffer nor user_buffer "
                                            f"(pass None to unbind)")
             res = cb.buffer
-            self._check_resource(res, f"{what}: cb.buffer")
+            ctx._check_resource(res, f"{what}: cb.buffer")
             if res.target != Target.BUFFER:
                 raise InvalidArgumentError(f"{what}: cb.buffer is a {Target(res.target).name} resource, not a BUFFER")
             if offset < 0 or offset % self._ubo_align:
@@ -152,36 +148,35 @@ class ConstantBufferMixin:
             if old is not None and old.resource is res and old.offset == offset and old.size == size:
                 return
             slots[index] = _BoundConstantBuffer(res, offset, size, None)
-        self.dirty |= Dirty.CONSTANTS
+        ctx.dirty |= Dirty.CONSTANTS
 
     # -- emit ------------------------------------------------------------------------
 
     @staticmethod
     def _constant_plan(variants) -> tuple:
-        """(stage, index, UBO binding, declared bytes) for every block the
-        linked ``variants`` declare.  Computed once per program, when it is
-        linked (``Program.cb_plan``)."""
+        """A ``PlanRow`` for every block the linked ``variants`` declare.
+        Computed once per program, when it is linked (``Program.cb_plan``)."""
         rows = []
         for stage, variant in zip(GRAPHICS_STAGES, variants):
             if variant is None:
                 continue
             for info in variant.glsl.reflection.constant_buffers:
-                rows.append((int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
+                rows.append(PlanRow(int(stage), int(info.index), int(info.binding), 16 * int(info.size)))
         return tuple(rows)
 
     def _emit_constants(self) -> None:
         """Bind every constant buffer the program declares (uploading user memory first)."""
-        prog = self._program
+        prog = self.ctx.shader_part.program
         if prog is None:
             return
         self._bind_constant_plan(prog.cb_plan)
 
     def _bind_constant_plan(self, plan) -> None:
-        """Bind the UBOs of ``plan`` rows (stage, index, binding, declared bytes);
-        also used by compute with a plan of its own."""
+        """Bind the UBOs of ``plan`` (``PlanRow``s: stage, index, binding,
+        declared bytes); also used by compute with a plan of its own."""
         slots_by_stage = self.constant_buffers
         self._upload_user_constants(plan)
-        gl = self.gl
+        gl = self.ctx.gl
         bound = self._ubo_bound
         calls = 0
         for stage, index, binding, declared in plan:
@@ -199,7 +194,7 @@ class ConstantBufferMixin:
                 gl.glBindBufferRange(gl.GL_UNIFORM_BUFFER, binding, *want)
                 bound[binding] = want
                 calls += 1
-        self.screen.counters.gl_state_calls += calls
+        self.ctx._counters.gl_state_calls += calls
 
     def _upload_user_constants(self, plan) -> None:
         """Upload the user constant buffers ``plan`` needs that the ring does
@@ -223,7 +218,7 @@ class ConstantBufferMixin:
                        if slots_by_stage[s][i] is not None and slots_by_stage[s][i].data is not None]
             sizes = [self._upload_size(rec, declared) for rec, declared in pending]
             head = 0
-        gl = self.gl
+        gl = self.ctx.gl
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, self._ubo_ring)
         total = 0
         for (rec, _declared), size in zip(pending, sizes):
@@ -240,7 +235,7 @@ class ConstantBufferMixin:
             total += size
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
         self._ring_head = head
-        self.screen.counters.bytes_uploaded += total
+        self.ctx._counters.bytes_uploaded += total
 
     def _upload_size(self, rec, declared: int) -> int:
         """Bytes to upload: the user's data, zero-padded to the declared block
@@ -251,7 +246,7 @@ class ConstantBufferMixin:
 
     def _orphan_ring(self, need: int) -> None:
         """Give the ring fresh storage (queued draws keep the old), growing it for ``need`` bytes."""
-        gl = self.gl
+        gl = self.ctx.gl
         if not self._ubo_ring:
             self._ubo_ring = int(gl.glGenBuffers(1))
         size = max(self._ring_size, _RING_MIN_SIZE)
@@ -268,14 +263,14 @@ class ConstantBufferMixin:
                     rec.ring_offset = None
         # Bindings into the ring refer to the name, whose storage changed.
         ring = self._ubo_ring
-        for binding in [b for b, v in self._ubo_bound.items() if v[0] == ring]:
+        for binding in [b for b, (buffer, _offset, _size) in self._ubo_bound.items() if buffer == ring]:
             del self._ubo_bound[binding]
 
     def _zero_buffer(self, size: int) -> int:
         """A UBO of at least ``size`` zero bytes (what an unbound constant buffer reads)."""
         size = max(size, 16)
         if size > self._zero_ubo_size:
-            gl = self.gl
+            gl = self.ctx.gl
             old = self._zero_ubo
             name = int(gl.glGenBuffers(1))
             new_size = max(size, 4096)
@@ -284,7 +279,7 @@ class ConstantBufferMixin:
             gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
             if old:
                 gl.glDeleteBuffers(1, [old])
-                for binding in [b for b, v in self._ubo_bound.items() if v[0] == old]:
+                for binding in [b for b, (buffer, _offset, _size) in self._ubo_bound.items() if buffer == old]:
                     del self._ubo_bound[binding]
             self._zero_ubo, self._zero_ubo_size = name, new_size
         return self._zero_ubo
@@ -292,10 +287,11 @@ class ConstantBufferMixin:
     def _constant_bindings_clobbered(self) -> None:
         """Forget what the UBO binding points hold (e.g. after launch_grid rebinds them)."""
         self._ubo_bound.clear()
-        self.dirty |= Dirty.CONSTANTS
+        self.ctx.dirty |= Dirty.CONSTANTS
 
-    def _destroy_constants(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: delete the upload ring and the zero buffer."""
+        gl = self.ctx.gl
         names = [n for n in (self._ubo_ring, self._zero_ubo) if n]
         if names:
             gl.glDeleteBuffers(len(names), names)
@@ -304,4 +300,12 @@ class ConstantBufferMixin:
         self._ubo_bound.clear()
 
 
-__all__ = ["ConstantBufferMixin"]
+AREA = Area(
+    "constbuf_part", part=ConstantBufferPart,
+    methods=("set_constant_buffer",),
+    rows=((Dirty.CONSTANTS, ConstantBufferPart._emit_constants),),
+    destroy=ConstantBufferPart.destroy,
+    drop_caches=ConstantBufferPart._constant_bindings_clobbered,
+)
+
+__all__ = ["AREA", "ConstantBufferPart", "PlanRow"]

@@ -20,21 +20,16 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, debug, depth_stencil_alpha, fence, framebuffer, sampler_views, samplers, transfer, vertex,
-               vertex_layer, viewport)
-from .constants import ConstantBufferMixin
+from . import (blend, clear, constants, debug, depth_stencil_alpha, fence, framebuffer, sampler_views, samplers,
+               shaders, sysvals, transfer, variant_keys, vertex, vertex_layer, viewport)
 from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .enums import ContextFlag, ShaderType, Target
 from .host.hotgl import HotGL
-from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .part import Area, attach, compose, derived_rows, owner
 from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .resource import Resource
-from .shaders import ShaderMixin
 from .templates import DrawStartCountBias
-from .sysvals import SysvalsMixin
-from .variant_keys import VariantKeyMixin
 
 D = Dirty
 
@@ -46,13 +41,9 @@ D = Dirty
 # min samples) and the sysvals upload late, after what they override or
 # consume.  Vertex input has no row: _update_derived emits it last (it needs
 # start_instance).
-#
-# Lines ``Area(attr=..., mixin=...)`` are areas not yet converted to parts:
-# converting one replaces its line by ``module.AREA`` (glpipe/part.py says how).
 PARTS: "tuple[Area, ...]" = (
-    Area("shaders", mixin=ShaderMixin, init=ShaderMixin._init_shaders, destroy=ShaderMixin._destroy_shaders,
-         rows=((D.PROGRAM | D.SHADERS, ShaderMixin._emit_program),), drop_caches=ShaderMixin._drop_program_caches),
-    Area("variant_keys", mixin=VariantKeyMixin),
+    shaders.AREA,
+    variant_keys.AREA,
     vertex.AREA,
     framebuffer.AREA,
     viewport.AREA,
@@ -65,16 +56,11 @@ PARTS: "tuple[Area, ...]" = (
     debug.AREA,
     samplers.AREA,
     sampler_views.AREA,
-    Area("constants", mixin=ConstantBufferMixin, init=ConstantBufferMixin._init_constants,
-         destroy=ConstantBufferMixin._destroy_constants, rows=((D.CONSTANTS, ConstantBufferMixin._emit_constants),),
-         drop_caches=ConstantBufferMixin._constant_bindings_clobbered),
+    constants.AREA,
     clear.AREA,
     transfer.AREA,
     fence.AREA,
-    Area("sysvals", mixin=SysvalsMixin, init=SysvalsMixin._init_sysvals, destroy=SysvalsMixin._destroy_sysvals,
-         drop_caches=SysvalsMixin._reset_sysvals_shadow,
-         rows=((D.FRAMEBUFFER | D.VIEWPORT, SysvalsMixin._emit_transform_sysvals),),  # fb height, viewport 0
-         late_rows=((D.SYSVALS, SysvalsMixin._emit_sysvals),)),  # the upload: after every row that sets one
+    sysvals.AREA,
     blend.AREA,
     depth_stencil_alpha.AREA,
 )
@@ -167,7 +153,8 @@ class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None
         if res.target == Target.BUFFER:
             if any(vb is not None and vb.buffer is res for vb in self.vertex_part.vertex_buffers):
                 bits |= Dirty.VERTEX
-            if any(cb is not None and cb.resource is res for slots in self.constant_buffers for cb in slots):
+            if any(cb is not None and cb.resource is res
+                   for slots in self.constbuf_part.constant_buffers for cb in slots):
                 bits |= Dirty.CONSTANTS
         else:
             fb = self.framebuffer_part.framebuffer

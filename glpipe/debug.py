@@ -290,13 +290,6 @@ class DebugPart(Part):
                     area.drop_caches(owner(ctx, area))
         ctx._draw_general(info, draws, indirect)
 
-    def _drop_draw_memos(self) -> None:
-        """GLPIPE_DEBUG=nofast (the debug area's ``drop_caches``): memos of the
-        draw-side modules that live on the context (the variant-key environment
-        of glpipe/variant_keys.py; the per-face fill-mode plan is the fill-modes
-        area's own drop)."""
-        self.ctx._variant_env = None
-
     def destroy(self) -> None:
         """Context.destroy: stop receiving host messages."""
         ctx = self.ctx
@@ -308,7 +301,6 @@ class DebugPart(Part):
 AREA = Area(
     "debug_part", part=DebugPart, methods=("set_debug_callback", "emit_string_marker"),
     destroy=DebugPart.destroy,
-    drop_caches=DebugPart._drop_draw_memos,
 )
 
 __all__ = ["AREA", "DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugPart",

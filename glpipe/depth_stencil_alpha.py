@@ -41,6 +41,8 @@ methods and derived-state rows.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .enums import Func, StencilOp
@@ -215,7 +217,7 @@ class DSAPart(Part):
             self.alpha_func_key = func
             ctx.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
         if func != _ALWAYS:
-            ctx._set_sysval("alpha_ref", (cso.alpha_ref,))
+            ctx.sysvals_part._set_sysval("alpha_ref", (cso.alpha_ref,))
 
     def delete_depth_stencil_alpha_state(self, cso) -> None:
         """pipe_context::delete_depth_stencil_alpha_state.  Deleting the bound
@@ -344,6 +346,7 @@ AREA = Area(
           (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, DSAPart._emit_dsa)),
     destroy=DSAPart.destroy,
     drop_caches=DSAPart._drop_dsa_caches,
+    variant_input=attrgetter("alpha_func_key"),  # VariantKey.alpha_func (glpipe/variant_keys.py)
 )
 
 __all__ = ["AREA", "DepthStencilAlphaCSO", "DSAPart"]

@@ -88,7 +88,6 @@ class DrawPath:
         self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
         self._patch_vertices = None      # set_patch_vertices' value ...
         self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
-        self._program_drawid = False     # the bound program reads DRAWID (shaders.py _use_program)
 
     def _keep_general(self, bit: int, on) -> None:
         """An area's reason to keep draw_vbo on its general path
@@ -293,7 +292,7 @@ class DrawPath:
             self._counters.draw_calls += 1
             return
         mode = self._gl_prims.get(info.mode)
-        if mode is None or draws is not None or start_instance or self._program_drawid:
+        if mode is None or draws is not None or start_instance or self.shader_part.program_drawid:
             self._draw_special(info, mode, draws)
         elif info.index_size:
             # Inline fast path: the resource index buffer bound last time, no
@@ -347,7 +346,7 @@ class DrawPath:
             # Another context drew last: the host holds its state, not ours.
             self.dirty = ALL
             self._forget_draw_shadows()
-            self._forget_sysvals_binding()
+            self.sysvals_part._forget_sysvals_binding()
             self.screen._drawing_context = self
             if previous is not None:
                 # Its shadows are stale now; a set bit keeps its next draw off
@@ -365,7 +364,7 @@ class DrawPath:
         self._gl_patch_vertices = None
         # Not draw-side, but re-emitted with ALL dirty only if the shadow is
         # forgotten (shaders.py binds the program only when it changes).
-        self._program = None
+        self.shader_part.program = None
 
     def _forget_other_contexts(self) -> None:
         """This context changed host GL state outside its draw bookkeeping
@@ -510,7 +509,7 @@ class DrawPath:
             else:
                 self._draw_translated(info, draws)
                 return
-        if self._program_drawid:
+        if self.shader_part.program_drawid:
             self._draw_drawid(info, mode, draws)
         elif info.index_size:
             self._draw_indexed(info, mode, draws)
@@ -522,7 +521,7 @@ class DrawPath:
         if not self.screen.profile.has("tessellation_shader"):
             raise UnsupportedError("draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
                                    f"{self.screen.profile.name} profile does not have")
-        if self.shaders[ShaderType.TESS_EVAL] is None:
+        if self.shader_part.shaders[ShaderType.TESS_EVAL] is None:
             raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader "
                                        "bound")
         if self._patch_vertices is None:
@@ -622,7 +621,7 @@ class DrawPath:
                            start_instance=info.start_instance,
                            drawid=info.drawid + (i if info.increment_draw_id else 0))
             mode = self._gl_prims[tr.prim]
-            if self._program_drawid:
+            if self.shader_part.program_drawid:
                 self._draw_drawid(sub, mode, None)
             else:
                 self._draw_indexed(sub, mode, None)

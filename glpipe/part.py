@@ -52,10 +52,10 @@ class Area:
       and host-state shadows before every draw (glpipe/debug.py).
     ``variant_input``: the area's input to the shader variant keys: a
       function of the part returning a hashable value that changes only
-      together with ``Dirty.PROGRAM``.  glpipe/variant_keys.py gathers
-      these inputs itself today (reading e.g. ``ctx.blend_part.dual_source_key``);
-      when the variant-key area becomes a part it builds its environment
-      from this slot, and the areas fill it.
+      together with ``Dirty.PROGRAM``.  glpipe/variant_keys.py builds its
+      ``VariantEnvironment`` from these slots (one field per area, named
+      after it: ``blend_part`` fills ``blend``) and, for the areas still
+      mixins, from their attributes.
     """
 
     attr: str

@@ -352,8 +352,8 @@ class SamplerViewPart(Part):
                     _refuse_view(view, 0, ctx, what)
                 slots[start_slot] = view
                 ctx.dirty |= _SAMPLER_VIEWS
-                if ctx._view_levels_sysval:      # TXQ .w on gl33 (glpipe/sysvals.py)
-                    ctx._set_view_levels(stage, start_slot, views)
+                if ctx.sysvals_part.view_levels_sysval:      # TXQ .w on gl33 (glpipe/sysvals.py)
+                    ctx.sysvals_part.set_view_levels(stage, start_slot, views)
                 # A variant input only when the slot's comparison class changes.
                 if (view.compare_class if view is not None else None) is not \
                         (old.compare_class if old is not None else None):
@@ -375,8 +375,8 @@ class SamplerViewPart(Part):
             if changed:
                 slots[start_slot:i] = views
                 ctx.dirty |= _SAMPLER_VIEWS
-                if ctx._view_levels_sysval:
-                    ctx._set_view_levels(stage, start_slot, views)
+                if ctx.sysvals_part.view_levels_sysval:
+                    ctx.sysvals_part.set_view_levels(stage, start_slot, views)
                 if classes:
                     update_compare_classes(self, stage)
             return
@@ -411,8 +411,8 @@ class SamplerViewPart(Part):
             return
         slots[start:start + len(new)] = new
         ctx.dirty |= Dirty.SAMPLER_VIEWS
-        if ctx._view_levels_sysval:
-            ctx._set_view_levels(stage, start, new)
+        if ctx.sysvals_part.view_levels_sysval:
+            ctx.sysvals_part.set_view_levels(stage, start, new)
         update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------
@@ -453,7 +453,7 @@ class SamplerViewPart(Part):
         attributes only; everything else goes through the helpers below."""
         ctx = self.ctx
         if plan is None:
-            prog = ctx._program
+            prog = ctx.shader_part.program
             if prog is None:
                 return
             plan = prog.tex_plan

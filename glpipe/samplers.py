@@ -318,8 +318,8 @@ class SamplerPart(Part):
             return
         slots[start:start + len(samplers)] = samplers
         ctx.dirty |= Dirty.SAMPLERS
-        if ctx._sampler_lod_sysval:          # LODQ on gl33 (glpipe/sysvals.py)
-            ctx._set_sampler_lod(stage, start, samplers)
+        if ctx.sysvals_part.sampler_lod_sysval:          # LODQ on gl33 (glpipe/sysvals.py)
+            ctx.sysvals_part.set_sampler_lod(stage, start, samplers)
         self._update_gl_clamp(stage)
 
     def _update_gl_clamp(self, stage: int) -> None:

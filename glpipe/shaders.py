@@ -1,28 +1,23 @@
 """Shader CSOs, their variants, and linked programs.
 
-``create_{vs,fs,gs,tcs,tes}_state(ShaderState)`` parses and validates the
-TGSI text once (bad TGSI raises here, never at draw time) and returns a
-``ShaderCSO``.  A *variant* is the GLSL for one ``VariantKey`` — the small,
-frozen record of state core GL cannot express (flat shading of colours,
-alpha test, clip planes, point sprites, integer colour outputs, ...).  It is
-compiled on first use and cached on the CSO.  A *program* links one
-variant per bound stage and is cached per stage tuple, so rebinding a
-shader combination already seen costs one dict lookup and glUseProgram.
-
-Values that change often (alpha ref, clip planes, stipple, framebuffer
-height for y-flips) live in the per-stage ``glp_sysvals`` uniform block,
-not in the key, so they never recompile.
+``create_{vs,fs,gs,tcs,tes}_state`` parses and validates the TGSI once and
+returns a ``ShaderCSO``; ``ShaderPart`` (``ctx.shader_part``) compiles a
+variant per ``VariantKey`` on first use (cached on the CSO), links one
+program per tuple of variants and binds it at draw (``_emit_program``),
+looking it up first by the variant-key inputs (glpipe/variant_keys.py).
+docs/lowering.md "Variant keys in the context" explains the caches.
 """
 
 from __future__ import annotations
 
 from lowering import parse, validate
-from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError
+from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
 from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
+from .part import Area, Part
 from .templates import ShaderState
 
 # TGSI header word each create_*_state expects.
@@ -39,8 +34,6 @@ STAGE_PROCESSOR = {
 # order of the program-cache key.
 GRAPHICS_STAGES = (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
                    ShaderType.GEOMETRY, ShaderType.FRAGMENT)
-
-_SHADERS = Dirty.SHADERS  # module global: read per bind
 
 # Distinct variant-input combinations remembered before that cache starts over.
 _MAX_INPUT_COMBINATIONS = 1024
@@ -116,7 +109,7 @@ class Program:
         # Clip distances standing for cull distances (a host without gl_CullDistance): always enabled.
         self.cull_clip_mask = last.glsl.reflection.cull_clip_mask if last is not None else 0
         # Dirty bits a switch to this program from another (the key) sets:
-        # ShaderMixin._switch_bits, memoized (program switches repeat).
+        # _switch_bits, memoized (program switches repeat).
         self.switch_bits: dict = {}
 
 
@@ -217,7 +210,6 @@ def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
     """Refuse with UnsupportedError a declaration beyond its shader cap
     (a cap of 0: the register file is not available at all)."""
     from lowering.dump import dump_declaration
-    from lowering.errors import UnsupportedError
 
     for file, measure, cap, host_limit in _DECLARED_SLOTS:
         decls = [d for d in ir.declarations if d.file == file]
@@ -237,20 +229,34 @@ def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
                                    f"this screen allows {limit} for the {stage.name} stage{host_limit}")
 
 
-class ShaderMixin:
-    """Context methods for shader CSOs, variants and programs (mixed into Context)."""
+class ShaderPart(Part):
+    """The shader area of a context (``ctx.shader_part``): the bound shader
+    CSOs (``shaders``, indexed by ShaderType), the linked programs and the
+    current one (``program``; ``program_drawid``: it reads DRAWID)."""
 
-    def _init_shaders(self) -> None:
-        self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType; never replaced (others keep it)
         self._programs: "dict[tuple, Program]" = {}  # variants tuple -> Program
         self._programs_by_inputs: "dict[tuple, Program]" = {}  # _variant_inputs() -> Program
-        self._variant_env = None  # variant_keys.py: the non-shader key inputs, rebuilt on Dirty.PROGRAM
-        self._program = None
+        self.program = None
+        self.program_drawid = False  # the current program reads DRAWID (_use_program)
+        # The variant-key area's two calls, handed over by it (built after
+        # this one, glpipe/variant_keys.py): _emit_program runs on every
+        # shader switch, where two attribute hops per call are measurable.
+        self._variant_inputs = self._variant_key = None
+
+    def _use_variant_keys(self, keys) -> None:
+        """The variant-key area ``keys`` (VariantKeysPart) hands over what
+        the program emit calls: ``_variant_inputs`` and ``_variant_key``."""
+        self._variant_inputs = keys._variant_inputs
+        self._variant_key = keys._variant_key
 
     # -- create / bind / delete ------------------------------------------------
 
     def _create_shader(self, stage: ShaderType, state) -> ShaderCSO:
-        self.check_alive(f"create_{_SHORT[stage]}_state")
+        ctx = self.ctx
+        ctx.check_alive(f"create_{_SHORT[stage]}_state")
         what = f"create_{_SHORT[stage]}_state"
         if stage == ShaderType.COMPUTE:
             tokens = getattr(state, "prog", None)
@@ -264,11 +270,9 @@ class ShaderMixin:
         if not isinstance(tokens, str):
             raise InvalidArgumentError(f"{what}: tokens must be TGSI text (str), got {type(tokens).__name__}")
         feat = _STAGE_FEATURE.get(stage)
-        if feat is not None and not self.screen.profile.has(feat):
-            from lowering.errors import UnsupportedError
-
+        if feat is not None and not ctx.screen.profile.has(feat):
             raise UnsupportedError(f"{what}: the {stage.name} stage needs the host feature {feat!r} "
-                                   f"(not on the {self.screen.profile.name} profile)")
+                                   f"(not on the {ctx.screen.profile.name} profile)")
         ir = parse(tokens)
         if ir.processor != STAGE_PROCESSOR[stage]:
             raise ShaderValidationError(
@@ -277,14 +281,14 @@ class ShaderMixin:
         stream_output = getattr(state, "stream_output", None)
         self._check_shader_limits(stage, ir, info, what, stream_output)
         # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
-        check_clip_cull_properties(ir, self.screen.get_param(Cap.CULL_DISTANCE), self.screen.profile.name, what)
-        return ShaderCSO(self, stage, tokens, ir, info, stream_output)
+        check_clip_cull_properties(ir, ctx.screen.get_param(Cap.CULL_DISTANCE), ctx.screen.profile.name, what)
+        return ShaderCSO(ctx, stage, tokens, ir, info, stream_output)
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
         """Refuse, at create time, a shader beyond the limits the caps
         announce: past them the host's compiler may fail at draw time (an
         'internal error') or, for llvmpipe's tessellation, crash."""
-        screen = self.screen
+        screen = self.ctx.screen
         # Vertex attributes and user varyings count against MAX_INPUTS/OUTPUTS;
         # built-ins (POSITION, tess levels, ...) and PATCH varyings do not.  An
         # FS reads CLIPDIST from a varying (docs/rasterizer.md "Clip and cull distances").
@@ -303,8 +307,6 @@ class ShaderMixin:
                            "PIPE_CAP_MAX_SHADER_PATCH_VARYINGS"))
         if stage == ShaderType.GEOMETRY:
             if int(ir.property("GS_INVOCATIONS", 1)) > 1 and not screen.profile.has("gpu_shader5"):
-                from lowering.errors import UnsupportedError
-
                 raise UnsupportedError(f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
                                        f"(not on the {screen.profile.name} profile)")
             checks.append((int(ir.property("GS_INVOCATIONS", 1)), max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
@@ -319,15 +321,13 @@ class ShaderMixin:
         _check_declared_slots(screen, stage, ir, what)
         so = getattr(stream_output, "output", ())
         if so and screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS) == 0:
-            from lowering.errors import UnsupportedError
-
             raise UnsupportedError(f"{what}: ShaderState.stream_output captures {len(so)} output(s), but "
                                    "PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS is 0 on this screen (stream output is "
                                    "not available)")
 
     def _bind_shader(self, stage: ShaderType, cso) -> None:
         if cso is not None:
-            self._check_cso(cso, ShaderCSO, f"bind_{_SHORT[stage]}_state")
+            self.ctx._check_cso(cso, ShaderCSO, f"bind_{_SHORT[stage]}_state")
             if cso.stage != stage:
                 raise InvalidArgumentError(
                     f"bind_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
@@ -337,40 +337,42 @@ class ShaderMixin:
         if stage == ShaderType.VERTEX:
             self._vs_changed()
         if stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL):
-            self.vertex_layer_part.shaders_changed()  # a VS writing LAYER without a GS on a GL 3.3 host
+            self.ctx.vertex_layer_part.shaders_changed()  # a VS writing LAYER without a GS on a GL 3.3 host
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
         # the same for every program, and _emit_program dirties texture units
         # / constant buffers only if the new program's plans differ.
-        self.dirty |= Dirty.SHADERS
+        self.ctx.dirty |= Dirty.SHADERS
 
     def _vs_changed(self) -> None:
         """A new VS is bound: what depends on it beyond its program."""
-        self.viewport_part.note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
-        if self.rasterizer_part.rast_edge_fill:
+        ctx = self.ctx
+        ctx.viewport_part.note_window_space()  # VS_WINDOW_SPACE_POSITION: the transform (glpipe/viewport.py)
+        if ctx.rasterizer_part.rast_edge_fill:
             # Its EDGEFLAG output: the next draw keys its edge flags on draw_vbo's
             # general path (glpipe/raster/polygon_edges.py).
-            self.dirty |= Dirty.DRAW_STATE
+            ctx.dirty |= Dirty.DRAW_STATE
 
     def _delete_shader(self, stage: ShaderType, cso) -> None:
-        self._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
+        ctx = self.ctx
+        ctx._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
         if self.shaders[stage] is cso:
             # Gallium: deleting a bound CSO is a frontend bug; Mesa's drivers
             # unbind it.  glpipe unbinds so nothing dangles.
             self.shaders[stage] = None
-            self.dirty |= Dirty.PROGRAM
+            ctx.dirty |= Dirty.PROGRAM
             if stage == ShaderType.VERTEX:
-                self.viewport_part.note_window_space()
-            self.vertex_layer_part.shaders_changed()
-        gl = self.gl
+                ctx.viewport_part.note_window_space()
+            ctx.vertex_layer_part.shaders_changed()
+        gl = ctx.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
         for key in [k for k in self._programs if any(v is not None and v.cso is cso for v in k)]:
             prog = self._programs.pop(key)
-            if self._program is prog:
-                self._program = None
-                self.dirty |= Dirty.PROGRAM
+            if self.program is prog:
+                self.program = None
+                ctx.dirty |= Dirty.PROGRAM
             gl.glDeleteProgram(prog.gl_program)
         for prog in self._programs.values():
             prog.switch_bits.clear()  # (keyed by programs, some just deleted)
@@ -391,11 +393,12 @@ class ShaderMixin:
     def _compile_variant(self, cso: ShaderCSO, key) -> ShaderVariant:
         from lowering import to_glsl
 
-        prof = self.screen.profile
+        ctx = self.ctx
+        prof = ctx.screen.profile
         glsl = to_glsl(cso.info, glsl_version=prof.glsl_version, key=key,
-                       extensions=prof.extensions, bindings=self.bindings,
-                       host_facts=self.screen.host_facts.holds)
-        gl = self.gl
+                       extensions=prof.extensions, bindings=ctx.bindings,
+                       host_facts=ctx.screen.host_facts.holds)
+        gl = ctx.gl
         kind = _GL_SHADER_KIND[cso.stage](gl)
         shader = gl.glCreateShader(kind)
         gl.glShaderSource(shader, glsl.source)
@@ -407,11 +410,12 @@ class ShaderMixin:
             # A lowering that emits GLSL the host rejects is a glpipe bug: say so.
             raise PipeError(f"internal error: the host rejected the GLSL lowered from this "
                             f"{cso.stage.name} shader:\n{log}\n--- GLSL ---\n{glsl.source}")
-        self.screen.counters.shader_variants += 1
+        ctx.screen.counters.shader_variants += 1
         return ShaderVariant(cso, key, glsl, int(shader))
 
     def _link(self, variants: tuple) -> Program:
-        gl = self.gl
+        ctx = self.ctx
+        gl = ctx.gl
         prog = gl.glCreateProgram()
         for v in variants:
             if v is not None:
@@ -430,11 +434,12 @@ class ShaderMixin:
         for v in variants:
             if v is not None:
                 gl.glDetachShader(prog, v.gl_shader)
-        self.host.check("linking a program")
-        self.screen.counters.programs_linked += 1
+        ctx.host.check("linking a program")
+        ctx.screen.counters.programs_linked += 1
         uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None
                           for sv in v.cso.info.system_values)
-        return Program(int(prog), variants, self.sampler_views_part.texture_plan(variants), self._constant_plan(variants),
+        return Program(int(prog), variants, ctx.sampler_views_part.texture_plan(variants),
+                       ctx.constbuf_part._constant_plan(variants),
                        uses_drawid)
 
     def _emit_program(self) -> None:
@@ -444,31 +449,32 @@ class ShaderMixin:
         combination seen before costs one tuple and one dict lookup; only a
         new combination computes keys, selects (compiling on first use) the
         variants and finds or links their program."""
-        inputs = self._variant_inputs()
+        inputs = self._variant_inputs()  # glpipe/variant_keys.py
         prog = self._programs_by_inputs.get(inputs)
         if prog is None:
             prog = self._select_program(inputs)
             if len(self._programs_by_inputs) >= _MAX_INPUT_COMBINATIONS:
                 self._programs_by_inputs.clear()  # a cache: rebuilt from the keys as needed
             self._programs_by_inputs[inputs] = prog
-        if prog is not self._program:
+        if prog is not self.program:
             self._use_program(prog)
 
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
+        variant_key = self._variant_key
         variants = []
         for stage, cso in zip(GRAPHICS_STAGES, inputs):
             # (inputs, not self.shaders: glpipe/raster/line_stipple.py may supply a generated GS)
             if cso is None:
                 variants.append(None)
                 continue
-            variants.append(self._variant(cso, self._variant_key(stage, cso, inputs)))
+            variants.append(self._variant(cso, variant_key(stage, cso, inputs)))
         key = tuple(variants)
         prog = self._programs.get(key)
         if prog is None:
             if variants[0] is None:
                 raise InvalidArgumentError("draw_vbo: no vertex shader is bound")
-            self._program = None  # linking makes the new program current
+            self.program = None  # linking makes the new program current
             prog = self._link(key)
             self._programs[key] = prog
         return prog
@@ -477,17 +483,18 @@ class ShaderMixin:
         """Make ``prog`` current; what it reads from other blocks (texture
         units, constant buffers) is re-emitted only where its plans differ
         from the previous program's."""
-        old = self._program
-        self._hot.glUseProgram(prog.gl_program)
-        self._program = prog
-        if prog.uses_drawid != self._program_drawid:
-            self._program_drawid = prog.uses_drawid
-            self._keep_general(KeepGeneral.DRAWID, prog.uses_drawid)
+        ctx = self.ctx
+        old = self.program
+        ctx._hot.glUseProgram(prog.gl_program)
+        self.program = prog
+        if prog.uses_drawid != self.program_drawid:
+            self.program_drawid = prog.uses_drawid
+            ctx._keep_general(KeepGeneral.DRAWID, prog.uses_drawid)
         bits = prog.switch_bits.get(old)
         if bits is None:
             bits = prog.switch_bits[old] = _switch_bits(old, prog)
         if bits:
-            self.dirty |= bits
+            ctx.dirty |= bits
 
     def _drop_program_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
@@ -499,13 +506,15 @@ class ShaderMixin:
         for prog in self._programs.values():
             prog.switch_bits.clear()
 
-    def _destroy_shaders(self) -> None:
-        gl = self.gl
+    def destroy(self) -> None:
+        """Context.destroy: delete the linked programs (the CSOs' variants
+        go with their CSOs)."""
+        gl = self.ctx.gl
         for prog in self._programs.values():
             gl.glDeleteProgram(prog.gl_program)
         self._programs.clear()
         self._programs_by_inputs.clear()
-        self._program = None
+        self.program = None
 
 
 def _switch_bits(old, prog: Program) -> int:
@@ -522,11 +531,6 @@ def _switch_bits(old, prog: Program) -> int:
     if old is None or prog.clip_mask != old.clip_mask or prog.cull_clip_mask != old.cull_clip_mask:
         bits |= Dirty.CLIP
     return int(bits)
-
-
-def _check_cso_alive(cso, what: str) -> None:
-    if cso.destroyed:
-        raise ObjectDestroyedError(f"{what}: the state object was deleted")
 
 
 _SHORT = {
@@ -562,18 +566,19 @@ def _make_stage_methods():
                  _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL)):
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
-            if cso is not None and (type(cso) is not ShaderCSO or cso.context is not self or cso.destroyed
+            ctx = self.ctx
+            if cso is not None and (type(cso) is not ShaderCSO or cso.context is not ctx or cso.destroyed
                                     or cso.stage is not _stage):
                 self._bind_shader(_stage, cso)
                 return
             shaders = self.shaders
             if shaders[_slot] is not cso:
                 shaders[_slot] = cso
-                self.dirty |= _SHADERS
+                ctx.dirty |= Dirty.SHADERS
                 if _vs:  # the viewport transform, edge flags
                     self._vs_changed()
                 if _vertex_side:  # a VS writing LAYER without a GS on a GL 3.3 host
-                    self.vertex_layer_part.shaders_changed()
+                    ctx.vertex_layer_part.shaders_changed()
 
         def delete(self, cso, _stage=stage):
             self._delete_shader(_stage, cso)
@@ -589,8 +594,19 @@ def _make_stage_methods():
     return methods
 
 
-for _name, _fn in _make_stage_methods().items():
-    setattr(ShaderMixin, _name, _fn)
+_STAGE_METHODS = _make_stage_methods()
+for _name, _fn in _STAGE_METHODS.items():
+    setattr(ShaderPart, _name, _fn)
 
-__all__ = ["ShaderCSO", "ShaderVariant", "Program", "ShaderMixin", "STAGE_PROCESSOR", "GRAPHICS_STAGES",
+
+AREA = Area(
+    "shader_part", part=ShaderPart,
+    methods=tuple(_STAGE_METHODS),  # create_/bind_/delete_/destroy_{vs,fs,gs,tcs,tes}_state
+    # The program first: the variant keys read the other areas' state, linking binds the program.
+    rows=((Dirty.PROGRAM | Dirty.SHADERS, ShaderPart._emit_program),),
+    destroy=ShaderPart.destroy,
+    drop_caches=ShaderPart._drop_program_caches,
+)
+
+__all__ = ["AREA", "ShaderCSO", "ShaderVariant", "Program", "ShaderPart", "STAGE_PROCESSOR", "GRAPHICS_STAGES",
            "VariantInput", "variant_input"]

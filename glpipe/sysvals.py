@@ -1,23 +1,15 @@
 """The ``glp_sysvals`` uniform block: one UBO per context, uploaded when dirty.
 
-Shader variants read values that change often (alpha reference, clip
-planes, stipple pattern, viewport transform, ...) from one std140 block,
-``glp_sysvals``, whose layout belongs to the lowering
-(``lowering.glsl.sysval_block.SYSVALS``: name, GLSL type, count, byte offset).
-This module never repeats those offsets: it reads them from that table.
-
-The context keeps a byte-for-byte CPU copy of the block.  ``_set_sysval``
-writes a field into the copy and, only when the bytes change, widens the
-dirty byte range and sets ``Dirty.SYSVALS``; ``_emit_sysvals`` (at draw,
-via ``DERIVED_ORDER``) uploads that range with one glBufferSubData and
-binds the buffer at ``BindingLayout.sysvals_binding`` (a binding no Gallium
-constant buffer uses); a draw without Dirty.SYSVALS costs nothing.
-
-Every variant links against the same block, so a value written once serves
-every stage and every program until it changes.
+``SysvalsPart`` (``ctx.sysvals_part``) keeps a CPU copy of the block whose
+layout belongs to the lowering (``lowering.glsl.sysval_block.SYSVALS``);
+``_set_sysval`` marks the changed byte range, ``_emit_sysvals`` uploads it
+at draw and keeps the block bound.  docs/bindings.md "The sysvals block"
+has the fields and how the context keeps them.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,25 +18,37 @@ from lowering.glsl.sysval_block import SIZE as SYSVALS_SIZE
 from lowering.glsl.sysval_block import SYSVALS, field_offset, sampler_lod_index, view_levels_word
 
 from .dirty import Dirty
+from .part import Area, Part
 
 # GLSL base type of a field -> numpy element type of its 4 components.
 _ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
 
-# name -> (first 32-bit word, number of words, numpy dtype), from the lowering's table.
-_FIELDS = {f.name: (f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
+class _Field(NamedTuple):
+    """Where a field of the block lives in the CPU copy."""
+
+    word: int    # first 32-bit word
+    nwords: int  # number of words (4 per element)
+    dtype: type  # numpy element type
 
 
-class SysvalsMixin:
-    """Owns the context's ``glp_sysvals`` UBO (mixed into Context)."""
+# name -> _Field, from the lowering's table.
+_FIELDS = {f.name: _Field(f.offset // 4, 4 * f.count, _ELEMENT[f.glsl_type]) for f in SYSVALS}
 
-    def _init_sysvals(self) -> None:
-        gl = self.gl
+
+class SysvalsPart(Part):
+    """The sysvals area of a context (``ctx.sysvals_part``): the
+    ``glp_sysvals`` UBO and its CPU copy.  Other areas write fields with
+    ``ctx.sysvals_part._set_sysval(name, values, index)``."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        gl = ctx.gl
         self._sysvals = np.zeros(SYSVALS_SIZE, np.uint8)
         # One typed view per element kind over the same bytes.
         self._sysvals_views = {dt: self._sysvals.view(dt) for dt in set(_ELEMENT.values())}
         self._sysvals_lo = 0                 # dirty byte range [lo, hi)
         self._sysvals_hi = SYSVALS_SIZE
-        self._sysvals_binding = self.bindings.sysvals_binding
+        self._sysvals_binding = ctx.bindings.sysvals_binding
         self._gl_uniform_buffer = int(gl.GL_UNIFORM_BUFFER)
         self._sysvals_ubo = int(gl.glGenBuffers(1))
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
@@ -52,12 +56,12 @@ class SysvalsMixin:
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
         self._sysvals_bound = False          # whether the binding point holds our UBO
         # TXQ .w without textureQueryLevels (gl33): bound views' level counts, written
-        # at bind time (_set_view_levels); the first word of sysvals.view_levels.
-        self._view_levels_sysval = not self.screen.profile.has("texture_query_levels")
+        # at bind time (set_view_levels); the first word of sysvals.view_levels.
+        self.view_levels_sysval = not ctx.screen.profile.has("texture_query_levels")
         self._view_levels_word0 = field_offset("view_levels") // 4
-        # LODQ without textureQueryLod: bound samplers' lod parameters (_set_sampler_lod).
-        self._sampler_lod_sysval = not self.screen.profile.has("texture_query_lod")
-        self.dirty |= Dirty.SYSVALS
+        # LODQ without textureQueryLod: bound samplers' lod parameters (set_sampler_lod).
+        self.sampler_lod_sysval = not ctx.screen.profile.has("texture_query_lod")
+        ctx.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
         """Write ``values`` (up to 4 numbers) into element ``index`` of field
@@ -83,9 +87,9 @@ class SysvalsMixin:
         else:
             self._sysvals_lo = min(self._sysvals_lo, lo)
             self._sysvals_hi = max(self._sysvals_hi, hi)
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
-    def _set_view_levels(self, stage: int, start: int, views) -> None:
+    def set_view_levels(self, stage: int, start: int, views) -> None:
         """sysvals.view_levels of slots ``start ...`` of ``stage`` (a PIPE_SHADER_*
         number) from ``views`` (None: an empty slot, 0 levels).  Called where
         views are bound, only on hosts without textureQueryLevels."""
@@ -102,9 +106,9 @@ class SysvalsMixin:
                 else:
                     self._sysvals_lo = min(self._sysvals_lo, lo)
                     self._sysvals_hi = max(self._sysvals_hi, hi)
-                self.dirty |= Dirty.SYSVALS
+                self.ctx.dirty |= Dirty.SYSVALS
 
-    def _set_sampler_lod(self, stage: int, start: int, samplers) -> None:
+    def set_sampler_lod(self, stage: int, start: int, samplers) -> None:
         """sysvals.sampler_lod of slots ``start ...`` of ``stage`` from sampler
         CSOs (their ``lodq`` tuple; None: an empty slot, zeros).  Called by
         bind_sampler_states, only on hosts without textureQueryLod (LODQ)."""
@@ -120,30 +124,31 @@ class SysvalsMixin:
 
     def _emit_sysvals(self) -> None:
         """Upload the dirty byte range of the block and keep it bound."""
+        ctx = self.ctx
         calls = 0
         lo, hi = self._sysvals_lo, self._sysvals_hi
         if hi > lo:
-            gl = self.gl
+            gl = ctx.gl
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
             gl.glBufferSubData(gl.GL_UNIFORM_BUFFER, lo, hi - lo, self._sysvals[lo:hi])
             gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
-            self._counters.bytes_uploaded += hi - lo
+            ctx._counters.bytes_uploaded += hi - lo
             self._sysvals_lo = self._sysvals_hi = 0
             calls += 3
         # Every program links its block to the same binding point, so a new
         # program needs no rebind; only losing the binding does (another
         # context drew with its own block: _forget_sysvals_binding).
         if not self._sysvals_bound:
-            self._hot.glBindBufferBase(self._gl_uniform_buffer, self._sysvals_binding, self._sysvals_ubo)
+            ctx._hot.glBindBufferBase(self._gl_uniform_buffer, self._sysvals_binding, self._sysvals_ubo)
             self._sysvals_bound = True
             calls += 1
-        self._counters.gl_state_calls += calls
+        ctx._counters.gl_state_calls += calls
 
     def _forget_sysvals_binding(self) -> None:
         """The binding point may hold another block now (another context of
         the screen drew): bind ours again at the next draw."""
         self._sysvals_bound = False
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
     def _emit_transform_sysvals(self) -> None:
         """The window transform the variants read: ``fb_size`` (width,
@@ -152,10 +157,10 @@ class SysvalsMixin:
         (overridden by glpipe/viewport.py ``_emit_window_space`` while a
         VS_WINDOW_SPACE_POSITION VS is bound).  Runs on Dirty.FRAMEBUFFER / VIEWPORT;
         ``_set_sysval`` marks the block dirty only when the bytes change."""
-        fb = self.framebuffer_part.framebuffer
+        fb = self.ctx.framebuffer_part.framebuffer
         w, h = float(fb.width), float(fb.height)
         self._set_sysval("fb_size", (w, h, 1.0 / w if w else 0.0, 1.0 / h if h else 0.0))
-        vp = self.viewport_part.viewports[0]
+        vp = self.ctx.viewport_part.viewports[0]
         self._set_sysval("viewport_scale", tuple(vp.scale) + (1.0,))
         self._set_sysval("viewport_translate", tuple(vp.translate) + (0.0,))
 
@@ -164,12 +169,21 @@ class SysvalsMixin:
         draw uploads the whole block and rebinds it."""
         self._sysvals_lo, self._sysvals_hi = 0, SYSVALS_SIZE
         self._sysvals_bound = False
-        self.dirty |= Dirty.SYSVALS
+        self.ctx.dirty |= Dirty.SYSVALS
 
-    def _destroy_sysvals(self) -> None:
+    def destroy(self) -> None:
+        """Context.destroy: delete the block's UBO."""
         if self._sysvals_ubo:
-            self.gl.glDeleteBuffers(1, [self._sysvals_ubo])
+            self.ctx.gl.glDeleteBuffers(1, [self._sysvals_ubo])
             self._sysvals_ubo = 0
 
 
-__all__ = ["SysvalsMixin", "SYSVALS_SIZE"]
+AREA = Area(
+    "sysvals_part", part=SysvalsPart,
+    rows=((Dirty.FRAMEBUFFER | Dirty.VIEWPORT, SysvalsPart._emit_transform_sysvals),),  # fb size, viewport 0
+    late_rows=((Dirty.SYSVALS, SysvalsPart._emit_sysvals),),  # the upload: after every row that sets one
+    destroy=SysvalsPart.destroy,
+    drop_caches=SysvalsPart._reset_sysvals_shadow,
+)
+
+__all__ = ["AREA", "SysvalsPart", "SYSVALS_SIZE"]

@@ -1,76 +1,21 @@
 """Which shader variant the current state needs: one VariantKey per stage.
 
-The keys are worked out only when the program must be looked up again
-(``Dirty.SHADERS``: a shader was bound; ``Dirty.PROGRAM``: some other input
-of the keys changed -- the rasterizer, the DSA, the framebuffer, the
-samplers ...), never per draw, and even then only for a combination of
-state not seen before: ``_variant_inputs()`` gathers everything the keys
-are computed from into one tuple -- the bound shader CSOs (which hash by
-identity) and the *environment*, the other inputs, kept as one canonical
-holder (glpipe/shaders.py ``variant_input``) that is rebuilt only when
-Dirty.PROGRAM is set -- and shaders.py finds the program by that tuple
-before computing any key.  ``_variant_key`` reads nothing but that tuple,
-so the two cannot drift apart: a new input is one more element of
-``_variant_environment`` and one more name in ``_variant_key``'s unpacking,
-and whatever changes it sets Dirty.PROGRAM.
-
-Each key field comes from one piece of Gallium state; the table below says
-which, so a new variant pass adds one row here and one pass in lowering/glsl.
-
-| key field | from | stages |
-|---|---|---|
-| color_output_types, nr_cbufs | framebuffer cbuf formats | FS |
-| sample_positions | a multisampled framebuffer's GL_SAMPLE_POSITION pattern (framebuffer.py ``_reinterpolation_positions``), only on a host without interpolateAt* and only for an FS using INTERP_* (lowering/glsl/passes/interp.py) | FS |
-| vs_input_types | vertex elements' formats: pure int/uint, snorm (clamped to -1), 32-bit uscaled (integer fetch + vec4()) (vertex.py) | VS |
-| output_interpolation | the bound FS's input declarations | last stage before the rasterizer |
-| alpha_func | bound DSA: alpha_func if alpha_enabled, else ALWAYS (ref in sysvals.alpha_ref) | FS |
-| dual_source_blend | bound blend state reads SRC1_* factors | FS |
-| gl_clamp | bound samplers with PIPE_TEX_WRAP_CLAMP and a LINEAR filter, per slot (samplers.py) | every stage |
-| shadow_swizzle | bound depth views' comparison classes (what the view swizzle makes of (c, c, c, 1), worked out at create_sampler_view; sampler_compare.py ``compare_pairs``), only for the SVIEW slots the stage's shader reads with comparing lookups (lowering/glsl/shadow_swizzle.py ``compare_uses``) | every stage |
-| flatshade | rasterizer flatshade, when the FS has COLOR-interpolated inputs (rasterizer.py) | FS and last stage before the rasterizer |
-| two_side | rasterizer light_twoside, when the FS reads COLOR | FS and last stage before the rasterizer |
-| clamp_vertex_color | rasterizer clamp_vertex_color | last stage before the rasterizer |
-| clamp_fragment_color | rasterizer clamp_fragment_color | FS |
-| sprite_coord_enable, sprite_coord_mode | rasterizer, cut to the GENERIC inputs the FS declares (mode only with a bit left); draws rasterized as points only | FS |
-| poly_stipple | rasterizer poly_stipple_enable (pattern in sysvals.stipple); draws rasterized as polygons only | FS |
-| point_smooth | rasterizer point_smooth without point_quad_rasterization; draws rasterized as points only | FS |
-| line_stipple | rasterizer line_stipple_enable, draws rasterized as lines only (pattern and factor in sysvals.line_stipple); the draw's kind (``_line_stipple_key``: 1 per strip, 2 segment bases) comes from glpipe/raster/line_stipple.py, which also inserts a generated GS when the shaders have none | FS (1), GS (1 or 2), VS (2: gl_InstanceID out) |
-| edge_flags, edge_fill | rasterizer fill modes with a drawn face drawn as lines or points (``edge_fill`` = that mode; with two drawn modes fill_modes.py keys each run's), for draws with edge flags: translated QUADS / QUAD_STRIP / POLYGON (boundary masks) or a VS writing EDGEFLAG, fed by the VS (``_edge_key`` from glpipe/raster/polygon_edges.py, which inserts a generated GS) | GS and VS (edge_flags), FS (edge_fill) |
-| clipvertex_varying | the stage writes CLIPVERTEX and the GS after it reads it (a Gallium GS, or a generated one passing it on) | VS or TES before a GS |
-| line_last_pixel | rasterizer line_last_pixel (off with line_smooth or multisample; 2 with integer pixel centres), for line primitives only (``_line_last_pixel_key`` from glpipe/raster/line_stipple.py, which inserts the same generated GS) | GS |
-| depth_offset | rasterizer offset_units_unscaled with non-zero units, when the drawn fill mode's offset switch is on (values in sysvals.depth_offset); draws of polygons only (``PRIM_CLASS_OFFSET``), and not for an FS writing depth | FS |
-| clip_plane_enable | rasterizer, when the last stage writes no CLIPDIST (planes in sysvals.clip_plane) | last stage before the rasterizer |
-| depth_clip_plane, depth_clip_slot | rasterizer depth_clip_near != depth_clip_far (the plane that still clips); the slot from ``rasterizer.depth_clip_slot`` (free of user planes and the shader's CLIPDIST) | last stage before the rasterizer |
-| disabled_clip_distances | CLIPDIST the last stage writes minus the rasterizer's clip_plane_enable | last stage before the rasterizer |
-| window_rectangles, window_rectangles_include | set_window_rectangles count and mode (rects in sysvals.window_rect) | FS |
-| y_flip | a viewport with a negative y scale (viewport.py; GL has no flipped viewport) XOR rasterizer bottom_edge_rule (clip origin UPPER_LEFT, rasterizer.py) | last stage before the rasterizer |
-| viewport_depth | rasterizer depth_clip_near False with depth_clip_far True (viewport 0's z transform from sysvals; viewport.py gives the host the depth range [0, 1]) | last stage before the rasterizer |
-| clip_halfz | rasterizer clip_halfz, only on a host without `clip_control` (glClipControl does it natively; viewport.py gives GL the halfz depth range either way) | last stage before the rasterizer |
-| integer_pixel_centers | rasterizer half_pixel_center = False, only on a host without `viewport_array` (float viewports shift by half a pixel natively, viewport.py); the scale is sysvals.viewport_scale | last stage before the rasterizer |
-
-The primitive class.  Stipple applies to polygons only, sprite coordinates
-and point smoothing to points only, so while the bound rasterizer has one of
-those on (``RasterizerCSO.prim_classes`` is not None) the class of what the
-draw rasterizes -- points, lines or polygons -- is one more input of the
-environment; otherwise that input is None and costs nothing.  Such a
-rasterizer keeps Dirty.DRAW_STATE set (rasterizer.py's bind, draw_vbo's
-general path), so each draw goes through ``_draw_general``, which calls
-``_key_prim_class(mode)`` before the dirty blocks are applied: it sets
-Dirty.PROGRAM only when the class differs from the one keyed last, so a
-series of same-class draws costs a tuple index and a compare, and
-alternating classes one program lookup by inputs per switch.  The class is
-that of the last stage before the rasterizer (``_rasterized_classes``): a
-bound GS by its GS_OUTPUT_PRIMITIVE, else a bound TES by TES_POINT_MODE
-(points) and TES_PRIM_MODE (isolines: lines; triangles, quads: polygons),
-else the draw's mode reduced (u_reduced_prim); polygons then take the
-rasterizer's fill mode (POINT / LINE: points / lines).  With two fill modes
-(faces drawn differently) glpipe/raster/fill_modes.py splits the draw into runs of
-one facing and keys each run's class itself.
+``VariantKeysPart`` (``ctx.variant_keys_part``) gathers the inputs of the
+keys -- the bound shaders and a ``VariantEnvironment`` built from the
+areas' ``variant_input`` slots and the mixin areas' state -- into one
+tuple the shader area looks programs up by, and computes a stage's key from
+that tuple only.  It also keys the draw's primitive class.
+docs/lowering.md "Variant keys in the context" has the table of key fields
+and where each comes from, and the primitive-class rule.
 """
 
 from __future__ import annotations
 
+from functools import partial
+from typing import NamedTuple
+
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
+from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import VariantKey
 
@@ -78,10 +23,10 @@ from .raster import rasterizer_keys as _r
 from .enums import Prim, ShaderType
 from .dirty import Dirty
 from .formats import util_format_description
-from .shaders import GRAPHICS_STAGES, variant_input
+from .part import Area, Part, owner
+from .shaders import GRAPHICS_STAGES, VariantInput, variant_input
 
 _DEFAULT_KEY = VariantKey()
-_PROGRAM = Dirty.PROGRAM
 _POINTS, _LINES, _POLYGONS = _r.PRIM_CLASS_POINTS, _r.PRIM_CLASS_LINES, _r.PRIM_CLASS_POLYGONS
 _OFFSET = _r.PRIM_CLASS_OFFSET
 
@@ -110,37 +55,92 @@ def _format_kind(fmt) -> str:
     return "float"
 
 
-class VariantKeyMixin:
-    """Computes ``_variant_key(stage, cso, inputs)`` from ``_variant_inputs()`` (mixed into Context)."""
+class VariantEnvironment(NamedTuple):
+    """The variant-key inputs other than the shaders, by name.
 
-    # The primitive class keyed last and the class of each draw mode (the
-    # module docstring); class attributes, so Context needs no init for them.
-    _prim_class = None
-    _prim_class_table = None
+    ``_variant_environment`` keeps them as a plain tuple in this field order
+    inside one canonical holder (``shaders.variant_input``; the last element
+    of ``_variant_inputs()``), cheap to rebuild on every Dirty.PROGRAM;
+    ``_variant_key`` reads that tuple as a VariantEnvironment.  Structured
+    values are holders themselves (``.value``), stored by their setters, so
+    the tuple hashes without walking them.
+
+    The first fields are the areas' ``variant_input`` slots (glpipe/part.py
+    ``Area``), in ``PARTS`` order, each named after its area (``blend_part``:
+    ``blend``); the others are still read from the areas' mixin attributes."""
+
+    # -- the areas' variant_input slots -------------------------------------------
+    blend: bool  # glpipe/blend.py dual_source_key: the blend state reads SRC1_* factors
+    dsa: int     # glpipe/depth_stencil_alpha.py alpha_func_key: ALWAYS when the alpha test is off
+    # -- read from the mixin areas ------------------------------------------------
+    fb_kinds: VariantInput  # glpipe/framebuffer.py: (kinds of the cbufs' formats, nr_cbufs)
+    vs_input: "VariantInput | None"  # glpipe/vertex.py: vs_input_types of the bound vertex elements
+    rast: VariantInput          # glpipe/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
+    window_rects: VariantInput  # glpipe/rasterizer.py: (count, include) of set_window_rectangles
+    y_flip: bool                # glpipe/viewport.py: viewport 0 has a negative y scale
+    # The draw's primitive class (| PRIM_CLASS_OFFSET), only while the
+    # rasterizer has a class-sensitive field on; else None.
+    prim_class: "int | None"
+    line_stipple: int     # glpipe/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
+    line_last_pixel: int  # glpipe/line_stipple.py: the draw's line_last_pixel (0: none)
+    # glpipe/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
+    edges: "tuple | None"
+    gl_clamp: VariantInput  # glpipe/samplers.py: _gl_clamp_masks (per stage)
+    compare: VariantInput   # glpipe/sampler_compare.py: _compare_pairs (per stage)
+
+
+# The fields filled from the areas' variant_input slots.
+_SLOT_FIELDS = VariantEnvironment._fields[:VariantEnvironment._fields.index("fb_kinds")]
+
+
+class VariantKeysPart(Part):
+    """The variant-key area of a context (``ctx.variant_keys_part``):
+    computes ``_variant_key(stage, cso, inputs)`` from ``_variant_inputs()``
+    and keys the draw's primitive class (``prim_class``; ``prim_class_table``:
+    the class of each draw mode, docs/lowering.md "Variant keys in the
+    context")."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # The shader area's list of bound CSOs (built before this part; the
+        # list object is never replaced).
+        self._shaders = ctx.shader_part.shaders
+        ctx.shader_part._use_variant_keys(self)  # its program emit calls _variant_inputs / _variant_key
+        self.prim_class = None        # the primitive class keyed last (also set by glpipe/fill_modes.py)
+        self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
+        self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
+        # One call (the area's variant_input on its part) per slot field of
+        # VariantEnvironment; bound at the first use (the areas after this
+        # one in PARTS are not built yet).
+        self._slot_inputs = None
 
     def _last_vertex_stage(self):
+        """The last stage before the rasterizer that is bound (GS, TES or VS), or None."""
+        shaders = self._shaders
         for stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL, ShaderType.VERTEX):
-            if self.shaders[stage] is not None:
+            if shaders[stage] is not None:
                 return stage
         return None
 
     def _key_prim_class(self, mode) -> None:
         """draw_vbo's general path, while a class-sensitive rasterizer is bound
-        (see the module docstring): key the class ``mode`` rasterizes as,
-        setting Dirty.PROGRAM when it differs from the one keyed last."""
-        table = self._prim_class_table
-        if table is None or self.dirty & _CLASS_INPUTS:
-            table = self._prim_class_table = self._rasterized_classes()
+        (docs/lowering.md): key the class ``mode`` rasterizes as, setting
+        Dirty.PROGRAM when it differs from the one keyed last."""
+        ctx = self.ctx
+        table = self.prim_class_table
+        if table is None or ctx.dirty & _CLASS_INPUTS:
+            table = self.prim_class_table = self._rasterized_classes()
         if 0 <= mode < _NPRIMS:  # (an unknown mode raises later, in the draw)
             cls = table[mode]
-            if cls != self._prim_class:
-                self._prim_class = cls
-                self.dirty |= _PROGRAM
+            if cls != self.prim_class:
+                self.prim_class = cls
+                ctx.dirty |= Dirty.PROGRAM
 
     def _rasterized_classes(self) -> tuple:
         """The class each draw mode rasterizes as under the bound shaders and
-        rasterizer (the module docstring has the rule)."""
-        gs, tes = self.shaders[_GS], self.shaders[_TES]
+        rasterizer (docs/lowering.md has the rule)."""
+        shaders = self._shaders
+        gs, tes = shaders[_GS], shaders[_TES]
         if gs is not None:
             base = (_GS_OUTPUT_CLASS.get(gs.ir.property("GS_OUTPUT_PRIMITIVE"), _POLYGONS),) * _NPRIMS
         elif tes is not None:
@@ -151,62 +151,84 @@ class VariantKeyMixin:
             base = (cls,) * _NPRIMS
         else:
             base = _REDUCED_BY_MODE
-        fill = (self.rasterizer_part.rasterizer or self.rasterizer_part.rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
+        ctx = self.ctx
+        fill = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
         return tuple(fill[c] for c in base)
 
     def _variant_inputs(self) -> tuple:
         """Everything the variant keys of the bound shaders depend on: the
-        five graphics-stage CSOs and the environment holder (see the module
-        docstring; ``_variant_key`` names the elements).  The environment is
-        rebuilt only when Dirty.PROGRAM says one of its inputs changed."""
+        five graphics-stage CSOs and the environment holder (module
+        docstring; ``VariantEnvironment`` names its fields).  The
+        environment is rebuilt only when Dirty.PROGRAM says one of its
+        inputs changed."""
+        ctx = self.ctx
         env = self._variant_env
-        if env is None or self.dirty & _PROGRAM:
+        if env is None or ctx.dirty & Dirty.PROGRAM:
             env = self._variant_env = self._variant_environment()
-        sh = self.shaders
+        sh = self._shaders
         gs = sh[_GS]
         if gs is None:
-            gs = self.vertex_layer_part.layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS
-        if gs is None and self.rasterizer_part.rast_line_gs:
-            gs = self.line_stipple_part.line_stipple_gs  # glpipe/raster/line_stipple.py: the generated pass-through GS (or None)
-        if gs is None and self.rasterizer_part.rast_edge_fill:
-            gs = self.polygon_edges_part.edge_gs  # glpipe/raster/polygon_edges.py: the generated pass-through GS (or None)
+            gs = ctx.vertex_layer_part.layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS
+        if gs is None and ctx.rasterizer_part.rast_line_gs:
+            gs = ctx.line_stipple_part.line_stipple_gs  # glpipe/raster/line_stipple.py: the generated pass-through GS (or None)
+        if gs is None and ctx.rasterizer_part.rast_edge_fill:
+            gs = ctx.polygon_edges_part.edge_gs  # glpipe/raster/polygon_edges.py: the generated pass-through GS (or None)
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
 
-    def _variant_environment(self):
-        """The canonical holder of the variant-key inputs other than the
-        shaders.  Structured values are holders themselves, stored by their
-        setters, so the tuple hashes without walking them."""
-        velems = self.vertex_part.velems
+    def _bind_slot_inputs(self) -> tuple:
+        """One call per area with a ``variant_input`` slot, in PARTS order
+        (the slot's function on the area's part); refuses an area whose slot
+        has no field of its name at its place in VariantEnvironment."""
+        ctx = self.ctx
+        areas = [area for area in ctx._areas if area.variant_input is not None]
+        names = tuple(area.attr.removesuffix("_part") for area in areas)
+        if names != _SLOT_FIELDS:
+            raise TypeError(f"the areas with a variant_input slot are {names}; VariantEnvironment's fields "
+                            f"before fb_kinds are {_SLOT_FIELDS}: they must be the same, in PARTS order")
+        self._slot_inputs = tuple(partial(area.variant_input, owner(ctx, area)) for area in areas)
+        return self._slot_inputs
+
+    def _variant_environment(self) -> VariantInput:
+        """The canonical holder of the ``VariantEnvironment`` of the current state."""
+        ctx = self.ctx
+        # The slots' calls, in _SLOT_FIELDS order (checked when bound).
+        blend, dsa = self._slot_inputs or self._bind_slot_inputs()
+        velems = ctx.vertex_part.velems
+        # A plain tuple in VariantEnvironment's field order: every
+        # Dirty.PROGRAM pays this rebuild, and making the NamedTuple here
+        # would double its cost; _variant_key (new combinations only) reads
+        # it as a VariantEnvironment.  (Calling the slots by name: a loop
+        # over them, ``*map(...)`` in the display, costs twice as much.)
         return variant_input((
-            self.framebuffer_part.fb_output_kinds,  # glpipe/framebuffer.py: (kinds of the cbufs, nr_cbufs, sample positions)
-            self.dsa_part.alpha_func_key,     # glpipe/depth_stencil_alpha.py
-            self.blend_part.dual_source_key,  # glpipe/blend.py
-            velems.vs_input if velems is not None else None,  # glpipe/vertex.py: vs_input_types
-            self.rasterizer_part.rast_key,         # glpipe/raster/rasterizer.py: the bound rasterizer's variant fields
-            self.rasterizer_part.window_rect_key,  # glpipe/raster/rasterizer.py: (count, include)
-            self.viewport_part.viewport_y_flip,  # glpipe/viewport.py
-            # The draw's primitive class, only while the rasterizer has a class-sensitive field on.
-            self._prim_class if self.rasterizer_part.rast_class_sensitive else None,
-            # glpipe/raster/line_stipple.py: 0 (no stipple for this draw), 1 (per strip), 2 (segment bases).
-            self.line_stipple_part.line_stipple_key if self.rasterizer_part.rast_line_stipple else 0,
-            # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none).
-            self.line_stipple_part.line_last_pixel_key if self.rasterizer_part.rast_line_last_pixel else 0,
-            # glpipe/raster/polygon_edges.py: (GS bits, VS bits, fill modes) of the draw's edge flags, or None.
-            self.polygon_edges_part.edge_key if self.rasterizer_part.rast_edge_fill else None,
-            self.samplers_part.gl_clamp_input,  # glpipe/samplers.py: gl_clamp_masks (per stage)
-            self.sampler_views_part.compare_class_input))  # glpipe/sampler_compare.py: compare_pairs (per stage)
+            blend(),  # blend
+            dsa(),  # dsa
+            ctx.framebuffer_part.fb_output_kinds,  # fb_kinds
+            velems.vs_input if velems is not None else None,  # vs_input
+            ctx.rasterizer_part.rast_key,  # rast
+            ctx.rasterizer_part.window_rect_key,  # window_rects
+            ctx.viewport_part.viewport_y_flip,  # y_flip
+            self.prim_class if ctx.rasterizer_part.rast_class_sensitive else None,  # prim_class
+            ctx.line_stipple_part.line_stipple_key if ctx.rasterizer_part.rast_line_stipple else 0,  # line_stipple
+            ctx.line_stipple_part.line_last_pixel_key if ctx.rasterizer_part.rast_line_last_pixel else 0,  # line_last_pixel
+            ctx.polygon_edges_part.edge_key if ctx.rasterizer_part.rast_edge_fill else None,  # edges
+            ctx.samplers_part.gl_clamp_input,  # gl_clamp
+            ctx.sampler_views_part.compare_class_input))  # compare
+
+    def _drop_variant_env(self) -> None:
+        """GLPIPE_DEBUG=nofast, before each draw: forget the environment, so
+        the next program emit gathers it from the areas again."""
+        self._variant_env = None
 
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
         (``_variant_inputs()``); reads nothing else of the context."""
         vs, _tcs, tes, gs, fs, env = inputs
-        (fb_kinds, alpha_func, dual_source, vs_input, rast_input, window_rects, y_flip, prim_class,
-         line_stipple, line_last_pixel, edges, gl_clamp_input, compare_input) = env.value
-        color_kinds, nr_cbufs, sample_positions = fb_kinds.value
-        vs_input_types = vs_input.value if vs_input is not None else None
-        rast = rast_input.value
-        window_rect_count, window_rect_include = window_rects.value
-        gl_clamp_masks = gl_clamp_input.value
+        env = VariantEnvironment._make(env.value)  # (the holder's tuple is in field order)
+        alpha_func, prim_class, line_stipple, edges = env.dsa, env.prim_class, env.line_stipple, env.edges
+        color_kinds, nr_cbufs, sample_positions = env.fb_kinds.value
+        vs_input_types = env.vs_input.value if env.vs_input is not None else None
+        rast = env.rast.value
+        window_rect_count, window_rect_include = env.window_rects.value
         # rasterizer.py or-s PRIM_CLASS_OFFSET into the class of polygons an
         # unscaled offset applies to; the class comparisons below see the class.
         offset_draw = prim_class is not None and prim_class & _OFFSET
@@ -221,7 +243,7 @@ class VariantKeyMixin:
             fields["nr_cbufs"] = nr_cbufs
             if alpha_func != _ALPHA_ALWAYS:
                 fields["alpha_func"] = alpha_func
-            if dual_source:
+            if env.blend:  # the blend state's dual_source_key
                 fields["dual_source_blend"] = True
             if sample_positions and cso.info.opcodes_used & _REINTERPOLATED:  # lowering/glsl/passes/interp.py
                 fields["sample_positions"] = sample_positions
@@ -264,22 +286,23 @@ class VariantKeyMixin:
             if window_rect_count or window_rect_include:
                 fields["window_rectangles"] = window_rect_count
                 fields["window_rectangles_include"] = window_rect_include
-        if line_last_pixel and stage == _GS:
+        if env.line_last_pixel and stage == _GS:
             # The GS is the last stage whenever this is set (line_stipple.py).
-            fields["line_last_pixel"] = line_last_pixel
+            fields["line_last_pixel"] = env.line_last_pixel
         if gs is not None and stage == (_TES if tes is not None else _VS) and gs.info.input("CLIPVERTEX") is not None \
                 and cso.info.output("CLIPVERTEX") is not None:
             # A GS reading the clip vertex (a Gallium GS, or glpipe's generated one passing it on).
             fields["clipvertex_varying"] = True
         if edges is not None:
+            gs_edge_flags, vs_edge_flags, edge_fill = edges
             # The GS is the generated one whenever this is set (polygon_edges.py).
             if stage == _GS:
-                fields["edge_flags"] = edges[0]
-            elif stage == _VS and edges[1]:
-                fields["edge_flags"] = edges[1]
-            elif stage == _FS and edges[2]:
-                fields["edge_fill"] = edges[2]
-                if edges[0] & 4:  # EDGE_FLAGS_STIPPLE: the counters along the edges
+                fields["edge_flags"] = gs_edge_flags
+            elif stage == _VS and vs_edge_flags:
+                fields["edge_flags"] = vs_edge_flags
+            elif stage == _FS and edge_fill:
+                fields["edge_fill"] = edge_fill
+                if gs_edge_flags & EDGE_FLAGS_STIPPLE:  # the counters along the edges
                     fields["edge_stipple"] = True
         if line_stipple and (stage == _GS or (stage == _VS and line_stipple == 2)):
             # The GS is the last stage whenever line_stipple is set (line_stipple.py).
@@ -301,26 +324,27 @@ class VariantKeyMixin:
                     fields["disabled_clip_distances"] = disabled
             # A negative viewport y scale, XOR bottom_edge_rule's clip origin
             # UPPER_LEFT (whose mirror the stage undoes; rasterizer.py _origin_key).
-            if y_flip != rast[_r.KEY_BOTTOM_EDGE_RULE]:
+            if env.y_flip != rast[_r.KEY_BOTTOM_EDGE_RULE]:
                 fields["y_flip"] = True
             if rast[_r.KEY_DEPTH_CLIP] == _r.DEPTH_CLIP_FAR:
                 # Near plane off, far on: the viewport's z transform in the
                 # stage, host depth range [0, 1] (glpipe/viewport.py).
-                self.viewport_part.check_viewport_depth(cso)
+                self.ctx.viewport_part.check_viewport_depth(cso)
                 fields["viewport_depth"] = True
             if rast[_r.KEY_DEPTH_CLIP]:
                 # (the host's clip distance count is a constant of the context)
                 fields["depth_clip_plane"] = rast[_r.KEY_DEPTH_CLIP]
                 fields["depth_clip_slot"] = _r.depth_clip_slot(rast[_r.KEY_CLIP_PLANES], cso.ir,
-                                                               self.rasterizer_part.rast_max_clip_distances)
+                                                               self.ctx.rasterizer_part.rast_max_clip_distances)
             # Set by rasterizer.py only where the host lacks the GL switch.
             if rast[_r.KEY_CLIP_HALFZ]:
                 fields["clip_halfz"] = True
             if rast[_r.KEY_INTEGER_PIXEL_CENTERS]:
                 fields["integer_pixel_centers"] = True
+        gl_clamp_masks = env.gl_clamp.value
         if gl_clamp_masks[stage] != (0, 0, 0):
             fields["gl_clamp"] = gl_clamp_masks[stage]
-        compare_pairs = compare_input.value[stage]
+        compare_pairs = env.compare.value[stage]
         if compare_pairs:
             # Only the slots this shader compares through: other shaders keep their variant.
             lookups = cso.compare_uses[0]
@@ -339,4 +363,9 @@ def output_kinds(fb, sample_positions=()):
                                 for s in fb.cbufs[:fb.nr_cbufs]), fb.nr_cbufs, sample_positions))
 
 
-__all__ = ["VariantKeyMixin", "GRAPHICS_STAGES", "output_kinds"]
+AREA = Area(
+    "variant_keys_part", part=VariantKeysPart,
+    drop_caches=VariantKeysPart._drop_variant_env,
+)
+
+__all__ = ["AREA", "GRAPHICS_STAGES", "VariantEnvironment", "VariantKeysPart", "output_kinds"]

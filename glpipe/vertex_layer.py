@@ -60,7 +60,7 @@ class VertexLayerPart(Part):
         if self._host_writes_layer:
             return
         ctx = self.ctx
-        sh = ctx.shaders
+        sh = ctx.shader_part.shaders
         vs = sh[_VS]
         needed = (vs is not None and sh[_GS] is None and sh[_TES] is None
                   and any(vs.info.output(s) is not None for s in SEMANTICS))

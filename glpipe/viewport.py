@@ -201,7 +201,7 @@ class ViewportPart(Part):
         """Whether the bound VS writes window-space positions; on a change,
         dirty the transform.  Called by VS binds and deletes only
         (glpipe/shaders.py), so other shader switches cost nothing."""
-        vs = self.ctx.shaders[_VS]
+        vs = self.ctx.shader_part.shaders[_VS]
         on = vs is not None and vs.window_space  # decided at create (ShaderCSO.window_space)
         if on != self.window_space:
             self.window_space = on
@@ -243,8 +243,8 @@ class ViewportPart(Part):
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
         self.ctx.rasterizer_part.rast_host.held = None
-        self.ctx._set_sysval("viewport_scale", scale)
-        self.ctx._set_sysval("viewport_translate", translate)
+        self.ctx.sysvals_part._set_sysval("viewport_scale", scale)
+        self.ctx.sysvals_part._set_sysval("viewport_translate", translate)
 
 
 # The VS slot of Context.shaders as a plain int (read on every shader bind).

@@ -173,7 +173,7 @@ class FillModesPart(Part):
         """Refuse what cannot be split (docs/rasterizer.md); returns (instances
         to capture, the instance divisor of the per-instance elements or 0)."""
         ctx = self.ctx
-        gs, tes, vs, fs = (ctx.shaders[s] for s in (_GS, _TES, _VS, _FS))
+        gs, tes, vs, fs = (ctx.shader_part.shaders[s] for s in (_GS, _TES, _VS, _FS))
         if gs is not None or tes is not None:
             raise UnsupportedError(f"{_FIELD}: a bound {'geometry' if gs is not None else 'tessellation'} shader "
                                    f"makes the triangles, which glpipe cannot re-draw by facing")
@@ -207,11 +207,11 @@ class FillModesPart(Part):
         capture = ctx.vertex_capture_part
         # The class the draw rasterizes as, keyed for it just before
         # (_key_prim_class: this rasterizer is class-sensitive).
-        table = ctx._prim_class_table
+        table = ctx.variant_keys_part.prim_class_table
         mode = info.mode
         if not 0 <= mode < len(table) or table[mode] != PRIM_CLASS_POLYGONS:
             return False  # points or lines: fill modes do not apply
-        if ctx.shaders[_GS] is None and ctx.shaders[_TES] is None and mode not in POLYGON_PRIMS:
+        if ctx.shader_part.shaders[_GS] is None and ctx.shader_part.shaders[_TES] is None and mode not in POLYGON_PRIMS:
             return False  # PATCHES without a TES: the normal path raises
         cso = ctx.rasterizer_part.rasterizer
         faces = self._fm_faces(cso)
@@ -294,8 +294,8 @@ class FillModesPart(Part):
                     # The run's class (stipple, sprites, ...) and the FS of its
                     # fill mode's edge flags (glpipe/raster/polygon_edges.py).
                     edges = ctx.rasterizer_part.rast_edge_fill and ctx.polygon_edges_part._key_edge_run(pmode)
-                    if (cls is not None and cls != ctx._prim_class) or edges:
-                        self._fm_key_class(cls if cls is not None else ctx._prim_class, si)
+                    if (cls is not None and cls != ctx.variant_keys_part.prim_class) or edges:
+                        self._fm_key_class(cls if cls is not None else ctx.variant_keys_part.prim_class, si)
                     if gl_mode != mode_now:
                         gl.glPolygonMode(gl.GL_FRONT_AND_BACK, gl_mode)
                         ctx._counters.gl_state_calls += 1
@@ -308,7 +308,7 @@ class FillModesPart(Part):
         """Key the primitive class of a run (its variant: stipple, sprites,
         point smoothing, unscaled offset) and emit the program it selects."""
         ctx = self.ctx
-        ctx._prim_class = cls
+        ctx.variant_keys_part.prim_class = cls
         keep = ctx.dirty
         ctx.dirty = Dirty.PROGRAM
         ctx._update_derived(start_instance)  # the program and whatever it dirtied
@@ -341,7 +341,7 @@ class FillModesPart(Part):
     def _fm_draw_run(self, gl_tris, first_tri, ntris, bias, instances, start_instance, drawid) -> None:
         """Triangles first_tri..first_tri+ntris-1 of the private index buffer."""
         ctx = self.ctx
-        if ctx._program_drawid:
+        if ctx.shader_part.program_drawid:
             # gl_DrawID through draw.py's multi-draw-indirect path (it binds its own indices).
             data = self._fm_data[3 * first_tri:3 * (first_tri + ntris)]
             sub = DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=data, count=3 * ntris, index_bias=bias,

@@ -213,8 +213,8 @@ class LineStipplePart(Part):
         primitives only: polygon edges drawn in fill mode LINE keep GL's rule
         (docs/rasterizer.md "Line last pixel")."""
         ctx = self.ctx
-        classes = ctx._rasterized_classes()  # glpipe/variant_keys.py
-        gs, tes = ctx.shaders[_GS], ctx.shaders[_TES]
+        classes = ctx.variant_keys_part._rasterized_classes()  # glpipe/variant_keys.py
+        gs, tes = ctx.shader_part.shaders[_GS], ctx.shader_part.shaders[_TES]
         stipple, last_pixel = ctx.rasterizer_part.rast_line_stipple, ctx.rasterizer_part.rast_line_last_pixel
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
         # glpipe/raster/polygon_edges.py; a GS's or TES's triangles are refused.
@@ -254,7 +254,7 @@ class LineStipplePart(Part):
         """The pass-through GS after the last vertex stage (TES, else VS), one
         per (stage CSO, input primitive), parsed once."""
         ctx = self.ctx
-        source = ctx.shaders[_TES] or ctx.shaders[_VS]
+        source = ctx.shader_part.shaders[_TES] or ctx.shader_part.shaders[_VS]
         if source is None:
             return None  # the draw raises: no vertex shader
         cache = self._ls_generated
@@ -304,8 +304,8 @@ class LineStipplePart(Part):
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
             clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
                                            "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
-            scale = np.array(ctx._get_sysval("viewport_scale")[:2], np.float64)
-            translate = np.array(ctx._get_sysval("viewport_translate")[:2], np.float64)
+            scale = np.array(ctx.sysvals_part._get_sysval("viewport_scale")[:2], np.float64)
+            translate = np.array(ctx.sysvals_part._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
             per_instance = []
             for inst in range(instances):
@@ -331,10 +331,10 @@ class LineStipplePart(Part):
         unit, and the per-instance stride into sysvals.line_stipple.z."""
         ctx = self.ctx
         self._geom_buffer_texture(self._ls_objects(), bases.astype(np.float32, copy=False), ctx.gl.GL_R32F)
-        stipple = ctx._get_sysval("line_stipple")
-        ctx._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        stipple = ctx.sysvals_part._get_sysval("line_stipple")
+        ctx.sysvals_part._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
         if ctx.dirty & Dirty.SYSVALS:
-            ctx._emit_sysvals()
+            ctx.sysvals_part._emit_sysvals()
             ctx.dirty &= ~Dirty.SYSVALS
 
     def _geom_buffer_texture(self, objs: BufferTexture, data: np.ndarray, internal_format: int) -> None:

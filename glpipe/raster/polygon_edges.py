@@ -216,9 +216,9 @@ class PolygonEdgesPart(Part):
         """The entry of every draw mode under the bound shaders and rasterizer:
         None, or an ``EdgeKey``."""
         ctx = self.ctx
-        vs = ctx.shaders[_VS]
+        vs = ctx.shader_part.shaders[_VS]
         modes = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).key.value[KEY_EDGE_FILL]
-        if not modes or vs is None or ctx.shaders[_GS] is not None or ctx.shaders[_TES] is not None:
+        if not modes or vs is None or ctx.shader_part.shaders[_GS] is not None or ctx.shader_part.shaders[_TES] is not None:
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
@@ -255,7 +255,7 @@ class PolygonEdgesPart(Part):
     def _generated_edge_gs(self):
         """The pass-through GS after the bound VS (triangles in), one per VS, parsed once."""
         ctx = self.ctx
-        source = ctx.shaders[_VS]
+        source = ctx.shader_part.shaders[_VS]
         cache = self._edge_generated
         if cache is None:
             cache = self._edge_generated = {}
@@ -318,8 +318,8 @@ class PolygonEdgesPart(Part):
         first = bool((ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).templ.flatshade_first)
         source = ctx._index_values(info, items) if info.index_size else None
         gl_tris = int(ctx.gl.GL_TRIANGLES)
-        scale = np.array(ctx._get_sysval("viewport_scale")[:2], np.float64)
-        translate = np.array(ctx._get_sysval("viewport_translate")[:2], np.float64)
+        scale = np.array(ctx.sysvals_part._get_sysval("viewport_scale")[:2], np.float64)
+        translate = np.array(ctx.sysvals_part._get_sysval("viewport_translate")[:2], np.float64)
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
@@ -355,10 +355,10 @@ class PolygonEdgesPart(Part):
         objs = self._edge_objects()
         ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
                                   ctx.gl.GL_RGBA32F)  # line_stipple.py
-        stipple = ctx._get_sysval("line_stipple")
-        ctx._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
+        stipple = ctx.sysvals_part._get_sysval("line_stipple")
+        ctx.sysvals_part._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
         if ctx.dirty & Dirty.SYSVALS:
-            ctx._emit_sysvals()
+            ctx.sysvals_part._emit_sysvals()
             ctx.dirty &= ~Dirty.SYSVALS
 
     def destroy(self) -> None:

@@ -423,9 +423,9 @@ class RasterizerPart(Part):
             if self.rast_class_sensitive or self.rast_edge_fill:
                 ctx.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/raster/polygon_edges.py keys the next draw)
         if used.line_stipple is not None:
-            ctx._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
+            ctx.sysvals_part._set_sysval("line_stipple", used.line_stipple)  # marks the block dirty only on a change
         if used.depth_offset is not None:
-            ctx._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
+            ctx.sysvals_part._set_sysval("depth_offset", used.depth_offset)  # scale, units, clamp (passes/depth.py)
         if used.viewport_fields != self._rast_viewport:
             self._rast_viewport = used.viewport_fields
             ctx.dirty |= Dirty.VIEWPORT  # depth range (clip_halfz), half-pixel shift
@@ -462,7 +462,7 @@ class RasterizerPart(Part):
             return
         self.clip_state = state
         for i, plane in enumerate(state.ucp):
-            ctx._set_sysval("clip_plane", plane, i)
+            ctx.sysvals_part._set_sysval("clip_plane", plane, i)
 
     def set_polygon_stipple(self, stipple: PolyStipple) -> None:
         """pipe_context::set_polygon_stipple: 32 rows of 32 bits.  Row r
@@ -486,7 +486,7 @@ class RasterizerPart(Part):
         # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
         # variant reads bit 31 - x % 32 (lowering/glsl/passes/fragment.py).
         for i in range(8):
-            ctx._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
+            ctx.sysvals_part._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
 
     def set_window_rectangles(self, include, rects) -> None:
         """pipe_context::set_window_rectangles(include, rects): up to
@@ -511,7 +511,7 @@ class RasterizerPart(Part):
             return
         self.window_rectangles = value
         for i, r in enumerate(rects):
-            ctx._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
+            ctx.sysvals_part._set_sysval("window_rect", (r.minx, r.miny, r.maxx - r.minx, r.maxy - r.miny), i)
         key = variant_input((len(rects), bool(include)))
         if key is not self.window_rect_key:
             self.window_rect_key = key
@@ -539,8 +539,8 @@ class RasterizerPart(Part):
         if (outer, inner) == self.tess_state:
             return
         self.tess_state = (outer, inner)
-        ctx._set_sysval("tess_default_outer", outer)
-        ctx._set_sysval("tess_default_inner", inner)
+        ctx.sysvals_part._set_sysval("tess_default_outer", outer)
+        ctx.sysvals_part._set_sysval("tess_default_inner", inner)
         ctx.dirty |= Dirty.TESS
 
     # -- emit ----------------------------------------------------------------
@@ -588,11 +588,11 @@ class RasterizerPart(Part):
         cso = self.rasterizer or self.rasterizer_default
         mask = cso.clip_plane_enable
         if cso.depth_clip_plane:
-            last = ctx._last_vertex_stage()
+            last = ctx.variant_keys_part._last_vertex_stage()
             if last is not None:
-                mask |= 1 << depth_clip_slot(mask, ctx.shaders[last].ir, self.rast_max_clip_distances)
+                mask |= 1 << depth_clip_slot(mask, ctx.shader_part.shaders[last].ir, self.rast_max_clip_distances)
         host = self.rast_host
-        prog = ctx._program
+        prog = ctx.shader_part.program
         # Clip distances standing for cull distances (lowering/glsl/passes/cull.py) are always on.
         cull = prog.cull_clip_mask if prog is not None else 0
         if not mask and not cull and host.clip_distances == 0:
@@ -644,7 +644,7 @@ class RasterizerPart(Part):
         lines / points gets the draw's edge flags (glpipe/raster/polygon_edges.py)."""
         ctx = self.ctx
         if self.rast_class_sensitive:
-            ctx._key_prim_class(mode)
+            ctx.variant_keys_part._key_prim_class(mode)
             if self.rast_line_gs:
                 ctx.line_stipple_part._key_line_gs(mode)
         if self.rast_edge_fill:

@@ -96,7 +96,7 @@ class VertexCapturePart(Part):
         (program, vertex input for ``start_instance``) must be emitted."""
         ctx = self.ctx
         gl = ctx.gl
-        prog = self._capture_program(ctx._program.variants[0], what)
+        prog = self._capture_program(ctx.shader_part.program.variants[0], what)
         objs = self._vc_buffer
         if objs is None:
             objs = self._vc_buffer = _CaptureBuffer(int(gl.glGenBuffers(1)))
@@ -128,7 +128,7 @@ class VertexCapturePart(Part):
         ctx.screen.counters.bytes_downloaded += size
         # Back to the draw's state: its program, and the rasterizer-discard
         # switch as its rasterizer has it (the host record forgets it).
-        ctx._hot.glUseProgram(ctx._program.gl_program)
+        ctx._hot.glUseProgram(ctx.shader_part.program.gl_program)
         ctx.rasterizer_part.rast_host.cleared()
         ctx.rasterizer_part._emit_rasterizer()
         return out.view(np.float32).reshape(instances, n, 4)

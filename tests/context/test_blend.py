@@ -268,11 +268,11 @@ def test_dual_source_blending(screen, ctx):
     np.testing.assert_allclose(got, want, atol=2e-6)
     # GL reads the second source from the output at location 0, index 1 (GL 4.5
     # §17.3.6.3); llvmpipe happens to accept location 1 too, so check the wiring.
-    fs_variant = ctx._program.variants[-1]
+    fs_variant = ctx.shader_part.program.variants[-1]
     assert fs_variant.key.dual_source_blend and "index = 1" in fs_variant.glsl.source
     ctx.bind_blend_state(None)
     draw(0)
-    assert not ctx._program.variants[-1].key.dual_source_blend
+    assert not ctx.shader_part.program.variants[-1].key.dual_source_blend
 
 
 def test_dual_source_beyond_the_first_rt_is_refused(screen, ctx):

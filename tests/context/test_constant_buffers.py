@@ -182,7 +182,7 @@ def test_redundant_sets_do_nothing(screen, ctx):
         ctx.set_constant_buffer(ShaderType.FRAGMENT, 1, ConstantBuffer(user_buffer=_vec4s(1)))
         assert not ctx.dirty & Dirty.CONSTANTS
         ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_size=48))
-        ctx._emit_constants()
+        ctx.constbuf_part._emit_constants()
         assert counting.calls == ["glBindBufferRange"]
     finally:
         ctx.gl = counting._gl

@@ -230,12 +230,12 @@ def test_new_values_do_not_recompile(screen, ctx):
     tri, _, _ = slope_triangle(0.0)
     rast(ctx, offset_tri=True, offset_units=0.125, offset_units_unscaled=True)
     draw(ctx, tri, Prim.TRIANGLES)
-    programs = len(ctx._programs)
+    programs = len(ctx.shader_part._programs)
     for units in (0.0625, 0.25):
         rast(ctx, offset_tri=True, offset_units=units, offset_units_unscaled=True)
         draw(ctx, tri, Prim.TRIANGLES)
         assert np.all(read_depth(screen, zs) == np.float32(0.5 + units))
-    assert len(ctx._programs) == programs
+    assert len(ctx.shader_part._programs) == programs
 
 
 def test_fs_writing_depth_gets_no_offset(screen, ctx):

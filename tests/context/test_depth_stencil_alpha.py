@@ -248,17 +248,17 @@ def test_alpha_test_feeds_the_variant_key_and_sysvals(screen, ctx):
     ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
         DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.625)))
     draw()
-    assert ctx._program.variants[-1].key.alpha_func == Func.GEQUAL
-    assert ctx._get_sysval("alpha_ref")[0] == 0.625
+    assert ctx.shader_part.program.variants[-1].key.alpha_func == Func.GEQUAL
+    assert ctx.sysvals_part._get_sysval("alpha_ref")[0] == 0.625
     gl = screen.host.gl
     data = np.zeros(4, np.float32)
     from lowering.glsl.sysval_block import field_offset
-    gl.glGetNamedBufferSubData(ctx._sysvals_ubo, field_offset("alpha_ref"), 16, data)
+    gl.glGetNamedBufferSubData(ctx.sysvals_part._sysvals_ubo, field_offset("alpha_ref"), 16, data)
     assert data[0] == 0.625  # uploaded to the UBO the program reads
     ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
         DepthStencilAlphaState(alpha_enabled=False, alpha_func=Func.NEVER)))
     draw()
-    assert ctx._program.variants[-1].key.alpha_func == Func.ALWAYS
+    assert ctx.shader_part.program.variants[-1].key.alpha_func == Func.ALWAYS
 
 
 # -- depth bounds ---------------------------------------------------------------------------

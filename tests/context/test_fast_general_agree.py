@@ -380,7 +380,7 @@ def scene_shaders_and_vertex_input(screen, ctx, new_context):
         ctx.set_vertex_buffers(buffers)
         ctx.bind_vs_state(vs)  # redundant
         _tris(ctx, 0)
-        ctx.bind_fs_state(half if ctx.shaders[ShaderType.FRAGMENT] is fs else fs)
+        ctx.bind_fs_state(half if ctx.shader_part.shaders[ShaderType.FRAGMENT] is fs else fs)
     # Indexed draws: a resource index buffer drawn twice, user indices, restart on and off.
     idx = np.array([0, 1, 2, 0xFFFF, 6, 7, 8, 12, 13, 14], np.uint16)
     ib = vertex_buffer(screen, idx, bind=Bind.INDEX_BUFFER)

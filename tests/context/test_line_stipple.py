@@ -437,7 +437,7 @@ def test_stippled_polygon_edges_refused_where_not_modelled(ctx):
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
         draw(ctx, verts([(1.5, 1.5), (9.5, 1.5), (1.5, 9.5), (9.5, 9.5), (3.5, 5.5), (5.5, 3.5)], WHITE),
              Prim.TRIANGLE_STRIP_ADJACENCY)
-    vs = ctx.shaders[0]
+    vs = ctx.shader_part.shaders[0]
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=EDGEFLAG_VS)))
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
         draw(ctx, tri, Prim.TRIANGLES)

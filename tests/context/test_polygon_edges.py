@@ -577,7 +577,7 @@ def test_fast_path_draws_keep_vertex_edge_flags(screen, ctx):
     ctx.draw_vbo(info)  # the fast path from here on
     every = image(ctx, color)
     assert_pixels(every, segment_pixels(TRI[1], TRI[2]), 2 * cols[2])  # no flags: the diagonal twice
-    plain_vs = ctx.shaders[0]
+    plain_vs = ctx.shader_part.shaders[0]
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=EDGEFLAG_VS)))
     ctx.draw_vbo(info)
     img = image(ctx, color)
