@@ -42,7 +42,7 @@ class Held:
     tuple; None entries are unknown).  ``lost`` memoises ``Shadow.lose``:
     {positions made unknown: the resulting Held}."""
 
-    __slots__ = ("state", "lost")
+    __slots__ = ("lost", "state")
 
     def __init__(self, state: tuple) -> None:
         self.state = state

@@ -19,7 +19,13 @@ def _compute(have, want):
 
 def _ctx():
     sent = []
-    ops = tuple((lambda i: (lambda *a: sent.append((i, a))))(i) for i in range(3))
+
+    def op(i):
+        def call(*args):
+            sent.append((i, args))
+        return call
+
+    ops = tuple(op(i) for i in range(3))
     return types.SimpleNamespace(_hot_ops=ops, _counters=types.SimpleNamespace(gl_state_calls=0)), sent
 
 

@@ -5,9 +5,20 @@ drawing after another one still sends its blend and DSA blocks whole."""
 from __future__ import annotations
 
 from glpipe.shadow import host_shadow
-from glpipe.state import BlendState, DepthStencilAlphaState, RasterizerState, RTBlendState
+from glpipe.state import (
+    BlendState,
+    DepthStencilAlphaState,
+    RasterizerState,
+    RTBlendState,
+)
 
-from .util_blend_dsa import CountingGL, color_target, forget_host_state, fullscreen, pipeline
+from .util_blend_dsa import (
+    CountingGL,
+    color_target,
+    forget_host_state,
+    fullscreen,
+    pipeline,
+)
 
 
 def test_every_shadowed_block_uses_the_hosts_shadow(screen, ctx):
