@@ -40,8 +40,9 @@ given take the template default); ``blend_coherent`` only qualifies
 advanced blending, which is refused (PIPE_CAP_BLEND_EQUATION_ADVANCED 0).
 
 Emission.  What the host holds of the block is recorded as an interned
-snapshot (``_BlendHeld``: per-RT enables, masks, equations and factors,
-logic op, alpha-to-coverage / -one, dither).  A bind sets Dirty.BLEND_CSO:
+snapshot in the host's blend shadow (glpipe/host/shadow.py; per-RT enables,
+masks, equations and factors, logic op, alpha-to-coverage / -one, dither).
+A bind sets Dirty.BLEND_CSO:
 the emit then sends the calls that take the recorded snapshot to the bound
 block -- computed once per (snapshot, block) and cached on the block as
 ``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so switching
@@ -68,6 +69,7 @@ from .dirty import Dirty
 from .formats import host_storage, util_format_description
 from .host.hotgl import OP
 from .part import Area, Part
+from .host.shadow import host_shadow
 from .templates import BlendState
 
 F = BlendFactor
@@ -161,18 +163,6 @@ class _GLBlock:
                  "dither", "dual_source", "full_calls", "after", "transitions")
 
 
-class _BlendHeld:
-    """What the host holds of the blend block, as a snapshot tuple
-    ``(enables, masks, equations, funcs, logic_enable, logic_op, a2c, a2o,
-    dither)`` (per-RT tuples; None = unknown).  Interned per context, so
-    transitions are cached by identity."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple):
-        self.state = state
-
-
 def _sync_group(want: tuple, have: tuple, calls: list, set_all, set_one) -> tuple:
     """Record the calls bringing one per-RT group from ``have`` (None
     entries: unknown) to ``want`` (None entries: don't care) into ``calls``;
@@ -244,7 +234,10 @@ class BlendPart(Part):
         self._gl_a2c_cap = int(gl.GL_SAMPLE_ALPHA_TO_COVERAGE)
         self._gl_a2o_cap = int(gl.GL_SAMPLE_ALPHA_TO_ONE)
         self._gl_dither_cap = int(gl.GL_DITHER)
-        self._blend_states: "dict[tuple, _BlendHeld]" = {}  # interned host snapshots
+        # What the host holds of the block, shared by the host's contexts
+        # (glpipe/host/shadow.py): (enables, masks, equations, funcs, logic_enable,
+        # logic_op, a2c, a2o, dither), per-RT tuples, None = unknown.
+        self._blend_shadow = host_shadow(ctx.host, "blend")
         self.blend = None
         self._blend_default = BlendCSO(ctx, BlendState(), self._blend_nr_rts)
         self.dual_source_key = False
@@ -265,7 +258,7 @@ class BlendPart(Part):
         """The host no longer holds what was recorded (Dirty.BLEND's row in
         DERIVED_ORDER, just before _emit_blend): the next emit sends the
         whole block."""
-        self._blend_held = None
+        self._blend_shadow.forget()
 
     # -- CSO -----------------------------------------------------------------
 
@@ -452,17 +445,15 @@ class BlendPart(Part):
                         f"GL_ARB_draw_buffers_blend; not on this host profile")
         return block
 
-    def _blend_transition(self, block: _GLBlock, held) -> tuple:
-        """(calls, ``_BlendHeld`` after them, number of calls) taking the host
-        from ``held`` (None: unknown, so the whole block is sent) to ``block``.  Computed
-        once per (held, block) and cached on the block; calls are
-        ``(hotgl.OP index, args)``."""
-        n = self._blend_nr_rts
-        if held is None:
-            unknown = (None,) * n
+    def _blend_calls(self, have, block: _GLBlock) -> tuple:
+        """(calls, snapshot after them) taking the host from ``have`` (a
+        snapshot tuple; None: unknown, so the whole block is sent) to
+        ``block``; calls are ``(hotgl.OP index, args)``.  The blend shadow
+        (glpipe/host/shadow.py) interns the snapshot and caches the step on the
+        block, once per (held snapshot, block)."""
+        if have is None:
+            unknown = (None,) * self._blend_nr_rts
             have = (unknown, unknown, unknown, unknown, None, None, None, None, None)
-        else:
-            have = held.state
         h_enables, h_masks, h_equations, h_funcs, h_logic_on, h_logic_op, h_a2c, h_a2o, h_dither = have
         blend = self._gl_blend_cap
         enable, disable = OP["glEnable"], OP["glDisable"]
@@ -487,14 +478,8 @@ class BlendPart(Part):
                                     (block.dither, h_dither, self._gl_dither_cap)):
             if have_one != want:
                 calls.append((enable if want else disable, (cap,)))
-        state = (enables, masks, equations, funcs, logic_on, h_logic_op, block.alpha_to_coverage,
-                 block.alpha_to_one, block.dither)
-        after = self._blend_states.get(state)
-        if after is None:
-            after = self._blend_states[state] = _BlendHeld(state)
-        step = (tuple(calls), after, len(calls))
-        block.transitions[held] = step
-        return step
+        return calls, (enables, masks, equations, funcs, logic_on, h_logic_op, block.alpha_to_coverage,
+                       block.alpha_to_one, block.dither)
 
     def _blend_block_for(self, cso: BlendCSO, fb) -> _GLBlock:
         """The host block of ``cso`` on framebuffer ``fb`` (made per format
@@ -529,11 +514,12 @@ class BlendPart(Part):
         # The block for a framebuffer object is remembered on the CSO
         # (templates are immutable: the formats follow the object).
         block = cso.fb_block if cso.fb is fb else self._blend_block_for(cso, fb)
-        held = self._blend_held
-        step = block.transitions.get(held)
+        # The shadow's hit path, inline (glpipe/host/shadow.py: a call costs).
+        shadow = self._blend_shadow
+        step = block.transitions.get(shadow.held)
         if step is None:
-            step = self._blend_transition(block, held)
-        calls, self._blend_held, n = step
+            step = shadow.transition(block.transitions, self._blend_calls, block)
+        calls, shadow.held, n = step
         if n:
             ops = ctx._hot_ops
             for op, args in calls:
@@ -595,7 +581,7 @@ class BlendPart(Part):
                 cso.blocks.clear()
                 cso.fb = cso.fb_block = None
         self._blend_fb = self._blend_formats = None
-        self._blend_states.clear()
+        self._blend_shadow.clear()
         self._reset_blend_shadow()
 
     def destroy(self) -> None:

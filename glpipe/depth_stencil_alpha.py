@@ -20,8 +20,8 @@ enums grouped the way GL sets them:
   (feature ``depth_bounds_test``); elsewhere PIPE_CAP_DEPTH_BOUNDS_TEST is 0
   and a CSO asking for it is refused at create time.
 
-Emission.  What the host holds is recorded as an interned snapshot
-(``_DSAHeld``).  A bind (Dirty.DSA_CSO) or a new stencil reference
+Emission.  What the host holds is recorded as an interned snapshot in the
+host's DSA shadow (glpipe/host/shadow.py).  A bind (Dirty.DSA_CSO) or a new stencil reference
 (Dirty.STENCIL_REF) sends the calls that take the snapshot to the bound
 state -- computed once per (snapshot, CSO, reference values) and cached on
 the CSO as ``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so a
@@ -49,6 +49,7 @@ from .enums import Func, StencilOp
 from .dirty import Dirty
 from .host.hotgl import OP
 from .part import Area, Part
+from .host.shadow import host_shadow
 from .templates import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {
@@ -97,7 +98,7 @@ class DepthStencilAlphaCSO:
         self.alpha_ref = float(templ.alpha_ref_value)
         self.depth_bounds = ((True, float(templ.depth_bounds_min), float(templ.depth_bounds_max))
                              if templ.depth_bounds_test else (False, 0.0, 1.0))
-        # {_DSAHeld or None: (calls, _DSAHeld after, n)}: ``plain`` when the
+        # {Held or None: (calls, Held after, n)} (glpipe/host/shadow.py): ``plain`` when the
         # stencil test is off (the references do not matter), else
         # ``transitions[stencil reference values]``.
         self.plain: dict = {}
@@ -105,18 +106,6 @@ class DepthStencilAlphaCSO:
 
     def __repr__(self) -> str:
         return "<DepthStencilAlphaCSO deleted>" if self.destroyed else "<DepthStencilAlphaCSO>"
-
-
-class _DSAHeld:
-    """What the host holds of the block: ``(depth_test, depth_func,
-    depth_write, stencil_test, funcs, ops, writemasks, depth bounds test,
-    depth bounds)``, funcs / ops / writemasks (front, back) pairs; None =
-    unknown.  Interned per context, so transitions are cached by identity."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple):
-        self.state = state
 
 
 _UNKNOWN_DSA = (None, None, None, None, (None, None), (None, None), (None, None), None, None)
@@ -158,7 +147,11 @@ class DSAPart(Part):
         self._gl_depth_test_cap = int(gl.GL_DEPTH_TEST)
         self._gl_stencil_test_cap = int(gl.GL_STENCIL_TEST)
         self._gl_faces = (int(gl.GL_FRONT), int(gl.GL_BACK))
-        self._dsa_states: "dict[tuple, _DSAHeld]" = {}  # interned host snapshots
+        # What the host holds of the block, shared by the host's contexts
+        # (glpipe/host/shadow.py): (depth_test, depth_func, depth_write,
+        # stencil_test, funcs, ops, writemasks, depth bounds test, depth
+        # bounds), funcs / ops / writemasks (front, back) pairs; None = unknown.
+        self._dsa_shadow = host_shadow(ctx.host, "dsa")
         self._reset_dsa_shadow()
 
     def _reset_dsa_shadow(self) -> None:
@@ -171,7 +164,7 @@ class DSAPart(Part):
         """The host no longer holds what was recorded (Dirty.DSA's row in
         DERIVED_ORDER, just before _emit_dsa): the next emit sends the whole
         block."""
-        self._dsa_held = None
+        self._dsa_shadow.forget()
 
     # -- CSO -----------------------------------------------------------------
 
@@ -263,11 +256,12 @@ class DSAPart(Part):
                 transitions = cso.transitions[refs] = {}
         else:
             refs, transitions = None, cso.plain
-        held = self._dsa_held
-        step = transitions.get(held)
+        # The shadow's hit path, inline (glpipe/host/shadow.py: a call costs).
+        shadow = self._dsa_shadow
+        step = transitions.get(shadow.held)
         if step is None:
-            step = transitions[held] = self._dsa_transition(cso, refs, held)
-        calls, self._dsa_held, n = step
+            step = shadow.transition(transitions, self._dsa_calls, cso, refs)
+        calls, shadow.held, n = step
         if n:
             ctx = self.ctx
             ops = ctx._hot_ops
@@ -275,11 +269,12 @@ class DSAPart(Part):
                 ops[op](*args)
             ctx._counters.gl_state_calls += n
 
-    def _dsa_transition(self, cso: DepthStencilAlphaCSO, refs, held) -> tuple:
-        """(calls, ``_DSAHeld`` after them, number of calls) taking the host
-        from ``held`` (None: unknown) to ``cso`` with stencil references ``refs``."""
+    def _dsa_calls(self, have, cso: DepthStencilAlphaCSO, refs) -> tuple:
+        """(calls, snapshot after them) taking the host from ``have`` (a
+        snapshot tuple; None: unknown) to ``cso`` with stencil references
+        ``refs``; the DSA shadow (glpipe/host/shadow.py) interns and caches."""
         depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds = (
-            _UNKNOWN_DSA if held is None else held.state)
+            _UNKNOWN_DSA if have is None else have)
         enable, disable = OP["glEnable"], OP["glDisable"]
         calls: list = []
         if depth_test != cso.depth_test:
@@ -314,11 +309,7 @@ class DSAPart(Part):
             if want_test and bounds != (zmin, zmax):
                 calls.append((OP["glDepthBoundsEXT"], (zmin, zmax)))
                 bounds = (zmin, zmax)
-        state = (depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds)
-        after = self._dsa_states.get(state)
-        if after is None:
-            after = self._dsa_states[state] = _DSAHeld(state)
-        return tuple(calls), after, len(calls)
+        return calls, (depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds)
 
     def _drop_dsa_caches(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw (glpipe/debug.py
@@ -328,7 +319,7 @@ class DSAPart(Part):
             if cso is not None:
                 cso.transitions.clear()
                 cso.plain.clear()
-        self._dsa_states.clear()
+        self._dsa_shadow.clear()
         self._reset_dsa_shadow()
 
     def destroy(self) -> None:

@@ -242,7 +242,7 @@ class ViewportPart(Part):
         # (note_window_space), or of another context on the host, or of a
         # context made after this one is destroyed -- sends the whole block.
         gl.glEnable(gl.GL_DEPTH_CLAMP)
-        self.ctx.rasterizer_part.rast_host.held = None
+        self.ctx.rasterizer_part.rast_host.forget()
         self.ctx.sysvals_part._set_sysval("viewport_scale", scale)
         self.ctx.sysvals_part._set_sysval("viewport_translate", translate)
 

@@ -13,7 +13,6 @@ does with every field and what it refuses at create time.
 
 from __future__ import annotations
 
-import weakref
 from typing import NamedTuple
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
@@ -27,6 +26,7 @@ from ..enums import (
 )
 from ..dirty import Dirty, KeepGeneral
 from ..host.hotgl import OP
+from ..host.shadow import Shadow, host_shadow
 from ..part import Area, Part
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
@@ -90,51 +90,39 @@ class _GLEnums:
 _CLEAR_CLOBBERS = frozenset(i for i, (attr, _) in enumerate(_SWITCHES) if attr in ("scissor", "rasterizer_discard"))
 
 
-class _Held:
-    """One state of the rasterizer slots a host may hold, interned per host
-    (``_HostRasterizer.states``) so transitions are cached by identity.
-    ``after_clear`` caches the state with the clear-clobbered slots unknown."""
+class _HostRasterizer(Shadow):
+    """What one host GL context holds of the rasterizer block (its shadow,
+    glpipe/host/shadow.py: the slot values, None = unknown) and the
+    GL_CLIP_DISTANCEi mask (None: unknown).  Shared by every pipe context on
+    the host."""
 
-    __slots__ = ("slots", "after_clear")
+    __slots__ = ("clip_distances",)
 
-    def __init__(self, slots: tuple):
-        self.slots = slots
-        self.after_clear = None
-
-
-class _HostRasterizer:
-    """What one host GL context holds of the rasterizer block: ``held`` (a
-    ``_Held``; None: unknown) and the GL_CLIP_DISTANCEi mask (None: unknown).
-    Shared by every pipe context on the host."""
-
-    __slots__ = ("__weakref__", "clip_distances", "held", "states")
-
-    def __init__(self):
-        self.held = None
+    def __init__(self) -> None:
+        super().__init__()
         self.clip_distances = None
-        self.states: dict[tuple, _Held] = {}
-
-    def intern(self, slots: tuple) -> _Held:
-        """The one ``_Held`` of ``slots`` on this host."""
-        held = self.states.get(slots)
-        if held is None:
-            held = self.states[slots] = _Held(slots)
-        return held
 
     def cleared(self) -> None:
         """A clear may have changed the scissor test and rasterizer discard
         behind the record: make those slots unknown, so the next transition
         sends them."""
-        held = self.held
-        if held is not None:
-            after = held.after_clear
-            if after is None:
-                after = held.after_clear = self.intern(
-                    tuple(None if i in _CLEAR_CLOBBERS else slot for i, slot in enumerate(held.slots)))
-            self.held = after
+        self.lose(_CLEAR_CLOBBERS)
 
 
-_HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+def _slot_calls(have, slots: tuple) -> tuple:
+    """(calls, slot values after them) taking a host holding ``have`` (slot
+    values; None: unknown) to ``slots`` (None entries: don't care, the host
+    keeps what it has); the rasterizer shadow interns and caches."""
+    calls, after = [], []
+    for i, want in enumerate(slots):
+        prior = None if have is None else have[i]
+        if want is None:
+            after.append(prior)
+            continue
+        if want != prior:
+            calls.append(want)
+        after.append(want)
+    return calls, tuple(after)
 
 
 class DrawFlags(NamedTuple):
@@ -213,25 +201,6 @@ class RasterizerCSO:
     def __repr__(self) -> str:
         return "<RasterizerCSO deleted>" if self.destroyed else f"<RasterizerCSO {len(self.transitions)} transitions>"
 
-    def transition(self, host: _HostRasterizer) -> tuple:
-        """(calls, ``_Held`` after them, number of calls) taking ``host``
-        from what it holds to this state; cached per held state (an interned
-        object)."""
-        held = host.held
-        found = self.transitions.get(held)
-        if found is None:
-            calls, after = [], []
-            for i, want in enumerate(self.slots):
-                have = None if held is None else held.slots[i]
-                if want is None:
-                    after.append(have)          # don't care: the host keeps what it has
-                    continue
-                if want != have:
-                    calls.append(want)
-                after.append(want)
-            found = self.transitions[held] = (tuple(calls), host.intern(tuple(after)), len(calls))
-        return found
-
 
 class RasterizerPart(Part):
     """The rasterizer area (``ctx.rasterizer_part``): rasterizer state, user
@@ -275,9 +244,7 @@ class RasterizerPart(Part):
         self.rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/raster/polygon_edges.py)
         # draw_vbo's hooks into this area (glpipe/draw.py; _set_draw_hooks): None while idle.
         ctx._raster_draw_keys = ctx._raster_draw = ctx._raster_translated = None
-        self.rast_host = _HOSTS.get(ctx.host)
-        if self.rast_host is None:
-            self.rast_host = _HOSTS[ctx.host] = _HostRasterizer()
+        self.rast_host = host_shadow(ctx.host, "rasterizer", _HostRasterizer)
         # Non-CSO state, as Gallium last set it.
         self.clip_state = ClipState()
         self.poly_stipple = PolyStipple()
@@ -558,8 +525,12 @@ class RasterizerPart(Part):
         code", the host record)."""
         ctx = self.ctx
         cso = self.rasterizer or self.rasterizer_default
+        # The shadow's hit path, inline (glpipe/host/shadow.py: a call costs).
         host = self.rast_host
-        calls, host.held, n = cso.transition(host)
+        step = cso.transitions.get(host.held)
+        if step is None:
+            step = host.transition(cso.transitions, _slot_calls, cso.slots)
+        calls, host.held, n = step
         if n:
             ops = ctx._hot_ops
             for op, args in calls:
@@ -569,7 +540,7 @@ class RasterizerPart(Part):
     def _reset_rasterizer_shadow(self) -> None:
         """Raw GL changed rasterizer state behind glpipe's back: forget what
         the host holds, so the next draw sends the whole block."""
-        self.rast_host.held = None
+        self.rast_host.forget()
         self.rast_host.clip_distances = None
         self.ctx.dirty |= Dirty.RASTERIZER
 
