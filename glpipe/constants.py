@@ -121,7 +121,7 @@ class ConstantBufferPart(Part):
             if memory is not None:
                 raise InvalidArgumentError(f"{what}: ConstantBuffer has both buffer and user_buffer")
             if not isinstance(cb.buffer, Resource):
-                memory = cb.buffer  # user memory in .buffer, as API.md allows
+                memory = cb.buffer  # user memory in .buffer, as docs/api.md "User memory" allows
         old = slots[index]
         if memory is not None:
             data = _user_bytes(memory, offset, size, what)

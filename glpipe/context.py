@@ -7,9 +7,7 @@ order their derived-state rows run.  From it the Context gets its parts
 (built in that order), its pipe_context methods, its derived-state rows
 (``DERIVED_ORDER``), its destroy and GLPIPE_DEBUG=nofast's drops.  The
 draw path -- ``draw_vbo``, ``_update_derived``, the fast path -- is
-glpipe/draw.py.  Areas not converted to parts yet are still mixins: their
-line in ``PARTS`` names the mixin (a base class of Context) and its
-``_init_x`` / ``_destroy_x`` / rows by reference.
+glpipe/draw.py, the Context's one base class.
 
 The state vector and the dirty bits (glpipe/dirty.py) live on the
 Context: bind_* / set_* swap a pointer and set a bit (a redundant bind
@@ -71,11 +69,11 @@ DERIVED_ROWS = derived_rows(PARTS)
 DERIVED_ORDER = tuple((bits, fn) for bits, _area, fn in DERIVED_ROWS)
 
 
-class Context(DrawPath, *(area.mixin for area in PARTS if area.mixin is not None)):
+class Context(DrawPath):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``.
 
     Its pipe_context methods are the areas' (``PARTS``): defined in the
-    area's module, on its part (or, until the area is converted, its mixin)."""
+    area's module, on its part; ``draw_vbo`` is glpipe/draw.py's."""
 
     _nofast = False  # GLPIPE_DEBUG=nofast (read before the ``gl`` setter builds the entry points)
     _areas = PARTS

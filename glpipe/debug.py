@@ -60,7 +60,7 @@ def debug_flags_from_env() -> frozenset:
 
 # GLPIPE_DEBUG=nofast (docs/debug.md): the speed tricks of the draw path
 # (glpipe/draw.py and the area modules), listed in one place so the
-# switch covers every one.  DESIGN: the general code must produce the same
+# switch covers every one.  docs/api.md "Design rules": the general code must produce the same
 # pixels and GL state; a differential test
 # (tests/context/test_fast_general_agree.py) renders scenes both ways.
 #

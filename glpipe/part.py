@@ -6,8 +6,7 @@ module with one ``Part`` subclass, which owns the area's state, and one
 derived-state rows, destroy, nofast drops, variant-key input), by function
 reference.  glpipe/context.py lists the records in ``PARTS`` and composes
 itself from them (``compose`` on the class, ``attach`` per context).
-docs/architecture.md explains the design and the recipe for converting a
-mixin area into a part.
+docs/architecture.md explains the design and how to add an area.
 """
 
 from __future__ import annotations
@@ -32,20 +31,16 @@ class Part:
 class Area:
     """What the context needs from one area, declared once, by reference.
 
-    ``attr``: the context attribute holding the part (``"blend_part"``); for
-      a mixin area not converted yet, a name for the area (nothing is set).
+    ``attr``: the context attribute holding the part (``"blend_part"``).
     ``part``: the Part subclass (built as ``part(ctx)`` when the context is
-      made, in ``PARTS`` order); None for a mixin area.
-    ``mixin``: during the conversion only: the mixin class the Context still
-      inherits for an area that is not a part yet.
-    ``init``: a mixin area's ``_init_x`` (a part's init is its constructor).
+      made, in ``PARTS`` order: its ``__init__`` may use the areas before it).
     ``methods``: the pipe_context methods the area provides (Mesa's names),
-      installed on the Context class (parts only; a mixin's are inherited).
+      installed on the Context class.
     ``rows``: ``(dirty bits, function)`` derived-state rows, in the order
       they run; ``_update_derived`` runs every area's rows in ``PARTS``
       order, then every area's ``late_rows`` (rows that override or consume
       what other areas' rows produced), then the vertex input.  A row's
-      function is called on the part (or on the context for a mixin area).
+      function is called on the part.
     ``destroy``: tears down the area's GL objects (``Context.destroy``, in
       ``PARTS`` order).
     ``drop_caches``: GLPIPE_DEBUG=nofast: forgets the area's caches, memos
@@ -54,14 +49,12 @@ class Area:
       function of the part returning a hashable value that changes only
       together with ``Dirty.PROGRAM``.  glpipe/variant_keys.py builds its
       ``VariantEnvironment`` from these slots (one field per area, named
-      after it: ``blend_part`` fills ``blend``) and, for the areas still
-      mixins, from their attributes.
+      after it: ``blend_part`` fills ``blend``) and from the other areas'
+      interface attributes.
     """
 
     attr: str
-    part: "type[Part] | None" = None
-    mixin: "type | None" = None
-    init: "Callable[[Any], None] | None" = None
+    part: "type[Part]"
     methods: "tuple[str, ...]" = ()
     rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
     late_rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
@@ -102,10 +95,6 @@ def compose(cls: type, areas: "tuple[Area, ...]") -> None:
     two areas, one the class already has, or one the part does not define."""
     seen: "dict[str, str]" = {}
     for area in areas:
-        if area.part is None:
-            if area.methods:
-                raise TypeError(f"Area {area.attr}: methods are for parts (a mixin's are inherited)")
-            continue
         for name in area.methods:
             if name in seen:
                 raise TypeError(f"{name} is declared by the areas {seen[name]} and {area.attr}")
@@ -128,13 +117,8 @@ def derived_rows(areas: "tuple[Area, ...]") -> "tuple[tuple[int, Area, Callable[
 
 def attach(ctx, areas: "tuple[Area, ...]") -> None:
     """Build the areas of a new context, in ``areas`` order: a part is made
-    and stored as ``ctx.<attr>``, its methods bound into ``ctx.__dict__``;
-    a mixin area runs its ``init``."""
+    and stored as ``ctx.<attr>``, its methods bound into ``ctx.__dict__``."""
     for area in areas:
-        if area.part is None:
-            if area.init is not None:
-                area.init(ctx)
-            continue
         part = area.part(ctx)
         setattr(ctx, area.attr, part)
         for name in area.methods:
@@ -142,9 +126,8 @@ def attach(ctx, areas: "tuple[Area, ...]") -> None:
 
 
 def owner(ctx, area: Area):
-    """What an area's functions are called on: its part, or the context
-    itself for a mixin area."""
-    return ctx if area.part is None else getattr(ctx, area.attr)
+    """What an area's functions are called on: its part."""
+    return getattr(ctx, area.attr)
 
 
 __all__ = ["Area", "Part", "PartMethod", "attach", "compose", "derived_rows", "owner"]

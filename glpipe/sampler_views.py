@@ -75,7 +75,7 @@ class SamplerViewPart(Part):
         units = int(ctx.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
         self.unit_tex: list = [None] * units
         self.unit_sampler: list = [None] * units
-        self._seamless_global = False                 # host.py disables it at start
+        self._seamless_global = False                 # host/gl.py disables it at start
         # The samplers area's slots (the list is never replaced) and its
         # seamless-cube capability, which the emit reads with the views.
         self._sampler_states = ctx.samplers_part.sampler_states

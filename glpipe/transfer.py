@@ -61,7 +61,7 @@ _raw_gl: dict | None = None
 
 def _raw() -> dict:
     """PyOpenGL's unwrapped pixel-transfer entry points (they take plain
-    pointers; imported on first use, after glpipe.host chose the platform)."""
+    pointers; imported on first use, after glpipe.host.gl chose the platform)."""
     global _raw_gl
     if _raw_gl is None:
         from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_1, GL_1_2, GL_1_3, GL_1_5

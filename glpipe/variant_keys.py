@@ -75,15 +75,15 @@ class VariantEnvironment(NamedTuple):
     # -- read from the mixin areas ------------------------------------------------
     fb_kinds: VariantInput  # glpipe/framebuffer.py: (kinds of the cbufs' formats, nr_cbufs)
     vs_input: "VariantInput | None"  # glpipe/vertex.py: vs_input_types of the bound vertex elements
-    rast: VariantInput          # glpipe/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
-    window_rects: VariantInput  # glpipe/rasterizer.py: (count, include) of set_window_rectangles
+    rast: VariantInput          # glpipe/raster/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
+    window_rects: VariantInput  # glpipe/raster/rasterizer.py: (count, include) of set_window_rectangles
     y_flip: bool                # glpipe/viewport.py: viewport 0 has a negative y scale
     # The draw's primitive class (| PRIM_CLASS_OFFSET), only while the
     # rasterizer has a class-sensitive field on; else None.
     prim_class: "int | None"
-    line_stipple: int     # glpipe/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
-    line_last_pixel: int  # glpipe/line_stipple.py: the draw's line_last_pixel (0: none)
-    # glpipe/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
+    line_stipple: int     # glpipe/raster/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
+    line_last_pixel: int  # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none)
+    # glpipe/raster/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
     edges: "tuple | None"
     gl_clamp: VariantInput  # glpipe/samplers.py: _gl_clamp_masks (per stage)
     compare: VariantInput   # glpipe/sampler_compare.py: _compare_pairs (per stage)
@@ -106,7 +106,7 @@ class VariantKeysPart(Part):
         # list object is never replaced).
         self._shaders = ctx.shader_part.shaders
         ctx.shader_part._use_variant_keys(self)  # its program emit calls _variant_inputs / _variant_key
-        self.prim_class = None        # the primitive class keyed last (also set by glpipe/fill_modes.py)
+        self.prim_class = None        # the primitive class keyed last (also set by glpipe/raster/fill_modes.py)
         self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
         self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
         # One call (the area's variant_input on its part) per slot field of

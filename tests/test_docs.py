@@ -157,16 +157,6 @@ _OUTSIDE_IN_CODE = re.compile(
     r"|(?<!tests/data/)\bspec/(?:older/)?(?:screen|context)[\w-]*\.rst")
 _CODE_TREES = ("glpipe", "lowering", "fallback", "tests", "benchmarks", "demos")
 
-# Modules other helpers of issue 11 are converting to parts at the same time:
-# their citations are replaced after those branches merge, and this list then
-# empties (the lead's step).  Each is a path relative to the repository root.
-_CITATION_EXEMPT = frozenset({
-    "glpipe/shaders.py", "glpipe/variant_keys.py", "glpipe/sysvals.py", "glpipe/constants.py",
-    "glpipe/samplers.py", "glpipe/sampler_views.py", "glpipe/sampler_compare.py",
-    "glpipe/transfer.py", "glpipe/fence.py", "glpipe/debug.py",
-})
-
-
 def _code_files() -> list:
     """Every .py and .md file of the code trees, minus tests/data (copies of
     outside documents, kept as test input) and this file (which names them)."""
@@ -176,7 +166,7 @@ def _code_files() -> list:
             rel = path.relative_to(_ROOT).as_posix()
             if path.suffix not in (".py", ".md") or rel.startswith("tests/data/") or "__pycache__" in rel:
                 continue
-            if path == Path(__file__).resolve() or rel in _CITATION_EXEMPT:
+            if path == Path(__file__).resolve():
                 continue
             out.append(path)
     return out

@@ -15,18 +15,15 @@ from glpipe.depth_stencil_alpha import DSAPart
 from glpipe.dirty import Dirty
 from glpipe.part import Area, Part, PartMethod, attach, compose, derived_rows
 
-PART_AREAS = [a for a in PARTS if a.part is not None]
+PART_AREAS = list(PARTS)
 PART_METHODS = [(a, name) for a in PART_AREAS for name in a.methods]
 
 
-def test_blend_and_dsa_are_parts_not_mixins():
+def test_every_area_is_a_part_and_the_context_has_no_mixin():
     assert {a.part for a in PART_AREAS} >= {BlendPart, DSAPart}
-    bases = set(Context.__mro__)
-    assert BlendPart not in bases and DSAPart not in bases
-    # Every base besides DrawPath and object is the mixin of a registered area.
-    mixins = {a.mixin for a in PARTS if a.mixin is not None}
-    others = {c for c in Context.__mro__[1:] if c.__name__ not in ("DrawPath", "object")}
-    assert others == mixins
+    assert all(isinstance(a.part, type) and issubclass(a.part, Part) for a in PARTS)
+    # The Context's only base is its draw path: no area is inherited.
+    assert [c.__name__ for c in Context.__mro__] == ["Context", "DrawPath", "object"]
 
 
 @pytest.mark.parametrize("area,name", PART_METHODS, ids=[n for _a, n in PART_METHODS])
@@ -53,8 +50,7 @@ def test_rows_are_function_references_of_their_area():
     assert DERIVED_ORDER == tuple((bits, fn) for bits, _area, fn in DERIVED_ROWS)
     for bits, area, fn in DERIVED_ROWS:
         assert isinstance(bits, int) and bits and callable(fn)
-        owner_cls = area.part if area.part is not None else area.mixin
-        assert getattr(owner_cls, fn.__name__) is fn, f"{fn.__qualname__} is not {area.attr}'s"
+        assert getattr(area.part, fn.__name__) is fn, f"{fn.__qualname__} is not {area.attr}'s"
 
 
 def _position(name: str) -> int:
@@ -126,7 +122,7 @@ def test_a_new_area_is_one_record():
     # Without the instance binding the descriptor still reaches the part.
     del obj.__dict__["bump"]
     assert obj.bump() == 3
-    rows = derived_rows((_COUNTER, Area("other", rows=((1, _Counter._emit),))))
+    rows = derived_rows((_COUNTER, Area("other", part=_Counter, rows=((1, _Counter._emit),))))
     assert [(bits, area.attr) for bits, area, _fn in rows] == [(4, "counter_part"), (1, "other"),
                                                                 (8, "counter_part")]
 
@@ -142,8 +138,6 @@ def test_compose_refuses_mistakes():
         compose(type("H2", (), {}), (_COUNTER, Area("again", part=_Counter, methods=("bump",))))
     with pytest.raises(TypeError, match="does not define"):
         compose(type("H3", (), {}), (Area("x", part=_Counter, methods=("missing",)),))
-    with pytest.raises(TypeError, match="methods are for parts"):
-        compose(type("H4", (), {}), (Area("x", methods=("bump",)),))
 
 
 def test_context_module_is_wiring():

@@ -14,7 +14,7 @@ shadows"):
   miss path that computes, interns and caches one step.
 
 A step is ``(calls, Held after them, number of calls)`` with calls as
-``(hotgl.OP index, args)`` pairs (glpipe/hotgl.py), cached in a dict the
+``(hotgl.OP index, args)`` pairs (glpipe/host/hotgl.py), cached in a dict the
 *area* owns, keyed by the held snapshot: on the bound CSO or on its host
 block.  What calls a block needs stays in the area's module (its
 ``compute(have, *args) -> (calls, state after)``); only the bookkeeping is
