@@ -153,6 +153,7 @@ class SamplerView:
         "is_rect",
         "last_layer",
         "last_level",
+        "level_count",
         "mode",
         "offset",
         "params_seen",

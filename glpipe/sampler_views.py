@@ -67,6 +67,10 @@ class SamplerViewPart(Part):
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         self.views: set[SamplerView] = set()  # live views: freed by destroy()
+        # TXQ .w without textureQueryLevels (gl33): the level counts the sysvals
+        # block holds per stage and slot (_note_view_levels); None natively.
+        self._levels_known = (None if ctx.screen.profile.has("texture_query_levels")
+                              else [[0] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType])
         # VariantKey.shadow_swizzle inputs: per stage ((slot, class), ...) of the
         # bound views whose comparison class is not (c, c, c, 1), and its holder.
         self.compare_pairs, self.compare_class_input = initial_pairs(len(ShaderType))
@@ -110,6 +114,7 @@ class SamplerViewPart(Part):
         v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a = \
             templ.swizzle_r, templ.swizzle_g, templ.swizzle_b, templ.swizzle_a
         v.first_level, v.last_level = templ.first_level, templ.last_level
+        v.level_count = v.last_level - v.first_level + 1  # TXQ .w on gl33 (set_view_levels)
         v.first_layer, v.last_layer = templ.first_layer, templ.last_layer
         v.offset, v.size = templ.offset, templ.size
         v.destroyed = False
@@ -352,8 +357,9 @@ class SamplerViewPart(Part):
                     _refuse_view(view, 0, ctx, what)
                 slots[start_slot] = view
                 ctx.dirty |= _SAMPLER_VIEWS
-                if ctx.sysvals_part.view_levels_sysval:      # TXQ .w on gl33 (glpipe/sysvals.py)
-                    ctx.sysvals_part.set_view_levels(stage, start_slot, views)
+                known = self._levels_known  # TXQ .w on gl33 only (glpipe/sysvals.py)
+                if known is not None and known[stage][start_slot] != (view.level_count if view else 0):
+                    self._note_view_levels(stage, start_slot, views)
                 # A variant input only when the slot's comparison class changes.
                 if (view.compare_class if view is not None else None) is not \
                         (old.compare_class if old is not None else None):
@@ -375,12 +381,23 @@ class SamplerViewPart(Part):
             if changed:
                 slots[start_slot:i] = views
                 ctx.dirty |= _SAMPLER_VIEWS
-                if ctx.sysvals_part.view_levels_sysval:
-                    ctx.sysvals_part.set_view_levels(stage, start_slot, views)
+                if self._levels_known is not None:
+                    self._note_view_levels(stage, start_slot, views)
                 if classes:
                     update_compare_classes(self, stage)
             return
         self._set_sampler_views_general(stage, start_slot, views, unbind_num_trailing_slots)
+
+    def _note_view_levels(self, stage: int, start: int, views) -> None:
+        """gl33 (no textureQueryLevels): the level counts of newly bound
+        views into the sysvals block (TXQ .w), only where a slot's count
+        changes; ``_levels_known`` mirrors them as Python ints so a view
+        switch between views of equal counts costs one comparison."""
+        known = self._levels_known[stage]
+        counts = [view.level_count if view is not None else 0 for view in views]
+        if known[start:start + len(counts)] != counts:
+            known[start:start + len(counts)] = counts
+            self.ctx.sysvals_part.set_view_levels(stage, start, views)
 
     def _set_sampler_views_general(self, shader_type, start_slot: int, views,
                                    unbind_num_trailing_slots: int = 0) -> None:
@@ -411,8 +428,8 @@ class SamplerViewPart(Part):
             return
         slots[start:start + len(new)] = new
         ctx.dirty |= Dirty.SAMPLER_VIEWS
-        if ctx.sysvals_part.view_levels_sysval:
-            ctx.sysvals_part.set_view_levels(stage, start, new)
+        if self._levels_known is not None:
+            self._note_view_levels(stage, start, new)
         update_compare_classes(self, stage)
 
     # -- emit ------------------------------------------------------------------------

@@ -57,7 +57,6 @@ class SysvalsPart(Part):
         self._sysvals_bound = False          # whether the binding point holds our UBO
         # TXQ .w without textureQueryLevels (gl33): bound views' level counts, written
         # at bind time (set_view_levels); the first word of sysvals.view_levels.
-        self.view_levels_sysval = not ctx.screen.profile.has("texture_query_levels")
         self._view_levels_word0 = field_offset("view_levels") // 4
         # LODQ without textureQueryLod: bound samplers' lod parameters (set_sampler_lod).
         self.sampler_lod_sysval = not ctx.screen.profile.has("texture_query_lod")
@@ -91,22 +90,20 @@ class SysvalsPart(Part):
 
     def set_view_levels(self, stage: int, start: int, views) -> None:
         """sysvals.view_levels of slots ``start ...`` of ``stage`` (a PIPE_SHADER_*
-        number) from ``views`` (None: an empty slot, 0 levels).  Called where
-        views are bound, only on hosts without textureQueryLevels."""
+        number) from ``views`` (None: an empty slot, 0 levels).  Called by
+        glpipe/sampler_views.py where a bound slot's level count changes,
+        only on hosts without textureQueryLevels."""
         words = self._sysvals_views[np.uint32]
-        base = self._view_levels_word0 + view_levels_word(stage, start)
+        first = self._view_levels_word0 + view_levels_word(stage, start)
         for k, view in enumerate(views):
-            levels = 0 if view is None else view.last_level - view.first_level + 1
-            w = base + k
-            if words[w] != levels:
-                words[w] = levels
-                lo, hi = 4 * w, 4 * w + 4
-                if self._sysvals_hi <= self._sysvals_lo:
-                    self._sysvals_lo, self._sysvals_hi = lo, hi
-                else:
-                    self._sysvals_lo = min(self._sysvals_lo, lo)
-                    self._sysvals_hi = max(self._sysvals_hi, hi)
-                self.ctx.dirty |= Dirty.SYSVALS
+            words[first + k] = 0 if view is None else view.level_count
+        lo, hi = 4 * first, 4 * (first + len(views))
+        if self._sysvals_hi <= self._sysvals_lo:
+            self._sysvals_lo, self._sysvals_hi = lo, hi
+        else:
+            self._sysvals_lo = min(self._sysvals_lo, lo)
+            self._sysvals_hi = max(self._sysvals_hi, hi)
+        self.ctx.dirty |= Dirty.SYSVALS
 
     def set_sampler_lod(self, stage: int, start: int, samplers) -> None:
         """sysvals.sampler_lod of slots ``start ...`` of ``stage`` from sampler
