@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, constants, debug, depth_stencil_alpha, fence, framebuffer, sampler_views, samplers,
-               shaders, sysvals, transfer, variant_keys, vertex, vertex_layer, viewport)
+from . import (blend, clear, constant_buffers, debug, depth_stencil_alpha, fence, framebuffer, sampler_views,
+               samplers, shaders, sysvals, transfer, variant_keys, vertex, vertex_layer, viewport)
 from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .enums import ContextFlag, ShaderType, Target
@@ -54,7 +54,7 @@ PARTS: "tuple[Area, ...]" = (
     debug.AREA,
     samplers.AREA,
     sampler_views.AREA,
-    constants.AREA,
+    constant_buffers.AREA,
     clear.AREA,
     transfer.AREA,
     fence.AREA,

@@ -90,7 +90,7 @@ class Program:
     """A linked GL program for one tuple of variants, with what the draw
     path needs to know about it worked out once, at link time: its texture
     units (``tex_plan``, glpipe/sampler_views.py), its constant buffers
-    (``cb_plan``, glpipe/constants.py), whether it reads DRAWID, and the
+    (``cb_plan``, glpipe/constant_buffers.py), whether it reads DRAWID, and the
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
     glpipe/raster/rasterizer.py)."""
 

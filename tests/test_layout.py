@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SUBPACKAGES = {
     "glpipe.raster": ("rasterizer", "rasterizer_keys", "line_stipple", "polygon_edges", "fill_modes",
                       "vertex_capture"),
-    "glpipe.host": ("gl", "hotgl", "features"),
+    "glpipe.host": ("gl", "hotgl", "features", "facts", "shadow"),
 }
 
 # Old module -> where its contents live now.
@@ -38,6 +38,9 @@ MOVED = {
     "glpipe.vertex_capture": "glpipe.raster.vertex_capture",
     "glpipe.hotgl": "glpipe.host.hotgl",
     "glpipe.features": "glpipe.host.features",
+    "glpipe.host_facts": "glpipe.host.facts",
+    "glpipe.shadow": "glpipe.host.shadow",
+    "glpipe.constants": "glpipe.constant_buffers",
 }
 
 
