@@ -123,16 +123,19 @@ class DrawPath:
         the remaining rows are walked re-reading it.  Emits never dirty an
         earlier row."""
         dirty = self.dirty
-        plan = self._derived_plans.get(dirty)
-        if plan is None:
-            plan = self._derived_plan(dirty)
+        self._apply_plan(self._derived_plans.get(dirty) or self._derived_plan(dirty), dirty)
+        if self.dirty & _VERTEX:
+            self.vertex_part._emit_vertex(start_instance)
+
+    def _apply_plan(self, plan: tuple, dirty: int) -> None:
+        """Run ``plan`` (the rows ``dirty`` selects); when an emit changes the
+        word under it, the remaining rows are walked re-reading it (an emit may
+        dirty a later row, never an earlier one)."""
         for row, emit in plan:
             emit()
             if self.dirty != dirty:
                 self._update_derived_rows(row + 1)
-                break
-        if self.dirty & _VERTEX:
-            self.vertex_part._emit_vertex(start_instance)
+                return
 
     def _derived_plan(self, dirty: int) -> tuple:
         """(row index, bound emit method) of every derived row ``dirty`` selects."""
@@ -185,11 +188,7 @@ class DrawPath:
         """Apply ``plan`` (the rows ``dirty`` selects) and the vertex input,
         as _update_derived does for start instance 0, then leave the word as
         it was unless an emit asked for the general path (Dirty.DRAW_STATE)."""
-        for row, emit in plan:
-            emit()
-            if self.dirty != dirty:
-                self._update_derived_rows(row + 1)
-                break
+        self._apply_plan(plan, dirty)
         if dirty & _VERTEX:
             self.vertex_part._emit_vertex(0)
         self.dirty = dirty | (self.dirty & _DRAW_STATE)

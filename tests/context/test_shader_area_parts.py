@@ -11,14 +11,14 @@ import pytest
 
 from glpipe import (BlendFactor, BlendState, ConstantBuffer, DepthStencilAlphaState, Func, RTBlendState,
                     ShaderState, ShaderType)
-from glpipe import constants, shaders, sysvals, variant_keys
+from glpipe import constant_buffers, shaders, sysvals, variant_keys
 from glpipe.context import PARTS, Context
 from glpipe.part import Area, Part
 from glpipe.variant_keys import VariantEnvironment, VariantKeysPart
 from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS
 
-GROUP_S = (shaders, variant_keys, sysvals, constants)
+GROUP_S = (shaders, variant_keys, sysvals, constant_buffers)
 
 FS = """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
@@ -42,7 +42,7 @@ def test_the_area_is_a_part_registered_by_its_record(module):
 def test_the_parts_own_their_state(screen, ctx):
     sh, keys, sv, cb = ctx.shader_part, ctx.variant_keys_part, ctx.sysvals_part, ctx.constbuf_part
     assert (type(sh), type(keys), type(sv), type(cb)) == (
-        shaders.ShaderPart, VariantKeysPart, sysvals.SysvalsPart, constants.ConstantBufferPart)
+        shaders.ShaderPart, VariantKeysPart, sysvals.SysvalsPart, constant_buffers.ConstantBufferPart)
     assert keys._shaders is sh.shaders  # one list of bound CSOs, the shader area's
     fs = ctx.create_fs_state(ShaderState(tokens=FS))
     ctx.bind_fs_state(fs)
