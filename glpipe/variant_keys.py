@@ -93,6 +93,9 @@ class VariantEnvironment(NamedTuple):
 _SLOT_FIELDS = VariantEnvironment._fields[:VariantEnvironment._fields.index("fb_kinds")]
 
 
+# A module global: read on every program switch (measured: docs/performance.md).
+_PROGRAM = Dirty.PROGRAM
+
 class VariantKeysPart(Part):
     """The variant-key area of a context (``ctx.variant_keys_part``):
     computes ``_variant_key(stage, cso, inputs)`` from ``_variant_inputs()``
@@ -109,6 +112,7 @@ class VariantKeysPart(Part):
         self.prim_class = None        # the primitive class keyed last (also set by glpipe/raster/fill_modes.py)
         self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
         self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
+        self._gs_parts = None         # _fetch_gs_parts
         # One call (the area's variant_input on its part) per slot field of
         # VariantEnvironment; bound at the first use (the areas after this
         # one in PARTS are not built yet).
@@ -161,19 +165,33 @@ class VariantKeysPart(Part):
         docstring; ``VariantEnvironment`` names its fields).  The
         environment is rebuilt only when Dirty.PROGRAM says one of its
         inputs changed."""
-        ctx = self.ctx
         env = self._variant_env
-        if env is None or ctx.dirty & Dirty.PROGRAM:
+        if env is None or self.ctx.dirty & _PROGRAM:
             env = self._variant_env = self._variant_environment()
         sh = self._shaders
         gs = sh[_GS]
         if gs is None:
-            gs = ctx.vertex_layer_part.layer_gs  # glpipe/vertex_layer.py: the generated GS of a layer-writing VS
-        if gs is None and ctx.rasterizer_part.rast_line_gs:
-            gs = ctx.line_stipple_part.line_stipple_gs  # glpipe/raster/line_stipple.py: the generated pass-through GS (or None)
-        if gs is None and ctx.rasterizer_part.rast_edge_fill:
-            gs = ctx.polygon_edges_part.edge_gs  # glpipe/raster/polygon_edges.py: the generated pass-through GS (or None)
+            # A generated GS (or None): a layer-writing VS on GL 3.3 (glpipe/vertex_layer.py),
+            # else line stipple / last pixel (glpipe/raster/line_stipple.py), else polygon
+            # edges (glpipe/raster/polygon_edges.py).  The parts, fetched once (the
+            # context's parts never change): this runs on every program switch.
+            parts = self._gs_parts or self._fetch_gs_parts()
+            gs = parts[0].layer_gs
+            if gs is None:
+                rast = parts[1]
+                if rast.rast_line_gs:
+                    gs = parts[2].line_stipple_gs
+                if gs is None and rast.rast_edge_fill:
+                    gs = parts[3].edge_gs
         return (sh[_VS], sh[_TCS], sh[_TES], gs, sh[_FS], env)
+
+    def _fetch_gs_parts(self) -> tuple:
+        """(vertex layer, rasterizer, line stipple, polygon edges) parts, for
+        ``_variant_inputs`` (areas after this one in PARTS: not there at init)."""
+        ctx = self.ctx
+        self._gs_parts = (ctx.vertex_layer_part, ctx.rasterizer_part, ctx.line_stipple_part,
+                          ctx.polygon_edges_part)
+        return self._gs_parts
 
     def _bind_slot_inputs(self) -> tuple:
         """One call per area with a ``variant_input`` slot, in PARTS order
