@@ -710,28 +710,11 @@ def main(argv=None) -> dict:
     p.add_argument("--geometry", choices=tuple(GEOMETRY), default="culled",
                    help="culled (default): no fragments, pure submission cost; visible: ~30 pixels per draw")
     p.add_argument("--cases", nargs="+", choices=[c[1] for c in CASES], default=None, help="run only these cases")
-    p.add_argument("--cprofile", choices=[c[1] for c in CASES], default=None,
-                   help="instead of timing: cProfile glpipe's loop of this case (per-function µs per call)")
-    p.add_argument("--breakdown", choices=[c[1] for c in CASES if c[0] == "b"], default=None,
-                   help="instead of timing: split this switch case's draw into bind / draw / each emit (µs)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--markdown", action="store_true", help="print the tables for docs/performance.md")
     args = p.parse_args(argv)
     profiles = ("native", "gl33") if args.profile == "all" else (args.profile,)
-    if args.cprofile or args.breakdown:
-        try:
-            from .diagnose import breakdown_case, profile_case
-        except ImportError:
-            from diagnose import breakdown_case, profile_case
-    if args.cprofile:
-        for profile in profiles:
-            print(profile_case(profile, args.cprofile, args.draws, args.geometry))
-        return {}
-    if args.breakdown:
-        for profile in profiles:
-            print(breakdown_case(profile, args.breakdown, args.draws, args.geometry))
-        return {}
     results = run(profiles, args.draws, max(1, args.reps), args.redundant or args.draws, args.geometry, args.cases)
     if args.json:
         print(json.dumps(results, indent=2))

@@ -3,13 +3,16 @@
 ``breakdown_case`` splits a switch case's per-draw time into the bind, the
 draw of case (a), and each emit function ``Context._update_derived``
 dispatches to, unprofiled; ``profile_case`` runs one case's loop under
-cProfile.  Both are reached through ``bench_draw.py --breakdown CASE`` /
-``--cprofile CASE`` (docs/performance.md, "Where the time goes").
+cProfile.  ``python benchmarks/diagnose.py --breakdown CASE`` /
+``--cprofile CASE`` (docs/performance.md).  It imports bench_draw's cases;
+bench_draw imports nothing of it (no cycle).
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
+import sys
 import time
 from pathlib import Path
 
@@ -172,4 +175,26 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["breakdown_case", "profile_case"]
+def main(argv=None) -> None:
+    """Command-line entry point: ``--breakdown CASE`` or ``--cprofile CASE``."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--profile", choices=("native", "gl33", "all"), default="native")
+    p.add_argument("--draws", type=int, default=10000, help="draws per timed loop (default 10000)")
+    p.add_argument("--geometry", choices=tuple(GEOMETRY), default="culled")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--cprofile", choices=[c[1] for c in CASES],
+                      help="cProfile glpipe's loop of this case (per-function µs per call)")
+    what.add_argument("--breakdown", choices=[c[1] for c in CASES if c[0] == "b"],
+                      help="split this switch case's draw into bind / draw / each emit (µs)")
+    args = p.parse_args(argv)
+    for profile in ("native", "gl33") if args.profile == "all" else (args.profile,):
+        if args.cprofile:
+            print(profile_case(profile, args.cprofile, args.draws, args.geometry))
+        else:
+            print(breakdown_case(profile, args.breakdown, args.draws, args.geometry))
+
+
+__all__ = ["breakdown_case", "profile_case", "main"]
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
