@@ -550,7 +550,7 @@ def redundant_binds(g: GlpipeSide, r: RawSide, n: int, reps: int) -> dict:
         control = counter.count - before
         ctx.bind_blend_state(g.blend_off)
         ctx.draw_vbo(g.info)
-    for row, (_name, fn, args) in zip(rows, kinds):
+    for row, (_name, fn, args) in zip(rows, kinds, strict=True):
         best = float("inf")
         for _ in range(reps):
             gc.disable()

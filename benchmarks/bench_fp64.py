@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path or sys.path.index(str(ROOT)) != 0:
     sys.path.insert(0, str(ROOT))  # measure this working tree, not an installed copy
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 OPS = ("DADD", "DMUL")
 

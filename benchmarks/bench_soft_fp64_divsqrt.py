@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lowering.glsl.soft_fp64_divsqrt import glsl_source  # noqa: E402
+from lowering.glsl.soft_fp64_divsqrt import glsl_source
 
 VS = """#version {version}
 void main()
@@ -72,7 +72,7 @@ def shader(kind: str, name: str) -> tuple:
         body = f"    glp_out = uvec4({name}({', '.join(words)}), 0u, 0u);\n"
         return 330, "#version 330 core\n" + _FETCH + glsl_source([name]) + "\n" + _MAIN.format(body=body)
     if kind == "native":
-        body = "".join(f"    double {v} = packDouble2x32({w});\n" for v, w in zip("abc", words))
+        body = "".join(f"    double {v} = packDouble2x32({w});\n" for v, w in zip("abc", words, strict=False))
         body += f"    glp_out = uvec4(unpackDouble2x32({expr}), 0u, 0u);\n"
         return 450, "#version 450 core\n" + _FETCH + _MAIN.format(body=body)
     body = f"    glp_out = uvec4({' ^ '.join(words)}, 0u, 0u);\n"
@@ -96,7 +96,7 @@ def time_draw(ctx, version: int, fs: str, textures, size: int, reps: int) -> flo
     fbo = ctx.framebuffer(color_attachments=[target])
     vao = ctx.vertex_array(prog, [])
     try:
-        for unit, (tex, name) in enumerate(zip(textures, ("glp_in0", "glp_in1"))):
+        for unit, (tex, name) in enumerate(zip(textures, ("glp_in0", "glp_in1"), strict=True)):
             tex.use(unit)
             if name in prog:
                 prog[name].value = unit

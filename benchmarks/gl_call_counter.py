@@ -78,12 +78,12 @@ class GLCallCounter:
             from OpenGL import platform
 
             proc = platform.PLATFORM.getExtensionProcedure
-        except Exception:  # noqa: BLE001 - no lookup: raw pointers are named by class
+        except Exception:
             return
         for name, _fn in functions:
             try:
                 addr = proc(name.encode())
-            except Exception:  # noqa: BLE001
+            except Exception:
                 continue
             if addr:
                 self._names_by_address.setdefault(int(addr), name)
@@ -144,7 +144,7 @@ class GLCallCounter:
             if getattr(fn, "resolved", True) is False and hasattr(fn, "load"):
                 try:
                     fn.load()
-                except Exception:  # noqa: BLE001 - an entry point this host lacks
+                except Exception:
                     pass
         self._address_names(functions)
         classes = {}

@@ -47,7 +47,6 @@ from glpipe import (
     VertexElement,
 )
 
-
 FS = """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
 DCL OUT[0], COLOR

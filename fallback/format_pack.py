@@ -137,7 +137,7 @@ def unpack_rgba(fmt, data, count: int, decode_srgb: bool = False) -> np.ndarray:
         scale = 2.0 ** (raws[3].astype(np.int64) - 15 - 9)
         values = [raws[i].astype(np.float64) * scale for i in range(3)]
     else:
-        values = [_decode(c, r) for c, r in zip(d.channels, raws)]
+        values = [_decode(c, r) for c, r in zip(d.channels, raws, strict=True)]
     dtype = _result_dtype(d)
     out = np.zeros((blocks.shape[0], 4), dtype)
     zs = d.colorspace == "zs"
@@ -223,13 +223,13 @@ def pack_rgba(fmt, rgba, encode_srgb: bool = False) -> np.ndarray:
     blocks = np.zeros((count, d.blocksize), np.uint8)
     aligned = all(c.size in _ARRAY_DTYPES and c.shift % 8 == 0 for c in d.channels)
     if aligned:
-        for c, raw in zip(d.channels, raws):
+        for c, raw in zip(d.channels, raws, strict=True):
             start = c.shift // 8
             field = raw.astype(_ARRAY_DTYPES[c.size]).reshape(count, 1).view(np.uint8)
             blocks[:, start:start + c.size // 8] = field.reshape(count, c.size // 8)
         return blocks.reshape(-1)
     word = np.zeros(count, np.uint64)
-    for c, raw in zip(d.channels, raws):
+    for c, raw in zip(d.channels, raws, strict=True):
         word |= (raw & np.uint64((1 << c.size) - 1)) << np.uint64(c.shift)
     for i in range(d.blocksize):
         blocks[:, i] = ((word >> np.uint64(8 * i)) & np.uint64(0xFF)).astype(np.uint8)

@@ -347,7 +347,7 @@ def _sequential(start: int, count: int) -> np.ndarray:
     return np.arange(start, start + count, dtype=dtype)
 
 
-def _finish(out: np.ndarray) -> "tuple[np.ndarray, int]":
+def _finish(out: np.ndarray) -> tuple[np.ndarray, int]:
     """``out`` flattened, as uint16 when every value is <= 0xfffe, else uint32; and its size."""
     out = out.reshape(-1)
     if out.size == 0 or int(out.max()) <= _MAX_U16_VALUE:
@@ -425,7 +425,7 @@ def _decompose(values: np.ndarray, prim: Prim, pattern: tuple, restart: bool,
     return out
 
 
-def _pass_through(prim: Prim, values: "np.ndarray | None", start: int, count: int,
+def _pass_through(prim: Prim, values: np.ndarray | None, start: int, count: int,
                   primitive_restart: bool, restart_index: int) -> Translation:
     """A natively drawable primitive: same prim, indices widened, restart kept."""
     if values is None:
@@ -520,7 +520,7 @@ def translate(prim, count, start=0, indices=None, index_size=0, primitive_restar
 _BOUNDARY = {Prim.QUADS: (0, 1, 2, 3), Prim.QUAD_STRIP: (0, 1, 3, 2)}
 
 
-def _edge_bits(prim: Prim, tri: tuple) -> "tuple[int, int, int]":
+def _edge_bits(prim: Prim, tri: tuple) -> tuple[int, int, int]:
     """(always, first step only, last step only) boundary bits of one
     pattern triangle (step offsets, ``_ANCHOR`` = the run's first vertex)."""
     always = first = last = 0
@@ -580,7 +580,7 @@ def edge_masks(prim, count, start=0, indices=None, index_size=0, primitive_resta
     return out.reshape(-1)
 
 
-def _values_for_draw(indices, index_size, start: int, count: int) -> "np.ndarray | None":
+def _values_for_draw(indices, index_size, start: int, count: int) -> np.ndarray | None:
     """The draw's index values, or None for a non-indexed draw (checks the pair)."""
     if indices is None:
         if index_size not in (0, None):

@@ -22,7 +22,7 @@ class Fallback:
     """One fallback: ``provides`` for host ``feature`` via ``implementation``."""
 
     name: str
-    feature: "str | None"
+    feature: str | None
     provides: str
     implementation: str
     # What the emulation costs next to native, as measured (a short text
@@ -33,7 +33,7 @@ class Fallback:
     measure: str = ""
 
 
-FALLBACKS: "tuple[Fallback, ...]" = (
+FALLBACKS: tuple[Fallback, ...] = (
     Fallback(
         name="quads_quad_strips_polygons",
         feature=None,
@@ -307,7 +307,7 @@ FALLBACKS: "tuple[Fallback, ...]" = (
 )
 
 
-def fallbacks_for(feature: str) -> "tuple[Fallback, ...]":
+def fallbacks_for(feature: str) -> tuple[Fallback, ...]:
     """Rows that stand in for host ``feature``."""
     return tuple(f for f in FALLBACKS if f.feature == feature)
 

@@ -32,7 +32,7 @@ def _version(module_name: str) -> str:
 _REPORT_BINDS = ("SAMPLER_VIEW", "RENDER_TARGET", "DEPTH_STENCIL", "VERTEX_BUFFER", "SHADER_IMAGE", "BLENDABLE")
 
 
-def collect(profile: "str | None" = None) -> dict:
+def collect(profile: str | None = None) -> dict:
     """Everything ``info`` reports, as plain JSON-able data."""
     import glpipe
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target

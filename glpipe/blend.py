@@ -64,12 +64,12 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .dirty import Dirty
+from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .formats import host_storage, util_format_description
 from .host.hotgl import OP
-from .part import Area, Part
 from .host.shadow import host_shadow
+from .part import Area, Part
 from .templates import BlendState
 
 F = BlendFactor
@@ -203,7 +203,7 @@ class BlendCSO:
         self.alpha_to_one = bool(templ.alpha_to_one)
         self.dither = bool(templ.dither)
         self.dual_source = any(rt.uses_src1() for rt in self.rts)
-        self.blocks: "dict[tuple, _GLBlock]" = {}
+        self.blocks: dict[tuple, _GLBlock] = {}
         self.fb = self.fb_block = None  # the framebuffer last emitted with, and its block
 
     def __repr__(self) -> str:
@@ -228,7 +228,7 @@ class BlendPart(Part):
         self._gl_equation = {e: int(getattr(gl, n)) for e, n in _GL_EQUATION.items()}
         # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
         self._gl_logicop = {op: int(getattr(gl, "GL_" + op.name)) for op in LogicOp}
-        self._rt_kinds: "dict" = {}
+        self._rt_kinds: dict = {}
         self._gl_blend_cap = int(gl.GL_BLEND)
         self._gl_logic_cap = int(gl.GL_COLOR_LOGIC_OP)
         self._gl_a2c_cap = int(gl.GL_SAMPLE_ALPHA_TO_COVERAGE)

@@ -46,6 +46,7 @@ from .caps_shader import (
     compute_caps_for_other_ir,
     shader_caps,
 )
+from .driver_queries import DRIVER_QUERY_GROUPS
 from .enums import (
     PIPE_MAX_ATTRIBS,
     PIPE_MAX_CLIP_PLANES,
@@ -63,7 +64,6 @@ from .enums import (
     ShaderType,
     Target,
 )
-from .driver_queries import DRIVER_QUERY_GROUPS
 from .formats import Format, is_format_supported
 from .host.facts import probe_host_facts
 
@@ -644,11 +644,11 @@ class ScreenCaps:
         self._compute_tgsi = compute_caps(env, self.shader)
         self._compute_other = compute_caps_for_other_ir()
 
-        param = {cap: 0 for cap in Cap}  # defaults first: nothing claimed
+        param = dict.fromkeys(Cap, 0)  # defaults first: nothing claimed
         param.update(_evaluate(PARAM_RULES, env, 0, int))
-        param.update({cap: 0 for cap in WITHHELD})
+        param.update(dict.fromkeys(WITHHELD, 0))
         self.param = MappingProxyType(param)
-        paramf = {cap: 0.0 for cap in CapF}
+        paramf = dict.fromkeys(CapF, 0.0)
         paramf.update(_evaluate(PARAMF_RULES, env, 0.0, float))
         self.paramf = MappingProxyType(paramf)
 

@@ -272,7 +272,7 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
 
 def shader_caps(env, layout: BindingLayout) -> MappingProxyType:
     """``{ShaderType: {ShaderCap: int}}`` for every stage and every cap."""
-    zero = {cap: 0 for cap in ShaderCap}
+    zero = dict.fromkeys(ShaderCap, 0)
     out = {}
     for stage in ShaderType:
         caps = dict(zero)
@@ -292,7 +292,7 @@ TRIPLE_COMPUTE_CAPS = frozenset({ComputeCap.MAX_GRID_SIZE, ComputeCap.MAX_BLOCK_
 
 
 def _compute_zero() -> dict:
-    out = {cap: 0 for cap in ComputeCap}
+    out = dict.fromkeys(ComputeCap, 0)
     for cap in TRIPLE_COMPUTE_CAPS:
         out[cap] = (0, 0, 0)
     out[ComputeCap.IR_TARGET] = ""

@@ -15,10 +15,10 @@ import numbers
 
 from lowering.errors import InvalidArgumentError
 
-from .enums import Clear, Swizzle, Target
 from .dirty import Dirty
-from .part import Area, Part
+from .enums import Clear, Swizzle, Target
 from .formats import util_format_description
+from .part import Area, Part
 from .templates import ScissorState
 
 _ALL_CLEAR_BITS = int(Clear.DEPTH | Clear.STENCIL | Clear.COLOR)
@@ -136,7 +136,7 @@ def _stencil_value(stencil, what: str) -> int:
 
 def _rect(dstx, dsty, width, height, what: str) -> tuple:
     vals = (dstx, dsty, width, height)
-    for name, v in zip(("dstx", "dsty", "width", "height"), vals):
+    for name, v in zip(("dstx", "dsty", "width", "height"), vals, strict=True):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
             raise InvalidArgumentError(f"{what}: {name} must be a non-negative integer, got {v!r}")
     return tuple(int(v) for v in vals)

@@ -17,8 +17,8 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .dirty import Dirty
+from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .part import Area, Part
 from .resource import Resource
 from .samplers import _stage_arg
@@ -157,7 +157,7 @@ class ConstantBufferPart(Part):
         """A ``PlanRow`` for every block the linked ``variants`` declare.
         Computed once per program, when it is linked (``Program.cb_plan``)."""
         rows = []
-        for stage, variant in zip(GRAPHICS_STAGES, variants):
+        for stage, variant in zip(GRAPHICS_STAGES, variants, strict=True):
             if variant is None:
                 continue
             for info in variant.glsl.reflection.constant_buffers:
@@ -221,7 +221,7 @@ class ConstantBufferPart(Part):
         gl = self.ctx.gl
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, self._ubo_ring)
         total = 0
-        for (rec, _declared), size in zip(pending, sizes):
+        for (rec, _declared), size in zip(pending, sizes, strict=True):
             n = len(rec.data)
             ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, head, size,
                                       gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT

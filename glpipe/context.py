@@ -18,8 +18,24 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, constants, debug, depth_stencil_alpha, fence, framebuffer, sampler_views, samplers,
-               shaders, sysvals, transfer, variant_keys, vertex, vertex_layer, viewport)
+from . import (
+    blend,
+    clear,
+    constants,
+    debug,
+    depth_stencil_alpha,
+    fence,
+    framebuffer,
+    sampler_views,
+    samplers,
+    shaders,
+    sysvals,
+    transfer,
+    variant_keys,
+    vertex,
+    vertex_layer,
+    viewport,
+)
 from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .enums import ContextFlag, ShaderType, Target
@@ -39,7 +55,7 @@ D = Dirty
 # min samples) and the sysvals upload late, after what they override or
 # consume.  Vertex input has no row: _update_derived emits it last (it needs
 # start_instance).
-PARTS: "tuple[Area, ...]" = (
+PARTS: tuple[Area, ...] = (
     shaders.AREA,
     variant_keys.AREA,
     vertex.AREA,

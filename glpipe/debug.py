@@ -19,7 +19,6 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .host import gl as _hostmod
 from .part import Area, Part, owner
 
-
 #: The environment variable holding the debug flags.
 DEBUG_ENV = "GLPIPE_DEBUG"
 
@@ -167,7 +166,7 @@ class _HostDebugSink:
                 kind = self._types.get(int(gltype), DebugType.INFO)
             for part in tuple(self.parts):
                 part._deliver_debug(kind, HOST_ID_BASE + int(msg_id), f"host GL: {text}")
-        except Exception as exc:  # noqa: BLE001 - never unwind into the GL driver
+        except Exception as exc:
             warnings.warn(f"glpipe: host debug message dropped: {exc!r}", RuntimeWarning, stacklevel=1)
 
 
@@ -255,7 +254,7 @@ class DebugPart(Part):
             return
         try:
             fn(kind, msg_id, text)
-        except Exception as exc:  # noqa: BLE001 - a frontend bug must not abort the draw
+        except Exception as exc:
             warnings.warn(f"glpipe: the debug callback raised {exc!r} for message {text!r}",
                           RuntimeWarning, stacklevel=2)
 

@@ -45,11 +45,11 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import Func, StencilOp
 from .dirty import Dirty
+from .enums import Func, StencilOp
 from .host.hotgl import OP
-from .part import Area, Part
 from .host.shadow import host_shadow
+from .part import Area, Part
 from .templates import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {

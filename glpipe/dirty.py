@@ -40,7 +40,6 @@ every shadow forgotten, so each block is sent whole.
 from __future__ import annotations
 
 
-
 class Dirty:
     """One bit per host state block.
 

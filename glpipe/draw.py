@@ -26,9 +26,9 @@ import functools
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .host import gl as _hostmod
-from .enums import Prim, ShaderType
 from .dirty import ALL, Dirty
+from .enums import Prim, ShaderType
+from .host import gl as _hostmod
 from .templates import DrawInfo
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
@@ -65,11 +65,11 @@ class DrawPath:
         gl = self.gl
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
-        self._derived_plans: "dict[int, tuple]" = {}
+        self._derived_plans: dict[int, tuple] = {}
         # draw_vbo's fast path: one callable per dirty word (``_derived_run``)
         # and, for words that select a single row, the row after it.
         self._derived_runs: dict = {}
-        self._derived_after: "dict[int, int]" = {}
+        self._derived_after: dict[int, int] = {}
         self._bind_rows()
         raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points
         # The draw entry points as plain ctypes functions (draw_vbo is the hot
@@ -495,7 +495,7 @@ class DrawPath:
             else:
                 self._gl_draw_elements(mode, d.count, gltype, ptr, instances, d.index_bias)
 
-    def _upload_indices(self, data) -> "tuple[int, int]":
+    def _upload_indices(self, data) -> tuple[int, int]:
         """User index memory into the streaming ring: (GL buffer, byte offset)."""
         return self.vertex_part.ring.upload(data, 16)
 

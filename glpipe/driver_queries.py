@@ -89,7 +89,7 @@ class Counters:
         for name in COUNTER_NAMES:
             setattr(self, name, 0)
 
-    def snapshot(self) -> "dict[str, int]":
+    def snapshot(self) -> dict[str, int]:
         """All counters at once, by attribute name."""
         with self._lock:
             return {name: getattr(self, name) for name in COUNTER_NAMES}

@@ -633,7 +633,7 @@ class TextureTransferMode(IntFlag):
 # flag's bits asks these two functions, which read ``__members__`` (the same
 # on every version); never ``for b in Bind`` or ``sum(Map)``.
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def flag_bits(flag_cls) -> tuple:
     """The single-bit members of IntFlag class ``flag_cls``, lowest bit first,
     each once (aliases, zero and multi-bit members left out)."""
@@ -645,7 +645,7 @@ def flag_bits(flag_cls) -> tuple:
     return tuple(bits[v] for v in sorted(bits))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def all_flag_bits(flag_cls) -> int:
     """Every bit any member of IntFlag class ``flag_cls`` sets, as a plain int."""
     return functools.reduce(operator.or_, (int(m) for m in flag_cls.__members__.values()), 0)

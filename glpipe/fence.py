@@ -108,7 +108,7 @@ class Fence:
             self._sync = None
             try:
                 _queue_for(self._host).append(sync)
-            except Exception:  # noqa: BLE001, S110 - at interpreter shutdown module globals may be gone
+            except Exception:
                 pass
 
     def __repr__(self) -> str:

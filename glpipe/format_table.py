@@ -142,7 +142,7 @@ class HostFormat:
     gl_type: int
     gl_type_name: str
     swizzle: tuple
-    transfer_as: "object | None"
+    transfer_as: object | None
     features: tuple
     compressed: bool
 
@@ -188,7 +188,7 @@ class FormatDesc:
     (empty: no host can hold the format; ``primary_host`` is then None);
     ``vertex`` the GL vertex fetch, or None when GL cannot fetch it."""
 
-    format: "Format"
+    format: Format
     name: str
     layout: str
     colorspace: str
@@ -211,7 +211,7 @@ class FormatDesc:
     is_array: bool
     nr_planes: int
     host: tuple
-    vertex: "VertexFetch | None"
+    vertex: VertexFetch | None
 
     @property
     def nr_channels(self) -> int:
@@ -229,22 +229,22 @@ class FormatDesc:
         return max(1, self.block_bits // 8)
 
     @property
-    def primary_host(self) -> "HostFormat | None":
+    def primary_host(self) -> HostFormat | None:
         """The preferred host storage (before any profile restriction)."""
         return self.host[0] if self.host else None
 
     @property
-    def gl_internal_format(self) -> "int | None":
+    def gl_internal_format(self) -> int | None:
         """GL internal format of the preferred host storage, or None."""
         return self.host[0].internal_format if self.host else None
 
     @property
-    def gl_format(self) -> "int | None":
+    def gl_format(self) -> int | None:
         """GL pixel-transfer format of the preferred host storage, or None."""
         return self.host[0].gl_format if self.host else None
 
     @property
-    def gl_type(self) -> "int | None":
+    def gl_type(self) -> int | None:
         """GL pixel-transfer type of the preferred host storage, or None."""
         return self.host[0].gl_type if self.host else None
 
@@ -1218,7 +1218,7 @@ def _parse_block(text: str) -> tuple:
     return (dims + [1])[:3] if len(dims) == 2 else tuple(dims)
 
 
-def _vertex_fetch(name: str, layout: str, colorspace: str, channels: tuple, swizzle_text: str) -> "VertexFetch | None":
+def _vertex_fetch(name: str, layout: str, colorspace: str, channels: tuple, swizzle_text: str) -> VertexFetch | None:
     """The GL vertex attribute layout of a format, or None if GL cannot fetch it."""
     packed = _PACKED_VERTEX.get(name)
     if packed is not None:
@@ -1330,7 +1330,7 @@ def _parse_host() -> dict:
 def _build_table() -> tuple:
     hosts = _parse_host()
     table = []
-    for fmt, (name, layout, cs, block, chans, swz) in zip(Format, _ROWS):
+    for fmt, (name, layout, cs, block, chans, swz) in zip(Format, _ROWS, strict=True):
         real = [c for c in chans if c.type != ChannelType.VOID]
         plain = layout == "plain"
         pure = plain and bool(real) and all(c.pure_integer for c in real)
@@ -1370,7 +1370,7 @@ def _build_table() -> tuple:
 
 
 # FORMAT_TABLE[value] is the row of Format(value).
-FORMAT_TABLE: "tuple[FormatDesc, ...]" = _build_table()
+FORMAT_TABLE: tuple[FormatDesc, ...] = _build_table()
 
 
 __all__ = [

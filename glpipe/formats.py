@@ -214,7 +214,7 @@ def util_format_compose_swizzles(swz1, swz2) -> tuple:
     return tuple(out)
 
 
-def host_storage(fmt, support: "FormatSupport | None" = None) -> "HostFormat | None":
+def host_storage(fmt, support: FormatSupport | None = None) -> HostFormat | None:
     """How the host holds ``fmt``: GL internal format, transfer format/type,
     sampling swizzle and whether transfers convert (``needs_conversion``).
 
@@ -227,7 +227,7 @@ def host_storage(fmt, support: "FormatSupport | None" = None) -> "HostFormat | N
     return d.primary_host
 
 
-def host_decodes(desc: FormatDesc, host: "HostFormat | None") -> bool:
+def host_decodes(desc: FormatDesc, host: HostFormat | None) -> bool:
     """Whether ``host`` stores compressed ``desc`` as decoded texels (its
     ``transfer_as`` layout), fallback.compressed decoding every upload."""
     return host is not None and desc.is_compressed and not host.compressed
@@ -354,7 +354,7 @@ class FormatCaps:
     it can be made (GL restricts those per compression family).
     """
 
-    host: "HostFormat | None" = None
+    host: HostFormat | None = None
     sampler: bool = False
     color_renderable: bool = False
     render: bool = False
@@ -383,7 +383,7 @@ class FormatSupport:
     probe_seconds: float
     storages_probed: int
 
-    def has(self, name: "str | None") -> bool:
+    def has(self, name: str | None) -> bool:
         """Whether the profile had feature ``name`` (None: always)."""
         return name is None or name in self.features
 
@@ -483,8 +483,8 @@ class _Prober:
         self.storage = host_has(self.profile, "texture_storage")
         self.multisample = host_has(self.profile, "texture_multisample")
         self.ifq = host_has(self.profile, "internalformat_query")
-        self.storages: "dict[int, _StorageResult]" = {}
-        self.uploads: "dict[tuple, bool]" = {}
+        self.storages: dict[int, _StorageResult] = {}
+        self.uploads: dict[tuple, bool] = {}
         self.probes = 0
 
     # -- GL state the probe touches -------------------------------------
@@ -552,7 +552,7 @@ class _Prober:
         self.probes += 1
         return self._ok()
 
-    def _attach_complete(self, attachment_target: int, tex: int, zs_attachment: "int | None") -> bool:
+    def _attach_complete(self, attachment_target: int, tex: int, zs_attachment: int | None) -> bool:
         """Whether ``tex`` alone makes a complete framebuffer (colour if
         ``zs_attachment`` is None, else at that depth/stencil point)."""
         gl = self.gl
@@ -637,7 +637,7 @@ class _Prober:
         return ok
 
     @staticmethod
-    def _zs_attachment(desc: FormatDesc) -> "int | None":
+    def _zs_attachment(desc: FormatDesc) -> int | None:
         if desc.is_depth and desc.is_stencil:
             return _GL_DEPTH_STENCIL_ATTACHMENT
         if desc.is_depth:

@@ -15,10 +15,10 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .dirty import Dirty
-from .part import Area, Part
+from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
+from .part import Area, Part
 from .templates import FramebufferState, SurfaceTemplate
 from .variant_keys import output_kinds
 
@@ -87,7 +87,7 @@ class FboKey(NamedTuple):
     the no-attachment parameters."""
 
     cbufs: tuple
-    zsbuf: "Surface | None"
+    zsbuf: Surface | None
     generations: tuple
     zs_generation: int
     width: int
@@ -107,7 +107,7 @@ class FramebufferPart(Part):
         super().__init__(ctx)
         self.framebuffer = FramebufferState()
         self.fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
-        self._fbo_cache: "dict[FboKey, int]" = {}
+        self._fbo_cache: dict[FboKey, int] = {}
         self._bound_fbo = -1
 
     # -- surfaces ------------------------------------------------------------
@@ -218,7 +218,7 @@ class FramebufferPart(Part):
 
     # -- host side -----------------------------------------------------------
 
-    def _fbo_key(self, fb: FramebufferState) -> "FboKey":
+    def _fbo_key(self, fb: FramebufferState) -> FboKey:
         cbufs = tuple(fb.cbufs[:fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
         zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0

@@ -95,13 +95,13 @@ class TargetRule:
 
     name: str
     gl_target: str
-    gl_target_ms: "str | None"
+    gl_target_ms: str | None
     dims: int
     layered: bool
     faces: int
-    size_limit: "str | None"
+    size_limit: str | None
     mipmapped: bool
-    feature: "str | None"
+    feature: str | None
 
     @property
     def gl_dims(self) -> int:
@@ -193,7 +193,7 @@ class _Plan:
     rule: TargetRule
     gl_target_name: str
     gl_target: int
-    storage: "object | None"  # formats.HostFormat; None for buffers
+    storage: object | None  # formats.HostFormat; None for buffers
     immutable: bool
     samples: int  # 1 when not multisampled
 
@@ -386,7 +386,7 @@ def _validate(screen, templ) -> _Plan:
 # GL allocation (GL thread only)
 # --------------------------------------------------------------------------
 
-_raw_entry_points: "dict | None" = None
+_raw_entry_points: dict | None = None
 
 def _raw() -> dict:
     """PyOpenGL's unwrapped glTexImage* / glCompressedTexImage* (keys 1, 2, 3
@@ -538,7 +538,7 @@ def _specify_levels(host, templ, plan: _Plan) -> None:
                 raw[dims](image, level, hf.internal_format, *args, 0, hf.gl_format, hf.gl_type, None)
 
 
-def _allocate(res: "Resource") -> int:
+def _allocate(res: Resource) -> int:
     """Make the GL object of ``res`` (GL thread, host lock held); a GL error
     deletes the half-made object and raises HostGLError."""
     host = res.screen.host
@@ -576,7 +576,7 @@ def _delete_now(host, objects) -> None:
 
 # host -> [(kind, GL name), ...]; weak keys so a released host's queue goes
 # with it.  Guarded by the host's lock.
-_deferred: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_deferred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def pending_deletions(host) -> int:
@@ -624,10 +624,10 @@ class Resource:
         self._screen = screen
         self._templ = templ
         self._plan = plan
-        self._gl_object: "int | None" = None
+        self._gl_object: int | None = None
         # (base level, max level, swizzle) glpipe last set on the GL texture
         # for a gl33 sampler view (glpipe/sampler_views.py); None: unknown.
-        self._gl_params: "tuple | None" = None
+        self._gl_params: tuple | None = None
         self._destroyed = False
         self.generation = 0
         self._compressed_shadow = None

@@ -15,8 +15,8 @@ import copy
 from lowering.errors import UnsupportedError
 from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class
 
-from .enums import ShaderType, Swizzle
 from .dirty import Dirty
+from .enums import ShaderType, Swizzle
 from .shaders import variant_input
 
 # One tuple object per class, so views of one class share it and

@@ -204,7 +204,7 @@ def _refuse_view(view, i: int, ctx, what: str) -> None:
 
 
 def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
-    for c, s in zip("rgba", view_swizzle):
+    for c, s in zip("rgba", view_swizzle, strict=True):
         if int(s) == Swizzle.NONE:
             raise InvalidArgumentError(f"create_sampler_view: SamplerViewTemplate.swizzle_{c} is NONE")
     return util_format_compose_swizzles(emulation, view_swizzle)

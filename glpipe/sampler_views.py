@@ -11,13 +11,12 @@ shadows and the rule for code that binds textures on a Gallium unit.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
+from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
 from .part import Area, Part
 from .sampler_compare import (
@@ -429,7 +428,7 @@ class SamplerViewPart(Part):
         TG4 (which binds the view itself).  Computed once per program, when
         it is linked (``Program.tex_plan``)."""
         rows = []
-        for stage, variant in zip(GRAPHICS_STAGES, variants):
+        for stage, variant in zip(GRAPHICS_STAGES, variants, strict=True):
             if variant is None:
                 continue
             lookups, gathers = variant.cso.compare_uses

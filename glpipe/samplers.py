@@ -18,6 +18,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .dirty import Dirty
 from .enums import (
     PIPE_MAX_SAMPLERS,
     ShaderType,
@@ -27,7 +28,6 @@ from .enums import (
     TexReduction,
     TexWrap,
 )
-from .dirty import Dirty
 from .part import Area, Part
 from .shaders import STAGE_PROCESSOR, variant_input
 from .templates import SamplerState
@@ -75,7 +75,7 @@ class _Param(NamedTuple):
 
     setter: str   # "i": glSamplerParameteri, "f": glSamplerParameterf
     pname: int
-    value: "int | float"
+    value: int | float
 
 
 # Border kinds: which glSamplerParameter*v holds the border words.

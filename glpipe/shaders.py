@@ -15,8 +15,8 @@ from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationErr
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
-from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
+from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .part import Area, Part
 from .templates import ShaderState
 
@@ -67,7 +67,7 @@ class ShaderCSO:
         # (SVIEWs read by comparing lookups, by comparing TG4), for the shadow-swizzle
         # key and the texture plan (lowering/glsl/shadow_swizzle.py).
         self.compare_uses = compare_uses(ir)
-        self.variants: "dict" = {}  # VariantKey -> ShaderVariant
+        self.variants: dict = {}  # VariantKey -> ShaderVariant
         self.destroyed = False
 
     def __repr__(self) -> str:
@@ -127,7 +127,7 @@ class VariantInput:
         return f"VariantInput({self.value!r})"
 
 
-_VARIANT_INPUTS: "dict[object, VariantInput]" = {}
+_VARIANT_INPUTS: dict[object, VariantInput] = {}
 
 
 def variant_input(value) -> VariantInput:
@@ -237,8 +237,8 @@ class ShaderPart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType; never replaced (others keep it)
-        self._programs: "dict[tuple, Program]" = {}  # variants tuple -> Program
-        self._programs_by_inputs: "dict[tuple, Program]" = {}  # _variant_inputs() -> Program
+        self._programs: dict[tuple, Program] = {}  # variants tuple -> Program
+        self._programs_by_inputs: dict[tuple, Program] = {}  # _variant_inputs() -> Program
         self.program = None
         self.program_drawid = False  # the current program reads DRAWID (_use_program)
         # The variant-key area's two calls, handed over by it (built after
@@ -463,7 +463,8 @@ class ShaderPart(Part):
         """The program of the variants ``inputs`` select (linked on first use)."""
         variant_key = self._variant_key
         variants = []
-        for stage, cso in zip(GRAPHICS_STAGES, inputs):
+        # ``inputs``: one CSO per stage, then the variant environment (not zipped).
+        for stage, cso in zip(GRAPHICS_STAGES, inputs, strict=False):
             # (inputs, not self.shaders: glpipe/raster/line_stipple.py may supply a generated GS)
             if cso is None:
                 variants.append(None)

@@ -326,7 +326,7 @@ class _PixelPath:
         gl = self.host.gl
         gl.glBindTexture(self.res.gl_target, 0)
         gl.glActiveTexture(self.active)
-        for n, v in zip(self._STORE, self.saved_align):
+        for n, v in zip(self._STORE, self.saved_align, strict=True):
             gl.glPixelStorei(getattr(gl, n), v)
         if self.pack:
             gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, self.pack)

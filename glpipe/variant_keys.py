@@ -14,16 +14,16 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
-from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
 from lowering.glsl.passes.vertex import written_clip_distances
+from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
 
-from .raster import rasterizer_keys as _r
-from .enums import Prim, ShaderType
 from .dirty import Dirty
+from .enums import Prim, ShaderType
 from .formats import util_format_description
 from .part import Area, Part, owner
+from .raster import rasterizer_keys as _r
 from .shaders import GRAPHICS_STAGES, VariantInput, variant_input
 
 _DEFAULT_KEY = VariantKey()
@@ -74,17 +74,17 @@ class VariantEnvironment(NamedTuple):
     dsa: int     # glpipe/depth_stencil_alpha.py alpha_func_key: ALWAYS when the alpha test is off
     # -- read from the mixin areas ------------------------------------------------
     fb_kinds: VariantInput  # glpipe/framebuffer.py: (kinds of the cbufs' formats, nr_cbufs)
-    vs_input: "VariantInput | None"  # glpipe/vertex.py: vs_input_types of the bound vertex elements
+    vs_input: VariantInput | None  # glpipe/vertex.py: vs_input_types of the bound vertex elements
     rast: VariantInput          # glpipe/raster/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
     window_rects: VariantInput  # glpipe/raster/rasterizer.py: (count, include) of set_window_rectangles
     y_flip: bool                # glpipe/viewport.py: viewport 0 has a negative y scale
     # The draw's primitive class (| PRIM_CLASS_OFFSET), only while the
     # rasterizer has a class-sensitive field on; else None.
-    prim_class: "int | None"
+    prim_class: int | None
     line_stipple: int     # glpipe/raster/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
     line_last_pixel: int  # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none)
     # glpipe/raster/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
-    edges: "tuple | None"
+    edges: tuple | None
     gl_clamp: VariantInput  # glpipe/samplers.py: _gl_clamp_masks (per stage)
     compare: VariantInput   # glpipe/sampler_compare.py: _compare_pairs (per stage)
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_ATTRIBS
 from .dirty import Dirty, KeepGeneral
+from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
 from .host.hotgl import raw_prototype
 from .part import Area, Part
@@ -107,7 +107,7 @@ class VertexElementsCSO:
         self.destroyed = False
         # Vertex-buffer set id (VertexPart._vb_id) -> VaoRecord: the VAOs
         # made for this layout.
-        self.vaos: "dict[int, VaoRecord]" = {}
+        self.vaos: dict[int, VaoRecord] = {}
 
     @property
     def templ(self) -> tuple:
@@ -599,7 +599,7 @@ def gl_function(gl, name: str, raw: bool = True):
         from OpenGL import platform
 
         addr = platform.PLATFORM.getExtensionProcedure(name.encode())
-    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+    except Exception:  # pragma: no cover - a platform without proc lookup
         addr = None
     if addr:
         return raw_prototype()(addr)  # glpipe/host/hotgl.py: keeps the GIL, as the state calls do
@@ -625,7 +625,7 @@ _VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM
 _MAX_BUFFER_SETS = 256
 
 
-def _fetch_rows(fmt, fetch, ve) -> "list[FetchRow]":
+def _fetch_rows(fmt, fetch, ve) -> list[FetchRow]:
     """The fetch rows one vertex element becomes: one, or two for a
     dual-slot raw double."""
     integer = fetch.path != "float"

@@ -21,8 +21,8 @@ from lowering import parse, validate
 from lowering.errors import UnsupportedError
 from lowering.glsl.passes.layer import SEMANTICS, layer_gs_tokens
 
-from .enums import Prim, ShaderType
 from .dirty import Dirty, KeepGeneral
+from .enums import Prim, ShaderType
 from .part import Area, Part
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .dirty import Dirty
+from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .part import Area, Part
 from .templates import ScissorState, ViewportState
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 
+# The front half is imported eagerly.  (This also makes ``lowering.validate``
+# and ``lowering.dump`` the functions, not the same-named submodules.)
+from .dump import dump
 from .errors import (
     HostGLError,
     InvalidArgumentError,
@@ -19,10 +22,6 @@ from .errors import (
     TGSIParseError,
     UnsupportedError,
 )
-
-# The front half is imported eagerly.  (This also makes ``lowering.validate``
-# and ``lowering.dump`` the functions, not the same-named submodules.)
-from .dump import dump
 from .ir import Shader
 from .opcodes import OPCODES, OpInfo
 from .parser import parse

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional
 
 from .errors import PipeError, ShaderValidationError, TGSIParseError, UnsupportedError
 
@@ -40,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = _parser().parse_args(argv)
     from .bindings import BindingLayout

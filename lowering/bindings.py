@@ -25,18 +25,18 @@ uploads.  ``docs/bindings.md`` is the prose version of this module.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 from .errors import InvalidArgumentError, UnsupportedError
 
-GRAPHICS_STAGES: Tuple[str, ...] = ("VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG")
-ALL_STAGES: Tuple[str, ...] = GRAPHICS_STAGES + ("COMP",)
+GRAPHICS_STAGES: tuple[str, ...] = ("VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG")
+ALL_STAGES: tuple[str, ...] = GRAPHICS_STAGES + ("COMP",)
 
 # Stages that get the remainder first when a small combined limit (SSBOs,
 # images, atomic counter buffers) is split, and the order of the texture-unit
 # ranges (FRAG from unit 0): fragment shaders use them most.
-_STORAGE_PRIORITY: Tuple[str, ...] = ("FRAG", "VERT", "GEOM", "TESS_EVAL", "TESS_CTRL")
+_STORAGE_PRIORITY: tuple[str, ...] = ("FRAG", "VERT", "GEOM", "TESS_EVAL", "TESS_CTRL")
 
 _STAGE_GL_NAME = {"VERT": "VERTEX", "TESS_CTRL": "TESS_CONTROL", "TESS_EVAL": "TESS_EVALUATION",
                   "GEOM": "GEOMETRY", "FRAG": "FRAGMENT", "COMP": "COMPUTE"}
@@ -63,12 +63,12 @@ class HostLimits:
     max_stage_atomic_counter_buffers: int = 0
 
     @classmethod
-    def gl33(cls) -> "HostLimits":
+    def gl33(cls) -> HostLimits:
         """The minimum limits of an OpenGL 3.3 core implementation."""
         return cls()
 
     @classmethod
-    def gl45(cls) -> "HostLimits":
+    def gl45(cls) -> HostLimits:
         """The minimum limits of an OpenGL 4.5 core implementation."""
         return cls(max_uniform_buffer_bindings=84, max_stage_uniform_blocks=14,
                    max_uniform_block_size=16384, max_combined_texture_image_units=80,
@@ -77,7 +77,7 @@ class HostLimits:
                    max_atomic_counter_buffer_bindings=1, max_stage_atomic_counter_buffers=1)
 
     @classmethod
-    def from_gl(cls, values: Mapping[str, int], stages: Iterable[str] = GRAPHICS_STAGES) -> "HostLimits":
+    def from_gl(cls, values: Mapping[str, int], stages: Iterable[str] = GRAPHICS_STAGES) -> HostLimits:
         """Limits from a mapping of GL enum names to values (e.g. ModernGL's ``ctx.info``
         plus the ones it lacks, such as ``GL_MAX_IMAGE_UNITS``).  Missing names
         count as 0, except the GL 3.3 ones, which fall back to their minimums."""
@@ -127,14 +127,14 @@ class StageBindings:
     sysvals_binding: int
 
 
-def _split(total: int, per_stage_limit: int, stages: Tuple[str, ...], priority: Tuple[str, ...]) -> Dict[str, int]:
+def _split(total: int, per_stage_limit: int, stages: tuple[str, ...], priority: tuple[str, ...]) -> dict[str, int]:
     """Share ``total`` slots among ``stages``: equal parts, the remainder to
     the first stages of ``priority``, each capped at ``per_stage_limit``."""
     if not stages:
         return {}
     share, rest = divmod(max(total, 0), len(stages))
     ordered = [s for s in priority if s in stages] + [s for s in stages if s not in priority]
-    counts = {s: share for s in stages}
+    counts = dict.fromkeys(stages, share)
     for s in ordered[:rest]:
         counts[s] += 1
     return {s: min(c, per_stage_limit) for s, c in counts.items()}
@@ -148,7 +148,7 @@ class BindingLayout:
     stages: Mapping[str, StageBindings] = field(default_factory=dict)
 
     @classmethod
-    def for_limits(cls, limits: HostLimits, stages: Iterable[str] = GRAPHICS_STAGES) -> "BindingLayout":
+    def for_limits(cls, limits: HostLimits, stages: Iterable[str] = GRAPHICS_STAGES) -> BindingLayout:
         """Lay out ``stages`` (graphics stages the host supports; COMP is always added)."""
         graphics = tuple(s for s in GRAPHICS_STAGES if s in tuple(stages))
         n = max(len(graphics), 1)
@@ -169,7 +169,7 @@ class BindingLayout:
         # llvmpipe: ~0.14 us more per draw on unit 128 than on unit 0).
         tex_order = [s for s in _STORAGE_PRIORITY if s in graphics]
         tex_base = {s: i * tex_each for i, s in enumerate(tex_order)}
-        out: Dict[str, StageBindings] = {}
+        out: dict[str, StageBindings] = {}
         bases = {"ubo": 0, "ssbo": 0, "image": 0, "atomic": 0}
         for stage in graphics:
             out[stage] = StageBindings(
@@ -193,17 +193,17 @@ class BindingLayout:
         return cls(limits, out)
 
     @classmethod
-    def gl33(cls) -> "BindingLayout":
+    def gl33(cls) -> BindingLayout:
         """The default layout for the GL 3.3 minimum limits (VS, GS, FS)."""
         return cls.for_limits(HostLimits.gl33(), ("VERT", "GEOM", "FRAG"))
 
     @classmethod
-    def gl45(cls) -> "BindingLayout":
+    def gl45(cls) -> BindingLayout:
         """The default layout for the GL 4.5 minimum limits (all stages)."""
         return cls.for_limits(HostLimits.gl45(), GRAPHICS_STAGES)
 
     @classmethod
-    def default_for(cls, glsl_version: int, extensions: Iterable[str] = ()) -> "BindingLayout":
+    def default_for(cls, glsl_version: int, extensions: Iterable[str] = ()) -> BindingLayout:
         """The layout of the minimum limits of the GL that goes with ``glsl_version``:
         ``gl45()`` from GLSL 400 on; below, the GL 3.3 limits plus what the given
         extensions add (tessellation stages, the GL 4.3 minimum SSBO / image /
@@ -284,7 +284,7 @@ class BindingLayout:
         """The UBO binding of the ``glp_sysvals`` block (the same in every stage)."""
         return next(iter(self.stages.values())).sysvals_binding
 
-    def free_texture_unit(self, stage: str, used: Iterable[int]) -> Optional[int]:
+    def free_texture_unit(self, stage: str, used: Iterable[int]) -> int | None:
         """A unit of ``stage``'s range not in ``used`` (highest first), or None.
 
         Used when one sampler view is sampled through more than one GLSL
@@ -296,7 +296,7 @@ class BindingLayout:
                 return unit
         return None
 
-    def free_texture_units(self, stage: str, used: Iterable[int], count: int) -> Optional[int]:
+    def free_texture_units(self, stage: str, used: Iterable[int], count: int) -> int | None:
         """The first unit of ``count`` consecutive units of ``stage``'s range not in
         ``used`` (the highest such block), or None.
 

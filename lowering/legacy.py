@@ -14,8 +14,6 @@ once the whole text is read (operands may precede the declaration they need).
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from .ir import Declaration, Indirect, Instruction, Shader, TexOffset
 
 # Bare register names of 2012-era compute TGSI and the MEMORY type they denote.
@@ -27,10 +25,10 @@ class LegacyFiles:
     """What one parse saw of the legacy files, and the rewrite to today's files."""
 
     def __init__(self):
-        self.res_files: Dict[int, str] = {}       # RES index -> IMAGE/SVIEW/BUFFER
-        self.immx: List[Tuple[int, int]] = []     # (first IMM index, count) per IMMX decl
-        self.tempx: Dict[int, Tuple[int, int]] = {}  # TEMPX array -> (first, last)
-        self.tempx_decl_pos: Dict[int, int] = {}     # TEMPX array -> index in the declarations
+        self.res_files: dict[int, str] = {}       # RES index -> IMAGE/SVIEW/BUFFER
+        self.immx: list[tuple[int, int]] = []     # (first IMM index, count) per IMMX decl
+        self.tempx: dict[int, tuple[int, int]] = {}  # TEMPX array -> (first, last)
+        self.tempx_decl_pos: dict[int, int] = {}     # TEMPX array -> index in the declarations
 
     def res_declaration(self, index: int, fields: dict) -> str:
         """Decide what a ``DCL RES[n]`` is in today's files, and fix its fields."""
@@ -61,7 +59,7 @@ class LegacyFiles:
         decls = list(shader.declarations)
         # TEMPX arrays go after the highest TEMP, each as TEMP ARRAY(array + 1).
         next_temp = 1 + max((d.last for d in decls if d.file == "TEMP"), default=-1)
-        tempx_base: Dict[int, int] = {}
+        tempx_base: dict[int, int] = {}
         for array in sorted(self.tempx):
             first, last = self.tempx[array]
             tempx_base[array] = next_temp - first
@@ -73,7 +71,7 @@ class LegacyFiles:
             next_temp += size
         # bare memory names get MEMORY[k] after the declared ones
         next_mem = 1 + max((d.last for d in decls if d.file == "MEMORY"), default=-1)
-        memory_index: Dict[str, int] = {}
+        memory_index: dict[str, int] = {}
         for _i, _inst, op in shader.iter_operands():
             if op.file in SPECIAL_MEMORY and op.file not in memory_index:
                 memory_index[op.file] = next_mem
@@ -82,7 +80,7 @@ class LegacyFiles:
                 next_mem += 1
         immx_base = self.immx[0][0] if self.immx else 0
 
-        def remap(file: str, index: int, dim: Optional[int]):
+        def remap(file: str, index: int, dim: int | None):
             if file == "RES":
                 return self.res_files.get(index, "IMAGE"), index, dim
             if file in SPECIAL_MEMORY:
@@ -94,7 +92,7 @@ class LegacyFiles:
                 return "TEMP", tempx_base.get(array, 0) + index, None
             return file, index, dim
 
-        def fix_ind(ind: Optional[Indirect]) -> Optional[Indirect]:
+        def fix_ind(ind: Indirect | None) -> Indirect | None:
             if ind is None:
                 return None
             f, i, _ = remap(ind.file, ind.index, None)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Optional, Tuple
 
 from .errors import TGSIParseError
 
@@ -42,7 +41,7 @@ class Cursor:
 
     # -- positions -----------------------------------------------------------
 
-    def line_col(self, pos: Optional[int] = None) -> "tuple[int, int]":
+    def line_col(self, pos: int | None = None) -> tuple[int, int]:
         """1-based (line, column) of ``pos`` (default: the cursor)."""
         if pos is None:
             pos = self.pos
@@ -63,7 +62,7 @@ class Cursor:
             end = len(self.text)
         return self.text[start:end].rstrip("\r")
 
-    def describe(self, pos: Optional[int] = None) -> str:
+    def describe(self, pos: int | None = None) -> str:
         """What is at ``pos``, for ``got ...`` in messages."""
         if pos is None:
             pos = self.pos
@@ -80,14 +79,14 @@ class Cursor:
             return repr(text[pos:end])
         return repr(ch)
 
-    def error(self, message: str, pos: Optional[int] = None) -> TGSIParseError:
+    def error(self, message: str, pos: int | None = None) -> TGSIParseError:
         """A TGSIParseError at ``pos`` (default: the cursor)."""
         if pos is None:
             pos = self.pos
         line, col = self.line_col(pos)
         return TGSIParseError(message, line, col, self.line_text(line))
 
-    def expected(self, what: str, pos: Optional[int] = None) -> TGSIParseError:
+    def expected(self, what: str, pos: int | None = None) -> TGSIParseError:
         """``expected <what>, got <thing at pos>``."""
         if pos is None:
             pos = self.pos
@@ -147,7 +146,7 @@ class Cursor:
             return True
         return False
 
-    def expect(self, ch: str, what: Optional[str] = None) -> None:
+    def expect(self, ch: str, what: str | None = None) -> None:
         """Skip whitespace and consume ``ch`` or raise ``expected 'ch'``.
 
         A missing character is reported where the current line ends (or at
@@ -238,7 +237,7 @@ def _int_literal(token: str, c_base0: bool) -> int:
     return sign * int(body, 10)
 
 
-def convert_literal(imm_type: str, token: str) -> Tuple[int, ...]:
+def convert_literal(imm_type: str, token: str) -> tuple[int, ...]:
     """One immediate literal -> its 32-bit words (1, or 2 for 64-bit types, low first).
 
     FLT32/FLT64: decimal (``1``, ``-0.5``, ``1e-3``, ``inf``, ``nan``), ``0x`` + hex

@@ -34,7 +34,6 @@ switch).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Optional, Tuple
 
 TYPES = ("float", "int", "uint", "double", "int64", "uint64", "untyped")
 OUTPUT_MODES = ("COMP", "REPL", "CHAN", "OTHR", "NONE")
@@ -53,19 +52,19 @@ class OpInfo:
     num_src: int
     output_mode: str
     group: str
-    dst_type: Optional[str]            # None when num_dst == 0
-    src_types: Tuple[str, ...]
-    number: Optional[int] = None       # TGSI_OPCODE_* value in current Mesa (None: legacy)
+    dst_type: str | None            # None when num_dst == 0
+    src_types: tuple[str, ...]
+    number: int | None = None       # TGSI_OPCODE_* value in current Mesa (None: legacy)
     is_tex: bool = False               # a texture-target keyword operand follows the sources
     has_tex_offsets: bool = False      # trailing texture-offset operands are accepted
     is_branch: bool = False            # may carry a ``:N`` label
-    block: Optional[str] = None        # "if" | "loop" | "sub" | "switch"
-    block_role: Optional[str] = None   # "open" | "middle" | "close" | "case"
+    block: str | None = None        # "if" | "loop" | "sub" | "switch"
+    block_role: str | None = None   # "open" | "middle" | "close" | "case"
     is_memory: bool = False            # accepts memory qualifiers / target / format
     is_store: bool = False             # dst[0] is a resource written in memory
-    stages: Optional[FrozenSet[str]] = None  # processors allowed (None = all)
+    stages: frozenset[str] | None = None  # processors allowed (None = all)
     legacy: bool = False               # removed from current Mesa, still accepted
-    alias_of: Optional[str] = None     # the parser rewrites this name to ``alias_of``
+    alias_of: str | None = None     # the parser rewrites this name to ``alias_of``
     optional_src: bool = False         # the operand may be omitted (legacy bare EMIT/ENDPRIM)
     derivatives: bool = False          # explicit screen-space derivative
     implicit_lod: bool = False         # texture lookup with implicit LOD (needs derivatives)
@@ -446,8 +445,8 @@ def _src_type(name: str, index: int) -> str:
     return _main_type(name)
 
 
-def _build() -> Dict[str, OpInfo]:
-    table: Dict[str, OpInfo] = {}
+def _build() -> dict[str, OpInfo]:
+    table: dict[str, OpInfo] = {}
     for name, ndst, nsrc, mode, group, number, flags in _ROWS:
         flags = dict(flags)
         if group == "legacy":
@@ -464,11 +463,11 @@ def _build() -> Dict[str, OpInfo]:
     return table
 
 
-OPCODES: Dict[str, OpInfo] = _build()
+OPCODES: dict[str, OpInfo] = _build()
 
 # Longest names first, so a prefix (``DDX``) never shadows ``DDX_FINE`` when
 # the parser matches mnemonics with their ``_SAT``/``_PRECISE`` suffixes.
-OPCODE_NAMES_LONGEST_FIRST: Tuple[str, ...] = tuple(sorted(OPCODES, key=lambda n: (-len(n), n)))
+OPCODE_NAMES_LONGEST_FIRST: tuple[str, ...] = tuple(sorted(OPCODES, key=lambda n: (-len(n), n)))
 
 
 def get(name: str) -> OpInfo:

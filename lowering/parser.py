@@ -28,16 +28,28 @@ Errors raise ``TGSIParseError`` with a 1-based line/column and a message
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
 
 from . import semantics as sem
 from .errors import TGSIParseError
 from .ir import (
-    FILES, IMMEDIATE_TYPES, MEMORY_QUALIFIERS, MEMORY_TYPES, PROCESSORS, WRITEMASK_XYZW,
-    Declaration, DstRegister, Immediate, Indirect, Instruction, Property, Shader, SrcRegister,
+    FILES,
+    IMMEDIATE_TYPES,
+    MEMORY_QUALIFIERS,
+    MEMORY_TYPES,
+    PROCESSORS,
+    WRITEMASK_XYZW,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Property,
+    Shader,
+    SrcRegister,
     TexOffset,
 )
-from .legacy import SPECIAL_MEMORY as _SPECIAL_MEMORY, LegacyFiles
+from .legacy import SPECIAL_MEMORY as _SPECIAL_MEMORY
+from .legacy import LegacyFiles
 from .lexer import Cursor, convert_literal
 from .opcodes import OPCODES
 
@@ -59,7 +71,7 @@ def parse(text) -> Shader:
     return _Parser(text).run()
 
 
-def split_mnemonic(word: str) -> Optional[Tuple[str, bool, bool]]:
+def split_mnemonic(word: str) -> tuple[str, bool, bool] | None:
     """``"MOV_SAT"`` -> ``("MOV", True, False)``; None if no opcode matches."""
     word = word.upper()
     if word in OPCODES:
@@ -77,11 +89,11 @@ class _Parser:
         self.c = Cursor(text)
         self.processor = ""
         self.implied_size = 0
-        self.properties: List[Property] = []
-        self.decls: List[Declaration] = []
-        self._decl_slots: Dict[Declaration, int] = {}  # declaration sans mask -> index in decls
-        self.imms: List[Immediate] = []
-        self.insts: List[Instruction] = []
+        self.properties: list[Property] = []
+        self.decls: list[Declaration] = []
+        self._decl_slots: dict[Declaration, int] = {}  # declaration sans mask -> index in decls
+        self.imms: list[Immediate] = []
+        self.insts: list[Instruction] = []
         self.legacy = LegacyFiles()
         self.uses_legacy = False
 
@@ -169,8 +181,8 @@ class _Parser:
         if info.alias_of:
             name = info.alias_of
         n_operands = info.num_dst + info.num_src
-        dsts: List[DstRegister] = []
-        srcs: List[SrcRegister] = []
+        dsts: list[DstRegister] = []
+        srcs: list[SrcRegister] = []
         texture = None
         bare = info.optional_src and c.rest_of_line_blank()
         if (n_operands or info.is_tex) and not bare:
@@ -197,7 +209,7 @@ class _Parser:
                 if texture not in sem.TEXTURE_TARGETS:
                     raise c.expected("a texture target (1D, 2D, 3D, CUBE, RECT, SHADOW2D, "
                                      "2D_ARRAY, ...)", tpos)
-        offsets: List[TexOffset] = []
+        offsets: list[TexOffset] = []
         if info.has_tex_offsets:
             while len(offsets) < 4:
                 save = c.pos
@@ -211,7 +223,7 @@ class _Parser:
                     c.pos = save
                     break
                 offsets.append(self._tex_offset())
-        qualifiers: List[str] = []
+        qualifiers: list[str] = []
         mem_target = mem_format = None
         if info.is_memory:
             while True:
@@ -262,7 +274,7 @@ class _Parser:
             return word
         raise c.expected(_FILE_HINT, pos)
 
-    def _bracket(self) -> Tuple[int, Optional[Indirect], int]:
+    def _bracket(self) -> tuple[int, Indirect | None, int]:
         """Inside ``[`` (already consumed): index or indirect, ``]``, optional ``(id)``."""
         c = self.c
         c.skip_ws()
@@ -365,7 +377,7 @@ class _Parser:
             raise c.expected("a writemask (letters x, y, z, w in that order)", pos)
         return mask
 
-    def _swizzle(self, count: int) -> Optional[Tuple[int, ...]]:
+    def _swizzle(self, count: int) -> tuple[int, ...] | None:
         """Optional ``.`` + ``count`` letters (or 1 letter, replicated); None when absent."""
         c = self.c
         save = c.pos
@@ -416,7 +428,7 @@ class _Parser:
 
     # -- declarations ------------------------------------------------------------
 
-    def _dcl_range(self) -> Tuple[Optional[int], Optional[int], int]:
+    def _dcl_range(self) -> tuple[int | None, int | None, int]:
         """Inside ``[`` (consumed): ``first[..last]`` or empty; returns (first, last, pos)."""
         c = self.c
         c.skip_ws()
@@ -437,7 +449,7 @@ class _Parser:
         c.expect("]", "']' or '..'")
         return first, last, pos
 
-    def _implied(self, rng: Tuple[Optional[int], Optional[int], int]) -> Tuple[int, int]:
+    def _implied(self, rng: tuple[int | None, int | None, int]) -> tuple[int, int]:
         first, last, pos = rng
         if first is not None:
             return first, last
@@ -446,7 +458,7 @@ class _Parser:
         raise self.c.expected("a register index (an empty [] needs PROPERTY GS_INPUT_PRIMITIVE "
                               "first)", pos)
 
-    def _peek_item(self) -> Tuple[Optional[str], int]:
+    def _peek_item(self) -> tuple[str | None, int]:
         """Look past ``, `` without consuming: (upper-case word or '' , its position) or (None, -)."""
         c = self.c
         save = c.pos
@@ -597,7 +609,7 @@ class _Parser:
         if word not in sem.TEXTURE_TARGETS:
             raise c.expected("a texture target (BUFFER, 1D, 2D, 3D, CUBE, 2D_ARRAY, ...)", pos)
         fields["target"] = self._take_item(pos)
-        return_types: List[str] = []
+        return_types: list[str] = []
         while True:
             word, pos = self._peek_item()
             if word == "RAW":
@@ -622,7 +634,7 @@ class _Parser:
         if word not in sem.TEXTURE_TARGETS:
             raise c.expected("a texture target (BUFFER, 1D, 2D, 3D, CUBE, 2D_ARRAY, ...)", pos)
         fields["target"] = self._take_item(pos)
-        types: List[str] = []
+        types: list[str] = []
         while len(types) < 4:
             word, pos = self._peek_item()
             if word not in sem.RETURN_TYPES:
@@ -655,7 +667,7 @@ class _Parser:
             else:
                 c.pos = save
 
-    def _stream(self) -> Tuple[int, int, int, int]:
+    def _stream(self) -> tuple[int, int, int, int]:
         c = self.c
         c.expect("(", "'(' after STREAM")
         values = []
@@ -689,11 +701,11 @@ class _Parser:
         words = self._immediate_data(imm_type)
         self.imms.append(Immediate(type=imm_type, words=words, line=line))
 
-    def _immediate_data(self, imm_type: str) -> Tuple[int, int, int, int]:
+    def _immediate_data(self, imm_type: str) -> tuple[int, int, int, int]:
         c = self.c
         c.expect("{", "'{'")
         count = 2 if imm_type in ("FLT64", "UINT64", "INT64") else 4
-        words: List[int] = []
+        words: list[int] = []
         for i in range(count):
             if i:
                 c.expect(",", f"',' ({imm_type} immediates have {count} values)")
@@ -703,7 +715,7 @@ class _Parser:
             try:
                 words.extend(convert_literal(imm_type, token))
             except ValueError as exc:
-                raise c.expected(f"a {imm_type} constant{exc.args[0] if exc.args else ''}", vpos)
+                raise c.expected(f"a {imm_type} constant{exc.args[0] if exc.args else ''}", vpos) from exc
         c.expect("}", f"'}}' ({imm_type} immediates have {count} values)")
         return tuple(words)  # type: ignore[return-value]
 

@@ -8,10 +8,8 @@ spelling to the current one so the IR has one name per concept.
 
 from __future__ import annotations
 
-from typing import Dict, Tuple
-
 # TGSI_SEMANTIC_*, in current enum order, then names only older releases had.
-SEMANTIC_NAMES: Tuple[str, ...] = (
+SEMANTIC_NAMES: tuple[str, ...] = (
     "POSITION", "COLOR", "BCOLOR", "FOG", "PSIZE", "GENERIC", "NORMAL", "FACE",
     "EDGEFLAG", "PRIM_ID", "INSTANCEID", "VERTEXID", "STENCIL", "CLIPDIST",
     "CLIPVERTEX", "GRID_SIZE", "BLOCK_ID", "BLOCK_SIZE", "THREAD_ID", "TEXCOORD",
@@ -41,12 +39,12 @@ SYSTEM_VALUE_SEMANTICS = frozenset({
 })
 
 # TGSI_INTERPOLATE_* and TGSI_INTERPOLATE_LOC_*.
-INTERPOLATE_NAMES: Tuple[str, ...] = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
-INTERPOLATE_LOCATIONS: Tuple[str, ...] = ("CENTER", "CENTROID", "SAMPLE")
+INTERPOLATE_NAMES: tuple[str, ...] = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
+INTERPOLATE_LOCATIONS: tuple[str, ...] = ("CENTER", "CENTROID", "SAMPLE")
 INVARIANT_NAME = "INVARIANT"
 
 # TGSI_TEXTURE_* (UNKNOWN is what SAMPLE* instructions carry internally).
-TEXTURE_TARGETS: Tuple[str, ...] = (
+TEXTURE_TARGETS: tuple[str, ...] = (
     "BUFFER", "1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D",
     "SHADOWRECT", "1D_ARRAY", "2D_ARRAY", "SHADOW1D_ARRAY", "SHADOW2D_ARRAY",
     "SHADOWCUBE", "2D_MSAA", "2D_ARRAY_MSAA", "CUBEARRAY", "SHADOWCUBEARRAY",
@@ -63,10 +61,10 @@ ARRAY_TARGETS = frozenset({
 MSAA_TARGETS = frozenset({"2D_MSAA", "2D_ARRAY_MSAA"})
 
 # TGSI_RETURN_TYPE_* (SVIEW declarations).
-RETURN_TYPES: Tuple[str, ...] = ("UNORM", "SNORM", "SINT", "UINT", "FLOAT")
+RETURN_TYPES: tuple[str, ...] = ("UNORM", "SNORM", "SINT", "UINT", "FLOAT")
 
 # PIPE_PRIM_* / MESA_PRIM_* names used by the GS primitive properties.
-PRIMITIVE_NAMES: Tuple[str, ...] = (
+PRIMITIVE_NAMES: tuple[str, ...] = (
     "POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
     "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON", "LINES_ADJACENCY",
     "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY", "TRIANGLE_STRIP_ADJACENCY",
@@ -74,22 +72,22 @@ PRIMITIVE_NAMES: Tuple[str, ...] = (
 )
 
 # Vertices per input primitive: the implied size of a GS ``DCL IN[][n]``.
-PRIMITIVE_VERTICES: Dict[str, int] = {
+PRIMITIVE_VERTICES: dict[str, int] = {
     "POINTS": 1, "LINES": 2, "LINE_LOOP": 2, "LINE_STRIP": 2, "TRIANGLES": 3,
     "TRIANGLE_STRIP": 3, "TRIANGLE_FAN": 3, "QUADS": 4, "QUAD_STRIP": 4,
     "POLYGON": 3, "LINES_ADJACENCY": 4, "LINE_STRIP_ADJACENCY": 4,
     "TRIANGLES_ADJACENCY": 6, "TRIANGLE_STRIP_ADJACENCY": 6, "PATCHES": 0,
 }
 
-FS_COORD_ORIGIN_NAMES: Tuple[str, ...] = ("UPPER_LEFT", "LOWER_LEFT")
-FS_COORD_PIXEL_CENTER_NAMES: Tuple[str, ...] = ("HALF_INTEGER", "INTEGER")
+FS_COORD_ORIGIN_NAMES: tuple[str, ...] = ("UPPER_LEFT", "LOWER_LEFT")
+FS_COORD_PIXEL_CENTER_NAMES: tuple[str, ...] = ("HALF_INTEGER", "INTEGER")
 
 # NEXT_SHADER values (processor names, including current Mesa's task/mesh).
-PROCESSOR_NAMES: Tuple[str, ...] = ("VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP",
+PROCESSOR_NAMES: tuple[str, ...] = ("VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG", "COMP",
                                     "TASK", "MESH")
 
 # TGSI_PROPERTY_*, current order, then 2018-only ones.
-PROPERTY_NAMES: Tuple[str, ...] = (
+PROPERTY_NAMES: tuple[str, ...] = (
     "GS_INPUT_PRIMITIVE", "GS_OUTPUT_PRIMITIVE", "GS_MAX_OUTPUT_VERTICES",
     "FS_COORD_ORIGIN", "FS_COORD_PIXEL_CENTER", "FS_COLOR0_WRITES_ALL_CBUFS",
     "FS_DEPTH_LAYOUT", "VS_PROHIBIT_UCPS", "GS_INVOCATIONS",
@@ -104,13 +102,13 @@ PROPERTY_NAMES: Tuple[str, ...] = (
 )
 
 # Old spelling -> current spelling (same meaning).
-PROPERTY_ALIASES: Dict[str, str] = {
+PROPERTY_ALIASES: dict[str, str] = {
     "MUL_ZERO_WINS": "LEGACY_MATH_RULES",          # renamed 2019
     "VS_POSITION_WINDOW_SPACE": "VS_WINDOW_SPACE_POSITION",  # 2014 spelling
 }
 
 # Properties whose value is a name from a table rather than an unsigned int.
-PROPERTY_VALUE_NAMES: Dict[str, Tuple[str, ...]] = {
+PROPERTY_VALUE_NAMES: dict[str, tuple[str, ...]] = {
     "GS_INPUT_PRIMITIVE": PRIMITIVE_NAMES,
     "GS_OUTPUT_PRIMITIVE": PRIMITIVE_NAMES,
     "FS_COORD_ORIGIN": FS_COORD_ORIGIN_NAMES,
@@ -123,10 +121,10 @@ PROPERTY_VALUE_NAMES: Dict[str, Tuple[str, ...]] = {
 PROPERTY_NUMERIC_PRIMITIVE = frozenset({"TES_PRIM_MODE"})
 
 # FS_DEPTH_LAYOUT values.
-FS_DEPTH_LAYOUTS: Tuple[str, ...] = ("NONE", "ANY", "GREATER", "LESS", "UNCHANGED")
+FS_DEPTH_LAYOUTS: tuple[str, ...] = ("NONE", "ANY", "GREATER", "LESS", "UNCHANGED")
 
 # Tessellation spacing values of TES_SPACING (PIPE_TESS_SPACING_*).
-TES_SPACINGS: Tuple[str, ...] = ("FRACTIONAL_ODD", "FRACTIONAL_EVEN", "EQUAL")
+TES_SPACINGS: tuple[str, ...] = ("FRACTIONAL_ODD", "FRACTIONAL_EVEN", "EQUAL")
 
 
 def primitive_number(name: str) -> int:

@@ -20,7 +20,6 @@ the shader it describes: ``to_glsl(info)`` lowers it without validating again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from . import semantics as sem
 from .errors import ShaderValidationError
@@ -41,7 +40,7 @@ _INDEXED_RESOURCES = frozenset({"SAMP", "SVIEW", "BUFFER", "IMAGE"})
 # opcode -> ((operand kind, position), allowed files).
 _TEX_UNIT = frozenset({"SAMP", "SVIEW"})
 _MEMORY_RESOURCES = frozenset({"BUFFER", "IMAGE", "MEMORY", "HWATOMIC", "CONSTBUF"})
-_RESOURCE_OPERANDS: Dict[str, Tuple[Tuple[str, int, FrozenSet[str]], ...]] = {}
+_RESOURCE_OPERANDS: dict[str, tuple[tuple[str, int, frozenset[str]], ...]] = {}
 for _op in ("TEX", "TXP", "TXB", "TXL", "TXF", "TXQ", "LODQ", "TEX_LZ", "TXF_LZ"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, _TEX_UNIT),)
 for _op in ("TEX2", "TXB2", "TXL2", "TG4"):
@@ -88,14 +87,14 @@ class IORegister:
 
     file: str
     index: int
-    semantic: Optional[str]
+    semantic: str | None
     semantic_index: int = 0
-    interpolate: Optional[str] = None
+    interpolate: str | None = None
     location: str = "CENTER"
     usage_mask: int = 0xF
     array_id: int = 0
     invariant: bool = False
-    stream: Tuple[int, int, int, int] = (0, 0, 0, 0)
+    stream: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -104,35 +103,35 @@ class ShaderInfo:
 
     processor: str
     # file -> declared (first, last) ranges; CONST/HWATOMIC ranges per buffer in const_buffers.
-    ranges: Dict[str, Tuple[Tuple[int, int], ...]]
+    ranges: dict[str, tuple[tuple[int, int], ...]]
     # file -> number of registers (highest declared index + 1; IMM: number of immediates)
-    num_registers: Dict[str, int]
+    num_registers: dict[str, int]
     # constant buffer index -> number of vec4 declared
-    const_buffers: Dict[int, int]
+    const_buffers: dict[int, int]
     # HWATOMIC buffer index -> number of counters declared
-    hw_atomic_buffers: Dict[int, int]
-    inputs: Tuple[IORegister, ...]
-    outputs: Tuple[IORegister, ...]
-    system_values: Tuple[IORegister, ...]
+    hw_atomic_buffers: dict[int, int]
+    inputs: tuple[IORegister, ...]
+    outputs: tuple[IORegister, ...]
+    system_values: tuple[IORegister, ...]
     # register file -> True when some operand indexes it indirectly (the register index)
-    indirect_files: FrozenSet[str]
+    indirect_files: frozenset[str]
     # files indexed indirectly in their dimension (e.g. CONST[ADDR[0].x][1])
-    dim_indirect_files: FrozenSet[str]
+    dim_indirect_files: frozenset[str]
     # TEMP array ids declared: array id -> (first, last)
-    temp_arrays: Dict[int, Tuple[int, int]]
-    samplers_used: Tuple[int, ...]
-    sampler_views_used: Tuple[int, ...]
-    images_used: Tuple[int, ...]
-    buffers_used: Tuple[int, ...]
-    memory_used: Tuple[int, ...]
+    temp_arrays: dict[int, tuple[int, int]]
+    samplers_used: tuple[int, ...]
+    sampler_views_used: tuple[int, ...]
+    images_used: tuple[int, ...]
+    buffers_used: tuple[int, ...]
+    memory_used: tuple[int, ...]
     # MEMORY index (declared or used) -> GLOBAL / SHARED / PRIVATE / INPUT.  A used index
     # that is not declared maps to the single MEMORY declaration (a Mesa quirk: see
     # _Validator.sole_memory_decl), e.g. {1: "SHARED", 0: "SHARED"}.
-    memory_types: Dict[int, str]
+    memory_types: dict[int, str]
     # SAMP/SVIEW index -> texture targets it is used with by TEX-style opcodes
-    sampler_targets: Dict[int, Tuple[str, ...]]
-    properties: Dict[str, object]
-    opcodes_used: FrozenSet[str]
+    sampler_targets: dict[int, tuple[str, ...]]
+    properties: dict[str, object]
+    opcodes_used: frozenset[str]
     writes_position: bool = False
     writes_psize: bool = False
     writes_clipdist: bool = False
@@ -162,22 +161,22 @@ class ShaderInfo:
     # control flow: opener index -> matching ELSE/ENDIF/ENDLOOP/ENDSUB/ENDSWITCH index
     # (IF -> ELSE or ENDIF, ELSE -> ENDIF, BGNLOOP <-> ENDLOOP both ways, BGNSUB -> ENDSUB,
     # SWITCH -> ENDSWITCH); subroutines: BGNSUB index -> ENDSUB index
-    block_pairs: Dict[int, int] = field(default_factory=dict)
-    subroutines: Dict[int, int] = field(default_factory=dict)
+    block_pairs: dict[int, int] = field(default_factory=dict)
+    subroutines: dict[int, int] = field(default_factory=dict)
     # The shader this record describes (the IR is immutable): ``to_glsl`` lowers a
     # ShaderInfo without validating again, so each shader is checked once however
     # many variants are made of it.  Not part of equality or repr.
-    shader: Optional[Shader] = field(default=None, compare=False, repr=False)
+    shader: Shader | None = field(default=None, compare=False, repr=False)
 
-    def input(self, semantic: str, index: int = 0) -> Optional[IORegister]:
+    def input(self, semantic: str, index: int = 0) -> IORegister | None:
         """The input register with ``semantic[index]``, or None."""
         return _find_io(self.inputs, semantic, index)
 
-    def output(self, semantic: str, index: int = 0) -> Optional[IORegister]:
+    def output(self, semantic: str, index: int = 0) -> IORegister | None:
         """The output register with ``semantic[index]``, or None."""
         return _find_io(self.outputs, semantic, index)
 
-    def system_value(self, semantic: str) -> Optional[IORegister]:
+    def system_value(self, semantic: str) -> IORegister | None:
         """The SV register with ``semantic``, or None."""
         return _find_io(self.system_values, semantic, 0)
 
@@ -217,13 +216,13 @@ class _Validator:
         self.proc = shader.processor
         self.n_insts = len(shader.instructions)
         # (file, dimension) -> list of declarations
-        self.by_file: Dict[Tuple[str, Optional[int]], List[Declaration]] = {}
-        self.flags: Dict[str, bool] = {}
+        self.by_file: dict[tuple[str, int | None], list[Declaration]] = {}
+        self.flags: dict[str, bool] = {}
         self.bindless = False
 
     # -- helpers ------------------------------------------------------------------
 
-    def fail(self, index: Optional[int], inst: Optional[Instruction], message: str):
+    def fail(self, index: int | None, inst: Instruction | None, message: str):
         if inst is None:
             raise ShaderValidationError(message, None, None)
         raise ShaderValidationError(f"{_where(index, inst)}: {message}", index, inst.line)
@@ -271,7 +270,7 @@ class _Validator:
                         f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
             self.by_file.setdefault(key, []).append(decl)
 
-    def declared(self, file: str, index: int, dimension: Optional[int]) -> bool:
+    def declared(self, file: str, index: int, dimension: int | None) -> bool:
         if file == "IMM":
             return 0 <= index < len(self.shader.immediates)
         if file in _UNDECLARED_OK:
@@ -289,7 +288,7 @@ class _Validator:
             return True
         return any(f == file for f, _ in self.by_file)
 
-    def sole_memory_decl(self) -> Optional[Declaration]:
+    def sole_memory_decl(self) -> Declaration | None:
         """The only MEMORY declaration, if there is exactly one.
 
         Current Mesa's ureg declares memory as ``MEMORY[<memory type>]`` (so
@@ -440,12 +439,12 @@ class _Validator:
 
     # -- control flow -------------------------------------------------------------------
 
-    def check_control_flow(self) -> Tuple[Dict[int, int], Dict[int, int]]:
+    def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
         insts = self.shader.instructions
-        stack: List[Tuple[str, int, bool]] = []   # (block kind, opener index, seen ELSE/DEFAULT)
-        pairs: Dict[int, int] = {}
-        subs: Dict[int, int] = {}
-        pending: Dict[int, int] = {}   # IF index waiting for its ELSE/ENDIF target
+        stack: list[tuple[str, int, bool]] = []   # (block kind, opener index, seen ELSE/DEFAULT)
+        pairs: dict[int, int] = {}
+        subs: dict[int, int] = {}
+        pending: dict[int, int] = {}   # IF index waiting for its ELSE/ENDIF target
         for i, inst in enumerate(insts):
             info = OPCODES.get(inst.opcode)
             if info is None:
@@ -515,11 +514,11 @@ class _Validator:
 
     def summarize(self, pairs, subs) -> ShaderInfo:
         shader, proc = self.shader, self.proc
-        ranges: Dict[str, List[Tuple[int, int]]] = {}
-        num: Dict[str, int] = {}
-        const_buffers: Dict[int, int] = {}
-        hw_atomics: Dict[int, int] = {}
-        temp_arrays: Dict[int, Tuple[int, int]] = {}
+        ranges: dict[str, list[tuple[int, int]]] = {}
+        num: dict[str, int] = {}
+        const_buffers: dict[int, int] = {}
+        hw_atomics: dict[int, int] = {}
+        temp_arrays: dict[int, tuple[int, int]] = {}
         inputs, outputs, svs = [], [], []
         for d in shader.declarations:
             ranges.setdefault(d.file, []).append((d.first, d.last))
@@ -543,15 +542,15 @@ class _Validator:
         num["IMM"] = len(shader.immediates)
 
         indirect, dim_indirect = set(), set()
-        used: Dict[str, set] = {f: set() for f in ("SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY")}
-        sampler_targets: Dict[int, List[str]] = {}
+        used: dict[str, set] = {f: set() for f in ("SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY")}
+        sampler_targets: dict[int, list[str]] = {}
         written_outputs = set()
         flags = dict.fromkeys(("uses_kill", "uses_demote", "uses_derivatives", "uses_fp64",
                                "uses_int64", "uses_atomics", "uses_barrier", "uses_subroutines",
                                "uses_fbfetch", "uses_interp_opcodes", "uses_legacy_opcodes"),
                               False)
         streams = {0}
-        for i, inst, op in shader.iter_operands():
+        for _i, _inst, op in shader.iter_operands():
             if op.indirect is not None:
                 indirect.add(op.file)
             if op.dim_indirect is not None:
@@ -605,7 +604,7 @@ class _Validator:
             if d.file == "OUT":
                 streams.update(d.stream)
 
-        writes: Dict[str, bool] = {}
+        writes: dict[str, bool] = {}
         table = _FS_OUTPUT_FLAGS if proc == "FRAG" else _GEOM_OUTPUT_FLAGS
         for reg in outputs:
             flag = table.get(reg.semantic or "")
@@ -640,8 +639,8 @@ class _Validator:
             **writes, **flags,
         )
 
-    def _memory_types(self, used) -> Dict[int, str]:
-        types: Dict[int, str] = {}
+    def _memory_types(self, used) -> dict[int, str]:
+        types: dict[int, str] = {}
         for d in self.shader.declarations:
             if d.file == "MEMORY":
                 for reg in range(d.first, d.last + 1):
@@ -652,7 +651,7 @@ class _Validator:
                 types[index] = sole.memory_type or "GLOBAL"
         return types
 
-    def _immediate_component(self, src: SrcRegister) -> Optional[int]:
+    def _immediate_component(self, src: SrcRegister) -> int | None:
         if src.file != "IMM" or src.indirect is not None:
             return None
         if not 0 <= src.index < len(self.shader.immediates):

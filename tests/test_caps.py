@@ -105,7 +105,7 @@ def create_and_destroy(screen, templ):
 @pytest.fixture
 def full(screen):
     """The caps this screen will answer once every DELIVERED row is on."""
-    return ScreenCaps(screen.host, screen.format_support, {row: True for row in DELIVERED})
+    return ScreenCaps(screen.host, screen.format_support, dict.fromkeys(DELIVERED, True))
 
 
 def caps_with(screen, *rows):
@@ -141,7 +141,7 @@ def test_get_shader_param_answers_every_stage_and_cap(screen):
 @pytest.mark.parametrize("delivered", ["now", "all"])
 def test_get_compute_param_types(screen, delivered):
     caps = screen.caps if delivered == "now" else \
-        ScreenCaps(screen.host, screen.format_support, {row: True for row in DELIVERED})
+        ScreenCaps(screen.host, screen.format_support, dict.fromkeys(DELIVERED, True))
     for ir in ShaderIR:
         for name, cap in ComputeCap.__members__.items():
             value = caps.compute_param(ir, cap)
@@ -417,7 +417,7 @@ def test_get_param_from_two_threads(screen):
                     assert screen.get_param(cap) == expected[cap]
                 for stage in ShaderType:
                     screen.get_shader_param(stage, ShaderCap.MAX_INPUTS)
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=worker) for _ in range(2)]

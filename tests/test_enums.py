@@ -18,8 +18,25 @@ import pytest
 
 from glpipe import enums, p_defines
 from glpipe.enums import (
-    Barrier, Bind, BlendFactor, Cap, CapF, Clear, ComputeCap, Endian, Func, LogicOp, Map,
-    Prim, Query, ShaderCap, ShaderType, StencilOp, Swizzle, Target, TexWrap,
+    Barrier,
+    Bind,
+    BlendFactor,
+    Cap,
+    CapF,
+    Clear,
+    ComputeCap,
+    Endian,
+    Func,
+    LogicOp,
+    Map,
+    Prim,
+    Query,
+    ShaderCap,
+    ShaderType,
+    StencilOp,
+    Swizzle,
+    Target,
+    TexWrap,
 )
 
 _SPEC = Path(__file__).resolve().parent / "data" / "spec"
@@ -116,7 +133,7 @@ def _api_enum_table() -> list:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip("|").split("|")]
-        for prefix_cell, class_cell in zip(cells[0::2], cells[1::2]):
+        for prefix_cell, class_cell in zip(cells[0::2], cells[1::2], strict=True):
             name = re.search(r"`(\w+)`", class_cell).group(1)
             rows.append((prefix_cell, name, "(flag)" in class_cell))
     return rows

@@ -313,7 +313,7 @@ def test_etc2_planar_mode():
 def test_etc2_punchthrough_alpha():
     # Differential mode, opaque bit 0: index 2 is transparent black, 0 adds
     # nothing, 1 / 3 add +b / -b.
-    idx = [[x for x in range(4)] for _ in range(4)]
+    idx = [list(range(4)) for _ in range(4)]
     fields = {59: (5, 16), 56: (3, 0), 51: (5, 16), 48: (3, 0), 43: (5, 16), 40: (3, 0),
               37: (3, 0), 34: (3, 0), 33: (1, 0), 32: (1, 0)}
     t = one(etc2.decode_etc2_rgb8a1, etc_block(fields, idx))
@@ -473,7 +473,7 @@ def test_bc7_mode6_one_subset_pbits_4bit_indices():
     e1 = [(v[1] << 1) | 1 for v in ends.values()]
     for k in range(16):
         w = BC7_WEIGHTS[4][k]
-        assert list(t[k]) == [lerp(a, c, w) for a, c in zip(e0, e1)], k
+        assert list(t[k]) == [lerp(a, c, w) for a, c in zip(e0, e1, strict=True)], k
 
 
 def test_bc7_mode1_two_subsets_shared_pbits():

@@ -27,7 +27,6 @@ provoking vertex, coverage) against the spec helpers here.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -687,7 +686,7 @@ def test_edge_masks_edges_run_in_boundary_direction():
         for convention in ("first", "last"):
             t = translate(prim, 12, provoking=convention)
             masks = edge_masks(prim, 12, provoking=convention)
-            for tri, mask in zip(triangles(t), masks.tolist()):
+            for tri, mask in zip(triangles(t), masks.tolist(), strict=True):
                 cycles = [b for b in spec_primitives(prim, 12) if set(tri) <= set(b)]
                 assert cycles
                 for j in range(3):

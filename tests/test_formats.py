@@ -16,7 +16,6 @@ import pytest
 
 from glpipe.enums import Swizzle
 from glpipe.errors import InvalidArgumentError
-from glpipe.host.features import FEATURES
 from glpipe.format_table import GL_ENUMS, ChannelType
 from glpipe.formats import (
     FORMAT_COUNT,
@@ -48,6 +47,7 @@ from glpipe.formats import (
     util_format_is_srgb,
     util_format_name,
 )
+from glpipe.host.features import FEATURES
 
 X, Y, Z, W, ZERO, ONE, NONE = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizzle.ZERO, Swizzle.ONE, Swizzle.NONE)
 
@@ -447,7 +447,7 @@ def test_table_import_is_cheap():
 # fallback.format_pack: the numpy conversions behind via= rows
 # ---------------------------------------------------------------------------
 
-from fallback.format_pack import convert, pack_rgba, to_host, from_host, unpack_rgba  # noqa: E402
+from fallback.format_pack import convert, from_host, pack_rgba, to_host, unpack_rgba  # noqa: E402
 
 
 def _u8(*values):

@@ -63,7 +63,7 @@ def _import_alone(name: str):
 def imported() -> dict:
     """module name -> CompletedProcess of importing it alone (run two at a time)."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(MODULES, pool.map(_import_alone, MODULES)))
+        return dict(zip(MODULES, pool.map(_import_alone, MODULES), strict=True))
 
 
 def test_every_package_has_modules():

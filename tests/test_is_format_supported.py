@@ -19,23 +19,22 @@ import time
 import numpy as np
 import pytest
 
+from fallback.format_pack import to_host
 from glpipe.enums import Bind, Target
 from glpipe.errors import InvalidArgumentError
-from glpipe.host.features import granted
 from glpipe.formats import (
-    host_decodes,
     FORMAT_TABLE,
     Format,
     FormatSupport,
     _Prober,
     format_desc,
+    host_decodes,
     host_storage,
     is_format_supported,
     probe_format_support,
     supported_formats,
 )
-from glpipe.host.features import FEATURES
-from fallback.format_pack import to_host
+from glpipe.host.features import FEATURES, granted
 
 # ---------------------------------------------------------------------------
 # Host fixture: the shared one once glpipe.create_screen exists, else a
@@ -206,7 +205,7 @@ def random_raw(kind, bits, rng, n):
         mbits = bits - 5
         e = rng.randint(0, 31, size=n)  # exponent 31 is inf/NaN
         m = rng.randint(0, 2 ** mbits, size=n)
-        return [int(ei) << mbits | int(mi) for ei, mi in zip(e, m)]
+        return [int(ei) << mbits | int(mi) for ei, mi in zip(e, m, strict=True)]
     raise AssertionError(kind)
 
 
@@ -255,7 +254,7 @@ def pack(chans, raws, n):
     out = bytearray()
     for t in range(n):
         word, shift = 0, 0
-        for (kind, bits), vals in zip(chans, raws):
+        for (_kind, bits), vals in zip(chans, raws, strict=True):
             word |= (vals[t] & (2 ** bits - 1)) << shift
             shift += bits
         out += word.to_bytes(size, "little")
@@ -549,7 +548,7 @@ def _depth_upload(desc, hf, rng, n):
         z = rng.uniform(0, 1, size=n).astype(np.float32)
         return z.view(np.uint8), [float(v) for v in z], None
     if name == "S8_UINT_Z24_UNORM":  # GL's UNSIGNED_INT_24_8: depth high, stencil low
-        words = [(z << 8) | s for z, s in zip(z24, s8)]
+        words = [(z << 8) | s for z, s in zip(z24, s8, strict=True)]
         return np.array(words, "<u4").view(np.uint8), [v / (2 ** 24 - 1) for v in z24], s8
     if name == "Z32_FLOAT_S8X24_UINT":
         z = rng.uniform(0, 1, size=n).astype(np.float32)

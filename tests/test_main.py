@@ -24,7 +24,7 @@ pytestmark = pytest.mark.smoke
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _script_target(name: str) -> "tuple[str, str]":
+def _script_target(name: str) -> tuple[str, str]:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, func = scripts[name].partition(":")
     return module, func

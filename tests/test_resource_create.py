@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from glpipe.enums import Bind, ResourceFlag, Target, Usage
-from glpipe.host.features import FEATURES
 from glpipe.formats import Format
+from glpipe.host.features import FEATURES
 from glpipe.resource import MAX_BUFFER_SIZE, Resource
 from glpipe.templates import ResourceTemplate
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
@@ -243,7 +243,7 @@ def test_resource_create_every_target(screen, profile, case):
     with pytest.raises(ObjectDestroyedError, match="resource was destroyed"):
         res.check_alive("sampler view")
     with pytest.raises(ObjectDestroyedError):
-        res.gl_object
+        _ = res.gl_object
     with pytest.raises(ObjectDestroyedError):
         screen.resource_changed(res)
     with pytest.raises(ObjectDestroyedError, match="resource_destroy"):

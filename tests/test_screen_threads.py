@@ -105,7 +105,7 @@ def test_resource_create_off_gl_thread_allocates_on_first_use(screen):
         seen["res"] = res
         seen["pending"] = not res.has_storage
         with pytest.raises(HostGLError, match="GL thread"):
-            res.gl_object
+            _ = res.gl_object
         with pytest.raises(HostGLError, match="GL thread"):
             res.ensure_storage()
 
@@ -187,7 +187,7 @@ def test_pending_resource_destroyed_off_thread_never_allocates(screen):
     res = box[0]
     assert pending_deletions(screen.host) == 0
     with pytest.raises(ObjectDestroyedError):
-        res.gl_object
+        _ = res.gl_object
 
 
 def test_screen_methods_from_two_threads_at_once(screen):
@@ -201,8 +201,8 @@ def test_screen_methods_from_two_threads_at_once(screen):
     fs_temps = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_TEMPS)
     good = _tex2d(32, 32, 5)
     bad = ResourceTemplate(target=Target.TEXTURE_CUBE, format=RGBA8, width0=8, height0=8, array_size=4)
-    handoff: "queue.Queue" = queue.Queue()  # resources the GL thread made, destroyed by workers
-    kept: "list[list]" = [[], []]
+    handoff: queue.Queue = queue.Queue()  # resources the GL thread made, destroyed by workers
+    kept: list[list] = [[], []]
     taken = []  # resources the workers destroyed off the GL thread after the GL thread allocated them
     start = threading.Barrier(3)
     freed_names = []

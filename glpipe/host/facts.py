@@ -51,8 +51,8 @@ void main()
 class HostFacts:
     """The probed facts: ``holds`` names those that hold; ``reasons[name]`` says why (or why not)."""
 
-    holds: "frozenset[str]" = frozenset()
-    reasons: "MappingProxyType" = field(default_factory=lambda: MappingProxyType({}))
+    holds: frozenset[str] = frozenset()
+    reasons: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     def has(self, name: str) -> bool:
         """Whether fact ``name`` (a key of ``FACTS``) holds on this host."""
@@ -124,7 +124,7 @@ def _draw_probe(host, fs_source: str) -> np.ndarray:
         gl.glDeleteShader(fs)
 
 
-def _probe_fine_plain_derivatives(host) -> "tuple[bool, str]":
+def _probe_fine_plain_derivatives(host) -> tuple[bool, str]:
     img = _draw_probe(host, _FS)
     x, y = img[..., 2], img[..., 3]                 # gl_FragCoord: pixel centres
     fine = np.array_equal(img[..., 0], y) and np.array_equal(img[..., 1], x)

@@ -15,7 +15,7 @@ class Feature:
     """One host feature: granted by core GL ``min_gl`` or by any of ``extensions``."""
 
     name: str
-    min_gl: "int | None"
+    min_gl: int | None
     extensions: tuple = ()
     doc: str = ""
 
@@ -31,7 +31,7 @@ def _rows(*rows: tuple) -> dict:
 
 
 # Ordered by core version so the table reads as GL's history.
-FEATURES: "dict[str, Feature]" = _rows(
+FEATURES: dict[str, Feature] = _rows(
     # --- GL 3.0 .. 3.3 core: what the gl33 profile still has -----------------
     ("texture_float", 300, ("GL_ARB_texture_float",), "RGBA16F/32F textures and RTs"),
     ("texture_rg", 300, ("GL_ARB_texture_rg",), "R and RG formats"),
@@ -186,7 +186,7 @@ def feature(name: str) -> Feature:
         raise KeyError(f"unknown host feature {name!r}; add a row to glpipe.host.features.FEATURES") from None
 
 
-def granted(row: Feature, gl_version: int, extensions: "frozenset[str]") -> bool:
+def granted(row: Feature, gl_version: int, extensions: frozenset[str]) -> bool:
     """Whether a context of ``gl_version`` exposing ``extensions`` has ``row``."""
     if row.min_gl is not None and gl_version >= row.min_gl:
         return True
@@ -211,7 +211,7 @@ def _cost_of(fallbacks) -> str:
     return "; ".join(costs)
 
 
-def feature_report(profile) -> "dict[str, dict]":
+def feature_report(profile) -> dict[str, dict]:
     """Each host feature as ``native`` / ``fallback`` / ``unavailable`` under
     ``profile`` (a HostProfile), with the fallback that covers it, plus rows
     for fallbacks of things no core GL has.  This is what ``python -m glpipe

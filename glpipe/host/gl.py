@@ -192,14 +192,14 @@ class HostProfile:
     gl_version: int
     glsl_version: int
     extensions: frozenset
-    limits: "MappingProxyType"
+    limits: MappingProxyType
     vendor: str
     renderer: str
     version_string: str
     glsl_version_string: str
     host_gl_version: int
     host_extensions: frozenset = field(repr=False)
-    _features: "frozenset[str]" = field(default=frozenset(), repr=False)
+    _features: frozenset[str] = field(default=frozenset(), repr=False)
 
     def has(self, name: str) -> bool:
         """Whether the feature ``name`` (a row of glpipe.host.features) is usable."""
@@ -211,7 +211,7 @@ class HostProfile:
         """The limit ``name`` (e.g. ``"GL_MAX_SAMPLES"``); 0 when unknown or hidden."""
         return self.limits.get(name, default)
 
-    def feature_states(self) -> "dict[str, str]":
+    def feature_states(self) -> dict[str, str]:
         """Each feature as ``native`` (usable), ``hidden`` (the host has it but
         the profile hides it) or ``unavailable``."""
         out = {}
@@ -230,7 +230,7 @@ class HostProfile:
         return self.name != PROFILE_NATIVE
 
 
-def resolve_profile_name(profile: "str | None") -> str:
+def resolve_profile_name(profile: str | None) -> str:
     """The profile to use: the argument, else ``$GLPIPE_HOST_PROFILE``, else native."""
     name = profile if profile is not None else os.environ.get(PROFILE_ENV) or PROFILE_NATIVE
     name = str(name).lower()
@@ -326,10 +326,10 @@ _GL_ERRORS = {
 }
 
 
-_current_host: "HostGL | None" = None
+_current_host: HostGL | None = None
 
 
-def _switch_current(host: "HostGL") -> None:
+def _switch_current(host: HostGL) -> None:
     """Record ``host`` as current; the host that stops being current runs its
     ``lost_current_hooks`` (each screen marks its drawing context, so that
     context's next draw leaves draw_vbo's fast path for the prologue, which
@@ -555,7 +555,7 @@ class HostGL:
             self.mgl.release()
 
 
-def create_host(gl=None, profile: "str | None" = None) -> HostGL:
+def create_host(gl=None, profile: str | None = None) -> HostGL:
     """Make the host: a headless EGL context, or wrap ``gl`` (a ModernGL context).
 
     ``profile`` (or ``$GLPIPE_HOST_PROFILE``) is ``"native"`` or ``"gl33"``.

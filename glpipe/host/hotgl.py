@@ -48,7 +48,7 @@ _PROTOTYPE = ctypes.PYFUNCTYPE
 OP = {name: i for i, name in enumerate(NAMES)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def raw_prototype(*argtypes):
     """The ctypes function type of a raw GL entry point returning void (see
     ``_PROTOTYPE``); one class per argtypes (ctypes makes a new class per
@@ -68,7 +68,7 @@ def raw_entry_point(name: str):
             addr = platform.PLATFORM.getExtensionProcedure(alias.encode())
             if addr:
                 break
-    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+    except Exception:  # pragma: no cover - a platform without proc lookup
         addr = None
     if not addr:
         return None

@@ -18,11 +18,11 @@ import numpy as np
 from fallback.indices import NEEDS_TRANSLATION, edge_masks, translate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from ..enums import PolygonMode, Prim, ShaderType
 from ..dirty import Dirty
+from ..enums import PolygonMode, Prim, ShaderType
 from ..part import Area, Part
-from .rasterizer_keys import PRIM_CLASS_POLYGONS, class_fields_on, polygon_class
 from ..templates import DrawInfo
+from .rasterizer_keys import PRIM_CLASS_POLYGONS, class_fields_on, polygon_class
 
 _VS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_EVAL, ShaderType.GEOMETRY,
                                         ShaderType.FRAGMENT))
@@ -136,7 +136,7 @@ class _Face(NamedTuple):
     """How one face of a split draw is drawn (``FillModesPart._fm_faces``)."""
 
     gl_mode: int               # glPolygonMode's mode
-    prim_class: "int | None"   # the primitive class its runs are keyed with (None: no class-sensitive field)
+    prim_class: int | None   # the primitive class its runs are keyed with (None: no class-sensitive field)
     mode: PolygonMode          # Gallium's fill mode
 
 
@@ -153,7 +153,7 @@ class FillModesPart(Part):
         self._fm_buffer = None  # the index buffer of the runs (a GL name)
         self._fm_data = None    # the triangles last uploaded there (uint32)
 
-    def _fm_faces(self, cso) -> "tuple[_Face, _Face]":
+    def _fm_faces(self, cso) -> tuple[_Face, _Face]:
         """The (back, front) ``_Face`` entries of ``cso``, cached for the CSO
         bound last."""
         if self._fm_cso is cso:
@@ -239,7 +239,7 @@ class FillModesPart(Part):
             biases.append(bias)
             if masks is not None:
                 masks.append(triangle_edge_masks(info.mode, values, restart, first))
-        vids = [t + b for t, b in zip(tris, biases)]
+        vids = [t + b for t, b in zip(tris, biases, strict=True)]
         used = [v for v in vids if len(v)]
         if not used:
             return True
@@ -271,7 +271,7 @@ class FillModesPart(Part):
         instances = info.instance_count
         base_si = info.start_instance
         mode_now = None
-        for i, (bias, f) in enumerate(zip(biases, facing)):
+        for i, (bias, f) in enumerate(zip(biases, facing, strict=True)):
             if f is None:
                 continue
             drawid = info.drawid + (i if info.increment_draw_id else 0)

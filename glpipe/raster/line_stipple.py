@@ -21,11 +21,11 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from lowering.glsl.passes.stipple import bases_unit
 
-from ..enums import Prim, ShaderType
 from ..dirty import Dirty
+from ..enums import Prim, ShaderType
 from ..part import Area, Part
-from .rasterizer_keys import PRIM_CLASS_LINES
 from ..shaders import ShaderCSO
+from .rasterizer_keys import PRIM_CLASS_LINES
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -38,8 +38,8 @@ class _LineKind(NamedTuple):
     """How a draw mode is rasterized as lines (docs/rasterizer.md "Line stipple")."""
 
     stipple_key: int          # the line_stipple variant-key input: 1 a counter per GS output strip, 2 segment bases
-    input_prim: "str | None"  # the generated GS's input primitive, None: no generated GS
-    assembly: "Prim | None"   # the assembly the pre-pass computes segment bases for, or None
+    input_prim: str | None  # the generated GS's input primitive, None: no generated GS
+    assembly: Prim | None   # the assembly the pre-pass computes segment bases for, or None
 
 
 class _LineEntry(NamedTuple):
@@ -47,8 +47,8 @@ class _LineEntry(NamedTuple):
     keys.  The per-draw test is an identity compare with the entry keyed last."""
 
     stipple_key: int          # LineStipplePart.line_stipple_key (0: no stipple)
-    input_prim: "str | None"  # the generated GS's input primitive, or None
-    assembly: "Prim | None"   # not None: the segment-base pre-pass runs
+    input_prim: str | None  # the generated GS's input primitive, or None
+    assembly: Prim | None   # not None: the segment-base pre-pass runs
     last_pixel: int           # LineStipplePart.line_last_pixel_key (0: none)
 
 

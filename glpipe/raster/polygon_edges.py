@@ -11,22 +11,23 @@ docs/rasterizer.md "Polygon edges" has the rule, the GS and FS passes
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
-from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering import parse, validate
+from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
-from ..enums import PolygonMode, Prim, ShaderType
 from ..dirty import Dirty, KeepGeneral
+from ..enums import PolygonMode, Prim, ShaderType
+from ..part import Area, Part
+from ..shaders import ShaderCSO
 from .fill_modes import triangles
 from .line_stipple import BufferTexture, passthrough_gs_tokens
-from ..part import Area, Part
 from .rasterizer_keys import KEY_EDGE_FILL
-from ..shaders import ShaderCSO
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -141,7 +142,7 @@ def edge_stipple_texels(prim, run_tris: np.ndarray, n: int, first: bool, window:
                 s += float(max(d[0], d[1]))
     polys = _polygon_numbers(prim, len(run_tris))
     out = np.zeros((len(run_tris), 4), np.float32)
-    for t, (poly, tri) in enumerate(zip(polys.tolist(), run_tris.tolist())):
+    for t, (poly, tri) in enumerate(zip(polys.tolist(), run_tris.tolist(), strict=True)):
         mask = 0
         for j in range(3):
             start = starts.get((poly, tri[j], tri[(j + 1) % 3]))
@@ -325,7 +326,7 @@ class PolygonEdgesPart(Part):
                 continue
             _, restart, vids, bias = capture._item_vertices(info, source, start, count, bias)
             cuts = [-1, *np.flatnonzero(restart).tolist(), count]
-            runs = [(a + 1, b) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
+            runs = [(a + 1, b) for a, b in itertools.pairwise(cuts) if b > a + 1]
             run_tris = [(a, triangles(info.mode, np.arange(b - a), None, first)) for a, b in runs]
             tris = np.concatenate([t + a for a, t in run_tris]) if run_tris else np.zeros((0, 3), np.int64)
             if not len(tris):
@@ -341,7 +342,7 @@ class PolygonEdgesPart(Part):
                 c = clip[inst].astype(np.float64)
                 w = c[:, 3:4]
                 window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
-                for (a, b), (_, t) in zip(runs, run_tris):
+                for (a, b), (_, t) in zip(runs, run_tris, strict=True):
                     texels.append(edge_stipple_texels(info.mode, t, b - a, first, window[vids[a:b] - lo]))
             self._upload_edge_stipple(np.concatenate(texels), len(tris))
             ctx.fill_modes_part._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/raster/fill_modes.py

@@ -18,16 +18,18 @@ from typing import NamedTuple
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
+from ..dirty import Dirty, KeepGeneral
 from ..enums import (
     PIPE_MAX_CLIP_PLANES,
     PIPE_MAX_WINDOW_RECTANGLES,
     Face,
     PolygonMode,
 )
-from ..dirty import Dirty, KeepGeneral
 from ..host.hotgl import OP
 from ..host.shadow import Shadow, host_shadow
 from ..part import Area, Part
+from ..shaders import variant_input
+from ..templates import ClipState, PolyStipple, RasterizerState, ScissorState
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
@@ -48,8 +50,6 @@ from .rasterizer_keys import (
     prim_classes,
     viewport_depth,
 )
-from ..shaders import variant_input
-from ..templates import ClipState, PolyStipple, RasterizerState, ScissorState
 
 # Gallium's fill modes GL's glPolygonMode can take.
 _GL_POLYGON_MODE = {PolygonMode.FILL: "GL_FILL", PolygonMode.LINE: "GL_LINE", PolygonMode.POINT: "GL_POINT"}

@@ -18,12 +18,28 @@ small helper functions emitted once per shader (``glp_udiv`` & co.).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import UnsupportedError
-from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
-                    literal, negate, op, shift_count, splat, swizzle, type_name, var)
 from . import exact
+from .exprs import (
+    PREC,
+    Expr,
+    binary,
+    bool_to,
+    call,
+    component,
+    construct,
+    float_literal,
+    literal,
+    negate,
+    op,
+    shift_count,
+    splat,
+    swizzle,
+    type_name,
+    var,
+)
 from .int_emul import int_op
 from .signatures import UNTYPED, src_positions
 
@@ -462,7 +478,7 @@ def handle_read_invoc(em, i, inst):
     em.write(i, 0, comps, call(f"readInvocationARB({a.text}, {b.text})", a.type, a.n))
 
 
-ALU: Dict[str, Callable] = {
+ALU: dict[str, Callable] = {
     # -- float arithmetic --------------------------------------------------------------
     "ADD": handle_comp(_b("+")),
     "SUB": handle_comp(_b("-")),

@@ -11,8 +11,8 @@ handler API of ``Emitter`` and the layout of the result: docs/lowering.md
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import opcodes
 from ..bindings import BindingLayout
@@ -22,14 +22,14 @@ from ..parser import parse
 from ..validate import ShaderInfo, validate
 from . import cfg, passes
 from .decls import Decls
-from .exprs import (Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name,
-                    var)
+from .exprs import Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name, var
 from .exprs import negate as negated
-from .requirements import Requirements
 from .reflection import ConstantBufferInfo, Reflection
+from .requirements import Requirements
 from .signatures import UNTYPED, operand_types
 from .stages import IOMap, semantic_type, stage_layout
-from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
+from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK
+from .sysval_block import declaration as sysvals_declaration
 from .types import RegisterPlan, array_id_of, plan_registers
 from .variant import VariantKey
 from .views import ComponentView, VectorView
@@ -64,9 +64,9 @@ class GLSLShader:
         return GL_SHADER_TYPES[self.stage]
 
 
-def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 330, key: Optional[VariantKey] = None,
-            extensions=frozenset(), bindings: Optional[BindingLayout] = None,
-            req_local_mem: Optional[int] = None, host_facts=frozenset()) -> GLSLShader:
+def to_glsl(text_or_shader: str | Shader | ShaderInfo, glsl_version: int = 330, key: VariantKey | None = None,
+            extensions=frozenset(), bindings: BindingLayout | None = None,
+            req_local_mem: int | None = None, host_facts=frozenset()) -> GLSLShader:
     """Lower TGSI (text, a parsed ``Shader``, or the ``ShaderInfo`` that
     ``validate`` returned for one, which is not validated again) to GLSL
     ``glsl_version``.
@@ -104,7 +104,7 @@ class Emitter:
     """State of one lowering (docs/lowering.md "Module map" has the handler API)."""
 
     def __init__(self, info: ShaderInfo, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
-                 req_local_mem: Optional[int], host_facts=frozenset()):
+                 req_local_mem: int | None, host_facts=frozenset()):
         self.info = info                         # validate()'s record: the shader is well formed
         shader = self.shader = info.shader
         self.proc = shader.processor
@@ -121,32 +121,32 @@ class Emitter:
                                 if inst.opcode == "FBFETCH" and inst.srcs and inst.srcs[0].file == "OUT"}
         self.plan: RegisterPlan = plan_registers(shader, self.decls, self.insts, self.structure, self._fixed_type)
         self.io = IOMap(self)
-        self.lines: List[str] = []
+        self.lines: list[str] = []
         self.indent = 1
         self._tmp = 0
-        self.helpers: Dict[str, str] = {}
-        self.resource_decls: List[str] = []
+        self.helpers: dict[str, str] = {}
+        self.resource_decls: list[str] = []
         self._resource_seen = set()
-        self.global_decls: List[str] = []
+        self.global_decls: list[str] = []
         self.sysvals_used = False
-        self.const_buffers: Dict[int, ConstantBufferInfo] = {}
+        self.const_buffers: dict[int, ConstantBufferInfo] = {}
         self.writes_depth = False
         self.uses_discard = False
         self.streams = set()
-        self.prologue: List[str] = []
-        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes/__init__.py)
+        self.prologue: list[str] = []
+        self.pass_state: dict[str, object] = {}      # scratch of the variant passes (passes/__init__.py)
         self.in_subroutine = False
-        self.switch_stack: List[dict] = []
+        self.switch_stack: list[dict] = []
         # Filled by texture.py / memory.py.
         self.samplers = []
         self.shader_buffers = []
         self.images = []
         self.atomic_buffers = []
         self.shared_size = 0
-        self.uniform_block_bindings: Dict[str, int] = {}
-        self.storage_block_bindings: Dict[str, int] = {}
-        self.sampler_units: Dict[str, int] = {}
-        self.image_units: Dict[str, int] = {}
+        self.uniform_block_bindings: dict[str, int] = {}
+        self.storage_block_bindings: dict[str, int] = {}
+        self.sampler_units: dict[str, int] = {}
+        self.image_units: dict[str, int] = {}
         self._block_size = None
 
     # -- small services ----------------------------------------------------------
@@ -188,7 +188,7 @@ class Emitter:
         """True when ``layout(binding = n)`` may be written (GLSL 420)."""
         return self.req.core("binding_qualifier")
 
-    def block_size(self) -> Optional[Tuple[int, int, int]]:
+    def block_size(self) -> tuple[int, int, int] | None:
         """The compute block size (properties, else VariantKey.cs_block_size); None
         when it is variable (GL_ARB_compute_variable_group_size)."""
         if self._block_size is None:
@@ -213,7 +213,7 @@ class Emitter:
         return operand_types(self.insts[i], self.decls)
 
     # -- type of registers -------------------------------------------------------
-    def _fixed_type(self, reg) -> Optional[str]:
+    def _fixed_type(self, reg) -> str | None:
         """Type of a non-TEMP register fixed by its declaration (for type inference);
         None for IMM and CONST, which follow their users."""
         if reg.file == "IN" and self.proc != "VERT":
@@ -370,7 +370,7 @@ class Emitter:
             return addr
         return binary(addr, "+" if base > 0 else "-", literal("int", (abs(base),)))
 
-    def _vertex_text(self, i: int, kind: str, n: int, reg) -> Optional[str]:
+    def _vertex_text(self, i: int, kind: str, n: int, reg) -> str | None:
         """GLSL text of the vertex (dimension) index of a 2D IN/OUT operand."""
         if reg.dimension is None:
             return None
@@ -391,7 +391,7 @@ class Emitter:
             vertex = "gl_InvocationID" if vertex is not None else None
         return self.io.output_view(reg.index, vertex)
 
-    def _io_range(self, reg) -> List[int]:
+    def _io_range(self, reg) -> list[int]:
         """Registers an indirect IN/OUT access may reach: those of its ARRAY(id)
         declarations, or (no id) every declared register of the file."""
         aid = reg.indirect.array_id if reg.indirect is not None else 0
@@ -615,10 +615,10 @@ class Emitter:
                     exc.line = inst.line          # source line, for the CLI's FILE:line
                 raise exc from None
 
-    def epilogue(self) -> List[str]:
+    def epilogue(self) -> list[str]:
         """Statements run before main returns (variant passes, color broadcast,
         window-space position)."""
-        out: List[str] = []
+        out: list[str] = []
         if self.proc == "FRAG":
             out += passes.fragment_end(self)         # clamp, alpha test: before the broadcast copies
         if self.proc == "FRAG" and self.shader.property("FS_COLOR0_WRITES_ALL_CBUFS", 0) \
@@ -665,14 +665,14 @@ class Emitter:
         passes.declare(self)
         passes.prologue(self)
         # Main body.
-        body_main: List[str] = []
+        body_main: list[str] = []
         self.lines = body_main
         self.indent = 1
         self.emit_range(0, st.main_end)
         for text in self.epilogue():
             self.line(text)
         # Subroutines.
-        functions: List[str] = []
+        functions: list[str] = []
         for start, end in sorted(st.subroutines.items()):
             self.lines = []
             self.indent = 1
@@ -682,8 +682,8 @@ class Emitter:
             functions.append(f"void glp_sub_{start}()\n{{\n" + "\n".join(self.lines) + "\n}")
         return self._assemble(layout_lines, body_main, functions)
 
-    def _register_declarations(self) -> List[str]:
-        decls: List[str] = []
+    def _register_declarations(self) -> list[str]:
+        decls: list[str] = []
         precise_ok = self.req.has("precise")
 
         def qual(precise: bool) -> str:
@@ -694,11 +694,11 @@ class Emitter:
 
         for v in self.plan.variables:
             decls.append(f"{qual(v.precise)}{type_name(v.type, 4)} {v.name};")
-        for aid, arr in sorted(self.plan.arrays.items()):
+        for _aid, arr in sorted(self.plan.arrays.items()):
             decls.append(f"{qual(arr.precise)}{type_name(arr.type, 4)} {arr.name}[{arr.size}];")
         for n in range(self.decls.num_addrs):
             decls.append(f"ivec4 addr{n};")
-        for index, name in sorted(self.io.local_outputs.items()):
+        for _index, name in sorted(self.io.local_outputs.items()):
             decls.append(f"vec4 {name};")
         if self.io.window_space_position:
             decls.append(f"vec4 {self.io.window_space_position};")
@@ -712,10 +712,10 @@ class Emitter:
             sysvals_binding = self.layout.sysvals_binding
             qual = f", binding = {sysvals_binding}" if self.binding_qualifier() else ""
             self.uniform_block_bindings[SYSVALS_BLOCK] = sysvals_binding
-        parts: List[str] = [f"#version {version} core"]
+        parts: list[str] = [f"#version {version} core"]
         parts += self.req.directives()
         parts.append(f"// glpipe: lowered from TGSI {self.proc}")
-        sections: List[List[str]] = [layout_lines]
+        sections: list[list[str]] = [layout_lines]
         if self.sysvals_used:
             sections.append([sysvals_declaration(qual)])
         sections.append([entry[-1] for entry in sorted(self.resource_decls)])

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -64,12 +64,12 @@ class Expr:
     type: str
     n: int = 1
     atomic: bool = True
-    words: Optional[Tuple[int, ...]] = None
-    cast_of: Optional["Expr"] = None
+    words: tuple[int, ...] | None = None
+    cast_of: Expr | None = None
     prec: int = -1                       # operator precedence of the top node (PREC); -1: from atomic
-    swz_of: Optional["Expr"] = None      # for a swizzle: the vector it selects from ...
-    swz: Optional[Tuple[int, ...]] = None  # ... and the components it selects
-    parts: Optional[Tuple["Expr", ...]] = None  # for a vector constructor: its scalar arguments
+    swz_of: Expr | None = None      # for a swizzle: the vector it selects from ...
+    swz: tuple[int, ...] | None = None  # ... and the components it selects
+    parts: tuple[Expr, ...] | None = None  # for a vector constructor: its scalar arguments
 
     @property
     def glsl_type(self) -> str:
@@ -117,7 +117,7 @@ PREC = {"unary": 90, "*": 80, "/": 80, "%": 80, "+": 70, "-": 70, "<<": 60, ">>"
         "&&": 25, "^^": 22, "||": 20, "?:": 10}
 
 
-def binary(a: Expr, o: str, b: Expr, base: Optional[str] = None, n: Optional[int] = None) -> Expr:
+def binary(a: Expr, o: str, b: Expr, base: str | None = None, n: int | None = None) -> Expr:
     """``a o b`` with only the parentheses GLSL needs (left-associative operators).
     ``x + -y`` is written ``x - y``."""
     level = PREC[o]
@@ -202,7 +202,7 @@ def int_text(word: int) -> str:
     return str(value)
 
 
-def _scalar_literal(base: str, word: int) -> Tuple[str, bool]:
+def _scalar_literal(base: str, word: int) -> tuple[str, bool]:
     """(text, atomic) of one word read as ``base``."""
     if base == "float":
         if float_is_plain(word):

@@ -30,8 +30,8 @@ the context binds the whole range.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Tuple
 
 from ..errors import UnsupportedError
 from ..ir import Indirect, Instruction
@@ -55,7 +55,7 @@ def _tables(decls, file: str):
             "BUFFER": (decls.buffers, lambda k: None), "IMAGE": (decls.images, image_key)}[file]
 
 
-def declared_run(decls, file: str, index: int) -> Optional[Tuple[int, int]]:
+def declared_run(decls, file: str, index: int) -> tuple[int, int] | None:
     """(first, last) of the declared range of ``file`` holding ``index``, or None.
 
     A range declaration (``DCL SAMP[0..3]``) is its own range.  Mesa declares
@@ -111,7 +111,7 @@ class Indexing:
     operand; ``kmin..kmax`` is where every operand stays in its declared run."""
 
     indirect: Indirect
-    operands: Tuple[Operand, ...]
+    operands: tuple[Operand, ...]
     kmin: int
     kmax: int
     # TEX-style: the SAMP operand names the sampler view as well (no SVIEW operand).
@@ -122,7 +122,7 @@ class Indexing:
         """Number of elements."""
         return self.kmax - self.kmin + 1
 
-    def files(self) -> Tuple[str, ...]:
+    def files(self) -> tuple[str, ...]:
         """The indexed register files."""
         return tuple(o.file for o in self.operands)
 
@@ -134,7 +134,7 @@ class Indexing:
             regs[o.pos] = replace(regs[o.pos], index=o.base + k, indirect=None)
         return replace(inst, srcs=tuple(srcs), dsts=tuple(dsts))
 
-    def indices(self, file: str) -> Tuple[int, ...]:
+    def indices(self, file: str) -> tuple[int, ...]:
         """The ``file`` indices of the elements, in element order (empty if not indexed).
         For a TEX-style instruction the SVIEW indices are the SAMP ones."""
         if file == "SVIEW" and self.paired_view:
@@ -160,7 +160,7 @@ class ActiveArray:
         return self.indexing.count
 
 
-def analyse(em, inst: Instruction) -> Optional[Indexing]:
+def analyse(em, inst: Instruction) -> Indexing | None:
     """The indexed resource operands of ``inst``, or None when it has none."""
     found = []
     for role, regs in (("src", inst.srcs), ("dst", inst.dsts[:1])):
@@ -188,7 +188,7 @@ def analyse(em, inst: Instruction) -> Optional[Indexing]:
     return Indexing(indirect, tuple(operands), kmin, kmax, paired)
 
 
-def active(em) -> Optional[ActiveArray]:
+def active(em) -> ActiveArray | None:
     """The array lookup being emitted (see the module docstring), or None."""
     return em.pass_state.get(_STATE_KEY)
 

@@ -18,8 +18,8 @@ lists them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, Sequence, Tuple
 
 from .exprs import Expr, bitcast, call, component, construct, type_name
 
@@ -28,7 +28,7 @@ from .exprs import Expr, bitcast, call, component, construct, type_name
 # 32-bit scalars; vector forms are generated from them (``_vector``).
 # ---------------------------------------------------------------------------
 
-_HELPERS: Dict[str, Tuple[str, Tuple[Tuple[str, str], ...], str]] = {
+_HELPERS: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
     # High word of the 64-bit product from four 16x16 -> 32 partial products:
     # a*b = hh*2^32 + (lh + hl)*2^16 + ll; 'mid' gathers the carries into bit 32.
     "glp_umul_hi": ("uint", (("uint", "a"), ("uint", "b")), """\
@@ -140,7 +140,7 @@ def call_helper(em, name: str, args: Sequence[Expr]) -> Expr:
     ret, params, _ = _HELPERS[name]
     n = max(a.n for a in args)
     fixed = []
-    for (t, _), a in zip(params, args):
+    for (t, _), a in zip(params, args, strict=True):
         a = bitcast(a, t)
         if a.n < n:
             a = construct([a] * n, t)
@@ -213,7 +213,7 @@ def _bitfield(name: str, nvalues: int) -> Callable[..., Expr]:
 
 
 # One row per opcode (tgsi.rst "Integer ISA" / "Bitwise ISA", LDEXP of "Computational ISA").
-INT_OPS: Dict[str, IntOp] = {
+INT_OPS: dict[str, IntOp] = {
     "IMUL_HI": IntOp(_mul_extended(True), "glp_imul_hi"),
     "UMUL_HI": IntOp(_mul_extended(False), "glp_umul_hi"),
     "BREV": IntOp(_builtin("bitfieldReverse"), "glp_brev"),

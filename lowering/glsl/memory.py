@@ -27,8 +27,6 @@ for the stored value and return the old value like every other atomic.
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ..errors import InvalidArgumentError, UnsupportedError
 from .decls import IMAGE_FORMATS
 from .exprs import Expr, bitcast, call, construct, literal, op, swizzle, type_name, var
@@ -73,7 +71,7 @@ def _ssbo_array(em, array) -> str:
         qual = f", binding = {bindings[0]}" if em.binding_qualifier() else ""
         em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', indices)}buffer {block}\n{{\n"
                    f"    uint d[];\n}} {name}[{n}];", "ssbo", first)
-        for e, (k, binding) in enumerate(zip(indices, bindings)):
+        for e, (k, binding) in enumerate(zip(indices, bindings, strict=True)):
             em.shader_buffers.append(ShaderBufferInfo(k, f"{block}[{e}]", binding))
             em.storage_block_bindings[f"{block}[{e}]"] = binding
     return f"{name}[{array.index}].d"
@@ -144,7 +142,7 @@ def image(em, index: int, inst) -> tuple:
         count = f"[{len(indices)}]" if len(names) > 1 or names[0] != name else ""
         em.declare(f"{lq}uniform {_qualifiers(em, 'IMAGE', indices)}{access}{glsl_type} {name}{count};",
                    "image", indices[0])
-        for k, element, unit in zip(indices, names, units):
+        for k, element, unit in zip(indices, names, units, strict=True):
             em.images.append(ImageInfo(k, element, unit, target, fmt, glsl_type, access.strip() or "readwrite"))
             em.image_units[element] = unit
     if names[0] != name:
@@ -228,7 +226,7 @@ def _with_base(em, base: str, n_uses: int) -> str:
     return base
 
 
-def _image_coords(em, i: int, s: int, target: str, ncoords: int) -> List[Expr]:
+def _image_coords(em, i: int, s: int, target: str, ncoords: int) -> list[Expr]:
     args = [em.src(i, s, tuple(range(ncoords)), "int")]
     if target in ("2D_MSAA", "2D_ARRAY_MSAA"):
         args.append(em.src(i, s, (3,), "int"))       # the sample index rides in .w
@@ -341,7 +339,7 @@ def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str) -> E
     return var(old, t, 1)
 
 
-def _loop_update(opcode: str, value: str, t: str) -> Optional[str]:
+def _loop_update(opcode: str, value: str, t: str) -> str | None:
     """The new value a CAS loop stores for the opcodes GLSL lacks, in terms of {old}."""
     if opcode == "ATOMINC_WRAP":
         return f"({{old}} + 1u <= {value}) ? {{old}} + 1u : 0u"
@@ -388,7 +386,7 @@ def handle_atomic(em, i, inst) -> None:
     em.write(i, 0, comps, result)
 
 
-def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2: Optional[Expr]) -> Expr:
+def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2: Expr | None) -> Expr:
     opcode = inst.opcode
     if base_t == "float":
         if opcode == "ATOMXCHG":
@@ -418,7 +416,7 @@ def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2:
     return call(f"{func}({name}, {coords}, {vt.text})", base_t, 1)
 
 
-def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Optional[Expr]) -> Expr:
+def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Expr | None) -> Expr:
     """Atomic counter ops: +1 / -1 are core (atomicCounterIncrement returns the old value,
     atomicCounterDecrement the new one); anything else needs the counter-ops extension."""
     opcode = inst.opcode

@@ -15,8 +15,8 @@ as names (``to_glsl(host_facts=...)``); ``Requirements.fact(name)`` asks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ..errors import UnsupportedError
 
@@ -26,20 +26,20 @@ class GLSLFeature:
     """A shading-language feature: core since ``core`` or any of ``extensions``."""
 
     name: str
-    core: Optional[int]
-    extensions: Tuple[str, ...] = ()
+    core: int | None
+    extensions: tuple[str, ...] = ()
     doc: str = ""
 
 
-def _table(*rows) -> Dict[str, GLSLFeature]:
-    out: Dict[str, GLSLFeature] = {}
+def _table(*rows) -> dict[str, GLSLFeature]:
+    out: dict[str, GLSLFeature] = {}
     for name, core, exts, doc in rows:
         assert name not in out, name
         out[name] = GLSLFeature(name, core, tuple(exts), doc)
     return out
 
 
-FEATURES: Dict[str, GLSLFeature] = _table(
+FEATURES: dict[str, GLSLFeature] = _table(
     ("binding_qualifier", 420, (), "layout(binding = n) on blocks and samplers"),
     ("fp64", 400, ("GL_ARB_gpu_shader_fp64",), "double, dvec*, packDouble2x32"),
     ("int64", None, ("GL_ARB_gpu_shader_int64",), "int64_t, uint64_t"),
@@ -99,7 +99,7 @@ FEATURES: Dict[str, GLSLFeature] = _table(
 
 # Host behaviours the lowering may rely on when the caller says they hold
 # (glpipe probes them with a draw: glpipe/host/facts.py): name -> what it allows.
-HOST_FACTS: Dict[str, str] = {
+HOST_FACTS: dict[str, str] = {
     "fine_plain_derivatives": "plain dFdx / dFdy are fine (per pixel pair) derivatives: "
                               "DDX_FINE / DDY_FINE without derivative_control",
 }
@@ -118,12 +118,12 @@ class Requirements:
 
     def __init__(self, glsl_version: int, extensions: Iterable[str] = (), facts: Iterable[str] = ()):
         self.glsl_version = int(glsl_version)
-        self.available: FrozenSet[str] = frozenset(extensions)
-        self.facts: FrozenSet[str] = frozenset(facts)
+        self.available: frozenset[str] = frozenset(extensions)
+        self.facts: frozenset[str] = frozenset(facts)
         unknown = self.facts - set(HOST_FACTS)
         if unknown:
             raise KeyError(f"unknown host facts {sorted(unknown)}; known: {sorted(HOST_FACTS)}")
-        self.enabled: List[str] = []
+        self.enabled: list[str] = []
 
     def fact(self, name: str) -> bool:
         """Whether host fact ``name`` (a key of ``HOST_FACTS``) was reported as holding."""
@@ -165,7 +165,7 @@ class Requirements:
         options.extend(row.extensions)
         return " or ".join(options) if options else row.doc
 
-    def directives(self) -> List[str]:
+    def directives(self) -> list[str]:
         """The ``#extension`` lines, in first-use order."""
         return [f"#extension {ext} : {_DIRECTIVE}" for ext in self.enabled]
 

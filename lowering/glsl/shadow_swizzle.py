@@ -27,7 +27,7 @@ so gathers keep it and need no key.
 
 from __future__ import annotations
 
-from typing import FrozenSet, Sequence, Tuple
+from collections.abc import Sequence
 
 from .exprs import Expr, construct, float_literal, var
 from .indexing import declared_run
@@ -48,13 +48,13 @@ _LOOKUP_VIEW_OPERAND = {
 }
 
 
-def compare_class(swizzle: Sequence[int]) -> Tuple[int, int, int, int]:
+def compare_class(swizzle: Sequence[int]) -> tuple[int, int, int, int]:
     """The class of a view swizzle (four PIPE_SWIZZLE_* values): what each
     channel of Gallium's (c, c, c, 1) becomes."""
     return tuple(_ENTRY[int(s)] for s in swizzle)
 
 
-def compare_uses(shader) -> Tuple[FrozenSet[int], FrozenSet[int]]:
+def compare_uses(shader) -> tuple[frozenset[int], frozenset[int]]:
     """(SVIEW indices read by comparing lookups, SVIEW indices read by TG4
     with a compare) of a shader (``lowering.ir.Shader``).  An indexed
     operand (``SAMP[ADDR[0].x]``, indexing.py) may read every element of its
@@ -87,7 +87,7 @@ def view_of(inst) -> int:
     return inst.srcs[_LOOKUP_VIEW_OPERAND[inst.opcode]].index
 
 
-def class_of(key, view: int) -> Tuple[int, int, int, int]:
+def class_of(key, view: int) -> tuple[int, int, int, int]:
     """The class ``key`` gives SVIEW ``view`` (DEFAULT_CLASS when it names none)."""
     for index, cls in key.shadow_swizzle:
         if index == view:
@@ -114,7 +114,7 @@ def compare_result(em, inst, value: Expr, channels: Sequence[int]) -> Expr:
     return construct(parts, "float")
 
 
-def parse_entry(text: str) -> Tuple[int, Tuple[int, int, int, int]]:
+def parse_entry(text: str) -> tuple[int, tuple[int, int, int, int]]:
     """``view:cccc`` (letters c, 0, 1) -> (view, class), for VariantKey.parse."""
     view, _, letters = text.partition(":")
     by_letter = {v: k for k, v in CLASS_LETTERS.items()}

@@ -15,8 +15,6 @@ two 64-bit lanes of double / int64 opcodes.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..ir import Instruction, writemask_components
 from ..opcodes import OPCODES
 from .decls import Decls
@@ -87,7 +85,7 @@ def sampler_index(inst: Instruction) -> int:
     return inst.srcs[-1].index
 
 
-def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Optional[str]]]:
+def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str | None]]:
     """(value type per dst, wanted type per src) of ``inst``.
 
     Types are ``float int uint double int64 uint64`` or ``untyped``; a
@@ -95,8 +93,8 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
     """
     op = inst.opcode
     info = OPCODES[op]
-    dsts: List[Optional[str]] = [info.dst_type] * info.num_dst
-    srcs: List[Optional[str]] = list(info.src_types)
+    dsts: list[str | None] = [info.dst_type] * info.num_dst
+    srcs: list[str | None] = list(info.src_types)
     srcs += ["float"] * (len(inst.srcs) - len(srcs))
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
@@ -167,7 +165,7 @@ _SRC_OVERRIDES = {("UBFE", 1): "int", ("UBFE", 2): "int", ("BFI", 2): "int", ("B
                   ("ISHR", 1): "uint", ("U64SHL", 1): "uint", ("U64SHR", 1): "uint", ("I64SHR", 1): "uint"}
 
 
-def _tex_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
+def _tex_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     op = inst.opcode
     ret = decls.sview_return_type(sampler_index(inst))
     if op in ("TXQ", "TXQ_LZ"):
@@ -177,7 +175,7 @@ def _tex_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
     if op == "LODQ":
         return ["float"], ["float", None]
     coords = "int" if op in ("TXF", "TXF_LZ") else "float"
-    out: List[Optional[str]] = []
+    out: list[str | None] = []
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
             out.append(None)
@@ -190,7 +188,7 @@ def _tex_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
     return [ret], out
 
 
-def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
+def _sample_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     op = inst.opcode
     view = inst.srcs[1].index if len(inst.srcs) > 1 else 0
     if op == "SVIEWINFO":
@@ -203,7 +201,7 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
         return ["float"], ["float", None, None]
     ret = decls.sview_return_type(view)
     coords = "int" if op in ("SAMPLE_I", "SAMPLE_I_MS") else "float"
-    out: List[Optional[str]] = []
+    out: list[str | None] = []
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
             out.append(None)
@@ -220,11 +218,11 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
 # Channels
 # ---------------------------------------------------------------------------
 
-def _written(inst: Instruction) -> Tuple[int, ...]:
+def _written(inst: Instruction) -> tuple[int, ...]:
     return writemask_components(inst.dsts[0].writemask) if inst.dsts else (0, 1, 2, 3)
 
 
-def lanes(inst: Instruction) -> Tuple[int, ...]:
+def lanes(inst: Instruction) -> tuple[int, ...]:
     """The 64-bit lanes (0 = source .xy, 1 = .zw) a wide opcode computes.
 
     64-bit results: lane 0 when .x or .y is written, lane 1 for .z / .w.
@@ -238,7 +236,7 @@ def lanes(inst: Instruction) -> Tuple[int, ...]:
     return tuple(k for k, comps in enumerate(((0, 1), (2, 3))) if any(mask & (1 << c) for c in comps))
 
 
-def lane_dst_components(inst: Instruction, lane: int) -> Tuple[int, ...]:
+def lane_dst_components(inst: Instruction, lane: int) -> tuple[int, ...]:
     """Destination components lane ``lane`` of a wide opcode writes (within the writemask)."""
     mask = inst.dsts[0].writemask
     if inst.opcode in NARROWING or inst.opcode in WIDE_COMPARES:
@@ -248,7 +246,7 @@ def lane_dst_components(inst: Instruction, lane: int) -> Tuple[int, ...]:
     return tuple(c for c in comps if mask & (1 << c))
 
 
-def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: Optional[str]) -> Tuple[int, ...]:
+def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: str | None) -> tuple[int, ...]:
     """Swizzle positions source ``src`` of a wide opcode reads for ``lane``."""
     op = inst.opcode
     if src_type in WIDE_TYPES:
@@ -259,7 +257,7 @@ def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: Optiona
     return (lane,)
 
 
-def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> Tuple[int, ...]:
+def src_positions(inst: Instruction, i: int, src_type: str | None = None) -> tuple[int, ...]:
     """Swizzle positions source ``i`` reads (conservative ``(0, 1, 2, 3)`` when irregular)."""
     op = inst.opcode
     info = OPCODES[op]
@@ -270,7 +268,7 @@ def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> 
         table = _CHAN_POSITIONS[op]
         return table[i] if i < len(table) else (0, 1, 2, 3)
     if is_wide(op) and inst.dsts:
-        out: List[int] = []
+        out: list[int] = []
         for lane in lanes(inst):
             out.extend(lane_src_positions(inst, i, lane, src_type))
         return tuple(sorted(set(out))) or (0,)
@@ -287,12 +285,12 @@ def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> 
     return (0, 1, 2, 3)
 
 
-def dst_components(inst: Instruction, d: int) -> Tuple[int, ...]:
+def dst_components(inst: Instruction, d: int) -> tuple[int, ...]:
     """Components destination ``d`` writes."""
     return writemask_components(inst.dsts[d].writemask)
 
 
-def storage_vote(value_type: Optional[str]) -> Optional[str]:
+def storage_vote(value_type: str | None) -> str | None:
     """The 32-bit storage type a value of ``value_type`` argues for (wide types live as uint pairs)."""
     if value_type is None or value_type == UNTYPED:
         return None

@@ -25,19 +25,19 @@ dictionaries (division and square root live in ``soft_fp64_divsqrt``).
 from __future__ import annotations
 
 import re
-from typing import Dict, Sequence, Tuple
+from collections.abc import Sequence
 
 from . import int_emul
 from .exprs import Expr, call
 from .soft_fp64_divsqrt import DIVSQRT_HELPERS
 
-Helper = Tuple[str, Tuple[Tuple[str, str], ...], str]
+Helper = tuple[str, tuple[tuple[str, str], ...], str]
 
 U2 = "uvec2"
 _A = ((U2, "a"),)
 _AB = ((U2, "a"), (U2, "b"))
 
-_HELPERS: Dict[str, Helper] = {
+_HELPERS: dict[str, Helper] = {
     # -- 64-bit unsigned integers as uvec2(lo, hi) ---------------------------------
     "glp_sd_add": (U2, _AB, """\
     uint lo = a.x + b.x;
@@ -355,11 +355,11 @@ _HELPERS: Dict[str, Helper] = {
 
 # The helper dictionaries the emitter draws from: this module's, then the
 # fma / division / square-root ones (soft_fp64_divsqrt).
-LIBRARIES: Tuple[Dict[str, Helper], ...] = (_HELPERS, DIVSQRT_HELPERS)
+LIBRARIES: tuple[dict[str, Helper], ...] = (_HELPERS, DIVSQRT_HELPERS)
 
 
-def _library() -> Dict[str, Helper]:
-    merged: Dict[str, Helper] = {}
+def _library() -> dict[str, Helper]:
+    merged: dict[str, Helper] = {}
     for lib in LIBRARIES:
         for name, helper in lib.items():
             if name in merged and merged[name] != helper:
@@ -368,7 +368,7 @@ def _library() -> Dict[str, Helper]:
     return merged
 
 
-LIBRARY: Dict[str, Helper] = _library()
+LIBRARY: dict[str, Helper] = _library()
 
 _CALLS = re.compile(r"\b(glp_\w+)\s*\(")
 
@@ -403,7 +403,7 @@ def helper_source(names: Sequence[str]) -> str:
 
     class _Collect:
         def __init__(self):
-            self.helpers: Dict[str, str] = {}
+            self.helpers: dict[str, str] = {}
 
         def helper(self, key: str, code: str) -> str:
             self.helpers.setdefault(key, code)

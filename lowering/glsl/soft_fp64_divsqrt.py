@@ -55,15 +55,15 @@ helpers it calls; private helpers carry the ``glp_dx_`` prefix.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Tuple
+from collections.abc import Iterable, Sequence
 
-Helper = Tuple[str, Tuple[Tuple[str, str], ...], str]
+Helper = tuple[str, tuple[tuple[str, str], ...], str]
 
 # ---------------------------------------------------------------------------
 # Word arithmetic: 64-bit values are uvec2(lo, hi), 128-bit values uvec4 (x lowest).
 # ---------------------------------------------------------------------------
 
-_WORDS: Dict[str, Helper] = {
+_WORDS: dict[str, Helper] = {
     # Leading zeros of a 32-bit word by binary search; 32 for 0.
     "glp_dx_clz32": ("int", (("uint", "v"),), """\
     if (v == 0u) return 32;
@@ -157,7 +157,7 @@ _WORDS: Dict[str, Helper] = {
 # Unpacking and the one rounding routine.
 # ---------------------------------------------------------------------------
 
-_CORE: Dict[str, Helper] = {
+_CORE: dict[str, Helper] = {
     # A finite non-zero double as its integer significand m (leading one at bit 52,
     # subnormals normalised) and exponent e with |x| = m * 2^(e - 1075); returned as
     # uvec3(m.lo, m.hi, e + 64) (e >= -51, so the third word is a plain uint).
@@ -202,7 +202,7 @@ _CORE: Dict[str, Helper] = {
 _QUIET = "uvec2({0}.x, {0}.y | 0x80000u)"
 _DNAN = "uvec2(0u, 0xfff80000u)"
 
-_OPS: Dict[str, Helper] = {
+_OPS: dict[str, Helper] = {
     "glp_ddiv": ("uvec2", (("uvec2", "a"), ("uvec2", "b")), f"""\
     if (glp_dx_is_nan(a)) return {_QUIET.format("a")};
     if (glp_dx_is_nan(b)) return {_QUIET.format("b")};
@@ -390,10 +390,10 @@ _OPS: Dict[str, Helper] = {
     return glp_dx_round_pack(sg, e, s);"""),
 }
 
-DIVSQRT_HELPERS: Dict[str, Helper] = {**_WORDS, **_CORE, **_OPS}
+DIVSQRT_HELPERS: dict[str, Helper] = {**_WORDS, **_CORE, **_OPS}
 
 # Every helper after the helpers it calls (the order to print them in).
-DIVSQRT_ORDER: Tuple[str, ...] = (
+DIVSQRT_ORDER: tuple[str, ...] = (
     "glp_dx_clz32", "glp_dx_mul32", "glp_dx_add64", "glp_dx_sub64", "glp_dx_ge64",
     "glp_dx_shl64", "glp_dx_shr_jam64", "glp_dx_add128", "glp_dx_sub128", "glp_dx_ge128",
     "glp_dx_shl128", "glp_dx_shr_jam128", "glp_dx_unpack", "glp_dx_round_pack",
@@ -402,17 +402,17 @@ DIVSQRT_ORDER: Tuple[str, ...] = (
 )
 
 # The public functions (TGSI opcode -> helper).
-DIVSQRT_OPS: Dict[str, str] = {"DFMA": "glp_dfma", "DDIV": "glp_ddiv", "DSQRT": "glp_dsqrt",
+DIVSQRT_OPS: dict[str, str] = {"DFMA": "glp_dfma", "DDIV": "glp_ddiv", "DSQRT": "glp_dsqrt",
                                "DRSQ": "glp_drsq"}
 
 # Which helpers each helper calls, read from the bodies.
-DIVSQRT_DEPENDS: Dict[str, Tuple[str, ...]] = {
+DIVSQRT_DEPENDS: dict[str, tuple[str, ...]] = {
     name: tuple(dep for dep in DIVSQRT_ORDER if dep != name and f"{dep}(" in body)
     for name, (_, _, body) in DIVSQRT_HELPERS.items()
 }
 
 
-def needed(names: Iterable[str]) -> List[str]:
+def needed(names: Iterable[str]) -> list[str]:
     """``names`` and every helper they call, in ``DIVSQRT_ORDER``."""
     want = set()
     stack = list(names)

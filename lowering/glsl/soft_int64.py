@@ -20,8 +20,8 @@ masked with 63, U642F / I642F round to nearest even.  docs/lowering.md
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
 
 from . import int_emul
 from .exprs import Expr, bitcast, call, literal, swizzle, var
@@ -32,7 +32,7 @@ from .signatures import lane_dst_components, lane_src_positions, lanes
 # value is ``uvec2(lo, hi)``; signed values are two's complement in it.
 # ---------------------------------------------------------------------------
 
-_HELPERS: Dict[str, Tuple[Tuple[str, ...], str]] = {
+_HELPERS: dict[str, tuple[tuple[str, ...], str]] = {
     # -- add, subtract, negate: the carry out of the low word is 'sum < addend' --
     "glp_u64_add": ((), """uvec2 glp_u64_add(uvec2 a, uvec2 b)
 {
@@ -280,7 +280,7 @@ class _Collector:
     """Stands in for an emitter when only the helpers' text is wanted (tests, benchmarks)."""
 
     def __init__(self):
-        self.helpers: Dict[str, str] = {}
+        self.helpers: dict[str, str] = {}
 
     def helper(self, name: str, code: str) -> str:
         self.helpers.setdefault(name, code)
@@ -308,7 +308,7 @@ class SoftOp:
     """One opcode's GLSL 3.30 form: ``helper(params...)`` returning ``result``."""
 
     helper: str
-    params: Tuple[str, ...]
+    params: tuple[str, ...]
     result: str                      # "uvec2" (a 64-bit lane), "uint" (a compare word), "float"
 
 
@@ -318,7 +318,7 @@ def _row(helper: str, *params: str, result: str = "uvec2") -> SoftOp:
 
 _P2 = ("uvec2", "uvec2")
 
-SOFT_INT64: Dict[str, SoftOp] = {
+SOFT_INT64: dict[str, SoftOp] = {
     "U64ADD": _row("glp_u64_add", *_P2), "U64MUL": _row("glp_u64_mul", *_P2),
     "U64DIV": _row("glp_u64_div", *_P2), "U64MOD": _row("glp_u64_mod", *_P2),
     "I64DIV": _row("glp_i64_div", *_P2), "I64MOD": _row("glp_i64_mod", *_P2),
@@ -383,7 +383,7 @@ def handle_soft_int64(em, i: int, inst) -> None:
         comps = lane_dst_components(inst, lane)
         if not comps:
             continue
-        args: List[Expr] = []
+        args: list[Expr] = []
         for s, param in enumerate(row.params):
             if param == "uvec2":
                 args.append(src_pair(em, i, s, lane))

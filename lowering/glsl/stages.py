@@ -9,19 +9,17 @@ every semantic.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Declaration
 from ..semantics import PRIMITIVE_NAMES, PRIMITIVE_VERTICES
-from .reflection import VaryingInfo
-from .sysval_block import INSTANCE_NAME
-from .varyings import clip_cull_counts, varying_block, varying_name
-from .exprs import PREC
 from . import passes
+from .exprs import PREC
 from .passes import cull as cull_pass
 from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from .reflection import VaryingInfo
+from .sysval_block import INSTANCE_NAME
+from .varyings import clip_cull_counts, varying_block, varying_name
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -98,18 +96,18 @@ class IOMap:
     def __init__(self, em):
         self.em = em
         self.proc = em.shader.processor
-        self.decl_lines: List[str] = []
-        self.inputs: List[VaryingInfo] = []
-        self.outputs: List[VaryingInfo] = []
-        self.system_values: List[Tuple[int, str]] = []
-        self.local_outputs: Dict[int, str] = {}       # OUT index -> local vec4 (CLIPVERTEX, ...)
-        self.window_space_position: Optional[str] = None
-        self.color_outputs: Dict[int, str] = {}       # FS color index -> GLSL output name
-        self.fbfetch_copies: Dict[int, str] = {}      # FS output index -> saved framebuffer color
+        self.decl_lines: list[str] = []
+        self.inputs: list[VaryingInfo] = []
+        self.outputs: list[VaryingInfo] = []
+        self.system_values: list[tuple[int, str]] = []
+        self.local_outputs: dict[int, str] = {}       # OUT index -> local vec4 (CLIPVERTEX, ...)
+        self.window_space_position: str | None = None
+        self.color_outputs: dict[int, str] = {}       # FS color index -> GLSL output name
+        self.fbfetch_copies: dict[int, str] = {}      # FS output index -> saved framebuffer color
         self._declared = set()
-        self._in_views: Dict[int, object] = {}
-        self._out_views: Dict[int, object] = {}
-        self._sv_views: Dict[int, object] = {}
+        self._in_views: dict[int, object] = {}
+        self._out_views: dict[int, object] = {}
+        self._sv_views: dict[int, object] = {}
         self.clip_cull = clip_cull_counts(em.shader)   # (clip distances or None = all, cull distances)
 
     # -- helpers ---------------------------------------------------------------
@@ -118,7 +116,7 @@ class IOMap:
             self._declared.add(line)
             self.decl_lines.append(line)
 
-    def interpolation(self, decl: Declaration, semantic: str) -> Tuple[str, Optional[str], Optional[str]]:
+    def interpolation(self, decl: Declaration, semantic: str) -> tuple[str, str | None, str | None]:
         """(qualifier text, interpolation name, location name) of an FS input."""
         interp = decl.interpolate or "PERSPECTIVE"
         return self._qualifiers(interp, decl.location or "CENTER", semantic)
@@ -136,7 +134,7 @@ class IOMap:
             words.append("sample")
         return (" ".join(words) + " ") if words else "", interp, location
 
-    def _output_qualifiers(self, semantic: str, index: int) -> Tuple[str, Optional[str], Optional[str]]:
+    def _output_qualifiers(self, semantic: str, index: int) -> tuple[str, str | None, str | None]:
         """Interpolation qualifiers of an output of the last stage before the rasterizer:
         from VariantKey.output_interpolation, else flat COLOR/BCOLOR under flatshade."""
         if self.proc not in ("VERT", "TESS_EVAL", "GEOM"):
@@ -190,7 +188,7 @@ class IOMap:
             self._declare(varying_block("out", name, qual))
 
     # -- inputs ----------------------------------------------------------------
-    def input_view(self, index: int, vertex: Optional[str]):
+    def input_view(self, index: int, vertex: str | None):
         """The view of IN[index] (``vertex``: GLSL index text of a per-vertex input)."""
         key = (index, vertex)
         if key in self._in_views:
@@ -199,7 +197,7 @@ class IOMap:
         self._in_views[key] = view
         return view
 
-    def _make_input(self, index: int, vertex: Optional[str]):
+    def _make_input(self, index: int, vertex: str | None):
         em = self.em
         decl = em.decls.inputs.get(index)
         proc = self.proc
@@ -346,7 +344,7 @@ class IOMap:
                               for c in range(2)], "float")
 
     # -- outputs ---------------------------------------------------------------
-    def output_view(self, index: int, vertex: Optional[str]):
+    def output_view(self, index: int, vertex: str | None):
         """The view of OUT[index] (``vertex``: index text of a TCS per-vertex output)."""
         key = (index, vertex)
         if key in self._out_views:
@@ -355,7 +353,7 @@ class IOMap:
         self._out_views[key] = view
         return view
 
-    def _make_output(self, index: int, vertex: Optional[str]):
+    def _make_output(self, index: int, vertex: str | None):
         em = self.em
         decl = em.decls.outputs.get(index)
         if decl is None:
@@ -435,7 +433,7 @@ class IOMap:
         return VectorView(name, "float")
 
     def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True,
-                        vertex: Optional[str] = None) -> Optional[Component]:
+                        vertex: str | None = None) -> Component | None:
         """``gl_ClipDistance[k]``, or ``gl_CullDistance[k - nclip]`` past the
         clip distances (``clip_cull_counts``); None past both (dropped).
         ``vertex``: the input vertex (``prefix`` is then its ``gl_in[v].``)."""
@@ -612,12 +610,12 @@ class IOMap:
 # Stage layouts
 # ---------------------------------------------------------------------------
 
-def stage_layout(em) -> List[str]:
+def stage_layout(em) -> list[str]:
     """``layout(...) in/out;`` lines from the shader's properties (and the key)."""
     shader = em.shader
     proc = shader.processor
     req = em.req
-    out: List[str] = []
+    out: list[str] = []
     if proc == "GEOM":
         prim = _prim_name(shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
         if prim not in _GS_INPUT:

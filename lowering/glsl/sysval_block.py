@@ -11,7 +11,6 @@ std140 byte offset, meaning); ``docs/bindings.md`` prints the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Tuple
 
 BLOCK_NAME = "glp_sysvals"
 INSTANCE_NAME = "sysvals"
@@ -47,7 +46,7 @@ class SysvalField:
     doc: str
 
 
-def _fields() -> Tuple[SysvalField, ...]:
+def _fields() -> tuple[SysvalField, ...]:
     rows = [
         ("fb_size", "vec4", 1, "framebuffer width, height, 1/width, 1/height (FS_COORD_ORIGIN "
                                "LOWER_LEFT and y flips use the height)"),
@@ -77,7 +76,7 @@ def _fields() -> Tuple[SysvalField, ...]:
          "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
          "(sampler_lod_index); an empty slot reads 0"),
     ]
-    out: List[SysvalField] = []
+    out: list[SysvalField] = []
     offset = 0
     for name, glsl_type, count, doc in rows:
         out.append(SysvalField(name, glsl_type, count, offset, doc))
@@ -85,7 +84,7 @@ def _fields() -> Tuple[SysvalField, ...]:
     return tuple(out)
 
 
-SYSVALS: Tuple[SysvalField, ...] = _fields()
+SYSVALS: tuple[SysvalField, ...] = _fields()
 SIZE = SYSVALS[-1].offset + 16 * SYSVALS[-1].count
 
 

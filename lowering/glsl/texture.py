@@ -31,8 +31,8 @@ here run on one element and ``sampler_uniform`` returns ``array[index]``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import List, Optional, Sequence, Tuple
 
 from ..errors import InvalidArgumentError, UnsupportedError
 from .exprs import Expr, call, component, construct, literal, swizzle, var
@@ -55,7 +55,7 @@ class Target:
     offset: int
     size: int
     mips: bool
-    feature: Optional[str] = None
+    feature: str | None = None
 
     @property
     def pvec(self) -> int:
@@ -93,14 +93,14 @@ SHADOW_OF = {"1D": "SHADOW1D", "2D": "SHADOW2D", "RECT": "SHADOWRECT", "1D_ARRAY
              "2D_ARRAY": "SHADOW2D_ARRAY", "CUBE": "SHADOWCUBE", "CUBEARRAY": "SHADOWCUBEARRAY"}
 
 
-def target_row(name: Optional[str], opcode: str) -> Target:
+def target_row(name: str | None, opcode: str) -> Target:
     """The TARGETS row of ``name`` or InvalidArgumentError."""
     if name not in TARGETS:
         raise InvalidArgumentError(f"{opcode}: texture target {name!r} is not one GLSL can sample")
     return TARGETS[name]
 
 
-def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret: str) -> str:
+def sampler_uniform(em, view: int, sampler: int | None, target_name: str, ret: str) -> str:
     """The GLSL sampler uniform for (view, sampler, target); declared on first use.
 
     ``sampler`` None means "no sampler state involved" (size queries, texel
@@ -145,16 +145,16 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
     return name
 
 
-def _array_elements(indexing, view: int, sampler: Optional[int]) -> Tuple[Tuple[int, Optional[int]], ...]:
+def _array_elements(indexing, view: int, sampler: int | None) -> tuple[tuple[int, int | None], ...]:
     """(view, sampler) of every element of an indexed lookup (indexing.py); an operand
     that is not indexed names the same slot in every element."""
     n = indexing.count
     views = indexing.indices("SVIEW") or (view,) * n
     samplers = (indexing.indices("SAMP") or (sampler,) * n) if sampler is not None else (None,) * n
-    return tuple(zip(views, samplers))
+    return tuple(zip(views, samplers, strict=True))
 
 
-def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: str, ret: str,
+def _sampler_array(em, array, view: int, sampler: int | None, target_name: str, ret: str,
                    glsl_type: str) -> str:
     """``name[index]`` of the sampler array of an indexed lookup (declared on first use).
 
@@ -173,7 +173,7 @@ def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: st
         units = [em.layout.texture_unit(em.proc, v) for v in views]
         steps = all(views[e] == views[0] + e for e in range(n))
         clash = any(info.unit == u and (info.glsl_type, info.view, info.sampler) != (glsl_type, v, s)
-                    for info in em.samplers for u, (v, s) in zip(units, elements))
+                    for info in em.samplers for u, (v, s) in zip(units, elements, strict=True))
         if not steps or clash:
             taken = {info.unit for info in em.samplers}
             taken |= {base + k for k in set(em.decls.sviews) | set(em.decls.samplers)}
@@ -186,7 +186,7 @@ def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: st
         qual = f"layout(binding = {units[0]}) " if em.binding_qualifier() else ""
         em.declare(f"{qual}uniform {glsl_type} {name}[{n}];", "sampler", units[0])
         row = TARGETS[target_name]
-        for e, ((v, s), unit) in enumerate(zip(elements, units)):
+        for e, ((v, s), unit) in enumerate(zip(elements, units, strict=True)):
             element = f"{name}[{e}]"
             em.samplers.append(SamplerInfo(element, unit, v, s, target_name, ret, row.shadow, glsl_type))
             em.sampler_units[element] = unit
@@ -209,7 +209,7 @@ def array_ok(em, inst, indexing) -> bool:
     return len({sampler_mask(em.key, s) for s in indexing.indices("SAMP")}) <= 1
 
 
-def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Optional[Expr]:
+def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Expr | None:
     """The texel offset of ``inst`` as an ivecN, or None (one offset at most:
     only TG4 takes four, see ``handle_tg4``)."""
     if not inst.tex_offsets:
@@ -300,12 +300,12 @@ def _sample(em, i, inst, kind: str) -> None:
     clamp = clamp_coords(em, unit, row, p, s)          # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         p = clamp.coords
-    args: List[Expr] = [var(s, "float", 1), p]
+    args: list[Expr] = [var(s, "float", 1), p]
     if cube_array_shadow:
         ref = em.src(i, 1, (1,) if op in ("TXB2", "TXL2") else (0,), "float")
         args.append(ref)
     func = "texture"
-    extra: Optional[Expr] = None
+    extra: Expr | None = None
     if kind == "bias":
         if row.glsl == "2DRect":
             extra = None                      # rectangles have no mip levels: the bias changes nothing
@@ -348,7 +348,7 @@ def _finish(em, i, inst, func, args, extra, offset, ret, result_n, result_swizzl
     _emit_result(em, i, inst, _call(func, args, ret, result_n), result_swizzle)
 
 
-def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> None:
+def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Expr | None) -> None:
     """TXP: coord.xyz / coord.w; textureProj where GLSL has it."""
     result_n = 1 if row.shadow else 4
     unit = sampler_index(inst)
@@ -388,7 +388,7 @@ def handle_txf(em, i, inst) -> None:
 
 def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, sample,
            result_swizzle=(0, 1, 2, 3)) -> None:
-    args: List[Expr] = [var(s, "float", 1), _coords(em, i, coord_src, row.coords, "int")]
+    args: list[Expr] = [var(s, "float", 1), _coords(em, i, coord_src, row.coords, "int")]
     if row.glsl in ("2DMS", "2DMSArray"):
         src_index, pos = sample
         args.append(em.src(i, src_index, (pos,), "int"))
@@ -404,7 +404,7 @@ def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, samp
     _emit_result(em, i, inst, _call(func, args, ret, 4), result_swizzle)
 
 
-def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str,
+def _size_query(em, s: str, row: Target, lod: Expr | None, comps: Sequence[int], what: str,
                 view: int) -> Expr:
     """(width, height|layers, depth|layers, levels) for the written ``comps``, as ints;
     components the target has no size for read 0 (tgsi.rst: undefined).  The
@@ -413,7 +413,7 @@ def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[in
     size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})",
                 "int", row.size)
     dims = [c for c in comps if c < row.size]
-    parts: List[Expr] = []
+    parts: list[Expr] = []
     if dims and tuple(dims) == tuple(comps[:len(dims)]):
         parts.append(swizzle(size, dims))         # one textureSize() for the leading components
         rest = comps[len(dims):]
@@ -512,7 +512,7 @@ def handle_tg4(em, i, inst) -> None:
     s = sampler_uniform(em, unit, unit, tname, ret)
     coords = _coords(em, i, 0, row.coords)
     clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes/texture.py)
-    args: List[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
+    args: list[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
     comp: list[Expr] = []
     if row.shadow:
         em.req.need("gather_extended", "TG4 with a shadow compare")
@@ -599,7 +599,7 @@ def _gather_offsets(em, i, inst, row: Target, args: list[Expr], comp: list[Expr]
 # SAMPLE family (separate view and sampler)
 # ---------------------------------------------------------------------------
 
-def _view(em, inst, s_index: int) -> Tuple[int, str, Sequence[int]]:
+def _view(em, inst, s_index: int) -> tuple[int, str, Sequence[int]]:
     view = inst.srcs[s_index]
     target = em.decls.sview_target(view.index)
     if target is None:
@@ -625,7 +625,7 @@ def handle_sample(em, i, inst) -> None:
     clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         coords = clamp.coords
-    args: List[Expr] = [var(s, "float", 1)]
+    args: list[Expr] = [var(s, "float", 1)]
     result_n = 4
     if compare:
         ref = em.src(i, 3, (0,), "float")
@@ -639,7 +639,7 @@ def handle_sample(em, i, inst) -> None:
     else:
         args.append(coords)
     func = "texture"
-    extra: Optional[Expr] = None
+    extra: Expr | None = None
     if op == "SAMPLE_B":
         extra = em.src(i, 3, (0,), "float")
     elif op == "SAMPLE_L":

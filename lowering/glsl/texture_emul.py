@@ -19,8 +19,8 @@ rules each form follows and what it costs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from ..errors import UnsupportedError
 from .exprs import Expr, call, type_name
@@ -105,8 +105,8 @@ def _texel_helper(em, stype: str, row: GatherTarget, ret: str, shadow: bool) -> 
     return em.helper(name, "\n".join(lines))
 
 
-def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offsets: Optional[Sequence[Expr]],
-           ref: Optional[Expr], ret: str, four: bool = False) -> Expr:
+def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offsets: Sequence[Expr] | None,
+           ref: Expr | None, ret: str, four: bool = False) -> Expr:
     """TG4 without textureGather: component ``comp`` (ignored for a shadow
     sampler, whose texels are comparison results against ``ref``) of the four
     footprint texels of ``coords``, moved by ``offsets`` (four ivec2, all the

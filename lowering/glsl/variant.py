@@ -23,8 +23,8 @@ below; set for another stage it changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Iterable, Tuple
 
 from ..errors import InvalidArgumentError
 from .shadow_swizzle import COMPARE, ONE, ZERO, parse_entry
@@ -203,8 +203,8 @@ class VariantKey:
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
-    gl_clamp: Tuple[int, int, int] = (0, 0, 0)
-    shadow_swizzle: Tuple[Tuple[int, Tuple[int, int, int, int]], ...] = ()
+    gl_clamp: tuple[int, int, int] = (0, 0, 0)
+    shadow_swizzle: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()
     y_flip: bool = False
     clip_halfz: bool = False
     integer_pixel_centers: bool = False
@@ -213,12 +213,12 @@ class VariantKey:
     depth_clip_plane: int = 0
     depth_clip_slot: int = 0
     dual_source_blend: bool = False
-    color_output_types: Tuple[str, ...] = ()
+    color_output_types: tuple[str, ...] = ()
     nr_cbufs: int = 0
-    output_interpolation: Tuple[Tuple[str, int, str, str], ...] = ()
-    vs_input_types: Tuple[str, ...] = ()
-    cs_block_size: Tuple[int, ...] = ()
-    sample_positions: Tuple[float, ...] = ()
+    output_interpolation: tuple[tuple[str, int, str, str], ...] = ()
+    vs_input_types: tuple[str, ...] = ()
+    cs_block_size: tuple[int, ...] = ()
+    sample_positions: tuple[float, ...] = ()
 
     def __post_init__(self):
         if not 0 <= self.alpha_func <= 7:
@@ -297,7 +297,7 @@ class VariantKey:
         return None
 
     @classmethod
-    def parse(cls, items: Iterable[str]) -> "VariantKey":
+    def parse(cls, items: Iterable[str]) -> VariantKey:
         """Build a key from ``k=v`` strings (the CLI's ``--key``).
 
         Booleans take 0/1/true/false, integers decimal or 0x hex, tuples are

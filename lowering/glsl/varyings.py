@@ -9,8 +9,6 @@ copies, the clip vertex), so every stage links by block name.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 
 def varying_name(semantic: str, index: int) -> str:
     """``glp_<semantic>_<index>`` -- the single naming rule for user varyings."""
@@ -26,7 +24,7 @@ def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix
     return f"{prefix}{direction} {name}_block {{ {member_qualifiers}vec4 {name}; }}{inst};"
 
 
-def clip_cull_counts(shader) -> Tuple[Optional[int], int]:
+def clip_cull_counts(shader) -> tuple[int | None, int]:
     """(clip distances, cull distances) of a shader's CLIPDIST outputs.
 
     tgsi.rst: the CLIPDIST components hold NUM_CLIPDIST_ENABLED clip distances

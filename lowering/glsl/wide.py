@@ -22,8 +22,8 @@ opcodes run through soft_int64.py's GLSL 3.30 helpers on ``uvec2``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Optional, Tuple
 
 from .exact import ADD_ODD
 from .exprs import Expr, binary, bitcast, bool_to, call, literal, negate, op, shift_count, swizzle, var
@@ -31,6 +31,7 @@ from .signatures import WIDE_TYPES, lane_dst_components, lane_src_positions, lan
 from .soft_fp64 import register as register_soft
 from .soft_fp64 import soft_call
 from .soft_int64 import SOFT_INT64, handle_soft_int64
+
 
 def _b(o):
     return lambda em, a, b: binary(a, o, b)
@@ -122,8 +123,8 @@ class WideOp:
     None where no emulation exists (the opcode then needs the native types)."""
 
     native: Callable
-    soft: Optional[Callable] = None
-    extra: Tuple[str, ...] = ()     # features the native form needs beyond its 64-bit types
+    soft: Callable | None = None
+    extra: tuple[str, ...] = ()     # features the native form needs beyond its 64-bit types
 
 
 def _s(name: str) -> Callable:
@@ -150,7 +151,7 @@ def _s_drcp(em, a):
 
 # One row per opcode: (native formula, GLSL 3.30 emulation).  DDIV, DRCP, DSQRT,
 # DRSQ and DFMA take their soft form from soft_fp64_divsqrt (through soft_fp64).
-WIDE_OPS: Dict[str, WideOp] = {
+WIDE_OPS: dict[str, WideOp] = {
     "DADD": WideOp(_b("+"), _s("glp_dadd")),
     "DMUL": WideOp(_b("*"), _s("glp_dmul")),
     "DDIV": WideOp(_b("/"), _s("glp_ddiv")),
@@ -200,7 +201,7 @@ WIDE_OPS: Dict[str, WideOp] = {
 }
 
 # The native formulas alone (what the opcode is with real 64-bit types).
-WIDE_FORMULAS: Dict[str, Callable] = {name: row.native for name, row in WIDE_OPS.items()}
+WIDE_FORMULAS: dict[str, Callable] = {name: row.native for name, row in WIDE_OPS.items()}
 
 
 def soft_fp64_complete() -> bool:
@@ -223,7 +224,7 @@ def _soft_int64(em, inst) -> bool:
     return inst.opcode in SOFT_INT64 and not em.req.has("int64")
 
 
-def native_features(types: Iterable[str], extra: Iterable[str] = ()) -> Tuple[str, ...]:
+def native_features(types: Iterable[str], extra: Iterable[str] = ()) -> tuple[str, ...]:
     """The features-table rows the native form of an opcode with operand ``types`` needs."""
     used = set(types)
     need = (["fp64"] if "double" in used else []) + (["int64"] if used & {"int64", "uint64"} else [])
@@ -317,7 +318,7 @@ def handle_dfracexp(em, i, inst) -> None:
             em.write(i, 1, e_comps, Expr(exp_name, "int", 1))
 
 
-WIDE = {name: handle_wide for name in WIDE_OPS}
+WIDE = dict.fromkeys(WIDE_OPS, handle_wide)
 WIDE["DFRACEXP"] = handle_dfracexp
 
 __all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "native_features", "use_soft", "soft_fp64_complete",

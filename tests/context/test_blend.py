@@ -12,12 +12,25 @@ import numpy as np
 import pytest
 
 import glpipe
-from glpipe import (Bind, Blend, BlendFactor, BlendState, Cap, Format, LogicOp, Mask, RTBlendState)
+from glpipe import Bind, Blend, BlendFactor, BlendState, Cap, Format, LogicOp, Mask, RTBlendState
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
-from .util_blend_dsa import (CountingGL, bind_rasterizer, bind_targets, clear_msaa, color_target, column_cases, fullscreen,
-                             pipeline, read, resolve_rgba32f, sample_positions, texture, upload)
+from .util_blend_dsa import (
+    CountingGL,
+    bind_rasterizer,
+    bind_targets,
+    clear_msaa,
+    color_target,
+    column_cases,
+    fullscreen,
+    pipeline,
+    read,
+    resolve_rgba32f,
+    sample_positions,
+    texture,
+    upload,
+)
 from .util_fastpath import requires_fast_path
 
 F = BlendFactor
@@ -54,7 +67,7 @@ def equation(eq, s, fs, d, fd):
             Blend.MAX: np.maximum(s, d)}[eq]
 
 
-def blend(rt, S, D, C, S1=np.zeros(4)):
+def blend(rt, S, D, C, S1=(0.0, 0.0, 0.0, 0.0)):
     """What one render target holds after blending S onto D (float buffer: no clamping)."""
     S, D, C, S1 = (np.asarray(v, np.float64) for v in (S, D, C, S1))
     if rt.blend_enable:
@@ -252,7 +265,7 @@ def test_dual_source_blending(screen, ctx):
     assert delivered_caps(screen)[Cap.MAX_DUAL_SOURCE_RENDER_TARGETS] >= 1
     rts = [RTBlendState(blend_enable=True, rgb_src_factor=f, rgb_dst_factor=g, alpha_src_factor=g,
                         alpha_dst_factor=f)
-           for f, g in zip(SRC1_FACTORS, [F.INV_SRC1_ALPHA, F.SRC1_COLOR, F.INV_SRC1_COLOR, F.SRC1_ALPHA])]
+           for f, g in zip(SRC1_FACTORS, [F.INV_SRC1_ALPHA, F.SRC1_COLOR, F.INV_SRC1_COLOR, F.SRC1_ALPHA], strict=True)]
     rng = np.random.default_rng(5)
     S, D = values(rng, len(rts)), values(rng, len(rts))
     width = len(rts)
@@ -445,7 +458,7 @@ def test_alpha_to_coverage(screen, ctx):
     pipeline(ctx)
     ctx.bind_blend_state(ctx.create_blend_state(BlendState(alpha_to_coverage=True)))
     rows = np.array([[-1 + 2 * i / 3, -1 + 2 * (i + 1) / 3] for i in range(3)])
-    for alpha, (y0, y1) in zip((0.0, 0.5, 1.0), rows):
+    for alpha, (y0, y1) in zip((0.0, 0.5, 1.0), rows, strict=True):
         verts = np.array([[x, y, 0, 1, 1, 1, 1, alpha] for x, y in
                           ((-1, y0), (1, y0), (1, y1), (-1, y0), (1, y1), (-1, y1))], np.float32)
         ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])

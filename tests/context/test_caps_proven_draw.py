@@ -107,7 +107,7 @@ def test_render_targets_at_the_limit_with_mixed_formats(screen, ctx):
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=_mrt_fs(n))))
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, FULL_TRI)))
-    for i, (r, f) in enumerate(zip(res, formats)):
+    for i, (r, f) in enumerate(zip(res, formats, strict=True)):
         want = np.array([(i + 1) / 8, 0.5, 0.25, 1.0])
         if f == F32:
             assert np.all(read(screen, r, "rgba32f") == want.astype(np.float32)), i

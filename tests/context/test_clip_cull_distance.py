@@ -29,7 +29,6 @@ import pytest
 
 from glpipe import ClipState, Prim, ShaderState
 from glpipe.enums import Cap
-from lowering.errors import UnsupportedError
 
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import draw_image, rast
@@ -340,14 +339,14 @@ def test_clip_and_cull_together(screen, ctx, enable):
     rast(ctx, clip_plane_enable=enable)
     # clip distance = (8 - window x) / 8, linear in window space.
     clip = [(8.0 - x) / 8.0 for x, _ in TRI]
-    kept_cull = [[c, k, 0.0, 0.0] for c, k in zip(clip, (-1.0, 0.5, -1.0))]
+    kept_cull = [[c, k, 0.0, 0.0] for c, k in zip(clip, (-1.0, 0.5, -1.0), strict=True)]
     img = _draw(ctx, "VS", color, kept_cull)
     _, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     _, covered, ambiguous = _barycentric()
     expect = covered & (xs <= 8.0) if enable else covered
     ambiguous |= np.abs(xs - 8.0) < 0.05
     assert np.array_equal(lit(img)[~ambiguous], expect[~ambiguous])
-    culled = [[c, -k, 0.0, 0.0] for c, k in zip(clip, (1.0, 0.5, 2.0))]
+    culled = [[c, -k, 0.0, 0.0] for c, k in zip(clip, (1.0, 0.5, 2.0), strict=True)]
     assert not lit(_draw(ctx, "VS", color, culled)).any()
 
 

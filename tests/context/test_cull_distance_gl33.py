@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import get_screen
+
 from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
 from glpipe.enums import Cap
 

@@ -290,7 +290,9 @@ def z_ramp(halfz: bool):
     """NDC z along window x running from 0.5 beyond the near plane to 0.5
     beyond the far one (constant in y, w = 1); per pixel centre."""
     lo, hi = (-0.5, 1.5) if halfz else (-1.5, 1.5)
-    z_of = (lambda x: lo + (hi - lo) * x / SIZE)
+
+    def z_of(x):
+        return lo + (hi - lo) * x / SIZE
     return z_of, z_of(XS)
 
 

@@ -11,13 +11,35 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe import (Bind, BlendState, Cap, DepthStencilAlphaState, DrawInfo, Format, Func, Prim, StencilOp,
-                    StencilRef, StencilState, VertexBuffer)
+from glpipe import (
+    Bind,
+    BlendState,
+    Cap,
+    DepthStencilAlphaState,
+    DrawInfo,
+    Format,
+    Func,
+    Prim,
+    StencilOp,
+    StencilRef,
+    StencilState,
+    VertexBuffer,
+)
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
-from .util_blend_dsa import (CountingGL, bind_targets, front_ccw_rasterizer, fullscreen, pack_d24s8, pipeline,
-                             pixel_quad, read, texture, upload)
+from .util_blend_dsa import (
+    CountingGL,
+    bind_targets,
+    front_ccw_rasterizer,
+    fullscreen,
+    pack_d24s8,
+    pipeline,
+    pixel_quad,
+    read,
+    texture,
+    upload,
+)
 from .util_fastpath import requires_fast_path
 
 
@@ -111,7 +133,7 @@ def _stencil_cases():
     rng = np.random.default_rng(11)
     cases = []
     # Every func and every op in each position, front and back different.
-    for i in range(40):
+    for _ in range(40):
         front, back = _random_face(rng), _random_face(rng)
         cases.append(dict(front=front, back=back, two_sided=True, refs=(int(rng.integers(0, 256)),
                                                                        int(rng.integers(0, 256)))))

@@ -56,9 +56,9 @@ def test_draw_vbo_after_another_screens_host_was_current(screen, ctx, profile):
     fast path) right after the other screen's host was made current still
     lands in this context's framebuffer, and nothing lands in the other's:
     glpipe makes its own host current again first."""
-    from glpipe import Blend, BlendFactor, BlendState, Clear, RTBlendState
-
     from conftest import PROFILES, get_screen
+
+    from glpipe import Blend, BlendFactor, BlendState, Clear, RTBlendState
 
     color, _ = render_target(ctx, 8, 8)
     _pipeline(ctx)

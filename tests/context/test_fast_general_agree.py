@@ -29,8 +29,8 @@ import pytest
 import glpipe
 from glpipe import (
     Bind,
-    BlendFactor,
     Blend,
+    BlendFactor,
     BlendState,
     Clear,
     ConstantBuffer,
@@ -132,7 +132,7 @@ def _agree(pair, scene, fast_draws_expected=True):
     if fast_draws_expected:
         assert fast.general < fast.draws, "the normal screen never took the fast path"
     assert len(fast.images) == len(general.images)
-    for i, (a, b) in enumerate(zip(fast.images, general.images)):
+    for i, (a, b) in enumerate(zip(fast.images, general.images, strict=True)):
         assert a.shape == b.shape
         diff = np.argwhere(a != b)
         assert diff.size == 0, (f"readback {i}: fast and general paths differ at {len(diff)} values, first "
@@ -323,7 +323,7 @@ def scene_rasterizer(screen, ctx, new_context):
     ]
     dsa = _dsa(ctx, depth=(Func.LEQUAL, True))
     out = []
-    for rep in range(2):
+    for _rep in range(2):
         for i, cso in enumerate(states):
             ctx.bind_rasterizer_state(cso)
             if i == 5:
@@ -661,15 +661,16 @@ def test_context_debug_argument_overrides_the_screen(pair):
 
     normal = _Run(fast_screen, scene_two_contexts)
     both = _Run(fast_screen, mixed)
-    for a, b in zip(normal.images, both.images):
+    for a, b in zip(normal.images, both.images, strict=True):
         np.testing.assert_array_equal(a, b)
     assert normal.state == both.state
 
 
 def test_info_lists_the_debug_flags():
     """``python -m glpipe info`` reports GLPIPE_DEBUG's flags and which are on."""
-    from glpipe.__main__ import _print_text, collect
     import io
+
+    from glpipe.__main__ import _print_text, collect
 
     data = collect(None)
     assert set(data["debug"]["flags"]) == {"nofast"}

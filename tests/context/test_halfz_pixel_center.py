@@ -33,7 +33,6 @@ from .util import PASS_VS, triangle_gs
 from .util_draw import FLAT_FS, POS_COLOR, SIZE, lit, setup
 from .util_raster import WHITE, clear_depth, depth_target, draw_image, rast, read_depth
 
-
 # A pass-through GS: the variant passes then run before each EmitVertex.
 GS_PASS = triangle_gs("TRIANGLE_STRIP", (0, 1, 2))
 
@@ -101,7 +100,7 @@ def expected_depth(halfz: bool, clip: bool, margin: float = 0.02):
     area = sum(e for e, _n, _l in edges)                           # twice the area, the same everywhere
     # Barycentric weight of vertex k is the edge value opposite it over the area.
     lam = [edges[1][0] / area, edges[2][0] / area, edges[0][0] / area]
-    z_ndc = sum(weight * z for weight, z in zip(lam, DEPTH_Z))
+    z_ndc = sum(weight * z for weight, z in zip(lam, DEPTH_Z, strict=True))
     lo = 0.0 if halfz else -1.0
     sz, tz = VP_Z
     inside = dist.min(axis=0) > 0

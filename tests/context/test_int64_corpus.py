@@ -37,7 +37,7 @@ from lowering.errors import UnsupportedError
 from .util_caps import draw
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lowering"))
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 CORPUS = Path(__file__).resolve().parents[1] / "lowering" / "corpus" / "tgsi"
 FILES = ["int64_arith.comp.tgsi", "int64_compare_convert.comp.tgsi"]

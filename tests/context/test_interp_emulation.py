@@ -13,15 +13,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir conftest)
 
 import glpipe
 from glpipe import Bind, Format
 from lowering.errors import UnsupportedError
 
-from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir conftest)
 from .util import read_rgba32f, vertex_buffer
-from .util_blend_dsa import (bind_rasterizer, bind_targets, clear_msaa, color_target, pipeline, resolve_rgba32f,
-                             sample_positions, texture)
+from .util_blend_dsa import (
+    bind_rasterizer,
+    bind_targets,
+    clear_msaa,
+    color_target,
+    pipeline,
+    resolve_rgba32f,
+    sample_positions,
+    texture,
+)
 
 W = H = 8
 # Clip-space vertices (NDC times w, w = 1, 2, 4: perspective matters) and the

@@ -9,7 +9,8 @@ import inspect
 
 import numpy as np
 
-from glpipe import Prim, VertexBuffer, draw as draw_module
+from glpipe import Prim, VertexBuffer
+from glpipe import draw as draw_module
 from glpipe.dirty import Dirty, KeepGeneral
 from glpipe.templates import DrawInfo
 

@@ -19,6 +19,8 @@ line_last_pixel against the model (the geometry assumption).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -93,7 +95,7 @@ def nudged(points):
 
 def strip_segments(points, closed=False):
     pts = list(points) + ([points[0]] if closed else [])
-    return list(zip(pts, pts[1:]))
+    return list(itertools.pairwise(pts))
 
 
 # ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ the pixels the rule selects.  The segments of one draw never share a pixel.
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -92,7 +93,7 @@ def strip_model(points, pattern, factor, closed=False):
     counter continues from segment to segment."""
     pts = list(points) + ([points[0]] if closed else [])
     every, on, s = [], [], 0
-    for a, b in zip(pts, pts[1:]):
+    for a, b in itertools.pairwise(pts):
         for px in line_pixels(a, b):
             every.append(px)
             if kept(pattern, factor, s):
@@ -467,7 +468,7 @@ def test_pattern_and_factor_changes_do_not_recompile(screen, ctx):
                                                          line_stipple_pattern=p, line_stipple_factor=f))
             for p, f in states]
     seen = None
-    for cso, (p, f) in zip(csos, states):
+    for cso, (p, f) in zip(csos, states, strict=True):
         ctx.bind_rasterizer_state(cso)
         got = lit(draw_image(ctx, st.color, verts([q for s in seg for q in s], WHITE), Prim.LINES))
         assert np.array_equal(got, image(lines_model(seg, p, f)[1]))

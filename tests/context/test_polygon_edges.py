@@ -417,7 +417,7 @@ QUAD_BOXES = [(1, 1, 6, 6), (9, 1, 14, 6), (1, 9, 6, 14)]
 def assert_outlined(img, boxes, pvs, size=SIZE):
     """Each box outlined in its PV colour, nothing inside, nothing elsewhere."""
     anywhere = np.zeros((size, size), bool)
-    for box, pv in zip(boxes, pvs):
+    for box, pv in zip(boxes, pvs, strict=True):
         sides, inside, outside = square_sets(*box, size=size)
         assert_pixels(img, [p for s in sides for p in s], pv)
         assert_zero(img, inside)

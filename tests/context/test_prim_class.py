@@ -12,6 +12,8 @@ what glpipe drew.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -304,7 +306,7 @@ def test_point_smooth_round_point_coverage(screen, ctx):
     assert 0.0 < img[5, 4, 3] < 1.0 and 0.0 < img[4, 6, 3] < 1.0  # a fractional edge
     # Monotonic across the edge, along the diagonal from the centre outwards.
     diag = [img[7 - k, 7 - k, 3] for k in range(4)]
-    assert all(a >= b for a, b in zip(diag, diag[1:])) and diag[0] == 1.0 and diag[-1] == 0.0
+    assert all(a >= b for a, b in itertools.pairwise(diag)) and diag[0] == 1.0 and diag[-1] == 0.0
 
 
 def test_point_smooth_multiplies_alpha_and_leaves_lines_and_triangles(screen, ctx):

@@ -41,30 +41,30 @@ from .util_draw import (
     vertices,
     zero_fill,
 )
+from .util_fastpath import requires_fast_path
 from .util_raster import (
-    COLOR_FS,
-    TWO_SIDE_VS,
     BLUE,
+    COLOR_FS,
     GREEN,
     RED,
     SMOOTH_FS,
     TRIANGLES_TES,
+    TWO_SIDE_VS,
     WHITE,
     bind_shaders,
     covered_by_centres,
     depth_target,
     draw,
     draw_image,
+    gallium_front,
     msaa_target,
     rast,
     read_depth,
     resolve_msaa,
     sample_positions,
-    gallium_front,
     signed_area,
     tri_vertices,
 )
-from .util_fastpath import requires_fast_path
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def _edge_distance(tri):
     """Per pixel centre: distance to the nearest edge of ``tri`` and whether it is inside."""
     ys, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     dist = np.full((SIZE, SIZE), np.inf)
-    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1]):
+    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
         dx, dy = bx - ax, by - ay
         t = np.clip(((xs - ax) * dx + (ys - ay) * dy) / (dx * dx + dy * dy), 0, 1)
         dist = np.minimum(dist, np.hypot(xs - ax - t * dx, ys - ay - t * dy))
@@ -638,7 +638,7 @@ def _near_edge_samples(tri, positions, margin=0.02):
     near = np.zeros((SIZE, SIZE), bool)
     for sx, sy in positions:
         px, py = xs + sx, ys + sy
-        for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1]):
+        for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
             dx, dy = bx - ax, by - ay
             t = np.clip(((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy), 0, 1)
             near |= np.hypot(px - ax - t * dx, py - ay - t * dy) < margin

@@ -25,8 +25,8 @@ CORPUS = Path(__file__).resolve().parents[1] / "lowering" / "corpus" / "tgsi"
 FS = (CORPUS / "tex_sampler_array.frag.tgsi").read_text()
 
 SIZE = 4
-# texture n, level l: a colour no sum of two others can fake (powers of two per texture).
-COLORS = np.array([[[2.0 ** (2 * n + l) / 256, 0.25 * l, 0.125 * n, 1.0] for l in range(2)] for n in range(4)],
+# texture n, level `level`: a colour no sum of two others can fake (powers of two per texture).
+COLORS = np.array([[[2.0 ** (2 * n + level) / 256, 0.25 * level, 0.125 * n, 1.0] for level in range(2)] for n in range(4)],
                   np.float32)
 
 

@@ -9,9 +9,20 @@ import types
 
 import pytest
 
-from glpipe import (BlendFactor, BlendState, ConstantBuffer, DepthStencilAlphaState, Func, RTBlendState,
-                    ShaderState, ShaderType)
-from glpipe import constants, shaders, sysvals, variant_keys
+from glpipe import (
+    BlendFactor,
+    BlendState,
+    ConstantBuffer,
+    DepthStencilAlphaState,
+    Func,
+    RTBlendState,
+    ShaderState,
+    ShaderType,
+    constants,
+    shaders,
+    sysvals,
+    variant_keys,
+)
 from glpipe.context import PARTS, Context
 from glpipe.part import Area, Part
 from glpipe.variant_keys import VariantEnvironment, VariantKeysPart

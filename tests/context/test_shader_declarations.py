@@ -8,8 +8,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe import (DrawInfo, Format, Prim, ShaderState, ShaderType, ShaderValidationError, StreamOutput,
-                    StreamOutputInfo, UnsupportedError, VertexBuffer, VertexElement)
+from glpipe import (
+    DrawInfo,
+    Format,
+    Prim,
+    ShaderState,
+    ShaderType,
+    ShaderValidationError,
+    StreamOutput,
+    StreamOutputInfo,
+    UnsupportedError,
+    VertexBuffer,
+    VertexElement,
+)
 from glpipe.enums import Cap, ShaderCap
 from lowering import parse, validate
 

@@ -36,17 +36,17 @@ from glpipe import (
 
 from .util_sampling import Sampling, bind_sampling, make_texture, nearest, upload
 
-X, Y, Z, W, O, I = Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizzle.ZERO, Swizzle.ONE
+X, Y, Z, W, ZERO, ONE = Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizzle.ZERO, Swizzle.ONE
 
 # DEPTH_TEXTURE_MODE as st/mesa encodes it, Gallium's identity, and ZERO / ONE mixes.
 SWIZZLES = {
-    "RED": (X, O, O, I),
-    "LUMINANCE": (X, X, X, I),
-    "ALPHA": (O, O, O, X),
+    "RED": (X, ZERO, ZERO, ONE),
+    "LUMINANCE": (X, X, X, ONE),
+    "ALPHA": (ZERO, ZERO, ZERO, X),
     "INTENSITY": (X, X, X, X),
     "identity": (X, Y, Z, W),
-    "one_x_zero_y": (I, X, O, Y),
-    "w_z_one_zero": (W, Z, I, O),
+    "one_x_zero_y": (ONE, X, ZERO, Y),
+    "w_z_one_zero": (W, Z, ONE, ZERO),
 }
 
 DEPTH = 0.5
@@ -64,7 +64,7 @@ def gallium_swizzle(vec, swizzle):
     """The view swizzle on a (..., 4) vector (PIPE_SWIZZLE_X..W, 0, 1)."""
     out = np.empty_like(vec)
     for c, s in enumerate(swizzle):
-        out[..., c] = vec[..., s] if s <= W else (0.0 if s == O else 1.0)
+        out[..., c] = vec[..., s] if s <= W else (0.0 if s == ZERO else 1.0)
     return out
 
 
@@ -79,7 +79,7 @@ def expected_gather(swizzle):
     (a depth texel reads (d, 0, 0, 1)), not swizzled further."""
     texel = np.array([DEPTH, 0.0, 0.0, 1.0])
     r = swizzle[0]
-    value = texel[r] if r <= W else (0.0 if r == O else 1.0)
+    value = texel[r] if r <= W else (0.0 if r == ZERO else 1.0)
     c = compare_less(REFS, value)
     return np.repeat(c[:, None], 4, axis=1)
 
@@ -314,7 +314,7 @@ def test_views_of_one_class_share_a_variant(screen, ctx):
     res = depth_texture(screen, "2D")
     smp = comparing_sampler(ctx)
     red = depth_view(ctx, res, "2D", SWIZZLES["RED"])
-    red_too = depth_view(ctx, res, "2D", (Y, O, O, W))          # Y of (c, c, c, 1) is c, W is 1: RED's vector
+    red_too = depth_view(ctx, res, "2D", (Y, ZERO, ZERO, W))          # Y of (c, c, c, 1) is c, W is 1: RED's vector
     alpha = depth_view(ctx, res, "2D", SWIZZLES["ALPHA"])
     fs = lookup_fs("TEX", "2D")
     counters = screen.counters
@@ -323,7 +323,7 @@ def test_views_of_one_class_share_a_variant(screen, ctx):
     np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup(SWIZZLES["RED"]))
     before = counters.shader_variants
     bind_sampling(ctx, red_too, smp)
-    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup((Y, O, O, W)))
+    np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup((Y, ZERO, ZERO, W)))
     assert counters.shader_variants == before
     bind_sampling(ctx, alpha, smp)
     np.testing.assert_array_equal(_draw(ctx, fs, S), expected_lookup(SWIZZLES["ALPHA"]))
@@ -424,8 +424,8 @@ def test_switching_views_touches_the_key_only_on_a_class_change(screen, ctx):
     rgba = ctx.create_sampler_view(color, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM,
                                                              target=Target.TEXTURE_2D))
     bgr1 = ctx.create_sampler_view(color, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D,
-                                                             swizzle_r=Z, swizzle_g=Y, swizzle_b=X, swizzle_a=I))
-    red, red_too = (depth_view(ctx, res, "2D", s) for s in (SWIZZLES["RED"], (Y, O, O, W)))
+                                                             swizzle_r=Z, swizzle_g=Y, swizzle_b=X, swizzle_a=ONE))
+    red, red_too = (depth_view(ctx, res, "2D", s) for s in (SWIZZLES["RED"], (Y, ZERO, ZERO, W)))
     alpha = depth_view(ctx, res, "2D", SWIZZLES["ALPHA"])
     identity = depth_view(ctx, res, "2D", SWIZZLES["identity"])
     steps = [(rgba, False), (bgr1, False), (identity, False), (red, True), (red_too, False), (alpha, True),

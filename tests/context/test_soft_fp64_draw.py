@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import get_screen
 
 from glpipe import ConstantBuffer, DrawInfo, Format, Prim, ShaderType, VertexBuffer, VertexElement
 from lowering.errors import UnsupportedError
 from lowering.glsl.wide import WIDE_OPS
 
-from conftest import get_screen  # noqa: E402  (tests/ is on sys.path: pytest rootdir conftest)
 from .util import vertex_buffer
 from .util_draw import read_rgba32f, setup
 from .util_sampling import Sampling

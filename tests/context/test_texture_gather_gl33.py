@@ -57,7 +57,7 @@ def _expected(coords, comp, wrap, offsets=((0, 0),) * 4, four=False):
     u, v = coords[..., 0] * SIZE - 0.5, coords[..., 1] * SIZE - 0.5
     i0, j0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
     out = np.empty(coords.shape[:2] + (4,))
-    for k, ((ci, cj), (oi, oj)) in enumerate(zip(((0, 0),) * 4 if four else CORNERS, offsets)):
+    for k, ((ci, cj), (oi, oj)) in enumerate(zip(((0, 0),) * 4 if four else CORNERS, offsets, strict=True)):
         ii = wrap_index(i0 + ci + oi, SIZE, wrap, True)
         jj = wrap_index(j0 + cj + oj, SIZE, wrap, True)
         val = tex[np.clip(jj, 0, SIZE - 1), np.clip(ii, 0, SIZE - 1), comp].astype(np.float64)

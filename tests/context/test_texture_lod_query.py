@@ -156,8 +156,9 @@ def test_corpus_tex_query_gl33_close_to_native(screen, ctx):
                                                   min_mip_filter=TexMipFilter.LINEAR, max_lod=10.0, lod_bias=0.5))
         c.bind_sampler_states(ShaderType.FRAGMENT, 0, [smp] * 5)
         c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array([1, 0, 0, 0], np.int32)))
-        from .util_caps import draw
         from glpipe import VertexElement
+
+        from .util_caps import draw
 
         # GENERIC[0] = a direction / coordinate that varies non-linearly (w from 1 to 3)
         pos = np.array([[-1, -1, 0, 1], [3, -1, 0, 2], [-1, 3, 0, 3]], np.float32)

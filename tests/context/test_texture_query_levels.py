@@ -52,7 +52,7 @@ def _views(ctx, screen, ranges):
              (Target.TEXTURE_3D, dict(width=8, height=8, depth=8, last_level=3)),
              (Target.TEXTURE_2D_ARRAY, dict(width=8, height=8, array_size=3, last_level=3))]
     views = []
-    for (target, kw), (first, last) in zip(specs, ranges):
+    for (target, kw), (first, last) in zip(specs, ranges, strict=False):  # the first len(ranges) targets
         res = make_texture(screen, target, F32, **kw)
         views.append(ctx.create_sampler_view(res, SamplerViewTemplate(
             format=F32, target=target, first_level=first, last_level=last,

@@ -17,10 +17,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import get_screen
-from glpipe import (Bind, Clear, DrawInfo, Format, FramebufferState, Prim, ResourceTemplate, ShaderState,
-                    SurfaceTemplate, Target, VertexBuffer, VertexElement, ViewportState)
+
+from glpipe import (
+    Bind,
+    Clear,
+    DrawInfo,
+    Format,
+    FramebufferState,
+    Prim,
+    ResourceTemplate,
+    ShaderState,
+    SurfaceTemplate,
+    Target,
+    VertexBuffer,
+    VertexElement,
+    ViewportState,
+)
 from glpipe.enums import Cap
 
 from .util_raster import rast

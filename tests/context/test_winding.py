@@ -39,10 +39,10 @@ from glpipe.enums import Func
 from .util_blend_dsa import bind_targets, pack_d24s8, read, texture, upload
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import (
-    COLOR_FS,
-    TWO_SIDE_VS,
     BLUE,
+    COLOR_FS,
     RED,
+    TWO_SIDE_VS,
     WHITE,
     bind_shaders,
     clear_depth,

@@ -72,7 +72,7 @@ def read_rgba32f(screen, res, level=0) -> np.ndarray:
     return out
 
 
-def vertex_buffer(screen, array, bind=Bind.VERTEX_BUFFER) -> "glpipe.Resource":
+def vertex_buffer(screen, array, bind=Bind.VERTEX_BUFFER) -> glpipe.Resource:
     """A BUFFER resource (``bind``: a vertex buffer unless told) holding
     ``array``'s bytes (uploaded with raw GL)."""
     data = np.ascontiguousarray(array)

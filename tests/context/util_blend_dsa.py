@@ -13,8 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 import glpipe
-from glpipe import (Bind, DrawInfo, Format, Prim, ResourceTemplate, ShaderState, SurfaceTemplate, Target,
-                    VertexBuffer, VertexElement)
+from glpipe import (
+    Bind,
+    DrawInfo,
+    Format,
+    Prim,
+    ResourceTemplate,
+    ShaderState,
+    SurfaceTemplate,
+    Target,
+    VertexBuffer,
+    VertexElement,
+)
 from glpipe.dirty import Dirty
 
 from .util import COLOR_FS, PASS_VS, vertex_buffer

@@ -34,11 +34,10 @@ citing the GLSL 4.50 precision table (section 4.7.1) or tgsi.rst.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-
 import tgsi_reference as R
 
 U32 = np.uint32
@@ -84,14 +83,14 @@ class OpProgram:
     op: str
     nsrc: int
     dst_mask: str = "xyzw"
-    operands: Optional[Sequence[str]] = None
+    operands: Sequence[str] | None = None
     suffix: str = ""                   # text after the operands, e.g. ", 2D" (texture target)
-    body: Optional[str] = None
+    body: str | None = None
     decls: str = ""
     ndst: int = 1
     tail: str = ""                     # after END: subroutines (BGNSUB ... ENDSUB)
 
-    def _src_regs(self) -> List[str]:
+    def _src_regs(self) -> list[str]:
         return [f"TEMP[{j}]" for j in range(self.nsrc)]
 
     def _core_text(self, text: str) -> str:
@@ -184,7 +183,7 @@ class OpProgram:
         lines.append("END")
         return self._finish(lines)
 
-    def _finish(self, lines: List[str]) -> str:
+    def _finish(self, lines: list[str]) -> str:
         """Append ``tail`` and resolve ``@NAME:`` markers / ``:@NAME`` targets to instruction indices."""
         if self.tail:
             lines.append(self._core_text(self.tail))
@@ -207,8 +206,8 @@ class OpProgram:
 # The GL side
 # ---------------------------------------------------------------------------
 
-def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None,
-                   sampler_lod: Optional[Dict[int, Sequence[float]]] = None) -> bytes:
+def _sysvals_bytes(width: int, height: int, view_levels: dict[int, int] | None = None,
+                   sampler_lod: dict[int, Sequence[float]] | None = None) -> bytes:
     """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport;
     ``view_levels`` (FS view -> level count) fills ``view_levels`` as glpipe's
     context does when it binds views (TXQ .w without textureQueryLevels)."""
@@ -287,7 +286,7 @@ class ExecHarness:
             levels += 1
         return levels
 
-    def _texture_lod_state(self, tex) -> Tuple[float, float, float, float]:
+    def _texture_lod_state(self, tex) -> tuple[float, float, float, float]:
         """(lod_bias, min_lod, max_lod, mip filter code) of a ModernGL texture's own
         sampling state (GL defaults: no bias, lods -1000..1000), as glpipe's
         sysvals.sampler_lod holds them for a bound sampler state."""
@@ -298,8 +297,8 @@ class ExecHarness:
         return (0.0, -1000.0, 1000.0, float(code))
 
     # -- binding helpers ---------------------------------------------------
-    def _bind_resources(self, prog, refl, consts: Dict[int, np.ndarray], ssbos: Dict[int, object],
-                        fb_size=(1, 1)) -> List[object]:
+    def _bind_resources(self, prog, refl, consts: dict[int, np.ndarray], ssbos: dict[int, object],
+                        fb_size=(1, 1)) -> list[object]:
         """Upload and bind what the reflection asks for; returns GL objects to release.
 
         CONST[b] -> a UBO at ``refl.const_buffer(b).binding``; BUFFER[n] -> its
@@ -348,9 +347,9 @@ class ExecHarness:
 
     # -- FS path -------------------------------------------------------------
     def run_fs(self, text: str, glsl_version: int, width: int, *,
-               consts: Dict[int, np.ndarray] = None, outputs: int = 1, height: int = 1,
-               textures: Dict[int, object] = None, clear: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
-               viewports: Sequence[Tuple[int, Dict[int, np.ndarray]]] = None) -> np.ndarray:
+               consts: dict[int, np.ndarray] = None, outputs: int = 1, height: int = 1,
+               textures: dict[int, object] = None, clear: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
+               viewports: Sequence[tuple[int, dict[int, np.ndarray]]] = None) -> np.ndarray:
         """Lower ``text`` (FRAG), draw into ``outputs`` RGBA32F targets of ``width x height``.
 
         Returns raw words, shape ``(outputs, height, width, 4)`` uint32 (row 0 = bottom).
@@ -396,10 +395,10 @@ class ExecHarness:
         return out
 
     # -- CS path -----------------------------------------------------------
-    def run_cs(self, text: str, buffers: Dict[int, np.ndarray], grid=(1, 1, 1), *,
-               glsl_version: int = 450, consts: Dict[int, np.ndarray] = None,
-               atomic_counters: Dict[int, np.ndarray] = None,
-               images: Dict[int, object] = None) -> Dict[int, np.ndarray]:
+    def run_cs(self, text: str, buffers: dict[int, np.ndarray], grid=(1, 1, 1), *,
+               glsl_version: int = 450, consts: dict[int, np.ndarray] = None,
+               atomic_counters: dict[int, np.ndarray] = None,
+               images: dict[int, object] = None) -> dict[int, np.ndarray]:
         """Lower ``text`` (COMP), bind ``buffers`` as BUFFER[n] (uint32 arrays), dispatch ``grid``.
 
         Returns the buffers' contents after the dispatch (and the atomic
@@ -441,7 +440,7 @@ class ExecHarness:
     # -- one opcode over a batch of cases --------------------------------
     def run_op(self, prog: OpProgram, srcs: Sequence[np.ndarray], glsl_version: int,
                path: str = "fs", index_mode: str = "addr", clear=(0.0, 0.0, 0.0, 0.0),
-               textures: Dict[int, object] = None) -> np.ndarray:
+               textures: dict[int, object] = None) -> np.ndarray:
         """Run ``prog`` on the cases ``srcs`` (each ``(N, 4)`` words); returns ``(N, 4)`` words.
 
         For a two-destination opcode returns ``(2, N, 4)``.
@@ -527,9 +526,9 @@ class Precision:
     domain: str = "bits"
     ulps: object = 0
     abs: object = 0.0
-    alternatives: Tuple[Callable, ...] = ()
+    alternatives: tuple[Callable, ...] = ()
     ftz: bool = True
-    ftz_srcs: Optional[Tuple[int, ...]] = None
+    ftz_srcs: tuple[int, ...] | None = None
     why: str = ""
 
 
@@ -647,7 +646,7 @@ _DOT = "inherited from the a*b+c sequence (GLSL 4.50 4.7.1): (n+1) roundings of 
 _F64_DIV = ("2 double ulps: TGSI defines a double operation; GLSL 4.50 4.7.1 only promises "
             "single precision, but any lowering through float would miss by ~2^29 ulps")
 
-PRECISION: Dict[str, Precision] = {
+PRECISION: dict[str, Precision] = {
     "MOV": Precision("bits", why="untyped bit copy (tgsi.rst)"),
     "ADD": _cr("a+b correctly rounded (GLSL 4.50 4.7.1)"),
     "SUB": _cr("a-b correctly rounded"),
@@ -734,8 +733,8 @@ def _fmt_word(w: int) -> str:
 
 
 def check(op: str, got: np.ndarray, srcs: Sequence[np.ndarray], *, mask: str = "xyzw",
-          expected: Optional[np.ndarray] = None, rule: Optional[Precision] = None,
-          undefined: Optional[np.ndarray] = None, label: str = "") -> None:
+          expected: np.ndarray | None = None, rule: Precision | None = None,
+          undefined: np.ndarray | None = None, label: str = "") -> None:
     """Assert ``got`` (``(N, 4)`` words) matches ``reference(op, *srcs)`` under ``precision(op)``.
 
     Channels outside ``mask`` must still hold ``SENTINEL`` (the writemask is
@@ -782,7 +781,7 @@ def _ok_f32(op, rule: Precision, got, exp, srcs) -> np.ndarray:
     if rule.ftz:
         fsrcs = [(_ftz32(s) if rule.ftz_srcs is None or j in rule.ftz_srcs else s)
                  for j, s in enumerate(srcs)]
-        if any((a != b).any() for a, b in zip(fsrcs, srcs)):
+        if any((a != b).any() for a, b in zip(fsrcs, srcs, strict=True)):
             candidates.append(R.reference(op, *fsrcs) if op in R.REFERENCE else exp)
         candidates += [_ftz32(c) for c in list(candidates)]
     ok = np.zeros(got.shape, dtype=bool)
@@ -860,7 +859,7 @@ EMULABLE_AT_330 = frozenset([
 ])
 
 # Filled by run_check: (op, glsl_version) pairs the emitter refused with UnsupportedError.
-REFUSED: List[Tuple[str, int]] = []
+REFUSED: list[tuple[str, int]] = []
 
 
 def pack(values, dtype="f32") -> np.ndarray:
@@ -873,7 +872,7 @@ def pack(values, dtype="f32") -> np.ndarray:
     return R.words(np.array(vals, dtype=object).reshape(-1, 4))
 
 
-def columns(*cols, dtype="f32") -> List[np.ndarray]:
+def columns(*cols, dtype="f32") -> list[np.ndarray]:
     """Parallel scalar lists (one per source) -> one ``(N, 4)`` array per source."""
     n = max(len(c) for c in cols)
     return [pack(list(c) + [c[-1]] * (n - len(c)), dtype) for c in cols]
@@ -895,10 +894,10 @@ def random_u32(op: str, n: int) -> np.ndarray:
 
 def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int, *,
               path: str = "fs", mask: str = "xyzw", operands=None, suffix: str = "",
-              expected=None, rule=None, undefined=None, nsrc: Optional[int] = None,
-              label: str = "", body: Optional[str] = None, decls: str = "", tail: str = "",
+              expected=None, rule=None, undefined=None, nsrc: int | None = None,
+              label: str = "", body: str | None = None, decls: str = "", tail: str = "",
               clear=(0.0, 0.0, 0.0, 0.0), textures=None,
-              index_mode: str = "addr") -> Optional[np.ndarray]:
+              index_mode: str = "addr") -> np.ndarray | None:
     """Lower and run ``op`` over the cases ``srcs`` at ``version`` and ``check`` the result.
 
     Handles GLSL 330: opcodes in ``UNSUPPORTED_AT_330`` must raise

@@ -30,11 +30,10 @@ raw 32-bit words (``uint32``), like the rest of the harness.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
+from collections.abc import Sequence
 
 import exec_harness as H
+import numpy as np
 
 U32 = np.uint32
 SENTINEL_WORD = 0xDEADBEEF
@@ -157,7 +156,7 @@ def shadow_cube_texture(gl, depth, size: int, levels: int) -> RawTexture:
     return _raw_texture(gl, gl.gl.GL_TEXTURE_CUBE_MAP, levels, True, upload)
 
 
-def render_full_screen(gl, texture, fs_source: str, size: Tuple[int, int]) -> None:
+def render_full_screen(gl, texture, fs_source: str, size: tuple[int, int]) -> None:
     """Draw a full-screen triangle with the hand-written GLSL 450 ``fs_source`` into ``texture``."""
     ctx = gl.ctx
     with ctx:
@@ -194,7 +193,7 @@ def _attribute_content(ctx, prog, vs_reflection, attributes: Sequence[np.ndarray
     return content, keep
 
 
-def read_samples(gl, texture, samples: int, size: Tuple[int, int]) -> np.ndarray:
+def read_samples(gl, texture, samples: int, size: tuple[int, int]) -> np.ndarray:
     """Every sample of the multisample RGBA32F ``texture``: ``(samples, H, W, 4)`` words."""
     ctx = gl.ctx
     width, height = size
@@ -237,7 +236,7 @@ def sample_positions(gl, fbo, samples: int) -> np.ndarray:
 class DrawResult:
     """What ``draw`` returns: the words per sample and the host's sample positions."""
 
-    def __init__(self, words: np.ndarray, positions: Optional[np.ndarray]):
+    def __init__(self, words: np.ndarray, positions: np.ndarray | None):
         self.words = words            # (samples or 1, H, W, 4) uint32, row 0 = bottom
         self.positions = positions    # (samples, 2) or None for a single-sample target
 
@@ -247,8 +246,8 @@ class DrawResult:
 
 
 def draw(gl, vs_text: str, fs_text: str, version: int, attributes: Sequence[np.ndarray], *,
-         size: Tuple[int, int], samples: int = 0, clear=(0.0, 0.0, 0.0, 0.0),
-         vertices: Optional[int] = None, vs_key=None, fs_key=None) -> DrawResult:
+         size: tuple[int, int], samples: int = 0, clear=(0.0, 0.0, 0.0, 0.0),
+         vertices: int | None = None, vs_key=None, fs_key=None) -> DrawResult:
     """Lower ``vs_text`` and ``fs_text`` (with VariantKeys ``vs_key``,
     ``fs_key``) at ``version``, draw triangles, read the RGBA32F target.
 
@@ -287,7 +286,7 @@ def draw(gl, vs_text: str, fs_text: str, version: int, attributes: Sequence[np.n
 
 
 def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequence[np.ndarray], *,
-               capacity: int = 16) -> Dict[int, np.ndarray]:
+               capacity: int = 16) -> dict[int, np.ndarray]:
     """Lower a VS and a GS, draw ``len(attributes[0])`` points, capture every stream's outputs.
 
     Returns ``{stream: (capacity, 4 * k) uint32}`` with the k OUT registers of
@@ -299,10 +298,10 @@ def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequenc
     streams = sorted({o.stream for o in gs.reflection.outputs})
     # The GL name of a member of an output block without an instance name is the
     # member's own name (not the reflection's xfb_name: see test_reflection_xfb_names_link).
-    per_stream: Dict[int, List[str]] = {
+    per_stream: dict[int, list[str]] = {
         s: [o.name for o in sorted(gs.reflection.outputs, key=lambda o: o.index) if o.stream == s]
         for s in streams}
-    varyings: List[str] = []
+    varyings: list[str] = []
     for k, s in enumerate(streams):
         if k:
             varyings.append("gl_NextBuffer")
@@ -327,7 +326,7 @@ def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequenc
             vao.transform(bufs, gl.moderngl.POINTS, vertices=len(attributes[0]))
             ctx.finish()
             out = {s: np.frombuffer(b.read(), dtype=U32).reshape(capacity, -1).copy()
-                   for s, b in zip(streams, bufs)}
+                   for s, b in zip(streams, bufs, strict=True)}
         finally:
             for obj in keep + bufs + [vao, prog]:
                 obj.release()

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-from typing import Optional
 
 GLSLANG = shutil.which("glslangValidator")
 _GLSLANG_SUFFIX = {"VERT": "vert", "FRAG": "frag", "GEOM": "geom", "TESS_CTRL": "tesc",
@@ -34,7 +33,7 @@ class HostCompiler:
         self.GL = GL
         self.extensions = frozenset(self.ctx.extensions)
 
-    def compile(self, source: str, gl_shader_type: int) -> Optional[str]:
+    def compile(self, source: str, gl_shader_type: int) -> str | None:
         """None if ``source`` compiles, else the driver's info log."""
         GL = self.GL
         with self.ctx:
@@ -55,7 +54,7 @@ class HostCompiler:
         self.ctx.release()
 
 
-def glslang_check(source: str, stage: str) -> Optional[str]:
+def glslang_check(source: str, stage: str) -> str | None:
     """None if glslangValidator accepts ``source``; its output otherwise.
 
     Raises FileNotFoundError when glslangValidator is not installed (callers skip)."""

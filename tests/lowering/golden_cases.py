@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, List
 
 HERE = Path(__file__).parent
 IN_DIR = HERE / "in"
@@ -36,7 +35,7 @@ GOLDEN_EXTENSIONS = frozenset({
 })
 
 
-def options(name: str) -> Dict[str, object]:
+def options(name: str) -> dict[str, object]:
     """Keyword arguments of ``to_glsl`` for golden ``name`` (besides version and extensions)."""
     from lowering import VariantKey
 
@@ -67,7 +66,7 @@ def options(name: str) -> Dict[str, object]:
     return dict(table.get(name, {}))
 
 
-def names() -> List[str]:
+def names() -> list[str]:
     """Every golden input, sorted."""
     return sorted(p.stem for p in IN_DIR.glob("*.tgsi"))
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import struct
 import zlib
-from typing import Callable, Dict, List
+from collections.abc import Callable
 
 import numpy as np
 
@@ -129,7 +129,7 @@ def tie_products(rng, n: int):
     return a, b
 
 
-def cross(values: np.ndarray, k: int) -> List[np.ndarray]:
+def cross(values: np.ndarray, k: int) -> list[np.ndarray]:
     """Every k-tuple of ``values`` (k = 1, 2 or 3), as k columns."""
     grids = np.meshgrid(*([values] * k), indexing="ij")
     return [g.ravel() for g in grids]
@@ -236,7 +236,7 @@ def _trunc_conv(lo: float, hi: float, bad: int, bits: int):
     def ref(a):
         x = as_f(a)
         ok = np.isfinite(x) & (x > lo) & (x < hi)
-        vals = [int(math.trunc(v)) & ((1 << bits) - 1) if k else bad for v, k in zip(x.tolist(), ok.tolist())]
+        vals = [int(math.trunc(v)) & ((1 << bits) - 1) if k else bad for v, k in zip(x.tolist(), ok.tolist(), strict=True)]
         return np.array(vals, dtype=U64 if bits == 64 else np.uint32)
     return ref
 
@@ -274,7 +274,7 @@ def _dfrexp(a):
     return np.where(special, a, m), np.where(special, 0, e).astype(np.int32).view(np.uint32)
 
 
-REFERENCES: Dict[str, Callable] = {
+REFERENCES: dict[str, Callable] = {
     "DADD": _arith(np.add),
     "DMUL": _arith(np.multiply),
     "DMAD": _dmad,

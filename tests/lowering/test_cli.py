@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import golden_cases as G
+
 from lowering.__main__ import main
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import golden_cases as G
+import pytest
 from glsl_compile import GLSLANG, HostCompiler, glslang_check
+
 from lowering import to_glsl
 from lowering.errors import UnsupportedError
 from lowering.glsl.emitter import GL_SHADER_TYPES
@@ -205,8 +205,9 @@ def test_separately_lowered_stages_link(host, version, pipeline):
     """Stages lowered one at a time link into one program: varyings match by name, and
     the last pre-rasterizer stage copies the FS's interpolation qualifiers from the key
     (GLSL < 440 requires them to match)."""
-    from lowering import VariantKey
     import moderngl
+
+    from lowering import VariantKey
 
     # The context passes each stage the inputs of the stage it feeds (the FS reads
     # GENERIC[7], which nothing writes: GL still needs the output declared; and

@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from glsl_compile import GLSLANG, HostCompiler, glslang_check, host_limits
+
 from lowering import to_glsl
 from lowering.bindings import BindingLayout
 from lowering.errors import UnsupportedError

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from lowering import dump, parse, validate
 from lowering.ir import (
-    Declaration, DstRegister, Immediate, Indirect, Instruction, Property, Shader, SrcRegister,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Property,
+    Shader,
+    SrcRegister,
     TexOffset,
 )
 from lowering.opcodes import OPCODES

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()

@@ -17,8 +17,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -225,7 +225,7 @@ def test_integer_negate_modifier(gl, version):
     a = [5, 0, 0x80000000, 7, 0xFFFFFFFF, 100]
     b = [3, 1, 1, 0x80000000, 0xFFFFFFFF, 200]
     srcs = H.columns(a, b, dtype="u32")
-    exp = R.words((R.as_i32(srcs[0]).astype(np.int64) - R.as_i32(srcs[1]).astype(np.int64)))
+    exp = R.words(R.as_i32(srcs[0]).astype(np.int64) - R.as_i32(srcs[1]).astype(np.int64))
     H.run_check(gl, "UADD", srcs, version, operands=["SRC0", "-SRC1"], expected=exp)
 
 

@@ -17,8 +17,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()

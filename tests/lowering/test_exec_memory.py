@@ -21,8 +21,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 
@@ -189,7 +189,7 @@ def test_atomic_per_invocation(gl, op):
         H.REFUSED.append((op, 450))
         return
     np.testing.assert_array_equal(out[1], np.array(init, np.uint32), err_msg=f"{op}: returned old values")
-    exp_mem = np.array([fn(int(o), int(v)) for o, v in zip(init, vals)], dtype=np.uint32)
+    exp_mem = np.array([fn(int(o), int(v)) for o, v in zip(init, vals, strict=True)], dtype=np.uint32)
     np.testing.assert_array_equal(out[2], exp_mem, err_msg=f"{op}: memory after")
 
 
@@ -248,7 +248,7 @@ def test_shared_memory_store_barrier_load(gl):
 DCL BUFFER[0]
 DCL TEMP[0..2]
 IMM[0] UINT32 {4, 3, 1, 0}
-IMM[1] UINT32 {%d, 0, 0, 0}
+IMM[1] UINT32 {N, 0, 0, 0}
 UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
 UMAD TEMP[1].x, SV[0].xxxx, IMM[0].yyyy, IMM[0].zzzz
 STORE MEMORY[0].x, TEMP[0].xxxx, TEMP[1].xxxx
@@ -260,7 +260,7 @@ UMUL TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx
 LOAD TEMP[2].x, MEMORY[0], TEMP[0].yyyy
 STORE BUFFER[0].x, TEMP[0].xxxx, TEMP[2].xxxx
 END
-""" % N
+""".replace("{N,", f"{{{N},")
     out = gl.run_cs(text, {0: np.zeros(N, np.uint32)}, glsl_version=450)
     i = np.arange(N)
     np.testing.assert_array_equal(out[0], (3 * ((i + 1) % N) + 1).astype(np.uint32))

@@ -33,7 +33,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -252,8 +252,9 @@ def test_precise_in_a_pipe_context(ctx):
     tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if tests_dir not in sys.path:
         sys.path.insert(0, tests_dir)
-    from glpipe import ConstantBuffer, ShaderType
     from context.util_sampling import Sampling
+
+    from glpipe import ConstantBuffer, ShaderType
 
     fs = _PRECISE_FS.replace("DCL TEMP[0..2]\n", "DCL TEMP[0..2]\nIMM[0] FLT32 {7.0, 7.0, 7.0, 7.0}\n")
     data = np.array([[np.nan, np.inf, -np.inf, 1.5]], np.float32)

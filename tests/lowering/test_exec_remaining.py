@@ -35,6 +35,7 @@ later GLSL must raise UnsupportedError naming it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 
@@ -43,11 +44,12 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import exec_stages as S  # noqa: E402
-import tgsi_reference as R  # noqa: E402
-from lowering.errors import UnsupportedError  # noqa: E402
-from lowering.glsl.variant import VariantKey  # noqa: E402
+import exec_harness as H
+import exec_stages as S
+import tgsi_reference as R
+
+from lowering.errors import UnsupportedError
+from lowering.glsl.variant import VariantKey
 
 gl = S.stage_harness()
 version = H.version_fixture()
@@ -90,7 +92,7 @@ def cubes(gl):
     """The module's cube(-array) textures: color mips, flat shadow array, shadow mips (array and not)."""
     objs = {
         "CUBEARRAY": S.cube_array_texture(gl, color_texel, SIZE, LEVELS, LAYERS, shadow=False),
-        "SHADOWCUBEARRAY_FLAT": S.cube_array_texture(gl, lambda l, f, m: depth_flat(l, f), 2, 1, LAYERS,
+        "SHADOWCUBEARRAY_FLAT": S.cube_array_texture(gl, lambda layer, f, m: depth_flat(layer, f), 2, 1, LAYERS,
                                                      shadow=True),
         "SHADOWCUBEARRAY": S.cube_array_texture(gl, depth_mip, SIZE, LEVELS, LAYERS, shadow=True),
         "SHADOWCUBE": S.shadow_cube_texture(gl, lambda f, m: depth_mip(0, f, m), SIZE, LEVELS),
@@ -147,7 +149,7 @@ def test_tex2_shadow_cube_array(gl, version, cubes):
     refs = np.array([depth_flat(cube_layer(d[3]), cube_face(d)) + (-0.015 if i % 2 else 0.015)
                      for i, d in enumerate(dirs)])
     res = np.array([1.0 if r <= depth_flat(cube_layer(d[3]), cube_face(d)) else 0.0
-                    for d, r in zip(dirs, refs)])
+                    for d, r in zip(dirs, refs, strict=True)])
     src1 = np.stack([refs, np.full(len(refs), 0.9), np.zeros(len(refs)), np.zeros(len(refs))], 1)
 
     def run():
@@ -167,13 +169,13 @@ def test_txl2_explicit_lod(gl, version, cubes, target):
     """TXL2: lod = src1.x (and, for a shadow cube array, reference = src1.y)."""
     dirs = np.array(CUBE_CASES, dtype=np.float64)
     lods = np.array([0, 1, 2, 1.3, 1.7, 5, -1, 0.4])
-    sel = [(cube_layer(d[3]), cube_face(d), mip_level(lod)) for d, lod in zip(dirs, lods)]
+    sel = [(cube_layer(d[3]), cube_face(d), mip_level(lod)) for d, lod in zip(dirs, lods, strict=True)]
     if target == "CUBEARRAY":
         refs = np.zeros(len(lods))
         exp = R.f32_words(np.array([color_texel(*s) for s in sel]))
     else:
         refs = np.array([depth_mip(*s) + (0.05 if i % 2 else -0.05) for i, s in enumerate(sel)])
-        res = np.array([1.0 if r <= depth_mip(*s) else 0.0 for s, r in zip(sel, refs)])
+        res = np.array([1.0 if r <= depth_mip(*s) else 0.0 for s, r in zip(sel, refs, strict=True)])
         exp = R.f32_words(compare_vector(res))
     src1 = np.stack([lods, refs, np.zeros(len(lods)), np.zeros(len(lods))], 1)
 
@@ -210,13 +212,13 @@ def test_txb2_bias(gl, version, cubes, target, bias):
     if target == "CUBEARRAY":
         w = np.array(layers, dtype=np.float64)
         ref = np.zeros(n)
-        exp = R.f32_words(np.array([color_texel(l, 0, level) for l in layers]))
+        exp = R.f32_words(np.array([color_texel(layer, 0, level) for layer in layers]))
     else:
         # references 0.05 below / above the expected level's depth (levels are 0.2 apart):
         # an even pixel reading a lower level, or an odd one a higher level, flips its result
         lay = [0] * n if target == "SHADOWCUBE" else layers
-        refs = np.array([depth_mip(l, 0, level) + (0.05 if i % 2 else -0.05) for i, l in enumerate(lay)])
-        res = np.array([1.0 if r <= depth_mip(l, 0, level) else 0.0 for r, l in zip(refs, lay)])
+        refs = np.array([depth_mip(layer, 0, level) + (0.05 if i % 2 else -0.05) for i, layer in enumerate(lay)])
+        res = np.array([1.0 if r <= depth_mip(layer, 0, level) else 0.0 for r, layer in zip(refs, lay, strict=True)])
         exp = R.f32_words(compare_vector(res))
         w, ref = (refs, np.zeros(n)) if target == "SHADOWCUBE" else (np.array(layers, float), refs)
     src0 = np.stack([np.zeros(n), np.zeros(n), np.zeros(n), w], 1)
@@ -643,7 +645,7 @@ def _strips_to_lines(strips):
     """GL_LINES that transform feedback records for line strips: (a, b), (b, c), ..."""
     out = []
     for strip in strips:
-        for a, b in zip(strip, strip[1:]):
+        for a, b in itertools.pairwise(strip):
             out += [a, b]
     return out
 
@@ -656,7 +658,7 @@ def test_emit_endprim_line_strips(gl, version, form):
     got = S.capture_gs(gl, PASS_VS, _strip_program(emit, endprim), version, [GS_POINTS, GS_GENERIC],
                        capacity=24)
     verts = []
-    for pos, gen in zip(GS_POINTS, GS_GENERIC):
+    for pos, gen in zip(GS_POINTS, GS_GENERIC, strict=True):
         emitted = [np.concatenate([pos, gen + k]) for k in range(1, 6)]
         verts += _strips_to_lines([emitted[:3], emitted[3:]])
     exp = np.full((24, 8), S.SENTINEL_WORD, dtype=np.uint32)     # 18 captured, then untouched
@@ -709,7 +711,7 @@ def test_emit_to_streams(gl, version):
         return
     got = run()
     want = {0: [], 1: [], 2: []}                     # per stream, in emission order
-    for pos, gen in zip(GS_POINTS, GS_GENERIC):
+    for pos, gen in zip(GS_POINTS, GS_GENERIC, strict=True):
         want[1] += [-gen, gen + 0.5, pos]
         want[0].append(np.concatenate([pos, gen]))
         want[2].append(gen * -1.0)

@@ -18,8 +18,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -97,16 +97,16 @@ def test_txl_explicit_lod(gl, version, textures):
     uv = _centres(PAIRS)
     lod = np.array([0, 1, 0, 1, 1, 0], dtype=np.float64)
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], np.zeros(len(lod)), lod], 1))
-    texel = np.array([LEVEL0[y, x] if l == 0 else LEVEL1[y // 2, x // 2]
-                      for (x, y), l in zip(PAIRS, lod)])
+    texel = np.array([LEVEL0[y, x] if lod == 0 else LEVEL1[y // 2, x // 2]
+                      for (x, y), lod in zip(PAIRS, lod, strict=True)])
     H.run_check(gl, "TXL", [src], version, operands=["SRC0", "SAMP[0]"], suffix=", 2D", decls=TEX2D,
                 expected=R.f32_words(texel), rule=BITS, textures={0: textures["mip"]})
 
 
 def test_txf_fetch_with_lod(gl, version, textures):
     cases = [(0, 0, 0), (3, 2, 0), (1, 1, 1), (0, 1, 1), (2, 3, 0), (1, 0, 1)]
-    src = R.words([[x, y, 0, l] for x, y, l in cases])
-    texel = np.array([LEVEL0[y, x] if l == 0 else LEVEL1[y, x] for x, y, l in cases])
+    src = R.words([[x, y, 0, lod] for x, y, lod in cases])
+    texel = np.array([LEVEL0[y, x] if lod == 0 else LEVEL1[y, x] for x, y, lod in cases])
     H.run_check(gl, "TXF", [src], version, operands=["SRC0", "SAMP[0]"], suffix=", 2D", decls=TEX2D,
                 expected=R.f32_words(texel), rule=BITS, textures={0: textures["mip"]})
 
@@ -164,10 +164,10 @@ def test_tex_2d_array_layer(gl, version, textures):
     """2D_ARRAY: the layer is src0.z, rounded to nearest and clamped to [0, layers-1]."""
     cases = [((0, 0), 0.0), ((1, 2), 1.0), ((3, 3), 2.0), ((2, 1), 1.4), ((0, 3), 7.0), ((1, 1), -3.0)]
     uv = _centres([p for p, _ in cases])
-    z = np.array([l for _, l in cases])
+    z = np.array([lod for _, lod in cases])
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], z, np.zeros(len(z))], 1))
-    exp = np.array([textures["layers"][int(np.clip(np.floor(l + 0.5), 0, 2)), y, x]
-                    for (x, y), l in cases])
+    exp = np.array([textures["layers"][int(np.clip(np.floor(lod + 0.5), 0, 2)), y, x]
+                    for (x, y), lod in cases])
     H.run_check(gl, "TEX", [src], version, operands=["SRC0", "SAMP[0]"], suffix=", 2D_ARRAY",
                 decls="DCL SAMP[0]\nDCL SVIEW[0], 2D_ARRAY, FLOAT", expected=R.f32_words(exp),
                 rule=BITS, textures={0: textures["array"]})
@@ -190,7 +190,7 @@ def test_tex_shadow2d(gl, version, textures):
     uv = _centres(pairs)
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], refs, np.zeros(6)], 1))
     depth = textures["depth_data"]
-    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs)])
+    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs, strict=True)])
     exp = R.f32_words(np.repeat(res[:, None], 4, 1))
     H.run_check(gl, "TEX", [src], version, mask="x", operands=["SRC0", "SAMP[0]"], suffix=", SHADOW2D",
                 decls="DCL SAMP[0]\nDCL SVIEW[0], SHADOW2D, FLOAT", expected=exp, rule=BITS,
@@ -200,8 +200,8 @@ def test_tex_shadow2d(gl, version, textures):
 def test_sample_i_and_sviewinfo(gl, version, textures):
     """D3D10-style: SAMPLE_I fetches texel (x, y) of mip w; SVIEWINFO gives (w, h, _, levels)."""
     cases = [(0, 0, 0), (3, 2, 0), (1, 1, 1), (0, 1, 1)]
-    src = R.words([[x, y, 0, l] for x, y, l in cases])
-    texel = np.array([LEVEL0[y, x] if l == 0 else LEVEL1[y, x] for x, y, l in cases])
+    src = R.words([[x, y, 0, lod] for x, y, lod in cases])
+    texel = np.array([LEVEL0[y, x] if lod == 0 else LEVEL1[y, x] for x, y, lod in cases])
     decl = "DCL SVIEW[0], 2D, FLOAT"
     H.run_check(gl, "SAMPLE_I", [src], version, operands=["SRC0", "SVIEW[0]"], decls=decl,
                 expected=R.f32_words(texel), rule=BITS, textures={0: textures["mip"]})
@@ -314,7 +314,7 @@ def test_sample_l(gl, version, textures):
     uv = _centres(PAIRS)
     lod = np.array([0, 1, 0, 1, 1, 0], dtype=np.float64)
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], np.zeros(6), lod], 1))
-    texel = np.array([LEVEL0[y, x] if l == 0 else LEVEL1[y // 2, x // 2] for (x, y), l in zip(PAIRS, lod)])
+    texel = np.array([LEVEL0[y, x] if lod == 0 else LEVEL1[y // 2, x // 2] for (x, y), lod in zip(PAIRS, lod, strict=True)])
     H.run_check(gl, "SAMPLE_L", [src], version, operands=["SRC0", "SVIEW[0]", "SAMP[0]", "SRC0.wwww"],
                 decls=SVIEW2D, expected=R.f32_words(texel), rule=BITS, textures={0: textures["mip"]})
 
@@ -347,7 +347,7 @@ def test_sample_c(gl, version, textures):
     uv = _centres(pairs)
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], np.zeros(6), refs], 1))
     depth = textures["depth_data"]
-    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs)])
+    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs, strict=True)])
     H.run_check(gl, "SAMPLE_C", [src], version, mask="x",
                 operands=["SRC0", "SVIEW[0].xxxx", "SAMP[0]", "SRC0.wwww"], decls=SVIEW2D,
                 expected=R.f32_words(np.repeat(res[:, None], 4, 1)), rule=BITS,
@@ -368,7 +368,7 @@ def test_tex_lz_reads_level_zero(gl, version, textures):
 
 def test_txf_lz_ignores_w(gl, version, textures):
     cases = [(0, 0, 1), (3, 2, 1), (1, 1, 0), (2, 3, 5)]
-    src = R.words([[x, y, 0, l] for x, y, l in cases])
+    src = R.words([[x, y, 0, lod] for x, y, lod in cases])
     texel = np.array([LEVEL0[y, x] for x, y, _ in cases])
     H.run_check(gl, "TXF_LZ", [src], version, operands=["SRC0", "SAMP[0]"], suffix=", 2D", decls=TEX2D,
                 expected=R.f32_words(texel), rule=BITS, textures={0: textures["mip"]})
@@ -403,7 +403,7 @@ def test_sample_c_lz(gl, version, textures):
     uv = _centres(pairs)
     src = R.f32_words(np.stack([uv[:, 0], uv[:, 1], np.zeros(6), refs], 1))
     depth = textures["depth_data"]
-    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs)])
+    res = np.array([1.0 if r <= depth[y, x] else 0.0 for (x, y), r in zip(pairs, refs, strict=True)])
     H.run_check(gl, "SAMPLE_C_LZ", [src], version, mask="x",
                 operands=["SRC0", "SVIEW[0].xxxx", "SAMP[0]", "SRC0.wwww"], decls=SVIEW2D,
                 expected=R.f32_words(np.repeat(res[:, None], 4, 1)), rule=BITS,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+import golden_cases as G
 import pytest
 
-import golden_cases as G
 from lowering.errors import UnsupportedError
 from lowering.glsl.handlers import HANDLERS
 from lowering.ir import PROCESSORS

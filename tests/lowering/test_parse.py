@@ -12,7 +12,14 @@ import pytest
 
 from lowering import TGSIParseError, parse
 from lowering.ir import (
-    Declaration, DstRegister, Immediate, Indirect, Instruction, Property, Shader, SrcRegister,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Property,
+    Shader,
+    SrcRegister,
     TexOffset,
 )
 

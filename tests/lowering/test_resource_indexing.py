@@ -25,11 +25,11 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
-import lowering  # noqa: E402
-from lowering.bindings import BindingLayout  # noqa: E402
-from lowering.errors import ShaderValidationError, UnsupportedError  # noqa: E402
+import lowering
+from lowering.bindings import BindingLayout
+from lowering.errors import ShaderValidationError, UnsupportedError
 
 gl = H.module_harness()
 

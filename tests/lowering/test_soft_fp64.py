@@ -23,10 +23,10 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import soft_fp64_cases as C  # noqa: E402
+import exec_harness as H
+import soft_fp64_cases as C
 
-from lowering.glsl import soft_fp64  # noqa: E402
+from lowering.glsl import soft_fp64
 
 gl = H.module_harness()
 
@@ -91,7 +91,7 @@ VS = H.FULL_SCREEN_VS.format(version=330)
 
 def helpers_called(statement: str):
     import re
-    return [n for n in dict.fromkeys(re.findall(r"\b(glp_\w+)\s*\(", statement))]
+    return list(dict.fromkeys(re.findall(r"\b(glp_\w+)\s*\(", statement)))
 
 
 def fragment_source(op: str) -> str:

@@ -36,13 +36,12 @@ import re
 import struct
 import sys
 import zlib
-from typing import Optional
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -232,7 +231,7 @@ def near_ties_div(rng, n: int):
     """a = round(m * b) for a midpoint m of two doubles: a / b lands within an
     ulp fraction of a tie (the hardest rounding decisions of a divider)."""
     a, b = [], []
-    for bb, mm in zip(same_exponent(rng, n, 990, 1060), same_exponent(rng, n, 1000, 1046)):
+    for bb, mm in zip(same_exponent(rng, n, 990, 1060), same_exponent(rng, n, 1000, 1046), strict=True):
         bb, mm = int(bb), int(mm)
         sb, mb, eb = decode(bb)
         sm, m, em = decode(mm)
@@ -263,7 +262,7 @@ def near_ties_sqrt(rng, n: int) -> np.ndarray:
 # Running GLSL
 # ---------------------------------------------------------------------------
 
-def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) -> np.ndarray:
+def run_glsl(gl, version: int, func: str, args, source: str | None = None) -> np.ndarray:
     """``func(args...)`` on the host, one fragment per case; returns uint64 bits.
 
     ``source`` defines ``func`` (default: the soft fp64 helpers it needs)."""
@@ -296,7 +295,7 @@ def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) ->
         fbo = ctx.framebuffer(color_attachments=[target])
         vao = ctx.vertex_array(prog, [])
         try:
-            for unit, (t, name) in enumerate(zip(texs, ("glp_in0", "glp_in1"))):
+            for unit, (t, name) in enumerate(zip(texs, ("glp_in0", "glp_in1"), strict=True)):
                 t.use(unit)
                 if name in prog:
                     prog[name].value = unit
@@ -381,18 +380,23 @@ def fma_sticky_cases(rng, n: int):
         ((b >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) - 1023
     c = _with_exponent(rng.integers(0, 2, third, dtype=np.uint64) << np.uint64(63),
                        pexp + rng.integers(52, 56, third))
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     ones = [0x000FFFFFFFFFFFFF, 0x000FFFFFFFFFFFFE, 0x0000000000000001, 0x0008000000000001,
             0x000FFFFFFFF00000, 0x00000000FFFFFFFF]
     rest = n - 2 * third
-    pick = lambda: np.array(ones, np.uint64)[rng.integers(0, len(ones), rest)]
-    sign = lambda: rng.integers(0, 2, rest, dtype=np.uint64) << np.uint64(63)
+
+    def pick():
+        return np.array(ones, np.uint64)[rng.integers(0, len(ones), rest)]
+
+    def sign():
+        return rng.integers(0, 2, rest, dtype=np.uint64) << np.uint64(63)
+
     ea, eb = rng.integers(1000, 1047, rest), rng.integers(1000, 1047, rest)
     a = _with_exponent(pick() | sign(), ea)
     b = _with_exponent(pick() | sign(), eb)
     c = _with_exponent(pick() | sign(), ea + eb - 1023 + 1 - rng.integers(0, 131, rest))
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     return [np.concatenate(col) for col in cols]
 
@@ -400,7 +404,7 @@ def fma_sticky_cases(rng, n: int):
 def fma_cases(rng, n: int):
     sa, sb, sc = cross(SPECIALS, SPECIALS, SPECIALS[::3])
     cols = [[sa], [sb], [sc]]
-    for col, v in zip(cols, fma_sticky_cases(rng, 1 << 15)):
+    for col, v in zip(cols, fma_sticky_cases(rng, 1 << 15), strict=True):
         col.append(v)
     quarter = n // 4
     # random bit patterns (overflow, underflow, huge alignment shifts)
@@ -414,7 +418,7 @@ def fma_cases(rng, n: int):
     with np.errstate(all="ignore"):
         p = (a.view(np.float64) * b.view(np.float64)).view(np.uint64)
     c = (p ^ np.uint64(SIGN)) + rng.integers(-2, 3, quarter).astype(np.uint64)
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     # short significands: exact ties, products landing on midpoints; subnormal results
     rest = n - 3 * quarter
@@ -423,14 +427,14 @@ def fma_cases(rng, n: int):
     sub = rng.integers(0, 4, rest) == 0
     a = np.where(sub, a - np.uint64(1000 << 52) & np.uint64(M64), a)    # exponent 0..45: tiny
     b = np.where(sub, b & np.uint64(~(0x7FF << 52) & M64) | np.uint64(1000 << 52), b)
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     return [np.concatenate(col) for col in cols]
 
 
 def test_dfma(gl, version):
     a, b, c = fma_cases(_rng("dfma"), SAMPLES)
-    want = np.array([ref_fma(int(x), int(y), int(z)) for x, y, z in zip(a, b, c)], dtype=np.uint64)
+    want = np.array([ref_fma(int(x), int(y), int(z)) for x, y, z in zip(a, b, c, strict=True)], dtype=np.uint64)
     assert_bits("glp_dfma", run_glsl(gl, version, "glp_dfma", [a, b, c]), want, a, b, c)
 
 
@@ -464,7 +468,7 @@ def _run_native(gl, expr: str, args) -> np.ndarray:
     """``expr`` over doubles a, b, c with GLSL 450's native double type."""
     words = ("x", "y", "z")[:len(args)]
     src = ("uvec2 glp_native(" + ", ".join(f"uvec2 {w}" for w in words) + ")\n{\n" +
-           "".join(f"    double {x} = packDouble2x32({w});\n" for x, w in zip("abc", words)) +
+           "".join(f"    double {x} = packDouble2x32({w});\n" for x, w in zip("abc", words, strict=False)) +
            f"    return unpackDouble2x32({expr});\n}}\n")
     return run_glsl(gl, 450, "glp_native", args, source=src)
 

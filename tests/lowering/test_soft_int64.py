@@ -33,7 +33,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 
@@ -495,7 +495,7 @@ def test_out_of_range_float_conversions_agree_with_native(gl, op):
     # The rule, for the cases that are out of range whatever the sign convention:
     lane0 = soft[:len(special) // 2, :2]
     f = _f32(special)[0:len(special) // 2 * 2:2]
-    for value, got in zip(f, lane0):
+    for value, got in zip(f, lane0, strict=True):
         if np.isnan(value) or abs(value) >= 2.0 ** 64:
             want = [0xFFFFFFFF, 0xFFFFFFFF] if op == "F2U64" else [0, 0x80000000]
             assert [int(x) for x in got] == want, (value, got)

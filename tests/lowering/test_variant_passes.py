@@ -26,8 +26,16 @@ import pytest
 from lowering import VariantKey, parse, to_glsl, validate
 from lowering.glsl import passes
 from lowering.glsl import sysval_block as sysvals
-from lowering.glsl.variant import (PIPE_FUNC_ALWAYS, PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER,
-                                   PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS, PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
+from lowering.glsl.variant import (
+    PIPE_FUNC_ALWAYS,
+    PIPE_FUNC_EQUAL,
+    PIPE_FUNC_GEQUAL,
+    PIPE_FUNC_GREATER,
+    PIPE_FUNC_LEQUAL,
+    PIPE_FUNC_LESS,
+    PIPE_FUNC_NEVER,
+    PIPE_FUNC_NOTEQUAL,
+)
 
 VERSIONS = (330, 450)
 CLEAR = (-1.0, -1.0, -1.0, -1.0)
@@ -653,6 +661,7 @@ def test_keyed_variants_compile(compiler, name, glsl):
     """Every keyed variant compiles on the host and passes glslangValidator (which
     does not share Mesa's leniency)."""
     from glsl_compile import GLSLANG, glslang_check
+
     from lowering.glsl.emitter import GL_SHADER_TYPES
 
     text, key, _min_version, exts = _compile_cases()[name]

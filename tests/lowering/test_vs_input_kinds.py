@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from glsl_compile import HostCompiler
+
 from lowering import VariantKey, to_glsl
 from lowering.errors import InvalidArgumentError
 from lowering.glsl import stages

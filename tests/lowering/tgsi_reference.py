@@ -27,7 +27,7 @@ module only says what the exact answer is.
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -537,7 +537,7 @@ def _u2f(s0):
 
 def _mul_hi(view):
     def op(s0, s1):
-        p = [int(a) * int(b) >> 32 for a, b in zip(view(s0).ravel(), view(s1).ravel())]
+        p = [int(a) * int(b) >> 32 for a, b in zip(view(s0).ravel(), view(s1).ravel(), strict=True)]
         return _iw(np.array(p, dtype=np.int64).reshape(s0.shape))
     return op
 
@@ -668,7 +668,7 @@ def _from_py(rows):
 def _q2(fn, signed):
     def op(s0, s1):
         a, b = _py_lanes(s0, signed), _py_lanes(s1, signed)
-        return _from_py([[fn(x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a, b)])
+        return _from_py([[fn(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, b, strict=True)])
     return op
 
 
@@ -681,7 +681,7 @@ def _q1(fn, signed):
 def _qset(fn, signed):
     def op(s0, s1):
         a, b = _py_lanes(s0, signed), _py_lanes(s1, signed)
-        c = np.array([[fn(x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a, b)])
+        c = np.array([[fn(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, b, strict=True)])
         return _lanes_to_xz(c)
     return op
 
@@ -704,11 +704,11 @@ def _qshift(kind):
         a = _py_lanes(s0, signed)
         counts = [[int(r[0]) & 0x3F, int(r[1]) & 0x3F] for r in s1]
         out = []
-        for ra, rc in zip(a, counts):
+        for ra, rc in zip(a, counts, strict=True):
             if kind == "shl":
-                out.append([(x << n) for x, n in zip(ra, rc)])
+                out.append([(x << n) for x, n in zip(ra, rc, strict=True)])
             else:
-                out.append([(x >> n) for x, n in zip(ra, rc)])
+                out.append([(x >> n) for x, n in zip(ra, rc, strict=True)])
         return _from_py(out)
     return op
 
@@ -782,7 +782,7 @@ def _x642d(signed):
 # The table
 # ---------------------------------------------------------------------------
 
-REFERENCE: Dict[str, Callable[..., np.ndarray]] = {
+REFERENCE: dict[str, Callable[..., np.ndarray]] = {
     # core, float32
     "MOV": lambda s0: np.array(s0, dtype=U32, copy=True),
     "ADD": _binary_f(lambda a, b: a + b),
@@ -925,7 +925,7 @@ def _lane_pairs(cond64):
     return cond
 
 
-UNDEFINED: Dict[str, Callable[..., np.ndarray]] = {
+UNDEFINED: dict[str, Callable[..., np.ndarray]] = {
     # "The results are undefined for src <= 0" (RSQ), "< 0" (SQRT)
     "RSQ": _x_repl(lambda s0: ~(_f(s0) > 0)),
     "SQRT": _x_repl(lambda s0: _f(s0) < 0),

@@ -15,9 +15,10 @@ The hooks, and who calls them: docs/lowering.md, "Variant pass hooks".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple
 
+from ..variant import PIPE_FUNC_ALWAYS
 from . import cull as C
 from . import depth as D
 from . import edges as E
@@ -26,7 +27,6 @@ from . import last_pixel as LP
 from . import stipple as L
 from . import texture as T
 from . import vertex as V
-from ..variant import PIPE_FUNC_ALWAYS
 
 FRAG = frozenset({"FRAG"})
 GEOM = frozenset({"GEOM"})
@@ -50,7 +50,7 @@ class Pass:
     stages: frozenset
     hook: str
     active: Callable
-    run: Optional[Callable]
+    run: Callable | None
     doc: str
 
 
@@ -88,7 +88,7 @@ def _gl_clamp_active(key) -> bool:
     return any(key.gl_clamp)
 
 
-PASSES: Tuple[Pass, ...] = (
+PASSES: tuple[Pass, ...] = (
     # -- fragment inputs ---------------------------------------------------------
     Pass("two-sided color", "two_side", FRAG, "fs_input", _flag("two_side"), F.two_sided_color_input,
          "COLOR[n] reads BCOLOR[n] when !gl_FrontFacing"),
@@ -206,7 +206,7 @@ PASSES: Tuple[Pass, ...] = (
 BUILT_IN = ("flatshade", "y_flip", "sample_positions")
 
 
-def rows(em, hook: str) -> List[Pass]:
+def rows(em, hook: str) -> list[Pass]:
     """The active rows of ``hook`` for the emitter's stage and key, in table order."""
     if hook not in HOOKS:
         raise ValueError(f"unknown variant pass hook {hook!r}; hooks: {HOOKS}")
@@ -234,28 +234,28 @@ def fs_input(io, index: int, decl, semantic: str, sidx: int):
     return None
 
 
-def fragment_end(em) -> List[str]:
+def fragment_end(em) -> list[str]:
     """The ``fragment_end`` hook: statements before an FS ``main`` returns."""
-    out: List[str] = []
+    out: list[str] = []
     for p in rows(em, "fragment_end"):
         out += p.run(em)
     return out
 
 
-def vertex_end(em) -> List[str]:
+def vertex_end(em) -> list[str]:
     """The ``vertex_end`` hook: statements completing one vertex of the last vertex stage.
     First the cull distances as clip distances where the host has no
     gl_CullDistance (passes/cull.py: chosen by the host, not by a key field;
     ahead of the rows that write gl_ClipDistance slots of their own)."""
-    out: List[str] = C.cull_as_clip(em)
+    out: list[str] = C.cull_as_clip(em)
     for p in rows(em, "vertex_end"):
         out += p.run(em)
     return out
 
 
-def end_primitive(em) -> List[str]:
+def end_primitive(em) -> list[str]:
     """The ``end_primitive`` hook: statements before a GS's stream-0 EndPrimitive."""
-    out: List[str] = []
+    out: list[str] = []
     for p in rows(em, "end_primitive"):
         out += p.run(em)
     return out

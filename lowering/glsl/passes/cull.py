@@ -33,11 +33,9 @@ docs/lowering.md, "Cull distances without gl_CullDistance".
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ...errors import UnsupportedError
-from ..views import comp
 from ..varyings import clip_cull_counts
+from ..views import comp
 
 # The clip-or-cull distance slots (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT).
 SLOTS = 8
@@ -82,7 +80,7 @@ def declare_outputs(io) -> None:
     io._declare(f"out {BLOCK} {{ vec4 {MEMBER}[2]; }};")
 
 
-def component(io, j: int, vertex: Optional[str], lvalue: bool):
+def component(io, j: int, vertex: str | None, lvalue: bool):
     """The view of cull distance ``j``: this stage's output (``vertex`` None
     with lvalue) or the input of vertex ``vertex`` (GS, TCS, TES)."""
     if vertex is None and lvalue:
@@ -93,7 +91,7 @@ def component(io, j: int, vertex: Optional[str], lvalue: bool):
     return comp(f"{INSTANCE}[{vertex}].{_element(j)}", "float")
 
 
-def cull_as_clip(em) -> List[str]:
+def cull_as_clip(em) -> list[str]:
     """vertex_end: each cull distance's clip distance (the module docstring),
     and 0.0 (never clips) in the slots between the shader's clip distances
     and the cull slots, which this declaration of gl_ClipDistance makes

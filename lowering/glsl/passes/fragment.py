@@ -7,13 +7,18 @@ module by module" (Fragment passes).
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..reflection import VaryingInfo
-from ..varyings import varying_block, varying_name
 from ..sysval_block import INSTANCE_NAME
-from ..variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
-                      PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
+from ..variant import (
+    PIPE_FUNC_EQUAL,
+    PIPE_FUNC_GEQUAL,
+    PIPE_FUNC_GREATER,
+    PIPE_FUNC_LEQUAL,
+    PIPE_FUNC_LESS,
+    PIPE_FUNC_NEVER,
+    PIPE_FUNC_NOTEQUAL,
+)
+from ..varyings import varying_block, varying_name
 from ..views import VectorView
 
 # PIPE_FUNC_* -> the GLSL comparison "alpha <op> ref" that lets the fragment pass
@@ -61,7 +66,7 @@ def two_sided_color_input(io, index: int, decl, semantic: str, sidx: int):
     return VectorView(local, "float", writable=False)
 
 
-def two_sided_pair(em, text: str) -> Optional[Tuple[str, str]]:
+def two_sided_pair(em, text: str) -> tuple[str, str] | None:
     """(front, back) varyings behind a two-sided COLOR input view ``text`` (for INTERP_*)."""
     return em.pass_state.get("two_sided", {}).get(text)
 
@@ -97,7 +102,7 @@ def sprite_coord_input(io, index: int, decl, semantic: str, sidx: int):
 # prologue: stipple and window rectangles
 # ---------------------------------------------------------------------------
 
-def window_position(em) -> Tuple[List[str], str]:
+def window_position(em) -> tuple[list[str], str]:
     """(statements, name): ``ivec2 glp_window_pos``, the fragment's pixel in Gallium
     window coordinates, declared once.  ``floor`` gives the pixel whether or not
     the shader declared ``pixel_center_integer``; under ``y_flip`` GL's rows run
@@ -112,7 +117,7 @@ def window_position(em) -> Tuple[List[str], str]:
     return lines, WINDOW_POS
 
 
-def polygon_stipple(em) -> List[str]:
+def polygon_stipple(em) -> list[str]:
     """Discard the fragment where the stipple pattern bit is 0."""
     em.use_sysvals()
     em.uses_discard = True
@@ -124,7 +129,7 @@ def polygon_stipple(em) -> List[str]:
     ]
 
 
-def window_rectangles(em) -> List[str]:
+def window_rectangles(em) -> list[str]:
     """Discard per the window rectangles (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     count = em.key.window_rectangles
@@ -147,7 +152,7 @@ def window_rectangles(em) -> List[str]:
     ]
 
 
-def point_coverage(em) -> List[str]:
+def point_coverage(em) -> list[str]:
     """``glp_point_coverage``: the fragment's coverage of the round point;
     discard where it is 0 (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
@@ -164,19 +169,19 @@ def point_coverage(em) -> List[str]:
 # fragment_end: clamp, point coverage, alpha test
 # ---------------------------------------------------------------------------
 
-def clamp_fragment_colors(em) -> List[str]:
+def clamp_fragment_colors(em) -> list[str]:
     """Clamp every float COLOR output to [0, 1]."""
     return [f"{name} = clamp({name}, 0.0, 1.0);" for sidx, name in sorted(em.io.color_outputs.items())
             if em.key.color_type(sidx) == "float"]
 
 
-def apply_point_coverage(em) -> List[str]:
+def apply_point_coverage(em) -> list[str]:
     """Multiply the alpha of every float COLOR output by the point coverage."""
     return [f"{name}.a *= {POINT_COVERAGE};" for sidx, name in sorted(em.io.color_outputs.items())
             if em.key.color_type(sidx) == "float"]
 
 
-def alpha_test(em) -> List[str]:
+def alpha_test(em) -> list[str]:
     """``if (!(COLOR[0].a <op> ref)) discard;`` (NEVER: always discard)."""
     name = em.io.color_outputs.get(0)
     if name is None or em.key.color_type(0) != "float":

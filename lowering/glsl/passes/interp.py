@@ -27,8 +27,6 @@ docs/lowering.md "Interpolation functions" has the contract.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ...errors import UnsupportedError
 
 # Per-fragment terms of gl_FragCoord.w (W, dW/dx, dW/dy): shared by every smooth input.
@@ -62,7 +60,7 @@ def _prologue_line(em, decl: str, init: str) -> None:
     em.pass_state[_STATE] = slot + 1
 
 
-def _input_qualifiers(em, name: str) -> Tuple[str, str]:
+def _input_qualifiers(em, name: str) -> tuple[str, str]:
     """(interpolation, location) the emitted FS input ``name`` was declared with."""
     for info in em.io.inputs:
         if info.name == name:
@@ -70,7 +68,7 @@ def _input_qualifiers(em, name: str) -> Tuple[str, str]:
     return "PERSPECTIVE", "CENTER"
 
 
-def _planes(em, name: str, interp: str) -> Tuple[str, str, str]:
+def _planes(em, name: str, interp: str) -> tuple[str, str, str]:
     """Names of the (value, d/dx, d/dy) globals of ``name`` (times W when smooth)."""
     base = f"glp_ia_{name}"
     if interp == "PERSPECTIVE":
@@ -84,7 +82,7 @@ def _planes(em, name: str, interp: str) -> Tuple[str, str, str]:
     return base, f"{base}_dx", f"{base}_dy"
 
 
-def _sample_offset(em, index: str) -> Optional[str]:
+def _sample_offset(em, index: str) -> str | None:
     """GLSL vec2: sample ``index``'s position minus the pixel centre; None
     on a single-sample framebuffer (every sample is the centre)."""
     flat = em.key.sample_positions
@@ -107,7 +105,7 @@ def _refuse_msaa(em, op: str, index: int, why: str) -> None:
             f"without GLSL 400 / GL_ARB_gpu_shader5: {why}")
 
 
-def reinterpolate(em, op: str, index: int, name: str, arg: Optional[str], qualifiers_of: str) -> str:
+def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifiers_of: str) -> str:
     """GLSL vec4: FS input varying ``name`` (IN[``index``]) re-interpolated
     as ``op`` asks; ``arg`` is INTERP_SAMPLE's int sample index or
     INTERP_OFFSET's vec2 offset (None for INTERP_CENTROID).  The varying is

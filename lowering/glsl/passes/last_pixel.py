@@ -9,9 +9,9 @@ module by module" (Line last pixel).
 
 from __future__ import annotations
 
+from ..sysval_block import INSTANCE_NAME
 from .cull import cull_as_clip
 from .stipple import stipple_strip_state
-from ..sysval_block import INSTANCE_NAME
 
 LINE_LAST_PIXEL_OFF, LINE_LAST_PIXEL_HALF_CENTERS, LINE_LAST_PIXEL_INTEGER_CENTERS = 0, 1, 2
 # GL window = Gallium window + this, per key value (integer centres: +0.5).

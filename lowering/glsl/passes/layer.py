@@ -21,8 +21,6 @@ docs/lowering.md, "Layer and viewport index from the vertex stage".
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ...errors import UnsupportedError
 from ..views import ComponentView, comp
 
@@ -53,7 +51,7 @@ def output(io, semantic: str) -> ComponentView:
     return ComponentView([comp(member, "int", lvalue=True)], "int")
 
 
-def gs_input(io, semantic: str, vertex: str) -> Optional[ComponentView]:
+def gs_input(io, semantic: str, vertex: str) -> ComponentView | None:
     """A GS input ``semantic`` of vertex ``vertex``: the previous stage's
     varying (a host without vertex-stage layer writes), else None."""
     em = io.em
