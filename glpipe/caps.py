@@ -498,7 +498,7 @@ _PARAM_ROWS = (
 #: say.  Each reason names what is missing; a strict-xfail test marks the
 #: defect where there is one, so fixing it fails that test and prompts
 #: removing the entry here (docs/caps.md "Withheld caps").
-WITHHELD = MappingProxyType({
+WITHHELD: MappingProxyType[Cap, str] = MappingProxyType({
 })
 
 # COMPUTE and CS_DERIVED_SYSTEM_VALUES_SUPPORTED are gated by either of two

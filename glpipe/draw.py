@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
@@ -60,6 +61,18 @@ class DrawPath:
 
     _areas: tuple = ()
     _derived_rows: tuple = ()
+    # The Context's state vector words (glpipe/dirty.py), set in its __init__.
+    dirty: int
+    keep_general: int
+
+    if TYPE_CHECKING:
+        # The parts (``ctx.blend_part`` ...) are attached per context from
+        # ``PARTS`` (glpipe/part.py ``attach``), and the Context's own state
+        # (``screen``, ``gl``, ``dirty`` ...) is set in its ``__init__``:
+        # names the type checker cannot see on this base.  Declaring each one
+        # here would make adding an area touch a second line of
+        # registration; this type-checking-only hook stands in for them.
+        def __getattr__(self, name: str) -> Any: ...
 
     def _init_draw(self) -> None:
         gl = self.gl
@@ -83,11 +96,11 @@ class DrawPath:
         # The draw-side host state shadows.
         self._restart_on = False
         self._restart_index = None
-        self._index_res = INDEX_UNBOUND  # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
+        self._index_res: Any = INDEX_UNBOUND  # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
         self._index_name = 0             # ... and its GL name then
         self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
-        self._patch_vertices = None      # set_patch_vertices' value ...
-        self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
+        self._patch_vertices: int | None = None     # set_patch_vertices' value ...
+        self._gl_patch_vertices: int | None = None  # ... and GL_PATCH_VERTICES as this context last set it
 
     def _keep_general(self, bit: int, on) -> None:
         """An area's reason to keep draw_vbo on its general path

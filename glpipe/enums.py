@@ -63,7 +63,7 @@ def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
     sorted for stable numbers) continue the numbering; ``renamed`` maps an old
     spelling to the current name it becomes an alias of.
     """
-    members = []
+    members: list[tuple[str, int]] = []
     for name in _names(mesa_order) + _names(spec_only) + sorted(_names(retired)):
         members.append((name, len(members)))
     values = dict(members)
@@ -71,7 +71,7 @@ def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
         raise AssertionError(f"{cls_name}: a name is listed twice")
     for old, new in sorted(renamed.items()):
         members.append((old, values[new]))  # same value: an enum alias
-    enum_cls = IntEnum(cls_name, members, module=__name__, qualname=cls_name)
+    enum_cls = IntEnum(cls_name, members, module=__name__, qualname=cls_name)  # type: ignore[misc]  # name from the table
     enum_cls.__doc__ = doc
     return enum_cls, frozenset(enum_cls[name] for name in _names(retired))
 
@@ -637,7 +637,7 @@ class TextureTransferMode(IntFlag):
 def flag_bits(flag_cls) -> tuple:
     """The single-bit members of IntFlag class ``flag_cls``, lowest bit first,
     each once (aliases, zero and multi-bit members left out)."""
-    bits = {}
+    bits: dict[int, IntFlag] = {}
     for member in flag_cls.__members__.values():
         value = int(member)
         if value > 0 and value & (value - 1) == 0:

@@ -49,7 +49,8 @@ no GL context and importing it stays cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import EnumMeta, IntEnum
+from typing import TYPE_CHECKING
 
 # ---------------------------------------------------------------------------
 # Data model
@@ -1285,8 +1286,17 @@ class _FormatBase(IntEnum):
     prefix (``Format.B8G8R8A8_UNORM``)."""
 
 
-Format = _FormatBase("Format", [(row[0], value) for value, row in enumerate(_ROWS)], module=__name__)
-Format.__doc__ = _FormatBase.__doc__
+if TYPE_CHECKING:
+    # The members are made at run time from the table above; to the type
+    # checker every ``Format.<NAME>`` is a Format (EnumMeta's class-level
+    # ``__getattr__`` below), and ``Format(value)`` an IntEnum lookup.
+    class _FormatMeta(EnumMeta):
+        def __getattr__(cls, name: str) -> Format: ...
+
+    class Format(_FormatBase, metaclass=_FormatMeta): ...
+else:
+    Format = _FormatBase("Format", [(row[0], value) for value, row in enumerate(_ROWS)], module=__name__)
+    Format.__doc__ = _FormatBase.__doc__
 FORMAT_COUNT = len(_ROWS)  # PIPE_FORMAT_COUNT
 
 

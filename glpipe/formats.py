@@ -621,7 +621,7 @@ class _Prober:
             else:
                 zs = self._zs_attachment(desc)
                 renders = self._attach_complete(_GL_TEXTURE_2D, tex, zs)
-                samples = frozenset()
+                samples: frozenset[int] = frozenset()
                 if renders and self.multisample:
                     samples = self._sample_counts(host, desc, zs)
                 result = _StorageResult(True, color=renders and zs is None,

@@ -160,7 +160,7 @@ class FramebufferPart(Part):
             self.fb_output_kinds = kinds
             self.ctx.dirty |= Dirty.PROGRAM
 
-    _sample_pattern = None  # sample count -> the host's positions (probed once per count)
+    _sample_pattern: dict[int, tuple] | None = None  # sample count -> the host's positions (probed once per count)
 
     def _reinterpolation_positions(self, fb: FramebufferState) -> tuple:
         """VariantKey.sample_positions of an FS re-interpolating INTERP_*

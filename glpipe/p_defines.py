@@ -15,15 +15,7 @@ spellings too (``PIPE_CAP_TGSI_INSTANCEID``, ``PIPE_CAP_POINT_SPRITE``).
 from __future__ import annotations
 
 from glpipe import enums as _enums
-
-try:
-    from glpipe.formats import Format as _Format
-except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
-    # Only tolerate the module itself missing (it is written separately);
-    # any error *inside* glpipe.formats must surface.
-    if _exc.name != "glpipe.formats":
-        raise
-    _Format = None
+from glpipe.formats import Format as _Format
 
 # The PIPE_TRANSFER_* names that existed before Mesa 21 renamed them PIPE_MAP_*
 # (PIPE_TRANSFER_MAP_DIRECTLY is Map.MAP_DIRECTLY, an alias of Map.DIRECTLY).
@@ -80,9 +72,8 @@ _TABLE = [
     (_enums.Swizzle, "PIPE_SWIZZLE_", {"ZERO": "0", "ONE": "1"}, None),
     (_enums.ViewportSwizzle, "PIPE_VIEWPORT_SWIZZLE_", {}, None),
     (_enums.ConservativeRaster, "PIPE_CONSERVATIVE_RASTER_", {}, None),
+    (_Format, "PIPE_FORMAT_", {}, None),
 ]
-if _Format is not None:
-    _TABLE.append((_Format, "PIPE_FORMAT_", {}, None))
 
 
 def _c_spellings() -> dict:

@@ -462,7 +462,7 @@ class ShaderPart(Part):
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
         variant_key = self._variant_key
-        variants = []
+        variants: list = []
         # ``inputs``: one CSO per stage, then the variant environment (not zipped).
         for stage, cso in zip(GRAPHICS_STAGES, inputs, strict=False):
             # (inputs, not self.shaders: glpipe/raster/line_stipple.py may supply a generated GS)

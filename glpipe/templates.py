@@ -12,7 +12,7 @@ import dataclasses
 import operator
 from enum import Enum
 from numbers import Integral, Number, Real
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform
 
 from glpipe.enums import (
     PIPE_MAX_CLIP_PLANES,
@@ -46,14 +46,9 @@ from glpipe.enums import (
     ViewportSwizzle,
 )
 from glpipe.errors import InvalidArgumentError
+from glpipe.formats import Format
 
-try:
-    from glpipe.formats import Format
-    _FORMAT_NONE: Any = Format.NONE
-except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
-    if _exc.name != "glpipe.formats":
-        raise
-    _FORMAT_NONE = 0  # PIPE_FORMAT_NONE
+_FORMAT_NONE = Format.NONE
 
 __all__ = [
     "BlendState", "RTBlendState", "RasterizerState", "DepthStencilAlphaState",
@@ -65,7 +60,14 @@ __all__ = [
     "StreamOutput", "SOStatistics", "PipelineStatistics", "TimestampDisjoint",
 ]
 
-_template = dataclasses.dataclass(frozen=True, eq=False)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def _template(cls: type[_T]) -> type[_T]:
+    """A frozen, keyword-constructible dataclass (equality and hashing are
+    ``_Template``'s)."""
+    return dataclasses.dataclass(frozen=True, eq=False)(cls)
 
 
 def _as_bool(value: Any):
@@ -98,7 +100,7 @@ class _Template:
     _numeric_tuples: frozenset = frozenset()
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]  # every subclass is a @_template dataclass
             value = getattr(self, f.name)
             if f.name in self._counted:
                 new = self._normalise_counted(f.name, value)
@@ -262,8 +264,8 @@ _COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles",
 def _default_of(f: dataclasses.Field) -> Any:
     if f.default is not dataclasses.MISSING:
         return f.default
-    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return f.default_factory()  # type: ignore[misc]
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
     return None
 
 

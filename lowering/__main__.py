@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}{where}: invalid shader: {exc}", file=sys.stderr)
         return 1
     except UnsupportedError as exc:
-        where = f":{exc.line}" if getattr(exc, "line", None) else ""
+        line = getattr(exc, "line", None)  # set when the refusal names a source line
+        where = f":{line}" if line else ""
         print(f"{name}{where}: unsupported at GLSL {args.glsl_version}: {exc}", file=sys.stderr)
         return 1
     except PipeError as exc:

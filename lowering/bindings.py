@@ -213,7 +213,7 @@ class BindingLayout:
         ext = frozenset(extensions)
         limits = HostLimits.gl33()
         g45 = HostLimits.gl45()
-        changes = {}
+        changes: dict[str, int] = {}
         if "GL_ARB_shader_storage_buffer_object" in ext:
             changes.update(max_shader_storage_buffer_bindings=g45.max_shader_storage_buffer_bindings,
                            max_stage_shader_storage_blocks=g45.max_stage_shader_storage_blocks)
@@ -222,7 +222,7 @@ class BindingLayout:
         if "GL_ARB_shader_atomic_counters" in ext:
             changes.update(max_atomic_counter_buffer_bindings=g45.max_atomic_counter_buffer_bindings,
                            max_stage_atomic_counter_buffers=g45.max_stage_atomic_counter_buffers)
-        stages = ("VERT", "GEOM", "FRAG")
+        stages: tuple[str, ...] = ("VERT", "GEOM", "FRAG")
         if "GL_ARB_tessellation_shader" in ext:
             stages = GRAPHICS_STAGES
             changes.update(max_uniform_buffer_bindings=60, max_combined_texture_image_units=80)

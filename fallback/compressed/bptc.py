@@ -198,7 +198,7 @@ def _bc6h_mode(bits: np.ndarray, mode: int, signed: bool) -> np.ndarray:
     transformed, pb, epb, deltas = BC6H_MODES[mode]
     n = bits.shape[0]
     ns = 2 if pb else 1
-    values = {}
+    values: dict[str, np.ndarray] = {}
     for block_bit, name, var_bit in BC6H_FIELDS[mode]:
         values[name] = values.get(name, np.zeros(n, np.int64)) | (bits[:, block_bit].astype(np.int64) << var_bit)
     ends = np.zeros((n, 2 * ns, 3), np.int64)  # endpoints e0..e3, channels r g b

@@ -50,12 +50,12 @@ Formula = Callable[..., Expr]
 # ---------------------------------------------------------------------------
 
 
-def binop(a: Expr, o: str, b: Expr, t: str = None) -> Expr:
+def binop(a: Expr, o: str, b: Expr, t: str | None = None) -> Expr:
     """``a o b`` (operands parenthesised as needed)."""
     return binary(a, o, b, t or a.type)
 
 
-def fn(name: str, *args: Expr, t: str = None, n: int = None) -> Expr:
+def fn(name: str, *args: Expr, t: str | None = None, n: int | None = None) -> Expr:
     """``name(args...)`` of type ``t`` (default: the first argument's)."""
     return call(f"{name}({', '.join(a.text for a in args)})", t or args[0].type, n or args[0].n)
 
@@ -113,7 +113,7 @@ def _select_helper(em, t: str, n: int) -> str:
     return "glp_select"
 
 
-def per_component_helper(em, name: str, t: str, n: int, params: str, scalar_body: str, ret: str = None) -> str:
+def per_component_helper(em, name: str, t: str, n: int, params: str, scalar_body: str, ret: str | None = None) -> str:
     """Define ``name`` for ``t``/``n`` computing ``scalar_body`` (an expression in
     ``a``, ``b``, ``c`` of scalar type) per component; returns the name."""
     rt = ret or t

@@ -164,7 +164,7 @@ class IntOp:
     feature: str = "gpu_shader5"
 
 
-def _builtin(name: str, result: str = None) -> Callable[..., Expr]:
+def _builtin(name: str, result: str | None = None) -> Callable[..., Expr]:
     def build(em, args: Sequence[Expr]) -> Expr:
         a = args[0]
         return call(f"{name}({', '.join(x.text for x in args)})", result or a.type, a.n)

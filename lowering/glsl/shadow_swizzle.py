@@ -59,7 +59,8 @@ def compare_uses(shader) -> tuple[frozenset[int], frozenset[int]]:
     with a compare) of a shader (``lowering.ir.Shader``).  An indexed
     operand (``SAMP[ADDR[0].x]``, indexing.py) may read every element of its
     declared range.  The context works this out once per shader CSO."""
-    lookups, gathers = set(), set()
+    lookups: set[int] = set()
+    gathers: set[int] = set()
     decls = None
     for inst in shader.instructions:
         operand = _LOOKUP_VIEW_OPERAND.get(inst.opcode)
