@@ -112,8 +112,7 @@ class DrawPath:
 
     def _bind_rows(self) -> None:
         """``_bound_rows``: (dirty bits, bound emit method) per derived row,
-        each looked up by name on its owner (the part, or the context for a
-        mixin area), so a method replaced on the instance (benchmarks/
+        each looked up by name on its part, so a method replaced on the instance (benchmarks/
         diagnose.py's timers) is the one called."""
         from .part import owner
 

@@ -153,19 +153,10 @@ _PERSISTENT_FLAGS = ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT
 _ALL_BINDS = all_flag_bits(Bind)
 
 # Immutable multisample storage (glTexStorage2D/3DMultisample) is GL 4.3 /
-# ARB_texture_storage_multisample.  glpipe.host.features has no row for it yet;
-# until one is added multisampled textures use glTexImage*Multisample,
-# which makes the same storage, only mutable (no texture views of it).
+# ARB_texture_storage_multisample; without it multisampled textures use
+# glTexImage*Multisample, which makes the same storage, only mutable (no
+# texture views of it).
 _MS_STORAGE_FEATURE = "texture_storage_multisample"
-
-
-def _profile_has(profile, name: str) -> bool:
-    """``profile.has(name)`` for features-table rows (and formats' extra rows);
-    False for a row the table does not have yet (see _MS_STORAGE_FEATURE)."""
-    try:
-        return host_has(profile, name)
-    except KeyError:
-        return False
 
 
 def u_minify(value: int, level: int) -> int:
@@ -237,7 +228,7 @@ def _check_flags(templ, target: Target, profile) -> None:
         if target != Target.BUFFER:
             raise UnsupportedError(f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT: GL cannot map textures; "
                                    f"only buffers can be mapped persistently")
-        if not _profile_has(profile, "buffer_storage"):
+        if not host_has(profile, "buffer_storage"):
             raise UnsupportedError(f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT need buffer_storage "
                                    f"(GL 4.4 / ARB_buffer_storage), which the {profile.name} profile lacks")
     unknown = flags & ~int(_HINT_FLAGS | _PERSISTENT_FLAGS | ResourceFlag.SPARSE | ResourceFlag.ENCRYPTED)
@@ -358,7 +349,7 @@ def _validate(screen, templ) -> _Plan:
         _int_field(templ, name, 0)
     profile = screen.profile
     rule = _TARGETS[target]
-    if rule.feature is not None and not _profile_has(profile, rule.feature):
+    if rule.feature is not None and not host_has(profile, rule.feature):
         raise UnsupportedError(f"{_field('target')}: {rule.name} needs the host feature {rule.feature!r}, "
                                f"which the {profile.name} profile lacks")
     _check_flags(templ, target, profile)
@@ -373,13 +364,13 @@ def _validate(screen, templ) -> _Plan:
     gl = screen.host.gl
     if target == Target.BUFFER:
         return _Plan(rule, rule.gl_target, int(getattr(gl, rule.gl_target)), None,
-                     _profile_has(profile, "buffer_storage"), 1)
+                     host_has(profile, "buffer_storage"), 1)
     storage = host_storage(fmt, screen.format_support)
     if samples > 1:
-        immutable = _profile_has(profile, "texture_storage") and _profile_has(profile, _MS_STORAGE_FEATURE)
+        immutable = host_has(profile, "texture_storage") and host_has(profile, _MS_STORAGE_FEATURE)
         return _Plan(rule, rule.gl_target_ms, int(getattr(gl, rule.gl_target_ms)), storage, immutable, samples)
     return _Plan(rule, rule.gl_target, int(getattr(gl, rule.gl_target)), storage,
-                 _profile_has(profile, "texture_storage"), 1)
+                 host_has(profile, "texture_storage"), 1)
 
 
 # --------------------------------------------------------------------------

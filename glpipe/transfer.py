@@ -21,7 +21,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .enums import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
-from .resource import _BUFFER_DATA_USAGE, _profile_has
+from .resource import _BUFFER_DATA_USAGE
 from .templates import Box
 
 # Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
@@ -384,11 +384,10 @@ class TransferPart(Part):
         the host has it, else orphan mutable storage with glBufferData."""
         gl = self.ctx.gl
         if res.immutable:
-            # glInvalidateBufferData is GL 4.3 / ARB_invalidate_subdata; the
-            # features table has no row for it yet, and _profile_has answers
-            # False for a missing row.  Immutable storage cannot be orphaned,
-            # and undefined contents need no action, so that is still correct.
-            if _profile_has(self.ctx.screen.profile, "invalidate_subdata"):
+            # glInvalidateBufferData is GL 4.3 / ARB_invalidate_subdata.
+            # Without it: immutable storage cannot be orphaned, and undefined
+            # contents need no action.
+            if self.ctx.screen.profile.has("invalidate_subdata"):
                 gl.glInvalidateBufferData(res.gl_object)
             return
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)

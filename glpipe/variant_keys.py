@@ -2,7 +2,7 @@
 
 ``VariantKeysPart`` (``ctx.variant_keys_part``) gathers the inputs of the
 keys -- the bound shaders and a ``VariantEnvironment`` built from the
-areas' ``variant_input`` slots and the mixin areas' state -- into one
+areas' ``variant_input`` slots and the other areas' state -- into one
 tuple the shader area looks programs up by, and computes a stage's key from
 that tuple only.  It also keys the draw's primitive class.
 docs/lowering.md "Variant keys in the context" has the table of key fields
@@ -67,12 +67,12 @@ class VariantEnvironment(NamedTuple):
 
     The first fields are the areas' ``variant_input`` slots (glpipe/part.py
     ``Area``), in ``PARTS`` order, each named after its area (``blend_part``:
-    ``blend``); the others are still read from the areas' mixin attributes."""
+    ``blend``); the others are read from the areas' attributes."""
 
     # -- the areas' variant_input slots -------------------------------------------
     blend: bool  # glpipe/blend.py dual_source_key: the blend state reads SRC1_* factors
     dsa: int     # glpipe/depth_stencil_alpha.py alpha_func_key: ALWAYS when the alpha test is off
-    # -- read from the mixin areas ------------------------------------------------
+    # -- read from the areas' attributes ------------------------------------------
     fb_kinds: VariantInput  # glpipe/framebuffer.py: (kinds of the cbufs' formats, nr_cbufs)
     vs_input: VariantInput | None  # glpipe/vertex.py: vs_input_types of the bound vertex elements
     rast: VariantInput          # glpipe/raster/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)

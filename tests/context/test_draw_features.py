@@ -248,8 +248,6 @@ def test_provoking_vertex_last_by_default(screen, ctx):
 def test_provoking_vertex_first_with_flatshade_first(screen, ctx):
     """flatshade_first = 1: triangle v0, quad i v4i, quad strip quad i v2i,
     polygon v0 -- the index translation and GL's provoking vertex agree."""
-    if not hasattr(ctx, "create_rasterizer_state"):
-        pytest.skip("rasterizer CSOs are not in this tree yet")
     color = setup(ctx)
     bind_rasterizer(ctx, flatshade_first=True)
     cols = _colors(8)
