@@ -63,14 +63,19 @@ def profile_case(profile: str, case: str, draws: int, geometry: str, top: int = 
     rows.sort(reverse=True)
     total = sum(r[0] for r in rows)
     out = io.StringIO()
-    out.write(f"cProfile of case {case!r} on {profile}, {draws} draws ({geometry} geometry): measured "
-              f"{measured * 1e6:.2f} µs/draw unprofiled, {total / draws * 1e6:.2f} µs/draw profiled\n")
-    out.write(f"{'function':<64} {'calls/draw':>10} {'own µs/call':>11} {'cum µs/call':>11} {'share':>6} "
-              f"{'≈µs/draw':>8}\n")
+    out.write(
+        f"cProfile of case {case!r} on {profile}, {draws} draws ({geometry} geometry): measured "
+        f"{measured * 1e6:.2f} µs/draw unprofiled, {total / draws * 1e6:.2f} µs/draw profiled\n"
+    )
+    out.write(
+        f"{'function':<64} {'calls/draw':>10} {'own µs/call':>11} {'cum µs/call':>11} {'share':>6} {'≈µs/draw':>8}\n"
+    )
     for tottime, where, ncalls, cumtime in rows[:top]:
         share = tottime / total
-        out.write(f"{where[:64]:<64} {ncalls / draws:10.2f} {tottime / ncalls * 1e6:11.3f} "
-                  f"{cumtime / ncalls * 1e6:11.3f} {100 * share:5.1f}% {share * measured * 1e6:8.3f}\n")
+        out.write(
+            f"{where[:64]:<64} {ncalls / draws:10.2f} {tottime / ncalls * 1e6:11.3f} "
+            f"{cumtime / ncalls * 1e6:11.3f} {100 * share:5.1f}% {share * measured * 1e6:8.3f}\n"
+        )
     return out.getvalue()
 
 
@@ -156,10 +161,14 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
         raw.make_current()
         raw.destroy()
     emit = total - bind - fast
-    lines = [(f"breakdown of case {case!r} on {profile} ({geometry} geometry, {draws} draws): "
-              f"{total * 1e6:.2f} µs/draw = bind {bind * 1e6:.2f} + draw (case a) {fast * 1e6:.2f} "
-              f"+ emit {emit * 1e6:.2f}"),
-             f"  {'emit function':<28} {'calls/draw':>10} {'µs/call':>8} {'µs/draw':>8}"]
+    lines = [
+        (
+            f"breakdown of case {case!r} on {profile} ({geometry} geometry, {draws} draws): "
+            f"{total * 1e6:.2f} µs/draw = bind {bind * 1e6:.2f} + draw (case a) {fast * 1e6:.2f} "
+            f"+ emit {emit * 1e6:.2f}"
+        ),
+        f"  {'emit function':<28} {'calls/draw':>10} {'µs/call':>8} {'µs/draw':>8}",
+    ]
     accounted = 0.0
     for name, (calls, ns) in sorted(stats.items(), key=lambda kv: -kv[1][1]):
         if not calls:

@@ -40,7 +40,7 @@ class GLCallCounter:
     def __init__(self, *objects):
         self.objects = objects
         self.calls: list = []
-        self._patched: list = []   # (class, had its own __call__, previous __call__)
+        self._patched: list = []  # (class, had its own __call__, previous __call__)
         self._depth = 0
         self._names_by_address: dict = {}
 
@@ -68,8 +68,12 @@ class GLCallCounter:
             for value in vars(obj).values():
                 if isinstance(value, _CFuncPtr):
                     yield value
-                elif depth > 0 and hasattr(value, "__dict__") and not callable(value) \
-                        and not isinstance(value, type(sys)):
+                elif (
+                    depth > 0
+                    and hasattr(value, "__dict__")
+                    and not callable(value)
+                    and not isinstance(value, type(sys))
+                ):
                     todo.append((value, depth - 1))
 
     def _address_names(self, functions) -> None:

@@ -59,9 +59,4 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = (
-    ["__version__", "Format", *_LAZY]
-    + list(_errors_all)
-    + list(_enums_all)
-    + list(_templates_all)
-)
+__all__ = ["__version__", "Format", *_LAZY] + list(_errors_all) + list(_enums_all) + list(_templates_all)

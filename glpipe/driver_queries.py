@@ -70,8 +70,11 @@ DRIVER_QUERIES = tuple(
     for i, (_attr, name, vtype, group) in enumerate(_ROWS)
 )
 DRIVER_QUERY_GROUPS = tuple(
-    DriverQueryGroupInfo(name=g, max_active_queries=len([r for r in _ROWS if r[3] == gi]),
-                         num_queries=len([r for r in _ROWS if r[3] == gi]))
+    DriverQueryGroupInfo(
+        name=g,
+        max_active_queries=len([r for r in _ROWS if r[3] == gi]),
+        num_queries=len([r for r in _ROWS if r[3] == gi]),
+    )
     for gi, g in enumerate(_GROUPS)
 )
 COUNTER_NAMES = tuple(r[0] for r in _ROWS)

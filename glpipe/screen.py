@@ -52,8 +52,9 @@ def binding_layout(profile: HostProfile) -> BindingLayout:
     can run, from its limits: shared by the caps (per-stage slot counts),
     the lowering (binding numbers in the GLSL) and the context (what it
     binds where)."""
-    stages = tuple(s for s in GRAPHICS_STAGES
-                   if s not in ("TESS_CTRL", "TESS_EVAL") or profile.has("tessellation_shader"))
+    stages = tuple(
+        s for s in GRAPHICS_STAGES if s not in ("TESS_CTRL", "TESS_EVAL") or profile.has("tessellation_shader")
+    )
     return BindingLayout.for_limits(HostLimits.from_gl(profile.limits, stages), stages)
 
 
@@ -63,7 +64,6 @@ def _enum_arg(enum_cls: type[_E], value: object, what: str) -> _E:
         return enum_cls(value)  # type: ignore[call-arg]
     except (ValueError, TypeError):
         raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
-
 
 
 class Epochs:
@@ -88,14 +88,14 @@ class Epochs:
         self.resources_destroyed = 0
         self.texture_params = 0
 
+
 class Screen:
     """pipe_screen on a host GL context.  Make one with ``glpipe.create_screen``."""
 
     def __init__(self, host: HostGL, debug: DebugFlags = None) -> None:
         self.host = host
         # GLPIPE_DEBUG, read once here (glpipe/debug.py); ``debug`` overrides it.
-        self.debug_flags = (debug_flags_from_env() if debug is None
-                            else parse_debug_flags(debug, "create_screen: debug"))
+        self.debug_flags = debug_flags_from_env() if debug is None else parse_debug_flags(debug, "create_screen: debug")
         self.profile = host.profile
         self._lock = host.lock
         self.counters = Counters()
@@ -174,7 +174,9 @@ class Screen:
         if index is None:
             return DRIVER_QUERIES
         if not 0 <= int(index) < len(DRIVER_QUERIES):
-            raise InvalidArgumentError(f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}")
+            raise InvalidArgumentError(
+                f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}"
+            )
         return DRIVER_QUERIES[int(index)]
 
     def get_driver_query_group_info(
@@ -192,7 +194,12 @@ class Screen:
     # -- formats ------------------------------------------------------------
 
     def is_format_supported(
-        self, format: Format | int, target: Target | int, sample_count: int, storage_sample_count: int, bindings: Bind | int
+        self,
+        format: Format | int,
+        target: Target | int,
+        sample_count: int,
+        storage_sample_count: int,
+        bindings: Bind | int,
     ) -> bool:
         """Whether ``format`` can be used for ``target`` with ``bindings`` (Bind
         flags) at ``sample_count`` / ``storage_sample_count``.  Answered from the
@@ -261,8 +268,7 @@ class Screen:
         from .context import Context
 
         self._check_alive()
-        flags_debug = (self.debug_flags if debug is None
-                       else parse_debug_flags(debug, "context_create: debug"))
+        flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
         ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:
             self._contexts.append(ctx)

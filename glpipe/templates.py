@@ -51,13 +51,40 @@ from glpipe.formats import Format
 _FORMAT_NONE = Format.NONE
 
 __all__ = [
-    "BlendState", "RTBlendState", "RasterizerState", "DepthStencilAlphaState",
-    "StencilState", "SamplerState", "SamplerViewTemplate", "SurfaceTemplate", "ImageView",
-    "ShaderBuffer", "ConstantBuffer", "VertexElement", "VertexBuffer", "FramebufferState",
-    "ViewportState", "ScissorState", "ClipState", "PolyStipple", "StencilRef", "Box",
-    "ResourceTemplate", "DrawInfo", "DrawStartCountBias", "DrawIndirectInfo", "GridInfo",
-    "BlitSide", "BlitInfo", "ShaderState", "ComputeState", "StreamOutputInfo",
-    "StreamOutput", "SOStatistics", "PipelineStatistics", "TimestampDisjoint",
+    "BlendState",
+    "RTBlendState",
+    "RasterizerState",
+    "DepthStencilAlphaState",
+    "StencilState",
+    "SamplerState",
+    "SamplerViewTemplate",
+    "SurfaceTemplate",
+    "ImageView",
+    "ShaderBuffer",
+    "ConstantBuffer",
+    "VertexElement",
+    "VertexBuffer",
+    "FramebufferState",
+    "ViewportState",
+    "ScissorState",
+    "ClipState",
+    "PolyStipple",
+    "StencilRef",
+    "Box",
+    "ResourceTemplate",
+    "DrawInfo",
+    "DrawStartCountBias",
+    "DrawIndirectInfo",
+    "GridInfo",
+    "BlitSide",
+    "BlitInfo",
+    "ShaderState",
+    "ComputeState",
+    "StreamOutputInfo",
+    "StreamOutput",
+    "SOStatistics",
+    "PipelineStatistics",
+    "TimestampDisjoint",
 ]
 
 _T = TypeVar("_T")
@@ -138,8 +165,7 @@ class _Template:
             try:
                 return operator.index(value)
             except TypeError:
-                raise InvalidArgumentError(
-                    f"{self._where(name)}: expected an integer, got {value!r}") from None
+                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {value!r}") from None
         if isinstance(default, float):
             if isinstance(value, Real) and not isinstance(value, bool):
                 return float(value)
@@ -150,26 +176,26 @@ class _Template:
             raise InvalidArgumentError(f"{self._where(name)}: expected text, got {value!r}")
         if isinstance(value, type(default)):  # a nested template
             return value
-        raise InvalidArgumentError(
-            f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
+        raise InvalidArgumentError(f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
 
     def _normalise_tuple(self, name: str, value: Any, default: tuple) -> tuple:
         """A C array: pad a short sequence from ``default``, reject a long one."""
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
             raise InvalidArgumentError(
-                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}")
+                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}"
+            )
         items = list(value)
         if len(items) > len(default):
             raise InvalidArgumentError(
-                f"{self._where(name)}: {len(items)} entries given, at most {len(default)} allowed")
-        items += default[len(items):]
+                f"{self._where(name)}: {len(items)} entries given, at most {len(default)} allowed"
+            )
+        items += default[len(items) :]
         if name in self._numeric_tuples:
             for item in items:
                 if isinstance(item, bool) or not isinstance(item, Real):
                     raise InvalidArgumentError(f"{self._where(name)}: {item!r} is not a number")
             return tuple(int(i) if isinstance(i, Integral) else float(i) for i in items)
-        return tuple(self._normalise(f"{name}[{i}]", item, default[i])
-                     for i, item in enumerate(items))
+        return tuple(self._normalise(f"{name}[{i}]", item, default[i]) for i, item in enumerate(items))
 
     def _normalise_counted(self, name: str, value: Any) -> tuple:
         """An array C pairs with a count field: keep its length, derive the count."""
@@ -178,20 +204,17 @@ class _Template:
             raise InvalidArgumentError(f"{self._where(name)}: expected a sequence, got {value!r}")
         items = tuple(value)
         if len(items) > maximum:
-            raise InvalidArgumentError(
-                f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
+            raise InvalidArgumentError(f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
         for i, item in enumerate(items):
             if not isinstance(item, elem_type):
-                raise InvalidArgumentError(
-                    f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
+                raise InvalidArgumentError(f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
         count = getattr(self, count_name)
         if count is None:
             object.__setattr__(self, count_name, len(items))
         else:
             count = self._normalise(count_name, count, 0)
             if not 0 <= count <= len(items):
-                raise InvalidArgumentError(
-                    f"{self._where(count_name)}: {count} but {len(items)} {name} given")
+                raise InvalidArgumentError(f"{self._where(count_name)}: {count} but {len(items)} {name} given")
             object.__setattr__(self, count_name, count)
         return items
 
@@ -210,9 +233,11 @@ class _Template:
         """Field values, with references (None-default fields) replaced by identity."""
         key = self._key_cache
         if key is None:
-            key = tuple(("<ref>", id(value)) if is_ref and value is not None else value
-                        for name, is_ref in _key_plan(type(self))
-                        for value in (getattr(self, name),))
+            key = tuple(
+                ("<ref>", id(value)) if is_ref and value is not None else value
+                for name, is_ref in _key_plan(type(self))
+                for value in (getattr(self, name),)
+            )
             object.__setattr__(self, "_key_cache", key)
         return key
 
@@ -252,13 +277,13 @@ def _key_plan(cls) -> tuple:
     plan = _KEY_PLANS.get(cls)
     if plan is None:
         plan = _KEY_PLANS[cls] = tuple(
-            (f.name, _default_of(f) is None and f.name not in _COUNT_FIELDS) for f in dataclasses.fields(cls))
+            (f.name, _default_of(f) is None and f.name not in _COUNT_FIELDS) for f in dataclasses.fields(cls)
+        )
     return plan
 
 
 # Fields whose None default means "derive me", not "a reference".
-_COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles",
-                           "is_user_buffer", "has_user_indices"})
+_COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles", "is_user_buffer", "has_user_indices"})
 
 
 def _default_of(f: dataclasses.Field) -> Any:
@@ -272,6 +297,7 @@ def _default_of(f: dataclasses.Field) -> Any:
 # ---------------------------------------------------------------------------
 # Blend, depth/stencil/alpha, rasterizer
 # ---------------------------------------------------------------------------
+
 
 @_template
 class RTBlendState(_Template):
@@ -399,6 +425,7 @@ class RasterizerState(_Template):
 # Non-CSO state
 # ---------------------------------------------------------------------------
 
+
 @_template
 class PolyStipple(_Template):
     """struct pipe_poly_stipple: 32 rows of a 32x32 pattern."""
@@ -461,6 +488,7 @@ class Box(_Template):
 # ---------------------------------------------------------------------------
 # Samplers, views, buffers
 # ---------------------------------------------------------------------------
+
 
 @_template
 class SamplerState(_Template):
@@ -618,14 +646,14 @@ class FramebufferState(_Template):
         else:
             nr = self._normalise("nr_cbufs", self.nr_cbufs, 0)
             if not 0 <= nr <= PIPE_MAX_COLOR_BUFS:
-                raise InvalidArgumentError(
-                    f"FramebufferState.nr_cbufs: {nr} is outside 0..{PIPE_MAX_COLOR_BUFS}")
+                raise InvalidArgumentError(f"FramebufferState.nr_cbufs: {nr} is outside 0..{PIPE_MAX_COLOR_BUFS}")
         object.__setattr__(self, "nr_cbufs", nr)
 
 
 # ---------------------------------------------------------------------------
 # Resources, draws, compute, blits
 # ---------------------------------------------------------------------------
+
 
 @_template
 class ResourceTemplate(_Template):
@@ -684,8 +712,7 @@ class DrawInfo(_Template):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.index_size not in (0, 1, 2, 4):
-            raise InvalidArgumentError(
-                f"DrawInfo.index_size: {self.index_size} (must be 0, 1, 2 or 4 bytes)")
+            raise InvalidArgumentError(f"DrawInfo.index_size: {self.index_size} (must be 0, 1, 2 or 4 bytes)")
         if self.has_user_indices is None:
             derived = self.index is not None and _is_user_memory(self.index)
         else:
@@ -753,8 +780,7 @@ class BlitSide(_Template):
 class BlitInfo(_Template):
     """struct pipe_blit_info (dst/src are BlitSide; swizzle defaults to identity)."""
 
-    _counted = {"window_rectangles": ("num_window_rectangles", ScissorState,
-                                      PIPE_MAX_WINDOW_RECTANGLES)}
+    _counted = {"window_rectangles": ("num_window_rectangles", ScissorState, PIPE_MAX_WINDOW_RECTANGLES)}
 
     dst: BlitSide = BlitSide()
     src: BlitSide = BlitSide()
@@ -776,6 +802,7 @@ class BlitInfo(_Template):
 # ---------------------------------------------------------------------------
 # Shaders and stream output
 # ---------------------------------------------------------------------------
+
 
 @_template
 class StreamOutput(_Template):
@@ -824,6 +851,7 @@ class ComputeState(_Template):
 # ---------------------------------------------------------------------------
 # Query results (p_defines.h pipe_query_data_*)
 # ---------------------------------------------------------------------------
+
 
 @_template
 class SOStatistics(_Template):

@@ -50,8 +50,21 @@ def __dir__():
 
 
 __all__ = [
-    "parse", "validate", "dump", "Shader", "ShaderInfo", "OPCODES", "OpInfo",
-    "to_glsl", "GLSLShader", "VariantKey",
-    "PipeError", "InvalidArgumentError", "UnsupportedError", "HostGLError",
-    "ObjectDestroyedError", "TGSIParseError", "ShaderValidationError",
+    "parse",
+    "validate",
+    "dump",
+    "Shader",
+    "ShaderInfo",
+    "OPCODES",
+    "OpInfo",
+    "to_glsl",
+    "GLSLShader",
+    "VariantKey",
+    "PipeError",
+    "InvalidArgumentError",
+    "UnsupportedError",
+    "HostGLError",
+    "ObjectDestroyedError",
+    "TGSIParseError",
+    "ShaderValidationError",
 ]

@@ -38,8 +38,14 @@ ALL_STAGES: tuple[str, ...] = GRAPHICS_STAGES + ("COMP",)
 # ranges (FRAG from unit 0): fragment shaders use them most.
 _STORAGE_PRIORITY: tuple[str, ...] = ("FRAG", "VERT", "GEOM", "TESS_EVAL", "TESS_CTRL")
 
-_STAGE_GL_NAME = {"VERT": "VERTEX", "TESS_CTRL": "TESS_CONTROL", "TESS_EVAL": "TESS_EVALUATION",
-                  "GEOM": "GEOMETRY", "FRAG": "FRAGMENT", "COMP": "COMPUTE"}
+_STAGE_GL_NAME = {
+    "VERT": "VERTEX",
+    "TESS_CTRL": "TESS_CONTROL",
+    "TESS_EVAL": "TESS_EVALUATION",
+    "GEOM": "GEOMETRY",
+    "FRAG": "FRAGMENT",
+    "COMP": "COMPUTE",
+}
 
 
 @dataclass(frozen=True)
@@ -70,11 +76,19 @@ class HostLimits:
     @classmethod
     def gl45(cls) -> HostLimits:
         """The minimum limits of an OpenGL 4.5 core implementation."""
-        return cls(max_uniform_buffer_bindings=84, max_stage_uniform_blocks=14,
-                   max_uniform_block_size=16384, max_combined_texture_image_units=80,
-                   max_stage_texture_image_units=16, max_shader_storage_buffer_bindings=8,
-                   max_stage_shader_storage_blocks=8, max_image_units=8, max_stage_image_uniforms=8,
-                   max_atomic_counter_buffer_bindings=1, max_stage_atomic_counter_buffers=1)
+        return cls(
+            max_uniform_buffer_bindings=84,
+            max_stage_uniform_blocks=14,
+            max_uniform_block_size=16384,
+            max_combined_texture_image_units=80,
+            max_stage_texture_image_units=16,
+            max_shader_storage_buffer_bindings=8,
+            max_stage_shader_storage_blocks=8,
+            max_image_units=8,
+            max_stage_image_uniforms=8,
+            max_atomic_counter_buffer_bindings=1,
+            max_stage_atomic_counter_buffers=1,
+        )
 
     @classmethod
     def from_gl(cls, values: Mapping[str, int], stages: Iterable[str] = GRAPHICS_STAGES) -> HostLimits:
@@ -96,11 +110,13 @@ class HostLimits:
             max_uniform_buffer_bindings=get("GL_MAX_UNIFORM_BUFFER_BINDINGS", base.max_uniform_buffer_bindings),
             max_stage_uniform_blocks=per_stage("UNIFORM_BLOCKS", base.max_stage_uniform_blocks),
             max_uniform_block_size=get("GL_MAX_UNIFORM_BLOCK_SIZE", base.max_uniform_block_size),
-            max_combined_texture_image_units=get("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS",
-                                                 base.max_combined_texture_image_units),
+            max_combined_texture_image_units=get(
+                "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS", base.max_combined_texture_image_units
+            ),
             max_stage_texture_image_units=min(
                 get("GL_MAX_TEXTURE_IMAGE_UNITS", 16),
-                per_stage("TEXTURE_IMAGE_UNITS", base.max_stage_texture_image_units)),
+                per_stage("TEXTURE_IMAGE_UNITS", base.max_stage_texture_image_units),
+            ),
             max_shader_storage_buffer_bindings=get("GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"),
             max_stage_shader_storage_blocks=per_stage("SHADER_STORAGE_BLOCKS"),
             max_image_units=get("GL_MAX_IMAGE_UNITS"),
@@ -154,15 +170,23 @@ class BindingLayout:
         n = max(len(graphics), 1)
         if limits.max_uniform_buffer_bindings < 2:
             raise InvalidArgumentError("host limits leave no uniform buffer binding for constant buffers")
-        sysvals = limits.max_uniform_buffer_bindings - 1          # reserved, shared by all stages
+        sysvals = limits.max_uniform_buffer_bindings - 1  # reserved, shared by all stages
         ubo_each = min(limits.max_stage_uniform_blocks - 1, (limits.max_uniform_buffer_bindings - 1) // n)
         usable_tex = limits.max_combined_texture_image_units - 1  # last unit: ModernGL's scratch unit
         tex_each = min(limits.max_stage_texture_image_units, usable_tex // n)
-        ssbo = _split(limits.max_shader_storage_buffer_bindings, limits.max_stage_shader_storage_blocks,
-                      graphics, _STORAGE_PRIORITY)
+        ssbo = _split(
+            limits.max_shader_storage_buffer_bindings,
+            limits.max_stage_shader_storage_blocks,
+            graphics,
+            _STORAGE_PRIORITY,
+        )
         image = _split(limits.max_image_units, limits.max_stage_image_uniforms, graphics, _STORAGE_PRIORITY)
-        atomic = _split(limits.max_atomic_counter_buffer_bindings, limits.max_stage_atomic_counter_buffers,
-                        graphics, _STORAGE_PRIORITY)
+        atomic = _split(
+            limits.max_atomic_counter_buffer_bindings,
+            limits.max_stage_atomic_counter_buffers,
+            graphics,
+            _STORAGE_PRIORITY,
+        )
         # Texture units go to the stages in _STORAGE_PRIORITY order, FRAG
         # first: the fragment shader samples most, and the host's cost of a
         # draw after a texture switch grows with the unit number (measured on
@@ -173,23 +197,35 @@ class BindingLayout:
         bases = {"ubo": 0, "ssbo": 0, "image": 0, "atomic": 0}
         for stage in graphics:
             out[stage] = StageBindings(
-                ubo_base=bases["ubo"], ubo_count=ubo_each, tex_base=tex_base[stage], tex_count=tex_each,
-                ssbo_base=bases["ssbo"], ssbo_count=ssbo[stage], image_base=bases["image"],
-                image_count=image[stage], atomic_base=bases["atomic"], atomic_count=atomic[stage],
-                sysvals_binding=sysvals)
+                ubo_base=bases["ubo"],
+                ubo_count=ubo_each,
+                tex_base=tex_base[stage],
+                tex_count=tex_each,
+                ssbo_base=bases["ssbo"],
+                ssbo_count=ssbo[stage],
+                image_base=bases["image"],
+                image_count=image[stage],
+                atomic_base=bases["atomic"],
+                atomic_count=atomic[stage],
+                sysvals_binding=sysvals,
+            )
             bases["ubo"] += ubo_each
             bases["ssbo"] += ssbo[stage]
             bases["image"] += image[stage]
             bases["atomic"] += atomic[stage]
         out["COMP"] = StageBindings(
-            ubo_base=0, ubo_count=min(limits.max_stage_uniform_blocks - 1, limits.max_uniform_buffer_bindings - 1),
-            tex_base=0, tex_count=min(limits.max_stage_texture_image_units, usable_tex),
-            ssbo_base=0, ssbo_count=min(limits.max_shader_storage_buffer_bindings,
-                                        limits.max_stage_shader_storage_blocks),
-            image_base=0, image_count=min(limits.max_image_units, limits.max_stage_image_uniforms),
-            atomic_base=0, atomic_count=min(limits.max_atomic_counter_buffer_bindings,
-                                            limits.max_stage_atomic_counter_buffers),
-            sysvals_binding=sysvals)
+            ubo_base=0,
+            ubo_count=min(limits.max_stage_uniform_blocks - 1, limits.max_uniform_buffer_bindings - 1),
+            tex_base=0,
+            tex_count=min(limits.max_stage_texture_image_units, usable_tex),
+            ssbo_base=0,
+            ssbo_count=min(limits.max_shader_storage_buffer_bindings, limits.max_stage_shader_storage_blocks),
+            image_base=0,
+            image_count=min(limits.max_image_units, limits.max_stage_image_uniforms),
+            atomic_base=0,
+            atomic_count=min(limits.max_atomic_counter_buffer_bindings, limits.max_stage_atomic_counter_buffers),
+            sysvals_binding=sysvals,
+        )
         return cls(limits, out)
 
     @classmethod
@@ -215,19 +251,24 @@ class BindingLayout:
         g45 = HostLimits.gl45()
         changes: dict[str, int] = {}
         if "GL_ARB_shader_storage_buffer_object" in ext:
-            changes.update(max_shader_storage_buffer_bindings=g45.max_shader_storage_buffer_bindings,
-                           max_stage_shader_storage_blocks=g45.max_stage_shader_storage_blocks)
+            changes.update(
+                max_shader_storage_buffer_bindings=g45.max_shader_storage_buffer_bindings,
+                max_stage_shader_storage_blocks=g45.max_stage_shader_storage_blocks,
+            )
         if "GL_ARB_shader_image_load_store" in ext:
             changes.update(max_image_units=g45.max_image_units, max_stage_image_uniforms=g45.max_stage_image_uniforms)
         if "GL_ARB_shader_atomic_counters" in ext:
-            changes.update(max_atomic_counter_buffer_bindings=g45.max_atomic_counter_buffer_bindings,
-                           max_stage_atomic_counter_buffers=g45.max_stage_atomic_counter_buffers)
+            changes.update(
+                max_atomic_counter_buffer_bindings=g45.max_atomic_counter_buffer_bindings,
+                max_stage_atomic_counter_buffers=g45.max_stage_atomic_counter_buffers,
+            )
         stages: tuple[str, ...] = ("VERT", "GEOM", "FRAG")
         if "GL_ARB_tessellation_shader" in ext:
             stages = GRAPHICS_STAGES
             changes.update(max_uniform_buffer_bindings=60, max_combined_texture_image_units=80)
         if changes:
             from dataclasses import replace
+
             limits = replace(limits, **changes)
         return cls.for_limits(limits, stages)
 
@@ -237,8 +278,7 @@ class BindingLayout:
         try:
             return self.stages[stage]
         except KeyError:
-            raise UnsupportedError(f"the binding layout has no slots for stage {stage} "
-                                   f"(host lacks it)") from None
+            raise UnsupportedError(f"the binding layout has no slots for stage {stage} (host lacks it)") from None
 
     def _slot(self, stage: str, index: int, base: int, count: int, what: str, limit_name: str) -> int:
         if index < 0:
@@ -246,38 +286,62 @@ class BindingLayout:
         if index >= count:
             raise UnsupportedError(
                 f"{what} {index} of stage {stage} exceeds the {count} glpipe exposes per stage "
-                f"on this host ({limit_name})")
+                f"on this host ({limit_name})"
+            )
         return base + index
 
     def ubo_binding(self, stage: str, index: int) -> int:
         """UBO binding of constant buffer ``index`` of ``stage``."""
         s = self.stage(stage)
-        return self._slot(stage, index, s.ubo_base, s.ubo_count, "constant buffer",
-                          "GL_MAX_UNIFORM_BUFFER_BINDINGS / per-stage uniform blocks, minus sysvals")
+        return self._slot(
+            stage,
+            index,
+            s.ubo_base,
+            s.ubo_count,
+            "constant buffer",
+            "GL_MAX_UNIFORM_BUFFER_BINDINGS / per-stage uniform blocks, minus sysvals",
+        )
 
     def texture_unit(self, stage: str, index: int) -> int:
         """Texture unit of SAMP/SVIEW ``index`` of ``stage``."""
         s = self.stage(stage)
-        return self._slot(stage, index, s.tex_base, s.tex_count, "sampler",
-                          "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS - 1 shared by the stages")
+        return self._slot(
+            stage,
+            index,
+            s.tex_base,
+            s.tex_count,
+            "sampler",
+            "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS - 1 shared by the stages",
+        )
 
     def ssbo_binding(self, stage: str, index: int) -> int:
         """SSBO binding of BUFFER ``index`` of ``stage``."""
         s = self.stage(stage)
-        return self._slot(stage, index, s.ssbo_base, s.ssbo_count, "shader buffer",
-                          "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS shared by the stages")
+        return self._slot(
+            stage,
+            index,
+            s.ssbo_base,
+            s.ssbo_count,
+            "shader buffer",
+            "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS shared by the stages",
+        )
 
     def image_unit(self, stage: str, index: int) -> int:
         """Image unit of IMAGE ``index`` of ``stage``."""
         s = self.stage(stage)
-        return self._slot(stage, index, s.image_base, s.image_count, "image",
-                          "GL_MAX_IMAGE_UNITS shared by the stages")
+        return self._slot(stage, index, s.image_base, s.image_count, "image", "GL_MAX_IMAGE_UNITS shared by the stages")
 
     def atomic_binding(self, stage: str, index: int) -> int:
         """Atomic counter buffer binding of HWATOMIC buffer ``index`` of ``stage``."""
         s = self.stage(stage)
-        return self._slot(stage, index, s.atomic_base, s.atomic_count, "atomic counter buffer",
-                          "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS shared by the stages")
+        return self._slot(
+            stage,
+            index,
+            s.atomic_base,
+            s.atomic_count,
+            "atomic counter buffer",
+            "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS shared by the stages",
+        )
 
     @property
     def sysvals_binding(self) -> int:
@@ -312,16 +376,20 @@ class BindingLayout:
 
     def describe(self) -> str:
         """A plain-text table of the layout (for ``python -m lowering --bindings`` and docs)."""
-        rows = ["stage      UBO        textures   SSBO       images     atomics",
-                "---------  ---------  ---------  ---------  ---------  ---------"]
+        rows = [
+            "stage      UBO        textures   SSBO       images     atomics",
+            "---------  ---------  ---------  ---------  ---------  ---------",
+        ]
 
         def rng(base, count):
             return "-" if count == 0 else f"{base}..{base + count - 1}"
 
         for name, s in self.stages.items():
-            rows.append(f"{name:<9}  {rng(s.ubo_base, s.ubo_count):<9}  {rng(s.tex_base, s.tex_count):<9}  "
-                        f"{rng(s.ssbo_base, s.ssbo_count):<9}  {rng(s.image_base, s.image_count):<9}  "
-                        f"{rng(s.atomic_base, s.atomic_count):<9}")
+            rows.append(
+                f"{name:<9}  {rng(s.ubo_base, s.ubo_count):<9}  {rng(s.tex_base, s.tex_count):<9}  "
+                f"{rng(s.ssbo_base, s.ssbo_count):<9}  {rng(s.image_base, s.image_count):<9}  "
+                f"{rng(s.atomic_base, s.atomic_count):<9}"
+            )
         rows.append(f"glp_sysvals: UBO binding {self.sysvals_binding} (all stages)")
         return "\n".join(rows)
 

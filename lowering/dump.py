@@ -62,6 +62,7 @@ def dump(shader: Shader) -> str:
 
 # -- declarations ------------------------------------------------------------------
 
+
 def dump_declaration(decl: Declaration) -> str:
     """One ``DCL`` line."""
     rng = str(decl.first) if decl.first == decl.last else f"{decl.first}..{decl.last}"
@@ -117,6 +118,7 @@ def dump_declaration(decl: Declaration) -> str:
 
 # -- immediates --------------------------------------------------------------------
 
+
 def _shortest_f32(bits: int) -> str:
     value = struct.unpack("<f", struct.pack("<I", bits))[0]
     if not math.isfinite(value):
@@ -158,6 +160,7 @@ def _immediate_values(imm: Immediate) -> list[str]:
 
 
 # -- instructions -------------------------------------------------------------------
+
 
 def _indirect(ind: Indirect, offset: int) -> str:
     text = f"{ind.file}[{ind.index}].{'xyzw'[ind.component]}"

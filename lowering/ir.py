@@ -86,8 +86,20 @@ PROCESSORS: tuple[str, ...] = ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL",
 
 # Register files that can occur in the IR (text spelling).
 FILES: tuple[str, ...] = (
-    "CONST", "IN", "OUT", "TEMP", "SAMP", "ADDR", "IMM", "SV", "IMAGE",
-    "SVIEW", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC",
+    "CONST",
+    "IN",
+    "OUT",
+    "TEMP",
+    "SAMP",
+    "ADDR",
+    "IMM",
+    "SV",
+    "IMAGE",
+    "SVIEW",
+    "BUFFER",
+    "MEMORY",
+    "CONSTBUF",
+    "HWATOMIC",
 )
 
 # Files the parser accepts and rewrites (see the module docstring).
@@ -336,8 +348,7 @@ class Shader:
         """All declarations of register file ``file``, in source order."""
         return tuple(d for d in self.declarations if d.file == file)
 
-    def find_declaration(self, file: str, index: int,
-                         dimension: int | None = None) -> Declaration | None:
+    def find_declaration(self, file: str, index: int, dimension: int | None = None) -> Declaration | None:
         """The declaration of ``file`` covering ``index`` (and ``dimension`` for 2D files), or None.
 
         For a 1D declaration ``dimension`` is ignored; for a 2D one (CONST
@@ -361,9 +372,25 @@ class Shader:
 
 
 __all__ = [
-    "PROCESSORS", "FILES", "LEGACY_FILES", "SWIZZLE_LETTERS", "IDENTITY_SWIZZLE",
-    "WRITEMASK_XYZW", "IMMEDIATE_TYPES", "MEMORY_QUALIFIERS", "MEMORY_TYPES",
-    "swizzle_text", "writemask_text", "writemask_components",
-    "Indirect", "SrcRegister", "DstRegister", "TexOffset", "Instruction",
-    "Declaration", "Immediate", "Property", "Shader",
+    "PROCESSORS",
+    "FILES",
+    "LEGACY_FILES",
+    "SWIZZLE_LETTERS",
+    "IDENTITY_SWIZZLE",
+    "WRITEMASK_XYZW",
+    "IMMEDIATE_TYPES",
+    "MEMORY_QUALIFIERS",
+    "MEMORY_TYPES",
+    "swizzle_text",
+    "writemask_text",
+    "writemask_components",
+    "Indirect",
+    "SrcRegister",
+    "DstRegister",
+    "TexOffset",
+    "Instruction",
+    "Declaration",
+    "Immediate",
+    "Property",
+    "Shader",
 ]

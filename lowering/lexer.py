@@ -165,7 +165,7 @@ class Cursor:
         end = self.pos
         while end < n and text[end] in _WORD_CHARS:
             end += 1
-        return text[self.pos:end].upper()
+        return text[self.pos : end].upper()
 
     def word(self) -> str:
         """Consume and return the word at the cursor, upper-cased ('' if none)."""
@@ -196,7 +196,7 @@ class Cursor:
         start = pos = self.pos
         if pos < n and text[pos] in "+-":
             pos += 1
-        exponent_letters = "pP" if text[pos:pos + 2].lower() == "0x" else "eE"
+        exponent_letters = "pP" if text[pos : pos + 2].lower() == "0x" else "eE"
         while pos < n:
             ch = text[pos]
             if ch in _WORD_CHARS or ch == ".":
@@ -210,6 +210,7 @@ class Cursor:
 
 
 # -- literal conversion -------------------------------------------------------------
+
 
 def _is_hex(token: str) -> bool:
     return token.lstrip("+-")[:2].lower() == "0x"
@@ -250,8 +251,7 @@ def convert_literal(imm_type: str, token: str) -> tuple[int, ...]:
         raise ValueError("")
     try:
         if imm_type == "FLT32":
-            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") \
-                    and not token.startswith(("-", "+")):
+            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") and not token.startswith(("-", "+")):
                 bits = int(token[2:], 16)
                 if bits > 0xFFFFFFFF:
                     raise ValueError(" (raw bits wider than 32)")
@@ -262,13 +262,13 @@ def convert_literal(imm_type: str, token: str) -> tuple[int, ...]:
             value = _int_literal(token, c_base0=False)
             if imm_type == "UINT32" and not 0 <= value <= 0xFFFFFFFF:
                 raise ValueError(" (out of range for UINT32)")
-            if imm_type == "INT32" and not (-(1 << 31) <= value <= 0x7FFFFFFF
-                                           or (_is_hex(token) and value <= 0xFFFFFFFF)):
+            if imm_type == "INT32" and not (
+                -(1 << 31) <= value <= 0x7FFFFFFF or (_is_hex(token) and value <= 0xFFFFFFFF)
+            ):
                 raise ValueError(" (out of range for INT32)")
             return (value & 0xFFFFFFFF,)
         if imm_type == "FLT64":
-            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") \
-                    and not token.startswith(("-", "+")):
+            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") and not token.startswith(("-", "+")):
                 bits = int(token[2:], 16)
                 if bits > 0xFFFFFFFFFFFFFFFF:
                     raise ValueError(" (raw bits wider than 64)")

@@ -48,8 +48,7 @@ for _op in ("TEX2", "TXB2", "TXL2", "TG4"):
 _RESOURCE_OPERANDS["TXD"] = (("src", 3, _TEX_UNIT),)
 _RESOURCE_OPERANDS["TXQS"] = (("src", 0, _TEX_UNIT),)
 _RESOURCE_OPERANDS["TXQ_LZ"] = (("src", 0, _TEX_UNIT),)
-for _op in ("SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "GATHER4",
-            "LOD"):
+for _op in ("SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "GATHER4", "LOD"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, frozenset({"SVIEW"})), ("src", 2, frozenset({"SAMP"})))
 for _op in ("SAMPLE_I", "SAMPLE_I_MS", "SVIEWINFO"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, frozenset({"SVIEW"})),)
@@ -73,12 +72,17 @@ _BINDLESS_RESOURCES = frozenset({"SAMP", "SVIEW", "IMAGE"})
 _BINDLESS_HANDLE_FILES = frozenset({"TEMP", "CONST", "IN", "IMM", "SV"})
 
 # What each output semantic means for the ShaderInfo "writes_*" flags, per stage kind.
-_FS_OUTPUT_FLAGS = {"POSITION": "writes_depth", "STENCIL": "writes_stencil",
-                    "SAMPLEMASK": "writes_samplemask"}
-_GEOM_OUTPUT_FLAGS = {"POSITION": "writes_position", "PSIZE": "writes_psize",
-                      "CLIPDIST": "writes_clipdist", "CULLDIST": "writes_clipdist",
-                      "CLIPVERTEX": "writes_clipvertex", "LAYER": "writes_layer",
-                      "VIEWPORT_INDEX": "writes_viewport_index", "EDGEFLAG": "writes_edgeflag"}
+_FS_OUTPUT_FLAGS = {"POSITION": "writes_depth", "STENCIL": "writes_stencil", "SAMPLEMASK": "writes_samplemask"}
+_GEOM_OUTPUT_FLAGS = {
+    "POSITION": "writes_position",
+    "PSIZE": "writes_psize",
+    "CLIPDIST": "writes_clipdist",
+    "CULLDIST": "writes_clipdist",
+    "CLIPVERTEX": "writes_clipvertex",
+    "LAYER": "writes_layer",
+    "VIEWPORT_INDEX": "writes_viewport_index",
+    "EDGEFLAG": "writes_edgeflag",
+}
 
 
 @dataclass(frozen=True)
@@ -236,38 +240,33 @@ class _Validator:
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
-                raise ShaderValidationError(f"{where}: bad index range {decl.first}..{decl.last}",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: bad index range {decl.first}..{decl.last}", None, decl.line)
             if decl.file == "IMM":
-                raise ShaderValidationError(f"{where}: IMM registers are declared by IMM "
-                                            "statements, not DCL", None, decl.line)
+                raise ShaderValidationError(
+                    f"{where}: IMM registers are declared by IMM statements, not DCL", None, decl.line
+                )
             if decl.usage_mask == 0:
                 raise ShaderValidationError(f"{where}: empty usage mask", None, decl.line)
             if decl.file in ("SVIEW", "IMAGE") and not decl.target:
-                raise ShaderValidationError(f"{where}: {decl.file} needs a texture target",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: {decl.file} needs a texture target", None, decl.line)
             if decl.file == "SV" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: a system value needs a semantic",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: a system value needs a semantic", None, decl.line)
             if decl.semantic is not None and decl.semantic not in sem.SEMANTIC_NAMES:
-                raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: an output needs a semantic", None,
-                                            decl.line)
+                raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: an input of a {self.proc} shader needs a "
-                                            "semantic", None, decl.line)
+                raise ShaderValidationError(
+                    f"{where}: an input of a {self.proc} shader needs a semantic", None, decl.line
+                )
             dim = decl.dimension if decl.file in ("CONST", "HWATOMIC") else None
             if decl.file in ("CONST", "HWATOMIC") and dim is None:
                 dim = 0
             key = (decl.file, dim)
             for other in self.by_file.get(key, ()):
                 if decl.first <= other.last and other.first <= decl.last:
-                    verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) \
-                        else "overlaps"
-                    raise ShaderValidationError(
-                        f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
+                    verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) else "overlaps"
+                    raise ShaderValidationError(f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
             self.by_file.setdefault(key, []).append(decl)
 
     def declared(self, file: str, index: int, dimension: int | None) -> bool:
@@ -306,8 +305,22 @@ class _Validator:
         from .dump import dump_dst, dump_src
 
         text = dump_dst(op) if isinstance(op, DstRegister) else dump_src(op)
-        if op.file not in ("CONST", "IN", "OUT", "TEMP", "SAMP", "ADDR", "IMM", "SV", "IMAGE",
-                           "SVIEW", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC"):
+        if op.file not in (
+            "CONST",
+            "IN",
+            "OUT",
+            "TEMP",
+            "SAMP",
+            "ADDR",
+            "IMM",
+            "SV",
+            "IMAGE",
+            "SVIEW",
+            "BUFFER",
+            "MEMORY",
+            "CONSTBUF",
+            "HWATOMIC",
+        ):
             self.fail(i, inst, f"{role} {text}: unknown register file {op.file!r}")
         for ind in (op.indirect, op.dim_indirect):
             if ind is None:
@@ -317,8 +330,7 @@ class _Validator:
             if not 0 <= ind.component <= 3:
                 self.fail(i, inst, f"{role} {text}: bad indirect component {ind.component}")
             if not self.declared(ind.file, ind.index, None):
-                self.fail(i, inst, f"{role} {text}: address register {ind.file}[{ind.index}] "
-                                   "is not declared")
+                self.fail(i, inst, f"{role} {text}: address register {ind.file}[{ind.index}] is not declared")
         # The dimension of per-vertex inputs (GS/TES/TCS) and of TCS outputs is a vertex
         # number, not part of the declaration.
         dim = op.dimension if op.file in ("CONST", "HWATOMIC") else None
@@ -332,27 +344,37 @@ class _Validator:
             if op.file in _INDEXED_RESOURCES and not self.declared(op.file, op.index, None):
                 # The lowering indexes the declared range that holds the constant part
                 # (tgsi.rst: the element is index + ADDR), so that part must be declared.
-                ranges = ", ".join(f"{d.first}..{d.last}" if d.count > 1 else str(d.first)
-                                   for d in sorted(self.by_file.get((op.file, None), ()), key=lambda d: d.first))
-                self.fail(i, inst, f"{role} {text}: the index base {op.index} is outside the declared "
-                                   f"{op.file} range(s) {ranges}")
+                ranges = ", ".join(
+                    f"{d.first}..{d.last}" if d.count > 1 else str(d.first)
+                    for d in sorted(self.by_file.get((op.file, None), ()), key=lambda d: d.first)
+                )
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: the index base {op.index} is outside the declared {op.file} range(s) {ranges}",
+                )
             return
         if op.dim_indirect is not None and op.file in ("CONST", "HWATOMIC"):
-            if not any(d.covers(op.index) for (f, _), ds in self.by_file.items()
-                       if f == op.file for d in ds):
-                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the "
-                                   "declared range")
+            if not any(d.covers(op.index) for (f, _), ds in self.by_file.items() if f == op.file for d in ds):
+                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the declared range")
             return
         if not self.declared(op.file, op.index, dim):
             if op.file == "MEMORY" and self.sole_memory_decl() is not None:
                 return  # Mesa quirk, see sole_memory_decl
             if op.file == "IMM":
                 n = len(self.shader.immediates)
-                self.fail(i, inst, f"{role} {text}: IMM[{op.index}] is out of range "
-                                   f"({n} immediate{'s' if n != 1 else ''} declared)")
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: IMM[{op.index}] is out of range ({n} immediate{'s' if n != 1 else ''} declared)",
+                )
             elif self.any_declared(op.file):
-                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the "
-                                   "declared range" + (f" of buffer {dim}" if dim else ""))
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: {op.file}[{op.index}] is out of the "
+                    "declared range" + (f" of buffer {dim}" if dim else ""),
+                )
             else:
                 self.fail(i, inst, f"{role} {text}: {op.file} register is not declared")
 
@@ -365,15 +387,12 @@ class _Validator:
         if info.alias_of:
             self.fail(i, inst, f"{inst.opcode} must be written as {info.alias_of} in the IR")
         if len(inst.dsts) != info.num_dst:
-            self.fail(i, inst, f"{inst.opcode} takes {info.num_dst} destination operand(s), "
-                               f"got {len(inst.dsts)}")
+            self.fail(i, inst, f"{inst.opcode} takes {info.num_dst} destination operand(s), got {len(inst.dsts)}")
         if len(inst.srcs) != info.num_src and not (info.optional_src and not inst.srcs):
-            self.fail(i, inst, f"{inst.opcode} takes {info.num_src} source operand(s), "
-                               f"got {len(inst.srcs)}")
+            self.fail(i, inst, f"{inst.opcode} takes {info.num_src} source operand(s), got {len(inst.srcs)}")
         if info.stages is not None and self.proc not in info.stages:
             allowed = " or ".join(sorted(info.stages))
-            self.fail(i, inst, f"{inst.opcode} is not allowed in a {self.proc} shader "
-                               f"(only {allowed})")
+            self.fail(i, inst, f"{inst.opcode} is not allowed in a {self.proc} shader (only {allowed})")
         if info.is_tex and not inst.texture:
             self.fail(i, inst, f"{inst.opcode} needs a texture target")
         if inst.texture and not info.is_tex:
@@ -386,17 +405,19 @@ class _Validator:
         # gives them a meaning: one per gathered texel (TEXTURE_GATHER_OFFSETS).
         n_offsets = len(inst.tex_offsets)
         if n_offsets > 1 and not (inst.opcode == "TG4" and n_offsets == 4):
-            self.fail(i, inst, f"{inst.opcode} with {n_offsets} texture offsets: only TG4 takes more "
-                               "than one, and then four (one per gathered texel)")
-        if (inst.memory_qualifiers or inst.memory_target or inst.memory_format) \
-                and not info.is_memory:
+            self.fail(
+                i,
+                inst,
+                f"{inst.opcode} with {n_offsets} texture offsets: only TG4 takes more "
+                "than one, and then four (one per gathered texel)",
+            )
+        if (inst.memory_qualifiers or inst.memory_target or inst.memory_format) and not info.is_memory:
             self.fail(i, inst, f"{inst.opcode} takes no memory qualifiers")
         if inst.label is not None:
             if not info.is_branch:
                 self.fail(i, inst, f"{inst.opcode} takes no label")
             if not 0 <= inst.label < self.n_insts:
-                self.fail(i, inst, f"label :{inst.label} is out of range (the shader has "
-                                   f"{self.n_insts} instructions)")
+                self.fail(i, inst, f"label :{inst.label} is out of range (the shader has {self.n_insts} instructions)")
         if inst.opcode == "CAL":
             if inst.label is None:
                 self.fail(i, inst, "CAL needs a target label (:N)")
@@ -407,11 +428,9 @@ class _Validator:
             self.fail(i, inst, f"{inst.opcode} has no destination to saturate")
         for d in inst.dsts:
             if d.writemask == 0 or d.writemask & ~0xF:
-                self.fail(i, inst, f"destination {d.file}[{d.index}] has an empty or bad "
-                                   "writemask")
+                self.fail(i, inst, f"destination {d.file}[{d.index}] has an empty or bad writemask")
             if d.file not in _WRITABLE and not (info.is_store and d.file in _STORE_FILES):
-                self.fail(i, inst, f"destination {d.file}[{d.index}]: {d.file} registers are "
-                                   "not writable")
+                self.fail(i, inst, f"destination {d.file}[{d.index}]: {d.file} registers are not writable")
             self.check_register(i, inst, d, "destination")
         for s in inst.srcs:
             if len(s.swizzle) != 4 or any(not 0 <= c <= 3 for c in s.swizzle):
@@ -433,18 +452,22 @@ class _Validator:
             want = " or ".join(sorted(files))
             article = "an" if want[0] in "AEIOU" else "a"
             tail = " (or a bindless handle)" if bindless else ""
-            self.fail(i, inst, f"operand {pos + 1 if kind == 'src' else 1} of "
-                               f"{inst.opcode} must be {article} {want} register{tail}, got "
-                               f"{ops[pos].file}[{ops[pos].index}]")
+            self.fail(
+                i,
+                inst,
+                f"operand {pos + 1 if kind == 'src' else 1} of "
+                f"{inst.opcode} must be {article} {want} register{tail}, got "
+                f"{ops[pos].file}[{ops[pos].index}]",
+            )
 
     # -- control flow -------------------------------------------------------------------
 
     def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
         insts = self.shader.instructions
-        stack: list[tuple[str, int, bool]] = []   # (block kind, opener index, seen ELSE/DEFAULT)
+        stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
         pairs: dict[int, int] = {}
         subs: dict[int, int] = {}
-        pending: dict[int, int] = {}   # IF index waiting for its ELSE/ENDIF target
+        pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
         for i, inst in enumerate(insts):
             info = OPCODES.get(inst.opcode)
             if info is None:
@@ -461,8 +484,12 @@ class _Validator:
                     if stack:
                         at = stack[-1][1]
                         self.fail(i, inst, f"{name} does not close the {_opened(at, insts[at])}")
-                    self.fail(i, inst, f"{name} without a matching "
-                                       f"{ {'if': 'IF/UIF', 'loop': 'BGNLOOP', 'sub': 'BGNSUB', 'switch': 'SWITCH'}[info.block]}")
+                    self.fail(
+                        i,
+                        inst,
+                        f"{name} without a matching "
+                        f"{ {'if': 'IF/UIF', 'loop': 'BGNLOOP', 'sub': 'BGNSUB', 'switch': 'SWITCH'}[info.block] }",
+                    )
                 kind, at, seen = stack[-1]
                 if info.block_role == "middle":
                     if seen:
@@ -498,8 +525,7 @@ class _Validator:
         if stack:
             kind, at, _ = stack[-1]
             closer = {"if": "ENDIF", "loop": "ENDLOOP", "sub": "ENDSUB", "switch": "ENDSWITCH"}
-            self.fail(at, insts[at], f"{insts[at].opcode} is never closed (missing "
-                                     f"{closer[kind]})")
+            self.fail(at, insts[at], f"{insts[at].opcode} is never closed (missing {closer[kind]})")
         return pairs, subs
 
     # -- summary -------------------------------------------------------------------------
@@ -534,21 +560,42 @@ class _Validator:
             target = {"IN": inputs, "OUT": outputs, "SV": svs}.get(d.file)
             if target is not None:
                 for reg in range(d.first, d.last + 1):
-                    target.append(IORegister(
-                        d.file, reg, d.semantic,
-                        d.semantic_index + (reg - d.first) if d.semantic else 0,
-                        d.interpolate, d.location, d.usage_mask, d.array_id, d.invariant,
-                        d.stream))
+                    target.append(
+                        IORegister(
+                            d.file,
+                            reg,
+                            d.semantic,
+                            d.semantic_index + (reg - d.first) if d.semantic else 0,
+                            d.interpolate,
+                            d.location,
+                            d.usage_mask,
+                            d.array_id,
+                            d.invariant,
+                            d.stream,
+                        )
+                    )
         num["IMM"] = len(shader.immediates)
 
         indirect, dim_indirect = set(), set()
         used: dict[str, set] = {f: set() for f in ("SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY")}
         sampler_targets: dict[int, list[str]] = {}
         written_outputs = set()
-        flags = dict.fromkeys(("uses_kill", "uses_demote", "uses_derivatives", "uses_fp64",
-                               "uses_int64", "uses_atomics", "uses_barrier", "uses_subroutines",
-                               "uses_fbfetch", "uses_interp_opcodes", "uses_legacy_opcodes"),
-                              False)
+        flags = dict.fromkeys(
+            (
+                "uses_kill",
+                "uses_demote",
+                "uses_derivatives",
+                "uses_fp64",
+                "uses_int64",
+                "uses_atomics",
+                "uses_barrier",
+                "uses_subroutines",
+                "uses_fbfetch",
+                "uses_interp_opcodes",
+                "uses_legacy_opcodes",
+            ),
+            False,
+        )
         streams = {0}
         for _i, _inst, op in shader.iter_operands():
             if op.indirect is not None:
@@ -571,9 +618,11 @@ class _Validator:
             types = set(info.src_types) | {info.dst_type}
             if inst.opcode in ("MOV", "UCMP"):
                 # untyped moves of 64-bit immediates still mean 64-bit data
-                types |= {_IMM_TYPE_KIND.get(shader.immediates[s.index].type, "")
-                          for s in inst.srcs if s.file == "IMM" and s.indirect is None
-                          and 0 <= s.index < len(shader.immediates)}
+                types |= {
+                    _IMM_TYPE_KIND.get(shader.immediates[s.index].type, "")
+                    for s in inst.srcs
+                    if s.file == "IMM" and s.indirect is None and 0 <= s.index < len(shader.immediates)
+                }
             if "double" in types:
                 flags["uses_fp64"] = True
             if types & {"int64", "uint64"}:
@@ -610,8 +659,9 @@ class _Validator:
             flag = table.get(reg.semantic or "")
             if flag and reg.index in written_outputs:
                 writes[flag] = True
-        sample_shading = any(r.semantic in ("SAMPLEID", "SAMPLEPOS") for r in svs) or \
-            any(r.location == "SAMPLE" for r in inputs)
+        sample_shading = any(r.semantic in ("SAMPLEID", "SAMPLEPOS") for r in svs) or any(
+            r.location == "SAMPLE" for r in inputs
+        )
         return ShaderInfo(
             shader=self.shader,
             processor=proc,
@@ -619,8 +669,11 @@ class _Validator:
             num_registers=num,
             const_buffers=const_buffers,
             hw_atomic_buffers=hw_atomics,
-            inputs=tuple(inputs), outputs=tuple(outputs), system_values=tuple(svs),
-            indirect_files=frozenset(indirect), dim_indirect_files=frozenset(dim_indirect),
+            inputs=tuple(inputs),
+            outputs=tuple(outputs),
+            system_values=tuple(svs),
+            indirect_files=frozenset(indirect),
+            dim_indirect_files=frozenset(dim_indirect),
             temp_arrays=temp_arrays,
             samplers_used=tuple(sorted(used["SAMP"])),
             sampler_views_used=tuple(sorted(used["SVIEW"])),
@@ -636,7 +689,8 @@ class _Validator:
             num_streams=max(streams) + 1 if proc == "GEOM" else 1,
             block_pairs=pairs,
             subroutines=subs,
-            **writes, **flags,
+            **writes,
+            **flags,
         )
 
     def _memory_types(self, used) -> dict[int, str]:

@@ -55,8 +55,9 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[2:
 def _import_alone(name: str):
     # cwd = the repository root and "" first on sys.path (python -c): the
     # worktree's packages, not an installed copy.
-    return subprocess.run([sys.executable, "-c", _CHILD, name, *WATCHED], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-c", _CHILD, name, *WATCHED], cwd=ROOT, capture_output=True, text=True, timeout=240
+    )
 
 
 @pytest.fixture(scope="module")

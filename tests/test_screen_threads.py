@@ -43,8 +43,9 @@ JOIN_TIMEOUT = 60
 
 
 def _tex2d(w, h, last_level=0):
-    return ResourceTemplate(target=Target.TEXTURE_2D, format=RGBA8, width0=w, height0=h, last_level=last_level,
-                            bind=SV_RT)
+    return ResourceTemplate(
+        target=Target.TEXTURE_2D, format=RGBA8, width0=w, height0=h, last_level=last_level, bind=SV_RT
+    )
 
 
 def _levels(gl, res):
@@ -100,8 +101,17 @@ def test_resource_create_off_gl_thread_allocates_on_first_use(screen):
     seen = {}
 
     def worker():
-        res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=RGBA8, width0=24,
-                                                      height0=10, array_size=3, last_level=4, bind=SV_RT))
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=RGBA8,
+                width0=24,
+                height0=10,
+                array_size=3,
+                last_level=4,
+                bind=SV_RT,
+            )
+        )
         seen["res"] = res
         seen["pending"] = not res.has_storage
         with pytest.raises(HostGLError, match="GL thread"):
@@ -219,17 +229,27 @@ def test_screen_methods_from_two_threads_at_once(screen):
             assert screen.get_param(Cap.MAX_TEXTURE_2D_SIZE) == max_2d
             assert screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_TEMPS) == fs_temps
             assert screen.is_format_supported(RGBA8, Target.TEXTURE_2D, 0, 0, SV_RT) is True
-            assert screen.is_format_supported(Format.Z24_UNORM_S8_UINT, Target.TEXTURE_3D, 0, 0,
-                                              Bind.DEPTH_STENCIL) is False
+            assert (
+                screen.is_format_supported(Format.Z24_UNORM_S8_UINT, Target.TEXTURE_3D, 0, 0, Bind.DEPTH_STENCIL)
+                is False
+            )
             now = screen.get_timestamp()
             assert now >= last, "get_timestamp went backwards on one thread"
             last = now
             assert screen.can_create_resource(good) is True
             assert screen.can_create_resource(bad) is False
             size = 4 + (i % 13) + k
-            res = screen.resource_create(ResourceTemplate(
-                target=Target.TEXTURE_2D_ARRAY, format=RGBA8, width0=size, height0=size + 1,
-                array_size=1 + k, last_level=2, bind=SV_RT))
+            res = screen.resource_create(
+                ResourceTemplate(
+                    target=Target.TEXTURE_2D_ARRAY,
+                    format=RGBA8,
+                    width0=size,
+                    height0=size + 1,
+                    array_size=1 + k,
+                    last_level=2,
+                    bind=SV_RT,
+                )
+            )
             if i % 3:
                 screen.resource_destroy(res)  # never allocated: nothing to free
             else:

@@ -23,6 +23,7 @@ def _ctx():
     def op(i):
         def call(*args):
             sent.append((i, args))
+
         return call
 
     ops = tuple(op(i) for i in range(3))

@@ -52,8 +52,8 @@ def _field(bits: np.ndarray, start: int, count: int) -> np.ndarray:
     """Unsigned field of ``count`` bits at ``start`` of every row: int64 (N,)."""
     if count == 0:
         return np.zeros(bits.shape[0], np.int64)
-    weights = (1 << np.arange(count, dtype=np.int64))
-    return bits[:, start:start + count].astype(np.int64) @ weights
+    weights = 1 << np.arange(count, dtype=np.int64)
+    return bits[:, start : start + count].astype(np.int64) @ weights
 
 
 def _subsets_and_anchors(ns: int, partition: np.ndarray) -> tuple:

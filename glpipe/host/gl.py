@@ -276,7 +276,7 @@ def _pyopengl(platform: str):
 
 
 def _context_platform(mgl) -> str:
-    """"egl" or "glx": which window-system binding made ``mgl`` current."""
+    """Which window-system binding made ``mgl`` current: "egl" or "glx"."""
     mod = type(mgl.mglo._context).__module__ if hasattr(mgl.mglo, "_context") else ""
     if mod.startswith("egl") or mod.endswith(".egl"):
         return "egl"
@@ -423,7 +423,9 @@ class HostGL:
         glsl_version = host_glsl if cap is None else min(host_glsl, cap)
         extensions = host_exts if cap is None else frozenset()
         if cap is not None and host_version < cap:
-            raise HostGLError(f"profile {profile_name!r} needs GL {cap / 100:.1f}; the host has {host_version / 100:.1f}")
+            raise HostGLError(
+                f"profile {profile_name!r} needs GL {cap / 100:.1f}; the host has {host_version / 100:.1f}"
+            )
         feats = frozenset(row.name for row in FEATURES.values() if granted(row, gl_version, extensions))
 
         def allowed(feat):

@@ -16,22 +16,57 @@ import functools
 
 #: Entry points in HotGL, in ``ops`` order.
 NAMES = (
-    "glEnable", "glDisable", "glEnablei", "glDisablei",
-    "glColorMask", "glColorMaski", "glBlendEquationSeparate", "glBlendEquationSeparatei",
-    "glBlendFuncSeparate", "glBlendFuncSeparatei", "glLogicOp",
-    "glDepthFunc", "glDepthMask", "glStencilFunc", "glStencilFuncSeparate", "glStencilOp",
-    "glStencilOpSeparate", "glStencilMask", "glStencilMaskSeparate",
-    "glFrontFace", "glCullFace", "glPolygonMode", "glProvokingVertex", "glClipControl",
-    "glUseProgram", "glBindVertexArray", "glBindBuffer", "glBindBufferBase",
-    "glBindTextureUnit", "glActiveTexture", "glBindTexture", "glBindSampler", "glBindFramebuffer",
-    "glEnableVertexAttribArray", "glDisableVertexAttribArray",
-    "glPointSize", "glLineWidth", "glPolygonOffset", "glPolygonOffsetClamp", "glDepthBoundsEXT",
+    "glEnable",
+    "glDisable",
+    "glEnablei",
+    "glDisablei",
+    "glColorMask",
+    "glColorMaski",
+    "glBlendEquationSeparate",
+    "glBlendEquationSeparatei",
+    "glBlendFuncSeparate",
+    "glBlendFuncSeparatei",
+    "glLogicOp",
+    "glDepthFunc",
+    "glDepthMask",
+    "glStencilFunc",
+    "glStencilFuncSeparate",
+    "glStencilOp",
+    "glStencilOpSeparate",
+    "glStencilMask",
+    "glStencilMaskSeparate",
+    "glFrontFace",
+    "glCullFace",
+    "glPolygonMode",
+    "glProvokingVertex",
+    "glClipControl",
+    "glUseProgram",
+    "glBindVertexArray",
+    "glBindBuffer",
+    "glBindBufferBase",
+    "glBindTextureUnit",
+    "glActiveTexture",
+    "glBindTexture",
+    "glBindSampler",
+    "glBindFramebuffer",
+    "glEnableVertexAttribArray",
+    "glDisableVertexAttribArray",
+    "glPointSize",
+    "glLineWidth",
+    "glPolygonOffset",
+    "glPolygonOffsetClamp",
+    "glDepthBoundsEXT",
 )
 
 _F, _D = ctypes.c_float, ctypes.c_double
 #: Entry points taking floating-point arguments: their argtypes.
-ARGTYPES = {"glPointSize": (_F,), "glLineWidth": (_F,), "glPolygonOffset": (_F, _F),
-            "glPolygonOffsetClamp": (_F, _F, _F), "glDepthBoundsEXT": (_D, _D)}
+ARGTYPES = {
+    "glPointSize": (_F,),
+    "glLineWidth": (_F,),
+    "glPolygonOffset": (_F, _F),
+    "glPolygonOffsetClamp": (_F, _F, _F),
+    "glDepthBoundsEXT": (_D, _D),
+}
 
 #: Names to ask the platform for, in order, where the core name may be absent
 #: (ARB_polygon_offset_clamp is GL 4.6; a 4.5 host exports the EXT name too).

@@ -27,16 +27,16 @@ from ..ir import Instruction
 class Structure:
     """Matched blocks of an instruction list (indices into it)."""
 
-    else_of: dict[int, int] = field(default_factory=dict)      # IF -> ELSE
-    endif_of: dict[int, int] = field(default_factory=dict)     # IF/ELSE -> ENDIF
-    endloop_of: dict[int, int] = field(default_factory=dict)   # BGNLOOP -> ENDLOOP
-    bgnloop_of: dict[int, int] = field(default_factory=dict)   # ENDLOOP -> BGNLOOP
+    else_of: dict[int, int] = field(default_factory=dict)  # IF -> ELSE
+    endif_of: dict[int, int] = field(default_factory=dict)  # IF/ELSE -> ENDIF
+    endloop_of: dict[int, int] = field(default_factory=dict)  # BGNLOOP -> ENDLOOP
+    bgnloop_of: dict[int, int] = field(default_factory=dict)  # ENDLOOP -> BGNLOOP
     endswitch_of: dict[int, int] = field(default_factory=dict)  # SWITCH -> ENDSWITCH
     cases_of: dict[int, list[int]] = field(default_factory=dict)  # SWITCH -> CASE/DEFAULT indices
-    breaks_to: dict[int, int] = field(default_factory=dict)    # BRK/BREAKC -> BGNLOOP or SWITCH
+    breaks_to: dict[int, int] = field(default_factory=dict)  # BRK/BREAKC -> BGNLOOP or SWITCH
     continues_to: dict[int, int] = field(default_factory=dict)  # CONT -> BGNLOOP
     subroutines: dict[int, int] = field(default_factory=dict)  # BGNSUB -> ENDSUB
-    main_end: int = 0                                          # index one past main's last instruction
+    main_end: int = 0  # index one past main's last instruction
 
     def sub_of_label(self, label: int) -> int:
         """The BGNSUB index a ``CAL :label`` calls."""
@@ -96,8 +96,7 @@ def analyse(insts: Sequence[Instruction]) -> Structure:
         elif op == "ENDSUB":
             kind, start = _pop(stack, "sub", i, op)
             st.subroutines[start] = i
-        elif op == "END" and main_end is None and not any(k == "sub" for k, _ in stack) \
-                and not stack:
+        elif op == "END" and main_end is None and not any(k == "sub" for k, _ in stack) and not stack:
             main_end = i
     if stack:
         kind, start = stack[-1]
@@ -152,8 +151,9 @@ def _after_break(insts, st: Structure, target: int) -> int:
     return st.endloop_of[target] + 1
 
 
-def reaching_definitions(insts: Sequence[Instruction], st: Structure, end: int,
-                         gen: Sequence[int], kill: Sequence[int]) -> list[int]:
+def reaching_definitions(
+    insts: Sequence[Instruction], st: Structure, end: int, gen: Sequence[int], kill: Sequence[int]
+) -> list[int]:
     """Bitsets of the definitions reaching the *start* of each instruction of
     ``insts[0:end]`` (classic forward data flow; ``gen``/``kill`` are per
     instruction bitsets over definition ids, Python ints)."""
@@ -197,7 +197,8 @@ def call_graph_is_acyclic(insts: Sequence[Instruction], st: Structure) -> None:
         for nxt in calls.get(node, ()):
             if state.get(nxt) == 1:
                 raise UnsupportedError(
-                    f"CAL: subroutine at instruction {nxt} is called recursively; GLSL has no recursion")
+                    f"CAL: subroutine at instruction {nxt} is called recursively; GLSL has no recursion"
+                )
             if state.get(nxt) is None:
                 visit(nxt, path + [nxt])
         state[node] = 2

@@ -113,9 +113,16 @@ class Decls:
         if file == "ADDR":
             self.num_addrs = max(self.num_addrs, decl.last + 1)
             return
-        table = {"IN": self.inputs, "OUT": self.outputs, "SV": self.system_values,
-                 "SVIEW": self.sviews, "SAMP": self.samplers, "IMAGE": self.images,
-                 "BUFFER": self.buffers, "MEMORY": self.memories}.get(file)
+        table = {
+            "IN": self.inputs,
+            "OUT": self.outputs,
+            "SV": self.system_values,
+            "SVIEW": self.sviews,
+            "SAMP": self.samplers,
+            "IMAGE": self.images,
+            "BUFFER": self.buffers,
+            "MEMORY": self.memories,
+        }.get(file)
         if table is None:
             return
         for index in range(decl.first, decl.last + 1):
@@ -190,8 +197,7 @@ class Decls:
         decl = self.memories.get(index)
         if decl is not None:
             return decl.memory_type or "GLOBAL"
-        if any((d.memory_type or "GLOBAL") == "SHARED" for d in self.memories.values()) \
-                or self.processor == "COMP":
+        if any((d.memory_type or "GLOBAL") == "SHARED" for d in self.memories.values()) or self.processor == "COMP":
             return "SHARED"
         return "GLOBAL"
 

@@ -15,8 +15,7 @@ from .exprs import PREC, Expr, bitcast, call, op
 from .types import array_id_of
 
 UNIFORM = "glp_exact_zero"
-_DECL = (f"uniform uvec4 {UNIFORM};  // always 0 (never set): opaque identities for _PRECISE "
-         "without 'precise'")
+_DECL = f"uniform uvec4 {UNIFORM};  // always 0 (never set): opaque identities for _PRECISE without 'precise'"
 
 
 def emulated(em) -> bool:
@@ -169,5 +168,15 @@ ADD_ODD = """double glp_add_odd(double x, double y)
 }"""
 
 
-__all__ = ["UNIFORM", "emulated", "is_exact", "inst_is_exact", "exact_instructions", "barrier",
-           "operands", "result", "step", "ADD_ODD"]
+__all__ = [
+    "UNIFORM",
+    "emulated",
+    "is_exact",
+    "inst_is_exact",
+    "exact_instructions",
+    "barrier",
+    "operands",
+    "result",
+    "step",
+    "ADD_ODD",
+]

@@ -28,7 +28,9 @@ for _table in (ALU, FLOW, FRAGMENT, MEMORY, TEXTURE, WIDE):
 def _unsupported(reason: str):
     def handler(em, i, inst):
         from ..errors import UnsupportedError
+
         raise UnsupportedError(f"{inst.opcode}: {reason}")
+
     return handler
 
 

@@ -37,12 +37,13 @@ from ..errors import UnsupportedError
 from ..ir import Indirect, Instruction
 
 RESOURCE_FILES = ("SAMP", "SVIEW", "BUFFER", "IMAGE")
-_STATE_KEY = "resource_index"     # em.pass_state entry while an array lookup is emitted
+_STATE_KEY = "resource_index"  # em.pass_state entry while an array lookup is emitted
 
 
 def _tables(decls, file: str):
     """(the declarations of ``file`` by index, a function giving the key elements of one
     GLSL array must share) -- SVIEW target and return types, IMAGE target and format."""
+
     def sview_key(k):
         d = decls.sviews.get(k)
         return None if d is None else (d.target, d.return_types)
@@ -51,8 +52,12 @@ def _tables(decls, file: str):
         d = decls.images[k]
         return d.target, d.image_format
 
-    return {"SAMP": (decls.samplers, sview_key), "SVIEW": (decls.sviews, sview_key),
-            "BUFFER": (decls.buffers, lambda k: None), "IMAGE": (decls.images, image_key)}[file]
+    return {
+        "SAMP": (decls.samplers, sview_key),
+        "SVIEW": (decls.sviews, sview_key),
+        "BUFFER": (decls.buffers, lambda k: None),
+        "IMAGE": (decls.images, image_key),
+    }[file]
 
 
 def declared_run(decls, file: str, index: int) -> tuple[int, int] | None:
@@ -175,10 +180,12 @@ def analyse(em, inst: Instruction) -> Indexing | None:
     for role, pos, reg in found:
         ind = reg.indirect
         if (ind.file, ind.index, ind.component) != (indirect.file, indirect.index, indirect.component):
-            raise UnsupportedError(f"{inst.opcode}: {found[0][2].file} and {reg.file} indexed by different "
-                                   f"address registers (GLSL has no sampler per view and sampler pair)")
+            raise UnsupportedError(
+                f"{inst.opcode}: {found[0][2].file} and {reg.file} indexed by different "
+                f"address registers (GLSL has no sampler per view and sampler pair)"
+            )
         run = declared_run(em.decls, reg.file, reg.index)
-        if run is None:      # the validator refuses this; keep a clear message anyway
+        if run is None:  # the validator refuses this; keep a clear message anyway
             raise UnsupportedError(f"{inst.opcode}: {reg.file}[{reg.index}] is not declared")
         lo, hi = run[0] - reg.index, run[1] - reg.index
         kmin = lo if kmin is None else max(kmin, lo)
@@ -244,9 +251,18 @@ def indexed(handler: Callable, array_ok: Callable) -> Callable:
 
 def wrap_table(table: dict, array_ok: Callable, opcodes=None) -> dict:
     """``table`` with the handlers of ``opcodes`` (default: all) wrapped by ``indexed``."""
-    return {name: (indexed(h, array_ok) if opcodes is None or name in opcodes else h)
-            for name, h in table.items()}
+    return {name: (indexed(h, array_ok) if opcodes is None or name in opcodes else h) for name, h in table.items()}
 
 
-__all__ = ["RESOURCE_FILES", "Indexing", "Operand", "ActiveArray", "analyse", "active", "indexed",
-           "wrap_table", "declared_run", "touches"]
+__all__ = [
+    "RESOURCE_FILES",
+    "Indexing",
+    "Operand",
+    "ActiveArray",
+    "analyse",
+    "active",
+    "indexed",
+    "wrap_table",
+    "declared_run",
+    "touches",
+]

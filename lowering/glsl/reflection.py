@@ -97,7 +97,9 @@ class VaryingInfo:
     per_vertex: bool = False
     patch: bool = False
     builtin: bool = False
-    xfb_name: str | None = None    # name for glTransformFeedbackVaryings (the member of an unnamed output block, or a built-in)
+    xfb_name: str | None = (
+        None  # name for glTransformFeedbackVaryings (the member of an unnamed output block, or a built-in)
+    )
 
 
 @dataclass(frozen=True)
@@ -177,5 +179,12 @@ class Reflection:
         return asdict(self)
 
 
-__all__ = ["Reflection", "ConstantBufferInfo", "SamplerInfo", "ShaderBufferInfo", "ImageInfo",
-           "AtomicBufferInfo", "VaryingInfo"]
+__all__ = [
+    "Reflection",
+    "ConstantBufferInfo",
+    "SamplerInfo",
+    "ShaderBufferInfo",
+    "ImageInfo",
+    "AtomicBufferInfo",
+    "VaryingInfo",
+]

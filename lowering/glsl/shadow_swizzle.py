@@ -43,8 +43,17 @@ CLASS_LETTERS = {COMPARE: "c", ZERO: "0", ONE: "1"}
 # Opcodes that compare: the operand naming the view (TEX style: the SAMP operand,
 # which tgsi.rst pairs with the SVIEW of the same index; SAMPLE_C: the SVIEW operand).
 _LOOKUP_VIEW_OPERAND = {
-    "TEX": -1, "TEX2": -1, "TXB": -1, "TXB2": -1, "TXL": -1, "TXL2": -1, "TEX_LZ": -1, "TXD": -1, "TXP": -1,
-    "SAMPLE_C": 1, "SAMPLE_C_LZ": 1,
+    "TEX": -1,
+    "TEX2": -1,
+    "TXB": -1,
+    "TXB2": -1,
+    "TXL": -1,
+    "TXL2": -1,
+    "TEX_LZ": -1,
+    "TXD": -1,
+    "TXP": -1,
+    "SAMPLE_C": 1,
+    "SAMPLE_C_LZ": 1,
 }
 
 
@@ -124,5 +133,15 @@ def parse_entry(text: str) -> tuple[int, tuple[int, int, int, int]]:
     return int(view, 0), tuple(by_letter[ch] for ch in letters)
 
 
-__all__ = ["COMPARE", "ZERO", "ONE", "DEFAULT_CLASS", "compare_class", "compare_uses", "compare_result",
-           "class_of", "view_of", "parse_entry"]
+__all__ = [
+    "COMPARE",
+    "ZERO",
+    "ONE",
+    "DEFAULT_CLASS",
+    "compare_class",
+    "compare_uses",
+    "compare_result",
+    "class_of",
+    "view_of",
+    "parse_entry",
+]

@@ -23,39 +23,120 @@ UNTYPED = "untyped"
 RESOURCE_FILES = frozenset({"SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC"})
 WIDE_TYPES = frozenset({"double", "int64", "uint64"})
 
-TEX_OPS = frozenset({"TEX", "TEX2", "TXB", "TXB2", "TXL", "TXL2", "TXP", "TXD", "TXF", "TEX_LZ",
-                     "TXF_LZ", "TG4", "LODQ", "TXQ", "TXQS", "TXQ_LZ"})
-SAMPLE_OPS = frozenset({"SAMPLE", "SAMPLE_I", "SAMPLE_I_MS", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ",
-                        "SAMPLE_D", "SAMPLE_L", "GATHER4", "SVIEWINFO", "SAMPLE_POS", "SAMPLE_INFO",
-                        "LOD"})
-ATOMIC_OPS = frozenset({"ATOMUADD", "ATOMFADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR",
-                        "ATOMUMIN", "ATOMUMAX", "ATOMIMIN", "ATOMIMAX", "ATOMINC_WRAP", "ATOMDEC_WRAP"})
+TEX_OPS = frozenset(
+    {
+        "TEX",
+        "TEX2",
+        "TXB",
+        "TXB2",
+        "TXL",
+        "TXL2",
+        "TXP",
+        "TXD",
+        "TXF",
+        "TEX_LZ",
+        "TXF_LZ",
+        "TG4",
+        "LODQ",
+        "TXQ",
+        "TXQS",
+        "TXQ_LZ",
+    }
+)
+SAMPLE_OPS = frozenset(
+    {
+        "SAMPLE",
+        "SAMPLE_I",
+        "SAMPLE_I_MS",
+        "SAMPLE_B",
+        "SAMPLE_C",
+        "SAMPLE_C_LZ",
+        "SAMPLE_D",
+        "SAMPLE_L",
+        "GATHER4",
+        "SVIEWINFO",
+        "SAMPLE_POS",
+        "SAMPLE_INFO",
+        "LOD",
+    }
+)
+ATOMIC_OPS = frozenset(
+    {
+        "ATOMUADD",
+        "ATOMFADD",
+        "ATOMXCHG",
+        "ATOMCAS",
+        "ATOMAND",
+        "ATOMOR",
+        "ATOMXOR",
+        "ATOMUMIN",
+        "ATOMUMAX",
+        "ATOMIMIN",
+        "ATOMIMAX",
+        "ATOMINC_WRAP",
+        "ATOMDEC_WRAP",
+    }
+)
 
 # Scalar ops that read .x of every source and replicate (beyond the DP family).
 _DOT_POSITIONS = {
-    "DP2": ((0, 1), (0, 1)), "DP3": ((0, 1, 2), (0, 1, 2)), "DP4": ((0, 1, 2, 3), (0, 1, 2, 3)),
-    "DPH": ((0, 1, 2), (0, 1, 2, 3)), "DP2A": ((0, 1), (0, 1), (0,)),
-    "PK2H": ((0, 1),), "PK2US": ((0, 1),), "PK4B": ((0, 1, 2, 3),), "PK4UB": ((0, 1, 2, 3),),
+    "DP2": ((0, 1), (0, 1)),
+    "DP3": ((0, 1, 2), (0, 1, 2)),
+    "DP4": ((0, 1, 2, 3), (0, 1, 2, 3)),
+    "DPH": ((0, 1, 2), (0, 1, 2, 3)),
+    "DP2A": ((0, 1), (0, 1), (0,)),
+    "PK2H": ((0, 1),),
+    "PK2US": ((0, 1),),
+    "PK4B": ((0, 1, 2, 3),),
+    "PK4UB": ((0, 1, 2, 3),),
 }
 _CHAN_POSITIONS = {
-    "LIT": ((0, 1, 3),), "EXP": ((0,),), "LOG": ((0,),), "DST": ((1, 2), (1, 3)),
-    "XPD": ((0, 1, 2), (0, 1, 2)), "SCS": ((0,),), "NRM": ((0, 1, 2),),
-    "UP2H": ((0,),), "UP2US": ((0,),), "UP4B": ((0,),), "UP4UB": ((0,),),
+    "LIT": ((0, 1, 3),),
+    "EXP": ((0,),),
+    "LOG": ((0,),),
+    "DST": ((1, 2), (1, 3)),
+    "XPD": ((0, 1, 2), (0, 1, 2)),
+    "SCS": ((0,),),
+    "NRM": ((0, 1, 2),),
+    "UP2H": ((0,),),
+    "UP2US": ((0,),),
+    "UP4B": ((0,),),
+    "UP4UB": ((0,),),
 }
 
 # Compares that write ~0 / 0 words: their value is produced as a uint
 # (``-uvec4(lessThan(a, b))``) whatever Mesa's table calls the destination.
-SET_ON_COMPARE = frozenset({"FSEQ", "FSGE", "FSLT", "FSNE", "ISGE", "ISLT", "USEQ", "USGE", "USLT",
-                            "USNE", "DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT",
-                            "U64SGE", "I64SLT", "I64SGE"})
+SET_ON_COMPARE = frozenset(
+    {
+        "FSEQ",
+        "FSGE",
+        "FSLT",
+        "FSNE",
+        "ISGE",
+        "ISLT",
+        "USEQ",
+        "USGE",
+        "USLT",
+        "USNE",
+        "DSEQ",
+        "DSNE",
+        "DSLT",
+        "DSGE",
+        "U64SEQ",
+        "U64SNE",
+        "U64SLT",
+        "U64SGE",
+        "I64SLT",
+        "I64SGE",
+    }
+)
 
 # 64-bit opcodes whose *result* is one 32-bit word per lane, in .x/.y.
 NARROWING = frozenset({"D2F", "D2I", "D2U", "U642F", "I642F"})
 # ... and whose 32-bit *source* word of lane k is at swizzle position k.
 WIDENING = frozenset({"F2D", "I2D", "U2D", "F2U64", "F2I64", "U2I64", "I2I64"})
 # 64-bit compares: a 32-bit ~0/0 word per lane, in .x (lane 0) and .z (lane 1).
-WIDE_COMPARES = frozenset({"DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT", "U64SGE",
-                           "I64SLT", "I64SGE"})
+WIDE_COMPARES = frozenset({"DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE"})
 
 
 def is_wide(opcode: str) -> bool:
@@ -106,8 +187,11 @@ def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str 
         return [t], [t]
     if op == "UCMP":
         mods = [s.negate or s.absolute for s in inst.srcs]
-        return [UNTYPED], ["float" if mods[0] else "uint",
-                           "float" if mods[1] else UNTYPED, "float" if mods[2] else UNTYPED]
+        return [UNTYPED], [
+            "float" if mods[0] else "uint",
+            "float" if mods[1] else UNTYPED,
+            "float" if mods[2] else UNTYPED,
+        ]
     if op == "READ_FIRST":
         return [UNTYPED], [UNTYPED]
     if op == "READ_INVOC":
@@ -120,7 +204,7 @@ def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str 
         return dsts, ["uint"] * len(inst.srcs)
     if op in SET_ON_COMPARE:
         return ["uint"], srcs
-    if op == "UADD":            # Mesa calls the result signed; the sources are uint and the bits equal
+    if op == "UADD":  # Mesa calls the result signed; the sources are uint and the bits equal
         return ["uint"], srcs
     if op in ("ARL", "ARR"):
         return ["int"], ["float"]
@@ -129,7 +213,7 @@ def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str 
     if op == "FBFETCH":
         return ["float"], [None]
     if op.startswith("INTERP_"):
-        return ["float"], ["float", "int" if op == "INTERP_SAMPLE" else "float"][:len(inst.srcs)]
+        return ["float"], ["float", "int" if op == "INTERP_SAMPLE" else "float"][: len(inst.srcs)]
     if op in TEX_OPS:
         return _tex_types(inst, decls, srcs)
     if op in SAMPLE_OPS:
@@ -160,16 +244,27 @@ def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str 
 
 
 # GLSL takes the offset / bit count of bitfield operations as int.
-_SRC_OVERRIDES = {("UBFE", 1): "int", ("UBFE", 2): "int", ("BFI", 2): "int", ("BFI", 3): "int",
-                  ("IBFE", 1): "int", ("IBFE", 2): "int", ("USHR", 1): "uint", ("SHL", 1): "uint",
-                  ("ISHR", 1): "uint", ("U64SHL", 1): "uint", ("U64SHR", 1): "uint", ("I64SHR", 1): "uint"}
+_SRC_OVERRIDES = {
+    ("UBFE", 1): "int",
+    ("UBFE", 2): "int",
+    ("BFI", 2): "int",
+    ("BFI", 3): "int",
+    ("IBFE", 1): "int",
+    ("IBFE", 2): "int",
+    ("USHR", 1): "uint",
+    ("SHL", 1): "uint",
+    ("ISHR", 1): "uint",
+    ("U64SHL", 1): "uint",
+    ("U64SHR", 1): "uint",
+    ("I64SHR", 1): "uint",
+}
 
 
 def _tex_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     op = inst.opcode
     ret = decls.sview_return_type(sampler_index(inst))
     if op in ("TXQ", "TXQ_LZ"):
-        return ["int"], ["int", None][:len(inst.srcs)] if op == "TXQ" else [None]
+        return ["int"], ["int", None][: len(inst.srcs)] if op == "TXQ" else [None]
     if op == "TXQS":
         return ["int"], [None]
     if op == "LODQ":
@@ -217,6 +312,7 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
 # ---------------------------------------------------------------------------
 # Channels
 # ---------------------------------------------------------------------------
+
 
 def _written(inst: Instruction) -> tuple[int, ...]:
     return writemask_components(inst.dsts[0].writemask) if inst.dsts else (0, 1, 2, 3)
@@ -274,8 +370,20 @@ def src_positions(inst: Instruction, i: int, src_type: str | None = None) -> tup
         return tuple(sorted(set(out))) or (0,)
     if info.output_mode == "REPL":
         return (0,)
-    if op in ("IF", "UIF", "SWITCH", "CASE", "EMIT", "ENDPRIM", "BREAKC", "MEMBAR",
-              "VOTE_ANY", "VOTE_ALL", "VOTE_EQ", "BALLOT"):
+    if op in (
+        "IF",
+        "UIF",
+        "SWITCH",
+        "CASE",
+        "EMIT",
+        "ENDPRIM",
+        "BREAKC",
+        "MEMBAR",
+        "VOTE_ANY",
+        "VOTE_ALL",
+        "VOTE_EQ",
+        "BALLOT",
+    ):
         return (0,)
     if op == "READ_INVOC" and i == 1:
         return (0,)
@@ -300,8 +408,24 @@ def storage_vote(value_type: str | None) -> str | None:
 
 
 __all__ = [
-    "UNTYPED", "SET_ON_COMPARE", "RESOURCE_FILES", "WIDE_TYPES", "TEX_OPS", "SAMPLE_OPS", "ATOMIC_OPS", "NARROWING",
-    "WIDENING", "WIDE_COMPARES", "is_wide", "operand_types", "resource_value_type", "sampler_index",
-    "lanes", "lane_dst_components", "lane_src_positions", "src_positions", "dst_components",
+    "UNTYPED",
+    "SET_ON_COMPARE",
+    "RESOURCE_FILES",
+    "WIDE_TYPES",
+    "TEX_OPS",
+    "SAMPLE_OPS",
+    "ATOMIC_OPS",
+    "NARROWING",
+    "WIDENING",
+    "WIDE_COMPARES",
+    "is_wide",
+    "operand_types",
+    "resource_value_type",
+    "sampler_index",
+    "lanes",
+    "lane_dst_components",
+    "lane_src_positions",
+    "src_positions",
+    "dst_components",
     "storage_vote",
 ]

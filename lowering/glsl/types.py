@@ -71,7 +71,7 @@ class RegisterPlan:
 
     operand_vars: dict[tuple[int, str, int], TempVar] = field(default_factory=dict)
     register_vars: dict[int, TempVar] = field(default_factory=dict)
-    arrays: dict[int, ArrayVar] = field(default_factory=dict)      # array id (0 = whole file)
+    arrays: dict[int, ArrayVar] = field(default_factory=dict)  # array id (0 = whole file)
     array_of_register: dict[int, int] = field(default_factory=dict)
     variables: list[TempVar] = field(default_factory=list)
     const_types: dict[int, str] = field(default_factory=dict)
@@ -136,12 +136,13 @@ class _Access:
     comps: tuple[int, ...]
     type: str | None
     follows: tuple[int, str, int] | None = None
-    fixed_follow: str | None = None      # type of a non-TEMP operand an untyped move copies
+    fixed_follow: str | None = None  # type of a non-TEMP operand an untyped move copies
     precise: bool = False
 
 
-def plan_registers(shader: Shader, decls: Decls, insts: Sequence[Instruction], structure: cfg.Structure,
-                   fixed_type) -> RegisterPlan:
+def plan_registers(
+    shader: Shader, decls: Decls, insts: Sequence[Instruction], structure: cfg.Structure, fixed_type
+) -> RegisterPlan:
     """Build the ``RegisterPlan`` of ``shader``.
 
     ``fixed_type(src)`` returns the GLSL base type of a non-TEMP source
@@ -165,6 +166,7 @@ def plan_registers(shader: Shader, decls: Decls, insts: Sequence[Instruction], s
 
 
 # ---------------------------------------------------------------------------
+
 
 def _plan_arrays(plan: RegisterPlan, decls: Decls, insts: Sequence[Instruction]) -> None:
     """Decide which registers live in arrays (declared ARRAY(id) ranges that are
@@ -224,8 +226,9 @@ def _collect(decls: Decls, insts: Sequence[Instruction], plan: RegisterPlan, fix
                     untyped_dst.fixed_follow = fixed_type(src)
                 continue
             if is_wide(inst.opcode) and inst.dsts:
-                positions = tuple(sorted({p for lane in lanes(inst)
-                                          for p in lane_src_positions(inst, s, lane, t)})) or (0,)
+                positions = tuple(
+                    sorted({p for lane in lanes(inst) for p in lane_src_positions(inst, s, lane, t)})
+                ) or (0,)
             else:
                 positions = src_positions(inst, s, t)
             comps = tuple(sorted({src.swizzle[p] for p in positions}))
@@ -241,13 +244,12 @@ def _collect(decls: Decls, insts: Sequence[Instruction], plan: RegisterPlan, fix
     return defs, uses
 
 
-def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: list[_Access],
-                 uses: list[_Access]) -> None:
+def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: list[_Access], uses: list[_Access]) -> None:
     """Union definitions that reach common uses; one variable per web."""
     end = structure.main_end
     # Definition ids: one per (def access, component).
-    def_ids: list[tuple[int, int]] = []         # id -> (index into defs, component)
-    by_slot: dict[tuple[int, int], int] = defaultdict(int)   # (reg, comp) -> bitset of its defs
+    def_ids: list[tuple[int, int]] = []  # id -> (index into defs, component)
+    by_slot: dict[tuple[int, int], int] = defaultdict(int)  # (reg, comp) -> bitset of its defs
     gen = [0] * len(insts)
     per_inst_defs: dict[int, list[int]] = defaultdict(list)
     for k, acc in enumerate(defs):
@@ -266,7 +268,7 @@ def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: list
     reach = cfg.reaching_definitions(insts, structure, end, gen, kill)
 
     uf = _UnionFind()
-    for k in range(len(defs)):                          # one instruction's components together
+    for k in range(len(defs)):  # one instruction's components together
         uf.find(("def", k))
     for u, acc in enumerate(uses):
         node = ("use", u)
@@ -295,7 +297,7 @@ def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: list
     for u, acc in enumerate(uses):
         root = uf.find(("use", u))
         var = groups.get(root)
-        if var is None:                 # reads a value nothing wrote: the register's own variable
+        if var is None:  # reads a value nothing wrote: the register's own variable
             var = plan.register_var(acc.register)
             groups[root] = var
         plan.operand_vars[acc.key] = var

@@ -15,8 +15,7 @@ def varying_name(semantic: str, index: int) -> str:
     return f"glp_{semantic.lower()}_{index}"
 
 
-def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix: str = "",
-                  instance: str = "") -> str:
+def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix: str = "", instance: str = "") -> str:
     """The interface block declaring user varying ``name`` (one block per varying, so
     that a GS/TCS/TES can have an input and an output of the same semantic and
     every stage links by block name)."""

@@ -78,8 +78,9 @@ class ComponentView:
 
     kind = "component"
 
-    def __init__(self, entries: Sequence[Component | None], type_: str,
-                 defaults: tuple[int, int, int, int] = (0, 0, 0, 0)):
+    def __init__(
+        self, entries: Sequence[Component | None], type_: str, defaults: tuple[int, int, int, int] = (0, 0, 0, 0)
+    ):
         self.entries = list(entries) + [None] * (4 - len(entries))
         self.type = type_
         self.defaults = defaults

@@ -16,8 +16,8 @@ VERTEX_FLAG = "glp_vertex_edgeflag"
 MASKS = "glp_edge_masks"
 _CORNER, _BITS = "glp_edge_corner", "glp_edge_bits"
 
-EDGE_FLAGS_MASKS = 1    # GS: the boundary masks of translated primitives (buffer texture)
-EDGE_FLAGS_VERTEX = 2   # VS: EDGEFLAG out; GS: AND the vertex edge flags
+EDGE_FLAGS_MASKS = 1  # GS: the boundary masks of translated primitives (buffer texture)
+EDGE_FLAGS_VERTEX = 2  # VS: EDGEFLAG out; GS: AND the vertex edge flags
 EDGE_FLAGS_STIPPLE = 4  # VS: gl_InstanceID out; GS: per-edge stipple counters (bases + mask from a buffer texture)
 STIPPLE = "glp_edge_stipple"
 STIPPLE_BASES = "glp_edge_stipple_bases"
@@ -158,8 +158,10 @@ def edge_kill(em) -> list[str]:
     draws it only if that rule is off, and then GL draws it twice anyway).
     LINE leaves that edge in ``glp_edge_j`` (``edge_stipple_kill``)."""
     em.uses_discard = True
-    corner = (f"int glp_edge_k = {EDGE} == vec3(1.0, 0.0, 0.0) ? 0 : ({EDGE} == vec3(0.0, 1.0, 0.0) ? 1"
-              f" : ({EDGE} == vec3(0.0, 0.0, 1.0) ? 2 : -1));")
+    corner = (
+        f"int glp_edge_k = {EDGE} == vec3(1.0, 0.0, 0.0) ? 0 : ({EDGE} == vec3(0.0, 1.0, 0.0) ? 1"
+        f" : ({EDGE} == vec3(0.0, 0.0, 1.0) ? 2 : -1));"
+    )
     if em.key.edge_fill == POLYGON_MODE_POINT:
         return [
             "// polygon vertices drawn as points: only those starting an edge whose flag is set",

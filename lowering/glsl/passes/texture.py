@@ -40,7 +40,7 @@ class ClampedCoords:
         source = self.original.text if self.original.n == n else f"{self.original.text}.{comps}"
         gtype = "float" if n == 1 else f"vec{n}"
         dx, dy = f"dFdx({source})", f"dFdy({source})"
-        if extra is not None:                 # a bias: scaling the gradients by 2^bias adds it to the LOD
+        if extra is not None:  # a bias: scaling the gradients by 2^bias adds it to the LOD
             scale = em.tmp("bias_scale")
             em.line(f"float {scale} = exp2({extra.text});")
             dx, dy = f"{dx} * {scale}", f"{dy} * {scale}"
@@ -77,10 +77,10 @@ def clamp_coords(em, sampler: int, row, coords: Expr, sampler_name: str) -> Clam
     em.line(f"{gtype} {clamped} = {original};")
     sw = swizzle_text(comps)
     lower, upper = "0.0", "1.0"
-    if row.glsl == "2DRect":                                     # texel coordinates: [0, size]
+    if row.glsl == "2DRect":  # texel coordinates: [0, size]
         upper = f"vec2(textureSize({sampler_name})).{sw}"
         if len(comps) > 1:
-            lower = f"vec{len(comps)}(0.0)"                      # clamp(vecN, vecN, vecN)
+            lower = f"vec{len(comps)}(0.0)"  # clamp(vecN, vecN, vecN)
     lhs = clamped if coords.n == 1 else f"{clamped}.{sw}"
     em.line(f"{lhs} = clamp({lhs}, {lower}, {upper});   // GL_CLAMP (sampler {sampler})")
     return ClampedCoords(var(clamped, coords.type, coords.n), var(original, coords.type, coords.n))

@@ -75,8 +75,7 @@ def user_clip_distances(em) -> list[str]:
         return []
     em.use_sysvals()
     mask = em.key.clip_plane_enable
-    return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);"
-            for i in range(8) if (mask >> i) & 1]
+    return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);" for i in range(8) if (mask >> i) & 1]
 
 
 def fs_clipdist_registers(key) -> tuple[int, ...]:
@@ -124,7 +123,7 @@ def declare_back_colors(em) -> None:
     copies: list[tuple[str, str]] = []
     for n in sorted(wanted):
         if ("BCOLOR", n) in outs:
-            continue                     # the shader has its own back color
+            continue  # the shader has its own back color
         back = varying_name("BCOLOR", n)
         qual = em.io._output_qualifiers("BCOLOR", n)[0]
         prefix = ""
@@ -170,9 +169,11 @@ def shift_to_integer_pixel_centers(em) -> list[str]:
     if ("POSITION", 0) not in _outputs(em):
         return []
     em.use_sysvals()
-    return [f"gl_Position.{c} += (sysvals.viewport_scale.{c} != 0.0) ? "
-            f"0.5 * gl_Position.w / sysvals.viewport_scale.{c} : 0.0;   // integer pixel centres"
-            for c in "xy"]
+    return [
+        f"gl_Position.{c} += (sysvals.viewport_scale.{c} != 0.0) ? "
+        f"0.5 * gl_Position.w / sysvals.viewport_scale.{c} : 0.0;   // integer pixel centres"
+        for c in "xy"
+    ]
 
 
 def remap_clip_halfz(em) -> list[str]:
@@ -198,9 +199,22 @@ def flip_position_y(em) -> list[str]:
     return ["gl_Position.y = -gl_Position.y;   // y flip"]
 
 
-__all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
-           "fs_clipdist_registers", "declare_clipdist_varyings", "copy_clipdist_varyings",
-           "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
-           "declare_clip_vertex_varying", "copy_clip_vertex_varying",
-           "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "viewport_depth",
-           "flip_position_y"]
+__all__ = [
+    "written_clip_distances",
+    "shader_clip_distance_mask",
+    "zero_disabled_clip_distances",
+    "fs_clipdist_registers",
+    "declare_clipdist_varyings",
+    "copy_clipdist_varyings",
+    "clip_vertex_source",
+    "user_clip_distances",
+    "declare_back_colors",
+    "copy_back_colors",
+    "declare_clip_vertex_varying",
+    "copy_clip_vertex_varying",
+    "clamp_vertex_colors",
+    "shift_to_integer_pixel_centers",
+    "remap_clip_halfz",
+    "viewport_depth",
+    "flip_position_y",
+]
