@@ -56,8 +56,7 @@ def decode_ms_per_mb(fmt, size: int, reps: int) -> float:
 def upload_ms(screen, fmt, size: int, reps: int) -> float | None:
     """Best-of-``reps`` texture_subdata of a whole texture (ms), or None if
     the profile cannot hold the format."""
-    templ = ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=size, height0=size,
-                             bind=Bind.SAMPLER_VIEW)
+    templ = ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=size, height0=size, bind=Bind.SAMPLER_VIEW)
     if not screen.can_create_resource(templ):
         return None
     res = screen.resource_create(templ)
@@ -91,8 +90,10 @@ def run(size: int = 512, reps: int = 3, formats=None, screens=None) -> dict:
                 screen.host.make_current()
                 hf = host_storage(fmt, screen.format_support)
                 row[f"{name}_storage"] = (
-                    "none" if hf is None else
-                    ("decoded " if host_decodes(format_desc(fmt), hf) else "") + hf.internal_format_name)
+                    "none"
+                    if hf is None
+                    else ("decoded " if host_decodes(format_desc(fmt), hf) else "") + hf.internal_format_name
+                )
                 row[f"{name}_upload_ms"] = upload_ms(screen, fmt, size, reps)
             rows.append(row)
     finally:
@@ -105,16 +106,21 @@ def run(size: int = 512, reps: int = 3, formats=None, screens=None) -> dict:
 def format_markdown(results: dict) -> str:
     """The results as a markdown table."""
     size = results["size"]
-    lines = [f"Compressed uploads, {size}x{size} texture (best of {results['reps']})", "",
-             "| format | decode ms/MB | gl33 storage | gl33 upload ms | native storage | native upload ms |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        f"Compressed uploads, {size}x{size} texture (best of {results['reps']})",
+        "",
+        "| format | decode ms/MB | gl33 storage | gl33 upload ms | native storage | native upload ms |",
+        "|---|---|---|---|---|---|",
+    ]
 
     def ms(v):
         return "-" if v is None else f"{v:.1f}"
 
     for r in results["rows"]:
-        lines.append(f"| {r['format']} | {r['decode_ms_per_mb']:.0f} | {r['gl33_storage']} | "
-                     f"{ms(r['gl33_upload_ms'])} | {r['native_storage']} | {ms(r['native_upload_ms'])} |")
+        lines.append(
+            f"| {r['format']} | {r['decode_ms_per_mb']:.0f} | {r['gl33_storage']} | "
+            f"{ms(r['gl33_upload_ms'])} | {r['native_storage']} | {ms(r['native_upload_ms'])} |"
+        )
     return "\n".join(lines) + "\n"
 
 

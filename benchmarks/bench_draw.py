@@ -131,11 +131,14 @@ void main() { frag = texture(tex, v_color.xy); }
 # vertex fetch, vertex shader, clipping) on both sides but llvmpipe's
 # rasterizer threads get no fragments to shade (docs/performance.md: on a
 # 2-core machine they compete with Python and make visible timings bimodal).
-_TRIANGLE = np.array([
-    [-0.5, -0.5, 0.5, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0],
-    [0.5, -0.5, 0.5, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0],
-    [0.0, 0.5, 0.5, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0],
-], dtype=np.float32)
+_TRIANGLE = np.array(
+    [
+        [-0.5, -0.5, 0.5, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0],
+        [0.5, -0.5, 0.5, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0],
+        [0.0, 0.5, 0.5, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0],
+    ],
+    dtype=np.float32,
+)
 GEOMETRY = {
     "visible": _TRIANGLE,
     "culled": _TRIANGLE + np.array([3.0] + [0.0] * 11, np.float32),  # x in 2.5..3.5: outside the clip volume
@@ -189,14 +192,22 @@ class GlpipeSide:
         self.gl = screen.host.gl
         self.FRAGMENT = ShaderType.FRAGMENT
         tex2d = Target.TEXTURE_2D
-        self.color = screen.resource_create(ResourceTemplate(target=tex2d, format=Format.R8G8B8A8_UNORM,
-                                                             width0=SIZE, height0=SIZE, bind=Bind.RENDER_TARGET))
-        self.depth = screen.resource_create(ResourceTemplate(target=tex2d, format=Format.Z24X8_UNORM,
-                                                             width0=SIZE, height0=SIZE, bind=Bind.DEPTH_STENCIL))
+        self.color = screen.resource_create(
+            ResourceTemplate(
+                target=tex2d, format=Format.R8G8B8A8_UNORM, width0=SIZE, height0=SIZE, bind=Bind.RENDER_TARGET
+            )
+        )
+        self.depth = screen.resource_create(
+            ResourceTemplate(
+                target=tex2d, format=Format.Z24X8_UNORM, width0=SIZE, height0=SIZE, bind=Bind.DEPTH_STENCIL
+            )
+        )
         self.fb = FramebufferState(
-            width=SIZE, height=SIZE,
+            width=SIZE,
+            height=SIZE,
             cbufs=(ctx.create_surface(self.color, SurfaceTemplate(format=Format.R8G8B8A8_UNORM)),),
-            zsbuf=ctx.create_surface(self.depth, SurfaceTemplate(format=Format.Z24X8_UNORM)))
+            zsbuf=ctx.create_surface(self.depth, SurfaceTemplate(format=Format.Z24X8_UNORM)),
+        )
         self.viewports = [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))]
 
         self.vs = ctx.create_vs_state(ShaderState(tokens=TGSI_VS))
@@ -204,23 +215,40 @@ class GlpipeSide:
         self.fs_half = ctx.create_fs_state(ShaderState(tokens=TGSI_FS_HALF))
         self.fs_tex = ctx.create_fs_state(ShaderState(tokens=TGSI_FS_TEX))
         f4 = Format.R32G32B32A32_FLOAT
-        self.velems_a = ctx.create_vertex_elements_state([VertexElement(src_offset=0, src_format=f4),
-                                                          VertexElement(src_offset=16, src_format=f4)])
-        self.velems_b = ctx.create_vertex_elements_state([VertexElement(src_offset=0, src_format=f4),
-                                                          VertexElement(src_offset=32, src_format=f4)])
-        self.vbuf = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM,
-                                                            width0=vertices.nbytes, bind=Bind.VERTEX_BUFFER))
+        self.velems_a = ctx.create_vertex_elements_state(
+            [VertexElement(src_offset=0, src_format=f4), VertexElement(src_offset=16, src_format=f4)]
+        )
+        self.velems_b = ctx.create_vertex_elements_state(
+            [VertexElement(src_offset=0, src_format=f4), VertexElement(src_offset=32, src_format=f4)]
+        )
+        self.vbuf = screen.resource_create(
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=vertices.nbytes, bind=Bind.VERTEX_BUFFER
+            )
+        )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, vertices)
         self.vertex_buffers = [VertexBuffer(buffer=self.vbuf, stride=STRIDE)]
 
         self.blend_off = ctx.create_blend_state(BlendState())
-        self.blend_alpha = ctx.create_blend_state(BlendState(rt=[RTBlendState(
-            blend_enable=True, rgb_func=Blend.ADD, alpha_func=Blend.ADD,
-            rgb_src_factor=BlendFactor.SRC_ALPHA, rgb_dst_factor=BlendFactor.INV_SRC_ALPHA,
-            alpha_src_factor=BlendFactor.SRC_ALPHA, alpha_dst_factor=BlendFactor.INV_SRC_ALPHA)]))
+        self.blend_alpha = ctx.create_blend_state(
+            BlendState(
+                rt=[
+                    RTBlendState(
+                        blend_enable=True,
+                        rgb_func=Blend.ADD,
+                        alpha_func=Blend.ADD,
+                        rgb_src_factor=BlendFactor.SRC_ALPHA,
+                        rgb_dst_factor=BlendFactor.INV_SRC_ALPHA,
+                        alpha_src_factor=BlendFactor.SRC_ALPHA,
+                        alpha_dst_factor=BlendFactor.INV_SRC_ALPHA,
+                    )
+                ]
+            )
+        )
         self.dsa_off = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.dsa_depth = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(
-            depth_enabled=True, depth_writemask=True, depth_func=Func.LESS))
+        self.dsa_depth = ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        )
         self.has_rasterizer = hasattr(ctx, "create_rasterizer_state")
         if self.has_rasterizer:
             from glpipe import Face, RasterizerState
@@ -229,17 +257,23 @@ class GlpipeSide:
             # (Gallium judges winding with window y down: docs/rasterizer.md "Winding").
             self.rast_a = ctx.create_rasterizer_state(RasterizerState(front_ccw=False, cull_face=Face.NONE))
             self.rast_b = ctx.create_rasterizer_state(RasterizerState(front_ccw=False, cull_face=Face.BACK))
-        self.sampler = ctx.create_sampler_state(SamplerState(min_img_filter=TexFilter.NEAREST,
-                                                             mag_img_filter=TexFilter.NEAREST,
-                                                             min_mip_filter=TexMipFilter.NONE))
+        self.sampler = ctx.create_sampler_state(
+            SamplerState(
+                min_img_filter=TexFilter.NEAREST, mag_img_filter=TexFilter.NEAREST, min_mip_filter=TexMipFilter.NONE
+            )
+        )
         self.views = []
         for seed in (1, 2):
-            tex = screen.resource_create(ResourceTemplate(target=tex2d, format=Format.R8G8B8A8_UNORM, width0=4,
-                                                          height0=4, bind=Bind.SAMPLER_VIEW))
+            tex = screen.resource_create(
+                ResourceTemplate(
+                    target=tex2d, format=Format.R8G8B8A8_UNORM, width0=4, height0=4, bind=Bind.SAMPLER_VIEW
+                )
+            )
             texels = np.random.default_rng(seed).integers(0, 256, (4, 4, 4), dtype=np.uint8)
             ctx.texture_subdata(tex, 0, Map.WRITE, Box(width=4, height=4, depth=1), texels, 16, 64)
-            self.views.append(ctx.create_sampler_view(tex, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM,
-                                                                               target=tex2d)))
+            self.views.append(
+                ctx.create_sampler_view(tex, SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=tex2d))
+            )
         self.view_lists = ([self.views[0]], [self.views[1]])
         self.info = DrawInfo(mode=Prim.TRIANGLES, start=0, count=3)
 
@@ -283,8 +317,9 @@ class RawSide:
 
         self.mgl = mgl = moderngl.create_context(standalone=True, backend="egl")
         self.moderngl = moderngl
-        self.fbo = mgl.framebuffer(color_attachments=[mgl.texture((SIZE, SIZE), 4)],
-                                   depth_attachment=mgl.depth_texture((SIZE, SIZE)))
+        self.fbo = mgl.framebuffer(
+            color_attachments=[mgl.texture((SIZE, SIZE), 4)], depth_attachment=mgl.depth_texture((SIZE, SIZE))
+        )
         self.buf = mgl.buffer(vertices.tobytes())
         prog_color = mgl.program(vertex_shader=GLSL_VS, fragment_shader=GLSL_FS_COLOR)
         prog_half = mgl.program(vertex_shader=GLSL_VS, fragment_shader=GLSL_FS_HALF)
@@ -301,8 +336,19 @@ class RawSide:
             texels = np.random.default_rng(seed).integers(0, 256, (4, 4, 4), dtype=np.uint8)
             self.textures.append(mgl.texture((4, 4), 4, texels.tobytes()))
         self.sampler = mgl.sampler(filter=(moderngl.NEAREST, moderngl.NEAREST))
-        self.objects = [self.fbo, self.buf, prog_color, prog_half, prog_tex, self.vao_color, self.vao_color_b,
-                        self.vao_half, self.vao_tex, self.sampler, *self.textures]
+        self.objects = [
+            self.fbo,
+            self.buf,
+            prog_color,
+            prog_half,
+            prog_tex,
+            self.vao_color,
+            self.vao_color_b,
+            self.vao_half,
+            self.vao_tex,
+            self.sampler,
+            *self.textures,
+        ]
 
     def make_current(self) -> None:
         self.mgl.__enter__()
@@ -389,15 +435,16 @@ def case_blend(g, r):
 
 
 def case_dsa(g, r):
-    return (_switch_glpipe(g, g.ctx.bind_depth_stencil_alpha_state, g.dsa_off, g.dsa_depth),
-            _toggle_raw(r, r.moderngl.DEPTH_TEST))
+    return (
+        _switch_glpipe(g, g.ctx.bind_depth_stencil_alpha_state, g.dsa_off, g.dsa_depth),
+        _toggle_raw(r, r.moderngl.DEPTH_TEST),
+    )
 
 
 def case_rasterizer(g, r):
     if not g.has_rasterizer:
         raise Unavailable("this glpipe has no create_rasterizer_state yet")
-    return (_switch_glpipe(g, g.ctx.bind_rasterizer_state, g.rast_a, g.rast_b),
-            _toggle_raw(r, r.moderngl.CULL_FACE))
+    return (_switch_glpipe(g, g.ctx.bind_rasterizer_state, g.rast_a, g.rast_b), _toggle_raw(r, r.moderngl.CULL_FACE))
 
 
 def _two_vaos(r: RawSide, vao_a, vao_b):
@@ -415,8 +462,10 @@ def case_fs(g, r):
 
 
 def case_velems(g, r):
-    return (_switch_glpipe(g, g.ctx.bind_vertex_elements_state, g.velems_a, g.velems_b),
-            _two_vaos(r, r.vao_color, r.vao_color_b))
+    return (
+        _switch_glpipe(g, g.ctx.bind_vertex_elements_state, g.velems_a, g.velems_b),
+        _two_vaos(r, r.vao_color, r.vao_color_b),
+    )
 
 
 def case_sampler_view(g, r):
@@ -493,8 +542,12 @@ def run_case(g, r, setup, draws: int, reps: int) -> dict:
     g.make_current()
     with GLCallCounter(g.ctx, g.screen, g.screen.host) as counter:
         glpipe_loop(8)
-    row = {"glpipe_us": best_g / draws * 1e6, "raw_us": best_r / draws * 1e6, "ratio": best_g / best_r,
-           "glpipe_gl_calls_per_draw": counter.count / 8}
+    row = {
+        "glpipe_us": best_g / draws * 1e6,
+        "raw_us": best_r / draws * 1e6,
+        "ratio": best_g / best_r,
+        "glpipe_gl_calls_per_draw": counter.count / 8,
+    }
     if bind_only is not None:
         row["bind_us"] = best_bind / draws * 1e6  # one bind_* call (plus 1/n of a draw)
     return row
@@ -550,7 +603,7 @@ def redundant_binds(g: GlpipeSide, r: RawSide, n: int, reps: int) -> dict:
         control = counter.count - before
         ctx.bind_blend_state(g.blend_off)
         ctx.draw_vbo(g.info)
-    for row, (_name, fn, args) in zip(rows, kinds):
+    for row, (_name, fn, args) in zip(rows, kinds, strict=True):
         best = float("inf")
         for _ in range(reps):
             gc.disable()
@@ -571,9 +624,15 @@ def redundant_binds(g: GlpipeSide, r: RawSide, n: int, reps: int) -> dict:
         best = min(best, time.perf_counter() - t0)
     r.baseline()
     g.make_current()
-    return {"binds": rows, "total_gl_calls": sum(row["gl_calls"] for row in rows), "repeats": n,
-            "draw_after_gl_calls": len(draw_after), "draw_after_calls": draw_after,
-            "control_gl_calls": control, "raw_gl_state_call_us": best / n * 1e6}
+    return {
+        "binds": rows,
+        "total_gl_calls": sum(row["gl_calls"] for row in rows),
+        "repeats": n,
+        "draw_after_gl_calls": len(draw_after),
+        "draw_after_calls": draw_after,
+        "control_gl_calls": control,
+        "raw_gl_state_call_us": best / n * 1e6,
+    }
 
 
 # -- reporting --------------------------------------------------------------------------------
@@ -593,9 +652,17 @@ def machine_info(screens) -> dict:
     except OSError:
         pass
     prof = screens[0].profile
-    return {"cpu": cpu, "cores": os.cpu_count(), "gl_renderer": prof.renderer, "gl_version": prof.version_string,
-            "python": platform.python_version(), "numpy": np.__version__, "moderngl": moderngl.__version__,
-            "pyopengl": OpenGL.__version__, "platform": platform.platform()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "gl_renderer": prof.renderer,
+        "gl_version": prof.version_string,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "moderngl": moderngl.__version__,
+        "pyopengl": OpenGL.__version__,
+        "platform": platform.platform(),
+    }
 
 
 def run(profiles, draws: int, reps: int, redundant: int, geometry: str = "culled", cases=None) -> dict:
@@ -621,8 +688,10 @@ def run(profiles, draws: int, reps: int, redundant: int, geometry: str = "culled
                     row["unavailable"] = str(exc)
                 rows.append(row)
             results["profiles"][profile] = {
-                "gl_version": g.screen.profile.gl_version, "cases": rows,
-                "redundant": redundant_binds(g, raw, redundant, reps)}
+                "gl_version": g.screen.profile.gl_version,
+                "cases": rows,
+                "redundant": redundant_binds(g, raw, redundant, reps),
+            }
         results["machine"] = machine_info([s.screen for s in sides])
         import glpipe
 
@@ -647,30 +716,49 @@ def _split(row: dict, fast_draw_us: float) -> str:
 def format_markdown(results: dict) -> str:
     """The tables of docs/performance.md for these results."""
     m = results["machine"]
-    out = [(f"Machine: {m['cpu']}, {m['cores']} cores; {m['gl_renderer']}, GL {m['gl_version']}; "
+    out = [
+        (
+            f"Machine: {m['cpu']}, {m['cores']} cores; {m['gl_renderer']}, GL {m['gl_version']}; "
             f"Python {m['python']}, numpy {m['numpy']}, moderngl {m['moderngl']}, PyOpenGL {m['pyopengl']}. "
-            f"{results['draws']} draws per loop, best of {results['reps']}, {results['geometry']} geometry."), ""]
+            f"{results['draws']} draws per loop, best of {results['reps']}, {results['geometry']} geometry."
+        ),
+        "",
+    ]
     for profile, data in results["profiles"].items():
         fast = next((r["glpipe_us"] for r in data["cases"] if r["case"] == "no_change" and "glpipe_us" in r), 0.0)
-        out += [f"#### Profile `{profile}`", "",
-                ("| case | glpipe µs/draw | raw ModernGL µs/draw | ratio | target | met | glpipe split: "
-                 "bind + draw + emit µs | glpipe GL calls/draw |"),
-                "|---|---:|---:|---:|---:|:---:|---:|---:|"]
+        out += [
+            f"#### Profile `{profile}`",
+            "",
+            (
+                "| case | glpipe µs/draw | raw ModernGL µs/draw | ratio | target | met | glpipe split: "
+                "bind + draw + emit µs | glpipe GL calls/draw |"
+            ),
+            "|---|---:|---:|---:|---:|:---:|---:|---:|",
+        ]
         for row in data["cases"]:
             name = f"({row['group']}) {row['label']}"
             if "unavailable" in row:
                 out.append(f"| {name} | – | – | – | ≤ {row['target']}× | n/a | {row['unavailable']} | – |")
                 continue
-            out.append(f"| {name} | {row['glpipe_us']:.2f} | {row['raw_us']:.2f} | {row['ratio']:.2f}× | "
-                       f"≤ {row['target']}× | {'yes' if row['met'] else '**no**'} | {_split(row, fast)} | "
-                       f"{row['glpipe_gl_calls_per_draw']:.1f} |")
+            out.append(
+                f"| {name} | {row['glpipe_us']:.2f} | {row['raw_us']:.2f} | {row['ratio']:.2f}× | "
+                f"≤ {row['target']}× | {'yes' if row['met'] else '**no**'} | {_split(row, fast)} | "
+                f"{row['glpipe_gl_calls_per_draw']:.1f} |"
+            )
         red = data["redundant"]
-        out += ["", (f"(c) redundant binds, {red['repeats']} of each: **{red['total_gl_calls']} GL calls** "
-                     f"(target 0); the draw after them made {red['draw_after_gl_calls']} "
-                     f"({', '.join(red['draw_after_calls'])}); control (a real blend switch + draw): "
-                     f"{red['control_gl_calls']} calls. One raw GL state call through ModernGL: "
-                     f"{red['raw_gl_state_call_us']:.2f} µs."), "",
-                "| redundant call | GL calls | µs per call |", "|---|---:|---:|"]
+        out += [
+            "",
+            (
+                f"(c) redundant binds, {red['repeats']} of each: **{red['total_gl_calls']} GL calls** "
+                f"(target 0); the draw after them made {red['draw_after_gl_calls']} "
+                f"({', '.join(red['draw_after_calls'])}); control (a real blend switch + draw): "
+                f"{red['control_gl_calls']} calls. One raw GL state call through ModernGL: "
+                f"{red['raw_gl_state_call_us']:.2f} µs."
+            ),
+            "",
+            "| redundant call | GL calls | µs per call |",
+            "|---|---:|---:|",
+        ]
         out += [f"| `{b['call']}` | {b['gl_calls']} | {b['us_per_call']:.2f} |" for b in red["binds"]]
         out.append("")
     return "\n".join(out)
@@ -678,8 +766,14 @@ def format_markdown(results: dict) -> str:
 
 def format_text(results: dict) -> str:
     """A plain report for the terminal."""
-    lines = [(f"glpipe from {results['glpipe']} ({results['geometry']} geometry, {results['draws']} draws, "
-              f"best of {results['reps']})"), json.dumps(results["machine"]), ""]
+    lines = [
+        (
+            f"glpipe from {results['glpipe']} ({results['geometry']} geometry, {results['draws']} draws, "
+            f"best of {results['reps']})"
+        ),
+        json.dumps(results["machine"]),
+        "",
+    ]
     for profile, data in results["profiles"].items():
         lines.append(f"profile {profile}:")
         fast = next((r["glpipe_us"] for r in data["cases"] if r["case"] == "no_change" and "glpipe_us" in r), 0.0)
@@ -687,14 +781,18 @@ def format_text(results: dict) -> str:
             if "unavailable" in row:
                 lines.append(f"  ({row['group']}) {row['label']:<32} unavailable: {row['unavailable']}")
                 continue
-            lines.append(f"  ({row['group']}) {row['label']:<32} glpipe {row['glpipe_us']:6.2f} us  "
-                         f"raw {row['raw_us']:5.2f} us  ratio {row['ratio']:5.2f} (<= {row['target']})"
-                         f" {'ok' if row['met'] else 'MISSED'}  [{row['glpipe_gl_calls_per_draw']:.1f} GL calls/draw;"
-                         f" bind+draw+emit {_split(row, fast)}]")
+            lines.append(
+                f"  ({row['group']}) {row['label']:<32} glpipe {row['glpipe_us']:6.2f} us  "
+                f"raw {row['raw_us']:5.2f} us  ratio {row['ratio']:5.2f} (<= {row['target']})"
+                f" {'ok' if row['met'] else 'MISSED'}  [{row['glpipe_gl_calls_per_draw']:.1f} GL calls/draw;"
+                f" bind+draw+emit {_split(row, fast)}]"
+            )
         red = data["redundant"]
-        lines.append(f"  (c) redundant binds: {red['total_gl_calls']} GL calls in {red['repeats']} x "
-                     f"{len(red['binds'])} calls (target 0); next draw {red['draw_after_gl_calls']} call(s); "
-                     f"control {red['control_gl_calls']}")
+        lines.append(
+            f"  (c) redundant binds: {red['total_gl_calls']} GL calls in {red['repeats']} x "
+            f"{len(red['binds'])} calls (target 0); next draw {red['draw_after_gl_calls']} call(s); "
+            f"control {red['control_gl_calls']}"
+        )
         for b in red["binds"]:
             lines.append(f"      {b['call']:<32} {b['gl_calls']:3d} GL calls  {b['us_per_call']:6.2f} us/call")
     return "\n".join(lines)
@@ -707,8 +805,12 @@ def main(argv=None) -> dict:
     p.add_argument("--draws", type=int, default=10000, help="draws per timed loop (default 10000)")
     p.add_argument("--reps", type=int, default=7, help="repetitions; the best is kept (default 7)")
     p.add_argument("--redundant", type=int, default=None, help="repeats of each redundant bind (default: --draws)")
-    p.add_argument("--geometry", choices=tuple(GEOMETRY), default="culled",
-                   help="culled (default): no fragments, pure submission cost; visible: ~30 pixels per draw")
+    p.add_argument(
+        "--geometry",
+        choices=tuple(GEOMETRY),
+        default="culled",
+        help="culled (default): no fragments, pure submission cost; visible: ~30 pixels per draw",
+    )
     p.add_argument("--cases", nargs="+", choices=[c[1] for c in CASES], default=None, help="run only these cases")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path or sys.path.index(str(ROOT)) != 0:
     sys.path.insert(0, str(ROOT))  # measure this working tree, not an installed copy
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 OPS = ("DADD", "DMUL")
 
@@ -50,8 +50,15 @@ void main()
 
 def chain_tgsi(op: str, chain: int) -> str:
     """A FRAG program: x = double(frag x); x = op(x, CONST[0][0].xy) ``chain`` times; out = float(x)."""
-    lines = ["FRAG", "DCL IN[0], POSITION, LINEAR", "DCL OUT[0], COLOR", "DCL CONST[0][0]", "DCL TEMP[0..1]",
-             "F2D TEMP[0].xy, IN[0].xxxx", "MOV TEMP[1], CONST[0][0]"]
+    lines = [
+        "FRAG",
+        "DCL IN[0], POSITION, LINEAR",
+        "DCL OUT[0], COLOR",
+        "DCL CONST[0][0]",
+        "DCL TEMP[0..1]",
+        "F2D TEMP[0].xy, IN[0].xxxx",
+        "MOV TEMP[1], CONST[0][0]",
+    ]
     lines += [f"{op} TEMP[0].xy, TEMP[0].xyxy, TEMP[1].xyxy"] * chain
     lines += ["D2F OUT[0].x, TEMP[0].xyxy", "MOV OUT[0].yzw, IN[0].yyzw", "END"]
     return "\n".join(lines) + "\n"
@@ -128,19 +135,31 @@ def run(size: int = 512, chain: int = 16, reps: int = 5, ops=OPS) -> dict:
             rows.append(row)
     finally:
         bench.release()
-    return {"size": size, "chain": chain, "reps": reps, "fragments": frags, "machine": platform.machine(),
-            "cpus": os.cpu_count(), "rows": rows}
+    return {
+        "size": size,
+        "chain": chain,
+        "reps": reps,
+        "fragments": frags,
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "rows": rows,
+    }
 
 
 def format_markdown(results: dict) -> str:
-    out = [f"Soft doubles vs native, {results['size']}x{results['size']} fragments, chains of "
-           f"{results['chain']} (best of {results['reps']}; llvmpipe, {results['cpus']} CPUs)", "",
-           "| opcode | native ns/op/fragment | soft ns/op/fragment | soft / native | first draw native / soft (ms) |",
-           "|---|---|---|---|---|"]
+    out = [
+        f"Soft doubles vs native, {results['size']}x{results['size']} fragments, chains of "
+        f"{results['chain']} (best of {results['reps']}; llvmpipe, {results['cpus']} CPUs)",
+        "",
+        "| opcode | native ns/op/fragment | soft ns/op/fragment | soft / native | first draw native / soft (ms) |",
+        "|---|---|---|---|---|",
+    ]
     for r in results["rows"]:
         ratio = f"{r['ratio']:.1f}x" if r["ratio"] else "n/a"
-        out.append(f"| {r['op']} | {r['native_ns_per_op']:.3f} | {r['soft_ns_per_op']:.3f} | {ratio} | "
-                   f"{r['native_first_draw_ms']:.0f} / {r['soft_first_draw_ms']:.0f} |")
+        out.append(
+            f"| {r['op']} | {r['native_ns_per_op']:.3f} | {r['soft_ns_per_op']:.3f} | {ratio} | "
+            f"{r['native_first_draw_ms']:.0f} / {r['soft_first_draw_ms']:.0f} |"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -48,15 +48,25 @@ void main()
 
 def tgsi(op: str, chain: int) -> str:
     """FRAG: TEMP[1] = x (texel .xy), TEMP[2] = y (.zw); ``chain`` steps; acc out."""
-    lines = ["FRAG", "DCL IN[0], POSITION, LINEAR", "DCL OUT[0], COLOR", "DCL SVIEW[0], 2D, UINT",
-             "DCL TEMP[0..4]", "IMM[0] UINT32 {0, 0, 1, 0}",
-             "F2U TEMP[0].xy, IN[0].xyyy", "MOV TEMP[0].zw, IMM[0].xxxx",
-             "SAMPLE_I TEMP[1], TEMP[0], SVIEW[0]", "MOV TEMP[2].xy, TEMP[1].zwzw",
-             "MOV TEMP[3], IMM[0].xxxx"]
+    lines = [
+        "FRAG",
+        "DCL IN[0], POSITION, LINEAR",
+        "DCL OUT[0], COLOR",
+        "DCL SVIEW[0], 2D, UINT",
+        "DCL TEMP[0..4]",
+        "IMM[0] UINT32 {0, 0, 1, 0}",
+        "F2U TEMP[0].xy, IN[0].xyyy",
+        "MOV TEMP[0].zw, IMM[0].xxxx",
+        "SAMPLE_I TEMP[1], TEMP[0], SVIEW[0]",
+        "MOV TEMP[2].xy, TEMP[1].zwzw",
+        "MOV TEMP[3], IMM[0].xxxx",
+    ]
     for _ in range(chain):
-        lines += ["U64ADD TEMP[1].xy, TEMP[1].xyxy, IMM[0].zwzw",
-                  f"{op} TEMP[4].xy, TEMP[1].xyxy, TEMP[2].xyxy",
-                  "XOR TEMP[3].xy, TEMP[3].xyxy, TEMP[4].xyxy"]
+        lines += [
+            "U64ADD TEMP[1].xy, TEMP[1].xyxy, IMM[0].zwzw",
+            f"{op} TEMP[4].xy, TEMP[1].xyxy, TEMP[2].xyxy",
+            "XOR TEMP[3].xy, TEMP[3].xyxy, TEMP[4].xyxy",
+        ]
     lines += ["MOV OUT[0], TEMP[3]", "END"]
     return "\n".join(lines) + "\n"
 
@@ -65,8 +75,8 @@ def operands(size: int, seed: int = 64) -> np.ndarray:
     """(size*size, 4) words: x full 64-bit, y of 20..40 bits (never 0)."""
     rng = np.random.default_rng(seed)
     n = size * size
-    x = rng.integers(0, 2 ** 63, n, dtype=np.uint64) << np.uint64(1)
-    y = (rng.integers(1 << 19, 1 << 20, n, dtype=np.uint64) << rng.integers(0, 21, n, dtype=np.uint64))
+    x = rng.integers(0, 2**63, n, dtype=np.uint64) << np.uint64(1)
+    y = rng.integers(1 << 19, 1 << 20, n, dtype=np.uint64) << rng.integers(0, 21, n, dtype=np.uint64)
     return np.stack([x, y], 1).view(np.uint32).reshape(n, 4)
 
 
@@ -102,7 +112,7 @@ class Bench:
     def time_draw(self, vao, reps: int) -> float:
         """Best wall time of one full-target draw (glFinish included), seconds."""
         self.fbo.use()
-        vao.render(self.mgl.TRIANGLES, vertices=3)   # warm-up: JIT the shader
+        vao.render(self.mgl.TRIANGLES, vertices=3)  # warm-up: JIT the shader
         self.ctx.finish()
         best = float("inf")
         gc.disable()
@@ -143,8 +153,7 @@ def run(size: int = 512, chain: int = 8, reps: int = 5, cases=CASES) -> dict:
                     obj.release()
             row["ratio"] = row["emulated_ns"] / row["native_ns"] if row["native_ns"] > 0 else float("inf")
             rows.append(row)
-        return {"size": size, "chain": chain, "reps": reps, "renderer": b.ctx.info["GL_RENDERER"],
-                "cases": rows}
+        return {"size": size, "chain": chain, "reps": reps, "renderer": b.ctx.info["GL_RENDERER"], "cases": rows}
     finally:
         b.release()
 
@@ -153,9 +162,11 @@ def format_text(results: dict) -> str:
     """The report as a small table."""
     if "unavailable" in results:
         return f"bench_int64: {results['unavailable']}\n"
-    out = [f"64-bit integer emulation cost per fragment per step ({results['renderer']}, "
-           f"{results['size']}x{results['size']} fragments, chain {results['chain']}, best of {results['reps']})",
-           f"{'case':<8} {'native ns':>10} {'emulated ns':>12} {'ratio':>7}"]
+    out = [
+        f"64-bit integer emulation cost per fragment per step ({results['renderer']}, "
+        f"{results['size']}x{results['size']} fragments, chain {results['chain']}, best of {results['reps']})",
+        f"{'case':<8} {'native ns':>10} {'emulated ns':>12} {'ratio':>7}",
+    ]
     for r in results["cases"]:
         out.append(f"{r['case']:<8} {r['native_ns']:>10.2f} {r['emulated_ns']:>12.2f} {r['ratio']:>6.1f}x")
     return "\n".join(out) + "\n"

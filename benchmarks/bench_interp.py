@@ -49,12 +49,21 @@ DCL OUT[1], GENERIC[0]
 def tgsi(chain: int, interp: bool = True) -> str:
     """FRAG: ``chain`` dependent INTERP_OFFSET steps on GENERIC[0] (``interp``
     False: the same chain reading the varying itself, the baseline)."""
-    lines = ["FRAG", "DCL IN[0], GENERIC[0], PERSPECTIVE", "DCL OUT[0], COLOR", "DCL TEMP[0..2]",
-             "IMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}", "MOV TEMP[0], IN[0]"]
+    lines = [
+        "FRAG",
+        "DCL IN[0], GENERIC[0], PERSPECTIVE",
+        "DCL OUT[0], COLOR",
+        "DCL TEMP[0..2]",
+        "IMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}",
+        "MOV TEMP[0], IN[0]",
+    ]
     for _ in range(chain):
-        lines += ["FRC TEMP[1].xy, TEMP[0].xyyy", "ADD TEMP[1].xy, TEMP[1].xyyy, -IMM[0].xxxx",
-                  "INTERP_OFFSET TEMP[2], IN[0], TEMP[1].xyxx" if interp else "MOV TEMP[2], IN[0]",
-                  "ADD TEMP[0], TEMP[0], TEMP[2]"]
+        lines += [
+            "FRC TEMP[1].xy, TEMP[0].xyyy",
+            "ADD TEMP[1].xy, TEMP[1].xyyy, -IMM[0].xxxx",
+            "INTERP_OFFSET TEMP[2], IN[0], TEMP[1].xyxx" if interp else "MOV TEMP[2], IN[0]",
+            "ADD TEMP[0], TEMP[0], TEMP[2]",
+        ]
     lines += ["MOV OUT[0], TEMP[0]", "END"]
     return "\n".join(lines) + "\n"
 
@@ -98,7 +107,7 @@ class Bench:
     def time_draw(self, vao, reps: int) -> float:
         """Best wall time of one full-target draw (glFinish included), seconds."""
         self.fbo.use()
-        vao.render(self.mgl.TRIANGLES, vertices=3)   # warm-up: JIT the shader
+        vao.render(self.mgl.TRIANGLES, vertices=3)  # warm-up: JIT the shader
         self.ctx.finish()
         best = float("inf")
         gc.disable()
@@ -125,8 +134,12 @@ def run(size: int = 512, chain: int = 8, reps: int = 5) -> dict:
         row = {"case": "INTERP_OFFSET"}
         for form, native in (("native", True), ("emulated", False)):
             timings = {}
-            for name, text in (("plain", tgsi(chain, False)), ("full", tgsi(chain)),
-                               ("plain1", tgsi(1, False)), ("one", tgsi(1))):
+            for name, text in (
+                ("plain", tgsi(chain, False)),
+                ("full", tgsi(chain)),
+                ("plain1", tgsi(1, False)),
+                ("one", tgsi(1)),
+            ):
                 prog, vao, source = b.program(text, native)
                 if name in ("full", "one") and native != ("interpolateAtOffset" in source):
                     raise AssertionError(f"{form}: unexpected GLSL form")
@@ -145,12 +158,16 @@ def run(size: int = 512, chain: int = 8, reps: int = 5) -> dict:
 
 def format_text(results: dict) -> str:
     """The report as a small table."""
-    out = [f"INTERP_* re-interpolation cost per fragment ({results['renderer']}, "
-           f"{results['size']}x{results['size']} fragments, chain {results['chain']}, best of {results['reps']})",
-           f"{'case':<14} {'native ns':>10} {'emulated ns':>12} {'ratio':>7} {'setup ns (nat/emu)':>20}"]
+    out = [
+        f"INTERP_* re-interpolation cost per fragment ({results['renderer']}, "
+        f"{results['size']}x{results['size']} fragments, chain {results['chain']}, best of {results['reps']})",
+        f"{'case':<14} {'native ns':>10} {'emulated ns':>12} {'ratio':>7} {'setup ns (nat/emu)':>20}",
+    ]
     for r in results["cases"]:
-        out.append(f"{r['case']:<14} {r['native_ns']:>10.2f} {r['emulated_ns']:>12.2f} {r['ratio']:>6.1f}x "
-                   f"{r['native_setup_ns']:>9.2f}/{r['emulated_setup_ns']:.2f}")
+        out.append(
+            f"{r['case']:<14} {r['native_ns']:>10.2f} {r['emulated_ns']:>12.2f} {r['ratio']:>6.1f}x "
+            f"{r['native_setup_ns']:>9.2f}/{r['emulated_setup_ns']:.2f}"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lowering.glsl.soft_fp64_divsqrt import glsl_source  # noqa: E402
+from lowering.glsl.soft_fp64_divsqrt import glsl_source
 
 VS = """#version {version}
 void main()
@@ -58,10 +58,12 @@ OPS = {
     "glp_drsq": (1, "inversesqrt(a)"),
 }
 
-_FETCH = ("uniform usampler2D glp_in0;\nuniform usampler2D glp_in1;\nout uvec4 glp_out;\n")
-_MAIN = ("void main()\n{{\n    ivec2 p = ivec2(gl_FragCoord.xy);\n"
-         "    uvec4 t0 = texelFetch(glp_in0, p, 0);\n    uvec4 t1 = texelFetch(glp_in1, p, 0);\n"
-         "{body}}}\n")
+_FETCH = "uniform usampler2D glp_in0;\nuniform usampler2D glp_in1;\nout uvec4 glp_out;\n"
+_MAIN = (
+    "void main()\n{{\n    ivec2 p = ivec2(gl_FragCoord.xy);\n"
+    "    uvec4 t0 = texelFetch(glp_in0, p, 0);\n    uvec4 t1 = texelFetch(glp_in1, p, 0);\n"
+    "{body}}}\n"
+)
 
 
 def shader(kind: str, name: str) -> tuple:
@@ -72,7 +74,7 @@ def shader(kind: str, name: str) -> tuple:
         body = f"    glp_out = uvec4({name}({', '.join(words)}), 0u, 0u);\n"
         return 330, "#version 330 core\n" + _FETCH + glsl_source([name]) + "\n" + _MAIN.format(body=body)
     if kind == "native":
-        body = "".join(f"    double {v} = packDouble2x32({w});\n" for v, w in zip("abc", words))
+        body = "".join(f"    double {v} = packDouble2x32({w});\n" for v, w in zip("abc", words, strict=False))
         body += f"    glp_out = uvec4(unpackDouble2x32({expr}), 0u, 0u);\n"
         return 450, "#version 450 core\n" + _FETCH + _MAIN.format(body=body)
     body = f"    glp_out = uvec4({' ^ '.join(words)}, 0u, 0u);\n"
@@ -96,7 +98,7 @@ def time_draw(ctx, version: int, fs: str, textures, size: int, reps: int) -> flo
     fbo = ctx.framebuffer(color_attachments=[target])
     vao = ctx.vertex_array(prog, [])
     try:
-        for unit, (tex, name) in enumerate(zip(textures, ("glp_in0", "glp_in1"))):
+        for unit, (tex, name) in enumerate(zip(textures, ("glp_in0", "glp_in1"), strict=True)):
             tex.use(unit)
             if name in prog:
                 prog[name].value = unit
@@ -108,7 +110,7 @@ def time_draw(ctx, version: int, fs: str, textures, size: int, reps: int) -> flo
             t0 = time.perf_counter()
             vao.render(moderngl.TRIANGLES, vertices=3)
             ctx.finish()
-            if rep:                     # rep 0 compiles the shader
+            if rep:  # rep 0 compiles the shader
                 best = min(best, time.perf_counter() - t0)
         return best
     finally:
@@ -130,9 +132,8 @@ def _ops(text: str, counts: dict) -> int:
         while depth:
             depth += {"{": 1, "}": -1}.get(text[k], 0)
             k += 1
-        body = text[m.end():k - 1]
-        return (_ops(text[:m.start()], counts) + int(m.group(1)) * (_ops(body, counts) + 2)
-                + _ops(text[k:], counts))
+        body = text[m.end() : k - 1]
+        return _ops(text[: m.start()], counts) + int(m.group(1)) * (_ops(body, counts) + 2) + _ops(text[k:], counts)
     own = len(_OPERATOR.findall(_CALL.sub("(", text)))
     return own + sum(counts[c] for c in _CALL.findall(text))
 
@@ -167,8 +168,12 @@ def run(size: int = 1024, reps: int = 5) -> list:
             copy = time_draw(ctx, *shader("copy", name), textures, size, reps)
             soft = time_draw(ctx, *shader("soft", name), textures, size, reps)
             native = time_draw(ctx, *shader("native", name), textures, size, reps)
-            row = {"helper": name, "copy_ms_per_M": copy * per_m * 1e3,
-                   "soft_ms_per_M": soft * per_m * 1e3, "native_ms_per_M": native * per_m * 1e3}
+            row = {
+                "helper": name,
+                "copy_ms_per_M": copy * per_m * 1e3,
+                "soft_ms_per_M": soft * per_m * 1e3,
+                "native_ms_per_M": native * per_m * 1e3,
+            }
             row["extra_ns"] = (soft - native) / n * 1e9
             row["ratio"] = soft / native
             row["ops"] = op_count(name)
@@ -182,14 +187,19 @@ def run(size: int = 1024, reps: int = 5) -> list:
 
 def format_markdown(rows: list) -> str:
     """The rows as the table docs/lowering.md quotes."""
-    head = ("| helper | GLSL ops per call (all branches) | soft ms / 1M fragments | "
-            "native double ms / 1M | soft - native per fragment | soft / native |")
+    head = (
+        "| helper | GLSL ops per call (all branches) | soft ms / 1M fragments | "
+        "native double ms / 1M | soft - native per fragment | soft / native |"
+    )
     lines = [head, "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| `{r['helper']}` | {r['ops']} | {r['soft_ms_per_M']:.1f} | "
-                     f"{r['native_ms_per_M']:.1f} | {r['extra_ns']:.0f} ns | {r['ratio']:.1f}x |")
-    lines.append(f"\n(the copy shader alone -- fetch two texels, write one: "
-                 f"{rows[0]['copy_ms_per_M']:.1f} ms / 1M fragments)")
+        lines.append(
+            f"| `{r['helper']}` | {r['ops']} | {r['soft_ms_per_M']:.1f} | "
+            f"{r['native_ms_per_M']:.1f} | {r['extra_ns']:.0f} ns | {r['ratio']:.1f}x |"
+        )
+    lines.append(
+        f"\n(the copy shader alone -- fetch two texels, write one: {rows[0]['copy_ms_per_M']:.1f} ms / 1M fragments)"
+    )
     return "\n".join(lines)
 
 

@@ -66,14 +66,19 @@ def profile_case(profile: str, case: str, draws: int, geometry: str, top: int = 
     rows.sort(reverse=True)
     total = sum(r[0] for r in rows)
     out = io.StringIO()
-    out.write(f"cProfile of case {case!r} on {profile}, {draws} draws ({geometry} geometry): measured "
-              f"{measured * 1e6:.2f} µs/draw unprofiled, {total / draws * 1e6:.2f} µs/draw profiled\n")
-    out.write(f"{'function':<64} {'calls/draw':>10} {'own µs/call':>11} {'cum µs/call':>11} {'share':>6} "
-              f"{'≈µs/draw':>8}\n")
+    out.write(
+        f"cProfile of case {case!r} on {profile}, {draws} draws ({geometry} geometry): measured "
+        f"{measured * 1e6:.2f} µs/draw unprofiled, {total / draws * 1e6:.2f} µs/draw profiled\n"
+    )
+    out.write(
+        f"{'function':<64} {'calls/draw':>10} {'own µs/call':>11} {'cum µs/call':>11} {'share':>6} {'≈µs/draw':>8}\n"
+    )
     for tottime, where, ncalls, cumtime in rows[:top]:
         share = tottime / total
-        out.write(f"{where[:64]:<64} {ncalls / draws:10.2f} {tottime / ncalls * 1e6:11.3f} "
-                  f"{cumtime / ncalls * 1e6:11.3f} {100 * share:5.1f}% {share * measured * 1e6:8.3f}\n")
+        out.write(
+            f"{where[:64]:<64} {ncalls / draws:10.2f} {tottime / ncalls * 1e6:11.3f} "
+            f"{cumtime / ncalls * 1e6:11.3f} {100 * share:5.1f}% {share * measured * 1e6:8.3f}\n"
+        )
     return out.getvalue()
 
 
@@ -159,10 +164,14 @@ def breakdown_case(profile: str, case: str, draws: int, geometry: str) -> str:
         raw.make_current()
         raw.destroy()
     emit = total - bind - fast
-    lines = [(f"breakdown of case {case!r} on {profile} ({geometry} geometry, {draws} draws): "
-              f"{total * 1e6:.2f} µs/draw = bind {bind * 1e6:.2f} + draw (case a) {fast * 1e6:.2f} "
-              f"+ emit {emit * 1e6:.2f}"),
-             f"  {'emit function':<28} {'calls/draw':>10} {'µs/call':>8} {'µs/draw':>8}"]
+    lines = [
+        (
+            f"breakdown of case {case!r} on {profile} ({geometry} geometry, {draws} draws): "
+            f"{total * 1e6:.2f} µs/draw = bind {bind * 1e6:.2f} + draw (case a) {fast * 1e6:.2f} "
+            f"+ emit {emit * 1e6:.2f}"
+        ),
+        f"  {'emit function':<28} {'calls/draw':>10} {'µs/call':>8} {'µs/draw':>8}",
+    ]
     accounted = 0.0
     for name, (calls, ns) in sorted(stats.items(), key=lambda kv: -kv[1][1]):
         if not calls:
@@ -182,10 +191,16 @@ def main(argv=None) -> None:
     p.add_argument("--draws", type=int, default=10000, help="draws per timed loop (default 10000)")
     p.add_argument("--geometry", choices=tuple(GEOMETRY), default="culled")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--cprofile", choices=[c[1] for c in CASES],
-                      help="cProfile glpipe's loop of this case (per-function µs per call)")
-    what.add_argument("--breakdown", choices=[c[1] for c in CASES if c[0] == "b"],
-                      help="split this switch case's draw into bind / draw / each emit (µs)")
+    what.add_argument(
+        "--cprofile",
+        choices=[c[1] for c in CASES],
+        help="cProfile glpipe's loop of this case (per-function µs per call)",
+    )
+    what.add_argument(
+        "--breakdown",
+        choices=[c[1] for c in CASES if c[0] == "b"],
+        help="split this switch case's draw into bind / draw / each emit (µs)",
+    )
     args = p.parse_args(argv)
     for profile in ("native", "gl33") if args.profile == "all" else (args.profile,):
         if args.cprofile:

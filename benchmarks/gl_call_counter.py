@@ -40,7 +40,7 @@ class GLCallCounter:
     def __init__(self, *objects):
         self.objects = objects
         self.calls: list = []
-        self._patched: list = []   # (class, had its own __call__, previous __call__)
+        self._patched: list = []  # (class, had its own __call__, previous __call__)
         self._depth = 0
         self._names_by_address: dict = {}
 
@@ -68,8 +68,12 @@ class GLCallCounter:
             for value in vars(obj).values():
                 if isinstance(value, _CFuncPtr):
                     yield value
-                elif depth > 0 and hasattr(value, "__dict__") and not callable(value) \
-                        and not isinstance(value, type(sys)):
+                elif (
+                    depth > 0
+                    and hasattr(value, "__dict__")
+                    and not callable(value)
+                    and not isinstance(value, type(sys))
+                ):
                     todo.append((value, depth - 1))
 
     def _address_names(self, functions) -> None:
@@ -78,12 +82,12 @@ class GLCallCounter:
             from OpenGL import platform
 
             proc = platform.PLATFORM.getExtensionProcedure
-        except Exception:  # noqa: BLE001 - no lookup: raw pointers are named by class
+        except Exception:
             return
         for name, _fn in functions:
             try:
                 addr = proc(name.encode())
-            except Exception:  # noqa: BLE001
+            except Exception:
                 continue
             if addr:
                 self._names_by_address.setdefault(int(addr), name)
@@ -144,7 +148,7 @@ class GLCallCounter:
             if getattr(fn, "resolved", True) is False and hasattr(fn, "load"):
                 try:
                     fn.load()
-                except Exception:  # noqa: BLE001 - an entry point this host lacks
+                except Exception:
                     pass
         self._address_names(functions)
         classes = {}

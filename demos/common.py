@@ -77,11 +77,17 @@ def arg_parser(description: str, default_out: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--out", default=default_out, help=f"PNG file to write (default: {default_out})")
     p.add_argument("--size", type=_size, default=256, help="width and height in pixels (default: 256)")
-    p.add_argument("--profile", choices=("native", "gl33"), default=None,
-                   help="host profile (default: $GLPIPE_HOST_PROFILE or native)")
-    p.add_argument("--window", action="store_true",
-                   help="show the image in a glfw window (needs a display and the 'window' extra) "
-                        "instead of rendering headless")
+    p.add_argument(
+        "--profile",
+        choices=("native", "gl33"),
+        default=None,
+        help="host profile (default: $GLPIPE_HOST_PROFILE or native)",
+    )
+    p.add_argument(
+        "--window",
+        action="store_true",
+        help="show the image in a glfw window (needs a display and the 'window' extra) instead of rendering headless",
+    )
     return p
 
 
@@ -102,13 +108,20 @@ class RenderTarget:
     def __init__(self, screen, ctx, width: int, height: int):
         self.screen, self.ctx = screen, ctx
         self.width, self.height = width, height
-        self.texture = screen.resource_create(ResourceTemplate(
-            target=Target.TEXTURE_2D, format=COLOR_FORMAT, width0=width, height0=height,
-            bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW))
+        self.texture = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D,
+                format=COLOR_FORMAT,
+                width0=width,
+                height0=height,
+                bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW,
+            )
+        )
         self.surface = ctx.create_surface(self.texture, SurfaceTemplate(format=COLOR_FORMAT))
         ctx.set_framebuffer_state(FramebufferState(width=width, height=height, cbufs=(self.surface,)))
-        ctx.set_viewport_states(0, [ViewportState(scale=(width / 2, height / 2, 0.5),
-                                                  translate=(width / 2, height / 2, 0.5))])
+        ctx.set_viewport_states(
+            0, [ViewportState(scale=(width / 2, height / 2, 0.5), translate=(width / 2, height / 2, 0.5))]
+        )
 
     def clear(self, color=CLEAR_COLOR) -> None:
         """pipe_context::clear of the colour buffer."""
@@ -174,8 +187,7 @@ def present_rows(pixels: np.ndarray) -> np.ndarray:
 
 
 def _chunk(kind: bytes, payload: bytes) -> bytes:
-    return (struct.pack(">I", len(payload)) + kind + payload
-            + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF))
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF)
 
 
 def encode_png(image: np.ndarray) -> bytes:
@@ -188,8 +200,12 @@ def encode_png(image: np.ndarray) -> bytes:
     raw = np.zeros((height, 1 + width * 4), np.uint8)
     raw[:, 1:] = image.reshape(height, width * 4)
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA, deflate, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 6))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def write_png(path, pixels: np.ndarray) -> None:

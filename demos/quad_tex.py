@@ -47,7 +47,6 @@ from glpipe import (
     VertexElement,
 )
 
-
 FS = """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
 DCL OUT[0], COLOR
@@ -81,12 +80,15 @@ def texture_texels() -> np.ndarray:
 def quad_vertices() -> np.ndarray:
     """Four vertices: clip position (x, y, 0, 1) and texcoord (s, t, 0, 1)."""
     x0, y0, x1, y1 = QUAD_RECT
-    return np.array([
-        [x0, y0, 0, 1, 0, 0, 0, 1],
-        [x1, y0, 0, 1, 1, 0, 0, 1],
-        [x1, y1, 0, 1, 1, 1, 0, 1],
-        [x0, y1, 0, 1, 0, 1, 0, 1],
-    ], dtype=np.float32)
+    return np.array(
+        [
+            [x0, y0, 0, 1, 0, 0, 0, 1],
+            [x1, y0, 0, 1, 1, 0, 0, 1],
+            [x1, y1, 0, 1, 1, 1, 0, 1],
+            [x0, y1, 0, 1, 0, 1, 0, 1],
+        ],
+        dtype=np.float32,
+    )
 
 
 def render(screen, size: int) -> np.ndarray:
@@ -98,34 +100,58 @@ def render(screen, size: int) -> np.ndarray:
         csos = common.bind_fixed_function(ctx)
 
         texels = texture_texels()
-        tex = screen.resource_create(ResourceTemplate(
-            target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=TEX_WIDTH, height0=TEX_HEIGHT,
-            bind=Bind.SAMPLER_VIEW))
+        tex = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D,
+                format=Format.R8G8B8A8_UNORM,
+                width0=TEX_WIDTH,
+                height0=TEX_HEIGHT,
+                bind=Bind.SAMPLER_VIEW,
+            )
+        )
         row = TEX_WIDTH * 4
-        ctx.texture_subdata(tex, 0, Map.WRITE, Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1),
-                            texels, row, row * TEX_HEIGHT)
-        view = ctx.create_sampler_view(tex, SamplerViewTemplate(
-            format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=0))
-        sampler = ctx.create_sampler_state(SamplerState(
-            wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE, wrap_r=TexWrap.CLAMP_TO_EDGE,
-            min_img_filter=TexFilter.NEAREST, mag_img_filter=TexFilter.NEAREST,
-            min_mip_filter=TexMipFilter.NONE))
+        ctx.texture_subdata(
+            tex,
+            0,
+            Map.WRITE,
+            Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1),
+            texels,
+            row,
+            row * TEX_HEIGHT,
+        )
+        view = ctx.create_sampler_view(
+            tex,
+            SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=0),
+        )
+        sampler = ctx.create_sampler_state(
+            SamplerState(
+                wrap_s=TexWrap.CLAMP_TO_EDGE,
+                wrap_t=TexWrap.CLAMP_TO_EDGE,
+                wrap_r=TexWrap.CLAMP_TO_EDGE,
+                min_img_filter=TexFilter.NEAREST,
+                mag_img_filter=TexFilter.NEAREST,
+                min_mip_filter=TexMipFilter.NONE,
+            )
+        )
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [sampler])
 
         vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
         fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        velems = ctx.create_vertex_elements_state([
-            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        ])
+        velems = ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+                VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            ]
+        )
         ctx.bind_vs_state(vs)
         ctx.bind_fs_state(fs)
         ctx.bind_vertex_elements_state(velems)
 
         verts = quad_vertices()
-        vbuf = screen.resource_create(ResourceTemplate(
-            target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER))
+        vbuf = screen.resource_create(
+            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        )
         ctx.buffer_subdata(vbuf, Map.WRITE, 0, verts)
         ctx.set_vertex_buffers([VertexBuffer(buffer=vbuf, buffer_offset=0, stride=verts.strides[0])])
 

@@ -43,7 +43,6 @@ from glpipe import (
     VertexElement,
 )
 
-
 FS = """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
 DCL OUT[0], COLOR
@@ -52,12 +51,15 @@ DCL OUT[0], COLOR
 """
 
 # Clip-space position (x, y, z, w) and RGBA colour of each corner.
-VERTICES = np.array([
-    # x     y    z    w     r    g    b    a
-    [-0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0],   # red, lower left
-    [0.8, -0.8, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0],    # green, lower right
-    [0.0, 0.8, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],     # blue, top
-], dtype=np.float32)
+VERTICES = np.array(
+    [
+        # x     y    z    w     r    g    b    a
+        [-0.8, -0.8, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0],  # red, lower left
+        [0.8, -0.8, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0],  # green, lower right
+        [0.0, 0.8, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],  # blue, top
+    ],
+    dtype=np.float32,
+)
 
 
 def render(screen, size: int) -> np.ndarray:
@@ -69,17 +71,21 @@ def render(screen, size: int) -> np.ndarray:
         csos = common.bind_fixed_function(ctx)
         vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
         fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        velems = ctx.create_vertex_elements_state([
-            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        ])
+        velems = ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+                VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            ]
+        )
         ctx.bind_vs_state(vs)
         ctx.bind_fs_state(fs)
         ctx.bind_vertex_elements_state(velems)
 
-        vbuf = screen.resource_create(ResourceTemplate(
-            target=Target.BUFFER, format=Format.R8_UNORM, width0=VERTICES.nbytes,
-            bind=Bind.VERTEX_BUFFER))
+        vbuf = screen.resource_create(
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=VERTICES.nbytes, bind=Bind.VERTEX_BUFFER
+            )
+        )
         ctx.buffer_subdata(vbuf, Map.WRITE, 0, VERTICES)
         ctx.set_vertex_buffers([VertexBuffer(buffer=vbuf, buffer_offset=0, stride=VERTICES.strides[0])])
 

@@ -58,7 +58,7 @@ def _raw_channels(d, blocks: np.ndarray) -> list:
     if aligned:
         for c in d.channels:
             start = c.shift // 8
-            field = np.ascontiguousarray(blocks[:, start:start + c.size // 8])
+            field = np.ascontiguousarray(blocks[:, start : start + c.size // 8])
             out.append(field.view(_ARRAY_DTYPES[c.size]).reshape(-1).astype(np.uint64))
         return out
     # Bit fields inside one word of at most 64 bits.
@@ -83,7 +83,7 @@ def _small_float_decode(raw: np.ndarray, bits: int) -> np.ndarray:
     mbits = bits - 5
     e = (raw >> np.uint64(mbits)).astype(np.int64)
     m = (raw & np.uint64((1 << mbits) - 1)).astype(np.float64)
-    value = np.where(e == 0, m / (1 << mbits) * 2.0 ** -14, 2.0 ** (e - 15) * (1 + m / (1 << mbits)))
+    value = np.where(e == 0, m / (1 << mbits) * 2.0**-14, 2.0 ** (e - 15) * (1 + m / (1 << mbits)))
     return np.where(e == 31, np.where(m == 0, np.inf, np.nan), value)
 
 
@@ -137,7 +137,7 @@ def unpack_rgba(fmt, data, count: int, decode_srgb: bool = False) -> np.ndarray:
         scale = 2.0 ** (raws[3].astype(np.int64) - 15 - 9)
         values = [raws[i].astype(np.float64) * scale for i in range(3)]
     else:
-        values = [_decode(c, r) for c, r in zip(d.channels, raws)]
+        values = [_decode(c, r) for c, r in zip(d.channels, raws, strict=True)]
     dtype = _result_dtype(d)
     out = np.zeros((blocks.shape[0], 4), dtype)
     zs = d.colorspace == "zs"
@@ -162,8 +162,9 @@ def _encode(c, v: np.ndarray) -> np.ndarray:
     elif t in (ChannelType.USCALED, ChannelType.UINT):
         if n == 64:
             return np.asarray(v).astype(np.uint64)
-        raw = np.clip(np.rint(v.astype(np.float64)) if t == ChannelType.USCALED else v.astype(np.int64),
-                      0, (1 << n) - 1).astype(np.int64)
+        raw = np.clip(
+            np.rint(v.astype(np.float64)) if t == ChannelType.USCALED else v.astype(np.int64), 0, (1 << n) - 1
+        ).astype(np.int64)
     elif t in (ChannelType.SSCALED, ChannelType.SINT):
         if n == 64:
             return np.asarray(v).astype(np.int64).view(np.uint64)
@@ -187,13 +188,13 @@ def _encode(c, v: np.ndarray) -> np.ndarray:
 def _rgb9e5_encode(rgb: np.ndarray) -> list:
     """EXT_texture_shared_exponent's packing of three non-negative floats."""
     mbits, bias, emax = 9, 15, 31
-    max_val = (2 ** mbits - 1) / 2 ** mbits * 2.0 ** (emax - bias)
+    max_val = (2**mbits - 1) / 2**mbits * 2.0 ** (emax - bias)
     c = np.clip(np.nan_to_num(rgb.astype(np.float64)), 0.0, max_val)
     cmax = c.max(axis=1)
     with np.errstate(divide="ignore"):
         exp_p = np.maximum(-bias - 1, np.floor(np.log2(np.where(cmax > 0, cmax, 1e-300)))) + 1 + bias
     maxm = np.floor(cmax / 2.0 ** (exp_p - bias - mbits) + 0.5)
-    exp_s = np.where(maxm == 2 ** mbits, exp_p + 1, exp_p)
+    exp_s = np.where(maxm == 2**mbits, exp_p + 1, exp_p)
     m = np.floor(c / (2.0 ** (exp_s - bias - mbits))[:, None] + 0.5).astype(np.uint64)
     return [m[:, 0], m[:, 1], m[:, 2], exp_s.astype(np.uint64)]
 
@@ -223,13 +224,13 @@ def pack_rgba(fmt, rgba, encode_srgb: bool = False) -> np.ndarray:
     blocks = np.zeros((count, d.blocksize), np.uint8)
     aligned = all(c.size in _ARRAY_DTYPES and c.shift % 8 == 0 for c in d.channels)
     if aligned:
-        for c, raw in zip(d.channels, raws):
+        for c, raw in zip(d.channels, raws, strict=True):
             start = c.shift // 8
             field = raw.astype(_ARRAY_DTYPES[c.size]).reshape(count, 1).view(np.uint8)
-            blocks[:, start:start + c.size // 8] = field.reshape(count, c.size // 8)
+            blocks[:, start : start + c.size // 8] = field.reshape(count, c.size // 8)
         return blocks.reshape(-1)
     word = np.zeros(count, np.uint64)
-    for c, raw in zip(d.channels, raws):
+    for c, raw in zip(d.channels, raws, strict=True):
         word |= (raw & np.uint64((1 << c.size) - 1)) << np.uint64(c.shift)
     for i in range(d.blocksize):
         blocks[:, i] = ((word >> np.uint64(8 * i)) & np.uint64(0xFF)).astype(np.uint8)

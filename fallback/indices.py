@@ -222,18 +222,27 @@ class _Decomposition:
 # Each triangle below visits its vertices in the boundary's cyclic order.
 _DECOMPOSITIONS = {
     Prim.QUADS: _Decomposition(
-        stride=4, span=4,
-        pv_last={PV_FIRST: ((1, 2, 0), (2, 3, 0)),     # PV = a (spec 4i-3)
-                 PV_LAST: ((0, 1, 3), (1, 2, 3))}),    # PV = d (spec 4i)
+        stride=4,
+        span=4,
+        pv_last={
+            PV_FIRST: ((1, 2, 0), (2, 3, 0)),  # PV = a (spec 4i-3)
+            PV_LAST: ((0, 1, 3), (1, 2, 3)),
+        },
+    ),  # PV = d (spec 4i)
     Prim.QUAD_STRIP: _Decomposition(
-        stride=2, span=4,
-        pv_last={PV_FIRST: ((1, 3, 0), (3, 2, 0)),     # PV = a (spec 2i-1)
-                 PV_LAST: ((0, 1, 3), (2, 0, 3))}),    # PV = d (spec 2i+2)
+        stride=2,
+        span=4,
+        pv_last={
+            PV_FIRST: ((1, 3, 0), (3, 2, 0)),  # PV = a (spec 2i-1)
+            PV_LAST: ((0, 1, 3), (2, 0, 3)),
+        },
+    ),  # PV = d (spec 2i+2)
     Prim.POLYGON: _Decomposition(
-        stride=1, span=3,
+        stride=1,
+        span=3,
         # The polygon's provoking vertex is v0 under both conventions.
-        pv_last={PV_FIRST: ((1, 2, _ANCHOR),),
-                 PV_LAST: ((1, 2, _ANCHOR),)}),
+        pv_last={PV_FIRST: ((1, 2, _ANCHOR),), PV_LAST: ((1, 2, _ANCHOR),)},
+    ),
 }
 
 #: Primitive types core GL cannot draw; ``translate()`` turns them into TRIANGLES.
@@ -243,11 +252,11 @@ NEEDS_TRANSLATION = frozenset(_DECOMPOSITIONS)
 def _output_pattern(prim: Prim, provoking: str, quads_follow: bool) -> tuple:
     """The flat tuple of per-step offsets for ``prim`` drawn under ``provoking``."""
     if prim is Prim.POLYGON:
-        source_pv = PV_FIRST                    # spec: "single polygon: 1 | 1"
+        source_pv = PV_FIRST  # spec: "single polygon: 1 | 1"
     elif quads_follow:
         source_pv = provoking
     else:
-        source_pv = PV_LAST                     # spec: QUADS_FOLLOW... = false -> 4i / 2i+2
+        source_pv = PV_LAST  # spec: QUADS_FOLLOW... = false -> 4i / 2i+2
     tris = _DECOMPOSITIONS[prim].pv_last[source_pv]
     if provoking == PV_FIRST:
         tris = tuple((pv, x, y) for (x, y, pv) in tris)
@@ -257,6 +266,7 @@ def _output_pattern(prim: Prim, provoking: str, quads_follow: bool) -> tuple:
 # ---------------------------------------------------------------------------
 # Argument checking
 # ---------------------------------------------------------------------------
+
 
 def _check_int(name: str, value, lo: int = 0, hi: int = _MAX_U32) -> int:
     if isinstance(value, bool):
@@ -291,8 +301,7 @@ def _resolve_provoking(provoking, flatshade_first) -> str:
         return provoking or PV_LAST
     from_flag = PV_FIRST if _check_bool("flatshade_first", flatshade_first) else PV_LAST
     if provoking is not None and provoking != from_flag:
-        raise InvalidArgumentError(
-            f"provoking={provoking!r} contradicts flatshade_first={bool(flatshade_first)}")
+        raise InvalidArgumentError(f"provoking={provoking!r} contradicts flatshade_first={bool(flatshade_first)}")
     return from_flag
 
 
@@ -327,7 +336,8 @@ def _index_values(indices, index_size, start: int, count: int) -> np.ndarray:
             raw = memoryview(indices)
         except TypeError:
             raise InvalidArgumentError(
-                f"indices must be a buffer-protocol object or a list, got {type(indices).__name__}") from None
+                f"indices must be a buffer-protocol object or a list, got {type(indices).__name__}"
+            ) from None
         if not raw.c_contiguous:
             raise InvalidArgumentError("indices: the buffer must be C-contiguous")
         raw = raw.cast("B") if raw.ndim != 1 or raw.format != "B" else raw
@@ -335,9 +345,9 @@ def _index_values(indices, index_size, start: int, count: int) -> np.ndarray:
         values = np.frombuffer(raw, dtype=dtype, count=usable)
     if start + count > values.size:
         raise InvalidArgumentError(
-            f"start={start} + count={count} reads past the index buffer ({values.size} indices "
-            f"of {index_size} bytes)")
-    return values[start:start + count]
+            f"start={start} + count={count} reads past the index buffer ({values.size} indices of {index_size} bytes)"
+        )
+    return values[start : start + count]
 
 
 def _sequential(start: int, count: int) -> np.ndarray:
@@ -347,7 +357,7 @@ def _sequential(start: int, count: int) -> np.ndarray:
     return np.arange(start, start + count, dtype=dtype)
 
 
-def _finish(out: np.ndarray) -> "tuple[np.ndarray, int]":
+def _finish(out: np.ndarray) -> tuple[np.ndarray, int]:
     """``out`` flattened, as uint16 when every value is <= 0xfffe, else uint32; and its size."""
     out = out.reshape(-1)
     if out.size == 0 or int(out.max()) <= _MAX_U16_VALUE:
@@ -358,6 +368,7 @@ def _finish(out: np.ndarray) -> "tuple[np.ndarray, int]":
 # ---------------------------------------------------------------------------
 # Runs between restart indices
 # ---------------------------------------------------------------------------
+
 
 def _runs(values: np.ndarray, restart_index: int):
     """Per position: is it a restart marker, and the [run_start, run_end) around it.
@@ -378,13 +389,14 @@ def _has_restart(values: np.ndarray, primitive_restart: bool, restart_index: int
     if not primitive_restart or values.size == 0:
         return False
     if restart_index > np.iinfo(values.dtype).max:
-        return False                        # the index type cannot hold it: never matches
+        return False  # the index type cannot hold it: never matches
     return bool((values == restart_index).any())
 
 
 # ---------------------------------------------------------------------------
 # Public entry points
 # ---------------------------------------------------------------------------
+
 
 def generate_sequential(start: int, count: int) -> np.ndarray:
     """Indices ``start .. start+count-1`` (uint16 when all are <= 0xfffe, else uint32).
@@ -397,8 +409,7 @@ def generate_sequential(start: int, count: int) -> np.ndarray:
     return _sequential(start, count)
 
 
-def _decompose(values: np.ndarray, prim: Prim, pattern: tuple, restart: bool,
-               restart_index: int) -> np.ndarray:
+def _decompose(values: np.ndarray, prim: Prim, pattern: tuple, restart: bool, restart_index: int) -> np.ndarray:
     """Gather ``pattern`` for every step of ``values`` (one row per step)."""
     rule = _DECOMPOSITIONS[prim]
     width = len(pattern)
@@ -413,7 +424,7 @@ def _decompose(values: np.ndarray, prim: Prim, pattern: tuple, restart: bool,
                 if off == _ANCHOR:
                     out[:, col] = values[0]
                 else:
-                    out[:, col] = values[off:off + last + 1:rule.stride]
+                    out[:, col] = values[off : off + last + 1 : rule.stride]
         return out
     is_marker, pos, run_start, run_end = _runs(values, restart_index)
     rel = pos - run_start
@@ -425,8 +436,9 @@ def _decompose(values: np.ndarray, prim: Prim, pattern: tuple, restart: bool,
     return out
 
 
-def _pass_through(prim: Prim, values: "np.ndarray | None", start: int, count: int,
-                  primitive_restart: bool, restart_index: int) -> Translation:
+def _pass_through(
+    prim: Prim, values: np.ndarray | None, start: int, count: int, primitive_restart: bool, restart_index: int
+) -> Translation:
     """A natively drawable primitive: same prim, indices widened, restart kept."""
     if values is None:
         out, size = _finish(_sequential(start, count))
@@ -442,15 +454,26 @@ def _pass_through(prim: Prim, values: "np.ndarray | None", start: int, count: in
     if size == 4 and genuine.size and int(genuine.max()) == marker:
         raise InvalidArgumentError(
             "indices: index value 0xffffffff cannot be kept apart from the restart marker "
-            f"(restart_index={restart_index:#x})")
+            f"(restart_index={restart_index:#x})"
+        )
     out = values.astype(dtype)
     out[is_marker] = marker
     return Translation(prim, out, size, primitive_restart=True, restart_index=marker)
 
 
-def translate(prim, count, start=0, indices=None, index_size=0, primitive_restart=False,
-              restart_index=0, provoking=None, flatshade=False,
-              quads_follow_provoking_vertex=True, flatshade_first=None) -> Translation:
+def translate(
+    prim,
+    count,
+    start=0,
+    indices=None,
+    index_size=0,
+    primitive_restart=False,
+    restart_index=0,
+    provoking=None,
+    flatshade=False,
+    quads_follow_provoking_vertex=True,
+    flatshade_first=None,
+) -> Translation:
     """Rewrite a draw of ``prim`` into one the host GL can draw.
 
     QUADS, QUAD_STRIP and POLYGON become TRIANGLES (see the module docstring
@@ -520,7 +543,7 @@ def translate(prim, count, start=0, indices=None, index_size=0, primitive_restar
 _BOUNDARY = {Prim.QUADS: (0, 1, 2, 3), Prim.QUAD_STRIP: (0, 1, 3, 2)}
 
 
-def _edge_bits(prim: Prim, tri: tuple) -> "tuple[int, int, int]":
+def _edge_bits(prim: Prim, tri: tuple) -> tuple[int, int, int]:
     """(always, first step only, last step only) boundary bits of one
     pattern triangle (step offsets, ``_ANCHOR`` = the run's first vertex)."""
     always = first = last = 0
@@ -532,9 +555,9 @@ def _edge_bits(prim: Prim, tri: tuple) -> "tuple[int, int, int]":
             if pair == {1, 2}:
                 always |= 1 << j
             elif pair == {_ANCHOR, 1}:
-                first |= 1 << j            # (v_0, v_1): the run's first triangle
+                first |= 1 << j  # (v_0, v_1): the run's first triangle
             else:
-                last |= 1 << j             # (v_n-1, v_0): the run's last triangle
+                last |= 1 << j  # (v_n-1, v_0): the run's last triangle
         else:
             order = _BOUNDARY[prim]
             if (order.index(q) - order.index(p)) % 4 in (1, 3):
@@ -542,9 +565,18 @@ def _edge_bits(prim: Prim, tri: tuple) -> "tuple[int, int, int]":
     return always, first, last
 
 
-def edge_masks(prim, count, start=0, indices=None, index_size=0, primitive_restart=False,
-               restart_index=0, provoking=None, quads_follow_provoking_vertex=True,
-               flatshade_first=None) -> np.ndarray:
+def edge_masks(
+    prim,
+    count,
+    start=0,
+    indices=None,
+    index_size=0,
+    primitive_restart=False,
+    restart_index=0,
+    provoking=None,
+    quads_follow_provoking_vertex=True,
+    flatshade_first=None,
+) -> np.ndarray:
     """Per output triangle of :func:`translate` with the same arguments, the
     3-bit mask of its edges on the source primitive's boundary (bit j: the
     edge from the triangle's vertex j to vertex j+1; module docstring).
@@ -560,9 +592,10 @@ def edge_masks(prim, count, start=0, indices=None, index_size=0, primitive_resta
     values = _values_for_draw(indices, index_size, start, count)
     rule = _DECOMPOSITIONS[prim]
     pattern = _output_pattern(prim, provoking, quads_follow)
-    bits = [_edge_bits(prim, pattern[t:t + 3]) for t in range(0, len(pattern), 3)]
-    if values is None or not (primitive_restart and
-                              _has_restart(values, primitive_restart, _check_int("restart_index", restart_index))):
+    bits = [_edge_bits(prim, pattern[t : t + 3]) for t in range(0, len(pattern), 3)]
+    if values is None or not (
+        primitive_restart and _has_restart(values, primitive_restart, _check_int("restart_index", restart_index))
+    ):
         n = count if values is None else values.size
         steps = (n - rule.span) // rule.stride + 1 if n >= rule.span else 0
         step = np.arange(steps)
@@ -580,7 +613,7 @@ def edge_masks(prim, count, start=0, indices=None, index_size=0, primitive_resta
     return out.reshape(-1)
 
 
-def _values_for_draw(indices, index_size, start: int, count: int) -> "np.ndarray | None":
+def _values_for_draw(indices, index_size, start: int, count: int) -> np.ndarray | None:
     """The draw's index values, or None for a non-indexed draw (checks the pair)."""
     if indices is None:
         if index_size not in (0, None):
@@ -591,8 +624,9 @@ def _values_for_draw(indices, index_size, start: int, count: int) -> "np.ndarray
     return _index_values(indices, index_size, start, count)
 
 
-def translate_line_loop(count, start=0, indices=None, index_size=0, primitive_restart=False,
-                        restart_index=0) -> Translation:
+def translate_line_loop(
+    count, start=0, indices=None, index_size=0, primitive_restart=False, restart_index=0
+) -> Translation:
     """Turn a LINE_LOOP draw into independent LINES (no restart in the output).
 
     Each run (the whole draw, or each stretch between restart indices) of

@@ -20,12 +20,12 @@ __version__ = "0.1.0"
 
 import importlib as _importlib
 
-from .enums import *  # noqa: F401,F403
+from .enums import *  # noqa: F403
 from .enums import __all__ as _enums_all
-from .errors import *  # noqa: F401,F403
+from .errors import *  # noqa: F403
 from .errors import __all__ as _errors_all
-from .formats import Format  # noqa: F401
-from .templates import *  # noqa: F401,F403
+from .formats import Format
+from .templates import *  # noqa: F403
 from .templates import __all__ as _templates_all
 
 # Public name -> the submodule defining it, imported on first access (PEP 562).
@@ -59,9 +59,4 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = (
-    ["__version__", "create_screen", "Screen", "Context", "Resource", "HostGL", "HostProfile", "Format"]
-    + list(_errors_all)
-    + list(_enums_all)
-    + list(_templates_all)
-)
+__all__ = ["__version__", "Format", *_LAZY] + list(_errors_all) + list(_enums_all) + list(_templates_all)

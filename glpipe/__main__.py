@@ -32,7 +32,7 @@ def _version(module_name: str) -> str:
 _REPORT_BINDS = ("SAMPLER_VIEW", "RENDER_TARGET", "DEPTH_STENCIL", "VERTEX_BUFFER", "SHADER_IMAGE", "BLENDABLE")
 
 
-def collect(profile: "str | None" = None) -> dict:
+def collect(profile: str | None = None) -> dict:
     """Everything ``info`` reports, as plain JSON-able data."""
     import glpipe
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
@@ -52,9 +52,7 @@ def collect(profile: "str | None" = None) -> dict:
 
         caps = {m.name: plain(screen.get_param(m)) for m in Cap}
         capsf = {m.name: screen.get_paramf(m) for m in CapF}
-        shader_caps = {
-            st.name: {m.name: plain(screen.get_shader_param(st, m)) for m in ShaderCap} for st in ShaderType
-        }
+        shader_caps = {st.name: {m.name: plain(screen.get_shader_param(st, m)) for m in ShaderCap} for st in ShaderType}
         compute_caps = {m.name: plain(screen.get_compute_param(ShaderIR.TGSI, m)) for m in ComputeCap}
         formats = {}
         for bind_name in _REPORT_BINDS:
@@ -97,9 +95,10 @@ def collect(profile: "str | None" = None) -> dict:
             "formats": formats,
             "features": feature_report(prof),
             # Host behaviours probed by a draw (glpipe/host/facts.py), with the reason.
-            "host_facts": {name: {"holds": int(screen.host_facts.has(name)),
-                                  "reason": screen.host_facts.reasons[name]}
-                           for name in screen.host_facts.reasons},
+            "host_facts": {
+                name: {"holds": int(screen.host_facts.has(name)), "reason": screen.host_facts.reasons[name]}
+                for name in screen.host_facts.reasons
+            },
             # GLPIPE_DEBUG (glpipe/debug.py): every flag, and those this screen has on.
             "debug": {"env": DEBUG_ENV, "on": sorted(screen.debug_flags), "flags": dict(DEBUG_FLAGS)},
         }
@@ -115,8 +114,10 @@ def _print_text(data: dict, out) -> None:
     w("\nHost GL\n-------\n")
     for k, v in data["host"].items():
         w(f"{k:>20}: {v}\n")
-    w(f"\nScreen: {data['screen']['name']} (vendor {data['screen']['vendor']}, "
-      f"device vendor {data['screen']['device_vendor']})\n")
+    w(
+        f"\nScreen: {data['screen']['name']} (vendor {data['screen']['vendor']}, "
+        f"device vendor {data['screen']['device_vendor']})\n"
+    )
     w("\nFeatures (native / fallback / unavailable)\n------------------------------------------\n")
     for name, row in data["features"].items():
         how = row["status"]
@@ -140,15 +141,19 @@ def _print_text(data: dict, out) -> None:
     w("\nCompute caps (TGSI)\n-------------------\n")
     for k, v in data["compute_caps"].items():
         w(f"  PIPE_COMPUTE_CAP_{k} = {v}\n")
-    w("\nFormats by bind flag (TEXTURE_2D; VERTEX_BUFFER on BUFFER)\n"
-      "----------------------------------------------------------\n")
+    w(
+        "\nFormats by bind flag (TEXTURE_2D; VERTEX_BUFFER on BUFFER)\n"
+        "----------------------------------------------------------\n"
+    )
     for bind, names in data["formats"].items():
         w(f"  {bind} ({len(names)}):\n")
         for i in range(0, len(names), 4):
-            w("    " + "  ".join(names[i:i + 4]) + "\n")
+            w("    " + "  ".join(names[i : i + 4]) + "\n")
     debug = data["debug"]
-    w(f"\nDebug flags (${debug['env']}, comma-separated; on: {','.join(debug['on']) or 'none'})\n"
-      "-------------------------------------------------------\n")
+    w(
+        f"\nDebug flags (${debug['env']}, comma-separated; on: {','.join(debug['on']) or 'none'})\n"
+        "-------------------------------------------------------\n"
+    )
     for name, what in debug["flags"].items():
         w(f"  {name}: {what}\n")
 
@@ -160,8 +165,12 @@ EXIT_BROKEN_PIPE = 141
 
 def _add_info_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--profile", choices=("native", "gl33"), default=None,
-                        help="host profile (default: $GLPIPE_HOST_PROFILE or native)")
+    parser.add_argument(
+        "--profile",
+        choices=("native", "gl33"),
+        default=None,
+        help="host profile (default: $GLPIPE_HOST_PROFILE or native)",
+    )
 
 
 def _write_report(data: dict, as_json: bool) -> int:
@@ -208,8 +217,9 @@ def main(argv=None) -> int:
 def info_main(argv=None) -> int:
     """Entry point of the ``glpipe-info`` console script: ``python -m glpipe
     info`` under its own name, with the same options and report."""
-    parser = argparse.ArgumentParser(prog="glpipe-info",
-                                     description="print versions, host GL, caps, formats and features")
+    parser = argparse.ArgumentParser(
+        prog="glpipe-info", description="print versions, host GL, caps, formats and features"
+    )
     _add_info_arguments(parser)
     return _info(parser.parse_args(argv))
 

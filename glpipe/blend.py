@@ -64,31 +64,44 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .dirty import Dirty
+from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .formats import host_storage, util_format_description
 from .host.hotgl import OP
-from .part import Area, Part
 from .host.shadow import host_shadow
+from .part import Area, Part
 from .templates import BlendState
 
 F = BlendFactor
 _BLEND_CSO = Dirty.BLEND_CSO  # a module global: read per bind
 
 _GL_FACTOR = {
-    F.ONE: "GL_ONE", F.SRC_COLOR: "GL_SRC_COLOR", F.SRC_ALPHA: "GL_SRC_ALPHA",
-    F.DST_ALPHA: "GL_DST_ALPHA", F.DST_COLOR: "GL_DST_COLOR",
-    F.SRC_ALPHA_SATURATE: "GL_SRC_ALPHA_SATURATE", F.CONST_COLOR: "GL_CONSTANT_COLOR",
-    F.CONST_ALPHA: "GL_CONSTANT_ALPHA", F.SRC1_COLOR: "GL_SRC1_COLOR", F.SRC1_ALPHA: "GL_SRC1_ALPHA",
-    F.ZERO: "GL_ZERO", F.INV_SRC_COLOR: "GL_ONE_MINUS_SRC_COLOR",
-    F.INV_SRC_ALPHA: "GL_ONE_MINUS_SRC_ALPHA", F.INV_DST_ALPHA: "GL_ONE_MINUS_DST_ALPHA",
-    F.INV_DST_COLOR: "GL_ONE_MINUS_DST_COLOR", F.INV_CONST_COLOR: "GL_ONE_MINUS_CONSTANT_COLOR",
-    F.INV_CONST_ALPHA: "GL_ONE_MINUS_CONSTANT_ALPHA", F.INV_SRC1_COLOR: "GL_ONE_MINUS_SRC1_COLOR",
+    F.ONE: "GL_ONE",
+    F.SRC_COLOR: "GL_SRC_COLOR",
+    F.SRC_ALPHA: "GL_SRC_ALPHA",
+    F.DST_ALPHA: "GL_DST_ALPHA",
+    F.DST_COLOR: "GL_DST_COLOR",
+    F.SRC_ALPHA_SATURATE: "GL_SRC_ALPHA_SATURATE",
+    F.CONST_COLOR: "GL_CONSTANT_COLOR",
+    F.CONST_ALPHA: "GL_CONSTANT_ALPHA",
+    F.SRC1_COLOR: "GL_SRC1_COLOR",
+    F.SRC1_ALPHA: "GL_SRC1_ALPHA",
+    F.ZERO: "GL_ZERO",
+    F.INV_SRC_COLOR: "GL_ONE_MINUS_SRC_COLOR",
+    F.INV_SRC_ALPHA: "GL_ONE_MINUS_SRC_ALPHA",
+    F.INV_DST_ALPHA: "GL_ONE_MINUS_DST_ALPHA",
+    F.INV_DST_COLOR: "GL_ONE_MINUS_DST_COLOR",
+    F.INV_CONST_COLOR: "GL_ONE_MINUS_CONSTANT_COLOR",
+    F.INV_CONST_ALPHA: "GL_ONE_MINUS_CONSTANT_ALPHA",
+    F.INV_SRC1_COLOR: "GL_ONE_MINUS_SRC1_COLOR",
     F.INV_SRC1_ALPHA: "GL_ONE_MINUS_SRC1_ALPHA",
 }
 _GL_EQUATION = {
-    Blend.ADD: "GL_FUNC_ADD", Blend.SUBTRACT: "GL_FUNC_SUBTRACT",
-    Blend.REVERSE_SUBTRACT: "GL_FUNC_REVERSE_SUBTRACT", Blend.MIN: "GL_MIN", Blend.MAX: "GL_MAX",
+    Blend.ADD: "GL_FUNC_ADD",
+    Blend.SUBTRACT: "GL_FUNC_SUBTRACT",
+    Blend.REVERSE_SUBTRACT: "GL_FUNC_REVERSE_SUBTRACT",
+    Blend.MIN: "GL_MIN",
+    Blend.MAX: "GL_MAX",
 }
 _SRC1_FACTORS = frozenset({F.SRC1_COLOR, F.SRC1_ALPHA, F.INV_SRC1_COLOR, F.INV_SRC1_ALPHA})
 
@@ -102,10 +115,14 @@ _NO_ALPHA_RGB = {**_NO_ALPHA, F.SRC_ALPHA_SATURATE: F.ZERO}
 # alpha, the constant's alpha must be asked for by name; SRC_ALPHA_SATURATE on
 # the alpha channel is 1 (GL and Gallium).
 _ALPHA_IN_RED = {
-    F.SRC_COLOR: F.SRC_ALPHA, F.INV_SRC_COLOR: F.INV_SRC_ALPHA,
-    F.DST_ALPHA: F.DST_COLOR, F.INV_DST_ALPHA: F.INV_DST_COLOR,
-    F.CONST_COLOR: F.CONST_ALPHA, F.INV_CONST_COLOR: F.INV_CONST_ALPHA,
-    F.SRC1_COLOR: F.SRC1_ALPHA, F.INV_SRC1_COLOR: F.INV_SRC1_ALPHA,
+    F.SRC_COLOR: F.SRC_ALPHA,
+    F.INV_SRC_COLOR: F.INV_SRC_ALPHA,
+    F.DST_ALPHA: F.DST_COLOR,
+    F.INV_DST_ALPHA: F.INV_DST_COLOR,
+    F.CONST_COLOR: F.CONST_ALPHA,
+    F.INV_CONST_COLOR: F.INV_CONST_ALPHA,
+    F.SRC1_COLOR: F.SRC1_ALPHA,
+    F.INV_SRC1_COLOR: F.INV_SRC1_ALPHA,
     F.SRC_ALPHA_SATURATE: F.ONE,
 }
 
@@ -113,8 +130,8 @@ _ALPHA_IN_RED = {
 # PIPE_SWIZZLE_X..W = 0..3, 0 = 4, 1 = 5.
 _KIND_BY_HOST_SWIZZLE = {
     (0, 1, 2, 3): "plain",
-    (0, 1, 2, 5): "no_alpha",      # RGBX held as RGBA: the stored X is not alpha
-    (0, 0, 0, 5): "no_alpha",      # L held as R: host R is L, there is no alpha
+    (0, 1, 2, 5): "no_alpha",  # RGBX held as RGBA: the stored X is not alpha
+    (0, 0, 0, 5): "no_alpha",  # L held as R: host R is L, there is no alpha
     (4, 4, 4, 0): "alpha_in_red",  # A held as R
 }
 
@@ -122,14 +139,14 @@ _KIND_BY_HOST_SWIZZLE = {
 class _RT:
     """One render target's Gallium blend state, resolved and normalised."""
 
-    __slots__ = ("enable", "rgb_func", "rgb_src", "rgb_dst", "alpha_func", "alpha_src", "alpha_dst",
-                 "colormask")
+    __slots__ = ("enable", "rgb_func", "rgb_src", "rgb_dst", "alpha_func", "alpha_src", "alpha_dst", "colormask")
 
     def __init__(self, rt, logicop: bool):
         self.enable = bool(rt.blend_enable) and not logicop
         self.rgb_func, self.rgb_src, self.rgb_dst = _normalise(rt.rgb_func, rt.rgb_src_factor, rt.rgb_dst_factor)
         self.alpha_func, self.alpha_src, self.alpha_dst = _normalise(
-            rt.alpha_func, rt.alpha_src_factor, rt.alpha_dst_factor)
+            rt.alpha_func, rt.alpha_src_factor, rt.alpha_dst_factor
+        )
         self.colormask = int(rt.colormask) & int(Mask.RGBA)
 
     def equation(self) -> tuple:
@@ -138,8 +155,9 @@ class _RT:
 
     def uses_src1(self) -> bool:
         """Whether an enabled blend reads the second colour source."""
-        return self.enable and any(f in _SRC1_FACTORS for f in
-                                   (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst))
+        return self.enable and any(
+            f in _SRC1_FACTORS for f in (self.rgb_src, self.rgb_dst, self.alpha_src, self.alpha_dst)
+        )
 
 
 def _normalise(func, src, dst) -> tuple:
@@ -159,8 +177,20 @@ class _GLBlock:
     the cared-for RTs agree), emitted when the host holds nothing we can
     trust; ``after`` is what each per-RT shadow holds afterwards."""
 
-    __slots__ = ("enables", "equations", "funcs", "masks", "logic", "alpha_to_coverage", "alpha_to_one",
-                 "dither", "dual_source", "full_calls", "after", "transitions")
+    __slots__ = (
+        "enables",
+        "equations",
+        "funcs",
+        "masks",
+        "logic",
+        "alpha_to_coverage",
+        "alpha_to_one",
+        "dither",
+        "dual_source",
+        "full_calls",
+        "after",
+        "transitions",
+    )
 
 
 def _sync_group(want: tuple, have: tuple, calls: list, set_all, set_one) -> tuple:
@@ -188,8 +218,21 @@ class BlendCSO:
     """A blend state object: the template resolved per render target, plus
     the host blocks computed so far (per colour-buffer format tuple)."""
 
-    __slots__ = ("context", "templ", "destroyed", "rts", "logicop", "logicop_func", "alpha_to_coverage",
-                 "alpha_to_one", "dither", "dual_source", "blocks", "fb", "fb_block")
+    __slots__ = (
+        "context",
+        "templ",
+        "destroyed",
+        "rts",
+        "logicop",
+        "logicop_func",
+        "alpha_to_coverage",
+        "alpha_to_one",
+        "dither",
+        "dual_source",
+        "blocks",
+        "fb",
+        "fb_block",
+    )
 
     def __init__(self, context, templ: BlendState, nr_rts: int):
         self.context = context
@@ -203,7 +246,7 @@ class BlendCSO:
         self.alpha_to_one = bool(templ.alpha_to_one)
         self.dither = bool(templ.dither)
         self.dual_source = any(rt.uses_src1() for rt in self.rts)
-        self.blocks: "dict[tuple, _GLBlock]" = {}
+        self.blocks: dict[tuple, _GLBlock] = {}
         self.fb = self.fb_block = None  # the framebuffer last emitted with, and its block
 
     def __repr__(self) -> str:
@@ -228,7 +271,7 @@ class BlendPart(Part):
         self._gl_equation = {e: int(getattr(gl, n)) for e, n in _GL_EQUATION.items()}
         # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
         self._gl_logicop = {op: int(getattr(gl, "GL_" + op.name)) for op in LogicOp}
-        self._rt_kinds: "dict" = {}
+        self._rt_kinds: dict = {}
         self._gl_blend_cap = int(gl.GL_BLEND)
         self._gl_logic_cap = int(gl.GL_COLOR_LOGIC_OP)
         self._gl_a2c_cap = int(gl.GL_SAMPLE_ALPHA_TO_COVERAGE)
@@ -268,32 +311,39 @@ class BlendPart(Part):
         if not isinstance(templ, BlendState):
             raise InvalidArgumentError(f"create_blend_state: expected a BlendState, got {type(templ).__name__}")
         if templ.advanced_blend_func:
-            raise UnsupportedError("create_blend_state: advanced_blend_func needs "
-                                   "PIPE_CAP_BLEND_EQUATION_ADVANCED, which glpipe does not offer")
+            raise UnsupportedError(
+                "create_blend_state: advanced_blend_func needs "
+                "PIPE_CAP_BLEND_EQUATION_ADVANCED, which glpipe does not offer"
+            )
         if not 0 <= templ.max_rt < PIPE_MAX_COLOR_BUFS:
             raise InvalidArgumentError(f"BlendState.max_rt: {templ.max_rt} outside 0..{PIPE_MAX_COLOR_BUFS - 1}")
         for i, rt in enumerate(templ.rt):
             for name in ("rgb_src_factor", "rgb_dst_factor", "alpha_src_factor", "alpha_dst_factor"):
                 if getattr(rt, name) not in _GL_FACTOR:
                     raise InvalidArgumentError(
-                        f"BlendState.rt[{i}].{name}: {getattr(rt, name)!r} is not a blend factor")
+                        f"BlendState.rt[{i}].{name}: {getattr(rt, name)!r} is not a blend factor"
+                    )
         cso = BlendCSO(self.ctx, templ, self._blend_nr_rts)
         if cso.dual_source:
             users = [i for i, rt in enumerate(cso.rts) if rt.uses_src1()]
             if not self._blend_dual_ok:
-                raise UnsupportedError("create_blend_state: SRC1_* factors need dual-source blending "
-                                       "(GL_ARB_blend_func_extended), not on this host profile")
+                raise UnsupportedError(
+                    "create_blend_state: SRC1_* factors need dual-source blending "
+                    "(GL_ARB_blend_func_extended), not on this host profile"
+                )
             if templ.independent_blend_enable and users[-1] >= self._blend_max_dual:
                 raise UnsupportedError(
                     f"create_blend_state: rt[{users[-1]}] uses SRC1_* factors; dual-source blending works on "
-                    f"the first {self._blend_max_dual} render target(s) only (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)")
+                    f"the first {self._blend_max_dual} render target(s) only (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)"
+                )
         if templ.independent_blend_enable and not self._blend_indexed_funcs:
             eqs = {rt.equation() for rt in cso.rts if rt.enable}
             if len(eqs) > 1:
                 raise UnsupportedError(
                     "create_blend_state: independent_blend_enable with different blend functions per render "
                     "target needs GL_ARB_draw_buffers_blend (PIPE_CAP_INDEP_BLEND_FUNC is 0 on this host "
-                    "profile); per-RT enables and colormasks are fine")
+                    "profile); per-RT enables and colormasks are fine"
+                )
         return cso
 
     def bind_blend_state(self, cso) -> None:
@@ -375,8 +425,10 @@ class BlendPart(Part):
         if n < 1:
             raise InvalidArgumentError(f"set_min_samples: {n} < 1")
         if n > 1 and not self._sample_shading_ok:
-            raise UnsupportedError(f"set_min_samples: {n} samples need sample shading (GL 4.0 / "
-                                   f"GL_ARB_sample_shading; PIPE_CAP_SAMPLE_SHADING is 0 on this host profile)")
+            raise UnsupportedError(
+                f"set_min_samples: {n} samples need sample shading (GL 4.0 / "
+                f"GL_ARB_sample_shading; PIPE_CAP_SAMPLE_SHADING is 0 on this host profile)"
+            )
         if n == self.min_samples:
             return
         self.min_samples = n
@@ -422,7 +474,8 @@ class BlendPart(Part):
                 host = host_storage(fmt, self.ctx.screen.format_support)
                 raise UnsupportedError(
                     f"draw_vbo: colour buffer {i} is {fmt.name}, which the host stores as "
-                    f"{host.internal_format_name} with a channel swizzle glpipe cannot render through")
+                    f"{host.internal_format_name} with a channel swizzle glpipe cannot render through"
+                )
             enables[i] = rt.enable
             masks[i] = (bool(mask & Mask.R), bool(mask & Mask.G), bool(mask & Mask.B), bool(mask & Mask.A))
             if rt.enable:
@@ -430,10 +483,17 @@ class BlendPart(Part):
                 funcs[i] = (gl_factor[rgb_src], gl_factor[rgb_dst], gl_factor[a_src], gl_factor[a_dst])
         block = _GLBlock()
         block.enables, block.equations, block.funcs, block.masks = (
-            tuple(enables), tuple(equations), tuple(funcs), tuple(masks))
+            tuple(enables),
+            tuple(equations),
+            tuple(funcs),
+            tuple(masks),
+        )
         block.logic = (cso.logicop, self._gl_logicop[cso.logicop_func])
         block.alpha_to_coverage, block.alpha_to_one, block.dither = (
-            cso.alpha_to_coverage, cso.alpha_to_one, cso.dither)
+            cso.alpha_to_coverage,
+            cso.alpha_to_one,
+            cso.dither,
+        )
         block.dual_source = cso.dual_source
         block.transitions = {}
         if not self._blend_indexed_funcs:
@@ -442,7 +502,8 @@ class BlendPart(Part):
                     raise UnsupportedError(
                         f"draw_vbo: the colour buffers need different {what} (from independent blend or "
                         f"from per-format fixups such as DST_ALPHA on an RGBX buffer), which needs "
-                        f"GL_ARB_draw_buffers_blend; not on this host profile")
+                        f"GL_ARB_draw_buffers_blend; not on this host profile"
+                    )
         return block
 
     def _blend_calls(self, have, block: _GLBlock) -> tuple:
@@ -458,35 +519,61 @@ class BlendPart(Part):
         blend = self._gl_blend_cap
         enable, disable = OP["glEnable"], OP["glDisable"]
         calls: list = []
-        enables = _sync_group(block.enables, h_enables, calls,
-                              lambda on: (enable if on else disable, (blend,)),
-                              lambda i, on: (OP["glEnablei"] if on else OP["glDisablei"], (blend, i)))
-        masks = _sync_group(block.masks, h_masks, calls, lambda m: (OP["glColorMask"], m),
-                            lambda i, m: (OP["glColorMaski"], (i,) + m))
-        equations = _sync_group(block.equations, h_equations, calls, lambda e: (OP["glBlendEquationSeparate"], e),
-                                lambda i, e: (OP["glBlendEquationSeparatei"], (i,) + e))
-        funcs = _sync_group(block.funcs, h_funcs, calls, lambda f: (OP["glBlendFuncSeparate"], f),
-                            lambda i, f: (OP["glBlendFuncSeparatei"], (i,) + f))
+        enables = _sync_group(
+            block.enables,
+            h_enables,
+            calls,
+            lambda on: (enable if on else disable, (blend,)),
+            lambda i, on: (OP["glEnablei"] if on else OP["glDisablei"], (blend, i)),
+        )
+        masks = _sync_group(
+            block.masks, h_masks, calls, lambda m: (OP["glColorMask"], m), lambda i, m: (OP["glColorMaski"], (i,) + m)
+        )
+        equations = _sync_group(
+            block.equations,
+            h_equations,
+            calls,
+            lambda e: (OP["glBlendEquationSeparate"], e),
+            lambda i, e: (OP["glBlendEquationSeparatei"], (i,) + e),
+        )
+        funcs = _sync_group(
+            block.funcs,
+            h_funcs,
+            calls,
+            lambda f: (OP["glBlendFuncSeparate"], f),
+            lambda i, f: (OP["glBlendFuncSeparatei"], (i,) + f),
+        )
         logic_on, logic_op = block.logic
         if h_logic_on != logic_on:
             calls.append((enable if logic_on else disable, (self._gl_logic_cap,)))
         if logic_on and h_logic_op != logic_op:
             calls.append((OP["glLogicOp"], (logic_op,)))
             h_logic_op = logic_op
-        for want, have_one, cap in ((block.alpha_to_coverage, h_a2c, self._gl_a2c_cap),
-                                    (block.alpha_to_one, h_a2o, self._gl_a2o_cap),
-                                    (block.dither, h_dither, self._gl_dither_cap)):
+        for want, have_one, cap in (
+            (block.alpha_to_coverage, h_a2c, self._gl_a2c_cap),
+            (block.alpha_to_one, h_a2o, self._gl_a2o_cap),
+            (block.dither, h_dither, self._gl_dither_cap),
+        ):
             if have_one != want:
                 calls.append((enable if want else disable, (cap,)))
-        return calls, (enables, masks, equations, funcs, logic_on, h_logic_op, block.alpha_to_coverage,
-                       block.alpha_to_one, block.dither)
+        return calls, (
+            enables,
+            masks,
+            equations,
+            funcs,
+            logic_on,
+            h_logic_op,
+            block.alpha_to_coverage,
+            block.alpha_to_one,
+            block.dither,
+        )
 
     def _blend_block_for(self, cso: BlendCSO, fb) -> _GLBlock:
         """The host block of ``cso`` on framebuffer ``fb`` (made per format
         tuple), remembered on the CSO for ``fb``."""
         if fb is not self._blend_fb:
             self._blend_fb = fb
-            self._blend_formats = tuple(s.format if s is not None else None for s in fb.cbufs[:fb.nr_cbufs])
+            self._blend_formats = tuple(s.format if s is not None else None for s in fb.cbufs[: fb.nr_cbufs])
         formats = self._blend_formats
         block = cso.blocks.get(formats)
         if block is None:
@@ -494,7 +581,8 @@ class BlendPart(Part):
         if block.dual_source and fb.nr_cbufs > self._blend_max_dual:
             raise UnsupportedError(
                 f"draw_vbo: dual-source blending with {fb.nr_cbufs} colour buffers; the host blends the "
-                f"second source into {self._blend_max_dual} (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)")
+                f"second source into {self._blend_max_dual} (PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS)"
+            )
         cso.fb, cso.fb_block = fb, block
         return block
 
@@ -545,7 +633,7 @@ class BlendPart(Part):
 
     def _framebuffer_samples(self) -> int:
         fb = self.ctx.framebuffer_part.framebuffer
-        for surf in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,):
+        for surf in fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,):
             if surf is not None:
                 return max(1, int(surf.texture.nr_samples))
         return max(1, int(fb.samples))
@@ -592,14 +680,24 @@ class BlendPart(Part):
 
 
 AREA = Area(
-    "blend_part", part=BlendPart,
-    methods=("create_blend_state", "bind_blend_state", "delete_blend_state", "destroy_blend_state",
-             "set_blend_color", "set_sample_mask", "set_min_samples"),
-    rows=((Dirty.BLEND, BlendPart._forget_blend_block),
-          (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, BlendPart._emit_blend),  # fixups follow the cbuf formats
-          (Dirty.BLEND_COLOR, BlendPart._emit_blend_color),
-          (Dirty.SAMPLE_MASK, BlendPart._emit_sample_mask),
-          (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, BlendPart._emit_min_samples)),  # a fraction of the fb's samples
+    "blend_part",
+    part=BlendPart,
+    methods=(
+        "create_blend_state",
+        "bind_blend_state",
+        "delete_blend_state",
+        "destroy_blend_state",
+        "set_blend_color",
+        "set_sample_mask",
+        "set_min_samples",
+    ),
+    rows=(
+        (Dirty.BLEND, BlendPart._forget_blend_block),
+        (Dirty.BLEND | Dirty.BLEND_CSO | Dirty.FRAMEBUFFER, BlendPart._emit_blend),  # fixups follow the cbuf formats
+        (Dirty.BLEND_COLOR, BlendPart._emit_blend_color),
+        (Dirty.SAMPLE_MASK, BlendPart._emit_sample_mask),
+        (Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, BlendPart._emit_min_samples),
+    ),  # a fraction of the fb's samples
     destroy=BlendPart.destroy,
     drop_caches=BlendPart._drop_blend_caches,
     variant_input=attrgetter("dual_source_key"),  # VariantKey.dual_source_blend (glpipe/variant_keys.py)

@@ -46,6 +46,7 @@ from .caps_shader import (
     compute_caps_for_other_ir,
     shader_caps,
 )
+from .driver_queries import DRIVER_QUERY_GROUPS
 from .enums import (
     PIPE_MAX_ATTRIBS,
     PIPE_MAX_CLIP_PLANES,
@@ -63,7 +64,6 @@ from .enums import (
     ShaderType,
     Target,
 )
-from .driver_queries import DRIVER_QUERY_GROUPS
 from .formats import Format, is_format_supported
 from .host.facts import probe_host_facts
 
@@ -72,43 +72,75 @@ from .host.facts import probe_host_facts
 # --------------------------------------------------------------------------
 
 #: row -> (delivered now, the issue expected to flip it, what it promises).
-ROWS = MappingProxyType({
-    "screen": (True, "#2 Foundation",
-               "get_param*, is_format_supported, get_timestamp, driver query info, context_create"),
-    "resources": (True, "#2 Foundation",
-                  ("resource_create / can_create_resource / resource_destroy for BUFFER and every texture "
-                   "target, mip chains, MSAA 2D / 2D-array, cube arrays where the host has them")),
-    "shaders": (True, "#4 Context",
-                "create_{vs,fs,gs,tcs,tes}_state from TGSI through lowering/, variants compiled and run in draws"),
-    "draw": (True, "#4 Context",
-             ("blend / DSA / rasterizer / sampler / vertex-elements CSOs, non-CSO state, set_framebuffer_state "
-              "and surfaces, vertex buffers (resource and user memory), constant buffers, sampler views, draw_vbo")),
-    "clear": (True, "#4 Context", "clear (scissored), clear_render_target, clear_depth_stencil"),
-    "transfers": (True, "#4 Context / resources-in-motion",
-                  "transfer_map / transfer_unmap, buffer_subdata, texture_subdata, invalidate_resource"),
-    "fences": (True, "#4 Context / queries-fences", "flush -> Fence, fence_finish"),
-    "queries": (False, "queries-fences",
-                ("create_query / begin / end / get_query_result (occlusion, time, timestamp, statistics), "
-                 "render_condition, get_query_result_resource")),
-    "blit": (False, "resources-in-motion", "blit, resource_copy_region"),
-    "generate_mipmap": (False, "resources-in-motion", "generate_mipmap"),
-    "clear_texture": (False, "resources-in-motion", "clear_texture, clear_buffer"),
-    "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
-    "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
-    "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
-    "compute_fallback": (False, "compute",
-                         "launch_grid through the numpy TGSI executor where the host has no compute shaders"),
-    "shader_buffers": (False, "shader-resources", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
-    "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
-    "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
-    "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
-    "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
-    "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
-    # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
-    # polygons drawn as lines / points: glpipe/raster/polygon_edges.py) all work.
-    "legacy_io": (True, "#4 Context",
-                  "compatibility-profile I/O semantics: COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX, EDGEFLAG"),
-})
+ROWS = MappingProxyType(
+    {
+        "screen": (
+            True,
+            "#2 Foundation",
+            "get_param*, is_format_supported, get_timestamp, driver query info, context_create",
+        ),
+        "resources": (
+            True,
+            "#2 Foundation",
+            (
+                "resource_create / can_create_resource / resource_destroy for BUFFER and every texture "
+                "target, mip chains, MSAA 2D / 2D-array, cube arrays where the host has them"
+            ),
+        ),
+        "shaders": (
+            True,
+            "#4 Context",
+            "create_{vs,fs,gs,tcs,tes}_state from TGSI through lowering/, variants compiled and run in draws",
+        ),
+        "draw": (
+            True,
+            "#4 Context",
+            (
+                "blend / DSA / rasterizer / sampler / vertex-elements CSOs, non-CSO state, set_framebuffer_state "
+                "and surfaces, vertex buffers (resource and user memory), constant buffers, sampler views, draw_vbo"
+            ),
+        ),
+        "clear": (True, "#4 Context", "clear (scissored), clear_render_target, clear_depth_stencil"),
+        "transfers": (
+            True,
+            "#4 Context / resources-in-motion",
+            "transfer_map / transfer_unmap, buffer_subdata, texture_subdata, invalidate_resource",
+        ),
+        "fences": (True, "#4 Context / queries-fences", "flush -> Fence, fence_finish"),
+        "queries": (
+            False,
+            "queries-fences",
+            (
+                "create_query / begin / end / get_query_result (occlusion, time, timestamp, statistics), "
+                "render_condition, get_query_result_resource"
+            ),
+        ),
+        "blit": (False, "resources-in-motion", "blit, resource_copy_region"),
+        "generate_mipmap": (False, "resources-in-motion", "generate_mipmap"),
+        "clear_texture": (False, "resources-in-motion", "clear_texture, clear_buffer"),
+        "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
+        "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
+        "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
+        "compute_fallback": (
+            False,
+            "compute",
+            "launch_grid through the numpy TGSI executor where the host has no compute shaders",
+        ),
+        "shader_buffers": (False, "shader-resources", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
+        "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
+        "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
+        "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
+        "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
+        "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
+        # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
+        # polygons drawn as lines / points: glpipe/raster/polygon_edges.py) all work.
+        "legacy_io": (
+            True,
+            "#4 Context",
+            "compatibility-profile I/O semantics: COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX, EDGEFLAG",
+        ),
+    }
+)
 
 #: row -> delivered now.  The one switch a later issue flips.
 DELIVERED = MappingProxyType({row: spec[0] for row, spec in ROWS.items()})
@@ -141,7 +173,7 @@ class CapsEnv:
         self.scratch_texture_unit = int(host.scratch_texture_unit)
         self.format_support = format_support
         self.delivered = MappingProxyType(dict(delivered))
-        self.facts = probe_host_facts(host)     # cached on the host (glpipe/host/facts.py)
+        self.facts = probe_host_facts(host)  # cached on the host (glpipe/host/facts.py)
 
     def d(self, *rows: str) -> bool:
         """True when every one of ``rows`` is delivered."""
@@ -169,6 +201,7 @@ class CapsEnv:
 # --------------------------------------------------------------------------
 # Helpers the rules use
 # --------------------------------------------------------------------------
+
 
 def _levels(max_size: int) -> int:
     """Mip levels of a chain whose level 0 is ``max_size`` texels (0 for 0)."""
@@ -222,14 +255,36 @@ GLSL_LEVELS = (
     (140, ("draw",), ("texture_buffer_object", "uniform_buffer_object", "texture_rectangle", "draw_instanced")),
     (150, (), ("geometry_shader", "texture_multisample")),
     (330, (), ("explicit_attrib_location", "shader_bit_encoding")),
-    (400, (), ("gpu_shader5", "gpu_shader_fp64", "tessellation_shader", "texture_cube_map_array",
-               "texture_gather", "texture_query_lod", "sample_shading")),
+    (
+        400,
+        (),
+        (
+            "gpu_shader5",
+            "gpu_shader_fp64",
+            "tessellation_shader",
+            "texture_cube_map_array",
+            "texture_gather",
+            "texture_query_lod",
+            "sample_shading",
+        ),
+    ),
     (410, (), ("viewport_array", "separate_shader_objects")),
-    (420, ("shader_images", "hw_atomics"), ("shader_image_load_store", "shader_atomic_counters",
-                                            "shading_language_420pack")),
-    (430, ("compute", "shader_buffers"), ("compute_shader", "shader_storage_buffer_object",
-                                          "texture_query_levels", "fragment_layer_viewport",
-                                          "explicit_uniform_location")),
+    (
+        420,
+        ("shader_images", "hw_atomics"),
+        ("shader_image_load_store", "shader_atomic_counters", "shading_language_420pack"),
+    ),
+    (
+        430,
+        ("compute", "shader_buffers"),
+        (
+            "compute_shader",
+            "shader_storage_buffer_object",
+            "texture_query_levels",
+            "fragment_layer_viewport",
+            "explicit_uniform_location",
+        ),
+    ),
     (440, ("stream_output",), ("enhanced_layouts",)),
     (450, (), ("cull_distance", "derivative_control", "shader_texture_image_samples")),
 )
@@ -309,17 +364,34 @@ _PARAM_ROWS = (
     # Without the extension a generated GS (GL 3.2 core) writes them (glpipe/vertex_layer.py).
     (Cap.VS_LAYER_VIEWPORT, _S, lambda e: 1),
     (Cap.TES_LAYER_VIEWPORT, _S, lambda e: e.has("shader_viewport_layer_array") and e.has("tessellation_shader")),
-    (Cap.MAX_GEOMETRY_OUTPUT_VERTICES, _S,
-     lambda e: e.lim("GL_MAX_GEOMETRY_OUTPUT_VERTICES") if e.has("geometry_shader") else 0),
-    (Cap.MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS, _S,
-     lambda e: e.lim("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS") if e.has("geometry_shader") else 0),
+    (
+        Cap.MAX_GEOMETRY_OUTPUT_VERTICES,
+        _S,
+        lambda e: e.lim("GL_MAX_GEOMETRY_OUTPUT_VERTICES") if e.has("geometry_shader") else 0,
+    ),
+    (
+        Cap.MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS,
+        _S,
+        lambda e: e.lim("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS") if e.has("geometry_shader") else 0,
+    ),
     # Without gpu_shader5 a GS runs exactly one invocation.
-    (Cap.MAX_GS_INVOCATIONS, _S, lambda e: e.lim("GL_MAX_GEOMETRY_SHADER_INVOCATIONS") if e.has("gpu_shader5")
-     else int(e.has("geometry_shader"))),
-    (Cap.MAX_SHADER_PATCH_VARYINGS, _S,
-     lambda e: e.lim("GL_MAX_TESS_PATCH_COMPONENTS") // 4 if e.has("tessellation_shader") else 0),
-    (Cap.MAX_VARYINGS, _S, lambda e: min(e.lim("GL_MAX_VERTEX_OUTPUT_COMPONENTS"),
-                                         e.lim("GL_MAX_FRAGMENT_INPUT_COMPONENTS")) // 4),
+    (
+        Cap.MAX_GS_INVOCATIONS,
+        _S,
+        lambda e: (
+            e.lim("GL_MAX_GEOMETRY_SHADER_INVOCATIONS") if e.has("gpu_shader5") else int(e.has("geometry_shader"))
+        ),
+    ),
+    (
+        Cap.MAX_SHADER_PATCH_VARYINGS,
+        _S,
+        lambda e: e.lim("GL_MAX_TESS_PATCH_COMPONENTS") // 4 if e.has("tessellation_shader") else 0,
+    ),
+    (
+        Cap.MAX_VARYINGS,
+        _S,
+        lambda e: min(e.lim("GL_MAX_VERTEX_OUTPUT_COMPONENTS"), e.lim("GL_MAX_FRAGMENT_INPUT_COMPONENTS")) // 4,
+    ),
     (Cap.MAX_CONSTANT_BUFFER_SIZE_UINT, _S, lambda e: e.lim("GL_MAX_UNIFORM_BLOCK_SIZE")),
     (Cap.CONSTANT_BUFFER_OFFSET_ALIGNMENT, _S, lambda e: e.lim("GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT")),
     (Cap.MAX_TEXTURE_GATHER_COMPONENTS, _S, lambda e: 4 if e.has("texture_gather") else 0),
@@ -349,8 +421,16 @@ _PARAM_ROWS = (
     (Cap.CULL_DISTANCE, _S, lambda e: int(e.has("cull_distance") or e.lim("GL_MAX_CLIP_DISTANCES") >= 8)),
     # BASEINSTANCE is GL's base instance, kept with stride-0 buffers only through
     # vertex_attrib_binding; DRAWID is drawn by multi-draw indirect (glpipe/vertex.py, draw.py).
-    (Cap.DRAW_PARAMETERS, _S, lambda e: e.has("shader_draw_parameters") and e.has("base_instance")
-     and e.has("vertex_attrib_binding") and e.has("multi_draw_indirect")),
+    (
+        Cap.DRAW_PARAMETERS,
+        _S,
+        lambda e: (
+            e.has("shader_draw_parameters")
+            and e.has("base_instance")
+            and e.has("vertex_attrib_binding")
+            and e.has("multi_draw_indirect")
+        ),
+    ),
     (Cap.POST_DEPTH_COVERAGE, _S, lambda e: e.has("post_depth_coverage")),
     (Cap.FRAGMENT_SHADER_INTERLOCK, _S, lambda e: e.has("fragment_shader_interlock")),
     (Cap.DEMOTE_TO_HELPER_INVOCATION, _S, lambda e: e.has("demote_to_helper_invocation")),
@@ -361,11 +441,17 @@ _PARAM_ROWS = (
     (Cap.TEXTURE_FLOAT_LINEAR, _SD, lambda e: e.has("texture_float")),  # GL 3.0 filters float textures
     (Cap.TEXTURE_HALF_FLOAT_LINEAR, _SD, lambda e: e.has("texture_float")),
     (Cap.TEXTURE_BUFFER_OBJECTS, _SD, lambda e: e.has("texture_buffer_object")),
-    (Cap.MAX_TEXEL_BUFFER_ELEMENTS_UINT, _SD,
-     lambda e: e.lim("GL_MAX_TEXTURE_BUFFER_SIZE") if e.has("texture_buffer_object") else 0),
+    (
+        Cap.MAX_TEXEL_BUFFER_ELEMENTS_UINT,
+        _SD,
+        lambda e: e.lim("GL_MAX_TEXTURE_BUFFER_SIZE") if e.has("texture_buffer_object") else 0,
+    ),
     # 0 = "buffer views cannot have an offset" (screen.rst) without texture_buffer_range.
-    (Cap.TEXTURE_BUFFER_OFFSET_ALIGNMENT, _SD,
-     lambda e: e.lim("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") if e.has("texture_buffer_range") else 0),
+    (
+        Cap.TEXTURE_BUFFER_OFFSET_ALIGNMENT,
+        _SD,
+        lambda e: e.lim("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") if e.has("texture_buffer_range") else 0,
+    ),
     (Cap.BUFFER_SAMPLER_VIEW_RGBA_ONLY, _SD, lambda e: 1),  # GL buffer textures: R/RG/RGB/RGBA, no swizzle
     # Mirror-clamp wraps are native only (no shader fallback): MIRROR_CLAMP and
     # MIRROR_CLAMP_TO_BORDER need EXT_texture_mirror_clamp (glpipe/samplers.py).
@@ -388,21 +474,33 @@ _PARAM_ROWS = (
     (Cap.TWO_SIDED_COLOR, _SD, lambda e: 1),  # variant
     (Cap.POINT_SPRITE, _SD, lambda e: 1),  # sprite_coord_enable through the variant
     # 1 = PIPE_MAX_CLIP_PLANES; a host with fewer clip distances says how many.
-    (Cap.CLIP_PLANES, _SD, lambda e: 1 if e.lim("GL_MAX_CLIP_DISTANCES") >= PIPE_MAX_CLIP_PLANES
-     else e.lim("GL_MAX_CLIP_DISTANCES")),
+    (
+        Cap.CLIP_PLANES,
+        _SD,
+        lambda e: 1 if e.lim("GL_MAX_CLIP_DISTANCES") >= PIPE_MAX_CLIP_PLANES else e.lim("GL_MAX_CLIP_DISTANCES"),
+    ),
     (Cap.VS_WINDOW_SPACE_POSITION, _SD, lambda e: 1),  # fixed host transform + sysvals (glpipe/viewport.py)
     # glClipControl, or without it the last vertex stage's z' = 2z - w (VariantKey.clip_halfz).
     (Cap.CLIP_HALFZ, _SD, lambda e: 1),
     (Cap.SAMPLE_SHADING, _SD, lambda e: e.has("sample_shading")),
     (Cap.FORCE_PERSAMPLE_INTERP, _SD, lambda e: e.has("sample_shading")),
     (Cap.MAX_WINDOW_RECTANGLES, _SD, lambda e: PIPE_MAX_WINDOW_RECTANGLES),  # variant
-    (Cap.FBFETCH, _SD, lambda e: min(e.lim("GL_MAX_DRAW_BUFFERS"), PIPE_MAX_COLOR_BUFS)
-     if e.has("shader_framebuffer_fetch") else 0),
+    (
+        Cap.FBFETCH,
+        _SD,
+        lambda e: min(e.lim("GL_MAX_DRAW_BUFFERS"), PIPE_MAX_COLOR_BUFS) if e.has("shader_framebuffer_fetch") else 0,
+    ),
     # ---- draw: fixed-function state and vertex fetch -------------------------
-    (Cap.MAX_RENDER_TARGETS, _D,
-     lambda e: min(e.lim("GL_MAX_DRAW_BUFFERS"), e.lim("GL_MAX_COLOR_ATTACHMENTS"), PIPE_MAX_COLOR_BUFS)),
-    (Cap.MAX_DUAL_SOURCE_RENDER_TARGETS, _D,
-     lambda e: e.lim("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS") if e.has("blend_func_extended") else 0),
+    (
+        Cap.MAX_RENDER_TARGETS,
+        _D,
+        lambda e: min(e.lim("GL_MAX_DRAW_BUFFERS"), e.lim("GL_MAX_COLOR_ATTACHMENTS"), PIPE_MAX_COLOR_BUFS),
+    ),
+    (
+        Cap.MAX_DUAL_SOURCE_RENDER_TARGETS,
+        _D,
+        lambda e: e.lim("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS") if e.has("blend_func_extended") else 0,
+    ),
     (Cap.BLEND_EQUATION_SEPARATE, _D, lambda e: 1),
     (Cap.INDEP_BLEND_ENABLE, _D, lambda e: e.has("draw_buffers_indexed")),
     (Cap.INDEP_BLEND_FUNC, _D, lambda e: e.has("draw_buffers_blend")),
@@ -423,8 +521,11 @@ _PARAM_ROWS = (
     # GL_DEPTH_CLAMP plus the still-clipping plane as a clip distance (passes/depth.py).
     (Cap.DEPTH_CLIP_DISABLE_SEPARATE, _D, lambda e: e.has("depth_clamp")),
     (Cap.POINT_SIZE_FIXED, _D, lambda e: 1),
-    (Cap.MAX_VIEWPORTS, _D,
-     lambda e: min(e.lim("GL_MAX_VIEWPORTS"), PIPE_MAX_VIEWPORTS) if e.has("viewport_array") else 1),
+    (
+        Cap.MAX_VIEWPORTS,
+        _D,
+        lambda e: min(e.lim("GL_MAX_VIEWPORTS"), PIPE_MAX_VIEWPORTS) if e.has("viewport_array") else 1,
+    ),
     (Cap.VIEWPORT_SUBPIXEL_BITS, _D, lambda e: e.lim("GL_VIEWPORT_SUBPIXEL_BITS")),
     (Cap.RASTERIZER_SUBPIXEL_BITS, _D, lambda e: e.lim("GL_SUBPIXEL_BITS")),
     (Cap.PRIMITIVE_RESTART, _D, lambda e: e.has("primitive_restart")),
@@ -465,13 +566,22 @@ _PARAM_ROWS = (
     (Cap.QUERY_SO_OVERFLOW, ("queries", "stream_output"), lambda e: e.has("transform_feedback_overflow_query")),
     # ---- stream output, indirect draws, compute, shader resources ------------
     # Without transform_feedback3 GL 3.0's separate mode has SEPARATE_ATTRIBS buffers.
-    (Cap.MAX_STREAM_OUTPUT_BUFFERS, _SO, lambda e: min(e.lim("GL_MAX_TRANSFORM_FEEDBACK_BUFFERS") if e.has(_XFB)
-                                                       else e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS"),
-                                                       PIPE_MAX_SO_BUFFERS)),
-    (Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS, _SO,
-     lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS")),
-    (Cap.MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS, _SO,
-     lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS")),
+    (
+        Cap.MAX_STREAM_OUTPUT_BUFFERS,
+        _SO,
+        lambda e: min(
+            e.lim("GL_MAX_TRANSFORM_FEEDBACK_BUFFERS")
+            if e.has(_XFB)
+            else e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS"),
+            PIPE_MAX_SO_BUFFERS,
+        ),
+    ),
+    (Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS, _SO, lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS")),
+    (
+        Cap.MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS,
+        _SO,
+        lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS"),
+    ),
     (Cap.STREAM_OUTPUT_PAUSE_RESUME, _SO, lambda e: e.has("transform_feedback2")),
     (Cap.STREAM_OUTPUT_INTERLEAVE_BUFFERS, _SO, lambda e: e.has(_XFB)),
     (Cap.MAX_VERTEX_STREAMS, _SO, lambda e: e.lim("GL_MAX_VERTEX_STREAMS") if e.has(_XFB) else 1),
@@ -481,16 +591,25 @@ _PARAM_ROWS = (
     (Cap.MULTI_DRAW_INDIRECT_PARAMS, ("draw_indirect",), lambda e: e.has("indirect_parameters")),
     (Cap.COMPUTE, FACT, caps_shader.compute_available),  # rows: compute or compute_fallback (see caps_shader)
     (Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED, FACT, caps_shader.compute_available),
-    (Cap.SHADER_BUFFER_OFFSET_ALIGNMENT, ("shader_buffers",),
-     lambda e: e.lim("GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT")),
+    (
+        Cap.SHADER_BUFFER_OFFSET_ALIGNMENT,
+        ("shader_buffers",),
+        lambda e: e.lim("GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT"),
+    ),
     (Cap.MAX_SHADER_BUFFER_SIZE_UINT, ("shader_buffers",), lambda e: e.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE")),
     (Cap.MAX_COMBINED_SHADER_BUFFERS, ("shader_buffers",), lambda e: e.lim("GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS")),
-    (Cap.MAX_COMBINED_SHADER_OUTPUT_RESOURCES, ("shader_buffers",),
-     lambda e: e.lim("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES")),
+    (
+        Cap.MAX_COMBINED_SHADER_OUTPUT_RESOURCES,
+        ("shader_buffers",),
+        lambda e: e.lim("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES"),
+    ),
     (Cap.SHADER_ATOMIC_INT64, ("shader_buffers",), lambda e: e.has("shader_atomic_int64")),
     (Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS, ("hw_atomics",), lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS")),
-    (Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS, ("hw_atomics",),
-     lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS")),
+    (
+        Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS,
+        ("hw_atomics",),
+        lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS"),
+    ),
 )
 
 #: Caps whose rule would say yes on this host but which a test shows are not
@@ -498,20 +617,22 @@ _PARAM_ROWS = (
 #: say.  Each reason names what is missing; a strict-xfail test marks the
 #: defect where there is one, so fixing it fails that test and prompts
 #: removing the entry here (docs/caps.md "Withheld caps").
-WITHHELD = MappingProxyType({
-})
+WITHHELD: MappingProxyType[Cap, str] = MappingProxyType({})
 
 # COMPUTE and CS_DERIVED_SYSTEM_VALUES_SUPPORTED are gated by either of two
 # rows, which the one-tuple-of-rows form cannot say; the test of gated caps
 # reads this instead.
-ANY_OF_ROWS = MappingProxyType({
-    Cap.COMPUTE: ("compute", "compute_fallback"),
-    Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED: ("compute", "compute_fallback"),
-})
+ANY_OF_ROWS = MappingProxyType(
+    {
+        Cap.COMPUTE: ("compute", "compute_fallback"),
+        Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED: ("compute", "compute_fallback"),
+    }
+)
 
 #: Caps no planned subsystem provides: 0 by decision.  Reason -> names.
-NOT_OFFERED = MappingProxyType({
-    "no such pipe_screen / pipe_context entry point in glpipe": """
+NOT_OFFERED = MappingProxyType(
+    {
+        "no such pipe_screen / pipe_context entry point in glpipe": """
         RESOURCE_FROM_USER_MEMORY RESOURCE_FROM_USER_MEMORY_COMPUTE_ONLY DEVICE_RESET_STATUS_QUERY
         QUERY_MEMORY_INFO MEMOBJ FENCE_SIGNAL NATIVE_FENCE_FD TIMELINE_SEMAPHORE_IMPORT DMABUF
         DRAW_VERTEX_STATE FRONTEND_NOOP PROGRAMMABLE_SAMPLE_LOCATIONS SPARSE_BUFFER_PAGE_SIZE
@@ -521,11 +642,11 @@ NOT_OFFERED = MappingProxyType({
         DEVICE_PROTECTED_CONTEXT SYSTEM_SVM HARDWARE_GL_SELECT COMPUTE_GRID_INFO_LAST_BLOCK
         LINEAR_IMAGE_PITCH_ALIGNMENT LINEAR_IMAGE_BASE_ADDRESS_ALIGNMENT PCI_GROUP PCI_BUS PCI_DEVICE
         PCI_FUNCTION""",
-    "NIR / SPIR-V only: glpipe takes TGSI text": """
+        "NIR / SPIR-V only: glpipe takes TGSI text": """
         NIR_SAMPLERS_AS_DEREF NIR_IMAGES_AS_DEREF NIR_ATOMICS_AS_DEREF NIR_COMPACT_ARRAYS
         CULL_DISTANCE_NOCOMBINE GLSL_TESS_LEVELS_AS_INPUTS VIEWPORT_TRANSFORM_LOWERED PSIZ_CLAMPED
         GL_SPIRV GL_SPIRV_VARIABLE_POINTERS PREFER_POT_ALIGNED_VARYINGS""",
-    "frontend hints glpipe states no preference for (0 keeps the frontend's default path)": """
+        "frontend hints glpipe states no preference for (0 keeps the frontend's default path)": """
         TGSI_CAN_COMPACT_CONSTANTS GLSL_OPTIMIZE_CONSERVATIVELY TGSI_SKIP_SHRINK_IO_ARRAYS
         FS_POSITION_IS_SYSVAL FS_POINT_IS_SYSVAL FS_FACE_IS_INTEGER_SYSVAL TGSI_TG4_COMPONENT_IN_SWIZZLE
         PREFER_IMM_ARRAYS_AS_CONSTBUF PREFER_REAL_BUFFER_IN_CONSTBUF0 PREFER_BACK_BUFFER_REUSE
@@ -533,12 +654,12 @@ NOT_OFFERED = MappingProxyType({
         ALLOW_GLTHREAD_BUFFER_SUBDATA_OPT VALIDATE_ALL_DIRTY_STATES GLSL_ZERO_INIT THROTTLE
         MAX_TEXTURE_UPLOAD_MEMORY_BUDGET EMULATE_NONFIXED_PRIMITIVE_RESTART PACKED_STREAM_OUTPUT
         NO_CLIP_ON_COPY_TEX""",
-    "limitation / quirk caps whose 0 means 'no such restriction' (glpipe has none to declare)": """
+        "limitation / quirk caps whose 0 means 'no such restriction' (glpipe has none to declare)": """
         VERTEX_BUFFER_OFFSET_4BYTE_ALIGNED_ONLY VERTEX_BUFFER_STRIDE_4BYTE_ALIGNED_ONLY
         VERTEX_ELEMENT_SRC_OFFSET_4BYTE_ALIGNED_ONLY VERTEX_ATTRIB_ELEMENT_ALIGNED_ONLY TGSI_TEXCOORD
         TEXTURE_BORDER_COLOR_QUIRK RGB_OVERRIDE_DST_ALPHA_BLEND VERTEXID_NOBASE TEXTURE_BUFFER_SAMPLER
         SIGNED_VERTEX_BUFFER_OFFSET FAKE_SW_MSAA ASTC_VOID_EXTENTS_NEED_DENORM_FLUSH""",
-    "the host GL cannot do it and no glpipe fallback is planned": """
+        "the host GL cannot do it and no glpipe fallback is planned": """
         DEPTH_CLAMP_ENABLE
         POLYGON_MODE_FILL_RECTANGLE CONSERVATIVE_RASTER_POST_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_POST_SNAP_POINTS_LINES CONSERVATIVE_RASTER_PRE_SNAP_TRIANGLES
@@ -551,11 +672,12 @@ NOT_OFFERED = MappingProxyType({
         IMAGE_LOAD_FORMATTED IMAGE_STORE_FORMATTED NULL_TEXTURES
         PRIMITIVE_RESTART_FOR_PATCHES ROBUST_BUFFER_ACCESS_BEHAVIOR MAP_UNSYNCHRONIZED_THREAD_SAFE
         HAS_CONST_BW""",
-    "undecided: 0 until the issue that owns it implements and tests it": """
+        "undecided: 0 until the issue that owns it implements and tests it": """
         DEST_SURFACE_SRGB_CONTROL SHADER_ARRAY_COMPONENTS
         SHADER_CAN_READ_OUTPUTS LEGACY_MATH_RULES LOAD_CONSTBUF ALLOW_MAPPED_BUFFERS_DURING_EXECUTION
         SAMPLER_REDUCTION_MINMAX_ARB""",
-})
+    }
+)
 
 
 def _build_param_rules() -> MappingProxyType:
@@ -581,39 +703,45 @@ NOT_OFFERED_CAPS = frozenset(Cap[name] for names in NOT_OFFERED.values() for nam
 # PIPE_CAPF_*: rasterization and sampling limits, gated by draw.
 # --------------------------------------------------------------------------
 
+
 def _range(e: CapsEnv, name: str, i: int) -> float:
     return float(e.lim(name)[i])
 
 
-PARAMF_RULES = MappingProxyType({
-    CapF.MIN_LINE_WIDTH: (_D, lambda e: _range(e, "GL_ALIASED_LINE_WIDTH_RANGE", 0)),
-    CapF.MAX_LINE_WIDTH: (_D, lambda e: _range(e, "GL_ALIASED_LINE_WIDTH_RANGE", 1)),
-    CapF.MIN_LINE_WIDTH_AA: (_D, lambda e: _range(e, "GL_SMOOTH_LINE_WIDTH_RANGE", 0)),
-    CapF.MAX_LINE_WIDTH_AA: (_D, lambda e: _range(e, "GL_SMOOTH_LINE_WIDTH_RANGE", 1)),
-    CapF.LINE_WIDTH_GRANULARITY: (_D, lambda e: float(e.lim("GL_SMOOTH_LINE_WIDTH_GRANULARITY"))),
-    CapF.MIN_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
-    CapF.MAX_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
-    # point_smooth: an FS variant over the host's square points (passes.fragment.point_coverage).
-    CapF.MIN_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
-    CapF.MAX_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
-    CapF.POINT_SIZE_GRANULARITY: (_D, lambda e: float(e.lim("GL_POINT_SIZE_GRANULARITY"))),
-    CapF.MAX_TEXTURE_ANISOTROPY: (_D, lambda e: float(e.lim("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
-                                  if e.has("texture_filter_anisotropic") else 0.0),
-    CapF.MAX_TEXTURE_LOD_BIAS: (_D, lambda e: float(e.lim("GL_MAX_TEXTURE_LOD_BIAS"))),
-    # No conservative rasterization; guard bands (retired) are not known.
-    CapF.MIN_CONSERVATIVE_RASTER_DILATE: (FACT, lambda e: 0.0),
-    CapF.MAX_CONSERVATIVE_RASTER_DILATE: (FACT, lambda e: 0.0),
-    CapF.CONSERVATIVE_RASTER_DILATE_GRANULARITY: (FACT, lambda e: 0.0),
-    CapF.GUARD_BAND_LEFT: (FACT, lambda e: 0.0),
-    CapF.GUARD_BAND_TOP: (FACT, lambda e: 0.0),
-    CapF.GUARD_BAND_RIGHT: (FACT, lambda e: 0.0),
-    CapF.GUARD_BAND_BOTTOM: (FACT, lambda e: 0.0),
-})
+PARAMF_RULES = MappingProxyType(
+    {
+        CapF.MIN_LINE_WIDTH: (_D, lambda e: _range(e, "GL_ALIASED_LINE_WIDTH_RANGE", 0)),
+        CapF.MAX_LINE_WIDTH: (_D, lambda e: _range(e, "GL_ALIASED_LINE_WIDTH_RANGE", 1)),
+        CapF.MIN_LINE_WIDTH_AA: (_D, lambda e: _range(e, "GL_SMOOTH_LINE_WIDTH_RANGE", 0)),
+        CapF.MAX_LINE_WIDTH_AA: (_D, lambda e: _range(e, "GL_SMOOTH_LINE_WIDTH_RANGE", 1)),
+        CapF.LINE_WIDTH_GRANULARITY: (_D, lambda e: float(e.lim("GL_SMOOTH_LINE_WIDTH_GRANULARITY"))),
+        CapF.MIN_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
+        CapF.MAX_POINT_SIZE: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
+        # point_smooth: an FS variant over the host's square points (passes.fragment.point_coverage).
+        CapF.MIN_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 0)),
+        CapF.MAX_POINT_SIZE_AA: (_D, lambda e: _range(e, "GL_POINT_SIZE_RANGE", 1)),
+        CapF.POINT_SIZE_GRANULARITY: (_D, lambda e: float(e.lim("GL_POINT_SIZE_GRANULARITY"))),
+        CapF.MAX_TEXTURE_ANISOTROPY: (
+            _D,
+            lambda e: float(e.lim("GL_MAX_TEXTURE_MAX_ANISOTROPY")) if e.has("texture_filter_anisotropic") else 0.0,
+        ),
+        CapF.MAX_TEXTURE_LOD_BIAS: (_D, lambda e: float(e.lim("GL_MAX_TEXTURE_LOD_BIAS"))),
+        # No conservative rasterization; guard bands (retired) are not known.
+        CapF.MIN_CONSERVATIVE_RASTER_DILATE: (FACT, lambda e: 0.0),
+        CapF.MAX_CONSERVATIVE_RASTER_DILATE: (FACT, lambda e: 0.0),
+        CapF.CONSERVATIVE_RASTER_DILATE_GRANULARITY: (FACT, lambda e: 0.0),
+        CapF.GUARD_BAND_LEFT: (FACT, lambda e: 0.0),
+        CapF.GUARD_BAND_TOP: (FACT, lambda e: 0.0),
+        CapF.GUARD_BAND_RIGHT: (FACT, lambda e: 0.0),
+        CapF.GUARD_BAND_BOTTOM: (FACT, lambda e: 0.0),
+    }
+)
 
 
 # --------------------------------------------------------------------------
 # ScreenCaps: everything computed once
 # --------------------------------------------------------------------------
+
 
 def _evaluate(rules, env: CapsEnv, zero, convert) -> dict:
     out = {}
@@ -644,11 +772,11 @@ class ScreenCaps:
         self._compute_tgsi = compute_caps(env, self.shader)
         self._compute_other = compute_caps_for_other_ir()
 
-        param = {cap: 0 for cap in Cap}  # defaults first: nothing claimed
+        param = dict.fromkeys(Cap, 0)  # defaults first: nothing claimed
         param.update(_evaluate(PARAM_RULES, env, 0, int))
-        param.update({cap: 0 for cap in WITHHELD})
+        param.update(dict.fromkeys(WITHHELD, 0))
         self.param = MappingProxyType(param)
-        paramf = {cap: 0.0 for cap in CapF}
+        paramf = dict.fromkeys(CapF, 0.0)
         paramf.update(_evaluate(PARAMF_RULES, env, 0.0, float))
         self.paramf = MappingProxyType(paramf)
 

@@ -81,32 +81,65 @@ class StageInfo:
 # are GL_MAX_TEXTURE_IMAGE_UNITS (GL has no FRAGMENT spelling), and its
 # "outputs" are colour outputs (screen.rst: MAX_OUTPUTS is not meaningful
 # for FS; the draw buffers are what it can write).
-STAGES = MappingProxyType({
-    ShaderType.VERTEX: StageInfo("VERTEX", None, ("GL_MAX_VERTEX_ATTRIBS", 1),
-                                 ("GL_MAX_VERTEX_OUTPUT_COMPONENTS", 4), "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS"),
-    ShaderType.TESS_CTRL: StageInfo("TESS_CONTROL", "tessellation_shader",
-                                    ("GL_MAX_TESS_CONTROL_INPUT_COMPONENTS", 4),
-                                    ("GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS", 4),
-                                    "GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS"),
-    ShaderType.TESS_EVAL: StageInfo("TESS_EVALUATION", "tessellation_shader",
-                                    ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", 4),
-                                    ("GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS", 4),
-                                    "GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS"),
-    ShaderType.GEOMETRY: StageInfo("GEOMETRY", "geometry_shader", ("GL_MAX_GEOMETRY_INPUT_COMPONENTS", 4),
-                                   ("GL_MAX_GEOMETRY_OUTPUT_COMPONENTS", 4), "GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS"),
-    ShaderType.FRAGMENT: StageInfo("FRAGMENT", None, ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", 4),
-                                   ("GL_MAX_DRAW_BUFFERS", 1), "GL_MAX_TEXTURE_IMAGE_UNITS"),
-    ShaderType.COMPUTE: StageInfo("COMPUTE", "compute_shader", None, None, "GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS"),
-})
+STAGES = MappingProxyType(
+    {
+        ShaderType.VERTEX: StageInfo(
+            "VERTEX",
+            None,
+            ("GL_MAX_VERTEX_ATTRIBS", 1),
+            ("GL_MAX_VERTEX_OUTPUT_COMPONENTS", 4),
+            "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS",
+        ),
+        ShaderType.TESS_CTRL: StageInfo(
+            "TESS_CONTROL",
+            "tessellation_shader",
+            ("GL_MAX_TESS_CONTROL_INPUT_COMPONENTS", 4),
+            ("GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS", 4),
+            "GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS",
+        ),
+        ShaderType.TESS_EVAL: StageInfo(
+            "TESS_EVALUATION",
+            "tessellation_shader",
+            ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", 4),
+            ("GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS", 4),
+            "GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS",
+        ),
+        ShaderType.GEOMETRY: StageInfo(
+            "GEOMETRY",
+            "geometry_shader",
+            ("GL_MAX_GEOMETRY_INPUT_COMPONENTS", 4),
+            ("GL_MAX_GEOMETRY_OUTPUT_COMPONENTS", 4),
+            "GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS",
+        ),
+        ShaderType.FRAGMENT: StageInfo(
+            "FRAGMENT",
+            None,
+            ("GL_MAX_FRAGMENT_INPUT_COMPONENTS", 4),
+            ("GL_MAX_DRAW_BUFFERS", 1),
+            "GL_MAX_TEXTURE_IMAGE_UNITS",
+        ),
+        ShaderType.COMPUTE: StageInfo("COMPUTE", "compute_shader", None, None, "GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS"),
+    }
+)
 
 #: What the numpy TGSI executor (DELIVERED["compute_fallback"], for hosts
 #: without compute shaders) promises: GL 4.3's minimum compute limits.  The
 #: compute issue may raise them when it implements the executor.
-CS_FALLBACK_LIMITS = MappingProxyType({
-    "textures": 16, "ubos": 14, "ssbos": 8, "images": 8, "atomic_counters": 8, "atomic_buffers": 1,
-    "ubo_size": 16384, "shared": 32768, "invocations": 1024,
-    "grid": (65535, 65535, 65535), "block": (1024, 1024, 64),
-})
+CS_FALLBACK_LIMITS = MappingProxyType(
+    {
+        "textures": 16,
+        "ubos": 14,
+        "ssbos": 8,
+        "images": 8,
+        "atomic_counters": 8,
+        "atomic_buffers": 1,
+        "ubo_size": 16384,
+        "shared": 32768,
+        "invocations": 1024,
+        "grid": (65535, 65535, 65535),
+        "block": (1024, 1024, 64),
+    }
+)
 
 
 # --------------------------------------------------------------------------
@@ -114,10 +147,16 @@ CS_FALLBACK_LIMITS = MappingProxyType({
 # --------------------------------------------------------------------------
 
 #: ShaderType -> the stage name lowering.bindings uses.
-LOWERING_STAGE = MappingProxyType({
-    ShaderType.VERTEX: "VERT", ShaderType.TESS_CTRL: "TESS_CTRL", ShaderType.TESS_EVAL: "TESS_EVAL",
-    ShaderType.GEOMETRY: "GEOM", ShaderType.FRAGMENT: "FRAG", ShaderType.COMPUTE: "COMP",
-})
+LOWERING_STAGE = MappingProxyType(
+    {
+        ShaderType.VERTEX: "VERT",
+        ShaderType.TESS_CTRL: "TESS_CTRL",
+        ShaderType.TESS_EVAL: "TESS_EVAL",
+        ShaderType.GEOMETRY: "GEOM",
+        ShaderType.FRAGMENT: "FRAG",
+        ShaderType.COMPUTE: "COMP",
+    }
+)
 
 
 def host_stages(env) -> tuple:
@@ -161,8 +200,9 @@ def stage_slots(env, layout: BindingLayout, stage: ShaderType) -> StageSlots:
     if s.tex_base <= scratch < s.tex_base + textures:
         textures = scratch - s.tex_base
     return StageSlots(
-        constant_buffers=max(0, min(s.ubo_count, own("GL_MAX_{}_UNIFORM_BLOCKS") - SYSVALS_UBOS,
-                                    PIPE_MAX_CONSTANT_BUFFERS)),
+        constant_buffers=max(
+            0, min(s.ubo_count, own("GL_MAX_{}_UNIFORM_BLOCKS") - SYSVALS_UBOS, PIPE_MAX_CONSTANT_BUFFERS)
+        ),
         textures=max(0, textures),
         shader_buffers=min(s.ssbo_count, own("GL_MAX_{}_SHADER_STORAGE_BLOCKS"), PIPE_MAX_SHADER_BUFFERS),
         images=min(s.image_count, own("GL_MAX_{}_IMAGE_UNIFORMS"), PIPE_MAX_SHADER_IMAGES),
@@ -171,14 +211,19 @@ def stage_slots(env, layout: BindingLayout, stage: ShaderType) -> StageSlots:
 
 
 #: What the numpy executor's compute stage exposes (CS_FALLBACK_LIMITS).
-_FALLBACK_SLOTS = StageSlots(CS_FALLBACK_LIMITS["ubos"] - SYSVALS_UBOS, CS_FALLBACK_LIMITS["textures"],
-                             CS_FALLBACK_LIMITS["ssbos"], CS_FALLBACK_LIMITS["images"],
-                             CS_FALLBACK_LIMITS["atomic_buffers"])
+_FALLBACK_SLOTS = StageSlots(
+    CS_FALLBACK_LIMITS["ubos"] - SYSVALS_UBOS,
+    CS_FALLBACK_LIMITS["textures"],
+    CS_FALLBACK_LIMITS["ssbos"],
+    CS_FALLBACK_LIMITS["images"],
+    CS_FALLBACK_LIMITS["atomic_buffers"],
+)
 
 
 # --------------------------------------------------------------------------
 # Stage availability and per-stage caps
 # --------------------------------------------------------------------------
+
 
 def compute_runs_on_host(env) -> bool:
     """Compute programs run on the host GL's compute shaders."""
@@ -226,8 +271,9 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
         ShaderCap.MAX_CONTROL_FLOW_DEPTH: UNLIMITED,
         ShaderCap.MAX_TEMPS: UNLIMITED,
         # vec4 registers: VS inputs are attributes, the rest components / 4.
-        ShaderCap.MAX_INPUTS: _io(env, info.inputs, PIPE_MAX_ATTRIBS if stage == ShaderType.VERTEX
-                                  else PIPE_MAX_SHADER_INPUTS),
+        ShaderCap.MAX_INPUTS: _io(
+            env, info.inputs, PIPE_MAX_ATTRIBS if stage == ShaderType.VERTEX else PIPE_MAX_SHADER_INPUTS
+        ),
         ShaderCap.MAX_OUTPUTS: _io(env, info.outputs, PIPE_MAX_SHADER_OUTPUTS),
         # Constant buffer 0 is a UBO like the others (std140 vec4 array).
         ShaderCap.MAX_CONST_BUFFER0_SIZE: fb["ubo_size"] if cs_fallback else env.lim("GL_MAX_UNIFORM_BLOCK_SIZE"),
@@ -272,7 +318,7 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
 
 def shader_caps(env, layout: BindingLayout) -> MappingProxyType:
     """``{ShaderType: {ShaderCap: int}}`` for every stage and every cap."""
-    zero = {cap: 0 for cap in ShaderCap}
+    zero = dict.fromkeys(ShaderCap, 0)
     out = {}
     for stage in ShaderType:
         caps = dict(zero)
@@ -292,7 +338,7 @@ TRIPLE_COMPUTE_CAPS = frozenset({ComputeCap.MAX_GRID_SIZE, ComputeCap.MAX_BLOCK_
 
 
 def _compute_zero() -> dict:
-    out = {cap: 0 for cap in ComputeCap}
+    out = dict.fromkeys(ComputeCap, 0)
     for cap in TRIPLE_COMPUTE_CAPS:
         out[cap] = (0, 0, 0)
     out[ComputeCap.IR_TARGET] = ""
@@ -306,33 +352,37 @@ def compute_caps(env, shader: MappingProxyType) -> MappingProxyType:
         return MappingProxyType(out)
     fb = CS_FALLBACK_LIMITS
     on_host = compute_runs_on_host(env)
-    out.update({
-        # The compiler target: host GLSL, or the numpy executor.
-        ComputeCap.IR_TARGET: f"glsl{env.glsl_version}" if on_host else "numpy",
-        ComputeCap.GRID_DIMENSION: 3,
-        ComputeCap.MAX_GRID_SIZE: tuple(env.lim("GL_MAX_COMPUTE_WORK_GROUP_COUNT")) if on_host else fb["grid"],
-        ComputeCap.MAX_BLOCK_SIZE: tuple(env.lim("GL_MAX_COMPUTE_WORK_GROUP_SIZE")) if on_host else fb["block"],
-        ComputeCap.MAX_THREADS_PER_BLOCK:
-            env.lim("GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS") if on_host else fb["invocations"],
-        # LOCAL = shared memory (TGSI MEMORY SHARED).
-        ComputeCap.MAX_LOCAL_SIZE: env.lim("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE") if on_host else fb["shared"],
-        # No GLOBAL / PRIVATE / INPUT memory: glpipe has no set_global_binding
-        # and ComputeState carries no kernel input.
-        ComputeCap.MAX_GLOBAL_SIZE: 0,
-        ComputeCap.MAX_PRIVATE_SIZE: 0,
-        ComputeCap.MAX_INPUT_SIZE: 0,
-        # The largest buffer a compute program can address: an SSBO binding.
-        ComputeCap.MAX_MEM_ALLOC_SIZE:
-            env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") if on_host and env.d("shader_buffers") else 0,
-        ComputeCap.MAX_CLOCK_FREQUENCY: 0,  # GL does not say
-        ComputeCap.MAX_COMPUTE_UNITS: 1,  # GL does not say; at least one runs the grid
-        ComputeCap.MAX_SUBGROUPS: 0,  # no OpenCL subgroups
-        ComputeCap.IMAGES_SUPPORTED: int(shader[ShaderType.COMPUTE][ShaderCap.MAX_SHADER_IMAGES] > 0),
-        ComputeCap.SUBGROUP_SIZES: 0,  # GL core has no subgroup size query
-        ComputeCap.SUBGROUP_SIZE: 0,
-        ComputeCap.ADDRESS_BITS: 0,  # GLSL has no pointers
-        ComputeCap.MAX_VARIABLE_THREADS_PER_BLOCK: 0,  # ARB_compute_variable_group_size unused
-    })
+    out.update(
+        {
+            # The compiler target: host GLSL, or the numpy executor.
+            ComputeCap.IR_TARGET: f"glsl{env.glsl_version}" if on_host else "numpy",
+            ComputeCap.GRID_DIMENSION: 3,
+            ComputeCap.MAX_GRID_SIZE: tuple(env.lim("GL_MAX_COMPUTE_WORK_GROUP_COUNT")) if on_host else fb["grid"],
+            ComputeCap.MAX_BLOCK_SIZE: tuple(env.lim("GL_MAX_COMPUTE_WORK_GROUP_SIZE")) if on_host else fb["block"],
+            ComputeCap.MAX_THREADS_PER_BLOCK: env.lim("GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS")
+            if on_host
+            else fb["invocations"],
+            # LOCAL = shared memory (TGSI MEMORY SHARED).
+            ComputeCap.MAX_LOCAL_SIZE: env.lim("GL_MAX_COMPUTE_SHARED_MEMORY_SIZE") if on_host else fb["shared"],
+            # No GLOBAL / PRIVATE / INPUT memory: glpipe has no set_global_binding
+            # and ComputeState carries no kernel input.
+            ComputeCap.MAX_GLOBAL_SIZE: 0,
+            ComputeCap.MAX_PRIVATE_SIZE: 0,
+            ComputeCap.MAX_INPUT_SIZE: 0,
+            # The largest buffer a compute program can address: an SSBO binding.
+            ComputeCap.MAX_MEM_ALLOC_SIZE: env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE")
+            if on_host and env.d("shader_buffers")
+            else 0,
+            ComputeCap.MAX_CLOCK_FREQUENCY: 0,  # GL does not say
+            ComputeCap.MAX_COMPUTE_UNITS: 1,  # GL does not say; at least one runs the grid
+            ComputeCap.MAX_SUBGROUPS: 0,  # no OpenCL subgroups
+            ComputeCap.IMAGES_SUPPORTED: int(shader[ShaderType.COMPUTE][ShaderCap.MAX_SHADER_IMAGES] > 0),
+            ComputeCap.SUBGROUP_SIZES: 0,  # GL core has no subgroup size query
+            ComputeCap.SUBGROUP_SIZE: 0,
+            ComputeCap.ADDRESS_BITS: 0,  # GLSL has no pointers
+            ComputeCap.MAX_VARIABLE_THREADS_PER_BLOCK: 0,  # ARB_compute_variable_group_size unused
+        }
+    )
     return MappingProxyType(out)
 
 
@@ -358,11 +408,13 @@ def check_clip_cull_properties(ir, cull_distance_cap: int, profile_name: str, wh
     if (nclip or 0) + ncull > PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT:
         raise ShaderValidationError(
             f"{what}: PROPERTY NUM_CLIPDIST_ENABLED {nclip} + NUM_CULLDIST_ENABLED {ncull} exceeds the "
-            f"{PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT} components of CLIPDIST (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT)")
+            f"{PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT} components of CLIPDIST (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT)"
+        )
     if ncull and not cull_distance_cap:
         raise UnsupportedError(
             f"{what}: PROPERTY NUM_CULLDIST_ENABLED {ncull} needs PIPE_CAP_CULL_DISTANCE, which is 0 on the "
-            f"{profile_name} profile (the host has no gl_CullDistance: GL 4.5 or GL_ARB_cull_distance)")
+            f"{profile_name} profile (the host has no gl_CullDistance: GL 4.5 or GL_ARB_cull_distance)"
+        )
 
 
 __all__ = [

@@ -15,10 +15,10 @@ import numbers
 
 from lowering.errors import InvalidArgumentError
 
-from .enums import Clear, Swizzle, Target
 from .dirty import Dirty
-from .part import Area, Part
+from .enums import Clear, Swizzle, Target
 from .formats import util_format_description
+from .part import Area, Part
 from .templates import ScissorState
 
 _ALL_CLEAR_BITS = int(Clear.DEPTH | Clear.STENCIL | Clear.COLOR)
@@ -68,8 +68,7 @@ def _as_int(v, what: str, fmt_name: str) -> int:
         return int(v)
     if float(v).is_integer():
         return int(v)
-    raise InvalidArgumentError(f"{what}: {fmt_name} is a pure integer format; clear values must be "
-                               f"integers, got {v!r}")
+    raise InvalidArgumentError(f"{what}: {fmt_name} is a pure integer format; clear values must be integers, got {v!r}")
 
 
 def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
@@ -136,7 +135,7 @@ def _stencil_value(stencil, what: str) -> int:
 
 def _rect(dstx, dsty, width, height, what: str) -> tuple:
     vals = (dstx, dsty, width, height)
-    for name, v in zip(("dstx", "dsty", "width", "height"), vals):
+    for name, v in zip(("dstx", "dsty", "width", "height"), vals, strict=True):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
             raise InvalidArgumentError(f"{what}: {name} must be a non-negative integer, got {v!r}")
     return tuple(int(v) for v in vals)
@@ -243,7 +242,8 @@ class ClearPart(Part):
         if scissor_state is not None:
             if not isinstance(scissor_state, ScissorState):
                 raise InvalidArgumentError(
-                    f"clear: scissor_state must be a ScissorState or None, got {type(scissor_state).__name__}")
+                    f"clear: scissor_state must be a ScissorState or None, got {type(scissor_state).__name__}"
+                )
             sc = scissor_state
             if sc.maxx < sc.minx or sc.maxy < sc.miny:
                 raise InvalidArgumentError(f"clear: scissor_state has max < min: {sc!r}")
@@ -295,11 +295,20 @@ class ClearPart(Part):
         kind, values = host_clear_color(surface.format, surface.texture.storage, color, "clear_render_target")
         if rect[2] == 0 or rect[3] == 0:
             return
-        self._clear_surface_layers(surface, "COLOR", rect, lambda: self._clear_color_buffer(0, kind, values),
-                                   color=True, depth=False, stencil=False, what="clear_render_target")
+        self._clear_surface_layers(
+            surface,
+            "COLOR",
+            rect,
+            lambda: self._clear_color_buffer(0, kind, values),
+            color=True,
+            depth=False,
+            stencil=False,
+            what="clear_render_target",
+        )
 
-    def clear_depth_stencil(self, surface, clear_flags, depth, stencil, dstx, dsty, width, height,
-                            render_condition_enabled) -> None:
+    def clear_depth_stencil(
+        self, surface, clear_flags, depth, stencil, dstx, dsty, width, height, render_condition_enabled
+    ) -> None:
         """pipe_context::clear_depth_stencil: clear depth (Clear.DEPTH) and/or
         stencil (Clear.STENCIL) of the rectangle of every layer of
         depth/stencil ``surface`` (bound or not).  Bits the format lacks are
@@ -311,7 +320,8 @@ class ClearPart(Part):
         flags = int(clear_flags)
         if flags & ~int(Clear.DEPTHSTENCIL) or flags < 0:
             raise InvalidArgumentError(
-                f"clear_depth_stencil: clear_flags may only hold DEPTH and STENCIL, got {flags:#x}")
+                f"clear_depth_stencil: clear_flags may only hold DEPTH and STENCIL, got {flags:#x}"
+            )
         rect = _rect(dstx, dsty, width, height, "clear_depth_stencil")
         desc = util_format_description(surface.format)
         do_depth = bool(flags & Clear.DEPTH) and desc.is_depth
@@ -321,9 +331,16 @@ class ClearPart(Part):
         if rect[2] == 0 or rect[3] == 0 or not (do_depth or do_stencil):
             return
         att = surface.attachment
-        self._clear_surface_layers(surface, "ZS", rect,
-                                   lambda: self._clear_zs(att, do_depth, do_stencil, dval, sval),
-                                   color=False, depth=do_depth, stencil=do_stencil, what="clear_depth_stencil")
+        self._clear_surface_layers(
+            surface,
+            "ZS",
+            rect,
+            lambda: self._clear_zs(att, do_depth, do_stencil, dval, sval),
+            color=False,
+            depth=do_depth,
+            stencil=do_stencil,
+            what="clear_depth_stencil",
+        )
 
     def _private_fbo(self, kind: str) -> int:
         fbo = self._clear_fbos[kind]
@@ -350,15 +367,17 @@ class ClearPart(Part):
         if kind == "layer":
             gl.glFramebufferTextureLayer(gl.GL_FRAMEBUFFER, att, tex, surface.level, layer)
         elif kind == "cube":
-            gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + layer, tex,
-                                      surface.level)
+            gl.glFramebufferTexture2D(
+                gl.GL_FRAMEBUFFER, att, gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + layer, tex, surface.level
+            )
         elif kind == "1d":
             gl.glFramebufferTexture1D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surface.level)
         else:
             gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surface.level)
 
-    def _clear_surface_layers(self, surface, fbo_kind: str, rect: tuple, do_clear, color: bool, depth: bool,
-                              stencil: bool, what: str) -> None:
+    def _clear_surface_layers(
+        self, surface, fbo_kind: str, rect: tuple, do_clear, color: bool, depth: bool, stencil: bool, what: str
+    ) -> None:
         """Attach each layer of ``surface`` to the private FBO and run
         ``do_clear`` scissored to ``rect`` (clipped to the surface)."""
         gl = self.ctx.gl
@@ -375,8 +394,13 @@ class ClearPart(Part):
         if fbo_kind == "COLOR":
             atts = [gl.GL_COLOR_ATTACHMENT0]
         else:
-            atts = [{"DEPTH_STENCIL": gl.GL_DEPTH_STENCIL_ATTACHMENT, "DEPTH": gl.GL_DEPTH_ATTACHMENT,
-                     "STENCIL": gl.GL_STENCIL_ATTACHMENT}[surface.attachment]]
+            atts = [
+                {
+                    "DEPTH_STENCIL": gl.GL_DEPTH_STENCIL_ATTACHMENT,
+                    "DEPTH": gl.GL_DEPTH_ATTACHMENT,
+                    "STENCIL": gl.GL_STENCIL_ATTACHMENT,
+                }[surface.attachment]
+            ]
         layered_target = _ATTACH_KIND[surface.texture.target] in ("layer", "cube")
         layers = range(surface.first_layer, surface.last_layer + 1) if layered_target else range(1)
         srgb = self._neutral_clear_state((x, y, w, h), color, depth, stencil)
@@ -389,7 +413,8 @@ class ClearPart(Part):
                     self.ctx.host.clear_errors()
                     raise InvalidArgumentError(
                         f"{what}: the host GL cannot render to {surface!r} "
-                        f"(glCheckFramebufferStatus = 0x{int(status):04x})")
+                        f"(glCheckFramebufferStatus = 0x{int(status):04x})"
+                    )
                 do_clear()
         finally:
             for att in atts:
@@ -404,7 +429,8 @@ _F4, _I4, _U4 = ctypes.c_float * 4, ctypes.c_int32 * 4, ctypes.c_uint32 * 4
 _F1, _I1 = ctypes.c_float * 1, ctypes.c_int32 * 1
 
 AREA = Area(
-    "clear_part", part=ClearPart,
+    "clear_part",
+    part=ClearPart,
     methods=("clear", "clear_render_target", "clear_depth_stencil"),
     destroy=ClearPart.destroy,
 )

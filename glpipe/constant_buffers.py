@@ -17,8 +17,8 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .dirty import Dirty
+from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .part import Area, Part
 from .resource import Resource
 from .samplers import _stage_arg
@@ -31,9 +31,9 @@ _RING_MIN_SIZE = 256 * 1024
 class PlanRow(NamedTuple):
     """One constant buffer a linked program declares (``Program.cb_plan``)."""
 
-    stage: int     # ShaderType
-    index: int     # the Gallium constant buffer index (CONST[index])
-    binding: int   # its UBO binding (docs/bindings.md)
+    stage: int  # ShaderType
+    index: int  # the Gallium constant buffer index (CONST[index])
+    binding: int  # its UBO binding (docs/bindings.md)
     declared: int  # bytes the shader declares (16 a vec4)
 
 
@@ -63,9 +63,10 @@ def _user_bytes(memory, offset: int, size: int, what: str) -> bytes:
     if size == 0:
         size = len(view) - offset
     if size <= 0 or offset + size > len(view):
-        raise InvalidArgumentError(f"{what}: buffer_offset {offset} + buffer_size {size} exceed the "
-                                   f"{len(view)}-byte user buffer")
-    return bytes(view[offset:offset + size])
+        raise InvalidArgumentError(
+            f"{what}: buffer_offset {offset} + buffer_size {size} exceed the {len(view)}-byte user buffer"
+        )
+    return bytes(view[offset : offset + size])
 
 
 class ConstantBufferPart(Part):
@@ -85,7 +86,7 @@ class ConstantBufferPart(Part):
         self._ring_head = 0
         self._zero_ubo = 0
         self._zero_ubo_size = 0
-        self._ubo_bound: dict[int, tuple] = {}   # UBO binding -> (buffer, offset, size)
+        self._ubo_bound: dict[int, tuple] = {}  # UBO binding -> (buffer, offset, size)
 
     # -- the Gallium entry point --------------------------------------------------
 
@@ -130,8 +131,9 @@ class ConstantBufferPart(Part):
             slots[index] = _BoundConstantBuffer(None, 0, len(data), data)
         else:
             if cb.buffer is None:
-                raise InvalidArgumentError(f"{what}: ConstantBuffer has neither buffer nor user_buffer "
-                                           f"(pass None to unbind)")
+                raise InvalidArgumentError(
+                    f"{what}: ConstantBuffer has neither buffer nor user_buffer (pass None to unbind)"
+                )
             res = cb.buffer
             ctx._check_resource(res, f"{what}: cb.buffer")
             if res.target != Target.BUFFER:
@@ -139,12 +141,14 @@ class ConstantBufferPart(Part):
             if offset < 0 or offset % self._ubo_align:
                 raise InvalidArgumentError(
                     f"{what}: buffer_offset {offset} is not a non-negative multiple of "
-                    f"CONSTANT_BUFFER_OFFSET_ALIGNMENT = {self._ubo_align}")
+                    f"CONSTANT_BUFFER_OFFSET_ALIGNMENT = {self._ubo_align}"
+                )
             if size == 0:
                 size = res.width0 - offset
             if size <= 0 or offset + size > res.width0:
-                raise InvalidArgumentError(f"{what}: buffer_offset {offset} + buffer_size {cb.buffer_size} exceed "
-                                           f"the {res.width0}-byte buffer")
+                raise InvalidArgumentError(
+                    f"{what}: buffer_offset {offset} + buffer_size {cb.buffer_size} exceed the {res.width0}-byte buffer"
+                )
             if old is not None and old.resource is res and old.offset == offset and old.size == size:
                 return
             slots[index] = _BoundConstantBuffer(res, offset, size, None)
@@ -157,7 +161,7 @@ class ConstantBufferPart(Part):
         """A ``PlanRow`` for every block the linked ``variants`` declare.
         Computed once per program, when it is linked (``Program.cb_plan``)."""
         rows = []
-        for stage, variant in zip(GRAPHICS_STAGES, variants):
+        for stage, variant in zip(GRAPHICS_STAGES, variants, strict=True):
             if variant is None:
                 continue
             for info in variant.glsl.reflection.constant_buffers:
@@ -187,8 +191,10 @@ class ConstantBufferPart(Part):
                 want = (self._ubo_ring, rec.ring_offset, rec.ring_size)
             else:
                 if rec.resource.destroyed:
-                    raise ObjectDestroyedError(f"draw: the resource of constant buffer {index} of the "
-                                               f"{ShaderType(stage).name} shader was destroyed")
+                    raise ObjectDestroyedError(
+                        f"draw: the resource of constant buffer {index} of the "
+                        f"{ShaderType(stage).name} shader was destroyed"
+                    )
                 want = (rec.resource.gl_object, rec.offset, rec.size)
             if bound.get(binding) != want:
                 gl.glBindBufferRange(gl.GL_UNIFORM_BUFFER, binding, *want)
@@ -214,18 +220,24 @@ class ConstantBufferPart(Part):
         if not self._ubo_ring or head + need > self._ring_size:
             self._orphan_ring(need)
             # The old storage is gone: every user buffer of this plan goes again.
-            pending = [(slots_by_stage[s][i], d) for s, i, _b, d in plan
-                       if slots_by_stage[s][i] is not None and slots_by_stage[s][i].data is not None]
+            pending = [
+                (slots_by_stage[s][i], d)
+                for s, i, _b, d in plan
+                if slots_by_stage[s][i] is not None and slots_by_stage[s][i].data is not None
+            ]
             sizes = [self._upload_size(rec, declared) for rec, declared in pending]
             head = 0
         gl = self.ctx.gl
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, self._ubo_ring)
         total = 0
-        for (rec, _declared), size in zip(pending, sizes):
+        for (rec, _declared), size in zip(pending, sizes, strict=True):
             n = len(rec.data)
-            ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, head, size,
-                                      gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT
-                                      | gl.GL_MAP_INVALIDATE_RANGE_BIT)
+            ptr = gl.glMapBufferRange(
+                gl.GL_COPY_WRITE_BUFFER,
+                head,
+                size,
+                gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT | gl.GL_MAP_INVALIDATE_RANGE_BIT,
+            )
             ctypes.memmove(ptr, rec.data, min(n, size))
             if size > n:
                 ctypes.memset(ptr + n, 0, size - n)
@@ -301,7 +313,8 @@ class ConstantBufferPart(Part):
 
 
 AREA = Area(
-    "constbuf_part", part=ConstantBufferPart,
+    "constbuf_part",
+    part=ConstantBufferPart,
     methods=("set_constant_buffer",),
     rows=((Dirty.CONSTANTS, ConstantBufferPart._emit_constants),),
     destroy=ConstantBufferPart.destroy,

@@ -18,8 +18,24 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from . import (blend, clear, constant_buffers, debug, depth_stencil_alpha, fence, framebuffer, sampler_views,
-               samplers, shaders, sysvals, transfer, variant_keys, vertex, vertex_layer, viewport)
+from . import (
+    blend,
+    clear,
+    constant_buffers,
+    debug,
+    depth_stencil_alpha,
+    fence,
+    framebuffer,
+    sampler_views,
+    samplers,
+    shaders,
+    sysvals,
+    transfer,
+    variant_keys,
+    vertex,
+    vertex_layer,
+    viewport,
+)
 from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .enums import ContextFlag, ShaderType, Target
@@ -39,7 +55,7 @@ D = Dirty
 # min samples) and the sysvals upload late, after what they override or
 # consume.  Vertex input has no row: _update_derived emits it last (it needs
 # start_instance).
-PARTS: "tuple[Area, ...]" = (
+PARTS: tuple[Area, ...] = (
     shaders.AREA,
     variant_keys.AREA,
     vertex.AREA,
@@ -99,7 +115,7 @@ class Context(DrawPath):
         self.dirty = ALL
         self.keep_general = 0  # glpipe/dirty.py KeepGeneral: set by the areas
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
-        self._init_draw()    # glpipe/draw.py: GL enums, the derived rows bound to the parts
+        self._init_draw()  # glpipe/draw.py: GL enums, the derived rows bound to the parts
         if self._nofast:
             self.debug_part._install_nofast()  # glpipe/debug.py
         self.host.check("context_create")
@@ -151,12 +167,13 @@ class Context(DrawPath):
         if res.target == Target.BUFFER:
             if any(vb is not None and vb.buffer is res for vb in self.vertex_part.vertex_buffers):
                 bits |= Dirty.VERTEX
-            if any(cb is not None and cb.resource is res
-                   for slots in self.constbuf_part.constant_buffers for cb in slots):
+            if any(
+                cb is not None and cb.resource is res for slots in self.constbuf_part.constant_buffers for cb in slots
+            ):
                 bits |= Dirty.CONSTANTS
         else:
             fb = self.framebuffer_part.framebuffer
-            if any(s is not None and s.texture is res for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+            if any(s is not None and s.texture is res for s in fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,)):
                 bits |= Dirty.FRAMEBUFFER
         # Any live view of it (bound or not: the context's views are few, its slots many).
         if any(v.texture is res for v in self.sampler_views_part.views):
@@ -169,6 +186,7 @@ class Context(DrawPath):
         if res.screen is not self.screen:
             raise InvalidArgumentError(f"{what}: the resource belongs to another screen")
         res.check_alive(what)
+
     # -- lifetime ----------------------------------------------------------------
 
     def destroy(self) -> None:

@@ -19,15 +19,14 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from .host import gl as _hostmod
 from .part import Area, Part, owner
 
-
 #: The environment variable holding the debug flags.
 DEBUG_ENV = "GLPIPE_DEBUG"
 
 #: Every debug flag: name -> what it does (one line; docs/debug.md has more).
 DEBUG_FLAGS = {
     "nofast": "draw_vbo always takes its general path and every transition cache, memo and host-state "
-              "shadow is dropped before each draw, so the general code re-derives all host state from the "
-              "Gallium state, through PyOpenGL instead of raw ctypes entry points (docs/debug.md)",
+    "shadow is dropped before each draw, so the general code re-derives all host state from the "
+    "Gallium state, through PyOpenGL instead of raw ctypes entry points (docs/debug.md)",
 }
 
 
@@ -43,8 +42,9 @@ def parse_debug_flags(value, what: str = DEBUG_ENV) -> frozenset:
         try:
             names = list(value)
         except TypeError:
-            raise InvalidArgumentError(f"{what}: expected a comma-separated string or names of debug flags, "
-                                       f"got {type(value).__name__}") from None
+            raise InvalidArgumentError(
+                f"{what}: expected a comma-separated string or names of debug flags, got {type(value).__name__}"
+            ) from None
     flags = set()
     for name in names:
         if not isinstance(name, str) or name.strip().lower() not in DEBUG_FLAGS:
@@ -86,7 +86,7 @@ NOFAST_METHODS = (
 #   HotGL and glpipe/vertex.py's draw and attribute calls) are PyOpenGL's
 #   functions instead of raw ctypes pointers.
 NOFAST_DROPS = (
-    "_reset_derived_plans",          # draw.py: dirty-word plans, runners
+    "_reset_derived_plans",  # draw.py: dirty-word plans, runners
 )
 
 
@@ -167,7 +167,7 @@ class _HostDebugSink:
                 kind = self._types.get(int(gltype), DebugType.INFO)
             for part in tuple(self.parts):
                 part._deliver_debug(kind, HOST_ID_BASE + int(msg_id), f"host GL: {text}")
-        except Exception as exc:  # noqa: BLE001 - never unwind into the GL driver
+        except Exception as exc:
             warnings.warn(f"glpipe: host debug message dropped: {exc!r}", RuntimeWarning, stacklevel=1)
 
 
@@ -194,7 +194,7 @@ class DebugPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.debug_callback = None   # the callable messages go to, or None (draw.py reads it)
+        self.debug_callback = None  # the callable messages go to, or None (draw.py reads it)
         self._debug_ids: dict[str, int] = {}
 
     def set_debug_callback(self, cb) -> None:
@@ -211,7 +211,8 @@ class DebugPart(Part):
         else:
             raise InvalidArgumentError(
                 f"set_debug_callback: expected a callable(type, id, message), an object with "
-                f"debug_message(type, id, message), or None; got {type(cb).__name__}")
+                f"debug_message(type, id, message), or None; got {type(cb).__name__}"
+            )
         self.debug_callback = fn
         if ctx.screen.profile.has("debug_output"):
             ctx.host.make_current()
@@ -227,13 +228,21 @@ class DebugPart(Part):
         ctx = self.ctx
         ctx.check_alive("emit_string_marker")
         if not ctx.screen.profile.has("debug_output"):
-            raise UnsupportedError("emit_string_marker: needs the host feature debug_output "
-                                   f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)")
+            raise UnsupportedError(
+                "emit_string_marker: needs the host feature debug_output "
+                f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)"
+            )
         data = string.encode("utf-8") if isinstance(string, str) else bytes(string)
         gl = ctx.gl
         ctx.host.make_current()
-        gl.glDebugMessageInsert(gl.GL_DEBUG_SOURCE_APPLICATION, gl.GL_DEBUG_TYPE_MARKER, 0,
-                                gl.GL_DEBUG_SEVERITY_NOTIFICATION, len(data), data)
+        gl.glDebugMessageInsert(
+            gl.GL_DEBUG_SOURCE_APPLICATION,
+            gl.GL_DEBUG_TYPE_MARKER,
+            0,
+            gl.GL_DEBUG_SEVERITY_NOTIFICATION,
+            len(data),
+            data,
+        )
 
     def debug_message(self, kind, text: str, site: str | None = None) -> None:
         """Report one of glpipe's own messages (other areas call
@@ -255,9 +264,10 @@ class DebugPart(Part):
             return
         try:
             fn(kind, msg_id, text)
-        except Exception as exc:  # noqa: BLE001 - a frontend bug must not abort the draw
-            warnings.warn(f"glpipe: the debug callback raised {exc!r} for message {text!r}",
-                          RuntimeWarning, stacklevel=2)
+        except Exception as exc:
+            warnings.warn(
+                f"glpipe: the debug callback raised {exc!r} for message {text!r}", RuntimeWarning, stacklevel=2
+            )
 
     # -- GLPIPE_DEBUG=nofast ---------------------------------------------------------
 
@@ -299,9 +309,21 @@ class DebugPart(Part):
 
 
 AREA = Area(
-    "debug_part", part=DebugPart, methods=("set_debug_callback", "emit_string_marker"),
+    "debug_part",
+    part=DebugPart,
+    methods=("set_debug_callback", "emit_string_marker"),
     destroy=DebugPart.destroy,
 )
 
-__all__ = ["AREA", "DEBUG_ENV", "DEBUG_FLAGS", "HOST_ID_BASE", "NOFAST_DROPS", "NOFAST_METHODS", "DebugPart",
-           "DebugType", "debug_flags_from_env", "parse_debug_flags"]
+__all__ = [
+    "AREA",
+    "DEBUG_ENV",
+    "DEBUG_FLAGS",
+    "HOST_ID_BASE",
+    "NOFAST_DROPS",
+    "NOFAST_METHODS",
+    "DebugPart",
+    "DebugType",
+    "debug_flags_from_env",
+    "parse_debug_flags",
+]

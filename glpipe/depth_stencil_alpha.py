@@ -45,17 +45,22 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import Func, StencilOp
 from .dirty import Dirty
+from .enums import Func, StencilOp
 from .host.hotgl import OP
-from .part import Area, Part
 from .host.shadow import host_shadow
+from .part import Area, Part
 from .templates import DepthStencilAlphaState, StencilRef, StencilState
 
 _GL_STENCIL_OP = {
-    StencilOp.KEEP: "GL_KEEP", StencilOp.ZERO: "GL_ZERO", StencilOp.REPLACE: "GL_REPLACE",
-    StencilOp.INCR: "GL_INCR", StencilOp.DECR: "GL_DECR", StencilOp.INCR_WRAP: "GL_INCR_WRAP",
-    StencilOp.DECR_WRAP: "GL_DECR_WRAP", StencilOp.INVERT: "GL_INVERT",
+    StencilOp.KEEP: "GL_KEEP",
+    StencilOp.ZERO: "GL_ZERO",
+    StencilOp.REPLACE: "GL_REPLACE",
+    StencilOp.INCR: "GL_INCR",
+    StencilOp.DECR: "GL_DECR",
+    StencilOp.INCR_WRAP: "GL_INCR_WRAP",
+    StencilOp.DECR_WRAP: "GL_DECR_WRAP",
+    StencilOp.INVERT: "GL_INVERT",
 }
 GL_DEPTH_BOUNDS_TEST_EXT = 0x8890  # GL_EXT_depth_bounds_test
 # Module globals: read per bind / emit.
@@ -78,8 +83,23 @@ class _Face:
 class DepthStencilAlphaCSO:
     """A depth/stencil/alpha state object, resolved to GL values."""
 
-    __slots__ = ("context", "templ", "destroyed", "depth_test", "depth_func", "depth_write", "stencil_test",
-                 "front", "back", "two_sided", "alpha_func", "alpha_ref", "depth_bounds", "plain", "transitions")
+    __slots__ = (
+        "context",
+        "templ",
+        "destroyed",
+        "depth_test",
+        "depth_func",
+        "depth_write",
+        "stencil_test",
+        "front",
+        "back",
+        "two_sided",
+        "alpha_func",
+        "alpha_ref",
+        "depth_bounds",
+        "plain",
+        "transitions",
+    )
 
     def __init__(self, context, templ: DepthStencilAlphaState, gl_funcs: dict, gl_ops: dict):
         self.context = context
@@ -96,8 +116,11 @@ class DepthStencilAlphaCSO:
         # The variant's alpha test: ALWAYS when off, so the key stays the default.
         self.alpha_func = int(templ.alpha_func) if templ.alpha_enabled else int(Func.ALWAYS)
         self.alpha_ref = float(templ.alpha_ref_value)
-        self.depth_bounds = ((True, float(templ.depth_bounds_min), float(templ.depth_bounds_max))
-                             if templ.depth_bounds_test else (False, 0.0, 1.0))
+        self.depth_bounds = (
+            (True, float(templ.depth_bounds_min), float(templ.depth_bounds_max))
+            if templ.depth_bounds_test
+            else (False, 0.0, 1.0)
+        )
         # {Held or None: (calls, Held after, n)} (glpipe/host/shadow.py): ``plain`` when the
         # stencil test is off (the references do not matter), else
         # ``transitions[stencil reference values]``.
@@ -140,8 +163,9 @@ class DSAPart(Part):
         self._gl_stencil_opcodes = {op: int(getattr(gl, name)) for op, name in _GL_STENCIL_OP.items()}
         self._depth_bounds_ok = ctx.screen.profile.has("depth_bounds_test")
         self.depth_stencil_alpha = None
-        self._dsa_default = DepthStencilAlphaCSO(ctx, DepthStencilAlphaState(), self._gl_compare,
-                                                 self._gl_stencil_opcodes)
+        self._dsa_default = DepthStencilAlphaCSO(
+            ctx, DepthStencilAlphaState(), self._gl_compare, self._gl_stencil_opcodes
+        )
         self.stencil_ref = StencilRef()
         self.alpha_func_key = int(Func.ALWAYS)
         self._gl_depth_test_cap = int(gl.GL_DEPTH_TEST)
@@ -172,24 +196,28 @@ class DSAPart(Part):
         """pipe_context::create_depth_stencil_alpha_state: validate and resolve once."""
         self.ctx.check_alive("create_depth_stencil_alpha_state")
         if not isinstance(templ, DepthStencilAlphaState):
-            raise InvalidArgumentError(f"create_depth_stencil_alpha_state: expected a DepthStencilAlphaState, "
-                                       f"got {type(templ).__name__}")
+            raise InvalidArgumentError(
+                f"create_depth_stencil_alpha_state: expected a DepthStencilAlphaState, got {type(templ).__name__}"
+            )
         for i, st in enumerate(templ.stencil):
             if not isinstance(st, StencilState):
                 raise InvalidArgumentError(f"DepthStencilAlphaState.stencil[{i}]: expected a StencilState")
             for name in ("valuemask", "writemask"):
                 if not 0 <= getattr(st, name) <= 0xFF:
                     raise InvalidArgumentError(
-                        f"DepthStencilAlphaState.stencil[{i}].{name}: {getattr(st, name)} is not an 8-bit mask")
+                        f"DepthStencilAlphaState.stencil[{i}].{name}: {getattr(st, name)} is not an 8-bit mask"
+                    )
         if templ.depth_bounds_test:
             if not self._depth_bounds_ok:
                 raise UnsupportedError(
                     "create_depth_stencil_alpha_state: depth_bounds_test needs GL_EXT_depth_bounds_test, "
-                    "which this host lacks (PIPE_CAP_DEPTH_BOUNDS_TEST is 0)")
+                    "which this host lacks (PIPE_CAP_DEPTH_BOUNDS_TEST is 0)"
+                )
             if not templ.depth_bounds_min <= templ.depth_bounds_max:
                 raise InvalidArgumentError(
                     f"DepthStencilAlphaState.depth_bounds_min {templ.depth_bounds_min} > "
-                    f"depth_bounds_max {templ.depth_bounds_max}")
+                    f"depth_bounds_max {templ.depth_bounds_max}"
+                )
         return DepthStencilAlphaCSO(self.ctx, templ, self._gl_compare, self._gl_stencil_opcodes)
 
     def bind_depth_stencil_alpha_state(self, cso) -> None:
@@ -274,7 +302,8 @@ class DSAPart(Part):
         snapshot tuple; None: unknown) to ``cso`` with stencil references
         ``refs``; the DSA shadow (glpipe/host/shadow.py) interns and caches."""
         depth_test, depth_func, depth_write, stencil_test, funcs, ops, writes, bounds_test, bounds = (
-            _UNKNOWN_DSA if have is None else have)
+            _UNKNOWN_DSA if have is None else have
+        )
         enable, disable = OP["glEnable"], OP["glDisable"]
         calls: list = []
         if depth_test != cso.depth_test:
@@ -293,14 +322,21 @@ class DSAPart(Part):
         if cso.stencil_test:
             front, back = cso.front, cso.back
             # One-sided: the back face uses the front state *and* the front reference.
-            want_funcs = ((front.func, refs[0], front.valuemask),
-                          (back.func, refs[1] if cso.two_sided else refs[0], back.valuemask))
+            want_funcs = (
+                (front.func, refs[0], front.valuemask),
+                (back.func, refs[1] if cso.two_sided else refs[0], back.valuemask),
+            )
             faces = self._gl_faces
             funcs = _sync_faces(want_funcs, funcs, calls, OP["glStencilFunc"], OP["glStencilFuncSeparate"], faces)
-            ops = _sync_faces((front.ops, back.ops), ops, calls, OP["glStencilOp"], OP["glStencilOpSeparate"],
-                              faces)
-            writes = _sync_faces(((front.writemask,), (back.writemask,)), writes, calls, OP["glStencilMask"],
-                                 OP["glStencilMaskSeparate"], faces)
+            ops = _sync_faces((front.ops, back.ops), ops, calls, OP["glStencilOp"], OP["glStencilOpSeparate"], faces)
+            writes = _sync_faces(
+                ((front.writemask,), (back.writemask,)),
+                writes,
+                calls,
+                OP["glStencilMask"],
+                OP["glStencilMaskSeparate"],
+                faces,
+            )
         if self._depth_bounds_ok:  # GL_EXT_depth_bounds_test: else the CSO cannot ask for it
             want_test, zmin, zmax = cso.depth_bounds
             if bounds_test != want_test:
@@ -328,13 +364,18 @@ class DSAPart(Part):
 
 
 AREA = Area(
-    "dsa_part", part=DSAPart,
-    methods=("create_depth_stencil_alpha_state", "bind_depth_stencil_alpha_state",
-             "delete_depth_stencil_alpha_state", "destroy_depth_stencil_alpha_state", "set_stencil_ref"),
+    "dsa_part",
+    part=DSAPart,
+    methods=(
+        "create_depth_stencil_alpha_state",
+        "bind_depth_stencil_alpha_state",
+        "delete_depth_stencil_alpha_state",
+        "destroy_depth_stencil_alpha_state",
+        "set_stencil_ref",
+    ),
     # Dirty.DSA (the host lost the block) forgets the record first; a bind
     # or a new reference sends the difference (glpipe/dirty.py).
-    rows=((Dirty.DSA, DSAPart._forget_dsa_block),
-          (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, DSAPart._emit_dsa)),
+    rows=((Dirty.DSA, DSAPart._forget_dsa_block), (Dirty.DSA | Dirty.DSA_CSO | Dirty.STENCIL_REF, DSAPart._emit_dsa)),
     destroy=DSAPart.destroy,
     drop_caches=DSAPart._drop_dsa_caches,
     variant_input=attrgetter("alpha_func_key"),  # VariantKey.alpha_func (glpipe/variant_keys.py)

@@ -40,7 +40,6 @@ every shadow forgotten, so each block is sent whole.
 from __future__ import annotations
 
 
-
 class Dirty:
     """One bit per host state block.
 
@@ -60,23 +59,23 @@ class Dirty:
     RASTERIZER = 1 << 7
     SAMPLE_MASK = 1 << 8
     MIN_SAMPLES = 1 << 9
-    PROGRAM = 1 << 10         # shader variant selection + glUseProgram
-    VERTEX = 1 << 11          # vertex elements / vertex buffers -> VAO attribute setup
+    PROGRAM = 1 << 10  # shader variant selection + glUseProgram
+    VERTEX = 1 << 11  # vertex elements / vertex buffers -> VAO attribute setup
     SAMPLERS = 1 << 12
     SAMPLER_VIEWS = 1 << 13
     CONSTANTS = 1 << 14
-    SYSVALS = 1 << 15         # glpipe's per-stage uniform block (alpha ref, clip planes, ...)
-    CLIP = 1 << 16            # GL_CLIP_DISTANCEi switches: clip_plane_enable or the program's distances changed
+    SYSVALS = 1 << 15  # glpipe's per-stage uniform block (alpha ref, clip planes, ...)
+    CLIP = 1 << 16  # GL_CLIP_DISTANCEi switches: clip_plane_enable or the program's distances changed
     STIPPLE = 1 << 17
     SHADER_BUFFERS = 1 << 18
     SHADER_IMAGES = 1 << 19
     TESS = 1 << 20
     WINDOW_RECTANGLES = 1 << 21
-    BLEND_CSO = 1 << 22       # another blend CSO bound: send the difference (BLEND: send it whole)
-    DSA_CSO = 1 << 23         # another depth/stencil/alpha CSO bound (DSA: send it whole)
+    BLEND_CSO = 1 << 22  # another blend CSO bound: send the difference (BLEND: send it whole)
+    DSA_CSO = 1 << 23  # another depth/stencil/alpha CSO bound (DSA: send it whole)
     RASTERIZER_CSO = 1 << 24  # another rasterizer CSO bound (RASTERIZER: send it whole)
-    DRAW_STATE = 1 << 25      # draw-side host state (restart, DRAWID, user buffers, ...): no fast draw
-    SHADERS = 1 << 26         # a shader CSO was bound; the other variant-key inputs set PROGRAM
+    DRAW_STATE = 1 << 25  # draw-side host state (restart, DRAWID, user buffers, ...): no fast draw
+    SHADERS = 1 << 26  # a shader CSO was bound; the other variant-key inputs set PROGRAM
 
 
 class KeepGeneral:
@@ -88,11 +87,11 @@ class KeepGeneral:
     draw returns to the fast path (dirty word 0) only when the word is 0
     and primitive restart (the draw's own state) is off."""
 
-    VERTEX = 1 << 0      # user vertex buffers, or start_instance baked into attribute offsets (vertex.py)
-    DRAWID = 1 << 1      # the bound program reads DRAWID: multi-draw-indirect draws (shaders.py)
+    VERTEX = 1 << 0  # user vertex buffers, or start_instance baked into attribute offsets (vertex.py)
+    DRAWID = 1 << 1  # the bound program reads DRAWID: multi-draw-indirect draws (shaders.py)
     PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
     EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
-    VS_LAYER = 1 << 4    # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
+    VS_LAYER = 1 << 4  # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}
@@ -103,11 +102,20 @@ def names(bits: int) -> str:
     """``"BLEND|DSA"`` for a mask of Dirty bits."""
     return "|".join(name for name, value in _BITS.items() if bits & value) or "0"
 
+
 # What a ModernGL call may have changed behind glpipe's back (docs/host.md "State ModernGL changes behind our back"):
 # framebuffer binds re-emit viewport, scissor, colour and depth masks; texture
 # operations move the active unit and the binding on it; render() binds its
 # own program and VAO.
-HOST_CLOBBERED = (Dirty.FRAMEBUFFER | Dirty.VIEWPORT | Dirty.SCISSOR | Dirty.BLEND | Dirty.DSA
-                  | Dirty.SAMPLER_VIEWS | Dirty.PROGRAM | Dirty.VERTEX)
+HOST_CLOBBERED = (
+    Dirty.FRAMEBUFFER
+    | Dirty.VIEWPORT
+    | Dirty.SCISSOR
+    | Dirty.BLEND
+    | Dirty.DSA
+    | Dirty.SAMPLER_VIEWS
+    | Dirty.PROGRAM
+    | Dirty.VERTEX
+)
 
 __all__ = ["Dirty", "ALL", "HOST_CLOBBERED", "KeepGeneral", "names"]

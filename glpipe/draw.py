@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .host import gl as _hostmod
-from .enums import Prim, ShaderType
 from .dirty import ALL, Dirty
+from .enums import Prim, ShaderType
+from .host import gl as _hostmod
 from .templates import DrawInfo
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
@@ -60,16 +61,28 @@ class DrawPath:
 
     _areas: tuple = ()
     _derived_rows: tuple = ()
+    # The Context's state vector words (glpipe/dirty.py), set in its __init__.
+    dirty: int
+    keep_general: int
+
+    if TYPE_CHECKING:
+        # The parts (``ctx.blend_part`` ...) are attached per context from
+        # ``PARTS`` (glpipe/part.py ``attach``), and the Context's own state
+        # (``screen``, ``gl``, ``dirty`` ...) is set in its ``__init__``:
+        # names the type checker cannot see on this base.  Declaring each one
+        # here would make adding an area touch a second line of
+        # registration; this type-checking-only hook stands in for them.
+        def __getattr__(self, name: str) -> Any: ...
 
     def _init_draw(self) -> None:
         gl = self.gl
         self._gl_prims = {p: int(getattr(gl, n)) for p, n in _GL_PRIM_NAMES.items()}
         self._gl_index_types = {s: int(getattr(gl, n)) for s, n in _INDEX_TYPES.items()}
-        self._derived_plans: "dict[int, tuple]" = {}
+        self._derived_plans: dict[int, tuple] = {}
         # draw_vbo's fast path: one callable per dirty word (``_derived_run``)
         # and, for words that select a single row, the row after it.
         self._derived_runs: dict = {}
-        self._derived_after: "dict[int, int]" = {}
+        self._derived_after: dict[int, int] = {}
         self._bind_rows()
         raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points
         # The draw entry points as plain ctypes functions (draw_vbo is the hot
@@ -83,11 +96,11 @@ class DrawPath:
         # The draw-side host state shadows.
         self._restart_on = False
         self._restart_index = None
-        self._index_res = INDEX_UNBOUND  # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
-        self._index_name = 0             # ... and its GL name then
-        self._index_nbytes = 0           # ... and its size in bytes (a Resource's width0)
-        self._patch_vertices = None      # set_patch_vertices' value ...
-        self._gl_patch_vertices = None   # ... and GL_PATCH_VERTICES as this context last set it
+        self._index_res: Any = INDEX_UNBOUND  # what the VAO's ELEMENT_ARRAY binding holds: a Resource or the ring
+        self._index_name = 0  # ... and its GL name then
+        self._index_nbytes = 0  # ... and its size in bytes (a Resource's width0)
+        self._patch_vertices: int | None = None  # set_patch_vertices' value ...
+        self._gl_patch_vertices: int | None = None  # ... and GL_PATCH_VERTICES as this context last set it
 
     def _keep_general(self, bit: int, on) -> None:
         """An area's reason to keep draw_vbo on its general path
@@ -99,13 +112,13 @@ class DrawPath:
 
     def _bind_rows(self) -> None:
         """``_bound_rows``: (dirty bits, bound emit method) per derived row,
-        each looked up by name on its owner (the part, or the context for a
-        mixin area), so a method replaced on the instance (benchmarks/
+        each looked up by name on its part, so a method replaced on the instance (benchmarks/
         diagnose.py's timers) is the one called."""
         from .part import owner
 
-        self._bound_rows = tuple((bits, getattr(owner(self, area), fn.__name__))
-                                 for bits, area, fn in self._derived_rows)
+        self._bound_rows = tuple(
+            (bits, getattr(owner(self, area), fn.__name__)) for bits, area, fn in self._derived_rows
+        )
 
     # -- derived state -------------------------------------------------------
 
@@ -171,7 +184,7 @@ class DrawPath:
             self._derived_after.clear()
         plan = self._derived_plans.get(dirty) or self._derived_plan(dirty)
         if len(plan) == 1 and not dirty & _VERTEX:
-            (row, run), = plan
+            ((row, run),) = plan
             self._derived_after[dirty] = row + 1
         elif dirty == _VERTEX:  # new vertex buffers or layout: the commonest change of all
             # The vertex input itself (start instance 0 by default).  Measured
@@ -259,8 +272,7 @@ class DrawPath:
         buffer bound last time)."""
         # (A destroyed context is never the screen's drawing context, so the
         # second test also sends it to the prologue, which raises.)
-        if (indirect is not None or self.screen._drawing_context is not self
-                or _hostmod._current_host is not self.host):
+        if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:
             self._draw_prologue(indirect)
         if info._draw_cache is None:
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
@@ -298,12 +310,24 @@ class DrawPath:
             # restart either way, a valid range.  Anything else: _draw_indexed.
             index = info.index
             start, count, size = info.start, info.count, info.index_size
-            if (index is self._index_res and not info.primitive_restart and not self._restart_on
-                    and index.gl_object == self._index_name and count > 0 and info.instance_count > 0
-                    and start >= 0 and (start + count) * size <= self._index_nbytes):
-                self._gl_draw_elements(mode, count, self._gl_index_types[size],
-                                       ctypes.c_void_p(start * size) if start else self._null_pointer,
-                                       info.instance_count, info.index_bias)
+            if (
+                index is self._index_res
+                and not info.primitive_restart
+                and not self._restart_on
+                and index.gl_object == self._index_name
+                and count > 0
+                and info.instance_count > 0
+                and start >= 0
+                and (start + count) * size <= self._index_nbytes
+            ):
+                self._gl_draw_elements(
+                    mode,
+                    count,
+                    self._gl_index_types[size],
+                    ctypes.c_void_p(start * size) if start else self._null_pointer,
+                    info.instance_count,
+                    info.index_bias,
+                )
             else:
                 self._draw_indexed(info, mode, None)
         elif info.count > 0 and info.instance_count > 0 and info.start >= 0 and not self._restart_on:
@@ -324,8 +348,14 @@ class DrawPath:
         takes it as it is, where a functools.partial would build a new one
         per call (measured slower)."""
         mode = self._gl_prims.get(info.mode)
-        if (mode is None or info.index_size or info.start_instance or info.count <= 0
-                or info.instance_count <= 0 or info.start < 0):
+        if (
+            mode is None
+            or info.index_size
+            or info.start_instance
+            or info.count <= 0
+            or info.instance_count <= 0
+            or info.start < 0
+        ):
             return False
         return (mode, info.start, info.count, info.instance_count)
 
@@ -336,8 +366,9 @@ class DrawPath:
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         if indirect is not None:
-            raise UnsupportedError("draw_vbo: indirect draws and draw auto are not supported yet "
-                                   "(PIPE_CAP_DRAW_INDIRECT is 0)")
+            raise UnsupportedError(
+                "draw_vbo: indirect draws and draw auto are not supported yet (PIPE_CAP_DRAW_INDIRECT is 0)"
+            )
         if _hostmod._current_host is not self.host:
             self.host.make_current()
         previous = self.screen._drawing_context
@@ -428,8 +459,8 @@ class DrawPath:
             low = min((d.start for d in draws), default=0)
         if low < 0 or end * size > nbytes:
             raise InvalidArgumentError(
-                f"draw_vbo: indices {low}..{end - 1} of {size} bytes read outside the index buffer "
-                f"({nbytes} bytes)")
+                f"draw_vbo: indices {low}..{end - 1} of {size} bytes read outside the index buffer ({nbytes} bytes)"
+            )
         if res is not self._index_res or name != self._index_name:
             self.gl.glBindBuffer(self.gl.GL_ELEMENT_ARRAY_BUFFER, name)
             self._index_res = res
@@ -468,7 +499,8 @@ class DrawPath:
         else:
             base = self._bind_index_buffer(info, draws)
         if info.primitive_restart != self._restart_on or (
-                self._restart_on and info.restart_index != self._restart_index):
+            self._restart_on and info.restart_index != self._restart_index
+        ):
             self._apply_restart(info)
         instances = info.instance_count
         if instances <= 0:
@@ -494,7 +526,7 @@ class DrawPath:
             else:
                 self._gl_draw_elements(mode, d.count, gltype, ptr, instances, d.index_bias)
 
-    def _upload_indices(self, data) -> "tuple[int, int]":
+    def _upload_indices(self, data) -> tuple[int, int]:
         """User index memory into the streaming ring: (GL buffer, byte offset)."""
         return self.vertex_part.ring.upload(data, 16)
 
@@ -518,11 +550,12 @@ class DrawPath:
     def _patches_mode(self) -> int:
         gl = self.gl
         if not self.screen.profile.has("tessellation_shader"):
-            raise UnsupportedError("draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
-                                   f"{self.screen.profile.name} profile does not have")
+            raise UnsupportedError(
+                "draw_vbo: PIPE_PRIM_PATCHES needs tessellation shaders, which the "
+                f"{self.screen.profile.name} profile does not have"
+            )
         if self.shader_part.shaders[ShaderType.TESS_EVAL] is None:
-            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader "
-                                       "bound")
+            raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES needs a tessellation evaluation shader bound")
         if self._patch_vertices is None:
             raise InvalidArgumentError("draw_vbo: PIPE_PRIM_PATCHES before set_patch_vertices")
         if self._patch_vertices != self._gl_patch_vertices:
@@ -542,8 +575,11 @@ class DrawPath:
         gl = self.gl
         if not self.screen.profile.has("multi_draw_indirect"):
             raise UnsupportedError("draw_vbo: a shader reading DRAWID needs multi_draw_indirect on the host")
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
+        items = (
+            ((info.start, info.count, info.index_bias),)
+            if draws is None
+            else tuple((d.start, d.count, d.index_bias) for d in draws)
+        )
         size = info.index_size
         if size:
             base = self._bind_index_buffer(info, draws)
@@ -559,8 +595,9 @@ class DrawPath:
         for first_id, group in groups:
             total = first_id + len(group)
             if total > 1 << 16:  # each id below drawid costs a 20-byte empty command
-                raise UnsupportedError(f"draw_vbo: drawid {total - 1} is above glpipe's limit (65535) "
-                                       f"for shaders reading DRAWID")
+                raise UnsupportedError(
+                    f"draw_vbo: drawid {total - 1} is above glpipe's limit (65535) for shaders reading DRAWID"
+                )
             cmds = np.zeros((total, 5 if size else 4), np.int64)
             for j, (start, count, bias) in enumerate(group):
                 if size:
@@ -583,23 +620,36 @@ class DrawPath:
 
         if info.mode not in NEEDS_TRANSLATION:
             raise InvalidArgumentError(f"draw_vbo: primitive {info.mode!r} cannot be drawn")
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
+        items = (
+            ((info.start, info.count, info.index_bias),)
+            if draws is None
+            else tuple((d.start, d.count, d.index_bias) for d in draws)
+        )
         rast = self.rasterizer_part.rasterizer
         flatshade_first = bool(rast is not None and rast.templ.flatshade_first)
         if info.index_size:
             source = self._index_values(info, items)
             if not info.has_user_indices and self.debug_part.debug_callback is not None:
-                self.debug_part.debug_message("PERF_INFO", f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
-                                                 f"read back to the CPU for index translation",
-                                    site="translate readback")
+                self.debug_part.debug_message(
+                    "PERF_INFO",
+                    f"draw_vbo: the index buffer of a {Prim(info.mode).name} draw was "
+                    f"read back to the CPU for index translation",
+                    site="translate readback",
+                )
         for i, (start, count, bias) in enumerate(items):
             if count <= 0:
                 continue
             if info.index_size:
-                tr = translate(info.mode, count, start=start, indices=source, index_size=info.index_size,
-                               primitive_restart=info.primitive_restart, restart_index=info.restart_index,
-                               flatshade_first=flatshade_first)
+                tr = translate(
+                    info.mode,
+                    count,
+                    start=start,
+                    indices=source,
+                    index_size=info.index_size,
+                    primitive_restart=info.primitive_restart,
+                    restart_index=info.restart_index,
+                    flatshade_first=flatshade_first,
+                )
             else:
                 tr = translate(info.mode, count, start=start, flatshade_first=flatshade_first)
             self._counters.fallback_hits += 1
@@ -611,14 +661,23 @@ class DrawPath:
                 translated(info, count, start, source if info.index_size else None, flatshade_first)
             if self.debug_part.debug_callback is not None:
                 name = Prim(info.mode).name
-                self.debug_part.debug_message("FALLBACK", f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by "
-                                                f"index translation (fallback.indices)", site=f"translate {name}")
+                self.debug_part.debug_message(
+                    "FALLBACK",
+                    f"draw_vbo: {name} drawn as {tr.count // 3} TRIANGLES by index translation (fallback.indices)",
+                    site=f"translate {name}",
+                )
             # Non-indexed: the translated indices are vertex numbers already, and
             # index_bias is ignored when index_size == 0 (docs/api.md "Instancing").
-            sub = DrawInfo(mode=tr.prim, index_size=tr.index_size, index=tr.indices, count=tr.count,
-                           index_bias=bias if info.index_size else 0, instance_count=info.instance_count,
-                           start_instance=info.start_instance,
-                           drawid=info.drawid + (i if info.increment_draw_id else 0))
+            sub = DrawInfo(
+                mode=tr.prim,
+                index_size=tr.index_size,
+                index=tr.indices,
+                count=tr.count,
+                index_bias=bias if info.index_size else 0,
+                instance_count=info.instance_count,
+                start_instance=info.start_instance,
+                drawid=info.drawid + (i if info.increment_draw_id else 0),
+            )
             mode = self._gl_prims[tr.prim]
             if self.shader_part.program_drawid:
                 self._draw_drawid(sub, mode, None)
@@ -646,8 +705,10 @@ class DrawPath:
         self._check_resource(res, "draw_vbo: info.index")
         nbytes = res.width0 if elements is None else elements * info.index_size
         if nbytes > res.width0:
-            raise InvalidArgumentError(f"draw_vbo: {elements} indices of {info.index_size} bytes read outside "
-                                       f"the index buffer ({res.width0} bytes)")
+            raise InvalidArgumentError(
+                f"draw_vbo: {elements} indices of {info.index_size} bytes read outside "
+                f"the index buffer ({res.width0} bytes)"
+            )
         gl = self.gl
         out = np.empty(nbytes, np.uint8)
         if nbytes:
@@ -661,8 +722,9 @@ class DrawPath:
         """pipe_context::set_patch_vertices: vertices per patch for PATCHES."""
         self.check_alive("set_patch_vertices")
         if not self.screen.profile.has("tessellation_shader"):
-            raise UnsupportedError("set_patch_vertices: tessellation is not available on the "
-                                   f"{self.screen.profile.name} profile")
+            raise UnsupportedError(
+                f"set_patch_vertices: tessellation is not available on the {self.screen.profile.name} profile"
+            )
         limit = self.screen.profile.limit("GL_MAX_PATCH_VERTICES")
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
             raise InvalidArgumentError(f"set_patch_vertices: {n!r} outside 1..{limit} (GL_MAX_PATCH_VERTICES)")

@@ -70,8 +70,11 @@ DRIVER_QUERIES = tuple(
     for i, (_attr, name, vtype, group) in enumerate(_ROWS)
 )
 DRIVER_QUERY_GROUPS = tuple(
-    DriverQueryGroupInfo(name=g, max_active_queries=len([r for r in _ROWS if r[3] == gi]),
-                         num_queries=len([r for r in _ROWS if r[3] == gi]))
+    DriverQueryGroupInfo(
+        name=g,
+        max_active_queries=len([r for r in _ROWS if r[3] == gi]),
+        num_queries=len([r for r in _ROWS if r[3] == gi]),
+    )
     for gi, g in enumerate(_GROUPS)
 )
 COUNTER_NAMES = tuple(r[0] for r in _ROWS)
@@ -89,7 +92,7 @@ class Counters:
         for name in COUNTER_NAMES:
             setattr(self, name, 0)
 
-    def snapshot(self) -> "dict[str, int]":
+    def snapshot(self) -> dict[str, int]:
         """All counters at once, by attribute name."""
         with self._lock:
             return {name: getattr(self, name) for name in COUNTER_NAMES}

@@ -16,29 +16,80 @@ from enum import IntEnum, IntFlag
 
 __all__ = [
     # capability enums and their history
-    "Cap", "CapF", "ShaderCap", "ComputeCap", "CAP_RENAMES", "RETIRED_CAPS",
+    "Cap",
+    "CapF",
+    "ShaderCap",
+    "ComputeCap",
+    "CAP_RENAMES",
+    "RETIRED_CAPS",
     # resources
-    "Bind", "Usage", "ResourceFlag", "Target",
+    "Bind",
+    "Usage",
+    "ResourceFlag",
+    "Target",
     # drawing and shaders
-    "Prim", "ShaderType", "ShaderIR",
+    "Prim",
+    "ShaderType",
+    "ShaderIR",
     # queries
-    "Query", "StatQuery", "QueryFlag", "QueryValueType", "RenderCond",
+    "Query",
+    "StatQuery",
+    "QueryFlag",
+    "QueryValueType",
+    "RenderCond",
     # context operations
-    "Flush", "Map", "Barrier", "TextureBarrier", "Clear", "Mask", "ContextFlag",
-    "ContextPriority", "ResetStatus", "Endian", "ImageAccess", "TextureTransferMode",
+    "Flush",
+    "Map",
+    "Barrier",
+    "TextureBarrier",
+    "Clear",
+    "Mask",
+    "ContextFlag",
+    "ContextPriority",
+    "ResetStatus",
+    "Endian",
+    "ImageAccess",
+    "TextureTransferMode",
     # state enums
-    "BlendFactor", "Blend", "LogicOp", "Func", "StencilOp", "TexWrap", "TexFilter",
-    "TexMipFilter", "TexCompare", "TexReduction", "PolygonMode", "Face", "SpriteCoord",
-    "Swizzle", "ViewportSwizzle", "ConservativeRaster",
+    "BlendFactor",
+    "Blend",
+    "LogicOp",
+    "Func",
+    "StencilOp",
+    "TexWrap",
+    "TexFilter",
+    "TexMipFilter",
+    "TexCompare",
+    "TexReduction",
+    "PolygonMode",
+    "Face",
+    "SpriteCoord",
+    "Swizzle",
+    "ViewportSwizzle",
+    "ConservativeRaster",
     # implementation limits (p_state.h / p_defines.h) and timeouts
-    "PIPE_MAX_ATTRIBS", "PIPE_MAX_CLIP_PLANES", "PIPE_MAX_COLOR_BUFS",
-    "PIPE_MAX_CONSTANT_BUFFERS", "PIPE_MAX_SAMPLERS", "PIPE_MAX_SHADER_INPUTS",
-    "PIPE_MAX_SHADER_OUTPUTS", "PIPE_MAX_SHADER_SAMPLER_VIEWS", "PIPE_MAX_SHADER_BUFFERS",
-    "PIPE_MAX_SHADER_IMAGES", "PIPE_MAX_TEXTURE_LEVELS", "PIPE_MAX_SO_BUFFERS",
-    "PIPE_MAX_SO_OUTPUTS", "PIPE_MAX_VIEWPORTS", "PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT",
-    "PIPE_MAX_CLIP_OR_CULL_DISTANCE_ELEMENT_COUNT", "PIPE_MAX_WINDOW_RECTANGLES",
-    "PIPE_MAX_SAMPLE_LOCATION_GRID_SIZE", "PIPE_MAX_HW_ATOMIC_BUFFERS",
-    "PIPE_MAX_VERTEX_STREAMS", "PIPE_MAX_TEXTURE_TYPES", "PIPE_SHADER_TYPES",
+    "PIPE_MAX_ATTRIBS",
+    "PIPE_MAX_CLIP_PLANES",
+    "PIPE_MAX_COLOR_BUFS",
+    "PIPE_MAX_CONSTANT_BUFFERS",
+    "PIPE_MAX_SAMPLERS",
+    "PIPE_MAX_SHADER_INPUTS",
+    "PIPE_MAX_SHADER_OUTPUTS",
+    "PIPE_MAX_SHADER_SAMPLER_VIEWS",
+    "PIPE_MAX_SHADER_BUFFERS",
+    "PIPE_MAX_SHADER_IMAGES",
+    "PIPE_MAX_TEXTURE_LEVELS",
+    "PIPE_MAX_SO_BUFFERS",
+    "PIPE_MAX_SO_OUTPUTS",
+    "PIPE_MAX_VIEWPORTS",
+    "PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT",
+    "PIPE_MAX_CLIP_OR_CULL_DISTANCE_ELEMENT_COUNT",
+    "PIPE_MAX_WINDOW_RECTANGLES",
+    "PIPE_MAX_SAMPLE_LOCATION_GRID_SIZE",
+    "PIPE_MAX_HW_ATOMIC_BUFFERS",
+    "PIPE_MAX_VERTEX_STREAMS",
+    "PIPE_MAX_TEXTURE_TYPES",
+    "PIPE_SHADER_TYPES",
     "PIPE_TIMEOUT_INFINITE",
 ]
 
@@ -49,13 +100,13 @@ __all__ = [
 # gives the value of the first name on its line.
 # ---------------------------------------------------------------------------
 
+
 def _names(table: str) -> list:
     """The names of a whitespace-separated table, ignoring ``#`` comments."""
     return [name for line in table.splitlines() for name in line.split("#", 1)[0].split()]
 
 
-def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
-              retired: str = "", spec_only: str = ""):
+def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict, retired: str = "", spec_only: str = ""):
     """Build one capability ``IntEnum`` and the set of its retired members.
 
     ``mesa_order`` is numbered 0..n-1; ``spec_only`` (named by tests/data/spec/screen.rst
@@ -63,7 +114,7 @@ def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
     sorted for stable numbers) continue the numbering; ``renamed`` maps an old
     spelling to the current name it becomes an alias of.
     """
-    members = []
+    members: list[tuple[str, int]] = []
     for name in _names(mesa_order) + _names(spec_only) + sorted(_names(retired)):
         members.append((name, len(members)))
     values = dict(members)
@@ -71,7 +122,7 @@ def _cap_enum(cls_name: str, doc: str, mesa_order: str, renamed: dict,
         raise AssertionError(f"{cls_name}: a name is listed twice")
     for old, new in sorted(renamed.items()):
         members.append((old, values[new]))  # same value: an enum alias
-    enum_cls = IntEnum(cls_name, members, module=__name__, qualname=cls_name)
+    enum_cls = IntEnum(cls_name, members, module=__name__, qualname=cls_name)  # type: ignore[misc]  # name from the table
     enum_cls.__doc__ = doc
     return enum_cls, frozenset(enum_cls[name] for name in _names(retired))
 
@@ -213,14 +264,19 @@ _CAP_RETIRED = """
 """
 
 Cap, _CAP_RETIRED_SET = _cap_enum(
-    "Cap", "PIPE_CAP_*: integer/boolean capabilities (screen.get_param).",
-    _CAP_MESA_ORDER, _CAP_RENAMED, _CAP_RETIRED,
+    "Cap",
+    "PIPE_CAP_*: integer/boolean capabilities (screen.get_param).",
+    _CAP_MESA_ORDER,
+    _CAP_RENAMED,
+    _CAP_RETIRED,
     # Documented in screen.rst, but already dropped from Mesa's enum.
-    spec_only="PRIMITIVE_RESTART_FOR_PATCHES")
+    spec_only="PRIMITIVE_RESTART_FOR_PATCHES",
+)
 
 _CAPF_RENAMED = {"MAX_POINT_WIDTH": "MAX_POINT_SIZE", "MAX_POINT_WIDTH_AA": "MAX_POINT_SIZE_AA"}
 CapF, _CAPF_RETIRED_SET = _cap_enum(
-    "CapF", "PIPE_CAPF_*: float capabilities (screen.get_paramf).",
+    "CapF",
+    "PIPE_CAPF_*: float capabilities (screen.get_paramf).",
     """
     MIN_LINE_WIDTH MIN_LINE_WIDTH_AA MAX_LINE_WIDTH MAX_LINE_WIDTH_AA        # 0
     LINE_WIDTH_GRANULARITY MIN_POINT_SIZE MIN_POINT_SIZE_AA MAX_POINT_SIZE   # 4
@@ -229,12 +285,13 @@ CapF, _CAPF_RETIRED_SET = _cap_enum(
     MAX_CONSERVATIVE_RASTER_DILATE CONSERVATIVE_RASTER_DILATE_GRANULARITY    # 13
     """,
     _CAPF_RENAMED,
-    "GUARD_BAND_LEFT GUARD_BAND_TOP GUARD_BAND_RIGHT GUARD_BAND_BOTTOM")
+    "GUARD_BAND_LEFT GUARD_BAND_TOP GUARD_BAND_RIGHT GUARD_BAND_BOTTOM",
+)
 
-_SHADER_CAP_RENAMED = {"MAX_CONST_BUFFER_SIZE": "MAX_CONST_BUFFER0_SIZE",
-                       "TGSI_CONT_SUPPORTED": "CONT_SUPPORTED"}
+_SHADER_CAP_RENAMED = {"MAX_CONST_BUFFER_SIZE": "MAX_CONST_BUFFER0_SIZE", "TGSI_CONT_SUPPORTED": "CONT_SUPPORTED"}
 ShaderCap, _SHADER_CAP_RETIRED_SET = _cap_enum(
-    "ShaderCap", "PIPE_SHADER_CAP_*: per-stage capabilities (screen.get_shader_param).",
+    "ShaderCap",
+    "PIPE_SHADER_CAP_*: per-stage capabilities (screen.get_shader_param).",
     """
     MAX_INSTRUCTIONS MAX_ALU_INSTRUCTIONS MAX_TEX_INSTRUCTIONS MAX_TEX_INDIRECTIONS  # 0
     MAX_CONTROL_FLOW_DEPTH MAX_INPUTS MAX_OUTPUTS MAX_CONST_BUFFER0_SIZE             # 4
@@ -250,12 +307,14 @@ ShaderCap, _SHADER_CAP_RETIRED_SET = _cap_enum(
     LOWER_IF_THRESHOLD MAX_UNROLL_ITERATIONS_HINT PREFERRED_IR
     TGSI_DFRACEXP_DLDEXP_SUPPORTED TGSI_DROUND_SUPPORTED TGSI_FMA_SUPPORTED
     TGSI_LDEXP_SUPPORTED TGSI_SKIP_MERGE_REGISTERS
-    """)
+    """,
+)
 
 # SUBGROUP_SIZE (one size) became SUBGROUP_SIZES (an OR of power-of-two sizes),
 # a different meaning: retired, not aliased.
 ComputeCap, _COMPUTE_CAP_RETIRED_SET = _cap_enum(
-    "ComputeCap", "PIPE_COMPUTE_CAP_*: compute capabilities (screen.get_compute_param).",
+    "ComputeCap",
+    "PIPE_COMPUTE_CAP_*: compute capabilities (screen.get_compute_param).",
     """
     ADDRESS_BITS IR_TARGET GRID_DIMENSION MAX_GRID_SIZE MAX_BLOCK_SIZE              # 0
     MAX_THREADS_PER_BLOCK MAX_GLOBAL_SIZE MAX_LOCAL_SIZE MAX_PRIVATE_SIZE           # 5
@@ -263,20 +322,25 @@ ComputeCap, _COMPUTE_CAP_RETIRED_SET = _cap_enum(
     MAX_SUBGROUPS IMAGES_SUPPORTED SUBGROUP_SIZES MAX_VARIABLE_THREADS_PER_BLOCK    # 13
     """,
     {},
-    "SUBGROUP_SIZE")
+    "SUBGROUP_SIZE",
+)
 
 #: Per capability enum: old spelling -> the name of the current member it aliases.
-CAP_RENAMES = {Cap: dict(_CAP_RENAMED), CapF: dict(_CAPF_RENAMED),
-               ShaderCap: dict(_SHADER_CAP_RENAMED), ComputeCap: {}}
+CAP_RENAMES = {Cap: dict(_CAP_RENAMED), CapF: dict(_CAPF_RENAMED), ShaderCap: dict(_SHADER_CAP_RENAMED), ComputeCap: {}}
 
 #: Per capability enum: the retired members (numbered after Mesa's values).
-RETIRED_CAPS = {Cap: _CAP_RETIRED_SET, CapF: _CAPF_RETIRED_SET,
-                ShaderCap: _SHADER_CAP_RETIRED_SET, ComputeCap: _COMPUTE_CAP_RETIRED_SET}
+RETIRED_CAPS = {
+    Cap: _CAP_RETIRED_SET,
+    CapF: _CAPF_RETIRED_SET,
+    ShaderCap: _SHADER_CAP_RETIRED_SET,
+    ComputeCap: _COMPUTE_CAP_RETIRED_SET,
+}
 
 
 # ---------------------------------------------------------------------------
 # Resources (p_defines.h)
 # ---------------------------------------------------------------------------
+
 
 class Bind(IntFlag):
     """PIPE_BIND_*: how a resource may be bound (bit 9 is unused in Mesa too)."""
@@ -355,6 +419,7 @@ class Target(IntEnum):
 # Drawing and shaders
 # ---------------------------------------------------------------------------
 
+
 class Prim(IntEnum):
     """PIPE_PRIM_*: primitive modes (MESA_PRIM_* in current Mesa, same values)."""
 
@@ -398,6 +463,7 @@ class ShaderIR(IntEnum):
 # ---------------------------------------------------------------------------
 # Queries
 # ---------------------------------------------------------------------------
+
 
 class Query(IntEnum):
     """PIPE_QUERY_*: query object types (enum pipe_query_type)."""
@@ -465,6 +531,7 @@ class RenderCond(IntEnum):
 # ---------------------------------------------------------------------------
 # Context operations
 # ---------------------------------------------------------------------------
+
 
 class Flush(IntFlag):
     """PIPE_FLUSH_*: flags of pipe_context::flush."""
@@ -633,11 +700,12 @@ class TextureTransferMode(IntFlag):
 # flag's bits asks these two functions, which read ``__members__`` (the same
 # on every version); never ``for b in Bind`` or ``sum(Map)``.
 
-@functools.lru_cache(maxsize=None)
+
+@functools.cache
 def flag_bits(flag_cls) -> tuple:
     """The single-bit members of IntFlag class ``flag_cls``, lowest bit first,
     each once (aliases, zero and multi-bit members left out)."""
-    bits = {}
+    bits: dict[int, IntFlag] = {}
     for member in flag_cls.__members__.values():
         value = int(member)
         if value > 0 and value & (value - 1) == 0:
@@ -645,7 +713,7 @@ def flag_bits(flag_cls) -> tuple:
     return tuple(bits[v] for v in sorted(bits))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def all_flag_bits(flag_cls) -> int:
     """Every bit any member of IntFlag class ``flag_cls`` sets, as a plain int."""
     return functools.reduce(operator.or_, (int(m) for m in flag_cls.__members__.values()), 0)
@@ -654,6 +722,7 @@ def all_flag_bits(flag_cls) -> int:
 # ---------------------------------------------------------------------------
 # State enums (blend.h, p_defines.h, u_formats.h)
 # ---------------------------------------------------------------------------
+
 
 class BlendFactor(IntEnum):
     """PIPE_BLENDFACTOR_*: the INV_* factors are their base factor | 0x10."""
@@ -846,7 +915,7 @@ PIPE_MAX_CLIP_PLANES = 8
 PIPE_MAX_COLOR_BUFS = 8
 PIPE_MAX_CONSTANT_BUFFERS = 32
 PIPE_MAX_SAMPLERS = 32
-PIPE_MAX_SHADER_INPUTS = 80   # 32 GENERIC + 32 PATCH + 16 others
+PIPE_MAX_SHADER_INPUTS = 80  # 32 GENERIC + 32 PATCH + 16 others
 PIPE_MAX_SHADER_OUTPUTS = 80
 PIPE_MAX_SHADER_SAMPLER_VIEWS = 128
 PIPE_MAX_SHADER_BUFFERS = 32
@@ -861,7 +930,7 @@ PIPE_MAX_WINDOW_RECTANGLES = 8
 PIPE_MAX_SAMPLE_LOCATION_GRID_SIZE = 4
 PIPE_MAX_HW_ATOMIC_BUFFERS = 32
 PIPE_MAX_VERTEX_STREAMS = 4
-PIPE_MAX_TEXTURE_TYPES = len(Target)   # enum pipe_texture_target's count member
-PIPE_SHADER_TYPES = len(ShaderType)    # the GL stages VERTEX..COMPUTE
+PIPE_MAX_TEXTURE_TYPES = len(Target)  # enum pipe_texture_target's count member
+PIPE_SHADER_TYPES = len(ShaderType)  # the GL stages VERTEX..COMPUTE
 #: fence_finish / get_query_result timeout meaning "wait forever" (OS_TIMEOUT_INFINITE).
 PIPE_TIMEOUT_INFINITE = 0xFFFFFFFFFFFFFFFF

@@ -1,6 +1,6 @@
 """glpipe's error hierarchy (defined in ``lowering.errors`` so the lower layers share it)."""
 
-from lowering.errors import (  # noqa: F401  (re-exports)
+from lowering.errors import (
     HostGLError,
     InvalidArgumentError,
     ObjectDestroyedError,

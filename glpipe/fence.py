@@ -108,7 +108,7 @@ class Fence:
             self._sync = None
             try:
                 _queue_for(self._host).append(sync)
-            except Exception:  # noqa: BLE001, S110 - at interpreter shutdown module globals may be gone
+            except Exception:
                 pass
 
     def __repr__(self) -> str:
@@ -145,7 +145,8 @@ def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
             return False
         raise HostGLError(
             "fence_finish: waiting on an unsignalled fence needs the GL thread "
-            f"({host.gl_thread}); poll with timeout_ns=0 from other threads")
+            f"({host.gl_thread}); poll with timeout_ns=0 from other threads"
+        )
     if host.released:
         raise HostGLError("fence_finish: the screen's host GL context was released")
     host.make_current()

@@ -49,7 +49,8 @@ no GL context and importing it stays cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import EnumMeta, IntEnum
+from typing import TYPE_CHECKING
 
 # ---------------------------------------------------------------------------
 # Data model
@@ -142,7 +143,7 @@ class HostFormat:
     gl_type: int
     gl_type_name: str
     swizzle: tuple
-    transfer_as: "object | None"
+    transfer_as: object | None
     features: tuple
     compressed: bool
 
@@ -188,7 +189,7 @@ class FormatDesc:
     (empty: no host can hold the format; ``primary_host`` is then None);
     ``vertex`` the GL vertex fetch, or None when GL cannot fetch it."""
 
-    format: "Format"
+    format: Format
     name: str
     layout: str
     colorspace: str
@@ -211,7 +212,7 @@ class FormatDesc:
     is_array: bool
     nr_planes: int
     host: tuple
-    vertex: "VertexFetch | None"
+    vertex: VertexFetch | None
 
     @property
     def nr_channels(self) -> int:
@@ -229,22 +230,22 @@ class FormatDesc:
         return max(1, self.block_bits // 8)
 
     @property
-    def primary_host(self) -> "HostFormat | None":
+    def primary_host(self) -> HostFormat | None:
         """The preferred host storage (before any profile restriction)."""
         return self.host[0] if self.host else None
 
     @property
-    def gl_internal_format(self) -> "int | None":
+    def gl_internal_format(self) -> int | None:
         """GL internal format of the preferred host storage, or None."""
         return self.host[0].internal_format if self.host else None
 
     @property
-    def gl_format(self) -> "int | None":
+    def gl_format(self) -> int | None:
         """GL pixel-transfer format of the preferred host storage, or None."""
         return self.host[0].gl_format if self.host else None
 
     @property
-    def gl_type(self) -> "int | None":
+    def gl_type(self) -> int | None:
         """GL pixel-transfer type of the preferred host storage, or None."""
         return self.host[0].gl_type if self.host else None
 
@@ -261,64 +262,166 @@ class FormatDesc:
 
 GL_ENUMS = {
     # sized internal formats
-    "R8": 0x8229, "RG8": 0x822B, "RGB8": 0x8051, "RGBA8": 0x8058,
-    "R16": 0x822A, "RG16": 0x822C, "RGB16": 0x8054, "RGBA16": 0x805B,
-    "R8_SNORM": 0x8F94, "RG8_SNORM": 0x8F95, "RGB8_SNORM": 0x8F96, "RGBA8_SNORM": 0x8F97,
-    "R16_SNORM": 0x8F98, "RG16_SNORM": 0x8F99, "RGB16_SNORM": 0x8F9A, "RGBA16_SNORM": 0x8F9B,
-    "R16F": 0x822D, "RG16F": 0x822F, "RGB16F": 0x881B, "RGBA16F": 0x881A,
-    "R32F": 0x822E, "RG32F": 0x8230, "RGB32F": 0x8815, "RGBA32F": 0x8814,
-    "R8UI": 0x8232, "RG8UI": 0x8238, "RGB8UI": 0x8D7D, "RGBA8UI": 0x8D7C,
-    "R8I": 0x8231, "RG8I": 0x8237, "RGB8I": 0x8D8F, "RGBA8I": 0x8D8E,
-    "R16UI": 0x8234, "RG16UI": 0x823A, "RGB16UI": 0x8D77, "RGBA16UI": 0x8D76,
-    "R16I": 0x8233, "RG16I": 0x8239, "RGB16I": 0x8D89, "RGBA16I": 0x8D88,
-    "R32UI": 0x8236, "RG32UI": 0x823C, "RGB32UI": 0x8D71, "RGBA32UI": 0x8D70,
-    "R32I": 0x8235, "RG32I": 0x823B, "RGB32I": 0x8D83, "RGBA32I": 0x8D82,
-    "RGB10_A2": 0x8059, "RGB10_A2UI": 0x906F, "R11F_G11F_B10F": 0x8C3A, "RGB9_E5": 0x8C3D,
-    "RGB5_A1": 0x8057, "RGBA4": 0x8056, "RGB565": 0x8D62, "R3_G3_B2": 0x2A10,
-    "SRGB8": 0x8C41, "SRGB8_ALPHA8": 0x8C43, "SR8_EXT": 0x8FBD, "SRG8_EXT": 0x8FBE,
-    "DEPTH_COMPONENT16": 0x81A5, "DEPTH_COMPONENT24": 0x81A6, "DEPTH_COMPONENT32": 0x81A7,
-    "DEPTH_COMPONENT32F": 0x8CAC, "DEPTH24_STENCIL8": 0x88F0, "DEPTH32F_STENCIL8": 0x8CAD,
+    "R8": 0x8229,
+    "RG8": 0x822B,
+    "RGB8": 0x8051,
+    "RGBA8": 0x8058,
+    "R16": 0x822A,
+    "RG16": 0x822C,
+    "RGB16": 0x8054,
+    "RGBA16": 0x805B,
+    "R8_SNORM": 0x8F94,
+    "RG8_SNORM": 0x8F95,
+    "RGB8_SNORM": 0x8F96,
+    "RGBA8_SNORM": 0x8F97,
+    "R16_SNORM": 0x8F98,
+    "RG16_SNORM": 0x8F99,
+    "RGB16_SNORM": 0x8F9A,
+    "RGBA16_SNORM": 0x8F9B,
+    "R16F": 0x822D,
+    "RG16F": 0x822F,
+    "RGB16F": 0x881B,
+    "RGBA16F": 0x881A,
+    "R32F": 0x822E,
+    "RG32F": 0x8230,
+    "RGB32F": 0x8815,
+    "RGBA32F": 0x8814,
+    "R8UI": 0x8232,
+    "RG8UI": 0x8238,
+    "RGB8UI": 0x8D7D,
+    "RGBA8UI": 0x8D7C,
+    "R8I": 0x8231,
+    "RG8I": 0x8237,
+    "RGB8I": 0x8D8F,
+    "RGBA8I": 0x8D8E,
+    "R16UI": 0x8234,
+    "RG16UI": 0x823A,
+    "RGB16UI": 0x8D77,
+    "RGBA16UI": 0x8D76,
+    "R16I": 0x8233,
+    "RG16I": 0x8239,
+    "RGB16I": 0x8D89,
+    "RGBA16I": 0x8D88,
+    "R32UI": 0x8236,
+    "RG32UI": 0x823C,
+    "RGB32UI": 0x8D71,
+    "RGBA32UI": 0x8D70,
+    "R32I": 0x8235,
+    "RG32I": 0x823B,
+    "RGB32I": 0x8D83,
+    "RGBA32I": 0x8D82,
+    "RGB10_A2": 0x8059,
+    "RGB10_A2UI": 0x906F,
+    "R11F_G11F_B10F": 0x8C3A,
+    "RGB9_E5": 0x8C3D,
+    "RGB5_A1": 0x8057,
+    "RGBA4": 0x8056,
+    "RGB565": 0x8D62,
+    "R3_G3_B2": 0x2A10,
+    "SRGB8": 0x8C41,
+    "SRGB8_ALPHA8": 0x8C43,
+    "SR8_EXT": 0x8FBD,
+    "SRG8_EXT": 0x8FBE,
+    "DEPTH_COMPONENT16": 0x81A5,
+    "DEPTH_COMPONENT24": 0x81A6,
+    "DEPTH_COMPONENT32": 0x81A7,
+    "DEPTH_COMPONENT32F": 0x8CAC,
+    "DEPTH24_STENCIL8": 0x88F0,
+    "DEPTH32F_STENCIL8": 0x8CAD,
     "STENCIL_INDEX8": 0x8D48,
     # compressed internal formats
-    "COMPRESSED_RGB_S3TC_DXT1_EXT": 0x83F0, "COMPRESSED_RGBA_S3TC_DXT1_EXT": 0x83F1,
-    "COMPRESSED_RGBA_S3TC_DXT3_EXT": 0x83F2, "COMPRESSED_RGBA_S3TC_DXT5_EXT": 0x83F3,
-    "COMPRESSED_SRGB_S3TC_DXT1_EXT": 0x8C4C, "COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT": 0x8C4D,
-    "COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT": 0x8C4E, "COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT": 0x8C4F,
-    "COMPRESSED_RED_RGTC1": 0x8DBB, "COMPRESSED_SIGNED_RED_RGTC1": 0x8DBC,
-    "COMPRESSED_RG_RGTC2": 0x8DBD, "COMPRESSED_SIGNED_RG_RGTC2": 0x8DBE,
-    "COMPRESSED_RGBA_BPTC_UNORM": 0x8E8C, "COMPRESSED_SRGB_ALPHA_BPTC_UNORM": 0x8E8D,
-    "COMPRESSED_RGB_BPTC_SIGNED_FLOAT": 0x8E8E, "COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT": 0x8E8F,
-    "COMPRESSED_RGB8_ETC2": 0x9274, "COMPRESSED_SRGB8_ETC2": 0x9275,
+    "COMPRESSED_RGB_S3TC_DXT1_EXT": 0x83F0,
+    "COMPRESSED_RGBA_S3TC_DXT1_EXT": 0x83F1,
+    "COMPRESSED_RGBA_S3TC_DXT3_EXT": 0x83F2,
+    "COMPRESSED_RGBA_S3TC_DXT5_EXT": 0x83F3,
+    "COMPRESSED_SRGB_S3TC_DXT1_EXT": 0x8C4C,
+    "COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT": 0x8C4D,
+    "COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT": 0x8C4E,
+    "COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT": 0x8C4F,
+    "COMPRESSED_RED_RGTC1": 0x8DBB,
+    "COMPRESSED_SIGNED_RED_RGTC1": 0x8DBC,
+    "COMPRESSED_RG_RGTC2": 0x8DBD,
+    "COMPRESSED_SIGNED_RG_RGTC2": 0x8DBE,
+    "COMPRESSED_RGBA_BPTC_UNORM": 0x8E8C,
+    "COMPRESSED_SRGB_ALPHA_BPTC_UNORM": 0x8E8D,
+    "COMPRESSED_RGB_BPTC_SIGNED_FLOAT": 0x8E8E,
+    "COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT": 0x8E8F,
+    "COMPRESSED_RGB8_ETC2": 0x9274,
+    "COMPRESSED_SRGB8_ETC2": 0x9275,
     "COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2": 0x9276,
     "COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2": 0x9277,
-    "COMPRESSED_RGBA8_ETC2_EAC": 0x9278, "COMPRESSED_SRGB8_ALPHA8_ETC2_EAC": 0x9279,
-    "COMPRESSED_R11_EAC": 0x9270, "COMPRESSED_SIGNED_R11_EAC": 0x9271,
-    "COMPRESSED_RG11_EAC": 0x9272, "COMPRESSED_SIGNED_RG11_EAC": 0x9273,
-    "COMPRESSED_RGB_FXT1_3DFX": 0x86B0, "COMPRESSED_RGBA_FXT1_3DFX": 0x86B1,
+    "COMPRESSED_RGBA8_ETC2_EAC": 0x9278,
+    "COMPRESSED_SRGB8_ALPHA8_ETC2_EAC": 0x9279,
+    "COMPRESSED_R11_EAC": 0x9270,
+    "COMPRESSED_SIGNED_R11_EAC": 0x9271,
+    "COMPRESSED_RG11_EAC": 0x9272,
+    "COMPRESSED_SIGNED_RG11_EAC": 0x9273,
+    "COMPRESSED_RGB_FXT1_3DFX": 0x86B0,
+    "COMPRESSED_RGBA_FXT1_3DFX": 0x86B1,
     # pixel transfer formats
-    "RED": 0x1903, "RG": 0x8227, "RGB": 0x1907, "RGBA": 0x1908, "BGR": 0x80E0, "BGRA": 0x80E1,
-    "RED_INTEGER": 0x8D94, "RG_INTEGER": 0x8228, "RGB_INTEGER": 0x8D98, "RGBA_INTEGER": 0x8D99,
-    "BGR_INTEGER": 0x8D9A, "BGRA_INTEGER": 0x8D9B,
-    "DEPTH_COMPONENT": 0x1902, "DEPTH_STENCIL": 0x84F9, "STENCIL_INDEX": 0x1901,
+    "RED": 0x1903,
+    "RG": 0x8227,
+    "RGB": 0x1907,
+    "RGBA": 0x1908,
+    "BGR": 0x80E0,
+    "BGRA": 0x80E1,
+    "RED_INTEGER": 0x8D94,
+    "RG_INTEGER": 0x8228,
+    "RGB_INTEGER": 0x8D98,
+    "RGBA_INTEGER": 0x8D99,
+    "BGR_INTEGER": 0x8D9A,
+    "BGRA_INTEGER": 0x8D9B,
+    "DEPTH_COMPONENT": 0x1902,
+    "DEPTH_STENCIL": 0x84F9,
+    "STENCIL_INDEX": 0x1901,
     # pixel transfer / vertex types
-    "UNSIGNED_BYTE": 0x1401, "BYTE": 0x1400, "UNSIGNED_SHORT": 0x1403, "SHORT": 0x1402,
-    "UNSIGNED_INT": 0x1405, "INT": 0x1404, "HALF_FLOAT": 0x140B, "FLOAT": 0x1406,
-    "DOUBLE": 0x140A, "FIXED": 0x140C,
-    "UNSIGNED_BYTE_3_3_2": 0x8032, "UNSIGNED_BYTE_2_3_3_REV": 0x8362,
-    "UNSIGNED_SHORT_5_6_5": 0x8363, "UNSIGNED_SHORT_5_6_5_REV": 0x8364,
-    "UNSIGNED_SHORT_4_4_4_4": 0x8033, "UNSIGNED_SHORT_4_4_4_4_REV": 0x8365,
-    "UNSIGNED_SHORT_5_5_5_1": 0x8034, "UNSIGNED_SHORT_1_5_5_5_REV": 0x8366,
-    "UNSIGNED_INT_8_8_8_8": 0x8035, "UNSIGNED_INT_8_8_8_8_REV": 0x8367,
-    "UNSIGNED_INT_10_10_10_2": 0x8036, "UNSIGNED_INT_2_10_10_10_REV": 0x8368,
-    "INT_2_10_10_10_REV": 0x8D9F, "UNSIGNED_INT_24_8": 0x84FA,
-    "UNSIGNED_INT_10F_11F_11F_REV": 0x8C3B, "UNSIGNED_INT_5_9_9_9_REV": 0x8C3E,
+    "UNSIGNED_BYTE": 0x1401,
+    "BYTE": 0x1400,
+    "UNSIGNED_SHORT": 0x1403,
+    "SHORT": 0x1402,
+    "UNSIGNED_INT": 0x1405,
+    "INT": 0x1404,
+    "HALF_FLOAT": 0x140B,
+    "FLOAT": 0x1406,
+    "DOUBLE": 0x140A,
+    "FIXED": 0x140C,
+    "UNSIGNED_BYTE_3_3_2": 0x8032,
+    "UNSIGNED_BYTE_2_3_3_REV": 0x8362,
+    "UNSIGNED_SHORT_5_6_5": 0x8363,
+    "UNSIGNED_SHORT_5_6_5_REV": 0x8364,
+    "UNSIGNED_SHORT_4_4_4_4": 0x8033,
+    "UNSIGNED_SHORT_4_4_4_4_REV": 0x8365,
+    "UNSIGNED_SHORT_5_5_5_1": 0x8034,
+    "UNSIGNED_SHORT_1_5_5_5_REV": 0x8366,
+    "UNSIGNED_INT_8_8_8_8": 0x8035,
+    "UNSIGNED_INT_8_8_8_8_REV": 0x8367,
+    "UNSIGNED_INT_10_10_10_2": 0x8036,
+    "UNSIGNED_INT_2_10_10_10_REV": 0x8368,
+    "INT_2_10_10_10_REV": 0x8D9F,
+    "UNSIGNED_INT_24_8": 0x84FA,
+    "UNSIGNED_INT_10F_11F_11F_REV": 0x8C3B,
+    "UNSIGNED_INT_5_9_9_9_REV": 0x8C3E,
     "FLOAT_32_UNSIGNED_INT_24_8_REV": 0x8DAD,
 }
 
 # ASTC (KHR_texture_compression_astc_ldr): RGBA in block-size order from
 # 0x93B0, sRGB from 0x93D0.  The HDR profile reuses the same enums.
-ASTC_2D_BLOCKS = ("4x4", "5x4", "5x5", "6x5", "6x6", "8x5", "8x6", "8x8",
-                  "10x5", "10x6", "10x8", "10x10", "12x10", "12x12")
+ASTC_2D_BLOCKS = (
+    "4x4",
+    "5x4",
+    "5x5",
+    "6x5",
+    "6x6",
+    "8x5",
+    "8x6",
+    "8x8",
+    "10x5",
+    "10x6",
+    "10x8",
+    "10x10",
+    "12x10",
+    "12x12",
+)
 for _i, _b in enumerate(ASTC_2D_BLOCKS):
     GL_ENUMS[f"COMPRESSED_RGBA_ASTC_{_b}_KHR"] = 0x93B0 + _i
     GL_ENUMS[f"COMPRESSED_SRGB8_ALPHA8_ASTC_{_b}_KHR"] = 0x93D0 + _i
@@ -1162,30 +1265,44 @@ _PACKED_VERTEX = {
     "R10G10B10A2_USCALED": (4, "UNSIGNED_INT_2_10_10_10_REV", False, ("vertex_type_2_10_10_10_rev",)),
     "R10G10B10A2_SSCALED": (4, "INT_2_10_10_10_REV", False, ("vertex_type_2_10_10_10_rev",)),
     # BGRA order is only legal with normalized fetch (GL 4.5 §10.3.1).
-    "B10G10R10A2_UNORM": (GL_BGRA, "UNSIGNED_INT_2_10_10_10_REV", True,
-                          ("vertex_type_2_10_10_10_rev", "vertex_array_bgra")),
-    "B10G10R10A2_SNORM": (GL_BGRA, "INT_2_10_10_10_REV", True,
-                          ("vertex_type_2_10_10_10_rev", "vertex_array_bgra")),
+    "B10G10R10A2_UNORM": (
+        GL_BGRA,
+        "UNSIGNED_INT_2_10_10_10_REV",
+        True,
+        ("vertex_type_2_10_10_10_rev", "vertex_array_bgra"),
+    ),
+    "B10G10R10A2_SNORM": (GL_BGRA, "INT_2_10_10_10_REV", True, ("vertex_type_2_10_10_10_rev", "vertex_array_bgra")),
     "R11G11B10_FLOAT": (3, "UNSIGNED_INT_10F_11F_11F_REV", False, ("vertex_type_10f_11f_11f_rev",)),
 }
 
 # GL vertex types of uniform array layouts, by (channel type, bits).
 _VERTEX_TYPES = {
-    (ChannelType.UNORM, 8): "UNSIGNED_BYTE", (ChannelType.SNORM, 8): "BYTE",
-    (ChannelType.USCALED, 8): "UNSIGNED_BYTE", (ChannelType.SSCALED, 8): "BYTE",
-    (ChannelType.UINT, 8): "UNSIGNED_BYTE", (ChannelType.SINT, 8): "BYTE",
-    (ChannelType.UNORM, 16): "UNSIGNED_SHORT", (ChannelType.SNORM, 16): "SHORT",
-    (ChannelType.USCALED, 16): "UNSIGNED_SHORT", (ChannelType.SSCALED, 16): "SHORT",
-    (ChannelType.UINT, 16): "UNSIGNED_SHORT", (ChannelType.SINT, 16): "SHORT",
+    (ChannelType.UNORM, 8): "UNSIGNED_BYTE",
+    (ChannelType.SNORM, 8): "BYTE",
+    (ChannelType.USCALED, 8): "UNSIGNED_BYTE",
+    (ChannelType.SSCALED, 8): "BYTE",
+    (ChannelType.UINT, 8): "UNSIGNED_BYTE",
+    (ChannelType.SINT, 8): "BYTE",
+    (ChannelType.UNORM, 16): "UNSIGNED_SHORT",
+    (ChannelType.SNORM, 16): "SHORT",
+    (ChannelType.USCALED, 16): "UNSIGNED_SHORT",
+    (ChannelType.SSCALED, 16): "SHORT",
+    (ChannelType.UINT, 16): "UNSIGNED_SHORT",
+    (ChannelType.SINT, 16): "SHORT",
     (ChannelType.FLOAT, 16): "HALF_FLOAT",
-    (ChannelType.UNORM, 32): "UNSIGNED_INT", (ChannelType.SNORM, 32): "INT",
-    (ChannelType.USCALED, 32): "UNSIGNED_INT", (ChannelType.SSCALED, 32): "INT",
-    (ChannelType.UINT, 32): "UNSIGNED_INT", (ChannelType.SINT, 32): "INT",
-    (ChannelType.FLOAT, 32): "FLOAT", (ChannelType.FIXED, 32): "FIXED",
+    (ChannelType.UNORM, 32): "UNSIGNED_INT",
+    (ChannelType.SNORM, 32): "INT",
+    (ChannelType.USCALED, 32): "UNSIGNED_INT",
+    (ChannelType.SSCALED, 32): "INT",
+    (ChannelType.UINT, 32): "UNSIGNED_INT",
+    (ChannelType.SINT, 32): "INT",
+    (ChannelType.FLOAT, 32): "FLOAT",
+    (ChannelType.FIXED, 32): "FIXED",
     (ChannelType.FLOAT, 64): "DOUBLE",
     # R64_UINT / R64_SINT are "raw doubles" (ARB_vertex_attrib_64bit): the
     # 64-bit pattern goes to a double input unconverted.
-    (ChannelType.UINT, 64): "DOUBLE", (ChannelType.SINT, 64): "DOUBLE",
+    (ChannelType.UINT, 64): "DOUBLE",
+    (ChannelType.SINT, 64): "DOUBLE",
 }
 
 # What GL fills in for components a vertex attribute does not supply
@@ -1206,7 +1323,7 @@ def _parse_channels(text: str) -> tuple:
     for token in text.split(","):
         token, _, count = token.partition("*")
         code = token.rstrip("0123456789")
-        size = int(token[len(code):])
+        size = int(token[len(code) :])
         for _ in range(int(count or 1)):
             chans.append(Channel(_CHANNEL_CODES[code], size, shift))
             shift += size
@@ -1218,7 +1335,7 @@ def _parse_block(text: str) -> tuple:
     return (dims + [1])[:3] if len(dims) == 2 else tuple(dims)
 
 
-def _vertex_fetch(name: str, layout: str, colorspace: str, channels: tuple, swizzle_text: str) -> "VertexFetch | None":
+def _vertex_fetch(name: str, layout: str, colorspace: str, channels: tuple, swizzle_text: str) -> VertexFetch | None:
     """The GL vertex attribute layout of a format, or None if GL cannot fetch it."""
     packed = _PACKED_VERTEX.get(name)
     if packed is not None:
@@ -1243,7 +1360,7 @@ def _vertex_fetch(name: str, layout: str, colorspace: str, channels: tuple, swiz
         return None
     n = len(chans)
     features = ()
-    if swizzle_text == "xyzw"[:n] + _GL_VERTEX_DEFAULTS[n - 1:]:
+    if swizzle_text == "xyzw"[:n] + _GL_VERTEX_DEFAULTS[n - 1 :]:
         size = n
     elif n == 4 and swizzle_text == "zyxw" and kind == ChannelType.UNORM and bits == 8:
         size, features = GL_BGRA, ("vertex_array_bgra",)
@@ -1285,8 +1402,17 @@ class _FormatBase(IntEnum):
     prefix (``Format.B8G8R8A8_UNORM``)."""
 
 
-Format = _FormatBase("Format", [(row[0], value) for value, row in enumerate(_ROWS)], module=__name__)
-Format.__doc__ = _FormatBase.__doc__
+if TYPE_CHECKING:
+    # The members are made at run time from the table above; to the type
+    # checker every ``Format.<NAME>`` is a Format (EnumMeta's class-level
+    # ``__getattr__`` below), and ``Format(value)`` an IntEnum lookup.
+    class _FormatMeta(EnumMeta):
+        def __getattr__(cls, name: str) -> Format: ...
+
+    class Format(_FormatBase, metaclass=_FormatMeta): ...
+else:
+    Format = _FormatBase("Format", [(row[0], value) for value, row in enumerate(_ROWS)], module=__name__)
+    Format.__doc__ = _FormatBase.__doc__
 FORMAT_COUNT = len(_ROWS)  # PIPE_FORMAT_COUNT
 
 
@@ -1330,7 +1456,7 @@ def _parse_host() -> dict:
 def _build_table() -> tuple:
     hosts = _parse_host()
     table = []
-    for fmt, (name, layout, cs, block, chans, swz) in zip(Format, _ROWS):
+    for fmt, (name, layout, cs, block, chans, swz) in zip(Format, _ROWS, strict=True):
         real = [c for c in chans if c.type != ChannelType.VOID]
         plain = layout == "plain"
         pure = plain and bool(real) and all(c.pure_integer for c in real)
@@ -1370,7 +1496,7 @@ def _build_table() -> tuple:
 
 
 # FORMAT_TABLE[value] is the row of Format(value).
-FORMAT_TABLE: "tuple[FormatDesc, ...]" = _build_table()
+FORMAT_TABLE: tuple[FormatDesc, ...] = _build_table()
 
 
 __all__ = [

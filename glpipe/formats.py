@@ -214,7 +214,7 @@ def util_format_compose_swizzles(swz1, swz2) -> tuple:
     return tuple(out)
 
 
-def host_storage(fmt, support: "FormatSupport | None" = None) -> "HostFormat | None":
+def host_storage(fmt, support: FormatSupport | None = None) -> HostFormat | None:
     """How the host holds ``fmt``: GL internal format, transfer format/type,
     sampling swizzle and whether transfers convert (``needs_conversion``).
 
@@ -227,7 +227,7 @@ def host_storage(fmt, support: "FormatSupport | None" = None) -> "HostFormat | N
     return d.primary_host
 
 
-def host_decodes(desc: FormatDesc, host: "HostFormat | None") -> bool:
+def host_decodes(desc: FormatDesc, host: HostFormat | None) -> bool:
     """Whether ``host`` stores compressed ``desc`` as decoded texels (its
     ``transfer_as`` layout), fallback.compressed decoding every upload."""
     return host is not None and desc.is_compressed and not host.compressed
@@ -239,6 +239,7 @@ def host_decodes(desc: FormatDesc, host: "HostFormat | None") -> bool:
 # profile's possibly restricted version and extension list, so a gl33
 # profile never sees them.  Rows to move into glpipe.host.features.
 # ---------------------------------------------------------------------------
+
 
 def host_has(profile, name: str) -> bool:
     """``profile.has(name)``: every feature the format table names is a row of
@@ -252,21 +253,86 @@ def host_has(profile, name: str) -> bool:
 
 # Buffer texture internal formats (GL 4.5 table 8.16); the RGB32 ones need
 # ARB_texture_buffer_object_rgb32 (GL 4.0).
-_TBO_FORMATS = frozenset({
-    "R8", "R16", "R16F", "R32F", "R8I", "R16I", "R32I", "R8UI", "R16UI", "R32UI",
-    "RG8", "RG16", "RG16F", "RG32F", "RG8I", "RG16I", "RG32I", "RG8UI", "RG16UI", "RG32UI",
-    "RGBA8", "RGBA16", "RGBA16F", "RGBA32F", "RGBA8I", "RGBA16I", "RGBA32I", "RGBA8UI", "RGBA16UI", "RGBA32UI",
-})
+_TBO_FORMATS = frozenset(
+    {
+        "R8",
+        "R16",
+        "R16F",
+        "R32F",
+        "R8I",
+        "R16I",
+        "R32I",
+        "R8UI",
+        "R16UI",
+        "R32UI",
+        "RG8",
+        "RG16",
+        "RG16F",
+        "RG32F",
+        "RG8I",
+        "RG16I",
+        "RG32I",
+        "RG8UI",
+        "RG16UI",
+        "RG32UI",
+        "RGBA8",
+        "RGBA16",
+        "RGBA16F",
+        "RGBA32F",
+        "RGBA8I",
+        "RGBA16I",
+        "RGBA32I",
+        "RGBA8UI",
+        "RGBA16UI",
+        "RGBA32UI",
+    }
+)
 _TBO_RGB32_FORMATS = frozenset({"RGB32F", "RGB32I", "RGB32UI"})
 
 # Image unit formats (GL 4.5 table 8.26, ARB_shader_image_load_store).
-_IMAGE_FORMATS = frozenset({
-    "RGBA32F", "RGBA16F", "RG32F", "RG16F", "R11F_G11F_B10F", "R32F", "R16F",
-    "RGBA32UI", "RGBA16UI", "RGB10_A2UI", "RGBA8UI", "RG32UI", "RG16UI", "RG8UI", "R32UI", "R16UI", "R8UI",
-    "RGBA32I", "RGBA16I", "RGBA8I", "RG32I", "RG16I", "RG8I", "R32I", "R16I", "R8I",
-    "RGBA16", "RGB10_A2", "RGBA8", "RG16", "RG8", "R16", "R8",
-    "RGBA16_SNORM", "RGBA8_SNORM", "RG16_SNORM", "RG8_SNORM", "R16_SNORM", "R8_SNORM",
-})
+_IMAGE_FORMATS = frozenset(
+    {
+        "RGBA32F",
+        "RGBA16F",
+        "RG32F",
+        "RG16F",
+        "R11F_G11F_B10F",
+        "R32F",
+        "R16F",
+        "RGBA32UI",
+        "RGBA16UI",
+        "RGB10_A2UI",
+        "RGBA8UI",
+        "RG32UI",
+        "RG16UI",
+        "RG8UI",
+        "R32UI",
+        "R16UI",
+        "R8UI",
+        "RGBA32I",
+        "RGBA16I",
+        "RGBA8I",
+        "RG32I",
+        "RG16I",
+        "RG8I",
+        "R32I",
+        "R16I",
+        "R8I",
+        "RGBA16",
+        "RGB10_A2",
+        "RGBA8",
+        "RG16",
+        "RG8",
+        "R16",
+        "R8",
+        "RGBA16_SNORM",
+        "RGBA8_SNORM",
+        "RG16_SNORM",
+        "RG8_SNORM",
+        "R16_SNORM",
+        "R8_SNORM",
+    }
+)
 
 # Transfer formats/types under which buffer memory has exactly the byte
 # layout of the storage: a buffer texture or image reads raw buffer bytes,
@@ -276,15 +342,31 @@ _CANONICAL_TRANSFER_FORMATS = frozenset(
     GL_ENUMS[n] for n in ("RED", "RG", "RGB", "RGBA", "RED_INTEGER", "RG_INTEGER", "RGB_INTEGER", "RGBA_INTEGER")
 )
 _CANONICAL_TRANSFER_TYPES = frozenset(
-    GL_ENUMS[n] for n in ("UNSIGNED_BYTE", "BYTE", "UNSIGNED_SHORT", "SHORT", "UNSIGNED_INT", "INT",
-                          "HALF_FLOAT", "FLOAT", "UNSIGNED_INT_2_10_10_10_REV", "UNSIGNED_INT_10F_11F_11F_REV")
+    GL_ENUMS[n]
+    for n in (
+        "UNSIGNED_BYTE",
+        "BYTE",
+        "UNSIGNED_SHORT",
+        "SHORT",
+        "UNSIGNED_INT",
+        "INT",
+        "HALF_FLOAT",
+        "FLOAT",
+        "UNSIGNED_INT_2_10_10_10_REV",
+        "UNSIGNED_INT_10F_11F_11F_REV",
+    )
 )
 
 # Formats glpipe can present (flush_front_buffer / a window's back buffer):
 # 8-bit RGBA/BGRA unorm, the layouts a window system framebuffer takes.
-DISPLAY_FORMATS = frozenset({
-    Format.R8G8B8A8_UNORM, Format.B8G8R8A8_UNORM, Format.R8G8B8X8_UNORM, Format.B8G8R8X8_UNORM,
-})
+DISPLAY_FORMATS = frozenset(
+    {
+        Format.R8G8B8A8_UNORM,
+        Format.B8G8R8A8_UNORM,
+        Format.R8G8B8X8_UNORM,
+        Format.B8G8R8X8_UNORM,
+    }
+)
 
 # Bind flags whose answer does not depend on the format.
 #  LINEAR: GL textures have no tiling glpipe could expose; transfers always
@@ -300,9 +382,17 @@ _BINDS_ALWAYS = Bind.LINEAR | Bind.CUSTOM | Bind.CONST_BW
 #  VERTEX_STATE: create_vertex_state is not implemented.
 #  SAMPLER_REDUCTION_MINMAX: needs ARB_texture_filter_minmax, not wired up.
 _BINDS_NEVER = (
-    Bind.SHARED | Bind.CURSOR | Bind.PRIME_BLIT_DST | Bind.USE_FRONT_RENDERING | Bind.PROTECTED
-    | Bind.VIDEO_DECODE_DPB | Bind.VIDEO_ENCODE_DPB | Bind.GLOBAL | Bind.COMPUTE_RESOURCE
-    | Bind.VERTEX_STATE | Bind.SAMPLER_REDUCTION_MINMAX
+    Bind.SHARED
+    | Bind.CURSOR
+    | Bind.PRIME_BLIT_DST
+    | Bind.USE_FRONT_RENDERING
+    | Bind.PROTECTED
+    | Bind.VIDEO_DECODE_DPB
+    | Bind.VIDEO_ENCODE_DPB
+    | Bind.GLOBAL
+    | Bind.COMPUTE_RESOURCE
+    | Bind.VERTEX_STATE
+    | Bind.SAMPLER_REDUCTION_MINMAX
 )
 # Buffer binds that hold bytes without a format: any format's buffer can
 # have them if the host has the feature (None: GL 3.3 core).
@@ -354,7 +444,7 @@ class FormatCaps:
     it can be made (GL restricts those per compression family).
     """
 
-    host: "HostFormat | None" = None
+    host: HostFormat | None = None
     sampler: bool = False
     color_renderable: bool = False
     render: bool = False
@@ -383,7 +473,7 @@ class FormatSupport:
     probe_seconds: float
     storages_probed: int
 
-    def has(self, name: "str | None") -> bool:
+    def has(self, name: str | None) -> bool:
         """Whether the profile had feature ``name`` (None: always)."""
         return name is None or name in self.features
 
@@ -392,8 +482,13 @@ class FormatSupport:
 _LOOKUP_FEATURES = frozenset(
     {f for f in _TARGET_FEATURES.values() if f}
     | {f for f in _FORMATLESS_BUFFER_BINDS.values() if f}
-    | {"texture_multisample", "framebuffer_no_attachments", "shader_image_load_store",
-       "texture_buffer_object", "texture_buffer_object_rgb32"}
+    | {
+        "texture_multisample",
+        "framebuffer_no_attachments",
+        "shader_image_load_store",
+        "texture_buffer_object",
+        "texture_buffer_object_rgb32",
+    }
 )
 
 
@@ -483,8 +578,8 @@ class _Prober:
         self.storage = host_has(self.profile, "texture_storage")
         self.multisample = host_has(self.profile, "texture_multisample")
         self.ifq = host_has(self.profile, "internalformat_query")
-        self.storages: "dict[int, _StorageResult]" = {}
-        self.uploads: "dict[tuple, bool]" = {}
+        self.storages: dict[int, _StorageResult] = {}
+        self.uploads: dict[tuple, bool] = {}
         self.probes = 0
 
     # -- GL state the probe touches -------------------------------------
@@ -552,7 +647,7 @@ class _Prober:
         self.probes += 1
         return self._ok()
 
-    def _attach_complete(self, attachment_target: int, tex: int, zs_attachment: "int | None") -> bool:
+    def _attach_complete(self, attachment_target: int, tex: int, zs_attachment: int | None) -> bool:
         """Whether ``tex`` alone makes a complete framebuffer (colour if
         ``zs_attachment`` is None, else at that depth/stencil point)."""
         gl = self.gl
@@ -589,8 +684,9 @@ class _Prober:
         found = set()
         for n in candidates:
             tex = self._new_texture(_GL_TEXTURE_2D_MULTISAMPLE)
-            gl.glTexImage2DMultisample(_GL_TEXTURE_2D_MULTISAMPLE, n, host.internal_format,
-                                       _PROBE_SIZE, _PROBE_SIZE, _GL_TRUE)
+            gl.glTexImage2DMultisample(
+                _GL_TEXTURE_2D_MULTISAMPLE, n, host.internal_format, _PROBE_SIZE, _PROBE_SIZE, _GL_TRUE
+            )
             self.probes += 1
             if self._ok():
                 # GL may round a count up to one the implementation has;
@@ -616,16 +712,20 @@ class _Prober:
         result = _StorageResult(False)
         if created:
             if host.compressed:
-                result = _StorageResult(True, array=self._try_target(_GL_TEXTURE_2D_ARRAY, host, desc),
-                                        volume=self._try_target(_GL_TEXTURE_3D, host, desc))
+                result = _StorageResult(
+                    True,
+                    array=self._try_target(_GL_TEXTURE_2D_ARRAY, host, desc),
+                    volume=self._try_target(_GL_TEXTURE_3D, host, desc),
+                )
             else:
                 zs = self._zs_attachment(desc)
                 renders = self._attach_complete(_GL_TEXTURE_2D, tex, zs)
-                samples = frozenset()
+                samples: frozenset[int] = frozenset()
                 if renders and self.multisample:
                     samples = self._sample_counts(host, desc, zs)
-                result = _StorageResult(True, color=renders and zs is None,
-                                        depth_stencil=renders and zs is not None, samples=samples)
+                result = _StorageResult(
+                    True, color=renders and zs is None, depth_stencil=renders and zs is not None, samples=samples
+                )
         self._delete_texture(tex)
         self.storages[key] = result
         return result
@@ -637,7 +737,7 @@ class _Prober:
         return ok
 
     @staticmethod
-    def _zs_attachment(desc: FormatDesc) -> "int | None":
+    def _zs_attachment(desc: FormatDesc) -> int | None:
         if desc.is_depth and desc.is_stencil:
             return _GL_DEPTH_STENCIL_ATTACHMENT
         if desc.is_depth:
@@ -658,11 +758,21 @@ class _Prober:
         ok = self._allocate(_GL_TEXTURE_2D, host, desc)
         if ok:
             if host.compressed:
-                raw.glCompressedTexSubImage2D(_GL_TEXTURE_2D, 0, 0, 0, desc.block_width, desc.block_height,
-                                              host.internal_format, desc.blocksize, _ZEROS_PTR)
+                raw.glCompressedTexSubImage2D(
+                    _GL_TEXTURE_2D,
+                    0,
+                    0,
+                    0,
+                    desc.block_width,
+                    desc.block_height,
+                    host.internal_format,
+                    desc.blocksize,
+                    _ZEROS_PTR,
+                )
             else:
-                raw.glTexSubImage2D(_GL_TEXTURE_2D, 0, 0, 0, _PROBE_SIZE, _PROBE_SIZE,
-                                    host.gl_format, host.gl_type, _ZEROS_PTR)
+                raw.glTexSubImage2D(
+                    _GL_TEXTURE_2D, 0, 0, 0, _PROBE_SIZE, _PROBE_SIZE, host.gl_format, host.gl_type, _ZEROS_PTR
+                )
             ok = self._ok()
         self._delete_texture(tex)
         self.uploads[key] = ok
@@ -691,8 +801,13 @@ class _Prober:
             # else -- GL cannot render to or image-bind a compressed format.
             from fallback.compressed import VOLUME_LAYOUTS
 
-            return FormatCaps(host=host, sampler=True, array=host_has(profile, "texture_array"),
-                              volume=desc.layout in VOLUME_LAYOUTS, vertex=vertex)
+            return FormatCaps(
+                host=host,
+                sampler=True,
+                array=host_has(profile, "texture_array"),
+                volume=desc.layout in VOLUME_LAYOUTS,
+                vertex=vertex,
+            )
         name = host.internal_format_name[3:]  # without "GL_"
         # Rendering is only correct where the host texel *is* the Gallium
         # texel.  An emulated format renders wrongly without context fixups:
@@ -703,10 +818,12 @@ class _Prober:
         # are not written yet, so RENDER_TARGET stays False for them.
         render = res.color and host.swizzle == IDENTITY_SWIZZLE
         plain_view = host.swizzle == IDENTITY_SWIZZLE and not host.needs_conversion
-        canonical = (plain_view and host.gl_format in _CANONICAL_TRANSFER_FORMATS
-                     and host.gl_type in _CANONICAL_TRANSFER_TYPES)
+        canonical = (
+            plain_view and host.gl_format in _CANONICAL_TRANSFER_FORMATS and host.gl_type in _CANONICAL_TRANSFER_TYPES
+        )
         tbo = host_has(profile, "texture_buffer_object") and (
-            name in _TBO_FORMATS or (name in _TBO_RGB32_FORMATS and host_has(profile, "texture_buffer_object_rgb32")))
+            name in _TBO_FORMATS or (name in _TBO_RGB32_FORMATS and host_has(profile, "texture_buffer_object_rgb32"))
+        )
         images = host_has(profile, "shader_image_load_store") and name in _IMAGE_FORMATS
         return FormatCaps(
             host=host,
@@ -752,8 +869,8 @@ class _Prober:
             # Framebuffers without attachments take the counts the host has
             # for colour targets, up to their own limit.
             framebuffer_sample_counts=frozenset(
-                n for c in caps if c.color_renderable for n in c.samples
-                if n <= limit("GL_MAX_FRAMEBUFFER_SAMPLES")),
+                n for c in caps if c.color_renderable for n in c.samples if n <= limit("GL_MAX_FRAMEBUFFER_SAMPLES")
+            ),
             max_image_samples=int(limit("GL_MAX_IMAGE_SAMPLES")),
             probe_seconds=time.perf_counter() - start,
             storages_probed=len({k if isinstance(k, int) else k[0] for k in self.storages}),
@@ -831,8 +948,9 @@ def _buffer_supported(support: FormatSupport, caps: FormatCaps, bindings: int) -
     return True
 
 
-def _texture_supported(support: FormatSupport, caps: FormatCaps, fmt: Format, target: Target,
-                       samples: int, bindings: int) -> bool:
+def _texture_supported(
+    support: FormatSupport, caps: FormatCaps, fmt: Format, target: Target, samples: int, bindings: int
+) -> bool:
     multisampled = samples > 1
     if multisampled:
         if target not in _MULTISAMPLE_TARGETS or not support.has("texture_multisample"):
@@ -853,8 +971,7 @@ def _texture_supported(support: FormatSupport, caps: FormatCaps, fmt: Format, ta
         elif bit == Bind.SHADER_IMAGE:
             ok = caps.image and (not multisampled or samples <= support.max_image_samples)
         elif bit in (Bind.DISPLAY_TARGET, Bind.SCANOUT):
-            ok = (fmt in DISPLAY_FORMATS and not multisampled
-                  and target in (Target.TEXTURE_2D, Target.TEXTURE_RECT))
+            ok = fmt in DISPLAY_FORMATS and not multisampled and target in (Target.TEXTURE_2D, Target.TEXTURE_RECT)
         else:  # vertex/index/constant/... buffers are not texture binds
             ok = bool(bit & _BINDS_ALWAYS)
         if not ok:
@@ -862,8 +979,7 @@ def _texture_supported(support: FormatSupport, caps: FormatCaps, fmt: Format, ta
     return True
 
 
-def is_format_supported(support: FormatSupport, format, target, sample_count, storage_sample_count,
-                        bindings) -> bool:
+def is_format_supported(support: FormatSupport, format, target, sample_count, storage_sample_count, bindings) -> bool:
     """Gallium's ``pipe_screen::is_format_supported`` over a probe result.
 
     True when a resource of ``format`` on ``target`` with ``sample_count``

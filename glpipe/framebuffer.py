@@ -15,16 +15,21 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .dirty import Dirty
-from .part import Area, Part
+from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
+from .part import Area, Part
 from .templates import FramebufferState, SurfaceTemplate
 from .variant_keys import output_kinds
 
 _CUBE_TARGETS = (Target.TEXTURE_CUBE,)
-_LAYERED_TARGETS = (Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY, Target.TEXTURE_3D,
-                    Target.TEXTURE_CUBE, Target.TEXTURE_CUBE_ARRAY)
+_LAYERED_TARGETS = (
+    Target.TEXTURE_1D_ARRAY,
+    Target.TEXTURE_2D_ARRAY,
+    Target.TEXTURE_3D,
+    Target.TEXTURE_CUBE,
+    Target.TEXTURE_CUBE_ARRAY,
+)
 
 
 def _minify(value: int, level: int) -> int:
@@ -34,8 +39,21 @@ def _minify(value: int, level: int) -> int:
 class Surface:
     """pipe_surface: ``texture`` at ``level``, layers ``first_layer..last_layer``."""
 
-    __slots__ = ("context", "texture", "format", "width", "height", "level", "first_layer",
-                 "last_layer", "nr_samples", "destroyed", "attachment", "layered", "_generation")
+    __slots__ = (
+        "context",
+        "texture",
+        "format",
+        "width",
+        "height",
+        "level",
+        "first_layer",
+        "last_layer",
+        "nr_samples",
+        "destroyed",
+        "attachment",
+        "layered",
+        "_generation",
+    )
 
     def __init__(self, context, texture, templ: SurfaceTemplate):
         self.context = context
@@ -58,8 +76,12 @@ class Surface:
         else:
             self.attachment = "COLOR"
         nlayers = _layer_count(texture, templ.level)
-        self.layered = (texture.target in _LAYERED_TARGETS and self.first_layer == 0
-                        and self.last_layer == nlayers - 1 and nlayers > 1)
+        self.layered = (
+            texture.target in _LAYERED_TARGETS
+            and self.first_layer == 0
+            and self.last_layer == nlayers - 1
+            and nlayers > 1
+        )
         self._generation = texture.generation
 
     def check_alive(self, what: str) -> None:
@@ -69,8 +91,10 @@ class Surface:
         self.texture.check_alive(what)
 
     def __repr__(self) -> str:
-        return (f"<Surface {self.format.name} level {self.level} layers {self.first_layer}..{self.last_layer} "
-                f"of {self.texture!r}>")
+        return (
+            f"<Surface {self.format.name} level {self.level} layers {self.first_layer}..{self.last_layer} "
+            f"of {self.texture!r}>"
+        )
 
 
 def _layer_count(res, level: int) -> int:
@@ -87,7 +111,7 @@ class FboKey(NamedTuple):
     the no-attachment parameters."""
 
     cbufs: tuple
-    zsbuf: "Surface | None"
+    zsbuf: Surface | None
     generations: tuple
     zs_generation: int
     width: int
@@ -107,7 +131,7 @@ class FramebufferPart(Part):
         super().__init__(ctx)
         self.framebuffer = FramebufferState()
         self.fb_output_kinds = output_kinds(self.framebuffer)  # a variant-key input (variant_keys.py)
-        self._fbo_cache: "dict[FboKey, int]" = {}
+        self._fbo_cache: dict[FboKey, int] = {}
         self._bound_fbo = -1
 
     # -- surfaces ------------------------------------------------------------
@@ -123,12 +147,14 @@ class FramebufferPart(Part):
             raise InvalidArgumentError(f"create_surface: expected a SurfaceTemplate, got {type(templ).__name__}")
         if not 0 <= templ.level <= resource.last_level:
             raise InvalidArgumentError(
-                f"SurfaceTemplate.level: {templ.level} outside the resource's levels 0..{resource.last_level}")
+                f"SurfaceTemplate.level: {templ.level} outside the resource's levels 0..{resource.last_level}"
+            )
         nlayers = _layer_count(resource, templ.level)
         if not 0 <= templ.first_layer <= templ.last_layer < nlayers:
             raise InvalidArgumentError(
                 f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
-                f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}")
+                f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}"
+            )
         return Surface(self.ctx, resource, templ)
 
     def surface_destroy(self, surface: Surface) -> None:
@@ -145,10 +171,11 @@ class FramebufferPart(Part):
         self.ctx.check_alive("set_framebuffer_state")
         if not isinstance(state, FramebufferState):
             raise InvalidArgumentError(
-                f"set_framebuffer_state: expected a FramebufferState, got {type(state).__name__}")
+                f"set_framebuffer_state: expected a FramebufferState, got {type(state).__name__}"
+            )
         if state == self.framebuffer:
             return
-        for i, surf in enumerate(state.cbufs[:state.nr_cbufs]):
+        for i, surf in enumerate(state.cbufs[: state.nr_cbufs]):
             if surf is not None:
                 self.check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)
         if state.zsbuf is not None:
@@ -160,7 +187,7 @@ class FramebufferPart(Part):
             self.fb_output_kinds = kinds
             self.ctx.dirty |= Dirty.PROGRAM
 
-    _sample_pattern = None  # sample count -> the host's positions (probed once per count)
+    _sample_pattern: dict[int, tuple] | None = None  # sample count -> the host's positions (probed once per count)
 
     def _reinterpolation_positions(self, fb: FramebufferState) -> tuple:
         """VariantKey.sample_positions of an FS re-interpolating INTERP_*
@@ -169,7 +196,7 @@ class FramebufferPart(Part):
         () otherwise."""
         if self.ctx.screen.profile.has("interpolate_at"):
             return ()
-        surfaces = [s for s in fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,) if s is not None]
+        surfaces = [s for s in fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,) if s is not None]
         count = max((s.texture.nr_samples for s in surfaces), default=fb.samples)
         if count <= 1:
             return ()
@@ -218,15 +245,15 @@ class FramebufferPart(Part):
 
     # -- host side -----------------------------------------------------------
 
-    def _fbo_key(self, fb: FramebufferState) -> "FboKey":
-        cbufs = tuple(fb.cbufs[:fb.nr_cbufs])
+    def _fbo_key(self, fb: FramebufferState) -> FboKey:
+        cbufs = tuple(fb.cbufs[: fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
         zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
         return FboKey(cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
-        for i, surf in enumerate(fb.cbufs[:fb.nr_cbufs] + (fb.zsbuf,)):
+        for i, surf in enumerate(fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,)):
             if surf is not None and surf.texture._destroyed:
                 self._refuse_destroyed_attachment(surf, i if i < fb.nr_cbufs else None)
         key = self._fbo_key(fb)
@@ -261,8 +288,11 @@ class FramebufferPart(Part):
             self._attach(att, surf)
             draw_buffers.append(att)
         if fb.zsbuf is not None:
-            att = {"DEPTH_STENCIL": gl.GL_DEPTH_STENCIL_ATTACHMENT, "DEPTH": gl.GL_DEPTH_ATTACHMENT,
-                   "STENCIL": gl.GL_STENCIL_ATTACHMENT}[fb.zsbuf.attachment]
+            att = {
+                "DEPTH_STENCIL": gl.GL_DEPTH_STENCIL_ATTACHMENT,
+                "DEPTH": gl.GL_DEPTH_ATTACHMENT,
+                "STENCIL": gl.GL_STENCIL_ATTACHMENT,
+            }[fb.zsbuf.attachment]
             self._attach(att, fb.zsbuf)
         if draw_buffers:
             gl.glDrawBuffers(len(draw_buffers), draw_buffers)
@@ -275,7 +305,8 @@ class FramebufferPart(Part):
                 gl.glDeleteFramebuffers(1, [fbo])
                 raise UnsupportedError(
                     "set_framebuffer_state: a framebuffer without attachments needs "
-                    "GL 4.3 / GL_ARB_framebuffer_no_attachments (not on this host profile)")
+                    "GL 4.3 / GL_ARB_framebuffer_no_attachments (not on this host profile)"
+                )
             gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_WIDTH, max(1, fb.width))
             gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_HEIGHT, max(1, fb.height))
             gl.glFramebufferParameteri(gl.GL_FRAMEBUFFER, gl.GL_FRAMEBUFFER_DEFAULT_LAYERS, fb.layers)
@@ -287,7 +318,8 @@ class FramebufferPart(Part):
             self.ctx.host.clear_errors()
             raise InvalidArgumentError(
                 f"set_framebuffer_state: the host GL rejects this combination of attachments "
-                f"(glCheckFramebufferStatus = 0x{int(status):04x}): {fb!r}")
+                f"(glCheckFramebufferStatus = 0x{int(status):04x}): {fb!r}"
+            )
         self.ctx.host.check("set_framebuffer_state")
         return fbo
 
@@ -299,13 +331,15 @@ class FramebufferPart(Part):
         if surf.layered:
             gl.glFramebufferTexture(gl.GL_FRAMEBUFFER, att, tex, surf.level)
         elif target in _CUBE_TARGETS:
-            gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, att, gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + surf.first_layer,
-                                      tex, surf.level)
+            gl.glFramebufferTexture2D(
+                gl.GL_FRAMEBUFFER, att, gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + surf.first_layer, tex, surf.level
+            )
         elif target in _LAYERED_TARGETS:
             if surf.first_layer != surf.last_layer:
                 raise UnsupportedError(
                     f"set_framebuffer_state: a surface of layers {surf.first_layer}..{surf.last_layer} "
-                    f"(not all {_layer_count(res, surf.level)}) cannot be attached layered without texture views")
+                    f"(not all {_layer_count(res, surf.level)}) cannot be attached layered without texture views"
+                )
             gl.glFramebufferTextureLayer(gl.GL_FRAMEBUFFER, att, tex, surf.level, surf.first_layer)
         elif target == Target.TEXTURE_1D:
             gl.glFramebufferTexture1D(gl.GL_FRAMEBUFFER, att, res.gl_target, tex, surf.level)
@@ -334,7 +368,8 @@ class FramebufferPart(Part):
 
 
 AREA = Area(
-    "framebuffer_part", part=FramebufferPart,
+    "framebuffer_part",
+    part=FramebufferPart,
     methods=("create_surface", "surface_destroy", "set_framebuffer_state"),
     rows=((Dirty.FRAMEBUFFER, FramebufferPart._emit_framebuffer),),
     destroy=FramebufferPart.destroy,

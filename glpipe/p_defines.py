@@ -15,22 +15,25 @@ spellings too (``PIPE_CAP_TGSI_INSTANCEID``, ``PIPE_CAP_POINT_SPRITE``).
 from __future__ import annotations
 
 from glpipe import enums as _enums
-
-try:
-    from glpipe.formats import Format as _Format
-except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
-    # Only tolerate the module itself missing (it is written separately);
-    # any error *inside* glpipe.formats must surface.
-    if _exc.name != "glpipe.formats":
-        raise
-    _Format = None
+from glpipe.formats import Format as _Format
 
 # The PIPE_TRANSFER_* names that existed before Mesa 21 renamed them PIPE_MAP_*
 # (PIPE_TRANSFER_MAP_DIRECTLY is Map.MAP_DIRECTLY, an alias of Map.DIRECTLY).
-_TRANSFER_NAMES = frozenset({
-    "READ", "WRITE", "READ_WRITE", "MAP_DIRECTLY", "DISCARD_RANGE", "DONTBLOCK",
-    "UNSYNCHRONIZED", "FLUSH_EXPLICIT", "DISCARD_WHOLE_RESOURCE", "PERSISTENT", "COHERENT",
-})
+_TRANSFER_NAMES = frozenset(
+    {
+        "READ",
+        "WRITE",
+        "READ_WRITE",
+        "MAP_DIRECTLY",
+        "DISCARD_RANGE",
+        "DONTBLOCK",
+        "UNSYNCHRONIZED",
+        "FLUSH_EXPLICIT",
+        "DISCARD_WHOLE_RESOURCE",
+        "PERSISTENT",
+        "COHERENT",
+    }
+)
 
 # (enum class, C prefix, {member name: C suffix} spelled differently, member filter)
 # A filter of None takes every member (aliases included).
@@ -42,13 +45,13 @@ _TABLE = [
     (_enums.Bind, "PIPE_BIND_", {}, None),
     (_enums.Usage, "PIPE_USAGE_", {}, None),
     (_enums.ResourceFlag, "PIPE_RESOURCE_FLAG_", {}, None),
-    (_enums.Target, "PIPE_", {}, None),                      # PIPE_BUFFER, PIPE_TEXTURE_2D
+    (_enums.Target, "PIPE_", {}, None),  # PIPE_BUFFER, PIPE_TEXTURE_2D
     (_enums.Prim, "PIPE_PRIM_", {}, None),
     (_enums.ShaderType, "PIPE_SHADER_", {}, None),
     (_enums.ShaderIR, "PIPE_SHADER_IR_", {}, None),
     (_enums.Query, "PIPE_QUERY_", {}, None),
     (_enums.StatQuery, "PIPE_STAT_QUERY_", {}, None),
-    (_enums.QueryFlag, "PIPE_QUERY_", {}, None),              # PIPE_QUERY_WAIT, _PARTIAL
+    (_enums.QueryFlag, "PIPE_QUERY_", {}, None),  # PIPE_QUERY_WAIT, _PARTIAL
     (_enums.QueryValueType, "PIPE_QUERY_TYPE_", {}, None),
     (_enums.RenderCond, "PIPE_RENDER_COND_", {}, None),
     (_enums.Flush, "PIPE_FLUSH_", {}, None),
@@ -60,7 +63,7 @@ _TABLE = [
     (_enums.Mask, "PIPE_MASK_", {}, None),
     (_enums.ContextFlag, "PIPE_CONTEXT_", {}, None),
     (_enums.ContextPriority, "PIPE_CONTEXT_PRIORITY_", {}, None),
-    (_enums.ResetStatus, "PIPE_", {}, None),                 # PIPE_NO_RESET, ...
+    (_enums.ResetStatus, "PIPE_", {}, None),  # PIPE_NO_RESET, ...
     (_enums.Endian, "PIPE_ENDIAN_", {}, None),
     (_enums.ImageAccess, "PIPE_IMAGE_ACCESS_", {}, None),
     (_enums.TextureTransferMode, "PIPE_TEXTURE_TRANSFER_", {}, None),
@@ -80,9 +83,8 @@ _TABLE = [
     (_enums.Swizzle, "PIPE_SWIZZLE_", {"ZERO": "0", "ONE": "1"}, None),
     (_enums.ViewportSwizzle, "PIPE_VIEWPORT_SWIZZLE_", {}, None),
     (_enums.ConservativeRaster, "PIPE_CONSERVATIVE_RASTER_", {}, None),
+    (_Format, "PIPE_FORMAT_", {}, None),
 ]
-if _Format is not None:
-    _TABLE.append((_Format, "PIPE_FORMAT_", {}, None))
 
 
 def _c_spellings() -> dict:
@@ -98,8 +100,7 @@ def _c_spellings() -> dict:
                 continue
             c_name = prefix + spelled.get(member_name, member_name)
             if c_name in names and names[c_name] != member:
-                raise AssertionError(f"p_defines: {c_name} claimed by {names[c_name]!r} "
-                                     f"and {member!r}")
+                raise AssertionError(f"p_defines: {c_name} claimed by {names[c_name]!r} and {member!r}")
             names.setdefault(c_name, member)
     for const in _enums.__all__:
         if const.startswith("PIPE_"):

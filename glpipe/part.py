@@ -11,8 +11,15 @@ docs/architecture.md explains the design and how to add an area.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+
+# The composing Context (glpipe/context.py).  Typed Any: naming the class here
+# would be an import of glpipe.context, which imports every area, which imports
+# this module -- a cycle tests/test_layering.py refuses even when type-only.
+ContextRef = Any
+
 
 class Part:
     """One area of a pipe context: owns the area's state as attributes.
@@ -20,7 +27,7 @@ class Part:
     ``ctx`` is the composing Context: the dirty word, the GL dispatch, the
     counters and every other area are reached through it."""
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx: ContextRef) -> None:
         self.ctx = ctx
 
     def __repr__(self) -> str:
@@ -54,13 +61,13 @@ class Area:
     """
 
     attr: str
-    part: "type[Part]"
-    methods: "tuple[str, ...]" = ()
-    rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
-    late_rows: "tuple[tuple[int, Callable[..., None]], ...]" = ()
-    destroy: "Callable[[Any], None] | None" = None
-    drop_caches: "Callable[[Any], None] | None" = None
-    variant_input: "Callable[[Any], Any] | None" = None
+    part: type[Part]
+    methods: tuple[str, ...] = ()
+    rows: tuple[tuple[int, Callable[..., None]], ...] = ()
+    late_rows: tuple[tuple[int, Callable[..., None]], ...] = ()
+    destroy: Callable[[Any], None] | None = None
+    drop_caches: Callable[[Any], None] | None = None
+    variant_input: Callable[[Any], Any] | None = None
 
 
 class PartMethod:
@@ -80,7 +87,7 @@ class PartMethod:
         self.__wrapped__ = func
         self.__doc__ = func.__doc__
 
-    def __get__(self, obj, objtype=None):
+    def __get__(self, obj: object, objtype: type | None = None) -> Callable[..., Any]:
         if obj is None:
             return self.func
         return getattr(getattr(obj, self.attr), self.name)
@@ -89,11 +96,11 @@ class PartMethod:
         return f"<PartMethod {self.func.__qualname__} via ctx.{self.attr}>"
 
 
-def compose(cls: type, areas: "tuple[Area, ...]") -> None:
+def compose(cls: type, areas: tuple[Area, ...]) -> None:
     """Install the parts' pipe_context methods on the Context class ``cls``
     (one ``PartMethod`` each).  Refuses, at import, a method declared by
     two areas, one the class already has, or one the part does not define."""
-    seen: "dict[str, str]" = {}
+    seen: dict[str, str] = {}
     for area in areas:
         for name in area.methods:
             if name in seen:
@@ -107,7 +114,7 @@ def compose(cls: type, areas: "tuple[Area, ...]") -> None:
             setattr(cls, name, PartMethod(area.attr, func))
 
 
-def derived_rows(areas: "tuple[Area, ...]") -> "tuple[tuple[int, Area, Callable[..., None]], ...]":
+def derived_rows(areas: tuple[Area, ...]) -> tuple[tuple[int, Area, Callable[..., None]], ...]:
     """Every area's rows in ``areas`` order, then every area's late rows:
     ``(dirty bits, area, function)``."""
     rows = [(bits, area, fn) for area in areas for bits, fn in area.rows]
@@ -115,7 +122,7 @@ def derived_rows(areas: "tuple[Area, ...]") -> "tuple[tuple[int, Area, Callable[
     return tuple(rows)
 
 
-def attach(ctx, areas: "tuple[Area, ...]") -> None:
+def attach(ctx: ContextRef, areas: tuple[Area, ...]) -> None:
     """Build the areas of a new context, in ``areas`` order: a part is made
     and stored as ``ctx.<attr>``, its methods bound into ``ctx.__dict__``."""
     for area in areas:
@@ -125,7 +132,7 @@ def attach(ctx, areas: "tuple[Area, ...]") -> None:
             ctx.__dict__[name] = getattr(part, name)
 
 
-def owner(ctx, area: Area):
+def owner(ctx: ContextRef, area: Area) -> Part:
     """What an area's functions are called on: its part."""
     return getattr(ctx, area.attr)
 

@@ -95,13 +95,13 @@ class TargetRule:
 
     name: str
     gl_target: str
-    gl_target_ms: "str | None"
+    gl_target_ms: str | None
     dims: int
     layered: bool
     faces: int
-    size_limit: "str | None"
+    size_limit: str | None
     mipmapped: bool
-    feature: "str | None"
+    feature: str | None
 
     @property
     def gl_dims(self) -> int:
@@ -112,20 +112,53 @@ class TargetRule:
 # Columns: name, GL target, GL target when multisampled, dims, layered,
 # faces, size limit, mipmapped, feature.  GL: rectangle textures have one
 # level (GL 4.5 §8.14.1); only 2D and 2D-array textures have MSAA forms.
-_TARGETS = {t: TargetRule(t.name, *row) for t, row in (
-    (Target.BUFFER, ("GL_ARRAY_BUFFER", None, 1, False, 1, None, False, None)),
-    (Target.TEXTURE_1D, ("GL_TEXTURE_1D", None, 1, False, 1, "GL_MAX_TEXTURE_SIZE", True, None)),
-    (Target.TEXTURE_2D, ("GL_TEXTURE_2D", "GL_TEXTURE_2D_MULTISAMPLE", 2, False, 1, "GL_MAX_TEXTURE_SIZE", True, None)),
-    (Target.TEXTURE_3D, ("GL_TEXTURE_3D", None, 3, False, 1, "GL_MAX_3D_TEXTURE_SIZE", True, None)),
-    (Target.TEXTURE_CUBE, ("GL_TEXTURE_CUBE_MAP", None, 2, False, 6, "GL_MAX_CUBE_MAP_TEXTURE_SIZE", True, None)),
-    (Target.TEXTURE_RECT,
-     ("GL_TEXTURE_RECTANGLE", None, 2, False, 1, "GL_MAX_RECTANGLE_TEXTURE_SIZE", False, "texture_rectangle")),
-    (Target.TEXTURE_1D_ARRAY, ("GL_TEXTURE_1D_ARRAY", None, 1, True, 1, "GL_MAX_TEXTURE_SIZE", True, "texture_array")),
-    (Target.TEXTURE_2D_ARRAY, ("GL_TEXTURE_2D_ARRAY", "GL_TEXTURE_2D_MULTISAMPLE_ARRAY", 2, True, 1,
-                               "GL_MAX_TEXTURE_SIZE", True, "texture_array")),
-    (Target.TEXTURE_CUBE_ARRAY, ("GL_TEXTURE_CUBE_MAP_ARRAY", None, 2, True, 6, "GL_MAX_CUBE_MAP_TEXTURE_SIZE", True,
-                                 "texture_cube_map_array")),
-)}
+_TARGETS = {
+    t: TargetRule(t.name, *row)
+    for t, row in (
+        (Target.BUFFER, ("GL_ARRAY_BUFFER", None, 1, False, 1, None, False, None)),
+        (Target.TEXTURE_1D, ("GL_TEXTURE_1D", None, 1, False, 1, "GL_MAX_TEXTURE_SIZE", True, None)),
+        (
+            Target.TEXTURE_2D,
+            ("GL_TEXTURE_2D", "GL_TEXTURE_2D_MULTISAMPLE", 2, False, 1, "GL_MAX_TEXTURE_SIZE", True, None),
+        ),
+        (Target.TEXTURE_3D, ("GL_TEXTURE_3D", None, 3, False, 1, "GL_MAX_3D_TEXTURE_SIZE", True, None)),
+        (Target.TEXTURE_CUBE, ("GL_TEXTURE_CUBE_MAP", None, 2, False, 6, "GL_MAX_CUBE_MAP_TEXTURE_SIZE", True, None)),
+        (
+            Target.TEXTURE_RECT,
+            ("GL_TEXTURE_RECTANGLE", None, 2, False, 1, "GL_MAX_RECTANGLE_TEXTURE_SIZE", False, "texture_rectangle"),
+        ),
+        (
+            Target.TEXTURE_1D_ARRAY,
+            ("GL_TEXTURE_1D_ARRAY", None, 1, True, 1, "GL_MAX_TEXTURE_SIZE", True, "texture_array"),
+        ),
+        (
+            Target.TEXTURE_2D_ARRAY,
+            (
+                "GL_TEXTURE_2D_ARRAY",
+                "GL_TEXTURE_2D_MULTISAMPLE_ARRAY",
+                2,
+                True,
+                1,
+                "GL_MAX_TEXTURE_SIZE",
+                True,
+                "texture_array",
+            ),
+        ),
+        (
+            Target.TEXTURE_CUBE_ARRAY,
+            (
+                "GL_TEXTURE_CUBE_MAP_ARRAY",
+                None,
+                2,
+                True,
+                6,
+                "GL_MAX_CUBE_MAP_TEXTURE_SIZE",
+                True,
+                "texture_cube_map_array",
+            ),
+        ),
+    )
+}
 
 # Usage -> glBufferData hint, for hosts without glBufferStorage.  The
 # inverse of st/mesa's buffer_usage(): GL_*_DRAW map to DEFAULT / DYNAMIC /
@@ -146,26 +179,22 @@ _CLIENT_STORAGE_USAGES = frozenset({Usage.STREAM, Usage.STAGING})
 
 # Resource flags that are pure hints to a driver: accepted, nothing to do.
 _HINT_FLAGS = (
-    ResourceFlag.TEXTURING_MORE_LIKELY | ResourceFlag.SINGLE_THREAD_USE | ResourceFlag.DONT_OVER_ALLOCATE
-    | ResourceFlag.DONT_MAP_DIRECTLY | ResourceFlag.UNMAPPABLE | ResourceFlag.DRV_PRIV | ResourceFlag.FRONTEND_PRIV
+    ResourceFlag.TEXTURING_MORE_LIKELY
+    | ResourceFlag.SINGLE_THREAD_USE
+    | ResourceFlag.DONT_OVER_ALLOCATE
+    | ResourceFlag.DONT_MAP_DIRECTLY
+    | ResourceFlag.UNMAPPABLE
+    | ResourceFlag.DRV_PRIV
+    | ResourceFlag.FRONTEND_PRIV
 )
 _PERSISTENT_FLAGS = ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT
 _ALL_BINDS = all_flag_bits(Bind)
 
 # Immutable multisample storage (glTexStorage2D/3DMultisample) is GL 4.3 /
-# ARB_texture_storage_multisample.  glpipe.host.features has no row for it yet;
-# until one is added multisampled textures use glTexImage*Multisample,
-# which makes the same storage, only mutable (no texture views of it).
+# ARB_texture_storage_multisample; without it multisampled textures use
+# glTexImage*Multisample, which makes the same storage, only mutable (no
+# texture views of it).
 _MS_STORAGE_FEATURE = "texture_storage_multisample"
-
-
-def _profile_has(profile, name: str) -> bool:
-    """``profile.has(name)`` for features-table rows (and formats' extra rows);
-    False for a row the table does not have yet (see _MS_STORAGE_FEATURE)."""
-    try:
-        return host_has(profile, name)
-    except KeyError:
-        return False
 
 
 def u_minify(value: int, level: int) -> int:
@@ -193,7 +222,7 @@ class _Plan:
     rule: TargetRule
     gl_target_name: str
     gl_target: int
-    storage: "object | None"  # formats.HostFormat; None for buffers
+    storage: object | None  # formats.HostFormat; None for buffers
     immutable: bool
     samples: int  # 1 when not multisampled
 
@@ -229,17 +258,22 @@ def _bind_names(bits: int) -> str:
 def _check_flags(templ, target: Target, profile) -> None:
     flags = int(templ.flags)
     if templ.nr_sparse_levels or flags & ResourceFlag.SPARSE:
-        raise UnsupportedError(f"{_field('flags')}: sparse resources are not supported by glpipe "
-                               f"(PIPE_CAP_SPARSE_BUFFER_PAGE_SIZE is 0)")
+        raise UnsupportedError(
+            f"{_field('flags')}: sparse resources are not supported by glpipe (PIPE_CAP_SPARSE_BUFFER_PAGE_SIZE is 0)"
+        )
     if flags & ResourceFlag.ENCRYPTED or templ.bind & Bind.PROTECTED:
         raise UnsupportedError(f"{_field('flags')}: protected (encrypted) memory is not supported by glpipe")
     if flags & _PERSISTENT_FLAGS:
         if target != Target.BUFFER:
-            raise UnsupportedError(f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT: GL cannot map textures; "
-                                   f"only buffers can be mapped persistently")
-        if not _profile_has(profile, "buffer_storage"):
-            raise UnsupportedError(f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT need buffer_storage "
-                                   f"(GL 4.4 / ARB_buffer_storage), which the {profile.name} profile lacks")
+            raise UnsupportedError(
+                f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT: GL cannot map textures; "
+                f"only buffers can be mapped persistently"
+            )
+        if not host_has(profile, "buffer_storage"):
+            raise UnsupportedError(
+                f"{_field('flags')}: MAP_PERSISTENT/MAP_COHERENT need buffer_storage "
+                f"(GL 4.4 / ARB_buffer_storage), which the {profile.name} profile lacks"
+            )
     unknown = flags & ~int(_HINT_FLAGS | _PERSISTENT_FLAGS | ResourceFlag.SPARSE | ResourceFlag.ENCRYPTED)
     if unknown:
         raise InvalidArgumentError(f"{_field('flags')}: unknown PIPE_RESOURCE_FLAG bits {unknown:#x}")
@@ -249,66 +283,86 @@ def _check_shape(templ, target: Target, rule: TargetRule, profile) -> None:
     """height0 / depth0 / array_size as the target requires, and the limits."""
     name = rule.name
     if rule.dims < 2 and templ.height0 != 1:
-        raise InvalidArgumentError(f"{_field('height0')}: a {name} resource has height0 1, got {templ.height0}"
-                                   + (" (1D array layers go in array_size)" if rule.layered else ""))
+        raise InvalidArgumentError(
+            f"{_field('height0')}: a {name} resource has height0 1, got {templ.height0}"
+            + (" (1D array layers go in array_size)" if rule.layered else "")
+        )
     if rule.dims < 3 and templ.depth0 != 1:
         hint = " (layers go in array_size)" if rule.layered or rule.faces == 6 else ""
         raise InvalidArgumentError(f"{_field('depth0')}: a {name} resource has depth0 1, got {templ.depth0}{hint}")
     if rule.layered and rule.faces == 6:
         if templ.array_size % 6:
-            raise InvalidArgumentError(f"{_field('array_size')}: a {name} texture needs a multiple of 6 "
-                                       f"(6 faces per cube), got {templ.array_size}")
+            raise InvalidArgumentError(
+                f"{_field('array_size')}: a {name} texture needs a multiple of 6 "
+                f"(6 faces per cube), got {templ.array_size}"
+            )
     elif rule.faces == 6:
         if templ.array_size != 6:
-            raise InvalidArgumentError(f"{_field('array_size')}: a {name} texture needs array_size 6, "
-                                       f"got {templ.array_size}")
+            raise InvalidArgumentError(
+                f"{_field('array_size')}: a {name} texture needs array_size 6, got {templ.array_size}"
+            )
     elif not rule.layered and templ.array_size != 1:
-        raise InvalidArgumentError(f"{_field('array_size')}: a {name} resource has array_size 1, "
-                                   f"got {templ.array_size} (use an ARRAY target for layers)")
+        raise InvalidArgumentError(
+            f"{_field('array_size')}: a {name} resource has array_size 1, "
+            f"got {templ.array_size} (use an ARRAY target for layers)"
+        )
     if rule.faces == 6 and templ.width0 != templ.height0:
-        raise InvalidArgumentError(f"{_field('height0')}: cube faces are square; width0 {templ.width0} "
-                                   f"!= height0 {templ.height0}")
+        raise InvalidArgumentError(
+            f"{_field('height0')}: cube faces are square; width0 {templ.width0} != height0 {templ.height0}"
+        )
 
     if rule.size_limit is None:
         if templ.width0 > MAX_BUFFER_SIZE:
-            raise InvalidArgumentError(f"{_field('width0')}: a buffer holds at most {MAX_BUFFER_SIZE} bytes "
-                                       f"(pipe_resource.width0 is 32-bit), got {templ.width0}")
+            raise InvalidArgumentError(
+                f"{_field('width0')}: a buffer holds at most {MAX_BUFFER_SIZE} bytes "
+                f"(pipe_resource.width0 is 32-bit), got {templ.width0}"
+            )
         return
     limit = int(profile.limit(rule.size_limit))
-    for fname in ("width0", "height0", "depth0")[:rule.dims]:
+    for fname in ("width0", "height0", "depth0")[: rule.dims]:
         value = getattr(templ, fname)
         if value > limit:
-            raise InvalidArgumentError(f"{_field(fname)}: {value} exceeds {rule.size_limit} = {limit} "
-                                       f"for a {name} texture")
+            raise InvalidArgumentError(
+                f"{_field(fname)}: {value} exceeds {rule.size_limit} = {limit} for a {name} texture"
+            )
     if rule.layered:
         layers = int(profile.limit("GL_MAX_ARRAY_TEXTURE_LAYERS"))
         if templ.array_size > layers:
-            raise InvalidArgumentError(f"{_field('array_size')}: {templ.array_size} layers exceed "
-                                       f"GL_MAX_ARRAY_TEXTURE_LAYERS = {layers}")
+            raise InvalidArgumentError(
+                f"{_field('array_size')}: {templ.array_size} layers exceed GL_MAX_ARRAY_TEXTURE_LAYERS = {layers}"
+            )
 
 
 def _check_levels_and_samples(templ, rule: TargetRule, samples: int) -> None:
     name = rule.name
     if samples > 1 and rule.gl_target_ms is None:
-        raise InvalidArgumentError(f"{_field('nr_samples')}: a {name} resource cannot be multisampled "
-                                   f"(only TEXTURE_2D and TEXTURE_2D_ARRAY), got {templ.nr_samples}")
+        raise InvalidArgumentError(
+            f"{_field('nr_samples')}: a {name} resource cannot be multisampled "
+            f"(only TEXTURE_2D and TEXTURE_2D_ARRAY), got {templ.nr_samples}"
+        )
     storage = templ.nr_storage_samples
     if storage > max(1, templ.nr_samples):
-        raise InvalidArgumentError(f"{_field('nr_storage_samples')}: must be <= nr_samples "
-                                   f"({templ.nr_samples}), got {storage}")
+        raise InvalidArgumentError(
+            f"{_field('nr_storage_samples')}: must be <= nr_samples ({templ.nr_samples}), got {storage}"
+        )
     if templ.last_level == 0:
         return
     if not rule.mipmapped:
-        raise InvalidArgumentError(f"{_field('last_level')}: a {name} resource has no mip levels; "
-                                   f"last_level must be 0, got {templ.last_level}")
+        raise InvalidArgumentError(
+            f"{_field('last_level')}: a {name} resource has no mip levels; last_level must be 0, got {templ.last_level}"
+        )
     if samples > 1:
-        raise InvalidArgumentError(f"{_field('last_level')}: a multisampled texture has no mip levels; "
-                                   f"last_level must be 0, got {templ.last_level}")
-    biggest = max((templ.width0, templ.height0, templ.depth0)[:rule.dims])
+        raise InvalidArgumentError(
+            f"{_field('last_level')}: a multisampled texture has no mip levels; "
+            f"last_level must be 0, got {templ.last_level}"
+        )
+    biggest = max((templ.width0, templ.height0, templ.depth0)[: rule.dims])
     top = _log2_floor(biggest)
     if templ.last_level > top:
-        raise InvalidArgumentError(f"{_field('last_level')}: {templ.last_level} is beyond the mip chain of a "
-                                   f"{biggest}-texel {name} texture (levels 0..{top})")
+        raise InvalidArgumentError(
+            f"{_field('last_level')}: {templ.last_level} is beyond the mip chain of a "
+            f"{biggest}-texel {name} texture (levels 0..{top})"
+        )
 
 
 def _check_format(screen, templ, target: Target, fmt: Format, samples: int, storage_samples: int) -> None:
@@ -327,20 +381,25 @@ def _check_format(screen, templ, target: Target, fmt: Format, samples: int, stor
     desc = format_desc(fmt)
     fname = "PIPE_FORMAT_" + desc.name
     if not is_format_supported(support, fmt, target, 1, 1, 0):
-        raise InvalidArgumentError(f"{_field('format')}: {fname} cannot be stored as a {target.name} "
-                                   f"on the {screen.profile.name} profile")
+        raise InvalidArgumentError(
+            f"{_field('format')}: {fname} cannot be stored as a {target.name} on the {screen.profile.name} profile"
+        )
     if not is_format_supported(support, fmt, target, 1, 1, bind):
         failing = 0
         for bit in flag_bits(Bind):
             if bind & bit and not is_format_supported(support, fmt, target, 1, 1, int(bit)):
                 failing |= int(bit)
         failing = failing or bind
-        raise InvalidArgumentError(f"{_field('bind')}: {fname} on {target.name} does not support "
-                                   f"{_bind_names(failing)} (is_format_supported is False)")
+        raise InvalidArgumentError(
+            f"{_field('bind')}: {fname} on {target.name} does not support "
+            f"{_bind_names(failing)} (is_format_supported is False)"
+        )
     if samples > 1 and not is_format_supported(support, fmt, target, samples, storage_samples, bind):
-        raise InvalidArgumentError(f"{_field('nr_samples')}: {fname} on {target.name} with bind "
-                                   f"{_bind_names(bind)} does not support {samples} samples "
-                                   f"(storage {storage_samples}) on the {screen.profile.name} profile")
+        raise InvalidArgumentError(
+            f"{_field('nr_samples')}: {fname} on {target.name} with bind "
+            f"{_bind_names(bind)} does not support {samples} samples "
+            f"(storage {storage_samples}) on the {screen.profile.name} profile"
+        )
 
 
 def _validate(screen, templ) -> _Plan:
@@ -358,9 +417,11 @@ def _validate(screen, templ) -> _Plan:
         _int_field(templ, name, 0)
     profile = screen.profile
     rule = _TARGETS[target]
-    if rule.feature is not None and not _profile_has(profile, rule.feature):
-        raise UnsupportedError(f"{_field('target')}: {rule.name} needs the host feature {rule.feature!r}, "
-                               f"which the {profile.name} profile lacks")
+    if rule.feature is not None and not host_has(profile, rule.feature):
+        raise UnsupportedError(
+            f"{_field('target')}: {rule.name} needs the host feature {rule.feature!r}, "
+            f"which the {profile.name} profile lacks"
+        )
     _check_flags(templ, target, profile)
     _check_shape(templ, target, rule, profile)
     samples = max(1, templ.nr_samples)
@@ -372,21 +433,24 @@ def _validate(screen, templ) -> _Plan:
 
     gl = screen.host.gl
     if target == Target.BUFFER:
-        return _Plan(rule, rule.gl_target, int(getattr(gl, rule.gl_target)), None,
-                     _profile_has(profile, "buffer_storage"), 1)
+        return _Plan(
+            rule, rule.gl_target, int(getattr(gl, rule.gl_target)), None, host_has(profile, "buffer_storage"), 1
+        )
     storage = host_storage(fmt, screen.format_support)
     if samples > 1:
-        immutable = _profile_has(profile, "texture_storage") and _profile_has(profile, _MS_STORAGE_FEATURE)
+        immutable = host_has(profile, "texture_storage") and host_has(profile, _MS_STORAGE_FEATURE)
         return _Plan(rule, rule.gl_target_ms, int(getattr(gl, rule.gl_target_ms)), storage, immutable, samples)
-    return _Plan(rule, rule.gl_target, int(getattr(gl, rule.gl_target)), storage,
-                 _profile_has(profile, "texture_storage"), 1)
+    return _Plan(
+        rule, rule.gl_target, int(getattr(gl, rule.gl_target)), storage, host_has(profile, "texture_storage"), 1
+    )
 
 
 # --------------------------------------------------------------------------
 # GL allocation (GL thread only)
 # --------------------------------------------------------------------------
 
-_raw_entry_points: "dict | None" = None
+_raw_entry_points: dict | None = None
+
 
 def _raw() -> dict:
     """PyOpenGL's unwrapped glTexImage* / glCompressedTexImage* (keys 1, 2, 3
@@ -398,8 +462,11 @@ def _raw() -> dict:
         from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_2, GL_1_3
 
         _raw_entry_points = {
-            1: GL_1_0.glTexImage1D, 2: GL_1_0.glTexImage2D, 3: GL_1_2.glTexImage3D,
-            "c1": GL_1_3.glCompressedTexImage1D, "c2": GL_1_3.glCompressedTexImage2D,
+            1: GL_1_0.glTexImage1D,
+            2: GL_1_0.glTexImage2D,
+            3: GL_1_2.glTexImage3D,
+            "c1": GL_1_3.glCompressedTexImage1D,
+            "c2": GL_1_3.glCompressedTexImage2D,
             "c3": GL_1_3.glCompressedTexImage3D,
         }
     return _raw_entry_points
@@ -412,7 +479,7 @@ def _describe(templ) -> str:
     if target == Target.BUFFER:
         return f"BUFFER {templ.width0} bytes"
     rule = _TARGETS[target]
-    size = "x".join(str(v) for v in (templ.width0, templ.height0, templ.depth0)[:rule.dims])
+    size = "x".join(str(v) for v in (templ.width0, templ.height0, templ.depth0)[: rule.dims])
     if rule.layered:
         size += f"[{templ.array_size}]"
     extra = ""
@@ -493,7 +560,7 @@ def _alloc_texture(host, templ, plan: _Plan, name: int) -> None:
                 gl.glTexImage2DMultisample(target, plan.samples, ifmt, w, h, gl.GL_TRUE)
         elif plan.immutable:
             storage_call = {1: gl.glTexStorage1D, 2: gl.glTexStorage2D, 3: gl.glTexStorage3D}[rule.gl_dims]
-            storage_call(target, levels, ifmt, *(w, h, d)[:rule.gl_dims])
+            storage_call(target, levels, ifmt, *(w, h, d)[: rule.gl_dims])
         else:
             # glTexImage* with a NULL pointer reads from a bound pixel-unpack
             # buffer at offset 0: unbind it while allocating.
@@ -520,7 +587,8 @@ def _specify_levels(host, templ, plan: _Plan) -> None:
     dims = rule.gl_dims
     images = (
         [gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face for face in range(6)]
-        if rule.faces == 6 and not rule.layered else [plan.gl_target]
+        if rule.faces == 6 and not rule.layered
+        else [plan.gl_target]
     )
     blocksize = util_format_get_blocksize(fmt) if hf.compressed else 0
     for level in range(templ.last_level + 1):
@@ -538,7 +606,7 @@ def _specify_levels(host, templ, plan: _Plan) -> None:
                 raw[dims](image, level, hf.internal_format, *args, 0, hf.gl_format, hf.gl_type, None)
 
 
-def _allocate(res: "Resource") -> int:
+def _allocate(res: Resource) -> int:
     """Make the GL object of ``res`` (GL thread, host lock held); a GL error
     deletes the half-made object and raises HostGLError."""
     host = res.screen.host
@@ -576,7 +644,7 @@ def _delete_now(host, objects) -> None:
 
 # host -> [(kind, GL name), ...]; weak keys so a released host's queue goes
 # with it.  Guarded by the host's lock.
-_deferred: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_deferred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def pending_deletions(host) -> int:
@@ -624,10 +692,10 @@ class Resource:
         self._screen = screen
         self._templ = templ
         self._plan = plan
-        self._gl_object: "int | None" = None
+        self._gl_object: int | None = None
         # (base level, max level, swizzle) glpipe last set on the GL texture
         # for a gl33 sampler view (glpipe/sampler_views.py); None: unknown.
-        self._gl_params: "tuple | None" = None
+        self._gl_params: tuple | None = None
         self._destroyed = False
         self.generation = 0
         self._compressed_shadow = None
@@ -712,12 +780,16 @@ class Resource:
         """For a compressed format the host stores decoded: the
         fallback.compressed.Shadow holding the bytes the application wrote
         (made on first use); None for every other resource."""
-        if self._compressed_shadow is None and self._plan.storage is not None and \
-                host_decodes(format_desc(self._templ.format), self._plan.storage):
+        if (
+            self._compressed_shadow is None
+            and self._plan.storage is not None
+            and host_decodes(format_desc(self._templ.format), self._plan.storage)
+        ):
             from fallback.compressed import Shadow
 
-            self._compressed_shadow = Shadow(self._templ.format, [self.level_extent(lv)
-                                                                  for lv in range(self._templ.last_level + 1)])
+            self._compressed_shadow = Shadow(
+                self._templ.format, [self.level_extent(lv) for lv in range(self._templ.last_level + 1)]
+            )
         return self._compressed_shadow
 
     def level_extent(self, level: int) -> tuple:
@@ -726,12 +798,18 @@ class Resource:
         t, dims = self._templ, self._plan.rule.dims
         if not 0 <= int(level) <= t.last_level:
             raise InvalidArgumentError(f"level_extent: level {level} out of range 0..{t.last_level}")
-        return (u_minify(t.width0, level), u_minify(t.height0, level) if dims >= 2 else 1,
-                u_minify(t.depth0, level) if dims == 3 else t.array_size)
+        return (
+            u_minify(t.width0, level),
+            u_minify(t.height0, level) if dims >= 2 else 1,
+            u_minify(t.depth0, level) if dims == 3 else t.array_size,
+        )
 
     def __repr__(self) -> str:
-        state = "destroyed" if self._destroyed else (
-            f"gl={self._gl_object}" if self._gl_object is not None else "storage pending")
+        state = (
+            "destroyed"
+            if self._destroyed
+            else (f"gl={self._gl_object}" if self._gl_object is not None else "storage pending")
+        )
         kind = "immutable" if self.immutable else "mutable"
         return f"<glpipe.Resource {_describe(self._templ)} {kind} {state}>"
 

@@ -15,8 +15,8 @@ import copy
 from lowering.errors import UnsupportedError
 from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class
 
-from .enums import ShaderType, Swizzle
 from .dirty import Dirty
+from .enums import ShaderType, Swizzle
 from .shaders import variant_input
 
 # One tuple object per class, so views of one class share it and
@@ -52,9 +52,9 @@ def plan_compare(v):
     cls = interned_class((v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a))
     v.compare_class = None if cls == DEFAULT_CLASS else cls
     if v.swizzle[0] == Swizzle.X:
-        return None                      # GL's comparison reaches GLSL's result as it is
+        return None  # GL's comparison reaches GLSL's result as it is
     twin = copy.copy(v)
-    twin.swizzle = (0, 1, 2, 3)          # the identity: X, Y, Z, W
+    twin.swizzle = (0, 1, 2, 3)  # the identity: X, Y, Z, W
     twin.compare_twin = twin
     twin.params_seen = -1
     twin._gl_view, twin._src_name = 0, None
@@ -83,13 +83,21 @@ def compare_view(view, stage: int, vi: int, compare: int):
         return view.compare_twin
     if compare == COMPARE_GATHERS:
         return view
-    swizzle = ", ".join(Swizzle(int(c)).name for c in (view.swizzle_r, view.swizzle_g, view.swizzle_b,
-                                                        view.swizzle_a))
+    swizzle = ", ".join(Swizzle(int(c)).name for c in (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a))
     raise UnsupportedError(
         f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader is read by comparing lookups and by TG4 "
         f"with a compare through one sampler, and its swizzle ({swizzle}) does not read the depth in X: "
-        f"the two need different GL textures (docs/samplers.md \"Shadow lookups\")")
+        f'the two need different GL textures (docs/samplers.md "Shadow lookups")'
+    )
 
 
-__all__ = ["COMPARE_LOOKUPS", "COMPARE_GATHERS", "interned_class", "compare_pairs", "initial_pairs", "plan_compare",
-           "update_compare_classes", "compare_view"]
+__all__ = [
+    "COMPARE_LOOKUPS",
+    "COMPARE_GATHERS",
+    "interned_class",
+    "compare_pairs",
+    "initial_pairs",
+    "plan_compare",
+    "update_compare_classes",
+    "compare_view",
+]

@@ -57,10 +57,17 @@ _TGSI_TARGET_VIEWS = {
 }
 # The GL target a TGSI target samples (what an empty unit must have 0 bound on).
 _TGSI_GL_TARGET = {
-    "BUFFER": "GL_TEXTURE_BUFFER", "1D": "GL_TEXTURE_1D", "2D": "GL_TEXTURE_2D", "3D": "GL_TEXTURE_3D",
-    "CUBE": "GL_TEXTURE_CUBE_MAP", "RECT": "GL_TEXTURE_RECTANGLE", "1D_ARRAY": "GL_TEXTURE_1D_ARRAY",
-    "2D_ARRAY": "GL_TEXTURE_2D_ARRAY", "2D_MSAA": "GL_TEXTURE_2D_MULTISAMPLE",
-    "2D_ARRAY_MSAA": "GL_TEXTURE_2D_MULTISAMPLE_ARRAY", "CUBEARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
+    "BUFFER": "GL_TEXTURE_BUFFER",
+    "1D": "GL_TEXTURE_1D",
+    "2D": "GL_TEXTURE_2D",
+    "3D": "GL_TEXTURE_3D",
+    "CUBE": "GL_TEXTURE_CUBE_MAP",
+    "RECT": "GL_TEXTURE_RECTANGLE",
+    "1D_ARRAY": "GL_TEXTURE_1D_ARRAY",
+    "2D_ARRAY": "GL_TEXTURE_2D_ARRAY",
+    "2D_MSAA": "GL_TEXTURE_2D_MULTISAMPLE",
+    "2D_ARRAY_MSAA": "GL_TEXTURE_2D_MULTISAMPLE_ARRAY",
+    "CUBEARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
     "CUBE_ARRAY": "GL_TEXTURE_CUBE_MAP_ARRAY",
 }
 _CUBE_TARGETS = frozenset({_T.TEXTURE_CUBE, _T.TEXTURE_CUBE_ARRAY})
@@ -113,12 +120,20 @@ def formats_compatible(src: Format, dst: Format) -> bool:
     a, b = util_format_description(src), util_format_description(dst)
     if a.is_depth_or_stencil or b.is_depth_or_stencil:
         return False
-    if (a.block_bits, a.block_width, a.block_height, a.block_depth) != \
-            (b.block_bits, b.block_width, b.block_height, b.block_depth):
+    if (a.block_bits, a.block_width, a.block_height, a.block_depth) != (
+        b.block_bits,
+        b.block_width,
+        b.block_height,
+        b.block_depth,
+    ):
         return False
     if a.is_compressed or b.is_compressed:
-        return a.is_compressed and b.is_compressed and a.layout == b.layout and \
-            _channel_positions(a) == _channel_positions(b)
+        return (
+            a.is_compressed
+            and b.is_compressed
+            and a.layout == b.layout
+            and _channel_positions(a) == _channel_positions(b)
+        )
     if [(c.size, c.shift) for c in a.channels] != [(c.size, c.shift) for c in b.channels]:
         return False
     pa, pb = _channel_positions(a), _channel_positions(b)
@@ -205,7 +220,7 @@ def _refuse_view(view, i: int, ctx, what: str) -> None:
 
 
 def _gl_swizzle_of(view_swizzle: tuple, emulation: tuple) -> tuple:
-    for c, s in zip("rgba", view_swizzle):
+    for c, s in zip("rgba", view_swizzle, strict=True):
         if int(s) == Swizzle.NONE:
             raise InvalidArgumentError(f"create_sampler_view: SamplerViewTemplate.swizzle_{c} is NONE")
     return util_format_compose_swizzles(emulation, view_swizzle)

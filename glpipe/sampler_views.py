@@ -11,13 +11,12 @@ shadows and the rule for code that binds textures on a Gallium unit.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Swizzle, Target
 from .dirty import Dirty
+from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
 from .part import Area, Part
 from .sampler_compare import (
@@ -57,6 +56,7 @@ from .templates import SamplerViewTemplate
 _SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS
 _SEQUENCES = (list, tuple)
 
+
 class SamplerViewPart(Part):
     """The context's sampler views, their slots and the texture units they
     reach GL through (``ctx.sampler_views_part``)."""
@@ -69,8 +69,11 @@ class SamplerViewPart(Part):
         self.views: set[SamplerView] = set()  # live views: freed by destroy()
         # TXQ .w without textureQueryLevels (gl33): the level counts the sysvals
         # block holds per stage and slot (_note_view_levels); None natively.
-        self._levels_known = (None if ctx.screen.profile.has("texture_query_levels")
-                              else [[0] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType])
+        self._levels_known = (
+            None
+            if ctx.screen.profile.has("texture_query_levels")
+            else [[0] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
+        )
         # VariantKey.shadow_swizzle inputs: per stage ((slot, class), ...) of the
         # bound views whose comparison class is not (c, c, c, 1), and its holder.
         self.compare_pairs, self.compare_class_input = initial_pairs(len(ShaderType))
@@ -79,7 +82,7 @@ class SamplerViewPart(Part):
         units = int(ctx.screen.profile.limit("GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"))
         self.unit_tex: list = [None] * units
         self.unit_sampler: list = [None] * units
-        self._seamless_global = False                 # host/gl.py disables it at start
+        self._seamless_global = False  # host/gl.py disables it at start
         # The samplers area's slots (the list is never replaced) and its
         # seamless-cube capability, which the emit reads with the views.
         self._sampler_states = ctx.samplers_part.sampler_states
@@ -111,28 +114,33 @@ class SamplerViewPart(Part):
         target = Target(templ.target)
         v = SamplerView()
         v.context, v.texture, v.format, v.target, v.templ = ctx, res, fmt, target, templ
-        v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a = \
-            templ.swizzle_r, templ.swizzle_g, templ.swizzle_b, templ.swizzle_a
+        v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a = (
+            templ.swizzle_r,
+            templ.swizzle_g,
+            templ.swizzle_b,
+            templ.swizzle_a,
+        )
         v.first_level, v.last_level = templ.first_level, templ.last_level
         v.level_count = v.last_level - v.first_level + 1  # TXQ .w on gl33 (set_view_levels)
         v.first_layer, v.last_layer = templ.first_layer, templ.last_layer
         v.offset, v.size = templ.offset, templ.size
         v.destroyed = False
         v._gl_view, v._src_name, v._params = 0, None, None
-        v.params_seen = -1       # epochs.texture_params when its parameters were last seen in place
-        v.sampler_names = {}     # SamplerCSO -> (GL sampler for this view, needs seamless cube filtering)
+        v.params_seen = -1  # epochs.texture_params when its parameters were last seen in place
+        v.sampler_names = {}  # SamplerCSO -> (GL sampler for this view, needs seamless cube filtering)
         v.is_rect = target == Target.TEXTURE_RECT
         v.is_cube = target in _CUBE_TARGETS
         v.is_buffer = target == Target.BUFFER
         # TGSI sampler targets this view cannot serve (checked at draw: one set lookup).
         v.wrong_tgsi_targets = frozenset(t for t, ok in _TGSI_TARGET_VIEWS.items() if target not in ok)
-        v.compare_class = None   # Gallium's (c, c, c, 1); depth views: _plan_texture_view
-        v.compare_twin = v       # the view comparing lookups bind (docs/samplers.md)
+        v.compare_class = None  # Gallium's (c, c, c, 1); depth views: _plan_texture_view
+        v.compare_twin = v  # the view comparing lookups bind (docs/samplers.md)
         desc = util_format_description(fmt)
         v.border_kind = BORDER_SINT if desc.is_pure_sint else BORDER_UINT if desc.is_pure_uint else BORDER_FLOAT
         if (res.target == Target.BUFFER) != v.is_buffer:
             raise InvalidArgumentError(
-                f"{what}: SamplerViewTemplate.target {target.name} does not fit a {Target(res.target).name} resource")
+                f"{what}: SamplerViewTemplate.target {target.name} does not fit a {Target(res.target).name} resource"
+            )
         if v.is_buffer:
             self._plan_buffer_view(v, res, fmt)
         else:
@@ -145,33 +153,43 @@ class SamplerViewPart(Part):
         what = "create_sampler_view"
         screen = self.ctx.screen
         if not screen.is_format_supported(fmt, Target.BUFFER, 0, 0, Bind.SAMPLER_VIEW):
-            raise UnsupportedError(f"{what}: SamplerViewTemplate.format {fmt.name} cannot be sampled from a "
-                                   f"buffer on the {screen.profile.name} profile (is_format_supported says no)")
+            raise UnsupportedError(
+                f"{what}: SamplerViewTemplate.format {fmt.name} cannot be sampled from a "
+                f"buffer on the {screen.profile.name} profile (is_format_supported says no)"
+            )
         swz = (v.swizzle_r, v.swizzle_g, v.swizzle_b, v.swizzle_a)
         if tuple(int(s) for s in swz) != _IDENTITY:
             # BUFFER_SAMPLER_VIEW_RGBA_ONLY: GL buffer textures have no swizzle.
-            raise UnsupportedError(f"{what}: buffer views take the identity swizzle only "
-                                   f"(BUFFER_SAMPLER_VIEW_RGBA_ONLY), got {tuple(s.name for s in swz)}")
+            raise UnsupportedError(
+                f"{what}: buffer views take the identity swizzle only "
+                f"(BUFFER_SAMPLER_VIEW_RGBA_ONLY), got {tuple(s.name for s in swz)}"
+            )
         offset, size = int(v.offset), int(v.size)
         if size == 0:
             size = res.width0 - offset  # 0: to the end of the buffer
         if offset < 0 or size <= 0 or offset + size > res.width0:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate offset {offset} / size {v.size} is outside the "
-                                       f"{res.width0}-byte buffer")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate offset {offset} / size {v.size} is outside the {res.width0}-byte buffer"
+            )
         bs = util_format_get_blocksize(fmt)
         if size % bs:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.size {size} is not a multiple of the "
-                                       f"{bs}-byte {fmt.name} element")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate.size {size} is not a multiple of the {bs}-byte {fmt.name} element"
+            )
         if size // bs > self.ctx.screen.profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
             raise InvalidArgumentError(f"{what}: {size // bs} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
         if (offset or size != res.width0) and not self._has_tbo_range:
-            raise UnsupportedError(f"{what}: a buffer view of bytes {offset}..{offset + size - 1} of a "
-                                   f"{res.width0}-byte buffer needs texture_buffer_range (not on the "
-                                   f"{screen.profile.name} profile; TEXTURE_BUFFER_OFFSET_ALIGNMENT is 0)")
+            raise UnsupportedError(
+                f"{what}: a buffer view of bytes {offset}..{offset + size - 1} of a "
+                f"{res.width0}-byte buffer needs texture_buffer_range (not on the "
+                f"{screen.profile.name} profile; TEXTURE_BUFFER_OFFSET_ALIGNMENT is 0)"
+            )
         align = self.ctx.screen.profile.limit("GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT") or 1
         if offset % align:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.offset {offset} is not a multiple of "
-                                       f"TEXTURE_BUFFER_OFFSET_ALIGNMENT = {align}")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate.offset {offset} is not a multiple of "
+                f"TEXTURE_BUFFER_OFFSET_ALIGNMENT = {align}"
+            )
         v.offset, v.size = offset, size
         v.internal_format = host_storage(fmt, self.ctx.screen.format_support).internal_format
         v.gl_target = int(self.ctx.gl.GL_TEXTURE_BUFFER)
@@ -186,29 +204,37 @@ class SamplerViewPart(Part):
         profile = screen.profile
         rtarget = Target(res.target)
         if target not in _VIEW_TARGETS[rtarget]:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.target {target.name} cannot view a "
-                                       f"{rtarget.name} resource")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate.target {target.name} cannot view a {rtarget.name} resource"
+            )
         if not formats_compatible(Format(res.format), fmt):
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate.format {fmt.name} is not compatible with the "
-                                       f"resource's {Format(res.format).name} (casts keep component order and sizes)")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate.format {fmt.name} is not compatible with the "
+                f"resource's {Format(res.format).name} (casts keep component order and sizes)"
+            )
         desc = util_format_description(fmt)
         if desc.is_stencil and not desc.is_depth:
             # Needs GL_DEPTH_STENCIL_TEXTURE_MODE = STENCIL_INDEX on a texture view.
             raise UnsupportedError(f"{what}: sampling stencil ({fmt.name}) is not implemented")
         samples = max(int(res.nr_samples), 1)
         if not screen.is_format_supported(fmt, target, res.nr_samples, res.nr_storage_samples, Bind.SAMPLER_VIEW):
-            raise UnsupportedError(f"{what}: {fmt.name} cannot be sampled as {target.name} on the "
-                                   f"{profile.name} profile (is_format_supported says no)")
+            raise UnsupportedError(
+                f"{what}: {fmt.name} cannot be sampled as {target.name} on the "
+                f"{profile.name} profile (is_format_supported says no)"
+            )
         # Levels.
         if not 0 <= v.first_level <= v.last_level <= res.last_level:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate levels {v.first_level}..{v.last_level} are "
-                                       f"outside the resource's 0..{res.last_level}")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate levels {v.first_level}..{v.last_level} are "
+                f"outside the resource's 0..{res.last_level}"
+            )
         # Layers.
         nlayers = _layer_count(res)
         first, last = v.first_layer, v.last_layer
         if not 0 <= first <= last < nlayers:
-            raise InvalidArgumentError(f"{what}: SamplerViewTemplate layers {first}..{last} are outside the "
-                                       f"resource's 0..{nlayers - 1}")
+            raise InvalidArgumentError(
+                f"{what}: SamplerViewTemplate layers {first}..{last} are outside the resource's 0..{nlayers - 1}"
+            )
         count = last - first + 1
         if target == Target.TEXTURE_3D:
             if first != 0:
@@ -219,8 +245,9 @@ class SamplerViewPart(Part):
         elif target == Target.TEXTURE_CUBE and count != 6:
             raise InvalidArgumentError(f"{what}: a TEXTURE_CUBE view has 6 layers, got {first}..{last}")
         elif target == Target.TEXTURE_CUBE_ARRAY and count % 6:
-            raise InvalidArgumentError(f"{what}: a TEXTURE_CUBE_ARRAY view has a multiple of 6 layers, "
-                                       f"got {first}..{last}")
+            raise InvalidArgumentError(
+                f"{what}: a TEXTURE_CUBE_ARRAY view has a multiple of 6 layers, got {first}..{last}"
+            )
         all_layers = first == 0 and count == nlayers
         all_levels = v.first_level == 0 and v.last_level == res.last_level
         vhost = host_storage(fmt, screen.format_support)
@@ -231,8 +258,7 @@ class SamplerViewPart(Part):
         names = _GL_TARGET[target]
         v.gl_target = int(getattr(gl, names[1] if samples > 1 and names[1] else names[0]))
         same_storage = vhost.internal_format == rhost.internal_format
-        if (res.immutable and target == rtarget and same_storage and all_layers and all_levels
-                and swizzle == _IDENTITY):
+        if res.immutable and target == rtarget and same_storage and all_layers and all_levels and swizzle == _IDENTITY:
             # Immutable textures never get view parameters set on them (only
             # MODE_PARAMS does that, on mutable ones), so the resource's own
             # texture is exactly this view.
@@ -249,11 +275,15 @@ class SamplerViewPart(Part):
             if not all_layers:
                 need.append(f"layers {first}..{last} of {nlayers}")
             if not same_storage:
-                need.append(f"format {fmt.name} of a {Format(res.format).name} resource "
-                            f"(GL {vhost.internal_format_name} vs {rhost.internal_format_name})")
+                need.append(
+                    f"format {fmt.name} of a {Format(res.format).name} resource "
+                    f"(GL {vhost.internal_format_name} vs {rhost.internal_format_name})"
+                )
             if need:
-                raise UnsupportedError(f"{what}: {'; '.join(need)} needs texture views (texture_view on an "
-                                       f"immutable resource; not on the {profile.name} profile)")
+                raise UnsupportedError(
+                    f"{what}: {'; '.join(need)} needs texture views (texture_view on an "
+                    f"immutable resource; not on the {profile.name} profile)"
+                )
             if swizzle != _IDENTITY and not profile.has("texture_swizzle"):
                 raise UnsupportedError(f"{what}: swizzles need texture_swizzle (not on the {profile.name} profile)")
             v.mode = MODE_PARAMS
@@ -340,9 +370,14 @@ class SamplerViewPart(Part):
         stage = shader_type if type(shader_type) is ShaderType else _stage_arg(shader_type, what)
         slots = self.sampler_views[stage]
         ctx = self.ctx
-        if (not unbind_num_trailing_slots and type(start_slot) is int and type(views) in _SEQUENCES
-                and 0 <= start_slot and start_slot + len(views) <= PIPE_MAX_SHADER_SAMPLER_VIEWS
-                and not ctx.destroyed):
+        if (
+            not unbind_num_trailing_slots
+            and type(start_slot) is int
+            and type(views) in _SEQUENCES
+            and 0 <= start_slot
+            and start_slot + len(views) <= PIPE_MAX_SHADER_SAMPLER_VIEWS
+            and not ctx.destroyed
+        ):
             # The common call, compared first: only views that differ from
             # what their slot holds are validated (the others were when bound).
             if len(views) == 1:
@@ -352,8 +387,12 @@ class SamplerViewPart(Part):
                 old = slots[start_slot]
                 if old is view:
                     return
-                if view is not None and (type(view) is not SamplerView or view.context is not ctx
-                                         or view.destroyed or view.texture._destroyed):
+                if view is not None and (
+                    type(view) is not SamplerView
+                    or view.context is not ctx
+                    or view.destroyed
+                    or view.texture._destroyed
+                ):
                     _refuse_view(view, 0, ctx, what)
                 slots[start_slot] = view
                 ctx.dirty |= _SAMPLER_VIEWS
@@ -361,8 +400,9 @@ class SamplerViewPart(Part):
                 if known is not None and known[stage][start_slot] != (view.level_count if view else 0):
                     self._note_view_levels(stage, start_slot, views)
                 # A variant input only when the slot's comparison class changes.
-                if (view.compare_class if view is not None else None) is not \
-                        (old.compare_class if old is not None else None):
+                if (view.compare_class if view is not None else None) is not (
+                    old.compare_class if old is not None else None
+                ):
                     update_compare_classes(self, stage)
                 return
             changed = classes = False
@@ -371,11 +411,16 @@ class SamplerViewPart(Part):
                 old = slots[i]
                 if old is not view:
                     changed = True
-                    if view is not None and (type(view) is not SamplerView or view.context is not ctx
-                                             or view.destroyed or view.texture._destroyed):
+                    if view is not None and (
+                        type(view) is not SamplerView
+                        or view.context is not ctx
+                        or view.destroyed
+                        or view.texture._destroyed
+                    ):
                         _refuse_view(view, i - start_slot, ctx, what)
-                    if (view is not None and view.compare_class is not None) or \
-                            (old is not None and old.compare_class is not None):
+                    if (view is not None and view.compare_class is not None) or (
+                        old is not None and old.compare_class is not None
+                    ):
                         classes = True
                 i += 1
             if changed:
@@ -395,12 +440,13 @@ class SamplerViewPart(Part):
         switch between views of equal counts costs one comparison."""
         known = self._levels_known[stage]
         counts = [view.level_count if view is not None else 0 for view in views]
-        if known[start:start + len(counts)] != counts:
-            known[start:start + len(counts)] = counts
+        if known[start : start + len(counts)] != counts:
+            known[start : start + len(counts)] = counts
             self.ctx.sysvals_part.set_view_levels(stage, start, views)
 
-    def _set_sampler_views_general(self, shader_type, start_slot: int, views,
-                                   unbind_num_trailing_slots: int = 0) -> None:
+    def _set_sampler_views_general(
+        self, shader_type, start_slot: int, views, unbind_num_trailing_slots: int = 0
+    ) -> None:
         """set_sampler_views without its shortcuts for the common calls: every
         call validates its arguments (GLPIPE_DEBUG=nofast binds this as the
         context's set_sampler_views; glpipe/debug.py NOFAST_METHODS)."""
@@ -413,20 +459,22 @@ class SamplerViewPart(Part):
         trailing = int(unbind_num_trailing_slots)
         if trailing < 0:
             raise InvalidArgumentError(f"{what}: unbind_num_trailing_slots {trailing} is negative")
-        start = _slot_range(start_slot, len(views) + trailing, PIPE_MAX_SHADER_SAMPLER_VIEWS, what,
-                            "PIPE_MAX_SHADER_SAMPLER_VIEWS")
+        start = _slot_range(
+            start_slot, len(views) + trailing, PIPE_MAX_SHADER_SAMPLER_VIEWS, what, "PIPE_MAX_SHADER_SAMPLER_VIEWS"
+        )
         new = views + (None,) * trailing if trailing else views
         changed = False
         for i, view in enumerate(new):
             if slots[start + i] is view:
                 continue  # validated when it was bound
             changed = True
-            if view is not None and (type(view) is not SamplerView or view.context is not ctx or view.destroyed
-                                     or view.texture.destroyed):
+            if view is not None and (
+                type(view) is not SamplerView or view.context is not ctx or view.destroyed or view.texture.destroyed
+            ):
                 _refuse_view(view, i, ctx, what)
         if not changed:
             return
-        slots[start:start + len(new)] = new
+        slots[start : start + len(new)] = new
         ctx.dirty |= Dirty.SAMPLER_VIEWS
         if self._levels_known is not None:
             self._note_view_levels(stage, start, new)
@@ -446,15 +494,26 @@ class SamplerViewPart(Part):
         TG4 (which binds the view itself).  Computed once per program, when
         it is linked (``Program.tex_plan``)."""
         rows = []
-        for stage, variant in zip(GRAPHICS_STAGES, variants):
+        for stage, variant in zip(GRAPHICS_STAGES, variants, strict=True):
             if variant is None:
                 continue
             lookups, gathers = variant.cso.compare_uses
             for s in variant.glsl.reflection.samplers:
-                compare = ((COMPARE_LOOKUPS if s.view in lookups else 0)
-                           | (COMPARE_GATHERS if s.view in gathers else 0)) if s.shadow else 0
-                rows.append((int(stage), int(s.unit), int(s.view), -1 if s.sampler is None else int(s.sampler),
-                             str(s.target).upper().replace("SHADOW", ""), compare))
+                compare = (
+                    ((COMPARE_LOOKUPS if s.view in lookups else 0) | (COMPARE_GATHERS if s.view in gathers else 0))
+                    if s.shadow
+                    else 0
+                )
+                rows.append(
+                    (
+                        int(stage),
+                        int(s.unit),
+                        int(s.view),
+                        -1 if s.sampler is None else int(s.sampler),
+                        str(s.target).upper().replace("SHADOW", ""),
+                        compare,
+                    )
+                )
         return tuple(rows)
 
     def _bind_texture_units(self, plan=None) -> None:
@@ -590,20 +649,25 @@ class SamplerViewPart(Part):
         if samp.unnormalized and not view.is_rect:
             raise UnsupportedError(
                 f"draw: sampler {si} of the {ShaderType(stage).name} shader has unnormalized_coords, "
-                f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})")
-        pair = view.sampler_names[samp] = (samp.gl_name(view.border_kind, view.is_rect),
-                                           bool(samp.seamless and view.is_cube))
+                f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})"
+            )
+        pair = view.sampler_names[samp] = (
+            samp.gl_name(view.border_kind, view.is_rect),
+            bool(samp.seamless and view.is_cube),
+        )
         return pair
 
     @staticmethod
     def _refuse_bound_view(view, stage: int, vi: int, tgsi_target: str) -> None:
         """Raise why the view in SVIEW slot ``vi`` cannot be sampled now."""
         if view.destroyed or view.texture.destroyed:
-            raise ObjectDestroyedError(f"draw: the sampler view in slot {vi} of "
-                                       f"{ShaderType(stage).name} (or its resource) was destroyed")
+            raise ObjectDestroyedError(
+                f"draw: the sampler view in slot {vi} of {ShaderType(stage).name} (or its resource) was destroyed"
+            )
         raise InvalidArgumentError(
             f"draw: SVIEW[{vi}] of the {ShaderType(stage).name} shader samples a {tgsi_target} "
-            f"texture, but the bound view is {view.target.name}")
+            f"texture, but the bound view is {view.target.name}"
+        )
 
     def _apply_texture_params(self, view: SamplerView, unit: int, in_use: dict) -> int:
         """gl33 path: make the resource's texture carry the view's levels and
@@ -616,7 +680,8 @@ class SamplerViewPart(Part):
             raise UnsupportedError(
                 f"draw: two views of one texture with different levels or swizzles are bound at once "
                 f"({other[1]!r} and {view!r}); without texture views (texture_view on the "
-                f"{self.ctx.screen.profile.name} profile) one GL texture holds one set")
+                f"{self.ctx.screen.profile.name} profile) one GL texture holds one set"
+            )
         in_use[res] = (want, view)
         epochs = self._epochs
         if view.params_seen == epochs.texture_params:
@@ -709,7 +774,8 @@ class SamplerViewPart(Part):
 
 
 AREA = Area(
-    "sampler_views_part", part=SamplerViewPart,
+    "sampler_views_part",
+    part=SamplerViewPart,
     methods=("create_sampler_view", "sampler_view_destroy", "set_sampler_views"),
     rows=((Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS, SamplerViewPart._emit_sampler_views),),  # units pair view + sampler
     destroy=SamplerViewPart.destroy,

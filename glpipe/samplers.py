@@ -18,6 +18,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .dirty import Dirty
 from .enums import (
     PIPE_MAX_SAMPLERS,
     ShaderType,
@@ -27,7 +28,6 @@ from .enums import (
     TexReduction,
     TexWrap,
 )
-from .dirty import Dirty
 from .part import Area, Part
 from .shaders import STAGE_PROCESSOR, variant_input
 from .templates import SamplerState
@@ -55,8 +55,9 @@ _WRAP = {
 }
 
 # Wrap modes under which a fetch can read the border colour.
-_BORDER_WRAPS = frozenset({TexWrap.CLAMP_TO_BORDER, TexWrap.MIRROR_CLAMP, TexWrap.MIRROR_CLAMP_TO_BORDER,
-                           TexWrap.CLAMP})
+_BORDER_WRAPS = frozenset(
+    {TexWrap.CLAMP_TO_BORDER, TexWrap.MIRROR_CLAMP, TexWrap.MIRROR_CLAMP_TO_BORDER, TexWrap.CLAMP}
+)
 
 # (min_img_filter, min_mip_filter) -> GL min filter.
 _MIN_FILTER = {
@@ -70,12 +71,13 @@ _MIN_FILTER = {
 _MAG_FILTER = {TexFilter.NEAREST: "GL_NEAREST", TexFilter.LINEAR: "GL_LINEAR"}
 _REDUCTION = {TexReduction.MIN: "GL_MIN", TexReduction.MAX: "GL_MAX"}
 
+
 class _Param(NamedTuple):
     """One glSamplerParameter call of a CSO's GL sampler objects."""
 
-    setter: str   # "i": glSamplerParameteri, "f": glSamplerParameterf
+    setter: str  # "i": glSamplerParameteri, "f": glSamplerParameterf
     pname: int
-    value: "int | float"
+    value: int | float
 
 
 # Border kinds: which glSamplerParameter*v holds the border words.
@@ -91,7 +93,8 @@ def _border_words(templ: SamplerState, what: str) -> tuple:
             if isinstance(v, float) and not v.is_integer():
                 raise InvalidArgumentError(
                     f"{what}: SamplerState.border_color[{i}] = {v!r} is not an integer, "
-                    f"but border_color_is_integer is set")
+                    f"but border_color_is_integer is set"
+                )
             v = int(v)
             if not -(1 << 31) <= v < (1 << 32):
                 raise InvalidArgumentError(f"{what}: SamplerState.border_color[{i}] = {v} does not fit 32 bits")
@@ -137,8 +140,12 @@ class SamplerCSO:
         self.unnormalized = bool(templ.unnormalized_coords)
         # What LODQ reads from the sysvals block where the host has no textureQueryLod
         # (lowering.glsl.sysval_block "sampler_lod"): bias, lod clamps, mip filter code.
-        self.lodq = (float(templ.lod_bias), float(templ.min_lod), float(templ.max_lod),
-                     float(_LODQ_MIP_FILTER[TexMipFilter(templ.min_mip_filter)]))
+        self.lodq = (
+            float(templ.lod_bias),
+            float(templ.min_lod),
+            float(templ.max_lod),
+            float(_LODQ_MIP_FILTER[TexMipFilter(templ.min_mip_filter)]),
+        )
         self._params = params
         self._border_words = border_words
         # Integer views need their own GL sampler: for the border's kind, or
@@ -173,8 +180,10 @@ class SamplerCSO:
 
     def __repr__(self) -> str:
         t = self.templ
-        return (f"<SamplerCSO wrap {t.wrap_s.name}/{t.wrap_t.name}/{t.wrap_r.name} "
-                f"min {t.min_img_filter.name}/{t.min_mip_filter.name} mag {t.mag_img_filter.name}>")
+        return (
+            f"<SamplerCSO wrap {t.wrap_s.name}/{t.wrap_t.name}/{t.wrap_r.name} "
+            f"min {t.min_img_filter.name}/{t.min_mip_filter.name} mag {t.mag_img_filter.name}>"
+        )
 
 
 class SamplerPart(Part):
@@ -192,8 +201,9 @@ class SamplerPart(Part):
         self._sampler_csos: set[SamplerCSO] = set()
         prof = ctx.screen.profile
         self.seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
-        self._max_anisotropy = (float(prof.limit("GL_MAX_TEXTURE_MAX_ANISOTROPY"))
-                                if prof.has("texture_filter_anisotropic") else 0.0)
+        self._max_anisotropy = (
+            float(prof.limit("GL_MAX_TEXTURE_MAX_ANISOTROPY")) if prof.has("texture_filter_anisotropic") else 0.0
+        )
 
     # -- create / bind / delete ----------------------------------------------
 
@@ -211,8 +221,11 @@ class SamplerPart(Part):
         linear = templ.min_img_filter == TexFilter.LINEAR or templ.mag_img_filter == TexFilter.LINEAR
         params = []
         clamp = []
-        for field, pname in (("wrap_s", gl.GL_TEXTURE_WRAP_S), ("wrap_t", gl.GL_TEXTURE_WRAP_T),
-                             ("wrap_r", gl.GL_TEXTURE_WRAP_R)):
+        for field, pname in (
+            ("wrap_s", gl.GL_TEXTURE_WRAP_S),
+            ("wrap_t", gl.GL_TEXTURE_WRAP_T),
+            ("wrap_r", gl.GL_TEXTURE_WRAP_R),
+        ):
             wrap = getattr(templ, field)
             if wrap == TexWrap.CLAMP:
                 # NEAREST: GL_CLAMP's clamp to [0,1] then floor is CLAMP_TO_EDGE.
@@ -225,7 +238,8 @@ class SamplerPart(Part):
                     raise UnsupportedError(
                         f"{what}: SamplerState.{field} = {wrap.name} needs the host feature {feature!r} "
                         f"(not on the {prof.name} profile; the caps TEXTURE_MIRROR_CLAMP"
-                        f"{'_TO_EDGE' if wrap == TexWrap.MIRROR_CLAMP_TO_EDGE else ''} say 0)")
+                        f"{'_TO_EDGE' if wrap == TexWrap.MIRROR_CLAMP_TO_EDGE else ''} say 0)"
+                    )
                 glwrap = int(getattr(gl, name)) if isinstance(name, str) else name
                 clamp.append(False)
             params.append(_Param("i", int(pname), glwrap))
@@ -252,7 +266,8 @@ class SamplerPart(Part):
             if not prof.has("texture_filter_minmax"):
                 raise UnsupportedError(
                     f"{what}: SamplerState.reduction_mode = {templ.reduction_mode.name} needs the host feature "
-                    f"'texture_filter_minmax' (not on the {prof.name} profile; SAMPLER_REDUCTION_MINMAX is 0)")
+                    f"'texture_filter_minmax' (not on the {prof.name} profile; SAMPLER_REDUCTION_MINMAX is 0)"
+                )
             reduction = int(getattr(gl, _REDUCTION[templ.reduction_mode]))
             params.append(_Param("i", GL_TEXTURE_REDUCTION_MODE_ARB, reduction))
         words = _border_words(templ, what)
@@ -316,9 +331,9 @@ class SamplerPart(Part):
                 changed = True
         if not changed:
             return
-        slots[start:start + len(samplers)] = samplers
+        slots[start : start + len(samplers)] = samplers
         ctx.dirty |= Dirty.SAMPLERS
-        if ctx.sysvals_part.sampler_lod_sysval:          # LODQ on gl33 (glpipe/sysvals.py)
+        if ctx.sysvals_part.sampler_lod_sysval:  # LODQ on gl33 (glpipe/sysvals.py)
             ctx.sysvals_part.set_sampler_lod(stage, start, samplers)
         self._update_gl_clamp(stage)
 
@@ -411,13 +426,13 @@ def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str
     if start < 0:
         raise InvalidArgumentError(f"{what}: start_slot {start} is negative")
     if start + count > maximum:
-        raise InvalidArgumentError(
-            f"{what}: slots {start}..{start + count - 1} exceed {limit_name} = {maximum}")
+        raise InvalidArgumentError(f"{what}: slots {start}..{start + count - 1} exceed {limit_name} = {maximum}")
     return start
 
 
 AREA = Area(
-    "samplers_part", part=SamplerPart,
+    "samplers_part",
+    part=SamplerPart,
     methods=("create_sampler_state", "bind_sampler_states", "delete_sampler_state", "destroy_sampler_state"),
     destroy=SamplerPart.destroy,
 )

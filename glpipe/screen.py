@@ -12,42 +12,58 @@ its storage).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
-from .enums import Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty
-from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters
+from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters, DriverQueryGroupInfo, DriverQueryInfo
+from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host.facts import probe_host_facts
 from .host.gl import HostGL, create_host
 from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
+from .templates import ResourceTemplate
+
+if TYPE_CHECKING:
+    import moderngl
+
+    from .context import Context
+    from .fence import Fence
+    from .host.gl import HostProfile
+
+# A debug-flag list as create_screen / context_create take it (glpipe/debug.py):
+# a GLPIPE_DEBUG-style string, an iterable of flag names, or None.
+DebugFlags = str | Iterable[str] | None
+
+_E = TypeVar("_E")
 
 # DRM_FORMAT_MOD_LINEAR and DRM_FORMAT_MOD_INVALID (drm_fourcc.h).
 DRM_FORMAT_MOD_LINEAR = 0
 DRM_FORMAT_MOD_INVALID = (1 << 56) - 1
 
 
-def binding_layout(profile) -> BindingLayout:
+def binding_layout(profile: HostProfile) -> BindingLayout:
     """The binding convention (docs/bindings.md) for the stages ``profile``
     can run, from its limits: shared by the caps (per-stage slot counts),
     the lowering (binding numbers in the GLSL) and the context (what it
     binds where)."""
-    stages = tuple(s for s in GRAPHICS_STAGES
-                   if s not in ("TESS_CTRL", "TESS_EVAL") or profile.has("tessellation_shader"))
+    stages = tuple(
+        s for s in GRAPHICS_STAGES if s not in ("TESS_CTRL", "TESS_EVAL") or profile.has("tessellation_shader")
+    )
     return BindingLayout.for_limits(HostLimits.from_gl(profile.limits, stages), stages)
 
 
-def _enum_arg(enum_cls, value, what: str):
+def _enum_arg(enum_cls: type[_E], value: object, what: str) -> _E:
     """``value`` as a member of ``enum_cls``, or InvalidArgumentError naming it."""
     try:
-        return enum_cls(value)
+        return enum_cls(value)  # type: ignore[call-arg]
     except (ValueError, TypeError):
         raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
-
 
 
 class Epochs:
@@ -72,21 +88,21 @@ class Epochs:
         self.resources_destroyed = 0
         self.texture_params = 0
 
+
 class Screen:
     """pipe_screen on a host GL context.  Make one with ``glpipe.create_screen``."""
 
-    def __init__(self, host: HostGL, debug=None):
+    def __init__(self, host: HostGL, debug: DebugFlags = None) -> None:
         self.host = host
         # GLPIPE_DEBUG, read once here (glpipe/debug.py); ``debug`` overrides it.
-        self.debug_flags = (debug_flags_from_env() if debug is None
-                            else parse_debug_flags(debug, "create_screen: debug"))
+        self.debug_flags = debug_flags_from_env() if debug is None else parse_debug_flags(debug, "create_screen: debug")
         self.profile = host.profile
         self._lock = host.lock
         self.counters = Counters()
         self.epochs = Epochs()  # per screen: caches of its contexts check these
         self._destroyed = False
-        self._contexts: "list" = []
-        self._drawing_context = None  # the Context whose draw state the host GL holds
+        self._contexts: list[Context] = []
+        self._drawing_context: Context | None = None  # the Context whose draw state the host GL holds
         host.lost_current_hooks.append(self._host_not_current)
         host.make_current()
         self.format_support = probe_format_support(host)
@@ -120,20 +136,20 @@ class Screen:
 
     # -- caps ---------------------------------------------------------------
 
-    def get_param(self, cap) -> int:
+    def get_param(self, cap: Cap | int) -> int:
         """PIPE_CAP_* value (int).  Unknown values raise InvalidArgumentError."""
         return self.caps.param[_enum_arg(Cap, cap, "get_param")]
 
-    def get_paramf(self, capf) -> float:
+    def get_paramf(self, capf: CapF | int) -> float:
         """PIPE_CAPF_* value (float)."""
         return self.caps.paramf[_enum_arg(CapF, capf, "get_paramf")]
 
-    def get_shader_param(self, shader_type, shader_cap) -> int:
+    def get_shader_param(self, shader_type: ShaderType | int, shader_cap: ShaderCap | int) -> int:
         """PIPE_SHADER_CAP_* value for stage ``shader_type`` (a ShaderType)."""
         stage = _enum_arg(ShaderType, shader_type, "get_shader_param shader_type")
         return self.caps.shader[stage][_enum_arg(ShaderCap, shader_cap, "get_shader_param shader_cap")]
 
-    def get_compute_param(self, ir_type, compute_cap):
+    def get_compute_param(self, ir_type: ShaderIR | int, compute_cap: ComputeCap | int) -> int | tuple[int, ...] | str:
         """PIPE_COMPUTE_CAP_* value for ``ir_type`` (ShaderIR).
 
         C writes the value into a caller buffer and returns its size; here
@@ -149,7 +165,7 @@ class Screen:
 
     # -- driver queries ----------------------------------------------------
 
-    def get_driver_query_info(self, index: "int | None" = None):
+    def get_driver_query_info(self, index: int | None = None) -> DriverQueryInfo | tuple[DriverQueryInfo, ...]:
         """pipe_driver_query_info for ``index``; with no index, all of them.
 
         C returns the count when ``info`` is NULL; ``len()`` of the tuple
@@ -158,10 +174,14 @@ class Screen:
         if index is None:
             return DRIVER_QUERIES
         if not 0 <= int(index) < len(DRIVER_QUERIES):
-            raise InvalidArgumentError(f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}")
+            raise InvalidArgumentError(
+                f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}"
+            )
         return DRIVER_QUERIES[int(index)]
 
-    def get_driver_query_group_info(self, index: "int | None" = None):
+    def get_driver_query_group_info(
+        self, index: int | None = None
+    ) -> DriverQueryGroupInfo | tuple[DriverQueryGroupInfo, ...]:
         """pipe_driver_query_group_info for ``index``; with no index, all groups."""
         if index is None:
             return DRIVER_QUERY_GROUPS
@@ -173,13 +193,20 @@ class Screen:
 
     # -- formats ------------------------------------------------------------
 
-    def is_format_supported(self, format, target, sample_count, storage_sample_count, bindings) -> bool:
+    def is_format_supported(
+        self,
+        format: Format | int,
+        target: Target | int,
+        sample_count: int,
+        storage_sample_count: int,
+        bindings: Bind | int,
+    ) -> bool:
         """Whether ``format`` can be used for ``target`` with ``bindings`` (Bind
         flags) at ``sample_count`` / ``storage_sample_count``.  Answered from the
         probe made once per profile."""
         return is_format_supported(self.format_support, format, target, sample_count, storage_sample_count, bindings)
 
-    def is_dmabuf_modifier_supported(self, modifier: int, format) -> "tuple[bool, bool]":
+    def is_dmabuf_modifier_supported(self, modifier: int, format: Format | int) -> tuple[bool, bool]:
         """(supported, external_only) for a DRM format modifier.
 
         glpipe cannot import or export dma-bufs (the host GL is reached
@@ -189,7 +216,7 @@ class Screen:
         _enum_arg(Format, format, "is_dmabuf_modifier_supported format")
         return (False, False)
 
-    def get_dmabuf_modifier_planes(self, modifier: int, format) -> int:
+    def get_dmabuf_modifier_planes(self, modifier: int, format: Format | int) -> int:
         """Number of memory planes ``format`` has with ``modifier``.
 
         Only the linear layout is defined without vendor knowledge: a linear
@@ -203,11 +230,11 @@ class Screen:
 
     # -- resources ----------------------------------------------------------
 
-    def can_create_resource(self, templ) -> bool:
+    def can_create_resource(self, templ: ResourceTemplate) -> bool:
         """Whether ``resource_create(templ)`` would succeed (no GL object made)."""
         return resource_can_create(self, templ)
 
-    def resource_create(self, templ) -> Resource:
+    def resource_create(self, templ: ResourceTemplate) -> Resource:
         """A new Resource for ``templ`` (ResourceTemplate); InvalidArgumentError
         names the field of a bad template."""
         self._check_alive()
@@ -233,7 +260,7 @@ class Screen:
 
     # -- contexts and lifetime ------------------------------------------------
 
-    def context_create(self, priv=None, flags=0, debug=None):
+    def context_create(self, priv: Any = None, flags: int = 0, debug: DebugFlags = None) -> Context:
         """A new pipe_context.  Flags glpipe cannot honour (PREFER_THREADED,
         ...) are accepted and ignored, as docs/api.md "Signatures" says.  ``debug`` (glpipe's
         own): the context's debug flags (a GLPIPE_DEBUG-style list, e.g.
@@ -241,14 +268,13 @@ class Screen:
         from .context import Context
 
         self._check_alive()
-        flags_debug = (self.debug_flags if debug is None
-                       else parse_debug_flags(debug, "context_create: debug"))
+        flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
         ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:
             self._contexts.append(ctx)
         return ctx
 
-    def fence_finish(self, ctx, fence, timeout_ns) -> bool:
+    def fence_finish(self, ctx: Context | None, fence: Fence | None, timeout_ns: int) -> bool:
         """Wait up to ``timeout_ns`` (0 polls; PIPE_TIMEOUT_INFINITE waits for
         good) for ``fence`` from ``ctx.flush``; True once it signalled
         (glpipe.fence explains threads and flags)."""
@@ -259,7 +285,7 @@ class Screen:
             raise InvalidArgumentError(f"fence_finish: ctx must be a Context or None, got {type(ctx).__name__}")
         return fence_finish(self, ctx, fence, timeout_ns)
 
-    def fence_reference(self, dst, src):
+    def fence_reference(self, dst: Fence | None, src: Fence | None) -> Fence | None:
         """Gallium's fence refcounting is Python's: returns ``src``."""
         return src
 
@@ -277,7 +303,7 @@ class Screen:
         if self._destroyed:
             raise ObjectDestroyedError("screen was destroyed")
 
-    def _forget_context(self, ctx) -> None:
+    def _forget_context(self, ctx: Context) -> None:
         with self._lock:
             if ctx in self._contexts:
                 self._contexts.remove(ctx)
@@ -286,7 +312,7 @@ class Screen:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
 
 
-def create_screen(gl=None, profile: "str | None" = None, debug=None) -> Screen:
+def create_screen(gl: moderngl.Context | None = None, profile: str | None = None, debug: DebugFlags = None) -> Screen:
     """Create a pipe_screen.
 
     With no arguments: a headless EGL (surfaceless) context.  ``gl=`` wraps

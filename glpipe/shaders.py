@@ -15,8 +15,8 @@ from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationErr
 from lowering.glsl.shadow_swizzle import compare_uses
 
 from .caps_shader import check_clip_cull_properties
-from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .dirty import Dirty, KeepGeneral
+from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .part import Area, Part
 from .templates import ShaderState
 
@@ -32,8 +32,13 @@ STAGE_PROCESSOR = {
 
 # Graphics stages in pipeline order: the order GL shaders are attached and the
 # order of the program-cache key.
-GRAPHICS_STAGES = (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
-                   ShaderType.GEOMETRY, ShaderType.FRAGMENT)
+GRAPHICS_STAGES = (
+    ShaderType.VERTEX,
+    ShaderType.TESS_CTRL,
+    ShaderType.TESS_EVAL,
+    ShaderType.GEOMETRY,
+    ShaderType.FRAGMENT,
+)
 
 # Distinct variant-input combinations remembered before that cache starts over.
 _MAX_INPUT_COMBINATIONS = 1024
@@ -52,8 +57,18 @@ _STAGE_FEATURE = {
 class ShaderCSO:
     """A shader state object: the validated TGSI plus its compiled variants."""
 
-    __slots__ = ("context", "stage", "tokens", "ir", "info", "stream_output", "variants", "destroyed",
-                 "window_space", "compare_uses")
+    __slots__ = (
+        "context",
+        "stage",
+        "tokens",
+        "ir",
+        "info",
+        "stream_output",
+        "variants",
+        "destroyed",
+        "window_space",
+        "compare_uses",
+    )
 
     def __init__(self, context, stage: ShaderType, tokens: str, ir, info, stream_output):
         self.context = context
@@ -67,7 +82,7 @@ class ShaderCSO:
         # (SVIEWs read by comparing lookups, by comparing TG4), for the shadow-swizzle
         # key and the texture plan (lowering/glsl/shadow_swizzle.py).
         self.compare_uses = compare_uses(ir)
-        self.variants: "dict" = {}  # VariantKey -> ShaderVariant
+        self.variants: dict = {}  # VariantKey -> ShaderVariant
         self.destroyed = False
 
     def __repr__(self) -> str:
@@ -94,11 +109,20 @@ class Program:
     gl_ClipDistance[i] its last vertex stage writes (``clip_mask``,
     glpipe/raster/rasterizer.py)."""
 
-    __slots__ = ("gl_program", "variants", "tex_plan", "cb_plan", "uses_drawid", "clip_mask", "cull_clip_mask",
-                 "switch_bits")
+    __slots__ = (
+        "gl_program",
+        "variants",
+        "tex_plan",
+        "cb_plan",
+        "uses_drawid",
+        "clip_mask",
+        "cull_clip_mask",
+        "switch_bits",
+    )
 
-    def __init__(self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (),
-                 uses_drawid: bool = False):
+    def __init__(
+        self, gl_program: int, variants: tuple, tex_plan: tuple = (), cb_plan: tuple = (), uses_drawid: bool = False
+    ):
         self.gl_program = gl_program
         self.variants = variants
         self.tex_plan = tex_plan
@@ -127,7 +151,7 @@ class VariantInput:
         return f"VariantInput({self.value!r})"
 
 
-_VARIANT_INPUTS: "dict[object, VariantInput]" = {}
+_VARIANT_INPUTS: dict[object, VariantInput] = {}
 
 
 def variant_input(value) -> VariantInput:
@@ -152,8 +176,11 @@ def _binding_tables(reflection):
     """(uniform block name -> binding, sampler uniform name -> unit, storage block
     name -> binding) from a lowering reflection record, for GLSL without
     ``layout(binding=)``."""
-    return (dict(reflection.uniform_block_bindings), dict(reflection.sampler_units),
-            dict(reflection.storage_block_bindings))
+    return (
+        dict(reflection.uniform_block_bindings),
+        dict(reflection.sampler_units),
+        dict(reflection.storage_block_bindings),
+    )
 
 
 def apply_bindings(gl, prog: int, reflection) -> None:
@@ -222,11 +249,15 @@ def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
         text = f"'{dump_declaration(decl)}'" + (f" (line {decl.line})" if decl.line is not None else "")
         limit = screen.get_shader_param(stage, cap)
         if limit == 0:
-            raise UnsupportedError(f"{what}: declaration {text}: {file} needs PIPE_SHADER_CAP_{cap.name}, "
-                                   f"which is 0 for the {stage.name} stage on this screen")
+            raise UnsupportedError(
+                f"{what}: declaration {text}: {file} needs PIPE_SHADER_CAP_{cap.name}, "
+                f"which is 0 for the {stage.name} stage on this screen"
+            )
         if used > limit:
-            raise UnsupportedError(f"{what}: declaration {text} needs {used} of PIPE_SHADER_CAP_{cap.name}; "
-                                   f"this screen allows {limit} for the {stage.name} stage{host_limit}")
+            raise UnsupportedError(
+                f"{what}: declaration {text} needs {used} of PIPE_SHADER_CAP_{cap.name}; "
+                f"this screen allows {limit} for the {stage.name} stage{host_limit}"
+            )
 
 
 class ShaderPart(Part):
@@ -237,8 +268,8 @@ class ShaderPart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.shaders = [None] * len(STAGE_PROCESSOR)  # indexed by ShaderType; never replaced (others keep it)
-        self._programs: "dict[tuple, Program]" = {}  # variants tuple -> Program
-        self._programs_by_inputs: "dict[tuple, Program]" = {}  # _variant_inputs() -> Program
+        self._programs: dict[tuple, Program] = {}  # variants tuple -> Program
+        self._programs_by_inputs: dict[tuple, Program] = {}  # _variant_inputs() -> Program
         self.program = None
         self.program_drawid = False  # the current program reads DRAWID (_use_program)
         # The variant-key area's two calls, handed over by it (built after
@@ -271,12 +302,13 @@ class ShaderPart(Part):
             raise InvalidArgumentError(f"{what}: tokens must be TGSI text (str), got {type(tokens).__name__}")
         feat = _STAGE_FEATURE.get(stage)
         if feat is not None and not ctx.screen.profile.has(feat):
-            raise UnsupportedError(f"{what}: the {stage.name} stage needs the host feature {feat!r} "
-                                   f"(not on the {ctx.screen.profile.name} profile)")
+            raise UnsupportedError(
+                f"{what}: the {stage.name} stage needs the host feature {feat!r} "
+                f"(not on the {ctx.screen.profile.name} profile)"
+            )
         ir = parse(tokens)
         if ir.processor != STAGE_PROCESSOR[stage]:
-            raise ShaderValidationError(
-                f"{what}: TGSI header is {ir.processor}, expected {STAGE_PROCESSOR[stage]}")
+            raise ShaderValidationError(f"{what}: TGSI header is {ir.processor}, expected {STAGE_PROCESSOR[stage]}")
         info = validate(ir)
         stream_output = getattr(state, "stream_output", None)
         self._check_shader_limits(stage, ir, info, what, stream_output)
@@ -303,34 +335,55 @@ class ShaderPart(Part):
         ]
         if stage in (ShaderType.TESS_CTRL, ShaderType.TESS_EVAL):
             patch = sum(1 for io in info.inputs + info.outputs if io.semantic == "PATCH")
-            checks.append((patch, screen.get_param(Cap.MAX_SHADER_PATCH_VARYINGS), "PATCH varyings",
-                           "PIPE_CAP_MAX_SHADER_PATCH_VARYINGS"))
+            checks.append(
+                (
+                    patch,
+                    screen.get_param(Cap.MAX_SHADER_PATCH_VARYINGS),
+                    "PATCH varyings",
+                    "PIPE_CAP_MAX_SHADER_PATCH_VARYINGS",
+                )
+            )
         if stage == ShaderType.GEOMETRY:
             if int(ir.property("GS_INVOCATIONS", 1)) > 1 and not screen.profile.has("gpu_shader5"):
-                raise UnsupportedError(f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
-                                       f"(not on the {screen.profile.name} profile)")
-            checks.append((int(ir.property("GS_INVOCATIONS", 1)), max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
-                           "GS_INVOCATIONS", "PIPE_CAP_MAX_GS_INVOCATIONS"))
-            checks.append((int(ir.property("GS_MAX_OUTPUT_VERTICES", 0)),
-                           screen.get_param(Cap.MAX_GEOMETRY_OUTPUT_VERTICES), "GS_MAX_OUTPUT_VERTICES",
-                           "PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES"))
+                raise UnsupportedError(
+                    f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
+                    f"(not on the {screen.profile.name} profile)"
+                )
+            checks.append(
+                (
+                    int(ir.property("GS_INVOCATIONS", 1)),
+                    max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
+                    "GS_INVOCATIONS",
+                    "PIPE_CAP_MAX_GS_INVOCATIONS",
+                )
+            )
+            checks.append(
+                (
+                    int(ir.property("GS_MAX_OUTPUT_VERTICES", 0)),
+                    screen.get_param(Cap.MAX_GEOMETRY_OUTPUT_VERTICES),
+                    "GS_MAX_OUTPUT_VERTICES",
+                    "PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES",
+                )
+            )
         for used, limit, name, cap in checks:
             if used > limit:
-                raise ShaderValidationError(f"{what}: the shader uses {used} {name}; this screen allows {limit} "
-                                            f"({cap})")
+                raise ShaderValidationError(
+                    f"{what}: the shader uses {used} {name}; this screen allows {limit} ({cap})"
+                )
         _check_declared_slots(screen, stage, ir, what)
         so = getattr(stream_output, "output", ())
         if so and screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS) == 0:
-            raise UnsupportedError(f"{what}: ShaderState.stream_output captures {len(so)} output(s), but "
-                                   "PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS is 0 on this screen (stream output is "
-                                   "not available)")
+            raise UnsupportedError(
+                f"{what}: ShaderState.stream_output captures {len(so)} output(s), but "
+                "PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS is 0 on this screen (stream output is "
+                "not available)"
+            )
 
     def _bind_shader(self, stage: ShaderType, cso) -> None:
         if cso is not None:
             self.ctx._check_cso(cso, ShaderCSO, f"bind_{_SHORT[stage]}_state")
             if cso.stage != stage:
-                raise InvalidArgumentError(
-                    f"bind_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
+                raise InvalidArgumentError(f"bind_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
         if self.shaders[stage] is cso:
             return
         self.shaders[stage] = cso
@@ -366,7 +419,7 @@ class ShaderPart(Part):
                 ctx.viewport_part.note_window_space()
             ctx.vertex_layer_part.shaders_changed()
         gl = ctx.gl
-        for inputs in [k for k in self._programs_by_inputs if cso in k[:len(GRAPHICS_STAGES)]]:
+        for inputs in [k for k in self._programs_by_inputs if cso in k[: len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
         for key in [k for k in self._programs if any(v is not None and v.cso is cso for v in k)]:
             prog = self._programs.pop(key)
@@ -395,9 +448,14 @@ class ShaderPart(Part):
 
         ctx = self.ctx
         prof = ctx.screen.profile
-        glsl = to_glsl(cso.info, glsl_version=prof.glsl_version, key=key,
-                       extensions=prof.extensions, bindings=ctx.bindings,
-                       host_facts=ctx.screen.host_facts.holds)
+        glsl = to_glsl(
+            cso.info,
+            glsl_version=prof.glsl_version,
+            key=key,
+            extensions=prof.extensions,
+            bindings=ctx.bindings,
+            host_facts=ctx.screen.host_facts.holds,
+        )
         gl = ctx.gl
         kind = _GL_SHADER_KIND[cso.stage](gl)
         shader = gl.glCreateShader(kind)
@@ -408,8 +466,10 @@ class ShaderPart(Part):
             gl.glDeleteShader(shader)
             log = log.decode(errors="replace") if isinstance(log, bytes) else str(log)
             # A lowering that emits GLSL the host rejects is a glpipe bug: say so.
-            raise PipeError(f"internal error: the host rejected the GLSL lowered from this "
-                            f"{cso.stage.name} shader:\n{log}\n--- GLSL ---\n{glsl.source}")
+            raise PipeError(
+                f"internal error: the host rejected the GLSL lowered from this "
+                f"{cso.stage.name} shader:\n{log}\n--- GLSL ---\n{glsl.source}"
+            )
         ctx.screen.counters.shader_variants += 1
         return ShaderVariant(cso, key, glsl, int(shader))
 
@@ -436,11 +496,14 @@ class ShaderPart(Part):
                 gl.glDetachShader(prog, v.gl_shader)
         ctx.host.check("linking a program")
         ctx.screen.counters.programs_linked += 1
-        uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None
-                          for sv in v.cso.info.system_values)
-        return Program(int(prog), variants, ctx.sampler_views_part.texture_plan(variants),
-                       ctx.constbuf_part._constant_plan(variants),
-                       uses_drawid)
+        uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None for sv in v.cso.info.system_values)
+        return Program(
+            int(prog),
+            variants,
+            ctx.sampler_views_part.texture_plan(variants),
+            ctx.constbuf_part._constant_plan(variants),
+            uses_drawid,
+        )
 
     def _emit_program(self) -> None:
         """Bind the program of the bound shaders' variants for the current
@@ -462,8 +525,9 @@ class ShaderPart(Part):
     def _select_program(self, inputs: tuple) -> Program:
         """The program of the variants ``inputs`` select (linked on first use)."""
         variant_key = self._variant_key
-        variants = []
-        for stage, cso in zip(GRAPHICS_STAGES, inputs):
+        variants: list = []
+        # ``inputs``: one CSO per stage, then the variant environment (not zipped).
+        for stage, cso in zip(GRAPHICS_STAGES, inputs, strict=False):
             # (inputs, not self.shaders: glpipe/raster/line_stipple.py may supply a generated GS)
             if cso is None:
                 variants.append(None)
@@ -562,13 +626,20 @@ def _make_stage_methods():
         def create(self, state, _stage=stage):
             return self._create_shader(_stage, state)
 
-        def bind(self, cso, _stage=stage, _slot=int(stage), _vs=stage == ShaderType.VERTEX,
-                 _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL)):
+        def bind(
+            self,
+            cso,
+            _stage=stage,
+            _slot=int(stage),
+            _vs=stage == ShaderType.VERTEX,
+            _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL),
+        ):
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
             ctx = self.ctx
-            if cso is not None and (type(cso) is not ShaderCSO or cso.context is not ctx or cso.destroyed
-                                    or cso.stage is not _stage):
+            if cso is not None and (
+                type(cso) is not ShaderCSO or cso.context is not ctx or cso.destroyed or cso.stage is not _stage
+            ):
                 self._bind_shader(_stage, cso)
                 return
             shaders = self.shaders
@@ -586,8 +657,11 @@ def _make_stage_methods():
         create.__doc__ = f"pipe_context::create_{short}_state: parse and validate TGSI once."
         bind.__doc__ = f"pipe_context::bind_{short}_state (None unbinds)."
         delete.__doc__ = f"pipe_context::delete_{short}_state (unbinds it if bound)."
-        for name, fn in ((f"create_{short}_state", create), (f"bind_{short}_state", bind),
-                         (f"delete_{short}_state", delete)):
+        for name, fn in (
+            (f"create_{short}_state", create),
+            (f"bind_{short}_state", bind),
+            (f"delete_{short}_state", delete),
+        ):
             fn.__name__ = name
             methods[name] = fn
         methods[f"destroy_{short}_state"] = delete  # the spec's spelling
@@ -600,7 +674,8 @@ for _name, _fn in _STAGE_METHODS.items():
 
 
 AREA = Area(
-    "shader_part", part=ShaderPart,
+    "shader_part",
+    part=ShaderPart,
     methods=tuple(_STAGE_METHODS),  # create_/bind_/delete_/destroy_{vs,fs,gs,tcs,tes}_state
     # The program first: the variant keys read the other areas' state, linking binds the program.
     rows=((Dirty.PROGRAM | Dirty.SHADERS, ShaderPart._emit_program),),
@@ -608,5 +683,14 @@ AREA = Area(
     drop_caches=ShaderPart._drop_program_caches,
 )
 
-__all__ = ["AREA", "ShaderCSO", "ShaderVariant", "Program", "ShaderPart", "STAGE_PROCESSOR", "GRAPHICS_STAGES",
-           "VariantInput", "variant_input"]
+__all__ = [
+    "AREA",
+    "ShaderCSO",
+    "ShaderVariant",
+    "Program",
+    "ShaderPart",
+    "STAGE_PROCESSOR",
+    "GRAPHICS_STAGES",
+    "VariantInput",
+    "variant_input",
+]

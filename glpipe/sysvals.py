@@ -23,10 +23,11 @@ from .part import Area, Part
 # GLSL base type of a field -> numpy element type of its 4 components.
 _ELEMENT = {"vec4": np.float32, "uvec4": np.uint32, "ivec4": np.int32}
 
+
 class _Field(NamedTuple):
     """Where a field of the block lives in the CPU copy."""
 
-    word: int    # first 32-bit word
+    word: int  # first 32-bit word
     nwords: int  # number of words (4 per element)
     dtype: type  # numpy element type
 
@@ -46,7 +47,7 @@ class SysvalsPart(Part):
         self._sysvals = np.zeros(SYSVALS_SIZE, np.uint8)
         # One typed view per element kind over the same bytes.
         self._sysvals_views = {dt: self._sysvals.view(dt) for dt in set(_ELEMENT.values())}
-        self._sysvals_lo = 0                 # dirty byte range [lo, hi)
+        self._sysvals_lo = 0  # dirty byte range [lo, hi)
         self._sysvals_hi = SYSVALS_SIZE
         self._sysvals_binding = ctx.bindings.sysvals_binding
         self._gl_uniform_buffer = int(gl.GL_UNIFORM_BUFFER)
@@ -54,7 +55,7 @@ class SysvalsPart(Part):
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, self._sysvals_ubo)
         gl.glBufferData(gl.GL_UNIFORM_BUFFER, SYSVALS_SIZE, None, gl.GL_DYNAMIC_DRAW)
         gl.glBindBuffer(gl.GL_UNIFORM_BUFFER, 0)
-        self._sysvals_bound = False          # whether the binding point holds our UBO
+        self._sysvals_bound = False  # whether the binding point holds our UBO
         # TXQ .w without textureQueryLevels (gl33): bound views' level counts, written
         # at bind time (set_view_levels); the first word of sysvals.view_levels.
         self._view_levels_word0 = field_offset("view_levels") // 4
@@ -110,14 +111,17 @@ class SysvalsPart(Part):
         CSOs (their ``lodq`` tuple; None: an empty slot, zeros).  Called by
         bind_sampler_states, only on hosts without textureQueryLod (LODQ)."""
         for k, cso in enumerate(samplers):
-            self._set_sysval("sampler_lod", cso.lodq if cso is not None else (0.0, 0.0, 0.0, 0.0),
-                             sampler_lod_index(stage, start + k))
+            self._set_sysval(
+                "sampler_lod",
+                cso.lodq if cso is not None else (0.0, 0.0, 0.0, 0.0),
+                sampler_lod_index(stage, start + k),
+            )
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""
         word, _nwords, dtype = _FIELDS[name]
         start = word + 4 * index
-        return tuple(self._sysvals_views[dtype][start:start + 4].tolist())
+        return tuple(self._sysvals_views[dtype][start : start + 4].tolist())
 
     def _emit_sysvals(self) -> None:
         """Upload the dirty byte range of the block and keep it bound."""
@@ -176,7 +180,8 @@ class SysvalsPart(Part):
 
 
 AREA = Area(
-    "sysvals_part", part=SysvalsPart,
+    "sysvals_part",
+    part=SysvalsPart,
     rows=((Dirty.FRAMEBUFFER | Dirty.VIEWPORT, SysvalsPart._emit_transform_sysvals),),  # fb size, viewport 0
     late_rows=((Dirty.SYSVALS, SysvalsPart._emit_sysvals),),  # the upload: after every row that sets one
     destroy=SysvalsPart.destroy,

@@ -12,36 +12,89 @@ import dataclasses
 import operator
 from enum import Enum
 from numbers import Integral, Number, Real
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform
 
 from glpipe.enums import (
-    PIPE_MAX_COLOR_BUFS, PIPE_MAX_CLIP_PLANES, PIPE_MAX_SO_BUFFERS, PIPE_MAX_SO_OUTPUTS,
-    PIPE_MAX_WINDOW_RECTANGLES, Bind, Blend, BlendFactor, ConservativeRaster, Face, Func,
-    ImageAccess, LogicOp, Mask, PolygonMode, Prim, ResourceFlag, ShaderIR, SpriteCoord,
-    StencilOp, Swizzle, Target, TexCompare, TexFilter, TexMipFilter, TexReduction, TexWrap,
-    Usage, ViewportSwizzle,
+    PIPE_MAX_CLIP_PLANES,
+    PIPE_MAX_COLOR_BUFS,
+    PIPE_MAX_SO_BUFFERS,
+    PIPE_MAX_SO_OUTPUTS,
+    PIPE_MAX_WINDOW_RECTANGLES,
+    Bind,
+    Blend,
+    BlendFactor,
+    ConservativeRaster,
+    Face,
+    Func,
+    ImageAccess,
+    LogicOp,
+    Mask,
+    PolygonMode,
+    Prim,
+    ResourceFlag,
+    ShaderIR,
+    SpriteCoord,
+    StencilOp,
+    Swizzle,
+    Target,
+    TexCompare,
+    TexFilter,
+    TexMipFilter,
+    TexReduction,
+    TexWrap,
+    Usage,
+    ViewportSwizzle,
 )
 from glpipe.errors import InvalidArgumentError
+from glpipe.formats import Format
 
-try:
-    from glpipe.formats import Format
-    _FORMAT_NONE: Any = Format.NONE
-except ModuleNotFoundError as _exc:  # pragma: no cover - only while formats.py is absent
-    if _exc.name != "glpipe.formats":
-        raise
-    _FORMAT_NONE = 0  # PIPE_FORMAT_NONE
+_FORMAT_NONE = Format.NONE
 
 __all__ = [
-    "BlendState", "RTBlendState", "RasterizerState", "DepthStencilAlphaState",
-    "StencilState", "SamplerState", "SamplerViewTemplate", "SurfaceTemplate", "ImageView",
-    "ShaderBuffer", "ConstantBuffer", "VertexElement", "VertexBuffer", "FramebufferState",
-    "ViewportState", "ScissorState", "ClipState", "PolyStipple", "StencilRef", "Box",
-    "ResourceTemplate", "DrawInfo", "DrawStartCountBias", "DrawIndirectInfo", "GridInfo",
-    "BlitSide", "BlitInfo", "ShaderState", "ComputeState", "StreamOutputInfo",
-    "StreamOutput", "SOStatistics", "PipelineStatistics", "TimestampDisjoint",
+    "BlendState",
+    "RTBlendState",
+    "RasterizerState",
+    "DepthStencilAlphaState",
+    "StencilState",
+    "SamplerState",
+    "SamplerViewTemplate",
+    "SurfaceTemplate",
+    "ImageView",
+    "ShaderBuffer",
+    "ConstantBuffer",
+    "VertexElement",
+    "VertexBuffer",
+    "FramebufferState",
+    "ViewportState",
+    "ScissorState",
+    "ClipState",
+    "PolyStipple",
+    "StencilRef",
+    "Box",
+    "ResourceTemplate",
+    "DrawInfo",
+    "DrawStartCountBias",
+    "DrawIndirectInfo",
+    "GridInfo",
+    "BlitSide",
+    "BlitInfo",
+    "ShaderState",
+    "ComputeState",
+    "StreamOutputInfo",
+    "StreamOutput",
+    "SOStatistics",
+    "PipelineStatistics",
+    "TimestampDisjoint",
 ]
 
-_template = dataclasses.dataclass(frozen=True, eq=False)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def _template(cls: type[_T]) -> type[_T]:
+    """A frozen, keyword-constructible dataclass (equality and hashing are
+    ``_Template``'s)."""
+    return dataclasses.dataclass(frozen=True, eq=False)(cls)
 
 
 def _as_bool(value: Any):
@@ -74,7 +127,7 @@ class _Template:
     _numeric_tuples: frozenset = frozenset()
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]  # every subclass is a @_template dataclass
             value = getattr(self, f.name)
             if f.name in self._counted:
                 new = self._normalise_counted(f.name, value)
@@ -112,8 +165,7 @@ class _Template:
             try:
                 return operator.index(value)
             except TypeError:
-                raise InvalidArgumentError(
-                    f"{self._where(name)}: expected an integer, got {value!r}") from None
+                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {value!r}") from None
         if isinstance(default, float):
             if isinstance(value, Real) and not isinstance(value, bool):
                 return float(value)
@@ -124,26 +176,26 @@ class _Template:
             raise InvalidArgumentError(f"{self._where(name)}: expected text, got {value!r}")
         if isinstance(value, type(default)):  # a nested template
             return value
-        raise InvalidArgumentError(
-            f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
+        raise InvalidArgumentError(f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
 
     def _normalise_tuple(self, name: str, value: Any, default: tuple) -> tuple:
         """A C array: pad a short sequence from ``default``, reject a long one."""
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
             raise InvalidArgumentError(
-                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}")
+                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}"
+            )
         items = list(value)
         if len(items) > len(default):
             raise InvalidArgumentError(
-                f"{self._where(name)}: {len(items)} entries given, at most {len(default)} allowed")
-        items += default[len(items):]
+                f"{self._where(name)}: {len(items)} entries given, at most {len(default)} allowed"
+            )
+        items += default[len(items) :]
         if name in self._numeric_tuples:
             for item in items:
                 if isinstance(item, bool) or not isinstance(item, Real):
                     raise InvalidArgumentError(f"{self._where(name)}: {item!r} is not a number")
             return tuple(int(i) if isinstance(i, Integral) else float(i) for i in items)
-        return tuple(self._normalise(f"{name}[{i}]", item, default[i])
-                     for i, item in enumerate(items))
+        return tuple(self._normalise(f"{name}[{i}]", item, default[i]) for i, item in enumerate(items))
 
     def _normalise_counted(self, name: str, value: Any) -> tuple:
         """An array C pairs with a count field: keep its length, derive the count."""
@@ -152,20 +204,17 @@ class _Template:
             raise InvalidArgumentError(f"{self._where(name)}: expected a sequence, got {value!r}")
         items = tuple(value)
         if len(items) > maximum:
-            raise InvalidArgumentError(
-                f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
+            raise InvalidArgumentError(f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
         for i, item in enumerate(items):
             if not isinstance(item, elem_type):
-                raise InvalidArgumentError(
-                    f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
+                raise InvalidArgumentError(f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
         count = getattr(self, count_name)
         if count is None:
             object.__setattr__(self, count_name, len(items))
         else:
             count = self._normalise(count_name, count, 0)
             if not 0 <= count <= len(items):
-                raise InvalidArgumentError(
-                    f"{self._where(count_name)}: {count} but {len(items)} {name} given")
+                raise InvalidArgumentError(f"{self._where(count_name)}: {count} but {len(items)} {name} given")
             object.__setattr__(self, count_name, count)
         return items
 
@@ -184,9 +233,11 @@ class _Template:
         """Field values, with references (None-default fields) replaced by identity."""
         key = self._key_cache
         if key is None:
-            key = tuple(("<ref>", id(value)) if is_ref and value is not None else value
-                        for name, is_ref in _key_plan(type(self))
-                        for value in (getattr(self, name),))
+            key = tuple(
+                ("<ref>", id(value)) if is_ref and value is not None else value
+                for name, is_ref in _key_plan(type(self))
+                for value in (getattr(self, name),)
+            )
             object.__setattr__(self, "_key_cache", key)
         return key
 
@@ -226,26 +277,27 @@ def _key_plan(cls) -> tuple:
     plan = _KEY_PLANS.get(cls)
     if plan is None:
         plan = _KEY_PLANS[cls] = tuple(
-            (f.name, _default_of(f) is None and f.name not in _COUNT_FIELDS) for f in dataclasses.fields(cls))
+            (f.name, _default_of(f) is None and f.name not in _COUNT_FIELDS) for f in dataclasses.fields(cls)
+        )
     return plan
 
 
 # Fields whose None default means "derive me", not "a reference".
-_COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles",
-                           "is_user_buffer", "has_user_indices"})
+_COUNT_FIELDS = frozenset({"nr_cbufs", "num_outputs", "num_window_rectangles", "is_user_buffer", "has_user_indices"})
 
 
 def _default_of(f: dataclasses.Field) -> Any:
     if f.default is not dataclasses.MISSING:
         return f.default
-    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return f.default_factory()  # type: ignore[misc]
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
     return None
 
 
 # ---------------------------------------------------------------------------
 # Blend, depth/stencil/alpha, rasterizer
 # ---------------------------------------------------------------------------
+
 
 @_template
 class RTBlendState(_Template):
@@ -373,6 +425,7 @@ class RasterizerState(_Template):
 # Non-CSO state
 # ---------------------------------------------------------------------------
 
+
 @_template
 class PolyStipple(_Template):
     """struct pipe_poly_stipple: 32 rows of a 32x32 pattern."""
@@ -435,6 +488,7 @@ class Box(_Template):
 # ---------------------------------------------------------------------------
 # Samplers, views, buffers
 # ---------------------------------------------------------------------------
+
 
 @_template
 class SamplerState(_Template):
@@ -592,14 +646,14 @@ class FramebufferState(_Template):
         else:
             nr = self._normalise("nr_cbufs", self.nr_cbufs, 0)
             if not 0 <= nr <= PIPE_MAX_COLOR_BUFS:
-                raise InvalidArgumentError(
-                    f"FramebufferState.nr_cbufs: {nr} is outside 0..{PIPE_MAX_COLOR_BUFS}")
+                raise InvalidArgumentError(f"FramebufferState.nr_cbufs: {nr} is outside 0..{PIPE_MAX_COLOR_BUFS}")
         object.__setattr__(self, "nr_cbufs", nr)
 
 
 # ---------------------------------------------------------------------------
 # Resources, draws, compute, blits
 # ---------------------------------------------------------------------------
+
 
 @_template
 class ResourceTemplate(_Template):
@@ -658,8 +712,7 @@ class DrawInfo(_Template):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.index_size not in (0, 1, 2, 4):
-            raise InvalidArgumentError(
-                f"DrawInfo.index_size: {self.index_size} (must be 0, 1, 2 or 4 bytes)")
+            raise InvalidArgumentError(f"DrawInfo.index_size: {self.index_size} (must be 0, 1, 2 or 4 bytes)")
         if self.has_user_indices is None:
             derived = self.index is not None and _is_user_memory(self.index)
         else:
@@ -727,8 +780,7 @@ class BlitSide(_Template):
 class BlitInfo(_Template):
     """struct pipe_blit_info (dst/src are BlitSide; swizzle defaults to identity)."""
 
-    _counted = {"window_rectangles": ("num_window_rectangles", ScissorState,
-                                      PIPE_MAX_WINDOW_RECTANGLES)}
+    _counted = {"window_rectangles": ("num_window_rectangles", ScissorState, PIPE_MAX_WINDOW_RECTANGLES)}
 
     dst: BlitSide = BlitSide()
     src: BlitSide = BlitSide()
@@ -750,6 +802,7 @@ class BlitInfo(_Template):
 # ---------------------------------------------------------------------------
 # Shaders and stream output
 # ---------------------------------------------------------------------------
+
 
 @_template
 class StreamOutput(_Template):
@@ -798,6 +851,7 @@ class ComputeState(_Template):
 # ---------------------------------------------------------------------------
 # Query results (p_defines.h pipe_query_data_*)
 # ---------------------------------------------------------------------------
+
 
 @_template
 class SOStatistics(_Template):

@@ -21,7 +21,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .enums import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
-from .resource import _BUFFER_DATA_USAGE, _profile_has
+from .resource import _BUFFER_DATA_USAGE
 from .templates import Box
 
 # Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
@@ -67,11 +67,16 @@ def _raw() -> dict:
         from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_1, GL_1_2, GL_1_3, GL_1_5
 
         _raw_gl = {
-            "get": GL_1_0.glGetTexImage, "cget": GL_1_3.glGetCompressedTexImage,
-            "sub1": GL_1_1.glTexSubImage1D, "sub2": GL_1_1.glTexSubImage2D, "sub3": GL_1_2.glTexSubImage3D,
-            "csub1": GL_1_3.glCompressedTexSubImage1D, "csub2": GL_1_3.glCompressedTexSubImage2D,
+            "get": GL_1_0.glGetTexImage,
+            "cget": GL_1_3.glGetCompressedTexImage,
+            "sub1": GL_1_1.glTexSubImage1D,
+            "sub2": GL_1_1.glTexSubImage2D,
+            "sub3": GL_1_2.glTexSubImage3D,
+            "csub1": GL_1_3.glCompressedTexSubImage1D,
+            "csub2": GL_1_3.glCompressedTexSubImage2D,
             "csub3": GL_1_3.glCompressedTexSubImage3D,
-            "buf_sub": GL_1_5.glBufferSubData, "buf_get": GL_1_5.glGetBufferSubData,
+            "buf_sub": GL_1_5.glBufferSubData,
+            "buf_get": GL_1_5.glGetBufferSubData,
         }
     return _raw_gl
 
@@ -85,7 +90,7 @@ def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
     align = max(1, align)
     raw = np.empty(nbytes + align, np.uint8)
     off = (phase - raw.ctypes.data) % align
-    return raw[off:off + nbytes]
+    return raw[off : off + nbytes]
 
 
 def _bytes_of(data, what: str) -> np.ndarray:
@@ -95,8 +100,9 @@ def _bytes_of(data, what: str) -> np.ndarray:
     try:
         mv = memoryview(data)
     except TypeError:
-        raise InvalidArgumentError(f"{what}: data must support the buffer protocol, got {type(data).__name__}") \
-            from None
+        raise InvalidArgumentError(
+            f"{what}: data must support the buffer protocol, got {type(data).__name__}"
+        ) from None
     if not mv.c_contiguous:
         raise InvalidArgumentError(f"{what}: data must be C-contiguous")
     return np.frombuffer(mv.cast("B"), np.uint8)
@@ -153,8 +159,7 @@ class _Region:
         self.nbx = -(-w // bw)
         self.nby = -(-h // bh)
         self.bs = desc.blocksize
-        self.host_bs = (util_format_description(host.transfer_as).blocksize
-                        if host.transfer_as is not None else self.bs)
+        self.host_bs = util_format_description(host.transfer_as).blocksize if host.transfer_as is not None else self.bs
         self.stride = self.nbx * self.bs
         self.layer_stride = self.stride * self.nby
         self.nbytes = self.layer_stride * d
@@ -171,8 +176,9 @@ def _check_usage(usage, what: str) -> Map:
 def _texture_region(res, level, box, what: str) -> _Region:
     """Validate ``box`` against ``level`` of texture ``res``."""
     if res.nr_samples > 1:
-        raise UnsupportedError(f"{what}: multisampled textures cannot be mapped or written by glpipe "
-                               f"(resolve with a blit first)")
+        raise UnsupportedError(
+            f"{what}: multisampled textures cannot be mapped or written by glpipe (resolve with a blit first)"
+        )
     level = _int_arg(level, "level", what)
     if not 0 <= level <= res.last_level:
         raise InvalidArgumentError(f"{what}: level {level} outside the resource's levels 0..{res.last_level}")
@@ -184,16 +190,19 @@ def _texture_region(res, level, box, what: str) -> _Region:
     y, h = (box.y, box.height) if has_y else (box.y, box.height or 1)
     z, d = (box.z, box.depth) if has_z else (box.z, box.depth or 1)
     if not has_y and (y != 0 or h != 1):
-        raise InvalidArgumentError(f"{what}: box {box!r}: a {Target(res.target).name} has no y; "
-                                   f"y must be 0 and height 0 or 1")
+        raise InvalidArgumentError(
+            f"{what}: box {box!r}: a {Target(res.target).name} has no y; y must be 0 and height 0 or 1"
+        )
     if not has_z and (z != 0 or d != 1):
-        raise InvalidArgumentError(f"{what}: box {box!r}: a {Target(res.target).name} has no layers; "
-                                   f"z must be 0 and depth 0 or 1")
+        raise InvalidArgumentError(
+            f"{what}: box {box!r}: a {Target(res.target).name} has no layers; z must be 0 and depth 0 or 1"
+        )
     if w <= 0 or h <= 0 or d <= 0:
         raise InvalidArgumentError(f"{what}: box {box!r} is empty or negative")
     if x < 0 or y < 0 or z < 0 or x + w > lw or y + h > lh or z + d > ld:
-        raise InvalidArgumentError(f"{what}: box {box!r} is outside level {level} of the resource "
-                                   f"({lw}x{lh}, {ld} layers/slices)")
+        raise InvalidArgumentError(
+            f"{what}: box {box!r} is outside level {level} of the resource ({lw}x{lh}, {ld} layers/slices)"
+        )
     region = _Region(res, level, x, y, z, w, h, d)
     desc = region.desc
     bw, bh = desc.block_width, desc.block_height
@@ -201,7 +210,8 @@ def _texture_region(res, level, box, what: str) -> _Region:
     if (bw > 1 or bh > 1) and misaligned:
         raise InvalidArgumentError(
             f"{what}: box {box!r} of compressed {desc.name} must be aligned to its {bw}x{bh} blocks "
-            f"(or end at the level's edge {lw}x{lh})")
+            f"(or end at the level's edge {lw}x{lh})"
+        )
     return region
 
 
@@ -220,8 +230,9 @@ def _buffer_range(res, box, what: str) -> _BufferRange:
     if box.width <= 0:
         raise InvalidArgumentError(f"{what}: box {box!r} is empty or negative")
     if box.x < 0 or box.x + box.width > res.width0:
-        raise InvalidArgumentError(f"{what}: box {box!r} (bytes {box.x}..{box.x + box.width - 1}) is outside "
-                                   f"the {res.width0}-byte buffer")
+        raise InvalidArgumentError(
+            f"{what}: box {box!r} (bytes {box.x}..{box.x + box.width - 1}) is outside the {res.width0}-byte buffer"
+        )
     return _BufferRange(box.x, box.width)
 
 
@@ -296,9 +307,18 @@ class _PixelPath:
     sampler slot), with the previously active unit restored."""
 
     _STORE = ("GL_PACK_ALIGNMENT", "GL_UNPACK_ALIGNMENT")
-    _ZERO = ("GL_PACK_ROW_LENGTH", "GL_PACK_SKIP_ROWS", "GL_PACK_SKIP_PIXELS", "GL_PACK_IMAGE_HEIGHT",
-             "GL_PACK_SKIP_IMAGES", "GL_UNPACK_ROW_LENGTH", "GL_UNPACK_SKIP_ROWS", "GL_UNPACK_SKIP_PIXELS",
-             "GL_UNPACK_IMAGE_HEIGHT", "GL_UNPACK_SKIP_IMAGES")
+    _ZERO = (
+        "GL_PACK_ROW_LENGTH",
+        "GL_PACK_SKIP_ROWS",
+        "GL_PACK_SKIP_PIXELS",
+        "GL_PACK_IMAGE_HEIGHT",
+        "GL_PACK_SKIP_IMAGES",
+        "GL_UNPACK_ROW_LENGTH",
+        "GL_UNPACK_SKIP_ROWS",
+        "GL_UNPACK_SKIP_PIXELS",
+        "GL_UNPACK_IMAGE_HEIGHT",
+        "GL_UNPACK_SKIP_IMAGES",
+    )
 
     def __init__(self, host, res):
         self.host = host
@@ -326,7 +346,7 @@ class _PixelPath:
         gl = self.host.gl
         gl.glBindTexture(self.res.gl_target, 0)
         gl.glActiveTexture(self.active)
-        for n, v in zip(self._STORE, self.saved_align):
+        for n, v in zip(self._STORE, self.saved_align, strict=True):
             gl.glPixelStorei(getattr(gl, n), v)
         if self.pack:
             gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, self.pack)
@@ -384,11 +404,10 @@ class TransferPart(Part):
         the host has it, else orphan mutable storage with glBufferData."""
         gl = self.ctx.gl
         if res.immutable:
-            # glInvalidateBufferData is GL 4.3 / ARB_invalidate_subdata; the
-            # features table has no row for it yet, and _profile_has answers
-            # False for a missing row.  Immutable storage cannot be orphaned,
-            # and undefined contents need no action, so that is still correct.
-            if _profile_has(self.ctx.screen.profile, "invalidate_subdata"):
+            # glInvalidateBufferData is GL 4.3 / ARB_invalidate_subdata.
+            # Without it: immutable storage cannot be orphaned, and undefined
+            # contents need no action.
+            if self.ctx.screen.profile.has("invalidate_subdata"):
                 gl.glInvalidateBufferData(res.gl_object)
             return
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
@@ -407,8 +426,9 @@ class TransferPart(Part):
         offset = _int_arg(offset, "offset", what)
         src = _bytes_of(data, what)
         if offset < 0 or offset + src.size > res.width0:
-            raise InvalidArgumentError(f"{what}: {src.size} bytes at offset {offset} do not fit the "
-                                       f"{res.width0}-byte buffer")
+            raise InvalidArgumentError(
+                f"{what}: {src.size} bytes at offset {offset} do not fit the {res.width0}-byte buffer"
+            )
         if src.size == 0:
             return
         self.ctx.host.make_current()
@@ -424,8 +444,7 @@ class TransferPart(Part):
         if region.decoded:
             # The host holds decoded texels: answer from the compressed bytes
             # the application wrote (docs/formats.md "Read-back").
-            return res.compressed_shadow.load(level, region.z, region.by, region.bx,
-                                              region.d, region.nby, region.nbx)
+            return res.compressed_shadow.load(level, region.z, region.by, region.bx, region.d, region.nby, region.nbx)
         gl = self.ctx.gl
         raw = _raw()
         hf = region.host
@@ -464,8 +483,9 @@ class TransferPart(Part):
                 z0 = region.z
         self.ctx.host.check("transfer read-back")
         hbs = region.bs if region.compressed else region.host_bs
-        part = full[z0:z0 + region.d, region.by:region.by + region.nby,
-                    region.bx * hbs:(region.bx + region.nbx) * hbs]
+        part = full[
+            z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
+        ]
         if hf.transfer_as is None:
             return np.ascontiguousarray(part)
         from fallback.format_pack import from_host
@@ -545,14 +565,18 @@ class TransferPart(Part):
         if region.d > 1 and layer_stride < (region.nby - 1) * stride + row:
             raise InvalidArgumentError(
                 f"{what}: layer_stride {layer_stride} is less than one layer of the box "
-                f"({(region.nby - 1) * stride + row} bytes at stride {stride})")
+                f"({(region.nby - 1) * stride + row} bytes at stride {stride})"
+            )
         src = _bytes_of(data, what)
         need = (region.d - 1) * layer_stride + (region.nby - 1) * stride + row
         if src.size < need:
-            raise InvalidArgumentError(f"{what}: box {box!r} with stride {stride} and layer_stride {layer_stride} "
-                                       f"needs {need} bytes of data, got {src.size}")
-        packed = np.lib.stride_tricks.as_strided(src, shape=(region.d, region.nby, row),
-                                                 strides=(layer_stride, stride, 1), writeable=False)
+            raise InvalidArgumentError(
+                f"{what}: box {box!r} with stride {stride} and layer_stride {layer_stride} "
+                f"needs {need} bytes of data, got {src.size}"
+            )
+        packed = np.lib.stride_tricks.as_strided(
+            src, shape=(region.d, region.nby, row), strides=(layer_stride, stride, 1), writeable=False
+        )
         self.ctx.host.make_current()
         self._write_texture(res, int(level), region, packed)
 
@@ -570,10 +594,12 @@ class TransferPart(Part):
             raise InvalidArgumentError(f"{what}: usage {usage!r} has neither READ nor WRITE")
         if usage & Map.READ and usage & _READ_FORBIDS:
             raise InvalidArgumentError(
-                f"{what}: {Map(usage & _READ_FORBIDS)!r} cannot be combined with READ (context.rst PIPE_MAP)")
+                f"{what}: {Map(usage & _READ_FORBIDS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
+            )
         if usage & (Map.PERSISTENT | Map.COHERENT):
-            raise UnsupportedError(f"{what}: PERSISTENT/COHERENT mappings are not supported "
-                                   f"(PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT is 0)")
+            raise UnsupportedError(
+                f"{what}: PERSISTENT/COHERENT mappings are not supported (PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT is 0)"
+            )
         if usage & (Map.DEPTH_ONLY | Map.STENCIL_ONLY):
             raise UnsupportedError(f"{what}: DEPTH_ONLY / STENCIL_ONLY mappings are not supported")
         if usage & Map.DIRECTLY:
@@ -623,11 +649,26 @@ class TransferPart(Part):
         # absolute box through the usual checks (block alignment, ...).
         h = box.height or 1 if region.h == 1 else box.height
         d = box.depth or 1 if region.d == 1 else box.depth
-        if (box.x < 0 or box.y < 0 or box.z < 0 or box.width <= 0 or h <= 0 or d <= 0
-                or box.x + box.width > region.w or box.y + h > region.h or box.z + d > region.d):
+        if (
+            box.x < 0
+            or box.y < 0
+            or box.z < 0
+            or box.width <= 0
+            or h <= 0
+            or d <= 0
+            or box.x + box.width > region.w
+            or box.y + h > region.h
+            or box.z + d > region.d
+        ):
             raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped box {transfer.box!r}")
-        absolute = Box(x=region.x + box.x, y=region.y + box.y, z=region.z + box.z,
-                       width=box.width, height=box.height, depth=box.depth)
+        absolute = Box(
+            x=region.x + box.x,
+            y=region.y + box.y,
+            z=region.z + box.z,
+            width=box.width,
+            height=box.height,
+            depth=box.depth,
+        )
         transfer._flushed.append(_texture_region(transfer.resource, transfer.level, absolute, what))
 
     def _check_transfer(self, transfer, what: str) -> None:
@@ -659,16 +700,18 @@ class TransferPart(Part):
             offset = region.offset
             if usage & Map.FLUSH_EXPLICIT:
                 for b in transfer._flushed:
-                    self._write_buffer(res, offset + b.x, data[b.x:b.x + b.width])
+                    self._write_buffer(res, offset + b.x, data[b.x : b.x + b.width])
             else:
                 self._write_buffer(res, offset, data)
             self.ctx.host.check(what)
             return
         if usage & Map.FLUSH_EXPLICIT:
             for sub in transfer._flushed:
-                part = data[sub.z - region.z:sub.z - region.z + sub.d,
-                            sub.by - region.by:sub.by - region.by + sub.nby,
-                            (sub.bx - region.bx) * sub.bs:(sub.bx - region.bx + sub.nbx) * sub.bs]
+                part = data[
+                    sub.z - region.z : sub.z - region.z + sub.d,
+                    sub.by - region.by : sub.by - region.by + sub.nby,
+                    (sub.bx - region.bx) * sub.bs : (sub.bx - region.bx + sub.nbx) * sub.bs,
+                ]
                 self._write_texture(res, transfer.level, sub, part)
         else:
             self._write_texture(res, transfer.level, region, data)
@@ -690,9 +733,16 @@ class TransferPart(Part):
 
 
 AREA = Area(
-    "transfers_part", part=TransferPart,
-    methods=("buffer_subdata", "texture_subdata", "transfer_map", "transfer_flush_region", "transfer_unmap",
-             "invalidate_resource"),
+    "transfers_part",
+    part=TransferPart,
+    methods=(
+        "buffer_subdata",
+        "texture_subdata",
+        "transfer_map",
+        "transfer_flush_region",
+        "transfer_unmap",
+        "invalidate_resource",
+    ),
     destroy=TransferPart.destroy,
 )
 

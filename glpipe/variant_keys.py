@@ -2,7 +2,7 @@
 
 ``VariantKeysPart`` (``ctx.variant_keys_part``) gathers the inputs of the
 keys -- the bound shaders and a ``VariantEnvironment`` built from the
-areas' ``variant_input`` slots and the mixin areas' state -- into one
+areas' ``variant_input`` slots and the other areas' state -- into one
 tuple the shader area looks programs up by, and computes a stage's key from
 that tuple only.  It also keys the draw's primitive class.
 docs/lowering.md "Variant keys in the context" has the table of key fields
@@ -14,16 +14,16 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
-from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
 from lowering.glsl.passes.vertex import written_clip_distances
+from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
 
-from .raster import rasterizer_keys as _r
-from .enums import Prim, ShaderType
 from .dirty import Dirty
+from .enums import Prim, ShaderType
 from .formats import util_format_description
 from .part import Area, Part, owner
+from .raster import rasterizer_keys as _r
 from .shaders import GRAPHICS_STAGES, VariantInput, variant_input
 
 _DEFAULT_KEY = VariantKey()
@@ -31,8 +31,14 @@ _POINTS, _LINES, _POLYGONS = _r.PRIM_CLASS_POINTS, _r.PRIM_CLASS_LINES, _r.PRIM_
 _OFFSET = _r.PRIM_CLASS_OFFSET
 
 # u_reduced_prim: the class of each Prim by value (PATCHES: a TES decides).
-_REDUCED = {Prim.POINTS: _POINTS, Prim.LINES: _LINES, Prim.LINE_LOOP: _LINES, Prim.LINE_STRIP: _LINES,
-            Prim.LINES_ADJACENCY: _LINES, Prim.LINE_STRIP_ADJACENCY: _LINES}
+_REDUCED = {
+    Prim.POINTS: _POINTS,
+    Prim.LINES: _LINES,
+    Prim.LINE_LOOP: _LINES,
+    Prim.LINE_STRIP: _LINES,
+    Prim.LINES_ADJACENCY: _LINES,
+    Prim.LINE_STRIP_ADJACENCY: _LINES,
+}
 _NPRIMS = max(int(p) for p in Prim) + 1
 _REDUCED_BY_MODE = tuple(_REDUCED.get(p, _POLYGONS) for p in range(_NPRIMS))
 # GS_OUTPUT_PRIMITIVE -> class (a GS emits points, line strips or triangle strips).
@@ -42,8 +48,10 @@ _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
 _REINTERPOLATED = frozenset({"INTERP_SAMPLE", "INTERP_CENTROID", "INTERP_OFFSET"})
 # What may change the class table: a shader bound (GS/TES) or deleted, a rasterizer bound.
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
-_VS, _TCS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
-                                              ShaderType.GEOMETRY, ShaderType.FRAGMENT))
+_VS, _TCS, _TES, _GS, _FS = (
+    int(s)
+    for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL, ShaderType.GEOMETRY, ShaderType.FRAGMENT)
+)
 
 
 def _format_kind(fmt) -> str:
@@ -67,34 +75,35 @@ class VariantEnvironment(NamedTuple):
 
     The first fields are the areas' ``variant_input`` slots (glpipe/part.py
     ``Area``), in ``PARTS`` order, each named after its area (``blend_part``:
-    ``blend``); the others are still read from the areas' mixin attributes."""
+    ``blend``); the others are read from the areas' attributes."""
 
     # -- the areas' variant_input slots -------------------------------------------
     blend: bool  # glpipe/blend.py dual_source_key: the blend state reads SRC1_* factors
-    dsa: int     # glpipe/depth_stencil_alpha.py alpha_func_key: ALWAYS when the alpha test is off
-    # -- read from the mixin areas ------------------------------------------------
+    dsa: int  # glpipe/depth_stencil_alpha.py alpha_func_key: ALWAYS when the alpha test is off
+    # -- read from the areas' attributes ------------------------------------------
     fb_kinds: VariantInput  # glpipe/framebuffer.py: (kinds of the cbufs' formats, nr_cbufs)
-    vs_input: "VariantInput | None"  # glpipe/vertex.py: vs_input_types of the bound vertex elements
-    rast: VariantInput          # glpipe/raster/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
+    vs_input: VariantInput | None  # glpipe/vertex.py: vs_input_types of the bound vertex elements
+    rast: VariantInput  # glpipe/raster/rasterizer.py: the bound rasterizer's key fields (rasterizer_keys.KEY_*)
     window_rects: VariantInput  # glpipe/raster/rasterizer.py: (count, include) of set_window_rectangles
-    y_flip: bool                # glpipe/viewport.py: viewport 0 has a negative y scale
+    y_flip: bool  # glpipe/viewport.py: viewport 0 has a negative y scale
     # The draw's primitive class (| PRIM_CLASS_OFFSET), only while the
     # rasterizer has a class-sensitive field on; else None.
-    prim_class: "int | None"
-    line_stipple: int     # glpipe/raster/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
+    prim_class: int | None
+    line_stipple: int  # glpipe/raster/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
     line_last_pixel: int  # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none)
     # glpipe/raster/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
-    edges: "tuple | None"
+    edges: tuple | None
     gl_clamp: VariantInput  # glpipe/samplers.py: _gl_clamp_masks (per stage)
-    compare: VariantInput   # glpipe/sampler_compare.py: _compare_pairs (per stage)
+    compare: VariantInput  # glpipe/sampler_compare.py: _compare_pairs (per stage)
 
 
 # The fields filled from the areas' variant_input slots.
-_SLOT_FIELDS = VariantEnvironment._fields[:VariantEnvironment._fields.index("fb_kinds")]
+_SLOT_FIELDS = VariantEnvironment._fields[: VariantEnvironment._fields.index("fb_kinds")]
 
 
 # A module global: read on every program switch (measured: docs/performance.md).
 _PROGRAM = Dirty.PROGRAM
+
 
 class VariantKeysPart(Part):
     """The variant-key area of a context (``ctx.variant_keys_part``):
@@ -109,10 +118,10 @@ class VariantKeysPart(Part):
         # list object is never replaced).
         self._shaders = ctx.shader_part.shaders
         ctx.shader_part._use_variant_keys(self)  # its program emit calls _variant_inputs / _variant_key
-        self.prim_class = None        # the primitive class keyed last (also set by glpipe/raster/fill_modes.py)
+        self.prim_class = None  # the primitive class keyed last (also set by glpipe/raster/fill_modes.py)
         self.prim_class_table = None  # the class of each draw mode under the bound shaders and rasterizer
-        self._variant_env = None      # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
-        self._gs_parts = None         # _fetch_gs_parts
+        self._variant_env = None  # the VariantEnvironment holder, rebuilt on Dirty.PROGRAM
+        self._gs_parts = None  # _fetch_gs_parts
         # One call (the area's variant_input on its part) per slot field of
         # VariantEnvironment; bound at the first use (the areas after this
         # one in PARTS are not built yet).
@@ -156,7 +165,11 @@ class VariantKeysPart(Part):
         else:
             base = _REDUCED_BY_MODE
         ctx = self.ctx
-        fill = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).prim_classes or (_POINTS, _LINES, _POLYGONS)
+        fill = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).prim_classes or (
+            _POINTS,
+            _LINES,
+            _POLYGONS,
+        )
         return tuple(fill[c] for c in base)
 
     def _variant_inputs(self) -> tuple:
@@ -189,8 +202,7 @@ class VariantKeysPart(Part):
         """(vertex layer, rasterizer, line stipple, polygon edges) parts, for
         ``_variant_inputs`` (areas after this one in PARTS: not there at init)."""
         ctx = self.ctx
-        self._gs_parts = (ctx.vertex_layer_part, ctx.rasterizer_part, ctx.line_stipple_part,
-                          ctx.polygon_edges_part)
+        self._gs_parts = (ctx.vertex_layer_part, ctx.rasterizer_part, ctx.line_stipple_part, ctx.polygon_edges_part)
         return self._gs_parts
 
     def _bind_slot_inputs(self) -> tuple:
@@ -201,8 +213,10 @@ class VariantKeysPart(Part):
         areas = [area for area in ctx._areas if area.variant_input is not None]
         names = tuple(area.attr.removesuffix("_part") for area in areas)
         if names != _SLOT_FIELDS:
-            raise TypeError(f"the areas with a variant_input slot are {names}; VariantEnvironment's fields "
-                            f"before fb_kinds are {_SLOT_FIELDS}: they must be the same, in PARTS order")
+            raise TypeError(
+                f"the areas with a variant_input slot are {names}; VariantEnvironment's fields "
+                f"before fb_kinds are {_SLOT_FIELDS}: they must be the same, in PARTS order"
+            )
         self._slot_inputs = tuple(partial(area.variant_input, owner(ctx, area)) for area in areas)
         return self._slot_inputs
 
@@ -217,20 +231,25 @@ class VariantKeysPart(Part):
         # would double its cost; _variant_key (new combinations only) reads
         # it as a VariantEnvironment.  (Calling the slots by name: a loop
         # over them, ``*map(...)`` in the display, costs twice as much.)
-        return variant_input((
-            blend(),  # blend
-            dsa(),  # dsa
-            ctx.framebuffer_part.fb_output_kinds,  # fb_kinds
-            velems.vs_input if velems is not None else None,  # vs_input
-            ctx.rasterizer_part.rast_key,  # rast
-            ctx.rasterizer_part.window_rect_key,  # window_rects
-            ctx.viewport_part.viewport_y_flip,  # y_flip
-            self.prim_class if ctx.rasterizer_part.rast_class_sensitive else None,  # prim_class
-            ctx.line_stipple_part.line_stipple_key if ctx.rasterizer_part.rast_line_stipple else 0,  # line_stipple
-            ctx.line_stipple_part.line_last_pixel_key if ctx.rasterizer_part.rast_line_last_pixel else 0,  # line_last_pixel
-            ctx.polygon_edges_part.edge_key if ctx.rasterizer_part.rast_edge_fill else None,  # edges
-            ctx.samplers_part.gl_clamp_input,  # gl_clamp
-            ctx.sampler_views_part.compare_class_input))  # compare
+        return variant_input(
+            (
+                blend(),  # blend
+                dsa(),  # dsa
+                ctx.framebuffer_part.fb_output_kinds,  # fb_kinds
+                velems.vs_input if velems is not None else None,  # vs_input
+                ctx.rasterizer_part.rast_key,  # rast
+                ctx.rasterizer_part.window_rect_key,  # window_rects
+                ctx.viewport_part.viewport_y_flip,  # y_flip
+                self.prim_class if ctx.rasterizer_part.rast_class_sensitive else None,  # prim_class
+                ctx.line_stipple_part.line_stipple_key if ctx.rasterizer_part.rast_line_stipple else 0,  # line_stipple
+                ctx.line_stipple_part.line_last_pixel_key
+                if ctx.rasterizer_part.rast_line_last_pixel
+                else 0,  # line_last_pixel
+                ctx.polygon_edges_part.edge_key if ctx.rasterizer_part.rast_edge_fill else None,  # edges
+                ctx.samplers_part.gl_clamp_input,  # gl_clamp
+                ctx.sampler_views_part.compare_class_input,
+            )
+        )  # compare
 
     def _drop_variant_env(self) -> None:
         """GLPIPE_DEBUG=nofast, before each draw: forget the environment, so
@@ -274,7 +293,8 @@ class VariantKeysPart(Part):
             fields["output_interpolation"] = tuple(
                 (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                 for io in fs_inputs
-                if io.semantic is not None and (io.interpolate is not None or io.semantic == "CLIPDIST"))
+                if io.semantic is not None and (io.interpolate is not None or io.semantic == "CLIPDIST")
+            )
         if stage == _FS or last:
             if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
                 fields["flatshade"] = True
@@ -290,8 +310,9 @@ class VariantKeysPart(Part):
             # prim_class None: no class-sensitive field is on (nothing below applies).
             sprites = rast[_r.KEY_SPRITE_ENABLE] if prim_class == _POINTS else 0
             if sprites:
-                sprites &= sum(1 << io.semantic_index for io in fs_inputs
-                               if io.semantic == "GENERIC" and io.semantic_index < 16)
+                sprites &= sum(
+                    1 << io.semantic_index for io in fs_inputs if io.semantic == "GENERIC" and io.semantic_index < 16
+                )
                 if sprites:
                     fields["sprite_coord_enable"] = sprites
                     fields["sprite_coord_mode"] = rast[_r.KEY_SPRITE_MODE]
@@ -307,8 +328,12 @@ class VariantKeysPart(Part):
         if env.line_last_pixel and stage == _GS:
             # The GS is the last stage whenever this is set (line_stipple.py).
             fields["line_last_pixel"] = env.line_last_pixel
-        if gs is not None and stage == (_TES if tes is not None else _VS) and gs.info.input("CLIPVERTEX") is not None \
-                and cso.info.output("CLIPVERTEX") is not None:
+        if (
+            gs is not None
+            and stage == (_TES if tes is not None else _VS)
+            and gs.info.input("CLIPVERTEX") is not None
+            and cso.info.output("CLIPVERTEX") is not None
+        ):
             # A GS reading the clip vertex (a Gallium GS, or glpipe's generated one passing it on).
             fields["clipvertex_varying"] = True
         if edges is not None:
@@ -352,8 +377,9 @@ class VariantKeysPart(Part):
             if rast[_r.KEY_DEPTH_CLIP]:
                 # (the host's clip distance count is a constant of the context)
                 fields["depth_clip_plane"] = rast[_r.KEY_DEPTH_CLIP]
-                fields["depth_clip_slot"] = _r.depth_clip_slot(rast[_r.KEY_CLIP_PLANES], cso.ir,
-                                                               self.ctx.rasterizer_part.rast_max_clip_distances)
+                fields["depth_clip_slot"] = _r.depth_clip_slot(
+                    rast[_r.KEY_CLIP_PLANES], cso.ir, self.ctx.rasterizer_part.rast_max_clip_distances
+                )
             # Set by rasterizer.py only where the host lacks the GL switch.
             if rast[_r.KEY_CLIP_HALFZ]:
                 fields["clip_halfz"] = True
@@ -377,12 +403,18 @@ def output_kinds(fb, sample_positions=()):
     positions)`` of a FramebufferState, for ``_variant_inputs``
     (framebuffer.py keeps it per bound framebuffer; the positions only where
     the FS re-interpolates INTERP_* itself, else ())."""
-    return variant_input((tuple(_format_kind(s.format) if s is not None else "float"
-                                for s in fb.cbufs[:fb.nr_cbufs]), fb.nr_cbufs, sample_positions))
+    return variant_input(
+        (
+            tuple(_format_kind(s.format) if s is not None else "float" for s in fb.cbufs[: fb.nr_cbufs]),
+            fb.nr_cbufs,
+            sample_positions,
+        )
+    )
 
 
 AREA = Area(
-    "variant_keys_part", part=VariantKeysPart,
+    "variant_keys_part",
+    part=VariantKeysPart,
     drop_caches=VariantKeysPart._drop_variant_env,
 )
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_ATTRIBS
 from .dirty import Dirty, KeepGeneral
+from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
 from .host.hotgl import raw_prototype
 from .part import Area, Part
@@ -30,8 +30,8 @@ from .templates import VertexBuffer, VertexElement
 STRIDE0_DIVISOR = 0xFFFFFFFF
 
 # Fetch paths of an attribute row.
-PATH_FLOAT = 0     # glVertexAttribPointer (converted to float)
-PATH_INTEGER = 1   # glVertexAttribIPointer (ivec / uvec inputs)
+PATH_FLOAT = 0  # glVertexAttribPointer (converted to float)
+PATH_INTEGER = 1  # glVertexAttribIPointer (ivec / uvec inputs)
 
 # Raw-double vertex formats: number of 64-bit channels by format name.
 _RAW_DOUBLE_CHANNELS = {
@@ -107,7 +107,7 @@ class VertexElementsCSO:
         self.destroyed = False
         # Vertex-buffer set id (VertexPart._vb_id) -> VaoRecord: the VAOs
         # made for this layout.
-        self.vaos: "dict[int, VaoRecord]" = {}
+        self.vaos: dict[int, VaoRecord] = {}
 
     @property
     def templ(self) -> tuple:
@@ -149,7 +149,7 @@ class StreamRing:
         self.size = 0
         self.pos = 0
         self.ptr = 0
-        self.generation = 0          # bumped on every renewal (bindings must be redone)
+        self.generation = 0  # bumped on every renewal (bindings must be redone)
         self._retired: list[int] = []
         self._target = gl.GL_COPY_WRITE_BUFFER
         self._map_bits = int(gl.GL_MAP_WRITE_BIT | gl.GL_MAP_UNSYNCHRONIZED_BIT | gl.GL_MAP_INVALIDATE_RANGE_BIT)
@@ -191,8 +191,9 @@ class StreamRing:
             try:
                 arr = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
             except (TypeError, ValueError) as exc:
-                raise InvalidArgumentError(f"user memory must be a C-contiguous buffer-protocol object: {exc}") \
-                    from None
+                raise InvalidArgumentError(
+                    f"user memory must be a C-contiguous buffer-protocol object: {exc}"
+                ) from None
         n = arr.nbytes
         off = (self.pos + align - 1) & -align
         if off + n > self.size or not self.name:
@@ -244,19 +245,20 @@ class VertexPart(Part):
         self.vertex_buffers: tuple = ()
         self._epochs = ctx.screen.epochs  # resources_destroyed: when a VAO was last checked
         self._vao = int(gl.glGenVertexArrays(1))  # the scratch VAO (user memory, start_instance offsets)
-        self._enabled_attribs = 0        # bitmask of enabled attribute locations of the scratch VAO
+        self._enabled_attribs = 0  # bitmask of enabled attribute locations of the scratch VAO
         self._vb_ids: dict[tuple, int] = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
-        self._vb_id = 0                  # ... of the bound buffers
-        self._vb_last_id = 0             # ids are never reused (a VAO cache key must not change meaning)
-        self._vao_owners: set = set()    # velems CSOs holding cached VAOs
-        self.vertex_user = False         # some bound vertex buffer is user memory
-        self.vertex_start_instance = 0   # start_instance baked into offsets (offset emulation)
+        self._vb_id = 0  # ... of the bound buffers
+        self._vb_last_id = 0  # ids are never reused (a VAO cache key must not change meaning)
+        self._vao_owners: set = set()  # velems CSOs holding cached VAOs
+        self.vertex_user = False  # some bound vertex buffer is user memory
+        self.vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
         # Base instance is used when the host has it and no stride-0 buffer
         # needs the divisor trick (docs/bindings.md); the draw reads this flag.
         self.use_base_instance = ctx._has_base_instance
         # glBindVertexBuffer: a real stride 0 (None: the divisor trick).
-        self._gl_bind_vertex_buffer = (gl_function(gl, "glBindVertexBuffer", raw)
-                                       if prof.has("vertex_attrib_binding") else None)
+        self._gl_bind_vertex_buffer = (
+            gl_function(gl, "glBindVertexBuffer", raw) if prof.has("vertex_attrib_binding") else None
+        )
         self.ring = StreamRing(gl, prof.has("buffer_storage"), ctx.screen.counters)
         self._gl_array_buffer = int(gl.GL_ARRAY_BUFFER)
         self._gl_attrib_pointer = gl_function(gl, "glVertexAttribPointer", raw)
@@ -272,8 +274,9 @@ class VertexPart(Part):
         what = "create_vertex_elements_state"
         elements = tuple(elements)
         if len(elements) > PIPE_MAX_ATTRIBS:
-            raise InvalidArgumentError(f"{what}: {len(elements)} elements "
-                                       f"(at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})")
+            raise InvalidArgumentError(
+                f"{what}: {len(elements)} elements (at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})"
+            )
         prof = self.ctx.screen.profile
         max_attribs = int(prof.limit("GL_MAX_VERTEX_ATTRIBS"))
         attribs = []
@@ -285,27 +288,30 @@ class VertexPart(Part):
             try:
                 fmt = Format(ve.src_format)
             except ValueError:
-                raise InvalidArgumentError(f"{what}: elements[{i}].src_format {ve.src_format!r} is not a "
-                                           f"pipe_format") from None
+                raise InvalidArgumentError(
+                    f"{what}: elements[{i}].src_format {ve.src_format!r} is not a pipe_format"
+                ) from None
             desc = util_format_description(fmt)
             fetch = desc.vertex
             if fetch is None:
-                raise UnsupportedError(f"{what}: elements[{i}].src_format {fmt.name} "
-                                       f"cannot be fetched as a vertex attribute")
+                raise UnsupportedError(
+                    f"{what}: elements[{i}].src_format {fmt.name} cannot be fetched as a vertex attribute"
+                )
             missing = [f for f in fetch.features if not prof.has(f)]
             if missing:
                 raise UnsupportedError(
                     f"{what}: elements[{i}].src_format {fmt.name} needs the host "
-                    f"feature(s) {', '.join(missing)} (not on the {prof.name} profile)")
+                    f"feature(s) {', '.join(missing)} (not on the {prof.name} profile)"
+                )
             if not 0 <= ve.vertex_buffer_index < self._max_vertex_buffers:
                 raise InvalidArgumentError(
                     f"{what}: elements[{i}].vertex_buffer_index {ve.vertex_buffer_index} outside "
-                    f"0..{self._max_vertex_buffers - 1} (PIPE_CAP_MAX_VERTEX_BUFFERS)")
+                    f"0..{self._max_vertex_buffers - 1} (PIPE_CAP_MAX_VERTEX_BUFFERS)"
+                )
             if ve.src_offset < 0:
                 raise InvalidArgumentError(f"{what}: elements[{i}].src_offset {ve.src_offset} is negative")
             if ve.instance_divisor < 0:
-                raise InvalidArgumentError(
-                    f"{what}: elements[{i}].instance_divisor {ve.instance_divisor} is negative")
+                raise InvalidArgumentError(f"{what}: elements[{i}].instance_divisor {ve.instance_divisor} is negative")
             if ve.instance_divisor and not prof.has("instanced_arrays"):
                 raise UnsupportedError(f"{what}: instance divisors need the host feature instanced_arrays")
             kind = _input_kind(desc)
@@ -316,17 +322,28 @@ class VertexPart(Part):
             # every host: the clamp is GL 4.2+'s rule, the integer path is exact.
             first = desc.channels[0]
             if fetch.path == "float" and first.type.name == "SNORM":
-                kind = "snorm"      # the VS reads max(in, -1)
+                kind = "snorm"  # the VS reads max(in, -1)
             elif fetch.path == "float" and first.type.name == "USCALED" and first.size == 32:
-                kind = "uscaled"    # glVertexAttribIPointer(GL_UNSIGNED_INT); the VS reads vec4(in)
+                kind = "uscaled"  # glVertexAttribIPointer(GL_UNSIGNED_INT); the VS reads vec4(in)
                 rows = [row._replace(normalized=False, path=PATH_INTEGER) for row in rows]
             for size, gltype, normalized, path, offset in rows:
                 if location >= max_attribs:
                     raise InvalidArgumentError(
                         f"{what}: elements[{i}] needs attribute location {location}, "
-                        f"the host has {max_attribs} (GL_MAX_VERTEX_ATTRIBS)")
-                attribs.append(AttribRow(location, ve.vertex_buffer_index, size, gltype, normalized, path,
-                                         ve.src_offset + offset, ve.instance_divisor))
+                        f"the host has {max_attribs} (GL_MAX_VERTEX_ATTRIBS)"
+                    )
+                attribs.append(
+                    AttribRow(
+                        location,
+                        ve.vertex_buffer_index,
+                        size,
+                        gltype,
+                        normalized,
+                        path,
+                        ve.src_offset + offset,
+                        ve.instance_divisor,
+                    )
+                )
                 kinds.append(kind)
                 location += 1
         return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
@@ -366,23 +383,29 @@ class VertexPart(Part):
         if buffers == self.vertex_buffers:
             return
         if len(buffers) > self._max_vertex_buffers:
-            raise InvalidArgumentError(f"set_vertex_buffers: {len(buffers)} buffers (at most "
-                                       f"{self._max_vertex_buffers}, PIPE_CAP_MAX_VERTEX_BUFFERS)")
+            raise InvalidArgumentError(
+                f"set_vertex_buffers: {len(buffers)} buffers (at most "
+                f"{self._max_vertex_buffers}, PIPE_CAP_MAX_VERTEX_BUFFERS)"
+            )
         user = stride0 = False
         for i, vb in enumerate(buffers):
             if vb is None:
                 continue
             if not isinstance(vb, VertexBuffer):
-                raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}] is a {type(vb).__name__}, "
-                                           f"not a VertexBuffer")
+                raise InvalidArgumentError(
+                    f"set_vertex_buffers: buffers[{i}] is a {type(vb).__name__}, not a VertexBuffer"
+                )
             if vb.buffer is None:
                 continue
             if not 0 <= vb.stride <= self._max_vertex_stride:
-                raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}].stride {vb.stride} outside "
-                                           f"0..{self._max_vertex_stride} (PIPE_CAP_MAX_VERTEX_ATTRIB_STRIDE)")
+                raise InvalidArgumentError(
+                    f"set_vertex_buffers: buffers[{i}].stride {vb.stride} outside "
+                    f"0..{self._max_vertex_stride} (PIPE_CAP_MAX_VERTEX_ATTRIB_STRIDE)"
+                )
             if vb.buffer_offset < 0:
-                raise InvalidArgumentError(f"set_vertex_buffers: buffers[{i}].buffer_offset "
-                                           f"{vb.buffer_offset} is negative")
+                raise InvalidArgumentError(
+                    f"set_vertex_buffers: buffers[{i}].buffer_offset {vb.buffer_offset} is negative"
+                )
             if vb.is_user_buffer:
                 user = True
             else:
@@ -427,8 +450,9 @@ class VertexPart(Part):
                 record = cso.vaos[self._vb_id]  # (a subscript: cheaper than .get when found)
             except KeyError:
                 record = None
-            if record is not None and (record.checked == self._epochs.resources_destroyed
-                                       or self._vao_still_valid(record)):
+            if record is not None and (
+                record.checked == self._epochs.resources_destroyed or self._vao_still_valid(record)
+            ):
                 ctx._hot.glBindVertexArray(record.vao)
                 return
             ctx._hot.glBindVertexArray(self._vao_for(cso))
@@ -464,8 +488,11 @@ class VertexPart(Part):
             del cso.vaos[self._vb_id]
         buffers = self.vertex_buffers
         used = {a.vb_index for a in cso.attribs}
-        checks = tuple((vb.buffer, vb.buffer.gl_object) for i, vb in enumerate(buffers)
-                       if i in used and vb is not None and vb.buffer is not None)
+        checks = tuple(
+            (vb.buffer, vb.buffer.gl_object)
+            for i, vb in enumerate(buffers)
+            if i in used and vb is not None and vb.buffer is not None
+        )
         vao = int(self.ctx.gl.glGenVertexArrays(1))
         self.ctx._hot.glBindVertexArray(vao)
         self._specify_attribs(cso, 0, 0)
@@ -599,7 +626,7 @@ def gl_function(gl, name: str, raw: bool = True):
         from OpenGL import platform
 
         addr = platform.PLATFORM.getExtensionProcedure(name.encode())
-    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+    except Exception:  # pragma: no cover - a platform without proc lookup
         addr = None
     if addr:
         return raw_prototype()(addr)  # glpipe/host/hotgl.py: keeps the GIL, as the state calls do
@@ -625,7 +652,7 @@ _VERTEX, _PROGRAM = Dirty.VERTEX, Dirty.PROGRAM
 _MAX_BUFFER_SETS = 256
 
 
-def _fetch_rows(fmt, fetch, ve) -> "list[FetchRow]":
+def _fetch_rows(fmt, fetch, ve) -> list[FetchRow]:
     """The fetch rows one vertex element becomes: one, or two for a
     dual-slot raw double."""
     integer = fetch.path != "float"
@@ -648,14 +675,30 @@ _GL_INT = 0x1404
 _GL_UNSIGNED_INT = 0x1405
 
 AREA = Area(
-    "vertex_part", part=VertexPart,
-    methods=("create_vertex_elements_state", "bind_vertex_elements_state", "delete_vertex_elements_state",
-             "destroy_vertex_elements_state", "set_vertex_buffers"),
+    "vertex_part",
+    part=VertexPart,
+    methods=(
+        "create_vertex_elements_state",
+        "bind_vertex_elements_state",
+        "delete_vertex_elements_state",
+        "destroy_vertex_elements_state",
+        "set_vertex_buffers",
+    ),
     # No row: the vertex input depends on the draw's start_instance, so
     # glpipe/draw.py runs ``_emit_vertex`` after every area's rows.
     destroy=VertexPart.destroy,
     drop_caches=VertexPart._drop_vertex_caches,
 )
 
-__all__ = ["AREA", "AttribRow", "FetchRow", "INDEX_UNBOUND", "STRIDE0_DIVISOR", "StreamRing", "VertexElementsCSO",
-           "VertexPart", "gl_function", "offset_pointer"]
+__all__ = [
+    "AREA",
+    "AttribRow",
+    "FetchRow",
+    "INDEX_UNBOUND",
+    "STRIDE0_DIVISOR",
+    "StreamRing",
+    "VertexElementsCSO",
+    "VertexPart",
+    "gl_function",
+    "offset_pointer",
+]

@@ -21,19 +21,29 @@ from lowering import parse, validate
 from lowering.errors import UnsupportedError
 from lowering.glsl.passes.layer import SEMANTICS, layer_gs_tokens
 
-from .enums import Prim, ShaderType
 from .dirty import Dirty, KeepGeneral
+from .enums import Prim, ShaderType
 from .part import Area, Part
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 # u_reduced_prim with adjacency kept: the generated GS's input primitive per draw mode
 # (QUADS, QUAD_STRIP, POLYGON reach GL as triangles: fallback/indices.py).
-_INPUT_PRIM = {Prim.POINTS: "POINTS", Prim.LINES: "LINES", Prim.LINE_LOOP: "LINES", Prim.LINE_STRIP: "LINES",
-               Prim.LINES_ADJACENCY: "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY: "LINES_ADJACENCY",
-               Prim.TRIANGLES: "TRIANGLES", Prim.TRIANGLE_STRIP: "TRIANGLES", Prim.TRIANGLE_FAN: "TRIANGLES",
-               Prim.QUADS: "TRIANGLES", Prim.QUAD_STRIP: "TRIANGLES", Prim.POLYGON: "TRIANGLES",
-               Prim.TRIANGLES_ADJACENCY: "TRIANGLES_ADJACENCY",
-               Prim.TRIANGLE_STRIP_ADJACENCY: "TRIANGLES_ADJACENCY"}
+_INPUT_PRIM = {
+    Prim.POINTS: "POINTS",
+    Prim.LINES: "LINES",
+    Prim.LINE_LOOP: "LINES",
+    Prim.LINE_STRIP: "LINES",
+    Prim.LINES_ADJACENCY: "LINES_ADJACENCY",
+    Prim.LINE_STRIP_ADJACENCY: "LINES_ADJACENCY",
+    Prim.TRIANGLES: "TRIANGLES",
+    Prim.TRIANGLE_STRIP: "TRIANGLES",
+    Prim.TRIANGLE_FAN: "TRIANGLES",
+    Prim.QUADS: "TRIANGLES",
+    Prim.QUAD_STRIP: "TRIANGLES",
+    Prim.POLYGON: "TRIANGLES",
+    Prim.TRIANGLES_ADJACENCY: "TRIANGLES_ADJACENCY",
+    Prim.TRIANGLE_STRIP_ADJACENCY: "TRIANGLES_ADJACENCY",
+}
 
 
 class VertexLayerPart(Part):
@@ -62,8 +72,12 @@ class VertexLayerPart(Part):
         ctx = self.ctx
         sh = ctx.shader_part.shaders
         vs = sh[_VS]
-        needed = (vs is not None and sh[_GS] is None and sh[_TES] is None
-                  and any(vs.info.output(s) is not None for s in SEMANTICS))
+        needed = (
+            vs is not None
+            and sh[_GS] is None
+            and sh[_TES] is None
+            and any(vs.info.output(s) is not None for s in SEMANTICS)
+        )
         source = vs if needed else None
         if source is self.source:
             return

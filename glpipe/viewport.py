@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .dirty import Dirty
+from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .part import Area, Part
 from .templates import ScissorState, ViewportState
 
@@ -52,13 +52,19 @@ class ViewportPart(Part):
         if start_slot < 0 or start_slot + len(items) > self._max_viewports:
             raise InvalidArgumentError(
                 f"{what}: slots {start_slot}..{start_slot + len(items) - 1} outside the "
-                f"{self._max_viewports} viewport(s) this host profile has (PIPE_CAP_MAX_VIEWPORTS)")
+                f"{self._max_viewports} viewport(s) this host profile has (PIPE_CAP_MAX_VIEWPORTS)"
+            )
         return items
 
     def set_viewport_states(self, start_slot: int, viewports) -> None:
         """pipe_context::set_viewport_states(start_slot, viewports)."""
-        if (type(start_slot) is int and type(viewports) in (list, tuple) and 0 <= start_slot
-                and start_slot + len(viewports) <= self._max_viewports and not self.ctx.destroyed):
+        if (
+            type(start_slot) is int
+            and type(viewports) in (list, tuple)
+            and 0 <= start_slot
+            and start_slot + len(viewports) <= self._max_viewports
+            and not self.ctx.destroyed
+        ):
             # Compared first (templates compare by a cached key): setting what
             # is already set validates nothing.
             current = self.viewports
@@ -76,8 +82,9 @@ class ViewportPart(Part):
                 raise InvalidArgumentError(f"set_viewport_states: viewports[{i}] is not a ViewportState")
             if vp.scale[0] < 0:
                 # GL has no mirrored viewport and no variant mirrors x.
-                raise UnsupportedError(f"set_viewport_states: viewports[{i}] has a negative x scale "
-                                       f"{vp.scale[0]}; only y may be flipped")
+                raise UnsupportedError(
+                    f"set_viewport_states: viewports[{i}] has a negative x scale {vp.scale[0]}; only y may be flipped"
+                )
         changed = False
         for i, vp in enumerate(items):
             if self.viewports[start_slot + i] != vp:
@@ -139,7 +146,8 @@ class ViewportPart(Part):
             raise UnsupportedError(
                 "draw_vbo: RasterizerState.depth_clip_near = False with depth_clip_far = True clamps depth to "
                 "[0, 1] only (depth_clamp = !depth_clip_far), which glpipe does by applying viewport 0's depth "
-                "transform in the last vertex stage; a shader writing VIEWPORT_INDEX may select another viewport")
+                "transform in the last vertex stage; a shader writing VIEWPORT_INDEX may select another viewport"
+            )
 
     def _emit_viewport(self) -> None:
         gl = self.ctx.gl
@@ -152,7 +160,8 @@ class ViewportPart(Part):
             if vp.scale[1] and (vp.scale[1] < 0) != flip:
                 raise UnsupportedError(
                     f"draw_vbo: viewport {i} flips y and another does not; glpipe flips y for all viewports "
-                    f"at once (in the shader)")
+                    f"at once (in the shader)"
+                )
         if self._float_viewports:
             # half_pixel_center = False (D3D9 integer pixel centres): Gallium's
             # point (x, y) is GL's (x + 0.5, y + 0.5), so the whole transform
@@ -179,7 +188,6 @@ class ViewportPart(Part):
         else:
             sc = self.scissors[0]
             gl.glScissor(sc.minx, sc.miny, sc.maxx - sc.minx, sc.maxy - sc.miny)
-
 
     # -- VS_WINDOW_SPACE_POSITION ----------------------------------------------
     # Gallium: a VS with this property writes window coordinates; no
@@ -251,7 +259,8 @@ class ViewportPart(Part):
 _VS = int(ShaderType.VERTEX)
 
 AREA = Area(
-    "viewport_part", part=ViewportPart,
+    "viewport_part",
+    part=ViewportPart,
     methods=("set_viewport_states", "set_scissor_states"),
     rows=((Dirty.VIEWPORT, ViewportPart._emit_viewport), (Dirty.SCISSOR, ViewportPart._emit_scissor)),
     # Overrides the viewports, the transform sysvals and the rasterizer's

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 
+# The front half is imported eagerly.  (This also makes ``lowering.validate``
+# and ``lowering.dump`` the functions, not the same-named submodules.)
+from .dump import dump
 from .errors import (
     HostGLError,
     InvalidArgumentError,
@@ -19,10 +22,6 @@ from .errors import (
     TGSIParseError,
     UnsupportedError,
 )
-
-# The front half is imported eagerly.  (This also makes ``lowering.validate``
-# and ``lowering.dump`` the functions, not the same-named submodules.)
-from .dump import dump
 from .ir import Shader
 from .opcodes import OPCODES, OpInfo
 from .parser import parse
@@ -51,8 +50,21 @@ def __dir__():
 
 
 __all__ = [
-    "parse", "validate", "dump", "Shader", "ShaderInfo", "OPCODES", "OpInfo",
-    "to_glsl", "GLSLShader", "VariantKey",
-    "PipeError", "InvalidArgumentError", "UnsupportedError", "HostGLError",
-    "ObjectDestroyedError", "TGSIParseError", "ShaderValidationError",
+    "parse",
+    "validate",
+    "dump",
+    "Shader",
+    "ShaderInfo",
+    "OPCODES",
+    "OpInfo",
+    "to_glsl",
+    "GLSLShader",
+    "VariantKey",
+    "PipeError",
+    "InvalidArgumentError",
+    "UnsupportedError",
+    "HostGLError",
+    "ObjectDestroyedError",
+    "TGSIParseError",
+    "ShaderValidationError",
 ]

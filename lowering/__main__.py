@@ -20,27 +20,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional
 
 from .errors import PipeError, ShaderValidationError, TGSIParseError, UnsupportedError
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m lowering",
-                                description="Lower a TGSI shader to GLSL and print it.")
+    p = argparse.ArgumentParser(prog="python -m lowering", description="Lower a TGSI shader to GLSL and print it.")
     p.add_argument("file", nargs="?", help="TGSI text file ('-' for stdin)")
     p.add_argument("--glsl-version", type=int, default=450)
     p.add_argument("--key", action="append", default=[], metavar="K=V", help="VariantKey field")
     p.add_argument("--extensions", default="", help="comma-separated GL extension names")
-    p.add_argument("--all-extensions", action="store_true",
-                   help="allow every extension the emitter can use")
+    p.add_argument("--all-extensions", action="store_true", help="allow every extension the emitter can use")
     p.add_argument("--req-local-mem", type=int, default=None)
     p.add_argument("--reflection", action="store_true", help="also print the reflection as JSON")
     p.add_argument("--bindings", action="store_true", help="print the binding layout and exit")
     return p
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = _parser().parse_args(argv)
     from .bindings import BindingLayout
@@ -65,8 +62,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 1
     try:
         key = VariantKey.parse(args.key)
-        shader = to_glsl(text, glsl_version=args.glsl_version, key=key, extensions=extensions,
-                         req_local_mem=args.req_local_mem)
+        shader = to_glsl(
+            text, glsl_version=args.glsl_version, key=key, extensions=extensions, req_local_mem=args.req_local_mem
+        )
     except TGSIParseError as exc:
         print(f"{name}:{exc.line}:{exc.column}: {exc.message}", file=sys.stderr)
         if exc.source_line:
@@ -78,7 +76,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{name}{where}: invalid shader: {exc}", file=sys.stderr)
         return 1
     except UnsupportedError as exc:
-        where = f":{exc.line}" if getattr(exc, "line", None) else ""
+        line = getattr(exc, "line", None)  # set when the refusal names a source line
+        where = f":{line}" if line else ""
         print(f"{name}{where}: unsupported at GLSL {args.glsl_version}: {exc}", file=sys.stderr)
         return 1
     except PipeError as exc:

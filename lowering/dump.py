@@ -18,11 +18,20 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import List, Optional
 
 from .ir import (
-    IDENTITY_SWIZZLE, WRITEMASK_XYZW, Declaration, DstRegister, Immediate, Indirect, Instruction,
-    Shader, SrcRegister, TexOffset, swizzle_text, writemask_text,
+    IDENTITY_SWIZZLE,
+    WRITEMASK_XYZW,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Shader,
+    SrcRegister,
+    TexOffset,
+    swizzle_text,
+    writemask_text,
 )
 from .opcodes import OPCODES
 
@@ -32,7 +41,7 @@ _ALWAYS_INDEXED = frozenset({"GENERIC", "TEXCOORD", "PATCH"})
 
 def dump(shader: Shader) -> str:
     """Canonical TGSI text of ``shader`` (ends with a newline)."""
-    lines: List[str] = [shader.processor]
+    lines: list[str] = [shader.processor]
     for prop in shader.properties:
         lines.append(f"PROPERTY {prop.name} {prop.value}")
     for decl in shader.declarations:
@@ -53,6 +62,7 @@ def dump(shader: Shader) -> str:
 
 # -- declarations ------------------------------------------------------------------
 
+
 def dump_declaration(decl: Declaration) -> str:
     """One ``DCL`` line."""
     rng = str(decl.first) if decl.first == decl.last else f"{decl.first}..{decl.last}"
@@ -62,7 +72,7 @@ def dump_declaration(decl: Declaration) -> str:
     text += f"[{rng}]"
     if decl.usage_mask != WRITEMASK_XYZW:
         text += "." + writemask_text(decl.usage_mask)
-    parts: List[str] = []
+    parts: list[str] = []
     if decl.array_id:
         parts.append(f"ARRAY({decl.array_id})")
     if decl.file == "IMAGE":
@@ -108,6 +118,7 @@ def dump_declaration(decl: Declaration) -> str:
 
 # -- immediates --------------------------------------------------------------------
 
+
 def _shortest_f32(bits: int) -> str:
     value = struct.unpack("<f", struct.pack("<I", bits))[0]
     if not math.isfinite(value):
@@ -132,7 +143,7 @@ def _shortest_f64(bits: int) -> str:
     return text
 
 
-def _immediate_values(imm: Immediate) -> List[str]:
+def _immediate_values(imm: Immediate) -> list[str]:
     w = imm.words
     if imm.type == "FLT32":
         return [_shortest_f32(x) for x in w]
@@ -150,6 +161,7 @@ def _immediate_values(imm: Immediate) -> List[str]:
 
 # -- instructions -------------------------------------------------------------------
 
+
 def _indirect(ind: Indirect, offset: int) -> str:
     text = f"{ind.file}[{ind.index}].{'xyzw'[ind.component]}"
     if offset > 0:
@@ -159,7 +171,7 @@ def _indirect(ind: Indirect, offset: int) -> str:
     return text
 
 
-def _bracket(index: int, ind: Optional[Indirect], array_id: int = 0) -> str:
+def _bracket(index: int, ind: Indirect | None, array_id: int = 0) -> str:
     if ind is None:
         text = f"[{index}]"
         return text + (f"({array_id})" if array_id else "")

@@ -60,7 +60,7 @@ class ShaderValidationError(PipeError, ValueError):
     declaration-level problem); the message names it.
     """
 
-    def __init__(self, message: str, instruction: "int | None" = None, line: "int | None" = None):
+    def __init__(self, message: str, instruction: int | None = None, line: int | None = None):
         self.instruction = instruction
         self.line = line
         super().__init__(message)

@@ -78,35 +78,47 @@ Properties
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Tuple, Union
 
 # Header words, in the order of Mesa's tgsi_text parse_header.
-PROCESSORS: Tuple[str, ...] = ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP")
+PROCESSORS: tuple[str, ...] = ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP")
 
 # Register files that can occur in the IR (text spelling).
-FILES: Tuple[str, ...] = (
-    "CONST", "IN", "OUT", "TEMP", "SAMP", "ADDR", "IMM", "SV", "IMAGE",
-    "SVIEW", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC",
+FILES: tuple[str, ...] = (
+    "CONST",
+    "IN",
+    "OUT",
+    "TEMP",
+    "SAMP",
+    "ADDR",
+    "IMM",
+    "SV",
+    "IMAGE",
+    "SVIEW",
+    "BUFFER",
+    "MEMORY",
+    "CONSTBUF",
+    "HWATOMIC",
 )
 
 # Files the parser accepts and rewrites (see the module docstring).
-LEGACY_FILES: Tuple[str, ...] = ("RES", "IMMX", "TEMPX")
+LEGACY_FILES: tuple[str, ...] = ("RES", "IMMX", "TEMPX")
 
 SWIZZLE_LETTERS = "xyzw"
-IDENTITY_SWIZZLE: Tuple[int, int, int, int] = (0, 1, 2, 3)
+IDENTITY_SWIZZLE: tuple[int, int, int, int] = (0, 1, 2, 3)
 WRITEMASK_XYZW = 0xF
 
-IMMEDIATE_TYPES: Tuple[str, ...] = ("FLT32", "UINT32", "INT32", "FLT64", "UINT64", "INT64")
+IMMEDIATE_TYPES: tuple[str, ...] = ("FLT32", "UINT32", "INT32", "FLT64", "UINT64", "INT64")
 
 # Memory qualifier names, in bit order (tgsi_memory_names).
-MEMORY_QUALIFIERS: Tuple[str, ...] = ("COHERENT", "RESTRICT", "VOLATILE", "STREAM_CACHE_POLICY")
+MEMORY_QUALIFIERS: tuple[str, ...] = ("COHERENT", "RESTRICT", "VOLATILE", "STREAM_CACHE_POLICY")
 
 # MEMORY declaration types (TGSI_MEMORY_TYPE_*).
-MEMORY_TYPES: Tuple[str, ...] = ("GLOBAL", "SHARED", "PRIVATE", "INPUT")
+MEMORY_TYPES: tuple[str, ...] = ("GLOBAL", "SHARED", "PRIVATE", "INPUT")
 
 
-def swizzle_text(swizzle: Tuple[int, ...]) -> str:
+def swizzle_text(swizzle: tuple[int, ...]) -> str:
     """``(0, 0, 1, 3)`` -> ``"xxyw"``."""
     return "".join(SWIZZLE_LETTERS[c] for c in swizzle)
 
@@ -116,7 +128,7 @@ def writemask_text(mask: int) -> str:
     return "".join(SWIZZLE_LETTERS[c] for c in range(4) if mask & (1 << c))
 
 
-def writemask_components(mask: int) -> Tuple[int, ...]:
+def writemask_components(mask: int) -> tuple[int, ...]:
     """Component numbers written by ``mask``, ascending."""
     return tuple(c for c in range(4) if mask & (1 << c))
 
@@ -141,12 +153,12 @@ class SrcRegister:
 
     file: str
     index: int
-    swizzle: Tuple[int, int, int, int] = IDENTITY_SWIZZLE
+    swizzle: tuple[int, int, int, int] = IDENTITY_SWIZZLE
     negate: bool = False
     absolute: bool = False
-    indirect: Optional[Indirect] = None
-    dimension: Optional[int] = None
-    dim_indirect: Optional[Indirect] = None
+    indirect: Indirect | None = None
+    dimension: int | None = None
+    dim_indirect: Indirect | None = None
     # ``(id)`` written after a *direct* index bracket (``TEMP[3](1)``); 0 = none.
     array_id: int = 0
 
@@ -168,9 +180,9 @@ class DstRegister:
     file: str
     index: int
     writemask: int = WRITEMASK_XYZW
-    indirect: Optional[Indirect] = None
-    dimension: Optional[int] = None
-    dim_indirect: Optional[Indirect] = None
+    indirect: Indirect | None = None
+    dimension: int | None = None
+    dim_indirect: Indirect | None = None
     array_id: int = 0
 
     @property
@@ -190,7 +202,7 @@ class TexOffset:
 
     file: str
     index: int
-    swizzle: Tuple[int, int, int] = (0, 1, 2)
+    swizzle: tuple[int, int, int] = (0, 1, 2)
 
 
 @dataclass(frozen=True)
@@ -198,18 +210,18 @@ class Instruction:
     """One TGSI instruction (see the module docstring)."""
 
     opcode: str
-    dsts: Tuple[DstRegister, ...] = ()
-    srcs: Tuple[SrcRegister, ...] = ()
+    dsts: tuple[DstRegister, ...] = ()
+    srcs: tuple[SrcRegister, ...] = ()
     saturate: bool = False
     precise: bool = False
-    label: Optional[int] = None
-    texture: Optional[str] = None
-    tex_offsets: Tuple[TexOffset, ...] = ()
-    memory_qualifiers: Tuple[str, ...] = ()
-    memory_target: Optional[str] = None
-    memory_format: Optional[str] = None
+    label: int | None = None
+    texture: str | None = None
+    tex_offsets: tuple[TexOffset, ...] = ()
+    memory_qualifiers: tuple[str, ...] = ()
+    memory_target: str | None = None
+    memory_format: str | None = None
     # 1-based source line, for messages; not part of equality.
-    line: Optional[int] = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
 
     @property
     def info(self):
@@ -245,24 +257,24 @@ class Declaration:
     file: str
     first: int
     last: int
-    dimension: Optional[int] = None
+    dimension: int | None = None
     usage_mask: int = WRITEMASK_XYZW
     array_id: int = 0
     local: bool = False
-    semantic: Optional[str] = None
+    semantic: str | None = None
     semantic_index: int = 0
-    interpolate: Optional[str] = None
+    interpolate: str | None = None
     location: str = "CENTER"
     invariant: bool = False
-    stream: Tuple[int, int, int, int] = (0, 0, 0, 0)
-    target: Optional[str] = None
-    return_types: Optional[Tuple[str, str, str, str]] = None
-    image_format: Optional[str] = None
+    stream: tuple[int, int, int, int] = (0, 0, 0, 0)
+    target: str | None = None
+    return_types: tuple[str, str, str, str] | None = None
+    image_format: str | None = None
     writable: bool = False
     raw: bool = False
     atomic: bool = False
-    memory_type: Optional[str] = None
-    line: Optional[int] = field(default=None, compare=False)
+    memory_type: str | None = None
+    line: int | None = field(default=None, compare=False)
 
     @property
     def count(self) -> int:
@@ -274,7 +286,7 @@ class Declaration:
         return self.first <= index <= self.last
 
 
-ImmediateValue = Union[int, float]
+ImmediateValue = int | float
 
 
 @dataclass(frozen=True)
@@ -282,8 +294,8 @@ class Immediate:
     """One ``IMM`` statement: ``type`` and the four raw 32-bit ``words``."""
 
     type: str
-    words: Tuple[int, int, int, int]
-    line: Optional[int] = field(default=None, compare=False)
+    words: tuple[int, int, int, int]
+    line: int | None = field(default=None, compare=False)
 
     @property
     def is_64bit(self) -> bool:
@@ -291,7 +303,7 @@ class Immediate:
         return self.type in ("FLT64", "UINT64", "INT64")
 
     @property
-    def values(self) -> Tuple[ImmediateValue, ...]:
+    def values(self) -> tuple[ImmediateValue, ...]:
         """The values as Python numbers: 4 for 32-bit types, 2 for 64-bit."""
         w = self.words
         if self.type == "FLT32":
@@ -310,8 +322,8 @@ class Property:
     """``PROPERTY NAME value``: value is an int or an upper-case name."""
 
     name: str
-    value: Union[int, str]
-    line: Optional[int] = field(default=None, compare=False)
+    value: int | str
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -319,10 +331,10 @@ class Shader:
     """A parsed TGSI shader (see the module docstring)."""
 
     processor: str
-    properties: Tuple[Property, ...] = ()
-    declarations: Tuple[Declaration, ...] = ()
-    immediates: Tuple[Immediate, ...] = ()
-    instructions: Tuple[Instruction, ...] = ()
+    properties: tuple[Property, ...] = ()
+    declarations: tuple[Declaration, ...] = ()
+    immediates: tuple[Immediate, ...] = ()
+    instructions: tuple[Instruction, ...] = ()
 
     def property(self, name: str, default=None):
         """Value of property ``name`` (the last one written), or ``default``."""
@@ -332,12 +344,11 @@ class Shader:
                 value = prop.value
         return value
 
-    def declarations_of(self, file: str) -> Tuple[Declaration, ...]:
+    def declarations_of(self, file: str) -> tuple[Declaration, ...]:
         """All declarations of register file ``file``, in source order."""
         return tuple(d for d in self.declarations if d.file == file)
 
-    def find_declaration(self, file: str, index: int,
-                         dimension: Optional[int] = None) -> Optional[Declaration]:
+    def find_declaration(self, file: str, index: int, dimension: int | None = None) -> Declaration | None:
         """The declaration of ``file`` covering ``index`` (and ``dimension`` for 2D files), or None.
 
         For a 1D declaration ``dimension`` is ignored; for a 2D one (CONST
@@ -351,7 +362,7 @@ class Shader:
             return decl
         return None
 
-    def iter_operands(self) -> Iterator[Tuple[int, Instruction, Union[DstRegister, SrcRegister]]]:
+    def iter_operands(self) -> Iterator[tuple[int, Instruction, DstRegister | SrcRegister]]:
         """Yield ``(instruction_index, instruction, operand)`` for every dst then src operand."""
         for i, inst in enumerate(self.instructions):
             for d in inst.dsts:
@@ -361,9 +372,25 @@ class Shader:
 
 
 __all__ = [
-    "PROCESSORS", "FILES", "LEGACY_FILES", "SWIZZLE_LETTERS", "IDENTITY_SWIZZLE",
-    "WRITEMASK_XYZW", "IMMEDIATE_TYPES", "MEMORY_QUALIFIERS", "MEMORY_TYPES",
-    "swizzle_text", "writemask_text", "writemask_components",
-    "Indirect", "SrcRegister", "DstRegister", "TexOffset", "Instruction",
-    "Declaration", "Immediate", "Property", "Shader",
+    "PROCESSORS",
+    "FILES",
+    "LEGACY_FILES",
+    "SWIZZLE_LETTERS",
+    "IDENTITY_SWIZZLE",
+    "WRITEMASK_XYZW",
+    "IMMEDIATE_TYPES",
+    "MEMORY_QUALIFIERS",
+    "MEMORY_TYPES",
+    "swizzle_text",
+    "writemask_text",
+    "writemask_components",
+    "Indirect",
+    "SrcRegister",
+    "DstRegister",
+    "TexOffset",
+    "Instruction",
+    "Declaration",
+    "Immediate",
+    "Property",
+    "Shader",
 ]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Optional, Tuple
 
 from .errors import TGSIParseError
 
@@ -42,7 +41,7 @@ class Cursor:
 
     # -- positions -----------------------------------------------------------
 
-    def line_col(self, pos: Optional[int] = None) -> "tuple[int, int]":
+    def line_col(self, pos: int | None = None) -> tuple[int, int]:
         """1-based (line, column) of ``pos`` (default: the cursor)."""
         if pos is None:
             pos = self.pos
@@ -63,7 +62,7 @@ class Cursor:
             end = len(self.text)
         return self.text[start:end].rstrip("\r")
 
-    def describe(self, pos: Optional[int] = None) -> str:
+    def describe(self, pos: int | None = None) -> str:
         """What is at ``pos``, for ``got ...`` in messages."""
         if pos is None:
             pos = self.pos
@@ -80,14 +79,14 @@ class Cursor:
             return repr(text[pos:end])
         return repr(ch)
 
-    def error(self, message: str, pos: Optional[int] = None) -> TGSIParseError:
+    def error(self, message: str, pos: int | None = None) -> TGSIParseError:
         """A TGSIParseError at ``pos`` (default: the cursor)."""
         if pos is None:
             pos = self.pos
         line, col = self.line_col(pos)
         return TGSIParseError(message, line, col, self.line_text(line))
 
-    def expected(self, what: str, pos: Optional[int] = None) -> TGSIParseError:
+    def expected(self, what: str, pos: int | None = None) -> TGSIParseError:
         """``expected <what>, got <thing at pos>``."""
         if pos is None:
             pos = self.pos
@@ -147,7 +146,7 @@ class Cursor:
             return True
         return False
 
-    def expect(self, ch: str, what: Optional[str] = None) -> None:
+    def expect(self, ch: str, what: str | None = None) -> None:
         """Skip whitespace and consume ``ch`` or raise ``expected 'ch'``.
 
         A missing character is reported where the current line ends (or at
@@ -166,7 +165,7 @@ class Cursor:
         end = self.pos
         while end < n and text[end] in _WORD_CHARS:
             end += 1
-        return text[self.pos:end].upper()
+        return text[self.pos : end].upper()
 
     def word(self) -> str:
         """Consume and return the word at the cursor, upper-cased ('' if none)."""
@@ -197,7 +196,7 @@ class Cursor:
         start = pos = self.pos
         if pos < n and text[pos] in "+-":
             pos += 1
-        exponent_letters = "pP" if text[pos:pos + 2].lower() == "0x" else "eE"
+        exponent_letters = "pP" if text[pos : pos + 2].lower() == "0x" else "eE"
         while pos < n:
             ch = text[pos]
             if ch in _WORD_CHARS or ch == ".":
@@ -211,6 +210,7 @@ class Cursor:
 
 
 # -- literal conversion -------------------------------------------------------------
+
 
 def _is_hex(token: str) -> bool:
     return token.lstrip("+-")[:2].lower() == "0x"
@@ -238,7 +238,7 @@ def _int_literal(token: str, c_base0: bool) -> int:
     return sign * int(body, 10)
 
 
-def convert_literal(imm_type: str, token: str) -> Tuple[int, ...]:
+def convert_literal(imm_type: str, token: str) -> tuple[int, ...]:
     """One immediate literal -> its 32-bit words (1, or 2 for 64-bit types, low first).
 
     FLT32/FLT64: decimal (``1``, ``-0.5``, ``1e-3``, ``inf``, ``nan``), ``0x`` + hex
@@ -251,8 +251,7 @@ def convert_literal(imm_type: str, token: str) -> Tuple[int, ...]:
         raise ValueError("")
     try:
         if imm_type == "FLT32":
-            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") \
-                    and not token.startswith(("-", "+")):
+            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") and not token.startswith(("-", "+")):
                 bits = int(token[2:], 16)
                 if bits > 0xFFFFFFFF:
                     raise ValueError(" (raw bits wider than 32)")
@@ -263,13 +262,13 @@ def convert_literal(imm_type: str, token: str) -> Tuple[int, ...]:
             value = _int_literal(token, c_base0=False)
             if imm_type == "UINT32" and not 0 <= value <= 0xFFFFFFFF:
                 raise ValueError(" (out of range for UINT32)")
-            if imm_type == "INT32" and not (-(1 << 31) <= value <= 0x7FFFFFFF
-                                           or (_is_hex(token) and value <= 0xFFFFFFFF)):
+            if imm_type == "INT32" and not (
+                -(1 << 31) <= value <= 0x7FFFFFFF or (_is_hex(token) and value <= 0xFFFFFFFF)
+            ):
                 raise ValueError(" (out of range for INT32)")
             return (value & 0xFFFFFFFF,)
         if imm_type == "FLT64":
-            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") \
-                    and not token.startswith(("-", "+")):
+            if _is_hex(token) and not any(ch in token.lower()[2:] for ch in ".p") and not token.startswith(("-", "+")):
                 bits = int(token[2:], 16)
                 if bits > 0xFFFFFFFFFFFFFFFF:
                     raise ValueError(" (raw bits wider than 64)")

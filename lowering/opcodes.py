@@ -34,7 +34,6 @@ switch).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Optional, Tuple
 
 TYPES = ("float", "int", "uint", "double", "int64", "uint64", "untyped")
 OUTPUT_MODES = ("COMP", "REPL", "CHAN", "OTHR", "NONE")
@@ -53,22 +52,22 @@ class OpInfo:
     num_src: int
     output_mode: str
     group: str
-    dst_type: Optional[str]            # None when num_dst == 0
-    src_types: Tuple[str, ...]
-    number: Optional[int] = None       # TGSI_OPCODE_* value in current Mesa (None: legacy)
-    is_tex: bool = False               # a texture-target keyword operand follows the sources
-    has_tex_offsets: bool = False      # trailing texture-offset operands are accepted
-    is_branch: bool = False            # may carry a ``:N`` label
-    block: Optional[str] = None        # "if" | "loop" | "sub" | "switch"
-    block_role: Optional[str] = None   # "open" | "middle" | "close" | "case"
-    is_memory: bool = False            # accepts memory qualifiers / target / format
-    is_store: bool = False             # dst[0] is a resource written in memory
-    stages: Optional[FrozenSet[str]] = None  # processors allowed (None = all)
-    legacy: bool = False               # removed from current Mesa, still accepted
-    alias_of: Optional[str] = None     # the parser rewrites this name to ``alias_of``
-    optional_src: bool = False         # the operand may be omitted (legacy bare EMIT/ENDPRIM)
-    derivatives: bool = False          # explicit screen-space derivative
-    implicit_lod: bool = False         # texture lookup with implicit LOD (needs derivatives)
+    dst_type: str | None  # None when num_dst == 0
+    src_types: tuple[str, ...]
+    number: int | None = None  # TGSI_OPCODE_* value in current Mesa (None: legacy)
+    is_tex: bool = False  # a texture-target keyword operand follows the sources
+    has_tex_offsets: bool = False  # trailing texture-offset operands are accepted
+    is_branch: bool = False  # may carry a ``:N`` label
+    block: str | None = None  # "if" | "loop" | "sub" | "switch"
+    block_role: str | None = None  # "open" | "middle" | "close" | "case"
+    is_memory: bool = False  # accepts memory qualifiers / target / format
+    is_store: bool = False  # dst[0] is a resource written in memory
+    stages: frozenset[str] | None = None  # processors allowed (None = all)
+    legacy: bool = False  # removed from current Mesa, still accepted
+    alias_of: str | None = None  # the parser rewrites this name to ``alias_of``
+    optional_src: bool = False  # the operand may be omitted (legacy bare EMIT/ENDPRIM)
+    derivatives: bool = False  # explicit screen-space derivative
+    implicit_lod: bool = False  # texture lookup with implicit LOD (needs derivatives)
     doc: str = ""
 
     @property
@@ -369,41 +368,149 @@ _ROWS = [
 # The "main" type of an opcode: its dst type and the default src type.
 _UNTYPED = {"MOV", "UCMP"}
 _UNSIGNED = {
-    "NOT", "SHL", "AND", "OR", "XOR", "TXQ", "TXQS", "F2U", "UDIV", "UMAD",
-    "UMAX", "UMIN", "UMOD", "UMUL", "USEQ", "USGE", "USHR", "USLT", "USNE",
-    "SVIEWINFO", "UMUL_HI", "UBFE", "BFI", "BREV",
+    "NOT",
+    "SHL",
+    "AND",
+    "OR",
+    "XOR",
+    "TXQ",
+    "TXQS",
+    "F2U",
+    "UDIV",
+    "UMAD",
+    "UMAX",
+    "UMIN",
+    "UMOD",
+    "UMUL",
+    "USEQ",
+    "USGE",
+    "USHR",
+    "USLT",
+    "USNE",
+    "SVIEWINFO",
+    "UMUL_HI",
+    "UBFE",
+    "BFI",
+    "BREV",
     # legacy rows (Mesa 2018 typed TXQ_LZ like TXQ)
     "TXQ_LZ",
 }
 _SIGNED = {
-    "ARL", "ARR", "MOD", "F2I", "FSEQ", "FSGE", "FSLT", "FSNE", "IDIV",
-    "IMAX", "IMIN", "INEG", "ISGE", "ISHR", "ISLT", "UADD", "UARL", "IABS",
-    "ISSG", "IMUL_HI", "IBFE", "IMSB", "DSEQ", "DSGE", "DSLT", "DSNE",
-    "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE", "LSB",
-    "POPC", "UMSB",
+    "ARL",
+    "ARR",
+    "MOD",
+    "F2I",
+    "FSEQ",
+    "FSGE",
+    "FSLT",
+    "FSNE",
+    "IDIV",
+    "IMAX",
+    "IMIN",
+    "INEG",
+    "ISGE",
+    "ISHR",
+    "ISLT",
+    "UADD",
+    "UARL",
+    "IABS",
+    "ISSG",
+    "IMUL_HI",
+    "IBFE",
+    "IMSB",
+    "DSEQ",
+    "DSGE",
+    "DSLT",
+    "DSNE",
+    "U64SEQ",
+    "U64SNE",
+    "U64SLT",
+    "U64SGE",
+    "I64SLT",
+    "I64SGE",
+    "LSB",
+    "POPC",
+    "UMSB",
 }
 _DOUBLE = {
-    "DADD", "DABS", "DFMA", "DNEG", "DMUL", "DMAX", "DDIV", "DMIN", "DRCP",
-    "DSQRT", "DMAD", "DLDEXP", "DFRAC", "DRSQ", "DTRUNC", "DCEIL", "DFLR",
-    "DROUND", "DSSG", "F2D", "I2D", "U2D", "U642D", "I642D", "DFRACEXP",
+    "DADD",
+    "DABS",
+    "DFMA",
+    "DNEG",
+    "DMUL",
+    "DMAX",
+    "DDIV",
+    "DMIN",
+    "DRCP",
+    "DSQRT",
+    "DMAD",
+    "DLDEXP",
+    "DFRAC",
+    "DRSQ",
+    "DTRUNC",
+    "DCEIL",
+    "DFLR",
+    "DROUND",
+    "DSSG",
+    "F2D",
+    "I2D",
+    "U2D",
+    "U642D",
+    "I642D",
+    "DFRACEXP",
 }
 _UNSIGNED64 = {
-    "U64MAX", "U64MIN", "U64ADD", "U64MUL", "U64DIV", "U64MOD", "U64SHL",
-    "U64SHR", "F2U64", "D2U64",
+    "U64MAX",
+    "U64MIN",
+    "U64ADD",
+    "U64MUL",
+    "U64DIV",
+    "U64MOD",
+    "U64SHL",
+    "U64SHR",
+    "F2U64",
+    "D2U64",
 }
 _SIGNED64 = {
-    "I64MAX", "I64MIN", "I64ABS", "I64SSG", "I64NEG", "I64SHR", "I64DIV",
-    "I64MOD", "F2I64", "U2I64", "I2I64", "D2I64",
+    "I64MAX",
+    "I64MIN",
+    "I64ABS",
+    "I64SSG",
+    "I64NEG",
+    "I64SHR",
+    "I64DIV",
+    "I64MOD",
+    "F2I64",
+    "U2I64",
+    "I2I64",
+    "D2I64",
 }
 
 # Source-type exceptions that apply to every source of the opcode.
 _SRC_ALL = {
-    "uint": {"UIF", "TXF", "U2F", "U2D", "UADD", "SWITCH", "CASE", "SAMPLE_I",
-             "SAMPLE_I_MS", "UMUL_HI", "UP2H", "U2I64", "MEMBAR", "UMSB",
-             "TXF_LZ", "BREAKC", "UP2US", "UP4B", "UP4UB"},
+    "uint": {
+        "UIF",
+        "TXF",
+        "U2F",
+        "U2D",
+        "UADD",
+        "SWITCH",
+        "CASE",
+        "SAMPLE_I",
+        "SAMPLE_I_MS",
+        "UMUL_HI",
+        "UP2H",
+        "U2I64",
+        "MEMBAR",
+        "UMSB",
+        "TXF_LZ",
+        "BREAKC",
+        "UP2US",
+        "UP4B",
+        "UP4UB",
+    },
     "int": {"IMUL_HI", "I2F", "I2D", "I2I64"},
-    "float": {"ARL", "ARR", "F2D", "F2I", "F2U", "FSEQ", "FSGE", "FSLT", "FSNE",
-              "UCMP", "F2U64", "F2I64"},
+    "float": {"ARL", "ARR", "F2D", "F2I", "F2U", "FSEQ", "FSGE", "FSLT", "FSNE", "UCMP", "F2U64", "F2I64"},
     "double": {"D2F", "D2U", "D2I", "DSEQ", "DSGE", "DSLT", "DSNE", "D2U64", "D2I64"},
     "uint64": {"U64SEQ", "U64SNE", "U64SLT", "U64SGE", "U642F", "U642D"},
     "int64": {"I64SLT", "I64SGE", "I642F", "I642D"},
@@ -416,22 +523,40 @@ _SRC_AT = {
     ("LOAD", 1): "uint",
     ("STORE", 0): "uint",
 }
-for _atom in ("ATOMUADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR",
-              "ATOMUMIN", "ATOMUMAX", "ATOMIMIN", "ATOMIMAX"):
+for _atom in (
+    "ATOMUADD",
+    "ATOMXCHG",
+    "ATOMCAS",
+    "ATOMAND",
+    "ATOMOR",
+    "ATOMXOR",
+    "ATOMUMIN",
+    "ATOMUMAX",
+    "ATOMIMIN",
+    "ATOMIMAX",
+):
     _SRC_AT[(_atom, 1)] = "uint"
 
 # Deviations from Mesa's inference, where Mesa's default ("float") hides
 # that the result is a bit pattern.  The pack ops produce packed integers;
 # DFRACEXP's second destination is an int but the table has one dst type.
 _DST_TYPE_OVERRIDES = {
-    "PK2H": "uint", "PK2US": "uint", "PK4B": "uint", "PK4UB": "uint",
+    "PK2H": "uint",
+    "PK2US": "uint",
+    "PK4B": "uint",
+    "PK4UB": "uint",
 }
 
 
 def _main_type(name: str) -> str:
-    for type_name, members in (("untyped", _UNTYPED), ("uint", _UNSIGNED), ("int", _SIGNED),
-                               ("double", _DOUBLE), ("uint64", _UNSIGNED64),
-                               ("int64", _SIGNED64)):
+    for type_name, members in (
+        ("untyped", _UNTYPED),
+        ("uint", _UNSIGNED),
+        ("int", _SIGNED),
+        ("double", _DOUBLE),
+        ("uint64", _UNSIGNED64),
+        ("int64", _SIGNED64),
+    ):
         if name in members:
             return type_name
     return "float"
@@ -446,8 +571,8 @@ def _src_type(name: str, index: int) -> str:
     return _main_type(name)
 
 
-def _build() -> Dict[str, OpInfo]:
-    table: Dict[str, OpInfo] = {}
+def _build() -> dict[str, OpInfo]:
+    table: dict[str, OpInfo] = {}
     for name, ndst, nsrc, mode, group, number, flags in _ROWS:
         flags = dict(flags)
         if group == "legacy":
@@ -458,17 +583,25 @@ def _build() -> Dict[str, OpInfo]:
         src_types = tuple(_src_type(name, i) for i in range(nsrc))
         if name in table:
             raise AssertionError(f"duplicate opcode row {name}")
-        table[name] = OpInfo(name=name, num_dst=ndst, num_src=nsrc, output_mode=mode,
-                             group=group, dst_type=dst_type, src_types=src_types,
-                             number=number, **flags)
+        table[name] = OpInfo(
+            name=name,
+            num_dst=ndst,
+            num_src=nsrc,
+            output_mode=mode,
+            group=group,
+            dst_type=dst_type,
+            src_types=src_types,
+            number=number,
+            **flags,
+        )
     return table
 
 
-OPCODES: Dict[str, OpInfo] = _build()
+OPCODES: dict[str, OpInfo] = _build()
 
 # Longest names first, so a prefix (``DDX``) never shadows ``DDX_FINE`` when
 # the parser matches mnemonics with their ``_SAT``/``_PRECISE`` suffixes.
-OPCODE_NAMES_LONGEST_FIRST: Tuple[str, ...] = tuple(sorted(OPCODES, key=lambda n: (-len(n), n)))
+OPCODE_NAMES_LONGEST_FIRST: tuple[str, ...] = tuple(sorted(OPCODES, key=lambda n: (-len(n), n)))
 
 
 def get(name: str) -> OpInfo:
@@ -482,5 +615,4 @@ def canonical(name: str) -> str:
     return info.alias_of or info.name
 
 
-__all__ = ["OpInfo", "OPCODES", "OPCODE_NAMES_LONGEST_FIRST", "TYPES", "OUTPUT_MODES", "get",
-           "canonical"]
+__all__ = ["OpInfo", "OPCODES", "OPCODE_NAMES_LONGEST_FIRST", "TYPES", "OUTPUT_MODES", "get", "canonical"]

@@ -28,24 +28,35 @@ Errors raise ``TGSIParseError`` with a 1-based line/column and a message
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
 
 from . import semantics as sem
 from .errors import TGSIParseError
 from .ir import (
-    FILES, IMMEDIATE_TYPES, MEMORY_QUALIFIERS, MEMORY_TYPES, PROCESSORS, WRITEMASK_XYZW,
-    Declaration, DstRegister, Immediate, Indirect, Instruction, Property, Shader, SrcRegister,
+    FILES,
+    IMMEDIATE_TYPES,
+    MEMORY_QUALIFIERS,
+    MEMORY_TYPES,
+    PROCESSORS,
+    WRITEMASK_XYZW,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Property,
+    Shader,
+    SrcRegister,
     TexOffset,
 )
-from .legacy import SPECIAL_MEMORY as _SPECIAL_MEMORY, LegacyFiles
+from .legacy import SPECIAL_MEMORY as _SPECIAL_MEMORY
+from .legacy import LegacyFiles
 from .lexer import Cursor, convert_literal
 from .opcodes import OPCODES
 
 _LEGACY_FILES = ("RES", "IMMX", "TEMPX")
 _KNOWN_FILES = frozenset(FILES) | frozenset(_LEGACY_FILES)
 _SWIZZLE = {"X": 0, "Y": 1, "Z": 2, "W": 3}
-_MNEMONIC_SUFFIXES = (("_SAT_PRECISE", True, True), ("_SAT", True, False),
-                      ("_PRECISE", False, True))
+_MNEMONIC_SUFFIXES = (("_SAT_PRECISE", True, True), ("_SAT", True, False), ("_PRECISE", False, True))
 _FILE_HINT = "a register file (TEMP, IN, OUT, CONST, IMM, SAMP, SVIEW, ...)"
 _DIGITS = "0123456789"
 
@@ -59,14 +70,14 @@ def parse(text) -> Shader:
     return _Parser(text).run()
 
 
-def split_mnemonic(word: str) -> Optional[Tuple[str, bool, bool]]:
+def split_mnemonic(word: str) -> tuple[str, bool, bool] | None:
     """``"MOV_SAT"`` -> ``("MOV", True, False)``; None if no opcode matches."""
     word = word.upper()
     if word in OPCODES:
         return word, False, False
     for suffix, sat, precise in _MNEMONIC_SUFFIXES:
-        if word.endswith(suffix) and word[:-len(suffix)] in OPCODES:
-            return word[:-len(suffix)], sat, precise
+        if word.endswith(suffix) and word[: -len(suffix)] in OPCODES:
+            return word[: -len(suffix)], sat, precise
     return None
 
 
@@ -77,11 +88,11 @@ class _Parser:
         self.c = Cursor(text)
         self.processor = ""
         self.implied_size = 0
-        self.properties: List[Property] = []
-        self.decls: List[Declaration] = []
-        self._decl_slots: Dict[Declaration, int] = {}  # declaration sans mask -> index in decls
-        self.imms: List[Immediate] = []
-        self.insts: List[Instruction] = []
+        self.properties: list[Property] = []
+        self.decls: list[Declaration] = []
+        self._decl_slots: dict[Declaration, int] = {}  # declaration sans mask -> index in decls
+        self.imms: list[Immediate] = []
+        self.insts: list[Instruction] = []
         self.legacy = LegacyFiles()
         self.uses_legacy = False
 
@@ -169,20 +180,21 @@ class _Parser:
         if info.alias_of:
             name = info.alias_of
         n_operands = info.num_dst + info.num_src
-        dsts: List[DstRegister] = []
-        srcs: List[SrcRegister] = []
+        dsts: list[DstRegister] = []
+        srcs: list[SrcRegister] = []
         texture = None
         bare = info.optional_src and c.rest_of_line_blank()
         if (n_operands or info.is_tex) and not bare:
             if c.rest_of_line_blank():
                 c.skip_inline_ws()
-                raise c.expected(f"the operands of {info.name} ({info.num_dst} dst + "
-                                 f"{info.num_src} src{' + texture target' if info.is_tex else ''})")
+                raise c.expected(
+                    f"the operands of {info.name} ({info.num_dst} dst + "
+                    f"{info.num_src} src{' + texture target' if info.is_tex else ''})"
+                )
             self._require_ws(word)
             for i in range(n_operands):
                 if i:
-                    c.expect(",", f"',' and operand {i + 1} of {info.name} "
-                                  f"({info.num_dst} dst + {info.num_src} src)")
+                    c.expect(",", f"',' and operand {i + 1} of {info.name} ({info.num_dst} dst + {info.num_src} src)")
                     c.skip_ws()
                 if i < info.num_dst:
                     dsts.append(self._dst_operand())
@@ -195,9 +207,8 @@ class _Parser:
                 tpos = c.pos
                 texture = c.word()
                 if texture not in sem.TEXTURE_TARGETS:
-                    raise c.expected("a texture target (1D, 2D, 3D, CUBE, RECT, SHADOW2D, "
-                                     "2D_ARRAY, ...)", tpos)
-        offsets: List[TexOffset] = []
+                    raise c.expected("a texture target (1D, 2D, 3D, CUBE, RECT, SHADOW2D, 2D_ARRAY, ...)", tpos)
+        offsets: list[TexOffset] = []
         if info.has_tex_offsets:
             while len(offsets) < 4:
                 save = c.pos
@@ -211,7 +222,7 @@ class _Parser:
                     c.pos = save
                     break
                 offsets.append(self._tex_offset())
-        qualifiers: List[str] = []
+        qualifiers: list[str] = []
         mem_target = mem_format = None
         if info.is_memory:
             while True:
@@ -232,8 +243,9 @@ class _Parser:
                 elif q.startswith("PIPE_FORMAT_") and len(q) > len("PIPE_FORMAT_"):
                     mem_format = q
                 else:
-                    raise c.expected("a memory qualifier (COHERENT, RESTRICT, VOLATILE), "
-                                     "texture target or PIPE_FORMAT_ name", qpos)
+                    raise c.expected(
+                        "a memory qualifier (COHERENT, RESTRICT, VOLATILE), texture target or PIPE_FORMAT_ name", qpos
+                    )
         label = None
         if info.is_branch:
             save = c.pos
@@ -244,11 +256,22 @@ class _Parser:
                 label = c.uint("a label (instruction index) after ':'")
             else:
                 c.pos = save
-        self.insts.append(Instruction(
-            opcode=name, dsts=tuple(dsts), srcs=tuple(srcs), saturate=saturate, precise=precise,
-            label=label, texture=texture, tex_offsets=tuple(offsets),
-            memory_qualifiers=tuple(q for q in MEMORY_QUALIFIERS if q in qualifiers),
-            memory_target=mem_target, memory_format=mem_format, line=line))
+        self.insts.append(
+            Instruction(
+                opcode=name,
+                dsts=tuple(dsts),
+                srcs=tuple(srcs),
+                saturate=saturate,
+                precise=precise,
+                label=label,
+                texture=texture,
+                tex_offsets=tuple(offsets),
+                memory_qualifiers=tuple(q for q in MEMORY_QUALIFIERS if q in qualifiers),
+                memory_target=mem_target,
+                memory_format=mem_format,
+                line=line,
+            )
+        )
 
     # -- operands --------------------------------------------------------------
 
@@ -262,7 +285,7 @@ class _Parser:
             return word
         raise c.expected(_FILE_HINT, pos)
 
-    def _bracket(self) -> Tuple[int, Optional[Indirect], int]:
+    def _bracket(self) -> tuple[int, Indirect | None, int]:
         """Inside ``[`` (already consumed): index or indirect, ``]``, optional ``(id)``."""
         c = self.c
         c.skip_ws()
@@ -287,8 +310,12 @@ class _Parser:
                 spos = c.pos
                 letters = c.word()
                 # tgsi_dump prints one letter; accept a repeated one (".xxxx") too.
-                if not letters or letters[0] not in _SWIZZLE or letters != letters[0] * len(letters) \
-                        or len(letters) > 4:
+                if (
+                    not letters
+                    or letters[0] not in _SWIZZLE
+                    or letters != letters[0] * len(letters)
+                    or len(letters) > 4
+                ):
                     raise c.expected("an indirect component x, y, z or w", spos)
                 component = _SWIZZLE[letters[0]]
             else:
@@ -365,7 +392,7 @@ class _Parser:
             raise c.expected("a writemask (letters x, y, z, w in that order)", pos)
         return mask
 
-    def _swizzle(self, count: int) -> Optional[Tuple[int, ...]]:
+    def _swizzle(self, count: int) -> tuple[int, ...] | None:
         """Optional ``.`` + ``count`` letters (or 1 letter, replicated); None when absent."""
         c = self.c
         save = c.pos
@@ -387,8 +414,9 @@ class _Parser:
     def _dst_operand(self) -> DstRegister:
         file, index, ind, dim, dim_ind, array_id = self._register()
         mask = self._writemask()
-        return DstRegister(file=file, index=index, writemask=mask, indirect=ind, dimension=dim,
-                           dim_indirect=dim_ind, array_id=array_id)
+        return DstRegister(
+            file=file, index=index, writemask=mask, indirect=ind, dimension=dim, dim_indirect=dim_ind, array_id=array_id
+        )
 
     def _src_operand(self) -> SrcRegister:
         c = self.c
@@ -405,9 +433,17 @@ class _Parser:
         swizzle = self._swizzle(4) or (0, 1, 2, 3)
         if absolute:
             c.expect("|", "'|' closing the absolute value")
-        return SrcRegister(file=file, index=index, swizzle=swizzle, negate=negate,
-                           absolute=absolute, indirect=ind, dimension=dim, dim_indirect=dim_ind,
-                           array_id=array_id)
+        return SrcRegister(
+            file=file,
+            index=index,
+            swizzle=swizzle,
+            negate=negate,
+            absolute=absolute,
+            indirect=ind,
+            dimension=dim,
+            dim_indirect=dim_ind,
+            array_id=array_id,
+        )
 
     def _tex_offset(self) -> TexOffset:
         file, index, _ind, _dim, _dim_ind, _aid = self._register()
@@ -416,7 +452,7 @@ class _Parser:
 
     # -- declarations ------------------------------------------------------------
 
-    def _dcl_range(self) -> Tuple[Optional[int], Optional[int], int]:
+    def _dcl_range(self) -> tuple[int | None, int | None, int]:
         """Inside ``[`` (consumed): ``first[..last]`` or empty; returns (first, last, pos)."""
         c = self.c
         c.skip_ws()
@@ -437,16 +473,15 @@ class _Parser:
         c.expect("]", "']' or '..'")
         return first, last, pos
 
-    def _implied(self, rng: Tuple[Optional[int], Optional[int], int]) -> Tuple[int, int]:
+    def _implied(self, rng: tuple[int | None, int | None, int]) -> tuple[int, int]:
         first, last, pos = rng
         if first is not None:
             return first, last
         if self.implied_size:
             return 0, self.implied_size - 1
-        raise self.c.expected("a register index (an empty [] needs PROPERTY GS_INPUT_PRIMITIVE "
-                              "first)", pos)
+        raise self.c.expected("a register index (an empty [] needs PROPERTY GS_INPUT_PRIMITIVE first)", pos)
 
-    def _peek_item(self) -> Tuple[Optional[str], int]:
+    def _peek_item(self) -> tuple[str | None, int]:
         """Look past ``, `` without consuming: (upper-case word or '' , its position) or (None, -)."""
         c = self.c
         save = c.pos
@@ -487,8 +522,7 @@ class _Parser:
         dimension = None
         if r1 is None:
             first, last = self._implied(r0)
-        elif (proc in ("GEOM", "TESS_EVAL") and file == "IN") or \
-                (proc == "TESS_CTRL" and file in ("IN", "OUT")):
+        elif (proc in ("GEOM", "TESS_EVAL") and file == "IN") or (proc == "TESS_CTRL" and file in ("IN", "OUT")):
             # per-vertex I/O: the vertex bracket carries no information
             first, last = self._implied(r1)
         else:
@@ -533,12 +567,12 @@ class _Parser:
             if word is None:
                 break
             if is_vs_input:
-                raise c.expected("end of line (vertex shader inputs take no semantic, "
-                                 "interpolation or other attribute)", pos)
+                raise c.expected(
+                    "end of line (vertex shader inputs take no semantic, interpolation or other attribute)", pos
+                )
             if word == "STREAM" and "stream" not in fields:
                 if not (file == "OUT" and proc == "GEOM"):
-                    raise c.expected("end of line (STREAM is only allowed on geometry "
-                                     "shader outputs)", pos)
+                    raise c.expected("end of line (STREAM is only allowed on geometry shader outputs)", pos)
                 self._take_item(pos)
                 fields["stream"] = self._stream()
             elif word in sem.INTERPOLATE_NAMES and "interpolate" not in fields:
@@ -556,11 +590,11 @@ class _Parser:
         if file == "RES":
             file = self.legacy.res_declaration(first, fields)
         if file == "TEMPX":
-            self.legacy.tempx_declaration(self.decls, dimension or 0, first, last, usage_mask,
-                                          line)
+            self.legacy.tempx_declaration(self.decls, dimension or 0, first, last, usage_mask, line)
             return
-        decl = Declaration(file=file, first=first, last=last, dimension=dimension,
-                           usage_mask=usage_mask, line=line, **fields)
+        decl = Declaration(
+            file=file, first=first, last=last, dimension=dimension, usage_mask=usage_mask, line=line, **fields
+        )
         self._add_declaration(decl)
 
     def _add_declaration(self, decl: Declaration) -> None:
@@ -597,7 +631,7 @@ class _Parser:
         if word not in sem.TEXTURE_TARGETS:
             raise c.expected("a texture target (BUFFER, 1D, 2D, 3D, CUBE, 2D_ARRAY, ...)", pos)
         fields["target"] = self._take_item(pos)
-        return_types: List[str] = []
+        return_types: list[str] = []
         while True:
             word, pos = self._peek_item()
             if word == "RAW":
@@ -614,21 +648,21 @@ class _Parser:
         if return_types:
             if len(return_types) not in (1, 4):
                 raise c.expected("1 or 4 return types")
-            fields["return_types"] = tuple(return_types * 4)[:4] if len(return_types) == 1 \
-                else tuple(return_types)
+            fields["return_types"] = tuple(return_types * 4)[:4] if len(return_types) == 1 else tuple(return_types)
 
     def _sview_tail(self, fields: dict, word: str, pos: int) -> None:
         c = self.c
         if word not in sem.TEXTURE_TARGETS:
             raise c.expected("a texture target (BUFFER, 1D, 2D, 3D, CUBE, 2D_ARRAY, ...)", pos)
         fields["target"] = self._take_item(pos)
-        types: List[str] = []
+        types: list[str] = []
         while len(types) < 4:
             word, pos = self._peek_item()
             if word not in sem.RETURN_TYPES:
                 if not types:
-                    raise c.expected("',' and a return type (UNORM, SNORM, SINT, UINT, FLOAT)",
-                                     pos if word is not None else c.pos)
+                    raise c.expected(
+                        "',' and a return type (UNORM, SNORM, SINT, UINT, FLOAT)", pos if word is not None else c.pos
+                    )
                 break
             types.append(self._take_item(pos))
         if len(types) not in (1, 4):
@@ -655,7 +689,7 @@ class _Parser:
             else:
                 c.pos = save
 
-    def _stream(self) -> Tuple[int, int, int, int]:
+    def _stream(self) -> tuple[int, int, int, int]:
         c = self.c
         c.expect("(", "'(' after STREAM")
         values = []
@@ -678,8 +712,7 @@ class _Parser:
             ipos = c.pos
             n = c.uint("an immediate index")
             if n != len(self.imms):
-                raise c.expected(f"immediate index {len(self.imms)} (immediates are numbered in "
-                                 f"order)", ipos)
+                raise c.expected(f"immediate index {len(self.imms)} (immediates are numbered in order)", ipos)
             c.expect("]")
         self._require_ws("IMM")
         tpos = c.pos
@@ -689,11 +722,11 @@ class _Parser:
         words = self._immediate_data(imm_type)
         self.imms.append(Immediate(type=imm_type, words=words, line=line))
 
-    def _immediate_data(self, imm_type: str) -> Tuple[int, int, int, int]:
+    def _immediate_data(self, imm_type: str) -> tuple[int, int, int, int]:
         c = self.c
         c.expect("{", "'{'")
         count = 2 if imm_type in ("FLT64", "UINT64", "INT64") else 4
-        words: List[int] = []
+        words: list[int] = []
         for i in range(count):
             if i:
                 c.expect(",", f"',' ({imm_type} immediates have {count} values)")
@@ -703,7 +736,7 @@ class _Parser:
             try:
                 words.extend(convert_literal(imm_type, token))
             except ValueError as exc:
-                raise c.expected(f"a {imm_type} constant{exc.args[0] if exc.args else ''}", vpos)
+                raise c.expected(f"a {imm_type} constant{exc.args[0] if exc.args else ''}", vpos) from exc
         c.expect("}", f"'}}' ({imm_type} immediates have {count} values)")
         return tuple(words)  # type: ignore[return-value]
 
@@ -731,8 +764,7 @@ class _Parser:
         name = c.word()
         name = sem.PROPERTY_ALIASES.get(name, name)
         if name not in sem.PROPERTY_NAMES:
-            raise c.expected("a property name (GS_INPUT_PRIMITIVE, FS_COORD_ORIGIN, "
-                             "CS_FIXED_BLOCK_WIDTH, ...)", npos)
+            raise c.expected("a property name (GS_INPUT_PRIMITIVE, FS_COORD_ORIGIN, CS_FIXED_BLOCK_WIDTH, ...)", npos)
         c.skip_inline_ws()
         vpos = c.pos
         value: object

@@ -20,7 +20,6 @@ the shader it describes: ``to_glsl(info)`` lowers it without validating again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from . import semantics as sem
 from .errors import ShaderValidationError
@@ -41,7 +40,7 @@ _INDEXED_RESOURCES = frozenset({"SAMP", "SVIEW", "BUFFER", "IMAGE"})
 # opcode -> ((operand kind, position), allowed files).
 _TEX_UNIT = frozenset({"SAMP", "SVIEW"})
 _MEMORY_RESOURCES = frozenset({"BUFFER", "IMAGE", "MEMORY", "HWATOMIC", "CONSTBUF"})
-_RESOURCE_OPERANDS: Dict[str, Tuple[Tuple[str, int, FrozenSet[str]], ...]] = {}
+_RESOURCE_OPERANDS: dict[str, tuple[tuple[str, int, frozenset[str]], ...]] = {}
 for _op in ("TEX", "TXP", "TXB", "TXL", "TXF", "TXQ", "LODQ", "TEX_LZ", "TXF_LZ"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, _TEX_UNIT),)
 for _op in ("TEX2", "TXB2", "TXL2", "TG4"):
@@ -49,8 +48,7 @@ for _op in ("TEX2", "TXB2", "TXL2", "TG4"):
 _RESOURCE_OPERANDS["TXD"] = (("src", 3, _TEX_UNIT),)
 _RESOURCE_OPERANDS["TXQS"] = (("src", 0, _TEX_UNIT),)
 _RESOURCE_OPERANDS["TXQ_LZ"] = (("src", 0, _TEX_UNIT),)
-for _op in ("SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "GATHER4",
-            "LOD"):
+for _op in ("SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "GATHER4", "LOD"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, frozenset({"SVIEW"})), ("src", 2, frozenset({"SAMP"})))
 for _op in ("SAMPLE_I", "SAMPLE_I_MS", "SVIEWINFO"):
     _RESOURCE_OPERANDS[_op] = (("src", 1, frozenset({"SVIEW"})),)
@@ -74,12 +72,17 @@ _BINDLESS_RESOURCES = frozenset({"SAMP", "SVIEW", "IMAGE"})
 _BINDLESS_HANDLE_FILES = frozenset({"TEMP", "CONST", "IN", "IMM", "SV"})
 
 # What each output semantic means for the ShaderInfo "writes_*" flags, per stage kind.
-_FS_OUTPUT_FLAGS = {"POSITION": "writes_depth", "STENCIL": "writes_stencil",
-                    "SAMPLEMASK": "writes_samplemask"}
-_GEOM_OUTPUT_FLAGS = {"POSITION": "writes_position", "PSIZE": "writes_psize",
-                      "CLIPDIST": "writes_clipdist", "CULLDIST": "writes_clipdist",
-                      "CLIPVERTEX": "writes_clipvertex", "LAYER": "writes_layer",
-                      "VIEWPORT_INDEX": "writes_viewport_index", "EDGEFLAG": "writes_edgeflag"}
+_FS_OUTPUT_FLAGS = {"POSITION": "writes_depth", "STENCIL": "writes_stencil", "SAMPLEMASK": "writes_samplemask"}
+_GEOM_OUTPUT_FLAGS = {
+    "POSITION": "writes_position",
+    "PSIZE": "writes_psize",
+    "CLIPDIST": "writes_clipdist",
+    "CULLDIST": "writes_clipdist",
+    "CLIPVERTEX": "writes_clipvertex",
+    "LAYER": "writes_layer",
+    "VIEWPORT_INDEX": "writes_viewport_index",
+    "EDGEFLAG": "writes_edgeflag",
+}
 
 
 @dataclass(frozen=True)
@@ -88,14 +91,14 @@ class IORegister:
 
     file: str
     index: int
-    semantic: Optional[str]
+    semantic: str | None
     semantic_index: int = 0
-    interpolate: Optional[str] = None
+    interpolate: str | None = None
     location: str = "CENTER"
     usage_mask: int = 0xF
     array_id: int = 0
     invariant: bool = False
-    stream: Tuple[int, int, int, int] = (0, 0, 0, 0)
+    stream: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -104,35 +107,35 @@ class ShaderInfo:
 
     processor: str
     # file -> declared (first, last) ranges; CONST/HWATOMIC ranges per buffer in const_buffers.
-    ranges: Dict[str, Tuple[Tuple[int, int], ...]]
+    ranges: dict[str, tuple[tuple[int, int], ...]]
     # file -> number of registers (highest declared index + 1; IMM: number of immediates)
-    num_registers: Dict[str, int]
+    num_registers: dict[str, int]
     # constant buffer index -> number of vec4 declared
-    const_buffers: Dict[int, int]
+    const_buffers: dict[int, int]
     # HWATOMIC buffer index -> number of counters declared
-    hw_atomic_buffers: Dict[int, int]
-    inputs: Tuple[IORegister, ...]
-    outputs: Tuple[IORegister, ...]
-    system_values: Tuple[IORegister, ...]
+    hw_atomic_buffers: dict[int, int]
+    inputs: tuple[IORegister, ...]
+    outputs: tuple[IORegister, ...]
+    system_values: tuple[IORegister, ...]
     # register file -> True when some operand indexes it indirectly (the register index)
-    indirect_files: FrozenSet[str]
+    indirect_files: frozenset[str]
     # files indexed indirectly in their dimension (e.g. CONST[ADDR[0].x][1])
-    dim_indirect_files: FrozenSet[str]
+    dim_indirect_files: frozenset[str]
     # TEMP array ids declared: array id -> (first, last)
-    temp_arrays: Dict[int, Tuple[int, int]]
-    samplers_used: Tuple[int, ...]
-    sampler_views_used: Tuple[int, ...]
-    images_used: Tuple[int, ...]
-    buffers_used: Tuple[int, ...]
-    memory_used: Tuple[int, ...]
+    temp_arrays: dict[int, tuple[int, int]]
+    samplers_used: tuple[int, ...]
+    sampler_views_used: tuple[int, ...]
+    images_used: tuple[int, ...]
+    buffers_used: tuple[int, ...]
+    memory_used: tuple[int, ...]
     # MEMORY index (declared or used) -> GLOBAL / SHARED / PRIVATE / INPUT.  A used index
     # that is not declared maps to the single MEMORY declaration (a Mesa quirk: see
     # _Validator.sole_memory_decl), e.g. {1: "SHARED", 0: "SHARED"}.
-    memory_types: Dict[int, str]
+    memory_types: dict[int, str]
     # SAMP/SVIEW index -> texture targets it is used with by TEX-style opcodes
-    sampler_targets: Dict[int, Tuple[str, ...]]
-    properties: Dict[str, object]
-    opcodes_used: FrozenSet[str]
+    sampler_targets: dict[int, tuple[str, ...]]
+    properties: dict[str, object]
+    opcodes_used: frozenset[str]
     writes_position: bool = False
     writes_psize: bool = False
     writes_clipdist: bool = False
@@ -162,22 +165,22 @@ class ShaderInfo:
     # control flow: opener index -> matching ELSE/ENDIF/ENDLOOP/ENDSUB/ENDSWITCH index
     # (IF -> ELSE or ENDIF, ELSE -> ENDIF, BGNLOOP <-> ENDLOOP both ways, BGNSUB -> ENDSUB,
     # SWITCH -> ENDSWITCH); subroutines: BGNSUB index -> ENDSUB index
-    block_pairs: Dict[int, int] = field(default_factory=dict)
-    subroutines: Dict[int, int] = field(default_factory=dict)
+    block_pairs: dict[int, int] = field(default_factory=dict)
+    subroutines: dict[int, int] = field(default_factory=dict)
     # The shader this record describes (the IR is immutable): ``to_glsl`` lowers a
     # ShaderInfo without validating again, so each shader is checked once however
     # many variants are made of it.  Not part of equality or repr.
-    shader: Optional[Shader] = field(default=None, compare=False, repr=False)
+    shader: Shader | None = field(default=None, compare=False, repr=False)
 
-    def input(self, semantic: str, index: int = 0) -> Optional[IORegister]:
+    def input(self, semantic: str, index: int = 0) -> IORegister | None:
         """The input register with ``semantic[index]``, or None."""
         return _find_io(self.inputs, semantic, index)
 
-    def output(self, semantic: str, index: int = 0) -> Optional[IORegister]:
+    def output(self, semantic: str, index: int = 0) -> IORegister | None:
         """The output register with ``semantic[index]``, or None."""
         return _find_io(self.outputs, semantic, index)
 
-    def system_value(self, semantic: str) -> Optional[IORegister]:
+    def system_value(self, semantic: str) -> IORegister | None:
         """The SV register with ``semantic``, or None."""
         return _find_io(self.system_values, semantic, 0)
 
@@ -217,13 +220,13 @@ class _Validator:
         self.proc = shader.processor
         self.n_insts = len(shader.instructions)
         # (file, dimension) -> list of declarations
-        self.by_file: Dict[Tuple[str, Optional[int]], List[Declaration]] = {}
-        self.flags: Dict[str, bool] = {}
+        self.by_file: dict[tuple[str, int | None], list[Declaration]] = {}
+        self.flags: dict[str, bool] = {}
         self.bindless = False
 
     # -- helpers ------------------------------------------------------------------
 
-    def fail(self, index: Optional[int], inst: Optional[Instruction], message: str):
+    def fail(self, index: int | None, inst: Instruction | None, message: str):
         if inst is None:
             raise ShaderValidationError(message, None, None)
         raise ShaderValidationError(f"{_where(index, inst)}: {message}", index, inst.line)
@@ -237,41 +240,36 @@ class _Validator:
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
-                raise ShaderValidationError(f"{where}: bad index range {decl.first}..{decl.last}",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: bad index range {decl.first}..{decl.last}", None, decl.line)
             if decl.file == "IMM":
-                raise ShaderValidationError(f"{where}: IMM registers are declared by IMM "
-                                            "statements, not DCL", None, decl.line)
+                raise ShaderValidationError(
+                    f"{where}: IMM registers are declared by IMM statements, not DCL", None, decl.line
+                )
             if decl.usage_mask == 0:
                 raise ShaderValidationError(f"{where}: empty usage mask", None, decl.line)
             if decl.file in ("SVIEW", "IMAGE") and not decl.target:
-                raise ShaderValidationError(f"{where}: {decl.file} needs a texture target",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: {decl.file} needs a texture target", None, decl.line)
             if decl.file == "SV" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: a system value needs a semantic",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: a system value needs a semantic", None, decl.line)
             if decl.semantic is not None and decl.semantic not in sem.SEMANTIC_NAMES:
-                raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}",
-                                            None, decl.line)
+                raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: an output needs a semantic", None,
-                                            decl.line)
+                raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
-                raise ShaderValidationError(f"{where}: an input of a {self.proc} shader needs a "
-                                            "semantic", None, decl.line)
+                raise ShaderValidationError(
+                    f"{where}: an input of a {self.proc} shader needs a semantic", None, decl.line
+                )
             dim = decl.dimension if decl.file in ("CONST", "HWATOMIC") else None
             if decl.file in ("CONST", "HWATOMIC") and dim is None:
                 dim = 0
             key = (decl.file, dim)
             for other in self.by_file.get(key, ()):
                 if decl.first <= other.last and other.first <= decl.last:
-                    verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) \
-                        else "overlaps"
-                    raise ShaderValidationError(
-                        f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
+                    verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) else "overlaps"
+                    raise ShaderValidationError(f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
             self.by_file.setdefault(key, []).append(decl)
 
-    def declared(self, file: str, index: int, dimension: Optional[int]) -> bool:
+    def declared(self, file: str, index: int, dimension: int | None) -> bool:
         if file == "IMM":
             return 0 <= index < len(self.shader.immediates)
         if file in _UNDECLARED_OK:
@@ -289,7 +287,7 @@ class _Validator:
             return True
         return any(f == file for f, _ in self.by_file)
 
-    def sole_memory_decl(self) -> Optional[Declaration]:
+    def sole_memory_decl(self) -> Declaration | None:
         """The only MEMORY declaration, if there is exactly one.
 
         Current Mesa's ureg declares memory as ``MEMORY[<memory type>]`` (so
@@ -307,8 +305,22 @@ class _Validator:
         from .dump import dump_dst, dump_src
 
         text = dump_dst(op) if isinstance(op, DstRegister) else dump_src(op)
-        if op.file not in ("CONST", "IN", "OUT", "TEMP", "SAMP", "ADDR", "IMM", "SV", "IMAGE",
-                           "SVIEW", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC"):
+        if op.file not in (
+            "CONST",
+            "IN",
+            "OUT",
+            "TEMP",
+            "SAMP",
+            "ADDR",
+            "IMM",
+            "SV",
+            "IMAGE",
+            "SVIEW",
+            "BUFFER",
+            "MEMORY",
+            "CONSTBUF",
+            "HWATOMIC",
+        ):
             self.fail(i, inst, f"{role} {text}: unknown register file {op.file!r}")
         for ind in (op.indirect, op.dim_indirect):
             if ind is None:
@@ -318,8 +330,7 @@ class _Validator:
             if not 0 <= ind.component <= 3:
                 self.fail(i, inst, f"{role} {text}: bad indirect component {ind.component}")
             if not self.declared(ind.file, ind.index, None):
-                self.fail(i, inst, f"{role} {text}: address register {ind.file}[{ind.index}] "
-                                   "is not declared")
+                self.fail(i, inst, f"{role} {text}: address register {ind.file}[{ind.index}] is not declared")
         # The dimension of per-vertex inputs (GS/TES/TCS) and of TCS outputs is a vertex
         # number, not part of the declaration.
         dim = op.dimension if op.file in ("CONST", "HWATOMIC") else None
@@ -333,27 +344,37 @@ class _Validator:
             if op.file in _INDEXED_RESOURCES and not self.declared(op.file, op.index, None):
                 # The lowering indexes the declared range that holds the constant part
                 # (tgsi.rst: the element is index + ADDR), so that part must be declared.
-                ranges = ", ".join(f"{d.first}..{d.last}" if d.count > 1 else str(d.first)
-                                   for d in sorted(self.by_file.get((op.file, None), ()), key=lambda d: d.first))
-                self.fail(i, inst, f"{role} {text}: the index base {op.index} is outside the declared "
-                                   f"{op.file} range(s) {ranges}")
+                ranges = ", ".join(
+                    f"{d.first}..{d.last}" if d.count > 1 else str(d.first)
+                    for d in sorted(self.by_file.get((op.file, None), ()), key=lambda d: d.first)
+                )
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: the index base {op.index} is outside the declared {op.file} range(s) {ranges}",
+                )
             return
         if op.dim_indirect is not None and op.file in ("CONST", "HWATOMIC"):
-            if not any(d.covers(op.index) for (f, _), ds in self.by_file.items()
-                       if f == op.file for d in ds):
-                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the "
-                                   "declared range")
+            if not any(d.covers(op.index) for (f, _), ds in self.by_file.items() if f == op.file for d in ds):
+                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the declared range")
             return
         if not self.declared(op.file, op.index, dim):
             if op.file == "MEMORY" and self.sole_memory_decl() is not None:
                 return  # Mesa quirk, see sole_memory_decl
             if op.file == "IMM":
                 n = len(self.shader.immediates)
-                self.fail(i, inst, f"{role} {text}: IMM[{op.index}] is out of range "
-                                   f"({n} immediate{'s' if n != 1 else ''} declared)")
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: IMM[{op.index}] is out of range ({n} immediate{'s' if n != 1 else ''} declared)",
+                )
             elif self.any_declared(op.file):
-                self.fail(i, inst, f"{role} {text}: {op.file}[{op.index}] is out of the "
-                                   "declared range" + (f" of buffer {dim}" if dim else ""))
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: {op.file}[{op.index}] is out of the "
+                    "declared range" + (f" of buffer {dim}" if dim else ""),
+                )
             else:
                 self.fail(i, inst, f"{role} {text}: {op.file} register is not declared")
 
@@ -366,15 +387,12 @@ class _Validator:
         if info.alias_of:
             self.fail(i, inst, f"{inst.opcode} must be written as {info.alias_of} in the IR")
         if len(inst.dsts) != info.num_dst:
-            self.fail(i, inst, f"{inst.opcode} takes {info.num_dst} destination operand(s), "
-                               f"got {len(inst.dsts)}")
+            self.fail(i, inst, f"{inst.opcode} takes {info.num_dst} destination operand(s), got {len(inst.dsts)}")
         if len(inst.srcs) != info.num_src and not (info.optional_src and not inst.srcs):
-            self.fail(i, inst, f"{inst.opcode} takes {info.num_src} source operand(s), "
-                               f"got {len(inst.srcs)}")
+            self.fail(i, inst, f"{inst.opcode} takes {info.num_src} source operand(s), got {len(inst.srcs)}")
         if info.stages is not None and self.proc not in info.stages:
             allowed = " or ".join(sorted(info.stages))
-            self.fail(i, inst, f"{inst.opcode} is not allowed in a {self.proc} shader "
-                               f"(only {allowed})")
+            self.fail(i, inst, f"{inst.opcode} is not allowed in a {self.proc} shader (only {allowed})")
         if info.is_tex and not inst.texture:
             self.fail(i, inst, f"{inst.opcode} needs a texture target")
         if inst.texture and not info.is_tex:
@@ -387,17 +405,19 @@ class _Validator:
         # gives them a meaning: one per gathered texel (TEXTURE_GATHER_OFFSETS).
         n_offsets = len(inst.tex_offsets)
         if n_offsets > 1 and not (inst.opcode == "TG4" and n_offsets == 4):
-            self.fail(i, inst, f"{inst.opcode} with {n_offsets} texture offsets: only TG4 takes more "
-                               "than one, and then four (one per gathered texel)")
-        if (inst.memory_qualifiers or inst.memory_target or inst.memory_format) \
-                and not info.is_memory:
+            self.fail(
+                i,
+                inst,
+                f"{inst.opcode} with {n_offsets} texture offsets: only TG4 takes more "
+                "than one, and then four (one per gathered texel)",
+            )
+        if (inst.memory_qualifiers or inst.memory_target or inst.memory_format) and not info.is_memory:
             self.fail(i, inst, f"{inst.opcode} takes no memory qualifiers")
         if inst.label is not None:
             if not info.is_branch:
                 self.fail(i, inst, f"{inst.opcode} takes no label")
             if not 0 <= inst.label < self.n_insts:
-                self.fail(i, inst, f"label :{inst.label} is out of range (the shader has "
-                                   f"{self.n_insts} instructions)")
+                self.fail(i, inst, f"label :{inst.label} is out of range (the shader has {self.n_insts} instructions)")
         if inst.opcode == "CAL":
             if inst.label is None:
                 self.fail(i, inst, "CAL needs a target label (:N)")
@@ -408,11 +428,9 @@ class _Validator:
             self.fail(i, inst, f"{inst.opcode} has no destination to saturate")
         for d in inst.dsts:
             if d.writemask == 0 or d.writemask & ~0xF:
-                self.fail(i, inst, f"destination {d.file}[{d.index}] has an empty or bad "
-                                   "writemask")
+                self.fail(i, inst, f"destination {d.file}[{d.index}] has an empty or bad writemask")
             if d.file not in _WRITABLE and not (info.is_store and d.file in _STORE_FILES):
-                self.fail(i, inst, f"destination {d.file}[{d.index}]: {d.file} registers are "
-                                   "not writable")
+                self.fail(i, inst, f"destination {d.file}[{d.index}]: {d.file} registers are not writable")
             self.check_register(i, inst, d, "destination")
         for s in inst.srcs:
             if len(s.swizzle) != 4 or any(not 0 <= c <= 3 for c in s.swizzle):
@@ -434,18 +452,22 @@ class _Validator:
             want = " or ".join(sorted(files))
             article = "an" if want[0] in "AEIOU" else "a"
             tail = " (or a bindless handle)" if bindless else ""
-            self.fail(i, inst, f"operand {pos + 1 if kind == 'src' else 1} of "
-                               f"{inst.opcode} must be {article} {want} register{tail}, got "
-                               f"{ops[pos].file}[{ops[pos].index}]")
+            self.fail(
+                i,
+                inst,
+                f"operand {pos + 1 if kind == 'src' else 1} of "
+                f"{inst.opcode} must be {article} {want} register{tail}, got "
+                f"{ops[pos].file}[{ops[pos].index}]",
+            )
 
     # -- control flow -------------------------------------------------------------------
 
-    def check_control_flow(self) -> Tuple[Dict[int, int], Dict[int, int]]:
+    def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
         insts = self.shader.instructions
-        stack: List[Tuple[str, int, bool]] = []   # (block kind, opener index, seen ELSE/DEFAULT)
-        pairs: Dict[int, int] = {}
-        subs: Dict[int, int] = {}
-        pending: Dict[int, int] = {}   # IF index waiting for its ELSE/ENDIF target
+        stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
+        pairs: dict[int, int] = {}
+        subs: dict[int, int] = {}
+        pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
         for i, inst in enumerate(insts):
             info = OPCODES.get(inst.opcode)
             if info is None:
@@ -462,8 +484,12 @@ class _Validator:
                     if stack:
                         at = stack[-1][1]
                         self.fail(i, inst, f"{name} does not close the {_opened(at, insts[at])}")
-                    self.fail(i, inst, f"{name} without a matching "
-                                       f"{ {'if': 'IF/UIF', 'loop': 'BGNLOOP', 'sub': 'BGNSUB', 'switch': 'SWITCH'}[info.block]}")
+                    self.fail(
+                        i,
+                        inst,
+                        f"{name} without a matching "
+                        f"{ {'if': 'IF/UIF', 'loop': 'BGNLOOP', 'sub': 'BGNSUB', 'switch': 'SWITCH'}[info.block] }",
+                    )
                 kind, at, seen = stack[-1]
                 if info.block_role == "middle":
                     if seen:
@@ -499,8 +525,7 @@ class _Validator:
         if stack:
             kind, at, _ = stack[-1]
             closer = {"if": "ENDIF", "loop": "ENDLOOP", "sub": "ENDSUB", "switch": "ENDSWITCH"}
-            self.fail(at, insts[at], f"{insts[at].opcode} is never closed (missing "
-                                     f"{closer[kind]})")
+            self.fail(at, insts[at], f"{insts[at].opcode} is never closed (missing {closer[kind]})")
         return pairs, subs
 
     # -- summary -------------------------------------------------------------------------
@@ -515,11 +540,11 @@ class _Validator:
 
     def summarize(self, pairs, subs) -> ShaderInfo:
         shader, proc = self.shader, self.proc
-        ranges: Dict[str, List[Tuple[int, int]]] = {}
-        num: Dict[str, int] = {}
-        const_buffers: Dict[int, int] = {}
-        hw_atomics: Dict[int, int] = {}
-        temp_arrays: Dict[int, Tuple[int, int]] = {}
+        ranges: dict[str, list[tuple[int, int]]] = {}
+        num: dict[str, int] = {}
+        const_buffers: dict[int, int] = {}
+        hw_atomics: dict[int, int] = {}
+        temp_arrays: dict[int, tuple[int, int]] = {}
         inputs, outputs, svs = [], [], []
         for d in shader.declarations:
             ranges.setdefault(d.file, []).append((d.first, d.last))
@@ -535,23 +560,44 @@ class _Validator:
             target = {"IN": inputs, "OUT": outputs, "SV": svs}.get(d.file)
             if target is not None:
                 for reg in range(d.first, d.last + 1):
-                    target.append(IORegister(
-                        d.file, reg, d.semantic,
-                        d.semantic_index + (reg - d.first) if d.semantic else 0,
-                        d.interpolate, d.location, d.usage_mask, d.array_id, d.invariant,
-                        d.stream))
+                    target.append(
+                        IORegister(
+                            d.file,
+                            reg,
+                            d.semantic,
+                            d.semantic_index + (reg - d.first) if d.semantic else 0,
+                            d.interpolate,
+                            d.location,
+                            d.usage_mask,
+                            d.array_id,
+                            d.invariant,
+                            d.stream,
+                        )
+                    )
         num["IMM"] = len(shader.immediates)
 
         indirect, dim_indirect = set(), set()
-        used: Dict[str, set] = {f: set() for f in ("SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY")}
-        sampler_targets: Dict[int, List[str]] = {}
+        used: dict[str, set] = {f: set() for f in ("SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY")}
+        sampler_targets: dict[int, list[str]] = {}
         written_outputs = set()
-        flags = dict.fromkeys(("uses_kill", "uses_demote", "uses_derivatives", "uses_fp64",
-                               "uses_int64", "uses_atomics", "uses_barrier", "uses_subroutines",
-                               "uses_fbfetch", "uses_interp_opcodes", "uses_legacy_opcodes"),
-                              False)
+        flags = dict.fromkeys(
+            (
+                "uses_kill",
+                "uses_demote",
+                "uses_derivatives",
+                "uses_fp64",
+                "uses_int64",
+                "uses_atomics",
+                "uses_barrier",
+                "uses_subroutines",
+                "uses_fbfetch",
+                "uses_interp_opcodes",
+                "uses_legacy_opcodes",
+            ),
+            False,
+        )
         streams = {0}
-        for i, inst, op in shader.iter_operands():
+        for _i, _inst, op in shader.iter_operands():
             if op.indirect is not None:
                 indirect.add(op.file)
             if op.dim_indirect is not None:
@@ -572,9 +618,11 @@ class _Validator:
             types = set(info.src_types) | {info.dst_type}
             if inst.opcode in ("MOV", "UCMP"):
                 # untyped moves of 64-bit immediates still mean 64-bit data
-                types |= {_IMM_TYPE_KIND.get(shader.immediates[s.index].type, "")
-                          for s in inst.srcs if s.file == "IMM" and s.indirect is None
-                          and 0 <= s.index < len(shader.immediates)}
+                types |= {
+                    _IMM_TYPE_KIND.get(shader.immediates[s.index].type, "")
+                    for s in inst.srcs
+                    if s.file == "IMM" and s.indirect is None and 0 <= s.index < len(shader.immediates)
+                }
             if "double" in types:
                 flags["uses_fp64"] = True
             if types & {"int64", "uint64"}:
@@ -605,14 +653,15 @@ class _Validator:
             if d.file == "OUT":
                 streams.update(d.stream)
 
-        writes: Dict[str, bool] = {}
+        writes: dict[str, bool] = {}
         table = _FS_OUTPUT_FLAGS if proc == "FRAG" else _GEOM_OUTPUT_FLAGS
         for reg in outputs:
             flag = table.get(reg.semantic or "")
             if flag and reg.index in written_outputs:
                 writes[flag] = True
-        sample_shading = any(r.semantic in ("SAMPLEID", "SAMPLEPOS") for r in svs) or \
-            any(r.location == "SAMPLE" for r in inputs)
+        sample_shading = any(r.semantic in ("SAMPLEID", "SAMPLEPOS") for r in svs) or any(
+            r.location == "SAMPLE" for r in inputs
+        )
         return ShaderInfo(
             shader=self.shader,
             processor=proc,
@@ -620,8 +669,11 @@ class _Validator:
             num_registers=num,
             const_buffers=const_buffers,
             hw_atomic_buffers=hw_atomics,
-            inputs=tuple(inputs), outputs=tuple(outputs), system_values=tuple(svs),
-            indirect_files=frozenset(indirect), dim_indirect_files=frozenset(dim_indirect),
+            inputs=tuple(inputs),
+            outputs=tuple(outputs),
+            system_values=tuple(svs),
+            indirect_files=frozenset(indirect),
+            dim_indirect_files=frozenset(dim_indirect),
             temp_arrays=temp_arrays,
             samplers_used=tuple(sorted(used["SAMP"])),
             sampler_views_used=tuple(sorted(used["SVIEW"])),
@@ -637,11 +689,12 @@ class _Validator:
             num_streams=max(streams) + 1 if proc == "GEOM" else 1,
             block_pairs=pairs,
             subroutines=subs,
-            **writes, **flags,
+            **writes,
+            **flags,
         )
 
-    def _memory_types(self, used) -> Dict[int, str]:
-        types: Dict[int, str] = {}
+    def _memory_types(self, used) -> dict[int, str]:
+        types: dict[int, str] = {}
         for d in self.shader.declarations:
             if d.file == "MEMORY":
                 for reg in range(d.first, d.last + 1):
@@ -652,7 +705,7 @@ class _Validator:
                 types[index] = sole.memory_type or "GLOBAL"
         return types
 
-    def _immediate_component(self, src: SrcRegister) -> Optional[int]:
+    def _immediate_component(self, src: SrcRegister) -> int | None:
         if src.file != "IMM" or src.indirect is not None:
             return None
         if not 0 <= src.index < len(self.shader.immediates):

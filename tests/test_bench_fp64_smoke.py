@@ -34,5 +34,5 @@ def test_bench_fp64_chain_is_soft_at_330_and_native_at_450():
     tgsi = bench_fp64.chain_tgsi("DMUL", 3)
     soft = lowering.to_glsl(tgsi, glsl_version=330).source
     native = lowering.to_glsl(tgsi, glsl_version=450).source
-    assert soft.count("glp_dmul(") >= 3 + 1 and "double" not in soft   # 3 calls + the definition
+    assert soft.count("glp_dmul(") >= 3 + 1 and "double" not in soft  # 3 calls + the definition
     assert "packDouble2x32" in native and "glp_dmul" not in native

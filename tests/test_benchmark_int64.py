@@ -36,8 +36,7 @@ def test_benchmark_shader_is_the_soft_form_without_the_extension():
 
     text = bench_int64.tgsi("I64DIV", 1)
     soft = lowering.to_glsl(text, glsl_version=450, extensions=frozenset()).source
-    native = lowering.to_glsl(text, glsl_version=450,
-                              extensions=frozenset({"GL_ARB_gpu_shader_int64"})).source
+    native = lowering.to_glsl(text, glsl_version=450, extensions=frozenset({"GL_ARB_gpu_shader_int64"})).source
     assert "glp_i64_div(" in soft and "int64_t" not in soft
     assert "GL_ARB_gpu_shader_int64" in native and "glp_i64div(" in native  # wide.py _DIV64
     assert "glp_i64_div(" not in native

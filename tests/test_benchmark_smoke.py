@@ -69,8 +69,7 @@ def test_gl_call_counter_sees_every_route(screen):
 
 
 def test_benchmark_command_line_markdown(capsys):
-    bench_draw.main(["--profile", "gl33", "--draws", "4", "--reps", "1", "--cases", "no_change", "blend",
-                     "--markdown"])
+    bench_draw.main(["--profile", "gl33", "--draws", "4", "--reps", "1", "--cases", "no_change", "blend", "--markdown"])
     out = capsys.readouterr().out
     assert "| (a) no state change |" in out and "| (b) switch blend CSO |" in out
 

@@ -75,8 +75,13 @@ GL_MAX_COMPUTE_WORK_GROUP_SIZE = 0x91BF
 GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS = 0x90EB
 
 FOUNDATION_ROWS = frozenset({"screen", "resources"})
-GRAPHICS_STAGES = (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL,
-                   ShaderType.GEOMETRY, ShaderType.FRAGMENT)
+GRAPHICS_STAGES = (
+    ShaderType.VERTEX,
+    ShaderType.TESS_CTRL,
+    ShaderType.TESS_EVAL,
+    ShaderType.GEOMETRY,
+    ShaderType.FRAGMENT,
+)
 
 
 def gl_int(screen, enum: int, index: int | None = None) -> int:
@@ -91,10 +96,28 @@ def gl_int(screen, enum: int, index: int | None = None) -> int:
     return int(buf[0])
 
 
-def tex(target, width, height=1, depth=1, array_size=1, last_level=0, nr_samples=0,
-        fmt=Format.R8_UNORM, bind=Bind.SAMPLER_VIEW):
-    return ResourceTemplate(target=target, format=fmt, width0=width, height0=height, depth0=depth,
-                            array_size=array_size, last_level=last_level, nr_samples=nr_samples, bind=bind)
+def tex(
+    target,
+    width,
+    height=1,
+    depth=1,
+    array_size=1,
+    last_level=0,
+    nr_samples=0,
+    fmt=Format.R8_UNORM,
+    bind=Bind.SAMPLER_VIEW,
+):
+    return ResourceTemplate(
+        target=target,
+        format=fmt,
+        width0=width,
+        height0=height,
+        depth0=depth,
+        array_size=array_size,
+        last_level=last_level,
+        nr_samples=nr_samples,
+        bind=bind,
+    )
 
 
 def create_and_destroy(screen, templ):
@@ -105,7 +128,7 @@ def create_and_destroy(screen, templ):
 @pytest.fixture
 def full(screen):
     """The caps this screen will answer once every DELIVERED row is on."""
-    return ScreenCaps(screen.host, screen.format_support, {row: True for row in DELIVERED})
+    return ScreenCaps(screen.host, screen.format_support, dict.fromkeys(DELIVERED, True))
 
 
 def caps_with(screen, *rows):
@@ -116,6 +139,7 @@ def caps_with(screen, *rows):
 # ---------------------------------------------------------------------------
 # Every member answered, with the right type
 # ---------------------------------------------------------------------------
+
 
 def test_get_param_answers_every_cap_with_an_int(screen):
     for name, cap in Cap.__members__.items():  # aliases and retired members too
@@ -140,8 +164,11 @@ def test_get_shader_param_answers_every_stage_and_cap(screen):
 
 @pytest.mark.parametrize("delivered", ["now", "all"])
 def test_get_compute_param_types(screen, delivered):
-    caps = screen.caps if delivered == "now" else \
-        ScreenCaps(screen.host, screen.format_support, {row: True for row in DELIVERED})
+    caps = (
+        screen.caps
+        if delivered == "now"
+        else ScreenCaps(screen.host, screen.format_support, dict.fromkeys(DELIVERED, True))
+    )
     for ir in ShaderIR:
         for name, cap in ComputeCap.__members__.items():
             value = caps.compute_param(ir, cap)
@@ -156,17 +183,20 @@ def test_get_compute_param_types(screen, delivered):
         assert screen.get_compute_param(ShaderIR.TGSI, cap) == screen.caps.compute_param(ShaderIR.TGSI, cap)
 
 
-@pytest.mark.parametrize("call", [
-    lambda s: s.get_param(99999),
-    lambda s: s.get_param(-1),
-    lambda s: s.get_param("GRAPHICS"),
-    lambda s: s.get_param(None),
-    lambda s: s.get_paramf(99999),
-    lambda s: s.get_shader_param(ShaderType.VERTEX, -1),
-    lambda s: s.get_shader_param(99, ShaderCap.MAX_INPUTS),
-    lambda s: s.get_compute_param(ShaderIR.TGSI, 99999),
-    lambda s: s.get_compute_param(77, ComputeCap.GRID_DIMENSION),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.get_param(99999),
+        lambda s: s.get_param(-1),
+        lambda s: s.get_param("GRAPHICS"),
+        lambda s: s.get_param(None),
+        lambda s: s.get_paramf(99999),
+        lambda s: s.get_shader_param(ShaderType.VERTEX, -1),
+        lambda s: s.get_shader_param(99, ShaderCap.MAX_INPUTS),
+        lambda s: s.get_compute_param(ShaderIR.TGSI, 99999),
+        lambda s: s.get_compute_param(77, ComputeCap.GRID_DIMENSION),
+    ],
+)
 def test_unknown_values_raise(screen, call):
     with pytest.raises(InvalidArgumentError):
         call(screen)
@@ -223,6 +253,7 @@ def test_not_offered_caps_answer_zero_even_with_everything_delivered(screen, ful
 # Honesty: what is not delivered answers 0; what is claimed is proven
 # ---------------------------------------------------------------------------
 
+
 def test_caps_of_undelivered_subsystems_are_zero(screen):
     for cap, (rows, _) in PARAM_RULES.items():
         needed = ANY_OF_ROWS.get(cap)
@@ -248,9 +279,19 @@ def test_caps_of_undelivered_subsystems_are_zero(screen):
 def _foundation_claims(screen) -> set:
     """The caps that may be non-zero with only the Foundation delivered,
     written out by hand: each one is proven by a test below."""
-    claims = {Cap.GRAPHICS, Cap.MAX_TEXTURE_2D_SIZE, Cap.MAX_TEXTURE_2D_LEVELS, Cap.MAX_TEXTURE_3D_LEVELS,
-              Cap.MAX_TEXTURE_CUBE_LEVELS, Cap.MAX_TEXTURE_ARRAY_LAYERS, Cap.TEXTURE_MULTISAMPLE, Cap.TEXRECT,
-              Cap.VENDOR_ID, Cap.DEVICE_ID, Cap.GL_BEGIN_END_BUFFER_SIZE}
+    claims = {
+        Cap.GRAPHICS,
+        Cap.MAX_TEXTURE_2D_SIZE,
+        Cap.MAX_TEXTURE_2D_LEVELS,
+        Cap.MAX_TEXTURE_3D_LEVELS,
+        Cap.MAX_TEXTURE_CUBE_LEVELS,
+        Cap.MAX_TEXTURE_ARRAY_LAYERS,
+        Cap.TEXTURE_MULTISAMPLE,
+        Cap.TEXRECT,
+        Cap.VENDOR_ID,
+        Cap.DEVICE_ID,
+        Cap.GL_BEGIN_END_BUFFER_SIZE,
+    }
     if screen.profile.name == "native":
         claims.add(Cap.CUBE_MAP_ARRAY)  # llvmpipe has GL 4.5; gl33 hides cube arrays
     claims.add(Cap.UMA if "llvmpipe" in screen.profile.renderer else Cap.ACCELERATED)
@@ -373,15 +414,41 @@ def test_texture_multisample(screen):
             for bind in (Bind.RENDER_TARGET, Bind.DEPTH_STENCIL):
                 if screen.is_format_supported(fmt, Target.TEXTURE_2D, n, n, bind):
                     checked += 1
-                    assert screen.is_format_supported(fmt, Target.TEXTURE_2D, n, n, bind | Bind.SAMPLER_VIEW), \
-                        (fmt.name, n)
+                    assert screen.is_format_supported(fmt, Target.TEXTURE_2D, n, n, bind | Bind.SAMPLER_VIEW), (
+                        fmt.name,
+                        n,
+                    )
     assert checked > 0
-    n = max(s for s in (2, 4, 8, 16) if screen.is_format_supported(
-        Format.R8G8B8A8_UNORM, Target.TEXTURE_2D, s, s, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW))
-    create_and_destroy(screen, tex(Target.TEXTURE_2D, 8, 8, nr_samples=n, fmt=Format.R8G8B8A8_UNORM,
-                                   bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW))
-    create_and_destroy(screen, tex(Target.TEXTURE_2D_ARRAY, 8, 8, array_size=3, nr_samples=n,
-                                   fmt=Format.R8G8B8A8_UNORM, bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW))
+    n = max(
+        s
+        for s in (2, 4, 8, 16)
+        if screen.is_format_supported(
+            Format.R8G8B8A8_UNORM, Target.TEXTURE_2D, s, s, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW
+        )
+    )
+    create_and_destroy(
+        screen,
+        tex(
+            Target.TEXTURE_2D,
+            8,
+            8,
+            nr_samples=n,
+            fmt=Format.R8G8B8A8_UNORM,
+            bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW,
+        ),
+    )
+    create_and_destroy(
+        screen,
+        tex(
+            Target.TEXTURE_2D_ARRAY,
+            8,
+            8,
+            array_size=3,
+            nr_samples=n,
+            fmt=Format.R8G8B8A8_UNORM,
+            bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW,
+        ),
+    )
 
 
 def test_facts(screen):
@@ -391,8 +458,18 @@ def test_facts(screen):
     assert screen.get_param(Cap.DEVICE_ID) == 0xFFFFFFFF
     # A frontend buffer-size hint, not a capability: Gallium's default (docs/caps.md).
     assert screen.get_param(Cap.GL_BEGIN_END_BUFFER_SIZE) == 512 * 1024
-    for cap in (Cap.PCI_GROUP, Cap.PCI_BUS, Cap.PCI_DEVICE, Cap.PCI_FUNCTION, Cap.VIDEO_MEMORY, Cap.DMABUF,
-                Cap.CONTEXT_PRIORITY_MASK, Cap.SHAREABLE_SHADERS, Cap.RESOURCE_FROM_USER_MEMORY, Cap.MAX_TEXTURE_MB):
+    for cap in (
+        Cap.PCI_GROUP,
+        Cap.PCI_BUS,
+        Cap.PCI_DEVICE,
+        Cap.PCI_FUNCTION,
+        Cap.VIDEO_MEMORY,
+        Cap.DMABUF,
+        Cap.CONTEXT_PRIORITY_MASK,
+        Cap.SHAREABLE_SHADERS,
+        Cap.RESOURCE_FROM_USER_MEMORY,
+        Cap.MAX_TEXTURE_MB,
+    ):
         assert screen.get_param(cap) == 0, cap.name
     if "llvmpipe" in screen.profile.renderer:  # CPU rasterizer: textures live in RAM
         assert screen.get_param(Cap.ACCELERATED) == 0
@@ -417,7 +494,7 @@ def test_get_param_from_two_threads(screen):
                     assert screen.get_param(cap) == expected[cap]
                 for stage in ShaderType:
                     screen.get_shader_param(stage, ShaderCap.MAX_INPUTS)
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
@@ -431,6 +508,7 @@ def test_get_param_from_two_threads(screen):
 # ---------------------------------------------------------------------------
 # What the caps will say when rows flip
 # ---------------------------------------------------------------------------
+
 
 def test_full_caps_profile_differences(screen, full, profile):
     native = profile == "native"
@@ -460,12 +538,15 @@ def test_full_glsl_feature_level(screen, full, profile):
     assert caps_with(screen, *(set(DELIVERED) - {"legacy_io"})).param[Cap.GLSL_FEATURE_LEVEL_COMPATIBILITY] == 0
 
 
-@pytest.mark.parametrize("rows, native, gl33", [
-    ((), 0, 0),
-    (("shaders",), 130, 130),  # 1.40 needs buffer textures and UBOs: the draw row
-    (("shaders", "draw"), 410, 330),  # 4.20 needs images and atomic counters
-    (("shaders", "draw", "shader_images", "hw_atomics"), 420, 330),  # 4.30 needs compute and SSBOs
-])
+@pytest.mark.parametrize(
+    "rows, native, gl33",
+    [
+        ((), 0, 0),
+        (("shaders",), 130, 130),  # 1.40 needs buffer textures and UBOs: the draw row
+        (("shaders", "draw"), 410, 330),  # 4.20 needs images and atomic counters
+        (("shaders", "draw", "shader_images", "hw_atomics"), 420, 330),  # 4.30 needs compute and SSBOs
+    ],
+)
 def test_glsl_feature_level_follows_delivered_rows(screen, profile, rows, native, gl33):
     caps = caps_with(screen, "screen", "resources", *rows)
     assert caps.param[Cap.GLSL_FEATURE_LEVEL] == (native if profile == "native" else gl33)
@@ -528,11 +609,14 @@ def test_full_compute_caps(screen, full, profile):
     if profile == "native":
         assert cp(ShaderIR.TGSI, ComputeCap.IR_TARGET) == "glsl450"
         assert cp(ShaderIR.TGSI, ComputeCap.MAX_GRID_SIZE) == tuple(
-            gl_int(screen, GL_MAX_COMPUTE_WORK_GROUP_COUNT, i) for i in range(3))
+            gl_int(screen, GL_MAX_COMPUTE_WORK_GROUP_COUNT, i) for i in range(3)
+        )
         assert cp(ShaderIR.TGSI, ComputeCap.MAX_BLOCK_SIZE) == tuple(
-            gl_int(screen, GL_MAX_COMPUTE_WORK_GROUP_SIZE, i) for i in range(3))
+            gl_int(screen, GL_MAX_COMPUTE_WORK_GROUP_SIZE, i) for i in range(3)
+        )
         assert cp(ShaderIR.TGSI, ComputeCap.MAX_THREADS_PER_BLOCK) == gl_int(
-            screen, GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS)
+            screen, GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS
+        )
     else:
         # No compute shaders on gl33: the numpy executor promises GL 4.3's minimums.
         assert cp(ShaderIR.TGSI, ComputeCap.IR_TARGET) == "numpy"
@@ -550,6 +634,7 @@ def test_full_compute_caps(screen, full, profile):
 def test_delivered_table_is_read_only():
     with pytest.raises(TypeError):
         DELIVERED["draw"] = True  # type: ignore[index]
+
 
 def test_delivered_rows_must_match_the_table(screen):
     with pytest.raises(KeyError, match="bogus"):
@@ -597,8 +682,9 @@ def test_every_nonzero_cap_has_a_proof(screen):
     table = proof_table()
     nonzero = [("CAP", c.name) for c in Cap if screen.get_param(c) != 0]
     nonzero += [("CAPF", c.name) for c in CapF if screen.get_paramf(c) != 0.0]
-    nonzero += sorted({("SHADER_CAP", c.name) for c in ShaderCap for st in ShaderType
-                       if screen.get_shader_param(st, c) != 0})
+    nonzero += sorted(
+        {("SHADER_CAP", c.name) for c in ShaderCap for st in ShaderType if screen.get_shader_param(st, c) != 0}
+    )
     missing = [f"PIPE_{kind}_{name}" for kind, name in nonzero if not table.get((kind, name))]
     assert not missing, f"non-zero caps without a proof in docs/caps.md: {missing}"
     enums = {"CAP": Cap, "CAPF": CapF, "SHADER_CAP": ShaderCap}

@@ -48,9 +48,9 @@ def read_png(path) -> np.ndarray:
     assert blob[:8] == b"\x89PNG\r\n\x1a\n"
     pos, chunks = 8, []
     while pos < len(blob):
-        (length,) = struct.unpack(">I", blob[pos:pos + 4])
-        kind, payload = blob[pos + 4:pos + 8], blob[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", blob[pos + 8 + length:pos + 12 + length])
+        (length,) = struct.unpack(">I", blob[pos : pos + 4])
+        kind, payload = blob[pos + 4 : pos + 8], blob[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", blob[pos + 8 + length : pos + 12 + length])
         assert crc == zlib.crc32(kind + payload) & 0xFFFFFFFF, f"bad CRC in {kind!r}"
         chunks.append((kind, payload))
         pos += 12 + length
@@ -157,14 +157,23 @@ def test_tri_runs_as_a_script_from_the_repository_root(tmp_path):
     repository root as cwd (glpipe importable as if installed)."""
     out = tmp_path / "tri.png"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "demos/tri.py", "--out", str(out), "--size", "32"], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "demos/tri.py", "--out", str(out), "--size", "32"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert read_png(out).shape == (32, 32, 4)
 
 
-@pytest.mark.skipif(bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                    reason="a display exists: --window would open a window")
+@pytest.mark.skipif(
+    bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
+    reason="a display exists: --window would open a window",
+)
 @pytest.mark.filterwarnings("ignore")  # glfw warns about the missing display before returning failure
 def test_window_without_display_says_why(tmp_path):
     pytest.importorskip("glfw")

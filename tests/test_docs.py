@@ -46,11 +46,12 @@ def _links(text: str) -> list:
 # docs/api.md: the template table
 # ---------------------------------------------------------------------------
 
+
 def _template_rows() -> dict:
     """Template name -> its row's "defaults" cell, from docs/api.md."""
     text = (_DOCS / "api.md").read_text(encoding="utf-8")
-    section = text[text.index("## Templates and their defaults"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## Templates and their defaults") :]
+    section = section[: section.index("\n## ", 1)]
     rows = {}
     for line in section.splitlines():
         m = re.match(r"\| `([A-Z]\w+)` \|(.*)\|\s*$", line)
@@ -90,14 +91,16 @@ def test_documented_defaults_are_the_code_defaults(name):
     for field, value in documented.items():
         assert hasattr(templ, field), f"docs/api.md: {name}.{field} is not a field"
         assert getattr(templ, field) == value, f"docs/api.md: {name}.{field} = {value!r}"
-    undocumented = [f.name for f in dataclasses.fields(cls)
-                    if not _is_zero(getattr(templ, f.name)) and f.name not in documented]
+    undocumented = [
+        f.name for f in dataclasses.fields(cls) if not _is_zero(getattr(templ, f.name)) and f.name not in documented
+    ]
     assert not undocumented, f"docs/api.md does not give {name}'s non-zero defaults {undocumented}"
 
 
 # ---------------------------------------------------------------------------
 # TGSI shown in the docs parses and validates
 # ---------------------------------------------------------------------------
+
 
 def _tgsi_blocks() -> list:
     out = []
@@ -123,9 +126,10 @@ def test_doc_tgsi_parses_and_validates(name, text):
 # Links and citations
 # ---------------------------------------------------------------------------
 
+
 def test_readme_links_every_doc():
     readme = _README.read_text(encoding="utf-8")
-    section = readme[readme.index("## Documentation"):]
+    section = readme[readme.index("## Documentation") :]
     linked = {link.split("#", 1)[0] for link in _links(section)}
     missing = [f"docs/{p.name}" for p in _doc_files() if f"docs/{p.name}" not in linked]
     assert not missing, f"README's Documentation section does not link {missing}"
@@ -154,8 +158,10 @@ def test_docs_cite_nothing_outside_the_repository(path):
 # that path).
 _OUTSIDE_IN_CODE = re.compile(
     r"\.\./shared|/work/shared|\bshared/|\bAPI\.md|\bDESIGN\b|TGSI\.md|HOST-NOTES"
-    r"|(?<!tests/data/)\bspec/(?:older/)?(?:screen|context)[\w-]*\.rst")
+    r"|(?<!tests/data/)\bspec/(?:older/)?(?:screen|context)[\w-]*\.rst"
+)
 _CODE_TREES = ("glpipe", "lowering", "fallback", "tests", "benchmarks", "demos")
+
 
 def _code_files() -> list:
     """Every .py and .md file of the code trees, minus tests/data (copies of
@@ -180,11 +186,24 @@ def test_code_files_are_found():
 
 def test_outside_citation_pattern():
     # Each spelling the code has used is caught; the repository's own paths are not.
-    for cited in ("see ../shared/TGSI.md §5", "shared/HOST-NOTES.md", "as API.md says", "DESIGN: the general",
-                  "HOST-NOTES §7", "as spec/screen.rst requires", "spec/older/screen-000.rst"):
+    for cited in (
+        "see ../shared/TGSI.md §5",
+        "shared/HOST-NOTES.md",
+        "as API.md says",
+        "DESIGN: the general",
+        "HOST-NOTES §7",
+        "as spec/screen.rst requires",
+        "spec/older/screen-000.rst",
+    ):
         assert _OUTSIDE_IN_CODE.search(cited), cited
-    for own in ('docs/api.md "Design rules"', 'docs/host.md "Quirks"', "tests/data/spec/screen.rst",
-                "a shared binding", "shared memory", "docs/lowering.md \"TGSI text\""):
+    for own in (
+        'docs/api.md "Design rules"',
+        'docs/host.md "Quirks"',
+        "tests/data/spec/screen.rst",
+        "a shared binding",
+        "shared memory",
+        'docs/lowering.md "TGSI text"',
+    ):
         assert not _OUTSIDE_IN_CODE.search(own), own
 
 

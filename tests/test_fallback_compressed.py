@@ -251,8 +251,21 @@ def etc_modifier(table, index):
 def test_etc_individual_mode():
     # R1 15, R2 0, G1 0, G2 15, B1 B2 8; tables 0 and 7; flip 0 (left / right halves).
     idx = [[(x + y) % 4 for x in range(4)] for y in range(4)]
-    block = etc_block({60: (4, 15), 56: (4, 0), 52: (4, 0), 48: (4, 15), 44: (4, 8), 40: (4, 8),
-                       37: (3, 0), 34: (3, 7), 33: (1, 0), 32: (1, 0)}, idx)
+    block = etc_block(
+        {
+            60: (4, 15),
+            56: (4, 0),
+            52: (4, 0),
+            48: (4, 15),
+            44: (4, 8),
+            40: (4, 8),
+            37: (3, 0),
+            34: (3, 7),
+            33: (1, 0),
+            32: (1, 0),
+        },
+        idx,
+    )
     t = one(etc2.decode_etc2_rgb8, block)
     for y in range(4):
         for x in range(4):
@@ -263,8 +276,21 @@ def test_etc_individual_mode():
 
 def test_etc_differential_mode_flipped():
     # R 16 + 3, G 0 + 0, B 31 - 1: no overflow; flip 1 (top / bottom halves), index 1 (+b).
-    block = etc_block({59: (5, 16), 56: (3, 3), 51: (5, 0), 48: (3, 0), 43: (5, 31), 40: (3, 7),
-                       37: (3, 1), 34: (3, 2), 33: (1, 1), 32: (1, 1)}, [[1] * 4] * 4)
+    block = etc_block(
+        {
+            59: (5, 16),
+            56: (3, 3),
+            51: (5, 0),
+            48: (3, 0),
+            43: (5, 31),
+            40: (3, 7),
+            37: (3, 1),
+            34: (3, 2),
+            33: (1, 1),
+            32: (1, 1),
+        },
+        [[1] * 4] * 4,
+    )
     t = one(etc2.decode_etc2_rgb8, block)
     top = [min(255, c + 17) for c in (ext5(16), ext5(0), ext5(31))]
     bottom = [min(255, c + 29) for c in (ext5(19), ext5(0), ext5(30))]
@@ -274,8 +300,22 @@ def test_etc_differential_mode_flipped():
 def test_etc2_t_mode():
     # R (bits 63..59) = 0b00010, dR = 0b101 (-3): R + dR < 0 -> T mode.
     # C1 = (R1a 2, R1b 1) = 9, G1 15, B1 0; C2 = 4, 8, 12; distance index 0b111 -> 64.
-    block = etc_block({59: (2, 2), 58: (1, 1), 56: (2, 1), 52: (4, 15), 48: (4, 0), 44: (4, 4), 40: (4, 8),
-                       36: (4, 12), 34: (2, 3), 33: (1, 1), 32: (1, 1)}, [[y] * 4 for y in range(4)])
+    block = etc_block(
+        {
+            59: (2, 2),
+            58: (1, 1),
+            56: (2, 1),
+            52: (4, 15),
+            48: (4, 0),
+            44: (4, 4),
+            40: (4, 8),
+            36: (4, 12),
+            34: (2, 3),
+            33: (1, 1),
+            32: (1, 1),
+        },
+        [[y] * 4 for y in range(4)],
+    )
     t = one(etc2.decode_etc2_rgb8, block)
     c1, c2, d = np.array([ext4(9), 255, 0]), np.array([ext4(4), ext4(8), ext4(12)]), 64
     paint = [c1, np.clip(c2 + d, 0, 255), c2, np.clip(c2 - d, 0, 255)]
@@ -287,9 +327,23 @@ def test_etc2_h_mode():
     # R = 0b01000 (R1 8), dR = G1a 0b010: no overflow; G field 0, dG 0b100 (-4): H mode.
     # C1 = (8, G1a 2 << 1 | G1b 0 = 4, B1a 0 << 3 | B1b 1 = 1), C2 = (2, 15, 0);
     # C1 >= C2, so the distance index is (bit34 0, bit32 1, 1) = 3 -> 16.
-    block = etc_block({59: (4, 8), 56: (3, 2), 52: (1, 0), 51: (1, 0), 50: (1, 1), 47: (3, 1),
-                       43: (4, 2), 39: (4, 15), 35: (4, 0), 34: (1, 0), 33: (1, 1), 32: (1, 1)},
-                      [[y] * 4 for y in range(4)])
+    block = etc_block(
+        {
+            59: (4, 8),
+            56: (3, 2),
+            52: (1, 0),
+            51: (1, 0),
+            50: (1, 1),
+            47: (3, 1),
+            43: (4, 2),
+            39: (4, 15),
+            35: (4, 0),
+            34: (1, 0),
+            33: (1, 1),
+            32: (1, 1),
+        },
+        [[y] * 4 for y in range(4)],
+    )
     t = one(etc2.decode_etc2_rgb8, block)
     c1, c2, d = np.array([ext4(8), ext4(4), ext4(1)]), np.array([ext4(2), 255, 0]), 16
     paint = [np.clip(c1 + d, 0, 255), np.clip(c1 - d, 0, 255), np.clip(c2 + d, 0, 255), np.clip(c2 - d, 0, 255)]
@@ -313,9 +367,19 @@ def test_etc2_planar_mode():
 def test_etc2_punchthrough_alpha():
     # Differential mode, opaque bit 0: index 2 is transparent black, 0 adds
     # nothing, 1 / 3 add +b / -b.
-    idx = [[x for x in range(4)] for _ in range(4)]
-    fields = {59: (5, 16), 56: (3, 0), 51: (5, 16), 48: (3, 0), 43: (5, 16), 40: (3, 0),
-              37: (3, 0), 34: (3, 0), 33: (1, 0), 32: (1, 0)}
+    idx = [list(range(4)) for _ in range(4)]
+    fields = {
+        59: (5, 16),
+        56: (3, 0),
+        51: (5, 16),
+        48: (3, 0),
+        43: (5, 16),
+        40: (3, 0),
+        37: (3, 0),
+        34: (3, 0),
+        33: (1, 0),
+        32: (1, 0),
+    }
     t = one(etc2.decode_etc2_rgb8a1, etc_block(fields, idx))
     base = ext5(16)
     assert (t[:, 0] == [base, base, base, 255]).all()
@@ -395,7 +459,7 @@ def test_every_decoder_is_vectorised_and_typed():
         assert out.shape[:3] == (50, 4, 4), fmt.name
         assert out.shape[3] * out.itemsize == via.blocksize, fmt.name
         # one call on 50 blocks == 50 calls on one block
-        singles = np.concatenate([dec.decode(blocks[i:i + 1]) for i in range(50)])
+        singles = np.concatenate([dec.decode(blocks[i : i + 1]) for i in range(50)])
         assert np.array_equal(out, singles), fmt.name
 
 
@@ -434,8 +498,11 @@ def test_shadow_keeps_written_bytes():
 # BPTC (ARB_texture_compression_bptc)
 # ---------------------------------------------------------------------------
 
-BC7_WEIGHTS = {2: [0, 21, 43, 64], 3: [0, 9, 18, 27, 37, 46, 55, 64],
-               4: [0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64]}
+BC7_WEIGHTS = {
+    2: [0, 21, 43, 64],
+    3: [0, 9, 18, 27, 37, 46, 55, 64],
+    4: [0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64],
+}
 
 
 class Bits:
@@ -473,7 +540,7 @@ def test_bc7_mode6_one_subset_pbits_4bit_indices():
     e1 = [(v[1] << 1) | 1 for v in ends.values()]
     for k in range(16):
         w = BC7_WEIGHTS[4][k]
-        assert list(t[k]) == [lerp(a, c, w) for a, c in zip(e0, e1)], k
+        assert list(t[k]) == [lerp(a, c, w) for a, c in zip(e0, e1, strict=True)], k
 
 
 def test_bc7_mode1_two_subsets_shared_pbits():

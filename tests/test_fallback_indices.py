@@ -27,7 +27,6 @@ provoking vertex, coverage) against the spec helpers here.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -50,6 +49,7 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 # ---------------------------------------------------------------------------
 # The spec, written independently of the code under test
 # ---------------------------------------------------------------------------
+
 
 def spec_primitives(prim, n):
     """GL's primitives of an n-vertex draw: tuples of 0-based positions in boundary order."""
@@ -118,7 +118,7 @@ def check_against_spec(prim, n, out_tris, convention, quads_follow=True, value_o
     per_prim = len(prims[0]) - 2 if prims else 0
     assert len(out_tris) == len(prims) * per_prim
     for i, boundary in enumerate(prims, start=1):
-        tris = out_tris[(i - 1) * per_prim:i * per_prim]
+        tris = out_tris[(i - 1) * per_prim : i * per_prim]
         values = [value_of(p) for p in boundary]
         pv = value_of(spec_provoking(prim, i, convention, quads_follow) - 1)
         covered = set()
@@ -132,6 +132,7 @@ def check_against_spec(prim, n, out_tris, convention, quads_follow=True, value_o
 # ---------------------------------------------------------------------------
 # Hand-derived cases
 # ---------------------------------------------------------------------------
+
 
 def test_one_quad_last_vertex_convention():
     # quad a b c d = 0 1 2 3, provoking d (spec 4i): (a,b,d) (b,c,d)
@@ -182,8 +183,7 @@ def test_quads_not_following_convention_keep_last_vertex():
 def test_quad_strip_of_six():
     # quads (0,1,3,2) and (2,3,5,4); PV last d = 3 then 5; first a = 0 then 2.
     assert translate(Prim.QUAD_STRIP, 6).indices.tolist() == [0, 1, 3, 2, 0, 3, 2, 3, 5, 4, 2, 5]
-    assert translate(Prim.QUAD_STRIP, 6, provoking="first").indices.tolist() == \
-        [0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]
+    assert translate(Prim.QUAD_STRIP, 6, provoking="first").indices.tolist() == [0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]
     # odd trailing vertex ignored, fewer than 4 draw nothing
     assert translate(Prim.QUAD_STRIP, 7).indices.tolist() == translate(Prim.QUAD_STRIP, 6).indices.tolist()
     assert translate(Prim.QUAD_STRIP, 3).count == 0
@@ -209,8 +209,14 @@ def test_indexed_start_is_an_element_offset():
 
 def test_restart_in_the_middle_of_quads():
     idx = [10, 11, 12, 13, 0xFFFF, 20, 21, 22, 23, 24]
-    t = translate(Prim.QUADS, len(idx), indices=np.array(idx, np.uint16), index_size=2,
-                  primitive_restart=True, restart_index=0xFFFF)
+    t = translate(
+        Prim.QUADS,
+        len(idx),
+        indices=np.array(idx, np.uint16),
+        index_size=2,
+        primitive_restart=True,
+        restart_index=0xFFFF,
+    )
     # the quad count restarts after the marker; 24 is an incomplete trailing vertex
     assert t.indices.tolist() == [10, 11, 13, 11, 12, 13, 20, 21, 23, 21, 22, 23]
     assert t.index_size == 2 and not t.primitive_restart
@@ -218,8 +224,15 @@ def test_restart_in_the_middle_of_quads():
 
 def test_restart_splits_an_incomplete_quad():
     idx = [0, 1, 2, 0xFFFF, 3, 4, 5, 6]
-    t = translate(Prim.QUADS, 8, indices=np.array(idx, np.uint16), index_size=2,
-                  primitive_restart=True, restart_index=0xFFFF, provoking="first")
+    t = translate(
+        Prim.QUADS,
+        8,
+        indices=np.array(idx, np.uint16),
+        index_size=2,
+        primitive_restart=True,
+        restart_index=0xFFFF,
+        provoking="first",
+    )
     assert t.indices.tolist() == [3, 4, 5, 3, 5, 6]
 
 
@@ -227,7 +240,7 @@ def test_restart_off_treats_the_value_as_a_vertex():
     idx = [0, 1, 2, 0xFFFF]
     t = translate(Prim.QUADS, 4, indices=np.array(idx, np.uint16), index_size=2, provoking="first")
     assert t.indices.tolist() == [0, 1, 2, 0, 2, 0xFFFF]
-    assert t.index_size == 4   # 0xffff is kept out of 16-bit output
+    assert t.index_size == 4  # 0xffff is kept out of 16-bit output
 
 
 def test_custom_restart_index_with_one_byte_indices():
@@ -240,16 +253,16 @@ def test_custom_restart_index_with_one_byte_indices():
 
 def test_restart_index_0xffff_never_matches_one_byte_indices():
     idx = bytes([0, 1, 2, 255, 4, 5])
-    t = translate(Prim.POLYGON, 6, indices=idx, index_size=1, primitive_restart=True,
-                  restart_index=0xFFFF, provoking="first")
+    t = translate(
+        Prim.POLYGON, 6, indices=idx, index_size=1, primitive_restart=True, restart_index=0xFFFF, provoking="first"
+    )
     assert t.indices.tolist() == [0, 1, 2, 0, 2, 255, 0, 255, 4, 0, 4, 5]
 
 
 def test_restart_compared_before_bias_on_raw_values():
     # With restart_index 5, the raw value 5 restarts, whatever bias the draw adds later.
     idx = np.array([0, 1, 2, 3, 5, 6, 7, 8, 9], np.uint32)
-    t = translate(Prim.QUADS, 9, indices=idx, index_size=4, primitive_restart=True, restart_index=5,
-                  provoking="first")
+    t = translate(Prim.QUADS, 9, indices=idx, index_size=4, primitive_restart=True, restart_index=5, provoking="first")
     assert t.indices.tolist() == [0, 1, 2, 0, 2, 3, 6, 7, 8, 6, 8, 9]
 
 
@@ -266,12 +279,11 @@ def test_consecutive_and_edge_restarts():
     t = translate(Prim.QUADS, 9, indices=idx, index_size=2, primitive_restart=True, restart_index=R)
     assert t.indices.tolist() == [0, 1, 3, 1, 2, 3]
     only = np.full(5, R, np.uint16)
-    assert translate(Prim.POLYGON, 5, indices=only, index_size=2, primitive_restart=True,
-                     restart_index=R).count == 0
+    assert translate(Prim.POLYGON, 5, indices=only, index_size=2, primitive_restart=True, restart_index=R).count == 0
 
 
 def test_raw_bytes_are_read_little_endian():
-    raw = np.array([1, 0, 2, 0, 3, 0, 4, 0], np.uint8)     # a mapped buffer's bytes
+    raw = np.array([1, 0, 2, 0, 3, 0, 4, 0], np.uint8)  # a mapped buffer's bytes
     t = translate(Prim.QUADS, 4, indices=raw, index_size=2, provoking="first")
     assert t.indices.tolist() == [1, 2, 3, 1, 3, 4]
     t = translate(Prim.QUADS, 4, indices=memoryview(bytes(raw)), index_size=2, provoking="first")
@@ -282,9 +294,10 @@ def test_raw_bytes_are_read_little_endian():
 # Index size choice
 # ---------------------------------------------------------------------------
 
+
 def test_index_size_switches_at_0xffff():
-    assert translate(Prim.QUADS, 4, start=65531).index_size == 2        # max 65534
-    t = translate(Prim.QUADS, 4, start=65532)                           # max 65535
+    assert translate(Prim.QUADS, 4, start=65531).index_size == 2  # max 65534
+    t = translate(Prim.QUADS, 4, start=65532)  # max 65535
     assert t.index_size == 4 and t.indices.dtype == np.uint32
     t = translate(Prim.QUADS, 4, indices=[0, 1, 2, 70000], index_size=4)
     assert t.index_size == 4 and 70000 in t.indices.tolist()
@@ -297,8 +310,10 @@ def test_unused_large_values_do_not_widen():
 
 
 @FAST
-@given(st.lists(st.integers(0, 0xFFFFFFFE), min_size=0, max_size=40),
-       st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]))
+@given(
+    st.lists(st.integers(0, 0xFFFFFFFE), min_size=0, max_size=40),
+    st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
+)
 def test_output_size_rule(values, prim):
     t = translate(prim, len(values), indices=values, index_size=4)
     check_translation_shape(t)
@@ -312,6 +327,7 @@ def test_output_size_rule(values, prim):
 # ---------------------------------------------------------------------------
 # Geometry: winding, provoking vertex, coverage
 # ---------------------------------------------------------------------------
+
 
 @st.composite
 def convex_polygon(draw, n):
@@ -333,7 +349,7 @@ def check_geometry(prim, pts, t, convention, quads_follow=True):
     per_prim = len(prims[0]) - 2
     for i, boundary in enumerate(prims):
         area = signed_area(pts[list(boundary)])
-        tri_areas = [signed_area(pts[list(tri)]) for tri in out[i * per_prim:(i + 1) * per_prim]]
+        tri_areas = [signed_area(pts[list(tri)]) for tri in out[i * per_prim : (i + 1) * per_prim]]
         for a in tri_areas:
             assert np.sign(a) == np.sign(area)
         assert sum(abs(a) for a in tri_areas) == pytest.approx(abs(area), rel=1e-9, abs=1e-12)
@@ -349,10 +365,15 @@ def test_random_convex_quads(data, nquads, convention, quads_follow):
 
 
 @FAST
-@given(st.lists(st.floats(0.1, 1.0), min_size=2, max_size=6),
-       st.lists(st.floats(-0.3, 0.3), min_size=7, max_size=7),
-       st.lists(st.floats(0.7, 1.3), min_size=7, max_size=7),
-       st.booleans(), st.sampled_from(["first", "last"]), st.booleans(), st.booleans())
+@given(
+    st.lists(st.floats(0.1, 1.0), min_size=2, max_size=6),
+    st.lists(st.floats(-0.3, 0.3), min_size=7, max_size=7),
+    st.lists(st.floats(0.7, 1.3), min_size=7, max_size=7),
+    st.booleans(),
+    st.sampled_from(["first", "last"]),
+    st.booleans(),
+    st.booleans(),
+)
 def test_random_quad_strips(steps, bottoms, tops, mirror, convention, quads_follow, odd_tail):
     # A ladder: vertex 2k on the bottom rail, 2k+1 on the top rail, x strictly
     # increasing, so every quad (2k, 2k+1, 2k+3, 2k+2) is a convex trapezoid.
@@ -383,6 +404,7 @@ def test_random_convex_polygons(data, n, convention):
 # Restart runs against a reference split written from the GL rule
 # ---------------------------------------------------------------------------
 
+
 def reference_runs(values, restart_index):
     """Split like GL: each marker ends one draw and starts the next."""
     runs, cur = [], []
@@ -397,34 +419,45 @@ def reference_runs(values, restart_index):
 
 
 @FAST
-@given(st.lists(st.integers(0, 70000), unique=True, min_size=0, max_size=40),
-       st.lists(st.integers(0, 40), max_size=6),
-       st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
-       st.sampled_from(["first", "last"]),
-       st.sampled_from([0xFFFFFFFF, 0xFFFF, 70001]))
+@given(
+    st.lists(st.integers(0, 70000), unique=True, min_size=0, max_size=40),
+    st.lists(st.integers(0, 40), max_size=6),
+    st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
+    st.sampled_from(["first", "last"]),
+    st.sampled_from([0xFFFFFFFF, 0xFFFF, 70001]),
+)
 def test_restart_runs_match_the_gl_rule(values, cuts, prim, convention, restart_index):
     seq = list(values)
     for c in sorted(cuts, reverse=True):
         seq.insert(min(c, len(seq)), restart_index)
     buf = np.array(seq, dtype=np.uint32)
-    t = translate(prim, len(seq), indices=buf, index_size=4, primitive_restart=True,
-                  restart_index=restart_index, provoking=convention)
+    t = translate(
+        prim,
+        len(seq),
+        indices=buf,
+        index_size=4,
+        primitive_restart=True,
+        restart_index=restart_index,
+        provoking=convention,
+    )
     check_translation_shape(t)
     assert restart_index not in t.indices.tolist()
     out = triangles(t)
     pos = 0
     for run in reference_runs(seq, restart_index):
         n_tris = sum(len(p) - 2 for p in spec_primitives(prim, len(run)))
-        check_against_spec(prim, len(run), out[pos:pos + n_tris], convention,
-                           value_of=lambda p, run=run: run[p])
+        check_against_spec(prim, len(run), out[pos : pos + n_tris], convention, value_of=lambda p, run=run: run[p])
         pos += n_tris
     assert pos == len(out)
 
 
 @FAST
-@given(st.lists(st.integers(0, 300), min_size=0, max_size=30),
-       st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
-       st.sampled_from(["first", "last"]), st.integers(0, 5))
+@given(
+    st.lists(st.integers(0, 300), min_size=0, max_size=30),
+    st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
+    st.sampled_from(["first", "last"]),
+    st.integers(0, 5),
+)
 def test_indexed_equals_non_indexed_through_the_buffer(values, prim, convention, start):
     # Translating through an index buffer = translating positions, then looking them up.
     buf = np.array([7] * start + values, dtype=np.uint16)
@@ -436,6 +469,7 @@ def test_indexed_equals_non_indexed_through_the_buffer(values, prim, convention,
 # ---------------------------------------------------------------------------
 # Line loops
 # ---------------------------------------------------------------------------
+
 
 def test_line_loop_is_native_and_passes_through():
     t = translate(Prim.LINE_LOOP, 4, indices=[5, 6, 7, 8], index_size=1)
@@ -475,6 +509,7 @@ def test_line_loop_provoking_vertex_matches_spec(n, convention):
 # Pass-through of native primitives
 # ---------------------------------------------------------------------------
 
+
 def test_native_prims_pass_through():
     assert NEEDS_TRANSLATION == {Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON}
     t = translate(Prim.TRIANGLES, 5, start=1)
@@ -488,12 +523,10 @@ def test_native_prims_keep_restart_as_all_ones():
     t = translate(Prim.TRIANGLE_STRIP, 7, indices=idx, index_size=1, primitive_restart=True, restart_index=9)
     assert t.primitive_restart and t.restart_index == 0xFFFF and t.index_size == 2
     assert t.indices.tolist() == [0, 1, 2, 0xFFFF, 3, 4, 5]
-    t = translate(Prim.LINE_STRIP, 4, indices=[0, 70000, 5, 1], index_size=4, primitive_restart=True,
-                  restart_index=5)
+    t = translate(Prim.LINE_STRIP, 4, indices=[0, 70000, 5, 1], index_size=4, primitive_restart=True, restart_index=5)
     assert t.restart_index == 0xFFFFFFFF and t.indices.tolist() == [0, 70000, 0xFFFFFFFF, 1]
     # no marker present: nothing to restart
-    t = translate(Prim.LINE_STRIP, 3, indices=[0, 1, 2], index_size=2, primitive_restart=True,
-                  restart_index=0xFFFF)
+    t = translate(Prim.LINE_STRIP, 3, indices=[0, 1, 2], index_size=2, primitive_restart=True, restart_index=0xFFFF)
     assert not t.primitive_restart
 
 
@@ -513,30 +546,47 @@ def test_generate_sequential():
 # Errors name the argument
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, word", [
-    (dict(prim=99, count=4), "prim"),
-    (dict(prim="quads", count=4), "prim"),
-    (dict(prim=Prim.QUADS, count=-1), "count"),
-    (dict(prim=Prim.QUADS, count=4.0), "count"),
-    (dict(prim=Prim.QUADS, count=4, start=-2), "start"),
-    (dict(prim=Prim.QUADS, count=4, provoking="middle"), "provoking"),
-    (dict(prim=Prim.QUADS, count=4, provoking=True), "provoking"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3]), "index_size"),
-    (dict(prim=Prim.QUADS, count=4, index_size=2), "index_size"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3], index_size=3), "index_size"),
-    (dict(prim=Prim.QUADS, count=5, indices=[0, 1, 2, 3], index_size=2), "count"),
-    (dict(prim=Prim.QUADS, count=4, start=1, indices=b"\0" * 8, index_size=2), "start"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 300], index_size=1), "indices"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, -1], index_size=2), "indices"),
-    (dict(prim=Prim.QUADS, count=4, indices=object(), index_size=2), "indices"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3], index_size=2, primitive_restart=True,
-          restart_index=-1), "restart_index"),
-    (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3], index_size=2, primitive_restart=True,
-          restart_index=1 << 32), "restart_index"),
-    (dict(prim=Prim.QUADS, count=4, primitive_restart=1), "primitive_restart"),
-    (dict(prim=Prim.QUADS, count=4, flatshade="yes"), "flatshade"),
-    (dict(prim=Prim.QUADS, count=2, start=0xFFFFFFFF), "start"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        (dict(prim=99, count=4), "prim"),
+        (dict(prim="quads", count=4), "prim"),
+        (dict(prim=Prim.QUADS, count=-1), "count"),
+        (dict(prim=Prim.QUADS, count=4.0), "count"),
+        (dict(prim=Prim.QUADS, count=4, start=-2), "start"),
+        (dict(prim=Prim.QUADS, count=4, provoking="middle"), "provoking"),
+        (dict(prim=Prim.QUADS, count=4, provoking=True), "provoking"),
+        (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3]), "index_size"),
+        (dict(prim=Prim.QUADS, count=4, index_size=2), "index_size"),
+        (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3], index_size=3), "index_size"),
+        (dict(prim=Prim.QUADS, count=5, indices=[0, 1, 2, 3], index_size=2), "count"),
+        (dict(prim=Prim.QUADS, count=4, start=1, indices=b"\0" * 8, index_size=2), "start"),
+        (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, 300], index_size=1), "indices"),
+        (dict(prim=Prim.QUADS, count=4, indices=[0, 1, 2, -1], index_size=2), "indices"),
+        (dict(prim=Prim.QUADS, count=4, indices=object(), index_size=2), "indices"),
+        (
+            dict(
+                prim=Prim.QUADS, count=4, indices=[0, 1, 2, 3], index_size=2, primitive_restart=True, restart_index=-1
+            ),
+            "restart_index",
+        ),
+        (
+            dict(
+                prim=Prim.QUADS,
+                count=4,
+                indices=[0, 1, 2, 3],
+                index_size=2,
+                primitive_restart=True,
+                restart_index=1 << 32,
+            ),
+            "restart_index",
+        ),
+        (dict(prim=Prim.QUADS, count=4, primitive_restart=1), "primitive_restart"),
+        (dict(prim=Prim.QUADS, count=4, flatshade="yes"), "flatshade"),
+        (dict(prim=Prim.QUADS, count=2, start=0xFFFFFFFF), "start"),
+    ],
+)
 def test_bad_arguments(kwargs, word):
     with pytest.raises(InvalidArgumentError, match=word):
         translate(**kwargs)
@@ -565,6 +615,7 @@ def test_flatshade_does_not_change_the_order():
 # regression to per-vertex Python loops, which would take many seconds)
 # ---------------------------------------------------------------------------
 
+
 def test_four_million_vertex_quads_translate_whole():
     """A draw of a million quads (the vectorised path; its speed is measured
     in benchmarks/, not here): every quad becomes two triangles over exactly
@@ -578,8 +629,7 @@ def test_four_million_vertex_quads_translate_whole():
     # Restart every 9th index: runs of 8 indices hold two whole quads each.
     idx = (np.arange(n, dtype=np.uint32) * 7) % 1_000_003
     idx[::9] = 0xFFFFFFFF
-    indexed = translate(Prim.QUADS, n, indices=idx, index_size=4, primitive_restart=True,
-                        restart_index=0xFFFFFFFF)
+    indexed = translate(Prim.QUADS, n, indices=idx, index_size=4, primitive_restart=True, restart_index=0xFFFFFFFF)
     run_lengths = np.minimum(8, n - 9 * np.arange((n + 8) // 9) - 1)  # after each restart marker
     whole = int((run_lengths // 4).sum())
     assert indexed.count == 6 * whole
@@ -594,6 +644,7 @@ def test_four_million_vertex_quads_translate_whole():
 # triangle is set when its vertices j and j+1 (mod 3) are neighbours on the
 # boundary of the primitive the triangle belongs to.
 
+
 def boundary_pairs_of(cycle):
     return {frozenset((cycle[i], cycle[(i + 1) % len(cycle)])) for i in range(len(cycle))}
 
@@ -605,7 +656,7 @@ def expected_masks(prim, runs, out_tris):
     for run in runs:
         for boundary in spec_primitives(prim, len(run)):
             pairs = boundary_pairs_of([run[p] for p in boundary])
-            for tri in out_tris[pos:pos + len(boundary) - 2]:
+            for tri in out_tris[pos : pos + len(boundary) - 2]:
                 masks.append(sum(1 << j for j in range(3) if frozenset((tri[j], tri[(j + 1) % 3])) in pairs))
             pos += len(boundary) - 2
     assert pos == len(out_tris)
@@ -649,8 +700,14 @@ def test_edge_masks_indexed(prim, convention, restart, size):
     runs = [[9, 3, 7, 1, 12], [20, 21, 4, 5, 30, 31, 2, 6], [40, 41, 42]]
     seq = runs[0] + [marker] + runs[1] + [marker] + runs[2]
     buf = np.asarray([77, 78] + seq, {1: np.uint8, 2: np.uint16, 4: np.uint32}[size])
-    kw = {"start": 2, "indices": buf, "index_size": size, "primitive_restart": restart, "restart_index": marker,
-          "provoking": convention}
+    kw = {
+        "start": 2,
+        "indices": buf,
+        "index_size": size,
+        "primitive_restart": restart,
+        "restart_index": marker,
+        "provoking": convention,
+    }
     t = translate(prim, len(seq), **kw)
     got = edge_masks(prim, len(seq), **kw)
     # Without restart the marker is an ordinary vertex value: one run.
@@ -663,18 +720,27 @@ def test_edge_masks_indexed(prim, convention, restart, size):
 
 
 @FAST
-@given(st.lists(st.integers(0, 500), unique=True, max_size=40),
-       st.lists(st.integers(0, 40), max_size=6),
-       st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
-       st.sampled_from(["first", "last"]), st.booleans())
+@given(
+    st.lists(st.integers(0, 500), unique=True, max_size=40),
+    st.lists(st.integers(0, 40), max_size=6),
+    st.sampled_from([Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON]),
+    st.sampled_from(["first", "last"]),
+    st.booleans(),
+)
 def test_edge_masks_random_restart_runs(values, cuts, prim, convention, quads_follow):
     marker = 0xFFFF
     seq = list(values)
     for c in sorted(cuts, reverse=True):
         seq.insert(min(c, len(seq)), marker)
     buf = np.asarray(seq, np.uint16)
-    kw = {"indices": buf, "index_size": 2, "primitive_restart": True, "restart_index": marker,
-          "provoking": convention, "quads_follow_provoking_vertex": quads_follow}
+    kw = {
+        "indices": buf,
+        "index_size": 2,
+        "primitive_restart": True,
+        "restart_index": marker,
+        "provoking": convention,
+        "quads_follow_provoking_vertex": quads_follow,
+    }
     t = translate(prim, len(seq), **kw)
     got = edge_masks(prim, len(seq), **kw)
     assert got.tolist() == expected_masks(prim, reference_runs(seq, marker), triangles(t))
@@ -687,7 +753,7 @@ def test_edge_masks_edges_run_in_boundary_direction():
         for convention in ("first", "last"):
             t = translate(prim, 12, provoking=convention)
             masks = edge_masks(prim, 12, provoking=convention)
-            for tri, mask in zip(triangles(t), masks.tolist()):
+            for tri, mask in zip(triangles(t), masks.tolist(), strict=True):
                 cycles = [b for b in spec_primitives(prim, 12) if set(tri) <= set(b)]
                 assert cycles
                 for j in range(3):
@@ -696,8 +762,9 @@ def test_edge_masks_edges_run_in_boundary_direction():
                         assert any(c[(c.index(u) + 1) % len(c)] == v for c in cycles), (prim, tri, j)
 
 
-@pytest.mark.parametrize("prim", [Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.LINE_LOOP, Prim.POINTS],
-                         ids=lambda p: p.name.lower())
+@pytest.mark.parametrize(
+    "prim", [Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.LINE_LOOP, Prim.POINTS], ids=lambda p: p.name.lower()
+)
 def test_edge_masks_refuses_a_primitive_that_is_not_translated(prim):
     with pytest.raises(InvalidArgumentError, match=f"{prim.name} is not translated"):
         edge_masks(prim, 6)

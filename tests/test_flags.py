@@ -22,8 +22,11 @@ from glpipe import enums
 from glpipe.enums import Bind, Clear, Flush, Map, Mask, all_flag_bits, flag_bits
 
 ROOT = Path(__file__).resolve().parents[1]
-FLAG_CLASSES = sorted(name for name, obj in vars(enums).items()
-                      if isinstance(obj, type) and issubclass(obj, IntFlag) and obj is not IntFlag)
+FLAG_CLASSES = sorted(
+    name
+    for name, obj in vars(enums).items()
+    if isinstance(obj, type) and issubclass(obj, IntFlag) and obj is not IntFlag
+)
 
 
 class _PreElevenIter(type(IntFlag)):
@@ -106,23 +109,34 @@ def _flag_iterations(tree: ast.AST, flag_names: set) -> list:
     for node in ast.walk(tree):
         if isinstance(node, (ast.For, ast.comprehension)) and is_flag(node.iter):
             hits.append((node.iter.lineno, f"iterates {node.iter.id}"))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
-                and node.func.id in ("list", "tuple", "set", "sorted", "sum", "len", "iter", "frozenset") \
-                and is_flag(node.args[0]):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.args
+            and node.func.id in ("list", "tuple", "set", "sorted", "sum", "len", "iter", "frozenset")
+            and is_flag(node.args[0])
+        ):
             hits.append((node.lineno, f"{node.func.id}({node.args[0].id})"))
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and not (
-                isinstance(node.operand, ast.Call) and isinstance(node.operand.func, ast.Name)
-                and node.operand.func.id == "int"):  # ~int(flags) is plain integer arithmetic
-            inner = [n for n in ast.walk(node.operand)
-                     if isinstance(n, ast.Attribute) and is_flag(n.value)]
+        elif (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.Invert)
+            and not (
+                isinstance(node.operand, ast.Call)
+                and isinstance(node.operand.func, ast.Name)
+                and node.operand.func.id == "int"
+            )
+        ):  # ~int(flags) is plain integer arithmetic
+            inner = [n for n in ast.walk(node.operand) if isinstance(n, ast.Attribute) and is_flag(n.value)]
             if inner:
                 hits.append((node.lineno, f"~ of {inner[0].value.id}.{inner[0].attr}"))
     return hits
 
 
 def test_lint_catches_the_patterns():
-    src = ("for b in Bind: pass\nx = sum(int(m) for m in Map)\ny = list(Clear)\n"
-           "z = w & ~(Bind.RENDER_TARGET | q)\nok = [b for b in flag_bits(Bind)]\nok2 = w & ~int(Bind.CUSTOM)\n")
+    src = (
+        "for b in Bind: pass\nx = sum(int(m) for m in Map)\ny = list(Clear)\n"
+        "z = w & ~(Bind.RENDER_TARGET | q)\nok = [b for b in flag_bits(Bind)]\nok2 = w & ~int(Bind.CUSTOM)\n"
+    )
     hits = _flag_iterations(ast.parse(src), {"Bind", "Map", "Clear"})
     assert sorted(line for line, _ in hits) == [1, 2, 3, 4]
 
@@ -134,5 +148,6 @@ def test_no_code_iterates_a_flag_class(pkg):
     for path in sorted((ROOT / pkg).rglob("*.py")):
         for line, what in sorted(_flag_iterations(ast.parse(path.read_text(), str(path)), flag_names)):
             found.append(f"{path.relative_to(ROOT)}:{line}: {what}")
-    assert not found, "version-dependent IntFlag use (use enums.flag_bits / all_flag_bits, int(...)):\n" \
-        + "\n".join(found)
+    assert not found, "version-dependent IntFlag use (use enums.flag_bits / all_flag_bits, int(...)):\n" + "\n".join(
+        found
+    )

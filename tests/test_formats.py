@@ -16,7 +16,6 @@ import pytest
 
 from glpipe.enums import Swizzle
 from glpipe.errors import InvalidArgumentError
-from glpipe.host.features import FEATURES
 from glpipe.format_table import GL_ENUMS, ChannelType
 from glpipe.formats import (
     FORMAT_COUNT,
@@ -48,6 +47,7 @@ from glpipe.formats import (
     util_format_is_srgb,
     util_format_name,
 )
+from glpipe.host.features import FEATURES
 
 X, Y, Z, W, ZERO, ONE, NONE = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizzle.ZERO, Swizzle.ONE, Swizzle.NONE)
 
@@ -56,9 +56,15 @@ X, Y, Z, W, ZERO, ONE, NONE = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizz
 # ---------------------------------------------------------------------------
 
 _SUFFIX_TYPES = {
-    "UNORM": ChannelType.UNORM, "SNORM": ChannelType.SNORM, "UINT": ChannelType.UINT,
-    "SINT": ChannelType.SINT, "FLOAT": ChannelType.FLOAT, "USCALED": ChannelType.USCALED,
-    "SSCALED": ChannelType.SSCALED, "FIXED": ChannelType.FIXED, "SRGB": ChannelType.UNORM,
+    "UNORM": ChannelType.UNORM,
+    "SNORM": ChannelType.SNORM,
+    "UINT": ChannelType.UINT,
+    "SINT": ChannelType.SINT,
+    "FLOAT": ChannelType.FLOAT,
+    "USCALED": ChannelType.USCALED,
+    "SSCALED": ChannelType.SSCALED,
+    "FIXED": ChannelType.FIXED,
+    "SRGB": ChannelType.UNORM,
 }
 _NAME_RE = re.compile(r"((?:[RGBAXLI]\d+)+)_(UNORM|SNORM|UINT|SINT|FLOAT|USCALED|SSCALED|FIXED|SRGB)")
 
@@ -202,21 +208,40 @@ def test_depth_stencil_rows():
 def test_compressed_block_sizes():
     # (bits per block, block w, h, d): S3TC/RGTC/BPTC/ETC/ASTC/FXT1 specs.
     expected = {
-        "DXT1_RGB": (64, 4, 4, 1), "DXT1_RGBA": (64, 4, 4, 1), "DXT3_RGBA": (128, 4, 4, 1),
-        "DXT5_RGBA": (128, 4, 4, 1), "DXT5_SRGBA": (128, 4, 4, 1),
-        "RGTC1_UNORM": (64, 4, 4, 1), "RGTC2_SNORM": (128, 4, 4, 1), "LATC2_UNORM": (128, 4, 4, 1),
-        "BPTC_RGBA_UNORM": (128, 4, 4, 1), "BPTC_RGB_UFLOAT": (128, 4, 4, 1),
-        "ETC1_RGB8": (64, 4, 4, 1), "ETC2_RGB8": (64, 4, 4, 1), "ETC2_RGBA8": (128, 4, 4, 1),
-        "ETC2_R11_UNORM": (64, 4, 4, 1), "ETC2_RG11_SNORM": (128, 4, 4, 1),
-        "ASTC_4x4": (128, 4, 4, 1), "ASTC_8x8": (128, 8, 8, 1), "ASTC_12x10_SRGB": (128, 12, 10, 1),
-        "ASTC_10x5_FLOAT": (128, 10, 5, 1), "ASTC_4x4x4": (128, 4, 4, 4), "ASTC_6x5x5_SRGB": (128, 6, 5, 5),
-        "FXT1_RGB": (128, 8, 4, 1), "ATC_RGB": (64, 4, 4, 1), "ATC_RGBA_INTERPOLATED": (128, 4, 4, 1),
+        "DXT1_RGB": (64, 4, 4, 1),
+        "DXT1_RGBA": (64, 4, 4, 1),
+        "DXT3_RGBA": (128, 4, 4, 1),
+        "DXT5_RGBA": (128, 4, 4, 1),
+        "DXT5_SRGBA": (128, 4, 4, 1),
+        "RGTC1_UNORM": (64, 4, 4, 1),
+        "RGTC2_SNORM": (128, 4, 4, 1),
+        "LATC2_UNORM": (128, 4, 4, 1),
+        "BPTC_RGBA_UNORM": (128, 4, 4, 1),
+        "BPTC_RGB_UFLOAT": (128, 4, 4, 1),
+        "ETC1_RGB8": (64, 4, 4, 1),
+        "ETC2_RGB8": (64, 4, 4, 1),
+        "ETC2_RGBA8": (128, 4, 4, 1),
+        "ETC2_R11_UNORM": (64, 4, 4, 1),
+        "ETC2_RG11_SNORM": (128, 4, 4, 1),
+        "ASTC_4x4": (128, 4, 4, 1),
+        "ASTC_8x8": (128, 8, 8, 1),
+        "ASTC_12x10_SRGB": (128, 12, 10, 1),
+        "ASTC_10x5_FLOAT": (128, 10, 5, 1),
+        "ASTC_4x4x4": (128, 4, 4, 4),
+        "ASTC_6x5x5_SRGB": (128, 6, 5, 5),
+        "FXT1_RGB": (128, 8, 4, 1),
+        "ATC_RGB": (64, 4, 4, 1),
+        "ATC_RGBA_INTERPOLATED": (128, 4, 4, 1),
     }
     for name, (bits, w, h, depth) in expected.items():
         f = Format[name]
         assert util_format_is_compressed(f), name
-        assert (util_format_get_blocksizebits(f), util_format_get_blockwidth(f),
-                util_format_get_blockheight(f), util_format_get_blockdepth(f)) == (bits, w, h, depth), name
+        assert (
+            util_format_get_blocksizebits(f),
+            util_format_get_blockwidth(f),
+            util_format_get_blockheight(f),
+            util_format_get_blockdepth(f),
+        ) == (bits, w, h, depth), name
     assert not util_format_is_compressed(Format.R8G8B8A8_UNORM)
     assert sum(util_format_is_compressed(f) for f in Format) == 8 + 4 + 4 + 4 + 1 + 10 + 14 * 3 + 10 * 2 + 2 + 3
 
@@ -311,7 +336,8 @@ def test_emulation_swizzle_reproduces_format_swizzle():
         if host.gl_format_name in ("GL_RED", "GL_RG", "GL_RED_INTEGER", "GL_RG_INTEGER"):
             assert host.swizzle == d.swizzle or (
                 # R/RG formats: GL already answers (r, 0, 0, 1) / (r, g, 0, 1)
-                host.swizzle == (X, Y, Z, W) and _swz_text(d.swizzle) in ("x001", "xy01")), d.name
+                host.swizzle == (X, Y, Z, W) and _swz_text(d.swizzle) in ("x001", "xy01")
+            ), d.name
 
 
 def test_compose_swizzles():
@@ -326,9 +352,24 @@ def test_compose_swizzles():
 def test_host_lines_only_for_honest_formats():
     no_host = {d.name for d in FORMAT_TABLE if not d.host}
     # YUV/planar, vertex-only and formats GL cannot hold exactly have none.
-    for name in ("NV12", "IYUV", "UYVY", "P010", "R64_FLOAT", "R32_UNORM", "R32G32_FIXED",
-                 "R16G16_USCALED", "R10G10B10A2_SNORM", "L4A4_UNORM", "B5G6R5_SRGB", "R1_UNORM",
-                 "ATC_RGB", "ASTC_4x4x4", "Z16_UNORM_S8_UINT", "X24S8_UINT"):
+    for name in (
+        "NV12",
+        "IYUV",
+        "UYVY",
+        "P010",
+        "R64_FLOAT",
+        "R32_UNORM",
+        "R32G32_FIXED",
+        "R16G16_USCALED",
+        "R10G10B10A2_SNORM",
+        "L4A4_UNORM",
+        "B5G6R5_SRGB",
+        "R1_UNORM",
+        "ATC_RGB",
+        "ASTC_4x4x4",
+        "Z16_UNORM_S8_UINT",
+        "X24S8_UINT",
+    ):
         assert name in no_host, name
     for name in ("R8G8B8A8_UNORM", "A8_UNORM", "DXT1_RGB", "ASTC_8x8", "Z32_FLOAT_S8X24_UINT", "R9G9B9E5_FLOAT"):
         assert name not in no_host, name
@@ -370,8 +411,14 @@ def test_gl_enum_values_match_pyopengl(_host):
     import importlib
 
     namespaces = [_host.gl]
-    for mod in ("EXT.texture_compression_s3tc", "EXT.texture_sRGB", "EXT.texture_sRGB_R8", "EXT.texture_sRGB_RG8",
-                "KHR.texture_compression_astc_ldr", "_3DFX.texture_compression_FXT1"):
+    for mod in (
+        "EXT.texture_compression_s3tc",
+        "EXT.texture_sRGB",
+        "EXT.texture_sRGB_R8",
+        "EXT.texture_sRGB_RG8",
+        "KHR.texture_compression_astc_ldr",
+        "_3DFX.texture_compression_FXT1",
+    ):
         try:
             namespaces.append(importlib.import_module("OpenGL.GL." + mod))
         except ImportError:
@@ -398,7 +445,18 @@ def test_gl_enum_values_match_pyopengl(_host):
 
 def test_vertex_fetch_mapping():
     gl_bgra, ubyte, byte, ushort, short, uint, int_, half, flt, dbl, fixed = (
-        0x80E1, 0x1401, 0x1400, 0x1403, 0x1402, 0x1405, 0x1404, 0x140B, 0x1406, 0x140A, 0x140C)
+        0x80E1,
+        0x1401,
+        0x1400,
+        0x1403,
+        0x1402,
+        0x1405,
+        0x1404,
+        0x140B,
+        0x1406,
+        0x140A,
+        0x140C,
+    )
     # format: (size, GL type, normalized, path), from GL 4.5 §10.3.1 by hand
     expected = {
         "R32G32B32A32_FLOAT": (4, flt, False, "float"),
@@ -415,11 +473,11 @@ def test_vertex_fetch_mapping():
         "R64G64_FLOAT": (2, dbl, False, "float"),
         "R64_UINT": (1, dbl, False, "double"),
         "R32G32B32_FIXED": (3, fixed, False, "float"),
-        "R10G10B10A2_UNORM": (4, 0x8368, True, "float"),   # UNSIGNED_INT_2_10_10_10_REV
+        "R10G10B10A2_UNORM": (4, 0x8368, True, "float"),  # UNSIGNED_INT_2_10_10_10_REV
         "R10G10B10A2_SSCALED": (4, 0x8D9F, False, "float"),  # INT_2_10_10_10_REV
         "B10G10R10A2_SNORM": (gl_bgra, 0x8D9F, True, "float"),
-        "R11G11B10_FLOAT": (3, 0x8C3B, False, "float"),    # UNSIGNED_INT_10F_11F_11F_REV
-        "R8G8B8X8_UNORM": (3, ubyte, True, "float"),       # padding: GL supplies w = 1
+        "R11G11B10_FLOAT": (3, 0x8C3B, False, "float"),  # UNSIGNED_INT_10F_11F_11F_REV
+        "R8G8B8X8_UNORM": (3, ubyte, True, "float"),  # padding: GL supplies w = 1
     }
     for name, want in expected.items():
         v = format_desc(Format[name]).vertex
@@ -427,18 +485,36 @@ def test_vertex_fetch_mapping():
         assert (v.size, v.gl_type, v.normalized, v.path) == want, name
     # Layouts GL cannot fetch: swizzled, padded in front, BGRA non-normalized,
     # packed integer, emulated L/A, compressed, depth.
-    for name in ("A8_UNORM", "L8A8_UNORM", "X8B8G8R8_UNORM", "B8G8R8A8_UINT", "B8G8R8A8_SNORM",
-                 "R10G10B10A2_UINT", "B10G10R10A2_USCALED", "A8R8G8B8_UNORM", "DXT1_RGB", "Z16_UNORM",
-                 "R5G6B5_UNORM", "NONE", "R10G10B10X2_SNORM", "R8_SRGB", "R8G8B8A8_SRGB", "Z32_FLOAT",
-                 "S8_UINT", "Y8_UNORM"):
+    for name in (
+        "A8_UNORM",
+        "L8A8_UNORM",
+        "X8B8G8R8_UNORM",
+        "B8G8R8A8_UINT",
+        "B8G8R8A8_SNORM",
+        "R10G10B10A2_UINT",
+        "B10G10R10A2_USCALED",
+        "A8R8G8B8_UNORM",
+        "DXT1_RGB",
+        "Z16_UNORM",
+        "R5G6B5_UNORM",
+        "NONE",
+        "R10G10B10X2_SNORM",
+        "R8_SRGB",
+        "R8G8B8A8_SRGB",
+        "Z32_FLOAT",
+        "S8_UINT",
+        "Y8_UNORM",
+    ):
         assert format_desc(Format[name]).vertex is None, name
 
 
 def test_table_import_is_cheap():
     # The table is parsed at import; the target is < 50 ms (measured ~20 ms).
     # The bound below leaves room for a loaded CI machine.
-    code = ("import time, glpipe.enums, glpipe.host.features; t = time.perf_counter(); "
-            "import glpipe.format_table; print(time.perf_counter() - t)")
+    code = (
+        "import time, glpipe.enums, glpipe.host.features; t = time.perf_counter(); "
+        "import glpipe.format_table; print(time.perf_counter() - t)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(out.stdout.strip()) < 0.15
 
@@ -447,7 +523,7 @@ def test_table_import_is_cheap():
 # fallback.format_pack: the numpy conversions behind via= rows
 # ---------------------------------------------------------------------------
 
-from fallback.format_pack import convert, pack_rgba, to_host, from_host, unpack_rgba  # noqa: E402
+from fallback.format_pack import convert, from_host, pack_rgba, to_host, unpack_rgba  # noqa: E402
 
 
 def _u8(*values):
@@ -478,7 +554,7 @@ def test_unpack_hand_cases():
     zs = unpack_rgba(Format.Z24_UNORM_S8_UINT, np.array([0xA5FFFFFF], "<u4").view(np.uint8), 1)[0]
     assert zs[0] == 1.0 and zs[1] == 0xA5
     zs = unpack_rgba(Format.S8_UINT_Z24_UNORM, np.array([0x000001A5], "<u4").view(np.uint8), 1)[0]
-    assert zs[0] == pytest.approx(1 / (2 ** 24 - 1)) and zs[1] == 0xA5
+    assert zs[0] == pytest.approx(1 / (2**24 - 1)) and zs[1] == 0xA5
 
 
 def test_pack_hand_cases():
@@ -493,8 +569,9 @@ def test_pack_hand_cases():
     # RGB9E5 (EXT_texture_shared_exponent): (1, .5, .25) -> exponent 16, mantissas 256, 128, 64.
     want = 256 | 128 << 9 | 64 << 18 | 16 << 27
     assert pack_rgba(Format.R9G9B9E5_FLOAT, [[1.0, 0.5, 0.25, 1]]).view("<u4")[0] == want
-    np.testing.assert_allclose(unpack_rgba(Format.R9G9B9E5_FLOAT, np.array([want], "<u4").view(np.uint8), 1)[0],
-                               (1.0, 0.5, 0.25, 1))
+    np.testing.assert_allclose(
+        unpack_rgba(Format.R9G9B9E5_FLOAT, np.array([want], "<u4").view(np.uint8), 1)[0], (1.0, 0.5, 0.25, 1)
+    )
 
 
 def test_conversions_of_via_rows():
@@ -510,7 +587,7 @@ def test_conversions_of_via_rows():
     # 24-bit depth to 32-bit unorm keeps the value: z32/(2^32-1) == z24/(2^24-1).
     z24 = np.array([0, 1, 0x123456, 0xFFFFFF], "<u4")
     z32 = convert(Format.Z24X8_UNORM, Format.Z32_UNORM, z24.view(np.uint8), 4).view("<u4")
-    np.testing.assert_array_equal(z32, np.rint(z24 * ((2 ** 32 - 1) / (2 ** 24 - 1))).astype(np.uint64))
+    np.testing.assert_array_equal(z32, np.rint(z24 * ((2**32 - 1) / (2**24 - 1))).astype(np.uint64))
     back = convert(Format.Z32_UNORM, Format.X8Z24_UNORM, z32.view(np.uint8), 4).view("<u4") >> 8
     np.testing.assert_array_equal(back, z24)
 
@@ -531,8 +608,9 @@ def test_every_via_row_round_trips():
             sent = to_host(d.format, host, data, n)
             assert sent.size == n * format_desc(host.transfer_as).blocksize, d.name
             back = from_host(d.format, host, sent, n)
-            np.testing.assert_array_equal(unpack_rgba(d.format, back, n), unpack_rgba(d.format, data, n),
-                                          err_msg=d.name)
+            np.testing.assert_array_equal(
+                unpack_rgba(d.format, back, n), unpack_rgba(d.format, data, n), err_msg=d.name
+            )
             seen += 1
     assert seen >= 15
 

@@ -30,8 +30,8 @@ def _blocks() -> list:
             continue
         expected: dict = {}
         end = m.end()
-        for nxt in fences[i + 1:]:
-            if nxt.group(1) != "text" or text[end:nxt.start()].strip():
+        for nxt in fences[i + 1 :]:
+            if nxt.group(1) != "text" or text[end : nxt.start()].strip():
                 break
             expected[(nxt.group(2) or "").strip()] = nxt.group(3)
             end = nxt.end()

@@ -133,37 +133,45 @@ def test_check_raises_host_gl_error(host):
 def _run(code: str, env_extra: dict) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYOPENGL_PLATFORM", "DISPLAY", PROFILE_ENV)}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_headless_without_display_and_pyopengl_platform_chosen():
     """No DISPLAY, no PYOPENGL_PLATFORM: the host is EGL and PyOpenGL follows it."""
-    res = _run("""
+    res = _run(
+        """
         import os
         from glpipe.host.gl import create_host
         h = create_host()
         h.gl.glGenTextures(1); h.check("gen")
         print(h.platform, os.environ["PYOPENGL_PLATFORM"])
-    """, {})
+    """,
+        {},
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["egl", "egl"]
 
 
 def test_pyopengl_imported_first_with_wrong_platform_is_refused():
-    res = _run("""
+    res = _run(
+        """
         import OpenGL.GL
         from glpipe.host.gl import create_host
         try:
             create_host()
         except Exception as e:
             print(type(e).__name__, e)
-    """, {"PYOPENGL_PLATFORM": "glx"})
+    """,
+        {"PYOPENGL_PLATFORM": "glx"},
+    )
     assert "HostGLError" in res.stdout and "PYOPENGL_PLATFORM" in res.stdout, res.stdout + res.stderr
 
 
 def test_wrapping_a_callers_moderngl_context():
-    res = _run("""
+    res = _run(
+        """
         import moderngl
         mgl = moderngl.create_context(standalone=True, backend="egl")
         from glpipe.host.gl import create_host
@@ -172,7 +180,9 @@ def test_wrapping_a_callers_moderngl_context():
         h.release()
         mgl.buffer(b"abcd")  # the caller's context survives glpipe's release
         print("ok", h.profile.name)
-    """, {})
+    """,
+        {},
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["ok", "gl33"]
 

@@ -55,15 +55,16 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[2:
 def _import_alone(name: str):
     # cwd = the repository root and "" first on sys.path (python -c): the
     # worktree's packages, not an installed copy.
-    return subprocess.run([sys.executable, "-c", _CHILD, name, *WATCHED], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-c", _CHILD, name, *WATCHED], cwd=ROOT, capture_output=True, text=True, timeout=240
+    )
 
 
 @pytest.fixture(scope="module")
 def imported() -> dict:
     """module name -> CompletedProcess of importing it alone (run two at a time)."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(MODULES, pool.map(_import_alone, MODULES)))
+        return dict(zip(MODULES, pool.map(_import_alone, MODULES), strict=True))
 
 
 def test_every_package_has_modules():

@@ -19,23 +19,22 @@ import time
 import numpy as np
 import pytest
 
+from fallback.format_pack import to_host
 from glpipe.enums import Bind, Target
 from glpipe.errors import InvalidArgumentError
-from glpipe.host.features import granted
 from glpipe.formats import (
-    host_decodes,
     FORMAT_TABLE,
     Format,
     FormatSupport,
     _Prober,
     format_desc,
+    host_decodes,
     host_storage,
     is_format_supported,
     probe_format_support,
     supported_formats,
 )
-from glpipe.host.features import FEATURES
-from fallback.format_pack import to_host
+from glpipe.host.features import FEATURES, granted
 
 # ---------------------------------------------------------------------------
 # Host fixture: the shared one once glpipe.create_screen exists, else a
@@ -138,8 +137,17 @@ def new_texture(host, hf, width, height, data=None, compressed_size=0):
     if hf.compressed:
         raw().CompressedTexImage2D(GL_TEXTURE_2D, 0, hf.internal_format, width, height, 0, compressed_size, ptr(data))
     else:
-        raw().TexImage2D(GL_TEXTURE_2D, 0, hf.internal_format, width, height, 0, hf.gl_format, hf.gl_type,
-                         None if data is None else ptr(data))
+        raw().TexImage2D(
+            GL_TEXTURE_2D,
+            0,
+            hf.internal_format,
+            width,
+            height,
+            0,
+            hf.gl_format,
+            hf.gl_type,
+            None if data is None else ptr(data),
+        )
     gl.glTexParameteri(GL_TEXTURE_2D, 0x2801, 0x2600)  # MIN_FILTER NEAREST
     gl.glTexParameteri(GL_TEXTURE_2D, 0x2800, 0x2600)  # MAG_FILTER NEAREST
     gl.glTexParameteri(GL_TEXTURE_2D, 0x813D, 0)  # MAX_LEVEL 0
@@ -151,8 +159,17 @@ def new_texture(host, hf, width, height, data=None, compressed_size=0):
 # The format definition model: layouts from names, Gallium conversions
 # ---------------------------------------------------------------------------
 
-_KINDS = {"UNORM": "unorm", "SNORM": "snorm", "UINT": "uint", "SINT": "sint", "FLOAT": "float",
-          "USCALED": "uscaled", "SSCALED": "sscaled", "FIXED": "fixed", "SRGB": "unorm"}
+_KINDS = {
+    "UNORM": "unorm",
+    "SNORM": "snorm",
+    "UINT": "uint",
+    "SINT": "sint",
+    "FLOAT": "float",
+    "USCALED": "uscaled",
+    "SSCALED": "sscaled",
+    "FIXED": "fixed",
+    "SRGB": "unorm",
+}
 _NAME_RE = re.compile(r"((?:[RGBAXLI]\d+)+)_(UNORM|SNORM|UINT|SINT|FLOAT|USCALED|SSCALED|FIXED|SRGB)")
 # Formats whose names do not spell their layout: written out by hand.
 _SPECIAL = {
@@ -191,7 +208,7 @@ def layout(name: str):
 def random_raw(kind, bits, rng, n):
     """n raw channel values (Python ints, two's complement not applied)."""
     if kind in ("unorm", "uint", "uscaled", "void", "m9", "e5"):
-        return [int(v) for v in rng.randint(0, 2 ** bits, size=n, dtype=np.uint64)]
+        return [int(v) for v in rng.randint(0, 2**bits, size=n, dtype=np.uint64)]
     if kind in ("snorm",):
         # -2^(n-1) and -2^(n-1)+1 both mean -1.0; keep the symmetric range.
         lim = 2 ** (bits - 1) - 1
@@ -205,15 +222,15 @@ def random_raw(kind, bits, rng, n):
     if kind in ("uf11", "uf10"):
         mbits = bits - 5
         e = rng.randint(0, 31, size=n)  # exponent 31 is inf/NaN
-        m = rng.randint(0, 2 ** mbits, size=n)
-        return [int(ei) << mbits | int(mi) for ei, mi in zip(e, m)]
+        m = rng.randint(0, 2**mbits, size=n)
+        return [int(ei) << mbits | int(mi) for ei, mi in zip(e, m, strict=True)]
     raise AssertionError(kind)
 
 
 def decode(kind, bits, v):
     """Gallium's value of raw channel bits ``v`` (ints stay ints)."""
     if kind == "unorm":
-        return v / (2 ** bits - 1)
+        return v / (2**bits - 1)
     if kind == "snorm":
         return max(v / (2 ** (bits - 1) - 1), -1.0)
     if kind in ("uint", "sint"):
@@ -227,17 +244,17 @@ def decode(kind, bits, v):
         return float(u.view({16: np.float16, 32: np.float32, 64: np.float64}[bits])[0])
     if kind in ("uf11", "uf10"):  # unsigned small floats, 5-bit exponent bias 15
         mbits = bits - 5
-        e, m = v >> mbits, v & (2 ** mbits - 1)
+        e, m = v >> mbits, v & (2**mbits - 1)
         if e == 0:
-            return m / 2 ** mbits * 2.0 ** -14
-        return 2.0 ** (e - 15) * (1 + m / 2 ** mbits)
+            return m / 2**mbits * 2.0**-14
+        return 2.0 ** (e - 15) * (1 + m / 2**mbits)
     raise AssertionError(kind)
 
 
 def encode(kind, bits, value):
     """Raw bits Gallium stores for ``value`` (the inverse of decode)."""
     if kind == "unorm":
-        return int(round(value * (2 ** bits - 1)))
+        return int(round(value * (2**bits - 1)))
     if kind == "snorm":
         return int(round(value * (2 ** (bits - 1) - 1)))
     if kind in ("uint", "sint"):
@@ -255,8 +272,8 @@ def pack(chans, raws, n):
     out = bytearray()
     for t in range(n):
         word, shift = 0, 0
-        for (kind, bits), vals in zip(chans, raws):
-            word |= (vals[t] & (2 ** bits - 1)) << shift
+        for (_kind, bits), vals in zip(chans, raws, strict=True):
+            word |= (vals[t] & (2**bits - 1)) << shift
             shift += bits
         out += word.to_bytes(size, "little")
     return np.frombuffer(bytes(out), np.uint8).copy()
@@ -266,12 +283,12 @@ def unpack(chans, data, n):
     size = sum(b for _, b in chans) // 8
     raws = [[] for _ in chans]
     for t in range(n):
-        word = int.from_bytes(bytes(data[t * size:(t + 1) * size]), "little")
+        word = int.from_bytes(bytes(data[t * size : (t + 1) * size]), "little")
         shift = 0
         for i, (kind, bits) in enumerate(chans):
-            v = (word >> shift) & (2 ** bits - 1)
+            v = (word >> shift) & (2**bits - 1)
             if kind in ("snorm", "sint", "sscaled", "fixed") and v >> (bits - 1):
-                v -= 2 ** bits
+                v -= 2**bits
             raws[i].append(v)
             shift += bits
     return raws
@@ -337,8 +354,11 @@ def render_target(host, width, height, dtype):
 def sample_texture(host, tex, width, height, kind):
     """texelFetch every texel of ``tex`` (bound on unit 0) into a 32-bit
     float / int / uint target; returns an array [height, width, 4]."""
-    prefix, dtype, np_dtype = {"float": ("", "f4", np.float32), "int": ("i", "i4", np.int32),
-                               "uint": ("u", "u4", np.uint32)}[kind]
+    prefix, dtype, np_dtype = {
+        "float": ("", "f4", np.float32),
+        "int": ("i", "i4", np.int32),
+        "uint": ("u", "u4", np.uint32),
+    }[kind]
     mgl = host.mgl
     key = (id(host), prefix)
     if key not in _PROGRAMS:
@@ -426,10 +446,29 @@ def test_sampler_view_claims_sample_as_defined(_host, support):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=atol, err_msg=desc.name)
         checked.append(desc.name)
     # The common formats are among those checked on every profile.
-    for name in ("R8G8B8A8_UNORM", "B8G8R8A8_UNORM", "A8_UNORM", "L8_UNORM", "I8_UNORM", "L8A8_UNORM",
-                 "B8G8R8X8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT", "R16_UNORM", "R8G8_SNORM",
-                 "R32_UINT", "R8G8B8A8_SINT", "B5G6R5_UNORM", "R10G10B10A2_UNORM", "R11G11B10_FLOAT",
-                 "A8B8G8R8_SNORM", "R10G10B10A2_SINT", "R8G8B8A8_SRGB", "A4B4G4R4_UNORM", "R5G6B5_UINT"):
+    for name in (
+        "R8G8B8A8_UNORM",
+        "B8G8R8A8_UNORM",
+        "A8_UNORM",
+        "L8_UNORM",
+        "I8_UNORM",
+        "L8A8_UNORM",
+        "B8G8R8X8_UNORM",
+        "R16G16B16A16_FLOAT",
+        "R32G32B32A32_FLOAT",
+        "R16_UNORM",
+        "R8G8_SNORM",
+        "R32_UINT",
+        "R8G8B8A8_SINT",
+        "B5G6R5_UNORM",
+        "R10G10B10A2_UNORM",
+        "R11G11B10_FLOAT",
+        "A8B8G8R8_SNORM",
+        "R10G10B10A2_SINT",
+        "R8G8B8A8_SRGB",
+        "A4B4G4R4_UNORM",
+        "R5G6B5_UINT",
+    ):
         assert name in checked, name
     assert len(checked) > 200
 
@@ -475,19 +514,31 @@ def _compressed_case(name):
     """(block bytes, expected RGBA) for formats with a hand-made block."""
     g8 = 8 / 255
     cases = {
-        "DXT1_RGB": (_DXT1, (1, 0, 1, 1)), "DXT1_RGBA": (_DXT1, (1, 0, 1, 1)),
-        "DXT1_SRGB": (_DXT1, (1, 0, 1, 1)), "DXT1_SRGBA": (_DXT1, (1, 0, 1, 1)),
-        "DXT3_RGBA": (b"\xff" * 8 + _DXT1, (1, 0, 1, 1)), "DXT3_SRGBA": (b"\xff" * 8 + _DXT1, (1, 0, 1, 1)),
-        "DXT5_RGBA": (_RGTC_U1 + _DXT1, (1, 0, 1, 1)), "DXT5_SRGBA": (_RGTC_U1 + _DXT1, (1, 0, 1, 1)),
-        "RGTC1_UNORM": (_RGTC_U1, (1, 0, 0, 1)), "RGTC1_SNORM": (_RGTC_S1, (1, 0, 0, 1)),
-        "RGTC2_UNORM": (_RGTC_U1 + _RGTC_U0, (1, 0, 0, 1)), "RGTC2_SNORM": (_RGTC_S1 + _RGTC_SM1, (1, -1, 0, 1)),
-        "LATC1_UNORM": (_RGTC_U1, (1, 1, 1, 1)), "LATC1_SNORM": (_RGTC_S1, (1, 1, 1, 1)),
-        "LATC2_UNORM": (_RGTC_U1 + _RGTC_U0, (1, 1, 1, 0)), "LATC2_SNORM": (_RGTC_S1 + _RGTC_SM1, (1, 1, 1, -1)),
-        "ETC1_RGB8": (_ETC1, (1, g8, 1, 1)), "ETC2_RGB8": (_ETC1, (1, g8, 1, 1)),
+        "DXT1_RGB": (_DXT1, (1, 0, 1, 1)),
+        "DXT1_RGBA": (_DXT1, (1, 0, 1, 1)),
+        "DXT1_SRGB": (_DXT1, (1, 0, 1, 1)),
+        "DXT1_SRGBA": (_DXT1, (1, 0, 1, 1)),
+        "DXT3_RGBA": (b"\xff" * 8 + _DXT1, (1, 0, 1, 1)),
+        "DXT3_SRGBA": (b"\xff" * 8 + _DXT1, (1, 0, 1, 1)),
+        "DXT5_RGBA": (_RGTC_U1 + _DXT1, (1, 0, 1, 1)),
+        "DXT5_SRGBA": (_RGTC_U1 + _DXT1, (1, 0, 1, 1)),
+        "RGTC1_UNORM": (_RGTC_U1, (1, 0, 0, 1)),
+        "RGTC1_SNORM": (_RGTC_S1, (1, 0, 0, 1)),
+        "RGTC2_UNORM": (_RGTC_U1 + _RGTC_U0, (1, 0, 0, 1)),
+        "RGTC2_SNORM": (_RGTC_S1 + _RGTC_SM1, (1, -1, 0, 1)),
+        "LATC1_UNORM": (_RGTC_U1, (1, 1, 1, 1)),
+        "LATC1_SNORM": (_RGTC_S1, (1, 1, 1, 1)),
+        "LATC2_UNORM": (_RGTC_U1 + _RGTC_U0, (1, 1, 1, 0)),
+        "LATC2_SNORM": (_RGTC_S1 + _RGTC_SM1, (1, 1, 1, -1)),
+        "ETC1_RGB8": (_ETC1, (1, g8, 1, 1)),
+        "ETC2_RGB8": (_ETC1, (1, g8, 1, 1)),
         "ETC2_SRGB8": (_ETC1, (1, _srgb(g8), 1, 1)),
-        "ETC2_RGBA8": (_EAC_MAX + _ETC1, (1, g8, 1, 1)), "ETC2_SRGBA8": (_EAC_MAX + _ETC1, (1, _srgb(g8), 1, 1)),
-        "ETC2_R11_UNORM": (_EAC_MAX, (1, 0, 0, 1)), "ETC2_RG11_UNORM": (_EAC_MAX + _EAC_MIN, (1, 0, 0, 1)),
-        "ETC2_R11_SNORM": (_EAC_SMAX, (1, 0, 0, 1)), "ETC2_RG11_SNORM": (_EAC_SMAX + _EAC_SMIN, (1, -1, 0, 1)),
+        "ETC2_RGBA8": (_EAC_MAX + _ETC1, (1, g8, 1, 1)),
+        "ETC2_SRGBA8": (_EAC_MAX + _ETC1, (1, _srgb(g8), 1, 1)),
+        "ETC2_R11_UNORM": (_EAC_MAX, (1, 0, 0, 1)),
+        "ETC2_RG11_UNORM": (_EAC_MAX + _EAC_MIN, (1, 0, 0, 1)),
+        "ETC2_R11_SNORM": (_EAC_SMAX, (1, 0, 0, 1)),
+        "ETC2_RG11_SNORM": (_EAC_SMAX + _EAC_SMIN, (1, -1, 0, 1)),
         "BPTC_RGBA_UNORM": (_bc7_mode6_block(), (1, 1 / 255, 1, 1)),
         "BPTC_SRGBA": (_bc7_mode6_block(), (1, _srgb(1 / 255), 1, 1)),
     }
@@ -532,25 +583,25 @@ def test_compressed_claims_sample(_host, support):
 def _depth_upload(desc, hf, rng, n):
     """(bytes in the transfer layout, expected depth, expected stencil) for a ZS format."""
     via = format_desc(hf.transfer_as) if hf.transfer_as is not None else desc
-    z24 = [int(v) for v in rng.randint(0, 2 ** 24, size=n)]
+    z24 = [int(v) for v in rng.randint(0, 2**24, size=n)]
     s8 = [int(v) for v in rng.randint(0, 256, size=n)]
     name = via.name
     if name == "Z16_UNORM":
-        z = [int(v) for v in rng.randint(0, 2 ** 16, size=n)]
+        z = [int(v) for v in rng.randint(0, 2**16, size=n)]
         return np.array(z, "<u2").view(np.uint8), [v / 65535 for v in z], None
     if name == "Z32_UNORM":
         if desc.name in ("Z24X8_UNORM", "X8Z24_UNORM"):
             # 24-bit depth sent as 32-bit unorm: bit replication keeps the value.
             z32 = [(v << 8) | (v >> 16) for v in z24]
-            return np.array(z32, "<u4").view(np.uint8), [v / (2 ** 24 - 1) for v in z24], None
-        z = [int(v) for v in rng.randint(0, 2 ** 32, size=n, dtype=np.uint64)]
-        return np.array(z, "<u4").view(np.uint8), [v / (2 ** 32 - 1) for v in z], None
+            return np.array(z32, "<u4").view(np.uint8), [v / (2**24 - 1) for v in z24], None
+        z = [int(v) for v in rng.randint(0, 2**32, size=n, dtype=np.uint64)]
+        return np.array(z, "<u4").view(np.uint8), [v / (2**32 - 1) for v in z], None
     if name == "Z32_FLOAT":
         z = rng.uniform(0, 1, size=n).astype(np.float32)
         return z.view(np.uint8), [float(v) for v in z], None
     if name == "S8_UINT_Z24_UNORM":  # GL's UNSIGNED_INT_24_8: depth high, stencil low
-        words = [(z << 8) | s for z, s in zip(z24, s8)]
-        return np.array(words, "<u4").view(np.uint8), [v / (2 ** 24 - 1) for v in z24], s8
+        words = [(z << 8) | s for z, s in zip(z24, s8, strict=True)]
+        return np.array(words, "<u4").view(np.uint8), [v / (2**24 - 1) for v in z24], s8
     if name == "Z32_FLOAT_S8X24_UINT":
         z = rng.uniform(0, 1, size=n).astype(np.float32)
         words = np.zeros((n, 2), "<u4")
@@ -584,8 +635,14 @@ def test_depth_stencil_formats_sample(_host, support):
         _host.gl.glDeleteTextures(1, [tex])
         _host.check(f"sample {desc.name}")
         done.append(desc.name)
-    for name in ("Z16_UNORM", "Z32_FLOAT", "Z24_UNORM_S8_UINT", "S8_UINT_Z24_UNORM", "Z24X8_UNORM",
-                 "Z32_FLOAT_S8X24_UINT"):
+    for name in (
+        "Z16_UNORM",
+        "Z32_FLOAT",
+        "Z24_UNORM_S8_UINT",
+        "S8_UINT_Z24_UNORM",
+        "Z24X8_UNORM",
+        "Z32_FLOAT_S8X24_UINT",
+    ):
         assert name in done, name
 
 
@@ -668,8 +725,18 @@ def test_render_target_claims_clear_and_read_back(_host, support):
         gl.glDeleteFramebuffers(1, [fbo])
         gl.glDeleteTextures(1, [tex])
         checked.append(desc.name)
-    for name in ("R8G8B8A8_UNORM", "B8G8R8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",
-                 "R8G8B8A8_UINT", "R32_SINT", "R10G10B10A2_UNORM", "R8G8B8A8_SRGB", "R16_UNORM", "R11G11B10_FLOAT"):
+    for name in (
+        "R8G8B8A8_UNORM",
+        "B8G8R8A8_UNORM",
+        "R16G16B16A16_FLOAT",
+        "R32G32B32A32_FLOAT",
+        "R8G8B8A8_UINT",
+        "R32_SINT",
+        "R10G10B10A2_UNORM",
+        "R8G8B8A8_SRGB",
+        "R16_UNORM",
+        "R11G11B10_FLOAT",
+    ):
         assert name in checked, name
 
 
@@ -683,8 +750,13 @@ def test_depth_stencil_claims_attach_and_clear(_host, support):
         assert desc.is_depth_or_stencil, desc.name
         hf = host_storage(fmt, support)
         tex = new_texture(_host, hf, w, h)
-        point = (GL_DEPTH_STENCIL_ATTACHMENT if desc.is_depth and desc.is_stencil
-                 else GL_DEPTH_ATTACHMENT if desc.is_depth else GL_STENCIL_ATTACHMENT)
+        point = (
+            GL_DEPTH_STENCIL_ATTACHMENT
+            if desc.is_depth and desc.is_stencil
+            else GL_DEPTH_ATTACHMENT
+            if desc.is_depth
+            else GL_STENCIL_ATTACHMENT
+        )
         fbo, status = _attach(_host, tex, point)
         assert status == GL_FRAMEBUFFER_COMPLETE, desc.name
         depth, stencil = 0.25, 0xA5
@@ -700,7 +772,7 @@ def test_depth_stencil_claims_attach_and_clear(_host, support):
         _host.check(f"read back {desc.name}")
         if via.name == "S8_UINT_Z24_UNORM":
             words = data.view("<u4")
-            np.testing.assert_allclose((words >> 8) / (2 ** 24 - 1), depth, atol=1e-6, err_msg=desc.name)
+            np.testing.assert_allclose((words >> 8) / (2**24 - 1), depth, atol=1e-6, err_msg=desc.name)
             assert (words & 0xFF == stencil).all(), desc.name
         elif via.name == "Z32_FLOAT_S8X24_UINT":
             words = data.view("<u4").reshape(-1, 2)
@@ -709,7 +781,7 @@ def test_depth_stencil_claims_attach_and_clear(_host, support):
         elif via.name == "S8_UINT":
             assert (data == stencil).all(), desc.name
         else:
-            scale = {"Z16_UNORM": ("<u2", 65535), "Z32_UNORM": ("<u4", 2 ** 32 - 1), "Z32_FLOAT": ("<f4", 1)}
+            scale = {"Z16_UNORM": ("<u2", 65535), "Z32_UNORM": ("<u4", 2**32 - 1), "Z32_FLOAT": ("<f4", 1)}
             dt, full = scale[via.name]
             np.testing.assert_allclose(data.view(dt).astype(np.float64) / full, depth, atol=1e-4, err_msg=desc.name)
         gl.glBindFramebuffer(GL_FRAMEBUFFER, 0)
@@ -747,8 +819,13 @@ def test_multisample_claims_are_real(_host, support):
                 point = GL_COLOR_ATTACHMENT0
                 if bind == Bind.DEPTH_STENCIL:
                     d = format_desc(fmt)
-                    point = (GL_DEPTH_STENCIL_ATTACHMENT if d.is_depth and d.is_stencil
-                             else GL_DEPTH_ATTACHMENT if d.is_depth else GL_STENCIL_ATTACHMENT)
+                    point = (
+                        GL_DEPTH_STENCIL_ATTACHMENT
+                        if d.is_depth and d.is_stencil
+                        else GL_DEPTH_ATTACHMENT
+                        if d.is_depth
+                        else GL_STENCIL_ATTACHMENT
+                    )
                 fbo, status = _attach(_host, tex, point, GL_TEXTURE_2D_MULTISAMPLE)
                 assert status == GL_FRAMEBUFFER_COMPLETE, fmt.name
                 gl.glBindFramebuffer(GL_FRAMEBUFFER, 0)
@@ -848,10 +925,13 @@ def test_vertex_buffer_claims_fetch_as_defined(_host, support):
             # 64-bit attributes leave the components they do not supply
             # undefined (GL 4.5 §10.2.1): declare exactly that many.
             in_t = ("double", "dvec2", "dvec3", "dvec4")[vf.size - 1]
-            conv = ("vec4(float(a), 0.0, 0.0, 1.0)", "vec4(vec2(a), 0.0, 1.0)", "vec4(vec3(a), 1.0)",
-                    "vec4(a)")[vf.size - 1]
-        prog = mgl.program(vertex_shader=_VVS.format(ver=ver, in_t=in_t, out_t=out_t, conv=conv, n=n),
-                           fragment_shader=_VFS.format(ver=ver, out_t=out_t))
+            conv = ("vec4(float(a), 0.0, 0.0, 1.0)", "vec4(vec2(a), 0.0, 1.0)", "vec4(vec3(a), 1.0)", "vec4(a)")[
+                vf.size - 1
+            ]
+        prog = mgl.program(
+            vertex_shader=_VVS.format(ver=ver, in_t=in_t, out_t=out_t, conv=conv, n=n),
+            fragment_shader=_VFS.format(ver=ver, out_t=out_t),
+        )
         fbo = render_target(_host, n, 1, dtype)
         fbo.use()
         reset_raster_state(gl)
@@ -877,15 +957,29 @@ def test_vertex_buffer_claims_fetch_as_defined(_host, support):
             obj.release()
         want = np.array([texel_values(desc.name, chans, swz, raws, t) for t in range(n)], np.float64)
         if vf.path == "double":  # raw doubles: the 64-bit patterns are the values
-            want = np.array([[decode("float", 64, raws[i][t]) if i < len(chans) else (1.0 if i == 3 else 0.0)
-                              for i in range(4)] for t in range(n)])
+            want = np.array(
+                [
+                    [decode("float", 64, raws[i][t]) if i < len(chans) else (1.0 if i == 3 else 0.0) for i in range(4)]
+                    for t in range(n)
+                ]
+            )
         # llvmpipe (Mesa 22.3) scales GL_FIXED by 1/65535 instead of 1/65536:
         # a relative error of 1.5e-5, within float conversion slack.
         rtol = 2e-5 if desc.name.endswith("_FIXED") else 1e-5
         np.testing.assert_allclose(got, want, rtol=rtol, atol=2e-4, err_msg=desc.name)
         checked.append(desc.name)
-    for name in ("R32G32B32A32_FLOAT", "R8G8B8A8_UNORM", "B8G8R8A8_UNORM", "R16G16_SINT", "R8G8B8_UINT",
-                 "R16G16B16A16_SNORM", "R10G10B10A2_UNORM", "R32_USCALED", "R16G16_FLOAT", "R64G64_FLOAT"):
+    for name in (
+        "R32G32B32A32_FLOAT",
+        "R8G8B8A8_UNORM",
+        "B8G8R8A8_UNORM",
+        "R16G16_SINT",
+        "R8G8B8_UINT",
+        "R16G16B16A16_SNORM",
+        "R10G10B10A2_UNORM",
+        "R32_USCALED",
+        "R16G16_FLOAT",
+        "R64G64_FLOAT",
+    ):
         assert name in checked, name
 
 
@@ -908,7 +1002,8 @@ def test_buffer_target(support, _host):
     for bind in (Bind.CONSTANT_BUFFER, Bind.INDEX_BUFFER, Bind.STREAM_OUTPUT):
         assert is_format_supported(support, Format.R8_UNORM, b, 0, 0, bind)
     assert is_format_supported(support, Format.R8_UNORM, b, 0, 0, Bind.SHADER_BUFFER) == _host.profile.has(
-        "shader_storage_buffer_object")
+        "shader_storage_buffer_object"
+    )
     # Not buffer binds.
     for bind in (Bind.RENDER_TARGET, Bind.DEPTH_STENCIL, Bind.DISPLAY_TARGET):
         assert not is_format_supported(support, Format.R8G8B8A8_UNORM, b, 0, 0, bind)
@@ -933,8 +1028,15 @@ def test_texture_buffer_claims_work(_host, support):
 def test_targets(support, _host):
     sv, rt = Bind.SAMPLER_VIEW, Bind.RENDER_TARGET
     f = Format.R8G8B8A8_UNORM
-    for target in (Target.TEXTURE_1D, Target.TEXTURE_2D, Target.TEXTURE_3D, Target.TEXTURE_CUBE,
-                   Target.TEXTURE_RECT, Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY):
+    for target in (
+        Target.TEXTURE_1D,
+        Target.TEXTURE_2D,
+        Target.TEXTURE_3D,
+        Target.TEXTURE_CUBE,
+        Target.TEXTURE_RECT,
+        Target.TEXTURE_1D_ARRAY,
+        Target.TEXTURE_2D_ARRAY,
+    ):
         assert is_format_supported(support, f, target, 0, 0, sv | rt), target
     cube_array = _host.profile.has("texture_cube_map_array")
     assert is_format_supported(support, f, Target.TEXTURE_CUBE_ARRAY, 0, 0, sv) == cube_array
@@ -971,11 +1073,21 @@ def test_bad_arguments_raise(support):
     t, sv = Target.TEXTURE_2D, Bind.SAMPLER_VIEW
     f = Format.R8G8B8A8_UNORM
     cases = [
-        (10_000, t, 0, 0, sv), (-1, t, 0, 0, sv), ("R8G8B8A8_UNORM", t, 0, 0, sv),
-        (f, 42, 0, 0, sv), (f, -1, 0, 0, sv), (f, None, 0, 0, sv),
-        (f, t, 1.5, 0, sv), (f, t, "4", 0, sv), (f, t, None, 0, sv), (f, t, -2, 0, sv),
-        (f, t, 0, 2.0, sv), (f, t, 0, -1, sv),
-        (f, t, 0, 0, 1 << 30), (f, t, 0, 0, -1), (f, t, 0, 0, 2.0),
+        (10_000, t, 0, 0, sv),
+        (-1, t, 0, 0, sv),
+        ("R8G8B8A8_UNORM", t, 0, 0, sv),
+        (f, 42, 0, 0, sv),
+        (f, -1, 0, 0, sv),
+        (f, None, 0, 0, sv),
+        (f, t, 1.5, 0, sv),
+        (f, t, "4", 0, sv),
+        (f, t, None, 0, sv),
+        (f, t, -2, 0, sv),
+        (f, t, 0, 2.0, sv),
+        (f, t, 0, -1, sv),
+        (f, t, 0, 0, 1 << 30),
+        (f, t, 0, 0, -1),
+        (f, t, 0, 0, 2.0),
     ]
     for args in cases:
         with pytest.raises(InvalidArgumentError):
@@ -1010,19 +1122,21 @@ def test_gl33_claims_nothing_beyond_gl33(support, _host):
         for f in (Format.R64_UINT, Format.R32_FIXED, Format.R11G11B10_FLOAT):
             assert not is_format_supported(support, f, Target.BUFFER, 0, 0, Bind.VERTEX_BUFFER), f.name
     t, sv = Target.TEXTURE_2D, Bind.SAMPLER_VIEW
-    for fmt, feature in ((Format.ASTC_4x4, "texture_compression_astc"),
-                         (Format.S8_UINT, "texture_stencil8")):
+    for fmt, feature in ((Format.ASTC_4x4, "texture_compression_astc"), (Format.S8_UINT, "texture_stencil8")):
         assert is_format_supported(support, fmt, t, 0, 0, sv) == profile.has(feature), fmt.name
     # S3TC, ETC2 and BPTC are sampled on every profile: stored compressed where
     # the host has the family, decoded at upload (fallback.compressed) elsewhere.
-    for fmt, feature in ((Format.DXT5_RGBA, "texture_compression_s3tc"),
-                         (Format.ETC2_RGB8, "texture_compression_etc2"),
-                         (Format.BPTC_RGBA_UNORM, "texture_compression_bptc")):
+    for fmt, feature in (
+        (Format.DXT5_RGBA, "texture_compression_s3tc"),
+        (Format.ETC2_RGB8, "texture_compression_etc2"),
+        (Format.BPTC_RGBA_UNORM, "texture_compression_bptc"),
+    ):
         assert is_format_supported(support, fmt, t, 0, 0, sv), fmt.name
         assert host_storage(fmt, support).compressed == profile.has(feature), fmt.name
     # Image formats follow the feature.
     assert is_format_supported(support, Format.R32G32B32A32_FLOAT, t, 0, 0, Bind.SHADER_IMAGE) == profile.has(
-        "shader_image_load_store")
+        "shader_image_load_store"
+    )
 
 
 def test_probe_is_cached_fast_and_restores_state(_host, support):

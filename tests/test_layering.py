@@ -34,10 +34,12 @@ PACKAGES = ("glpipe", "lowering", "fallback")
 # and p_format.h, which every layer of Gallium includes.  They import no other
 # glpipe module (checked below).  The list empties when they move to a leaf
 # package below all three (see docs/host.md "Packages and imports").
-LEAF_DEFINITIONS = frozenset({
-    "glpipe.enums",          # Prim (fallback/indices.py)
-    "glpipe.format_table",  # FORMAT_TABLE, ChannelType, Format (fallback/format_pack.py)
-})
+LEAF_DEFINITIONS = frozenset(
+    {
+        "glpipe.enums",  # Prim (fallback/indices.py)
+        "glpipe.format_table",  # FORMAT_TABLE, ChannelType, Format (fallback/format_pack.py)
+    }
+)
 
 
 def _module_files() -> dict:
@@ -86,7 +88,7 @@ def _imported(name: str, path: Path) -> set:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
                 base = ".".join(base + ([node.module] if node.module else []))
             else:
                 base = node.module
@@ -103,10 +105,15 @@ def _is_name(node: ast.Assign, name: str) -> bool:
 
 def _dynamic_imports(path: Path) -> list:
     """Lines calling ``importlib.import_module`` / ``__import__``."""
-    return [node.lineno for node in ast.walk(ast.parse(path.read_text(), str(path)))
-            if isinstance(node, ast.Call) and (
-                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
-                or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__")))]
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+            or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__"))
+        )
+    ]
 
 
 GRAPH = {name: _imported(name, path) for name, path in FILES.items()}
@@ -117,8 +124,13 @@ def _measured_modules() -> set:
     glpipe.host.features imports them (importlib) to print a fallback's cost, so
     they are import edges of glpipe.host.features."""
     tree = ast.parse(FILES["fallback.registry"].read_text())
-    paths = {kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
-             for kw in node.keywords if kw.arg == "measure" and isinstance(kw.value, ast.Constant)}
+    paths = {
+        kw.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for kw in node.keywords
+        if kw.arg == "measure" and isinstance(kw.value, ast.Constant)
+    }
     return {path.rpartition(".")[0] for path in paths if path}
 
 
@@ -172,12 +184,13 @@ def test_graph_sees_every_kind_of_import():
     # a function-level one, ``from . import module``, and an absolute one across
     # packages.  Without these the rules below could pass on an empty graph.
     assert len(FILES) > 60 and "fallback.indices" in FILES
-    assert "lowering.glsl.exprs" in GRAPH["lowering.glsl.alu"]            # module level, relative
-    assert "glpipe.context" in GRAPH["glpipe.screen"]                     # inside a method
-    assert "lowering.glsl.exact" in GRAPH["lowering.glsl.alu"]            # from . import exact
-    assert "lowering.errors" in GRAPH["glpipe.fence"]                     # absolute, other package
+    assert "lowering.glsl.exprs" in GRAPH["lowering.glsl.alu"]  # module level, relative
+    assert "glpipe.context" in GRAPH["glpipe.screen"]  # inside a method
+    assert "lowering.glsl.exact" in GRAPH["lowering.glsl.alu"]  # from . import exact
+    assert "lowering.errors" in GRAPH["glpipe.fence"]  # absolute, other package
     assert "fallback.indices" in GRAPH["glpipe.context"] or any(
-        "fallback.indices" in GRAPH[m] for m in FILES if m.startswith("glpipe."))
+        "fallback.indices" in GRAPH[m] for m in FILES if m.startswith("glpipe.")
+    )
 
 
 def test_dynamic_imports_are_lazy_tables():
@@ -204,18 +217,29 @@ def test_cycle_finder_finds_a_cycle():
 def test_no_import_cycle():
     cycles = _cycles(GRAPH)
     assert cycles == [], "import cycles (function-level imports included):\n" + "\n".join(
-        " <-> ".join(c) for c in cycles)
+        " <-> ".join(c) for c in cycles
+    )
 
 
 def test_lowering_imports_nothing_above_it():
-    bad = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if m.split(".")[0] == "lowering"
-                 for t in targets if t.split(".")[0] in ("glpipe", "fallback"))
+    bad = sorted(
+        f"{m} imports {t}"
+        for m, targets in GRAPH.items()
+        if m.split(".")[0] == "lowering"
+        for t in targets
+        if t.split(".")[0] in ("glpipe", "fallback")
+    )
     assert bad == [], "lowering/ is the bottom layer:\n" + "\n".join(bad)
 
 
 def test_fallback_imports_only_glpipe_definitions():
-    bad = sorted(f"{m} imports {t}" for m in FILES if m.split(".")[0] == "fallback"
-                 for t in _closure(GRAPH, m) if t.split(".")[0] == "glpipe" and t not in LEAF_DEFINITIONS)
+    bad = sorted(
+        f"{m} imports {t}"
+        for m in FILES
+        if m.split(".")[0] == "fallback"
+        for t in _closure(GRAPH, m)
+        if t.split(".")[0] == "glpipe" and t not in LEAF_DEFINITIONS
+    )
     assert bad == [], "fallback/ may use only glpipe's leaf definitions:\n" + "\n".join(bad)
 
 

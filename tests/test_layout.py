@@ -21,8 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Subpackage -> the modules it groups.
 SUBPACKAGES = {
-    "glpipe.raster": ("rasterizer", "rasterizer_keys", "line_stipple", "polygon_edges", "fill_modes",
-                      "vertex_capture"),
+    "glpipe.raster": ("rasterizer", "rasterizer_keys", "line_stipple", "polygon_edges", "fill_modes", "vertex_capture"),
     "glpipe.host": ("gl", "hotgl", "features", "facts", "shadow"),
 }
 
@@ -64,11 +63,13 @@ def test_subpackage_init_defines_nothing(package):
     # The package's __init__ is its docstring: importing glpipe.host.features
     # (a leaf table) must not load the host GL through the package.
     import ast
+
     tree = ast.parse(_file(package + ".__init__").read_text(encoding="utf-8"))
     body = tree.body[1:] if ast.get_docstring(tree) else tree.body
     assert ast.get_docstring(tree), f"{package} has no docstring"
-    assert all(isinstance(node, ast.ImportFrom) and node.module == "__future__" for node in body), \
+    assert all(isinstance(node, ast.ImportFrom) and node.module == "__future__" for node in body), (
         f"{package}/__init__.py defines or imports something"
+    )
 
 
 @pytest.mark.parametrize("old,new", sorted(MOVED.items()))
@@ -88,6 +89,7 @@ def test_host_gl_is_the_host_module():
 def test_enums_and_templates_keep_the_public_names():
     # Users import from ``glpipe``: the rename changes no public name.
     import glpipe
+
     enums = importlib.import_module("glpipe.enums")
     templates = importlib.import_module("glpipe.templates")
     for module in (enums, templates):

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.smoke
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _script_target(name: str) -> "tuple[str, str]":
+def _script_target(name: str) -> tuple[str, str]:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, func = scripts[name].partition(":")
     return module, func
@@ -36,13 +36,13 @@ def _run(args, **kw):
 
 def _console_script(name: str, *args):
     module, func = _script_target(name)
-    wrapper = (f"import sys; sys.argv = [{name!r}] + sys.argv[1:]; "
-               f"from {module} import {func}; sys.exit({func}())")
+    wrapper = f"import sys; sys.argv = [{name!r}] + sys.argv[1:]; from {module} import {func}; sys.exit({func}())"
     return _run(["-c", wrapper, *args])
 
 
-@pytest.mark.parametrize("extra", [[], ["--profile", "gl33"], ["--json", "--profile", "native"]],
-                         ids=["default", "gl33", "json"])
+@pytest.mark.parametrize(
+    "extra", [[], ["--profile", "gl33"], ["--json", "--profile", "native"]], ids=["default", "gl33", "json"]
+)
 def test_glpipe_info_script_prints_the_info_report(extra):
     script = _console_script("glpipe-info", *extra)
     assert script.returncode == 0, script.stderr
@@ -72,14 +72,14 @@ def _closed_pipe_run(args):
     r, w = os.pipe()
     os.close(r)
     try:
-        return subprocess.run([sys.executable, *args], cwd=ROOT, stdout=w, stderr=subprocess.PIPE,
-                              text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, *args], cwd=ROOT, stdout=w, stderr=subprocess.PIPE, text=True, timeout=300
+        )
     finally:
         os.close(w)
 
 
-@pytest.mark.parametrize("args", [["-m", "glpipe", "info"], ["-m", "glpipe", "info", "--json"]],
-                         ids=["text", "json"])
+@pytest.mark.parametrize("args", [["-m", "glpipe", "info"], ["-m", "glpipe", "info", "--json"]], ids=["text", "json"])
 def test_info_into_a_closed_pipe_is_quiet(args):
     res = _closed_pipe_run(args)
     assert "Traceback" not in res.stderr and "BrokenPipeError" not in res.stderr, res.stderr

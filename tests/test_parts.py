@@ -74,8 +74,11 @@ def test_row_order_keeps_the_dependencies():
     assert _position("_emit_min_samples") < _position("_emit_persample_interp")
     assert _position("_emit_sysvals") == len(DERIVED_ROWS) - 1
     # Each shadowed block's "forget" row runs just before its emit.
-    for forget, emit in (("_forget_blend_block", "_emit_blend"), ("_forget_dsa_block", "_emit_dsa"),
-                         ("_forget_rasterizer_clobbers", "_emit_rasterizer")):
+    for forget, emit in (
+        ("_forget_blend_block", "_emit_blend"),
+        ("_forget_dsa_block", "_emit_dsa"),
+        ("_forget_rasterizer_clobbers", "_emit_rasterizer"),
+    ):
         assert _position(forget) + 1 == _position(emit)
 
 
@@ -105,8 +108,9 @@ class _Counter(Part):
         self.ctx.emitted.append(self.count)
 
 
-_COUNTER = Area("counter_part", part=_Counter, methods=("bump",), rows=((4, _Counter._emit),),
-                late_rows=((8, _Counter._emit),))
+_COUNTER = Area(
+    "counter_part", part=_Counter, methods=("bump",), rows=((4, _Counter._emit),), late_rows=((8, _Counter._emit),)
+)
 
 
 def test_a_new_area_is_one_record():
@@ -123,8 +127,7 @@ def test_a_new_area_is_one_record():
     del obj.__dict__["bump"]
     assert obj.bump() == 3
     rows = derived_rows((_COUNTER, Area("other", part=_Counter, rows=((1, _Counter._emit),))))
-    assert [(bits, area.attr) for bits, area, _fn in rows] == [(4, "counter_part"), (1, "other"),
-                                                                (8, "counter_part")]
+    assert [(bits, area.attr) for bits, area, _fn in rows] == [(4, "counter_part"), (1, "other"), (8, "counter_part")]
 
 
 def test_compose_refuses_mistakes():
@@ -149,11 +152,13 @@ def test_context_module_is_wiring():
 
 # -- the rasterizer family (rasterizer, and the emulations it hooks into the draw) ----
 
-RASTER_FAMILY = (("rasterizer", "rasterizer_part", "RasterizerPart"),
-                 ("line_stipple", "line_stipple_part", "LineStipplePart"),
-                 ("vertex_capture", "vertex_capture_part", "VertexCapturePart"),
-                 ("fill_modes", "fill_modes_part", "FillModesPart"),
-                 ("polygon_edges", "polygon_edges_part", "PolygonEdgesPart"))
+RASTER_FAMILY = (
+    ("rasterizer", "rasterizer_part", "RasterizerPart"),
+    ("line_stipple", "line_stipple_part", "LineStipplePart"),
+    ("vertex_capture", "vertex_capture_part", "VertexCapturePart"),
+    ("fill_modes", "fill_modes_part", "FillModesPart"),
+    ("polygon_edges", "polygon_edges_part", "PolygonEdgesPart"),
+)
 
 
 @pytest.mark.parametrize("module,attr,cls", RASTER_FAMILY, ids=[m for m, _a, _c in RASTER_FAMILY])
@@ -176,8 +181,19 @@ def test_the_rasterizer_parts_own_their_state(ctx):
     from glpipe.templates import RasterizerState
 
     rast = ctx.rasterizer_part
-    for name in ("rasterizer", "_rasterizer_default", "_rast_key", "_rast_edge_fill", "_rast_host", "clip_state",
-                 "_line_stipple_key", "_edge_key", "_fm_plan", "_fm_cso", "_vc_programs"):
+    for name in (
+        "rasterizer",
+        "_rasterizer_default",
+        "_rast_key",
+        "_rast_edge_fill",
+        "_rast_host",
+        "clip_state",
+        "_line_stipple_key",
+        "_edge_key",
+        "_fm_plan",
+        "_fm_cso",
+        "_vc_programs",
+    ):
         assert name not in vars(ctx) and not hasattr(type(ctx), name), name
     cso = ctx.create_rasterizer_state(RasterizerState(fill_front=PolygonMode.LINE, fill_back=PolygonMode.FILL))
     ctx.bind_rasterizer_state(cso)

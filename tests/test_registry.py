@@ -64,8 +64,9 @@ def test_advertised_emulation_is_listed(screen, cap):
     report = feature_report(screen.profile)
     key = feature if feature is not None else row_name
     assert key in report, f"PIPE_CAP_{cap.name} = {value} but info has no row {key!r}"
-    assert report[key]["status"] == "fallback", \
+    assert report[key]["status"] == "fallback", (
         f"PIPE_CAP_{cap.name} = {value} on {screen.profile.name}, but info reports {key} as {report[key]}"
+    )
     assert row_name in ROWS, f"PIPE_CAP_{cap.name}: no fallback.registry row {row_name!r}"
     row = ROWS[row_name]
     assert row.feature == feature, f"registry row {row_name} stands in for {row.feature!r}, expected {feature!r}"
@@ -148,8 +149,20 @@ def test_soft_fp64_listed_with_its_cost(screen):
     assert ROWS["soft_fp64"].implementation in report["by"]
     assert "bench_fp64" in report["cost"] and "native" in report["cost"]
     out = io.StringIO()
-    _print_text({"versions": {}, "host": {}, "screen": {"name": "", "vendor": "", "device_vendor": ""},
-                 "features": {"gpu_shader_fp64": report}, "caps": {}, "capsf": {}, "shader_caps": {},
-                 "compute_caps": {}, "formats": {}, "debug": {"env": "", "on": [], "flags": {}},
-                 "host_facts": {}}, out)
+    _print_text(
+        {
+            "versions": {},
+            "host": {},
+            "screen": {"name": "", "vendor": "", "device_vendor": ""},
+            "features": {"gpu_shader_fp64": report},
+            "caps": {},
+            "capsf": {},
+            "shader_caps": {},
+            "compute_caps": {},
+            "formats": {},
+            "debug": {"env": "", "on": [], "flags": {}},
+            "host_facts": {},
+        },
+        out,
+    )
     assert f"cost: {ROWS['soft_fp64'].cost}" in out.getvalue()

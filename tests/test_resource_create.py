@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from glpipe.enums import Bind, ResourceFlag, Target, Usage
-from glpipe.host.features import FEATURES
 from glpipe.formats import Format
+from glpipe.host.features import FEATURES
 from glpipe.resource import MAX_BUFFER_SIZE, Resource
 from glpipe.templates import ResourceTemplate
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
@@ -60,9 +60,16 @@ GL_DYNAMIC_DRAW = 0x88E8
 GL_STREAM_DRAW = 0x88E0
 GL_STREAM_READ = 0x88E1
 GL_TEXTURE_BINDING = {
-    GL_TEXTURE_1D: 0x8068, GL_TEXTURE_2D: 0x8069, GL_TEXTURE_3D: 0x806A, GL_TEXTURE_CUBE_MAP: 0x8514,
-    GL_TEXTURE_RECTANGLE: 0x84F6, GL_TEXTURE_1D_ARRAY: 0x8C1C, GL_TEXTURE_2D_ARRAY: 0x8C1D,
-    GL_TEXTURE_CUBE_MAP_ARRAY: 0x900A, GL_TEXTURE_2D_MULTISAMPLE: 0x9104, GL_TEXTURE_2D_MULTISAMPLE_ARRAY: 0x9105,
+    GL_TEXTURE_1D: 0x8068,
+    GL_TEXTURE_2D: 0x8069,
+    GL_TEXTURE_3D: 0x806A,
+    GL_TEXTURE_CUBE_MAP: 0x8514,
+    GL_TEXTURE_RECTANGLE: 0x84F6,
+    GL_TEXTURE_1D_ARRAY: 0x8C1C,
+    GL_TEXTURE_2D_ARRAY: 0x8C1D,
+    GL_TEXTURE_CUBE_MAP_ARRAY: 0x900A,
+    GL_TEXTURE_2D_MULTISAMPLE: 0x9104,
+    GL_TEXTURE_2D_MULTISAMPLE_ARRAY: 0x9105,
 }
 GL_COPY_WRITE_BUFFER_BINDING = 0x8F37
 
@@ -117,23 +124,28 @@ def _tex_param(gl, target, pname) -> int:
 def gl_levels(gl, res, gl_target):
     """[(w, h, d) per level, per image] as GL reports them: for cubes a list
     per face, else one list."""
-    images = ([GL_TEXTURE_CUBE_MAP_POSITIVE_X + f for f in range(6)]
-              if gl_target == GL_TEXTURE_CUBE_MAP else [gl_target])
+    images = [GL_TEXTURE_CUBE_MAP_POSITIVE_X + f for f in range(6)] if gl_target == GL_TEXTURE_CUBE_MAP else [gl_target]
     out = []
     with _Bound(gl, gl_target, res.gl_object):
         for image in images:
-            out.append([
-                tuple(_level_param(gl, image, lvl, p) for p in (GL_TEXTURE_WIDTH, GL_TEXTURE_HEIGHT, GL_TEXTURE_DEPTH))
-                for lvl in range(res.last_level + 1)
-            ])
+            out.append(
+                [
+                    tuple(
+                        _level_param(gl, image, lvl, p) for p in (GL_TEXTURE_WIDTH, GL_TEXTURE_HEIGHT, GL_TEXTURE_DEPTH)
+                    )
+                    for lvl in range(res.last_level + 1)
+                ]
+            )
     return out
 
 
 def expected_levels(kind, w, h, d, layers, last_level):
     """Sizes per level from Gallium's definition: spatial dimensions halve
     (never below 1), layers and cube faces stay."""
+
     def mip(v, lvl):
         return max(1, v >> lvl)
+
     out = []
     for lvl in range(last_level + 1):
         if kind == "1d":
@@ -174,20 +186,43 @@ TARGET_CASES = {
     "2d": (dict(target=Target.TEXTURE_2D, width0=64, height0=32, last_level=6), GL_TEXTURE_2D, "2d", 0),
     "2d_npot": (dict(target=Target.TEXTURE_2D, width0=37, height0=5, last_level=5), GL_TEXTURE_2D, "2d", 0),
     "3d": (dict(target=Target.TEXTURE_3D, width0=20, height0=12, depth0=5, last_level=4), GL_TEXTURE_3D, "3d", 0),
-    "cube": (dict(target=Target.TEXTURE_CUBE, width0=32, height0=32, array_size=6, last_level=5),
-             GL_TEXTURE_CUBE_MAP, "2d", 0),
+    "cube": (
+        dict(target=Target.TEXTURE_CUBE, width0=32, height0=32, array_size=6, last_level=5),
+        GL_TEXTURE_CUBE_MAP,
+        "2d",
+        0,
+    ),
     "rect": (dict(target=Target.TEXTURE_RECT, width0=40, height0=24), GL_TEXTURE_RECTANGLE, "2d", 0),
-    "1d_array": (dict(target=Target.TEXTURE_1D_ARRAY, width0=32, array_size=5, last_level=5),
-                 GL_TEXTURE_1D_ARRAY, "1d_array", 0),
-    "2d_array": (dict(target=Target.TEXTURE_2D_ARRAY, width0=32, height0=16, array_size=4, last_level=5),
-                 GL_TEXTURE_2D_ARRAY, "layered", 0),
-    "cube_array": (dict(target=Target.TEXTURE_CUBE_ARRAY, width0=16, height0=16, array_size=12, last_level=4),
-                   GL_TEXTURE_CUBE_MAP_ARRAY, "layered", 0),
-    "2d_msaa": (dict(target=Target.TEXTURE_2D, width0=32, height0=32, nr_samples=4, nr_storage_samples=4),
-                GL_TEXTURE_2D_MULTISAMPLE, "2d", 4),
-    "2d_array_msaa": (dict(target=Target.TEXTURE_2D_ARRAY, width0=16, height0=8, array_size=3, nr_samples=4,
-                           nr_storage_samples=4),
-                      GL_TEXTURE_2D_MULTISAMPLE_ARRAY, "layered", 4),
+    "1d_array": (
+        dict(target=Target.TEXTURE_1D_ARRAY, width0=32, array_size=5, last_level=5),
+        GL_TEXTURE_1D_ARRAY,
+        "1d_array",
+        0,
+    ),
+    "2d_array": (
+        dict(target=Target.TEXTURE_2D_ARRAY, width0=32, height0=16, array_size=4, last_level=5),
+        GL_TEXTURE_2D_ARRAY,
+        "layered",
+        0,
+    ),
+    "cube_array": (
+        dict(target=Target.TEXTURE_CUBE_ARRAY, width0=16, height0=16, array_size=12, last_level=4),
+        GL_TEXTURE_CUBE_MAP_ARRAY,
+        "layered",
+        0,
+    ),
+    "2d_msaa": (
+        dict(target=Target.TEXTURE_2D, width0=32, height0=32, nr_samples=4, nr_storage_samples=4),
+        GL_TEXTURE_2D_MULTISAMPLE,
+        "2d",
+        4,
+    ),
+    "2d_array_msaa": (
+        dict(target=Target.TEXTURE_2D_ARRAY, width0=16, height0=8, array_size=3, nr_samples=4, nr_storage_samples=4),
+        GL_TEXTURE_2D_MULTISAMPLE_ARRAY,
+        "layered",
+        4,
+    ),
 }
 
 
@@ -207,8 +242,19 @@ def test_resource_create_every_target(screen, profile, case):
     try:
         assert isinstance(res, Resource)
         # The C fields read back as given.
-        for field in ("target", "format", "width0", "height0", "depth0", "array_size", "last_level",
-                      "nr_samples", "bind", "usage", "flags"):
+        for field in (
+            "target",
+            "format",
+            "width0",
+            "height0",
+            "depth0",
+            "array_size",
+            "last_level",
+            "nr_samples",
+            "bind",
+            "usage",
+            "flags",
+        ):
             assert getattr(res, field) == getattr(templ, field), field
         assert res.screen is screen
         assert res.gl_target == gl_target
@@ -243,21 +289,32 @@ def test_resource_create_every_target(screen, profile, case):
     with pytest.raises(ObjectDestroyedError, match="resource was destroyed"):
         res.check_alive("sampler view")
     with pytest.raises(ObjectDestroyedError):
-        res.gl_object
+        _ = res.gl_object
     with pytest.raises(ObjectDestroyedError):
         screen.resource_changed(res)
     with pytest.raises(ObjectDestroyedError, match="resource_destroy"):
         screen.resource_destroy(res)
 
 
-@pytest.mark.parametrize("usage, gl_usage", [
-    (Usage.DEFAULT, GL_STATIC_DRAW), (Usage.IMMUTABLE, GL_STATIC_DRAW), (Usage.DYNAMIC, GL_DYNAMIC_DRAW),
-    (Usage.STREAM, GL_STREAM_DRAW), (Usage.STAGING, GL_STREAM_READ),
-])
+@pytest.mark.parametrize(
+    "usage, gl_usage",
+    [
+        (Usage.DEFAULT, GL_STATIC_DRAW),
+        (Usage.IMMUTABLE, GL_STATIC_DRAW),
+        (Usage.DYNAMIC, GL_DYNAMIC_DRAW),
+        (Usage.STREAM, GL_STREAM_DRAW),
+        (Usage.STAGING, GL_STREAM_READ),
+    ],
+)
 def test_resource_create_buffer(screen, profile, usage, gl_usage):
     gl = screen.host.gl
-    templ = ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=1000, usage=usage,
-                             bind=Bind.VERTEX_BUFFER | Bind.INDEX_BUFFER | Bind.CONSTANT_BUFFER)
+    templ = ResourceTemplate(
+        target=Target.BUFFER,
+        format=Format.R8_UNORM,
+        width0=1000,
+        usage=usage,
+        bind=Bind.VERTEX_BUFFER | Bind.INDEX_BUFFER | Bind.CONSTANT_BUFFER,
+    )
     res = screen.resource_create(templ)
     assert res.gl_target == GL_ARRAY_BUFFER
     assert res.storage is None
@@ -283,8 +340,13 @@ def test_resource_create_buffer_format_none_means_bytes(screen):
 
 
 def test_resource_create_persistent_buffer(screen, profile):
-    templ = ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=256, bind=Bind.VERTEX_BUFFER,
-                             flags=ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT)
+    templ = ResourceTemplate(
+        target=Target.BUFFER,
+        format=Format.R8_UNORM,
+        width0=256,
+        bind=Bind.VERTEX_BUFFER,
+        flags=ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT,
+    )
     if profile == "gl33":
         assert not screen.can_create_resource(templ)
         with pytest.raises(UnsupportedError, match=r"ResourceTemplate\.flags: .*buffer_storage"):
@@ -302,19 +364,19 @@ def test_resource_create_persistent_buffer(screen, profile):
 
 # format: (GL internal format from the GL spec's tables, bind flags)
 FORMAT_CASES = {
-    Format.R8G8B8A8_UNORM: (0x8058, SV_RT),           # GL_RGBA8
-    Format.R8G8B8A8_SRGB: (0x8C43, SV_RT),            # GL_SRGB8_ALPHA8
-    Format.R16G16B16A16_FLOAT: (0x881A, SV_RT),       # GL_RGBA16F
-    Format.R32_FLOAT: (0x822E, SV_RT),                # GL_R32F
-    Format.R16_UNORM: (0x822A, SV_RT),                # GL_R16
-    Format.R10G10B10A2_UNORM: (0x8059, SV_RT),        # GL_RGB10_A2
-    Format.R32G32_UINT: (0x823C, SV_RT),              # GL_RG32UI
-    Format.R8_SINT: (0x8231, SV_RT),                  # GL_R8I
+    Format.R8G8B8A8_UNORM: (0x8058, SV_RT),  # GL_RGBA8
+    Format.R8G8B8A8_SRGB: (0x8C43, SV_RT),  # GL_SRGB8_ALPHA8
+    Format.R16G16B16A16_FLOAT: (0x881A, SV_RT),  # GL_RGBA16F
+    Format.R32_FLOAT: (0x822E, SV_RT),  # GL_R32F
+    Format.R16_UNORM: (0x822A, SV_RT),  # GL_R16
+    Format.R10G10B10A2_UNORM: (0x8059, SV_RT),  # GL_RGB10_A2
+    Format.R32G32_UINT: (0x823C, SV_RT),  # GL_RG32UI
+    Format.R8_SINT: (0x8231, SV_RT),  # GL_R8I
     Format.Z24_UNORM_S8_UINT: (0x88F0, Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL),  # GL_DEPTH24_STENCIL8
-    Format.Z32_FLOAT: (0x8CAC, Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL),          # GL_DEPTH_COMPONENT32F
-    Format.Z16_UNORM: (0x81A5, Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL),          # GL_DEPTH_COMPONENT16
+    Format.Z32_FLOAT: (0x8CAC, Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL),  # GL_DEPTH_COMPONENT32F
+    Format.Z16_UNORM: (0x81A5, Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL),  # GL_DEPTH_COMPONENT16
     Format.RGTC1_UNORM: (0x8DBB, Bind.SAMPLER_VIEW),  # GL_COMPRESSED_RED_RGTC1
-    Format.DXT1_RGB: (0x83F0, Bind.SAMPLER_VIEW),     # GL_COMPRESSED_RGB_S3TC_DXT1_EXT
+    Format.DXT1_RGB: (0x83F0, Bind.SAMPLER_VIEW),  # GL_COMPRESSED_RGB_S3TC_DXT1_EXT
 }
 
 
@@ -339,10 +401,32 @@ def test_resource_create_formats(screen, profile, fmt):
 def test_resource_create_compressed_array_and_cube(screen):
     gl = screen.host.gl
     for templ, gl_target, kind in (
-        (ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.RGTC1_UNORM, width0=20, height0=12,
-                          array_size=3, last_level=4, bind=Bind.SAMPLER_VIEW), GL_TEXTURE_2D_ARRAY, "layered"),
-        (ResourceTemplate(target=Target.TEXTURE_CUBE, format=Format.RGTC1_UNORM, width0=8, height0=8,
-                          array_size=6, last_level=3, bind=Bind.SAMPLER_VIEW), GL_TEXTURE_CUBE_MAP, "2d"),
+        (
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=Format.RGTC1_UNORM,
+                width0=20,
+                height0=12,
+                array_size=3,
+                last_level=4,
+                bind=Bind.SAMPLER_VIEW,
+            ),
+            GL_TEXTURE_2D_ARRAY,
+            "layered",
+        ),
+        (
+            ResourceTemplate(
+                target=Target.TEXTURE_CUBE,
+                format=Format.RGTC1_UNORM,
+                width0=8,
+                height0=8,
+                array_size=6,
+                last_level=3,
+                bind=Bind.SAMPLER_VIEW,
+            ),
+            GL_TEXTURE_CUBE_MAP,
+            "2d",
+        ),
     ):
         res = screen.resource_create(templ)
         expect = expected_levels(kind, templ.width0, templ.height0, 1, templ.array_size, templ.last_level)
@@ -353,8 +437,15 @@ def test_resource_create_compressed_array_and_cube(screen):
 
 def test_resource_create_depth_stencil_msaa(screen):
     gl = screen.host.gl
-    templ = ResourceTemplate(target=Target.TEXTURE_2D, format=Format.Z24_UNORM_S8_UINT, width0=16, height0=16,
-                             nr_samples=4, nr_storage_samples=4, bind=Bind.DEPTH_STENCIL)
+    templ = ResourceTemplate(
+        target=Target.TEXTURE_2D,
+        format=Format.Z24_UNORM_S8_UINT,
+        width0=16,
+        height0=16,
+        nr_samples=4,
+        nr_storage_samples=4,
+        bind=Bind.DEPTH_STENCIL,
+    )
     res = screen.resource_create(templ)
     with _Bound(gl, GL_TEXTURE_2D_MULTISAMPLE, res.gl_object):
         assert _level_param(gl, GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_SAMPLES) == 4
@@ -363,8 +454,7 @@ def test_resource_create_depth_stencil_msaa(screen):
 
 
 def test_nr_storage_samples_zero_means_nr_samples(screen):
-    templ = ResourceTemplate(target=Target.TEXTURE_2D, format=RGBA8, width0=8, height0=8, nr_samples=4,
-                             bind=SV_RT)
+    templ = ResourceTemplate(target=Target.TEXTURE_2D, format=RGBA8, width0=8, height0=8, nr_samples=4, bind=SV_RT)
     res = screen.resource_create(templ)
     with _Bound(screen.host.gl, GL_TEXTURE_2D_MULTISAMPLE, res.gl_object):
         assert _level_param(screen.host.gl, GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_SAMPLES) == 4
@@ -392,7 +482,11 @@ BAD_TEMPLATES = {
     "cube_not_square": (lambda gl: _t(target=Target.TEXTURE_CUBE, height0=8, array_size=6), "height0", "square"),
     "2d_depth0_2": (lambda gl: _t(depth0=2), "depth0", "got 2"),
     "1d_height0_4": (lambda gl: _t(target=Target.TEXTURE_1D, height0=4), "height0", "got 4"),
-    "1d_array_height0": (lambda gl: _t(target=Target.TEXTURE_1D_ARRAY, height0=2, array_size=3), "height0", "array_size"),
+    "1d_array_height0": (
+        lambda gl: _t(target=Target.TEXTURE_1D_ARRAY, height0=2, array_size=3),
+        "height0",
+        "array_size",
+    ),
     "2d_array_size_3": (lambda gl: _t(array_size=3), "array_size", "got 3"),
     "2d_array_depth0": (lambda gl: _t(target=Target.TEXTURE_2D_ARRAY, depth0=4, array_size=4), "depth0", "array_size"),
     "width0_zero": (lambda gl: _t(width0=0), "width0", ">= 1"),
@@ -402,52 +496,101 @@ BAD_TEMPLATES = {
     "last_level_beyond_chain": (lambda gl: _t(width0=64, height0=64, last_level=7), "last_level", "0..6"),
     "last_level_npot_chain": (lambda gl: _t(width0=33, height0=7, last_level=6), "last_level", "0..5"),
     "rect_mipmapped": (lambda gl: _t(target=Target.TEXTURE_RECT, last_level=1), "last_level", "no mip"),
-    "buffer_mipmapped": (lambda gl: _t(target=Target.BUFFER, height0=1, format=Format.R8_UNORM, last_level=1,
-                                       bind=Bind.VERTEX_BUFFER), "last_level", "no mip"),
-    "buffer_height0": (lambda gl: _t(target=Target.BUFFER, format=Format.R8_UNORM, height0=2,
-                                     bind=Bind.VERTEX_BUFFER), "height0", "got 2"),
-    "buffer_too_big": (lambda gl: _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=MAX_BUFFER_SIZE + 1,
-                                     height0=1, bind=Bind.VERTEX_BUFFER), "width0", "32-bit"),
-    "buffer_depth_stencil_bind": (lambda gl: _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=64, height0=1,
-                                                bind=Bind.DEPTH_STENCIL), "bind", "DEPTH_STENCIL"),
-    "msaa_mipmapped": (lambda gl: _t(nr_samples=4, nr_storage_samples=4, last_level=1), "last_level",
-                       "multisampled"),
+    "buffer_mipmapped": (
+        lambda gl: _t(target=Target.BUFFER, height0=1, format=Format.R8_UNORM, last_level=1, bind=Bind.VERTEX_BUFFER),
+        "last_level",
+        "no mip",
+    ),
+    "buffer_height0": (
+        lambda gl: _t(target=Target.BUFFER, format=Format.R8_UNORM, height0=2, bind=Bind.VERTEX_BUFFER),
+        "height0",
+        "got 2",
+    ),
+    "buffer_too_big": (
+        lambda gl: _t(
+            target=Target.BUFFER, format=Format.R8_UNORM, width0=MAX_BUFFER_SIZE + 1, height0=1, bind=Bind.VERTEX_BUFFER
+        ),
+        "width0",
+        "32-bit",
+    ),
+    "buffer_depth_stencil_bind": (
+        lambda gl: _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=64, height0=1, bind=Bind.DEPTH_STENCIL),
+        "bind",
+        "DEPTH_STENCIL",
+    ),
+    "msaa_mipmapped": (lambda gl: _t(nr_samples=4, nr_storage_samples=4, last_level=1), "last_level", "multisampled"),
     "msaa_3d": (lambda gl: _t(target=Target.TEXTURE_3D, depth0=4, nr_samples=4), "nr_samples", "TEXTURE_3D"),
-    "msaa_cube": (lambda gl: _t(target=Target.TEXTURE_CUBE, array_size=6, nr_samples=4), "nr_samples",
-                  "TEXTURE_CUBE"),
+    "msaa_cube": (lambda gl: _t(target=Target.TEXTURE_CUBE, array_size=6, nr_samples=4), "nr_samples", "TEXTURE_CUBE"),
     "msaa_3_samples": (lambda gl: _t(nr_samples=3, nr_storage_samples=3, bind=SV_RT), "nr_samples", "3 samples"),
-    "msaa_too_many_samples": (lambda gl: _t(nr_samples=64, nr_storage_samples=64, bind=SV_RT), "nr_samples",
-                              "64 samples"),
-    "storage_samples_over_samples": (lambda gl: _t(nr_samples=4, nr_storage_samples=8), "nr_storage_samples",
-                                     "<= nr_samples"),
-    "width_over_limit": (lambda gl: _t(width0=_limit(gl, "GL_MAX_TEXTURE_SIZE") + 1, height0=1), "width0",
-                         "GL_MAX_TEXTURE_SIZE"),
-    "3d_depth_over_limit": (lambda gl: _t(target=Target.TEXTURE_3D, width0=1, height0=1,
-                                          depth0=_limit(gl, "GL_MAX_3D_TEXTURE_SIZE") + 1), "depth0",
-                            "GL_MAX_3D_TEXTURE_SIZE"),
-    "layers_over_limit": (lambda gl: _t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1,
-                                        array_size=_limit(gl, "GL_MAX_ARRAY_TEXTURE_LAYERS") + 1), "array_size",
-                          "GL_MAX_ARRAY_TEXTURE_LAYERS"),
-    "cube_over_limit": (lambda gl: _t(target=Target.TEXTURE_CUBE, array_size=6,
-                                      width0=_limit(gl, "GL_MAX_CUBE_MAP_TEXTURE_SIZE") + 1,
-                                      height0=_limit(gl, "GL_MAX_CUBE_MAP_TEXTURE_SIZE") + 1), "width0",
-                        "GL_MAX_CUBE_MAP_TEXTURE_SIZE"),
-    "rect_over_limit": (lambda gl: _t(target=Target.TEXTURE_RECT, height0=1,
-                                      width0=_limit(gl, "GL_MAX_RECTANGLE_TEXTURE_SIZE") + 1), "width0",
-                        "GL_MAX_RECTANGLE_TEXTURE_SIZE"),
-    "depth_format_on_3d": (lambda gl: _t(target=Target.TEXTURE_3D, depth0=4, format=Format.Z24_UNORM_S8_UINT),
-                           "format", "PIPE_FORMAT_Z24_UNORM_S8_UINT"),
-    "color_format_as_depth": (lambda gl: _t(bind=Bind.DEPTH_STENCIL), "bind",
-                              "PIPE_FORMAT_R8G8B8A8_UNORM on TEXTURE_2D does not support DEPTH_STENCIL"),
-    "depth_format_as_rt": (lambda gl: _t(format=Format.Z32_FLOAT, bind=Bind.SAMPLER_VIEW | Bind.RENDER_TARGET),
-                           "bind", "PIPE_FORMAT_Z32_FLOAT on TEXTURE_2D does not support RENDER_TARGET"),
+    "msaa_too_many_samples": (
+        lambda gl: _t(nr_samples=64, nr_storage_samples=64, bind=SV_RT),
+        "nr_samples",
+        "64 samples",
+    ),
+    "storage_samples_over_samples": (
+        lambda gl: _t(nr_samples=4, nr_storage_samples=8),
+        "nr_storage_samples",
+        "<= nr_samples",
+    ),
+    "width_over_limit": (
+        lambda gl: _t(width0=_limit(gl, "GL_MAX_TEXTURE_SIZE") + 1, height0=1),
+        "width0",
+        "GL_MAX_TEXTURE_SIZE",
+    ),
+    "3d_depth_over_limit": (
+        lambda gl: _t(target=Target.TEXTURE_3D, width0=1, height0=1, depth0=_limit(gl, "GL_MAX_3D_TEXTURE_SIZE") + 1),
+        "depth0",
+        "GL_MAX_3D_TEXTURE_SIZE",
+    ),
+    "layers_over_limit": (
+        lambda gl: _t(
+            target=Target.TEXTURE_2D_ARRAY,
+            width0=1,
+            height0=1,
+            array_size=_limit(gl, "GL_MAX_ARRAY_TEXTURE_LAYERS") + 1,
+        ),
+        "array_size",
+        "GL_MAX_ARRAY_TEXTURE_LAYERS",
+    ),
+    "cube_over_limit": (
+        lambda gl: _t(
+            target=Target.TEXTURE_CUBE,
+            array_size=6,
+            width0=_limit(gl, "GL_MAX_CUBE_MAP_TEXTURE_SIZE") + 1,
+            height0=_limit(gl, "GL_MAX_CUBE_MAP_TEXTURE_SIZE") + 1,
+        ),
+        "width0",
+        "GL_MAX_CUBE_MAP_TEXTURE_SIZE",
+    ),
+    "rect_over_limit": (
+        lambda gl: _t(target=Target.TEXTURE_RECT, height0=1, width0=_limit(gl, "GL_MAX_RECTANGLE_TEXTURE_SIZE") + 1),
+        "width0",
+        "GL_MAX_RECTANGLE_TEXTURE_SIZE",
+    ),
+    "depth_format_on_3d": (
+        lambda gl: _t(target=Target.TEXTURE_3D, depth0=4, format=Format.Z24_UNORM_S8_UINT),
+        "format",
+        "PIPE_FORMAT_Z24_UNORM_S8_UINT",
+    ),
+    "color_format_as_depth": (
+        lambda gl: _t(bind=Bind.DEPTH_STENCIL),
+        "bind",
+        "PIPE_FORMAT_R8G8B8A8_UNORM on TEXTURE_2D does not support DEPTH_STENCIL",
+    ),
+    "depth_format_as_rt": (
+        lambda gl: _t(format=Format.Z32_FLOAT, bind=Bind.SAMPLER_VIEW | Bind.RENDER_TARGET),
+        "bind",
+        "PIPE_FORMAT_Z32_FLOAT on TEXTURE_2D does not support RENDER_TARGET",
+    ),
     "texture_format_none": (lambda gl: _t(format=Format.NONE), "format", "NONE"),
-    "compressed_1d": (lambda gl: _t(target=Target.TEXTURE_1D, height0=1, format=Format.RGTC1_UNORM), "format",
-                      "PIPE_FORMAT_RGTC1_UNORM"),
+    "compressed_1d": (
+        lambda gl: _t(target=Target.TEXTURE_1D, height0=1, format=Format.RGTC1_UNORM),
+        "format",
+        "PIPE_FORMAT_RGTC1_UNORM",
+    ),
     "unknown_bind_bit": (lambda gl: _t(bind=Bind.SAMPLER_VIEW | (1 << 29)), "bind", "0x20000000"),
     "unknown_flag_bit": (lambda gl: _t(flags=1 << 20), "flags", "0x100000"),
-    "vertex_bind_on_texture": (lambda gl: _t(bind=Bind.SAMPLER_VIEW | Bind.VERTEX_BUFFER), "bind",
-                               "VERTEX_BUFFER"),
+    "vertex_bind_on_texture": (lambda gl: _t(bind=Bind.SAMPLER_VIEW | Bind.VERTEX_BUFFER), "bind", "VERTEX_BUFFER"),
 }
 
 
@@ -471,8 +614,11 @@ def test_cube_array_rejected_on_gl33(screen, profile):
         assert screen.can_create_resource(templ)
         return
     assert screen.can_create_resource(templ) is False
-    with pytest.raises(UnsupportedError, match=r"ResourceTemplate\.target: TEXTURE_CUBE_ARRAY .*"
-                                               r"texture_cube_map_array.*gl33"):
+    with pytest.raises(
+        UnsupportedError,
+        match=r"ResourceTemplate\.target: TEXTURE_CUBE_ARRAY .*"
+        r"texture_cube_map_array.*gl33",
+    ):
         screen.resource_create(templ)
 
 
@@ -529,11 +675,17 @@ LIMIT_CASES = {
     "2d_height": ("GL_MAX_TEXTURE_SIZE", lambda n: _t(width0=1, height0=n), True),
     "rect": ("GL_MAX_RECTANGLE_TEXTURE_SIZE", lambda n: _t(target=Target.TEXTURE_RECT, width0=n, height0=1), True),
     "3d": ("GL_MAX_3D_TEXTURE_SIZE", lambda n: _t(target=Target.TEXTURE_3D, width0=1, height0=1, depth0=n), True),
-    "layers": ("GL_MAX_ARRAY_TEXTURE_LAYERS",
-               lambda n: _t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1, array_size=n), True),
+    "layers": (
+        "GL_MAX_ARRAY_TEXTURE_LAYERS",
+        lambda n: _t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1, array_size=n),
+        True,
+    ),
     # A cube at the limit would be gigabytes: only ask can_create.
-    "cube": ("GL_MAX_CUBE_MAP_TEXTURE_SIZE",
-             lambda n: _t(target=Target.TEXTURE_CUBE, width0=n, height0=n, array_size=6), False),
+    "cube": (
+        "GL_MAX_CUBE_MAP_TEXTURE_SIZE",
+        lambda n: _t(target=Target.TEXTURE_CUBE, width0=n, height0=n, array_size=6),
+        False,
+    ),
 }
 
 
@@ -564,8 +716,7 @@ def test_full_chain_at_limit_is_accepted(screen):
 
 
 def test_buffer_max_size_accepted_by_can_create(screen):
-    templ = _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=MAX_BUFFER_SIZE, height0=1,
-               bind=Bind.VERTEX_BUFFER)
+    templ = _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=MAX_BUFFER_SIZE, height0=1, bind=Bind.VERTEX_BUFFER)
     assert screen.can_create_resource(templ)
 
 
@@ -588,10 +739,13 @@ def test_resource_create_leaves_gl_bindings(screen):
     gl.glBufferData(GL_PIXEL_UNPACK_BUFFER, 16, None, GL_STREAM_DRAW)  # far too small for any level
     gl.glBindBuffer(GL_COPY_WRITE_BUFFER, cwb)
     try:
-        made = [screen.resource_create(_t(width0=64, height0=64, last_level=6)),
-                screen.resource_create(_t(target=Target.TEXTURE_CUBE, array_size=6, last_level=4)),
-                screen.resource_create(_t(target=Target.BUFFER, format=Format.R8_UNORM, height0=1, width0=128,
-                                          bind=Bind.VERTEX_BUFFER))]
+        made = [
+            screen.resource_create(_t(width0=64, height0=64, last_level=6)),
+            screen.resource_create(_t(target=Target.TEXTURE_CUBE, array_size=6, last_level=4)),
+            screen.resource_create(
+                _t(target=Target.BUFFER, format=Format.R8_UNORM, height0=1, width0=128, bind=Bind.VERTEX_BUFFER)
+            ),
+        ]
         assert screen.host.clear_errors() == []
         assert _geti(gl, GL_ACTIVE_TEXTURE) == active
         assert _geti(gl, GL_TEXTURE_BINDING[GL_TEXTURE_2D]) == keep_tex
@@ -643,8 +797,11 @@ def test_gl_failure_leaves_no_half_made_object(screen, monkeypatch):
     res._plan = dataclasses.replace(res._plan, storage=bogus)
     recorder = _RecordingGL(screen.host.gl)
     monkeypatch.setattr(screen.host, "gl", recorder)
-    with pytest.raises(HostGLError, match=r"resource_create\(TEXTURE_2D R8G8B8A8_UNORM 64x64 levels 0\.\.2\): "
-                                          r"host GL reported GL_INVALID"):
+    with pytest.raises(
+        HostGLError,
+        match=r"resource_create\(TEXTURE_2D R8G8B8A8_UNORM 64x64 levels 0\.\.2\): "
+        r"host GL reported GL_INVALID",
+    ):
         res.ensure_storage()
     monkeypatch.undo()
     assert len(recorder.generated) == 1
@@ -664,8 +821,7 @@ def test_resource_changed_bumps_generation(screen):
 
 
 def test_repr_and_read_only_fields(screen):
-    res = screen.resource_create(_t(target=Target.TEXTURE_2D_ARRAY, width0=8, height0=4, array_size=3,
-                                    last_level=2))
+    res = screen.resource_create(_t(target=Target.TEXTURE_2D_ARRAY, width0=8, height0=4, array_size=3, last_level=2))
     text = repr(res)
     assert "TEXTURE_2D_ARRAY" in text and "R8G8B8A8_UNORM" in text and "8x4[3]" in text
     with pytest.raises(AttributeError):
@@ -689,18 +845,26 @@ def test_caps_agree_with_can_create_resource(screen):
     assert screen.can_create_resource(_t(target=Target.TEXTURE_3D, width0=size_3d, height0=1, depth0=1))
     assert not screen.can_create_resource(_t(target=Target.TEXTURE_3D, width0=2 * size_3d, height0=1, depth0=1))
     size_cube = 1 << (screen.get_param(Cap.MAX_TEXTURE_CUBE_LEVELS) - 1)
-    assert screen.can_create_resource(_t(target=Target.TEXTURE_CUBE, width0=size_cube, height0=size_cube,
-                                         array_size=6))
-    assert not screen.can_create_resource(_t(target=Target.TEXTURE_CUBE, width0=2 * size_cube,
-                                             height0=2 * size_cube, array_size=6))
+    assert screen.can_create_resource(_t(target=Target.TEXTURE_CUBE, width0=size_cube, height0=size_cube, array_size=6))
+    assert not screen.can_create_resource(
+        _t(target=Target.TEXTURE_CUBE, width0=2 * size_cube, height0=2 * size_cube, array_size=6)
+    )
     layers = screen.get_param(Cap.MAX_TEXTURE_ARRAY_LAYERS)
     assert screen.can_create_resource(_t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1, array_size=layers))
-    assert not screen.can_create_resource(_t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1,
-                                             array_size=layers + 1))
+    assert not screen.can_create_resource(
+        _t(target=Target.TEXTURE_2D_ARRAY, width0=1, height0=1, array_size=layers + 1)
+    )
     assert bool(screen.get_param(Cap.CUBE_MAP_ARRAY)) == screen.can_create_resource(
-        _t(target=Target.TEXTURE_CUBE_ARRAY, array_size=6))
-    persistent = _t(target=Target.BUFFER, format=Format.R8_UNORM, width0=64, height0=1, bind=Bind.VERTEX_BUFFER,
-                    flags=ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT)
+        _t(target=Target.TEXTURE_CUBE_ARRAY, array_size=6)
+    )
+    persistent = _t(
+        target=Target.BUFFER,
+        format=Format.R8_UNORM,
+        width0=64,
+        height0=1,
+        bind=Bind.VERTEX_BUFFER,
+        flags=ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT,
+    )
     # The cap also waits for persistent transfer_map (the context's job), so
     # it may say 0 where the storage could be made; it must never say 1
     # where resource_create refuses the flags.

@@ -81,7 +81,7 @@ def test_get_driver_query_group_info(screen):
 def test_dmabuf_answers_are_honest(screen):
     fmt = glpipe.Format.R8G8B8A8_UNORM
     assert screen.is_dmabuf_modifier_supported(0, fmt) == (False, False)
-    assert screen.get_dmabuf_modifier_planes(0, fmt) == 1          # linear: one plane per format plane
+    assert screen.get_dmabuf_modifier_planes(0, fmt) == 1  # linear: one plane per format plane
     assert screen.get_dmabuf_modifier_planes(0, glpipe.Format.NV12) == 2
     assert screen.get_dmabuf_modifier_planes(0x0100000000000001, fmt) == 0  # an unknown vendor modifier
     with pytest.raises(InvalidArgumentError):
@@ -119,8 +119,13 @@ def test_env_selects_profile(monkeypatch):
 
 @pytest.mark.parametrize("prof", ["native", "gl33"])
 def test_info_json_lists_every_cap(prof):
-    res = subprocess.run([sys.executable, "-m", "glpipe", "info", "--json", "--profile", prof],
-                         cwd=REPO, capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-m", "glpipe", "info", "--json", "--profile", prof],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["host"]["profile"] == prof
@@ -139,7 +144,12 @@ def test_info_json_lists_every_cap(prof):
 
 
 def test_info_text_output():
-    res = subprocess.run([sys.executable, "-m", "glpipe", "info", "--profile", "gl33"],
-                         cwd=REPO, capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-m", "glpipe", "info", "--profile", "gl33"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     assert "PIPE_CAP_MAX_TEXTURE_2D_SIZE" in res.stdout and "Features" in res.stdout

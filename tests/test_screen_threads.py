@@ -43,8 +43,9 @@ JOIN_TIMEOUT = 60
 
 
 def _tex2d(w, h, last_level=0):
-    return ResourceTemplate(target=Target.TEXTURE_2D, format=RGBA8, width0=w, height0=h, last_level=last_level,
-                            bind=SV_RT)
+    return ResourceTemplate(
+        target=Target.TEXTURE_2D, format=RGBA8, width0=w, height0=h, last_level=last_level, bind=SV_RT
+    )
 
 
 def _levels(gl, res):
@@ -100,12 +101,21 @@ def test_resource_create_off_gl_thread_allocates_on_first_use(screen):
     seen = {}
 
     def worker():
-        res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=RGBA8, width0=24,
-                                                      height0=10, array_size=3, last_level=4, bind=SV_RT))
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=RGBA8,
+                width0=24,
+                height0=10,
+                array_size=3,
+                last_level=4,
+                bind=SV_RT,
+            )
+        )
         seen["res"] = res
         seen["pending"] = not res.has_storage
         with pytest.raises(HostGLError, match="GL thread"):
-            res.gl_object
+            _ = res.gl_object
         with pytest.raises(HostGLError, match="GL thread"):
             res.ensure_storage()
 
@@ -187,7 +197,7 @@ def test_pending_resource_destroyed_off_thread_never_allocates(screen):
     res = box[0]
     assert pending_deletions(screen.host) == 0
     with pytest.raises(ObjectDestroyedError):
-        res.gl_object
+        _ = res.gl_object
 
 
 def test_screen_methods_from_two_threads_at_once(screen):
@@ -201,8 +211,8 @@ def test_screen_methods_from_two_threads_at_once(screen):
     fs_temps = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_TEMPS)
     good = _tex2d(32, 32, 5)
     bad = ResourceTemplate(target=Target.TEXTURE_CUBE, format=RGBA8, width0=8, height0=8, array_size=4)
-    handoff: "queue.Queue" = queue.Queue()  # resources the GL thread made, destroyed by workers
-    kept: "list[list]" = [[], []]
+    handoff: queue.Queue = queue.Queue()  # resources the GL thread made, destroyed by workers
+    kept: list[list] = [[], []]
     taken = []  # resources the workers destroyed off the GL thread after the GL thread allocated them
     start = threading.Barrier(3)
     freed_names = []
@@ -219,17 +229,27 @@ def test_screen_methods_from_two_threads_at_once(screen):
             assert screen.get_param(Cap.MAX_TEXTURE_2D_SIZE) == max_2d
             assert screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_TEMPS) == fs_temps
             assert screen.is_format_supported(RGBA8, Target.TEXTURE_2D, 0, 0, SV_RT) is True
-            assert screen.is_format_supported(Format.Z24_UNORM_S8_UINT, Target.TEXTURE_3D, 0, 0,
-                                              Bind.DEPTH_STENCIL) is False
+            assert (
+                screen.is_format_supported(Format.Z24_UNORM_S8_UINT, Target.TEXTURE_3D, 0, 0, Bind.DEPTH_STENCIL)
+                is False
+            )
             now = screen.get_timestamp()
             assert now >= last, "get_timestamp went backwards on one thread"
             last = now
             assert screen.can_create_resource(good) is True
             assert screen.can_create_resource(bad) is False
             size = 4 + (i % 13) + k
-            res = screen.resource_create(ResourceTemplate(
-                target=Target.TEXTURE_2D_ARRAY, format=RGBA8, width0=size, height0=size + 1,
-                array_size=1 + k, last_level=2, bind=SV_RT))
+            res = screen.resource_create(
+                ResourceTemplate(
+                    target=Target.TEXTURE_2D_ARRAY,
+                    format=RGBA8,
+                    width0=size,
+                    height0=size + 1,
+                    array_size=1 + k,
+                    last_level=2,
+                    bind=SV_RT,
+                )
+            )
             if i % 3:
                 screen.resource_destroy(res)  # never allocated: nothing to free
             else:

@@ -13,8 +13,8 @@ def _compute(have, want):
     """A block of three switches: one call (op = slot index, args = value)
     per slot whose wanted value differs from what the host holds."""
     have = have or (None, None, None)
-    calls = [(i, (w,)) for i, (h, w) in enumerate(zip(have, want)) if w is not None and h != w]
-    return calls, tuple(h if w is None else w for h, w in zip(have, want))
+    calls = [(i, (w,)) for i, (h, w) in enumerate(zip(have, want, strict=True)) if w is not None and h != w]
+    return calls, tuple(h if w is None else w for h, w in zip(have, want, strict=True))
 
 
 def _ctx():
@@ -23,6 +23,7 @@ def _ctx():
     def op(i):
         def call(*args):
             sent.append((i, args))
+
         return call
 
     ops = tuple(op(i) for i in range(3))

@@ -41,8 +41,7 @@ def _pinned():
 
 PINNED = _pinned()
 # Methods arrive issue by issue; each one present must match its pin.
-PRESENT = [(o, n, p) for o, n, p in PINNED
-           if hasattr(glpipe.Screen if o == "screen" else glpipe.Context, n)]
+PRESENT = [(o, n, p) for o, n, p in PINNED if hasattr(glpipe.Screen if o == "screen" else glpipe.Context, n)]
 # Screen methods the Context issue brings (fence_finish needs flush's fences).
 SCREEN_LATER = {"fence_finish"}
 
@@ -64,7 +63,7 @@ def test_method_signature(owner, name, params):
     sig = inspect.signature(method)
     actual = [p for p in sig.parameters.values() if p.name != "self"]
     assert len(actual) >= len(params), f"{name}{sig}: docs/api.md pins ({', '.join(params)})"
-    for want, have in zip(params, actual):
+    for want, have in zip(params, actual, strict=False):  # extra (glpipe-only) keywords may follow
         pname, _, default = want.partition("=")
         if pname[:1].isupper():  # a type written in place of a name
             continue
@@ -72,5 +71,5 @@ def test_method_signature(owner, name, params):
         if default:
             assert have.default == eval(default), f"{name}: default of {pname}"
     # parameters beyond the pinned ones must be optional
-    for extra in actual[len(params):]:
+    for extra in actual[len(params) :]:
         assert extra.default is not inspect.Parameter.empty, f"{name}: extra parameter {extra.name} must be optional"

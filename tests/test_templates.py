@@ -15,15 +15,46 @@ import pytest
 
 from glpipe import templates
 from glpipe.enums import (
-    PIPE_MAX_CLIP_PLANES, PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, Face, Func, Mask, Prim,
-    StatQuery, Swizzle, Target, TexWrap, ViewportSwizzle,
+    PIPE_MAX_CLIP_PLANES,
+    PIPE_MAX_COLOR_BUFS,
+    Blend,
+    BlendFactor,
+    Face,
+    Func,
+    Mask,
+    Prim,
+    StatQuery,
+    Swizzle,
+    Target,
+    TexWrap,
+    ViewportSwizzle,
 )
 from glpipe.errors import InvalidArgumentError
 from glpipe.templates import (
-    BlendState, BlitInfo, Box, ClipState, ComputeState, ConstantBuffer, DepthStencilAlphaState,
-    DrawInfo, FramebufferState, GridInfo, PipelineStatistics, PolyStipple, RasterizerState,
-    ResourceTemplate, RTBlendState, SamplerState, SamplerViewTemplate, ScissorState,
-    ShaderState, StencilRef, StencilState, StreamOutput, StreamOutputInfo, VertexBuffer,
+    BlendState,
+    BlitInfo,
+    Box,
+    ClipState,
+    ComputeState,
+    ConstantBuffer,
+    DepthStencilAlphaState,
+    DrawInfo,
+    FramebufferState,
+    GridInfo,
+    PipelineStatistics,
+    PolyStipple,
+    RasterizerState,
+    ResourceTemplate,
+    RTBlendState,
+    SamplerState,
+    SamplerViewTemplate,
+    ScissorState,
+    ShaderState,
+    StencilRef,
+    StencilState,
+    StreamOutput,
+    StreamOutputInfo,
+    VertexBuffer,
     ViewportState,
 )
 
@@ -40,11 +71,12 @@ class _Surface:
 # The template list and the pinned defaults of docs/api.md
 # ---------------------------------------------------------------------------
 
+
 def test_every_template_api_md_names_exists():
     # docs/api.md's table names every template and query-result record, one row each.
     text = _API_MD.read_text(encoding="utf-8")
-    section = text[text.index("## Templates and their defaults"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## Templates and their defaults") :]
+    section = section[: section.index("\n## ", 1)]
     listed = re.findall(r"^\| `([A-Z]\w+)` \|", section, flags=re.M)
     assert len(listed) == len(set(listed)) == 34  # 30 templates, BlitSide, 3 query records
     assert "BlitSide" in listed and "SOStatistics" in listed
@@ -63,18 +95,28 @@ def test_api_md_pinned_defaults():
 
 # Fields whose default is deliberately not Gallium's zero, and why:
 _NONZERO_DEFAULTS = {
-    ("RTBlendState", "colormask"), ("DrawInfo", "instance_count"),      # docs/api.md
-    ("RasterizerState", "half_pixel_center"), ("RasterizerState", "depth_clip_near"),
+    ("RTBlendState", "colormask"),
+    ("DrawInfo", "instance_count"),  # docs/api.md
+    ("RasterizerState", "half_pixel_center"),
+    ("RasterizerState", "depth_clip_near"),
     ("RasterizerState", "depth_clip_far"),
-    ("RTBlendState", "rgb_src_factor"), ("RTBlendState", "rgb_dst_factor"),  # no factor 0
-    ("RTBlendState", "alpha_src_factor"), ("RTBlendState", "alpha_dst_factor"),
-    ("ResourceTemplate", "target"), ("ResourceTemplate", "width0"),     # brief: 1x1x1 2D
-    ("ResourceTemplate", "height0"), ("ResourceTemplate", "depth0"),
+    ("RTBlendState", "rgb_src_factor"),
+    ("RTBlendState", "rgb_dst_factor"),  # no factor 0
+    ("RTBlendState", "alpha_src_factor"),
+    ("RTBlendState", "alpha_dst_factor"),
+    ("ResourceTemplate", "target"),
+    ("ResourceTemplate", "width0"),  # brief: 1x1x1 2D
+    ("ResourceTemplate", "height0"),
+    ("ResourceTemplate", "depth0"),
     ("ResourceTemplate", "array_size"),
-    ("GridInfo", "block"), ("GridInfo", "grid"),                        # p_state.h: pad with 1
-    ("ViewportState", "swizzle_y"), ("ViewportState", "swizzle_z"),     # identity swizzles
-    ("ViewportState", "swizzle_w"), ("SamplerViewTemplate", "swizzle_g"),
-    ("SamplerViewTemplate", "swizzle_b"), ("SamplerViewTemplate", "swizzle_a"),
+    ("GridInfo", "block"),
+    ("GridInfo", "grid"),  # p_state.h: pad with 1
+    ("ViewportState", "swizzle_y"),
+    ("ViewportState", "swizzle_z"),  # identity swizzles
+    ("ViewportState", "swizzle_w"),
+    ("SamplerViewTemplate", "swizzle_g"),
+    ("SamplerViewTemplate", "swizzle_b"),
+    ("SamplerViewTemplate", "swizzle_a"),
     ("BlitInfo", "swizzle"),
 }
 
@@ -104,8 +146,13 @@ def test_nonzero_defaults_have_the_intended_values():
     assert RTBlendState().rgb_src_factor is BlendFactor.ONE
     assert RTBlendState().rgb_dst_factor is BlendFactor.ZERO
     templ = ResourceTemplate()
-    assert (templ.target, templ.width0, templ.height0, templ.depth0, templ.array_size) == \
-        (Target.TEXTURE_2D, 1, 1, 1, 1)
+    assert (templ.target, templ.width0, templ.height0, templ.depth0, templ.array_size) == (
+        Target.TEXTURE_2D,
+        1,
+        1,
+        1,
+        1,
+    )
     assert int(templ.format) == 0  # PIPE_FORMAT_NONE
     assert GridInfo().block == (1, 1, 1) and GridInfo().grid == (1, 1, 1)
     vp = ViewportState()
@@ -127,14 +174,14 @@ def test_each_template_names_its_c_struct(cls):
 # Hand-copied member lists of current p_state.h, in header order.
 _C_FIELDS_EXACT = {
     RTBlendState: "blend_enable rgb_func rgb_src_factor rgb_dst_factor alpha_func "
-                  "alpha_src_factor alpha_dst_factor colormask",
+    "alpha_src_factor alpha_dst_factor colormask",
     StencilState: "enabled func fail_op zpass_op zfail_op valuemask writemask",
     DepthStencilAlphaState: "stencil alpha_enabled alpha_func depth_enabled depth_writemask "
-                            "depth_func depth_bounds_test alpha_ref_value depth_bounds_min "
-                            "depth_bounds_max",
+    "depth_func depth_bounds_test alpha_ref_value depth_bounds_min "
+    "depth_bounds_max",
     BlendState: "independent_blend_enable logicop_enable logicop_func dither alpha_to_coverage "
-                "alpha_to_coverage_dither alpha_to_one max_rt advanced_blend_func "
-                "blend_coherent rt",
+    "alpha_to_coverage_dither alpha_to_one max_rt advanced_blend_func "
+    "blend_coherent rt",
     ScissorState: "minx miny maxx maxy",
     Box: "x y z width height depth",
     StencilRef: "ref_value",
@@ -152,51 +199,50 @@ _C_FIELDS_EXACT = {
 # flattens unions: the C members must all be present.
 _C_FIELDS_SUBSET = {
     RasterizerState: "flatshade light_twoside clamp_vertex_color clamp_fragment_color front_ccw "
-                     "cull_face fill_front fill_back offset_point offset_line offset_tri scissor "
-                     "poly_smooth poly_stipple_enable point_smooth sprite_coord_mode "
-                     "point_quad_rasterization point_line_tri_clip point_size_per_vertex "
-                     "multisample no_ms_sample_mask_out force_persample_interp line_smooth "
-                     "line_stipple_enable line_last_pixel line_rectangular "
-                     "conservative_raster_mode flatshade_first half_pixel_center "
-                     "bottom_edge_rule subpixel_precision_x subpixel_precision_y "
-                     "rasterizer_discard tile_raster_order_fixed tile_raster_order_increasing_x "
-                     "tile_raster_order_increasing_y depth_clip_near depth_clip_far depth_clamp "
-                     "clip_halfz offset_units_unscaled unclamped_fragment_depth_values "
-                     "clip_plane_enable line_stipple_factor line_stipple_pattern "
-                     "sprite_coord_enable line_width point_size offset_units offset_scale "
-                     "offset_clamp conservative_raster_dilate",
+    "cull_face fill_front fill_back offset_point offset_line offset_tri scissor "
+    "poly_smooth poly_stipple_enable point_smooth sprite_coord_mode "
+    "point_quad_rasterization point_line_tri_clip point_size_per_vertex "
+    "multisample no_ms_sample_mask_out force_persample_interp line_smooth "
+    "line_stipple_enable line_last_pixel line_rectangular "
+    "conservative_raster_mode flatshade_first half_pixel_center "
+    "bottom_edge_rule subpixel_precision_x subpixel_precision_y "
+    "rasterizer_discard tile_raster_order_fixed tile_raster_order_increasing_x "
+    "tile_raster_order_increasing_y depth_clip_near depth_clip_far depth_clamp "
+    "clip_halfz offset_units_unscaled unclamped_fragment_depth_values "
+    "clip_plane_enable line_stipple_factor line_stipple_pattern "
+    "sprite_coord_enable line_width point_size offset_units offset_scale "
+    "offset_clamp conservative_raster_dilate",
     SamplerState: "wrap_s wrap_t wrap_r min_img_filter min_mip_filter mag_img_filter "
-                  "compare_mode compare_func unnormalized_coords max_anisotropy "
-                  "seamless_cube_map border_color_is_integer reduction_mode lod_bias min_lod "
-                  "max_lod border_color border_color_format",
+    "compare_mode compare_func unnormalized_coords max_anisotropy "
+    "seamless_cube_map border_color_is_integer reduction_mode lod_bias min_lod "
+    "max_lod border_color border_color_format",
     DrawInfo: "mode index_size primitive_restart has_user_indices index_bounds_valid "
-              "increment_draw_id index_bias_varies was_line_loop start_instance instance_count "
-              "restart_index index min_index max_index",
+    "increment_draw_id index_bias_varies was_line_loop start_instance instance_count "
+    "restart_index index min_index max_index",
     FramebufferState: "width height layers samples nr_cbufs cbufs zsbuf resolve",
     ViewportState: "scale translate swizzle_x swizzle_y swizzle_z swizzle_w",
     ResourceTemplate: "width0 height0 depth0 array_size format target last_level nr_samples "
-                      "nr_storage_samples usage bind flags",
+    "nr_storage_samples usage bind flags",
     # unions flattened: u.tex.{first_layer,last_layer,first_level,last_level}, u.buf.{offset,size}
     SamplerViewTemplate: "format target swizzle_r swizzle_g swizzle_b swizzle_a first_layer "
-                         "last_layer first_level last_level offset size",
-    templates.ImageView: "resource format access shader_access first_layer last_layer level "
-                     "offset size",
+    "last_layer first_level last_level offset size",
+    templates.ImageView: "resource format access shader_access first_layer last_layer level offset size",
     templates.VertexElement: "src_offset vertex_buffer_index dual_slot src_format instance_divisor",
     VertexBuffer: "is_user_buffer buffer_offset buffer",
     templates.DrawIndirectInfo: "offset stride draw_count indirect_draw_count_offset buffer "
-                            "indirect_draw_count count_from_stream_output",
+    "indirect_draw_count count_from_stream_output",
     GridInfo: "variable_shared_mem work_dim block last_block grid grid_base indirect "
-              "indirect_offset indirect_stride draw_count indirect_draw_count_offset "
-              "indirect_draw_count",
+    "indirect_offset indirect_stride draw_count indirect_draw_count_offset "
+    "indirect_draw_count",
     BlitInfo: "dst src mask filter dst_sample sample0_only scissor_enable scissor "
-              "swizzle_enable swizzle window_rectangle_include num_window_rectangles "
-              "window_rectangles render_condition_enable alpha_blend",
+    "swizzle_enable swizzle window_rectangle_include num_window_rectangles "
+    "window_rectangles render_condition_enable alpha_blend",
     StreamOutputInfo: "num_outputs stride output",
     ShaderState: "type tokens stream_output",
     ComputeState: "ir_type prog static_shared_mem req_local_mem",
     PipelineStatistics: "ia_vertices ia_primitives vs_invocations gs_invocations gs_primitives "
-                        "c_invocations c_primitives ps_invocations hs_invocations "
-                        "ds_invocations cs_invocations ts_invocations ms_invocations",
+    "c_invocations c_primitives ps_invocations hs_invocations "
+    "ds_invocations cs_invocations ts_invocations ms_invocations",
 }
 
 
@@ -216,13 +262,13 @@ def test_spec_extras_are_present():
     # docs/api.md: VertexBuffer carries stride; DrawInfo carries start, count, index_bias.
     assert {"stride"} <= {f.name for f in dataclasses.fields(VertexBuffer)}
     assert {"start", "count", "index_bias"} <= {f.name for f in dataclasses.fields(DrawInfo)}
-    assert {"level", "first_layer", "last_layer"} <= \
-        {f.name for f in dataclasses.fields(templates.SurfaceTemplate)}
+    assert {"level", "first_layer", "last_layer"} <= {f.name for f in dataclasses.fields(templates.SurfaceTemplate)}
 
 
 # ---------------------------------------------------------------------------
 # C arrays: short ones are padded, long ones rejected, lists become tuples
 # ---------------------------------------------------------------------------
+
 
 def test_short_arrays_are_padded_with_the_default():
     rt0 = RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.SRC_ALPHA)
@@ -251,26 +297,28 @@ def test_short_arrays_are_padded_with_the_default():
 
     grid = GridInfo(block=[64], grid=(4, 2))
     assert grid.block == (64, 1, 1) and grid.grid == (4, 2, 1) and grid.grid_base == (0, 0, 0)
-    assert BlitInfo(swizzle=[Swizzle.ZERO]).swizzle == (Swizzle.ZERO, Swizzle.Y, Swizzle.Z,
-                                                         Swizzle.W)
+    assert BlitInfo(swizzle=[Swizzle.ZERO]).swizzle == (Swizzle.ZERO, Swizzle.Y, Swizzle.Z, Swizzle.W)
     assert SamplerState(border_color=[1.0]).border_color == (1.0, 0.0, 0.0, 0.0)
     assert StreamOutputInfo(stride=[4]).stride == (4, 0, 0, 0)
 
 
-@pytest.mark.parametrize("make,field", [
-    (lambda: BlendState(rt=[RTBlendState()] * 9), "BlendState.rt"),
-    (lambda: DepthStencilAlphaState(stencil=[StencilState()] * 3), "DepthStencilAlphaState.stencil"),
-    (lambda: ClipState(ucp=[(0, 0, 0, 0)] * 9), "ClipState.ucp"),
-    (lambda: ClipState(ucp=[(0, 0, 0, 0, 1)]), "ClipState.ucp[0]"),
-    (lambda: PolyStipple(stipple=[0] * 33), "PolyStipple.stipple"),
-    (lambda: StencilRef(ref_value=(1, 2, 3)), "StencilRef.ref_value"),
-    (lambda: ViewportState(translate=(0, 0, 0, 0)), "ViewportState.translate"),
-    (lambda: FramebufferState(cbufs=[None] * 9), "FramebufferState.cbufs"),
-    (lambda: SamplerState(border_color=(0, 0, 0, 0, 0)), "SamplerState.border_color"),
-    (lambda: GridInfo(block=(1, 1, 1, 1)), "GridInfo.block"),
-    (lambda: StreamOutputInfo(output=[StreamOutput()] * 129), "StreamOutputInfo.output"),
-    (lambda: BlitInfo(window_rectangles=[ScissorState()] * 9), "BlitInfo.window_rectangles"),
-])
+@pytest.mark.parametrize(
+    "make,field",
+    [
+        (lambda: BlendState(rt=[RTBlendState()] * 9), "BlendState.rt"),
+        (lambda: DepthStencilAlphaState(stencil=[StencilState()] * 3), "DepthStencilAlphaState.stencil"),
+        (lambda: ClipState(ucp=[(0, 0, 0, 0)] * 9), "ClipState.ucp"),
+        (lambda: ClipState(ucp=[(0, 0, 0, 0, 1)]), "ClipState.ucp[0]"),
+        (lambda: PolyStipple(stipple=[0] * 33), "PolyStipple.stipple"),
+        (lambda: StencilRef(ref_value=(1, 2, 3)), "StencilRef.ref_value"),
+        (lambda: ViewportState(translate=(0, 0, 0, 0)), "ViewportState.translate"),
+        (lambda: FramebufferState(cbufs=[None] * 9), "FramebufferState.cbufs"),
+        (lambda: SamplerState(border_color=(0, 0, 0, 0, 0)), "SamplerState.border_color"),
+        (lambda: GridInfo(block=(1, 1, 1, 1)), "GridInfo.block"),
+        (lambda: StreamOutputInfo(output=[StreamOutput()] * 129), "StreamOutputInfo.output"),
+        (lambda: BlitInfo(window_rectangles=[ScissorState()] * 9), "BlitInfo.window_rectangles"),
+    ],
+)
 def test_too_long_arrays_are_rejected_naming_the_field(make, field):
     with pytest.raises(InvalidArgumentError, match=re.escape(field)):
         make()
@@ -288,8 +336,10 @@ def test_lists_become_tuples_and_numpy_becomes_python():
 
 
 def test_counted_arrays_derive_their_count():
-    outs = [StreamOutput(register_index=1, num_components=4),
-            StreamOutput(register_index=2, num_components=2, dst_offset=4)]
+    outs = [
+        StreamOutput(register_index=1, num_components=4),
+        StreamOutput(register_index=2, num_components=2, dst_offset=4),
+    ]
     so = StreamOutputInfo(output=outs, stride=[6])
     assert so.num_outputs == 2 and so.output == tuple(outs)
     assert StreamOutputInfo(output=outs, num_outputs=1).num_outputs == 1
@@ -303,6 +353,7 @@ def test_counted_arrays_derive_their_count():
 # ---------------------------------------------------------------------------
 # Frozen, hashable, value equality; coercion and bad input
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("cls", _TEMPLATES, ids=lambda c: c.__name__)
 def test_templates_are_frozen_and_hashable(cls):
@@ -333,21 +384,24 @@ def test_enum_fields_are_coerced_and_read_well():
     assert RTBlendState(colormask=0x3).colormask == Mask.R | Mask.G
 
 
-@pytest.mark.parametrize("make,field", [
-    (lambda: RasterizerState(cull_face=9), "RasterizerState.cull_face"),
-    (lambda: RTBlendState(rgb_src_factor=0), "RTBlendState.rgb_src_factor"),
-    (lambda: RasterizerState(flatshade="yes"), "RasterizerState.flatshade"),
-    (lambda: RasterizerState(flatshade=2), "RasterizerState.flatshade"),
-    (lambda: Box(x=1.5), "Box.x"),
-    (lambda: ResourceTemplate(width0="64"), "ResourceTemplate.width0"),
-    (lambda: DepthStencilAlphaState(alpha_ref_value="half"), "DepthStencilAlphaState.alpha_ref_value"),
-    (lambda: DrawInfo(index_size=3), "DrawInfo.index_size"),
-    (lambda: ShaderState(tokens=b"VERT"), "ShaderState.tokens"),
-    (lambda: BlendState(rt=[0]), "BlendState.rt[0]"),
-    (lambda: BlitInfo(src=Box()), "BlitInfo.src"),
-    (lambda: ClipState(ucp=7), "ClipState.ucp"),
-    (lambda: FramebufferState(nr_cbufs=9), "FramebufferState.nr_cbufs"),
-])
+@pytest.mark.parametrize(
+    "make,field",
+    [
+        (lambda: RasterizerState(cull_face=9), "RasterizerState.cull_face"),
+        (lambda: RTBlendState(rgb_src_factor=0), "RTBlendState.rgb_src_factor"),
+        (lambda: RasterizerState(flatshade="yes"), "RasterizerState.flatshade"),
+        (lambda: RasterizerState(flatshade=2), "RasterizerState.flatshade"),
+        (lambda: Box(x=1.5), "Box.x"),
+        (lambda: ResourceTemplate(width0="64"), "ResourceTemplate.width0"),
+        (lambda: DepthStencilAlphaState(alpha_ref_value="half"), "DepthStencilAlphaState.alpha_ref_value"),
+        (lambda: DrawInfo(index_size=3), "DrawInfo.index_size"),
+        (lambda: ShaderState(tokens=b"VERT"), "ShaderState.tokens"),
+        (lambda: BlendState(rt=[0]), "BlendState.rt[0]"),
+        (lambda: BlitInfo(src=Box()), "BlitInfo.src"),
+        (lambda: ClipState(ucp=7), "ClipState.ucp"),
+        (lambda: FramebufferState(nr_cbufs=9), "FramebufferState.nr_cbufs"),
+    ],
+)
 def test_bad_values_name_the_field(make, field):
     with pytest.raises(InvalidArgumentError, match=re.escape(field)):
         make()
@@ -358,6 +412,7 @@ def test_bad_values_name_the_field(make, field):
 # ---------------------------------------------------------------------------
 # User memory and references
 # ---------------------------------------------------------------------------
+
 
 def test_user_memory_is_detected_and_compared_by_identity():
     data = np.arange(12, dtype=np.float32)

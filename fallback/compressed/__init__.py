@@ -102,8 +102,9 @@ def decode_blocks(fmt, blocks, width: int, height: int) -> np.ndarray:
     bs = desc.blocksize
     nbx = row // bs
     if row != nbx * bs or nbx * 4 < width or nby * 4 < height or width <= 0 or height <= 0:
-        raise InvalidArgumentError(f"decode_blocks: {desc.name} blocks of shape {blocks.shape} do not cover "
-                                   f"{width}x{height} texels")
+        raise InvalidArgumentError(
+            f"decode_blocks: {desc.name} blocks of shape {blocks.shape} do not cover {width}x{height} texels"
+        )
     texels = dec.decode(blocks.reshape(-1, bs))  # (depth * nby * nbx, 4, 4, C)
     comps = texels.shape[-1]
     image = texels.reshape(depth, nby, nbx, 4, 4, comps).transpose(0, 1, 3, 2, 4, 5)
@@ -141,18 +142,18 @@ class Shadow:
         d, nby, row = blocks.shape
         nbx = row // self.blocksize
         bs = self.blocksize
-        self.images[level][z:z + d, by:by + nby, bx * bs:(bx + nbx) * bs] = blocks
-        self.written[level][z:z + d, by:by + nby, bx:bx + nbx] = True
+        self.images[level][z : z + d, by : by + nby, bx * bs : (bx + nbx) * bs] = blocks
+        self.written[level][z : z + d, by : by + nby, bx : bx + nbx] = True
 
     def covers(self, level: int, z: int, by: int, bx: int, d: int, nby: int, nbx: int) -> bool:
         """Whether the application wrote every block of the region."""
-        return bool(self.written[level][z:z + d, by:by + nby, bx:bx + nbx].all())
+        return bool(self.written[level][z : z + d, by : by + nby, bx : bx + nbx].all())
 
     def load(self, level: int, z: int, by: int, bx: int, d: int, nby: int, nbx: int) -> np.ndarray:
         """The compressed bytes of a region: what the application wrote;
         zero bytes for blocks it never wrote (undefined contents in Gallium)."""
         bs = self.blocksize
-        return self.images[level][z:z + d, by:by + nby, bx * bs:(bx + nbx) * bs].copy()
+        return self.images[level][z : z + d, by : by + nby, bx * bs : (bx + nbx) * bs].copy()
 
 
 def measure_decode_cost(formats, sample_bytes: int = 1 << 16) -> str:

@@ -52,8 +52,8 @@ def _field(bits: np.ndarray, start: int, count: int) -> np.ndarray:
     """Unsigned field of ``count`` bits at ``start`` of every row: int64 (N,)."""
     if count == 0:
         return np.zeros(bits.shape[0], np.int64)
-    weights = (1 << np.arange(count, dtype=np.int64))
-    return bits[:, start:start + count].astype(np.int64) @ weights
+    weights = 1 << np.arange(count, dtype=np.int64)
+    return bits[:, start : start + count].astype(np.int64) @ weights
 
 
 def _subsets_and_anchors(ns: int, partition: np.ndarray) -> tuple:
@@ -198,7 +198,7 @@ def _bc6h_mode(bits: np.ndarray, mode: int, signed: bool) -> np.ndarray:
     transformed, pb, epb, deltas = BC6H_MODES[mode]
     n = bits.shape[0]
     ns = 2 if pb else 1
-    values = {}
+    values: dict[str, np.ndarray] = {}
     for block_bit, name, var_bit in BC6H_FIELDS[mode]:
         values[name] = values.get(name, np.zeros(n, np.int64)) | (bits[:, block_bit].astype(np.int64) << var_bit)
     ends = np.zeros((n, 2 * ns, 3), np.int64)  # endpoints e0..e3, channels r g b

@@ -43,19 +43,43 @@ import numpy as np
 
 # ETC1 intensity modifier tables (by table codeword): index (msb, lsb)
 # 00 -> +a, 01 -> +b, 10 -> -a, 11 -> -b.
-_ETC_MOD = np.array([[2, 8, -2, -8], [5, 17, -5, -17], [9, 29, -9, -29], [13, 42, -13, -42],
-                     [18, 60, -18, -60], [24, 80, -24, -80], [33, 106, -33, -106], [47, 183, -47, -183]],
-                    np.int64)
+_ETC_MOD = np.array(
+    [
+        [2, 8, -2, -8],
+        [5, 17, -5, -17],
+        [9, 29, -9, -29],
+        [13, 42, -13, -42],
+        [18, 60, -18, -60],
+        [24, 80, -24, -80],
+        [33, 106, -33, -106],
+        [47, 183, -47, -183],
+    ],
+    np.int64,
+)
 # Punch-through, not opaque: indices 0 and 2 carry no modifier (2 is transparent).
 _ETC_MOD_NONOPAQUE = _ETC_MOD * np.array([0, 1, 0, 1], np.int64)
 _DISTANCE = np.array([3, 6, 11, 16, 23, 32, 41, 64], np.int64)
-_EAC_MOD = np.array([
-    [-3, -6, -9, -15, 2, 5, 8, 14], [-3, -7, -10, -13, 2, 6, 9, 12], [-2, -5, -8, -13, 1, 4, 7, 12],
-    [-2, -4, -6, -13, 1, 3, 5, 12], [-3, -6, -8, -12, 2, 5, 7, 11], [-3, -7, -9, -11, 2, 6, 8, 10],
-    [-4, -7, -8, -11, 3, 6, 7, 10], [-3, -5, -8, -11, 2, 4, 7, 10], [-2, -6, -8, -10, 1, 5, 7, 9],
-    [-2, -5, -8, -10, 1, 4, 7, 9], [-2, -4, -8, -10, 1, 3, 7, 9], [-2, -5, -7, -10, 1, 4, 6, 9],
-    [-3, -4, -7, -10, 2, 3, 6, 9], [-1, -2, -3, -10, 0, 1, 2, 9], [-4, -6, -8, -9, 3, 5, 7, 8],
-    [-3, -5, -7, -9, 2, 4, 6, 8]], np.int64)
+_EAC_MOD = np.array(
+    [
+        [-3, -6, -9, -15, 2, 5, 8, 14],
+        [-3, -7, -10, -13, 2, 6, 9, 12],
+        [-2, -5, -8, -13, 1, 4, 7, 12],
+        [-2, -4, -6, -13, 1, 3, 5, 12],
+        [-3, -6, -8, -12, 2, 5, 7, 11],
+        [-3, -7, -9, -11, 2, 6, 8, 10],
+        [-4, -7, -8, -11, 3, 6, 7, 10],
+        [-3, -5, -8, -11, 2, 4, 7, 10],
+        [-2, -6, -8, -10, 1, 5, 7, 9],
+        [-2, -5, -8, -10, 1, 4, 7, 9],
+        [-2, -4, -8, -10, 1, 3, 7, 9],
+        [-2, -5, -7, -10, 1, 4, 6, 9],
+        [-3, -4, -7, -10, 2, 3, 6, 9],
+        [-1, -2, -3, -10, 0, 1, 2, 9],
+        [-4, -6, -8, -9, 3, 5, 7, 8],
+        [-3, -5, -7, -9, 2, 4, 6, 8],
+    ],
+    np.int64,
+)
 # Pixel (x, y) as a (4, 4) [y, x] grid of p = 4 * x + y, and the coordinates.
 _YY, _XX = np.meshgrid(np.arange(4), np.arange(4), indexing="ij")
 _P = (4 * _XX + _YY).astype(np.uint64)
@@ -106,8 +130,10 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
         diff = np.ones(n, bool)  # no individual mode: the bit means "opaque"
     # Index per pixel (flat by 4 * y + x): msb at bit 16 + p, lsb at bit p.
     p = _P.reshape(1, 16)
-    idx = ((((word[:, None] >> (p + np.uint64(16))) & np.uint64(1)) << np.uint64(1))
-           | ((word[:, None] >> p) & np.uint64(1))).astype(np.intp)  # (N, 16)
+    idx = (
+        (((word[:, None] >> (p + np.uint64(16))) & np.uint64(1)) << np.uint64(1))
+        | ((word[:, None] >> p) & np.uint64(1))
+    ).astype(np.intp)  # (N, 16)
 
     # Channel fields: 5-bit base at 59/51/43, 3-bit signed delta at 56/48/40.
     base5 = np.stack([_bits(word, 59, 5), _bits(word, 51, 5), _bits(word, 43, 5)], -1)
@@ -122,8 +148,13 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
     # --- individual / differential: palette[sub-block, index] = base + modifier
     ind1 = np.stack([_bits(word, 60, 4), _bits(word, 52, 4), _bits(word, 44, 4)], -1)
     ind2 = np.stack([_bits(word, 56, 4), _bits(word, 48, 4), _bits(word, 40, 4)], -1)
-    sub = np.stack([np.where(diff[:, None], _ext5(base5), _ext4(ind1)),
-                    np.where(diff[:, None], _ext5(np.clip(summed, 0, 31)), _ext4(ind2))], 1)  # (N, 2, 3)
+    sub = np.stack(
+        [
+            np.where(diff[:, None], _ext5(base5), _ext4(ind1)),
+            np.where(diff[:, None], _ext5(np.clip(summed, 0, 31)), _ext4(ind2)),
+        ],
+        1,
+    )  # (N, 2, 3)
     tables = np.stack([_bits(word, 37, 3), _bits(word, 34, 3)], 1)  # (N, 2)
     mods = np.where(opaque[:, None, None], _ETC_MOD[tables], _ETC_MOD_NONOPAQUE[tables])  # (N, 2, 4)
     palette = np.clip(sub[:, :, None, :] + mods[..., None], 0, 255)  # (N, 2, 4, 3)
@@ -136,15 +167,22 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
     t_paint = np.stack([t1, np.clip(t2 + td, 0, 255), t2, np.clip(t2 - td, 0, 255)], 1)  # (N, 4, 3)
 
     # --- H mode
-    h1 = np.stack([_bits(word, 59, 4), (_bits(word, 56, 3) << 1) | _bits(word, 52, 1),
-                   (_bits(word, 51, 1) << 3) | _bits(word, 47, 3)], -1)
+    h1 = np.stack(
+        [
+            _bits(word, 59, 4),
+            (_bits(word, 56, 3) << 1) | _bits(word, 52, 1),
+            (_bits(word, 51, 1) << 3) | _bits(word, 47, 3),
+        ],
+        -1,
+    )
     h2 = np.stack([_bits(word, 43, 4), _bits(word, 39, 4), _bits(word, 35, 4)], -1)
     h1, h2 = _ext4(h1), _ext4(h2)
     v1 = (h1[:, 0] << 16) | (h1[:, 1] << 8) | h1[:, 2]
     v2 = (h2[:, 0] << 16) | (h2[:, 1] << 8) | h2[:, 2]
     hd = _DISTANCE[(_bits(word, 34, 1) << 2) | (_bits(word, 32, 1) << 1) | (v1 >= v2)][:, None]
-    h_paint = np.stack([np.clip(h1 + hd, 0, 255), np.clip(h1 - hd, 0, 255),
-                        np.clip(h2 + hd, 0, 255), np.clip(h2 - hd, 0, 255)], 1)
+    h_paint = np.stack(
+        [np.clip(h1 + hd, 0, 255), np.clip(h1 - hd, 0, 255), np.clip(h2 + hd, 0, 255), np.clip(h2 - hd, 0, 255)], 1
+    )
     paint = np.where(t_mode[:, None, None], t_paint, h_paint)
     palette = np.where((t_mode | h_mode)[:, None, None, None], paint[:, None], palette)
 
@@ -162,10 +200,17 @@ def _rgb(word: np.ndarray, punchthrough: bool) -> tuple:
     # --- planar mode, for the planar blocks only
     if planar.any():
         w = word[planar]
-        o = np.stack([_ext6(_bits(w, 57, 6)), _ext7((_bits(w, 56, 1) << 6) | _bits(w, 49, 6)),
-                      _ext6((_bits(w, 48, 1) << 5) | (_bits(w, 43, 2) << 3) | _bits(w, 39, 3))], -1)
-        hh = np.stack([_ext6((_bits(w, 34, 5) << 1) | _bits(w, 32, 1)), _ext7(_bits(w, 25, 7)),
-                       _ext6(_bits(w, 19, 6))], -1)
+        o = np.stack(
+            [
+                _ext6(_bits(w, 57, 6)),
+                _ext7((_bits(w, 56, 1) << 6) | _bits(w, 49, 6)),
+                _ext6((_bits(w, 48, 1) << 5) | (_bits(w, 43, 2) << 3) | _bits(w, 39, 3)),
+            ],
+            -1,
+        )
+        hh = np.stack(
+            [_ext6((_bits(w, 34, 5) << 1) | _bits(w, 32, 1)), _ext7(_bits(w, 25, 7)), _ext6(_bits(w, 19, 6))], -1
+        )
         vv = np.stack([_ext6(_bits(w, 13, 6)), _ext7(_bits(w, 6, 7)), _ext6(_bits(w, 0, 6))], -1)
         xs, ys = _XX.reshape(1, 16, 1), _YY.reshape(1, 16, 1)
         o_, h_, v_ = o[:, None, :], hh[:, None, :], vv[:, None, :]

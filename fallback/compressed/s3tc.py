@@ -129,7 +129,6 @@ def decode_dxt5(blocks: np.ndarray) -> np.ndarray:
 # --- RGTC channel blocks (and DXT5 alpha) ------------------------------------
 
 
-
 # Fixed-point steps of 1/7 and 1/5 of 255, scaled by 64.
 _W7, _W5 = 255 * 64 // 7, 255 * 64 // 5
 

@@ -51,8 +51,8 @@ void main()
 class HostFacts:
     """The probed facts: ``holds`` names those that hold; ``reasons[name]`` says why (or why not)."""
 
-    holds: "frozenset[str]" = frozenset()
-    reasons: "MappingProxyType" = field(default_factory=lambda: MappingProxyType({}))
+    holds: frozenset[str] = frozenset()
+    reasons: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     def has(self, name: str) -> bool:
         """Whether fact ``name`` (a key of ``FACTS``) holds on this host."""
@@ -115,8 +115,7 @@ def _draw_probe(host, fs_source: str) -> np.ndarray:
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, saved_read)
         gl.glBindTexture(gl.GL_TEXTURE_2D, saved_tex)
         gl.glViewport(*saved_viewport)
-        for obj, delete in ((vao, gl.glDeleteVertexArrays), (fbo, gl.glDeleteFramebuffers),
-                            (tex, gl.glDeleteTextures)):
+        for obj, delete in ((vao, gl.glDeleteVertexArrays), (fbo, gl.glDeleteFramebuffers), (tex, gl.glDeleteTextures)):
             if obj:
                 delete(1, [obj])
         gl.glDeleteProgram(prog)
@@ -124,21 +123,25 @@ def _draw_probe(host, fs_source: str) -> np.ndarray:
         gl.glDeleteShader(fs)
 
 
-def _probe_fine_plain_derivatives(host) -> "tuple[bool, str]":
+def _probe_fine_plain_derivatives(host) -> tuple[bool, str]:
     img = _draw_probe(host, _FS)
-    x, y = img[..., 2], img[..., 3]                 # gl_FragCoord: pixel centres
+    x, y = img[..., 2], img[..., 3]  # gl_FragCoord: pixel centres
     fine = np.array_equal(img[..., 0], y) and np.array_equal(img[..., 1], x)
-    coarse = "" if fine else (f"; got d/dx {img[..., 0].ravel().tolist()}, "
-                              f"d/dy {img[..., 1].ravel().tolist()}")
-    return fine, (f"dFdx / dFdy of x*y over a {_SIZE}x{_SIZE} draw "
-                  f"{'are' if fine else 'are not'} per pixel pair (fine){coarse}")
+    coarse = "" if fine else (f"; got d/dx {img[..., 0].ravel().tolist()}, d/dy {img[..., 1].ravel().tolist()}")
+    return fine, (
+        f"dFdx / dFdy of x*y over a {_SIZE}x{_SIZE} draw {'are' if fine else 'are not'} per pixel pair (fine){coarse}"
+    )
 
 
 #: fact name -> (probe, what it lets glpipe do).
-FACTS = MappingProxyType({
-    "fine_plain_derivatives": (_probe_fine_plain_derivatives,
-                               "DDX_FINE / DDY_FINE as plain dFdx / dFdy without GL_ARB_derivative_control"),
-})
+FACTS = MappingProxyType(
+    {
+        "fine_plain_derivatives": (
+            _probe_fine_plain_derivatives,
+            "DDX_FINE / DDY_FINE as plain dFdx / dFdy without GL_ARB_derivative_control",
+        ),
+    }
+)
 
 
 def probe_host_facts(host) -> HostFacts:

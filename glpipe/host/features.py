@@ -15,7 +15,7 @@ class Feature:
     """One host feature: granted by core GL ``min_gl`` or by any of ``extensions``."""
 
     name: str
-    min_gl: "int | None"
+    min_gl: int | None
     extensions: tuple = ()
     doc: str = ""
 
@@ -31,7 +31,7 @@ def _rows(*rows: tuple) -> dict:
 
 
 # Ordered by core version so the table reads as GL's history.
-FEATURES: "dict[str, Feature]" = _rows(
+FEATURES: dict[str, Feature] = _rows(
     # --- GL 3.0 .. 3.3 core: what the gl33 profile still has -----------------
     ("texture_float", 300, ("GL_ARB_texture_float",), "RGBA16F/32F textures and RTs"),
     ("texture_rg", 300, ("GL_ARB_texture_rg",), "R and RG formats"),
@@ -123,9 +123,12 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("clear_texture", 440, ("GL_ARB_clear_texture",), "glClearTexImage"),
     ("enhanced_layouts", 440, ("GL_ARB_enhanced_layouts",), "component/xfb layouts"),
     ("query_buffer_object", 440, ("GL_ARB_query_buffer_object",), "query results into buffers"),
-    ("texture_mirror_clamp_to_edge", 440,
-     ("GL_ARB_texture_mirror_clamp_to_edge", "GL_ATI_texture_mirror_once", "GL_EXT_texture_mirror_clamp"),
-     "MIRROR_CLAMP_TO_EDGE wrap"),
+    (
+        "texture_mirror_clamp_to_edge",
+        440,
+        ("GL_ARB_texture_mirror_clamp_to_edge", "GL_ATI_texture_mirror_once", "GL_EXT_texture_mirror_clamp"),
+        "MIRROR_CLAMP_TO_EDGE wrap",
+    ),
     ("texture_stencil8", 440, ("GL_ARB_texture_stencil8",), "S8 textures"),
     ("clip_control", 450, ("GL_ARB_clip_control",), "clip_halfz, lower-left"),
     ("conditional_render_inverted", 450, ("GL_ARB_conditional_render_inverted",), "inverted render condition"),
@@ -135,32 +138,50 @@ FEATURES: "dict[str, Feature]" = _rows(
     ("direct_state_access", 450, ("GL_ARB_direct_state_access",), "DSA"),
     ("shader_texture_image_samples", 450, ("GL_ARB_shader_texture_image_samples",), "TXQS"),
     ("pipeline_statistics_query", 460, ("GL_ARB_pipeline_statistics_query",), "PIPELINE_STATISTICS"),
-    ("polygon_offset_clamp", 460, ("GL_ARB_polygon_offset_clamp", "GL_EXT_polygon_offset_clamp"),
-     "offset_clamp"),
-    ("texture_filter_anisotropic", 460,
-     ("GL_ARB_texture_filter_anisotropic", "GL_EXT_texture_filter_anisotropic"), "max_anisotropy"),
+    ("polygon_offset_clamp", 460, ("GL_ARB_polygon_offset_clamp", "GL_EXT_polygon_offset_clamp"), "offset_clamp"),
+    (
+        "texture_filter_anisotropic",
+        460,
+        ("GL_ARB_texture_filter_anisotropic", "GL_EXT_texture_filter_anisotropic"),
+        "max_anisotropy",
+    ),
     ("shader_group_vote", 460, ("GL_ARB_shader_group_vote",), "VOTE_*"),
     ("shader_draw_parameters", 460, ("GL_ARB_shader_draw_parameters",), "BASEVERTEX/DRAWID SVs"),
     ("indirect_parameters", 460, ("GL_ARB_indirect_parameters",), "indirect draw count"),
-    ("transform_feedback_overflow_query", 460, ("GL_ARB_transform_feedback_overflow_query",),
-     "SO_OVERFLOW_PREDICATE"),
+    ("transform_feedback_overflow_query", 460, ("GL_ARB_transform_feedback_overflow_query",), "SO_OVERFLOW_PREDICATE"),
     # --- extension-only features ------------------------------------------
-    ("texture_filter_minmax", None, ("GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"),
-     "sampler reduction modes"),
+    (
+        "texture_filter_minmax",
+        None,
+        ("GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"),
+        "sampler reduction modes",
+    ),
     ("texture_mirror_clamp", None, ("GL_EXT_texture_mirror_clamp",), "MIRROR_CLAMP / MIRROR_CLAMP_TO_BORDER"),
-    ("seamless_cubemap_per_texture", None,
-     ("GL_ARB_seamless_cubemap_per_texture", "GL_AMD_seamless_cubemap_per_texture"), "per-sampler seamless"),
+    (
+        "seamless_cubemap_per_texture",
+        None,
+        ("GL_ARB_seamless_cubemap_per_texture", "GL_AMD_seamless_cubemap_per_texture"),
+        "per-sampler seamless",
+    ),
     ("texture_compression_s3tc", None, ("GL_EXT_texture_compression_s3tc",), "DXT1/3/5"),
     ("texture_sRGB_decode", None, ("GL_EXT_texture_sRGB_decode",), "sRGB decode control"),
     ("gpu_shader_int64", None, ("GL_ARB_gpu_shader_int64",), "64-bit integers"),
     ("shader_ballot", None, ("GL_ARB_shader_ballot",), "BALLOT/READ_*"),
     ("shader_clock", None, ("GL_ARB_shader_clock",), "CLOCK"),
     ("shader_stencil_export", None, ("GL_ARB_shader_stencil_export",), "FS stencil output"),
-    ("shader_framebuffer_fetch", None,
-     ("GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent"), "FBFETCH"),
+    (
+        "shader_framebuffer_fetch",
+        None,
+        ("GL_EXT_shader_framebuffer_fetch", "GL_EXT_shader_framebuffer_fetch_non_coherent"),
+        "FBFETCH",
+    ),
     ("demote_to_helper_invocation", None, ("GL_EXT_demote_to_helper_invocation",), "DEMOTE"),
-    ("shader_viewport_layer_array", None,
-     ("GL_ARB_shader_viewport_layer_array", "GL_AMD_vertex_shader_layer"), "layer/viewport from VS"),
+    (
+        "shader_viewport_layer_array",
+        None,
+        ("GL_ARB_shader_viewport_layer_array", "GL_AMD_vertex_shader_layer"),
+        "layer/viewport from VS",
+    ),
     ("depth_bounds_test", None, ("GL_EXT_depth_bounds_test",), "depth bounds"),
     ("texture_compression_astc", None, ("GL_KHR_texture_compression_astc_ldr",), "ASTC"),
     ("post_depth_coverage", None, ("GL_ARB_post_depth_coverage",), "post depth coverage"),
@@ -186,7 +207,7 @@ def feature(name: str) -> Feature:
         raise KeyError(f"unknown host feature {name!r}; add a row to glpipe.host.features.FEATURES") from None
 
 
-def granted(row: Feature, gl_version: int, extensions: "frozenset[str]") -> bool:
+def granted(row: Feature, gl_version: int, extensions: frozenset[str]) -> bool:
     """Whether a context of ``gl_version`` exposing ``extensions`` has ``row``."""
     if row.min_gl is not None and gl_version >= row.min_gl:
         return True
@@ -211,7 +232,7 @@ def _cost_of(fallbacks) -> str:
     return "; ".join(costs)
 
 
-def feature_report(profile) -> "dict[str, dict]":
+def feature_report(profile) -> dict[str, dict]:
     """Each host feature as ``native`` / ``fallback`` / ``unavailable`` under
     ``profile`` (a HostProfile), with the fallback that covers it, plus rows
     for fallbacks of things no core GL has.  This is what ``python -m glpipe
@@ -225,8 +246,11 @@ def feature_report(profile) -> "dict[str, dict]":
             continue
         cover = fallbacks_for(row.name)
         if cover:
-            report[row.name] = {"status": "fallback", "by": ", ".join(f.implementation for f in cover),
-                                "cost": _cost_of(cover)}
+            report[row.name] = {
+                "status": "fallback",
+                "by": ", ".join(f.implementation for f in cover),
+                "cost": _cost_of(cover),
+            }
         else:
             state = profile.feature_states()[row.name]
             report[row.name] = {"status": "unavailable", "by": "hidden by profile" if state == "hidden" else ""}

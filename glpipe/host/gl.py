@@ -192,14 +192,14 @@ class HostProfile:
     gl_version: int
     glsl_version: int
     extensions: frozenset
-    limits: "MappingProxyType"
+    limits: MappingProxyType
     vendor: str
     renderer: str
     version_string: str
     glsl_version_string: str
     host_gl_version: int
     host_extensions: frozenset = field(repr=False)
-    _features: "frozenset[str]" = field(default=frozenset(), repr=False)
+    _features: frozenset[str] = field(default=frozenset(), repr=False)
 
     def has(self, name: str) -> bool:
         """Whether the feature ``name`` (a row of glpipe.host.features) is usable."""
@@ -211,7 +211,7 @@ class HostProfile:
         """The limit ``name`` (e.g. ``"GL_MAX_SAMPLES"``); 0 when unknown or hidden."""
         return self.limits.get(name, default)
 
-    def feature_states(self) -> "dict[str, str]":
+    def feature_states(self) -> dict[str, str]:
         """Each feature as ``native`` (usable), ``hidden`` (the host has it but
         the profile hides it) or ``unavailable``."""
         out = {}
@@ -230,7 +230,7 @@ class HostProfile:
         return self.name != PROFILE_NATIVE
 
 
-def resolve_profile_name(profile: "str | None") -> str:
+def resolve_profile_name(profile: str | None) -> str:
     """The profile to use: the argument, else ``$GLPIPE_HOST_PROFILE``, else native."""
     name = profile if profile is not None else os.environ.get(PROFILE_ENV) or PROFILE_NATIVE
     name = str(name).lower()
@@ -276,7 +276,7 @@ def _pyopengl(platform: str):
 
 
 def _context_platform(mgl) -> str:
-    """"egl" or "glx": which window-system binding made ``mgl`` current."""
+    """Which window-system binding made ``mgl`` current: "egl" or "glx"."""
     mod = type(mgl.mglo._context).__module__ if hasattr(mgl.mglo, "_context") else ""
     if mod.startswith("egl") or mod.endswith(".egl"):
         return "egl"
@@ -326,10 +326,10 @@ _GL_ERRORS = {
 }
 
 
-_current_host: "HostGL | None" = None
+_current_host: HostGL | None = None
 
 
-def _switch_current(host: "HostGL") -> None:
+def _switch_current(host: HostGL) -> None:
     """Record ``host`` as current; the host that stops being current runs its
     ``lost_current_hooks`` (each screen marks its drawing context, so that
     context's next draw leaves draw_vbo's fast path for the prologue, which
@@ -423,7 +423,9 @@ class HostGL:
         glsl_version = host_glsl if cap is None else min(host_glsl, cap)
         extensions = host_exts if cap is None else frozenset()
         if cap is not None and host_version < cap:
-            raise HostGLError(f"profile {profile_name!r} needs GL {cap / 100:.1f}; the host has {host_version / 100:.1f}")
+            raise HostGLError(
+                f"profile {profile_name!r} needs GL {cap / 100:.1f}; the host has {host_version / 100:.1f}"
+            )
         feats = frozenset(row.name for row in FEATURES.values() if granted(row, gl_version, extensions))
 
         def allowed(feat):
@@ -555,7 +557,7 @@ class HostGL:
             self.mgl.release()
 
 
-def create_host(gl=None, profile: "str | None" = None) -> HostGL:
+def create_host(gl=None, profile: str | None = None) -> HostGL:
     """Make the host: a headless EGL context, or wrap ``gl`` (a ModernGL context).
 
     ``profile`` (or ``$GLPIPE_HOST_PROFILE``) is ``"native"`` or ``"gl33"``.

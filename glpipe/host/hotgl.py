@@ -16,22 +16,57 @@ import functools
 
 #: Entry points in HotGL, in ``ops`` order.
 NAMES = (
-    "glEnable", "glDisable", "glEnablei", "glDisablei",
-    "glColorMask", "glColorMaski", "glBlendEquationSeparate", "glBlendEquationSeparatei",
-    "glBlendFuncSeparate", "glBlendFuncSeparatei", "glLogicOp",
-    "glDepthFunc", "glDepthMask", "glStencilFunc", "glStencilFuncSeparate", "glStencilOp",
-    "glStencilOpSeparate", "glStencilMask", "glStencilMaskSeparate",
-    "glFrontFace", "glCullFace", "glPolygonMode", "glProvokingVertex", "glClipControl",
-    "glUseProgram", "glBindVertexArray", "glBindBuffer", "glBindBufferBase",
-    "glBindTextureUnit", "glActiveTexture", "glBindTexture", "glBindSampler", "glBindFramebuffer",
-    "glEnableVertexAttribArray", "glDisableVertexAttribArray",
-    "glPointSize", "glLineWidth", "glPolygonOffset", "glPolygonOffsetClamp", "glDepthBoundsEXT",
+    "glEnable",
+    "glDisable",
+    "glEnablei",
+    "glDisablei",
+    "glColorMask",
+    "glColorMaski",
+    "glBlendEquationSeparate",
+    "glBlendEquationSeparatei",
+    "glBlendFuncSeparate",
+    "glBlendFuncSeparatei",
+    "glLogicOp",
+    "glDepthFunc",
+    "glDepthMask",
+    "glStencilFunc",
+    "glStencilFuncSeparate",
+    "glStencilOp",
+    "glStencilOpSeparate",
+    "glStencilMask",
+    "glStencilMaskSeparate",
+    "glFrontFace",
+    "glCullFace",
+    "glPolygonMode",
+    "glProvokingVertex",
+    "glClipControl",
+    "glUseProgram",
+    "glBindVertexArray",
+    "glBindBuffer",
+    "glBindBufferBase",
+    "glBindTextureUnit",
+    "glActiveTexture",
+    "glBindTexture",
+    "glBindSampler",
+    "glBindFramebuffer",
+    "glEnableVertexAttribArray",
+    "glDisableVertexAttribArray",
+    "glPointSize",
+    "glLineWidth",
+    "glPolygonOffset",
+    "glPolygonOffsetClamp",
+    "glDepthBoundsEXT",
 )
 
 _F, _D = ctypes.c_float, ctypes.c_double
 #: Entry points taking floating-point arguments: their argtypes.
-ARGTYPES = {"glPointSize": (_F,), "glLineWidth": (_F,), "glPolygonOffset": (_F, _F),
-            "glPolygonOffsetClamp": (_F, _F, _F), "glDepthBoundsEXT": (_D, _D)}
+ARGTYPES = {
+    "glPointSize": (_F,),
+    "glLineWidth": (_F,),
+    "glPolygonOffset": (_F, _F),
+    "glPolygonOffsetClamp": (_F, _F, _F),
+    "glDepthBoundsEXT": (_D, _D),
+}
 
 #: Names to ask the platform for, in order, where the core name may be absent
 #: (ARB_polygon_offset_clamp is GL 4.6; a 4.5 host exports the EXT name too).
@@ -48,7 +83,7 @@ _PROTOTYPE = ctypes.PYFUNCTYPE
 OP = {name: i for i, name in enumerate(NAMES)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def raw_prototype(*argtypes):
     """The ctypes function type of a raw GL entry point returning void (see
     ``_PROTOTYPE``); one class per argtypes (ctypes makes a new class per
@@ -68,7 +103,7 @@ def raw_entry_point(name: str):
             addr = platform.PLATFORM.getExtensionProcedure(alias.encode())
             if addr:
                 break
-    except Exception:  # noqa: BLE001  # pragma: no cover - a platform without proc lookup
+    except Exception:  # pragma: no cover - a platform without proc lookup
         addr = None
     if not addr:
         return None

@@ -91,7 +91,8 @@ class Shadow:
         after = lost.get(positions)
         if after is None:
             after = lost[positions] = self.intern(
-                tuple(None if i in positions else entry for i, entry in enumerate(held.state)))
+                tuple(None if i in positions else entry for i, entry in enumerate(held.state))
+            )
         self.held = after
 
     def clear(self) -> None:

@@ -18,21 +18,32 @@ import numpy as np
 from fallback.indices import NEEDS_TRANSLATION, edge_masks, translate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from ..enums import PolygonMode, Prim, ShaderType
 from ..dirty import Dirty
+from ..enums import PolygonMode, Prim, ShaderType
 from ..part import Area, Part
-from .rasterizer_keys import PRIM_CLASS_POLYGONS, class_fields_on, polygon_class
 from ..templates import DrawInfo
+from .rasterizer_keys import PRIM_CLASS_POLYGONS, class_fields_on, polygon_class
 
-_VS, _TES, _GS, _FS = (int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_EVAL, ShaderType.GEOMETRY,
-                                        ShaderType.FRAGMENT))
+_VS, _TES, _GS, _FS = (
+    int(s) for s in (ShaderType.VERTEX, ShaderType.TESS_EVAL, ShaderType.GEOMETRY, ShaderType.FRAGMENT)
+)
 _GL_MODE = {PolygonMode.FILL: "GL_FILL", PolygonMode.LINE: "GL_LINE", PolygonMode.POINT: "GL_POINT"}
 _FIELD = "draw_vbo: RasterizerState.fill_front / fill_back"
 _WHAT = "RasterizerState.fill_front / fill_back (faces drawn in different fill modes)"
 
 # The draw modes whose primitives are polygons (u_reduced_prim's triangles).
-POLYGON_PRIMS = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
-                           Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
+POLYGON_PRIMS = frozenset(
+    {
+        Prim.TRIANGLES,
+        Prim.TRIANGLE_STRIP,
+        Prim.TRIANGLE_FAN,
+        Prim.QUADS,
+        Prim.QUAD_STRIP,
+        Prim.POLYGON,
+        Prim.TRIANGLES_ADJACENCY,
+        Prim.TRIANGLE_STRIP_ADJACENCY,
+    }
+)
 
 
 def triangle_edge_masks(prim, values: np.ndarray, restart=None, flatshade_first: bool = False) -> np.ndarray:
@@ -41,9 +52,15 @@ def triangle_edge_masks(prim, values: np.ndarray, restart=None, flatshade_first:
     triangle, in the same order (glpipe/raster/polygon_edges.py)."""
     values = np.asarray(values).astype(np.int64, copy=False)
     marker = int(values[restart][0]) if restart is not None and restart.any() else 0
-    return edge_masks(prim, len(values), indices=values.astype(np.uint32), index_size=4,
-                      primitive_restart=bool(restart is not None and restart.any()), restart_index=marker,
-                      flatshade_first=bool(flatshade_first))
+    return edge_masks(
+        prim,
+        len(values),
+        indices=values.astype(np.uint32),
+        index_size=4,
+        primitive_restart=bool(restart is not None and restart.any()),
+        restart_index=marker,
+        flatshade_first=bool(flatshade_first),
+    )
 
 
 def _run_bounds(n: int, restart):
@@ -69,9 +86,15 @@ def triangles(prim, values: np.ndarray, restart=None, flatshade_first: bool = Fa
         marker = 0
         if restart is not None and restart.any():
             marker = int(values[restart][0])
-        tr = translate(prim, n, indices=values.astype(np.uint32), index_size=4,
-                       primitive_restart=bool(restart is not None and restart.any()), restart_index=marker,
-                       flatshade_first=bool(flatshade_first))
+        tr = translate(
+            prim,
+            n,
+            indices=values.astype(np.uint32),
+            index_size=4,
+            primitive_restart=bool(restart is not None and restart.any()),
+            restart_index=marker,
+            flatshade_first=bool(flatshade_first),
+        )
         return tr.indices.astype(np.int64).reshape(-1, 3)
     valid, start, end = _run_bounds(n, restart)
     pos = np.arange(n, dtype=np.int64)
@@ -114,9 +137,11 @@ def front_facing(clip: np.ndarray, rows: np.ndarray, front_ccw: bool, mirrored: 
     docstring for the rule)."""
     p = clip[:, rows].astype(np.float64)  # (instances, n, 3, 4)
     x, y, w = p[..., 0], p[..., 1], p[..., 3]
-    det = (x[..., 0] * (y[..., 1] * w[..., 2] - y[..., 2] * w[..., 1])
-           - y[..., 0] * (x[..., 1] * w[..., 2] - x[..., 2] * w[..., 1])
-           + w[..., 0] * (x[..., 1] * y[..., 2] - x[..., 2] * y[..., 1]))
+    det = (
+        x[..., 0] * (y[..., 1] * w[..., 2] - y[..., 2] * w[..., 1])
+        - y[..., 0] * (x[..., 1] * w[..., 2] - x[..., 2] * w[..., 1])
+        + w[..., 0] * (x[..., 1] * y[..., 2] - x[..., 2] * y[..., 1])
+    )
     # det has the sign of Gallium's e.x * f.y - e.y * f.x over its window
     # positions (negated when mirrored); front when front_ccw and it is < 0,
     # or not front_ccw and it is > 0 (docs/rasterizer.md "Winding").
@@ -135,9 +160,9 @@ def runs(facing: np.ndarray) -> list:
 class _Face(NamedTuple):
     """How one face of a split draw is drawn (``FillModesPart._fm_faces``)."""
 
-    gl_mode: int               # glPolygonMode's mode
-    prim_class: "int | None"   # the primitive class its runs are keyed with (None: no class-sensitive field)
-    mode: PolygonMode          # Gallium's fill mode
+    gl_mode: int  # glPolygonMode's mode
+    prim_class: int | None  # the primitive class its runs are keyed with (None: no class-sensitive field)
+    mode: PolygonMode  # Gallium's fill mode
 
 
 class FillModesPart(Part):
@@ -148,20 +173,22 @@ class FillModesPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._fm_cso = None     # the rasterizer CSO _fm_faces was computed for
+        self._fm_cso = None  # the rasterizer CSO _fm_faces was computed for
         self._fm_faces_of = None  # its (back, front) _Face entries
         self._fm_buffer = None  # the index buffer of the runs (a GL name)
-        self._fm_data = None    # the triangles last uploaded there (uint32)
+        self._fm_data = None  # the triangles last uploaded there (uint32)
 
-    def _fm_faces(self, cso) -> "tuple[_Face, _Face]":
+    def _fm_faces(self, cso) -> tuple[_Face, _Face]:
         """The (back, front) ``_Face`` entries of ``cso``, cached for the CSO
         bound last."""
         if self._fm_cso is cso:
             return self._fm_faces_of
         t, key = cso.templ, cso.key.value
         keyed = class_fields_on(key)
-        faces = tuple(_Face(int(getattr(self.ctx.gl, _GL_MODE[m])), polygon_class(t, key, m) if keyed else None, m)
-                      for m in (PolygonMode(t.fill_back), PolygonMode(t.fill_front)))
+        faces = tuple(
+            _Face(int(getattr(self.ctx.gl, _GL_MODE[m])), polygon_class(t, key, m) if keyed else None, m)
+            for m in (PolygonMode(t.fill_back), PolygonMode(t.fill_front))
+        )
         self._fm_cso, self._fm_faces_of = cso, faces
         return faces
 
@@ -175,26 +202,37 @@ class FillModesPart(Part):
         ctx = self.ctx
         gs, tes, vs, fs = (ctx.shader_part.shaders[s] for s in (_GS, _TES, _VS, _FS))
         if gs is not None or tes is not None:
-            raise UnsupportedError(f"{_FIELD}: a bound {'geometry' if gs is not None else 'tessellation'} shader "
-                                   f"makes the triangles, which glpipe cannot re-draw by facing")
+            raise UnsupportedError(
+                f"{_FIELD}: a bound {'geometry' if gs is not None else 'tessellation'} shader "
+                f"makes the triangles, which glpipe cannot re-draw by facing"
+            )
         if fs is not None and (fs.info.input("PRIM_ID") is not None or fs.info.system_value("PRIM_ID") is not None):
-            raise UnsupportedError(f"{_FIELD}: the fragment shader reads PRIM_ID, which restarts at each of the "
-                                   f"sub-draws glpipe splits the draw into by facing")
+            raise UnsupportedError(
+                f"{_FIELD}: the fragment shader reads PRIM_ID, which restarts at each of the "
+                f"sub-draws glpipe splits the draw into by facing"
+            )
         if ctx.rasterizer_part.rast_line_stipple and any(f.mode == PolygonMode.LINE for f in faces):
-            raise UnsupportedError("draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
-                                   "drawn for one fill mode only, not with faces in different fill modes "
-                                   "(glpipe/raster/polygon_edges.py)")
+            raise UnsupportedError(
+                "draw_vbo: RasterizerState.line_stipple_enable: stippled polygon edges are "
+                "drawn for one fill mode only, not with faces in different fill modes "
+                "(glpipe/raster/polygon_edges.py)"
+            )
         velems = ctx.vertex_part.velems
-        divisors = {ve.instance_divisor for ve in (velems.elements if velems is not None else ())
-                    if ve.instance_divisor}
+        divisors = {
+            ve.instance_divisor for ve in (velems.elements if velems is not None else ()) if ve.instance_divisor
+        }
         if info.instance_count > 1:
             if vs is not None and any(vs.info.system_value(sv) is not None for sv in ("INSTANCEID", "BASEINSTANCE")):
-                raise UnsupportedError(f"{_FIELD}: an instanced draw is split per instance, and its VS reads "
-                                       f"INSTANCEID / BASEINSTANCE, which an instance drawn alone cannot be given")
+                raise UnsupportedError(
+                    f"{_FIELD}: an instanced draw is split per instance, and its VS reads "
+                    f"INSTANCEID / BASEINSTANCE, which an instance drawn alone cannot be given"
+                )
             if len(divisors) > 1:
-                raise UnsupportedError(f"{_FIELD}: an instanced draw is split per instance, and its vertex elements "
-                                       f"have different instance_divisor values {sorted(divisors)}, which one "
-                                       f"start instance per sub-draw cannot serve")
+                raise UnsupportedError(
+                    f"{_FIELD}: an instanced draw is split per instance, and its vertex elements "
+                    f"have different instance_divisor values {sorted(divisors)}, which one "
+                    f"start instance per sub-draw cannot serve"
+                )
         divisor = divisors.pop() if divisors else 0
         return (info.instance_count if divisor else 1), divisor
 
@@ -219,14 +257,24 @@ class FillModesPart(Part):
         instances = info.instance_count
         if instances <= 0:
             return True
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
+        items = (
+            ((info.start, info.count, info.index_bias),)
+            if draws is None
+            else tuple((d.start, d.count, d.index_bias) for d in draws)
+        )
         first = bool(cso.templ.flatshade_first)
         source = ctx._index_values(info, items) if info.index_size else None
         tris, biases = [], []
         # Fill mode LINE / POINT of a translated primitive: its triangles' boundary masks (glpipe/raster/polygon_edges.py).
-        masks = [] if (ctx.rasterizer_part.rast_edge_fill and ctx.polygon_edges_part.edge_masks_on
-                       and info.mode in NEEDS_TRANSLATION) else None
+        masks = (
+            []
+            if (
+                ctx.rasterizer_part.rast_edge_fill
+                and ctx.polygon_edges_part.edge_masks_on
+                and info.mode in NEEDS_TRANSLATION
+            )
+            else None
+        )
         for start, count, bias in items:
             if count <= 0:
                 tris.append(np.zeros((0, 3), np.int64))
@@ -239,7 +287,7 @@ class FillModesPart(Part):
             biases.append(bias)
             if masks is not None:
                 masks.append(triangle_edge_masks(info.mode, values, restart, first))
-        vids = [t + b for t, b in zip(tris, biases)]
+        vids = [t + b for t, b in zip(tris, biases, strict=True)]
         used = [v for v in vids if len(v)]
         if not used:
             return True
@@ -253,8 +301,9 @@ class FillModesPart(Part):
         offsets = np.cumsum([0] + [len(t) for t in tris]).tolist()
         self._fm_upload(np.concatenate(tris).astype(np.uint32).reshape(-1))
         try:
-            self._fm_draw_items(info, items, biases, facing, offsets, faces, divisor,
-                                None if masks is None else np.concatenate(masks))
+            self._fm_draw_items(
+                info, items, biases, facing, offsets, faces, divisor, None if masks is None else np.concatenate(masks)
+            )
         finally:
             # Back to the CSO's slot (fill_front), which the rasterizer record holds.
             gl = ctx.gl
@@ -271,7 +320,7 @@ class FillModesPart(Part):
         instances = info.instance_count
         base_si = info.start_instance
         mode_now = None
-        for i, (bias, f) in enumerate(zip(biases, facing)):
+        for i, (bias, f) in enumerate(zip(biases, facing, strict=True)):
             if f is None:
                 continue
             drawid = info.drawid + (i if info.increment_draw_id else 0)
@@ -301,7 +350,7 @@ class FillModesPart(Part):
                         ctx._counters.gl_state_calls += 1
                         mode_now = gl_mode
                     if masks is not None:  # a run is a GL draw: gl_PrimitiveIDIn counts from its first
-                        ctx.polygon_edges_part._upload_edge_masks(masks[first_tri + a:first_tri + b])
+                        ctx.polygon_edges_part._upload_edge_masks(masks[first_tri + a : first_tri + b])
                     self._fm_draw_run(gl_tris, first_tri + a, b - a, bias, count_inst, si, drawid)
 
     def _fm_key_class(self, cls: int, start_instance: int) -> None:
@@ -343,9 +392,17 @@ class FillModesPart(Part):
         ctx = self.ctx
         if ctx.shader_part.program_drawid:
             # gl_DrawID through draw.py's multi-draw-indirect path (it binds its own indices).
-            data = self._fm_data[3 * first_tri:3 * (first_tri + ntris)]
-            sub = DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=data, count=3 * ntris, index_bias=bias,
-                           instance_count=instances, start_instance=start_instance, drawid=drawid)
+            data = self._fm_data[3 * first_tri : 3 * (first_tri + ntris)]
+            sub = DrawInfo(
+                mode=Prim.TRIANGLES,
+                index_size=4,
+                index=data,
+                count=3 * ntris,
+                index_bias=bias,
+                instance_count=instances,
+                start_instance=start_instance,
+                drawid=drawid,
+            )
             ctx._draw_drawid(sub, gl_tris, None)
             self._fm_bind_indices()
             return
@@ -364,7 +421,11 @@ class FillModesPart(Part):
         self._fm_cso = self._fm_faces_of = None
 
 
-AREA = Area("fill_modes_part", part=FillModesPart, destroy=FillModesPart.destroy,
-            drop_caches=FillModesPart._drop_fill_modes_caches)
+AREA = Area(
+    "fill_modes_part",
+    part=FillModesPart,
+    destroy=FillModesPart.destroy,
+    drop_caches=FillModesPart._drop_fill_modes_caches,
+)
 
 __all__ = ["AREA", "POLYGON_PRIMS", "FillModesPart", "front_facing", "runs", "triangle_edge_masks", "triangles"]

@@ -21,11 +21,11 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from lowering.glsl.passes.stipple import bases_unit
 
-from ..enums import Prim, ShaderType
 from ..dirty import Dirty
+from ..enums import Prim, ShaderType
 from ..part import Area, Part
-from .rasterizer_keys import PRIM_CLASS_LINES
 from ..shaders import ShaderCSO
+from .rasterizer_keys import PRIM_CLASS_LINES
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -33,23 +33,22 @@ _PIPE_PRIM_LINES = int(Prim.LINES)  # TES_PRIM_MODE of isolines
 _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RASTERIZER
 
 
-
 class _LineKind(NamedTuple):
     """How a draw mode is rasterized as lines (docs/rasterizer.md "Line stipple")."""
 
-    stipple_key: int          # the line_stipple variant-key input: 1 a counter per GS output strip, 2 segment bases
-    input_prim: "str | None"  # the generated GS's input primitive, None: no generated GS
-    assembly: "Prim | None"   # the assembly the pre-pass computes segment bases for, or None
+    stipple_key: int  # the line_stipple variant-key input: 1 a counter per GS output strip, 2 segment bases
+    input_prim: str | None  # the generated GS's input primitive, None: no generated GS
+    assembly: Prim | None  # the assembly the pre-pass computes segment bases for, or None
 
 
 class _LineEntry(NamedTuple):
     """A draw mode's entry of the table (``_line_stipple_table``): what it
     keys.  The per-draw test is an identity compare with the entry keyed last."""
 
-    stipple_key: int          # LineStipplePart.line_stipple_key (0: no stipple)
-    input_prim: "str | None"  # the generated GS's input primitive, or None
-    assembly: "Prim | None"   # not None: the segment-base pre-pass runs
-    last_pixel: int           # LineStipplePart.line_last_pixel_key (0: none)
+    stipple_key: int  # LineStipplePart.line_stipple_key (0: no stipple)
+    input_prim: str | None  # the generated GS's input primitive, or None
+    assembly: Prim | None  # not None: the segment-base pre-pass runs
+    last_pixel: int  # LineStipplePart.line_last_pixel_key (0: none)
 
 
 _OFF = _LineEntry(0, None, None, 0)
@@ -59,15 +58,24 @@ _SEGMENTS_ADJ = _LineKind(1, "LINES_ADJACENCY", None)
 _STRIP = _LineKind(2, "LINES", Prim.LINE_STRIP)
 _LOOP = _LineKind(2, "LINES", Prim.LINE_LOOP)
 _STRIP_ADJ = _LineKind(2, "LINES_ADJACENCY", Prim.LINE_STRIP_ADJACENCY)
-_BY_MODE = {Prim.LINES: _SEGMENTS, Prim.LINES_ADJACENCY: _SEGMENTS_ADJ, Prim.LINE_STRIP: _STRIP,
-            Prim.LINE_LOOP: _LOOP, Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ}
+_BY_MODE = {
+    Prim.LINES: _SEGMENTS,
+    Prim.LINES_ADJACENCY: _SEGMENTS_ADJ,
+    Prim.LINE_STRIP: _STRIP,
+    Prim.LINE_LOOP: _LOOP,
+    Prim.LINE_STRIP_ADJACENCY: _STRIP_ADJ,
+}
 _LINE_MODES = frozenset(_BY_MODE)
-_REFUSE_GS_SIZE = ("draw_vbo: RasterizerState.line_last_pixel: the bound geometry shader emits up to three vertices "
-                   "per vertex with it (each segment's end, the last pixel's segment, the end again), which "
-                   "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS")
-_REFUSE_FILL_LINE = ("draw_vbo: RasterizerState.line_stipple_enable: triangles made by a geometry or "
-                     "tessellation shader and drawn with fill mode LINE would need their edges stippled, which "
-                     "glpipe does not do (it stipples the edges of polygons the vertex shader feeds)")
+_REFUSE_GS_SIZE = (
+    "draw_vbo: RasterizerState.line_last_pixel: the bound geometry shader emits up to three vertices "
+    "per vertex with it (each segment's end, the last pixel's segment, the end again), which "
+    "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS"
+)
+_REFUSE_FILL_LINE = (
+    "draw_vbo: RasterizerState.line_stipple_enable: triangles made by a geometry or "
+    "tessellation shader and drawn with fill mode LINE would need their edges stippled, which "
+    "glpipe does not do (it stipples the edges of polygons the vertex shader feeds)"
+)
 
 # Outputs of the last vertex stage the generated GS cannot pass through: GL
 # has no GS input for them (a GS writes them itself).
@@ -76,8 +84,11 @@ _DROPPED = frozenset({"EDGEFLAG"})  # ignored by GL for lines anyway
 
 
 # Generated GS input primitive -> (output primitive, the input vertices it emits).
-_PASSTHROUGH = {"LINES": ("LINE_STRIP", (0, 1)), "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)),
-                "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2))}
+_PASSTHROUGH = {
+    "LINES": ("LINE_STRIP", (0, 1)),
+    "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)),
+    "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2)),
+}
 
 
 def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_enable") -> str:
@@ -93,11 +104,17 @@ def passthrough_gs_tokens(source, input_prim: str, field: str = "line_stipple_en
         if io.semantic in _DROPPED:
             continue
         if io.semantic in _NOT_PASSED:
-            raise UnsupportedError(f"draw_vbo: RasterizerState.{field}: the {io.semantic} output of the last "
-                                   f"vertex stage cannot pass through glpipe's generated GS")
+            raise UnsupportedError(
+                f"draw_vbo: RasterizerState.{field}: the {io.semantic} output of the last "
+                f"vertex stage cannot pass through glpipe's generated GS"
+            )
         regs.append(io)
-    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
-             f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}"]
+    lines = [
+        "GEOM",
+        f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}",
+        f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
+        f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}",
+    ]
     for prop in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED"):
         value = ir.property(prop, None)
         if value is not None:
@@ -173,14 +190,14 @@ class LineStipplePart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.line_stipple_key = 0       # variant-key input (glpipe/variant_keys.py)
-        self.line_last_pixel_key = 0    # variant-key input: the draw's line_last_pixel (0: none)
-        self.line_stipple_gs = None     # the generated GS CSO of the current draw kind
-        self._ls_table = None           # entry per draw mode
-        self._ls_entry = None           # entry keyed last
-        self.ls_assembly = None         # not None: the draw runs the segment-base pre-pass
-        self._ls_generated = None       # (source CSO, input primitive) -> generated GS CSO
-        self._ls_gl = None              # the segment bases' BufferTexture
+        self.line_stipple_key = 0  # variant-key input (glpipe/variant_keys.py)
+        self.line_last_pixel_key = 0  # variant-key input: the draw's line_last_pixel (0: none)
+        self.line_stipple_gs = None  # the generated GS CSO of the current draw kind
+        self._ls_table = None  # entry per draw mode
+        self._ls_entry = None  # entry keyed last
+        self.ls_assembly = None  # not None: the draw runs the segment-base pre-pass
+        self._ls_generated = None  # (source CSO, input primitive) -> generated GS CSO
+        self._ls_gl = None  # the segment bases' BufferTexture
 
     def _key_line_gs(self, mode) -> None:
         """draw_vbo's general path while line_stipple_enable or
@@ -247,8 +264,9 @@ class LineStipplePart(Part):
         prof = self.ctx.screen.profile
         vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR
         components = vertices * (4 * len(gs.info.outputs) + 1)
-        return (vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256)
-                or components > prof.limit("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS", 1024))
+        return vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256) or components > prof.limit(
+            "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS", 1024
+        )
 
     def _generated_stipple_gs(self, input_prim: str):
         """The pass-through GS after the last vertex stage (TES, else VS), one
@@ -285,8 +303,11 @@ class LineStipplePart(Part):
         per DrawStartCountBias, the pre-pass (docs/rasterizer.md "Line stipple"), then the draw."""
         ctx = self.ctx
         capture = ctx.vertex_capture_part
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
+        items = (
+            ((info.start, info.count, info.index_bias),)
+            if draws is None
+            else tuple((d.start, d.count, d.index_bias) for d in draws)
+        )
         instances = info.instance_count
         if instances <= 0:
             return
@@ -302,8 +323,13 @@ class LineStipplePart(Part):
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
-                                           "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)")
+            clip = capture._capture_positions(
+                lo,
+                hi - lo + 1,
+                instances,
+                info.start_instance,
+                "RasterizerState.line_stipple_enable (a LINE_STRIP / LINE_LOOP draw)",
+            )
             scale = np.array(ctx.sysvals_part._get_sysval("viewport_scale")[:2], np.float64)
             translate = np.array(ctx.sysvals_part._get_sysval("viewport_translate")[:2], np.float64)
             rows = np.where(restart, 0, vids - lo)
@@ -315,8 +341,13 @@ class LineStipplePart(Part):
                 per_instance.append(segment_bases(window, rows, restart, self.ls_assembly))
             nseg = len(per_instance[0])
             self._ls_upload_bases(np.concatenate(per_instance).astype(np.float32), nseg)
-            sub = dataclasses.replace(info, start=start, count=count, index_bias=bias,
-                                      drawid=info.drawid + (i if info.increment_draw_id else 0))
+            sub = dataclasses.replace(
+                info,
+                start=start,
+                count=count,
+                index_bias=bias,
+                drawid=info.drawid + (i if info.increment_draw_id else 0),
+            )
             ctx._draw_special(sub, mode, None)
 
     def _ls_objects(self) -> BufferTexture:

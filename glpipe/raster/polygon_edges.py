@@ -11,22 +11,23 @@ docs/rasterizer.md "Polygon edges" has the rule, the GS and FS passes
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
 
 from fallback.indices import NEEDS_TRANSLATION, edge_masks
-from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering import parse, validate
+from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.edges import EDGE_FLAGS_MASKS, EDGE_FLAGS_STIPPLE, EDGE_FLAGS_VERTEX
 
-from ..enums import PolygonMode, Prim, ShaderType
 from ..dirty import Dirty, KeepGeneral
+from ..enums import PolygonMode, Prim, ShaderType
+from ..part import Area, Part
+from ..shaders import ShaderCSO
 from .fill_modes import triangles
 from .line_stipple import BufferTexture, passthrough_gs_tokens
-from ..part import Area, Part
 from .rasterizer_keys import KEY_EDGE_FILL
-from ..shaders import ShaderCSO
 
 _VS, _TES, _GS = int(ShaderType.VERTEX), int(ShaderType.TESS_EVAL), int(ShaderType.GEOMETRY)
 _NPRIMS = max(int(p) for p in Prim) + 1
@@ -34,8 +35,18 @@ _CLASS_INPUTS = Dirty.SHADERS | Dirty.PROGRAM | Dirty.RASTERIZER_CSO | Dirty.RAS
 
 # The draw modes whose primitives are polygons before any fill mode
 # (u_reduced_prim's triangles; PATCHES need a TES, whose output has no flags).
-_POLYGON_MODES = frozenset({Prim.TRIANGLES, Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP,
-                            Prim.POLYGON, Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY})
+_POLYGON_MODES = frozenset(
+    {
+        Prim.TRIANGLES,
+        Prim.TRIANGLE_STRIP,
+        Prim.TRIANGLE_FAN,
+        Prim.QUADS,
+        Prim.QUAD_STRIP,
+        Prim.POLYGON,
+        Prim.TRIANGLES_ADJACENCY,
+        Prim.TRIANGLE_STRIP_ADJACENCY,
+    }
+)
 _OFF = None
 
 
@@ -44,15 +55,20 @@ class EdgeKey(NamedTuple):
     (glpipe/variant_keys.py reads it as ``VariantKey.edge_flags`` of the GS
     and VS and ``edge_fill`` of the FS; lowering/glsl/passes/edges.py)."""
 
-    gs: int    # the generated GS's EDGE_FLAGS_* bits
-    vs: int    # the VS's EDGE_FLAGS_* bits
+    gs: int  # the generated GS's EDGE_FLAGS_* bits
+    vs: int  # the VS's EDGE_FLAGS_* bits
     fill: int  # the FS's edge_fill: the one drawn PolygonMode, 0 when the faces' modes differ (fill_modes.py keys runs)
 
-_REFUSE_STIPPLE_EDGEFLAG = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: a vertex shader "
-                            "writing EDGEFLAG is not supported with stippled polygon edges (the counters are "
-                            "computed from captured positions, which carry no edge flags)")
-_REFUSE_STIPPLE_STRIP_ADJ = ("draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: "
-                             "TRIANGLE_STRIP_ADJACENCY polygons' edge order is not modelled for stippling")
+
+_REFUSE_STIPPLE_EDGEFLAG = (
+    "draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: a vertex shader "
+    "writing EDGEFLAG is not supported with stippled polygon edges (the counters are "
+    "computed from captured positions, which carry no edge flags)"
+)
+_REFUSE_STIPPLE_STRIP_ADJ = (
+    "draw_vbo: RasterizerState.line_stipple_enable with fill mode LINE: "
+    "TRIANGLE_STRIP_ADJACENCY polygons' edge order is not modelled for stippling"
+)
 _EDGE_MODES = frozenset({PolygonMode.LINE, PolygonMode.POINT})
 _UNKEYED = object()  # _edge_entry before any draw was keyed (never an entry)
 
@@ -141,7 +157,7 @@ def edge_stipple_texels(prim, run_tris: np.ndarray, n: int, first: bool, window:
                 s += float(max(d[0], d[1]))
     polys = _polygon_numbers(prim, len(run_tris))
     out = np.zeros((len(run_tris), 4), np.float32)
-    for t, (poly, tri) in enumerate(zip(polys.tolist(), run_tris.tolist())):
+    for t, (poly, tri) in enumerate(zip(polys.tolist(), run_tris.tolist(), strict=True)):
         mask = 0
         for j in range(3):
             start = starts.get((poly, tri[j], tri[(j + 1) % 3]))
@@ -159,15 +175,15 @@ class PolygonEdgesPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.edge_key = None         # variant-key input: an EdgeKey, or None
-        self.edge_gs = None          # the generated GS of the current draw kind, or None
-        self.edge_masks_on = False   # the current draw kind uploads boundary masks (a translated primitive)
-        self.edge_sticky = False     # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
-        self.edge_stippled = False   # the current draw kind draws stippled LINE polygons (_draw_edge_stipple)
-        self._edge_table = None      # entry per draw mode
+        self.edge_key = None  # variant-key input: an EdgeKey, or None
+        self.edge_gs = None  # the generated GS of the current draw kind, or None
+        self.edge_masks_on = False  # the current draw kind uploads boundary masks (a translated primitive)
+        self.edge_sticky = False  # an edge key is on, or may be for a fast-path draw: keep Dirty.DRAW_STATE
+        self.edge_stippled = False  # the current draw kind draws stippled LINE polygons (_draw_edge_stipple)
+        self._edge_table = None  # entry per draw mode
         self._edge_entry = _UNKEYED  # entry keyed last
         self._edge_generated = None  # VS CSO -> generated GS CSO
-        self._edge_gl = None         # the BufferTexture of the boundary masks / edge counters
+        self._edge_gl = None  # the BufferTexture of the boundary masks / edge counters
 
     def _key_polygon_edges(self, mode) -> None:
         """draw_vbo's general path while a face is drawn as lines or points:
@@ -218,7 +234,12 @@ class PolygonEdgesPart(Part):
         ctx = self.ctx
         vs = ctx.shader_part.shaders[_VS]
         modes = (ctx.rasterizer_part.rasterizer or ctx.rasterizer_part.rasterizer_default).key.value[KEY_EDGE_FILL]
-        if not modes or vs is None or ctx.shader_part.shaders[_GS] is not None or ctx.shader_part.shaders[_TES] is not None:
+        if (
+            not modes
+            or vs is None
+            or ctx.shader_part.shaders[_GS] is not None
+            or ctx.shader_part.shaders[_TES] is not None
+        ):
             return (_OFF,) * _NPRIMS
         fill = modes[0] if len(modes) == 1 else 0
         vertex = EDGE_FLAGS_VERTEX if vs.info.writes_edgeflag else 0
@@ -275,9 +296,16 @@ class PolygonEdgesPart(Part):
         fallback.indices.translate's order)."""
         if source is None:
             return edge_masks(prim, count, start=start, flatshade_first=flatshade_first)
-        return edge_masks(prim, count, start=start, indices=source, index_size=source.dtype.itemsize,
-                          primitive_restart=info.primitive_restart, restart_index=info.restart_index,
-                          flatshade_first=flatshade_first)
+        return edge_masks(
+            prim,
+            count,
+            start=start,
+            indices=source,
+            index_size=source.dtype.itemsize,
+            primitive_restart=info.primitive_restart,
+            restart_index=info.restart_index,
+            flatshade_first=flatshade_first,
+        )
 
     def _edge_masks_translated(self, info, count: int, start: int, source, flatshade_first: bool) -> None:
         """The rasterizer's hook for an index-translated QUADS / QUAD_STRIP /
@@ -310,8 +338,11 @@ class PolygonEdgesPart(Part):
         texels' triangle number)."""
         ctx = self.ctx
         capture = ctx.vertex_capture_part
-        items = ((info.start, info.count, info.index_bias),) if draws is None else \
-            tuple((d.start, d.count, d.index_bias) for d in draws)
+        items = (
+            ((info.start, info.count, info.index_bias),)
+            if draws is None
+            else tuple((d.start, d.count, d.index_bias) for d in draws)
+        )
         instances = info.instance_count
         if instances <= 0:
             return
@@ -325,7 +356,7 @@ class PolygonEdgesPart(Part):
                 continue
             _, restart, vids, bias = capture._item_vertices(info, source, start, count, bias)
             cuts = [-1, *np.flatnonzero(restart).tolist(), count]
-            runs = [(a + 1, b) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
+            runs = [(a + 1, b) for a, b in itertools.pairwise(cuts) if b > a + 1]
             run_tris = [(a, triangles(info.mode, np.arange(b - a), None, first)) for a, b in runs]
             tris = np.concatenate([t + a for a, t in run_tris]) if run_tris else np.zeros((0, 3), np.int64)
             if not len(tris):
@@ -334,27 +365,42 @@ class PolygonEdgesPart(Part):
             lo, hi = int(used.min()), int(used.max())
             if lo < 0:
                 raise InvalidArgumentError(f"draw_vbo: vertex {lo} (index + index_bias) is negative")
-            clip = capture._capture_positions(lo, hi - lo + 1, instances, info.start_instance,
-                                           "RasterizerState.line_stipple_enable (polygons drawn with fill mode LINE)")
+            clip = capture._capture_positions(
+                lo,
+                hi - lo + 1,
+                instances,
+                info.start_instance,
+                "RasterizerState.line_stipple_enable (polygons drawn with fill mode LINE)",
+            )
             texels = []
             for inst in range(instances):
                 c = clip[inst].astype(np.float64)
                 w = c[:, 3:4]
                 window = c[:, :2] / np.where(w == 0.0, 1.0, w) * scale + translate
-                for (a, b), (_, t) in zip(runs, run_tris):
+                for (a, b), (_, t) in zip(runs, run_tris, strict=True):
                     texels.append(edge_stipple_texels(info.mode, t, b - a, first, window[vids[a:b] - lo]))
             self._upload_edge_stipple(np.concatenate(texels), len(tris))
-            ctx.fill_modes_part._fm_upload((vids[tris] - bias).astype(np.uint32).reshape(-1))  # glpipe/raster/fill_modes.py
-            ctx.fill_modes_part._fm_draw_run(gl_tris, 0, len(tris), bias, instances, info.start_instance,
-                              info.drawid + (i if info.increment_draw_id else 0))
+            ctx.fill_modes_part._fm_upload(
+                (vids[tris] - bias).astype(np.uint32).reshape(-1)
+            )  # glpipe/raster/fill_modes.py
+            ctx.fill_modes_part._fm_draw_run(
+                gl_tris,
+                0,
+                len(tris),
+                bias,
+                instances,
+                info.start_instance,
+                info.drawid + (i if info.increment_draw_id else 0),
+            )
 
     def _upload_edge_stipple(self, texels: np.ndarray, per_instance: int) -> None:
         """The counters (RGBA32F per triangle and instance) into the GS's
         buffer texture; the triangles per instance into sysvals.line_stipple.z."""
         ctx = self.ctx
         objs = self._edge_objects()
-        ctx.line_stipple_part._geom_buffer_texture(objs, np.ascontiguousarray(texels, np.float32).reshape(-1),
-                                  ctx.gl.GL_RGBA32F)  # line_stipple.py
+        ctx.line_stipple_part._geom_buffer_texture(
+            objs, np.ascontiguousarray(texels, np.float32).reshape(-1), ctx.gl.GL_RGBA32F
+        )  # line_stipple.py
         stipple = ctx.sysvals_part._get_sysval("line_stipple")
         ctx.sysvals_part._set_sysval("line_stipple", (stipple[0], stipple[1], per_instance))
         if ctx.dirty & Dirty.SYSVALS:

@@ -18,16 +18,18 @@ from typing import NamedTuple
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
+from ..dirty import Dirty, KeepGeneral
 from ..enums import (
     PIPE_MAX_CLIP_PLANES,
     PIPE_MAX_WINDOW_RECTANGLES,
     Face,
     PolygonMode,
 )
-from ..dirty import Dirty, KeepGeneral
 from ..host.hotgl import OP
 from ..host.shadow import Shadow, host_shadow
 from ..part import Area, Part
+from ..shaders import variant_input
+from ..templates import ClipState, PolyStipple, RasterizerState, ScissorState
 from .rasterizer_keys import (
     KEY_DEPTH_CLIP,
     KEY_DEPTH_OFFSET,
@@ -48,8 +50,6 @@ from .rasterizer_keys import (
     prim_classes,
     viewport_depth,
 )
-from ..shaders import variant_input
-from ..templates import ClipState, PolyStipple, RasterizerState, ScissorState
 
 # Gallium's fill modes GL's glPolygonMode can take.
 _GL_POLYGON_MODE = {PolygonMode.FILL: "GL_FILL", PolygonMode.LINE: "GL_LINE", PolygonMode.POINT: "GL_POINT"}
@@ -130,19 +130,19 @@ class DrawFlags(NamedTuple):
     draw_flags``), copied into the part's ``rast_*`` attributes by a bind."""
 
     class_sensitive: bool  # prim_classes is not None: draw_vbo keys each draw's primitive class
-    line_stipple: bool     # line_stipple_enable (glpipe/raster/line_stipple.py)
-    line_last_pixel: int   # the line_last_pixel key entry (glpipe/raster/line_stipple.py)
-    line_gs: bool          # either of the two: line draws get the generated GS
-    fill_split: bool       # the faces are drawn in different fill modes (glpipe/raster/fill_modes.py)
-    edge_fill: bool        # a face is drawn as lines or points (glpipe/raster/polygon_edges.py)
+    line_stipple: bool  # line_stipple_enable (glpipe/raster/line_stipple.py)
+    line_last_pixel: int  # the line_last_pixel key entry (glpipe/raster/line_stipple.py)
+    line_gs: bool  # either of the two: line draws get the generated GS
+    fill_split: bool  # the faces are drawn in different fill modes (glpipe/raster/fill_modes.py)
+    edge_fill: bool  # a face is drawn as lines or points (glpipe/raster/polygon_edges.py)
 
 
 class ViewportFields(NamedTuple):
     """What the viewport transform reads of a CSO (glpipe/viewport.py)."""
 
-    host_halfz: bool         # the host maps NDC z to [0, 1] (rasterizer_keys.host_halfz)
+    host_halfz: bool  # the host maps NDC z to [0, 1] (rasterizer_keys.host_halfz)
     half_pixel_center: bool  # GL's pixel centres (False: integer centres, a +0.5 shift)
-    viewport_depth: bool     # the last vertex stage does the depth transform (rasterizer_keys.viewport_depth)
+    viewport_depth: bool  # the last vertex stage does the depth transform (rasterizer_keys.viewport_depth)
 
 
 class RasterizerCSO:
@@ -175,28 +175,36 @@ class RasterizerCSO:
         self.slots = slots
         self.transitions: dict = {}
         # The holder (shaders.variant_input): compared with ``is``.
-        self.key = variant_input(key_of(templ) + depth_key(templ) + emulated_key(templ, emulate)
-                                 + origin_key(templ))
+        self.key = variant_input(key_of(templ) + depth_key(templ) + emulated_key(templ, emulate) + origin_key(templ))
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = prim_classes(templ, self.key.value)
         # What the draw path reads of the key, worked out here so a bind copies it.
         k = self.key.value
-        self.draw_flags = DrawFlags(self.prim_classes is not None, k[KEY_LINE_STIPPLE], k[KEY_LINE_LAST_PIXEL],
-                                    bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]), bool(k[KEY_FILL_SPLIT]),
-                                    bool(k[KEY_EDGE_FILL]))
+        self.draw_flags = DrawFlags(
+            self.prim_classes is not None,
+            k[KEY_LINE_STIPPLE],
+            k[KEY_LINE_LAST_PIXEL],
+            bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]),
+            bool(k[KEY_FILL_SPLIT]),
+            bool(k[KEY_EDGE_FILL]),
+        )
         self.clip_plane_enable = int(templ.clip_plane_enable) & 0xFF
         # Not DEPTH_CLIP_NONE: one more GL_CLIP_DISTANCEi, the depth plane's (_emit_clip_distances).
         self.depth_clip_plane = self.key.value[KEY_DEPTH_CLIP]
         # sysvals.depth_offset while bound, when an unscaled offset variant may run (else None).
-        self.depth_offset = ((float(templ.offset_scale), float(templ.offset_units), float(templ.offset_clamp), 0.0)
-                             if self.key.value[KEY_DEPTH_OFFSET] else None)
+        self.depth_offset = (
+            (float(templ.offset_scale), float(templ.offset_units), float(templ.offset_clamp), 0.0)
+            if self.key.value[KEY_DEPTH_OFFSET]
+            else None
+        )
         # What the viewport transform reads (glpipe/viewport.py): the host's
         # halfz, the pixel centres, the depth transform in the vertex stage.
         self.viewport_fields = ViewportFields(host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
         self.persample = bool(templ.force_persample_interp)
         # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
-        self.line_stipple = ((int(templ.line_stipple_pattern), int(templ.line_stipple_factor))
-                             if templ.line_stipple_enable else None)
+        self.line_stipple = (
+            (int(templ.line_stipple_pattern), int(templ.line_stipple_factor)) if templ.line_stipple_enable else None
+        )
 
     def __repr__(self) -> str:
         return "<RasterizerCSO deleted>" if self.destroyed else f"<RasterizerCSO {len(self.transitions)} transitions>"
@@ -219,19 +227,22 @@ class RasterizerPart(Part):
         self._rast_point_range = tuple(float(v) for v in prof.limit("GL_POINT_SIZE_RANGE", (1.0, 1.0)))
         self._rast_line_range = tuple(float(v) for v in prof.limit("GL_ALIASED_LINE_WIDTH_RANGE", (1.0, 1.0)))
         self._rast_smooth_line_range = tuple(
-            float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range))
+            float(v) for v in prof.limit("GL_SMOOTH_LINE_WIDTH_RANGE", self._rast_line_range)
+        )
         self.rast_max_clip_distances = min(int(prof.limit("GL_MAX_CLIP_DISTANCES", 8)), PIPE_MAX_CLIP_PLANES)
         if self._rast_has_offset_clamp and not ctx._hot.glPolygonOffsetClamp:
             # glpipe/host/hotgl.py asks for the core name, then the EXT one (a GL 4.5
             # host with the extension may only export the latter).
-            raise UnsupportedError("the host reports polygon offset clamp but exports no glPolygonOffsetClamp "
-                                   "entry point")
+            raise UnsupportedError(
+                "the host reports polygon offset clamp but exports no glPolygonOffsetClamp entry point"
+            )
         # Variants stand in for the GL switches this host lacks (lowering/glsl/passes/vertex.py):
         # clip_halfz without glClipControl, integer pixel centres without float viewports.
         self._rast_emulate = (not self._rast_has_clip_control, not prof.has("viewport_array"))
         self.rasterizer = None
-        self.rasterizer_default = RasterizerCSO(ctx, RasterizerState(), self._rasterizer_slots(RasterizerState()),
-                                                self._rast_emulate)
+        self.rasterizer_default = RasterizerCSO(
+            ctx, RasterizerState(), self._rasterizer_slots(RasterizerState()), self._rast_emulate
+        )
         self.rast_key = self.rasterizer_default.key
         self._rast_viewport = self.rasterizer_default.viewport_fields
         self._rast_persample = False
@@ -248,7 +259,7 @@ class RasterizerPart(Part):
         # Non-CSO state, as Gallium last set it.
         self.clip_state = ClipState()
         self.poly_stipple = PolyStipple()
-        self.window_rectangles = (False, ())   # (include, rects)
+        self.window_rectangles = (False, ())  # (include, rects)
         self.window_rect_key = variant_input((0, False))  # VariantKey.window_rectangles / _include
         self.tess_state = ((1.0,) * 4, (1.0,) * 2)  # GL's default patch levels
         ctx.dirty |= Dirty.RASTERIZER | Dirty.TESS
@@ -264,7 +275,8 @@ class RasterizerPart(Part):
         ctx.check_alive("create_rasterizer_state")
         if not isinstance(templ, RasterizerState):
             raise InvalidArgumentError(
-                f"create_rasterizer_state: expected a RasterizerState, got {type(templ).__name__}")
+                f"create_rasterizer_state: expected a RasterizerState, got {type(templ).__name__}"
+            )
         prof = ctx.screen.profile
         for field, refused, why in REFUSED:
             if refused(templ, prof):
@@ -274,17 +286,22 @@ class RasterizerPart(Part):
             if not value >= 0.0:  # also catches NaN
                 raise InvalidArgumentError(f"RasterizerState.{name}: {value!r} is negative or not a number")
         if not 0 <= templ.clip_plane_enable < 1 << PIPE_MAX_CLIP_PLANES:
-            raise InvalidArgumentError(f"RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} is not a "
-                                       f"mask of PIPE_MAX_CLIP_PLANES ({PIPE_MAX_CLIP_PLANES}) bits")
-        if templ.line_stipple_enable and not (0 <= templ.line_stipple_pattern <= 0xFFFF
-                                              and 0 <= templ.line_stipple_factor <= 255):
+            raise InvalidArgumentError(
+                f"RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} is not a "
+                f"mask of PIPE_MAX_CLIP_PLANES ({PIPE_MAX_CLIP_PLANES}) bits"
+            )
+        if templ.line_stipple_enable and not (
+            0 <= templ.line_stipple_pattern <= 0xFFFF and 0 <= templ.line_stipple_factor <= 255
+        ):
             raise InvalidArgumentError(
                 f"RasterizerState.line_stipple_pattern / line_stipple_factor: {templ.line_stipple_pattern!r} / "
-                f"{templ.line_stipple_factor!r} are not a 16-bit pattern and an 8-bit factor (repeat - 1)")
+                f"{templ.line_stipple_factor!r} are not a 16-bit pattern and an 8-bit factor (repeat - 1)"
+            )
         if templ.clip_plane_enable >> self.rast_max_clip_distances:
             raise UnsupportedError(
                 f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
-                f"planes beyond the host's {self.rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)")
+                f"planes beyond the host's {self.rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)"
+            )
         cso = RasterizerCSO(ctx, templ, self._rasterizer_slots(templ), self._rast_emulate)
         ctx.host.check("create_rasterizer_state")
         return cso
@@ -300,9 +317,13 @@ class RasterizerPart(Part):
         mode = PolygonMode(t.fill_front) if len(modes) > 1 else modes.pop() if modes else PolygonMode.FILL
         flags = {
             "cull": t.cull_face != Face.NONE,
-            "offset_point": bool(t.offset_point), "offset_line": bool(t.offset_line),
-            "offset_tri": bool(t.offset_tri), "scissor": bool(t.scissor), "poly_smooth": bool(t.poly_smooth),
-            "point_size_per_vertex": bool(t.point_size_per_vertex), "line_smooth": bool(t.line_smooth),
+            "offset_point": bool(t.offset_point),
+            "offset_line": bool(t.offset_line),
+            "offset_tri": bool(t.offset_tri),
+            "scissor": bool(t.scissor),
+            "poly_smooth": bool(t.poly_smooth),
+            "point_size_per_vertex": bool(t.point_size_per_vertex),
+            "line_smooth": bool(t.line_smooth),
             "multisample": bool(t.multisample),
             # GL_DEPTH_CLAMP disables near and far clipping and clamps to the
             # depth range.  With one plane off the other comes back as a clip
@@ -315,8 +336,7 @@ class RasterizerPart(Part):
         full_offset = offset_mode(t) == DEPTH_OFFSET_FULL
         if full_offset:  # the FS variant computes the whole offset
             flags["offset_point"] = flags["offset_line"] = flags["offset_tri"] = False
-        calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],))
-                 for attr, cap in _SWITCHES]
+        calls = [((_OP_ENABLE if flags[attr] else _OP_DISABLE), (self._rast_caps[cap],)) for attr, cap in _SWITCHES]
         # Gallium judges winding over window positions with y growing downward
         # from row 0 (softpipe sp_setup.c, draw_pipe_cull.c: front when
         # front_ccw and det < 0, or not front_ccw and det > 0); glpipe's window
@@ -346,14 +366,25 @@ class RasterizerPart(Part):
         calls.append((OP["glPointSize"], (min(max(float(t.point_size), lo), hi),)))
         lo, hi = self._rast_smooth_line_range if t.line_smooth else self._rast_line_range
         calls.append((OP["glLineWidth"], (min(max(float(t.line_width), lo), hi),)))
-        calls.append((OP["glProvokingVertex"],
-                      (gl.GL_FIRST_VERTEX_CONVENTION if t.flatshade_first else gl.GL_LAST_VERTEX_CONVENTION,)))
+        calls.append(
+            (
+                OP["glProvokingVertex"],
+                (gl.GL_FIRST_VERTEX_CONVENTION if t.flatshade_first else gl.GL_LAST_VERTEX_CONVENTION,),
+            )
+        )
         if self._rast_has_clip_control:
             # The one glClipControl call: the origin gives the bottom-edge rule
             # (Mesa: bottom_edge_rule ^= ClipOrigin == UPPER_LEFT for FBOs),
             # the depth mode the host's halfz (glpipe/viewport.py).
-            calls.append((OP["glClipControl"], (gl.GL_UPPER_LEFT if t.bottom_edge_rule else gl.GL_LOWER_LEFT,
-                                                gl.GL_ZERO_TO_ONE if host_halfz(t) else gl.GL_NEGATIVE_ONE_TO_ONE)))
+            calls.append(
+                (
+                    OP["glClipControl"],
+                    (
+                        gl.GL_UPPER_LEFT if t.bottom_edge_rule else gl.GL_LOWER_LEFT,
+                        gl.GL_ZERO_TO_ONE if host_halfz(t) else gl.GL_NEGATIVE_ONE_TO_ONE,
+                    ),
+                )
+            )
         return tuple(calls)
 
     def bind_rasterizer_state(self, cso) -> None:
@@ -384,8 +415,14 @@ class RasterizerPart(Part):
             flags = used.draw_flags  # (RasterizerCSO)
             if flags != self._rast_draw_flags:
                 self._rast_draw_flags = flags
-                (self.rast_class_sensitive, self.rast_line_stipple, self.rast_line_last_pixel,
-                 self.rast_line_gs, self._rast_fill_split, self.rast_edge_fill) = flags
+                (
+                    self.rast_class_sensitive,
+                    self.rast_line_stipple,
+                    self.rast_line_last_pixel,
+                    self.rast_line_gs,
+                    self._rast_fill_split,
+                    self.rast_edge_fill,
+                ) = flags
                 self._set_draw_hooks()
             if self.rast_class_sensitive or self.rast_edge_fill:
                 ctx.dirty |= Dirty.DRAW_STATE  # (edge flags: glpipe/raster/polygon_edges.py keys the next draw)
@@ -439,8 +476,7 @@ class RasterizerPart(Part):
         ctx = self.ctx
         ctx.check_alive("set_polygon_stipple")
         if not isinstance(stipple, PolyStipple):
-            raise InvalidArgumentError(
-                f"set_polygon_stipple: expected a PolyStipple, got {type(stipple).__name__}")
+            raise InvalidArgumentError(f"set_polygon_stipple: expected a PolyStipple, got {type(stipple).__name__}")
         rows = stipple.stipple
         if len(rows) != 32:
             raise InvalidArgumentError(f"PolyStipple.stipple: expected 32 rows, got {len(rows)}")
@@ -453,7 +489,7 @@ class RasterizerPart(Part):
         # sysvals.stipple[r // 4][r % 4] is row r as Gallium gives it; the
         # variant reads bit 31 - x % 32 (lowering/glsl/passes/fragment.py).
         for i in range(8):
-            ctx.sysvals_part._set_sysval("stipple", rows[4 * i:4 * i + 4], i)
+            ctx.sysvals_part._set_sysval("stipple", rows[4 * i : 4 * i + 4], i)
 
     def set_window_rectangles(self, include, rects) -> None:
         """pipe_context::set_window_rectangles(include, rects): up to
@@ -466,8 +502,10 @@ class RasterizerPart(Part):
         ctx.check_alive("set_window_rectangles")
         rects = tuple(rects)
         if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
-            raise InvalidArgumentError(f"set_window_rectangles: {len(rects)} rectangles, at most "
-                                       f"{PIPE_MAX_WINDOW_RECTANGLES} (PIPE_CAP_MAX_WINDOW_RECTANGLES)")
+            raise InvalidArgumentError(
+                f"set_window_rectangles: {len(rects)} rectangles, at most "
+                f"{PIPE_MAX_WINDOW_RECTANGLES} (PIPE_CAP_MAX_WINDOW_RECTANGLES)"
+            )
         for i, r in enumerate(rects):
             if not isinstance(r, ScissorState):
                 raise InvalidArgumentError(f"set_window_rectangles: rects[{i}] is not a ScissorState")
@@ -492,17 +530,21 @@ class RasterizerPart(Part):
         ctx = self.ctx
         ctx.check_alive("set_tess_state")
         if not self._rast_has_tess:
-            raise UnsupportedError("set_tess_state: tessellation is not available on the "
-                                   f"{ctx.screen.profile.name} profile")
+            raise UnsupportedError(
+                f"set_tess_state: tessellation is not available on the {ctx.screen.profile.name} profile"
+            )
         try:
             outer = tuple(float(v) for v in default_outer_level)
             inner = tuple(float(v) for v in default_inner_level)
         except (TypeError, ValueError):
-            raise InvalidArgumentError(f"set_tess_state: expected 4 outer and 2 inner levels (numbers), got "
-                                       f"{default_outer_level!r}, {default_inner_level!r}") from None
+            raise InvalidArgumentError(
+                f"set_tess_state: expected 4 outer and 2 inner levels (numbers), got "
+                f"{default_outer_level!r}, {default_inner_level!r}"
+            ) from None
         if len(outer) != 4 or len(inner) != 2:
-            raise InvalidArgumentError(f"set_tess_state: expected 4 outer and 2 inner levels, got "
-                                       f"{len(outer)} and {len(inner)}")
+            raise InvalidArgumentError(
+                f"set_tess_state: expected 4 outer and 2 inner levels, got {len(outer)} and {len(inner)}"
+            )
         if (outer, inner) == self.tess_state:
             return
         self.tess_state = (outer, inner)
@@ -678,16 +720,26 @@ class RasterizerPart(Part):
 
 
 AREA = Area(
-    "rasterizer_part", part=RasterizerPart,
-    methods=("create_rasterizer_state", "bind_rasterizer_state", "delete_rasterizer_state",
-             "destroy_rasterizer_state", "set_clip_state", "set_polygon_stipple", "set_window_rectangles",
-             "set_tess_state"),
+    "rasterizer_part",
+    part=RasterizerPart,
+    methods=(
+        "create_rasterizer_state",
+        "bind_rasterizer_state",
+        "delete_rasterizer_state",
+        "destroy_rasterizer_state",
+        "set_clip_state",
+        "set_polygon_stipple",
+        "set_window_rectangles",
+        "set_tess_state",
+    ),
     # A block with a shadow of the host state has two bits (glpipe/dirty.py):
     # X (the host lost it) runs a "forget" row first, X_CSO only the emit.
-    rows=((Dirty.RASTERIZER, RasterizerPart._forget_rasterizer_clobbers),
-          (Dirty.RASTERIZER | Dirty.RASTERIZER_CSO, RasterizerPart._emit_rasterizer),
-          (Dirty.RASTERIZER | Dirty.CLIP, RasterizerPart._emit_clip_distances),  # the distances the shader writes
-          (Dirty.TESS, RasterizerPart._emit_tess_state)),
+    rows=(
+        (Dirty.RASTERIZER, RasterizerPart._forget_rasterizer_clobbers),
+        (Dirty.RASTERIZER | Dirty.RASTERIZER_CSO, RasterizerPart._emit_rasterizer),
+        (Dirty.RASTERIZER | Dirty.CLIP, RasterizerPart._emit_clip_distances),  # the distances the shader writes
+        (Dirty.TESS, RasterizerPart._emit_tess_state),
+    ),
     # force_persample_interp overrides min samples' fraction (blend's row).
     late_rows=((Dirty.RASTERIZER | Dirty.MIN_SAMPLES | Dirty.FRAMEBUFFER, RasterizerPart._emit_persample_interp),),
     destroy=RasterizerPart.destroy,

@@ -97,49 +97,103 @@ def depth_clip_slot(clip_plane_enable: int, shader_ir, max_distances: int) -> in
         f"RasterizerState.depth_clip_near / depth_clip_far: clipping against one depth plane only needs a free "
         f"clip distance, but user planes {clip_plane_enable:#x}, the shader's clip distances "
         f"{written_clip_distances(shader_ir):#x} and {ncull} cull distances use all {max_distances} of the "
-        f"host's (PIPE_CAP_CLIP_PLANES)")
+        f"host's (PIPE_CAP_CLIP_PLANES)"
+    )
 
 
 # (field, refused when (template, profile) says so, why).  Checked in order at
 # create time; the first match raises UnsupportedError naming the field.
 REFUSED = (
-    ("fill_front / fill_back", lambda t, p: PolygonMode.FILL_RECTANGLE in effective_fill_modes(t),
-     "PIPE_POLYGON_MODE_FILL_RECTANGLE needs GL_NV_fill_rectangle (PIPE_CAP_POLYGON_MODE_FILL_RECTANGLE is 0)"),
-    ("offset_clamp", lambda t, p: (any_offset(t) and t.offset_clamp != 0 and not p.has("polygon_offset_clamp")
-                                   and offset_mode(t) != DEPTH_OFFSET_FULL),
-     ("a polygon offset clamp needs GL_ARB_polygon_offset_clamp (PIPE_CAP_POLYGON_OFFSET_CLAMP is 0 on this "
-      "host profile)")),
-    ("offset_units_unscaled",
-     lambda t, p: (offset_mode(t) == DEPTH_OFFSET_FULL and t.offset_scale != 0
-                   and offset_fill_modes(t) & {PolygonMode.LINE, PolygonMode.POINT}),
-     ("with offset_clamp the fragment shader computes the whole offset, and the depth slope of a line- or "
-      "point-filled polygon is not visible to it (without a clamp, or with offset_scale 0, it works)")),
-    ("point_line_tri_clip", lambda t, p: t.point_line_tri_clip,
-     "GL clips points and lines as points and lines, not as the triangles D3D clips"),
-    ("line_rectangular", lambda t, p: t.line_rectangular and not (t.multisample or t.line_smooth),
-     "GL draws aliased lines as parallelograms; rectangular lines come only with multisampling or line_smooth"),
-    ("conservative_raster_mode", lambda t, p: t.conservative_raster_mode != ConservativeRaster.OFF,
-     "conservative rasterization is not in core GL (PIPE_CAP_CONSERVATIVE_RASTER_* are 0)"),
-    ("depth_clip_near / depth_clip_far",
-     lambda t, p: t.depth_clip_near != t.depth_clip_far and t.clip_plane_enable & 0xFF == 0xFF,
-     ("clipping against one depth plane only needs a free clip distance, and clip_plane_enable uses all "
-      "PIPE_MAX_CLIP_PLANES (PIPE_CAP_CLIP_PLANES)")),
-    ("depth_clip_near / depth_clip_far", lambda t, p: not (t.depth_clip_near and t.depth_clip_far)
-     and not p.has("depth_clamp"),
-     "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)"),
-    ("bottom_edge_rule", lambda t, p: t.bottom_edge_rule and not p.has("clip_control"),
-     ("the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0); the bottom-left "
-      "rule needs glClipControl(GL_UPPER_LEFT) (GL 4.5 / GL_ARB_clip_control), which this host profile lacks "
-      "(docs/rasterizer.md \"Bottom edge rule\")")),
-    ("force_persample_interp", lambda t, p: t.force_persample_interp and not p.has("sample_shading"),
-     ("per-sample interpolation needs sample shading (GL 4.0 / GL_ARB_sample_shading; "
-      "PIPE_CAP_FORCE_PERSAMPLE_INTERP is 0 on this host profile)")),
-    ("tile_raster_order_fixed", lambda t, p: t.tile_raster_order_fixed,
-     "GL promises no tile order (PIPE_CAP_TILE_RASTER_ORDER is 0)"),
-    ("unclamped_fragment_depth_values", lambda t, p: t.unclamped_fragment_depth_values,
-     "core GL clamps fragment depth to [0, 1] (GL_NV_depth_buffer_float is not used)"),
-    ("representative_fragment_test", lambda t, p: t.representative_fragment_test,
-     "GL_NV_representative_fragment_test is not used"),
+    (
+        "fill_front / fill_back",
+        lambda t, p: PolygonMode.FILL_RECTANGLE in effective_fill_modes(t),
+        "PIPE_POLYGON_MODE_FILL_RECTANGLE needs GL_NV_fill_rectangle (PIPE_CAP_POLYGON_MODE_FILL_RECTANGLE is 0)",
+    ),
+    (
+        "offset_clamp",
+        lambda t, p: (
+            any_offset(t)
+            and t.offset_clamp != 0
+            and not p.has("polygon_offset_clamp")
+            and offset_mode(t) != DEPTH_OFFSET_FULL
+        ),
+        (
+            "a polygon offset clamp needs GL_ARB_polygon_offset_clamp (PIPE_CAP_POLYGON_OFFSET_CLAMP is 0 on this "
+            "host profile)"
+        ),
+    ),
+    (
+        "offset_units_unscaled",
+        lambda t, p: (
+            offset_mode(t) == DEPTH_OFFSET_FULL
+            and t.offset_scale != 0
+            and offset_fill_modes(t) & {PolygonMode.LINE, PolygonMode.POINT}
+        ),
+        (
+            "with offset_clamp the fragment shader computes the whole offset, and the depth slope of a line- or "
+            "point-filled polygon is not visible to it (without a clamp, or with offset_scale 0, it works)"
+        ),
+    ),
+    (
+        "point_line_tri_clip",
+        lambda t, p: t.point_line_tri_clip,
+        "GL clips points and lines as points and lines, not as the triangles D3D clips",
+    ),
+    (
+        "line_rectangular",
+        lambda t, p: t.line_rectangular and not (t.multisample or t.line_smooth),
+        "GL draws aliased lines as parallelograms; rectangular lines come only with multisampling or line_smooth",
+    ),
+    (
+        "conservative_raster_mode",
+        lambda t, p: t.conservative_raster_mode != ConservativeRaster.OFF,
+        "conservative rasterization is not in core GL (PIPE_CAP_CONSERVATIVE_RASTER_* are 0)",
+    ),
+    (
+        "depth_clip_near / depth_clip_far",
+        lambda t, p: t.depth_clip_near != t.depth_clip_far and t.clip_plane_enable & 0xFF == 0xFF,
+        (
+            "clipping against one depth plane only needs a free clip distance, and clip_plane_enable uses all "
+            "PIPE_MAX_CLIP_PLANES (PIPE_CAP_CLIP_PLANES)"
+        ),
+    ),
+    (
+        "depth_clip_near / depth_clip_far",
+        lambda t, p: not (t.depth_clip_near and t.depth_clip_far) and not p.has("depth_clamp"),
+        "disabling depth clipping needs GL_ARB_depth_clamp (PIPE_CAP_DEPTH_CLIP_DISABLE is 0)",
+    ),
+    (
+        "bottom_edge_rule",
+        lambda t, p: t.bottom_edge_rule and not p.has("clip_control"),
+        (
+            "the host GL rasterizes framebuffer objects with the top-left rule (top = window y 0); the bottom-left "
+            "rule needs glClipControl(GL_UPPER_LEFT) (GL 4.5 / GL_ARB_clip_control), which this host profile lacks "
+            '(docs/rasterizer.md "Bottom edge rule")'
+        ),
+    ),
+    (
+        "force_persample_interp",
+        lambda t, p: t.force_persample_interp and not p.has("sample_shading"),
+        (
+            "per-sample interpolation needs sample shading (GL 4.0 / GL_ARB_sample_shading; "
+            "PIPE_CAP_FORCE_PERSAMPLE_INTERP is 0 on this host profile)"
+        ),
+    ),
+    (
+        "tile_raster_order_fixed",
+        lambda t, p: t.tile_raster_order_fixed,
+        "GL promises no tile order (PIPE_CAP_TILE_RASTER_ORDER is 0)",
+    ),
+    (
+        "unclamped_fragment_depth_values",
+        lambda t, p: t.unclamped_fragment_depth_values,
+        "core GL clamps fragment depth to [0, 1] (GL_NV_depth_buffer_float is not used)",
+    ),
+    (
+        "representative_fragment_test",
+        lambda t, p: t.representative_fragment_test,
+        "GL_NV_representative_fragment_test is not used",
+    ),
 )
 
 
@@ -149,18 +203,25 @@ def key_of(t: RasterizerState) -> tuple:
     # cso/rasterizer.rst: without point_quad_rasterization "point sprite
     # coordinates are not generated".
     sprites = int(t.sprite_coord_enable) & 0xFFFF if t.point_quad_rasterization else 0
-    return (bool(t.flatshade), bool(t.light_twoside), bool(t.clamp_vertex_color), bool(t.clamp_fragment_color),
-            sprites, int(t.sprite_coord_mode) if sprites else 0, bool(t.poly_stipple_enable),
-            int(t.clip_plane_enable) & 0xFF,
-            # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
-            bool(t.point_smooth and not t.point_quad_rasterization),
-            # The pattern and factor are sysvals (glpipe/raster/line_stipple.py): never recompile.
-            bool(t.line_stipple_enable),
-            last_pixel_key(t),
-            # Both faces drawn in different modes: draws of polygons are split
-            # by facing (glpipe/raster/fill_modes.py), and the class is keyed per run.
-            tuple(int(m) for m in fill_split(t) or ()),
-            edge_fill(t))
+    return (
+        bool(t.flatshade),
+        bool(t.light_twoside),
+        bool(t.clamp_vertex_color),
+        bool(t.clamp_fragment_color),
+        sprites,
+        int(t.sprite_coord_mode) if sprites else 0,
+        bool(t.poly_stipple_enable),
+        int(t.clip_plane_enable) & 0xFF,
+        # cso/rasterizer.rst: point_quad_rasterization disables point smoothing.
+        bool(t.point_smooth and not t.point_quad_rasterization),
+        # The pattern and factor are sysvals (glpipe/raster/line_stipple.py): never recompile.
+        bool(t.line_stipple_enable),
+        last_pixel_key(t),
+        # Both faces drawn in different modes: draws of polygons are split
+        # by facing (glpipe/raster/fill_modes.py), and the class is keyed per run.
+        tuple(int(m) for m in fill_split(t) or ()),
+        edge_fill(t),
+    )
 
 
 def edge_fill(t: RasterizerState) -> tuple:
@@ -247,8 +308,11 @@ PRIM_CLASS_POINTS, PRIM_CLASS_LINES, PRIM_CLASS_POLYGONS = 0, 1, 2
 # the offset needs "is a polygon" even when its fill mode rasterizes it as
 # points or lines (variant_keys.py strips the bit before comparing classes).
 PRIM_CLASS_OFFSET = 4
-FILL_CLASS = {PolygonMode.FILL: PRIM_CLASS_POLYGONS, PolygonMode.LINE: PRIM_CLASS_LINES,
-               PolygonMode.POINT: PRIM_CLASS_POINTS}
+FILL_CLASS = {
+    PolygonMode.FILL: PRIM_CLASS_POLYGONS,
+    PolygonMode.LINE: PRIM_CLASS_LINES,
+    PolygonMode.POINT: PRIM_CLASS_POINTS,
+}
 
 
 def class_fields_on(key: tuple) -> bool:
@@ -257,8 +321,14 @@ def class_fields_on(key: tuple) -> bool:
     line last pixel, an unscaled polygon offset).  A face drawn as lines or
     points is not one: its polygons' edge flags are keyed by draw mode
     (glpipe/raster/polygon_edges.py), not by class."""
-    return bool(key[KEY_POLY_STIPPLE] or key[KEY_SPRITE_ENABLE] or key[KEY_POINT_SMOOTH] or key[KEY_LINE_STIPPLE]
-                or key[KEY_LINE_LAST_PIXEL] or key[KEY_DEPTH_OFFSET])
+    return bool(
+        key[KEY_POLY_STIPPLE]
+        or key[KEY_SPRITE_ENABLE]
+        or key[KEY_POINT_SMOOTH]
+        or key[KEY_LINE_STIPPLE]
+        or key[KEY_LINE_LAST_PIXEL]
+        or key[KEY_DEPTH_OFFSET]
+    )
 
 
 def polygon_class(t: RasterizerState, key: tuple, mode) -> int:

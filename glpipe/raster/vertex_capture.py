@@ -36,7 +36,7 @@ class VertexCapturePart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._vc_programs = None  # VS variant -> GL program capturing gl_Position
-        self._vc_buffer = None    # the transform feedback buffer (_CaptureBuffer)
+        self._vc_buffer = None  # the transform feedback buffer (_CaptureBuffer)
 
     def _item_vertices(self, info, source, start: int, count: int, bias: int):
         """One DrawStartCountBias of a draw a pre-pass re-reads, checked as the
@@ -49,9 +49,10 @@ class VertexCapturePart(Part):
             values = np.arange(start, start + count, dtype=np.int64)
             return values, np.zeros(count, bool), values, 0
         if start + count > len(source):
-            raise InvalidArgumentError(f"draw_vbo: indices {start}..{start + count - 1} read outside the "
-                                       f"index buffer ({len(source)} indices)")
-        values = source[start:start + count].astype(np.int64)
+            raise InvalidArgumentError(
+                f"draw_vbo: indices {start}..{start + count - 1} read outside the index buffer ({len(source)} indices)"
+            )
+        values = source[start : start + count].astype(np.int64)
         restart = values == info.restart_index if info.primitive_restart else np.zeros(count, bool)
         return values, restart, np.where(restart, 0, values + bias), bias
 
@@ -66,17 +67,20 @@ class VertexCapturePart(Part):
             return prog
         refl = variant.glsl.reflection
         if refl.storage_block_bindings or refl.images or refl.atomic_buffers:
-            raise UnsupportedError(f"draw_vbo: {what}: the draw needs glpipe's position capture, which runs the VS "
-                                   f"once more, and this VS uses shader buffers, images or atomic counters (their "
-                                   f"side effects would happen twice)")
+            raise UnsupportedError(
+                f"draw_vbo: {what}: the draw needs glpipe's position capture, which runs the VS "
+                f"once more, and this VS uses shader buffers, images or atomic counters (their "
+                f"side effects would happen twice)"
+            )
         gl = self.ctx.gl
         for old in [v for v in progs if v.cso.destroyed]:  # shaders deleted since: their programs go too
             gl.glDeleteProgram(progs.pop(old))
         prog = int(gl.glCreateProgram())
         gl.glAttachShader(prog, variant.gl_shader)
         names = (ctypes.c_char_p * 1)(b"gl_Position")
-        gl.glTransformFeedbackVaryings(prog, 1, ctypes.cast(names, ctypes.POINTER(ctypes.POINTER(ctypes.c_char))),
-                                       gl.GL_INTERLEAVED_ATTRIBS)
+        gl.glTransformFeedbackVaryings(
+            prog, 1, ctypes.cast(names, ctypes.POINTER(ctypes.POINTER(ctypes.c_char))), gl.GL_INTERLEAVED_ATTRIBS
+        )
         gl.glLinkProgram(prog)
         gl.glDetachShader(prog, variant.gl_shader)
         if not gl.glGetProgramiv(prog, gl.GL_LINK_STATUS):
@@ -88,8 +92,7 @@ class VertexCapturePart(Part):
         progs[variant] = prog
         return prog
 
-    def _capture_positions(self, first: int, n: int, instances: int, start_instance: int,
-                           what: str) -> np.ndarray:
+    def _capture_positions(self, first: int, n: int, instances: int, start_instance: int, what: str) -> np.ndarray:
         """The bound program's VS run over vertices first..first+n-1 of
         ``instances`` instances (from ``start_instance``): gl_Position as
         (instances, n, 4) float32 clip coordinates.  The draw's derived state

@@ -18,12 +18,28 @@ small helper functions emitted once per shader (``glp_udiv`` & co.).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import UnsupportedError
-from .exprs import (PREC, Expr, binary, bool_to, call, component, construct, float_literal,
-                    literal, negate, op, shift_count, splat, swizzle, type_name, var)
 from . import exact
+from .exprs import (
+    PREC,
+    Expr,
+    binary,
+    bool_to,
+    call,
+    component,
+    construct,
+    float_literal,
+    literal,
+    negate,
+    op,
+    shift_count,
+    splat,
+    swizzle,
+    type_name,
+    var,
+)
 from .int_emul import int_op
 from .signatures import UNTYPED, src_positions
 
@@ -34,12 +50,12 @@ Formula = Callable[..., Expr]
 # ---------------------------------------------------------------------------
 
 
-def binop(a: Expr, o: str, b: Expr, t: str = None) -> Expr:
+def binop(a: Expr, o: str, b: Expr, t: str | None = None) -> Expr:
     """``a o b`` (operands parenthesised as needed)."""
     return binary(a, o, b, t or a.type)
 
 
-def fn(name: str, *args: Expr, t: str = None, n: int = None) -> Expr:
+def fn(name: str, *args: Expr, t: str | None = None, n: int | None = None) -> Expr:
     """``name(args...)`` of type ``t`` (default: the first argument's)."""
     return call(f"{name}({', '.join(a.text for a in args)})", t or args[0].type, n or args[0].n)
 
@@ -49,8 +65,14 @@ def conv(a: Expr, t: str) -> Expr:
     return call(f"{type_name(t, a.n)}({a.text})", t, a.n)
 
 
-_CMP_FUNCS = {"<": "lessThan", "<=": "lessThanEqual", ">": "greaterThan", ">=": "greaterThanEqual",
-              "==": "equal", "!=": "notEqual"}
+_CMP_FUNCS = {
+    "<": "lessThan",
+    "<=": "lessThanEqual",
+    ">": "greaterThan",
+    ">=": "greaterThanEqual",
+    "==": "equal",
+    "!=": "notEqual",
+}
 
 
 def compare(a: Expr, o: str, b: Expr) -> Expr:
@@ -97,7 +119,7 @@ def _select_helper(em, t: str, n: int) -> str:
     return "glp_select"
 
 
-def per_component_helper(em, name: str, t: str, n: int, params: str, scalar_body: str, ret: str = None) -> str:
+def per_component_helper(em, name: str, t: str, n: int, params: str, scalar_body: str, ret: str | None = None) -> str:
     """Define ``name`` for ``t``/``n`` computing ``scalar_body`` (an expression in
     ``a``, ``b``, ``c`` of scalar type) per component; returns the name."""
     rt = ret or t
@@ -116,12 +138,14 @@ def per_component_helper(em, name: str, t: str, n: int, params: str, scalar_body
 
 def _subst(text: str, name: str) -> str:
     import re
+
     return re.sub(rf"\b{name}\b", f"{name}[i]", text)
 
 
 # ---------------------------------------------------------------------------
 # Formulas with tgsi.rst semantics GLSL does not give for free
 # ---------------------------------------------------------------------------
+
 
 def udiv(em, a: Expr, b: Expr) -> Expr:
     """UDIV: x / 0 = 0xffffffff (tgsi.rst); GLSL leaves it undefined."""
@@ -138,16 +162,16 @@ def umod(em, a: Expr, b: Expr) -> Expr:
 def idiv(em, a: Expr, b: Expr) -> Expr:
     """IDIV: truncating; x / 0 = -1 (tgsi.rst leaves it open; -1 like llvmpipe
     and UDIV's ~0); INT_MIN / -1 wraps to INT_MIN instead of trapping."""
-    name = per_component_helper(em, "glp_idiv", "int", a.n, "a,b",
-                                "b == 0 ? -1 : ((a == int(0x80000000u) && b == -1) ? a : a / b)")
+    name = per_component_helper(
+        em, "glp_idiv", "int", a.n, "a,b", "b == 0 ? -1 : ((a == int(0x80000000u) && b == -1) ? a : a / b)"
+    )
     return fn(name, a, b)
 
 
 def imod(em, a: Expr, b: Expr) -> Expr:
     """MOD: signed remainder with the sign of the dividend (C's %); x % 0 = -1.
     GLSL's % is undefined for negative operands, so it is built from division."""
-    name = per_component_helper(em, "glp_imod", "int", a.n, "a,b",
-                                "b == 0 ? -1 : ((b == -1) ? 0 : a - b * (a / b))")
+    name = per_component_helper(em, "glp_imod", "int", a.n, "a,b", "b == 0 ? -1 : ((b == -1) ? 0 : a - b * (a / b))")
     return fn(name, a, b)
 
 
@@ -179,6 +203,7 @@ def set_on(a: Expr, o: str, b: Expr, t: str) -> Expr:
 # Handlers
 # ---------------------------------------------------------------------------
 
+
 def _want(em, i: int, types: Sequence, s: int) -> str:
     t = types[s] if s < len(types) else "float"
     return em.untyped_type(i) if t == UNTYPED else t
@@ -186,35 +211,41 @@ def _want(em, i: int, types: Sequence, s: int) -> str:
 
 def handle_comp(formula: Formula):
     """Per-component opcode: formula(em, inst, *srcs) on writemask-wide operands."""
+
     def handler(em, i, inst):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, comps, _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
         em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
+
     return handler
 
 
 def handle_repl(formula: Formula):
     """Scalar opcode: the result is replicated to every written channel."""
+
     def handler(em, i, inst):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, src_positions(inst, s), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
         em.write(i, 0, comps, exact.result(em, i, formula(em, inst, *exact.operands(em, i, srcs))))
+
     return handler
 
 
 def handle_chan(formula: Formula, want: Sequence[str] = ("float",)):
     """Per-channel opcode: formula returns 4 scalar Exprs; the written ones are stored."""
+
     def handler(em, i, inst):
         comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
         _, src_types = em.types(i)
         srcs = [em.src(i, s, (0, 1, 2, 3), _want(em, i, src_types, s)) for s in range(len(inst.srcs))]
         channels = formula(em, inst, *exact.operands(em, i, srcs))
-        if isinstance(channels, Expr):           # a whole vec4 result
+        if isinstance(channels, Expr):  # a whole vec4 result
             em.write(i, 0, comps, exact.result(em, i, swizzle(channels, comps)))
             return
         em.write(i, 0, comps, exact.result(em, i, construct([channels[c] for c in comps], channels[comps[0]].type)))
+
     return handler
 
 
@@ -225,6 +256,7 @@ def _c(v: Expr, k: int) -> Expr:
 F0, F1 = float_literal(0.0), float_literal(1.0)
 
 # -- legacy per-channel formulas (2010 tgsi.rst) -------------------------------------
+
 
 def _lit(em, inst, a):
     x, y, w = _c(a, 0), _c(a, 1), _c(a, 3)
@@ -272,6 +304,7 @@ def _up2h(em, inst, a):
 def _unpack(kind: str):
     """UP2US / UP4B / UP4UB ("TBD" in tgsi.rst): unpack the 16- or 8-bit fields of src.x
     like GLSL's unpackUnorm2x16 / unpackSnorm4x8 / unpackUnorm4x8 (UP2US repeats xy in zw)."""
+
     def formula(em, inst, a):
         x = _c(a, 0).text
         if kind == "UP2US":
@@ -279,32 +312,38 @@ def _unpack(kind: str):
         elif kind == "UP4UB":
             body = "vec4(u & 0xffu, (u >> 8) & 0xffu, (u >> 16) & 0xffu, u >> 24) / 255.0"
         else:
-            body = ("clamp(vec4(ivec4(int(u << 24), int(u << 16), int(u << 8), int(u)) >> 24) / 127.0, "
-                    "-1.0, 1.0)")
+            body = "clamp(vec4(ivec4(int(u << 24), int(u << 16), int(u << 8), int(u)) >> 24) / 127.0, -1.0, 1.0)"
         name = f"glp_{kind.lower()}"
         em.helper(name, f"vec4 {name}(uint u)\n{{\n    return {body};\n}}")
         return call(f"{name}({x})", "float", 4)
+
     return formula
 
 
 def _pack(kind: str):
     """PK2US / PK4B / PK4UB: GLSL's packUnorm2x16 / packSnorm4x8 / packUnorm4x8 arithmetic."""
+
     def formula(em, inst, a):
         if kind == "PK2US":
             body = "uvec2 q = uvec2(roundEven(clamp(v.xy, 0.0, 1.0) * 65535.0));\n    return q.x | (q.y << 16);"
             arg = swizzle(a, (0, 1))
             param = "vec2 v"
         elif kind == "PK4UB":
-            body = ("uvec4 q = uvec4(roundEven(clamp(v, 0.0, 1.0) * 255.0));\n"
-                    "    return q.x | (q.y << 8) | (q.z << 16) | (q.w << 24);")
+            body = (
+                "uvec4 q = uvec4(roundEven(clamp(v, 0.0, 1.0) * 255.0));\n"
+                "    return q.x | (q.y << 8) | (q.z << 16) | (q.w << 24);"
+            )
             arg, param = a, "vec4 v"
         else:
-            body = ("uvec4 q = uvec4(ivec4(roundEven(clamp(v, -1.0, 1.0) * 127.0))) & 0xffu;\n"
-                    "    return q.x | (q.y << 8) | (q.z << 16) | (q.w << 24);")
+            body = (
+                "uvec4 q = uvec4(ivec4(roundEven(clamp(v, -1.0, 1.0) * 127.0))) & 0xffu;\n"
+                "    return q.x | (q.y << 8) | (q.z << 16) | (q.w << 24);"
+            )
             arg, param = a, "vec4 v"
         name = f"glp_{kind.lower()}"
         em.helper(name, f"uint {name}({param})\n{{\n    {body}\n}}")
         return call(f"{name}({arg.text})", "uint", 1)
+
     return formula
 
 
@@ -316,6 +355,7 @@ def _pk2h(em, inst, a):
 def _dp(n):
     def formula(em, inst, a, b, *rest):
         return dot(em, a, b)
+
     return formula
 
 
@@ -347,8 +387,9 @@ def _fma(em, inst, a, b, c):
         name = per_component_helper(em, "glp_fma", "float", a.n, "a,b,c", body)
         return fn(name, a, b, c)
     if legacy:
-        name = per_component_helper(em, "glp_fma_legacy", "float", a.n, "a,b,c",
-                                    "(a == 0.0 || b == 0.0) ? c : fma(a, b, c)")
+        name = per_component_helper(
+            em, "glp_fma_legacy", "float", a.n, "a,b,c", "(a == 0.0 || b == 0.0) ? c : fma(a, b, c)"
+        )
         return fn(name, a, b, c)
     return fn("fma", a, b, c)
 
@@ -356,13 +397,17 @@ def _fma(em, inst, a, b, c):
 def _lrp(em, inst, a, b, c):
     one = splat(F1, a.n)
     if em.shader.property("LEGACY_MATH_RULES", 0):
-        return binop(exact.step(em, inst, legacy_mul(em, a, b)), "+",
-                     exact.step(em, inst, legacy_mul(em, binary(one, "-", a), c), 2))
+        return binop(
+            exact.step(em, inst, legacy_mul(em, a, b)),
+            "+",
+            exact.step(em, inst, legacy_mul(em, binary(one, "-", a), c), 2),
+        )
     if exact.inst_is_exact(em, inst):
         # 'precise' mix() is a*b + (1-a)*c with three roundings (Mesa's exact
         # flrp lowering); the opaque products keep the host from fusing them.
-        return binop(exact.step(em, inst, binop(a, "*", b)), "+",
-                     exact.step(em, inst, binop(binary(one, "-", a), "*", c), 2))
+        return binop(
+            exact.step(em, inst, binop(a, "*", b)), "+", exact.step(em, inst, binop(binary(one, "-", a), "*", c), 2)
+        )
     return fn("mix", c, b, a)
 
 
@@ -392,9 +437,12 @@ def _ddx(name):
             return fn(name, a)
         if em.req.fact("fine_plain_derivatives"):
             return fn(plain, a)
-        raise UnsupportedError(f"{inst.opcode} needs {em.req.describe('derivative_control')}, or a host whose "
-                               f"plain {plain} is fine (host fact fine_plain_derivatives, which glpipe "
-                               f"probes with a draw: not reported for this host)")
+        raise UnsupportedError(
+            f"{inst.opcode} needs {em.req.describe('derivative_control')}, or a host whose "
+            f"plain {plain} is fine (host fact fine_plain_derivatives, which glpipe "
+            f"probes with a draw: not reported for this host)"
+        )
+
     return formula
 
 
@@ -445,6 +493,7 @@ def _vote(func: str):
         else:
             test = f"{func}{suffix}({compare(a, '!=', zero(a.type, 1)).text})"
         return ternary(var(test, "bool", 1), literal("uint", (0xFFFFFFFF,)), literal("uint", (0,)))
+
     return formula
 
 
@@ -462,7 +511,7 @@ def handle_read_invoc(em, i, inst):
     em.write(i, 0, comps, call(f"readInvocationARB({a.text}, {b.text})", a.type, a.n))
 
 
-ALU: Dict[str, Callable] = {
+ALU: dict[str, Callable] = {
     # -- float arithmetic --------------------------------------------------------------
     "ADD": handle_comp(_b("+")),
     "SUB": handle_comp(_b("-")),
@@ -483,7 +532,7 @@ ALU: Dict[str, Callable] = {
     "CMP": handle_comp(_cmp),
     "CND": handle_comp(_cnd),
     "CLAMP": handle_comp(_f("clamp")),
-    "LDEXP": handle_comp(_int_op),        # ldexp or the GLSL 3.30 helper (int_emul.INT_OPS)
+    "LDEXP": handle_comp(_int_op),  # ldexp or the GLSL 3.30 helper (int_emul.INT_OPS)
     "DDX": handle_comp(_ddx("dFdx")),
     "DDY": handle_comp(_ddx("dFdy")),
     "DDX_FINE": handle_comp(_ddx("dFdxFine")),
@@ -618,7 +667,25 @@ def handle_read_helper(em, i, inst):
     em.write(i, 0, comps, ternary(var(test, "bool", 1), literal("uint", (0xFFFFFFFF,)), literal("uint", (0,))))
 
 
-ALU.update({"READ_INVOC": handle_read_invoc, "BALLOT": handle_ballot, "CLOCK": handle_clock, "READ_HELPER": handle_read_helper})
+ALU.update(
+    {"READ_INVOC": handle_read_invoc, "BALLOT": handle_ballot, "CLOCK": handle_clock, "READ_HELPER": handle_read_helper}
+)
 
-__all__ = ["ALU", "binop", "fn", "conv", "compare", "select", "zero", "per_component_helper", "udiv",
-           "umod", "idiv", "imod", "legacy_mul", "handle_comp", "handle_repl", "handle_chan"]
+__all__ = [
+    "ALU",
+    "binop",
+    "fn",
+    "conv",
+    "compare",
+    "select",
+    "zero",
+    "per_component_helper",
+    "udiv",
+    "umod",
+    "idiv",
+    "imod",
+    "legacy_mul",
+    "handle_comp",
+    "handle_repl",
+    "handle_chan",
+]

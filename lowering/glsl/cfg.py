@@ -16,8 +16,8 @@ subroutine are unreachable and ignored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import ShaderValidationError, UnsupportedError
 from ..ir import Instruction
@@ -27,16 +27,16 @@ from ..ir import Instruction
 class Structure:
     """Matched blocks of an instruction list (indices into it)."""
 
-    else_of: Dict[int, int] = field(default_factory=dict)      # IF -> ELSE
-    endif_of: Dict[int, int] = field(default_factory=dict)     # IF/ELSE -> ENDIF
-    endloop_of: Dict[int, int] = field(default_factory=dict)   # BGNLOOP -> ENDLOOP
-    bgnloop_of: Dict[int, int] = field(default_factory=dict)   # ENDLOOP -> BGNLOOP
-    endswitch_of: Dict[int, int] = field(default_factory=dict)  # SWITCH -> ENDSWITCH
-    cases_of: Dict[int, List[int]] = field(default_factory=dict)  # SWITCH -> CASE/DEFAULT indices
-    breaks_to: Dict[int, int] = field(default_factory=dict)    # BRK/BREAKC -> BGNLOOP or SWITCH
-    continues_to: Dict[int, int] = field(default_factory=dict)  # CONT -> BGNLOOP
-    subroutines: Dict[int, int] = field(default_factory=dict)  # BGNSUB -> ENDSUB
-    main_end: int = 0                                          # index one past main's last instruction
+    else_of: dict[int, int] = field(default_factory=dict)  # IF -> ELSE
+    endif_of: dict[int, int] = field(default_factory=dict)  # IF/ELSE -> ENDIF
+    endloop_of: dict[int, int] = field(default_factory=dict)  # BGNLOOP -> ENDLOOP
+    bgnloop_of: dict[int, int] = field(default_factory=dict)  # ENDLOOP -> BGNLOOP
+    endswitch_of: dict[int, int] = field(default_factory=dict)  # SWITCH -> ENDSWITCH
+    cases_of: dict[int, list[int]] = field(default_factory=dict)  # SWITCH -> CASE/DEFAULT indices
+    breaks_to: dict[int, int] = field(default_factory=dict)  # BRK/BREAKC -> BGNLOOP or SWITCH
+    continues_to: dict[int, int] = field(default_factory=dict)  # CONT -> BGNLOOP
+    subroutines: dict[int, int] = field(default_factory=dict)  # BGNSUB -> ENDSUB
+    main_end: int = 0  # index one past main's last instruction
 
     def sub_of_label(self, label: int) -> int:
         """The BGNSUB index a ``CAL :label`` calls."""
@@ -50,8 +50,8 @@ class Structure:
 def analyse(insts: Sequence[Instruction]) -> Structure:
     """Match the blocks of ``insts``; raises ShaderValidationError on broken nesting."""
     st = Structure()
-    stack: List[Tuple[str, int]] = []
-    main_end: Optional[int] = None
+    stack: list[tuple[str, int]] = []
+    main_end: int | None = None
     for i, inst in enumerate(insts):
         op = inst.opcode
         if op in ("IF", "UIF"):
@@ -96,8 +96,7 @@ def analyse(insts: Sequence[Instruction]) -> Structure:
         elif op == "ENDSUB":
             kind, start = _pop(stack, "sub", i, op)
             st.subroutines[start] = i
-        elif op == "END" and main_end is None and not any(k == "sub" for k, _ in stack) \
-                and not stack:
+        elif op == "END" and main_end is None and not any(k == "sub" for k, _ in stack) and not stack:
             main_end = i
     if stack:
         kind, start = stack[-1]
@@ -118,7 +117,7 @@ def _pop(stack, kind: str, i: int, op: str):
     return entry
 
 
-def successors(insts: Sequence[Instruction], st: Structure, i: int) -> Tuple[int, ...]:
+def successors(insts: Sequence[Instruction], st: Structure, i: int) -> tuple[int, ...]:
     """Instruction indices control may reach right after instruction ``i``
     (``len(insts)`` stands for the program exit)."""
     op = insts[i].opcode
@@ -152,12 +151,13 @@ def _after_break(insts, st: Structure, target: int) -> int:
     return st.endloop_of[target] + 1
 
 
-def reaching_definitions(insts: Sequence[Instruction], st: Structure, end: int,
-                         gen: Sequence[int], kill: Sequence[int]) -> List[int]:
+def reaching_definitions(
+    insts: Sequence[Instruction], st: Structure, end: int, gen: Sequence[int], kill: Sequence[int]
+) -> list[int]:
     """Bitsets of the definitions reaching the *start* of each instruction of
     ``insts[0:end]`` (classic forward data flow; ``gen``/``kill`` are per
     instruction bitsets over definition ids, Python ints)."""
-    preds: List[Set[int]] = [set() for _ in range(end + 1)]
+    preds: list[set[int]] = [set() for _ in range(end + 1)]
     for i in range(end):
         for s in successors(insts, st, i):
             preds[min(s, end)].add(i)
@@ -185,19 +185,20 @@ def reaching_definitions(insts: Sequence[Instruction], st: Structure, end: int,
 
 def call_graph_is_acyclic(insts: Sequence[Instruction], st: Structure) -> None:
     """Raise UnsupportedError when subroutines call themselves (GLSL has no recursion)."""
-    calls: Dict[int, Set[int]] = {s: set() for s in st.subroutines}
+    calls: dict[int, set[int]] = {s: set() for s in st.subroutines}
     for start, end in st.subroutines.items():
         for i in range(start + 1, end):
             if insts[i].opcode == "CAL" and insts[i].label is not None:
                 calls[start].add(st.sub_of_label(insts[i].label))
-    state: Dict[int, int] = {}
+    state: dict[int, int] = {}
 
-    def visit(node: int, path: List[int]) -> None:
+    def visit(node: int, path: list[int]) -> None:
         state[node] = 1
         for nxt in calls.get(node, ()):
             if state.get(nxt) == 1:
                 raise UnsupportedError(
-                    f"CAL: subroutine at instruction {nxt} is called recursively; GLSL has no recursion")
+                    f"CAL: subroutine at instruction {nxt} is called recursively; GLSL has no recursion"
+                )
             if state.get(nxt) is None:
                 visit(nxt, path + [nxt])
         state[node] = 2

@@ -9,13 +9,12 @@ list again.  It also holds the table of image formats GLSL can name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
 
 from ..errors import UnsupportedError
 from ..ir import Declaration, Shader
 
 # PIPE_FORMAT_* of an image declaration -> (GLSL layout format, base type).
-IMAGE_FORMATS: Dict[str, Tuple[str, str]] = {
+IMAGE_FORMATS: dict[str, tuple[str, str]] = {
     "PIPE_FORMAT_R32G32B32A32_FLOAT": ("rgba32f", "float"),
     "PIPE_FORMAT_R16G16B16A16_FLOAT": ("rgba16f", "float"),
     "PIPE_FORMAT_R32G32_FLOAT": ("rg32f", "float"),
@@ -81,17 +80,17 @@ class Decls:
     def __init__(self, shader: Shader):
         self.shader = shader
         self.processor = shader.processor
-        self.inputs: Dict[int, Declaration] = {}
-        self.outputs: Dict[int, Declaration] = {}
-        self.system_values: Dict[int, Declaration] = {}
-        self.sviews: Dict[int, Declaration] = {}
-        self.samplers: Dict[int, Declaration] = {}
-        self.images: Dict[int, Declaration] = {}
-        self.buffers: Dict[int, Declaration] = {}
-        self.memories: Dict[int, Declaration] = {}
-        self.hwatomics: List[Declaration] = []
-        self.const_sizes: Dict[int, int] = {}
-        self.temp_arrays: Dict[int, TempArray] = {}
+        self.inputs: dict[int, Declaration] = {}
+        self.outputs: dict[int, Declaration] = {}
+        self.system_values: dict[int, Declaration] = {}
+        self.sviews: dict[int, Declaration] = {}
+        self.samplers: dict[int, Declaration] = {}
+        self.images: dict[int, Declaration] = {}
+        self.buffers: dict[int, Declaration] = {}
+        self.memories: dict[int, Declaration] = {}
+        self.hwatomics: list[Declaration] = []
+        self.const_sizes: dict[int, int] = {}
+        self.temp_arrays: dict[int, TempArray] = {}
         self.num_temps = 0
         self.num_addrs = 0
         for decl in shader.declarations:
@@ -114,9 +113,16 @@ class Decls:
         if file == "ADDR":
             self.num_addrs = max(self.num_addrs, decl.last + 1)
             return
-        table = {"IN": self.inputs, "OUT": self.outputs, "SV": self.system_values,
-                 "SVIEW": self.sviews, "SAMP": self.samplers, "IMAGE": self.images,
-                 "BUFFER": self.buffers, "MEMORY": self.memories}.get(file)
+        table = {
+            "IN": self.inputs,
+            "OUT": self.outputs,
+            "SV": self.system_values,
+            "SVIEW": self.sviews,
+            "SAMP": self.samplers,
+            "IMAGE": self.images,
+            "BUFFER": self.buffers,
+            "MEMORY": self.memories,
+        }.get(file)
         if table is None:
             return
         for index in range(decl.first, decl.last + 1):
@@ -124,24 +130,24 @@ class Decls:
 
     # -- semantics ---------------------------------------------------------------
     @staticmethod
-    def semantic_of(decl: Declaration, index: int) -> Tuple[Optional[str], int]:
+    def semantic_of(decl: Declaration, index: int) -> tuple[str | None, int]:
         """(semantic name, semantic index) of register ``index`` of a (range) declaration:
         the semantic index grows with the register index inside a range."""
         if decl.semantic is None:
             return None, 0
         return decl.semantic, decl.semantic_index + (index - decl.first)
 
-    def input_semantic(self, index: int) -> Tuple[Optional[str], int]:
+    def input_semantic(self, index: int) -> tuple[str | None, int]:
         """(semantic, index) of IN[index] ((None, 0) for VS inputs)."""
         decl = self.inputs.get(index)
         return self.semantic_of(decl, index) if decl else (None, 0)
 
-    def output_semantic(self, index: int) -> Tuple[Optional[str], int]:
+    def output_semantic(self, index: int) -> tuple[str | None, int]:
         """(semantic, index) of OUT[index]."""
         decl = self.outputs.get(index)
         return self.semantic_of(decl, index) if decl else (None, 0)
 
-    def sv_semantic(self, index: int) -> Optional[str]:
+    def sv_semantic(self, index: int) -> str | None:
         """Semantic name of SV[index]."""
         decl = self.system_values.get(index)
         return decl.semantic if decl else None
@@ -154,12 +160,12 @@ class Decls:
             return "float"
         return RETURN_TYPE_BASE.get(decl.return_types[0], "float")
 
-    def sview_target(self, index: int) -> Optional[str]:
+    def sview_target(self, index: int) -> str | None:
         """Texture target of SVIEW[index], or None."""
         decl = self.sviews.get(index)
         return decl.target if decl else None
 
-    def image_format(self, index: int, fallback: Optional[str] = None) -> Optional[str]:
+    def image_format(self, index: int, fallback: str | None = None) -> str | None:
         """PIPE_FORMAT_* of IMAGE[index] (declaration first, then the instruction's)."""
         decl = self.images.get(index)
         fmt = decl.image_format if decl is not None else None
@@ -167,7 +173,7 @@ class Decls:
             fmt = fallback
         return None if fmt in (None, "PIPE_FORMAT_NONE") else fmt
 
-    def image_base_type(self, index: int, fallback_format: Optional[str] = None) -> str:
+    def image_base_type(self, index: int, fallback_format: str | None = None) -> str:
         """Base type of texels of IMAGE[index] (float for unknown formats)."""
         fmt = self.image_format(index, fallback_format)
         if fmt is None:
@@ -176,7 +182,7 @@ class Decls:
             raise UnsupportedError(f"IMAGE[{index}] format {fmt} has no GLSL image format qualifier")
         return IMAGE_FORMATS[fmt][1]
 
-    def image_target(self, index: int, fallback: Optional[str] = None) -> Optional[str]:
+    def image_target(self, index: int, fallback: str | None = None) -> str | None:
         """Texture target of IMAGE[index]."""
         decl = self.images.get(index)
         return decl.target if decl is not None and decl.target else fallback
@@ -191,21 +197,20 @@ class Decls:
         decl = self.memories.get(index)
         if decl is not None:
             return decl.memory_type or "GLOBAL"
-        if any((d.memory_type or "GLOBAL") == "SHARED" for d in self.memories.values()) \
-                or self.processor == "COMP":
+        if any((d.memory_type or "GLOBAL") == "SHARED" for d in self.memories.values()) or self.processor == "COMP":
             return "SHARED"
         return "GLOBAL"
 
-    def hwatomic_buffers(self) -> Dict[int, int]:
+    def hwatomic_buffers(self) -> dict[int, int]:
         """HWATOMIC buffer -> number of counters used (highest index + 1)."""
-        out: Dict[int, int] = {}
+        out: dict[int, int] = {}
         for decl in self.hwatomics:
             buf = decl.dimension or 0
             out[buf] = max(out.get(buf, 0), decl.last + 1)
         return out
 
     # -- temporaries ---------------------------------------------------------------
-    def array_of_temp(self, index: int, array_id: int = 0) -> Optional[TempArray]:
+    def array_of_temp(self, index: int, array_id: int = 0) -> TempArray | None:
         """The declared TEMP array containing TEMP[index] (by id if given)."""
         if array_id and array_id in self.temp_arrays:
             return self.temp_arrays[array_id]
@@ -214,7 +219,7 @@ class Decls:
                 return arr
         return None
 
-    def immediate_words(self, index: int) -> Tuple[int, int, int, int]:
+    def immediate_words(self, index: int) -> tuple[int, int, int, int]:
         """The four raw words of IMM[index]."""
         return self.shader.immediates[index].words
 

@@ -11,8 +11,8 @@ handler API of ``Emitter`` and the layout of the result: docs/lowering.md
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import opcodes
 from ..bindings import BindingLayout
@@ -22,14 +22,14 @@ from ..parser import parse
 from ..validate import ShaderInfo, validate
 from . import cfg, passes
 from .decls import Decls
-from .exprs import (Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name,
-                    var)
+from .exprs import Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name, var
 from .exprs import negate as negated
-from .requirements import Requirements
 from .reflection import ConstantBufferInfo, Reflection
+from .requirements import Requirements
 from .signatures import UNTYPED, operand_types
 from .stages import IOMap, semantic_type, stage_layout
-from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK, declaration as sysvals_declaration
+from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK
+from .sysval_block import declaration as sysvals_declaration
 from .types import RegisterPlan, array_id_of, plan_registers
 from .variant import VariantKey
 from .views import ComponentView, VectorView
@@ -43,10 +43,15 @@ def _is_simple(text: str) -> bool:
 
 
 GLSL_VERSIONS = (330, 400, 410, 420, 430, 440, 450, 460)
-STAGE_PREFIX = {"VERT": "vs", "TESS_CTRL": "tcs", "TESS_EVAL": "tes", "GEOM": "gs", "FRAG": "fs",
-                "COMP": "cs"}
-GL_SHADER_TYPES = {"VERT": 0x8B31, "FRAG": 0x8B30, "GEOM": 0x8DD9, "TESS_CTRL": 0x8E88,
-                   "TESS_EVAL": 0x8E87, "COMP": 0x91B9}
+STAGE_PREFIX = {"VERT": "vs", "TESS_CTRL": "tcs", "TESS_EVAL": "tes", "GEOM": "gs", "FRAG": "fs", "COMP": "cs"}
+GL_SHADER_TYPES = {
+    "VERT": 0x8B31,
+    "FRAG": 0x8B30,
+    "GEOM": 0x8DD9,
+    "TESS_CTRL": 0x8E88,
+    "TESS_EVAL": 0x8E87,
+    "COMP": 0x91B9,
+}
 INDENT = "    "
 
 
@@ -64,9 +69,15 @@ class GLSLShader:
         return GL_SHADER_TYPES[self.stage]
 
 
-def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 330, key: Optional[VariantKey] = None,
-            extensions=frozenset(), bindings: Optional[BindingLayout] = None,
-            req_local_mem: Optional[int] = None, host_facts=frozenset()) -> GLSLShader:
+def to_glsl(
+    text_or_shader: str | Shader | ShaderInfo,
+    glsl_version: int = 330,
+    key: VariantKey | None = None,
+    extensions=frozenset(),
+    bindings: BindingLayout | None = None,
+    req_local_mem: int | None = None,
+    host_facts=frozenset(),
+) -> GLSLShader:
     """Lower TGSI (text, a parsed ``Shader``, or the ``ShaderInfo`` that
     ``validate`` returned for one, which is not validated again) to GLSL
     ``glsl_version``.
@@ -84,28 +95,37 @@ def to_glsl(text_or_shader: Union[str, Shader, ShaderInfo], glsl_version: int = 
     if glsl_version not in GLSL_VERSIONS:
         raise InvalidArgumentError(f"glsl_version must be one of {GLSL_VERSIONS}, not {glsl_version!r}")
     if isinstance(text_or_shader, ShaderInfo) and text_or_shader.shader is not None:
-        info = text_or_shader                   # validated once, by whoever made the record
+        info = text_or_shader  # validated once, by whoever made the record
     elif isinstance(text_or_shader, str):
         info = validate(parse(text_or_shader))
     elif isinstance(text_or_shader, Shader):
         info = validate(text_or_shader)
     else:
-        raise InvalidArgumentError("to_glsl takes TGSI text, a lowering.Shader or the ShaderInfo validate() "
-                                   f"returned, not {type(text_or_shader).__name__}")
+        raise InvalidArgumentError(
+            "to_glsl takes TGSI text, a lowering.Shader or the ShaderInfo validate() "
+            f"returned, not {type(text_or_shader).__name__}"
+        )
     key = key if key is not None else VariantKey()
     if not isinstance(key, VariantKey):
         raise InvalidArgumentError(f"key must be a VariantKey, not {type(key).__name__}")
     layout = bindings if bindings is not None else BindingLayout.default_for(glsl_version, extensions)
-    return Emitter(info, glsl_version, key, frozenset(extensions), layout, req_local_mem,
-                   frozenset(host_facts)).run()
+    return Emitter(info, glsl_version, key, frozenset(extensions), layout, req_local_mem, frozenset(host_facts)).run()
 
 
 class Emitter:
     """State of one lowering (docs/lowering.md "Module map" has the handler API)."""
 
-    def __init__(self, info: ShaderInfo, glsl_version: int, key: VariantKey, extensions, layout: BindingLayout,
-                 req_local_mem: Optional[int], host_facts=frozenset()):
-        self.info = info                         # validate()'s record: the shader is well formed
+    def __init__(
+        self,
+        info: ShaderInfo,
+        glsl_version: int,
+        key: VariantKey,
+        extensions,
+        layout: BindingLayout,
+        req_local_mem: int | None,
+        host_facts=frozenset(),
+    ):
+        self.info = info  # validate()'s record: the shader is well formed
         shader = self.shader = info.shader
         self.proc = shader.processor
         self.prefix = STAGE_PREFIX[self.proc]
@@ -117,36 +137,39 @@ class Emitter:
         self.insts: Sequence[Instruction] = shader.instructions
         self.structure = cfg.analyse(self.insts)
         cfg.call_graph_is_acyclic(self.insts, self.structure)
-        self.fbfetch_outputs = {inst.srcs[0].index for inst in self.insts
-                                if inst.opcode == "FBFETCH" and inst.srcs and inst.srcs[0].file == "OUT"}
+        self.fbfetch_outputs = {
+            inst.srcs[0].index
+            for inst in self.insts
+            if inst.opcode == "FBFETCH" and inst.srcs and inst.srcs[0].file == "OUT"
+        }
         self.plan: RegisterPlan = plan_registers(shader, self.decls, self.insts, self.structure, self._fixed_type)
         self.io = IOMap(self)
-        self.lines: List[str] = []
+        self.lines: list[str] = []
         self.indent = 1
         self._tmp = 0
-        self.helpers: Dict[str, str] = {}
-        self.resource_decls: List[str] = []
+        self.helpers: dict[str, str] = {}
+        self.resource_decls: list[str] = []
         self._resource_seen = set()
-        self.global_decls: List[str] = []
+        self.global_decls: list[str] = []
         self.sysvals_used = False
-        self.const_buffers: Dict[int, ConstantBufferInfo] = {}
+        self.const_buffers: dict[int, ConstantBufferInfo] = {}
         self.writes_depth = False
         self.uses_discard = False
         self.streams = set()
-        self.prologue: List[str] = []
-        self.pass_state: Dict[str, object] = {}      # scratch of the variant passes (passes/__init__.py)
+        self.prologue: list[str] = []
+        self.pass_state: dict[str, object] = {}  # scratch of the variant passes (passes/__init__.py)
         self.in_subroutine = False
-        self.switch_stack: List[dict] = []
+        self.switch_stack: list[dict] = []
         # Filled by texture.py / memory.py.
         self.samplers = []
         self.shader_buffers = []
         self.images = []
         self.atomic_buffers = []
         self.shared_size = 0
-        self.uniform_block_bindings: Dict[str, int] = {}
-        self.storage_block_bindings: Dict[str, int] = {}
-        self.sampler_units: Dict[str, int] = {}
-        self.image_units: Dict[str, int] = {}
+        self.uniform_block_bindings: dict[str, int] = {}
+        self.storage_block_bindings: dict[str, int] = {}
+        self.sampler_units: dict[str, int] = {}
+        self.image_units: dict[str, int] = {}
         self._block_size = None
 
     # -- small services ----------------------------------------------------------
@@ -188,19 +211,20 @@ class Emitter:
         """True when ``layout(binding = n)`` may be written (GLSL 420)."""
         return self.req.core("binding_qualifier")
 
-    def block_size(self) -> Optional[Tuple[int, int, int]]:
+    def block_size(self) -> tuple[int, int, int] | None:
         """The compute block size (properties, else VariantKey.cs_block_size); None
         when it is variable (GL_ARB_compute_variable_group_size)."""
         if self._block_size is None:
-            props = tuple(self.shader.property(f"CS_FIXED_BLOCK_{d}", 0) or 0
-                          for d in ("WIDTH", "HEIGHT", "DEPTH"))
+            props = tuple(self.shader.property(f"CS_FIXED_BLOCK_{d}", 0) or 0 for d in ("WIDTH", "HEIGHT", "DEPTH"))
             if all(props):
                 self._block_size = props
             elif self.key.cs_block_size:
                 self._block_size = tuple(self.key.cs_block_size)
             else:
-                self.req.need("compute_variable_group_size",
-                              "a compute shader without CS_FIXED_BLOCK_* (or VariantKey.cs_block_size)")
+                self.req.need(
+                    "compute_variable_group_size",
+                    "a compute shader without CS_FIXED_BLOCK_* (or VariantKey.cs_block_size)",
+                )
                 self._block_size = ()
         return self._block_size or None
 
@@ -213,7 +237,7 @@ class Emitter:
         return operand_types(self.insts[i], self.decls)
 
     # -- type of registers -------------------------------------------------------
-    def _fixed_type(self, reg) -> Optional[str]:
+    def _fixed_type(self, reg) -> str | None:
         """Type of a non-TEMP register fixed by its declaration (for type inference);
         None for IMM and CONST, which follow their users."""
         if reg.file == "IN" and self.proc != "VERT":
@@ -236,8 +260,9 @@ class Emitter:
         if reg.file == "ADDR":
             return "int"
         if reg.file == "IMM":
-            return {"FLT32": "float", "INT32": "int", "UINT32": "uint"}.get(self.decls.immediate_type(reg.index),
-                                                                             "uint")
+            return {"FLT32": "float", "INT32": "int", "UINT32": "uint"}.get(
+                self.decls.immediate_type(reg.index), "uint"
+            )
         if reg.file == "CONST":
             return self.plan.const_types.get(reg.dimension or 0, "float")
         if reg.file in ("IN", "OUT", "SV") and reg.indirect is None:
@@ -283,8 +308,10 @@ class Emitter:
         t, n = value.type, value.n
         if absolute:
             if value.words is not None and t in ("float", "int"):
-                words = [w & 0x7FFFFFFF if t == "float" else (abs(w - (1 << 32)) if w & 0x80000000 else w)
-                         for w in value.words]
+                words = [
+                    w & 0x7FFFFFFF if t == "float" else (abs(w - (1 << 32)) if w & 0x80000000 else w)
+                    for w in value.words
+                ]
                 value = literal(t, words)
             elif t == "uint":
                 value = call(f"{type_name('uint', n)}(abs({type_name('int', n)}({value.text})))", t, n)
@@ -329,7 +356,7 @@ class Emitter:
         vec = view.read_vector(comps)
         if vec is not None:
             return bitcast(vec, want)
-        if len(set(comps)) == 1 and len(comps) > 1:     # .xxxx of a scalar built-in
+        if len(set(comps)) == 1 and len(comps) > 1:  # .xxxx of a scalar built-in
             return splat(bitcast(view.read_parts(comps[:1])[0], want), len(comps))
         parts = [bitcast(p, want) for p in view.read_parts(comps)]
         return construct(parts, want)
@@ -354,23 +381,21 @@ class Emitter:
             aid = self.plan.array_of_register.get(ind.index)
             if aid is not None:
                 arr = self.plan.arrays[aid]
-                addr = bitcast(var(f"{arr.name}[{ind.index - arr.first}].{'xyzw'[ind.component]}", arr.type, 1),
-                               "int")
+                addr = bitcast(var(f"{arr.name}[{ind.index - arr.first}].{'xyzw'[ind.component]}", arr.type, 1), "int")
             else:
                 v = self.plan.var((i, kind, n), ind.index)
                 addr = bitcast(var(f"{v.name}.{'xyzw'[ind.component]}", v.type, 1), "int")
         elif ind.file == "IMM":
             addr = literal("int", (self.decls.immediate_words(ind.index)[ind.component],))
         else:
-            raise UnsupportedError(f"indirect addressing through {ind.file} is not supported "
-                                   f"(only ADDR, TEMP and IMM)")
+            raise UnsupportedError(f"indirect addressing through {ind.file} is not supported (only ADDR, TEMP and IMM)")
         if addr.words is not None:
             return literal("int", ((addr.words[0] + base) & 0xFFFFFFFF,))
         if base == 0:
             return addr
         return binary(addr, "+" if base > 0 else "-", literal("int", (abs(base),)))
 
-    def _vertex_text(self, i: int, kind: str, n: int, reg) -> Optional[str]:
+    def _vertex_text(self, i: int, kind: str, n: int, reg) -> str | None:
         """GLSL text of the vertex (dimension) index of a 2D IN/OUT operand."""
         if reg.dimension is None:
             return None
@@ -391,7 +416,7 @@ class Emitter:
             vertex = "gl_InvocationID" if vertex is not None else None
         return self.io.output_view(reg.index, vertex)
 
-    def _io_range(self, reg) -> List[int]:
+    def _io_range(self, reg) -> list[int]:
         """Registers an indirect IN/OUT access may reach: those of its ARRAY(id)
         declarations, or (no id) every declared register of the file."""
         aid = reg.indirect.array_id if reg.indirect is not None else 0
@@ -409,12 +434,16 @@ class Emitter:
         params = "int index" + (", int vertex" if vertex is not None else "")
         cases = []
         for r in regs:
-            view = (self.io.input_view(r, "vertex" if vertex is not None else None) if reg.file == "IN"
-                    else self.io.output_view(r, "vertex" if vertex is not None else None))
+            view = (
+                self.io.input_view(r, "vertex" if vertex is not None else None)
+                if reg.file == "IN"
+                else self.io.output_view(r, "vertex" if vertex is not None else None)
+            )
             cases.append(f"    case {r}: return {self.read_view(view, (0, 1, 2, 3), 'uint').text};")
         body = "\n".join(cases)
-        self.helper(name, f"uvec4 {name}({params})\n{{\n    switch (index) {{\n{body}\n    }}\n"
-                          f"    return uvec4(0u);\n}}")
+        self.helper(
+            name, f"uvec4 {name}({params})\n{{\n    switch (index) {{\n{body}\n    }}\n    return uvec4(0u);\n}}"
+        )
         args = idx.text + (f", {vertex}" if vertex is not None else "")
         return bitcast(swizzle(call(f"{name}({args})", "uint", 4), comps), want)
 
@@ -422,8 +451,11 @@ class Emitter:
         """Components of a CONST operand in the buffer's declared type."""
         buf = reg.dimension or 0
         if reg.dim_indirect is not None:
-            idx = self.index_expr(i, kind + "i", n, reg.indirect, reg.index) if reg.indirect is not None \
+            idx = (
+                self.index_expr(i, kind + "i", n, reg.indirect, reg.index)
+                if reg.indirect is not None
                 else literal("int", (reg.index,))
+            )
             bufidx = self.index_expr(i, kind + "d", n, reg.dim_indirect, buf)
             name = self._const_switch()
             return swizzle(call(f"{name}({bufidx.text}, {idx.text})", "uint", 4), comps)
@@ -444,14 +476,14 @@ class Emitter:
             raise InvalidArgumentError(f"CONST[{buf}][...] is used but buffer {buf} is not declared")
         limit = self.layout.limits.max_uniform_block_size // 16
         if size > limit:
-            raise UnsupportedError(f"constant buffer {buf} declares {size} vec4s; the host's "
-                                   f"GL_MAX_UNIFORM_BLOCK_SIZE allows {limit}")
+            raise UnsupportedError(
+                f"constant buffer {buf} declares {size} vec4s; the host's GL_MAX_UNIFORM_BLOCK_SIZE allows {limit}"
+            )
         binding = self.layout.ubo_binding(self.proc, buf)
         block = f"glp_{self.prefix}_cb{buf}"
         ctype = type_name(self.plan.const_types.get(buf, "float"), 4)
         qual = f", binding = {binding}" if self.binding_qualifier() else ""
-        self.declare(f"layout(std140{qual}) uniform {block}\n{{\n    {ctype} c[{size}];\n}} {instance};",
-                     "ubo", buf)
+        self.declare(f"layout(std140{qual}) uniform {block}\n{{\n    {ctype} c[{size}];\n}} {instance};", "ubo", buf)
         self.const_buffers[buf] = ConstantBufferInfo(buf, size, block, binding)
         self.uniform_block_bindings[block] = binding
         return instance
@@ -465,8 +497,10 @@ class Emitter:
             ctype = self.plan.const_types.get(buf, "float")
             cases.append(f"    case {buf}: return {bitcast(var(f'{block}.c[index]', ctype, 4), 'uint').text};")
         body = "\n".join(cases)
-        self.helper(name, f"uvec4 {name}(int block, int index)\n{{\n    switch (block) {{\n{body}\n    }}\n"
-                          f"    return uvec4(0u);\n}}")
+        self.helper(
+            name,
+            f"uvec4 {name}(int block, int index)\n{{\n    switch (block) {{\n{body}\n    }}\n    return uvec4(0u);\n}}",
+        )
         return name
 
     def _declare_immediate_array(self) -> None:
@@ -483,12 +517,16 @@ class Emitter:
         positions = (0, 1) if lane == 0 else (2, 3)
         if reg.file == "IMM" and reg.indirect is None:
             from .exprs import double_literal, int64_literal
+
             words = self.decls.immediate_words(reg.index)
             lo, hi = words[reg.swizzle[positions[0]]], words[reg.swizzle[positions[1]]]
             value = double_literal(lo, hi) if want == "double" else int64_literal(lo, hi, want)
         else:
-            pair = self.src(i, s, positions, "uint") if not (reg.negate or reg.absolute) else \
-                self.read_register(i, "s", s, reg, tuple(reg.swizzle[p] for p in positions), "uint")
+            pair = (
+                self.src(i, s, positions, "uint")
+                if not (reg.negate or reg.absolute)
+                else self.read_register(i, "s", s, reg, tuple(reg.swizzle[p] for p in positions), "uint")
+            )
             func = {"double": "packDouble2x32", "uint64": "packUint2x32", "int64": "packInt2x32"}[want]
             arg = pair.text if want != "int64" else bitcast(pair, "int").text
             value = call(f"{func}({arg})", want, 1)
@@ -529,7 +567,7 @@ class Emitter:
             value = var(name, value.type, value.n)
         if dst.file == "OUT" and dst.indirect is None:
             view = self.io_view(i, "d", d, dst)
-            if isinstance(view, ComponentView):        # scatter: a scalar stays a scalar
+            if isinstance(view, ComponentView):  # scatter: a scalar stays a scalar
                 self.store_view(view, comps, value)
                 return
         if value.n == 1 and len(comps) > 1:
@@ -560,8 +598,9 @@ class Emitter:
                 raise InvalidArgumentError(f"{view.text} is read-only")
             self.line(f"{view.lvalue(comps)} = {bitcast(value, view.type).text};")
             return
-        targets = [(k, view.entries[c]) for k, c in enumerate(comps)
-                   if view.entries[c] is not None and view.entries[c].lvalue]
+        targets = [
+            (k, view.entries[c]) for k, c in enumerate(comps) if view.entries[c] is not None and view.entries[c].lvalue
+        ]
         if not targets:
             return
         if len(targets) > 1 and value.words is None and value.parts is None and not _is_simple(value.text):
@@ -596,6 +635,7 @@ class Emitter:
         """Emit instructions ``start`` .. ``end - 1`` (subroutine bodies are skipped:
         they become functions of their own)."""
         from .handlers import HANDLERS
+
         i = start
         while i < end:
             inst = self.insts[i]
@@ -612,17 +652,16 @@ class Emitter:
                 if inst.opcode not in str(exc):
                     exc = UnsupportedError(f"{inst.opcode}: {exc}")
                 if getattr(exc, "line", None) is None:
-                    exc.line = inst.line          # source line, for the CLI's FILE:line
+                    exc.line = inst.line  # source line, for the CLI's FILE:line
                 raise exc from None
 
-    def epilogue(self) -> List[str]:
+    def epilogue(self) -> list[str]:
         """Statements run before main returns (variant passes, color broadcast,
         window-space position)."""
-        out: List[str] = []
+        out: list[str] = []
         if self.proc == "FRAG":
-            out += passes.fragment_end(self)         # clamp, alpha test: before the broadcast copies
-        if self.proc == "FRAG" and self.shader.property("FS_COLOR0_WRITES_ALL_CBUFS", 0) \
-                and 0 in self.io.color_outputs:
+            out += passes.fragment_end(self)  # clamp, alpha test: before the broadcast copies
+        if self.proc == "FRAG" and self.shader.property("FS_COLOR0_WRITES_ALL_CBUFS", 0) and 0 in self.io.color_outputs:
             src = self.io.color_outputs[0]
             src_type = self.key.color_type(0)
             for cbuf in range(1, max(self.key.nr_cbufs, 1)):
@@ -639,7 +678,7 @@ class Emitter:
                 f" * gl_Position.w;",
             ]
         if self.proc in ("VERT", "TESS_EVAL"):
-            out += passes.vertex_end(self)           # a GS runs these before each EmitVertex (flow.py)
+            out += passes.vertex_end(self)  # a GS runs these before each EmitVertex (flow.py)
         return out
 
     def _broadcast_output(self, cbuf: int) -> str:
@@ -665,14 +704,14 @@ class Emitter:
         passes.declare(self)
         passes.prologue(self)
         # Main body.
-        body_main: List[str] = []
+        body_main: list[str] = []
         self.lines = body_main
         self.indent = 1
         self.emit_range(0, st.main_end)
         for text in self.epilogue():
             self.line(text)
         # Subroutines.
-        functions: List[str] = []
+        functions: list[str] = []
         for start, end in sorted(st.subroutines.items()):
             self.lines = []
             self.indent = 1
@@ -682,8 +721,8 @@ class Emitter:
             functions.append(f"void glp_sub_{start}()\n{{\n" + "\n".join(self.lines) + "\n}")
         return self._assemble(layout_lines, body_main, functions)
 
-    def _register_declarations(self) -> List[str]:
-        decls: List[str] = []
+    def _register_declarations(self) -> list[str]:
+        decls: list[str] = []
         precise_ok = self.req.has("precise")
 
         def qual(precise: bool) -> str:
@@ -694,11 +733,11 @@ class Emitter:
 
         for v in self.plan.variables:
             decls.append(f"{qual(v.precise)}{type_name(v.type, 4)} {v.name};")
-        for aid, arr in sorted(self.plan.arrays.items()):
+        for _aid, arr in sorted(self.plan.arrays.items()):
             decls.append(f"{qual(arr.precise)}{type_name(arr.type, 4)} {arr.name}[{arr.size}];")
         for n in range(self.decls.num_addrs):
             decls.append(f"ivec4 addr{n};")
-        for index, name in sorted(self.io.local_outputs.items()):
+        for _index, name in sorted(self.io.local_outputs.items()):
             decls.append(f"vec4 {name};")
         if self.io.window_space_position:
             decls.append(f"vec4 {self.io.window_space_position};")
@@ -712,17 +751,17 @@ class Emitter:
             sysvals_binding = self.layout.sysvals_binding
             qual = f", binding = {sysvals_binding}" if self.binding_qualifier() else ""
             self.uniform_block_bindings[SYSVALS_BLOCK] = sysvals_binding
-        parts: List[str] = [f"#version {version} core"]
+        parts: list[str] = [f"#version {version} core"]
         parts += self.req.directives()
         parts.append(f"// glpipe: lowered from TGSI {self.proc}")
-        sections: List[List[str]] = [layout_lines]
+        sections: list[list[str]] = [layout_lines]
         if self.sysvals_used:
             sections.append([sysvals_declaration(qual)])
         sections.append([entry[-1] for entry in sorted(self.resource_decls)])
         sections.append(self.io.decl_lines)
         globals_ = list(self.global_decls)
         if functions:
-            globals_ += reg_decls          # registers are shared with the subroutines
+            globals_ += reg_decls  # registers are shared with the subroutines
         sections.append(globals_)
         sections.append(list(self.helpers.values()))
         if functions:
@@ -743,14 +782,19 @@ class Emitter:
 
     def _reflection(self, sysvals_binding) -> Reflection:
         return Reflection(
-            stage=self.proc, glsl_version=self.req.glsl_version, extensions=tuple(self.req.enabled),
+            stage=self.proc,
+            glsl_version=self.req.glsl_version,
+            extensions=tuple(self.req.enabled),
             constant_buffers=tuple(sorted(self.const_buffers.values(), key=lambda c: c.index)),
-            sysvals_binding=sysvals_binding, samplers=tuple(self.samplers),
-            shader_buffers=tuple(self.shader_buffers), images=tuple(self.images),
+            sysvals_binding=sysvals_binding,
+            samplers=tuple(self.samplers),
+            shader_buffers=tuple(self.shader_buffers),
+            images=tuple(self.images),
             atomic_buffers=tuple(self.atomic_buffers),
             inputs=tuple(sorted(self.io.inputs, key=lambda v: v.index)),
             outputs=tuple(sorted(self.io.outputs, key=lambda v: v.index)),
-            system_values=tuple(sorted(self.io.system_values)), streams=tuple(sorted(self.streams)),
+            system_values=tuple(sorted(self.io.system_values)),
+            streams=tuple(sorted(self.streams)),
             properties=tuple((p.name, p.value) for p in self.shader.properties),
             block_size=self.block_size() if self.proc == "COMP" else None,
             shared_memory_size=self.shared_size,
@@ -759,8 +803,11 @@ class Emitter:
             storage_block_bindings=tuple(self.storage_block_bindings.items()),
             sampler_units=tuple(self.sampler_units.items()),
             image_units=tuple(self.image_units.items()),
-            uses_discard=self.uses_discard, writes_depth=self.writes_depth,
-            clip_distance_mask=passes.clip_distance_mask(self), cull_clip_mask=passes.cull_clip_mask(self))
+            uses_discard=self.uses_discard,
+            writes_depth=self.writes_depth,
+            clip_distance_mask=passes.clip_distance_mask(self),
+            cull_clip_mask=passes.cull_clip_mask(self),
+        )
 
 
 __all__ = ["to_glsl", "GLSLShader", "Emitter", "GLSL_VERSIONS"]

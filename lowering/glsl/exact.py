@@ -9,14 +9,13 @@ docs/lowering.md ("_PRECISE without precise") has the rules and measurements.
 
 from __future__ import annotations
 
-from typing import FrozenSet, Hashable, List, Optional, Set
+from collections.abc import Hashable
 
 from .exprs import PREC, Expr, bitcast, call, op
 from .types import array_id_of
 
 UNIFORM = "glp_exact_zero"
-_DECL = (f"uniform uvec4 {UNIFORM};  // always 0 (never set): opaque identities for _PRECISE "
-         "without 'precise'")
+_DECL = f"uniform uvec4 {UNIFORM};  // always 0 (never set): opaque identities for _PRECISE without 'precise'"
 
 
 def emulated(em) -> bool:
@@ -35,7 +34,7 @@ def is_exact(em, i: int) -> bool:
     return emulated(em) and i in em._glp_exact_set
 
 
-def _operand_var(em, i: int, kind: str, n: int, reg) -> Optional[Hashable]:
+def _operand_var(em, i: int, kind: str, n: int, reg) -> Hashable | None:
     """The GLSL variable an operand names (None for IN, CONST, IMM, SV: never assigned)."""
     if reg.file == "TEMP":
         aid = array_id_of(em.plan, em.decls, reg)
@@ -48,7 +47,7 @@ def _operand_var(em, i: int, kind: str, n: int, reg) -> Optional[Hashable]:
     return None
 
 
-def _indirect_var(em, i: int, kind: str, n: int, ind) -> Optional[Hashable]:
+def _indirect_var(em, i: int, kind: str, n: int, ind) -> Hashable | None:
     if ind is None:
         return None
     if ind.file == "TEMP":
@@ -62,8 +61,8 @@ def _indirect_var(em, i: int, kind: str, n: int, ind) -> Optional[Hashable]:
 def _accesses(em, i: int):
     """(variables instruction ``i`` writes, variables it reads)."""
     inst = em.insts[i]
-    writes: Set[Hashable] = set()
-    reads: Set[Hashable] = set()
+    writes: set[Hashable] = set()
+    reads: set[Hashable] = set()
     for d, dst in enumerate(inst.dsts):
         writes.add(_operand_var(em, i, "d", d, dst))
         reads.add(_indirect_var(em, i, "di", d, dst.indirect))
@@ -77,7 +76,7 @@ def _accesses(em, i: int):
     return writes, reads
 
 
-def exact_instructions(em) -> FrozenSet[int]:
+def exact_instructions(em) -> frozenset[int]:
     """Indices of the instructions GLSL 400 would compute exactly: the _PRECISE
     ones and, transitively, every writer of a variable an exact one reads."""
     insts = em.insts
@@ -85,7 +84,7 @@ def exact_instructions(em) -> FrozenSet[int]:
         return frozenset()
     access = [_accesses(em, i) for i in range(len(insts))]
     exact = {i for i, inst in enumerate(insts) if inst.precise}
-    precise_vars: Set[Hashable] = set()
+    precise_vars: set[Hashable] = set()
     for i in exact:
         # A _PRECISE TEMP destination is declared 'precise' (so are all its other
         # writers); an OUT one goes through a fresh precise local instead.
@@ -118,7 +117,7 @@ def barrier(em, value: Expr, position: int) -> Expr:
     return call(f"uintBitsToFloat({bits.at(PREC['^'] + 1)} ^ {zero})", "float", value.n)
 
 
-def operands(em, i: int, srcs: List[Expr]) -> List[Expr]:
+def operands(em, i: int, srcs: list[Expr]) -> list[Expr]:
     """The source operands of instruction ``i`` as an exact instruction reads them
     (unchanged unless the emulation applies to ``i``)."""
     if not is_exact(em, i):
@@ -169,5 +168,15 @@ ADD_ODD = """double glp_add_odd(double x, double y)
 }"""
 
 
-__all__ = ["UNIFORM", "emulated", "is_exact", "inst_is_exact", "exact_instructions", "barrier",
-           "operands", "result", "step", "ADD_ODD"]
+__all__ = [
+    "UNIFORM",
+    "emulated",
+    "is_exact",
+    "inst_is_exact",
+    "exact_instructions",
+    "barrier",
+    "operands",
+    "result",
+    "step",
+    "ADD_ODD",
+]

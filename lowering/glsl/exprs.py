@@ -19,17 +19,31 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
 BASE_TYPES = ("float", "int", "uint", "double", "int64", "uint64", "bool")
 
-_SCALAR = {"float": "float", "int": "int", "uint": "uint", "double": "double",
-           "int64": "int64_t", "uint64": "uint64_t", "bool": "bool"}
-_VECTOR = {"float": "vec", "int": "ivec", "uint": "uvec", "double": "dvec",
-           "int64": "i64vec", "uint64": "u64vec", "bool": "bvec"}
+_SCALAR = {
+    "float": "float",
+    "int": "int",
+    "uint": "uint",
+    "double": "double",
+    "int64": "int64_t",
+    "uint64": "uint64_t",
+    "bool": "bool",
+}
+_VECTOR = {
+    "float": "vec",
+    "int": "ivec",
+    "uint": "uvec",
+    "double": "dvec",
+    "int64": "i64vec",
+    "uint64": "u64vec",
+    "bool": "bvec",
+}
 
 SWIZZLE = "xyzw"
 
@@ -64,12 +78,12 @@ class Expr:
     type: str
     n: int = 1
     atomic: bool = True
-    words: Optional[Tuple[int, ...]] = None
-    cast_of: Optional["Expr"] = None
-    prec: int = -1                       # operator precedence of the top node (PREC); -1: from atomic
-    swz_of: Optional["Expr"] = None      # for a swizzle: the vector it selects from ...
-    swz: Optional[Tuple[int, ...]] = None  # ... and the components it selects
-    parts: Optional[Tuple["Expr", ...]] = None  # for a vector constructor: its scalar arguments
+    words: tuple[int, ...] | None = None
+    cast_of: Expr | None = None
+    prec: int = -1  # operator precedence of the top node (PREC); -1: from atomic
+    swz_of: Expr | None = None  # for a swizzle: the vector it selects from ...
+    swz: tuple[int, ...] | None = None  # ... and the components it selects
+    parts: tuple[Expr, ...] | None = None  # for a vector constructor: its scalar arguments
 
     @property
     def glsl_type(self) -> str:
@@ -112,17 +126,36 @@ def op(text: str, base: str, n: int, prec: int = 0) -> Expr:
 
 
 # GLSL operator precedence (higher binds tighter), as in the GLSL spec's table.
-PREC = {"unary": 90, "*": 80, "/": 80, "%": 80, "+": 70, "-": 70, "<<": 60, ">>": 60,
-        "<": 50, ">": 50, "<=": 50, ">=": 50, "==": 45, "!=": 45, "&": 40, "^": 35, "|": 30,
-        "&&": 25, "^^": 22, "||": 20, "?:": 10}
+PREC = {
+    "unary": 90,
+    "*": 80,
+    "/": 80,
+    "%": 80,
+    "+": 70,
+    "-": 70,
+    "<<": 60,
+    ">>": 60,
+    "<": 50,
+    ">": 50,
+    "<=": 50,
+    ">=": 50,
+    "==": 45,
+    "!=": 45,
+    "&": 40,
+    "^": 35,
+    "|": 30,
+    "&&": 25,
+    "^^": 22,
+    "||": 20,
+    "?:": 10,
+}
 
 
-def binary(a: Expr, o: str, b: Expr, base: Optional[str] = None, n: Optional[int] = None) -> Expr:
+def binary(a: Expr, o: str, b: Expr, base: str | None = None, n: int | None = None) -> Expr:
     """``a o b`` with only the parentheses GLSL needs (left-associative operators).
     ``x + -y`` is written ``x - y``."""
     level = PREC[o]
-    if o in ("+", "-") and b.words is not None and b.n == 1 and b.text.startswith("-") \
-            and b.type in ("float", "int"):
+    if o in ("+", "-") and b.words is not None and b.n == 1 and b.text.startswith("-") and b.type in ("float", "int"):
         flipped = b.words[0] ^ 0x80000000 if b.type == "float" else (-b.words[0]) & 0xFFFFFFFF
         o = "-" if o == "+" else "+"
         b = literal(b.type, (flipped,))
@@ -148,6 +181,7 @@ def call(text: str, base: str, n: int) -> Expr:
 # Literals
 # ---------------------------------------------------------------------------
 
+
 def _f32(word: int) -> float:
     return struct.unpack("<f", struct.pack("<I", word & 0xFFFFFFFF))[0]
 
@@ -165,9 +199,9 @@ def float_is_plain(word: int) -> bool:
     word &= 0xFFFFFFFF
     exp = (word >> 23) & 0xFF
     if exp == 0xFF:
-        return False                      # inf / NaN
+        return False  # inf / NaN
     if exp == 0 and word & 0x7FFFFF:
-        return False                      # denormal: may be flushed
+        return False  # denormal: may be flushed
     return word != 0x80000000
 
 
@@ -202,7 +236,7 @@ def int_text(word: int) -> str:
     return str(value)
 
 
-def _scalar_literal(base: str, word: int) -> Tuple[str, bool]:
+def _scalar_literal(base: str, word: int) -> tuple[str, bool]:
     """(text, atomic) of one word read as ``base``."""
     if base == "float":
         if float_is_plain(word):
@@ -247,8 +281,11 @@ def int_literal(value: int, base: str = "int") -> Expr:
 def double_literal(lo: int, hi: int) -> Expr:
     """A double literal from its two words (low word first), bit-exact."""
     value = struct.unpack("<d", struct.pack("<II", lo & 0xFFFFFFFF, hi & 0xFFFFFFFF))[0]
-    if math.isfinite(value) and not (value == 0.0 and math.copysign(1.0, value) < 0) \
-            and (value == 0.0 or abs(value) >= 2.2250738585072014e-308):
+    if (
+        math.isfinite(value)
+        and not (value == 0.0 and math.copysign(1.0, value) < 0)
+        and (value == 0.0 or abs(value) >= 2.2250738585072014e-308)
+    ):
         text = repr(value)
         if "e" not in text and "." not in text:
             text += ".0"
@@ -272,6 +309,7 @@ def int64_literal(lo: int, hi: int, base: str) -> Expr:
 # ---------------------------------------------------------------------------
 # Bit casts
 # ---------------------------------------------------------------------------
+
 
 def shift_count(b: Expr, bits: int = 31) -> Expr:
     """``b & bits``: tgsi.rst masks shift counts (31, or 63 for the 64-bit
@@ -304,7 +342,7 @@ def bitcast(expr: Expr, to: str) -> Expr:
     if expr.cast_of is not None and expr.cast_of.type == to:
         return expr.cast_of
     func = _BITCAST.get((expr.type, to))
-    if func is None:                      # int <-> uint: constructors keep the bits
+    if func is None:  # int <-> uint: constructors keep the bits
         func = type_name(to, expr.n)
     return Expr(f"{func}({expr.text})", to, expr.n, True, None, expr)
 
@@ -317,7 +355,7 @@ def bool_to(expr: Expr, to: str) -> Expr:
         return call(f"{type_name('float', n)}({expr.text})", "float", n)
     if to == "int":
         return op(f"-{type_name('int', n)}({expr.text})", "int", n, PREC["unary"])
-    if to == "uint":                      # unary minus wraps on uint: 1u -> 0xffffffffu
+    if to == "uint":  # unary minus wraps on uint: 1u -> 0xffffffffu
         return op(f"-{type_name('uint', n)}({expr.text})", "uint", n, PREC["unary"])
     raise ValueError(f"no boolean words of type {to}")
 
@@ -325,6 +363,7 @@ def bool_to(expr: Expr, to: str) -> Expr:
 # ---------------------------------------------------------------------------
 # Shapes
 # ---------------------------------------------------------------------------
+
 
 def swizzle(expr: Expr, components: Sequence[int]) -> Expr:
     """Select ``components`` (0..3) of ``expr``; identity selections vanish."""
@@ -337,10 +376,9 @@ def swizzle(expr: Expr, components: Sequence[int]) -> Expr:
         return expr
     if expr.words is not None:
         return literal(expr.type, [expr.words[c] for c in components])
-    if expr.swz_of is not None:          # a swizzle of a swizzle selects from the original
+    if expr.swz_of is not None:  # a swizzle of a swizzle selects from the original
         return swizzle(expr.swz_of, [expr.swz[c] for c in components])
-    return Expr(f"{expr.p()}.{swizzle_text(components)}", expr.type, len(components), True,
-                swz_of=expr, swz=components)
+    return Expr(f"{expr.p()}.{swizzle_text(components)}", expr.type, len(components), True, swz_of=expr, swz=components)
 
 
 def splat(expr: Expr, n: int) -> Expr:
@@ -376,9 +414,32 @@ def component(expr: Expr, c: int) -> Expr:
 
 
 __all__ = [
-    "BASE_TYPES", "WORD_TYPES", "SWIZZLE", "Expr", "type_name", "swizzle_text", "var", "op", "PREC",
-    "binary", "negate",
-    "call", "literal", "float_literal", "int_literal", "double_literal", "int64_literal", "shift_count",
-    "float_is_plain", "float_text", "uint_text", "int_text", "bitcast", "bool_to", "swizzle",
-    "splat", "construct", "component",
+    "BASE_TYPES",
+    "WORD_TYPES",
+    "SWIZZLE",
+    "Expr",
+    "type_name",
+    "swizzle_text",
+    "var",
+    "op",
+    "PREC",
+    "binary",
+    "negate",
+    "call",
+    "literal",
+    "float_literal",
+    "int_literal",
+    "double_literal",
+    "int64_literal",
+    "shift_count",
+    "float_is_plain",
+    "float_text",
+    "uint_text",
+    "int_text",
+    "bitcast",
+    "bool_to",
+    "swizzle",
+    "splat",
+    "construct",
+    "component",
 ]

@@ -101,7 +101,7 @@ def handle_case(em, i, inst):
     word = em.decls.immediate_words(src.index)[src.swizzle[0]]
     label = literal(top["type"], (word,)).text
     if top["in_case"] and top["empty"]:
-        em.indent -= 1                      # consecutive labels share a body
+        em.indent -= 1  # consecutive labels share a body
     else:
         _leave_case(em)
     em.line(f"case {label}:")
@@ -127,7 +127,7 @@ def handle_default(em, i, inst):
 def handle_endswitch(em, i, inst):
     top = em.switch_stack[-1]
     if top["in_case"] and len(em.lines) == top.get("mark", -1):
-        em.line("break;")                   # GLSL: no label at the end of a switch body
+        em.line("break;")  # GLSL: no label at the end of a switch body
     _leave_case(em)
     em.switch_stack.pop()
     em.indent -= 1
@@ -179,7 +179,7 @@ def handle_demote(em, i, inst):
 
 def _stream(em, i, inst) -> int:
     if not inst.srcs:
-        return 0                            # pre-2014 bare EMIT / ENDPRIM: stream 0
+        return 0  # pre-2014 bare EMIT / ENDPRIM: stream 0
     src = inst.srcs[0]
     if src.file != "IMM" or src.indirect is not None:
         raise UnsupportedError(f"{inst.opcode} with a non-immediate stream: GLSL needs a constant stream")
@@ -190,7 +190,7 @@ def handle_emit(em, i, inst):
     stream = _stream(em, i, inst)
     em.streams.add(stream)
     if stream == 0:
-        for text in passes.vertex_end(em):        # the vertex is complete: clip planes, y flip, ...
+        for text in passes.vertex_end(em):  # the vertex is complete: clip planes, y flip, ...
             em.line(text)
     if stream:
         em.req.need("gs_streams", f"EMIT on stream {stream}")
@@ -205,18 +205,34 @@ def handle_endprim(em, i, inst):
         em.req.need("gs_streams", f"ENDPRIM on stream {stream}")
         em.line(f"EndStreamPrimitive({stream});")
     else:
-        for text in passes.end_primitive(em):     # a new strip: the line stipple counter
+        for text in passes.end_primitive(em):  # a new strip: the line stipple counter
             em.line(text)
         em.line("EndPrimitive();")
 
 
 FLOW = {
-    "IF": handle_if, "UIF": handle_uif, "ELSE": handle_else, "ENDIF": handle_close,
-    "BGNLOOP": handle_bgnloop, "ENDLOOP": handle_close, "BRK": handle_brk, "CONT": handle_cont,
-    "BREAKC": handle_breakc, "SWITCH": handle_switch, "CASE": handle_case, "DEFAULT": handle_default,
-    "ENDSWITCH": handle_endswitch, "CAL": handle_cal, "RET": handle_ret, "END": handle_end,
-    "NOP": handle_nop, "KILL": handle_kill, "KILL_IF": handle_kill_if, "DEMOTE": handle_demote,
-    "EMIT": handle_emit, "ENDPRIM": handle_endprim,
+    "IF": handle_if,
+    "UIF": handle_uif,
+    "ELSE": handle_else,
+    "ENDIF": handle_close,
+    "BGNLOOP": handle_bgnloop,
+    "ENDLOOP": handle_close,
+    "BRK": handle_brk,
+    "CONT": handle_cont,
+    "BREAKC": handle_breakc,
+    "SWITCH": handle_switch,
+    "CASE": handle_case,
+    "DEFAULT": handle_default,
+    "ENDSWITCH": handle_endswitch,
+    "CAL": handle_cal,
+    "RET": handle_ret,
+    "END": handle_end,
+    "NOP": handle_nop,
+    "KILL": handle_kill,
+    "KILL_IF": handle_kill_if,
+    "DEMOTE": handle_demote,
+    "EMIT": handle_emit,
+    "ENDPRIM": handle_endprim,
 }
 
 __all__ = ["FLOW"]

@@ -28,8 +28,10 @@ def handle_interp(em, i, inst) -> None:
         em.req.need("interpolate_at", op)
     src = inst.srcs[0]
     if src.file != "IN" or src.indirect is not None:
-        raise UnsupportedError(f"{op} on {src.file}{'[indirect]' if src.indirect else ''}: "
-                               f"interpolateAt* needs a directly named input varying")
+        raise UnsupportedError(
+            f"{op} on {src.file}{'[indirect]' if src.indirect else ''}: "
+            f"interpolateAt* needs a directly named input varying"
+        )
     view = em.io.input_view(src.index, None)
     if not isinstance(view, VectorView) or view.text.startswith("gl_"):
         raise UnsupportedError(f"{op} on IN[{src.index}], which is not an interpolated varying")
@@ -47,7 +49,7 @@ def handle_interp(em, i, inst) -> None:
             return interp_pass.reinterpolate(em, op, src.index, name, arg, qualifiers_of)
         return f"{func}({name}{'' if arg is None else ', ' + arg})"
 
-    if pair is not None:                      # VariantKey.two_side: interpolate the face's varying
+    if pair is not None:  # VariantKey.two_side: interpolate the face's varying
         value = call(f"(gl_FrontFacing ? {at(pair[0], pair[0])} : {at(pair[1], pair[0])})", "float", 4)
     elif view.text == SPRITE_COORD:
         # VariantKey.sprite_coord_enable: the point coordinate is the value at the pixel

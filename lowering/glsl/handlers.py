@@ -8,7 +8,7 @@ rows that raise UnsupportedError with the reason).
 
 from __future__ import annotations
 
-from typing import Callable, Dict
+from collections.abc import Callable
 
 from .alu import ALU
 from .flow import FLOW
@@ -17,7 +17,7 @@ from .memory import MEMORY
 from .texture import TEXTURE
 from .wide import WIDE
 
-HANDLERS: Dict[str, Callable] = {}
+HANDLERS: dict[str, Callable] = {}
 for _table in (ALU, FLOW, FRAGMENT, MEMORY, TEXTURE, WIDE):
     for _name, _handler in _table.items():
         if _name in HANDLERS:
@@ -28,7 +28,9 @@ for _table in (ALU, FLOW, FRAGMENT, MEMORY, TEXTURE, WIDE):
 def _unsupported(reason: str):
     def handler(em, i, inst):
         from ..errors import UnsupportedError
+
         raise UnsupportedError(f"{inst.opcode}: {reason}")
+
     return handler
 
 

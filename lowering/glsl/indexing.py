@@ -30,19 +30,20 @@ the context binds the whole range.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Tuple
 
 from ..errors import UnsupportedError
 from ..ir import Indirect, Instruction
 
 RESOURCE_FILES = ("SAMP", "SVIEW", "BUFFER", "IMAGE")
-_STATE_KEY = "resource_index"     # em.pass_state entry while an array lookup is emitted
+_STATE_KEY = "resource_index"  # em.pass_state entry while an array lookup is emitted
 
 
 def _tables(decls, file: str):
     """(the declarations of ``file`` by index, a function giving the key elements of one
     GLSL array must share) -- SVIEW target and return types, IMAGE target and format."""
+
     def sview_key(k):
         d = decls.sviews.get(k)
         return None if d is None else (d.target, d.return_types)
@@ -51,11 +52,15 @@ def _tables(decls, file: str):
         d = decls.images[k]
         return d.target, d.image_format
 
-    return {"SAMP": (decls.samplers, sview_key), "SVIEW": (decls.sviews, sview_key),
-            "BUFFER": (decls.buffers, lambda k: None), "IMAGE": (decls.images, image_key)}[file]
+    return {
+        "SAMP": (decls.samplers, sview_key),
+        "SVIEW": (decls.sviews, sview_key),
+        "BUFFER": (decls.buffers, lambda k: None),
+        "IMAGE": (decls.images, image_key),
+    }[file]
 
 
-def declared_run(decls, file: str, index: int) -> Optional[Tuple[int, int]]:
+def declared_run(decls, file: str, index: int) -> tuple[int, int] | None:
     """(first, last) of the declared range of ``file`` holding ``index``, or None.
 
     A range declaration (``DCL SAMP[0..3]``) is its own range.  Mesa declares
@@ -111,7 +116,7 @@ class Indexing:
     operand; ``kmin..kmax`` is where every operand stays in its declared run."""
 
     indirect: Indirect
-    operands: Tuple[Operand, ...]
+    operands: tuple[Operand, ...]
     kmin: int
     kmax: int
     # TEX-style: the SAMP operand names the sampler view as well (no SVIEW operand).
@@ -122,7 +127,7 @@ class Indexing:
         """Number of elements."""
         return self.kmax - self.kmin + 1
 
-    def files(self) -> Tuple[str, ...]:
+    def files(self) -> tuple[str, ...]:
         """The indexed register files."""
         return tuple(o.file for o in self.operands)
 
@@ -134,7 +139,7 @@ class Indexing:
             regs[o.pos] = replace(regs[o.pos], index=o.base + k, indirect=None)
         return replace(inst, srcs=tuple(srcs), dsts=tuple(dsts))
 
-    def indices(self, file: str) -> Tuple[int, ...]:
+    def indices(self, file: str) -> tuple[int, ...]:
         """The ``file`` indices of the elements, in element order (empty if not indexed).
         For a TEX-style instruction the SVIEW indices are the SAMP ones."""
         if file == "SVIEW" and self.paired_view:
@@ -160,7 +165,7 @@ class ActiveArray:
         return self.indexing.count
 
 
-def analyse(em, inst: Instruction) -> Optional[Indexing]:
+def analyse(em, inst: Instruction) -> Indexing | None:
     """The indexed resource operands of ``inst``, or None when it has none."""
     found = []
     for role, regs in (("src", inst.srcs), ("dst", inst.dsts[:1])):
@@ -175,10 +180,12 @@ def analyse(em, inst: Instruction) -> Optional[Indexing]:
     for role, pos, reg in found:
         ind = reg.indirect
         if (ind.file, ind.index, ind.component) != (indirect.file, indirect.index, indirect.component):
-            raise UnsupportedError(f"{inst.opcode}: {found[0][2].file} and {reg.file} indexed by different "
-                                   f"address registers (GLSL has no sampler per view and sampler pair)")
+            raise UnsupportedError(
+                f"{inst.opcode}: {found[0][2].file} and {reg.file} indexed by different "
+                f"address registers (GLSL has no sampler per view and sampler pair)"
+            )
         run = declared_run(em.decls, reg.file, reg.index)
-        if run is None:      # the validator refuses this; keep a clear message anyway
+        if run is None:  # the validator refuses this; keep a clear message anyway
             raise UnsupportedError(f"{inst.opcode}: {reg.file}[{reg.index}] is not declared")
         lo, hi = run[0] - reg.index, run[1] - reg.index
         kmin = lo if kmin is None else max(kmin, lo)
@@ -188,7 +195,7 @@ def analyse(em, inst: Instruction) -> Optional[Indexing]:
     return Indexing(indirect, tuple(operands), kmin, kmax, paired)
 
 
-def active(em) -> Optional[ActiveArray]:
+def active(em) -> ActiveArray | None:
     """The array lookup being emitted (see the module docstring), or None."""
     return em.pass_state.get(_STATE_KEY)
 
@@ -244,9 +251,18 @@ def indexed(handler: Callable, array_ok: Callable) -> Callable:
 
 def wrap_table(table: dict, array_ok: Callable, opcodes=None) -> dict:
     """``table`` with the handlers of ``opcodes`` (default: all) wrapped by ``indexed``."""
-    return {name: (indexed(h, array_ok) if opcodes is None or name in opcodes else h)
-            for name, h in table.items()}
+    return {name: (indexed(h, array_ok) if opcodes is None or name in opcodes else h) for name, h in table.items()}
 
 
-__all__ = ["RESOURCE_FILES", "Indexing", "Operand", "ActiveArray", "analyse", "active", "indexed",
-           "wrap_table", "declared_run", "touches"]
+__all__ = [
+    "RESOURCE_FILES",
+    "Indexing",
+    "Operand",
+    "ActiveArray",
+    "analyse",
+    "active",
+    "indexed",
+    "wrap_table",
+    "declared_run",
+    "touches",
+]

@@ -27,8 +27,6 @@ for the stored value and return the old value like every other atomic.
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ..errors import InvalidArgumentError, UnsupportedError
 from .decls import IMAGE_FORMATS
 from .exprs import Expr, bitcast, call, construct, literal, op, swizzle, type_name, var
@@ -36,17 +34,35 @@ from .indexing import active, touches, wrap_table
 from .reflection import AtomicBufferInfo, ImageInfo, ShaderBufferInfo
 from .texture import TARGETS
 
-DEFAULT_SHARED_BYTES = 32768      # GL's minimum GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
+DEFAULT_SHARED_BYTES = 32768  # GL's minimum GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
 
-_IMAGE_DIM = {"1D": ("1D", 1), "2D": ("2D", 2), "3D": ("3D", 3), "CUBE": ("Cube", 3), "RECT": ("2DRect", 2),
-              "1D_ARRAY": ("1DArray", 2), "2D_ARRAY": ("2DArray", 3), "CUBEARRAY": ("CubeArray", 3),
-              "BUFFER": ("Buffer", 1), "2D_MSAA": ("2DMS", 2), "2D_ARRAY_MSAA": ("2DMSArray", 3)}
+_IMAGE_DIM = {
+    "1D": ("1D", 1),
+    "2D": ("2D", 2),
+    "3D": ("3D", 3),
+    "CUBE": ("Cube", 3),
+    "RECT": ("2DRect", 2),
+    "1D_ARRAY": ("1DArray", 2),
+    "2D_ARRAY": ("2DArray", 3),
+    "CUBEARRAY": ("CubeArray", 3),
+    "BUFFER": ("Buffer", 1),
+    "2D_MSAA": ("2DMS", 2),
+    "2D_ARRAY_MSAA": ("2DMSArray", 3),
+}
 
 # Atomic opcode -> (GLSL function, or None for a CAS loop)
-_ATOMIC_FUNC = {"ATOMUADD": "atomicAdd", "ATOMXCHG": "atomicExchange", "ATOMCAS": "atomicCompSwap",
-                "ATOMAND": "atomicAnd", "ATOMOR": "atomicOr", "ATOMXOR": "atomicXor",
-                "ATOMUMIN": "atomicMin", "ATOMUMAX": "atomicMax", "ATOMIMIN": "atomicMin",
-                "ATOMIMAX": "atomicMax"}
+_ATOMIC_FUNC = {
+    "ATOMUADD": "atomicAdd",
+    "ATOMXCHG": "atomicExchange",
+    "ATOMCAS": "atomicCompSwap",
+    "ATOMAND": "atomicAnd",
+    "ATOMOR": "atomicOr",
+    "ATOMXOR": "atomicXor",
+    "ATOMUMIN": "atomicMin",
+    "ATOMUMAX": "atomicMax",
+    "ATOMIMIN": "atomicMin",
+    "ATOMIMAX": "atomicMax",
+}
 
 
 def _qualifiers(em, file: str, indices) -> str:
@@ -71,9 +87,13 @@ def _ssbo_array(em, array) -> str:
     if all(b.block_name != f"{block}[0]" for b in em.shader_buffers):
         bindings = [em.layout.ssbo_binding(em.proc, k) for k in indices]
         qual = f", binding = {bindings[0]}" if em.binding_qualifier() else ""
-        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', indices)}buffer {block}\n{{\n"
-                   f"    uint d[];\n}} {name}[{n}];", "ssbo", first)
-        for e, (k, binding) in enumerate(zip(indices, bindings)):
+        em.declare(
+            f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', indices)}buffer {block}\n{{\n"
+            f"    uint d[];\n}} {name}[{n}];",
+            "ssbo",
+            first,
+        )
+        for e, (k, binding) in enumerate(zip(indices, bindings, strict=True)):
             em.shader_buffers.append(ShaderBufferInfo(k, f"{block}[{e}]", binding))
             em.storage_block_bindings[f"{block}[{e}]"] = binding
     return f"{name}[{array.index}].d"
@@ -90,8 +110,11 @@ def ssbo(em, index: int) -> str:
     if all(b.block_name != block for b in em.shader_buffers):
         binding = em.layout.ssbo_binding(em.proc, index)
         qual = f", binding = {binding}" if em.binding_qualifier() else ""
-        em.declare(f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', (index,))}buffer {block}\n{{\n"
-                   f"    uint d[];\n}} {name};", "ssbo", index)
+        em.declare(
+            f"layout(std430{qual}) {_qualifiers(em, 'BUFFER', (index,))}buffer {block}\n{{\n    uint d[];\n}} {name};",
+            "ssbo",
+            index,
+        )
         em.shader_buffers.append(ShaderBufferInfo(index, block, binding))
         em.storage_block_bindings[block] = binding
     return f"{name}.d"
@@ -101,8 +124,10 @@ def shared(em, index: int) -> str:
     """Declare the shared memory array (once); returns its name."""
     kind = em.decls.memory_type(index)
     if kind != "SHARED":
-        raise UnsupportedError(f"MEMORY[{index}] of type {kind}: GLSL has no pointers to global, private "
-                               f"or kernel-input memory (only SHARED memory is lowered)")
+        raise UnsupportedError(
+            f"MEMORY[{index}] of type {kind}: GLSL has no pointers to global, private "
+            f"or kernel-input memory (only SHARED memory is lowered)"
+        )
     if em.proc != "COMP":
         raise UnsupportedError("shared MEMORY outside a compute shader")
     size = em.req_local_mem if em.req_local_mem is not None else DEFAULT_SHARED_BYTES
@@ -142,9 +167,10 @@ def image(em, index: int, inst) -> tuple:
             layout.append(f"binding = {units[0]}")
         lq = f"layout({', '.join(layout)}) " if layout else ""
         count = f"[{len(indices)}]" if len(names) > 1 or names[0] != name else ""
-        em.declare(f"{lq}uniform {_qualifiers(em, 'IMAGE', indices)}{access}{glsl_type} {name}{count};",
-                   "image", indices[0])
-        for k, element, unit in zip(indices, names, units):
+        em.declare(
+            f"{lq}uniform {_qualifiers(em, 'IMAGE', indices)}{access}{glsl_type} {name}{count};", "image", indices[0]
+        )
+        for k, element, unit in zip(indices, names, units, strict=True):
             em.images.append(ImageInfo(k, element, unit, target, fmt, glsl_type, access.strip() or "readwrite"))
             em.image_units[element] = unit
     if names[0] != name:
@@ -155,6 +181,7 @@ def image(em, index: int, inst) -> tuple:
 def _image_layout(em, indices, fmt, base: str, dim: str) -> tuple:
     """(layout qualifiers, access qualifier, GLSL type) of the image(s) IMAGE[i], i in
     ``indices``: read-only / write-only from every instruction that may touch them."""
+
     def uses(i, pred):
         regs = ([i.srcs[0]] if i.srcs else []) + ([i.dsts[0]] if pred == "write" and i.dsts else [])
         return any(touches(em.decls, r, "IMAGE", k) for r in regs for k in indices)
@@ -180,16 +207,25 @@ def atomic_counter(em, i: int, reg) -> str:
     buf = reg.dimension or 0
     decl = next((d for d in em.decls.hwatomics if (d.dimension or 0) == buf and d.covers(reg.index)), None)
     if decl is None and reg.indirect is not None:
-        decl = next((d for d in em.decls.hwatomics if (d.dimension or 0) == buf and
-                     (not reg.indirect.array_id or d.array_id == reg.indirect.array_id)), None)
+        decl = next(
+            (
+                d
+                for d in em.decls.hwatomics
+                if (d.dimension or 0) == buf and (not reg.indirect.array_id or d.array_id == reg.indirect.array_id)
+            ),
+            None,
+        )
     if decl is None:
         raise InvalidArgumentError(f"HWATOMIC[{buf}][{reg.index}] is not declared")
     binding = em.layout.atomic_binding(em.proc, buf)
     name = f"glp_{em.prefix}_ac{buf}_{decl.first}"
     count = decl.last - decl.first + 1
     array = f"[{count}]" if count > 1 else ""
-    em.declare(f"layout(binding = {binding}, offset = {4 * decl.first}) uniform atomic_uint {name}{array};",
-               "atomic", buf * 4096 + decl.first)
+    em.declare(
+        f"layout(binding = {binding}, offset = {4 * decl.first}) uniform atomic_uint {name}{array};",
+        "atomic",
+        buf * 4096 + decl.first,
+    )
     counters = em.decls.hwatomic_buffers().get(buf, count)
     if all(a.buffer != buf for a in em.atomic_buffers):
         em.atomic_buffers.append(AtomicBufferInfo(buf, binding, counters))
@@ -202,6 +238,7 @@ def atomic_counter(em, i: int, reg) -> str:
 
 
 # ---------------------------------------------------------------------------
+
 
 def _word_index(em, i: int, s: int) -> str:
     """GLSL text of ``address.x / 4`` (a word index) of source ``s``."""
@@ -228,10 +265,10 @@ def _with_base(em, base: str, n_uses: int) -> str:
     return base
 
 
-def _image_coords(em, i: int, s: int, target: str, ncoords: int) -> List[Expr]:
+def _image_coords(em, i: int, s: int, target: str, ncoords: int) -> list[Expr]:
     args = [em.src(i, s, tuple(range(ncoords)), "int")]
     if target in ("2D_MSAA", "2D_ARRAY_MSAA"):
-        args.append(em.src(i, s, (3,), "int"))       # the sample index rides in .w
+        args.append(em.src(i, s, (3,), "int"))  # the sample index rides in .w
     return args
 
 
@@ -268,8 +305,9 @@ def handle_load(em, i, inst) -> None:
         counter = atomic_counter(em, i, res)
         em.write(i, 0, comps, call(f"atomicCounter({counter})", "uint", 1))
         return
-    raise UnsupportedError(f"LOAD from {res.file}: not a memory GLSL can read "
-                           f"(bindless handles need GL_ARB_bindless_texture)")
+    raise UnsupportedError(
+        f"LOAD from {res.file}: not a memory GLSL can read (bindless handles need GL_ARB_bindless_texture)"
+    )
 
 
 def handle_store(em, i, inst) -> None:
@@ -307,9 +345,9 @@ def handle_resq(em, i, inst) -> None:
         dims = [c for c in comps if c < n]
         parts = []
         rest = comps
-        if dims and tuple(dims) == tuple(comps[:len(dims)]):
+        if dims and tuple(dims) == tuple(comps[: len(dims)]):
             parts.append(swizzle(size, dims) if n > 1 else size)
-            rest = comps[len(dims):]
+            rest = comps[len(dims) :]
         for c in rest:
             if c < n:
                 parts.append(swizzle(size, (c,)) if n > 1 else size)
@@ -341,7 +379,7 @@ def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str) -> E
     return var(old, t, 1)
 
 
-def _loop_update(opcode: str, value: str, t: str) -> Optional[str]:
+def _loop_update(opcode: str, value: str, t: str) -> str | None:
     """The new value a CAS loop stores for the opcodes GLSL lacks, in terms of {old}."""
     if opcode == "ATOMINC_WRAP":
         return f"({{old}} + 1u <= {value}) ? {{old}} + 1u : 0u"
@@ -388,7 +426,7 @@ def handle_atomic(em, i, inst) -> None:
     em.write(i, 0, comps, result)
 
 
-def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2: Optional[Expr]) -> Expr:
+def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2: Expr | None) -> Expr:
     opcode = inst.opcode
     if base_t == "float":
         if opcode == "ATOMXCHG":
@@ -400,8 +438,11 @@ def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2:
     vt = bitcast(v, base_t)
     signed_op = opcode in ("ATOMIMIN", "ATOMIMAX")
     unsigned_op = opcode in ("ATOMUMIN", "ATOMUMAX")
-    if (base_t == "int" and unsigned_op) or (base_t == "uint" and signed_op) or \
-            opcode in ("ATOMINC_WRAP", "ATOMDEC_WRAP", "ATOMFADD"):
+    if (
+        (base_t == "int" and unsigned_op)
+        or (base_t == "uint" and signed_op)
+        or opcode in ("ATOMINC_WRAP", "ATOMDEC_WRAP", "ATOMFADD")
+    ):
         read = f"imageLoad({name}, {coords}).x"
         cas = f"imageAtomicCompSwap({name}, {coords}, {{old}}, {{new}})"
         if base_t == "int":
@@ -418,7 +459,7 @@ def _image_atomic(em, i, inst, name: str, coords: str, base_t: str, v: Expr, v2:
     return call(f"{func}({name}, {coords}, {vt.text})", base_t, 1)
 
 
-def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Optional[Expr]) -> Expr:
+def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Expr | None) -> Expr:
     """Atomic counter ops: +1 / -1 are core (atomicCounterIncrement returns the old value,
     atomicCounterDecrement the new one); anything else needs the counter-ops extension."""
     opcode = inst.opcode
@@ -429,9 +470,15 @@ def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Optional[Expr]) -> E
         return op(f"atomicCounterDecrement({counter}) + 1u", "uint", 1)
     em.req.need("atomic_counter_ops", f"{opcode} on HWATOMIC (other than +1/-1)")
     suffix = "" if em.req.core("atomic_counter_ops") else "ARB"
-    funcs = {"ATOMUADD": "atomicCounterAdd", "ATOMXCHG": "atomicCounterExchange",
-             "ATOMAND": "atomicCounterAnd", "ATOMOR": "atomicCounterOr", "ATOMXOR": "atomicCounterXor",
-             "ATOMUMIN": "atomicCounterMin", "ATOMUMAX": "atomicCounterMax"}
+    funcs = {
+        "ATOMUADD": "atomicCounterAdd",
+        "ATOMXCHG": "atomicCounterExchange",
+        "ATOMAND": "atomicCounterAnd",
+        "ATOMOR": "atomicCounterOr",
+        "ATOMXOR": "atomicCounterXor",
+        "ATOMUMIN": "atomicCounterMin",
+        "ATOMUMAX": "atomicCounterMax",
+    }
     if opcode == "ATOMCAS":
         return call(f"atomicCounterCompSwap{suffix}({counter}, {vu.text}, {bitcast(v2, 'uint').text})", "uint", 1)
     if opcode not in funcs:
@@ -443,13 +490,19 @@ def _counter_atomic(em, i, inst, counter: str, v: Expr, v2: Optional[Expr]) -> E
 # Synchronisation
 # ---------------------------------------------------------------------------
 
+
 def handle_barrier(em, i, inst) -> None:
     """BARRIER: workgroup (CS) / patch (TCS) execution barrier."""
     em.line("barrier();")
 
 
-_MEMBAR_BITS = ((1, "memoryBarrierBuffer()"), (2, "memoryBarrierAtomicCounter()"), (4, "memoryBarrierImage()"),
-                (8, "memoryBarrierShared()"), (16, "groupMemoryBarrier()"))
+_MEMBAR_BITS = (
+    (1, "memoryBarrierBuffer()"),
+    (2, "memoryBarrierAtomicCounter()"),
+    (4, "memoryBarrierImage()"),
+    (8, "memoryBarrierShared()"),
+    (16, "groupMemoryBarrier()"),
+)
 
 
 def handle_membar(em, i, inst) -> None:
@@ -480,14 +533,31 @@ def handle_fence(em, i, inst) -> None:
 
 
 MEMORY = {
-    "LOAD": handle_load, "STORE": handle_store, "RESQ": handle_resq,
-    "BARRIER": handle_barrier, "MEMBAR": handle_membar,
-    "MFENCE": handle_fence, "LFENCE": handle_fence, "SFENCE": handle_fence,
+    "LOAD": handle_load,
+    "STORE": handle_store,
+    "RESQ": handle_resq,
+    "BARRIER": handle_barrier,
+    "MEMBAR": handle_membar,
+    "MFENCE": handle_fence,
+    "LFENCE": handle_fence,
+    "SFENCE": handle_fence,
 }
-for _op in ("ATOMUADD", "ATOMFADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR", "ATOMUMIN",
-            "ATOMUMAX", "ATOMIMIN", "ATOMIMAX", "ATOMINC_WRAP", "ATOMDEC_WRAP"):
+for _op in (
+    "ATOMUADD",
+    "ATOMFADD",
+    "ATOMXCHG",
+    "ATOMCAS",
+    "ATOMAND",
+    "ATOMOR",
+    "ATOMXOR",
+    "ATOMUMIN",
+    "ATOMUMAX",
+    "ATOMIMIN",
+    "ATOMIMAX",
+    "ATOMINC_WRAP",
+    "ATOMDEC_WRAP",
+):
     MEMORY[_op] = handle_atomic
-
 
 
 def array_ok(em, inst, indexing) -> bool:
@@ -500,14 +570,18 @@ def array_ok(em, inst, indexing) -> bool:
     if images:
         if not em.req.core("image_load_store"):
             return False
-        kinds = {(em.decls.image_format(k, inst.memory_format), em.decls.image_target(k, inst.memory_target))
-                 for k in images}
+        kinds = {
+            (em.decls.image_format(k, inst.memory_format), em.decls.image_target(k, inst.memory_target)) for k in images
+        }
         return len(kinds) == 1
     return True
 
 
 # BUFFER / IMAGE[ADDR...] operands: an array element or a switch over the range (indexing.py).
-MEMORY = wrap_table(MEMORY, array_ok, opcodes=[op for op in MEMORY if op == "LOAD" or op == "STORE"
-                                               or op == "RESQ" or op.startswith("ATOM")])
+MEMORY = wrap_table(
+    MEMORY,
+    array_ok,
+    opcodes=[op for op in MEMORY if op == "LOAD" or op == "STORE" or op == "RESQ" or op.startswith("ATOM")],
+)
 
 __all__ = ["MEMORY", "ssbo", "shared", "image", "atomic_counter"]

@@ -22,7 +22,6 @@ Gallium index (docs/bindings.md).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Dict, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class SamplerInfo:
     name: str
     unit: int
     view: int
-    sampler: Optional[int]
+    sampler: int | None
     target: str
     return_type: str
     shadow: bool
@@ -67,7 +66,7 @@ class ImageInfo:
     name: str
     unit: int
     target: str
-    format: Optional[str]
+    format: str | None
     glsl_type: str
     access: str
 
@@ -87,18 +86,20 @@ class VaryingInfo:
 
     file: str
     index: int
-    semantic: Optional[str]
+    semantic: str | None
     semantic_index: int
     name: str
-    location: Optional[int] = None
-    interpolation: Optional[str] = None
-    sample_location: Optional[str] = None
+    location: int | None = None
+    interpolation: str | None = None
+    sample_location: str | None = None
     glsl_type: str = "vec4"
     stream: int = 0
     per_vertex: bool = False
     patch: bool = False
     builtin: bool = False
-    xfb_name: Optional[str] = None    # name for glTransformFeedbackVaryings (the member of an unnamed output block, or a built-in)
+    xfb_name: str | None = (
+        None  # name for glTransformFeedbackVaryings (the member of an unnamed output block, or a built-in)
+    )
 
 
 @dataclass(frozen=True)
@@ -107,25 +108,25 @@ class Reflection:
 
     stage: str
     glsl_version: int
-    extensions: Tuple[str, ...] = ()
-    constant_buffers: Tuple[ConstantBufferInfo, ...] = ()
-    sysvals_binding: Optional[int] = None
-    samplers: Tuple[SamplerInfo, ...] = ()
-    shader_buffers: Tuple[ShaderBufferInfo, ...] = ()
-    images: Tuple[ImageInfo, ...] = ()
-    atomic_buffers: Tuple[AtomicBufferInfo, ...] = ()
-    inputs: Tuple[VaryingInfo, ...] = ()
-    outputs: Tuple[VaryingInfo, ...] = ()
-    system_values: Tuple[Tuple[int, str], ...] = ()
-    streams: Tuple[int, ...] = ()
-    properties: Tuple[Tuple[str, object], ...] = ()
-    block_size: Optional[Tuple[int, int, int]] = None
+    extensions: tuple[str, ...] = ()
+    constant_buffers: tuple[ConstantBufferInfo, ...] = ()
+    sysvals_binding: int | None = None
+    samplers: tuple[SamplerInfo, ...] = ()
+    shader_buffers: tuple[ShaderBufferInfo, ...] = ()
+    images: tuple[ImageInfo, ...] = ()
+    atomic_buffers: tuple[AtomicBufferInfo, ...] = ()
+    inputs: tuple[VaryingInfo, ...] = ()
+    outputs: tuple[VaryingInfo, ...] = ()
+    system_values: tuple[tuple[int, str], ...] = ()
+    streams: tuple[int, ...] = ()
+    properties: tuple[tuple[str, object], ...] = ()
+    block_size: tuple[int, int, int] | None = None
     shared_memory_size: int = 0
     needs_manual_binding: bool = False
-    uniform_block_bindings: Tuple[Tuple[str, int], ...] = ()
-    storage_block_bindings: Tuple[Tuple[str, int], ...] = ()
-    sampler_units: Tuple[Tuple[str, int], ...] = ()
-    image_units: Tuple[Tuple[str, int], ...] = ()
+    uniform_block_bindings: tuple[tuple[str, int], ...] = ()
+    storage_block_bindings: tuple[tuple[str, int], ...] = ()
+    sampler_units: tuple[tuple[str, int], ...] = ()
+    image_units: tuple[tuple[str, int], ...] = ()
     uses_discard: bool = False
     writes_depth: bool = False
     # Bit i: the shader writes gl_ClipDistance[i] (its CLIPDIST outputs, or the user clip
@@ -136,36 +137,36 @@ class Reflection:
     cull_clip_mask: int = 0
 
     # -- lookups ---------------------------------------------------------------
-    def const_buffer(self, index: int) -> Optional[ConstantBufferInfo]:
+    def const_buffer(self, index: int) -> ConstantBufferInfo | None:
         """The info of CONST[index], or None when the shader does not use it."""
         return next((c for c in self.constant_buffers if c.index == index), None)
 
-    def shader_buffer(self, index: int) -> Optional[ShaderBufferInfo]:
+    def shader_buffer(self, index: int) -> ShaderBufferInfo | None:
         """The info of BUFFER[index], or None."""
         return next((b for b in self.shader_buffers if b.index == index), None)
 
-    def image(self, index: int) -> Optional[ImageInfo]:
+    def image(self, index: int) -> ImageInfo | None:
         """The info of IMAGE[index], or None."""
         return next((i for i in self.images if i.index == index), None)
 
-    def samplers_of_view(self, view: int) -> Tuple[SamplerInfo, ...]:
+    def samplers_of_view(self, view: int) -> tuple[SamplerInfo, ...]:
         """Every GLSL sampler that reads SVIEW[view] (usually one)."""
         return tuple(s for s in self.samplers if s.view == view)
 
-    def texture_unit(self, view: int) -> Optional[int]:
+    def texture_unit(self, view: int) -> int | None:
         """The texture unit of the (first) GLSL sampler of SVIEW/SAMP[view], or None."""
         found = self.samplers_of_view(view)
         return found[0].unit if found else None
 
-    def atomic_buffer(self, buffer: int) -> Optional[AtomicBufferInfo]:
+    def atomic_buffer(self, buffer: int) -> AtomicBufferInfo | None:
         """The info of HWATOMIC buffer ``buffer``, or None."""
         return next((a for a in self.atomic_buffers if a.buffer == buffer), None)
 
-    def output(self, index: int) -> Optional[VaryingInfo]:
+    def output(self, index: int) -> VaryingInfo | None:
         """The info of OUT[index], or None."""
         return next((o for o in self.outputs if o.index == index), None)
 
-    def input(self, index: int) -> Optional[VaryingInfo]:
+    def input(self, index: int) -> VaryingInfo | None:
         """The info of IN[index], or None."""
         return next((i for i in self.inputs if i.index == index), None)
 
@@ -173,10 +174,17 @@ class Reflection:
         """A TGSI property value of the shader."""
         return dict(self.properties).get(name, default)
 
-    def as_dict(self) -> Dict[str, object]:
+    def as_dict(self) -> dict[str, object]:
         """A JSON-friendly dictionary of the whole record."""
         return asdict(self)
 
 
-__all__ = ["Reflection", "ConstantBufferInfo", "SamplerInfo", "ShaderBufferInfo", "ImageInfo",
-           "AtomicBufferInfo", "VaryingInfo"]
+__all__ = [
+    "Reflection",
+    "ConstantBufferInfo",
+    "SamplerInfo",
+    "ShaderBufferInfo",
+    "ImageInfo",
+    "AtomicBufferInfo",
+    "VaryingInfo",
+]

@@ -15,8 +15,8 @@ as names (``to_glsl(host_facts=...)``); ``Requirements.fact(name)`` asks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ..errors import UnsupportedError
 
@@ -26,30 +26,42 @@ class GLSLFeature:
     """A shading-language feature: core since ``core`` or any of ``extensions``."""
 
     name: str
-    core: Optional[int]
-    extensions: Tuple[str, ...] = ()
+    core: int | None
+    extensions: tuple[str, ...] = ()
     doc: str = ""
 
 
-def _table(*rows) -> Dict[str, GLSLFeature]:
-    out: Dict[str, GLSLFeature] = {}
+def _table(*rows) -> dict[str, GLSLFeature]:
+    out: dict[str, GLSLFeature] = {}
     for name, core, exts, doc in rows:
         assert name not in out, name
         out[name] = GLSLFeature(name, core, tuple(exts), doc)
     return out
 
 
-FEATURES: Dict[str, GLSLFeature] = _table(
+FEATURES: dict[str, GLSLFeature] = _table(
     ("binding_qualifier", 420, (), "layout(binding = n) on blocks and samplers"),
     ("fp64", 400, ("GL_ARB_gpu_shader_fp64",), "double, dvec*, packDouble2x32"),
     ("int64", None, ("GL_ARB_gpu_shader_int64",), "int64_t, uint64_t"),
-    ("gpu_shader5", 400, ("GL_ARB_gpu_shader5",),
-     "bitfield*, findLSB/MSB, bitCount, *mulExtended, fma, frexp/ldexp, precise"),
-    ("dynamic_resource_index", 400, ("GL_ARB_gpu_shader5",),
-     "sampler (and image / buffer block) arrays indexed by dynamically uniform expressions"),
+    (
+        "gpu_shader5",
+        400,
+        ("GL_ARB_gpu_shader5",),
+        "bitfield*, findLSB/MSB, bitCount, *mulExtended, fma, frexp/ldexp, precise",
+    ),
+    (
+        "dynamic_resource_index",
+        400,
+        ("GL_ARB_gpu_shader5",),
+        "sampler (and image / buffer block) arrays indexed by dynamically uniform expressions",
+    ),
     ("texture_gather", 400, ("GL_ARB_texture_gather",), "textureGather"),
-    ("gather_extended", 400, ("GL_ARB_gpu_shader5",),
-     "textureGather component select, shadow compare, non-constant offsets"),
+    (
+        "gather_extended",
+        400,
+        ("GL_ARB_gpu_shader5",),
+        "textureGather component select, shadow compare, non-constant offsets",
+    ),
     ("texture_query_lod", 400, ("GL_ARB_texture_query_lod",), "textureQueryLod"),
     ("texture_cube_map_array", 400, ("GL_ARB_texture_cube_map_array",), "samplerCubeArray"),
     ("tessellation", 400, ("GL_ARB_tessellation_shader",), "TCS / TES stages"),
@@ -61,23 +73,39 @@ FEATURES: Dict[str, GLSLFeature] = _table(
     ("precise", 400, ("GL_ARB_gpu_shader5",), "the 'precise' qualifier"),
     ("packing_half", 420, ("GL_ARB_shading_language_packing",), "packHalf2x16 / unpackHalf2x16"),
     ("viewport_array", 410, ("GL_ARB_viewport_array",), "gl_ViewportIndex in GS"),
-    ("vs_layer_viewport", None, ("GL_ARB_shader_viewport_layer_array",),
-     "gl_Layer / gl_ViewportIndex written by VS or TES"),
+    (
+        "vs_layer_viewport",
+        None,
+        ("GL_ARB_shader_viewport_layer_array",),
+        "gl_Layer / gl_ViewportIndex written by VS or TES",
+    ),
     ("fs_layer_viewport", 430, ("GL_ARB_fragment_layer_viewport",), "gl_Layer / gl_ViewportIndex read by FS"),
     ("image_load_store", 420, ("GL_ARB_shader_image_load_store",), "image*, memoryBarrier"),
     ("early_fragment_tests", 420, ("GL_ARB_shader_image_load_store",), "layout(early_fragment_tests)"),
     ("atomic_counters", 420, ("GL_ARB_shader_atomic_counters",), "atomic_uint"),
-    ("atomic_counter_ops", 460, ("GL_ARB_shader_atomic_counter_ops",),
-     "atomicCounterAdd/Min/Max/And/Or/Xor/Exchange/CompSwap"),
+    (
+        "atomic_counter_ops",
+        460,
+        ("GL_ARB_shader_atomic_counter_ops",),
+        "atomicCounterAdd/Min/Max/And/Or/Xor/Exchange/CompSwap",
+    ),
     ("conservative_depth", 420, ("GL_ARB_conservative_depth",), "layout(depth_*) out float gl_FragDepth"),
     ("ssbo", 430, ("GL_ARB_shader_storage_buffer_object",), "buffer blocks, atomic*() on buffer memory"),
-    ("compute_variable_group_size", None, ("GL_ARB_compute_variable_group_size",),
-     "layout(local_size_variable), gl_LocalGroupSizeARB"),
+    (
+        "compute_variable_group_size",
+        None,
+        ("GL_ARB_compute_variable_group_size",),
+        "layout(local_size_variable), gl_LocalGroupSizeARB",
+    ),
     ("compute", 430, ("GL_ARB_compute_shader",), "compute shaders, shared memory"),
     ("texture_query_levels", 430, ("GL_ARB_texture_query_levels",), "textureQueryLevels"),
     ("image_size", 430, ("GL_ARB_shader_image_size",), "imageSize"),
-    ("memory_barrier_kinds", 430, ("GL_ARB_compute_shader",),
-     "memoryBarrierBuffer/Image/Shared/AtomicCounter, groupMemoryBarrier"),
+    (
+        "memory_barrier_kinds",
+        430,
+        ("GL_ARB_compute_shader",),
+        "memoryBarrierBuffer/Image/Shared/AtomicCounter, groupMemoryBarrier",
+    ),
     ("derivative_control", 450, ("GL_ARB_derivative_control",), "dFdxFine / dFdxCoarse"),
     ("texture_image_samples", 450, ("GL_ARB_shader_texture_image_samples",), "textureSamples / imageSamples"),
     ("cull_distance", 450, ("GL_ARB_cull_distance",), "gl_CullDistance"),
@@ -91,17 +119,21 @@ FEATURES: Dict[str, GLSLFeature] = _table(
     ("post_depth_coverage", None, ("GL_ARB_post_depth_coverage",), "layout(post_depth_coverage)"),
     ("framebuffer_fetch", None, ("GL_EXT_shader_framebuffer_fetch",), "inout fragment outputs"),
     ("demote", None, ("GL_EXT_demote_to_helper_invocation",), "demote, helperInvocationEXT()"),
-    ("shadow_lod", None, ("GL_EXT_texture_shadow_lod",),
-     "textureLod / texture(bias) on samplerCubeShadow, sampler2DArrayShadow, samplerCubeArrayShadow"),
+    (
+        "shadow_lod",
+        None,
+        ("GL_EXT_texture_shadow_lod",),
+        "textureLod / texture(bias) on samplerCubeShadow, sampler2DArrayShadow, samplerCubeArrayShadow",
+    ),
     ("atomic_float", None, ("GL_NV_shader_atomic_float",), "atomicAdd on float memory"),
     ("viewport_array2", None, ("GL_NV_viewport_array2",), "gl_ViewportMask"),
 )
 
 # Host behaviours the lowering may rely on when the caller says they hold
 # (glpipe probes them with a draw: glpipe/host/facts.py): name -> what it allows.
-HOST_FACTS: Dict[str, str] = {
+HOST_FACTS: dict[str, str] = {
     "fine_plain_derivatives": "plain dFdx / dFdy are fine (per pixel pair) derivatives: "
-                              "DDX_FINE / DDY_FINE without derivative_control",
+    "DDX_FINE / DDY_FINE without derivative_control",
 }
 
 # Extensions whose '#extension' directive must say 'enable' rather than
@@ -118,12 +150,12 @@ class Requirements:
 
     def __init__(self, glsl_version: int, extensions: Iterable[str] = (), facts: Iterable[str] = ()):
         self.glsl_version = int(glsl_version)
-        self.available: FrozenSet[str] = frozenset(extensions)
-        self.facts: FrozenSet[str] = frozenset(facts)
+        self.available: frozenset[str] = frozenset(extensions)
+        self.facts: frozenset[str] = frozenset(facts)
         unknown = self.facts - set(HOST_FACTS)
         if unknown:
             raise KeyError(f"unknown host facts {sorted(unknown)}; known: {sorted(HOST_FACTS)}")
-        self.enabled: List[str] = []
+        self.enabled: list[str] = []
 
     def fact(self, name: str) -> bool:
         """Whether host fact ``name`` (a key of ``HOST_FACTS``) was reported as holding."""
@@ -165,7 +197,7 @@ class Requirements:
         options.extend(row.extensions)
         return " or ".join(options) if options else row.doc
 
-    def directives(self) -> List[str]:
+    def directives(self) -> list[str]:
         """The ``#extension`` lines, in first-use order."""
         return [f"#extension {ext} : {_DIRECTIVE}" for ext in self.enabled]
 

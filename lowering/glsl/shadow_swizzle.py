@@ -27,7 +27,7 @@ so gathers keep it and need no key.
 
 from __future__ import annotations
 
-from typing import FrozenSet, Sequence, Tuple
+from collections.abc import Sequence
 
 from .exprs import Expr, construct, float_literal, var
 from .indexing import declared_run
@@ -43,23 +43,33 @@ CLASS_LETTERS = {COMPARE: "c", ZERO: "0", ONE: "1"}
 # Opcodes that compare: the operand naming the view (TEX style: the SAMP operand,
 # which tgsi.rst pairs with the SVIEW of the same index; SAMPLE_C: the SVIEW operand).
 _LOOKUP_VIEW_OPERAND = {
-    "TEX": -1, "TEX2": -1, "TXB": -1, "TXB2": -1, "TXL": -1, "TXL2": -1, "TEX_LZ": -1, "TXD": -1, "TXP": -1,
-    "SAMPLE_C": 1, "SAMPLE_C_LZ": 1,
+    "TEX": -1,
+    "TEX2": -1,
+    "TXB": -1,
+    "TXB2": -1,
+    "TXL": -1,
+    "TXL2": -1,
+    "TEX_LZ": -1,
+    "TXD": -1,
+    "TXP": -1,
+    "SAMPLE_C": 1,
+    "SAMPLE_C_LZ": 1,
 }
 
 
-def compare_class(swizzle: Sequence[int]) -> Tuple[int, int, int, int]:
+def compare_class(swizzle: Sequence[int]) -> tuple[int, int, int, int]:
     """The class of a view swizzle (four PIPE_SWIZZLE_* values): what each
     channel of Gallium's (c, c, c, 1) becomes."""
     return tuple(_ENTRY[int(s)] for s in swizzle)
 
 
-def compare_uses(shader) -> Tuple[FrozenSet[int], FrozenSet[int]]:
+def compare_uses(shader) -> tuple[frozenset[int], frozenset[int]]:
     """(SVIEW indices read by comparing lookups, SVIEW indices read by TG4
     with a compare) of a shader (``lowering.ir.Shader``).  An indexed
     operand (``SAMP[ADDR[0].x]``, indexing.py) may read every element of its
     declared range.  The context works this out once per shader CSO."""
-    lookups, gathers = set(), set()
+    lookups: set[int] = set()
+    gathers: set[int] = set()
     decls = None
     for inst in shader.instructions:
         operand = _LOOKUP_VIEW_OPERAND.get(inst.opcode)
@@ -87,7 +97,7 @@ def view_of(inst) -> int:
     return inst.srcs[_LOOKUP_VIEW_OPERAND[inst.opcode]].index
 
 
-def class_of(key, view: int) -> Tuple[int, int, int, int]:
+def class_of(key, view: int) -> tuple[int, int, int, int]:
     """The class ``key`` gives SVIEW ``view`` (DEFAULT_CLASS when it names none)."""
     for index, cls in key.shadow_swizzle:
         if index == view:
@@ -114,7 +124,7 @@ def compare_result(em, inst, value: Expr, channels: Sequence[int]) -> Expr:
     return construct(parts, "float")
 
 
-def parse_entry(text: str) -> Tuple[int, Tuple[int, int, int, int]]:
+def parse_entry(text: str) -> tuple[int, tuple[int, int, int, int]]:
     """``view:cccc`` (letters c, 0, 1) -> (view, class), for VariantKey.parse."""
     view, _, letters = text.partition(":")
     by_letter = {v: k for k, v in CLASS_LETTERS.items()}
@@ -123,5 +133,15 @@ def parse_entry(text: str) -> Tuple[int, Tuple[int, int, int, int]]:
     return int(view, 0), tuple(by_letter[ch] for ch in letters)
 
 
-__all__ = ["COMPARE", "ZERO", "ONE", "DEFAULT_CLASS", "compare_class", "compare_uses", "compare_result",
-           "class_of", "view_of", "parse_entry"]
+__all__ = [
+    "COMPARE",
+    "ZERO",
+    "ONE",
+    "DEFAULT_CLASS",
+    "compare_class",
+    "compare_uses",
+    "compare_result",
+    "class_of",
+    "view_of",
+    "parse_entry",
+]

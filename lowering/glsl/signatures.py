@@ -15,8 +15,6 @@ two 64-bit lanes of double / int64 opcodes.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..ir import Instruction, writemask_components
 from ..opcodes import OPCODES
 from .decls import Decls
@@ -25,39 +23,120 @@ UNTYPED = "untyped"
 RESOURCE_FILES = frozenset({"SAMP", "SVIEW", "IMAGE", "BUFFER", "MEMORY", "CONSTBUF", "HWATOMIC"})
 WIDE_TYPES = frozenset({"double", "int64", "uint64"})
 
-TEX_OPS = frozenset({"TEX", "TEX2", "TXB", "TXB2", "TXL", "TXL2", "TXP", "TXD", "TXF", "TEX_LZ",
-                     "TXF_LZ", "TG4", "LODQ", "TXQ", "TXQS", "TXQ_LZ"})
-SAMPLE_OPS = frozenset({"SAMPLE", "SAMPLE_I", "SAMPLE_I_MS", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ",
-                        "SAMPLE_D", "SAMPLE_L", "GATHER4", "SVIEWINFO", "SAMPLE_POS", "SAMPLE_INFO",
-                        "LOD"})
-ATOMIC_OPS = frozenset({"ATOMUADD", "ATOMFADD", "ATOMXCHG", "ATOMCAS", "ATOMAND", "ATOMOR", "ATOMXOR",
-                        "ATOMUMIN", "ATOMUMAX", "ATOMIMIN", "ATOMIMAX", "ATOMINC_WRAP", "ATOMDEC_WRAP"})
+TEX_OPS = frozenset(
+    {
+        "TEX",
+        "TEX2",
+        "TXB",
+        "TXB2",
+        "TXL",
+        "TXL2",
+        "TXP",
+        "TXD",
+        "TXF",
+        "TEX_LZ",
+        "TXF_LZ",
+        "TG4",
+        "LODQ",
+        "TXQ",
+        "TXQS",
+        "TXQ_LZ",
+    }
+)
+SAMPLE_OPS = frozenset(
+    {
+        "SAMPLE",
+        "SAMPLE_I",
+        "SAMPLE_I_MS",
+        "SAMPLE_B",
+        "SAMPLE_C",
+        "SAMPLE_C_LZ",
+        "SAMPLE_D",
+        "SAMPLE_L",
+        "GATHER4",
+        "SVIEWINFO",
+        "SAMPLE_POS",
+        "SAMPLE_INFO",
+        "LOD",
+    }
+)
+ATOMIC_OPS = frozenset(
+    {
+        "ATOMUADD",
+        "ATOMFADD",
+        "ATOMXCHG",
+        "ATOMCAS",
+        "ATOMAND",
+        "ATOMOR",
+        "ATOMXOR",
+        "ATOMUMIN",
+        "ATOMUMAX",
+        "ATOMIMIN",
+        "ATOMIMAX",
+        "ATOMINC_WRAP",
+        "ATOMDEC_WRAP",
+    }
+)
 
 # Scalar ops that read .x of every source and replicate (beyond the DP family).
 _DOT_POSITIONS = {
-    "DP2": ((0, 1), (0, 1)), "DP3": ((0, 1, 2), (0, 1, 2)), "DP4": ((0, 1, 2, 3), (0, 1, 2, 3)),
-    "DPH": ((0, 1, 2), (0, 1, 2, 3)), "DP2A": ((0, 1), (0, 1), (0,)),
-    "PK2H": ((0, 1),), "PK2US": ((0, 1),), "PK4B": ((0, 1, 2, 3),), "PK4UB": ((0, 1, 2, 3),),
+    "DP2": ((0, 1), (0, 1)),
+    "DP3": ((0, 1, 2), (0, 1, 2)),
+    "DP4": ((0, 1, 2, 3), (0, 1, 2, 3)),
+    "DPH": ((0, 1, 2), (0, 1, 2, 3)),
+    "DP2A": ((0, 1), (0, 1), (0,)),
+    "PK2H": ((0, 1),),
+    "PK2US": ((0, 1),),
+    "PK4B": ((0, 1, 2, 3),),
+    "PK4UB": ((0, 1, 2, 3),),
 }
 _CHAN_POSITIONS = {
-    "LIT": ((0, 1, 3),), "EXP": ((0,),), "LOG": ((0,),), "DST": ((1, 2), (1, 3)),
-    "XPD": ((0, 1, 2), (0, 1, 2)), "SCS": ((0,),), "NRM": ((0, 1, 2),),
-    "UP2H": ((0,),), "UP2US": ((0,),), "UP4B": ((0,),), "UP4UB": ((0,),),
+    "LIT": ((0, 1, 3),),
+    "EXP": ((0,),),
+    "LOG": ((0,),),
+    "DST": ((1, 2), (1, 3)),
+    "XPD": ((0, 1, 2), (0, 1, 2)),
+    "SCS": ((0,),),
+    "NRM": ((0, 1, 2),),
+    "UP2H": ((0,),),
+    "UP2US": ((0,),),
+    "UP4B": ((0,),),
+    "UP4UB": ((0,),),
 }
 
 # Compares that write ~0 / 0 words: their value is produced as a uint
 # (``-uvec4(lessThan(a, b))``) whatever Mesa's table calls the destination.
-SET_ON_COMPARE = frozenset({"FSEQ", "FSGE", "FSLT", "FSNE", "ISGE", "ISLT", "USEQ", "USGE", "USLT",
-                            "USNE", "DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT",
-                            "U64SGE", "I64SLT", "I64SGE"})
+SET_ON_COMPARE = frozenset(
+    {
+        "FSEQ",
+        "FSGE",
+        "FSLT",
+        "FSNE",
+        "ISGE",
+        "ISLT",
+        "USEQ",
+        "USGE",
+        "USLT",
+        "USNE",
+        "DSEQ",
+        "DSNE",
+        "DSLT",
+        "DSGE",
+        "U64SEQ",
+        "U64SNE",
+        "U64SLT",
+        "U64SGE",
+        "I64SLT",
+        "I64SGE",
+    }
+)
 
 # 64-bit opcodes whose *result* is one 32-bit word per lane, in .x/.y.
 NARROWING = frozenset({"D2F", "D2I", "D2U", "U642F", "I642F"})
 # ... and whose 32-bit *source* word of lane k is at swizzle position k.
 WIDENING = frozenset({"F2D", "I2D", "U2D", "F2U64", "F2I64", "U2I64", "I2I64"})
 # 64-bit compares: a 32-bit ~0/0 word per lane, in .x (lane 0) and .z (lane 1).
-WIDE_COMPARES = frozenset({"DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT", "U64SGE",
-                           "I64SLT", "I64SGE"})
+WIDE_COMPARES = frozenset({"DSEQ", "DSNE", "DSLT", "DSGE", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE"})
 
 
 def is_wide(opcode: str) -> bool:
@@ -87,7 +166,7 @@ def sampler_index(inst: Instruction) -> int:
     return inst.srcs[-1].index
 
 
-def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Optional[str]]]:
+def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str | None]]:
     """(value type per dst, wanted type per src) of ``inst``.
 
     Types are ``float int uint double int64 uint64`` or ``untyped``; a
@@ -95,8 +174,8 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
     """
     op = inst.opcode
     info = OPCODES[op]
-    dsts: List[Optional[str]] = [info.dst_type] * info.num_dst
-    srcs: List[Optional[str]] = list(info.src_types)
+    dsts: list[str | None] = [info.dst_type] * info.num_dst
+    srcs: list[str | None] = list(info.src_types)
     srcs += ["float"] * (len(inst.srcs) - len(srcs))
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
@@ -108,8 +187,11 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
         return [t], [t]
     if op == "UCMP":
         mods = [s.negate or s.absolute for s in inst.srcs]
-        return [UNTYPED], ["float" if mods[0] else "uint",
-                           "float" if mods[1] else UNTYPED, "float" if mods[2] else UNTYPED]
+        return [UNTYPED], [
+            "float" if mods[0] else "uint",
+            "float" if mods[1] else UNTYPED,
+            "float" if mods[2] else UNTYPED,
+        ]
     if op == "READ_FIRST":
         return [UNTYPED], [UNTYPED]
     if op == "READ_INVOC":
@@ -122,7 +204,7 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
         return dsts, ["uint"] * len(inst.srcs)
     if op in SET_ON_COMPARE:
         return ["uint"], srcs
-    if op == "UADD":            # Mesa calls the result signed; the sources are uint and the bits equal
+    if op == "UADD":  # Mesa calls the result signed; the sources are uint and the bits equal
         return ["uint"], srcs
     if op in ("ARL", "ARR"):
         return ["int"], ["float"]
@@ -131,7 +213,7 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
     if op == "FBFETCH":
         return ["float"], [None]
     if op.startswith("INTERP_"):
-        return ["float"], ["float", "int" if op == "INTERP_SAMPLE" else "float"][:len(inst.srcs)]
+        return ["float"], ["float", "int" if op == "INTERP_SAMPLE" else "float"][: len(inst.srcs)]
     if op in TEX_OPS:
         return _tex_types(inst, decls, srcs)
     if op in SAMPLE_OPS:
@@ -162,22 +244,33 @@ def operand_types(inst: Instruction, decls: Decls) -> Tuple[List[str], List[Opti
 
 
 # GLSL takes the offset / bit count of bitfield operations as int.
-_SRC_OVERRIDES = {("UBFE", 1): "int", ("UBFE", 2): "int", ("BFI", 2): "int", ("BFI", 3): "int",
-                  ("IBFE", 1): "int", ("IBFE", 2): "int", ("USHR", 1): "uint", ("SHL", 1): "uint",
-                  ("ISHR", 1): "uint", ("U64SHL", 1): "uint", ("U64SHR", 1): "uint", ("I64SHR", 1): "uint"}
+_SRC_OVERRIDES = {
+    ("UBFE", 1): "int",
+    ("UBFE", 2): "int",
+    ("BFI", 2): "int",
+    ("BFI", 3): "int",
+    ("IBFE", 1): "int",
+    ("IBFE", 2): "int",
+    ("USHR", 1): "uint",
+    ("SHL", 1): "uint",
+    ("ISHR", 1): "uint",
+    ("U64SHL", 1): "uint",
+    ("U64SHR", 1): "uint",
+    ("I64SHR", 1): "uint",
+}
 
 
-def _tex_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
+def _tex_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     op = inst.opcode
     ret = decls.sview_return_type(sampler_index(inst))
     if op in ("TXQ", "TXQ_LZ"):
-        return ["int"], ["int", None][:len(inst.srcs)] if op == "TXQ" else [None]
+        return ["int"], ["int", None][: len(inst.srcs)] if op == "TXQ" else [None]
     if op == "TXQS":
         return ["int"], [None]
     if op == "LODQ":
         return ["float"], ["float", None]
     coords = "int" if op in ("TXF", "TXF_LZ") else "float"
-    out: List[Optional[str]] = []
+    out: list[str | None] = []
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
             out.append(None)
@@ -190,7 +283,7 @@ def _tex_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
     return [ret], out
 
 
-def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
+def _sample_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     op = inst.opcode
     view = inst.srcs[1].index if len(inst.srcs) > 1 else 0
     if op == "SVIEWINFO":
@@ -203,7 +296,7 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
         return ["float"], ["float", None, None]
     ret = decls.sview_return_type(view)
     coords = "int" if op in ("SAMPLE_I", "SAMPLE_I_MS") else "float"
-    out: List[Optional[str]] = []
+    out: list[str | None] = []
     for i, s in enumerate(inst.srcs):
         if s.file in RESOURCE_FILES:
             out.append(None)
@@ -220,11 +313,12 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: List[Optional[str]]):
 # Channels
 # ---------------------------------------------------------------------------
 
-def _written(inst: Instruction) -> Tuple[int, ...]:
+
+def _written(inst: Instruction) -> tuple[int, ...]:
     return writemask_components(inst.dsts[0].writemask) if inst.dsts else (0, 1, 2, 3)
 
 
-def lanes(inst: Instruction) -> Tuple[int, ...]:
+def lanes(inst: Instruction) -> tuple[int, ...]:
     """The 64-bit lanes (0 = source .xy, 1 = .zw) a wide opcode computes.
 
     64-bit results: lane 0 when .x or .y is written, lane 1 for .z / .w.
@@ -238,7 +332,7 @@ def lanes(inst: Instruction) -> Tuple[int, ...]:
     return tuple(k for k, comps in enumerate(((0, 1), (2, 3))) if any(mask & (1 << c) for c in comps))
 
 
-def lane_dst_components(inst: Instruction, lane: int) -> Tuple[int, ...]:
+def lane_dst_components(inst: Instruction, lane: int) -> tuple[int, ...]:
     """Destination components lane ``lane`` of a wide opcode writes (within the writemask)."""
     mask = inst.dsts[0].writemask
     if inst.opcode in NARROWING or inst.opcode in WIDE_COMPARES:
@@ -248,7 +342,7 @@ def lane_dst_components(inst: Instruction, lane: int) -> Tuple[int, ...]:
     return tuple(c for c in comps if mask & (1 << c))
 
 
-def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: Optional[str]) -> Tuple[int, ...]:
+def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: str | None) -> tuple[int, ...]:
     """Swizzle positions source ``src`` of a wide opcode reads for ``lane``."""
     op = inst.opcode
     if src_type in WIDE_TYPES:
@@ -259,7 +353,7 @@ def lane_src_positions(inst: Instruction, src: int, lane: int, src_type: Optiona
     return (lane,)
 
 
-def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> Tuple[int, ...]:
+def src_positions(inst: Instruction, i: int, src_type: str | None = None) -> tuple[int, ...]:
     """Swizzle positions source ``i`` reads (conservative ``(0, 1, 2, 3)`` when irregular)."""
     op = inst.opcode
     info = OPCODES[op]
@@ -270,14 +364,26 @@ def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> 
         table = _CHAN_POSITIONS[op]
         return table[i] if i < len(table) else (0, 1, 2, 3)
     if is_wide(op) and inst.dsts:
-        out: List[int] = []
+        out: list[int] = []
         for lane in lanes(inst):
             out.extend(lane_src_positions(inst, i, lane, src_type))
         return tuple(sorted(set(out))) or (0,)
     if info.output_mode == "REPL":
         return (0,)
-    if op in ("IF", "UIF", "SWITCH", "CASE", "EMIT", "ENDPRIM", "BREAKC", "MEMBAR",
-              "VOTE_ANY", "VOTE_ALL", "VOTE_EQ", "BALLOT"):
+    if op in (
+        "IF",
+        "UIF",
+        "SWITCH",
+        "CASE",
+        "EMIT",
+        "ENDPRIM",
+        "BREAKC",
+        "MEMBAR",
+        "VOTE_ANY",
+        "VOTE_ALL",
+        "VOTE_EQ",
+        "BALLOT",
+    ):
         return (0,)
     if op == "READ_INVOC" and i == 1:
         return (0,)
@@ -287,12 +393,12 @@ def src_positions(inst: Instruction, i: int, src_type: Optional[str] = None) -> 
     return (0, 1, 2, 3)
 
 
-def dst_components(inst: Instruction, d: int) -> Tuple[int, ...]:
+def dst_components(inst: Instruction, d: int) -> tuple[int, ...]:
     """Components destination ``d`` writes."""
     return writemask_components(inst.dsts[d].writemask)
 
 
-def storage_vote(value_type: Optional[str]) -> Optional[str]:
+def storage_vote(value_type: str | None) -> str | None:
     """The 32-bit storage type a value of ``value_type`` argues for (wide types live as uint pairs)."""
     if value_type is None or value_type == UNTYPED:
         return None
@@ -302,8 +408,24 @@ def storage_vote(value_type: Optional[str]) -> Optional[str]:
 
 
 __all__ = [
-    "UNTYPED", "SET_ON_COMPARE", "RESOURCE_FILES", "WIDE_TYPES", "TEX_OPS", "SAMPLE_OPS", "ATOMIC_OPS", "NARROWING",
-    "WIDENING", "WIDE_COMPARES", "is_wide", "operand_types", "resource_value_type", "sampler_index",
-    "lanes", "lane_dst_components", "lane_src_positions", "src_positions", "dst_components",
+    "UNTYPED",
+    "SET_ON_COMPARE",
+    "RESOURCE_FILES",
+    "WIDE_TYPES",
+    "TEX_OPS",
+    "SAMPLE_OPS",
+    "ATOMIC_OPS",
+    "NARROWING",
+    "WIDENING",
+    "WIDE_COMPARES",
+    "is_wide",
+    "operand_types",
+    "resource_value_type",
+    "sampler_index",
+    "lanes",
+    "lane_dst_components",
+    "lane_src_positions",
+    "src_positions",
+    "dst_components",
     "storage_vote",
 ]

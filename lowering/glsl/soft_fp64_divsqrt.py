@@ -55,17 +55,20 @@ helpers it calls; private helpers carry the ``glp_dx_`` prefix.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Tuple
+from collections.abc import Iterable, Sequence
 
-Helper = Tuple[str, Tuple[Tuple[str, str], ...], str]
+Helper = tuple[str, tuple[tuple[str, str], ...], str]
 
 # ---------------------------------------------------------------------------
 # Word arithmetic: 64-bit values are uvec2(lo, hi), 128-bit values uvec4 (x lowest).
 # ---------------------------------------------------------------------------
 
-_WORDS: Dict[str, Helper] = {
+_WORDS: dict[str, Helper] = {
     # Leading zeros of a 32-bit word by binary search; 32 for 0.
-    "glp_dx_clz32": ("int", (("uint", "v"),), """\
+    "glp_dx_clz32": (
+        "int",
+        (("uint", "v"),),
+        """\
     if (v == 0u) return 32;
     int n = 0;
     if (v <= 0x0000ffffu) { n += 16; v <<= 16u; }
@@ -73,27 +76,51 @@ _WORDS: Dict[str, Helper] = {
     if (v <= 0x0fffffffu) { n += 4; v <<= 4u; }
     if (v <= 0x3fffffffu) { n += 2; v <<= 2u; }
     if (v <= 0x7fffffffu) n += 1;
-    return n;"""),
+    return n;""",
+    ),
     # The full 64-bit product of two words from four 16x16 -> 32 partial products.
-    "glp_dx_mul32": ("uvec2", (("uint", "a"), ("uint", "b")), """\
+    "glp_dx_mul32": (
+        "uvec2",
+        (("uint", "a"), ("uint", "b")),
+        """\
     uint al = a & 0xffffu, ah = a >> 16u, bl = b & 0xffffu, bh = b >> 16u;
     uint ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
     uint mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
-    return uvec2((mid << 16u) | (ll & 0xffffu), hh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));"""),
-    "glp_dx_add64": ("uvec2", (("uvec2", "a"), ("uvec2", "b")), """\
+    return uvec2((mid << 16u) | (ll & 0xffffu), hh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));""",
+    ),
+    "glp_dx_add64": (
+        "uvec2",
+        (("uvec2", "a"), ("uvec2", "b")),
+        """\
     uint lo = a.x + b.x;
-    return uvec2(lo, a.y + b.y + (lo < a.x ? 1u : 0u));"""),
-    "glp_dx_sub64": ("uvec2", (("uvec2", "a"), ("uvec2", "b")), """\
-    return uvec2(a.x - b.x, a.y - b.y - (a.x < b.x ? 1u : 0u));"""),
-    "glp_dx_ge64": ("bool", (("uvec2", "a"), ("uvec2", "b")), """\
-    return a.y > b.y || (a.y == b.y && a.x >= b.x);"""),
+    return uvec2(lo, a.y + b.y + (lo < a.x ? 1u : 0u));""",
+    ),
+    "glp_dx_sub64": (
+        "uvec2",
+        (("uvec2", "a"), ("uvec2", "b")),
+        """\
+    return uvec2(a.x - b.x, a.y - b.y - (a.x < b.x ? 1u : 0u));""",
+    ),
+    "glp_dx_ge64": (
+        "bool",
+        (("uvec2", "a"), ("uvec2", "b")),
+        """\
+    return a.y > b.y || (a.y == b.y && a.x >= b.x);""",
+    ),
     # a << n for n in [0, 63].
-    "glp_dx_shl64": ("uvec2", (("uvec2", "a"), ("int", "n")), """\
+    "glp_dx_shl64": (
+        "uvec2",
+        (("uvec2", "a"), ("int", "n")),
+        """\
     if (n == 0) return a;
     if (n >= 32) return uvec2(0u, a.x << uint(n - 32));
-    return uvec2(a.x << uint(n), (a.y << uint(n)) | (a.x >> uint(32 - n)));"""),
+    return uvec2(a.x << uint(n), (a.y << uint(n)) | (a.x >> uint(32 - n)));""",
+    ),
     # a >> n for any n >= 0, bit 0 ORed with every bit shifted out ("jamming").
-    "glp_dx_shr_jam64": ("uvec2", (("uvec2", "a"), ("int", "n")), """\
+    "glp_dx_shr_jam64": (
+        "uvec2",
+        (("uvec2", "a"), ("int", "n")),
+        """\
     if (n == 0) return a;
     if (n >= 64) return uvec2((a.x | a.y) != 0u ? 1u : 0u, 0u);
     uint lost;
@@ -106,8 +133,12 @@ _WORDS: Dict[str, Helper] = {
         lost = 0u;
     }
     lost |= a.x << uint(32 - n);
-    return uvec2((a.x >> uint(n)) | (a.y << uint(32 - n)) | (lost != 0u ? 1u : 0u), a.y >> uint(n));"""),
-    "glp_dx_add128": ("uvec4", (("uvec4", "a"), ("uvec4", "b")), """\
+    return uvec2((a.x >> uint(n)) | (a.y << uint(32 - n)) | (lost != 0u ? 1u : 0u), a.y >> uint(n));""",
+    ),
+    "glp_dx_add128": (
+        "uvec4",
+        (("uvec4", "a"), ("uvec4", "b")),
+        """\
     uvec4 r = a + b;
     uint c = r.x < a.x ? 1u : 0u;
     r.y += c;
@@ -115,8 +146,12 @@ _WORDS: Dict[str, Helper] = {
     r.z += c;
     c = (r.z < a.z || (c == 1u && r.z == a.z)) ? 1u : 0u;
     r.w += c;
-    return r;"""),
-    "glp_dx_sub128": ("uvec4", (("uvec4", "a"), ("uvec4", "b")), """\
+    return r;""",
+    ),
+    "glp_dx_sub128": (
+        "uvec4",
+        (("uvec4", "a"), ("uvec4", "b")),
+        """\
     uvec4 r = a - b;
     uint bw = a.x < b.x ? 1u : 0u;
     uint nb = (a.y < b.y || (bw == 1u && a.y == b.y)) ? 1u : 0u;
@@ -125,21 +160,33 @@ _WORDS: Dict[str, Helper] = {
     nb = (a.z < b.z || (bw == 1u && a.z == b.z)) ? 1u : 0u;
     r.z -= bw;
     r.w -= nb;
-    return r;"""),
-    "glp_dx_ge128": ("bool", (("uvec4", "a"), ("uvec4", "b")), """\
+    return r;""",
+    ),
+    "glp_dx_ge128": (
+        "bool",
+        (("uvec4", "a"), ("uvec4", "b")),
+        """\
     if (a.w != b.w) return a.w > b.w;
     if (a.z != b.z) return a.z > b.z;
     if (a.y != b.y) return a.y > b.y;
-    return a.x >= b.x;"""),
+    return a.x >= b.x;""",
+    ),
     # a << n for n in [0, 127].
-    "glp_dx_shl128": ("uvec4", (("uvec4", "a"), ("int", "n")), """\
+    "glp_dx_shl128": (
+        "uvec4",
+        (("uvec4", "a"), ("int", "n")),
+        """\
     if (n >= 64) { a = uvec4(0u, 0u, a.x, a.y); n -= 64; }
     if (n >= 32) { a = uvec4(0u, a.x, a.y, a.z); n -= 32; }
     if (n == 0) return a;
     uint s = uint(n), t = uint(32 - n);
-    return uvec4(a.x << s, (a.y << s) | (a.x >> t), (a.z << s) | (a.y >> t), (a.w << s) | (a.z >> t));"""),
+    return uvec4(a.x << s, (a.y << s) | (a.x >> t), (a.z << s) | (a.y >> t), (a.w << s) | (a.z >> t));""",
+    ),
     # a >> n for any n >= 0 with jamming.
-    "glp_dx_shr_jam128": ("uvec4", (("uvec4", "a"), ("int", "n")), """\
+    "glp_dx_shr_jam128": (
+        "uvec4",
+        (("uvec4", "a"), ("int", "n")),
+        """\
     if (n >= 128) return uvec4((a.x | a.y | a.z | a.w) != 0u ? 1u : 0u, 0u, 0u, 0u);
     uint lost = 0u;
     if (n >= 64) { lost = a.x | a.y; a = uvec4(a.z, a.w, 0u, 0u); n -= 64; }
@@ -150,18 +197,22 @@ _WORDS: Dict[str, Helper] = {
         a = uvec4((a.x >> s) | (a.y << t), (a.y >> s) | (a.z << t), (a.z >> s) | (a.w << t), a.w >> s);
     }
     a.x |= lost != 0u ? 1u : 0u;
-    return a;"""),
+    return a;""",
+    ),
 }
 
 # ---------------------------------------------------------------------------
 # Unpacking and the one rounding routine.
 # ---------------------------------------------------------------------------
 
-_CORE: Dict[str, Helper] = {
+_CORE: dict[str, Helper] = {
     # A finite non-zero double as its integer significand m (leading one at bit 52,
     # subnormals normalised) and exponent e with |x| = m * 2^(e - 1075); returned as
     # uvec3(m.lo, m.hi, e + 64) (e >= -51, so the third word is a plain uint).
-    "glp_dx_unpack": ("uvec3", (("uvec2", "x"),), """\
+    "glp_dx_unpack": (
+        "uvec3",
+        (("uvec2", "x"),),
+        """\
     int e = int((x.y >> 20u) & 0x7ffu);
     uvec2 m = uvec2(x.x, x.y & 0xfffffu);
     if (e == 0) {
@@ -171,13 +222,17 @@ _CORE: Dict[str, Helper] = {
     } else {
         m.y |= 0x100000u;
     }
-    return uvec3(m, uint(e + 64));"""),
+    return uvec3(m, uint(e + 64));""",
+    ),
     # sign * s * 2^(e - 1085) rounded to nearest even, for s with its leading one at
     # bit 62 and its sticky bits ORed into bit 0 (so bits 9..0 are the round bits):
     # the result's biased exponent is e when it is normal.  Below the normal range
     # s is shifted right with sticky to the subnormal scale (e = 1) before the one
     # rounding -- gradual underflow, rounded once.
-    "glp_dx_round_pack": ("uvec2", (("uint", "sg"), ("int", "e"), ("uvec2", "s")), """\
+    "glp_dx_round_pack": (
+        "uvec2",
+        (("uint", "sg"), ("int", "e"), ("uvec2", "s")),
+        """\
     if (e < 1) {
         s = glp_dx_shr_jam64(s, 1 - e);
         e = 1;
@@ -189,9 +244,14 @@ _CORE: Dict[str, Helper] = {
     // m's bit 52 (53 after a carry out of the rounding) adds to the exponent field.
     if (e - 1 + int(m.y >> 20u) >= 0x7ff)
         return uvec2(0u, (sg << 31u) | 0x7ff00000u);
-    return uvec2(m.x, (sg << 31u) + (uint(e - 1) << 20u) + m.y);"""),
-    "glp_dx_is_nan": ("bool", (("uvec2", "x"),), """\
-    return (x.y & 0x7fffffffu) > 0x7ff00000u || ((x.y & 0x7fffffffu) == 0x7ff00000u && x.x != 0u);"""),
+    return uvec2(m.x, (sg << 31u) + (uint(e - 1) << 20u) + m.y);""",
+    ),
+    "glp_dx_is_nan": (
+        "bool",
+        (("uvec2", "x"),),
+        """\
+    return (x.y & 0x7fffffffu) > 0x7ff00000u || ((x.y & 0x7fffffffu) == 0x7ff00000u && x.x != 0u);""",
+    ),
 }
 
 # ---------------------------------------------------------------------------
@@ -202,8 +262,11 @@ _CORE: Dict[str, Helper] = {
 _QUIET = "uvec2({0}.x, {0}.y | 0x80000u)"
 _DNAN = "uvec2(0u, 0xfff80000u)"
 
-_OPS: Dict[str, Helper] = {
-    "glp_ddiv": ("uvec2", (("uvec2", "a"), ("uvec2", "b")), f"""\
+_OPS: dict[str, Helper] = {
+    "glp_ddiv": (
+        "uvec2",
+        (("uvec2", "a"), ("uvec2", "b")),
+        f"""\
     if (glp_dx_is_nan(a)) return {_QUIET.format("a")};
     if (glp_dx_is_nan(b)) return {_QUIET.format("b")};
     uint sg = (a.y ^ b.y) >> 31u;
@@ -234,14 +297,17 @@ _OPS: Dict[str, Helper] = {
     }}
     uvec2 s = glp_dx_shl64(q, 9);
     s.x |= (r.x | r.y) != 0u ? 1u : 0u;
-    return glp_dx_round_pack(sg, e, s);"""),
-
+    return glp_dx_round_pack(sg, e, s);""",
+    ),
     # One step of the digit-by-digit square root: st = (rem.lo, rem.hi, root.lo,
     # root.hi), d the next two radicand bits.  With rem = N - root^2 for the radicand
     # prefix N, the next root bit is 1 iff (2 root + 1)^2 <= 4 N + d, i.e. iff
     # 4 root + 1 <= 4 rem + d.  rem <= 2 root keeps 4 rem + d below 2^57 for a
     # root below 2^54.
-    "glp_dx_sqrt_step": ("uvec4", (("uvec4", "st"), ("uint", "d")), """\
+    "glp_dx_sqrt_step": (
+        "uvec4",
+        (("uvec4", "st"), ("uint", "d")),
+        """\
     uvec2 rem = uvec2((st.x << 2u) | d, (st.y << 2u) | (st.x >> 30u));
     uvec2 t = uvec2((st.z << 2u) | 1u, (st.w << 2u) | (st.z >> 30u));
     uvec2 root = uvec2(st.z << 1u, (st.w << 1u) | (st.z >> 31u));
@@ -249,9 +315,12 @@ _OPS: Dict[str, Helper] = {
         rem = glp_dx_sub64(rem, t);
         root.x |= 1u;
     }
-    return uvec4(rem, root);"""),
-
-    "glp_dsqrt": ("uvec2", (("uvec2", "a"),), f"""\
+    return uvec4(rem, root);""",
+    ),
+    "glp_dsqrt": (
+        "uvec2",
+        (("uvec2", "a"),),
+        f"""\
     if (glp_dx_is_nan(a)) return {_QUIET.format("a")};
     if ((a.y & 0x7fffffffu) == 0u && a.x == 0u) return a;          // sqrt(+-0) = +-0
     if ((a.y >> 31u) != 0u) return {_DNAN};
@@ -277,9 +346,12 @@ _OPS: Dict[str, Helper] = {
     // (an exact square root has no tie: ties need 54 significant bits).
     uvec2 s = glp_dx_shl64(st.zw, 9);
     s.x |= (st.x | st.y) != 0u ? 1u : 0u;
-    return glp_dx_round_pack(0u, k / 2 + 1023, s);"""),
-
-    "glp_drsq": ("uvec2", (("uvec2", "a"),), f"""\
+    return glp_dx_round_pack(0u, k / 2 + 1023, s);""",
+    ),
+    "glp_drsq": (
+        "uvec2",
+        (("uvec2", "a"),),
+        f"""\
     if (glp_dx_is_nan(a)) return {_QUIET.format("a")};
     if ((a.y & 0x7fffffffu) == 0u && a.x == 0u)
         return uvec2(0u, (a.y & 0x80000000u) | 0x7ff00000u);      // 1/sqrt(+-0) = +-inf
@@ -317,18 +389,24 @@ _OPS: Dict[str, Helper] = {
     uvec2 s = glp_dx_shl64(st.zw, 9);
     s.x |= (st.x | st.y | r.x | r.y) != 0u ? 1u : 0u;
     // 1/sqrt(a) = root 2^(-80) 2^(26 - k/2) and round_pack reads s 2^(e - 1085).
-    return glp_dx_round_pack(0u, 1022 - k / 2, s);"""),
-
+    return glp_dx_round_pack(0u, 1022 - k / 2, s);""",
+    ),
     # The exact 106-bit product of two 53-bit significands (high words below 2^21).
-    "glp_dx_mul53": ("uvec4", (("uvec2", "a"), ("uvec2", "b")), """\
+    "glp_dx_mul53": (
+        "uvec4",
+        (("uvec2", "a"), ("uvec2", "b")),
+        """\
     uvec2 ll = glp_dx_mul32(a.x, b.x), lh = glp_dx_mul32(a.x, b.y);
     uvec2 hl = glp_dx_mul32(a.y, b.x), hh = glp_dx_mul32(a.y, b.y);
     uvec2 mid = glp_dx_add64(glp_dx_add64(uvec2(ll.y, 0u), uvec2(lh.x, 0u)), uvec2(hl.x, 0u));
     uvec2 top = glp_dx_add64(glp_dx_add64(hh, uvec2(lh.y, 0u)),
                              glp_dx_add64(uvec2(hl.y, 0u), uvec2(mid.y, 0u)));
-    return uvec4(ll.x, mid.x, top);"""),
-
-    "glp_dfma": ("uvec2", (("uvec2", "a"), ("uvec2", "b"), ("uvec2", "c")), f"""\
+    return uvec4(ll.x, mid.x, top);""",
+    ),
+    "glp_dfma": (
+        "uvec2",
+        (("uvec2", "a"), ("uvec2", "b"), ("uvec2", "c")),
+        f"""\
     if (glp_dx_is_nan(c)) return {_QUIET.format("c")};
     if (glp_dx_is_nan(a)) return {_QUIET.format("a")};
     if (glp_dx_is_nan(b)) return {_QUIET.format("b")};
@@ -387,32 +465,48 @@ _OPS: Dict[str, Helper] = {
     }}
     uvec2 s = x.zw;
     s.x |= (x.x | x.y) != 0u ? 1u : 0u;
-    return glp_dx_round_pack(sg, e, s);"""),
+    return glp_dx_round_pack(sg, e, s);""",
+    ),
 }
 
-DIVSQRT_HELPERS: Dict[str, Helper] = {**_WORDS, **_CORE, **_OPS}
+DIVSQRT_HELPERS: dict[str, Helper] = {**_WORDS, **_CORE, **_OPS}
 
 # Every helper after the helpers it calls (the order to print them in).
-DIVSQRT_ORDER: Tuple[str, ...] = (
-    "glp_dx_clz32", "glp_dx_mul32", "glp_dx_add64", "glp_dx_sub64", "glp_dx_ge64",
-    "glp_dx_shl64", "glp_dx_shr_jam64", "glp_dx_add128", "glp_dx_sub128", "glp_dx_ge128",
-    "glp_dx_shl128", "glp_dx_shr_jam128", "glp_dx_unpack", "glp_dx_round_pack",
-    "glp_dx_is_nan", "glp_ddiv", "glp_dx_sqrt_step", "glp_dsqrt", "glp_drsq",
-    "glp_dx_mul53", "glp_dfma",
+DIVSQRT_ORDER: tuple[str, ...] = (
+    "glp_dx_clz32",
+    "glp_dx_mul32",
+    "glp_dx_add64",
+    "glp_dx_sub64",
+    "glp_dx_ge64",
+    "glp_dx_shl64",
+    "glp_dx_shr_jam64",
+    "glp_dx_add128",
+    "glp_dx_sub128",
+    "glp_dx_ge128",
+    "glp_dx_shl128",
+    "glp_dx_shr_jam128",
+    "glp_dx_unpack",
+    "glp_dx_round_pack",
+    "glp_dx_is_nan",
+    "glp_ddiv",
+    "glp_dx_sqrt_step",
+    "glp_dsqrt",
+    "glp_drsq",
+    "glp_dx_mul53",
+    "glp_dfma",
 )
 
 # The public functions (TGSI opcode -> helper).
-DIVSQRT_OPS: Dict[str, str] = {"DFMA": "glp_dfma", "DDIV": "glp_ddiv", "DSQRT": "glp_dsqrt",
-                               "DRSQ": "glp_drsq"}
+DIVSQRT_OPS: dict[str, str] = {"DFMA": "glp_dfma", "DDIV": "glp_ddiv", "DSQRT": "glp_dsqrt", "DRSQ": "glp_drsq"}
 
 # Which helpers each helper calls, read from the bodies.
-DIVSQRT_DEPENDS: Dict[str, Tuple[str, ...]] = {
+DIVSQRT_DEPENDS: dict[str, tuple[str, ...]] = {
     name: tuple(dep for dep in DIVSQRT_ORDER if dep != name and f"{dep}(" in body)
     for name, (_, _, body) in DIVSQRT_HELPERS.items()
 }
 
 
-def needed(names: Iterable[str]) -> List[str]:
+def needed(names: Iterable[str]) -> list[str]:
     """``names`` and every helper they call, in ``DIVSQRT_ORDER``."""
     want = set()
     stack = list(names)
@@ -438,5 +532,12 @@ def glsl_source(names: Sequence[str]) -> str:
     return "\n".join(function_text(n) for n in needed(names))
 
 
-__all__ = ["DIVSQRT_HELPERS", "DIVSQRT_ORDER", "DIVSQRT_DEPENDS", "DIVSQRT_OPS", "needed",
-           "function_text", "glsl_source"]
+__all__ = [
+    "DIVSQRT_HELPERS",
+    "DIVSQRT_ORDER",
+    "DIVSQRT_DEPENDS",
+    "DIVSQRT_OPS",
+    "needed",
+    "function_text",
+    "glsl_source",
+]

@@ -9,19 +9,17 @@ every semantic.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Declaration
 from ..semantics import PRIMITIVE_NAMES, PRIMITIVE_VERTICES
-from .reflection import VaryingInfo
-from .sysval_block import INSTANCE_NAME
-from .varyings import clip_cull_counts, varying_block, varying_name
-from .exprs import PREC
 from . import passes
+from .exprs import PREC
 from .passes import cull as cull_pass
 from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from .reflection import VaryingInfo
+from .sysval_block import INSTANCE_NAME
+from .varyings import clip_cull_counts, varying_block, varying_name
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -31,13 +29,26 @@ PATCH_SEMANTICS = frozenset({"PATCH", "TESSOUTER", "TESSINNER", "PRIM_ID"})
 PER_VERTEX_STAGES = frozenset({"GEOM", "TESS_CTRL", "TESS_EVAL"})
 
 _INTERP_QUALIFIER = {"CONSTANT": "flat", "LINEAR": "noperspective", "PERSPECTIVE": "smooth"}
-_GS_INPUT = {"POINTS": "points", "LINES": "lines", "LINE_STRIP": "lines", "LINE_LOOP": "lines",
-             "TRIANGLES": "triangles", "TRIANGLE_STRIP": "triangles", "TRIANGLE_FAN": "triangles",
-             "LINES_ADJACENCY": "lines_adjacency", "LINE_STRIP_ADJACENCY": "lines_adjacency",
-             "TRIANGLES_ADJACENCY": "triangles_adjacency",
-             "TRIANGLE_STRIP_ADJACENCY": "triangles_adjacency"}
-_GS_OUTPUT = {"POINTS": "points", "LINES": "line_strip", "LINE_STRIP": "line_strip",
-              "TRIANGLES": "triangle_strip", "TRIANGLE_STRIP": "triangle_strip"}
+_GS_INPUT = {
+    "POINTS": "points",
+    "LINES": "lines",
+    "LINE_STRIP": "lines",
+    "LINE_LOOP": "lines",
+    "TRIANGLES": "triangles",
+    "TRIANGLE_STRIP": "triangles",
+    "TRIANGLE_FAN": "triangles",
+    "LINES_ADJACENCY": "lines_adjacency",
+    "LINE_STRIP_ADJACENCY": "lines_adjacency",
+    "TRIANGLES_ADJACENCY": "triangles_adjacency",
+    "TRIANGLE_STRIP_ADJACENCY": "triangles_adjacency",
+}
+_GS_OUTPUT = {
+    "POINTS": "points",
+    "LINES": "line_strip",
+    "LINE_STRIP": "line_strip",
+    "TRIANGLES": "triangle_strip",
+    "TRIANGLE_STRIP": "triangle_strip",
+}
 _TES_PRIM = {4: "triangles", 7: "quads", 1: "isolines"}
 _TES_SPACING = {0: "fractional_odd_spacing", 1: "fractional_even_spacing", 2: "equal_spacing"}
 _DEPTH_LAYOUT = {1: "depth_any", 2: "depth_greater", 3: "depth_less", 4: "depth_unchanged"}
@@ -58,13 +69,42 @@ _VS_INPUT_KINDS = {
 }
 
 
-_INT_SEMANTICS = frozenset({"PRIM_ID", "LAYER", "VIEWPORT_INDEX", "INSTANCEID", "VERTEXID", "VERTICESIN",
-                            "BASEVERTEX", "BASEINSTANCE", "DRAWID", "VERTEXID_NOBASE", "INVOCATIONID",
-                            "SAMPLEMASK", "STENCIL", "VIEWPORT_MASK"})
-_UINT_SEMANTICS = frozenset({"THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM", "SAMPLEID",
-                             "HELPER_INVOCATION", "SUBGROUP_SIZE", "SUBGROUP_INVOCATION",
-                             "SUBGROUP_EQ_MASK", "SUBGROUP_GE_MASK", "SUBGROUP_GT_MASK",
-                             "SUBGROUP_LE_MASK", "SUBGROUP_LT_MASK"})
+_INT_SEMANTICS = frozenset(
+    {
+        "PRIM_ID",
+        "LAYER",
+        "VIEWPORT_INDEX",
+        "INSTANCEID",
+        "VERTEXID",
+        "VERTICESIN",
+        "BASEVERTEX",
+        "BASEINSTANCE",
+        "DRAWID",
+        "VERTEXID_NOBASE",
+        "INVOCATIONID",
+        "SAMPLEMASK",
+        "STENCIL",
+        "VIEWPORT_MASK",
+    }
+)
+_UINT_SEMANTICS = frozenset(
+    {
+        "THREAD_ID",
+        "BLOCK_ID",
+        "BLOCK_SIZE",
+        "GRID_SIZE",
+        "WORK_DIM",
+        "SAMPLEID",
+        "HELPER_INVOCATION",
+        "SUBGROUP_SIZE",
+        "SUBGROUP_INVOCATION",
+        "SUBGROUP_EQ_MASK",
+        "SUBGROUP_GE_MASK",
+        "SUBGROUP_GT_MASK",
+        "SUBGROUP_LE_MASK",
+        "SUBGROUP_LT_MASK",
+    }
+)
 
 
 def semantic_type(proc: str, file: str, semantic, key, index: int = 0) -> str:
@@ -98,19 +138,19 @@ class IOMap:
     def __init__(self, em):
         self.em = em
         self.proc = em.shader.processor
-        self.decl_lines: List[str] = []
-        self.inputs: List[VaryingInfo] = []
-        self.outputs: List[VaryingInfo] = []
-        self.system_values: List[Tuple[int, str]] = []
-        self.local_outputs: Dict[int, str] = {}       # OUT index -> local vec4 (CLIPVERTEX, ...)
-        self.window_space_position: Optional[str] = None
-        self.color_outputs: Dict[int, str] = {}       # FS color index -> GLSL output name
-        self.fbfetch_copies: Dict[int, str] = {}      # FS output index -> saved framebuffer color
+        self.decl_lines: list[str] = []
+        self.inputs: list[VaryingInfo] = []
+        self.outputs: list[VaryingInfo] = []
+        self.system_values: list[tuple[int, str]] = []
+        self.local_outputs: dict[int, str] = {}  # OUT index -> local vec4 (CLIPVERTEX, ...)
+        self.window_space_position: str | None = None
+        self.color_outputs: dict[int, str] = {}  # FS color index -> GLSL output name
+        self.fbfetch_copies: dict[int, str] = {}  # FS output index -> saved framebuffer color
         self._declared = set()
-        self._in_views: Dict[int, object] = {}
-        self._out_views: Dict[int, object] = {}
-        self._sv_views: Dict[int, object] = {}
-        self.clip_cull = clip_cull_counts(em.shader)   # (clip distances or None = all, cull distances)
+        self._in_views: dict[int, object] = {}
+        self._out_views: dict[int, object] = {}
+        self._sv_views: dict[int, object] = {}
+        self.clip_cull = clip_cull_counts(em.shader)  # (clip distances or None = all, cull distances)
 
     # -- helpers ---------------------------------------------------------------
     def _declare(self, line: str) -> None:
@@ -118,7 +158,7 @@ class IOMap:
             self._declared.add(line)
             self.decl_lines.append(line)
 
-    def interpolation(self, decl: Declaration, semantic: str) -> Tuple[str, Optional[str], Optional[str]]:
+    def interpolation(self, decl: Declaration, semantic: str) -> tuple[str, str | None, str | None]:
         """(qualifier text, interpolation name, location name) of an FS input."""
         interp = decl.interpolate or "PERSPECTIVE"
         return self._qualifiers(interp, decl.location or "CENTER", semantic)
@@ -136,7 +176,7 @@ class IOMap:
             words.append("sample")
         return (" ".join(words) + " ") if words else "", interp, location
 
-    def _output_qualifiers(self, semantic: str, index: int) -> Tuple[str, Optional[str], Optional[str]]:
+    def _output_qualifiers(self, semantic: str, index: int) -> tuple[str, str | None, str | None]:
         """Interpolation qualifiers of an output of the last stage before the rasterizer:
         from VariantKey.output_interpolation, else flat COLOR/BCOLOR under flatshade."""
         if self.proc not in ("VERT", "TESS_EVAL", "GEOM"):
@@ -174,8 +214,7 @@ class IOMap:
         em = self.em
         if self.proc in ("FRAG", "COMP"):
             return
-        written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values()
-                   for r in range(d.first, d.last + 1)}
+        written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values() for r in range(d.first, d.last + 1)}
         for semantic, index, _interp, _loc in em.key.output_interpolation:
             if semantic not in VARYING_SEMANTICS or (semantic, index) in written:
                 continue
@@ -190,7 +229,7 @@ class IOMap:
             self._declare(varying_block("out", name, qual))
 
     # -- inputs ----------------------------------------------------------------
-    def input_view(self, index: int, vertex: Optional[str]):
+    def input_view(self, index: int, vertex: str | None):
         """The view of IN[index] (``vertex``: GLSL index text of a per-vertex input)."""
         key = (index, vertex)
         if key in self._in_views:
@@ -199,7 +238,7 @@ class IOMap:
         self._in_views[key] = view
         return view
 
-    def _make_input(self, index: int, vertex: Optional[str]):
+    def _make_input(self, index: int, vertex: str | None):
         em = self.em
         decl = em.decls.inputs.get(index)
         proc = self.proc
@@ -238,8 +277,9 @@ class IOMap:
             return self.frag_coord()
         if semantic == "FACE":
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_FrontFacing", builtin=True))
-            return ComponentView([comp("gl_FrontFacing ? 1.0 : -1.0", "float", prec=PREC["?:"])], "float",
-                                 (0, 0, 0, ONE))
+            return ComponentView(
+                [comp("gl_FrontFacing ? 1.0 : -1.0", "float", prec=PREC["?:"])], "float", (0, 0, 0, ONE)
+            )
         if semantic == "PCOORD":
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PointCoord", builtin=True))
             return ComponentView(vcomps("gl_PointCoord", "float", 2), "float", (0, 0, 0, ONE))
@@ -257,15 +297,16 @@ class IOMap:
             # not gl_ClipDistance, which holds 0.0 for the distances clip_plane_enable
             # disables, and has no cull part (docs/lowering.md, "CLIPDIST").
             if semantic != "CLIPDIST":
-                replaced = passes.fs_input(self, index, decl, semantic, sidx)   # two-sided color, sprites
+                replaced = passes.fs_input(self, index, decl, semantic, sidx)  # two-sided color, sprites
                 if replaced is not None:
                     return replaced
             # GENERIC, TEXCOORD, COLOR, FOG, CLIPDIST ... and any other semantic: a varying.
             name = varying_name(semantic, sidx)
             qual, interp, loc = self.interpolation(decl, semantic)
             self._declare(varying_block("in", name, qual))
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, name, interpolation=interp,
-                                           sample_location=loc, xfb_name=name))
+            self._record_input(
+                VaryingInfo("IN", index, semantic, sidx, name, interpolation=interp, sample_location=loc, xfb_name=name)
+            )
             return VectorView(name, "float", writable=False)
         raise UnsupportedError(f"FS input semantic {semantic} has no GLSL equivalent")
 
@@ -299,35 +340,36 @@ class IOMap:
             return ComponentView([comp("gl_PrimitiveID", "int")], "int")
         v = vertex if vertex is not None else "0"
         if semantic == "POSITION":
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_Position", per_vertex=True,
-                                           builtin=True))
+            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_Position", per_vertex=True, builtin=True))
             return VectorView(f"gl_in[{v}].gl_Position", "float", writable=False)
         if semantic == "PSIZE":
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PointSize", per_vertex=True,
-                                           builtin=True))
+            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PointSize", per_vertex=True, builtin=True))
             return ComponentView([comp(f"gl_in[{v}].gl_PointSize", "float")], "float", (0, 0, 0, ONE))
         if semantic == "CLIPDIST":
             # Split as this shader's own properties split its outputs (what
             # Mesa's frontend emits for every stage of a program).
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
-                                           builtin=True))
-            return ComponentView([self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False, vertex=v)
-                                  or comp("0.0", "float") for c in range(4)], "float")
+            self._record_input(
+                VaryingInfo("IN", index, semantic, sidx, "gl_ClipDistance", per_vertex=True, builtin=True)
+            )
+            return ComponentView(
+                [
+                    self._clip_component(4 * sidx + c, f"gl_in[{v}].", lvalue=False, vertex=v) or comp("0.0", "float")
+                    for c in range(4)
+                ],
+                "float",
+            )
         if semantic in layer_pass.SEMANTICS and proc == "GEOM":
-            view = layer_pass.gs_input(self, semantic, v)   # the VS's varying (passes/layer.py)
+            view = layer_pass.gs_input(self, semantic, v)  # the VS's varying (passes/layer.py)
             if view is not None:
-                self._record_input(VaryingInfo("IN", index, semantic, sidx, f"glp_{semantic.lower()}",
-                                               per_vertex=True))
+                self._record_input(VaryingInfo("IN", index, semantic, sidx, f"glp_{semantic.lower()}", per_vertex=True))
                 return view
         name = varying_name(semantic, sidx)
         if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
             self._declare(varying_block("in", name, prefix="patch "))
-            self._record_input(VaryingInfo("IN", index, semantic, sidx, name, patch=True,
-                                           xfb_name=name))
+            self._record_input(VaryingInfo("IN", index, semantic, sidx, name, patch=True, xfb_name=name))
             return VectorView(name, "float", writable=False)
         self._declare(varying_block("in", name, instance=f"{name}_in[{self.input_array_size()}]"))
-        self._record_input(VaryingInfo("IN", index, semantic, sidx, name, per_vertex=True,
-                                       xfb_name=name))
+        self._record_input(VaryingInfo("IN", index, semantic, sidx, name, per_vertex=True, xfb_name=name))
         return VectorView(f"{name}_in[{v}].{name}", "float", writable=False)
 
     def input_array_size(self) -> str:
@@ -340,13 +382,11 @@ class IOMap:
 
     def _tess_levels(self, semantic: str, writable: bool):
         if semantic == "TESSOUTER":
-            return ComponentView([comp(f"gl_TessLevelOuter[{c}]", "float", lvalue=writable)
-                                  for c in range(4)], "float")
-        return ComponentView([comp(f"gl_TessLevelInner[{c}]", "float", lvalue=writable)
-                              for c in range(2)], "float")
+            return ComponentView([comp(f"gl_TessLevelOuter[{c}]", "float", lvalue=writable) for c in range(4)], "float")
+        return ComponentView([comp(f"gl_TessLevelInner[{c}]", "float", lvalue=writable) for c in range(2)], "float")
 
     # -- outputs ---------------------------------------------------------------
-    def output_view(self, index: int, vertex: Optional[str]):
+    def output_view(self, index: int, vertex: str | None):
         """The view of OUT[index] (``vertex``: index text of a TCS per-vertex output)."""
         key = (index, vertex)
         if key in self._out_views:
@@ -355,7 +395,7 @@ class IOMap:
         self._out_views[key] = view
         return view
 
-    def _make_output(self, index: int, vertex: Optional[str]):
+    def _make_output(self, index: int, vertex: str | None):
         em = self.em
         decl = em.decls.outputs.get(index)
         if decl is None:
@@ -430,12 +470,24 @@ class IOMap:
             em.req.need("gs_streams", f"GS output on stream {stream}")
             layout = f"layout(stream = {stream}) "
         self._declare(varying_block("out", name, qual, prefix=layout))
-        self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, interpolation=interp,
-                                        sample_location=loc, stream=stream, xfb_name=name))
+        self._record_output(
+            VaryingInfo(
+                "OUT",
+                index,
+                semantic,
+                sidx,
+                name,
+                interpolation=interp,
+                sample_location=loc,
+                stream=stream,
+                xfb_name=name,
+            )
+        )
         return VectorView(name, "float")
 
-    def _clip_component(self, k: int, prefix: str = "", lvalue: bool = True,
-                        vertex: Optional[str] = None) -> Optional[Component]:
+    def _clip_component(
+        self, k: int, prefix: str = "", lvalue: bool = True, vertex: str | None = None
+    ) -> Component | None:
         """``gl_ClipDistance[k]``, or ``gl_CullDistance[k - nclip]`` past the
         clip distances (``clip_cull_counts``); None past both (dropped).
         ``vertex``: the input vertex (``prefix`` is then its ``gl_in[v].``)."""
@@ -446,40 +498,46 @@ class IOMap:
             if k < nclip + ncull:
                 self.em.req.need("cull_distance", "CLIPDIST used as a cull distance (NUM_CULLDIST_ENABLED)")
                 return comp(f"{prefix}gl_CullDistance[{k - nclip}]", "float", lvalue=lvalue)
-            return None                   # beyond the enabled distances: dropped
+            return None  # beyond the enabled distances: dropped
         return comp(f"{prefix}gl_ClipDistance[{k}]", "float", lvalue=lvalue)
 
     def _tcs_output(self, index, decl, semantic, sidx, vertex):
         if semantic in ("TESSOUTER", "TESSINNER"):
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx,
-                                            "gl_TessLevelOuter" if semantic == "TESSOUTER"
-                                            else "gl_TessLevelInner", patch=True, builtin=True))
+            self._record_output(
+                VaryingInfo(
+                    "OUT",
+                    index,
+                    semantic,
+                    sidx,
+                    "gl_TessLevelOuter" if semantic == "TESSOUTER" else "gl_TessLevelInner",
+                    patch=True,
+                    builtin=True,
+                )
+            )
             return self._tess_levels(semantic, writable=True)
         # Writes to per-vertex outputs must be indexed by gl_InvocationID in GLSL;
         # TGSI from GLSL always writes the invocation's own vertex.
         v = vertex if vertex is not None else "gl_InvocationID"
         if semantic == "POSITION":
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_Position", per_vertex=True,
-                                            builtin=True))
+            self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_Position", per_vertex=True, builtin=True))
             return VectorView(f"gl_out[{v}].gl_Position", "float")
         if semantic == "PSIZE":
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_PointSize", per_vertex=True,
-                                            builtin=True))
-            return ComponentView([comp(f"gl_out[{v}].gl_PointSize", "float", lvalue=True)], "float",
-                                 (0, 0, 0, ONE))
+            self._record_output(
+                VaryingInfo("OUT", index, semantic, sidx, "gl_PointSize", per_vertex=True, builtin=True)
+            )
+            return ComponentView([comp(f"gl_out[{v}].gl_PointSize", "float", lvalue=True)], "float", (0, 0, 0, ONE))
         if semantic == "CLIPDIST":
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", per_vertex=True,
-                                            builtin=True))
+            self._record_output(
+                VaryingInfo("OUT", index, semantic, sidx, "gl_ClipDistance", per_vertex=True, builtin=True)
+            )
             return ComponentView([self._clip_component(4 * sidx + c, f"gl_out[{v}].") for c in range(4)], "float")
         name = varying_name(semantic, sidx)
         if semantic in PATCH_SEMANTICS:
             self._declare(varying_block("out", name, prefix="patch "))
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, patch=True,
-                                            xfb_name=name))
+            self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, patch=True, xfb_name=name))
             return VectorView(name, "float")
         self._declare(varying_block("out", name, instance=f"{name}_out[]"))
-        self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, per_vertex=True,
-                                        xfb_name=name))
+        self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, per_vertex=True, xfb_name=name))
         return VectorView(f"{name}_out[{v}].{name}", "float")
 
     def _fs_output(self, index, decl, semantic, sidx):
@@ -495,8 +553,7 @@ class IOMap:
             storage = "inout" if index in em.fbfetch_outputs else "out"
             self._declare(f"{layout}{storage} {gtype} {name};")
             self.color_outputs[sidx] = name
-            self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, location=location,
-                                            glsl_type=gtype))
+            self._record_output(VaryingInfo("OUT", index, semantic, sidx, name, location=location, glsl_type=gtype))
             return VectorView(name, base)
         if semantic == "POSITION":
             layout = em.shader.property("FS_DEPTH_LAYOUT", 0)
@@ -534,8 +591,7 @@ class IOMap:
         self.system_values.append((index, semantic))
         proc = self.proc
         need = em.req.need
-        simple_int = {"INSTANCEID": "gl_InstanceID", "VERTEXID": "gl_VertexID",
-                      "VERTICESIN": "gl_PatchVerticesIn"}
+        simple_int = {"INSTANCEID": "gl_InstanceID", "VERTEXID": "gl_VertexID", "VERTICESIN": "gl_PatchVerticesIn"}
         if semantic in simple_int:
             if semantic == "VERTICESIN":
                 need("tessellation", "VERTICESIN")
@@ -543,22 +599,24 @@ class IOMap:
         if semantic in ("BASEVERTEX", "BASEINSTANCE", "DRAWID", "VERTEXID_NOBASE"):
             need("draw_parameters", f"system value {semantic}")
             suffix = "" if em.req.core("draw_parameters") else "ARB"
-            names = {"BASEVERTEX": f"gl_BaseVertex{suffix}", "BASEINSTANCE": f"gl_BaseInstance{suffix}",
-                     "DRAWID": f"gl_DrawID{suffix}"}
+            names = {
+                "BASEVERTEX": f"gl_BaseVertex{suffix}",
+                "BASEINSTANCE": f"gl_BaseInstance{suffix}",
+                "DRAWID": f"gl_DrawID{suffix}",
+            }
             if semantic == "VERTEXID_NOBASE":
-                return ComponentView([comp(f"gl_VertexID - gl_BaseVertex{suffix}", "int", prec=PREC["-"])],
-                                     "int")
+                return ComponentView([comp(f"gl_VertexID - gl_BaseVertex{suffix}", "int", prec=PREC["-"])], "int")
             return ComponentView([comp(names[semantic], "int")], "int")
         if semantic == "PRIM_ID":
-            return ComponentView([comp("gl_PrimitiveIDIn" if proc == "GEOM" else "gl_PrimitiveID", "int")],
-                                 "int")
+            return ComponentView([comp("gl_PrimitiveIDIn" if proc == "GEOM" else "gl_PrimitiveID", "int")], "int")
         if semantic == "INVOCATIONID":
             if proc == "GEOM":
                 need("gs_invocations", "system value INVOCATIONID in a GS")
             return ComponentView([comp("gl_InvocationID", "int")], "int")
         if semantic == "FACE":
-            return ComponentView([comp("gl_FrontFacing ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])], "uint",
-                                 (0, 0, 0, 1))
+            return ComponentView(
+                [comp("gl_FrontFacing ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])], "uint", (0, 0, 0, 1)
+            )
         if semantic == "POSITION":
             return self.frag_coord()
         if semantic == "SAMPLEID":
@@ -572,8 +630,7 @@ class IOMap:
             return ComponentView([comp("gl_SampleMaskIn[0]", "int")], "int")
         if semantic == "HELPER_INVOCATION":
             need("helper_invocation", "system value HELPER_INVOCATION")
-            return ComponentView([comp("gl_HelperInvocation ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])],
-                                 "uint")
+            return ComponentView([comp("gl_HelperInvocation ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])], "uint")
         if semantic == "TESSCOORD":
             return ComponentView(vcomps("gl_TessCoord", "float", 3), "float")
         if semantic in ("TESSOUTER", "TESSINNER"):
@@ -582,8 +639,12 @@ class IOMap:
             em.use_sysvals()
             field = "tess_default_outer" if semantic == "TESS_DEFAULT_OUTER_LEVEL" else "tess_default_inner"
             return VectorView(f"{INSTANCE_NAME}.{field}", "float", writable=False)
-        compute = {"THREAD_ID": "gl_LocalInvocationID", "BLOCK_ID": "gl_WorkGroupID",
-                   "BLOCK_SIZE": "gl_WorkGroupSize", "GRID_SIZE": "gl_NumWorkGroups"}
+        compute = {
+            "THREAD_ID": "gl_LocalInvocationID",
+            "BLOCK_ID": "gl_WorkGroupID",
+            "BLOCK_SIZE": "gl_WorkGroupSize",
+            "GRID_SIZE": "gl_NumWorkGroups",
+        }
         if semantic in compute:
             name = compute[semantic]
             if semantic == "BLOCK_SIZE" and em.block_size() is None:
@@ -599,7 +660,7 @@ class IOMap:
         if semantic.startswith("SUBGROUP_") and semantic.endswith("_MASK"):
             need("ballot", f"system value {semantic}")
             need("int64", f"system value {semantic}")
-            kind = semantic[len("SUBGROUP_"):-len("_MASK")].capitalize()
+            kind = semantic[len("SUBGROUP_") : -len("_MASK")].capitalize()
             base = f"unpackUint2x32(gl_SubGroup{kind}MaskARB)"
             return ComponentView(vcomps(base, "uint", 2), "uint")
         if semantic in ("LAYER", "VIEWPORT_INDEX"):
@@ -612,12 +673,13 @@ class IOMap:
 # Stage layouts
 # ---------------------------------------------------------------------------
 
-def stage_layout(em) -> List[str]:
+
+def stage_layout(em) -> list[str]:
     """``layout(...) in/out;`` lines from the shader's properties (and the key)."""
     shader = em.shader
     proc = shader.processor
     req = em.req
-    out: List[str] = []
+    out: list[str] = []
     if proc == "GEOM":
         prim = _prim_name(shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
         if prim not in _GS_INPUT:
@@ -648,8 +710,11 @@ def stage_layout(em) -> List[str]:
             mode = PRIMITIVE_NAMES.index(mode)
         if mode not in _TES_PRIM:
             raise UnsupportedError(f"TES_PRIM_MODE {mode} is not triangles, quads or isolines")
-        parts = [_TES_PRIM[mode], _TES_SPACING.get(shader.property("TES_SPACING", 2), "equal_spacing"),
-                 "cw" if shader.property("TES_VERTEX_ORDER_CW", 0) else "ccw"]
+        parts = [
+            _TES_PRIM[mode],
+            _TES_SPACING.get(shader.property("TES_SPACING", 2), "equal_spacing"),
+            "cw" if shader.property("TES_VERTEX_ORDER_CW", 0) else "ccw",
+        ]
         if shader.property("TES_POINT_MODE", 0):
             parts.append("point_mode")
         out.append(f"layout({', '.join(parts)}) in;")
@@ -659,8 +724,7 @@ def stage_layout(em) -> List[str]:
         if size is None:
             out.append("layout(local_size_variable) in;")
         else:
-            out.append(f"layout(local_size_x = {size[0]}, local_size_y = {size[1]}, "
-                       f"local_size_z = {size[2]}) in;")
+            out.append(f"layout(local_size_x = {size[0]}, local_size_y = {size[1]}, local_size_z = {size[2]}) in;")
     elif proc == "FRAG":
         if shader.property("FS_EARLY_DEPTH_STENCIL", 0):
             req.need("early_fragment_tests", "FS_EARLY_DEPTH_STENCIL")

@@ -11,7 +11,6 @@ std140 byte offset, meaning); ``docs/bindings.md`` prints the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Tuple
 
 BLOCK_NAME = "glp_sysvals"
 INSTANCE_NAME = "sysvals"
@@ -47,45 +46,74 @@ class SysvalField:
     doc: str
 
 
-def _fields() -> Tuple[SysvalField, ...]:
+def _fields() -> tuple[SysvalField, ...]:
     rows = [
-        ("fb_size", "vec4", 1, "framebuffer width, height, 1/width, 1/height (FS_COORD_ORIGIN "
-                               "LOWER_LEFT and y flips use the height)"),
-        ("viewport_scale", "vec4", 1, "scale of the GL viewport transform of viewport 0 "
-                                      "(window = ndc * scale + translate; VS_WINDOW_SPACE_POSITION: "
-                                      "the fixed full-framebuffer transform while such a VS is bound)"),
+        (
+            "fb_size",
+            "vec4",
+            1,
+            "framebuffer width, height, 1/width, 1/height (FS_COORD_ORIGIN LOWER_LEFT and y flips use the height)",
+        ),
+        (
+            "viewport_scale",
+            "vec4",
+            1,
+            "scale of the GL viewport transform of viewport 0 "
+            "(window = ndc * scale + translate; VS_WINDOW_SPACE_POSITION: "
+            "the fixed full-framebuffer transform while such a VS is bound)",
+        ),
         ("viewport_translate", "vec4", 1, "translate of the GL viewport transform of viewport 0"),
         ("alpha_ref", "vec4", 1, "x: alpha test reference value (VariantKey.alpha_func)"),
         ("depth_offset", "vec4", 1, "unscaled polygon offset: x scale, y units, z clamp (VariantKey.depth_offset)"),
-        ("tess_default_outer", "vec4", 1, "set_tess_state default outer levels "
-                                          "(TESS_DEFAULT_OUTER_LEVEL system value)"),
+        (
+            "tess_default_outer",
+            "vec4",
+            1,
+            "set_tess_state default outer levels (TESS_DEFAULT_OUTER_LEVEL system value)",
+        ),
         ("tess_default_inner", "vec4", 1, "set_tess_state default inner levels in xy"),
         ("compute_info", "uvec4", 1, "x: OpenCL work dimension (WORK_DIM system value)"),
         ("clip_plane", "vec4", 8, "user clip planes (VariantKey.clip_plane_enable)"),
-        ("stipple", "uvec4", 8, "polygon stipple: row r is stipple[r / 4][r % 4], pixel x is bit "
-                                "31 - x % 32 (VariantKey.poly_stipple)"),
-        ("window_rect", "ivec4", 8, "window rectangles x, y, width, height "
-                                    "(VariantKey.window_rectangles)"),
-        ("line_stipple", "uvec4", 1, "x: line stipple pattern, y: factor (repeat - 1), z: segments per "
-                                     "instance of a strip draw's bases (VariantKey.line_stipple)"),
-        ("view_levels", "uvec4", VIEW_LEVELS_WORDS // 4,
-         "TXQ / SVIEWINFO .w without textureQueryLevels: the level count (last_level - first_level + 1) "
-         "of the view bound at slot s of stage t (PIPE_SHADER_* number) is word t * 128 + s "
-         "(view_levels_word); 0 for an empty slot"),
-        ("sampler_lod", "vec4", SAMPLER_SLOTS_PER_STAGE * len(STAGE_NUMBER),
-         "LODQ without textureQueryLod: (lod_bias, min_lod, max_lod, mip filter 0 none / 1 nearest / "
-         "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
-         "(sampler_lod_index); an empty slot reads 0"),
+        (
+            "stipple",
+            "uvec4",
+            8,
+            "polygon stipple: row r is stipple[r / 4][r % 4], pixel x is bit 31 - x % 32 (VariantKey.poly_stipple)",
+        ),
+        ("window_rect", "ivec4", 8, "window rectangles x, y, width, height (VariantKey.window_rectangles)"),
+        (
+            "line_stipple",
+            "uvec4",
+            1,
+            "x: line stipple pattern, y: factor (repeat - 1), z: segments per "
+            "instance of a strip draw's bases (VariantKey.line_stipple)",
+        ),
+        (
+            "view_levels",
+            "uvec4",
+            VIEW_LEVELS_WORDS // 4,
+            "TXQ / SVIEWINFO .w without textureQueryLevels: the level count (last_level - first_level + 1) "
+            "of the view bound at slot s of stage t (PIPE_SHADER_* number) is word t * 128 + s "
+            "(view_levels_word); 0 for an empty slot",
+        ),
+        (
+            "sampler_lod",
+            "vec4",
+            SAMPLER_SLOTS_PER_STAGE * len(STAGE_NUMBER),
+            "LODQ without textureQueryLod: (lod_bias, min_lod, max_lod, mip filter 0 none / 1 nearest / "
+            "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
+            "(sampler_lod_index); an empty slot reads 0",
+        ),
     ]
-    out: List[SysvalField] = []
+    out: list[SysvalField] = []
     offset = 0
     for name, glsl_type, count, doc in rows:
         out.append(SysvalField(name, glsl_type, count, offset, doc))
-        offset += 16 * count          # every member is a vec4 (array): 16-byte std140 stride
+        offset += 16 * count  # every member is a vec4 (array): 16-byte std140 stride
     return tuple(out)
 
 
-SYSVALS: Tuple[SysvalField, ...] = _fields()
+SYSVALS: tuple[SysvalField, ...] = _fields()
 SIZE = SYSVALS[-1].offset + 16 * SYSVALS[-1].count
 
 
@@ -107,6 +135,18 @@ def field_offset(name: str) -> int:
     raise KeyError(name)
 
 
-__all__ = ["SysvalField", "SYSVALS", "SIZE", "BLOCK_NAME", "INSTANCE_NAME", "declaration", "field_offset",
-           "VIEW_SLOTS_PER_STAGE", "STAGE_NUMBER", "VIEW_LEVELS_WORDS", "view_levels_word",
-           "SAMPLER_SLOTS_PER_STAGE", "sampler_lod_index"]
+__all__ = [
+    "SysvalField",
+    "SYSVALS",
+    "SIZE",
+    "BLOCK_NAME",
+    "INSTANCE_NAME",
+    "declaration",
+    "field_offset",
+    "VIEW_SLOTS_PER_STAGE",
+    "STAGE_NUMBER",
+    "VIEW_LEVELS_WORDS",
+    "view_levels_word",
+    "SAMPLER_SLOTS_PER_STAGE",
+    "sampler_lod_index",
+]

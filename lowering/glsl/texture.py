@@ -31,8 +31,8 @@ here run on one element and ``sampler_uniform`` returns ``array[index]``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import List, Optional, Sequence, Tuple
 
 from ..errors import InvalidArgumentError, UnsupportedError
 from .exprs import Expr, call, component, construct, literal, swizzle, var
@@ -55,7 +55,7 @@ class Target:
     offset: int
     size: int
     mips: bool
-    feature: Optional[str] = None
+    feature: str | None = None
 
     @property
     def pvec(self) -> int:
@@ -89,18 +89,25 @@ TARGETS = {
 }
 
 # Non-shadow target -> its shadow twin (SAMPLE_C on a plain view).
-SHADOW_OF = {"1D": "SHADOW1D", "2D": "SHADOW2D", "RECT": "SHADOWRECT", "1D_ARRAY": "SHADOW1D_ARRAY",
-             "2D_ARRAY": "SHADOW2D_ARRAY", "CUBE": "SHADOWCUBE", "CUBEARRAY": "SHADOWCUBEARRAY"}
+SHADOW_OF = {
+    "1D": "SHADOW1D",
+    "2D": "SHADOW2D",
+    "RECT": "SHADOWRECT",
+    "1D_ARRAY": "SHADOW1D_ARRAY",
+    "2D_ARRAY": "SHADOW2D_ARRAY",
+    "CUBE": "SHADOWCUBE",
+    "CUBEARRAY": "SHADOWCUBEARRAY",
+}
 
 
-def target_row(name: Optional[str], opcode: str) -> Target:
+def target_row(name: str | None, opcode: str) -> Target:
     """The TARGETS row of ``name`` or InvalidArgumentError."""
     if name not in TARGETS:
         raise InvalidArgumentError(f"{opcode}: texture target {name!r} is not one GLSL can sample")
     return TARGETS[name]
 
 
-def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret: str) -> str:
+def sampler_uniform(em, view: int, sampler: int | None, target_name: str, ret: str) -> str:
     """The GLSL sampler uniform for (view, sampler, target); declared on first use.
 
     ``sampler`` None means "no sampler state involved" (size queries, texel
@@ -114,7 +121,7 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
         raise InvalidArgumentError(f"shadow sampling of SVIEW[{view}] with {ret} texels")
     glsl_type = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
     array = active(em)
-    if array is not None:           # SAMP / SVIEW[ADDR...]: an element of a sampler array
+    if array is not None:  # SAMP / SVIEW[ADDR...]: an element of a sampler array
         return _sampler_array(em, array, view, sampler, target_name, ret, glsl_type)
     for k, info in enumerate(em.samplers):
         if info.view != view or info.glsl_type != glsl_type:
@@ -130,32 +137,31 @@ def sampler_uniform(em, view: int, sampler: Optional[int], target_name: str, ret
         name = f"glp_{em.prefix}_samp{view}"
     else:
         taken = {s.unit for s in em.samplers}
-        taken |= {em.layout.stage(em.proc).tex_base + n
-                  for n in set(em.decls.sviews) | set(em.decls.samplers)}
+        taken |= {em.layout.stage(em.proc).tex_base + n for n in set(em.decls.sviews) | set(em.decls.samplers)}
         unit = em.layout.free_texture_unit(em.proc, taken)
         if unit is None:
-            raise UnsupportedError(f"SVIEW[{view}] is sampled through {len(same_view) + 1} GLSL samplers "
-                                   f"and the stage's texture units are exhausted")
+            raise UnsupportedError(
+                f"SVIEW[{view}] is sampled through {len(same_view) + 1} GLSL samplers "
+                f"and the stage's texture units are exhausted"
+            )
         name = f"glp_{em.prefix}_samp{view}_{len(same_view)}"
     qual = f"layout(binding = {unit}) " if em.binding_qualifier() else ""
     em.declare(f"{qual}uniform {glsl_type} {name};", "sampler", unit)
-    em.samplers.append(SamplerInfo(name, unit, view, sampler, target_name,
-                                   ret, row.shadow, glsl_type))
+    em.samplers.append(SamplerInfo(name, unit, view, sampler, target_name, ret, row.shadow, glsl_type))
     em.sampler_units[name] = unit
     return name
 
 
-def _array_elements(indexing, view: int, sampler: Optional[int]) -> Tuple[Tuple[int, Optional[int]], ...]:
+def _array_elements(indexing, view: int, sampler: int | None) -> tuple[tuple[int, int | None], ...]:
     """(view, sampler) of every element of an indexed lookup (indexing.py); an operand
     that is not indexed names the same slot in every element."""
     n = indexing.count
     views = indexing.indices("SVIEW") or (view,) * n
     samplers = (indexing.indices("SAMP") or (sampler,) * n) if sampler is not None else (None,) * n
-    return tuple(zip(views, samplers))
+    return tuple(zip(views, samplers, strict=True))
 
 
-def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: str, ret: str,
-                   glsl_type: str) -> str:
+def _sampler_array(em, array, view: int, sampler: int | None, target_name: str, ret: str, glsl_type: str) -> str:
     """``name[index]`` of the sampler array of an indexed lookup (declared on first use).
 
     Element e is (view, sampler) pair e of the range, on unit ``tex_base + view_e``
@@ -172,21 +178,26 @@ def _sampler_array(em, array, view: int, sampler: Optional[int], target_name: st
         base = em.layout.stage(em.proc).tex_base
         units = [em.layout.texture_unit(em.proc, v) for v in views]
         steps = all(views[e] == views[0] + e for e in range(n))
-        clash = any(info.unit == u and (info.glsl_type, info.view, info.sampler) != (glsl_type, v, s)
-                    for info in em.samplers for u, (v, s) in zip(units, elements))
+        clash = any(
+            info.unit == u and (info.glsl_type, info.view, info.sampler) != (glsl_type, v, s)
+            for info in em.samplers
+            for u, (v, s) in zip(units, elements, strict=True)
+        )
         if not steps or clash:
             taken = {info.unit for info in em.samplers}
             taken |= {base + k for k in set(em.decls.sviews) | set(em.decls.samplers)}
             first = em.layout.free_texture_units(em.proc, taken, n)
             if first is None:
-                raise UnsupportedError(f"SVIEW[{views[0]}..{views[-1]}] indexed as {glsl_type}: no {n} "
-                                       f"consecutive free texture units left in the stage's range")
+                raise UnsupportedError(
+                    f"SVIEW[{views[0]}..{views[-1]}] indexed as {glsl_type}: no {n} "
+                    f"consecutive free texture units left in the stage's range"
+                )
             units = list(range(first, first + n))
         name = f"glp_{em.prefix}_samparr{len(registry)}"
         qual = f"layout(binding = {units[0]}) " if em.binding_qualifier() else ""
         em.declare(f"{qual}uniform {glsl_type} {name}[{n}];", "sampler", units[0])
         row = TARGETS[target_name]
-        for e, ((v, s), unit) in enumerate(zip(elements, units)):
+        for e, ((v, s), unit) in enumerate(zip(elements, units, strict=True)):
             element = f"{name}[{e}]"
             em.samplers.append(SamplerInfo(element, unit, v, s, target_name, ret, row.shadow, glsl_type))
             em.sampler_units[element] = unit
@@ -209,7 +220,7 @@ def array_ok(em, inst, indexing) -> bool:
     return len({sampler_mask(em.key, s) for s in indexing.indices("SAMP")}) <= 1
 
 
-def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Optional[Expr]:
+def _offsets(em, i: int, inst, row: Target, allow_dynamic: bool = False) -> Expr | None:
     """The texel offset of ``inst`` as an ivecN, or None (one offset at most:
     only TG4 takes four, see ``handle_tg4``)."""
     if not inst.tex_offsets:
@@ -231,8 +242,10 @@ def _offset(em, i: int, inst, row: Target, k: int, allow_dynamic: bool, emulated
         words = em.decls.immediate_words(off.index)
         return literal("int", [words[off.swizzle[c]] for c in range(n)])
     if not allow_dynamic:
-        raise UnsupportedError(f"{inst.opcode} with a non-constant offset ({off.file}[{off.index}]): "
-                               f"GLSL texture offsets must be constant expressions")
+        raise UnsupportedError(
+            f"{inst.opcode} with a non-constant offset ({off.file}[{off.index}]): "
+            f"GLSL texture offsets must be constant expressions"
+        )
     if not emulated:
         em.req.need("gather_extended", f"{inst.opcode} with a non-constant offset")
     return em.read_register(i, "o", k, _OffsetReg(off), tuple(off.swizzle[:n]), "int")
@@ -277,6 +290,7 @@ def _coords(em, i, s, n, t="float") -> Expr:
 # TEX family
 # ---------------------------------------------------------------------------
 
+
 def _sample(em, i, inst, kind: str) -> None:
     """TEX / TXB / TXL / TXP / TEX_LZ / TXD and their *2 forms."""
     op = inst.opcode
@@ -297,18 +311,18 @@ def _sample(em, i, inst, kind: str) -> None:
         _txp(em, i, inst, row, s, ret, offset)
         return
     p = _coords(em, i, 0, row.pvec)
-    clamp = clamp_coords(em, unit, row, p, s)          # VariantKey.gl_clamp (passes/texture.py)
+    clamp = clamp_coords(em, unit, row, p, s)  # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         p = clamp.coords
-    args: List[Expr] = [var(s, "float", 1), p]
+    args: list[Expr] = [var(s, "float", 1), p]
     if cube_array_shadow:
         ref = em.src(i, 1, (1,) if op in ("TXB2", "TXL2") else (0,), "float")
         args.append(ref)
     func = "texture"
-    extra: Optional[Expr] = None
+    extra: Expr | None = None
     if kind == "bias":
         if row.glsl == "2DRect":
-            extra = None                      # rectangles have no mip levels: the bias changes nothing
+            extra = None  # rectangles have no mip levels: the bias changes nothing
         else:
             extra = em.src(i, 1, (0,), "float") if two else em.src(i, 0, (3,), "float")
             if row.shadow and row.glsl in ("CubeArray", "2DArray"):
@@ -348,7 +362,7 @@ def _finish(em, i, inst, func, args, extra, offset, ret, result_n, result_swizzl
     _emit_result(em, i, inst, _call(func, args, ret, result_n), result_swizzle)
 
 
-def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> None:
+def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Expr | None) -> None:
     """TXP: coord.xyz / coord.w; textureProj where GLSL has it."""
     result_n = 1 if row.shadow else 4
     unit = sampler_index(inst)
@@ -364,7 +378,7 @@ def _txp(em, i, inst, row: Target, s: str, ret: str, offset: Optional[Expr]) -> 
     p = _coords(em, i, 0, row.pvec)
     divided = Expr(f"{p.p()} / {q.p()}", "float", p.n, False)
     func, extra = "texture", None
-    clamp = clamp_coords(em, unit, row, divided, s)    # GL_CLAMP applies to the projected coordinate
+    clamp = clamp_coords(em, unit, row, divided, s)  # GL_CLAMP applies to the projected coordinate
     if clamp is not None:
         divided = clamp.coords
     args = [var(s, "float", 1), divided]
@@ -382,13 +396,13 @@ def handle_txf(em, i, inst) -> None:
     unit = sampler_index(inst)
     ret = _ret_type(em, unit)
     s = sampler_uniform(em, unit, unit, tname, ret)
-    _fetch(em, i, inst, s, row, ret, coord_src=0, lod=(None if inst.opcode == "TXF_LZ" else (0, 3)),
-           sample=(0, 3))
+    _fetch(em, i, inst, s, row, ret, coord_src=0, lod=(None if inst.opcode == "TXF_LZ" else (0, 3)), sample=(0, 3))
 
 
-def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, sample,
-           result_swizzle=(0, 1, 2, 3)) -> None:
-    args: List[Expr] = [var(s, "float", 1), _coords(em, i, coord_src, row.coords, "int")]
+def _fetch(
+    em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, sample, result_swizzle=(0, 1, 2, 3)
+) -> None:
+    args: list[Expr] = [var(s, "float", 1), _coords(em, i, coord_src, row.coords, "int")]
     if row.glsl in ("2DMS", "2DMSArray"):
         src_index, pos = sample
         args.append(em.src(i, src_index, (pos,), "int"))
@@ -404,19 +418,17 @@ def _fetch(em, i, inst, s: str, row: Target, ret: str, coord_src: int, lod, samp
     _emit_result(em, i, inst, _call(func, args, ret, 4), result_swizzle)
 
 
-def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[int], what: str,
-                view: int) -> Expr:
+def _size_query(em, s: str, row: Target, lod: Expr | None, comps: Sequence[int], what: str, view: int) -> Expr:
     """(width, height|layers, depth|layers, levels) for the written ``comps``, as ints;
     components the target has no size for read 0 (tgsi.rst: undefined).  The
     level count is textureQueryLevels where the host has it, else the bound
     view's count from the sysvals block (texture_emul.query_levels)."""
-    size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})",
-                "int", row.size)
+    size = call(f"textureSize({s}{', ' + lod.text if row.mips and lod is not None else ''})", "int", row.size)
     dims = [c for c in comps if c < row.size]
-    parts: List[Expr] = []
-    if dims and tuple(dims) == tuple(comps[:len(dims)]):
-        parts.append(swizzle(size, dims))         # one textureSize() for the leading components
-        rest = comps[len(dims):]
+    parts: list[Expr] = []
+    if dims and tuple(dims) == tuple(comps[: len(dims)]):
+        parts.append(swizzle(size, dims))  # one textureSize() for the leading components
+        rest = comps[len(dims) :]
     else:
         rest = comps
     for c in rest:
@@ -429,7 +441,7 @@ def _size_query(em, s: str, row: Target, lod: Optional[Expr], comps: Sequence[in
             else:
                 parts.append(query_levels(em, view))
         elif c == 3:
-            parts.append(literal("int", (1,)))     # no mip chain: one level
+            parts.append(literal("int", (1,)))  # no mip chain: one level
         else:
             parts.append(literal("int", (0,)))
     return construct(parts, "int")
@@ -474,7 +486,7 @@ def _lod_query(em, i, inst, s: str, row: Target, ret: str, view: int, sampler: i
         em.req.need("texture_query_lod", inst.opcode)
         func = "textureQueryLod" if em.req.core("texture_query_lod") else "textureQueryLOD"
         lod = call(f"{func}({s}, {_coords(em, i, 0, coords).text})", "float", 2)
-    else:       # the GL formula, sampler state from the sysvals block (texture_emul.query_lod)
+    else:  # the GL formula, sampler state from the sysvals block (texture_emul.query_lod)
         prefix = {"float": "", "int": "i", "uint": "u"}[ret]
         stype = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
         lod = query_lod(em, s, stype, row.glsl, _coords(em, i, 0, coords), view, sampler)
@@ -511,8 +523,8 @@ def handle_tg4(em, i, inst) -> None:
     ret = _ret_type(em, unit)
     s = sampler_uniform(em, unit, unit, tname, ret)
     coords = _coords(em, i, 0, row.coords)
-    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes/texture.py)
-    args: List[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
+    clamp = clamp_coords(em, unit, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
+    args: list[Expr] = [var(s, "float", 1), clamp.coords if clamp is not None else coords]
     comp: list[Expr] = []
     if row.shadow:
         em.req.need("gather_extended", "TG4 with a shadow compare")
@@ -552,9 +564,12 @@ def _native_gather(em, inst, row: Target) -> bool:
         return False
     if em.req.has("gather_extended"):
         return True
-    extended = (row.shadow or len(inst.tex_offsets) == 4
-                or any(off.file != "IMM" for off in inst.tex_offsets)
-                or _gather_component(em, inst) != 0)
+    extended = (
+        row.shadow
+        or len(inst.tex_offsets) == 4
+        or any(off.file != "IMM" for off in inst.tex_offsets)
+        or _gather_component(em, inst) != 0
+    )
     return not extended
 
 
@@ -565,14 +580,13 @@ def _emulated_gather(em, i, inst, row: Target) -> None:
     ret = _ret_type(em, unit)
     s = sampler_uniform(em, unit, unit, inst.texture, ret)
     coords = _coords(em, i, 0, row.coords)
-    clamp = clamp_coords(em, unit, row, coords, s)     # VariantKey.gl_clamp (passes/texture.py)
+    clamp = clamp_coords(em, unit, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         coords = clamp.coords
     ref = None
     which = 0
     if row.shadow:
-        ref = em.src(i, 1 if row.glsl == "CubeArray" else 0, (0 if row.glsl == "CubeArray" else row.coords,),
-                     "float")
+        ref = em.src(i, 1 if row.glsl == "CubeArray" else 0, (0 if row.glsl == "CubeArray" else row.coords,), "float")
     else:
         which = _gather_component(em, inst)
     n = len(inst.tex_offsets)
@@ -599,7 +613,8 @@ def _gather_offsets(em, i, inst, row: Target, args: list[Expr], comp: list[Expr]
 # SAMPLE family (separate view and sampler)
 # ---------------------------------------------------------------------------
 
-def _view(em, inst, s_index: int) -> Tuple[int, str, Sequence[int]]:
+
+def _view(em, inst, s_index: int) -> tuple[int, str, Sequence[int]]:
     view = inst.srcs[s_index]
     target = em.decls.sview_target(view.index)
     if target is None:
@@ -625,7 +640,7 @@ def handle_sample(em, i, inst) -> None:
     clamp = clamp_coords(em, sampler, row, coords, s)  # VariantKey.gl_clamp (passes/texture.py)
     if clamp is not None:
         coords = clamp.coords
-    args: List[Expr] = [var(s, "float", 1)]
+    args: list[Expr] = [var(s, "float", 1)]
     result_n = 4
     if compare:
         ref = em.src(i, 3, (0,), "float")
@@ -639,7 +654,7 @@ def handle_sample(em, i, inst) -> None:
     else:
         args.append(coords)
     func = "texture"
-    extra: Optional[Expr] = None
+    extra: Expr | None = None
     if op == "SAMPLE_B":
         extra = em.src(i, 3, (0,), "float")
     elif op == "SAMPLE_L":
@@ -702,13 +717,15 @@ def handle_sample_info(em, i, inst) -> None:
 
 
 def handle_sample_pos(em, i, inst) -> None:
-    raise UnsupportedError("SAMPLE_POS: GLSL cannot query the sample positions of a resource "
-                           "(no Gallium driver implements it either)")
+    raise UnsupportedError(
+        "SAMPLE_POS: GLSL cannot query the sample positions of a resource (no Gallium driver implements it either)"
+    )
 
 
 def handle_bindless(em, i, inst) -> None:
-    raise UnsupportedError(f"{inst.opcode}: bindless handles need GL_ARB_bindless_texture, "
-                           f"which glpipe does not expose")
+    raise UnsupportedError(
+        f"{inst.opcode}: bindless handles need GL_ARB_bindless_texture, which glpipe does not expose"
+    )
 
 
 TEXTURE = {
@@ -746,7 +763,8 @@ TEXTURE = {
 }
 
 # SAMP / SVIEW[ADDR...] operands: an array element or a switch over the range (indexing.py).
-TEXTURE = wrap_table(TEXTURE, array_ok,
-                     opcodes=[op for op in TEXTURE if op not in ("SAMPLE_POS", "IMG2HND", "SAMP2HND")])
+TEXTURE = wrap_table(
+    TEXTURE, array_ok, opcodes=[op for op in TEXTURE if op not in ("SAMPLE_POS", "IMG2HND", "SAMP2HND")]
+)
 
 __all__ = ["TEXTURE", "TARGETS", "Target", "sampler_uniform"]

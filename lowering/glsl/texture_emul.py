@@ -19,8 +19,8 @@ rules each form follows and what it costs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from ..errors import UnsupportedError
 from .exprs import Expr, call, type_name
@@ -69,8 +69,8 @@ def query_levels(em, view: int) -> Expr:
 class GatherTarget:
     """How the four texels of one GLSL sampler kind are fetched."""
 
-    coords: int          # components of the texel address (layer included)
-    rect: bool = False   # unnormalized coordinates, no lod argument
+    coords: int  # components of the texel address (layer included)
+    rect: bool = False  # unnormalized coordinates, no lod argument
     array: bool = False  # the last coordinate is a layer
 
 
@@ -80,7 +80,7 @@ GATHER_TARGETS = {
     "2DRect": GatherTarget(2, rect=True),
 }
 
-_CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))     # GL's gather order: i0j1, i1j1, i1j0, i0j0
+_CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))  # GL's gather order: i0j1, i1j1, i1j0, i0j0
 
 
 def _texel_helper(em, stype: str, row: GatherTarget, ret: str, shadow: bool) -> str:
@@ -94,19 +94,38 @@ def _texel_helper(em, stype: str, row: GatherTarget, ret: str, shadow: bool) -> 
         centre = f"vec3({centre}, float(t.z))"
     zero = "vec2(0.0)"
     if shadow:
-        lines = [f"float {name}({stype} s, {iv} t, {iv} size, float ref)", "{",
-                 f"    return textureGrad(s, vec{row.coords + 1}({centre}, ref), {zero}, {zero});", "}"]
+        lines = [
+            f"float {name}({stype} s, {iv} t, {iv} size, float ref)",
+            "{",
+            f"    return textureGrad(s, vec{row.coords + 1}({centre}, ref), {zero}, {zero});",
+            "}",
+        ]
     else:
         lod = "" if row.rect else ", 0"
         inside = f"all(greaterThanEqual({xy}, ivec2(0))) && all(lessThan({xy}, {size_xy}))"
-        lines = [f"{type_name(ret, 4)} {name}({stype} s, {iv} t, {iv} size)", "{",
-                 f"    if ({inside})", f"        return texelFetch(s, t{lod});",
-                 f"    return textureGrad(s, {centre}, {zero}, {zero});", "}"]
+        lines = [
+            f"{type_name(ret, 4)} {name}({stype} s, {iv} t, {iv} size)",
+            "{",
+            f"    if ({inside})",
+            f"        return texelFetch(s, t{lod});",
+            f"    return textureGrad(s, {centre}, {zero}, {zero});",
+            "}",
+        ]
     return em.helper(name, "\n".join(lines))
 
 
-def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offsets: Optional[Sequence[Expr]],
-           ref: Optional[Expr], ret: str, four: bool = False) -> Expr:
+def gather(
+    em,
+    s: str,
+    stype: str,
+    glsl_kind: str,
+    coords: Expr,
+    comp: int,
+    offsets: Sequence[Expr] | None,
+    ref: Expr | None,
+    ret: str,
+    four: bool = False,
+) -> Expr:
     """TG4 without textureGather: component ``comp`` (ignored for a shadow
     sampler, whose texels are comparison results against ``ref``) of the four
     footprint texels of ``coords``, moved by ``offsets`` (four ivec2, all the
@@ -114,9 +133,11 @@ def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offs
     (i0, j0) texel of the footprint at P + offsets[k]."""
     row = GATHER_TARGETS.get(glsl_kind)
     if row is None:
-        raise UnsupportedError(f"TG4 on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_gather: the "
-                               f"footprint of a cube crosses faces by the sampler's seamless_cube_map rule, "
-                               f"which a GLSL 3.30 shader cannot see")
+        raise UnsupportedError(
+            f"TG4 on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_gather: the "
+            f"footprint of a cube crosses faces by the sampler's seamless_cube_map rule, "
+            f"which a GLSL 3.30 shader cannot see"
+        )
     shadow = ref is not None
     texel = _texel_helper(em, stype, row, ret, shadow)
     iv = f"ivec{row.coords}"
@@ -125,13 +146,18 @@ def gather(em, s: str, stype: str, glsl_kind: str, coords: Expr, comp: int, offs
     corners = ((0, 0),) * 4 if four else _CORNERS
     pick = "" if shadow else f".{'xyzw'[comp]}"
     refarg = ", ref" if shadow else ""
-    lines = [f"{vec} {name}({stype} s, vec{row.coords} P{', float ref' if shadow else ''}, "
-             f"ivec2 o0, ivec2 o1, ivec2 o2, ivec2 o3)", "{",
-             f"    {iv} size = {'textureSize(s)' if row.rect else 'textureSize(s, 0)'};"]
+    lines = [
+        f"{vec} {name}({stype} s, vec{row.coords} P{', float ref' if shadow else ''}, "
+        f"ivec2 o0, ivec2 o1, ivec2 o2, ivec2 o3)",
+        "{",
+        f"    {iv} size = {'textureSize(s)' if row.rect else 'textureSize(s, 0)'};",
+    ]
     if row.array:
         # the layer: floor(z + 0.5) clamped to the view's layers (GL 4.x section 8.14.2)
-        lines += ["    vec2 f = P.xy * vec2(size.xy) - 0.5;",
-                  "    ivec3 b = ivec3(ivec2(floor(f)), clamp(int(floor(P.z + 0.5)), 0, size.z - 1));"]
+        lines += [
+            "    vec2 f = P.xy * vec2(size.xy) - 0.5;",
+            "    ivec3 b = ivec3(ivec2(floor(f)), clamp(int(floor(P.z + 0.5)), 0, size.z - 1));",
+        ]
         at = [f"b + ivec3({i}, {j}, 0) + ivec3(o{k}, 0)" for k, (i, j) in enumerate(corners)]
     else:
         lines += [f"    vec2 f = P{'' if row.rect else ' * vec2(size)'} - 0.5;", "    ivec2 b = ivec2(floor(f));"]
@@ -213,9 +239,14 @@ def query_lod(em, s: str, stype: str, glsl_kind: str, coords: Expr, view: int, s
         rho = [f"    float size = {size};", _CUBE_RHO]
     else:
         rho = [f"    {vt} size = {size};", f"    {vt} dx = dFdx(P) * size, dy = dFdy(P) * size;"]
-    code = [f"vec2 {name}({stype} s, {vt} P, vec4 smp, int levels)", "{", *rho,
-             "    float rho = max(length(dx), length(dy));",
-             "    return glp_lodq_select(log2(rho) + smp.x, smp, levels);", "}"]
+    code = [
+        f"vec2 {name}({stype} s, {vt} P, vec4 smp, int levels)",
+        "{",
+        *rho,
+        "    float rho = max(length(dx), length(dy));",
+        "    return glp_lodq_select(log2(rho) + smp.x, smp, levels);",
+        "}",
+    ]
     em.helper(name, "\n".join(code))
     smp = f"sysvals.sampler_lod[{_slot_word(em, sampler, 'SAMP', sampler_lod_index)}]"
     return call(f"{name}({s}, {coords.text}, {smp}, {query_levels(em, view).text})", "float", 2)

@@ -26,14 +26,13 @@ declared scalar type, only on the 32-bit size).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir import Instruction, Shader
 from . import cfg
 from .decls import Decls, TempArray
-from .signatures import (UNTYPED, is_wide, lane_src_positions, lanes, operand_types, src_positions,
-                         storage_vote)
+from .signatures import UNTYPED, is_wide, lane_src_positions, lanes, operand_types, src_positions, storage_vote
 
 # Tie-break order among the 32-bit storage types.
 _PREFERENCE = ("float", "uint", "int")
@@ -70,15 +69,15 @@ class RegisterPlan:
     index of src / dst n.
     """
 
-    operand_vars: Dict[Tuple[int, str, int], TempVar] = field(default_factory=dict)
-    register_vars: Dict[int, TempVar] = field(default_factory=dict)
-    arrays: Dict[int, ArrayVar] = field(default_factory=dict)      # array id (0 = whole file)
-    array_of_register: Dict[int, int] = field(default_factory=dict)
-    variables: List[TempVar] = field(default_factory=list)
-    const_types: Dict[int, str] = field(default_factory=dict)
-    vs_input_types: Dict[int, str] = field(default_factory=dict)
+    operand_vars: dict[tuple[int, str, int], TempVar] = field(default_factory=dict)
+    register_vars: dict[int, TempVar] = field(default_factory=dict)
+    arrays: dict[int, ArrayVar] = field(default_factory=dict)  # array id (0 = whole file)
+    array_of_register: dict[int, int] = field(default_factory=dict)
+    variables: list[TempVar] = field(default_factory=list)
+    const_types: dict[int, str] = field(default_factory=dict)
+    vs_input_types: dict[int, str] = field(default_factory=dict)
 
-    def var(self, key: Tuple[int, str, int], register: int) -> TempVar:
+    def var(self, key: tuple[int, str, int], register: int) -> TempVar:
         """The variable of a direct TEMP operand (per-register fallback)."""
         found = self.operand_vars.get(key)
         if found is not None:
@@ -94,7 +93,7 @@ class RegisterPlan:
             self.variables.append(found)
         return found
 
-    def array_for(self, register: int) -> Optional[ArrayVar]:
+    def array_for(self, register: int) -> ArrayVar | None:
         """The array holding TEMP[register], if it is array-managed."""
         aid = self.array_of_register.get(register)
         return self.arrays.get(aid) if aid is not None else None
@@ -112,7 +111,7 @@ def _choose(votes: Counter, default: str = "float") -> str:
 
 class _UnionFind:
     def __init__(self):
-        self.parent: Dict[object, object] = {}
+        self.parent: dict[object, object] = {}
 
     def find(self, x):
         self.parent.setdefault(x, x)
@@ -132,17 +131,18 @@ class _Access:
     """One TEMP access: operand key, register, components, type, and for
     untyped moves the key of the operand whose type it follows."""
 
-    key: Tuple[int, str, int]
+    key: tuple[int, str, int]
     register: int
-    comps: Tuple[int, ...]
-    type: Optional[str]
-    follows: Optional[Tuple[int, str, int]] = None
-    fixed_follow: Optional[str] = None      # type of a non-TEMP operand an untyped move copies
+    comps: tuple[int, ...]
+    type: str | None
+    follows: tuple[int, str, int] | None = None
+    fixed_follow: str | None = None  # type of a non-TEMP operand an untyped move copies
     precise: bool = False
 
 
-def plan_registers(shader: Shader, decls: Decls, insts: Sequence[Instruction], structure: cfg.Structure,
-                   fixed_type) -> RegisterPlan:
+def plan_registers(
+    shader: Shader, decls: Decls, insts: Sequence[Instruction], structure: cfg.Structure, fixed_type
+) -> RegisterPlan:
     """Build the ``RegisterPlan`` of ``shader``.
 
     ``fixed_type(src)`` returns the GLSL base type of a non-TEMP source
@@ -166,6 +166,7 @@ def plan_registers(shader: Shader, decls: Decls, insts: Sequence[Instruction], s
 
 
 # ---------------------------------------------------------------------------
+
 
 def _plan_arrays(plan: RegisterPlan, decls: Decls, insts: Sequence[Instruction]) -> None:
     """Decide which registers live in arrays (declared ARRAY(id) ranges that are
@@ -195,8 +196,8 @@ def _plan_arrays(plan: RegisterPlan, decls: Decls, insts: Sequence[Instruction])
 
 
 def _collect(decls: Decls, insts: Sequence[Instruction], plan: RegisterPlan, fixed_type):
-    defs: List[_Access] = []
-    uses: List[_Access] = []
+    defs: list[_Access] = []
+    uses: list[_Access] = []
 
     def temp_index_use(i, kind, n, ind):
         if ind is not None and ind.file == "TEMP" and ind.index not in plan.array_of_register:
@@ -225,8 +226,9 @@ def _collect(decls: Decls, insts: Sequence[Instruction], plan: RegisterPlan, fix
                     untyped_dst.fixed_follow = fixed_type(src)
                 continue
             if is_wide(inst.opcode) and inst.dsts:
-                positions = tuple(sorted({p for lane in lanes(inst)
-                                          for p in lane_src_positions(inst, s, lane, t)})) or (0,)
+                positions = tuple(
+                    sorted({p for lane in lanes(inst) for p in lane_src_positions(inst, s, lane, t)})
+                ) or (0,)
             else:
                 positions = src_positions(inst, s, t)
             comps = tuple(sorted({src.swizzle[p] for p in positions}))
@@ -242,15 +244,14 @@ def _collect(decls: Decls, insts: Sequence[Instruction], plan: RegisterPlan, fix
     return defs, uses
 
 
-def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: List[_Access],
-                 uses: List[_Access]) -> None:
+def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: list[_Access], uses: list[_Access]) -> None:
     """Union definitions that reach common uses; one variable per web."""
     end = structure.main_end
     # Definition ids: one per (def access, component).
-    def_ids: List[Tuple[int, int]] = []         # id -> (index into defs, component)
-    by_slot: Dict[Tuple[int, int], int] = defaultdict(int)   # (reg, comp) -> bitset of its defs
+    def_ids: list[tuple[int, int]] = []  # id -> (index into defs, component)
+    by_slot: dict[tuple[int, int], int] = defaultdict(int)  # (reg, comp) -> bitset of its defs
     gen = [0] * len(insts)
-    per_inst_defs: Dict[int, List[int]] = defaultdict(list)
+    per_inst_defs: dict[int, list[int]] = defaultdict(list)
     for k, acc in enumerate(defs):
         i = acc.key[0]
         for c in acc.comps:
@@ -267,7 +268,7 @@ def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: List
     reach = cfg.reaching_definitions(insts, structure, end, gen, kill)
 
     uf = _UnionFind()
-    for k, acc in enumerate(defs):                      # one instruction's components together
+    for k in range(len(defs)):  # one instruction's components together
         uf.find(("def", k))
     for u, acc in enumerate(uses):
         node = ("use", u)
@@ -284,7 +285,7 @@ def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: List
                 uf.union(node, ("def", def_ids[did][0]))
                 bits ^= low
 
-    groups: Dict[object, TempVar] = {}
+    groups: dict[object, TempVar] = {}
     for k, acc in enumerate(defs):
         root = uf.find(("def", k))
         var = groups.get(root)
@@ -296,21 +297,21 @@ def _assign_webs(plan: RegisterPlan, insts, structure: cfg.Structure, defs: List
     for u, acc in enumerate(uses):
         root = uf.find(("use", u))
         var = groups.get(root)
-        if var is None:                 # reads a value nothing wrote: the register's own variable
+        if var is None:  # reads a value nothing wrote: the register's own variable
             var = plan.register_var(acc.register)
             groups[root] = var
         plan.operand_vars[acc.key] = var
 
 
-def _vote_temps(plan: RegisterPlan, defs: List[_Access], uses: List[_Access]) -> None:
+def _vote_temps(plan: RegisterPlan, defs: list[_Access], uses: list[_Access]) -> None:
     accesses = defs + uses
     by_key = {acc.key: acc for acc in accesses}
     for acc in defs:
         if acc.precise:
             plan.operand_vars[acc.key].precise = True
-    chosen: Dict[int, str] = {}
+    chosen: dict[int, str] = {}
     for _round in range(4):
-        votes: Dict[int, Counter] = defaultdict(Counter)
+        votes: dict[int, Counter] = defaultdict(Counter)
         for acc in accesses:
             var = plan.operand_vars[acc.key]
             t = storage_vote(acc.type)
@@ -330,7 +331,7 @@ def _vote_temps(plan: RegisterPlan, defs: List[_Access], uses: List[_Access]) ->
         var.type = chosen.get(id(var), "float")
 
 
-def array_id_of(plan: RegisterPlan, decls: Decls, reg) -> Optional[int]:
+def array_id_of(plan: RegisterPlan, decls: Decls, reg) -> int | None:
     """The plan array a TEMP operand (direct or indirect) goes to, or None."""
     if reg.file != "TEMP":
         return None
@@ -345,11 +346,11 @@ def array_id_of(plan: RegisterPlan, decls: Decls, reg) -> Optional[int]:
 def _vote_arrays(plan: RegisterPlan, decls: Decls, insts) -> None:
     if not plan.arrays:
         return
-    votes: Dict[int, Counter] = defaultdict(Counter)
+    votes: dict[int, Counter] = defaultdict(Counter)
     for inst in insts:
         dst_types, src_types = operand_types(inst, decls)
         for regs, types, is_dst in ((inst.dsts, dst_types, True), (inst.srcs, src_types, False)):
-            for reg, t in zip(regs, types):
+            for reg, t in zip(regs, types, strict=True):
                 aid = array_id_of(plan, decls, reg)
                 if aid is None:
                     continue
@@ -363,8 +364,8 @@ def _vote_arrays(plan: RegisterPlan, decls: Decls, insts) -> None:
 
 
 def _vote_consts_and_inputs(plan: RegisterPlan, shader: Shader, decls: Decls, insts, fixed_type) -> None:
-    const_votes: Dict[int, Counter] = defaultdict(Counter)
-    input_votes: Dict[int, Counter] = defaultdict(Counter)
+    const_votes: dict[int, Counter] = defaultdict(Counter)
+    input_votes: dict[int, Counter] = defaultdict(Counter)
     for i, inst in enumerate(insts):
         dst_types, src_types = operand_types(inst, decls)
         for s, src in enumerate(inst.srcs):
@@ -393,16 +394,16 @@ def _vote_consts_and_inputs(plan: RegisterPlan, shader: Shader, decls: Decls, in
 
 def _name_variables(plan: RegisterPlan) -> None:
     """``t<reg>`` for a register's only variable, ``t<reg>_<k>`` when split."""
-    by_reg: Dict[int, List[TempVar]] = defaultdict(list)
+    by_reg: dict[int, list[TempVar]] = defaultdict(list)
     seen = set()
-    ordered: List[TempVar] = []
+    ordered: list[TempVar] = []
     for var in plan.variables:
         if id(var) in seen:
             continue
         seen.add(id(var))
         ordered.append(var)
         by_reg[var.register].append(var)
-    rank: Dict[int, int] = {}
+    rank: dict[int, int] = {}
     for reg, vars_ in by_reg.items():
         for k, var in enumerate(vars_):
             var.name = f"t{reg}" if len(vars_) == 1 else f"t{reg}_{k}"

@@ -23,8 +23,8 @@ below; set for another stage it changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Iterable, Tuple
 
 from ..errors import InvalidArgumentError
 from .shadow_swizzle import COMPARE, ONE, ZERO, parse_entry
@@ -203,8 +203,8 @@ class VariantKey:
     point_smooth: bool = False
     window_rectangles: int = 0
     window_rectangles_include: bool = False
-    gl_clamp: Tuple[int, int, int] = (0, 0, 0)
-    shadow_swizzle: Tuple[Tuple[int, Tuple[int, int, int, int]], ...] = ()
+    gl_clamp: tuple[int, int, int] = (0, 0, 0)
+    shadow_swizzle: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()
     y_flip: bool = False
     clip_halfz: bool = False
     integer_pixel_centers: bool = False
@@ -213,12 +213,12 @@ class VariantKey:
     depth_clip_plane: int = 0
     depth_clip_slot: int = 0
     dual_source_blend: bool = False
-    color_output_types: Tuple[str, ...] = ()
+    color_output_types: tuple[str, ...] = ()
     nr_cbufs: int = 0
-    output_interpolation: Tuple[Tuple[str, int, str, str], ...] = ()
-    vs_input_types: Tuple[str, ...] = ()
-    cs_block_size: Tuple[int, ...] = ()
-    sample_positions: Tuple[float, ...] = ()
+    output_interpolation: tuple[tuple[str, int, str, str], ...] = ()
+    vs_input_types: tuple[str, ...] = ()
+    cs_block_size: tuple[int, ...] = ()
+    sample_positions: tuple[float, ...] = ()
 
     def __post_init__(self):
         if not 0 <= self.alpha_func <= 7:
@@ -232,50 +232,68 @@ class VariantKey:
         if self.line_stipple not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.line_stipple must be 0 (off), 1 (per strip) or 2 (segment bases)")
         if self.line_last_pixel not in (0, 1, 2):
-            raise InvalidArgumentError("VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 "
-                                       "(integer pixel centres)")
+            raise InvalidArgumentError(
+                "VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 (integer pixel centres)"
+            )
         if not 0 <= self.edge_flags <= 7:
-            raise InvalidArgumentError("VariantKey.edge_flags is a 3-bit mask (1 boundary masks, 2 vertex flags, "
-                                       "4 stipple counters)")
+            raise InvalidArgumentError(
+                "VariantKey.edge_flags is a 3-bit mask (1 boundary masks, 2 vertex flags, 4 stipple counters)"
+            )
         if self.edge_fill not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.edge_fill is 0 (off), 1 (PIPE_POLYGON_MODE_LINE) or 2 (POINT)")
         if self.depth_offset not in (0, 1, 2):
             raise InvalidArgumentError("VariantKey.depth_offset must be 0 (off), 1 (units) or 2 (full offset)")
         if self.depth_clip_plane not in (0, 1, 2, 3) or not 0 <= self.depth_clip_slot < 8:
-            raise InvalidArgumentError("VariantKey.depth_clip_plane is 0..3 (none, near, near halfz, far) and "
-                                       "depth_clip_slot a clip distance 0..7")
+            raise InvalidArgumentError(
+                "VariantKey.depth_clip_plane is 0..3 (none, near, near halfz, far) and "
+                "depth_clip_slot a clip distance 0..7"
+            )
         if not 0 <= self.window_rectangles <= 8:
             raise InvalidArgumentError("VariantKey.window_rectangles must be 0..8")
         if len(self.gl_clamp) != 3:
             raise InvalidArgumentError("VariantKey.gl_clamp is a (s, t, r) triple of sampler masks")
         for entry in self.shadow_swizzle:
-            if (not isinstance(entry, tuple) or len(entry) != 2 or type(entry[0]) is not int
-                    or not 0 <= entry[0] < 128 or not isinstance(entry[1], tuple) or len(entry[1]) != 4
-                    or any(e not in _SHADOW_CLASS_ENTRIES for e in entry[1])):
+            if (
+                not isinstance(entry, tuple)
+                or len(entry) != 2
+                or type(entry[0]) is not int
+                or not 0 <= entry[0] < 128
+                or not isinstance(entry[1], tuple)
+                or len(entry[1]) != 4
+                or any(e not in _SHADOW_CLASS_ENTRIES for e in entry[1])
+            ):
                 raise InvalidArgumentError(
                     f"VariantKey.shadow_swizzle entries are (sview 0..127, four of 0 (c), 4 (0.0), 5 (1.0)), "
-                    f"got {entry!r}")
+                    f"got {entry!r}"
+                )
         for kind in self.color_output_types:
             if kind not in COLOR_TYPES:
                 raise InvalidArgumentError(
-                    f"VariantKey.color_output_types entries must be one of {COLOR_TYPES}, not {kind!r}")
+                    f"VariantKey.color_output_types entries must be one of {COLOR_TYPES}, not {kind!r}"
+                )
         for kind in self.vs_input_types:
             if kind not in VS_INPUT_TYPES:
                 raise InvalidArgumentError(
-                    f"VariantKey.vs_input_types entries must be one of {VS_INPUT_TYPES}, not {kind!r}")
+                    f"VariantKey.vs_input_types entries must be one of {VS_INPUT_TYPES}, not {kind!r}"
+                )
         if not 0 <= self.nr_cbufs <= 8:
             raise InvalidArgumentError("VariantKey.nr_cbufs must be 0..8")
         for entry in self.output_interpolation:
             if len(entry) != 4 or entry[2] not in INTERPOLATIONS or entry[3] not in LOCATIONS:
                 raise InvalidArgumentError(
                     f"VariantKey.output_interpolation entries are (semantic, index, interpolate, location), "
-                    f"got {entry!r}")
+                    f"got {entry!r}"
+                )
         if self.cs_block_size and (len(self.cs_block_size) != 3 or min(self.cs_block_size) < 1):
             raise InvalidArgumentError("VariantKey.cs_block_size is (x, y, z), each >= 1")
-        if (len(self.sample_positions) % 2 or len(self.sample_positions) > 64
-                or any(not isinstance(v, float) or not 0.0 <= v <= 1.0 for v in self.sample_positions)):
-            raise InvalidArgumentError("VariantKey.sample_positions is (x0, y0, x1, y1, ...): up to 32 samples, "
-                                       "floats in [0, 1]")
+        if (
+            len(self.sample_positions) % 2
+            or len(self.sample_positions) > 64
+            or any(not isinstance(v, float) or not 0.0 <= v <= 1.0 for v in self.sample_positions)
+        ):
+            raise InvalidArgumentError(
+                "VariantKey.sample_positions is (x0, y0, x1, y1, ...): up to 32 samples, floats in [0, 1]"
+            )
 
     def color_type(self, cbuf: int) -> str:
         """The output type (``float``/``int``/``uint``) of color buffer ``cbuf``."""
@@ -297,7 +315,7 @@ class VariantKey:
         return None
 
     @classmethod
-    def parse(cls, items: Iterable[str]) -> "VariantKey":
+    def parse(cls, items: Iterable[str]) -> VariantKey:
         """Build a key from ``k=v`` strings (the CLI's ``--key``).
 
         Booleans take 0/1/true/false, integers decimal or 0x hex, tuples are

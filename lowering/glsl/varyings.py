@@ -9,16 +9,13 @@ copies, the clip vertex), so every stage links by block name.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 
 def varying_name(semantic: str, index: int) -> str:
     """``glp_<semantic>_<index>`` -- the single naming rule for user varyings."""
     return f"glp_{semantic.lower()}_{index}"
 
 
-def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix: str = "",
-                  instance: str = "") -> str:
+def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix: str = "", instance: str = "") -> str:
     """The interface block declaring user varying ``name`` (one block per varying, so
     that a GS/TCS/TES can have an input and an output of the same semantic and
     every stage links by block name)."""
@@ -26,7 +23,7 @@ def varying_block(direction: str, name: str, member_qualifiers: str = "", prefix
     return f"{prefix}{direction} {name}_block {{ {member_qualifiers}vec4 {name}; }}{inst};"
 
 
-def clip_cull_counts(shader) -> Tuple[Optional[int], int]:
+def clip_cull_counts(shader) -> tuple[int | None, int]:
     """(clip distances, cull distances) of a shader's CLIPDIST outputs.
 
     tgsi.rst: the CLIPDIST components hold NUM_CLIPDIST_ENABLED clip distances

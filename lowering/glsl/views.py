@@ -11,8 +11,8 @@ emitter reads and writes registers only through these two classes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
 
 from .exprs import Expr, literal, swizzle, var
 
@@ -49,7 +49,7 @@ class Component:
 
     text: str
     type: str
-    base: Optional[str] = None
+    base: str | None = None
     index: int = 0
     base_size: int = 0
     lvalue: bool = False
@@ -63,7 +63,7 @@ def comp(text: str, type_: str, lvalue: bool = False, prec: int = 100) -> Compon
     return Component(text, type_, lvalue=lvalue, atomic=prec >= 100, prec=prec)
 
 
-def vcomps(base: str, type_: str, size: int, lvalue: bool = False) -> List[Component]:
+def vcomps(base: str, type_: str, size: int, lvalue: bool = False) -> list[Component]:
     """The components of a built-in vector ``base`` of ``size`` components."""
     return [Component(f"{base}.{'xyzw'[i]}", type_, base, i, size, lvalue) for i in range(size)]
 
@@ -78,8 +78,9 @@ class ComponentView:
 
     kind = "component"
 
-    def __init__(self, entries: Sequence[Optional[Component]], type_: str,
-                 defaults: Tuple[int, int, int, int] = (0, 0, 0, 0)):
+    def __init__(
+        self, entries: Sequence[Component | None], type_: str, defaults: tuple[int, int, int, int] = (0, 0, 0, 0)
+    ):
         self.entries = list(entries) + [None] * (4 - len(entries))
         self.type = type_
         self.defaults = defaults
@@ -89,9 +90,9 @@ class ComponentView:
         """True when at least one component can be assigned."""
         return any(e is not None and e.lvalue for e in self.entries)
 
-    def read_parts(self, comps: Sequence[int]) -> List[Expr]:
+    def read_parts(self, comps: Sequence[int]) -> list[Expr]:
         """Scalar expressions of ``comps`` (each of its own type)."""
-        out: List[Expr] = []
+        out: list[Expr] = []
         for c in comps:
             e = self.entries[c]
             if e is None:
@@ -100,7 +101,7 @@ class ComponentView:
                 out.append(Expr(e.text, e.type, 1, e.atomic, prec=e.prec))
         return out
 
-    def read_vector(self, comps: Sequence[int]) -> Optional[Expr]:
+    def read_vector(self, comps: Sequence[int]) -> Expr | None:
         """One swizzle of a common base vector when every component of
         ``comps`` comes from the same one, else None."""
         entries = [self.entries[c] for c in comps]

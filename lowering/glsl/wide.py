@@ -22,8 +22,8 @@ opcodes run through soft_int64.py's GLSL 3.30 helpers on ``uvec2``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Optional, Tuple
 
 from .exact import ADD_ODD
 from .exprs import Expr, binary, bitcast, bool_to, call, literal, negate, op, shift_count, swizzle, var
@@ -31,6 +31,7 @@ from .signatures import WIDE_TYPES, lane_dst_components, lane_src_positions, lan
 from .soft_fp64 import register as register_soft
 from .soft_fp64 import soft_call
 from .soft_int64 import SOFT_INT64, handle_soft_int64
+
 
 def _b(o):
     return lambda em, a, b: binary(a, o, b)
@@ -49,7 +50,11 @@ def _shift(o):
 
 
 def _conv(t):
-    return lambda em, a: call(f"{ {'double': 'double', 'float': 'float', 'int': 'int', 'uint': 'uint', 'int64': 'int64_t', 'uint64': 'uint64_t'}[t]}({a.text})", t, 1)
+    return lambda em, a: call(
+        f"{ {'double': 'double', 'float': 'float', 'int': 'int', 'uint': 'uint', 'int64': 'int64_t', 'uint64': 'uint64_t'}[t] }({a.text})",
+        t,
+        1,
+    )
 
 
 _DIV64 = {
@@ -68,14 +73,17 @@ def _div(name: str):
         t, body = _DIV64[name]
         em.helper(name, f"{t} {name}({t} a, {t} b)\n{{\n    {body}\n}}")
         return call(f"{name}({a.text}, {b.text})", a.type, 1)
+
     return formula
 
 
 def _dldexp(em, a, b):
     """DLDEXP: ldexp, except that 0, inf and NaN come back unchanged (Mesa 22.3's
     llvmpipe returns 2^(e-1) for ldexp(0.0lf, e)).  Needs gpu_shader5 too (the row's extra)."""
-    em.helper("glp_dldexp", "double glp_dldexp(double a, int e)\n{\n"
-                            "    return (a == 0.0lf || isinf(a) || isnan(a)) ? a : ldexp(a, e);\n}")
+    em.helper(
+        "glp_dldexp",
+        "double glp_dldexp(double a, int e)\n{\n    return (a == 0.0lf || isinf(a) || isnan(a)) ? a : ldexp(a, e);\n}",
+    )
     return call(f"glp_dldexp({a.text}, {b.text})", "double", 1)
 
 
@@ -122,8 +130,8 @@ class WideOp:
     None where no emulation exists (the opcode then needs the native types)."""
 
     native: Callable
-    soft: Optional[Callable] = None
-    extra: Tuple[str, ...] = ()     # features the native form needs beyond its 64-bit types
+    soft: Callable | None = None
+    extra: tuple[str, ...] = ()  # features the native form needs beyond its 64-bit types
 
 
 def _s(name: str) -> Callable:
@@ -150,7 +158,7 @@ def _s_drcp(em, a):
 
 # One row per opcode: (native formula, GLSL 3.30 emulation).  DDIV, DRCP, DSQRT,
 # DRSQ and DFMA take their soft form from soft_fp64_divsqrt (through soft_fp64).
-WIDE_OPS: Dict[str, WideOp] = {
+WIDE_OPS: dict[str, WideOp] = {
     "DADD": WideOp(_b("+"), _s("glp_dadd")),
     "DMUL": WideOp(_b("*"), _s("glp_dmul")),
     "DDIV": WideOp(_b("/"), _s("glp_ddiv")),
@@ -184,23 +192,38 @@ WIDE_OPS: Dict[str, WideOp] = {
     "D2I64": WideOp(_conv("int64"), _s("glp_d2i64")),
     "U642D": WideOp(_conv("double"), _s("glp_u642d")),
     "I642D": WideOp(_conv("double"), _s("glp_i642d")),
-    "U64ADD": WideOp(_b("+")), "U64MUL": WideOp(_b("*")),
-    "U64DIV": WideOp(_div("glp_u64div")), "U64MOD": WideOp(_div("glp_u64mod")),
-    "I64DIV": WideOp(_div("glp_i64div")), "I64MOD": WideOp(_div("glp_i64mod")),
-    "U64MIN": WideOp(_f("min")), "U64MAX": WideOp(_f("max")),
-    "I64MIN": WideOp(_f("min")), "I64MAX": WideOp(_f("max")),
-    "I64ABS": WideOp(_f("abs")), "I64NEG": WideOp(lambda em, a: negate(a)), "I64SSG": WideOp(_f("sign")),
-    "U64SHL": WideOp(_shift("<<")), "U64SHR": WideOp(_shift(">>")), "I64SHR": WideOp(_shift(">>")),
-    "U64SEQ": WideOp(_cmp("==")), "U64SNE": WideOp(_cmp("!=")),
-    "U64SLT": WideOp(_cmp("<")), "U64SGE": WideOp(_cmp(">=")),
-    "I64SLT": WideOp(_cmp("<")), "I64SGE": WideOp(_cmp(">=")),
-    "F2U64": WideOp(_conv("uint64")), "F2I64": WideOp(_conv("int64")),
-    "U2I64": WideOp(_conv("int64")), "I2I64": WideOp(_conv("int64")),
-    "U642F": WideOp(_conv("float")), "I642F": WideOp(_conv("float")),
+    "U64ADD": WideOp(_b("+")),
+    "U64MUL": WideOp(_b("*")),
+    "U64DIV": WideOp(_div("glp_u64div")),
+    "U64MOD": WideOp(_div("glp_u64mod")),
+    "I64DIV": WideOp(_div("glp_i64div")),
+    "I64MOD": WideOp(_div("glp_i64mod")),
+    "U64MIN": WideOp(_f("min")),
+    "U64MAX": WideOp(_f("max")),
+    "I64MIN": WideOp(_f("min")),
+    "I64MAX": WideOp(_f("max")),
+    "I64ABS": WideOp(_f("abs")),
+    "I64NEG": WideOp(lambda em, a: negate(a)),
+    "I64SSG": WideOp(_f("sign")),
+    "U64SHL": WideOp(_shift("<<")),
+    "U64SHR": WideOp(_shift(">>")),
+    "I64SHR": WideOp(_shift(">>")),
+    "U64SEQ": WideOp(_cmp("==")),
+    "U64SNE": WideOp(_cmp("!=")),
+    "U64SLT": WideOp(_cmp("<")),
+    "U64SGE": WideOp(_cmp(">=")),
+    "I64SLT": WideOp(_cmp("<")),
+    "I64SGE": WideOp(_cmp(">=")),
+    "F2U64": WideOp(_conv("uint64")),
+    "F2I64": WideOp(_conv("int64")),
+    "U2I64": WideOp(_conv("int64")),
+    "I2I64": WideOp(_conv("int64")),
+    "U642F": WideOp(_conv("float")),
+    "I642F": WideOp(_conv("float")),
 }
 
 # The native formulas alone (what the opcode is with real 64-bit types).
-WIDE_FORMULAS: Dict[str, Callable] = {name: row.native for name, row in WIDE_OPS.items()}
+WIDE_FORMULAS: dict[str, Callable] = {name: row.native for name, row in WIDE_OPS.items()}
 
 
 def soft_fp64_complete() -> bool:
@@ -217,13 +240,14 @@ def soft_fp64_complete() -> bool:
 # 3.30 helper on uvec2(lo, hi)); the features table picks.
 # ---------------------------------------------------------------------------
 
+
 def _soft_int64(em, inst) -> bool:
     """True when ``inst`` runs through soft_int64's helpers: the host lacks
     GL_ARB_gpu_shader_int64 and the opcode has no double side."""
     return inst.opcode in SOFT_INT64 and not em.req.has("int64")
 
 
-def native_features(types: Iterable[str], extra: Iterable[str] = ()) -> Tuple[str, ...]:
+def native_features(types: Iterable[str], extra: Iterable[str] = ()) -> tuple[str, ...]:
     """The features-table rows the native form of an opcode with operand ``types`` needs."""
     used = set(types)
     need = (["fp64"] if "double" in used else []) + (["int64"] if used & {"int64", "uint64"} else [])
@@ -263,7 +287,7 @@ def handle_wide(em, i, inst) -> None:
     soft = use_soft(em, features, row.soft is not None)
     if not soft:
         for feature in features:
-            em.req.need(feature, inst.opcode)      # UnsupportedError naming what is missing
+            em.req.need(feature, inst.opcode)  # UnsupportedError naming what is missing
     formula = row.soft if soft else row.native
     for lane in lanes(inst):
         srcs = []
@@ -288,7 +312,7 @@ def handle_wide(em, i, inst) -> None:
 def handle_dfracexp(em, i, inst) -> None:
     """DFRACEXP (removed): dst0 = mantissa (double lanes), dst1 = exponent (int; lane k goes to
     the k-th written component, as tgsi_exec stores it)."""
-    features = ("fp64", "gpu_shader5")        # double + frexp
+    features = ("fp64", "gpu_shader5")  # double + frexp
     soft = use_soft(em, features)
     if not soft:
         for feature in features:
@@ -317,8 +341,16 @@ def handle_dfracexp(em, i, inst) -> None:
             em.write(i, 1, e_comps, Expr(exp_name, "int", 1))
 
 
-WIDE = {name: handle_wide for name in WIDE_OPS}
+WIDE = dict.fromkeys(WIDE_OPS, handle_wide)
 WIDE["DFRACEXP"] = handle_dfracexp
 
-__all__ = ["WIDE", "WIDE_OPS", "WIDE_FORMULAS", "WideOp", "native_features", "use_soft", "soft_fp64_complete",
-           "src_words"]
+__all__ = [
+    "WIDE",
+    "WIDE_OPS",
+    "WIDE_FORMULAS",
+    "WideOp",
+    "native_features",
+    "use_soft",
+    "soft_fp64_complete",
+    "src_words",
+]

@@ -12,12 +12,25 @@ import numpy as np
 import pytest
 
 import glpipe
-from glpipe import (Bind, Blend, BlendFactor, BlendState, Cap, Format, LogicOp, Mask, RTBlendState)
+from glpipe import Bind, Blend, BlendFactor, BlendState, Cap, Format, LogicOp, Mask, RTBlendState
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
-from .util_blend_dsa import (CountingGL, bind_rasterizer, bind_targets, clear_msaa, color_target, column_cases, fullscreen,
-                             pipeline, read, resolve_rgba32f, sample_positions, texture, upload)
+from .util_blend_dsa import (
+    CountingGL,
+    bind_rasterizer,
+    bind_targets,
+    clear_msaa,
+    color_target,
+    column_cases,
+    fullscreen,
+    pipeline,
+    read,
+    resolve_rgba32f,
+    sample_positions,
+    texture,
+    upload,
+)
 from .util_fastpath import requires_fast_path
 
 F = BlendFactor
@@ -32,14 +45,22 @@ def delivered_caps(screen):
 
 # -- the blend model (GL 4.5 §17.3.6, table 17.2; Gallium's p_defines) -------------
 
+
 def factor(f, S, D, C, S1):
     """The 4 per-channel values of factor ``f`` (rgb from the RGB row, a from the A row)."""
     As, Ad, Ac, A1 = S[3], D[3], C[3], S1[3]
     one = np.ones(4)
     base = {
-        F.ONE: one, F.SRC_COLOR: S, F.SRC_ALPHA: As * one, F.DST_ALPHA: Ad * one, F.DST_COLOR: D,
-        F.SRC_ALPHA_SATURATE: np.array([min(As, 1 - Ad)] * 3 + [1.0]), F.CONST_COLOR: C,
-        F.CONST_ALPHA: Ac * one, F.SRC1_COLOR: S1, F.SRC1_ALPHA: A1 * one,
+        F.ONE: one,
+        F.SRC_COLOR: S,
+        F.SRC_ALPHA: As * one,
+        F.DST_ALPHA: Ad * one,
+        F.DST_COLOR: D,
+        F.SRC_ALPHA_SATURATE: np.array([min(As, 1 - Ad)] * 3 + [1.0]),
+        F.CONST_COLOR: C,
+        F.CONST_ALPHA: Ac * one,
+        F.SRC1_COLOR: S1,
+        F.SRC1_ALPHA: A1 * one,
     }
     if f in base:
         return base[f]
@@ -49,19 +70,25 @@ def factor(f, S, D, C, S1):
 
 
 def equation(eq, s, fs, d, fd):
-    return {Blend.ADD: s * fs + d * fd, Blend.SUBTRACT: s * fs - d * fd,
-            Blend.REVERSE_SUBTRACT: d * fd - s * fs, Blend.MIN: np.minimum(s, d),
-            Blend.MAX: np.maximum(s, d)}[eq]
+    return {
+        Blend.ADD: s * fs + d * fd,
+        Blend.SUBTRACT: s * fs - d * fd,
+        Blend.REVERSE_SUBTRACT: d * fd - s * fs,
+        Blend.MIN: np.minimum(s, d),
+        Blend.MAX: np.maximum(s, d),
+    }[eq]
 
 
-def blend(rt, S, D, C, S1=np.zeros(4)):
+def blend(rt, S, D, C, S1=(0.0, 0.0, 0.0, 0.0)):
     """What one render target holds after blending S onto D (float buffer: no clamping)."""
     S, D, C, S1 = (np.asarray(v, np.float64) for v in (S, D, C, S1))
     if rt.blend_enable:
-        rgb = equation(rt.rgb_func, S, factor(rt.rgb_src_factor, S, D, C, S1), D,
-                       factor(rt.rgb_dst_factor, S, D, C, S1))
-        alpha = equation(rt.alpha_func, S, factor(rt.alpha_src_factor, S, D, C, S1), D,
-                         factor(rt.alpha_dst_factor, S, D, C, S1))
+        rgb = equation(
+            rt.rgb_func, S, factor(rt.rgb_src_factor, S, D, C, S1), D, factor(rt.rgb_dst_factor, S, D, C, S1)
+        )
+        alpha = equation(
+            rt.alpha_func, S, factor(rt.alpha_src_factor, S, D, C, S1), D, factor(rt.alpha_dst_factor, S, D, C, S1)
+        )
         out = np.concatenate([rgb[:3], alpha[3:]])
     else:
         out = S.copy()
@@ -70,14 +97,22 @@ def blend(rt, S, D, C, S1=np.zeros(4)):
 
 
 LOGIC = {
-    LogicOp.CLEAR: lambda s, d: 0 * s, LogicOp.NOR: lambda s, d: ~(s | d),
-    LogicOp.AND_INVERTED: lambda s, d: ~s & d, LogicOp.COPY_INVERTED: lambda s, d: ~s,
-    LogicOp.AND_REVERSE: lambda s, d: s & ~d, LogicOp.INVERT: lambda s, d: ~d,
-    LogicOp.XOR: lambda s, d: s ^ d, LogicOp.NAND: lambda s, d: ~(s & d),
-    LogicOp.AND: lambda s, d: s & d, LogicOp.EQUIV: lambda s, d: ~(s ^ d),
-    LogicOp.NOOP: lambda s, d: d, LogicOp.OR_INVERTED: lambda s, d: ~s | d,
-    LogicOp.COPY: lambda s, d: s, LogicOp.OR_REVERSE: lambda s, d: s | ~d,
-    LogicOp.OR: lambda s, d: s | d, LogicOp.SET: lambda s, d: ~(0 * s),
+    LogicOp.CLEAR: lambda s, d: 0 * s,
+    LogicOp.NOR: lambda s, d: ~(s | d),
+    LogicOp.AND_INVERTED: lambda s, d: ~s & d,
+    LogicOp.COPY_INVERTED: lambda s, d: ~s,
+    LogicOp.AND_REVERSE: lambda s, d: s & ~d,
+    LogicOp.INVERT: lambda s, d: ~d,
+    LogicOp.XOR: lambda s, d: s ^ d,
+    LogicOp.NAND: lambda s, d: ~(s & d),
+    LogicOp.AND: lambda s, d: s & d,
+    LogicOp.EQUIV: lambda s, d: ~(s ^ d),
+    LogicOp.NOOP: lambda s, d: d,
+    LogicOp.OR_INVERTED: lambda s, d: ~s | d,
+    LogicOp.COPY: lambda s, d: s,
+    LogicOp.OR_REVERSE: lambda s, d: s | ~d,
+    LogicOp.OR: lambda s, d: s | d,
+    LogicOp.SET: lambda s, d: ~(0 * s),
 }
 
 
@@ -103,19 +138,42 @@ def values(rng, n):
 
 # -- factors, equations, colormask ----------------------------------------------------
 
+
 def test_every_blend_factor_in_every_slot(screen, ctx):
     """Each factor (SRC_ALPHA_SATURATE, CONST_*, INV_* included) as rgb source,
     rgb destination, alpha source and alpha destination factor."""
     rts = []
     for f in ALL_FACTORS:
-        rts += [RTBlendState(blend_enable=True, rgb_src_factor=f, rgb_dst_factor=F.INV_SRC_ALPHA,
-                             alpha_src_factor=F.ONE, alpha_dst_factor=F.ZERO),
-                RTBlendState(blend_enable=True, rgb_src_factor=F.SRC_ALPHA, rgb_dst_factor=f,
-                             alpha_src_factor=F.ZERO, alpha_dst_factor=F.ONE),
-                RTBlendState(blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ZERO,
-                             alpha_src_factor=f, alpha_dst_factor=F.INV_SRC_ALPHA),
-                RTBlendState(blend_enable=True, rgb_src_factor=F.ZERO, rgb_dst_factor=F.ONE,
-                             alpha_src_factor=F.SRC_ALPHA, alpha_dst_factor=f)]
+        rts += [
+            RTBlendState(
+                blend_enable=True,
+                rgb_src_factor=f,
+                rgb_dst_factor=F.INV_SRC_ALPHA,
+                alpha_src_factor=F.ONE,
+                alpha_dst_factor=F.ZERO,
+            ),
+            RTBlendState(
+                blend_enable=True,
+                rgb_src_factor=F.SRC_ALPHA,
+                rgb_dst_factor=f,
+                alpha_src_factor=F.ZERO,
+                alpha_dst_factor=F.ONE,
+            ),
+            RTBlendState(
+                blend_enable=True,
+                rgb_src_factor=F.ONE,
+                rgb_dst_factor=F.ZERO,
+                alpha_src_factor=f,
+                alpha_dst_factor=F.INV_SRC_ALPHA,
+            ),
+            RTBlendState(
+                blend_enable=True,
+                rgb_src_factor=F.ZERO,
+                rgb_dst_factor=F.ONE,
+                alpha_src_factor=F.SRC_ALPHA,
+                alpha_dst_factor=f,
+            ),
+        ]
     rng = np.random.default_rng(1)
     S, D = values(rng, len(rts)), values(rng, len(rts))
     C = tuple(float(v) for v in np.float32([0.3, 0.6, 0.2, 0.7]))
@@ -128,10 +186,19 @@ def test_every_equation_rgb_and_alpha_separately(screen, ctx):
     """ADD, SUBTRACT, REVERSE_SUBTRACT, MIN, MAX on the colour and on the alpha
     channel independently (MIN/MAX ignore the factors); float targets keep
     negative results."""
-    rts = [RTBlendState(blend_enable=True, rgb_func=e_rgb, rgb_src_factor=F.SRC_ALPHA,
-                        rgb_dst_factor=F.DST_COLOR, alpha_func=e_a, alpha_src_factor=F.INV_DST_ALPHA,
-                        alpha_dst_factor=F.CONST_ALPHA)
-           for e_rgb in Blend for e_a in Blend]
+    rts = [
+        RTBlendState(
+            blend_enable=True,
+            rgb_func=e_rgb,
+            rgb_src_factor=F.SRC_ALPHA,
+            rgb_dst_factor=F.DST_COLOR,
+            alpha_func=e_a,
+            alpha_src_factor=F.INV_DST_ALPHA,
+            alpha_dst_factor=F.CONST_ALPHA,
+        )
+        for e_rgb in Blend
+        for e_a in Blend
+    ]
     rng = np.random.default_rng(2)
     S, D = values(rng, len(rts)), values(rng, len(rts))
     C = (0.0, 0.0, 0.0, 0.5)
@@ -143,9 +210,18 @@ def test_every_equation_rgb_and_alpha_separately(screen, ctx):
 
 def test_colormask_every_channel_combination(screen, ctx):
     """All 16 colormasks, with and without blending: masked channels keep the destination."""
-    rts = [RTBlendState(blend_enable=enable, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE,
-                        alpha_src_factor=F.ONE, alpha_dst_factor=F.ONE, colormask=Mask(m))
-           for enable in (False, True) for m in range(16)]
+    rts = [
+        RTBlendState(
+            blend_enable=enable,
+            rgb_src_factor=F.ONE,
+            rgb_dst_factor=F.ONE,
+            alpha_src_factor=F.ONE,
+            alpha_dst_factor=F.ONE,
+            colormask=Mask(m),
+        )
+        for enable in (False, True)
+        for m in range(16)
+    ]
     rng = np.random.default_rng(3)
     S, D = values(rng, len(rts)), values(rng, len(rts))
     got = run_columns(screen, ctx, [BlendState(rt=[rt]) for rt in rts], S, D)
@@ -156,8 +232,13 @@ def test_colormask_every_channel_combination(screen, ctx):
 
 def test_blend_color_between_draws(screen, ctx):
     """set_blend_color alone (same CSO) changes the next draw's CONST_COLOR."""
-    rt_state = RTBlendState(blend_enable=True, rgb_src_factor=F.CONST_COLOR, rgb_dst_factor=F.INV_CONST_COLOR,
-                            alpha_src_factor=F.CONST_ALPHA, alpha_dst_factor=F.ZERO)
+    rt_state = RTBlendState(
+        blend_enable=True,
+        rgb_src_factor=F.CONST_COLOR,
+        rgb_dst_factor=F.INV_CONST_COLOR,
+        alpha_src_factor=F.CONST_ALPHA,
+        alpha_dst_factor=F.ZERO,
+    )
     rt = color_target(screen, ctx, 3, 1)
     pipeline(ctx)
     rng = np.random.default_rng(4)
@@ -202,11 +283,16 @@ def _two_rt_draw(screen, ctx, blend_state, D0, D1, S):
 
 def test_without_independent_blend_rt0_state_applies_to_every_rt(screen, ctx):
     """independent_blend_enable off: rt[1]'s own fields are ignored (Gallium rule)."""
-    rt0 = RTBlendState(blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE,
-                       alpha_src_factor=F.ONE, alpha_dst_factor=F.ONE, colormask=Mask.R | Mask.G | Mask.A)
+    rt0 = RTBlendState(
+        blend_enable=True,
+        rgb_src_factor=F.ONE,
+        rgb_dst_factor=F.ONE,
+        alpha_src_factor=F.ONE,
+        alpha_dst_factor=F.ONE,
+        colormask=Mask.R | Mask.G | Mask.A,
+    )
     ignored = RTBlendState(blend_enable=False, colormask=Mask.B)
-    S, D0, D1 = np.float64([0.1, 0.2, 0.3, 0.4]), np.float64([0.5, 0.25, 0.125, 0.0]), \
-        np.float64([0.0, 0.5, 0.5, 0.25])
+    S, D0, D1 = np.float64([0.1, 0.2, 0.3, 0.4]), np.float64([0.5, 0.25, 0.125, 0.0]), np.float64([0.0, 0.5, 0.5, 0.25])
     S = np.float32(S).astype(np.float64)
     got0, got1 = _two_rt_draw(screen, ctx, BlendState(rt=[rt0, ignored]), D0, D1, S)
     np.testing.assert_allclose(got0, blend(rt0, S, D0, np.zeros(4)), atol=2e-6)
@@ -216,8 +302,9 @@ def test_without_independent_blend_rt0_state_applies_to_every_rt(screen, ctx):
 def test_independent_enable_and_colormask(screen, ctx):
     """Per-RT enable and colormask (GL 3.0 glEnablei/glColorMaski: both profiles)."""
     assert delivered_caps(screen)[Cap.INDEP_BLEND_ENABLE] == 1
-    rt0 = RTBlendState(blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE,
-                       alpha_src_factor=F.ONE, alpha_dst_factor=F.ONE)
+    rt0 = RTBlendState(
+        blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE, alpha_src_factor=F.ONE, alpha_dst_factor=F.ONE
+    )
     rt1 = RTBlendState(blend_enable=False, colormask=Mask.G | Mask.A)
     S = np.float32([0.1, 0.2, 0.3, 0.4]).astype(np.float64)
     D0, D1 = np.float64([0.5, 0.25, 0.125, 0.0]), np.float64([0.0, 0.5, 0.5, 0.25])
@@ -229,10 +316,21 @@ def test_independent_enable_and_colormask(screen, ctx):
 def test_independent_blend_functions(screen, ctx):
     """Different equations/factors per RT where PIPE_CAP_INDEP_BLEND_FUNC says
     so; elsewhere create_blend_state refuses them with UnsupportedError."""
-    rt0 = RTBlendState(blend_enable=True, rgb_func=Blend.SUBTRACT, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE,
-                       alpha_src_factor=F.ONE, alpha_dst_factor=F.ZERO)
-    rt1 = RTBlendState(blend_enable=True, rgb_func=Blend.MAX, alpha_func=Blend.ADD,
-                       alpha_src_factor=F.SRC_ALPHA, alpha_dst_factor=F.INV_SRC_ALPHA)
+    rt0 = RTBlendState(
+        blend_enable=True,
+        rgb_func=Blend.SUBTRACT,
+        rgb_src_factor=F.ONE,
+        rgb_dst_factor=F.ONE,
+        alpha_src_factor=F.ONE,
+        alpha_dst_factor=F.ZERO,
+    )
+    rt1 = RTBlendState(
+        blend_enable=True,
+        rgb_func=Blend.MAX,
+        alpha_func=Blend.ADD,
+        alpha_src_factor=F.SRC_ALPHA,
+        alpha_dst_factor=F.INV_SRC_ALPHA,
+    )
     state = BlendState(independent_blend_enable=True, rt=[rt0, rt1])
     if not delivered_caps(screen)[Cap.INDEP_BLEND_FUNC]:
         with pytest.raises(UnsupportedError, match="draw_buffers_blend"):
@@ -247,12 +345,14 @@ def test_independent_blend_functions(screen, ctx):
 
 # -- dual-source blending ------------------------------------------------------------------
 
+
 def test_dual_source_blending(screen, ctx):
     """SRC1_* factors read the FS's COLOR[1] (the second source of RT 0)."""
     assert delivered_caps(screen)[Cap.MAX_DUAL_SOURCE_RENDER_TARGETS] >= 1
-    rts = [RTBlendState(blend_enable=True, rgb_src_factor=f, rgb_dst_factor=g, alpha_src_factor=g,
-                        alpha_dst_factor=f)
-           for f, g in zip(SRC1_FACTORS, [F.INV_SRC1_ALPHA, F.SRC1_COLOR, F.INV_SRC1_COLOR, F.SRC1_ALPHA])]
+    rts = [
+        RTBlendState(blend_enable=True, rgb_src_factor=f, rgb_dst_factor=g, alpha_src_factor=g, alpha_dst_factor=f)
+        for f, g in zip(SRC1_FACTORS, [F.INV_SRC1_ALPHA, F.SRC1_COLOR, F.INV_SRC1_COLOR, F.SRC1_ALPHA], strict=True)
+    ]
     rng = np.random.default_rng(5)
     S, D = values(rng, len(rts)), values(rng, len(rts))
     width = len(rts)
@@ -285,6 +385,7 @@ def test_dual_source_beyond_the_first_rt_is_refused(screen, ctx):
 
 # -- logic op ---------------------------------------------------------------------------------
 
+
 def test_every_logic_op_on_unorm8_bytes(screen, ctx):
     """Logic ops on an RGBA8 target, computed on the bytes; blending is off
     while the logic op is on (blend_enable is set here and must not matter)."""
@@ -298,9 +399,15 @@ def test_every_logic_op_on_unorm8_bytes(screen, ctx):
     upload(screen, rt, "rgba8", dst.reshape(1, width, 4))
     draw = column_cases(screen, ctx, [list(np.float32(s) / np.float32(255)) for s in src])
     for i, op in enumerate(ops):
-        ctx.bind_blend_state(ctx.create_blend_state(BlendState(
-            logicop_enable=True, logicop_func=op,
-            rt=[RTBlendState(blend_enable=True, rgb_src_factor=F.ZERO, rgb_dst_factor=F.ONE)])))
+        ctx.bind_blend_state(
+            ctx.create_blend_state(
+                BlendState(
+                    logicop_enable=True,
+                    logicop_func=op,
+                    rt=[RTBlendState(blend_enable=True, rgb_src_factor=F.ZERO, rgb_dst_factor=F.ONE)],
+                )
+            )
+        )
         draw(i)
     got = read(screen, rt, "rgba8")[0]
     want = np.array([LOGIC[op](src[i], dst[i]) for i, op in enumerate(ops)], np.uint8)
@@ -383,12 +490,28 @@ def test_alpha_only_target_blends_alpha_in_the_host_red_channel(screen, ctx):
     alpha.  (The shader writes alpha to every channel: routing COLOR.a to red
     for any shader needs an output swizzle the lowering does not have yet.)"""
     cases = [
-        RTBlendState(blend_enable=True, rgb_src_factor=F.ZERO, rgb_dst_factor=F.ONE,
-                     alpha_src_factor=F.SRC_ALPHA, alpha_dst_factor=F.INV_SRC_ALPHA),
-        RTBlendState(blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ZERO,
-                     alpha_src_factor=F.CONST_COLOR, alpha_dst_factor=F.DST_ALPHA),
-        RTBlendState(blend_enable=True, rgb_src_factor=F.ONE, rgb_dst_factor=F.ONE,
-                     alpha_func=Blend.REVERSE_SUBTRACT, alpha_src_factor=F.SRC_COLOR, alpha_dst_factor=F.ONE),
+        RTBlendState(
+            blend_enable=True,
+            rgb_src_factor=F.ZERO,
+            rgb_dst_factor=F.ONE,
+            alpha_src_factor=F.SRC_ALPHA,
+            alpha_dst_factor=F.INV_SRC_ALPHA,
+        ),
+        RTBlendState(
+            blend_enable=True,
+            rgb_src_factor=F.ONE,
+            rgb_dst_factor=F.ZERO,
+            alpha_src_factor=F.CONST_COLOR,
+            alpha_dst_factor=F.DST_ALPHA,
+        ),
+        RTBlendState(
+            blend_enable=True,
+            rgb_src_factor=F.ONE,
+            rgb_dst_factor=F.ONE,
+            alpha_func=Blend.REVERSE_SUBTRACT,
+            alpha_src_factor=F.SRC_COLOR,
+            alpha_dst_factor=F.ONE,
+        ),
         RTBlendState(colormask=Mask.R | Mask.G | Mask.B),
         RTBlendState(colormask=Mask.A),
     ]
@@ -415,9 +538,9 @@ def test_alpha_only_target_blends_alpha_in_the_host_red_channel(screen, ctx):
 
 # -- multisample state ----------------------------------------------------------------------
 
+
 def _msaa_target(screen, ctx, size=4):
-    if not screen.is_format_supported(Format.R32G32B32A32_FLOAT, glpipe.Target.TEXTURE_2D, 4, 4,
-                                      Bind.RENDER_TARGET):
+    if not screen.is_format_supported(Format.R32G32B32A32_FLOAT, glpipe.Target.TEXTURE_2D, 4, 4, Bind.RENDER_TARGET):
         pytest.fail("4x RGBA32F render targets are expected on every profile of this host")
     ms = texture(screen, Format.R32G32B32A32_FLOAT, size, size, Bind.RENDER_TARGET, samples=4)
     bind_targets(ctx, size, size, (ms,))
@@ -445,9 +568,11 @@ def test_alpha_to_coverage(screen, ctx):
     pipeline(ctx)
     ctx.bind_blend_state(ctx.create_blend_state(BlendState(alpha_to_coverage=True)))
     rows = np.array([[-1 + 2 * i / 3, -1 + 2 * (i + 1) / 3] for i in range(3)])
-    for alpha, (y0, y1) in zip((0.0, 0.5, 1.0), rows):
-        verts = np.array([[x, y, 0, 1, 1, 1, 1, alpha] for x, y in
-                          ((-1, y0), (1, y0), (1, y1), (-1, y0), (1, y1), (-1, y1))], np.float32)
+    for alpha, (y0, y1) in zip((0.0, 0.5, 1.0), rows, strict=True):
+        verts = np.array(
+            [[x, y, 0, 1, 1, 1, 1, alpha] for x, y in ((-1, y0), (1, y0), (1, y1), (-1, y0), (1, y1), (-1, y1))],
+            np.float32,
+        )
         ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
         ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=6))
     got = resolve_rgba32f(screen, ctx, ms)[..., 0]  # row r drawn with alpha (0, 0.5, 1)[r]
@@ -494,8 +619,9 @@ def test_min_samples_shades_every_sample(screen, ctx):
     ms = _msaa_target(screen, ctx, size)
     pipeline(ctx, SAMPLE_FS)
     # generic.x = window x: -1 -> 0, +3 (NDC) -> 2 * size.
-    verts = np.array([[-1, -1, 0, 1, 0, 0, 0, 1], [3, -1, 0, 1, 2 * size, 0, 0, 1],
-                      [-1, 3, 0, 1, 0, 0, 0, 1]], np.float32)
+    verts = np.array(
+        [[-1, -1, 0, 1, 0, 0, 0, 1], [3, -1, 0, 1, 2 * size, 0, 0, 1], [-1, 3, 0, 1, 0, 0, 0, 1]], np.float32
+    )
     ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
     info = glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3)
     ctx.draw_vbo(info)
@@ -512,6 +638,7 @@ def test_min_samples_shades_every_sample(screen, ctx):
 
 
 # -- dither ----------------------------------------------------------------------------------
+
 
 def test_dither_switches_gl_dither(screen, ctx):
     """dither is a hint GL implements (or not) as GL_DITHER; the state must reach GL."""
@@ -531,9 +658,19 @@ def test_dither_switches_gl_dither(screen, ctx):
 
 # -- binding rules -------------------------------------------------------------------------
 
-BLEND_CALLS = {"glDisable", "glEnable", "glColorMask", "glColorMaski", "glEnablei", "glDisablei",
-               "glBlendEquationSeparate", "glBlendEquationSeparatei", "glBlendFuncSeparate",
-               "glBlendFuncSeparatei", "glLogicOp"}
+BLEND_CALLS = {
+    "glDisable",
+    "glEnable",
+    "glColorMask",
+    "glColorMaski",
+    "glEnablei",
+    "glDisablei",
+    "glBlendEquationSeparate",
+    "glBlendEquationSeparatei",
+    "glBlendFuncSeparate",
+    "glBlendFuncSeparatei",
+    "glLogicOp",
+}
 
 
 def test_redundant_binds_make_no_gl_call(screen, ctx):
@@ -578,8 +715,11 @@ def test_framebuffer_change_with_the_same_formats_reemits_no_blend_state(screen,
     pipeline(ctx)
     color_target(screen, ctx, 2, 2)
     draw = fullscreen(screen, ctx, [0.5, 0.5, 0.5, 1.0])
-    ctx.bind_blend_state(ctx.create_blend_state(BlendState(rt=[RTBlendState(
-        blend_enable=True, rgb_src_factor=F.DST_ALPHA, rgb_dst_factor=F.ONE)])))
+    ctx.bind_blend_state(
+        ctx.create_blend_state(
+            BlendState(rt=[RTBlendState(blend_enable=True, rgb_src_factor=F.DST_ALPHA, rgb_dst_factor=F.ONE)])
+        )
+    )
     draw()
     other = texture(screen, Format.R32G32B32A32_FLOAT, 2, 2, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
     counting = CountingGL(ctx.gl)
@@ -607,7 +747,7 @@ def test_blend_block_is_reemitted_after_an_outside_clobber(screen, ctx):
     draw()
     gl = screen.host.gl
     gl.glColorMask(True, True, True, True)  # what a clear does ...
-    ctx.dirty |= Dirty.BLEND                # ... and says
+    ctx.dirty |= Dirty.BLEND  # ... and says
     draw()
     np.testing.assert_allclose(read(screen, rt, "rgba32f")[0, 0], [0.25, 0.5, 0.5, 0.5])
 
@@ -635,8 +775,10 @@ def test_two_contexts_of_a_screen_keep_their_own_blend_state(screen, ctx):
     other = screen.context_create()
     try:
         targets, draws = [], []
-        for c, st in ((ctx, RTBlendState(blend_enable=True, rgb_dst_factor=F.ONE, alpha_dst_factor=F.ONE)),
-                      (other, RTBlendState(colormask=Mask.R | Mask.A))):
+        for c, st in (
+            (ctx, RTBlendState(blend_enable=True, rgb_dst_factor=F.ONE, alpha_dst_factor=F.ONE)),
+            (other, RTBlendState(colormask=Mask.R | Mask.A)),
+        ):
             rt = color_target(screen, c, 1, 1)
             pipeline(c)
             upload(screen, rt, "rgba32f", np.float32([[[0.5, 0.5, 0.5, 0.5]]]))
@@ -658,8 +800,9 @@ def test_deleting_the_bound_blend_state_unbinds_it(screen, ctx):
     pipeline(ctx)
     upload(screen, rt, "rgba32f", np.float32([[[0.5, 0.5, 0.5, 0.5]]]))
     draw = fullscreen(screen, ctx, [0.25, 0.25, 0.25, 0.25])
-    add = ctx.create_blend_state(BlendState(rt=[RTBlendState(blend_enable=True, rgb_dst_factor=F.ONE,
-                                                             alpha_dst_factor=F.ONE)]))
+    add = ctx.create_blend_state(
+        BlendState(rt=[RTBlendState(blend_enable=True, rgb_dst_factor=F.ONE, alpha_dst_factor=F.ONE)])
+    )
     ctx.bind_blend_state(add)
     draw()
     np.testing.assert_allclose(read(screen, rt, "rgba32f")[0, 0], 0.75)
@@ -676,6 +819,7 @@ def test_destroy_spelling_is_an_alias(ctx):
 
 
 # -- bad input --------------------------------------------------------------------------------
+
 
 def test_bad_blend_input_is_refused(screen, ctx):
     with pytest.raises(InvalidArgumentError, match="BlendState"):

@@ -32,10 +32,10 @@ from .util_raster import SMOOTH_FS, WHITE, WINDOW_VS, draw_image, gallium_front,
 
 # Triangles in window coordinates whose horizontal and vertical edges lie on
 # sample centres (k + 0.5) and whose slanted edges pass through none.
-TOP_TRI = ((2.5, 3.5), (13.5, 3.5), (2.5, 8.5))        # top edge y = 3.5, left edge x = 2.5
+TOP_TRI = ((2.5, 3.5), (13.5, 3.5), (2.5, 8.5))  # top edge y = 3.5, left edge x = 2.5
 BOTTOM_TRI = ((3.5, 12.5), (14.5, 12.5), (14.5, 9.5))  # bottom edge y = 12.5, right edge x = 14.5
 TIE_TRIS = [TOP_TRI, BOTTOM_TRI, TOP_TRI[::-1], BOTTOM_TRI[::-1]]
-TIE_RECT = rect_tris(2.5, 2.5, 6.5, 6.5)               # every edge through sample centres
+TIE_RECT = rect_tris(2.5, 2.5, 6.5, 6.5)  # every edge through sample centres
 
 # Viewports: the full target, and the same with a negative y scale (the
 # variant flips y; the bottom-edge rule flips it once more).
@@ -89,9 +89,9 @@ def edge_rule_coverage(tris, bottom: bool, size: int = SIZE) -> np.ndarray:
             # e > 0 inside; its gradient points into the triangle.
             e = sign * ((bx - ax) * (ys - ay) - (by - ay) * (xs - ax))
             gx, gy = -sign * (by - ay), sign * (bx - ax)
-            if by == ay:                    # horizontal edge: top (interior at larger y) or bottom
+            if by == ay:  # horizontal edge: top (interior at larger y) or bottom
                 owns = (gy < 0) if bottom else (gy > 0)
-            else:                           # a left edge has the interior to its right
+            else:  # a left edge has the interior to its right
                 owns = gx > 0
             inside &= (e > 0) | ((e == 0) & owns)
         covered |= inside
@@ -136,7 +136,7 @@ def test_samples_on_horizontal_edges(screen, ctx, bottom, viewport):
     img = lit(_draw(ctx, color, TIE_RECT, viewport, bottom))
     expected = np.zeros((SIZE, SIZE), bool)
     if bottom:
-        expected[3:7, 2:6] = True    # rows 3..6: the bottom edge y = 6.5 is in, the top y = 2.5 out
+        expected[3:7, 2:6] = True  # rows 3..6: the bottom edge y = 6.5 is in, the top y = 2.5 out
     else:
         expected[2:6, 2:6] = True
     assert np.array_equal(img, expected)
@@ -209,7 +209,7 @@ def test_frag_coord_and_stipple_unchanged(screen, ctx, viewport):
             assert np.array_equal(lit(img), want)
             assert np.allclose(img[want, 0], xs[want] + 0.5) and np.allclose(img[want, 1], ys[want] + 0.5)
     away = np.ones(SIZE, bool)
-    away[[2, 12]] = False                  # the tie rows: top edge y = 2.5, bottom edge y = 12.5
+    away[[2, 12]] = False  # the tie rows: top edge y = 2.5, bottom edge y = 12.5
     for stipple in (False, True):
         assert np.array_equal(images[True, stipple][away], images[False, stipple][away])
         assert lit(images[True, stipple][away]).any()
@@ -227,7 +227,7 @@ def test_sprite_coordinates_unchanged(screen, ctx, viewport):
     verts = window_vertices([(8.5, 8.5)], viewport)
     centres = np.arange(SIZE) + 0.5
     s = (centres - 4.5) / 8.0
-    t = (centres - 4.5) / 8.0                 # UPPER_LEFT: t = 0 at the smaller window y
+    t = (centres - 4.5) / 8.0  # UPPER_LEFT: t = 0 at the smaller window y
     images = {}
     for bottom in (False, True):
         rast(ctx, bottom_edge_rule=bottom, point_size=8.0, point_quad_rasterization=True, sprite_coord_enable=1)
@@ -235,7 +235,7 @@ def test_sprite_coordinates_unchanged(screen, ctx, viewport):
         images[bottom] = img
         rows = slice(5, 13) if bottom else slice(4, 12)
         expected = np.zeros((SIZE, SIZE), bool)
-        expected[rows, 4:12] = True           # left edge x = 4.5 in, right edge x = 12.5 out
+        expected[rows, 4:12] = True  # left edge x = 4.5 in, right edge x = 12.5 out
         assert np.array_equal(lit(img), expected)
         sprite = img[rows, 4:12]
         assert np.allclose(sprite[..., 0], np.broadcast_to(s[None, 4:12], (8, 8)), atol=1e-5)

@@ -60,8 +60,13 @@ from .util_sampling import (
 UINT = Format.R32G32B32A32_UINT
 
 # ShaderType of each stage_chain stage, and the GL name infix of its limits.
-STAGE = {"VS": ShaderType.VERTEX, "TCS": ShaderType.TESS_CTRL, "TES": ShaderType.TESS_EVAL,
-         "GS": ShaderType.GEOMETRY, "FS": ShaderType.FRAGMENT}
+STAGE = {
+    "VS": ShaderType.VERTEX,
+    "TCS": ShaderType.TESS_CTRL,
+    "TES": ShaderType.TESS_EVAL,
+    "GS": ShaderType.GEOMETRY,
+    "FS": ShaderType.FRAGMENT,
+}
 GL_STAGE = {"VS": "VERTEX", "TCS": "TESS_CONTROL", "TES": "TESS_EVALUATION", "GS": "GEOMETRY", "FS": "FRAGMENT"}
 
 
@@ -76,6 +81,7 @@ def f32(x) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # GLSL feature level
 # ---------------------------------------------------------------------------
+
 
 def test_glsl_feature_level(screen):
     """330 on gl33 (its GLSL); on native the host's GLSL capped at 4.10: 4.20
@@ -167,31 +173,59 @@ def test_integer_opcodes(screen, ctx):
     wraps to 0xfffffff0, 100000 mod 7 = 5, -7 >> 2 (arithmetic) = -2."""
     assert screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.INTEGERS) == 1
     got = draw(ctx, INT_FS, fmt=UINT)[0, 0]
-    assert [int(v) for v in got] == [(-3) & 0xFFFFFFFF, (0xFFFFFFFF * 16) & 0xFFFFFFFF, 100000 % 7,
-                                     (-2) & 0xFFFFFFFF]
+    assert [int(v) for v in got] == [(-3) & 0xFFFFFFFF, (0xFFFFFFFF * 16) & 0xFFFFFFFF, 100000 % 7, (-2) & 0xFFFFFFFF]
 
 
-SUB_FS = "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..2]\nIMM[0] FLT32 {1.0, 2.0, 100.0, 0.5}\n" \
-         "IMM[1] INT32 {0, 6, 1, 3}\n" + number([
-             # main: t0 = 0; t0 = sub(t0) twice; for i in 0..5: if i == 3 continue; t1 += i
-             "MOV TEMP[0], IMM[0].wwww", "CAL :30", "CAL :30",
-             "MOV TEMP[1], IMM[1].xxxx", "MOV TEMP[2].x, IMM[1].xxxx",
-             "BGNLOOP", "ISGE TEMP[2].y, TEMP[2].xxxx, IMM[1].yyyy", "UIF TEMP[2].yyyy", "BRK", "ENDIF",
-             "USEQ TEMP[2].z, TEMP[2].xxxx, IMM[1].wwww",
-             "UADD TEMP[2].x, TEMP[2].xxxx, IMM[1].zzzz",
-             "UIF TEMP[2].zzzz", "CONT", "ENDIF",
-             "UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx",
-             "ENDLOOP",
-             "I2F TEMP[0].y, TEMP[1].xxxx",
-             "MOV OUT[0], TEMP[0]",
-             # RET in the main block: what follows never runs
-             "RET",
-             "MOV OUT[0], IMM[0].zzzz",
-             "NOP", "NOP", "NOP", "NOP", "NOP", "NOP", "NOP", "NOP", "END",
-             # 30: sub: t0 = t0 * 2 + 1, early RET when t0 > 2 (skips the + 100)
-             "BGNSUB", "MAD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy, IMM[0].xxxx",
-             "FSLT TEMP[2].w, IMM[0].yyyy, TEMP[0].xxxx", "UIF TEMP[2].wwww", "RET", "ENDIF",
-             "ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz", "ENDSUB", "END"])
+SUB_FS = (
+    "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..2]\nIMM[0] FLT32 {1.0, 2.0, 100.0, 0.5}\n"
+    "IMM[1] INT32 {0, 6, 1, 3}\n"
+    + number(
+        [
+            # main: t0 = 0; t0 = sub(t0) twice; for i in 0..5: if i == 3 continue; t1 += i
+            "MOV TEMP[0], IMM[0].wwww",
+            "CAL :30",
+            "CAL :30",
+            "MOV TEMP[1], IMM[1].xxxx",
+            "MOV TEMP[2].x, IMM[1].xxxx",
+            "BGNLOOP",
+            "ISGE TEMP[2].y, TEMP[2].xxxx, IMM[1].yyyy",
+            "UIF TEMP[2].yyyy",
+            "BRK",
+            "ENDIF",
+            "USEQ TEMP[2].z, TEMP[2].xxxx, IMM[1].wwww",
+            "UADD TEMP[2].x, TEMP[2].xxxx, IMM[1].zzzz",
+            "UIF TEMP[2].zzzz",
+            "CONT",
+            "ENDIF",
+            "UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx",
+            "ENDLOOP",
+            "I2F TEMP[0].y, TEMP[1].xxxx",
+            "MOV OUT[0], TEMP[0]",
+            # RET in the main block: what follows never runs
+            "RET",
+            "MOV OUT[0], IMM[0].zzzz",
+            "NOP",
+            "NOP",
+            "NOP",
+            "NOP",
+            "NOP",
+            "NOP",
+            "NOP",
+            "NOP",
+            "END",
+            # 30: sub: t0 = t0 * 2 + 1, early RET when t0 > 2 (skips the + 100)
+            "BGNSUB",
+            "MAD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy, IMM[0].xxxx",
+            "FSLT TEMP[2].w, IMM[0].yyyy, TEMP[0].xxxx",
+            "UIF TEMP[2].wwww",
+            "RET",
+            "ENDIF",
+            "ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz",
+            "ENDSUB",
+            "END",
+        ]
+    )
+)
 
 
 def test_subroutines_and_cont(screen, ctx):
@@ -233,8 +267,9 @@ def test_any_register_as_address(screen, ctx):
     for cap in (ShaderCap.INDIRECT_CONST_ADDR, ShaderCap.INDIRECT_TEMP_ADDR):
         assert screen.get_shader_param(ShaderType.FRAGMENT, cap) == 1
     cb = np.arange(16, dtype=np.float32)
-    got = draw(ctx, ADDR_FS, before=lambda c: c.set_constant_buffer(ShaderType.FRAGMENT, 0,
-                                                                   ConstantBuffer(user_buffer=cb)))[0, 0]
+    got = draw(
+        ctx, ADDR_FS, before=lambda c: c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=cb))
+    )[0, 0]
     assert list(got) == [12.0, 13.0 + 30.0, 14.0, 15.0]
 
 
@@ -243,8 +278,14 @@ def _big_fs(temps: int, depth: int, texs: int) -> str:
     and ``texs`` dependent texture fetches (each coordinate from the last
     result): sum_t t = temps (temps - 1) / 2 in .x, depth in .y, the chained
     fetch result (0.25) in .z."""
-    head = ["FRAG", "DCL OUT[0], COLOR", "DCL SAMP[0]", "DCL SVIEW[0], 2D, FLOAT", f"DCL TEMP[0..{temps + 1}]",
-            "IMM[0] FLT32 {1.0, 0.0, 0.5, 0.25}"]
+    head = [
+        "FRAG",
+        "DCL OUT[0], COLOR",
+        "DCL SAMP[0]",
+        "DCL SVIEW[0], 2D, FLOAT",
+        f"DCL TEMP[0..{temps + 1}]",
+        "IMM[0] FLT32 {1.0, 0.0, 0.5, 0.25}",
+    ]
     code = ["MOV TEMP[0], IMM[0].yyyy"]
     for t in range(1, temps):  # TEMP[t] = t, kept live until summed below
         code.append(f"ADD TEMP[{t}], TEMP[{t - 1}], IMM[0].xxxx")
@@ -258,8 +299,12 @@ def _big_fs(temps: int, depth: int, texs: int) -> str:
     code.append(f"MOV TEMP[{acc + 1}], IMM[0].zzzz")
     for _ in range(texs):
         code.append(f"TEX TEMP[{acc + 1}], TEMP[{acc + 1}], SAMP[0], 2D")
-    code += [f"MOV TEMP[{acc}].z, TEMP[{acc + 1}].xxxx", f"MOV TEMP[{acc}].w, IMM[0].xxxx",
-             f"MOV OUT[0], TEMP[{acc}]", "END"]
+    code += [
+        f"MOV TEMP[{acc}].z, TEMP[{acc + 1}].xxxx",
+        f"MOV TEMP[{acc}].w, IMM[0].xxxx",
+        f"MOV OUT[0], TEMP[{acc}]",
+        "END",
+    ]
     return "\n".join(head) + "\n" + number(code)
 
 
@@ -270,20 +315,30 @@ def test_no_small_instruction_temp_or_nesting_limit(screen, ctx):
     runs: 1000 TEMPs live at once, IFs 64 deep, 64 dependent fetches, ~2200
     instructions.  The texture's texel is (0.25, 0.25, ...), so every fetch
     after the first reads at (0.25, 0.25): the chain ends at 0.25."""
-    for cap in (ShaderCap.MAX_INSTRUCTIONS, ShaderCap.MAX_ALU_INSTRUCTIONS, ShaderCap.MAX_TEX_INSTRUCTIONS,
-                ShaderCap.MAX_TEX_INDIRECTIONS, ShaderCap.MAX_CONTROL_FLOW_DEPTH, ShaderCap.MAX_TEMPS):
-        assert screen.get_shader_param(ShaderType.FRAGMENT, cap) == 2 ** 31 - 1
+    for cap in (
+        ShaderCap.MAX_INSTRUCTIONS,
+        ShaderCap.MAX_ALU_INSTRUCTIONS,
+        ShaderCap.MAX_TEX_INSTRUCTIONS,
+        ShaderCap.MAX_TEX_INDIRECTIONS,
+        ShaderCap.MAX_CONTROL_FLOW_DEPTH,
+        ShaderCap.MAX_TEMPS,
+    ):
+        assert screen.get_shader_param(ShaderType.FRAGMENT, cap) == 2**31 - 1
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 2, 2)
     upload(screen, tex, 0, np.full((2, 2, 4), 0.25, np.float32))
     temps, depth = 1000, 64
-    got = draw(ctx, _big_fs(temps, depth, 64), before=lambda c: bind_sampling(
-        c, view_2d(c, tex), c.create_sampler_state(nearest())))[0, 0]
+    got = draw(
+        ctx,
+        _big_fs(temps, depth, 64),
+        before=lambda c: bind_sampling(c, view_2d(c, tex), c.create_sampler_state(nearest())),
+    )[0, 0]
     assert list(got) == [temps * (temps - 1) / 2, float(depth), 0.25, 1.0]
 
 
 # ---------------------------------------------------------------------------
 # I/O limits per stage
 # ---------------------------------------------------------------------------
+
 
 def test_inputs_and_outputs_at_the_limit_in_every_stage(screen, ctx):
     """MAX_INPUTS / MAX_OUTPUTS of VS, TCS, TES, GS (and FS inputs) =
@@ -299,8 +354,7 @@ def test_inputs_and_outputs_at_the_limit_in_every_stage(screen, ctx):
         want_out = gl_int(screen, f"GL_MAX_{GL_STAGE[s]}_OUTPUT_COMPONENTS") // 4
         assert screen.get_shader_param(st, ShaderCap.MAX_INPUTS) == min(want_in, 32)
         assert screen.get_shader_param(st, ShaderCap.MAX_OUTPUTS) == min(want_out, 32)
-        for cap in (ShaderCap.INDIRECT_INPUT_ADDR, ShaderCap.INDIRECT_OUTPUT_ADDR,
-                    ShaderCap.TGSI_ANY_INOUT_DECL_RANGE):
+        for cap in (ShaderCap.INDIRECT_INPUT_ADDR, ShaderCap.INDIRECT_OUTPUT_ADDR, ShaderCap.TGSI_ANY_INOUT_DECL_RANGE):
             assert screen.get_shader_param(st, cap) == 1
         limits += [min(want_in, 32), min(want_out, 32)]
     assert screen.get_shader_param(ShaderType.VERTEX, ShaderCap.MAX_OUTPUTS) == min(limits[0], 32)
@@ -325,14 +379,18 @@ def test_varyings_at_the_limit(screen, ctx):
     """MAX_VARYINGS = FS MAX_INPUTS = GL_MAX_FRAGMENT_INPUT_COMPONENTS / 4:
     that many GENERICs from the VS reach the FS, each intact."""
     n = screen.get_param(Cap.MAX_VARYINGS)
-    assert n == gl_int(screen, "GL_MAX_FRAGMENT_INPUT_COMPONENTS") // 4 == \
-        screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_INPUTS)
+    assert (
+        n
+        == gl_int(screen, "GL_MAX_FRAGMENT_INPUT_COMPONENTS") // 4
+        == screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_INPUTS)
+    )
     np.testing.assert_array_equal(draw(ctx, io_fs(n), vs=io_vs(n))[0, 0], io_expected(n))
 
 
 # ---------------------------------------------------------------------------
 # Constant buffers and sampler slots of every stage
 # ---------------------------------------------------------------------------
+
 
 def _fill_buffer(screen, res, offset, data) -> None:
     gl = screen.host.gl
@@ -359,19 +417,21 @@ def test_constant_buffers_at_the_limits_in_every_stage(screen, ctx):
         n = screen.get_shader_param(st, ShaderCap.MAX_CONST_BUFFERS)
         assert n == min(gl_int(screen, f"GL_MAX_{GL_STAGE[s]}_UNIFORM_BLOCKS") - 1, 16)
         assert screen.get_shader_param(st, ShaderCap.MAX_CONST_BUFFER0_SIZE) == size
-        big = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size,
-                                                      bind=Bind.CONSTANT_BUFFER))
-        _fill_buffer(screen, big, size - 16, np.full(4, 1000.0 * 4 ** j, np.float32))
+        big = screen.resource_create(
+            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.CONSTANT_BUFFER)
+        )
+        _fill_buffer(screen, big, size - 16, np.full(4, 1000.0 * 4**j, np.float32))
         ctx.set_constant_buffer(st, 0, ConstantBuffer(buffer=big, buffer_size=size))
         for k in range(1, n):
-            ctx.set_constant_buffer(st, k, ConstantBuffer(user_buffer=np.full(4, (k + 1) * 4.0 ** j, np.float32)))
+            ctx.set_constant_buffer(st, k, ConstantBuffer(user_buffer=np.full(4, (k + 1) * 4.0**j, np.float32)))
         with pytest.raises((InvalidArgumentError, UnsupportedError)):
             ctx.set_constant_buffer(st, n, ConstantBuffer(user_buffer=np.zeros(4, np.float32)))
         decls = [f"DCL CONST[0][0..{size // 16 - 1}]"] + [f"DCL CONST[{k}][0]" for k in range(1, n)]
-        code = [f"MOV TEMP[5], CONST[0][{size // 16 - 1}]"] + [f"ADD TEMP[5], TEMP[5], CONST[{k}][0]"
-                                                               for k in range(1, n)]
+        code = [f"MOV TEMP[5], CONST[0][{size // 16 - 1}]"] + [
+            f"ADD TEMP[5], TEMP[5], CONST[{k}][0]" for k in range(1, n)
+        ]
         extra[s] = (decls, (), code)
-        expected += 4.0 ** j * (1000 + sum(k + 1 for k in range(1, n)))
+        expected += 4.0**j * (1000 + sum(k + 1 for k in range(1, n)))
     bind_chain(ctx, stage_chain(stages, extra))
     mode = Prim.PATCHES if "TCS" in stages else Prim.TRIANGLES
     got = draw_bound(ctx, mode)
@@ -392,8 +452,9 @@ def draw_bound(ctx, mode=Prim.TRIANGLES, width=1, height=1):
 
     color, _ = render_target(ctx, width, height)
     zero_fill(ctx.screen, color)
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-        src_format=Format.R32G32B32A32_FLOAT)]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+    )
     ctx.set_vertex_buffers([VertexBuffer(buffer=FULL_TRI, stride=16)])
     ctx.draw_vbo(DrawInfo(mode=mode, count=3))
     return read_rgba32f(ctx.screen, color)[0, 0]
@@ -411,8 +472,16 @@ def test_every_sampler_slot_of_every_stage(screen, ctx):
         st = STAGE[s]
         n = screen.get_shader_param(st, ShaderCap.MAX_TEXTURE_SAMPLERS)
         assert n == screen.get_shader_param(st, ShaderCap.MAX_SAMPLER_VIEWS)
-        assert 16 <= n <= min(32, gl_int(screen, "GL_MAX_TEXTURE_IMAGE_UNITS" if s == "FS"
-                                         else f"GL_MAX_{GL_STAGE[s]}_TEXTURE_IMAGE_UNITS"))
+        assert (
+            16
+            <= n
+            <= min(
+                32,
+                gl_int(
+                    screen, "GL_MAX_TEXTURE_IMAGE_UNITS" if s == "FS" else f"GL_MAX_{GL_STAGE[s]}_TEXTURE_IMAGE_UNITS"
+                ),
+            )
+        )
         views = []
         for k in range(n):
             tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
@@ -437,15 +506,25 @@ def test_every_sampler_slot_of_every_stage(screen, ctx):
 # Geometry and tessellation limits
 # ---------------------------------------------------------------------------
 
+
 def _points_gs(max_vertices: int, emit: int, size: int, invocations: int = 1) -> str:
     """A GS turning one point into ``emit`` points at the centres of pixels
     0..emit-1 of a ``size``-wide grid (row-major); with ``invocations``
     > 1, invocation i emits only point i (and writes i + 1 to GENERIC[0])."""
-    head = ["GEOM", "PROPERTY GS_INPUT_PRIMITIVE POINTS", "PROPERTY GS_OUTPUT_PRIMITIVE POINTS",
-            f"PROPERTY GS_MAX_OUTPUT_VERTICES {max_vertices}", f"PROPERTY GS_INVOCATIONS {invocations}",
-            "DCL IN[][0], POSITION", "DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", f"IMM[0] FLT32 {{0.0, 1.0, {2.0 / size}, {1.0 / size - 1.0}}}",
-            f"IMM[1] INT32 {{0, {emit}, 1, {size}}}"]
+    head = [
+        "GEOM",
+        "PROPERTY GS_INPUT_PRIMITIVE POINTS",
+        "PROPERTY GS_OUTPUT_PRIMITIVE POINTS",
+        f"PROPERTY GS_MAX_OUTPUT_VERTICES {max_vertices}",
+        f"PROPERTY GS_INVOCATIONS {invocations}",
+        "DCL IN[][0], POSITION",
+        "DCL OUT[0], POSITION",
+        "DCL OUT[1], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        f"IMM[0] FLT32 {{0.0, 1.0, {2.0 / size}, {1.0 / size - 1.0}}}",
+        f"IMM[1] INT32 {{0, {emit}, 1, {size}}}",
+    ]
     if invocations > 1:
         head.insert(6, "DCL SV[0], INVOCATIONID")
         start = ["MOV TEMP[9].x, SV[0].xxxx", "UADD TEMP[8].x, SV[0].xxxx, IMM[1].zzzz"]
@@ -453,12 +532,25 @@ def _points_gs(max_vertices: int, emit: int, size: int, invocations: int = 1) ->
     else:
         start = ["MOV TEMP[9].x, IMM[1].xxxx"]
         cond = "ISGE TEMP[9].y, TEMP[9].xxxx, IMM[1].yyyy"
-    body = start + ["BGNLOOP", cond, "UIF TEMP[9].yyyy", "BRK", "ENDIF",
-                    "UMOD TEMP[1].x, TEMP[9].xxxx, IMM[1].wwww", "UDIV TEMP[1].y, TEMP[9].xxxx, IMM[1].wwww",
-                    "U2F TEMP[0].xy, TEMP[1].xyxy", "MAD TEMP[0].xy, TEMP[0].xyxy, IMM[0].zzzz, IMM[0].wwww",
-                    "MOV TEMP[0].zw, IMM[0].xxxy", "MOV OUT[0], TEMP[0]",
-                    "UADD TEMP[2].x, TEMP[9].xxxx, IMM[1].zzzz", "U2F OUT[1], TEMP[2].xxxx",
-                    "EMIT IMM[1].xxxx", "UADD TEMP[9].x, TEMP[9].xxxx, IMM[1].zzzz", "ENDLOOP", "END"]
+    body = start + [
+        "BGNLOOP",
+        cond,
+        "UIF TEMP[9].yyyy",
+        "BRK",
+        "ENDIF",
+        "UMOD TEMP[1].x, TEMP[9].xxxx, IMM[1].wwww",
+        "UDIV TEMP[1].y, TEMP[9].xxxx, IMM[1].wwww",
+        "U2F TEMP[0].xy, TEMP[1].xyxy",
+        "MAD TEMP[0].xy, TEMP[0].xyxy, IMM[0].zzzz, IMM[0].wwww",
+        "MOV TEMP[0].zw, IMM[0].xxxy",
+        "MOV OUT[0], TEMP[0]",
+        "UADD TEMP[2].x, TEMP[9].xxxx, IMM[1].zzzz",
+        "U2F OUT[1], TEMP[2].xxxx",
+        "EMIT IMM[1].xxxx",
+        "UADD TEMP[9].x, TEMP[9].xxxx, IMM[1].zzzz",
+        "ENDLOOP",
+        "END",
+    ]
     return "\n".join(head) + "\n" + number(body)
 
 
@@ -476,8 +568,15 @@ def test_geometry_shader_output_limits(screen, ctx):
     assert total == gl_int(screen, "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS") >= 1024
     emit, size = total // 8, 16
     gs = _points_gs(nverts, emit, size)
-    img = draw(ctx, FLAT_FS, size, size, verts=POINT, mode=Prim.POINTS,
-               before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))))
+    img = draw(
+        ctx,
+        FLAT_FS,
+        size,
+        size,
+        verts=POINT,
+        mode=Prim.POINTS,
+        before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))),
+    )
     want = np.zeros(size * size, np.float32)
     want[:emit] = np.arange(1, emit + 1)
     np.testing.assert_array_equal(img[..., 0].reshape(-1), want)
@@ -492,38 +591,94 @@ def test_geometry_shader_invocations(screen, ctx):
     if not screen.profile.has("gpu_shader5"):
         assert n == 1
         with pytest.raises(UnsupportedError, match="GS_INVOCATIONS"):
-            draw(ctx, FLAT_FS, 32, 1, verts=POINT, mode=Prim.POINTS,
-                 before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))))
+            draw(
+                ctx,
+                FLAT_FS,
+                32,
+                1,
+                verts=POINT,
+                mode=Prim.POINTS,
+                before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))),
+            )
         return
     assert n == gl_int(screen, "GL_MAX_GEOMETRY_SHADER_INVOCATIONS") == 32
-    img = draw(ctx, FLAT_FS, 32, 1, verts=POINT, mode=Prim.POINTS,
-               before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))))
+    img = draw(
+        ctx,
+        FLAT_FS,
+        32,
+        1,
+        verts=POINT,
+        mode=Prim.POINTS,
+        before=lambda c: c.bind_gs_state(c.create_gs_state(ShaderState(tokens=gs))),
+    )
     np.testing.assert_array_equal(img[0, :, 0], np.arange(1, 33, dtype=np.float32))
 
 
 def _patch_tcs(n: int) -> str:
-    head = ["TESS_CTRL", "PROPERTY TCS_VERTICES_OUT 3", "DCL IN[][0], POSITION", "DCL SV[0], INVOCATIONID",
-            "DCL OUT[][0], POSITION", "DCL OUT[1], TESSOUTER", "DCL OUT[2], TESSINNER",
-            f"DCL OUT[3..{n + 2}], PATCH[0]", "DCL TEMP[0..9]", "DCL ADDR[0..1]",
-            "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}",
-            "IMM[2] FLT32 {1.0, 2.0, 3.0, 4.0}"]
-    body = (["UARL ADDR[1].x, SV[0].xxxx", "MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]", "MOV OUT[1], IMM[0]",
-             "MOV OUT[2], IMM[0]"]
-            + counted_loop("IMM[1]", ["I2F TEMP[1].x, TEMP[9].xxxx", "ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx",
-                                      "MUL TEMP[1], TEMP[1].xxxx, IMM[2]", "MOV OUT[ADDR[0].x+3], TEMP[1]"])
-            + ["END"])
+    head = [
+        "TESS_CTRL",
+        "PROPERTY TCS_VERTICES_OUT 3",
+        "DCL IN[][0], POSITION",
+        "DCL SV[0], INVOCATIONID",
+        "DCL OUT[][0], POSITION",
+        "DCL OUT[1], TESSOUTER",
+        "DCL OUT[2], TESSINNER",
+        f"DCL OUT[3..{n + 2}], PATCH[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0..1]",
+        "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+        "IMM[2] FLT32 {1.0, 2.0, 3.0, 4.0}",
+    ]
+    body = (
+        [
+            "UARL ADDR[1].x, SV[0].xxxx",
+            "MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]",
+            "MOV OUT[1], IMM[0]",
+            "MOV OUT[2], IMM[0]",
+        ]
+        + counted_loop(
+            "IMM[1]",
+            [
+                "I2F TEMP[1].x, TEMP[9].xxxx",
+                "ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx",
+                "MUL TEMP[1], TEMP[1].xxxx, IMM[2]",
+                "MOV OUT[ADDR[0].x+3], TEMP[1]",
+            ],
+        )
+        + ["END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
 def _patch_tes(n: int) -> str:
-    head = ["TESS_EVAL", "PROPERTY TES_PRIM_MODE 4", "PROPERTY TES_SPACING 0", "PROPERTY TES_VERTEX_ORDER_CW 0",
-            "PROPERTY TES_POINT_MODE 0", "DCL IN[][0], POSITION", f"DCL IN[1..{n}], PATCH[0]",
-            "DCL SV[0], TESSCOORD", "DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", "IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}"]
-    body = (["MUL TEMP[0], SV[0].xxxx, IN[0][0]", "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
-             "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]", "MOV OUT[0], TEMP[0]", "MOV TEMP[2], IMM[0]"]
-            + counted_loop("IMM[1]", ["ADD TEMP[2], TEMP[2], IN[ADDR[0].x+1]"])
-            + ["MOV OUT[1], TEMP[2]", "END"])
+    head = [
+        "TESS_EVAL",
+        "PROPERTY TES_PRIM_MODE 4",
+        "PROPERTY TES_SPACING 0",
+        "PROPERTY TES_VERTEX_ORDER_CW 0",
+        "PROPERTY TES_POINT_MODE 0",
+        "DCL IN[][0], POSITION",
+        f"DCL IN[1..{n}], PATCH[0]",
+        "DCL SV[0], TESSCOORD",
+        "DCL OUT[0], POSITION",
+        "DCL OUT[1], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+    ]
+    body = (
+        [
+            "MUL TEMP[0], SV[0].xxxx, IN[0][0]",
+            "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
+            "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]",
+            "MOV OUT[0], TEMP[0]",
+            "MOV TEMP[2], IMM[0]",
+        ]
+        + counted_loop("IMM[1]", ["ADD TEMP[2], TEMP[2], IN[ADDR[0].x+1]"])
+        + ["MOV OUT[1], TEMP[2]", "END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 

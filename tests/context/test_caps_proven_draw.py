@@ -85,6 +85,7 @@ def bind_pos_only(ctx, verts):
 # Render targets and framebuffer mixes
 # ---------------------------------------------------------------------------
 
+
 def _mrt_fs(n: int) -> str:
     lines = ["FRAG"] + [f"DCL OUT[{i}], COLOR[{i}]" for i in range(n)]
     lines += [f"IMM[{i}] FLT32 {{{(i + 1) / 8}, 0.5, 0.25, 1.0}}" for i in range(n)]
@@ -107,7 +108,7 @@ def test_render_targets_at_the_limit_with_mixed_formats(screen, ctx):
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=_mrt_fs(n))))
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, FULL_TRI)))
-    for i, (r, f) in enumerate(zip(res, formats)):
+    for i, (r, f) in enumerate(zip(res, formats, strict=True)):
         want = np.array([(i + 1) / 8, 0.5, 0.25, 1.0])
         if f == F32:
             assert np.all(read(screen, r, "rgba32f") == want.astype(np.float32)), i
@@ -127,16 +128,27 @@ def test_mixed_framebuffer_sizes(screen, ctx):
     from glpipe import FramebufferState, SurfaceTemplate
 
     surfs = tuple(ctx.create_surface(r, SurfaceTemplate(format=r.format)) for r in (a, b))
-    ctx.set_framebuffer_state(FramebufferState(width=5, height=6, cbufs=surfs,
-                                               zsbuf=ctx.create_surface(zs, SurfaceTemplate(format=zs.format))))
+    ctx.set_framebuffer_state(
+        FramebufferState(
+            width=5, height=6, cbufs=surfs, zsbuf=ctx.create_surface(zs, SurfaceTemplate(format=zs.format))
+        )
+    )
     ctx.set_viewport_states(0, [ViewportState(scale=(2.5, 3.0, 0.5), translate=(2.5, 3.0, 0.5))])
     ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 1.0, 0)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        )
+    )
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
-    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(
-        tokens="FRAG\nDCL OUT[0], COLOR[0]\nDCL OUT[1], COLOR[1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n"
-               "  0: MOV OUT[0], IMM[0]\n  1: MOV OUT[1], IMM[0]\n  2: END\n")))
+    ctx.bind_fs_state(
+        ctx.create_fs_state(
+            ShaderState(
+                tokens="FRAG\nDCL OUT[0], COLOR[0]\nDCL OUT[1], COLOR[1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n"
+                "  0: MOV OUT[0], IMM[0]\n  1: MOV OUT[1], IMM[0]\n  2: END\n"
+            )
+        )
+    )
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, FULL_TRI)))
     for r in (a, b):
         want = np.zeros((r.height0, r.width0), bool)
@@ -144,8 +156,7 @@ def test_mixed_framebuffer_sizes(screen, ctx):
         assert np.array_equal(read(screen, r, "rgba32f")[..., 0] == 1.0, want)
 
 
-@pytest.mark.parametrize("color_fmt,zs_fmt", [(Format.R8G8B8A8_UNORM, Format.Z32_FLOAT),
-                                              (F32, Format.Z16_UNORM)])
+@pytest.mark.parametrize("color_fmt,zs_fmt", [(Format.R8G8B8A8_UNORM, Format.Z32_FLOAT), (F32, Format.Z16_UNORM)])
 def test_mixed_color_depth_bits(screen, ctx, color_fmt, zs_fmt):
     """MIXED_COLOR_DEPTH_BITS: 8-bit colour with 32-bit depth and 32-bit
     colour with 16-bit depth.  A near triangle (z = 0) then a far full quad
@@ -157,11 +168,19 @@ def test_mixed_color_depth_bits(screen, ctx, color_fmt, zs_fmt):
     zs = texture(screen, zs_fmt, size, size, Bind.DEPTH_STENCIL)
     bind_targets(ctx, size, size, (col,), zs)
     ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 1.0, 0)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        )
+    )
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
-    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(
-        tokens="FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0].zzzz\n  1: END\n")))
+    ctx.bind_fs_state(
+        ctx.create_fs_state(
+            ShaderState(
+                tokens="FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0].zzzz\n  1: END\n"
+            )
+        )
+    )
     win = [(1.0, 1.0), (13.0, 3.0), (4.0, 14.0)]
     near = np.array([[2 * x / size - 1, 2 * y / size - 1, -1.0, 1] for x, y in win], np.float32)
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, near)))
@@ -181,12 +200,23 @@ def test_mixed_color_depth_bits(screen, ctx, color_fmt, zs_fmt):
 # Vertex fetch limits
 # ---------------------------------------------------------------------------
 
+
 def _sum_inputs_vs(n: int) -> str:
-    head = ["VERT", f"DCL IN[0..{n - 1}]", "DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}", f"IMM[1] INT32 {{0, {n - 1}, 1, 0}}"]
-    body = (["MOV TEMP[0], IMM[0]"]
-            + counted_loop("IMM[1]", ["ADD TEMP[0].x, TEMP[0].xxxx, IN[ADDR[0].x+1].xxxx"])
-            + ["MOV OUT[0], IN[0]", "MOV OUT[1], TEMP[0]", "END"])
+    head = [
+        "VERT",
+        f"DCL IN[0..{n - 1}]",
+        "DCL OUT[0], POSITION",
+        "DCL OUT[1], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}",
+        f"IMM[1] INT32 {{0, {n - 1}, 1, 0}}",
+    ]
+    body = (
+        ["MOV TEMP[0], IMM[0]"]
+        + counted_loop("IMM[1]", ["ADD TEMP[0].x, TEMP[0].xxxx, IN[ADDR[0].x+1].xxxx"])
+        + ["MOV OUT[0], IN[0]", "MOV OUT[1], TEMP[0]", "END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
@@ -198,8 +228,11 @@ def test_vertex_fetch_at_the_limits(screen, ctx):
     MAX_VERTEX_ELEMENT_SRC_OFFSET.  One buffer more, or one byte more of
     stride, is refused."""
     n = cap(screen, "MAX_VERTEX_BUFFERS")
-    assert n == min(gl_int(screen, "GL_MAX_VERTEX_ATTRIBS"), 32) == \
-        screen.get_shader_param(ShaderType.VERTEX, ShaderCap.MAX_INPUTS)
+    assert (
+        n
+        == min(gl_int(screen, "GL_MAX_VERTEX_ATTRIBS"), 32)
+        == screen.get_shader_param(ShaderType.VERTEX, ShaderCap.MAX_INPUTS)
+    )
     assert screen.get_shader_param(ShaderType.VERTEX, ShaderCap.INDIRECT_INPUT_ADDR) == 1
     stride, offset = cap(screen, "MAX_VERTEX_ATTRIB_STRIDE"), cap(screen, "MAX_VERTEX_ELEMENT_SRC_OFFSET")
     assert stride >= 2048 and offset >= 2047
@@ -208,7 +241,7 @@ def test_vertex_fetch_at_the_limits(screen, ctx):
     buffers = [VertexBuffer(buffer=pos, stride=16)]
     expected = np.zeros(4)
     for k in range(1, n - 1):  # R32_FLOAT k * 2^v at vertex v
-        values = np.array([k * 2.0 ** v for v in range(4)], np.float32)
+        values = np.array([k * 2.0**v for v in range(4)], np.float32)
         elements.append(VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=k))
         buffers.append(VertexBuffer(buffer=values, stride=4))
         expected += values
@@ -240,8 +273,12 @@ def test_unaligned_vertex_offsets_and_strides(screen, ctx):
     (4 x R32_FLOAT at src_offset 0) and an R16G16_UNORM at src_offset 17 --
     none of them 4-byte (or element) aligned -- and both are fetched as GL
     defines them."""
-    for name in ("VERTEX_BUFFER_OFFSET_4BYTE_ALIGNED_ONLY", "VERTEX_BUFFER_STRIDE_4BYTE_ALIGNED_ONLY",
-                 "VERTEX_ELEMENT_SRC_OFFSET_4BYTE_ALIGNED_ONLY", "VERTEX_ATTRIB_ELEMENT_ALIGNED_ONLY"):
+    for name in (
+        "VERTEX_BUFFER_OFFSET_4BYTE_ALIGNED_ONLY",
+        "VERTEX_BUFFER_STRIDE_4BYTE_ALIGNED_ONLY",
+        "VERTEX_ELEMENT_SRC_OFFSET_4BYTE_ALIGNED_ONLY",
+        "VERTEX_ATTRIB_ELEMENT_ALIGNED_ONLY",
+    ):
         assert cap(screen, name) == 0, name
     stride, base = 21, 3
     raw = np.zeros(base + 4 * stride, np.uint8)
@@ -249,24 +286,39 @@ def test_unaligned_vertex_offsets_and_strides(screen, ctx):
     shorts = np.array([[1000 * (v + 1), 65535 - 7000 * v] for v in range(4)], np.uint16)
     for v in range(4):
         at = base + v * stride
-        raw[at:at + 16] = pos[v].view(np.uint8)
-        raw[at + 17:at + 21] = shorts[v].view(np.uint8)
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=raw.nbytes,
-                                                  bind=Bind.VERTEX_BUFFER))
+        raw[at : at + 16] = pos[v].view(np.uint8)
+        raw[at + 17 : at + 21] = shorts[v].view(np.uint8)
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=raw.nbytes, bind=Bind.VERTEX_BUFFER)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, raw.nbytes, raw)
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
     color = _target(ctx, 4, 1)
-    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=(
-        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
-        "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"))))
-    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(
-        tokens="FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n")))
+    ctx.bind_vs_state(
+        ctx.create_vs_state(
+            ShaderState(
+                tokens=(
+                    "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+                    "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"
+                )
+            )
+        )
+    )
+    ctx.bind_fs_state(
+        ctx.create_fs_state(
+            ShaderState(
+                tokens="FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n"
+            )
+        )
+    )
     ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
-        VertexElement(src_format=F32, src_offset=0),
-        VertexElement(src_format=Format.R16G16_UNORM, src_offset=17)]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state(
+            [VertexElement(src_format=F32, src_offset=0), VertexElement(src_format=Format.R16G16_UNORM, src_offset=17)]
+        )
+    )
     ctx.set_vertex_buffers([VertexBuffer(buffer=res, buffer_offset=base, stride=stride)])
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=4))
     want = np.zeros((4, 4), np.float32)
@@ -281,8 +333,9 @@ def test_constant_buffer_resource_bound_as_vertex_buffer(screen, ctx):
     draw, the FS's constant buffer 0 (its first vec4 is the colour)."""
     assert cap(screen, "CAN_BIND_CONST_BUFFER_AS_VERTEX") == 1
     data = np.array([[0.25, 0.5, 0.75, 1.0], [-1, -1, 0, 1], [3, -1, 0, 1], [-1, 3, 0, 1]], np.float32)
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes,
-                                                  bind=Bind.CONSTANT_BUFFER))
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes, bind=Bind.CONSTANT_BUFFER)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, data.nbytes, data)
@@ -326,8 +379,16 @@ def _draw_indexed(ctx, mode, indices, size, restart=None):
     color, _ = render_target(ctx, size, size)
     zero_fill(ctx.screen, color)
     idx = np.asarray(indices, np.uint16 if restart is None or restart <= 0xFFFF else np.uint32)
-    ctx.draw_vbo(DrawInfo(mode=mode, index_size=idx.itemsize, index=idx, count=len(idx),
-                          primitive_restart=restart is not None, restart_index=restart or 0))
+    ctx.draw_vbo(
+        DrawInfo(
+            mode=mode,
+            index_size=idx.itemsize,
+            index=idx,
+            count=len(idx),
+            primitive_restart=restart is not None,
+            restart_index=restart or 0,
+        )
+    )
     return lit(read_rgba32f(ctx.screen, color))
 
 
@@ -345,8 +406,12 @@ def test_primitive_restart_in_every_mode(screen, ctx, mode):
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=RED_FS)))
     ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0, line_width=1.0)))
     bind_pos_only(ctx, _prim_verts(size))
-    if mode in (Prim.LINES_ADJACENCY, Prim.LINE_STRIP_ADJACENCY, Prim.TRIANGLES_ADJACENCY,
-                Prim.TRIANGLE_STRIP_ADJACENCY):
+    if mode in (
+        Prim.LINES_ADJACENCY,
+        Prim.LINE_STRIP_ADJACENCY,
+        Prim.TRIANGLES_ADJACENCY,
+        Prim.TRIANGLE_STRIP_ADJACENCY,
+    ):
         a, b = list(range(6)), list(range(6, 12))
     else:
         a, b = [0, 1, 2, 3], [6 + 4, 6 + 5, 6 + 2, 6 + 1]
@@ -383,6 +448,7 @@ def test_supported_prim_modes(screen, ctx):
 # Rasterizer precision, window-space positions
 # ---------------------------------------------------------------------------
 
+
 def test_rasterizer_subpixel_bits(screen, ctx):
     """RASTERIZER_SUBPIXEL_BITS = GL_SUBPIXEL_BITS = b: a rectangle whose right
     edge lies one subpixel step (2^-b) right of pixel 2's centre covers it;
@@ -393,11 +459,12 @@ def test_rasterizer_subpixel_bits(screen, ctx):
     size = 8
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=RED_FS)))
-    for step, covered in ((2.0 ** -b, True), (2.0 ** -(b + 2), False)):
+    for step, covered in ((2.0**-b, True), (2.0 ** -(b + 2), False)):
         right = 2.5 + step
         x1 = np.float32(2 * right / size - 1)
-        quad = np.array([[-1, -1, 0, 1], [x1, -1, 0, 1], [x1, 1, 0, 1],
-                         [-1, -1, 0, 1], [x1, 1, 0, 1], [-1, 1, 0, 1]], np.float32)
+        quad = np.array(
+            [[-1, -1, 0, 1], [x1, -1, 0, 1], [x1, 1, 0, 1], [-1, -1, 0, 1], [x1, 1, 0, 1], [-1, 1, 0, 1]], np.float32
+        )
         bind_pos_only(ctx, quad)
         from .util import read_rgba32f, render_target
         from .util_draw import zero_fill
@@ -428,15 +495,19 @@ def _window_space_rect(ctx, viewport, size=4, x=(1, 3), y=None, z=0.3, before=No
     bind_targets(ctx, size, size, (col,), zs)
     ctx.set_viewport_states(0, [viewport])
     ctx.clear(Clear.COLOR | Clear.DEPTH, None, (0, 0, 0, 0), 0.75, 0)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)
+        )
+    )
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=WINDOW_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=RED_FS)))
     if before is not None:
         before(ctx)
     (x0, x1), (y0, y1) = x, y or (0, size)
-    rect = np.array([[x0, y0, z, 1], [x1, y0, z, 1], [x0, y1, z, 1], [x1, y0, z, 1], [x1, y1, z, 1], [x0, y1, z, 1]],
-                    np.float32)
+    rect = np.array(
+        [[x0, y0, z, 1], [x1, y0, z, 1], [x0, y1, z, 1], [x1, y0, z, 1], [x1, y1, z, 1], [x0, y1, z, 1]], np.float32
+    )
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=bind_pos_only(ctx, rect)))
     return read(screen, col, "rgba32f")[..., 0] == 1.0, read(screen, zs, "depth32f")
 
@@ -446,7 +517,7 @@ def _rect_mask(size, x, y=None):
     (Gallium window y = texel row)."""
     want = np.zeros((size, size), bool)
     (y0, y1) = y or (0, size)
-    want[y0:y1, x[0]:x[1]] = True
+    want[y0:y1, x[0] : x[1]] = True
     return want
 
 
@@ -584,6 +655,7 @@ def test_point_sizes_at_the_limits_and_granularity(screen, ctx):
 # NPOT textures
 # ---------------------------------------------------------------------------
 
+
 def test_npot_texture_with_mipmaps_and_repeat(screen, ctx):
     """NPOT_TEXTURES: a 5x3 texture with levels 5x3, 2x1, 1x1 (level k holds
     k + 1) sampled with REPEAT and explicit lods reads each level; at lod 0
@@ -597,9 +669,16 @@ def test_npot_texture_with_mipmaps_and_repeat(screen, ctx):
         upload(screen, tex, level, data)
     from glpipe import SamplerState, TexFilter
 
-    smp = ctx.create_sampler_state(SamplerState(
-        wrap_s=TexWrap.REPEAT, wrap_t=TexWrap.REPEAT, min_img_filter=TexFilter.NEAREST,
-        mag_img_filter=TexFilter.NEAREST, min_mip_filter=TexMipFilter.NEAREST, max_lod=10))
+    smp = ctx.create_sampler_state(
+        SamplerState(
+            wrap_s=TexWrap.REPEAT,
+            wrap_t=TexWrap.REPEAT,
+            min_img_filter=TexFilter.NEAREST,
+            mag_img_filter=TexFilter.NEAREST,
+            min_mip_filter=TexMipFilter.NEAREST,
+            max_lod=10,
+        )
+    )
     bind_sampling(ctx, view_2d(ctx, tex), smp)
     S = Sampling(ctx, 1, 1)
     for lod in (0, 1, 2):
@@ -676,14 +755,24 @@ def _params_setup(ctx, pos, width, height, user: bool):
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=_params_vs(with_params))))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FLAT_FS)))
     ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
-        VertexElement(src_format=F32),
-        VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=1, instance_divisor=1),
-        VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=2)]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_format=F32),
+                VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=1, instance_divisor=1),
+                VertexElement(src_format=Format.R32_FLOAT, vertex_buffer_index=2),
+            ]
+        )
+    )
     arrays = (np.ascontiguousarray(pos, np.float32), _PER_INSTANCE, _STRIDE0)
     bufs = arrays if user else tuple(vertex_buffer(ctx.screen, a) for a in arrays)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=bufs[0], stride=16), VertexBuffer(buffer=bufs[1], stride=4),
-                            VertexBuffer(buffer=bufs[2], stride=0)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=bufs[0], stride=16),
+            VertexBuffer(buffer=bufs[1], stride=4),
+            VertexBuffer(buffer=bufs[2], stride=0),
+        ]
+    )
     return color, with_params
 
 
@@ -707,11 +796,17 @@ def _point_draws():
     return [
         ({"index_size": 2, "index": idx, "count": 2, "index_bias": 3}, None, {3: (3, 0), 4: (3, 0)}),
         ({"count": 2, "start": 5}, None, {5: (0, 0), 6: (0, 0)}),
-        ({"index_size": 2, "index": idx, "index_bias": 0, "drawid": 4, "increment_draw_id": True},
-         [D(start=0, count=1, index_bias=2), D(start=1, count=1, index_bias=9)], {2: (2, 4), 10: (9, 5)}),
+        (
+            {"index_size": 2, "index": idx, "index_bias": 0, "drawid": 4, "increment_draw_id": True},
+            [D(start=0, count=1, index_bias=2), D(start=1, count=1, index_bias=9)],
+            {2: (2, 4), 10: (9, 5)},
+        ),
         ({"drawid": 6}, [D(start=0, count=1), D(start=8, count=1)], {0: (0, 6), 8: (0, 6)}),
-        ({"drawid": 1, "increment_draw_id": True}, [D(start=12, count=2), D(start=15, count=1)],
-         {12: (0, 1), 13: (0, 1), 15: (0, 2)}),
+        (
+            {"drawid": 1, "increment_draw_id": True},
+            [D(start=12, count=2), D(start=15, count=1)],
+            {12: (0, 1), 13: (0, 1), 15: (0, 2)},
+        ),
     ]
 
 
@@ -758,15 +853,18 @@ def test_draw_parameters_through_index_translation(screen, ctx, mode):
     cases = [
         ({"start": 4, "count": 4}, None, {1: (0, 0)}),
         ({"index_size": 1, "index": idx, "count": 4, "index_bias": 8}, None, {2: (8, 0)}),
-        ({"index_size": 1, "index": idx, "drawid": 2, "increment_draw_id": True},
-         [D(start=0, count=4, index_bias=0), D(start=0, count=4, index_bias=12)], {0: (0, 2), 3: (12, 3)}),
+        (
+            {"index_size": 1, "index": idx, "drawid": 2, "increment_draw_id": True},
+            [D(start=0, count=4, index_bias=0), D(start=0, count=4, index_bias=12)],
+            {0: (0, 2), 3: (12, 3)},
+        ),
     ]
     for kwargs, draws, quads in cases:
         color, with_params = _params_setup(ctx, _quad_columns(4), 8, 2, user=True)
         ctx.draw_vbo(DrawInfo(mode=mode, start_instance=3, **kwargs), draws)
         want = np.zeros((2, 8, 4), np.float32)
         for q, (bv, drawid) in quads.items():
-            want[:, 2 * q:2 * q + 2] = _expect(with_params, bv, 3, drawid)
+            want[:, 2 * q : 2 * q + 2] = _expect(with_params, bv, 3, drawid)
         np.testing.assert_array_equal(read_target(screen, color), want, err_msg=str(kwargs))
 
 
@@ -781,13 +879,22 @@ def test_draw_parameters_refused_without_the_host_feature(screen, ctx):
 
     supported = cap(screen, "DRAW_PARAMETERS") == 1
     for sv, value in (("BASEVERTEX", 3), ("BASEINSTANCE", 5), ("DRAWID", 2)):
-        vs = (f"VERT\nDCL IN[0]\nDCL SV[0], {sv}\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
-              "  0: MOV OUT[0], IN[0]\n  1: I2F OUT[1], SV[0].xxxx\n  2: END\n")
+        vs = (
+            f"VERT\nDCL IN[0]\nDCL SV[0], {sv}\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+            "  0: MOV OUT[0], IN[0]\n  1: I2F OUT[1], SV[0].xxxx\n  2: END\n"
+        )
         color, _ = render_target(ctx, 16, 1)
         zero_fill(screen, color)
         ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(point_size=1.0)))
-        info = DrawInfo(mode=Prim.POINTS, index_size=1, index=np.array([0], np.uint8), count=1, index_bias=3,
-                        start_instance=5, drawid=2)
+        info = DrawInfo(
+            mode=Prim.POINTS,
+            index_size=1,
+            index=np.array([0], np.uint8),
+            count=1,
+            index_bias=3,
+            start_instance=5,
+            drawid=2,
+        )
         if not supported:
             with pytest.raises(UnsupportedError, match=sv):
                 ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))

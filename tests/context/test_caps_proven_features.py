@@ -123,7 +123,7 @@ def test_doubles_in_a_draw(screen, ctx):
 
     fs_caps = [ShaderCap.TGSI_DROUND_SUPPORTED, ShaderCap.TGSI_DFRACEXP_DLDEXP_SUPPORTED]
     got = draw(ctx, DOUBLE_FS)[0, 0]
-    assert list(got) == [2.0 ** -30, 2.0, 6.0, -0.625 + 6]
+    assert list(got) == [2.0**-30, 2.0, 6.0, -0.625 + 6]
     if not (screen.profile.has("gpu_shader_fp64") or soft_fp64_complete()):
         assert all(screen.get_shader_param(ShaderType.FRAGMENT, c) == 0 for c in fs_caps)
         return check_refused(screen, ctx, ["DOUBLES"], lambda c: draw(c, DDIV_FS))
@@ -168,11 +168,11 @@ def test_int64_in_a_draw(screen, ctx):
     I642F(2^24 + 1) = 2^24 (ties to even)."""
     assert cap(screen, "INT64") == cap(screen, "INT64_DIVMOD") == 1
     got = draw(ctx, INT64_FS, fmt=UINT)[0, 0]
-    total = 2 ** 32 + 2 ** 32 - 1
+    total = 2**32 + 2**32 - 1
     assert as_u32(got) == as_u32([total & 0xFFFFFFFF, total >> 32, -3, -1])
     got = draw(ctx, INT64_MUL_FS, fmt=UINT)[0, 0]
     assert as_u32(got[:2]) == [0x00000001, 0xFFFFFFFE]
-    assert list(np.asarray(got[2:], dtype=np.uint32).view(np.float32)) == [-2.0 ** 63, 2.0 ** 24]
+    assert list(np.asarray(got[2:], dtype=np.uint32).view(np.float32)) == [-(2.0**63), 2.0**24]
 
 
 FMA_FS = """FRAG
@@ -190,8 +190,9 @@ IMM[2] FLT32 {7.888609052210118e-31, 0.0, 0.0, 0.0}
 
 
 FMA_ONLY_FS = FMA_FS.replace("  1: LDEXP TEMP[0].y, IMM[2].xxxx, IMM[1].xxxx\n", "  1: MOV TEMP[0].y, IMM[0].wwww\n")
-LDEXP_FS = FMA_FS.replace("  0: FMA TEMP[0].x, IMM[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n",
-                          "  0: MOV TEMP[0].x, IMM[0].wwww\n")
+LDEXP_FS = FMA_FS.replace(
+    "  0: FMA TEMP[0].x, IMM[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n", "  0: MOV TEMP[0].x, IMM[0].wwww\n"
+)
 
 
 def test_fma(screen, ctx):
@@ -205,7 +206,7 @@ def test_fma(screen, ctx):
         return
     assert screen.get_shader_param(ShaderType.FRAGMENT, fma_cap) == 1
     got = draw(ctx, FMA_ONLY_FS)[0, 0]
-    assert list(got) == [2.0 ** -24, 0.0, 1.0, 1.0]
+    assert list(got) == [2.0**-24, 0.0, 1.0, 1.0]
 
 
 def test_ldexp(screen, ctx):
@@ -215,12 +216,13 @@ def test_ldexp(screen, ctx):
     for stage in (ShaderType.VERTEX, ShaderType.FRAGMENT):
         assert screen.get_shader_param(stage, ShaderCap.TGSI_LDEXP_SUPPORTED) == 1
     got = draw(ctx, LDEXP_FS)[0, 0]
-    assert list(got) == [0.0, 2.0 ** 100, 1.0, 1.0]
+    assert list(got) == [0.0, 2.0**100, 1.0, 1.0]
 
 
 # ---------------------------------------------------------------------------
 # Texturing: gather, query lod, derivatives, MSAA fetch, cube arrays, offsets
 # ---------------------------------------------------------------------------
+
 
 def _grid_texture(screen, size):
     """size x size RGBA32F: R = x, G = y, B = 10 x + y, A = 1."""
@@ -258,17 +260,23 @@ def test_texture_gather(screen, ctx):
         assert cap(screen, "MAX_TEXTURE_GATHER_COMPONENTS") == cap(screen, "TEXTURE_GATHER_SM5") == 0
         return
     assert cap(screen, "MAX_TEXTURE_GATHER_COMPONENTS") == 4 and cap(screen, "TEXTURE_GATHER_SM5") == 1
-    assert (lo, hi) == (screen.profile.limit("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"),
-                        screen.profile.limit("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"))
+    assert (lo, hi) == (
+        screen.profile.limit("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"),
+        screen.profile.limit("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"),
+    )
     tex = _grid_texture(screen, 128)
     bind_sampling(ctx, view_2d(ctx, tex), ctx.create_sampler_state(nearest()))
     S = Sampling(ctx, 1, 1)
-    second = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R32G32B32A32_FLOAT,
-                                                     width0=1, height0=1, bind=Bind.RENDER_TARGET))
+    second = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D, format=Format.R32G32B32A32_FLOAT, width0=1, height0=1, bind=Bind.RENDER_TARGET
+        )
+    )
     bind_targets(ctx, 1, 1, (S.color, second))
     run_time = np.array([5, -7, 0, 0], np.int32)  # from a constant buffer: not an immediate
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=run_time))
     S.draw(fs, (0.5, 0.5, 0, 1), (0.5, 0.5, 0, 1), read=False)
+
     def footprint(i0, j0):  # component 2 (B = 10 x + y) of (i0, j1), (i1, j1), (i1, j0), (i0, j0)
         return [10 * i0 + j0 + 1, 10 * (i0 + 1) + j0 + 1, 10 * (i0 + 1) + j0, 10 * i0 + j0]
 
@@ -323,8 +331,7 @@ def test_derivatives_and_query_lod(screen, ctx):
     # gl33: plain dFdx / dFdy, which the screen's probe found fine on llvmpipe
     # (tests/context/test_fine_derivatives.py has the non-linear cases).
     assert cap(screen, "FS_FINE_DERIVATIVE") == 1
-    np.testing.assert_allclose(S.draw(FINE_FS, lo, hi).reshape(-1, 4), np.tile([0.5, 2.0, 0, 0], (16, 1)),
-                               atol=1e-6)
+    np.testing.assert_allclose(S.draw(FINE_FS, lo, hi).reshape(-1, 4), np.tile([0.5, 2.0, 0, 0], (16, 1)), atol=1e-6)
 
 
 MSAA_FETCH_FS = """FRAG
@@ -365,22 +372,39 @@ def test_multisample_texture_fetch_and_sample_count(screen, ctx):
     """GLSL 1.50's sampler2DMS (TXF of one sample): sample k of a 4x texture
     was written alone (sample mask 1 << k) with 1, 10, 100, 1000.
     TEXTURE_QUERY_SAMPLES: TXQS reads 4."""
-    tex = screen.resource_create(ResourceTemplate(
-        target=Target.TEXTURE_2D, format=Format.R32G32B32A32_FLOAT, width0=1, height0=1, nr_samples=4,
-        nr_storage_samples=4, bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW))
+    tex = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D,
+            format=Format.R32G32B32A32_FLOAT,
+            width0=1,
+            height0=1,
+            nr_samples=4,
+            nr_storage_samples=4,
+            bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW,
+        )
+    )
     values = (1.0, 10.0, 100.0, 1000.0)
-    ctx.set_framebuffer_state(FramebufferState(width=1, height=1, samples=4, cbufs=(
-        ctx.create_surface(tex, SurfaceTemplate(format=tex.format)),)))
+    ctx.set_framebuffer_state(
+        FramebufferState(
+            width=1, height=1, samples=4, cbufs=(ctx.create_surface(tex, SurfaceTemplate(format=tex.format)),)
+        )
+    )
     ctx.set_viewport_states(0, [ViewportState(scale=(0.5, 0.5, 0.5), translate=(0.5, 0.5, 0.5))])
     ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=POS_VS)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-        src_format=Format.R32G32B32A32_FLOAT)]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+    )
     ctx.set_vertex_buffers([VertexBuffer(buffer=FULL_TRI, stride=16)])
     ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(multisample=True)))
     for k, v in enumerate(values):
-        ctx.bind_fs_state(ctx.create_fs_state(ShaderState(
-            tokens=f"FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {{{v}, {v}, {v}, {v}}}\n  0: MOV OUT[0], IMM[0]\n  1: END\n")))
+        ctx.bind_fs_state(
+            ctx.create_fs_state(
+                ShaderState(
+                    tokens=f"FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {{{v}, {v}, {v}, {v}}}\n  0: MOV OUT[0], IMM[0]\n  1: END\n"
+                )
+            )
+        )
         ctx.set_sample_mask(1 << k)
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3))
     ctx.set_sample_mask(0xFFFFFFFF)
@@ -403,8 +427,9 @@ def test_cube_map_array_sampling(screen, ctx):
         return
     tex = make_texture(screen, Target.TEXTURE_CUBE_ARRAY, Format.R32G32B32A32_FLOAT, 1, 1, array_size=12)
     upload(screen, tex, 0, np.array([[[[k, 0, 0, 1]]] for k in range(12)], np.float32))
-    view = ctx.create_sampler_view(tex, SamplerViewTemplate(format=tex.format, target=Target.TEXTURE_CUBE_ARRAY,
-                                                            last_layer=11))
+    view = ctx.create_sampler_view(
+        tex, SamplerViewTemplate(format=tex.format, target=Target.TEXTURE_CUBE_ARRAY, last_layer=11)
+    )
     bind_sampling(ctx, view, ctx.create_sampler_state(nearest()))
     S = Sampling(ctx, 1, 1)
     for direction, cube, layer in (((0, 1, 0), 1, 8), ((-1, 0, 0), 0, 1), ((0, 0, -1), 1, 11)):
@@ -433,8 +458,10 @@ def test_texel_offsets_at_the_limits_and_txf_lz(screen, ctx):
     TEX at texel (64, 64) with offset (min, max) reads texel (64 + min, 64 +
     max); TGSI_TEX_TXF_LZ: TXF_LZ (level 0 implied) with offset (max, min)."""
     lo, hi = cap(screen, "MIN_TEXEL_OFFSET"), cap(screen, "MAX_TEXEL_OFFSET")
-    assert (lo, hi) == (screen.profile.limit("GL_MIN_PROGRAM_TEXEL_OFFSET"),
-                        screen.profile.limit("GL_MAX_PROGRAM_TEXEL_OFFSET"))
+    assert (lo, hi) == (
+        screen.profile.limit("GL_MIN_PROGRAM_TEXEL_OFFSET"),
+        screen.profile.limit("GL_MAX_PROGRAM_TEXEL_OFFSET"),
+    )
     assert lo <= -8 and hi >= 7  # GL 3.0's minimum range
     assert cap(screen, "TGSI_TEX_TXF_LZ") == 1
     tex = _grid_texture(screen, 128)
@@ -547,8 +574,7 @@ def test_subgroup_vote_and_ballot(screen, ctx):
     a true predicate has the invocation's own bit set (subgroups of up to 32
     lanes here: the low word)."""
     if not (screen.profile.has("shader_group_vote") and screen.profile.has("shader_ballot")):
-        return check_refused(screen, ctx, ["SHADER_GROUP_VOTE", "SHADER_BALLOT"],
-                             lambda c: draw(c, VOTE_FS, fmt=UINT))
+        return check_refused(screen, ctx, ["SHADER_GROUP_VOTE", "SHADER_BALLOT"], lambda c: draw(c, VOTE_FS, fmt=UINT))
     assert cap(screen, "SHADER_GROUP_VOTE") == cap(screen, "SHADER_BALLOT") == 1
     img = draw(ctx, VOTE_FS, 4, 4, fmt=UINT).reshape(-1, 4)
     assert all(as_u32(px) == [0xFFFFFFFF, 0, 0xFFFFFFFF, 1] for px in img)
@@ -654,12 +680,19 @@ def _layered_target(ctx, n):
     """An n x 1 x n-layer RGBA32F array bound layered, one 1x1 viewport per
     column (viewport i covers pixel i)."""
     screen = ctx.screen
-    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.R32G32B32A32_FLOAT,
-                                                  width0=n, height0=1, array_size=n, bind=Bind.RENDER_TARGET))
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D_ARRAY,
+            format=Format.R32G32B32A32_FLOAT,
+            width0=n,
+            height0=1,
+            array_size=n,
+            bind=Bind.RENDER_TARGET,
+        )
+    )
     surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=n - 1))
     ctx.set_framebuffer_state(FramebufferState(width=n, height=1, layers=n, cbufs=(surf,)))
-    ctx.set_viewport_states(0, [ViewportState(scale=(0.5, 0.5, 0.5), translate=(i + 0.5, 0.5, 0.5))
-                                for i in range(n)])
+    ctx.set_viewport_states(0, [ViewportState(scale=(0.5, 0.5, 0.5), translate=(i + 0.5, 0.5, 0.5)) for i in range(n)])
     ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
     return res
 
@@ -692,8 +725,9 @@ def test_vs_and_tes_write_layer_and_viewport(screen, ctx):
     res = _layered_target(ctx, n)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=LAYER_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=PLUS_ONE_FS)))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-        src_format=Format.R32G32B32A32_FLOAT)]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+    )
     ctx.set_vertex_buffers([VertexBuffer(buffer=FULL_TRI, stride=16)])
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3, instance_count=n))
     np.testing.assert_array_equal(_read_layers(screen, res), diagonal)
@@ -729,20 +763,22 @@ IMM[1] INT32 {40, 0, 0, 0}
 def test_shader_stencil_export(screen, ctx):
     """SHADER_STENCIL_EXPORT: the FS's STENCIL output (40 + pixel x) replaces
     the reference (9) under stencil op REPLACE."""
+
     def run(c):
         col = texture(screen, Format.R32G32B32A32_FLOAT, 4, 1, Bind.RENDER_TARGET)
         zs = texture(screen, Format.Z24_UNORM_S8_UINT, 4, 1, Bind.DEPTH_STENCIL)
         bind_targets(c, 4, 1, (col,), zs)
         c.clear(Clear.DEPTHSTENCIL, None, (0, 0, 0, 0), 1.0, 0)
-        front = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF,
-                             writemask=0xFF)
-        c.bind_depth_stencil_alpha_state(c.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(stencil=(front, StencilState()))))
+        front = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0xFF)
+        c.bind_depth_stencil_alpha_state(
+            c.create_depth_stencil_alpha_state(DepthStencilAlphaState(stencil=(front, StencilState())))
+        )
         c.set_stencil_ref(StencilRef(ref_value=(9, 9)))
         c.bind_vs_state(c.create_vs_state(ShaderState(tokens=POS_VS)))
         c.bind_fs_state(c.create_fs_state(ShaderState(tokens=STENCIL_FS)))
-        c.bind_vertex_elements_state(c.create_vertex_elements_state([VertexElement(
-            src_format=Format.R32G32B32A32_FLOAT)]))
+        c.bind_vertex_elements_state(
+            c.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+        )
         c.set_vertex_buffers([VertexBuffer(buffer=FULL_TRI, stride=16)])
         c.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3))
         return read(screen, zs, "depth24s8") & 0xFF
@@ -775,8 +811,9 @@ def test_framebuffer_fetch_on_every_render_target(screen, ctx):
         c.clear(Clear.COLOR, None, (1.0, 2.0, 3.0, 4.0), 0, 0)
         c.bind_vs_state(c.create_vs_state(ShaderState(tokens=POS_VS)))
         c.bind_fs_state(c.create_fs_state(ShaderState(tokens=fs)))
-        c.bind_vertex_elements_state(c.create_vertex_elements_state([VertexElement(
-            src_format=Format.R32G32B32A32_FLOAT)]))
+        c.bind_vertex_elements_state(
+            c.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+        )
         c.set_vertex_buffers([VertexBuffer(buffer=FULL_TRI, stride=16)])
         c.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3))
         c.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=3))
@@ -788,4 +825,3 @@ def test_framebuffer_fetch_on_every_render_target(screen, ctx):
     for i, r in enumerate(res):
         got = read(screen, r, "rgba32f")
         assert np.all(got == np.float32([1 + 2 * (i + 1), 3.0, 3.5, 4.25])), i
-

@@ -38,8 +38,11 @@ def _bind(ctx, res, fmt=None, zs=None, layers=(0, 0), level=0, extra_cbufs=()):
     h = max(1, res.height0 >> level)
     cbufs = []
     if res is not None:
-        cbufs.append(ctx.create_surface(res, SurfaceTemplate(format=fmt, level=level, first_layer=layers[0],
-                                                             last_layer=layers[1])))
+        cbufs.append(
+            ctx.create_surface(
+                res, SurfaceTemplate(format=fmt, level=level, first_layer=layers[0], last_layer=layers[1])
+            )
+        )
     for other in extra_cbufs:
         cbufs.append(ctx.create_surface(other, SurfaceTemplate(format=other.format)))
     zsurf = ctx.create_surface(zs, SurfaceTemplate(format=zs.format)) if zs is not None else None
@@ -87,7 +90,7 @@ def test_clear_r32ui_uses_integer_values(screen, ctx):
 def test_clear_rgba32i_uses_integer_values(screen, ctx):
     res = texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_SINT, 4, 2, bind=_RT)
     _bind(ctx, res)
-    color = (-7, 2 ** 31 - 1, -2 ** 31, 16777217)
+    color = (-7, 2**31 - 1, -(2**31), 16777217)
     ctx.clear(Clear.COLOR0, None, color, 0.0, 0)
     gl = _gl(screen)
     got = raw_read_level(screen, res, 0, gl.GL_RGBA_INTEGER, gl.GL_INT, 16).view(np.int32).reshape(2, 4, 4)
@@ -270,8 +273,7 @@ def test_clear_single_layer_surface_clears_that_layer_only(screen, ctx):
 
 def test_clear_render_target_rect_on_mip_level_and_layer(screen, ctx):
     """A rectangle of layer 2 at level 1 of a 2D array; the surface is not bound."""
-    res = texture(screen, Target.TEXTURE_2D_ARRAY, Format.R8G8B8A8_UNORM, 16, 8, array_size=4, last_level=2,
-                  bind=_RT)
+    res = texture(screen, Target.TEXTURE_2D_ARRAY, Format.R8G8B8A8_UNORM, 16, 8, array_size=4, last_level=2, bind=_RT)
     gl = _gl(screen)
     base = np.random.default_rng(1).integers(0, 256, (4, 4, 32), dtype=np.uint8)  # level 1 is 8x4
     raw_write_level(screen, res, 1, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, base)
@@ -368,18 +370,21 @@ def test_clear_depth_stencil_on_array_layer(screen, ctx):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt,gl_fmt,channels,expected", [
-    # A8 lives in R8 (sampled as 000R): alpha goes to red.
-    (Format.A8_UNORM, "GL_RED", 1, (0.8,)),
-    # L8 lives in R8 (RRR1): luminance is the red component of the colour.
-    (Format.L8_UNORM, "GL_RED", 1, (0.2,)),
-    # L8A8 lives in RG8 (RRRG): (L, A).
-    (Format.L8A8_UNORM, "GL_RG", 2, (0.2, 0.8)),
-    # I8 lives in R8 (RRRR): intensity is red.
-    (Format.I8_UNORM, "GL_RED", 1, (0.2,)),
-    # B8G8R8X8 lives in RGBA8 (RGB1): X reads as 1.
-    (Format.B8G8R8X8_UNORM, "GL_RGBA", 4, (0.2, 0.4, 0.6, 1.0)),
-])
+@pytest.mark.parametrize(
+    "fmt,gl_fmt,channels,expected",
+    [
+        # A8 lives in R8 (sampled as 000R): alpha goes to red.
+        (Format.A8_UNORM, "GL_RED", 1, (0.8,)),
+        # L8 lives in R8 (RRR1): luminance is the red component of the colour.
+        (Format.L8_UNORM, "GL_RED", 1, (0.2,)),
+        # L8A8 lives in RG8 (RRRG): (L, A).
+        (Format.L8A8_UNORM, "GL_RG", 2, (0.2, 0.8)),
+        # I8 lives in R8 (RRRR): intensity is red.
+        (Format.I8_UNORM, "GL_RED", 1, (0.2,)),
+        # B8G8R8X8 lives in RGBA8 (RGB1): X reads as 1.
+        (Format.B8G8R8X8_UNORM, "GL_RGBA", 4, (0.2, 0.4, 0.6, 1.0)),
+    ],
+)
 def test_clear_render_target_emulated_formats(screen, ctx, fmt, gl_fmt, channels, expected):
     res = texture(screen, Target.TEXTURE_2D, fmt, 4, 4)
     surf = ctx.create_surface(res, SurfaceTemplate(format=fmt))
@@ -433,8 +438,9 @@ def test_destroy_frees_the_private_framebuffers(screen):
     res = texture(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 2, 2, bind=_RT)
     zs = texture(screen, Target.TEXTURE_2D, Format.Z32_FLOAT, 2, 2, bind=Bind.DEPTH_STENCIL)
     c.clear_render_target(c.create_surface(res, SurfaceTemplate(format=res.format)), (0, 0, 0, 0), 0, 0, 2, 2, False)
-    c.clear_depth_stencil(c.create_surface(zs, SurfaceTemplate(format=zs.format)), Clear.DEPTH, 0.0, 0, 0, 0, 2, 2,
-                          False)
+    c.clear_depth_stencil(
+        c.create_surface(zs, SurfaceTemplate(format=zs.format)), Clear.DEPTH, 0.0, 0, 0, 0, 2, 2, False
+    )
     names = [n for n in c.clear_part._clear_fbos.values() if n]
     gl = _gl(screen)
     assert len(names) == 2 and all(gl.glIsFramebuffer(n) for n in names)

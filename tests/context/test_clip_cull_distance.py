@@ -29,7 +29,6 @@ import pytest
 
 from glpipe import ClipState, Prim, ShaderState
 from glpipe.enums import Cap
-from lowering.errors import UnsupportedError
 
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import draw_image, rast
@@ -93,9 +92,11 @@ def _gs(props: str, nregs: int) -> str:
         body.append(f"  {n}: EMIT IMM[0].xxxx")
         n += 1
     body.append(f"  {n}: END")
-    return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
-            f"PROPERTY GS_MAX_OUTPUT_VERTICES 3\n{props}DCL IN[][0], POSITION\n{decls}DCL OUT[0], POSITION\n"
-            "IMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body) + "\n")
+    return (
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+        f"PROPERTY GS_MAX_OUTPUT_VERTICES 3\n{props}DCL IN[][0], POSITION\n{decls}DCL OUT[0], POSITION\n"
+        "IMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body) + "\n"
+    )
 
 
 def _tcs(nregs: int) -> str:
@@ -103,11 +104,15 @@ def _tcs(nregs: int) -> str:
     decls = "".join(f"DCL IN[][{1 + r}], GENERIC[{r}]\nDCL OUT[][{1 + r}], GENERIC[{r}]\n" for r in range(nregs))
     body = "".join(f"  {2 + r}: MOV OUT[ADDR[0].x][{1 + r}], IN[ADDR[0].x][{1 + r}]\n" for r in range(nregs))
     n = 2 + nregs
-    return ("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\n" + decls
-            + f"DCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\nDCL OUT[{1 + nregs}], TESSOUTER\n"
-            f"DCL OUT[{2 + nregs}], TESSINNER\nDCL ADDR[0]\nIMM[0] FLT32 {{1.0, 1.0, 1.0, 1.0}}\n"
-            "  0: UARL ADDR[0].x, SV[0].xxxx\n  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n" + body
-            + f"  {n}: MOV OUT[{1 + nregs}], IMM[0]\n  {n + 1}: MOV OUT[{2 + nregs}], IMM[0]\n  {n + 2}: END\n")
+    return (
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\n"
+        + decls
+        + f"DCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\nDCL OUT[{1 + nregs}], TESSOUTER\n"
+        f"DCL OUT[{2 + nregs}], TESSINNER\nDCL ADDR[0]\nIMM[0] FLT32 {{1.0, 1.0, 1.0, 1.0}}\n"
+        "  0: UARL ADDR[0].x, SV[0].xxxx\n  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n"
+        + body
+        + f"  {n}: MOV OUT[{1 + nregs}], IMM[0]\n  {n + 1}: MOV OUT[{2 + nregs}], IMM[0]\n  {n + 2}: END\n"
+    )
 
 
 def _tes(props: str, nregs: int) -> str:
@@ -116,13 +121,19 @@ def _tes(props: str, nregs: int) -> str:
     decls = "".join(f"DCL IN[][{1 + r}], GENERIC[{r}]\nDCL OUT[{1 + r}], CLIPDIST[{r}]\n" for r in range(nregs))
     lines = []
     for reg in range(1 + nregs):
-        lines += [f"MUL TEMP[0], SV[0].xxxx, IN[0][{reg}]", f"MAD TEMP[0], SV[0].yyyy, IN[1][{reg}], TEMP[0]",
-                  f"MAD TEMP[0], SV[0].zzzz, IN[2][{reg}], TEMP[0]", f"MOV OUT[{reg}], TEMP[0]"]
+        lines += [
+            f"MUL TEMP[0], SV[0].xxxx, IN[0][{reg}]",
+            f"MAD TEMP[0], SV[0].yyyy, IN[1][{reg}], TEMP[0]",
+            f"MAD TEMP[0], SV[0].zzzz, IN[2][{reg}], TEMP[0]",
+            f"MOV OUT[{reg}], TEMP[0]",
+        ]
     lines.append("END")
     body = "".join(f"  {i}: {line}\n" for i, line in enumerate(lines))
-    return ("TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 0\nPROPERTY TES_VERTEX_ORDER_CW 0\n"
-            f"PROPERTY TES_POINT_MODE 0\n{props}DCL IN[][0], POSITION\n{decls}DCL SV[0], TESSCOORD\n"
-            "DCL OUT[0], POSITION\nDCL TEMP[0]\n" + body)
+    return (
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 0\nPROPERTY TES_VERTEX_ORDER_CW 0\n"
+        f"PROPERTY TES_POINT_MODE 0\n{props}DCL IN[][0], POSITION\n{decls}DCL SV[0], TESSCOORD\n"
+        "DCL OUT[0], POSITION\nDCL TEMP[0]\n" + body
+    )
 
 
 STAGES = ("VS", "GS", "TES")
@@ -139,8 +150,10 @@ def _bind(ctx, stage, nclip, ncull, fs, nregs=1):
     one vec4 per CLIPDIST register) and a plain rasterizer; the colour resource."""
     from glpipe import Format, VertexElement
 
-    elements = [VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)
-                for i in range(1 + nregs)]
+    elements = [
+        VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)
+        for i in range(1 + nregs)
+    ]
     props = _props(nclip, ncull)
     if stage == "VS":
         return setup(ctx, vs=_vs(props, nregs), fs=fs, elements=elements)
@@ -302,9 +315,11 @@ def test_enabled_clip_distance_clips_and_fs_reads_it(screen, ctx):
 
 # CLIPDIST[0] = (clip0, clip1, clip2, cull0), CLIPDIST[1] = (cull1, cull2, -, -)
 # with NUM_CLIPDIST_ENABLED 3 and NUM_CULLDIST_ENABLED 3.
-BOTH = [[[0.5, -1.0, 0.25, -1.0], [2.0, -0.5, 0.0, 0.0]],
-        [[0.25, -2.0, 1.0, 1.5], [-1.0, 0.5, 0.0, 0.0]],
-        [[1.0, -0.5, 0.5, 0.5], [1.0, 0.25, 0.0, 0.0]]]
+BOTH = [
+    [[0.5, -1.0, 0.25, -1.0], [2.0, -0.5, 0.0, 0.0]],
+    [[0.25, -2.0, 1.0, 1.5], [-1.0, 0.5, 0.0, 0.0]],
+    [[1.0, -0.5, 0.5, 0.5], [1.0, 0.25, 0.0, 0.0]],
+]
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -340,14 +355,14 @@ def test_clip_and_cull_together(screen, ctx, enable):
     rast(ctx, clip_plane_enable=enable)
     # clip distance = (8 - window x) / 8, linear in window space.
     clip = [(8.0 - x) / 8.0 for x, _ in TRI]
-    kept_cull = [[c, k, 0.0, 0.0] for c, k in zip(clip, (-1.0, 0.5, -1.0))]
+    kept_cull = [[c, k, 0.0, 0.0] for c, k in zip(clip, (-1.0, 0.5, -1.0), strict=True)]
     img = _draw(ctx, "VS", color, kept_cull)
     _, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     _, covered, ambiguous = _barycentric()
     expect = covered & (xs <= 8.0) if enable else covered
     ambiguous |= np.abs(xs - 8.0) < 0.05
     assert np.array_equal(lit(img)[~ambiguous], expect[~ambiguous])
-    culled = [[c, -k, 0.0, 0.0] for c, k in zip(clip, (1.0, 0.5, 2.0))]
+    culled = [[c, -k, 0.0, 0.0] for c, k in zip(clip, (1.0, 0.5, 2.0), strict=True)]
     assert not lit(_draw(ctx, "VS", color, culled)).any()
 
 
@@ -355,26 +370,31 @@ def test_clip_and_cull_together(screen, ctx, enable):
 # Distances passed through a GS or a TCS + TES (inputs split like outputs)
 # ---------------------------------------------------------------------------
 
+
 def _gs_reading_clipdist(props: str) -> str:
     """GS passing the triangle and its CLIPDIST[0] input through."""
     body = []
     for v in range(3):
         n = 3 * v
         body += [f"  {n}: MOV OUT[0], IN[{v}][0]", f"  {n + 1}: MOV OUT[1], IN[{v}][1]", f"  {n + 2}: EMIT IMM[0].xxxx"]
-    return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
-            f"PROPERTY GS_MAX_OUTPUT_VERTICES 3\n{props}DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
-            "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body)
-            + "\n  9: END\n")
+    return (
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+        f"PROPERTY GS_MAX_OUTPUT_VERTICES 3\n{props}DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
+        "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n" + "\n".join(body) + "\n  9: END\n"
+    )
 
 
 def _tcs_reading_clipdist(props: str) -> str:
     """TCS passing the patch and its CLIPDIST[0] input through, levels 1."""
-    return ("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n" + props
-            + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\nDCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\n"
-            "DCL OUT[][1], CLIPDIST[0]\nDCL OUT[2], TESSOUTER\nDCL OUT[3], TESSINNER\nDCL ADDR[0]\n"
-            "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: UARL ADDR[0].x, SV[0].xxxx\n"
-            "  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n  2: MOV OUT[ADDR[0].x][1], IN[ADDR[0].x][1]\n"
-            "  3: MOV OUT[2], IMM[0]\n  4: MOV OUT[3], IMM[0]\n  5: END\n")
+    return (
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n"
+        + props
+        + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\nDCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\n"
+        "DCL OUT[][1], CLIPDIST[0]\nDCL OUT[2], TESSOUTER\nDCL OUT[3], TESSINNER\nDCL ADDR[0]\n"
+        "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: UARL ADDR[0].x, SV[0].xxxx\n"
+        "  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n  2: MOV OUT[ADDR[0].x][1], IN[ADDR[0].x][1]\n"
+        "  3: MOV OUT[2], IMM[0]\n  4: MOV OUT[3], IMM[0]\n  5: END\n"
+    )
 
 
 # CLIPDIST[0] = (clip0, clip1, cull0, cull1) with 2 + 2; clip1 negative (bit clear).
@@ -395,8 +415,9 @@ def test_distances_pass_through_intermediate_stages(screen, ctx, route, counts):
     from glpipe import Format, VertexElement
 
     props = _props(nclip, ncull)
-    elements = [VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)
-                for i in range(2)]
+    elements = [
+        VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT) for i in range(2)
+    ]
     color = setup(ctx, vs=_vs(props, 1), fs=_fs_reading(0), elements=elements)
     stage = "VS"
     if route == "GS":
@@ -404,8 +425,9 @@ def test_distances_pass_through_intermediate_stages(screen, ctx, route, counts):
     else:
         stage = "TES"
         ctx.bind_tcs_state(ctx.create_tcs_state(ShaderState(tokens=_tcs_reading_clipdist(props))))
-        ctx.bind_tes_state(ctx.create_tes_state(ShaderState(
-            tokens=_tes(props, 1).replace("GENERIC[0]", "CLIPDIST[0]"))))
+        ctx.bind_tes_state(
+            ctx.create_tes_state(ShaderState(tokens=_tes(props, 1).replace("GENERIC[0]", "CLIPDIST[0]")))
+        )
         ctx.set_patch_vertices(3)
     rast(ctx, clip_plane_enable=0b01)
     values = np.asarray(THROUGH, np.float64)
@@ -429,8 +451,10 @@ def test_fs_clipdist_inputs_count_against_max_inputs(screen, ctx):
 
     def fs(generics):
         decls = "".join(f"DCL IN[{i}], GENERIC[{i}], PERSPECTIVE\n" for i in range(generics))
-        return (f"FRAG\n{decls}DCL IN[{generics}], CLIPDIST[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-                f"  0: MOV OUT[0], IN[{generics}]\n  1: END\n")
+        return (
+            f"FRAG\n{decls}DCL IN[{generics}], CLIPDIST[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+            f"  0: MOV OUT[0], IN[{generics}]\n  1: END\n"
+        )
 
     ctx.delete_fs_state(ctx.create_fs_state(ShaderState(tokens=fs(n - 1))))
     with pytest.raises(ShaderValidationError, match="MAX_INPUTS"):

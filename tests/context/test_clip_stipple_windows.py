@@ -38,8 +38,8 @@ def ndc_centres(size=SIZE):
 
 
 # Planes in clip space (a, b, c, d): keep a*x + b*y + c*z + d*w >= 0.
-PLANE_X = (-1.0, 0.0, 0.0, 0.25)     # x <= 0.25: window x <= 10
-PLANE_Y = (0.0, 1.0, 0.0, 0.5)      # y >= -0.5: window y >= 4
+PLANE_X = (-1.0, 0.0, 0.0, 0.25)  # x <= 0.25: window x <= 10
+PLANE_Y = (0.0, 1.0, 0.0, 0.5)  # y >= -0.5: window y >= 4
 
 
 def _kept(planes, vx, vy):
@@ -52,6 +52,7 @@ def _kept(planes, vx, vy):
 # ---------------------------------------------------------------------------
 # User clip planes
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("enable", [0b00, 0b01, 0b10, 0b11])
 def test_user_clip_planes(screen, ctx, enable):
@@ -129,10 +130,11 @@ def test_shader_clip_distances_select_by_clip_plane_enable(screen, ctx, enable):
 # Polygon stipple
 # ---------------------------------------------------------------------------
 
+
 def _pattern():
     rng = np.random.default_rng(7)
     rows = [int(v) for v in rng.integers(0, 1 << 32, size=32, dtype=np.uint64)]
-    rows[0], rows[1] = 0x80000001, 0xFFFF0000   # leftmost/rightmost pixels, half rows
+    rows[0], rows[1] = 0x80000001, 0xFFFF0000  # leftmost/rightmost pixels, half rows
     return rows
 
 
@@ -143,7 +145,7 @@ def _stipple_mask(rows, size):
 
 
 def test_polygon_stipple(screen, ctx):
-    size = 40   # wider than the 32-pixel pattern: it repeats
+    size = 40  # wider than the 32-pixel pattern: it repeats
     color, _ = render_target(ctx, size, size)
     bind_shaders(ctx)
     rows = _pattern()
@@ -178,7 +180,7 @@ RECTS = (ScissorState(minx=1, miny=2, maxx=5, maxy=9), ScissorState(minx=4, miny
 def _inside(rects, size=SIZE):
     m = np.zeros((size, size), bool)
     for r in rects:
-        m[r.miny:r.maxy, r.minx:r.maxx] = True
+        m[r.miny : r.maxy, r.minx : r.maxx] = True
     return m
 
 
@@ -243,8 +245,9 @@ def test_all_eight_user_planes(screen, ctx):
     if screen.profile.limit("GL_MAX_CLIP_DISTANCES") < 8:
         pytest.skip("the host has fewer than 8 clip distances (the cap then says how many)")
     color = setup(ctx)
-    planes = [(-1.0, 0.0, 0.0, 0.75 - 0.0625 * i) if i % 2 == 0 else (0.0, 1.0, 0.0, 0.75 - 0.0625 * i)
-              for i in range(8)]
+    planes = [
+        (-1.0, 0.0, 0.0, 0.75 - 0.0625 * i) if i % 2 == 0 else (0.0, 1.0, 0.0, 0.75 - 0.0625 * i) for i in range(8)
+    ]
     ctx.set_clip_state(ClipState(ucp=planes))
     rast(ctx, clip_plane_enable=0xFF)
     img = draw_image(ctx, color, fullscreen(), Prim.TRIANGLES)

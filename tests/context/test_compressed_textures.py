@@ -34,9 +34,11 @@ def _blocks(fmt, rng, nbx, nby, layers=1):
 
 
 def _texture(screen, fmt, target, w, h, layers=1, last_level=0):
-    return screen.resource_create(ResourceTemplate(
-        target=target, format=fmt, width0=w, height0=h, depth0=1, array_size=layers,
-        last_level=last_level, bind=SV))
+    return screen.resource_create(
+        ResourceTemplate(
+            target=target, format=fmt, width0=w, height0=h, depth0=1, array_size=layers, last_level=last_level, bind=SV
+        )
+    )
 
 
 def _expected_float(fmt, blocks, w, h):
@@ -52,7 +54,7 @@ def _expected_float(fmt, blocks, w, h):
     v = raw.view(dtype).reshape(raw.shape[0], h, w, -1).astype(np.float64)
     if signed:
         return np.maximum(v / (2 ** (size - 1) - 1), -1.0)
-    return v / (2 ** size - 1)
+    return v / (2**size - 1)
 
 
 _GL_READ_FORMAT = {1: "GL_RED", 2: "GL_RG", 4: "GL_RGBA"}
@@ -172,12 +174,21 @@ def test_texture_subdata_texels_and_read_back(screen, ctx, fmt):
         srgb = format_desc(fmt).is_srgb
         # llvmpipe's sRGB decode approximates the GL formula (within 2e-3);
         # the encoded texels are compared exactly below.
-        np.testing.assert_allclose(got, _expected_sampled(fmt, written[level], w, h), rtol=0,
-                                   atol=2e-3 if srgb else 1e-6,
-                                   err_msg=f"{fmt.name} level {level} ({screen.profile.name})")
+        np.testing.assert_allclose(
+            got,
+            _expected_sampled(fmt, written[level], w, h),
+            rtol=0,
+            atol=2e-3 if srgb else 1e-6,
+            err_msg=f"{fmt.name} level {level} ({screen.profile.name})",
+        )
         if srgb:
-            np.testing.assert_allclose(_host_texels(screen, res, level, 4), _expected_float(fmt, written[level], w, h),
-                                       rtol=0, atol=1e-6, err_msg=f"{fmt.name} level {level} encoded")
+            np.testing.assert_allclose(
+                _host_texels(screen, res, level, 4),
+                _expected_float(fmt, written[level], w, h),
+                rtol=0,
+                atol=1e-6,
+                err_msg=f"{fmt.name} level {level} encoded",
+            )
         t = ctx.transfer_map(res, level, Map.READ, Box(width=w, height=h))
         assert np.array_equal(t.data, written[level]), (fmt.name, level)
         ctx.transfer_unmap(t)
@@ -187,8 +198,9 @@ def test_texture_subdata_texels_and_read_back(screen, ctx, fmt):
 # (glGetTexImage reads these back: formats the host stores decoded on gl33,
 # or immutable natively -- Mesa's CPU read-back of mutable RGTC storage
 # rounds differently from its sampler.)
-@pytest.mark.parametrize("fmt", [Format.DXT5_RGBA, Format.DXT1_SRGBA, Format.ETC2_RG11_SNORM, Format.ETC2_RGB8A1],
-                         ids=lambda f: f.name)
+@pytest.mark.parametrize(
+    "fmt", [Format.DXT5_RGBA, Format.DXT1_SRGBA, Format.ETC2_RG11_SNORM, Format.ETC2_RGB8A1], ids=lambda f: f.name
+)
 def test_transfer_map_write_arrays_and_cubes(screen, ctx, fmt):
     """WRITE maps (whole and FLUSH_EXPLICIT sub-boxes) of 2D arrays and cube
     faces: every layer / face decoded in its place; READ returns the bytes."""
@@ -202,16 +214,18 @@ def test_transfer_map_write_arrays_and_cubes(screen, ctx, fmt):
         ctx.transfer_unmap(t)
         # Replace the lower-right block of layer 1 through FLUSH_EXPLICIT.
         patch = _blocks(fmt, rng, 1, 1)
-        t = ctx.transfer_map(res, 0, Map.WRITE | Map.FLUSH_EXPLICIT | Map.DISCARD_RANGE,
-                             Box(x=4, y=4, z=1, width=4, height=4, depth=1))
+        t = ctx.transfer_map(
+            res, 0, Map.WRITE | Map.FLUSH_EXPLICIT | Map.DISCARD_RANGE, Box(x=4, y=4, z=1, width=4, height=4, depth=1)
+        )
         t.data[...] = patch
         ctx.transfer_flush_region(t, Box(width=4, height=4, depth=1))
         ctx.transfer_unmap(t)
         bs = format_desc(fmt).blocksize
-        blocks[1, 1, bs:2 * bs] = patch[0, 0]
+        blocks[1, 1, bs : 2 * bs] = patch[0, 0]
         got = _host_texels(screen, res, 0, comps)
-        np.testing.assert_allclose(got, _expected_float(fmt, blocks, 8, 8), rtol=0, atol=1e-6,
-                                   err_msg=f"{fmt.name} {target.name}")
+        np.testing.assert_allclose(
+            got, _expected_float(fmt, blocks, 8, 8), rtol=0, atol=1e-6, err_msg=f"{fmt.name} {target.name}"
+        )
         t = ctx.transfer_map(res, 0, Map.READ, Box(width=8, height=8, depth=layers))
         assert np.array_equal(t.data, blocks)
         ctx.transfer_unmap(t)
@@ -242,8 +256,9 @@ def test_bptc_3d_slices(screen, ctx, fmt):
     """BPTC is the one family GL allows on TEXTURE_3D: each slice of an
     8x8x3 texture holds its own decoded blocks."""
     rng = np.random.default_rng(5)
-    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_3D, format=fmt, width0=8, height0=8,
-                                                  depth0=3, bind=SV))
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.TEXTURE_3D, format=fmt, width0=8, height0=8, depth0=3, bind=SV)
+    )
     blocks = _blocks(fmt, rng, 2, 2, 3)
     ctx.texture_subdata(res, 0, 0, Box(width=8, height=8, depth=3), blocks, blocks.shape[2], blocks[0].nbytes)
     got = _host_texels(screen, res, 0, 4)

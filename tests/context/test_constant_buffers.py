@@ -33,8 +33,9 @@ def _const_buffer(screen, data: np.ndarray, extra: int = 0):
     """A BUFFER resource (CONSTANT_BUFFER bind) holding ``data`` at byte ``extra``."""
     raw = np.zeros(extra + data.nbytes, np.uint8)
     raw[extra:] = np.frombuffer(np.ascontiguousarray(data).tobytes(), np.uint8)
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=raw.nbytes,
-                                                  bind=Bind.CONSTANT_BUFFER))
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=raw.nbytes, bind=Bind.CONSTANT_BUFFER)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, raw.nbytes, raw)
@@ -61,8 +62,9 @@ def test_resource_with_offset(screen, ctx):
     data = _vec4s(4, 100.0)
     buf = _const_buffer(screen, data, extra=offset)
     S = Sampling(ctx, 1, 1)
-    ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=offset,
-                                                                    buffer_size=data.nbytes))
+    ctx.set_constant_buffer(
+        ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=offset, buffer_size=data.nbytes)
+    )
     np.testing.assert_array_equal(S.draw(_READ_C2, *_ONE_PIXEL)[0, 0], data[2])
     # buffer_size 0: to the end of the buffer; a lower offset shifts the vec4s.
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=offset))
@@ -78,11 +80,13 @@ def test_unaligned_offset_is_refused_naming_the_alignment(screen, ctx):
     assert delivered_caps(screen).param[Cap.CONSTANT_BUFFER_OFFSET_ALIGNMENT] == align
     buf = _const_buffer(screen, _vec4s(8))
     with pytest.raises(InvalidArgumentError, match=f"CONSTANT_BUFFER_OFFSET_ALIGNMENT = {align}"):
-        ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=align + 4,
-                                                                        buffer_size=16))
+        ctx.set_constant_buffer(
+            ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=align + 4, buffer_size=16)
+        )
     with pytest.raises(InvalidArgumentError, match="exceed"):
-        ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=0,
-                                                                        buffer_size=buf.width0 + 16))
+        ctx.set_constant_buffer(
+            ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=buf, buffer_offset=0, buffer_size=buf.width0 + 16)
+        )
 
 
 def test_user_buffer_is_copied_and_counted(screen, ctx):
@@ -111,8 +115,10 @@ def test_short_user_buffer_and_unbound_buffer_read_zero(screen, ctx):
 def test_multiple_buffers_and_buffer_in_buffer_field(screen, ctx):
     """CONST[1][n] is constant buffer 1 (2D addressing): three buffers, one a
     resource, one user memory given in ``buffer`` (docs/api.md "User memory" allows both)."""
-    fs = _fs_const("DCL CONST[0][0..1]\nDCL CONST[1][0..2]\nDCL CONST[2][0..0]\nDCL TEMP[0]\n",
-                   "  0: ADD TEMP[0], CONST[0][1], CONST[1][2]\n  1: ADD OUT[0], TEMP[0], CONST[2][0]\n  2: END\n")
+    fs = _fs_const(
+        "DCL CONST[0][0..1]\nDCL CONST[1][0..2]\nDCL CONST[2][0..0]\nDCL TEMP[0]\n",
+        "  0: ADD TEMP[0], CONST[0][1], CONST[1][2]\n  1: ADD OUT[0], TEMP[0], CONST[2][0]\n  2: END\n",
+    )
     c0, c1, c2 = _vec4s(2, 1.0), _vec4s(3, 1000.0), np.array([[0.5, 0.25, 0.125, 0.0625]], np.float32)
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=c0))
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 1, ConstantBuffer(buffer=_const_buffer(screen, c1)))
@@ -123,8 +129,10 @@ def test_multiple_buffers_and_buffer_in_buffer_field(screen, ctx):
 
 def test_indirect_indexing(screen, ctx):
     """CONST[0][ADDR[0].x + 1] with ADDR from the pixel's x: pixel i reads vec4 i + 1."""
-    fs = _fs_const("DCL CONST[0][0..8]\nDCL ADDR[0]\n",
-                   "  0: ARL ADDR[0].x, IN[0].xxxx\n  1: MOV OUT[0], CONST[0][ADDR[0].x+1]\n  2: END\n")
+    fs = _fs_const(
+        "DCL CONST[0][0..8]\nDCL ADDR[0]\n",
+        "  0: ARL ADDR[0].x, IN[0].xxxx\n  1: MOV OUT[0], CONST[0][ADDR[0].x+1]\n  2: END\n",
+    )
     data = _vec4s(9, 0.5)
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=data))
     S = Sampling(ctx, 8, 1)
@@ -134,8 +142,10 @@ def test_indirect_indexing(screen, ctx):
 
 def test_vertex_stage_has_its_own_buffers(screen, ctx):
     """VS constant buffer 0 and FS constant buffer 0 are different slots."""
-    vs = ("VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL CONST[0][0..1]\n"
-          "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], CONST[0][1]\n  2: END\n")
+    vs = (
+        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL CONST[0][0..1]\n"
+        "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], CONST[0][1]\n  2: END\n"
+    )
     fs = _fs_const("DCL CONST[0][0..0]\n", "  0: ADD OUT[0], IN[0], CONST[0][0]\n  1: END\n")
     S = Sampling(ctx, 2, 2)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
@@ -152,10 +162,11 @@ def test_ring_wraps_and_reuploads_live_buffers(screen, ctx):
     it (another stage's) is uploaded again."""
     n = 4096  # 64 KiB per upload: the GL minimum max block size is 16 KiB, the host's is larger
     n = min(n, screen.profile.limit("GL_MAX_UNIFORM_BLOCK_SIZE") // 16)
-    fs = _fs_const(f"DCL CONST[0][0..{n - 1}]\nDCL TEMP[0]\n",
-                   f"  0: ADD OUT[0], CONST[0][{n - 1}], IN[0]\n  1: END\n")
-    vs = ("VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL CONST[0][0..0]\n"
-          "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], CONST[0][0]\n  2: END\n")
+    fs = _fs_const(f"DCL CONST[0][0..{n - 1}]\nDCL TEMP[0]\n", f"  0: ADD OUT[0], CONST[0][{n - 1}], IN[0]\n  1: END\n")
+    vs = (
+        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL CONST[0][0..0]\n"
+        "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], CONST[0][0]\n  2: END\n"
+    )
     S = Sampling(ctx, 1, 1)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
     vconst = np.array([[0.5, 0.25, 0.125, 0.0]], np.float32)
@@ -190,8 +201,9 @@ def test_redundant_sets_do_nothing(screen, ctx):
 
 def test_argument_errors(screen, ctx):
     buf = _const_buffer(screen, _vec4s(2))
-    tex = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM,
-                                                  bind=Bind.SAMPLER_VIEW))
+    tex = screen.resource_create(
+        ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, bind=Bind.SAMPLER_VIEW)
+    )
     with pytest.raises(InvalidArgumentError, match="ConstantBuffer"):
         ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, buf)
     with pytest.raises(InvalidArgumentError, match="both"):

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import get_screen
+
 from glpipe import DrawInfo, Format, Prim, ShaderState, VertexBuffer, VertexElement
 from glpipe.enums import Cap
 
@@ -33,8 +33,9 @@ from .util import read_rgba32f
 from .util_draw import SIZE, lit, setup, zero_fill
 from .util_raster import rast
 
-ELEMENTS = [VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)
-            for i in range(3)]
+ELEMENTS = [
+    VertexElement(src_offset=16 * i, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT) for i in range(3)
+]
 STRIDE = 48  # position, cull distances (x, y), colour
 
 
@@ -42,19 +43,23 @@ def _vs(ncull: int, instanced: bool = False) -> str:
     """VS: POSITION = IN[0], CLIPDIST[0] = IN[1] (NUM_CULLDIST_ENABLED ``ncull``),
     GENERIC[0] = IN[2].  Instanced: instance i moves right by i * 0.5 (NDC)
     and its cull distances drop by i."""
-    head = (f"VERT\nPROPERTY NUM_CULLDIST_ENABLED {ncull}\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\n"
-            "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nDCL OUT[2], GENERIC[0]\n")
+    head = (
+        f"VERT\nPROPERTY NUM_CULLDIST_ENABLED {ncull}\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\n"
+        "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nDCL OUT[2], GENERIC[0]\n"
+    )
     if not instanced:
         return head + "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: MOV OUT[2], IN[2]\n  3: END\n"
-    return (head + "DCL SV[0], INSTANCEID\nDCL TEMP[0]\nIMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}\n"
-            "  0: I2F TEMP[0].x, SV[0].xxxx\n"
-            "  1: MUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n"
-            "  2: MOV OUT[0], IN[0]\n"
-            "  3: ADD OUT[0].x, IN[0].xxxx, TEMP[0].yyyy\n"
-            "  4: MOV OUT[1], IN[1]\n"
-            "  5: ADD OUT[1].xy, IN[1].xyyy, -TEMP[0].xxxx\n"
-            "  6: MOV OUT[2], IN[2]\n"
-            "  7: END\n")
+    return (
+        head + "DCL SV[0], INSTANCEID\nDCL TEMP[0]\nIMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}\n"
+        "  0: I2F TEMP[0].x, SV[0].xxxx\n"
+        "  1: MUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx\n"
+        "  2: MOV OUT[0], IN[0]\n"
+        "  3: ADD OUT[0].x, IN[0].xxxx, TEMP[0].yyyy\n"
+        "  4: MOV OUT[1], IN[1]\n"
+        "  5: ADD OUT[1].xy, IN[1].xyyy, -TEMP[0].xxxx\n"
+        "  6: MOV OUT[2], IN[2]\n"
+        "  7: END\n"
+    )
 
 
 PLAIN_VS = """VERT
@@ -102,7 +107,7 @@ def _rows(win_xy, culls, colors) -> np.ndarray:
     out[:, 1] = _ndc(win_xy[:, 1])
     out[:, 3] = 1.0
     c = np.asarray(culls, np.float32).reshape(n, -1)
-    out[:, 4:4 + c.shape[1]] = c
+    out[:, 4 : 4 + c.shape[1]] = c
     out[:, 8:12] = colors
     return out
 
@@ -186,7 +191,7 @@ def test_lines_every_pair(profile):
     are out."""
     pairs = _cull_pairs()
     for start in range(0, len(pairs), 16):
-        chunk = pairs[start:start + 16]
+        chunk = pairs[start : start + 16]
         xy, culls = [], []
         for row, (a, b) in enumerate(chunk):
             xy += [[1.0, row + 0.5], [15.0, row + 0.5]]
@@ -219,7 +224,7 @@ def test_triangles_either_distance(profile):
         if kind == 0:
             culls[t, :, t % 2] *= -1  # one distance out everywhere: culled
         elif kind == 1:
-            culls[t, :2, 0] *= -1     # out at two vertices of x, two of y (not the same): drawn
+            culls[t, :2, 0] *= -1  # out at two vertices of x, two of y (not the same): drawn
             culls[t, 1:, 1] *= -1
     colors = rng.uniform(0.0, 1.0, (27, 4)).astype(np.float32)
     rows = _rows(tris.reshape(-1, 2), culls.reshape(-1, 2), colors)
@@ -263,9 +268,13 @@ def test_instanced(profile):
     """Two instances of three triangles; instance i's cull distances are the
     vertex's minus i (the VS reads INSTANCEID), so a triangle with x in
     (0, 1) at every vertex is drawn by instance 0 and culled in instance 1."""
-    tris = np.array([[[0.5, 0.5], [3.5, 1.0], [1.0, 4.5]],
-                     [[0.5, 6.0], [3.5, 6.5], [1.0, 10.0]],
-                     [[0.5, 11.0], [3.5, 11.5], [1.0, 15.0]]])
+    tris = np.array(
+        [
+            [[0.5, 0.5], [3.5, 1.0], [1.0, 4.5]],
+            [[0.5, 6.0], [3.5, 6.5], [1.0, 10.0]],
+            [[0.5, 11.0], [3.5, 11.5], [1.0, 15.0]],
+        ]
+    )
     cull_x = np.array([[0.5, 0.25, 0.75], [2.0, 0.5, 3.0], [-1.0, -0.5, -0.25]], np.float32)
     culls = np.stack([cull_x, np.full((3, 3), 5.0, np.float32)], axis=-1)
     rows = _rows(tris.reshape(-1, 2), culls.reshape(-1, 2), (1, 1, 1, 1))
@@ -273,7 +282,7 @@ def test_instanced(profile):
     for inst in range(2):
         for t in range(3):
             if not _out(cull_x[t] - inst).all():
-                r = rows[3 * t:3 * t + 3].copy()
+                r = rows[3 * t : 3 * t + 3].copy()
                 r[:, 0] += 0.5 * inst
                 survivors.append(r)
     assert len(survivors) == 3  # instance 0: triangles 0, 1; instance 1: triangle 1
@@ -291,7 +300,9 @@ def test_fourth_distance_with_clip_distances(profile):
     rows = np.zeros((9, 16), np.float32)
     rows[:, :12] = _rows(tris.reshape(-1, 2), np.zeros((9, 2)), (1, 1, 1, 1))
     rows[:, 4:8] = culls.reshape(-1, 4)
-    vs = _vs(2).replace("PROPERTY NUM_CULLDIST_ENABLED 2", "PROPERTY NUM_CLIPDIST_ENABLED 2\nPROPERTY NUM_CULLDIST_ENABLED 2")
+    vs = _vs(2).replace(
+        "PROPERTY NUM_CULLDIST_ENABLED 2", "PROPERTY NUM_CLIPDIST_ENABLED 2\nPROPERTY NUM_CULLDIST_ENABLED 2"
+    )
     results = []
     for prof in dict.fromkeys((profile, "native")):
         screen = get_screen(prof)
@@ -318,13 +329,21 @@ def _strip_gs() -> str:
     lines = []
     for v in range(3):
         lines += [f"MOV OUT[0], IN[{v}][0]", f"MOV OUT[1], IN[{v}][1].xxxx", "EMIT IMM[0].xxxx"]
-    lines += ["MOV TEMP[0], IN[2][0]", "ADD TEMP[0].x, TEMP[0].xxxx, IMM[1].xxxx", "MOV OUT[0], TEMP[0]",
-              "MOV OUT[1], IN[2][1].yyyy", "EMIT IMM[0].xxxx", "END"]
+    lines += [
+        "MOV TEMP[0], IN[2][0]",
+        "ADD TEMP[0].x, TEMP[0].xxxx, IMM[1].xxxx",
+        "MOV OUT[0], TEMP[0]",
+        "MOV OUT[1], IN[2][1].yyyy",
+        "EMIT IMM[0].xxxx",
+        "END",
+    ]
     body = "".join(f"  {i}: {line}\n" for i, line in enumerate(lines))
-    return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
-            "PROPERTY GS_MAX_OUTPUT_VERTICES 4\nPROPERTY NUM_CULLDIST_ENABLED 1\nDCL IN[][0], POSITION\n"
-            "DCL IN[][1], GENERIC[0]\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nDCL TEMP[0]\n"
-            "IMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] FLT32 {0.5, 0.0, 0.0, 0.0}\n" + body)
+    return (
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+        "PROPERTY GS_MAX_OUTPUT_VERTICES 4\nPROPERTY NUM_CULLDIST_ENABLED 1\nDCL IN[][0], POSITION\n"
+        "DCL IN[][1], GENERIC[0]\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nDCL TEMP[0]\n"
+        "IMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] FLT32 {0.5, 0.0, 0.0, 0.0}\n" + body
+    )
 
 
 PASS_GENERIC_VS = """VERT
@@ -393,8 +412,14 @@ def test_lines_with_last_pixel_and_stipple(profile):
         ctx = screen.context_create()
         try:
             color = setup(ctx, vs=_vs(2), fs=WHITE_FS, elements=ELEMENTS)
-            rast(ctx, line_width=1.0, line_last_pixel=True, line_stipple_enable=True, line_stipple_factor=1,
-                 line_stipple_pattern=0xF0F3)
+            rast(
+                ctx,
+                line_width=1.0,
+                line_last_pixel=True,
+                line_stipple_enable=True,
+                line_stipple_factor=1,
+                line_stipple_pattern=0xF0F3,
+            )
             culled = _draw(ctx, color, rows, Prim.LINES)
             ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=PLAIN_VS)))
             plain = _draw(ctx, color, survivors, Prim.LINES)

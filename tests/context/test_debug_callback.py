@@ -102,7 +102,7 @@ def test_host_messages(screen, ctx):
             ctx.emit_string_marker("frame 1")
         gl.glBindBuffer(0x3039, 0)  # an invalid target: the host flags an error...
         screen.host.clear_errors()
-        assert rec.messages == []    # ... which gl33 does not report through glpipe
+        assert rec.messages == []  # ... which gl33 does not report through glpipe
         return
     ctx.emit_string_marker("frame 1")
     marker = rec.matching("frame 1")
@@ -114,8 +114,14 @@ def test_host_messages(screen, ctx):
     # Removing the callback turns host debug output off again.
     ctx.set_debug_callback(None)
     assert not gl.glIsEnabled(gl.GL_DEBUG_OUTPUT)
-    gl.glDebugMessageInsert(gl.GL_DEBUG_SOURCE_APPLICATION, gl.GL_DEBUG_TYPE_MARKER, 7,
-                            gl.GL_DEBUG_SEVERITY_NOTIFICATION, -1, b"after removal")
+    gl.glDebugMessageInsert(
+        gl.GL_DEBUG_SOURCE_APPLICATION,
+        gl.GL_DEBUG_TYPE_MARKER,
+        7,
+        gl.GL_DEBUG_SEVERITY_NOTIFICATION,
+        -1,
+        b"after removal",
+    )
     assert not rec.matching("after removal")
 
 
@@ -178,8 +184,11 @@ def test_debug_is_a_part(ctx):
     part.debug_message("PERF_INFO", "one", site="a")
     part.debug_message(DebugType.FALLBACK, "two", site="b")
     part.debug_message("PERF_INFO", "three", site="a")
-    assert [(k, t) for k, _i, t in rec.messages] == [(DebugType.PERF_INFO, "one"), (DebugType.FALLBACK, "two"),
-                                                      (DebugType.PERF_INFO, "three")]
+    assert [(k, t) for k, _i, t in rec.messages] == [
+        (DebugType.PERF_INFO, "one"),
+        (DebugType.FALLBACK, "two"),
+        (DebugType.PERF_INFO, "three"),
+    ]
     assert rec.messages[0][1] == rec.messages[2][1] != rec.messages[1][1]
     ctx.set_debug_callback(None)
     assert part.debug_callback is None
@@ -193,8 +202,10 @@ def test_nofast_methods_come_from_the_parts(screen):
     from glpipe.debug import NOFAST_METHODS, DebugPart
     from glpipe.sampler_views import SamplerViewPart
 
-    assert {(n, w) for n, w, _g in NOFAST_METHODS} == {("draw_vbo", "debug_part"),
-                                                       ("set_sampler_views", "sampler_views_part")}
+    assert {(n, w) for n, w, _g in NOFAST_METHODS} == {
+        ("draw_vbo", "debug_part"),
+        ("set_sampler_views", "sampler_views_part"),
+    }
     slow, fast = screen.context_create(debug="nofast"), screen.context_create(debug="")
     try:
         assert slow.draw_vbo.__func__ is DebugPart._draw_vbo_nofast and slow.draw_vbo.__self__ is slow.debug_part

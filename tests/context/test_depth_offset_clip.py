@@ -51,7 +51,7 @@ from .util_raster import (
 
 # (depth format, bits of its fixed-point mantissa; 0: float)
 DEPTH_FORMATS = [(Format.Z16_UNORM, 16), (Format.Z24X8_UNORM, 24), (Format.Z32_FLOAT, 0)]
-XS = np.arange(SIZE) + 0.5                      # pixel centres
+XS = np.arange(SIZE) + 0.5  # pixel centres
 QUAD = [p for t in rect_tris(0, 0, SIZE, SIZE) for p in t]
 
 # An FS writing its own depth (0.25) and one with early fragment tests.
@@ -92,13 +92,13 @@ def quantize(z, bits: int) -> np.ndarray:
     z = np.clip(np.asarray(z, np.float64), 0.0, 1.0)
     if not bits:
         return z.astype(np.float32)
-    top = 2.0 ** bits - 1
+    top = 2.0**bits - 1
     return np.round(z * top) / top
 
 
 def tolerance(bits: int) -> float:
     """One unit of the fixed-point format (plus float rounding of the interpolation)."""
-    return 1.0 / (2.0 ** bits - 1) + 1e-7 if bits else 2e-6
+    return 1.0 / (2.0**bits - 1) + 1e-7 if bits else 2e-6
 
 
 def slope_triangle(zx: float, zy: float = 0.0):
@@ -118,6 +118,7 @@ def plain_depth(dzx: float, dzy: float) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # offset_units_unscaled
 # ---------------------------------------------------------------------------
+
 
 def test_caps(screen):
     assert screen.get_param(Cap.POLYGON_OFFSET_UNITS_UNSCALED) == 1
@@ -161,14 +162,17 @@ def test_unscaled_units_with_clamp(screen, ctx, fmt, bits):
     tri, dzx, dzy = slope_triangle(1.0 / 64, -1.0 / 128)
     m = max(abs(dzx), abs(dzy))
     plain = plain_depth(dzx, dzy)
-    cases = [(2.0, 0.01, 0.5, 2.0 * m + 0.01),      # clamp above the offset: no effect
-             (2.0, 0.01, 0.02, 0.02),               # positive clamp bounds above
-             (-2.0, -0.01, -0.015, -0.015),         # negative clamp bounds below
-             (-2.0, -0.01, 0.001, -2.0 * m - 0.01)]  # a positive clamp leaves a negative offset alone
+    cases = [
+        (2.0, 0.01, 0.5, 2.0 * m + 0.01),  # clamp above the offset: no effect
+        (2.0, 0.01, 0.02, 0.02),  # positive clamp bounds above
+        (-2.0, -0.01, -0.015, -0.015),  # negative clamp bounds below
+        (-2.0, -0.01, 0.001, -2.0 * m - 0.01),
+    ]  # a positive clamp leaves a negative offset alone
     for scale, units, clamp, offset in cases:
         clear_depth(screen, zs, 1.0)
-        rast(ctx, offset_tri=True, offset_scale=scale, offset_units=units, offset_clamp=clamp,
-             offset_units_unscaled=True)
+        rast(
+            ctx, offset_tri=True, offset_scale=scale, offset_units=units, offset_clamp=clamp, offset_units_unscaled=True
+        )
         draw(ctx, tri, Prim.TRIANGLES)
         want = quantize(plain + offset, bits)
         assert np.allclose(read_depth(screen, zs), want, atol=tolerance(bits), rtol=0), (scale, units, clamp)
@@ -190,12 +194,24 @@ def test_offset_applies_by_fill_mode_never_to_lines_and_points(screen, ctx):
         ({"offset_line": True, "offset_point": True}, tri, Prim.TRIANGLES, False),
         ({"offset_line": True}, line, Prim.LINES, False),
         ({"offset_point": True}, points, Prim.POINTS, False),
-        ({"offset_line": True, "fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE}, tri,
-         Prim.TRIANGLES, True),
-        ({"offset_tri": True, "fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE}, tri,
-         Prim.TRIANGLES, False),
-        ({"offset_point": True, "fill_front": PolygonMode.POINT, "fill_back": PolygonMode.POINT}, tri,
-         Prim.TRIANGLES, True),
+        (
+            {"offset_line": True, "fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE},
+            tri,
+            Prim.TRIANGLES,
+            True,
+        ),
+        (
+            {"offset_tri": True, "fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE},
+            tri,
+            Prim.TRIANGLES,
+            False,
+        ),
+        (
+            {"offset_point": True, "fill_front": PolygonMode.POINT, "fill_back": PolygonMode.POINT},
+            tri,
+            Prim.TRIANGLES,
+            True,
+        ),
     ]
     for fields, geometry, mode, offset in cases:
         clear_depth(screen, zs, 1.0)
@@ -253,30 +269,55 @@ def test_early_fragment_tests_are_refused(screen, ctx):
     bind_shaders(ctx)
     tri, _, _ = slope_triangle(0.0)
     rast(ctx, offset_tri=True, offset_units=0.125, offset_units_unscaled=True)
-    draw(ctx, tri, Prim.TRIANGLES)      # the plain FS is fine
-    with pytest.raises(UnsupportedError, match="offset_units_unscaled" if screen.profile.glsl_version >= 420
-                       else "FS_EARLY_DEPTH_STENCIL"):
+    draw(ctx, tri, Prim.TRIANGLES)  # the plain FS is fine
+    with pytest.raises(
+        UnsupportedError,
+        match="offset_units_unscaled" if screen.profile.glsl_version >= 420 else "FS_EARLY_DEPTH_STENCIL",
+    ):
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=EARLY_FS)))
         draw(ctx, tri, Prim.TRIANGLES)
 
 
 def test_clamp_with_slope_on_line_filled_polygons_is_refused(ctx):
     with pytest.raises(UnsupportedError, match="offset_units_unscaled"):
-        ctx.create_rasterizer_state(RasterizerState(
-            offset_line=True, offset_scale=1.0, offset_units=0.1, offset_clamp=0.5, offset_units_unscaled=True,
-            fill_front=PolygonMode.LINE, fill_back=PolygonMode.LINE))
+        ctx.create_rasterizer_state(
+            RasterizerState(
+                offset_line=True,
+                offset_scale=1.0,
+                offset_units=0.1,
+                offset_clamp=0.5,
+                offset_units_unscaled=True,
+                fill_front=PolygonMode.LINE,
+                fill_back=PolygonMode.LINE,
+            )
+        )
     # Without the clamp (host slope), or without a slope, it is accepted.
-    ctx.create_rasterizer_state(RasterizerState(
-        offset_line=True, offset_scale=1.0, offset_units=0.1, offset_units_unscaled=True,
-        fill_front=PolygonMode.LINE, fill_back=PolygonMode.LINE))
-    ctx.create_rasterizer_state(RasterizerState(
-        offset_line=True, offset_units=0.1, offset_clamp=0.5, offset_units_unscaled=True,
-        fill_front=PolygonMode.LINE, fill_back=PolygonMode.LINE))
+    ctx.create_rasterizer_state(
+        RasterizerState(
+            offset_line=True,
+            offset_scale=1.0,
+            offset_units=0.1,
+            offset_units_unscaled=True,
+            fill_front=PolygonMode.LINE,
+            fill_back=PolygonMode.LINE,
+        )
+    )
+    ctx.create_rasterizer_state(
+        RasterizerState(
+            offset_line=True,
+            offset_units=0.1,
+            offset_clamp=0.5,
+            offset_units_unscaled=True,
+            fill_front=PolygonMode.LINE,
+            fill_back=PolygonMode.LINE,
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
 # depth_clip_near / depth_clip_far
 # ---------------------------------------------------------------------------
+
 
 def clip_setup(ctx, halfz: bool, zs=Format.Z32_FLOAT):
     """Colour + depth target with the depth range [0, 1] for ``halfz``."""
@@ -290,7 +331,10 @@ def z_ramp(halfz: bool):
     """NDC z along window x running from 0.5 beyond the near plane to 0.5
     beyond the far one (constant in y, w = 1); per pixel centre."""
     lo, hi = (-0.5, 1.5) if halfz else (-1.5, 1.5)
-    z_of = (lambda x: lo + (hi - lo) * x / SIZE)
+
+    def z_of(x):
+        return lo + (hi - lo) * x / SIZE
+
     return z_of, z_of(XS)
 
 
@@ -311,7 +355,7 @@ def test_depth_clip_planes(screen, ctx, near, far, halfz):
     if far:
         keep &= z <= 1.0
     assert np.array_equal(lit(img), np.broadcast_to(keep, (SIZE, SIZE))), (near, far)
-    want = np.clip(z * sz + tz, 0.0, 1.0)      # depth range [0, 1]: depth_clamp or GL's own clamp
+    want = np.clip(z * sz + tz, 0.0, 1.0)  # depth range [0, 1]: depth_clamp or GL's own clamp
     depth = read_depth(screen, zs)
     assert np.allclose(depth[:, keep], np.broadcast_to(want[keep], (SIZE, keep.sum())), atol=2e-6)
     assert np.all(depth[:, ~keep] == 0.75)
@@ -346,7 +390,7 @@ def test_seven_user_planes_leave_the_last_distance(screen, ctx):
     color = clip_setup(ctx, False)[0]
     bind_shaders(ctx)
     z_of, z = z_ramp(False)
-    ctx.set_clip_state(ClipState(ucp=((0.0, 0.0, 0.0, 1.0),) * 8))    # never clip
+    ctx.set_clip_state(ClipState(ucp=((0.0, 0.0, 0.0, 1.0),) * 8))  # never clip
     rast(ctx, depth_clip_near=False, depth_clip_far=True, clip_plane_enable=0x7F)
     img = draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
     assert np.array_equal(lit(img), np.broadcast_to(z <= 1.0, (SIZE, SIZE)))
@@ -354,8 +398,7 @@ def test_seven_user_planes_leave_the_last_distance(screen, ctx):
 
 def test_no_free_clip_distance_is_refused(screen, ctx):
     with pytest.raises(UnsupportedError, match="depth_clip_near"):
-        ctx.create_rasterizer_state(RasterizerState(depth_clip_near=False, depth_clip_far=True,
-                                                    clip_plane_enable=0xFF))
+        ctx.create_rasterizer_state(RasterizerState(depth_clip_near=False, depth_clip_far=True, clip_plane_enable=0xFF))
     # A shader writing all eight distances leaves none either: refused at the draw.
     clip_setup(ctx, False)
     bind_shaders(ctx, vs=CLIPDIST8_VS)
@@ -396,8 +439,9 @@ def test_near_plane_off_with_a_narrow_depth_range(screen, ctx, sz, tz, halfz):
     clear_depth(screen, zs, 0.0)
     draw_image(ctx, color, tri_vertices(QUAD, z=[z_of(x) for x, _ in QUAD]), Prim.TRIANGLES)
     inside = (z >= (0.0 if halfz else -1.0)) & keep
-    assert np.allclose(read_depth(screen, zs)[:, inside], np.broadcast_to(want[inside], (SIZE, inside.sum())),
-                       atol=2e-6)
+    assert np.allclose(
+        read_depth(screen, zs)[:, inside], np.broadcast_to(want[inside], (SIZE, inside.sum())), atol=2e-6
+    )
 
 
 def test_near_plane_off_through_a_gs_and_fs_depth(screen, ctx):
@@ -462,7 +506,7 @@ def test_near_plane_off_with_a_viewport_index_is_refused(screen, ctx):
     verts = tri_vertices(QUAD, z=0.0)
     with pytest.raises(UnsupportedError, match="VIEWPORT_INDEX"):
         draw(ctx, verts, Prim.TRIANGLES)
-    rast(ctx)                           # both planes on: the host's viewports, no refusal
+    rast(ctx)  # both planes on: the host's viewports, no refusal
     img = draw_image(ctx, color, verts, Prim.TRIANGLES)
     assert lit(img).all()
     assert np.allclose(read_depth(screen, zs), 0.5, atol=2e-6)

@@ -11,13 +11,35 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe import (Bind, BlendState, Cap, DepthStencilAlphaState, DrawInfo, Format, Func, Prim, StencilOp,
-                    StencilRef, StencilState, VertexBuffer)
+from glpipe import (
+    Bind,
+    BlendState,
+    Cap,
+    DepthStencilAlphaState,
+    DrawInfo,
+    Format,
+    Func,
+    Prim,
+    StencilOp,
+    StencilRef,
+    StencilState,
+    VertexBuffer,
+)
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .util import vertex_buffer
-from .util_blend_dsa import (CountingGL, bind_targets, front_ccw_rasterizer, fullscreen, pack_d24s8, pipeline,
-                             pixel_quad, read, texture, upload)
+from .util_blend_dsa import (
+    CountingGL,
+    bind_targets,
+    front_ccw_rasterizer,
+    fullscreen,
+    pack_d24s8,
+    pipeline,
+    pixel_quad,
+    read,
+    texture,
+    upload,
+)
 from .util_fastpath import requires_fast_path
 
 
@@ -29,14 +51,23 @@ def delivered_caps(screen):
 # -- the model (GL 4.5 §17.3.3-17.3.5) --------------------------------------------------
 
 COMPARE = {
-    Func.NEVER: lambda a, b: False, Func.LESS: lambda a, b: a < b, Func.EQUAL: lambda a, b: a == b,
-    Func.LEQUAL: lambda a, b: a <= b, Func.GREATER: lambda a, b: a > b, Func.NOTEQUAL: lambda a, b: a != b,
-    Func.GEQUAL: lambda a, b: a >= b, Func.ALWAYS: lambda a, b: True,
+    Func.NEVER: lambda a, b: False,
+    Func.LESS: lambda a, b: a < b,
+    Func.EQUAL: lambda a, b: a == b,
+    Func.LEQUAL: lambda a, b: a <= b,
+    Func.GREATER: lambda a, b: a > b,
+    Func.NOTEQUAL: lambda a, b: a != b,
+    Func.GEQUAL: lambda a, b: a >= b,
+    Func.ALWAYS: lambda a, b: True,
 }
 STENCIL_OP = {
-    StencilOp.KEEP: lambda s, ref: s, StencilOp.ZERO: lambda s, ref: 0, StencilOp.REPLACE: lambda s, ref: ref,
-    StencilOp.INCR: lambda s, ref: min(s + 1, 255), StencilOp.DECR: lambda s, ref: max(s - 1, 0),
-    StencilOp.INCR_WRAP: lambda s, ref: (s + 1) & 0xFF, StencilOp.DECR_WRAP: lambda s, ref: (s - 1) & 0xFF,
+    StencilOp.KEEP: lambda s, ref: s,
+    StencilOp.ZERO: lambda s, ref: 0,
+    StencilOp.REPLACE: lambda s, ref: ref,
+    StencilOp.INCR: lambda s, ref: min(s + 1, 255),
+    StencilOp.DECR: lambda s, ref: max(s - 1, 0),
+    StencilOp.INCR_WRAP: lambda s, ref: (s + 1) & 0xFF,
+    StencilOp.DECR_WRAP: lambda s, ref: (s - 1) & 0xFF,
     StencilOp.INVERT: lambda s, ref: ~s & 0xFF,
 }
 
@@ -73,8 +104,9 @@ def _depth_rows(screen, ctx, dsa_states):
     verts = []
     for r in range(h):
         y0, y1 = -1 + 2 * r / h, -1 + 2 * (r + 1) / h
-        verts += [[x, y, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0] for x, y in
-                  ((-1, y0), (1, y0), (1, y1), (-1, y0), (1, y1), (-1, y1))]
+        verts += [
+            [x, y, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0] for x, y in ((-1, y0), (1, y0), (1, y1), (-1, y0), (1, y1), (-1, y1))
+        ]
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, np.array(verts, np.float32)), stride=32)])
     for r, st in enumerate(dsa_states):
         ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(st))
@@ -99,32 +131,51 @@ def test_every_depth_func_and_the_writemask(screen, ctx, writemask):
 
 # -- stencil --------------------------------------------------------------------------------
 
+
 def _random_face(rng):
-    return StencilState(enabled=True, func=Func(int(rng.integers(0, 8))),
-                        fail_op=StencilOp(int(rng.integers(0, 8))), zfail_op=StencilOp(int(rng.integers(0, 8))),
-                        zpass_op=StencilOp(int(rng.integers(0, 8))),
-                        valuemask=int(rng.choice([0xFF, 0xF0, 0x0F, 0x3C])),
-                        writemask=int(rng.choice([0xFF, 0x0F, 0xF0, 0x00, 0x81])))
+    return StencilState(
+        enabled=True,
+        func=Func(int(rng.integers(0, 8))),
+        fail_op=StencilOp(int(rng.integers(0, 8))),
+        zfail_op=StencilOp(int(rng.integers(0, 8))),
+        zpass_op=StencilOp(int(rng.integers(0, 8))),
+        valuemask=int(rng.choice([0xFF, 0xF0, 0x0F, 0x3C])),
+        writemask=int(rng.choice([0xFF, 0x0F, 0xF0, 0x00, 0x81])),
+    )
 
 
 def _stencil_cases():
     rng = np.random.default_rng(11)
     cases = []
     # Every func and every op in each position, front and back different.
-    for i in range(40):
+    for _ in range(40):
         front, back = _random_face(rng), _random_face(rng)
-        cases.append(dict(front=front, back=back, two_sided=True, refs=(int(rng.integers(0, 256)),
-                                                                       int(rng.integers(0, 256)))))
+        cases.append(
+            dict(front=front, back=back, two_sided=True, refs=(int(rng.integers(0, 256)), int(rng.integers(0, 256))))
+        )
     for f in Func:  # each func on both faces at least once, with pass and fail values around the ref
-        st = StencilState(enabled=True, func=f, fail_op=StencilOp.INCR, zfail_op=StencilOp.INVERT,
-                          zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0xFF)
+        st = StencilState(
+            enabled=True,
+            func=f,
+            fail_op=StencilOp.INCR,
+            zfail_op=StencilOp.INVERT,
+            zpass_op=StencilOp.REPLACE,
+            valuemask=0xFF,
+            writemask=0xFF,
+        )
         cases.append(dict(front=st, back=st, two_sided=True, refs=(0x40, 0x40)))
     for op in StencilOp:  # each op at the saturation / wrap edges
         st = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=op, zfail_op=op, valuemask=0xFF, writemask=0xFF)
         cases.append(dict(front=st, back=st, two_sided=True, refs=(0x33, 0x44)))
     # One-sided: stencil[1] disabled -> the back face uses the front state and the front ref.
-    front = StencilState(enabled=True, func=Func.EQUAL, zpass_op=StencilOp.INCR_WRAP, fail_op=StencilOp.ZERO,
-                         valuemask=0xFF, writemask=0xFF)
+    front = StencilState(
+        enabled=True,
+        func=Func.EQUAL,
+        zpass_op=StencilOp.INCR_WRAP,
+        fail_op=StencilOp.ZERO,
+        valuemask=0xFF,
+        writemask=0xFF,
+    )
     ignored = StencilState(enabled=False, func=Func.NEVER, zpass_op=StencilOp.ZERO, writemask=0x00)
     cases.append(dict(front=front, back=ignored, two_sided=False, refs=(0x10, 0x20)))
     cases.append(dict(front=front, back=ignored, two_sided=False, refs=(0x20, 0x10)))
@@ -141,8 +192,13 @@ def test_two_sided_stencil_funcs_ops_masks_and_refs(screen, ctx):
     w, h = len(cases), 2
     rng = np.random.default_rng(12)
     edge = [0, 1, 0x3F, 0x40, 0x41, 0xFE, 0xFF]
-    stored = np.array([[int(rng.choice(edge)) if rng.random() < 0.5 else int(rng.integers(0, 256))
-                        for _ in range(w)] for _ in range(h)], np.uint32)
+    stored = np.array(
+        [
+            [int(rng.choice(edge)) if rng.random() < 0.5 else int(rng.integers(0, 256)) for _ in range(w)]
+            for _ in range(h)
+        ],
+        np.uint32,
+    )
     depth_pass = rng.random((h, w)) < 0.7  # stored depth 0.75 (a fragment at 0.5 passes LESS) or 0.25
     for i, case in enumerate(cases):
         if not case["two_sided"]:  # EQUAL passes with the front ref only: tells the refs apart
@@ -162,9 +218,16 @@ def test_two_sided_stencil_funcs_ops_masks_and_refs(screen, ctx):
         verts += pixel_quad(w, h, i, 1, (1, 1, 1, 1), ccw=False)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, np.array(verts, np.float32)), stride=32)])
     for i, case in enumerate(cases):
-        ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(
-            depth_enabled=True, depth_func=Func.LESS, depth_writemask=False,
-            stencil=(case["front"], case["back"]))))
+        ctx.bind_depth_stencil_alpha_state(
+            ctx.create_depth_stencil_alpha_state(
+                DepthStencilAlphaState(
+                    depth_enabled=True,
+                    depth_func=Func.LESS,
+                    depth_writemask=False,
+                    stencil=(case["front"], case["back"]),
+                )
+            )
+        )
         ctx.set_stencil_ref(StencilRef(ref_value=case["refs"]))
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=12 * i, count=12))
     got_color = read(screen, color, "rgba32f")[..., 0]
@@ -187,8 +250,9 @@ def test_stencil_ref_alone_changes_the_next_draw(screen, ctx):
     pipeline(ctx)
     upload(screen, zs, "depth24s8", pack_d24s8(np.ones((h, w)), np.zeros((h, w))))
     st = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0xFF)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(stencil=(st, StencilState()))))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(stencil=(st, StencilState())))
+    )
     verts = []
     for i in range(w):
         verts += pixel_quad(w, h, i, 0, (1, 1, 1, 1))
@@ -220,8 +284,11 @@ def test_alpha_test_every_func(screen, ctx):
         verts += pixel_quad(w, 1, i, 0, (1, 1, 1, a))
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, np.array(verts, np.float32)), stride=32)])
     for i, (f, _a) in enumerate(cases):
-        ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(alpha_enabled=True, alpha_func=f, alpha_ref_value=0.5)))
+        ctx.bind_depth_stencil_alpha_state(
+            ctx.create_depth_stencil_alpha_state(
+                DepthStencilAlphaState(alpha_enabled=True, alpha_func=f, alpha_ref_value=0.5)
+            )
+        )
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=6 * i, count=6))
     got = read(screen, color, "rgba32f")[0, :, 0]
     want = np.array([COMPARE[f](a, 0.5) for f, a in cases], np.float32)
@@ -229,11 +296,14 @@ def test_alpha_test_every_func(screen, ctx):
     # Same func, new reference: no recompile, new result.
     variants = screen.counters.shader_variants
     upload(screen, color, "rgba32f", np.zeros((1, w, 4), np.float32))
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.LESS, alpha_ref_value=0.3)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.LESS, alpha_ref_value=0.3)
+        )
+    )
     for i in range(3):  # the LESS columns: alphas 0.25, 0.5, 0.75 against 0.3
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=6 * (3 * int(Func.LESS) + i), count=6))
-    got = read(screen, color, "rgba32f")[0, 3 * int(Func.LESS):3 * int(Func.LESS) + 3, 0]
+    got = read(screen, color, "rgba32f")[0, 3 * int(Func.LESS) : 3 * int(Func.LESS) + 3, 0]
     assert got.tolist() == [1.0, 0.0, 0.0]
     assert screen.counters.shader_variants == variants
 
@@ -245,23 +315,29 @@ def test_alpha_test_feeds_the_variant_key_and_sysvals(screen, ctx):
     bind_targets(ctx, 1, 1, (color,))
     pipeline(ctx)
     draw = fullscreen(screen, ctx, [1, 1, 1, 1])
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.625)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.625)
+        )
+    )
     draw()
     assert ctx.shader_part.program.variants[-1].key.alpha_func == Func.GEQUAL
     assert ctx.sysvals_part._get_sysval("alpha_ref")[0] == 0.625
     gl = screen.host.gl
     data = np.zeros(4, np.float32)
     from lowering.glsl.sysval_block import field_offset
+
     gl.glGetNamedBufferSubData(ctx.sysvals_part._sysvals_ubo, field_offset("alpha_ref"), 16, data)
     assert data[0] == 0.625  # uploaded to the UBO the program reads
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(alpha_enabled=False, alpha_func=Func.NEVER)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(alpha_enabled=False, alpha_func=Func.NEVER))
+    )
     draw()
     assert ctx.shader_part.program.variants[-1].key.alpha_func == Func.ALWAYS
 
 
 # -- depth bounds ---------------------------------------------------------------------------
+
 
 def test_depth_bounds_test_only_where_the_host_has_it(screen, ctx):
     """PIPE_CAP_DEPTH_BOUNDS_TEST follows GL_EXT_depth_bounds_test; without it a
@@ -288,6 +364,7 @@ def test_depth_bounds_test_only_where_the_host_has_it(screen, ctx):
 
 # -- binding rules ------------------------------------------------------------------------------
 
+
 def test_redundant_binds_make_no_gl_call(screen, ctx):
     """Rebinding the bound DSA or setting the same stencil ref costs no GL call;
     a new reference alone sends only the stencil functions."""
@@ -298,8 +375,9 @@ def test_redundant_binds_make_no_gl_call(screen, ctx):
     pipeline(ctx)
     draw = fullscreen(screen, ctx, [1, 1, 1, 1])
     st = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.INCR, valuemask=0xFF, writemask=0xFF)
-    a = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(
-        depth_enabled=True, depth_func=Func.ALWAYS, depth_writemask=True, stencil=(st, st)))  # two-sided
+    a = ctx.create_depth_stencil_alpha_state(
+        DepthStencilAlphaState(depth_enabled=True, depth_func=Func.ALWAYS, depth_writemask=True, stencil=(st, st))
+    )  # two-sided
     b = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(depth_enabled=True, depth_func=Func.LESS))
     ctx.bind_depth_stencil_alpha_state(a)
     ctx.set_stencil_ref(StencilRef(ref_value=(3, 4)))
@@ -344,8 +422,13 @@ def test_write_masks_hold_after_a_clear(screen, ctx):
     pipeline(ctx)
     draw = fullscreen(screen, ctx, [1, 1, 1, 1], z=0.5)  # window depth 0.75
     st = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0x0F)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(
-        depth_enabled=True, depth_func=Func.ALWAYS, depth_writemask=False, stencil=(st, StencilState()))))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(
+                depth_enabled=True, depth_func=Func.ALWAYS, depth_writemask=False, stencil=(st, StencilState())
+            )
+        )
+    )
     ctx.set_stencil_ref(StencilRef(ref_value=(0xFF, 0)))
     draw()
     ctx.clear(Clear.DEPTH | Clear.STENCIL, None, (0, 0, 0, 0), 0.25, 0xA0)
@@ -367,8 +450,9 @@ def test_two_contexts_of_a_screen_keep_their_own_dsa_state(screen, ctx):
             bind_targets(c, 1, 1, (color,), zs)
             pipeline(c)
             upload(screen, color, "rgba32f", np.zeros((1, 1, 4), np.float32))
-            c.bind_depth_stencil_alpha_state(c.create_depth_stencil_alpha_state(
-                DepthStencilAlphaState(depth_enabled=True, depth_func=func)))
+            c.bind_depth_stencil_alpha_state(
+                c.create_depth_stencil_alpha_state(DepthStencilAlphaState(depth_enabled=True, depth_func=func))
+            )
             colors.append(color)
             draws.append(fullscreen(screen, c, [1, 1, 1, 1]))
         for _ in range(2):
@@ -408,8 +492,9 @@ def test_bad_dsa_input_is_refused(screen, ctx):
     with pytest.raises(InvalidArgumentError, match="DepthStencilAlphaState"):
         ctx.create_depth_stencil_alpha_state(BlendState())
     with pytest.raises(InvalidArgumentError, match="valuemask"):
-        ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(
-            stencil=(StencilState(enabled=True, valuemask=0x100), StencilState())))
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(stencil=(StencilState(enabled=True, valuemask=0x100), StencilState()))
+        )
     with pytest.raises(InvalidArgumentError, match="ref_value"):
         ctx.set_stencil_ref(StencilRef(ref_value=(256, 0)))
     with pytest.raises(InvalidArgumentError, match="StencilRef"):

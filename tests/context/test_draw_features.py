@@ -56,6 +56,7 @@ def _draw(ctx, verts, mode, **info):
 # Primitive types
 # ---------------------------------------------------------------------------
 
+
 def test_points_light_exactly_their_pixels(screen, ctx):
     color = setup(ctx)
     pix = [(1, 2), (5, 5), (14, 0), (0, 15), (9, 11)]
@@ -110,20 +111,28 @@ def test_line_loop_closes(screen, ctx):
     assert not lit(img)[5:10, 5:11].any(), "the loop's interior is drawn"
 
 
-@pytest.mark.parametrize("mode,points,tris", [
-    (Prim.TRIANGLES,
-     [(1, 1), (7, 1), (7, 6), (9, 9), (15, 9), (9, 14)],
-     [((1, 1), (7, 1), (7, 6)), ((9, 9), (15, 9), (9, 14))]),
-    # A strip of six vertices: triangles (0,1,2) (1,2,3) (2,3,4) (3,4,5): a 12x4 band.
-    (Prim.TRIANGLE_STRIP,
-     [(2, 3), (2, 7), (8, 3), (8, 7), (14, 3), (14, 7)],
-     [((2, 3), (2, 7), (8, 3)), ((2, 7), (8, 3), (8, 7)), ((8, 3), (8, 7), (14, 3)),
-      ((8, 7), (14, 3), (14, 7))]),
-    # A fan around (8, 8): (c,1,2) (c,2,3) (c,3,4): three quarters of a diamond.
-    (Prim.TRIANGLE_FAN,
-     [(8, 8), (14, 8), (8, 14), (2, 8), (8, 2)],
-     [((8, 8), (14, 8), (8, 14)), ((8, 8), (8, 14), (2, 8)), ((8, 8), (2, 8), (8, 2))]),
-])
+@pytest.mark.parametrize(
+    "mode,points,tris",
+    [
+        (
+            Prim.TRIANGLES,
+            [(1, 1), (7, 1), (7, 6), (9, 9), (15, 9), (9, 14)],
+            [((1, 1), (7, 1), (7, 6)), ((9, 9), (15, 9), (9, 14))],
+        ),
+        # A strip of six vertices: triangles (0,1,2) (1,2,3) (2,3,4) (3,4,5): a 12x4 band.
+        (
+            Prim.TRIANGLE_STRIP,
+            [(2, 3), (2, 7), (8, 3), (8, 7), (14, 3), (14, 7)],
+            [((2, 3), (2, 7), (8, 3)), ((2, 7), (8, 3), (8, 7)), ((8, 3), (8, 7), (14, 3)), ((8, 7), (14, 3), (14, 7))],
+        ),
+        # A fan around (8, 8): (c,1,2) (c,2,3) (c,3,4): three quarters of a diamond.
+        (
+            Prim.TRIANGLE_FAN,
+            [(8, 8), (14, 8), (8, 14), (2, 8), (8, 2)],
+            [((8, 8), (14, 8), (8, 14)), ((8, 8), (8, 14), (2, 8)), ((8, 8), (2, 8), (8, 2))],
+        ),
+    ],
+)
 def test_triangle_prims_cover_their_triangles(screen, ctx, mode, points, tris):
     color = setup(ctx)
     _draw(ctx, vertices(points, BLUE), mode)
@@ -168,6 +177,7 @@ def test_adjacency_prims_without_gs_draw_the_base_primitive(screen, ctx):
 # ---------------------------------------------------------------------------
 # Primitives core GL lacks: index translation (fallback.indices)
 # ---------------------------------------------------------------------------
+
 
 def test_quads_cover_their_rectangles_and_count_a_fallback_hit(screen, ctx):
     color = setup(ctx)
@@ -229,14 +239,16 @@ def test_provoking_vertex_last_by_default(screen, ctx):
     quads = [(1, 1, 6, 6), (9, 9, 15, 15)]
     pts = [p for x0, y0, x1, y1 in quads for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
     _draw(ctx, vertices(pts, cols), Prim.QUADS)
-    _flat_colors_by_region(read_rgba32f(screen, color),
-                           [(rect_tris(*quads[0]), cols[3]), (rect_tris(*quads[1]), cols[7])])
+    _flat_colors_by_region(
+        read_rgba32f(screen, color), [(rect_tris(*quads[0]), cols[3]), (rect_tris(*quads[1]), cols[7])]
+    )
 
     zero_fill(screen, color)
     strip = [(2, 2), (2, 12), (7, 2), (7, 12), (13, 2), (13, 12)]
     _draw(ctx, vertices(strip, cols[:6]), Prim.QUAD_STRIP)
-    _flat_colors_by_region(read_rgba32f(screen, color),
-                           [(rect_tris(2, 2, 7, 12), cols[3]), (rect_tris(7, 2, 13, 12), cols[5])])
+    _flat_colors_by_region(
+        read_rgba32f(screen, color), [(rect_tris(2, 2, 7, 12), cols[3]), (rect_tris(7, 2, 13, 12), cols[5])]
+    )
 
     zero_fill(screen, color)
     poly = [(3, 2), (12, 2), (14, 8), (8, 14), (2, 8)]
@@ -248,8 +260,6 @@ def test_provoking_vertex_last_by_default(screen, ctx):
 def test_provoking_vertex_first_with_flatshade_first(screen, ctx):
     """flatshade_first = 1: triangle v0, quad i v4i, quad strip quad i v2i,
     polygon v0 -- the index translation and GL's provoking vertex agree."""
-    if not hasattr(ctx, "create_rasterizer_state"):
-        pytest.skip("rasterizer CSOs are not in this tree yet")
     color = setup(ctx)
     bind_rasterizer(ctx, flatshade_first=True)
     cols = _colors(8)
@@ -261,14 +271,16 @@ def test_provoking_vertex_first_with_flatshade_first(screen, ctx):
     quads = [(1, 1, 6, 6), (9, 9, 15, 15)]
     pts = [p for x0, y0, x1, y1 in quads for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
     _draw(ctx, vertices(pts, cols), Prim.QUADS)
-    _flat_colors_by_region(read_rgba32f(screen, color),
-                           [(rect_tris(*quads[0]), cols[0]), (rect_tris(*quads[1]), cols[4])])
+    _flat_colors_by_region(
+        read_rgba32f(screen, color), [(rect_tris(*quads[0]), cols[0]), (rect_tris(*quads[1]), cols[4])]
+    )
 
     zero_fill(screen, color)
     strip = [(2, 2), (2, 12), (7, 2), (7, 12), (13, 2), (13, 12)]
     _draw(ctx, vertices(strip, cols[:6]), Prim.QUAD_STRIP)
-    _flat_colors_by_region(read_rgba32f(screen, color),
-                           [(rect_tris(2, 2, 7, 12), cols[0]), (rect_tris(7, 2, 13, 12), cols[2])])
+    _flat_colors_by_region(
+        read_rgba32f(screen, color), [(rect_tris(2, 2, 7, 12), cols[0]), (rect_tris(7, 2, 13, 12), cols[2])]
+    )
 
     zero_fill(screen, color)
     poly = [(3, 2), (12, 2), (14, 8), (8, 14), (2, 8)]
@@ -288,8 +300,17 @@ def test_indexed_quads_with_restart_and_bias(screen, ctx):
     # is an incomplete quad and is dropped, the next run starts fresh.
     idx = np.array([3, 0xFE, 0, 1, 2, 3, 0xFE, 4, 5, 6, 7], np.uint8)
     ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
-    ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, index_size=1, index=idx, count=len(idx), index_bias=10,
-                          primitive_restart=True, restart_index=0xFE))
+    ctx.draw_vbo(
+        DrawInfo(
+            mode=Prim.QUADS,
+            index_size=1,
+            index=idx,
+            count=len(idx),
+            index_bias=10,
+            primitive_restart=True,
+            restart_index=0xFE,
+        )
+    )
     covered, ambiguous = triangle_coverage([t for r in rects for t in rect_tris(*r)])
     assert_coverage(read_rgba32f(screen, color), covered, ambiguous, WHITE)
 
@@ -297,6 +318,7 @@ def test_indexed_quads_with_restart_and_bias(screen, ctx):
 # ---------------------------------------------------------------------------
 # Indexed draws
 # ---------------------------------------------------------------------------
+
 
 def _index_resource(screen, data: np.ndarray):
     res = vertex_buffer(screen, data)  # a BUFFER resource with the bytes (raw GL upload)
@@ -313,9 +335,10 @@ def test_indexed_points_fetch_index_plus_bias(screen, ctx, index_size, user):
     idx = np.array([9, 3, 200, 17, 17, 0, 5, 250, 40, 41], dtype)
     start, count, bias = 2, 6, 3
     index = idx if user else _index_resource(screen, idx)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=index_size, index=index, start=start, count=count,
-                          index_bias=bias))
-    fetched = [int(v) + bias for v in idx[start:start + count]]
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.POINTS, index_size=index_size, index=index, start=start, count=count, index_bias=bias)
+    )
+    fetched = [int(v) + bias for v in idx[start : start + count]]
     assert np.array_equal(read_rgba32f(screen, color), points_image(fetched, verts))
 
 
@@ -337,22 +360,28 @@ def test_min_max_index_are_hints_only(screen, ctx):
     images = []
     for lo, hi, valid in ((3, 100, True), (0, 0xFFFFFFFF, True), (0, 0, False)):
         zero_fill(screen, color)
-        ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=4, index=idx, count=4, min_index=lo, max_index=hi,
-                              index_bounds_valid=valid))
+        ctx.draw_vbo(
+            DrawInfo(
+                mode=Prim.POINTS, index_size=4, index=idx, count=4, min_index=lo, max_index=hi, index_bounds_valid=valid
+            )
+        )
         images.append(read_rgba32f(screen, color))
     expected = points_image([7, 100, 64, 3], verts)
     for img in images:
         assert np.array_equal(img, expected)
 
 
-@pytest.mark.parametrize("index_size,restart_index,values", [
-    (1, 0xFF, [1, 2, 0xFF, 4, 5]),
-    (1, 0, [3, 0, 4, 6, 0, 7]),                 # restart index 0
-    (2, 0xFFFF, [10, 0xFFFF, 11, 12]),
-    (2, 0x1234, [20, 0x1234, 21, 22]),          # any value, not only all-ones
-    (4, 0xFFFFFFFF, [30, 31, 0xFFFFFFFF, 32]),
-    (4, 77, [33, 77, 34, 35, 77]),
-])
+@pytest.mark.parametrize(
+    "index_size,restart_index,values",
+    [
+        (1, 0xFF, [1, 2, 0xFF, 4, 5]),
+        (1, 0, [3, 0, 4, 6, 0, 7]),  # restart index 0
+        (2, 0xFFFF, [10, 0xFFFF, 11, 12]),
+        (2, 0x1234, [20, 0x1234, 21, 22]),  # any value, not only all-ones
+        (4, 0xFFFFFFFF, [30, 31, 0xFFFFFFFF, 32]),
+        (4, 77, [33, 77, 34, 35, 77]),
+    ],
+)
 def test_restart_index_points_are_skipped_before_bias(screen, ctx, index_size, restart_index, values):
     """A restart marker is compared with the index read, before index_bias:
     markers draw nothing, and other indices equal to restart_index - bias
@@ -363,8 +392,17 @@ def test_restart_index_points_are_skipped_before_bias(screen, ctx, index_size, r
     dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32}[index_size]
     bias = 2
     idx = np.array(values, dtype)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=index_size, index=idx, count=len(idx), index_bias=bias,
-                          primitive_restart=True, restart_index=restart_index))
+    ctx.draw_vbo(
+        DrawInfo(
+            mode=Prim.POINTS,
+            index_size=index_size,
+            index=idx,
+            count=len(idx),
+            index_bias=bias,
+            primitive_restart=True,
+            restart_index=restart_index,
+        )
+    )
     fetched = [v + bias for v in values if v != restart_index]
     assert np.array_equal(read_rgba32f(screen, color), points_image(fetched, verts))
 
@@ -376,8 +414,9 @@ def test_restart_index_the_type_cannot_hold_never_matches(screen, ctx):
     verts = point_grid_vertices(256)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
     idx = np.array([0xFF, 1, 0xFF], np.uint8)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=1, index=idx, count=3, primitive_restart=True,
-                          restart_index=0x1FF))
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.POINTS, index_size=1, index=idx, count=3, primitive_restart=True, restart_index=0x1FF)
+    )
     assert np.array_equal(read_rgba32f(screen, color), points_image([255, 1], verts))
 
 
@@ -388,8 +427,9 @@ def test_restart_splits_line_strips_and_closes_line_loops(screen, ctx):
     ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
     # Strip 0-1, restart, strip 2-3-4: without the restart 1-2 would be a diagonal.
     idx = np.array([0, 1, 0xFFFF, 2, 3, 4], np.uint16)
-    ctx.draw_vbo(DrawInfo(mode=Prim.LINE_STRIP, index_size=2, index=idx, count=6, primitive_restart=True,
-                          restart_index=0xFFFF))
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.LINE_STRIP, index_size=2, index=idx, count=6, primitive_restart=True, restart_index=0xFFFF)
+    )
     img = read_rgba32f(screen, color)
     _row_segment_check(img, 3, range(4, 12), [0, 15])
     _row_segment_check(img, 9, range(4, 12), [0, 15])
@@ -401,8 +441,9 @@ def test_restart_splits_line_strips_and_closes_line_loops(screen, ctx):
     loop_pts = [(1.5, 1.5), (7.5, 1.5), (1.5, 7.5), (9.5, 9.5), (14.5, 9.5), (14.5, 14.5)]
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertices(loop_pts, RED), stride=32)])
     idx = np.array([0, 1, 2, 9, 3, 4, 5], np.uint8)
-    ctx.draw_vbo(DrawInfo(mode=Prim.LINE_LOOP, index_size=1, index=idx, count=7, primitive_restart=True,
-                          restart_index=9))
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.LINE_LOOP, index_size=1, index=idx, count=7, primitive_restart=True, restart_index=9)
+    )
     img = read_rgba32f(screen, color)
     assert lit(img)[3:6, 1].all(), "the first loop did not close at the restart index"
     assert lit(img)[10:13, 14].all()
@@ -414,8 +455,7 @@ def test_restart_state_does_not_leak_into_later_draws(screen, ctx):
     verts = point_grid_vertices(16)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
     idx = np.array([0, 1, 2, 3], np.uint16)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, count=4, primitive_restart=True,
-                          restart_index=1))
+    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, count=4, primitive_restart=True, restart_index=1))
     zero_fill(screen, color)
     # Restart off now: index 1 draws; a non-indexed draw over vertex 0 draws it.
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, count=4))
@@ -438,12 +478,17 @@ def test_index_range_outside_the_buffer_is_an_error(screen, ctx):
 # Multi-draw
 # ---------------------------------------------------------------------------
 
+
 def test_multi_draw_non_indexed(screen, ctx):
     color = setup(ctx)
     verts = point_grid_vertices(64)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
-    draws = [DrawStartCountBias(start=0, count=3), DrawStartCountBias(start=20, count=2, index_bias=7),
-             DrawStartCountBias(start=40, count=0), DrawStartCountBias(start=50, count=4)]
+    draws = [
+        DrawStartCountBias(start=0, count=3),
+        DrawStartCountBias(start=20, count=2, index_bias=7),
+        DrawStartCountBias(start=40, count=0),
+        DrawStartCountBias(start=50, count=4),
+    ]
     before = screen.counters.draw_calls
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS), draws)
     assert screen.counters.draw_calls == before + 1
@@ -458,8 +503,11 @@ def test_multi_draw_indexed_each_with_its_bias(screen, ctx, user):
     verts = point_grid_vertices(128)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
     idx = np.array([1, 2, 3, 4, 5, 6, 7, 8], np.uint32)
-    draws = [DrawStartCountBias(start=0, count=2, index_bias=0), DrawStartCountBias(start=2, count=3, index_bias=30),
-             DrawStartCountBias(start=6, count=2, index_bias=100)]
+    draws = [
+        DrawStartCountBias(start=0, count=2, index_bias=0),
+        DrawStartCountBias(start=2, count=3, index_bias=30),
+        DrawStartCountBias(start=6, count=2, index_bias=100),
+    ]
     index = idx if user else _index_resource(screen, idx)
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=4, index=index), draws)
     fetched = [1, 2, 33, 34, 35, 107, 108]
@@ -484,11 +532,15 @@ DCL OUT[1], GENERIC[0]
 
 
 def _instanced_elements(color_divisor, offset_divisor):
-    return [VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT,
-                          instance_divisor=color_divisor),
-            VertexElement(src_offset=0, vertex_buffer_index=2, src_format=Format.R32G32B32A32_FLOAT,
-                          instance_divisor=offset_divisor)]
+    return [
+        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(
+            src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=color_divisor
+        ),
+        VertexElement(
+            src_offset=0, vertex_buffer_index=2, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=offset_divisor
+        ),
+    ]
 
 
 def _instance_data(n):
@@ -509,14 +561,19 @@ def test_instancing_divisors_and_start_instance(screen, ctx, start_instance, use
     base = vertices([(1.5, 0.5), (4.5, 0.5)], WHITE)[:, :4].copy()  # two vertices in row 0
     cols, offs = _instance_data(8)
     buf = (lambda a: a) if user else (lambda a: vertex_buffer(screen, a))
-    ctx.set_vertex_buffers([VertexBuffer(buffer=buf(base), stride=16), VertexBuffer(buffer=buf(cols), stride=16),
-                            VertexBuffer(buffer=buf(offs), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=buf(base), stride=16),
+            VertexBuffer(buffer=buf(cols), stride=16),
+            VertexBuffer(buffer=buf(offs), stride=16),
+        ]
+    )
     instances = 4
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=2, instance_count=instances, start_instance=start_instance))
     expected = np.zeros((SIZE, SIZE, 4), np.float32)
     for i in range(instances):
-        row = 2 * (start_instance + i)           # offsets: divisor 1
-        c = cols[start_instance + i // 2]        # colours: divisor 2
+        row = 2 * (start_instance + i)  # offsets: divisor 1
+        c = cols[start_instance + i // 2]  # colours: divisor 2
         expected[row, 1] = c
         expected[row, 4] = c
     assert np.array_equal(read_rgba32f(screen, color), expected)
@@ -527,9 +584,13 @@ def test_instanced_indexed_draw_with_start_instance_then_without(screen, ctx):
     color = setup(ctx, vs=INSTANCED_VS, elements=_instanced_elements(1, 1))
     base = vertices([(2.5, 0.5)], WHITE)[:, :4].copy()
     cols, offs = _instance_data(8)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, base), stride=16),
-                            VertexBuffer(buffer=vertex_buffer(screen, cols), stride=16),
-                            VertexBuffer(buffer=vertex_buffer(screen, offs), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=vertex_buffer(screen, base), stride=16),
+            VertexBuffer(buffer=vertex_buffer(screen, cols), stride=16),
+            VertexBuffer(buffer=vertex_buffer(screen, offs), stride=16),
+        ]
+    )
     idx = np.array([0], np.uint16)
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, count=1, instance_count=2, start_instance=5))
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, count=1, instance_count=1))
@@ -557,8 +618,11 @@ IMM[0] FLT32 {0.0, 0.125, 1.0, 0.0}
 
 def test_instanceid_counts_from_zero_whatever_start_instance(screen, ctx):
     """TGSI INSTANCEID does not include start_instance (docs/api.md "Instancing")."""
-    color = setup(ctx, vs=INSTANCEID_VS,
-                  elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)])
+    color = setup(
+        ctx,
+        vs=INSTANCEID_VS,
+        elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)],
+    )
     base = vertices([(3.5, 0.5)], WHITE)[:, :4].copy()
     ctx.set_vertex_buffers([VertexBuffer(buffer=base, stride=16)])
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1, instance_count=3, start_instance=7))
@@ -573,6 +637,7 @@ def test_instanceid_counts_from_zero_whatever_start_instance(screen, ctx):
 # ---------------------------------------------------------------------------
 # Vertex buffers: user memory, stride 0, buffer_offset
 # ---------------------------------------------------------------------------
+
 
 def test_user_vertex_buffers_are_copied_per_draw(screen, ctx):
     """Each draw reads the user memory as it is at that draw; reusing (and
@@ -613,8 +678,10 @@ def test_user_memory_across_ring_renewal(screen, ctx):
 def test_stride_zero_repeats_one_element(screen, ctx, user):
     """Stride 0: every vertex and every instance reads element 0, with and
     without start_instance."""
-    elements = [VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-                VertexElement(src_offset=16, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT)]
+    elements = [
+        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(src_offset=16, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT),
+    ]
     color = setup(ctx, elements=elements)
     pos = vertices([(1.5, 1.5), (5.5, 1.5), (9.5, 1.5)], WHITE)[:, :4].copy()
     const = np.array([[9, 9, 9, 9], [0.5, 0.25, 0.125, 1.0], [7, 7, 7, 7]], np.float32)  # element at 16 bytes
@@ -631,19 +698,25 @@ def test_stride_zero_per_instance_element_with_start_instance(screen, ctx):
     color = setup(ctx, vs=INSTANCED_VS, elements=_instanced_elements(1, 1))
     base = vertices([(6.5, 0.5)], WHITE)[:, :4].copy()
     cols, offs = _instance_data(8)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, base), stride=16),
-                            VertexBuffer(buffer=vertex_buffer(screen, cols), stride=0),
-                            VertexBuffer(buffer=vertex_buffer(screen, offs), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=vertex_buffer(screen, base), stride=16),
+            VertexBuffer(buffer=vertex_buffer(screen, cols), stride=0),
+            VertexBuffer(buffer=vertex_buffer(screen, offs), stride=16),
+        ]
+    )
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1, instance_count=3, start_instance=2))
     expected = np.zeros((SIZE, SIZE, 4), np.float32)
     for i in range(3):
-        expected[2 * (2 + i), 6] = cols[0]   # colours stride 0: element 0; offsets: start_instance + i
+        expected[2 * (2 + i), 6] = cols[0]  # colours stride 0: element 0; offsets: start_instance + i
     assert np.array_equal(read_rgba32f(screen, color), expected)
 
 
 def test_buffer_offset_and_src_offset_on_a_resource(screen, ctx):
-    elements = [VertexElement(src_offset=8, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-                VertexElement(src_offset=24, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)]
+    elements = [
+        VertexElement(src_offset=8, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(src_offset=24, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ]
     color = setup(ctx, elements=elements)
     verts = point_grid_vertices(32)
     data = np.zeros((32 + 3, 10), np.float32)  # 40-byte rows: 8 bytes junk, pos, colour
@@ -674,8 +747,11 @@ IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}
 
 
 def _drawid_setup(ctx):
-    return setup(ctx, vs=DRAWID_VS,
-                 elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)])
+    return setup(
+        ctx,
+        vs=DRAWID_VS,
+        elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)],
+    )
 
 
 def test_drawid_single_and_multi_draw(screen, ctx):
@@ -698,18 +774,24 @@ def test_drawid_single_and_multi_draw(screen, ctx):
 
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=0, count=2, drawid=3))
     mark(0, 3), mark(1, 3)
-    draws = [DrawStartCountBias(start=16, count=2), DrawStartCountBias(start=20, count=1),
-             DrawStartCountBias(start=24, count=1)]
+    draws = [
+        DrawStartCountBias(start=16, count=2),
+        DrawStartCountBias(start=20, count=1),
+        DrawStartCountBias(start=24, count=1),
+    ]
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, drawid=5, increment_draw_id=True), draws)
     for v, d in ((16, 5), (17, 5), (20, 6), (24, 7)):
         mark(v, d)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, drawid=2, increment_draw_id=False),
-                 [DrawStartCountBias(start=32, count=1), DrawStartCountBias(start=33, count=1)])
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.POINTS, drawid=2, increment_draw_id=False),
+        [DrawStartCountBias(start=32, count=1), DrawStartCountBias(start=33, count=1)],
+    )
     mark(32, 2), mark(33, 2)
     idx = np.array([0, 1, 2, 3], np.uint16)
-    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, drawid=1, increment_draw_id=True),
-                 [DrawStartCountBias(start=0, count=1, index_bias=40), DrawStartCountBias(start=2, count=2,
-                                                                                           index_bias=48)])
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.POINTS, index_size=2, index=idx, drawid=1, increment_draw_id=True),
+        [DrawStartCountBias(start=0, count=1, index_bias=40), DrawStartCountBias(start=2, count=2, index_bias=48)],
+    )
     for v, d in ((40, 1), (50, 2), (51, 2)):
         mark(v, d)
     assert np.array_equal(read_rgba32f(screen, color), expected)
@@ -770,8 +852,9 @@ def test_patches_with_tessellation(screen, ctx):
             ctx.draw_vbo(DrawInfo(mode=Prim.PATCHES, count=3))
         return
     color = setup(ctx)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertices([(1, 1), (9, 1), (1, 9), (15, 15), (7, 15), (15, 7)],
-                                                         RED), stride=32)])
+    ctx.set_vertex_buffers(
+        [VertexBuffer(buffer=vertices([(1, 1), (9, 1), (1, 9), (15, 15), (7, 15), (15, 7)], RED), stride=32)]
+    )
     with pytest.raises(InvalidArgumentError, match="tessellation evaluation"):
         ctx.draw_vbo(DrawInfo(mode=Prim.PATCHES, count=6))
     ctx.bind_tcs_state(ctx.create_tcs_state(ShaderState(tokens=PASS_TCS)))
@@ -787,6 +870,7 @@ def test_patches_with_tessellation(screen, ctx):
 # ---------------------------------------------------------------------------
 # What draw_vbo refuses, and the counters
 # ---------------------------------------------------------------------------
+
 
 def test_indirect_and_draw_auto_are_unsupported(screen, ctx):
     setup(ctx)
@@ -828,20 +912,26 @@ def test_two_contexts_drawing_in_turn(screen):
     a, b = screen.context_create(), screen.context_create()
     try:
         col_a = setup(a)
-        col_b = setup(b, vs=INSTANCEID_VS, elements=[VertexElement(src_offset=0, vertex_buffer_index=0,
-                                                                    src_format=Format.R32G32B32A32_FLOAT)])
+        col_b = setup(
+            b,
+            vs=INSTANCEID_VS,
+            elements=[VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)],
+        )
         verts = point_grid_vertices(64)
         a.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])
-        b.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, vertices([(5.5, 0.5)], WHITE)[:, :4].copy()),
-                                           stride=16)])
+        b.set_vertex_buffers(
+            [VertexBuffer(buffer=vertex_buffer(screen, vertices([(5.5, 0.5)], WHITE)[:, :4].copy()), stride=16)]
+        )
         idx_a = _index_resource(screen, np.array([1, 9, 3], np.uint16))
         idx_b = _index_resource(screen, np.array([0, 0], np.uint16))
-        a.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx_a, count=3, primitive_restart=True,
-                            restart_index=9))
+        a.draw_vbo(
+            DrawInfo(mode=Prim.POINTS, index_size=2, index=idx_a, count=3, primitive_restart=True, restart_index=9)
+        )
         b.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx_b, count=1))
         a.draw_vbo(DrawInfo(mode=Prim.POINTS, start=20, count=2))
-        a.draw_vbo(DrawInfo(mode=Prim.POINTS, index_size=2, index=idx_a, count=3, primitive_restart=True,
-                            restart_index=9))
+        a.draw_vbo(
+            DrawInfo(mode=Prim.POINTS, index_size=2, index=idx_a, count=3, primitive_restart=True, restart_index=9)
+        )
         b.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1, instance_count=2))
         assert np.array_equal(read_rgba32f(screen, col_a), points_image([1, 3, 20, 21], verts))
         expected_b = np.zeros((SIZE, SIZE, 4), np.float32)

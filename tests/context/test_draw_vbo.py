@@ -12,10 +12,12 @@ from .util import COLOR_FS, PASS_VS, read_rgba32f, render_target, vertex_buffer
 def _pipeline(ctx, stride=32):
     vs = ctx.create_vs_state(ShaderState(tokens=PASS_VS))
     fs = ctx.create_fs_state(ShaderState(tokens=COLOR_FS))
-    ve = ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-    ])
+    ve = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        ]
+    )
     ctx.bind_vs_state(vs)
     ctx.bind_fs_state(fs)
     ctx.bind_vertex_elements_state(ve)
@@ -41,8 +43,17 @@ def test_draw_vbo_window_coordinates_no_flip(screen, ctx):
     color, _ = render_target(ctx, 8, 8)
     _pipeline(ctx)
     red = [1.0, 0.0, 0.0, 1.0]
-    quad = np.array([[-1, -1, 0, 1] + red, [0, -1, 0, 1] + red, [-1, 0, 0, 1] + red,
-                     [0, -1, 0, 1] + red, [0, 0, 0, 1] + red, [-1, 0, 0, 1] + red], np.float32)
+    quad = np.array(
+        [
+            [-1, -1, 0, 1] + red,
+            [0, -1, 0, 1] + red,
+            [-1, 0, 0, 1] + red,
+            [0, -1, 0, 1] + red,
+            [0, 0, 0, 1] + red,
+            [-1, 0, 0, 1] + red,
+        ],
+        np.float32,
+    )
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32)])
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
     img = read_rgba32f(screen, color)
@@ -56,16 +67,30 @@ def test_draw_vbo_after_another_screens_host_was_current(screen, ctx, profile):
     fast path) right after the other screen's host was made current still
     lands in this context's framebuffer, and nothing lands in the other's:
     glpipe makes its own host current again first."""
-    from glpipe import Blend, BlendFactor, BlendState, Clear, RTBlendState
-
     from conftest import PROFILES, get_screen
+
+    from glpipe import Blend, BlendFactor, BlendState, Clear, RTBlendState
 
     color, _ = render_target(ctx, 8, 8)
     _pipeline(ctx)
     one = BlendFactor.ONE
-    ctx.bind_blend_state(ctx.create_blend_state(BlendState(rt=[RTBlendState(
-        blend_enable=True, rgb_func=Blend.ADD, alpha_func=Blend.ADD, rgb_src_factor=one, rgb_dst_factor=one,
-        alpha_src_factor=one, alpha_dst_factor=one)])))
+    ctx.bind_blend_state(
+        ctx.create_blend_state(
+            BlendState(
+                rt=[
+                    RTBlendState(
+                        blend_enable=True,
+                        rgb_func=Blend.ADD,
+                        alpha_func=Blend.ADD,
+                        rgb_src_factor=one,
+                        rgb_dst_factor=one,
+                        alpha_src_factor=one,
+                        alpha_dst_factor=one,
+                    )
+                ]
+            )
+        )
+    )
     rgba = [0.125, 0.25, 0.0625, 0.25]
     verts = np.array([[-1, -1, 0, 1] + rgba, [3, -1, 0, 1] + rgba, [-1, 3, 0, 1] + rgba], np.float32)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, verts), stride=32)])

@@ -10,8 +10,9 @@ from glpipe import Bind, Format, ResourceTemplate, Target
 
 
 def _buffer(screen, size=64):
-    return screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size,
-                                                   bind=Bind.VERTEX_BUFFER))
+    return screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.VERTEX_BUFFER)
+    )
 
 
 def test_epochs_are_per_screen(profile, screen):
@@ -36,8 +37,11 @@ def test_epochs_are_per_screen(profile, screen):
 def test_forgetting_texture_parameters_bumps_only_its_screen(screen):
     from glpipe.sampler_views import forget_texture_state
 
-    tex = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM,
-                                                  width0=4, height0=4, bind=Bind.SAMPLER_VIEW))
+    tex = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=4, height0=4, bind=Bind.SAMPLER_VIEW
+        )
+    )
     try:
         before = screen.epochs.texture_params
         tex._gl_params = (0, 0, (0, 1, 2, 3))

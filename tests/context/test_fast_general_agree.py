@@ -29,8 +29,8 @@ import pytest
 import glpipe
 from glpipe import (
     Bind,
-    BlendFactor,
     Blend,
+    BlendFactor,
     BlendState,
     Clear,
     ConstantBuffer,
@@ -82,8 +82,10 @@ def _screens():
 def pair(profile, _screens):
     """(normal screen, nofast screen) on ``profile``, made once per module."""
     if profile not in _screens:
-        _screens[profile] = (glpipe.create_screen(profile=profile, debug=""),
-                             glpipe.create_screen(profile=profile, debug="nofast"))
+        _screens[profile] = (
+            glpipe.create_screen(profile=profile, debug=""),
+            glpipe.create_screen(profile=profile, debug="nofast"),
+        )
     return _screens[profile]
 
 
@@ -132,11 +134,13 @@ def _agree(pair, scene, fast_draws_expected=True):
     if fast_draws_expected:
         assert fast.general < fast.draws, "the normal screen never took the fast path"
     assert len(fast.images) == len(general.images)
-    for i, (a, b) in enumerate(zip(fast.images, general.images)):
+    for i, (a, b) in enumerate(zip(fast.images, general.images, strict=True)):
         assert a.shape == b.shape
         diff = np.argwhere(a != b)
-        assert diff.size == 0, (f"readback {i}: fast and general paths differ at {len(diff)} values, first "
-                                f"{tuple(diff[0])}: fast {a[tuple(diff[0])]} general {b[tuple(diff[0])]}")
+        assert diff.size == 0, (
+            f"readback {i}: fast and general paths differ at {len(diff)} values, first "
+            f"{tuple(diff[0])}: fast {a[tuple(diff[0])]} general {b[tuple(diff[0])]}"
+        )
     assert any(np.any(img != 0) for img in fast.images), "the scene drew nothing"
     differ = {k: (fast.state[k], general.state[k]) for k in fast.state if fast.state[k] != general.state[k]}
     assert not differ, f"GL state after the scene differs (fast, general): {differ}"
@@ -160,9 +164,12 @@ def _vb(screen, rects):
 
 
 def _elements(ctx, color_offset=16):
-    return ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
-        VertexElement(src_offset=color_offset, vertex_buffer_index=0, src_format=F4)])
+    return ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
+            VertexElement(src_offset=color_offset, vertex_buffer_index=0, src_format=F4),
+        ]
+    )
 
 
 def _pipeline(ctx, fs_text=COLOR_FS):
@@ -225,16 +232,32 @@ def scene_blend(screen, ctx, new_context):
     _pipeline(ctx)
     ctx.set_vertex_buffers([VertexBuffer(buffer=_vb(screen, RECTS), stride=32)])
     ctx.clear(Clear.COLOR, None, (0.1, 0.2, 0.3, 0.4), 0.0, 0)
-    add = _blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.ONE, rgb_dst_factor=BlendFactor.ONE,
-                 alpha_src_factor=BlendFactor.ONE, alpha_dst_factor=BlendFactor.ONE)
-    over = _blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.SRC_ALPHA,
-                  rgb_dst_factor=BlendFactor.INV_SRC_ALPHA, alpha_src_factor=BlendFactor.ONE,
-                  alpha_dst_factor=BlendFactor.ZERO)
+    add = _blend(
+        ctx,
+        blend_enable=True,
+        rgb_src_factor=BlendFactor.ONE,
+        rgb_dst_factor=BlendFactor.ONE,
+        alpha_src_factor=BlendFactor.ONE,
+        alpha_dst_factor=BlendFactor.ONE,
+    )
+    over = _blend(
+        ctx,
+        blend_enable=True,
+        rgb_src_factor=BlendFactor.SRC_ALPHA,
+        rgb_dst_factor=BlendFactor.INV_SRC_ALPHA,
+        alpha_src_factor=BlendFactor.ONE,
+        alpha_dst_factor=BlendFactor.ZERO,
+    )
     red_only = _blend(ctx, colormask=Mask.R | Mask.A)
     minmax = _blend(ctx, blend_enable=True, rgb_func=Blend.MIN, alpha_func=Blend.MAX)
-    const = _blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.CONST_COLOR,
-                   rgb_dst_factor=BlendFactor.INV_CONST_COLOR, alpha_src_factor=BlendFactor.CONST_ALPHA,
-                   alpha_dst_factor=BlendFactor.ZERO)
+    const = _blend(
+        ctx,
+        blend_enable=True,
+        rgb_src_factor=BlendFactor.CONST_COLOR,
+        rgb_dst_factor=BlendFactor.INV_CONST_COLOR,
+        alpha_src_factor=BlendFactor.CONST_ALPHA,
+        alpha_dst_factor=BlendFactor.ZERO,
+    )
     out = []
     for i, cso in enumerate((None, add, over, red_only, minmax)):
         ctx.bind_blend_state(cso)
@@ -273,12 +296,16 @@ def scene_depth_stencil(screen, ctx, new_context):
     ctx.clear(Clear.COLOR | Clear.DEPTHSTENCIL, None, (0.0, 0.0, 0.0, 1.0), 1.0, 0)
     less = _dsa(ctx, depth=(Func.LESS, True))
     greater_ro = _dsa(ctx, depth=(Func.GREATER, False))
-    replace = _dsa(ctx, front=StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE,
-                                           valuemask=0xFF, writemask=0xFF))
-    equal = _dsa(ctx, depth=(Func.ALWAYS, False),
-                 front=StencilState(enabled=True, func=Func.EQUAL, valuemask=0xFF, writemask=0),
-                 back=StencilState(enabled=True, func=Func.NOTEQUAL, zpass_op=StencilOp.INCR,
-                                   valuemask=0x0F, writemask=0xFF))
+    replace = _dsa(
+        ctx,
+        front=StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0xFF),
+    )
+    equal = _dsa(
+        ctx,
+        depth=(Func.ALWAYS, False),
+        front=StencilState(enabled=True, func=Func.EQUAL, valuemask=0xFF, writemask=0),
+        back=StencilState(enabled=True, func=Func.NOTEQUAL, zpass_op=StencilOp.INCR, valuemask=0x0F, writemask=0xFF),
+    )
     out = []
     for i, cso in enumerate((less, greater_ro, less, None, less)):
         ctx.bind_depth_stencil_alpha_state(cso)
@@ -323,7 +350,7 @@ def scene_rasterizer(screen, ctx, new_context):
     ]
     dsa = _dsa(ctx, depth=(Func.LEQUAL, True))
     out = []
-    for rep in range(2):
+    for _rep in range(2):
         for i, cso in enumerate(states):
             ctx.bind_rasterizer_state(cso)
             if i == 5:
@@ -356,9 +383,12 @@ def scene_shaders_and_vertex_input(screen, ctx, new_context):
     color, _ = _target(screen, ctx)
     vs, fs, ve16 = _pipeline(ctx)
     half = ctx.create_fs_state(ShaderState(tokens=HALF_FS))
-    ve32 = ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
-        VertexElement(src_offset=32, vertex_buffer_index=0, src_format=F4)])
+    ve32 = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
+            VertexElement(src_offset=32, vertex_buffer_index=0, src_format=F4),
+        ]
+    )
     # (position, colour A, colour B): 48-byte vertices.
     rows = [v + [c * 0.5 for c in v[4:8]] for r in RECTS for v in r]
     wide = vertex_buffer(screen, np.array(rows, np.float32))
@@ -372,11 +402,13 @@ def scene_shaders_and_vertex_input(screen, ctx, new_context):
         _tris(ctx, i)
     out.append(_rgba(screen, color))
     ctx.bind_vertex_elements_state(ve16)
-    for buffers in ([VertexBuffer(buffer=narrow, stride=32)],
-                    [VertexBuffer(buffer=wide, stride=48)],
-                    [VertexBuffer(buffer=narrow, stride=32, buffer_offset=6 * 32)],
-                    [VertexBuffer(buffer=np.array(RECTS[4], np.float32), stride=32)],  # user memory
-                    [VertexBuffer(buffer=narrow, stride=32)]):
+    for buffers in (
+        [VertexBuffer(buffer=narrow, stride=32)],
+        [VertexBuffer(buffer=wide, stride=48)],
+        [VertexBuffer(buffer=narrow, stride=32, buffer_offset=6 * 32)],
+        [VertexBuffer(buffer=np.array(RECTS[4], np.float32), stride=32)],  # user memory
+        [VertexBuffer(buffer=narrow, stride=32)],
+    ):
         ctx.set_vertex_buffers(buffers)
         ctx.bind_vs_state(vs)  # redundant
         _tris(ctx, 0)
@@ -384,15 +416,24 @@ def scene_shaders_and_vertex_input(screen, ctx, new_context):
     # Indexed draws: a resource index buffer drawn twice, user indices, restart on and off.
     idx = np.array([0, 1, 2, 0xFFFF, 6, 7, 8, 12, 13, 14], np.uint16)
     ib = vertex_buffer(screen, idx, bind=Bind.INDEX_BUFFER)
-    strip = DrawInfo(mode=Prim.TRIANGLE_STRIP, index_size=2, index=ib, start=0, count=7,
-                     primitive_restart=True, restart_index=0xFFFF)
+    strip = DrawInfo(
+        mode=Prim.TRIANGLE_STRIP, index_size=2, index=ib, start=0, count=7, primitive_restart=True, restart_index=0xFFFF
+    )
     tris = DrawInfo(mode=Prim.TRIANGLES, index_size=2, index=ib, start=4, count=6)
     ctx.draw_vbo(strip)
     ctx.draw_vbo(tris)
     ctx.draw_vbo(tris)
     _tris(ctx, 3)  # non-indexed after restart was left on
-    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, index_size=1, index=np.array([18, 19, 20], np.uint8),
-                          has_user_indices=True, start=0, count=3))
+    ctx.draw_vbo(
+        DrawInfo(
+            mode=Prim.TRIANGLES,
+            index_size=1,
+            index=np.array([18, 19, 20], np.uint8),
+            has_user_indices=True,
+            start=0,
+            count=3,
+        )
+    )
     ctx.draw_vbo(_info(Prim.QUADS, 24, 4))  # index translation
     out.append(_rgba(screen, color))
     return out
@@ -403,12 +444,19 @@ def scene_instancing(screen, ctx, new_context):
     vs, fs, _ = _pipeline(ctx)
     pos = np.array([v[:4] for v in RECTS[0]], np.float32)
     colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]], np.float32)
-    ve = ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
-        VertexElement(src_offset=0, vertex_buffer_index=1, src_format=F4, instance_divisor=1)])
+    ve = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=F4),
+            VertexElement(src_offset=0, vertex_buffer_index=1, src_format=F4, instance_divisor=1),
+        ]
+    )
     ctx.bind_vertex_elements_state(ve)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, pos), stride=16),
-                            VertexBuffer(buffer=vertex_buffer(screen, colors), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=vertex_buffer(screen, pos), stride=16),
+            VertexBuffer(buffer=vertex_buffer(screen, colors), stride=16),
+        ]
+    )
     ctx.clear(Clear.COLOR, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
     out = []
     for start_instance in (0, 2, 1, 0):
@@ -427,9 +475,17 @@ def scene_sampler_views(screen, ctx, new_context):
     upload(screen, t2, 0, texel_grid(4, 4, scale=0.0625)[::-1].copy())
     v1 = ctx.create_sampler_view(t1, SamplerViewTemplate(format=F4, target=Target.TEXTURE_2D))
     v2 = ctx.create_sampler_view(t2, SamplerViewTemplate(format=F4, target=Target.TEXTURE_2D))
-    v1_swz = ctx.create_sampler_view(t1, SamplerViewTemplate(
-        format=F4, target=Target.TEXTURE_2D, swizzle_r=Swizzle.Z, swizzle_g=Swizzle.ONE,
-        swizzle_b=Swizzle.X, swizzle_a=Swizzle.ZERO))
+    v1_swz = ctx.create_sampler_view(
+        t1,
+        SamplerViewTemplate(
+            format=F4,
+            target=Target.TEXTURE_2D,
+            swizzle_r=Swizzle.Z,
+            swizzle_g=Swizzle.ONE,
+            swizzle_b=Swizzle.X,
+            swizzle_a=Swizzle.ZERO,
+        ),
+    )
     s_clamp = ctx.create_sampler_state(nearest())
     s_repeat = ctx.create_sampler_state(nearest(wrap_s=glpipe.TexWrap.REPEAT, wrap_t=glpipe.TexWrap.REPEAT))
     # Texture coordinates in the colour slot: 0..1.5 across the target.
@@ -441,8 +497,15 @@ def scene_sampler_views(screen, ctx, new_context):
     ctx.clear(Clear.COLOR, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [s_clamp])
     out = []
-    sequence = ((v1, s_clamp), (v2, s_clamp), (v1_swz, s_repeat), (v1, s_repeat), (v1_swz, s_clamp),
-                (v2, s_repeat), (v1, s_clamp))
+    sequence = (
+        (v1, s_clamp),
+        (v2, s_clamp),
+        (v1_swz, s_repeat),
+        (v1, s_repeat),
+        (v1_swz, s_clamp),
+        (v2, s_repeat),
+        (v1, s_clamp),
+    )
     for i, (view, samp) in enumerate(sequence):
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])  # redundant
@@ -478,7 +541,7 @@ def scene_constant_buffers(screen, ctx, new_context):
     align = max(int(screen.profile.limit("GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT")), 16)
     data = np.zeros((align // 4) * 2 + 8, np.float32)
     data[0:8] = [0.125, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]
-    data[align // 4:align // 4 + 8] = [0.0, 0.25, 0.0, 0.5, 0.5, 2.0, 0.5, 1.0]
+    data[align // 4 : align // 4 + 8] = [0.0, 0.25, 0.0, 0.5, 0.5, 2.0, 0.5, 1.0]
     res = vertex_buffer(screen, data, bind=Bind.CONSTANT_BUFFER)
     ctx.clear(Clear.COLOR, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
     a = ConstantBuffer(buffer=res, buffer_offset=0, buffer_size=32)
@@ -501,9 +564,14 @@ def scene_framebuffers(screen, ctx, new_context):
     x = texture(screen, Format.B5G6R5_UNORM, W, H, RT)
     zs = texture(screen, Format.Z24_UNORM_S8_UINT, W, H, Bind.DEPTH_STENCIL)
     # DST_ALPHA reads 1 on a format without alpha (blend fixups depend on the formats).
-    dst_alpha = _blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.DST_ALPHA,
-                       rgb_dst_factor=BlendFactor.INV_DST_ALPHA, alpha_src_factor=BlendFactor.ONE,
-                       alpha_dst_factor=BlendFactor.ZERO)
+    dst_alpha = _blend(
+        ctx,
+        blend_enable=True,
+        rgb_src_factor=BlendFactor.DST_ALPHA,
+        rgb_dst_factor=BlendFactor.INV_DST_ALPHA,
+        alpha_src_factor=BlendFactor.ONE,
+        alpha_dst_factor=BlendFactor.ZERO,
+    )
     ctx.bind_blend_state(dst_alpha)
     ctx.bind_depth_stencil_alpha_state(_dsa(ctx, depth=(Func.LESS, True)))
     for target in (a, b, x):
@@ -574,8 +642,7 @@ def scene_destroy_and_recreate(screen, ctx, new_context):
     _tris(ctx, 0)
     # Equal state objects made again after the old ones were deleted.
     ctx.delete_blend_state(add)
-    ctx.bind_blend_state(_blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.ONE,
-                                rgb_dst_factor=BlendFactor.ONE))
+    ctx.bind_blend_state(_blend(ctx, blend_enable=True, rgb_src_factor=BlendFactor.ONE, rgb_dst_factor=BlendFactor.ONE))
     ctx.bind_vertex_elements_state(None)
     ctx.delete_vertex_elements_state(ve)
     ctx.bind_vertex_elements_state(_elements(ctx))
@@ -595,9 +662,18 @@ def scene_destroy_and_recreate(screen, ctx, new_context):
     return out
 
 
-SCENES = [scene_blend, scene_depth_stencil, scene_rasterizer, scene_shaders_and_vertex_input, scene_instancing,
-          scene_sampler_views, scene_constant_buffers, scene_framebuffers, scene_two_contexts,
-          scene_destroy_and_recreate]
+SCENES = [
+    scene_blend,
+    scene_depth_stencil,
+    scene_rasterizer,
+    scene_shaders_and_vertex_input,
+    scene_instancing,
+    scene_sampler_views,
+    scene_constant_buffers,
+    scene_framebuffers,
+    scene_two_contexts,
+    scene_destroy_and_recreate,
+]
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.__name__[6:] for s in SCENES])
@@ -661,15 +737,16 @@ def test_context_debug_argument_overrides_the_screen(pair):
 
     normal = _Run(fast_screen, scene_two_contexts)
     both = _Run(fast_screen, mixed)
-    for a, b in zip(normal.images, both.images):
+    for a, b in zip(normal.images, both.images, strict=True):
         np.testing.assert_array_equal(a, b)
     assert normal.state == both.state
 
 
 def test_info_lists_the_debug_flags():
     """``python -m glpipe info`` reports GLPIPE_DEBUG's flags and which are on."""
-    from glpipe.__main__ import _print_text, collect
     import io
+
+    from glpipe.__main__ import _print_text, collect
 
     data = collect(None)
     assert set(data["debug"]["flags"]) == {"nofast"}
@@ -696,8 +773,9 @@ def _bind_kind(screen, ctx, kind):
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [ctx.create_sampler_state(nearest())])
         return tex
     if kind == "constant_buffer":
-        res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=64,
-                                                      bind=Bind.CONSTANT_BUFFER))
+        res = screen.resource_create(
+            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=64, bind=Bind.CONSTANT_BUFFER)
+        )
         ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=res, buffer_size=32))
         return res
     return {"vertex_buffer": vb, "color_buffer": color, "zs_buffer": zs}[kind]

@@ -51,6 +51,7 @@ ADD = ADD_BLEND  # (short names: used throughout)
 # The reference: GL's triangle assembly, facing, runs
 # ---------------------------------------------------------------------------
 
+
 def ref_triangles(prim, n, first=False):
     """Vertex positions (0..n-1 in the draw) of each triangle GL assembles
     from ``n`` vertices of ``prim``, in order, listed with GL's winding and
@@ -119,6 +120,7 @@ def mesh(seed, n):
 # ---------------------------------------------------------------------------
 # Drawing helpers
 # ---------------------------------------------------------------------------
+
 
 def setup(ctx, blend=True, vs=PASS_VS, elements=POS_COLOR, fs=FLAT_FS):
     color, _ = render_target(ctx, SIZE, SIZE)
@@ -223,7 +225,10 @@ def grid_mesh(flip_every=3):
     for cy in range(5):
         for cx in range(5):
             x0, y0 = 1.25 + 6 * cx, 1.25 + 6 * cy
-            for tri in (((x0, y0), (x0 + 5, y0), (x0, y0 + 5)), ((x0 + 5, y0 + 0.5), (x0 + 5, y0 + 5), (x0 + 0.5, y0 + 5))):
+            for tri in (
+                ((x0, y0), (x0 + 5, y0), (x0, y0 + 5)),
+                ((x0 + 5, y0 + 0.5), (x0 + 5, y0 + 5), (x0 + 0.5, y0 + 5)),
+            ):
                 pts += list(tri[::-1] if flip_every and k % flip_every == 0 else tri)
                 k += 1
     return pts
@@ -233,14 +238,14 @@ def grid_mesh(flip_every=3):
 # Triangles of mixed facing
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("front_ccw", [True, False], ids=["ccw", "cw"])
 @pytest.mark.parametrize("front, back", PAIRS, ids=PAIR_IDS)
 def test_mixed_mesh_each_face_in_its_mode(ctx, front, back, front_ccw):
     color = setup(ctx)
     pts = grid_mesh()
     verts = vertices(pts, colours(len(pts)), SIZE)
-    got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLES, front, back,
-                                          {"front_ccw": front_ccw})
+    got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLES, front, back, {"front_ccw": front_ccw})
     assert any(faces) and not all(faces)
     assert got.any()
     np.testing.assert_array_equal(got, want)
@@ -262,10 +267,20 @@ def test_primitive_order_is_kept(ctx):
     """No blending, overlapping triangles: the last one drawn wins, so the
     runs must go in primitive order (two passes by facing would not)."""
     color = setup(ctx, blend=False)
-    pts = [(2, 2), (28, 2), (2, 28),      # det > 0: front (front_ccw False), filled
-           (4, 4), (4, 26), (26, 4),      # det < 0: back, lines
-           (3, 3), (20, 3), (3, 20),      # front again, on top of the lines
-           (2, 10), (2, 14), (30, 12)]    # back
+    pts = [
+        (2, 2),
+        (28, 2),
+        (2, 28),  # det > 0: front (front_ccw False), filled
+        (4, 4),
+        (4, 26),
+        (26, 4),  # det < 0: back, lines
+        (3, 3),
+        (20, 3),
+        (3, 20),  # front again, on top of the lines
+        (2, 10),
+        (2, 14),
+        (30, 12),
+    ]  # back
     cols = [(0.25, 0, 0, 1)] * 3 + [(0, 0.5, 0, 1)] * 3 + [(0, 0, 0.75, 1)] * 3 + [(0.5, 0.5, 0, 1)] * 3
     verts = vertices(pts, cols, SIZE)
     got, want, faces = split_and_expected(ctx, color, verts, pts, Prim.TRIANGLES, FILL, LINE, {"front_ccw": False})
@@ -280,8 +295,15 @@ def test_primitive_order_is_kept(ctx):
 # Strips, fans, adjacency, quads, polygons
 # ---------------------------------------------------------------------------
 
-SHAPES = [Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.QUADS, Prim.QUAD_STRIP, Prim.POLYGON,
-          Prim.TRIANGLES_ADJACENCY, Prim.TRIANGLE_STRIP_ADJACENCY]
+SHAPES = [
+    Prim.TRIANGLE_STRIP,
+    Prim.TRIANGLE_FAN,
+    Prim.QUADS,
+    Prim.QUAD_STRIP,
+    Prim.POLYGON,
+    Prim.TRIANGLES_ADJACENCY,
+    Prim.TRIANGLE_STRIP_ADJACENCY,
+]
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
@@ -297,8 +319,14 @@ def test_reference_decomposition_is_the_hosts(ctx, prim, first):
     rast(ctx, LINE, LINE, flatshade_first=first)
     ctx.draw_vbo(DrawInfo(mode=prim, count=len(verts)))
     native = image(ctx, color)
-    draw_expected(ctx, [(True, ref_triangles(prim, len(pts), first))], LINE, LINE, {"flatshade_first": first},
-                  boundary=(verts, boundary_pairs(prim, len(pts))))
+    draw_expected(
+        ctx,
+        [(True, ref_triangles(prim, len(pts), first))],
+        LINE,
+        LINE,
+        {"flatshade_first": first},
+        boundary=(verts, boundary_pairs(prim, len(pts))),
+    )
     np.testing.assert_array_equal(image(ctx, color), native)
 
 
@@ -332,8 +360,12 @@ def test_fan_with_alternating_winding(ctx):
 # Indexed draws, restart, multi-draw, instancing
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("prim", [Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.TRIANGLES, Prim.QUADS, Prim.POLYGON],
-                         ids=lambda p: p.name.lower())
+
+@pytest.mark.parametrize(
+    "prim",
+    [Prim.TRIANGLE_STRIP, Prim.TRIANGLE_FAN, Prim.TRIANGLES, Prim.QUADS, Prim.POLYGON],
+    ids=lambda p: p.name.lower(),
+)
 @pytest.mark.parametrize("resource", [False, True], ids=["user-indices", "index-buffer"])
 @pytest.mark.parametrize("size", [2, 4])
 def test_indexed_with_restart_and_bias(ctx, resource, size, prim):
@@ -350,8 +382,17 @@ def test_indexed_with_restart_and_bias(ctx, resource, size, prim):
     index = vertex_buffer(ctx.screen, arr) if resource else arr
     ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
     rast(ctx, LINE, FILL)
-    ctx.draw_vbo(DrawInfo(mode=prim, index_size=size, index=index, count=len(idx), index_bias=bias,
-                          primitive_restart=True, restart_index=marker))
+    ctx.draw_vbo(
+        DrawInfo(
+            mode=prim,
+            index_size=size,
+            index=index,
+            count=len(idx),
+            index_bias=bias,
+            primitive_restart=True,
+            restart_index=marker,
+        )
+    )
     got = image(ctx, color)
     runs, pairs = [], set()
     for strip in ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9, 10], [11, 12]):
@@ -404,19 +445,25 @@ DCL TEMP[0]
 @pytest.mark.parametrize("divisor, start_instance", [(1, 0), (1, 2), (2, 1)])
 def test_instances_with_different_facing(ctx, divisor, start_instance):
     """Odd per-instance elements mirror x: those instances' facings are inverted."""
-    elements = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT,
-                                          instance_divisor=divisor),)
+    elements = POS_COLOR + (
+        VertexElement(
+            src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=divisor
+        ),
+    )
     color = setup(ctx, vs=INSTANCE_VS, elements=elements)
     pts = [(3, 3), (13, 3), (3, 13), (4, 20), (14, 20), (9, 29), (2, 15), (12, 17), (6, 11)]
     verts = vertices(pts, colours(len(pts)), SIZE)
-    per_instance = np.array([[1, 0, 0, 0], [-1, 0, 0.05, 0], [1, 1.0, 0, 0], [-1, 0.5, 0.1, 0],
-                             [1, 0.6, 0.02, 0], [-1, 0.9, 0, 0]], np.float32)
+    per_instance = np.array(
+        [[1, 0, 0, 0], [-1, 0, 0.05, 0], [1, 1.0, 0, 0], [-1, 0.5, 0.1, 0], [1, 0.6, 0.02, 0], [-1, 0.9, 0, 0]],
+        np.float32,
+    )
     instances = 4
     buffers = [VertexBuffer(buffer=verts, stride=32), VertexBuffer(buffer=per_instance, stride=16)]
     ctx.set_vertex_buffers(buffers)
     rast(ctx, FILL, LINE)
-    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=len(verts), instance_count=instances,
-                          start_instance=start_instance))
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.TRIANGLES, count=len(verts), instance_count=instances, start_instance=start_instance)
+    )
     got = image(ctx, color)
     base = ref_triangles(Prim.TRIANGLES, len(pts))
     kinds = set()
@@ -426,8 +473,14 @@ def test_instances_with_different_facing(ctx, divisor, start_instance):
         faces = facing(window, base)
         kinds.add(tuple(faces))
         ctx.set_vertex_buffers(buffers)
-        draw_expected(ctx, [(f, [base[i] for i in ks]) for f, ks in ref_runs(faces)], FILL, LINE, {},
-                      start_instance=start_instance + k // divisor)
+        draw_expected(
+            ctx,
+            [(f, [base[i] for i in ks]) for f, ks in ref_runs(faces)],
+            FILL,
+            LINE,
+            {},
+            start_instance=start_instance + k // divisor,
+        )
     assert len(kinds) == 2
     np.testing.assert_array_equal(got, image(ctx, color))
 
@@ -467,6 +520,7 @@ def test_resource_vertex_buffer(screen, ctx):
 # Window transform: facing in Gallium's window coordinates
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bottom_edge_rule", [False, True], ids=["top-edge", "bottom-edge"])
 @pytest.mark.parametrize("y_scale", [1.0, -1.0], ids=["y-up", "y-flipped"])
 def test_facing_after_the_viewport(profile, ctx, y_scale, bottom_edge_rule):
@@ -477,8 +531,9 @@ def test_facing_after_the_viewport(profile, ctx, y_scale, bottom_edge_rule):
             rast(ctx, FILL, LINE, bottom_edge_rule=True)
         return
     color = setup(ctx)
-    ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, y_scale * SIZE / 2, 0.5),
-                                              translate=(SIZE / 2, SIZE / 2, 0.5))])
+    ctx.set_viewport_states(
+        0, [ViewportState(scale=(SIZE / 2, y_scale * SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))]
+    )
     pts = mesh(11, 12)
     verts = vertices(pts, colours(len(pts)), SIZE)  # NDC = window / 16 - 1 under the y-up viewport
     window = [(x, SIZE / 2 + y_scale * (y - SIZE / 2)) for x, y in pts]
@@ -500,21 +555,29 @@ def test_facing_after_the_viewport(profile, ctx, y_scale, bottom_edge_rule):
 STIPPLE = PolyStipple(stipple=tuple(0x33333333 if r % 4 < 2 else 0xCCCCCCCC for r in range(32)))
 
 
-@pytest.mark.parametrize("front, back, fields", [
-    (FILL, LINE, {"poly_stipple_enable": True}),
-    (POINT, FILL, {"poly_stipple_enable": True}),
-    (POINT, LINE, {"point_smooth": True, "point_size": 3.0}),
-    (FILL, POINT, {"point_quad_rasterization": True, "sprite_coord_enable": 1, "point_size": 4.0}),
-], ids=["stipple-fill-line", "stipple-point-fill", "smooth-points", "sprite-points"])
+@pytest.mark.parametrize(
+    "front, back, fields",
+    [
+        (FILL, LINE, {"poly_stipple_enable": True}),
+        (POINT, FILL, {"poly_stipple_enable": True}),
+        (POINT, LINE, {"point_smooth": True, "point_size": 3.0}),
+        (FILL, POINT, {"point_quad_rasterization": True, "sprite_coord_enable": 1, "point_size": 4.0}),
+    ],
+    ids=["stipple-fill-line", "stipple-point-fill", "smooth-points", "sprite-points"],
+)
 def test_class_sensitive_fields_follow_each_runs_mode(ctx, front, back, fields):
     """Polygon stipple reaches the FILL runs only, round points and sprite
     coordinates the POINT runs only (docs/rasterizer.md "Primitive class")."""
-    fs = FLAT_FS if "sprite_coord_enable" not in fields else """FRAG
+    fs = (
+        FLAT_FS
+        if "sprite_coord_enable" not in fields
+        else """FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
 DCL OUT[0], COLOR
   0: MOV OUT[0], IN[0]
   1: END
 """
+    )
     color = setup(ctx, fs=fs)
     ctx.set_polygon_stipple(STIPPLE)
     pts = grid_mesh()
@@ -528,23 +591,38 @@ def _depth_setup(ctx):
     from glpipe import Bind, ResourceTemplate, Target, FramebufferState
 
     color = setup(ctx)
-    zs = ctx.screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=Format.Z32_FLOAT, width0=SIZE,
-                                                     height0=SIZE, bind=Bind.DEPTH_STENCIL))
+    zs = ctx.screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D, format=Format.Z32_FLOAT, width0=SIZE, height0=SIZE, bind=Bind.DEPTH_STENCIL
+        )
+    )
     cbuf = ctx.create_surface(color, SurfaceTemplate(format=Format.R32G32B32A32_FLOAT))
     zsurf = ctx.create_surface(zs, SurfaceTemplate(format=Format.Z32_FLOAT))
     ctx.set_framebuffer_state(FramebufferState(width=SIZE, height=SIZE, cbufs=(cbuf,), zsbuf=zsurf))
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)
+        )
+    )
     return color, zs
 
 
-@pytest.mark.parametrize("fields", [
-    {"offset_line": True, "offset_units": 64.0, "offset_scale": 1.0},
-    {"offset_tri": True, "offset_units": 64.0},
-    {"offset_tri": True, "offset_point": True, "offset_units": 0.125, "offset_units_unscaled": True},
-    {"offset_line": True, "offset_units": 0.25, "offset_scale": 0.0, "offset_units_unscaled": True,
-     "offset_clamp": 0.1},
-], ids=["line-scaled", "tri-scaled", "tri-point-unscaled", "line-unscaled-clamped"])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"offset_line": True, "offset_units": 64.0, "offset_scale": 1.0},
+        {"offset_tri": True, "offset_units": 64.0},
+        {"offset_tri": True, "offset_point": True, "offset_units": 0.125, "offset_units_unscaled": True},
+        {
+            "offset_line": True,
+            "offset_units": 0.25,
+            "offset_scale": 0.0,
+            "offset_units_unscaled": True,
+            "offset_clamp": 0.1,
+        },
+    ],
+    ids=["line-scaled", "tri-scaled", "tri-point-unscaled", "line-unscaled-clamped"],
+)
 def test_polygon_offset_by_each_runs_mode(ctx, fields):
     """offset_tri / offset_line / offset_point apply to the runs drawn in
     that mode only (the depth buffer shows it)."""
@@ -702,7 +780,8 @@ def test_refused_instanced_with_instance_id(ctx):
 def test_refused_instanced_with_mixed_divisors(ctx):
     elements = POS_COLOR[:1] + (
         VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=1),
-        VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=2))
+        VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=2),
+    )
     vs = PASS_VS.replace("DCL IN[1]\n", "DCL IN[1]\nDCL IN[2]\n")
     setup(ctx, vs=vs, elements=elements)
     rast(ctx, FILL, LINE)
@@ -719,13 +798,29 @@ def test_refused_offset_clamp_with_slope_on_a_line_face(ctx):
     cannot for a line-filled face with a slope term: refused at create, as
     for one fill mode (docs/rasterizer.md "Unscaled polygon offset units")."""
     with pytest.raises(UnsupportedError, match="offset_units_unscaled"):
-        ctx.create_rasterizer_state(RasterizerState(
-            fill_front=FILL, fill_back=LINE, offset_line=True, offset_units=1.0, offset_scale=1.0,
-            offset_clamp=0.5, offset_units_unscaled=True))
+        ctx.create_rasterizer_state(
+            RasterizerState(
+                fill_front=FILL,
+                fill_back=LINE,
+                offset_line=True,
+                offset_units=1.0,
+                offset_scale=1.0,
+                offset_clamp=0.5,
+                offset_units_unscaled=True,
+            )
+        )
     # The same on the FILL face only: accepted.
-    ctx.create_rasterizer_state(RasterizerState(
-        fill_front=FILL, fill_back=LINE, offset_tri=True, offset_units=1.0, offset_scale=1.0, offset_clamp=0.5,
-        offset_units_unscaled=True))
+    ctx.create_rasterizer_state(
+        RasterizerState(
+            fill_front=FILL,
+            fill_back=LINE,
+            offset_tri=True,
+            offset_units=1.0,
+            offset_scale=1.0,
+            offset_clamp=0.5,
+            offset_units_unscaled=True,
+        )
+    )
 
 
 def test_refused_with_a_tes_making_triangles(profile, ctx):
@@ -744,6 +839,7 @@ def test_refused_with_a_tes_making_triangles(profile, ctx):
 # ---------------------------------------------------------------------------
 # Other vertex stages' conventions
 # ---------------------------------------------------------------------------
+
 
 def test_window_space_positions(ctx):
     """A VS_WINDOW_SPACE_POSITION VS: facing from the window positions it writes."""

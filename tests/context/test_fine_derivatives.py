@@ -62,8 +62,11 @@ def test_fact_probed_at_screen_creation(screen):
 
 def test_refused_without_fine_plain_derivatives():
     """A GLSL 330 host whose dFdx is not known to be fine: an honest refusal naming both ways out."""
-    with pytest.raises(UnsupportedError, match=r"DDX_FINE needs GLSL 450 or GL_ARB_derivative_control.*"
-                                               r"fine_plain_derivatives"):
+    with pytest.raises(
+        UnsupportedError,
+        match=r"DDX_FINE needs GLSL 450 or GL_ARB_derivative_control.*"
+        r"fine_plain_derivatives",
+    ):
         to_glsl(XY_FS, glsl_version=330)
     src = to_glsl(XY_FS, glsl_version=330, host_facts=frozenset({"fine_plain_derivatives"})).source
     assert "dFdx(" in src and "Fine" not in src and "#extension" not in src
@@ -111,8 +114,7 @@ def _corpus_draw(ctx):
         c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=cbuf, buffer_size=16))
 
     elements = [VertexElement(src_offset=16 * k, src_format=Format.R32G32B32A32_FLOAT) for k in range(3)]
-    return draw(ctx, _corpus_fs(), width=16, height=16, vs=CORPUS_VS, verts=verts, elements=elements,
-                before=before)
+    return draw(ctx, _corpus_fs(), width=16, height=16, vs=CORPUS_VS, verts=verts, elements=elements, before=before)
 
 
 def test_corpus_derivatives_gl33_equal_native(screen, ctx):

@@ -26,10 +26,12 @@ from .util_transfer import raw_read_level, texture
 
 
 def _cleared_target(ctx, color=(0.2, 0.4, 0.6, 0.8)):
-    res = texture(ctx.screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16,
-                  bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
-    ctx.set_framebuffer_state(FramebufferState(width=16, height=16,
-                                               cbufs=(ctx.create_surface(res, SurfaceTemplate(format=res.format)),)))
+    res = texture(
+        ctx.screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16, bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW
+    )
+    ctx.set_framebuffer_state(
+        FramebufferState(width=16, height=16, cbufs=(ctx.create_surface(res, SurfaceTemplate(format=res.format)),))
+    )
     ctx.clear(Clear.COLOR0, None, color, 0.0, 0)
     return res
 
@@ -69,8 +71,17 @@ def test_finite_timeout(screen, ctx):
     assert screen.fence_finish(ctx, fence, 5_000_000_000) is True
 
 
-@pytest.mark.parametrize("flags", [Flush.DEFERRED, Flush.END_OF_FRAME, Flush.ASYNC | Flush.HINT_FINISH,
-                                   Flush.DEFERRED | Flush.TOP_OF_PIPE, Flush.BOTTOM_OF_PIPE, Flush.FENCE_FD])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        Flush.DEFERRED,
+        Flush.END_OF_FRAME,
+        Flush.ASYNC | Flush.HINT_FINISH,
+        Flush.DEFERRED | Flush.TOP_OF_PIPE,
+        Flush.BOTTOM_OF_PIPE,
+        Flush.FENCE_FD,
+    ],
+)
 def test_flush_flags_give_fences_that_finish(screen, ctx, flags):
     """A DEFERRED fence is still valid: fence_finish flushes before waiting."""
     _cleared_target(ctx)

@@ -33,11 +33,10 @@ from .util import PASS_VS, triangle_gs
 from .util_draw import FLAT_FS, POS_COLOR, SIZE, lit, setup
 from .util_raster import WHITE, clear_depth, depth_target, draw_image, rast, read_depth
 
-
 # A pass-through GS: the variant passes then run before each EmitVertex.
 GS_PASS = triangle_gs("TRIANGLE_STRIP", (0, 1, 2))
 
-FULL = ((SIZE / 2, SIZE / 2), (SIZE / 2, SIZE / 2))     # (scale xy, translate xy) of the whole target
+FULL = ((SIZE / 2, SIZE / 2), (SIZE / 2, SIZE / 2))  # (scale xy, translate xy) of the whole target
 
 
 def clip_rows(window_pts, z_ndc, w, scale, translate, color=WHITE) -> np.ndarray:
@@ -88,7 +87,7 @@ def coverage(tri, offset: float, size: int = SIZE) -> np.ndarray:
 DEPTH_TRI = ((1.0, 1.0), (15.0, 3.0), (4.0, 15.0))
 DEPTH_Z = (-0.7, 0.6, 1.8)
 DEPTH_W = (1.0, 2.0, 0.5)
-VP_Z = (0.4, 0.5)          # scale z, translate z: depth range [0.5, 0.9] halfz, [0.1, 0.9] otherwise
+VP_Z = (0.4, 0.5)  # scale z, translate z: depth range [0.5, 0.9] halfz, [0.1, 0.9] otherwise
 CLEARED = 0.123
 
 
@@ -97,11 +96,11 @@ def expected_depth(halfz: bool, clip: bool, margin: float = 0.02):
     from an edge or a clip line to be certain, and their depth."""
     ys, xs = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
     edges = edge_values(DEPTH_TRI, xs, ys)
-    dist = np.stack([e / length for e, _n, length in edges])     # pixels, positive inside
-    area = sum(e for e, _n, _l in edges)                           # twice the area, the same everywhere
+    dist = np.stack([e / length for e, _n, length in edges])  # pixels, positive inside
+    area = sum(e for e, _n, _l in edges)  # twice the area, the same everywhere
     # Barycentric weight of vertex k is the edge value opposite it over the area.
     lam = [edges[1][0] / area, edges[2][0] / area, edges[0][0] / area]
-    z_ndc = sum(weight * z for weight, z in zip(lam, DEPTH_Z))
+    z_ndc = sum(weight * z for weight, z in zip(lam, DEPTH_Z, strict=True))
     lo = 0.0 if halfz else -1.0
     sz, tz = VP_Z
     inside = dist.min(axis=0) > 0
@@ -118,13 +117,14 @@ def expected_depth(halfz: bool, clip: bool, margin: float = 0.02):
     return drawn, sure, depth
 
 
-@pytest.mark.parametrize("halfz, clip", [(True, True), (True, False), (False, True)],
-                         ids=["halfz", "halfz-depth_clamp", "minus_one_to_one"])
+@pytest.mark.parametrize(
+    "halfz, clip", [(True, True), (True, False), (False, True)], ids=["halfz", "halfz-depth_clamp", "minus_one_to_one"]
+)
 @pytest.mark.parametrize("last", ["vs", "gs"])
 def test_clip_halfz_depth_and_clipping(screen, ctx, halfz, clip, last):
     assert screen.caps.param[Cap.CLIP_HALFZ] == 1
-    setup(ctx)                       # shaders and a plain rasterizer
-    color, zs = depth_target(ctx)    # colour + D32F, depth test ALWAYS with writes
+    setup(ctx)  # shaders and a plain rasterizer
+    color, zs = depth_target(ctx)  # colour + D32F, depth test ALWAYS with writes
     if last == "gs":
         ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=GS_PASS)))
     (sx, sy), (tx, ty) = FULL
@@ -157,7 +157,7 @@ def test_clip_halfz_clips_exactly_zero_to_w(screen, ctx):
         img = draw_image(ctx, color, clip_rows(quad, z, 2.0, (sx, sy), (tx, ty)), Prim.TRIANGLES)
         assert lit(img).all() == drawn and lit(img).any() == drawn, z
         if drawn:
-            assert np.allclose(read_depth(screen, zs), z, atol=1e-6), z   # scale 1, translate 0
+            assert np.allclose(read_depth(screen, zs), z, atol=1e-6), z  # scale 1, translate 0
 
 
 # ---------------------------------------------------------------------------
@@ -188,19 +188,21 @@ def test_integer_pixel_centres_hand_derived(screen, ctx, last):
         img = draw_image(ctx, color, clip_rows(HAND_TRI, 0.0, 1.0, *FULL), Prim.TRIANGLES)
         assert np.array_equal(lit(img), hand_expectation(half)), half
         assert np.array_equal(hand_expectation(half), coverage(HAND_TRI, 0.5 if half else 0.0))
-    assert lit(img)[6, 5] and lit(img)[2, 9] and not lit(img)[2, 10]   # (x 5, y 6), (9, 2) on the diagonal
+    assert lit(img)[6, 5] and lit(img)[2, 9] and not lit(img)[2, 10]  # (x 5, y 6), (9, 2) on the diagonal
 
 
 # Integer-vertex triangles (window coordinates of the viewport given) and the
 # viewports: the whole target, y flipped (negative y scale), a smaller one
 # off the origin, and w = 2 / 0.5 vertices.
-TRIS = (((2.0, 1.0), (13.0, 4.0), (4.0, 12.0)),
-        ((14.0, 2.0), (3.0, 9.0), (12.0, 14.0)),
-        ((5.0, 5.0), (9.0, 5.0), (5.0, 11.0)))
+TRIS = (
+    ((2.0, 1.0), (13.0, 4.0), (4.0, 12.0)),
+    ((14.0, 2.0), (3.0, 9.0), (12.0, 14.0)),
+    ((5.0, 5.0), (9.0, 5.0), (5.0, 11.0)),
+)
 VIEWPORTS = {
     "full": FULL,
     "y_flipped": ((SIZE / 2, -SIZE / 2), (SIZE / 2, SIZE / 2)),
-    "offset": ((6.0, 7.0), (8.0, 8.0)),       # x 2..14, y 1..15
+    "offset": ((6.0, 7.0), (8.0, 8.0)),  # x 2..14, y 1..15
 }
 
 
@@ -217,7 +219,7 @@ def test_integer_pixel_centres_follow_the_top_left_rule(screen, ctx, vp, w):
             img = draw_image(ctx, color, clip_rows(tri, 0.0, w, scale, translate), Prim.TRIANGLES)
             assert np.array_equal(lit(img), coverage(tri, 0.5 if half else 0.0)), (tri, half)
         differs |= not np.array_equal(coverage(tri, 0.5), coverage(tri, 0.0))
-    assert differs     # the two centre conventions are told apart
+    assert differs  # the two centre conventions are told apart
 
 
 def _variant_keys(*csos):
@@ -260,8 +262,12 @@ def test_native_host_compiles_no_extra_variant(screen, ctx):
     color = setup(ctx)
     vs = ctx.create_vs_state(ShaderState(tokens=PASS_VS))
     ctx.bind_vs_state(vs)
-    for fields in ({}, {"clip_halfz": True}, {"half_pixel_center": False},
-                   {"clip_halfz": True, "half_pixel_center": False}):
+    for fields in (
+        {},
+        {"clip_halfz": True},
+        {"half_pixel_center": False},
+        {"clip_halfz": True, "half_pixel_center": False},
+    ):
         rast(ctx, **fields)
         draw_image(ctx, color, clip_rows(HAND_TRI, 0.5, 1.0, *FULL), Prim.TRIANGLES)
     native = screen.profile.has("clip_control") and screen.profile.has("viewport_array")

@@ -37,7 +37,7 @@ from lowering.errors import UnsupportedError
 from .util_caps import draw
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lowering"))
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 CORPUS = Path(__file__).resolve().parents[1] / "lowering" / "corpus" / "tgsi"
 FILES = ["int64_arith.comp.tgsi", "int64_compare_convert.comp.tgsi"]
@@ -52,7 +52,8 @@ def _words(mask: str) -> str:
 def without_doubles(lines):
     """``lines`` minus the double opcodes and every instruction (and STORE) that reads what
     they computed, component by component (a write by a kept instruction clears the mark)."""
-    def comps(reg):                      # [(temp, component), ...] of "TEMP[n].swz" / "TEMP[n].mask"
+
+    def comps(reg):  # [(temp, component), ...] of "TEMP[n].swz" / "TEMP[n].mask"
         m = re.search(r"TEMP\[(\d+)\](?:\.(\w+))?", reg)
         return [(m.group(1), c) for c in (m.group(2) or "xyzw")] if m else []
 
@@ -92,13 +93,20 @@ def comp_to_frag(text: str, drop_doubles: bool = False):
             ntemp = int(m.group(1)) + 1
         if ln.startswith("IMM["):
             nimm += 1
-    t = {name: f"TEMP[{ntemp + k}]" for k, name in enumerate(("pos", "block", "thread", "addr", "v", "c", "acc", "acca"))}
+    t = {
+        name: f"TEMP[{ntemp + k}]" for k, name in enumerate(("pos", "block", "thread", "addr", "v", "c", "acc", "acca"))
+    }
     imm_a, imm_b, imm_c = (f"IMM[{nimm + k}]" for k in range(3))
-    out = ["FRAG", "DCL IN[0], POSITION, LINEAR", "DCL OUT[0], COLOR", "DCL SVIEW[0], BUFFER, UINT",
-           f"DCL TEMP[0..{ntemp + len(t) - 1}]"]
+    out = [
+        "FRAG",
+        "DCL IN[0], POSITION, LINEAR",
+        "DCL OUT[0], COLOR",
+        "DCL SVIEW[0], BUFFER, UINT",
+        f"DCL TEMP[0..{ntemp + len(t) - 1}]",
+    ]
     body = []
     stores = []
-    last_writer = {}                     # TEMP index -> opcode that last wrote it
+    last_writer = {}  # TEMP index -> opcode that last wrote it
     for ln in lines:
         if ln in ("COMP",) or ln.startswith(("PROPERTY", "DCL SV", "DCL BUFFER", "DCL TEMP")):
             continue
@@ -114,9 +122,11 @@ def comp_to_frag(text: str, drop_doubles: bool = False):
             dst, mask, areg, ac = m.group(1), _words(m.group(2)), m.group(3), m.group(4)
             body.append(f"USHR {t['addr']}.x, {areg}.{ac * 4}, {imm_a}.zzzz")
             for k, comp in enumerate(mask):
-                body += [f"UADD {t['addr']}.y, {t['addr']}.xxxx, {imm_a}.{'xyzw'[k] * 4}",
-                         f"SAMPLE_I {t['v']}, {t['addr']}.yyyy, SVIEW[0]",
-                         f"MOV {dst}.{comp}, {t['v']}.xxxx"]
+                body += [
+                    f"UADD {t['addr']}.y, {t['addr']}.xxxx, {imm_a}.{'xyzw'[k] * 4}",
+                    f"SAMPLE_I {t['v']}, {t['addr']}.yyyy, SVIEW[0]",
+                    f"MOV {dst}.{comp}, {t['v']}.xxxx",
+                ]
         elif op == "STORE":
             m = re.match(r"STORE BUFFER\[0\](?:\.(\w+))?, (\S+)\.(\w)\w*, (.+)$", ln)
             mask, areg, ac, value = _words(m.group(1)), m.group(2), m.group(3), m.group(4)
@@ -124,9 +134,11 @@ def comp_to_frag(text: str, drop_doubles: bool = False):
             vreg = re.match(r"-?\|?TEMP\[(\d+)\]", value)
             stores.append((mask, last_writer.get(vreg.group(1)) if vreg else None))
             kimm = [imm_a, imm_b, imm_c][k // 4] + "." + "xyzw"[k % 4] * 4
-            body += [f"USEQ {t['c']}.x, {t['c']}.yyyy, {kimm}",
-                     f"UCMP {t['acc']}.{mask}, {t['c']}.xxxx, {value}, {t['acc']}",
-                     f"UCMP {t['acca']}.x, {t['c']}.xxxx, {areg}.{ac * 4}, {t['acca']}.xxxx"]
+            body += [
+                f"USEQ {t['c']}.x, {t['c']}.yyyy, {kimm}",
+                f"UCMP {t['acc']}.{mask}, {t['c']}.xxxx, {value}, {t['acc']}",
+                f"UCMP {t['acca']}.x, {t['c']}.xxxx, {areg}.{ac * 4}, {t['acca']}.xxxx",
+            ]
         elif op == "END":
             body += [f"UCMP OUT[0], {t['c']}.zzzz, {t['acca']}, {t['acc']}", "END"]
         else:
@@ -135,31 +147,55 @@ def comp_to_frag(text: str, drop_doubles: bool = False):
         if m and op not in ("STORE",):
             last_writer[m.group(2)] = m.group(1)
     out += [f"{imm_a} UINT32 {{0, 1, 2, 3}}", f"{imm_b} UINT32 {{4, 5, 6, 7}}", f"{imm_c} UINT32 {{8, 9, 10, 11}}"]
-    prologue = [f"F2U {t['pos']}.xy, IN[0].xyyy", f"MOV {t['block']}, {imm_a}.xxxx",
-                f"MOV {t['thread']}, {imm_a}.xxxx", f"MOV {t['thread']}.x, {t['pos']}.xxxx",
-                f"MOV {t['acc']}, {imm_a}.xxxx", f"MOV {t['acca']}, {imm_a}.xxxx",
-                f"USHR {t['c']}.y, {t['pos']}.yyyy, {imm_a}.yyyy",      # store index = y >> 1
-                f"AND {t['c']}.z, {t['pos']}.yyyy, {imm_a}.yyyy"]       # odd rows: the address
+    prologue = [
+        f"F2U {t['pos']}.xy, IN[0].xyyy",
+        f"MOV {t['block']}, {imm_a}.xxxx",
+        f"MOV {t['thread']}, {imm_a}.xxxx",
+        f"MOV {t['thread']}.x, {t['pos']}.xxxx",
+        f"MOV {t['acc']}, {imm_a}.xxxx",
+        f"MOV {t['acca']}, {imm_a}.xxxx",
+        f"USHR {t['c']}.y, {t['pos']}.yyyy, {imm_a}.yyyy",  # store index = y >> 1
+        f"AND {t['c']}.z, {t['pos']}.yyyy, {imm_a}.yyyy",
+    ]  # odd rows: the address
     return "\n".join(out + prologue + body) + "\n", width, stores
 
 
 def initial_buffer() -> np.ndarray:
     """Seeded words with 64-bit edge values sprinkled in (0, ~0, INT64_MIN / MAX halves, 1)."""
     rng = np.random.default_rng(6464)
-    w = rng.integers(0, 2 ** 32, BUFFER_WORDS, dtype=np.uint64).astype(np.uint32)
+    w = rng.integers(0, 2**32, BUFFER_WORDS, dtype=np.uint64).astype(np.uint32)
     # Random magnitudes: shift some high words down so divisions, compares and
     # conversions see small, mid-size and word-crossing values.
     w[1::2] >>= rng.integers(0, 33, BUFFER_WORDS // 2).astype(np.uint32) % 32
     edges = np.array([0, 0, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0x80000000, 0xFFFFFFFF, 0x7FFFFFFF, 1, 0], np.uint32)
-    w[40:40 + edges.size] = edges
+    w[40 : 40 + edges.size] = edges
     return w
 
 
 # Double results (item 1's): where the reference is a denormal double, the FS path may
 # give a signed zero -- llvmpipe runs fragment shaders with denormals flushed, its
 # compute threads without -- so that one lane is not an int64 comparison.
-DOUBLE_RESULTS = frozenset({"DADD", "DMUL", "DMAD", "DFMA", "DDIV", "DSQRT", "DRSQ", "DRCP", "DNEG", "DABS",
-                            "DMIN", "DMAX", "F2D", "I2D", "U2D", "U642D", "I642D"})
+DOUBLE_RESULTS = frozenset(
+    {
+        "DADD",
+        "DMUL",
+        "DMAD",
+        "DFMA",
+        "DDIV",
+        "DSQRT",
+        "DRSQ",
+        "DRCP",
+        "DNEG",
+        "DABS",
+        "DMIN",
+        "DMAX",
+        "F2D",
+        "I2D",
+        "U2D",
+        "U642D",
+        "I642D",
+    }
+)
 
 
 def _denormal_double(words) -> bool:
@@ -188,8 +224,9 @@ def reference(name: str) -> np.ndarray:
     if name not in _REFERENCE:
         root = Path(__file__).resolve().parents[2]
         code = _RUN_CS.format(lowering=str(root / "tests" / "lowering"), path=str(CORPUS / name))
-        res = subprocess.run([sys.executable, "-c", code], input=initial_buffer().tobytes(),
-                             capture_output=True, cwd=root, timeout=300)
+        res = subprocess.run(
+            [sys.executable, "-c", code], input=initial_buffer().tobytes(), capture_output=True, cwd=root, timeout=300
+        )
         if res.returncode == 3:
             pytest.skip("host without GL_ARB_gpu_shader_int64: no native reference")
         assert res.returncode == 0, res.stderr.decode(errors="replace")
@@ -203,14 +240,16 @@ def test_corpus_int64_shader_gives_the_native_words(screen, ctx, name):
     frag, width, stores = comp_to_frag(text)
     opcodes = set(re.findall(r"^\s*\d+:\s*(\w+)", text, re.M))
     data = initial_buffer()
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM,
-                                                  width0=data.nbytes, bind=Bind.SAMPLER_VIEW))
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes, bind=Bind.SAMPLER_VIEW)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, data.nbytes, data)
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
-    view = ctx.create_sampler_view(res, SamplerViewTemplate(format=Format.R32_UINT, target=Target.BUFFER,
-                                                            offset=0, size=data.nbytes))
+    view = ctx.create_sampler_view(
+        res, SamplerViewTemplate(format=Format.R32_UINT, target=Target.BUFFER, offset=0, size=data.nbytes)
+    )
 
     def before(c):
         c.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
@@ -235,8 +274,7 @@ def test_corpus_int64_shader_gives_the_native_words(screen, ctx, name):
             want = [int(ref[addr // 4 + j]) for j in range(len(mask))]
             have = [int(got[2 * k, i, "xyzw".index(c)]) for c in mask]
             if producer in DOUBLE_RESULTS and _denormal_double(want) and have in ([0, 0], [0, 0x80000000]):
-                continue                 # llvmpipe's fragment threads flush double denormals
-            assert have == want, f"{name}: store {k} ({producer}) of invocation {i} at byte {addr}: " \
-                                 f"{have} != {want}"
+                continue  # llvmpipe's fragment threads flush double denormals
+            assert have == want, f"{name}: store {k} ({producer}) of invocation {i} at byte {addr}: {have} != {want}"
             compared += 1
     assert compared >= width * (len(stores) - 1)

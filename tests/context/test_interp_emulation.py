@@ -13,15 +13,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir conftest)
 
 import glpipe
 from glpipe import Bind, Format
 from lowering.errors import UnsupportedError
 
-from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir conftest)
 from .util import read_rgba32f, vertex_buffer
-from .util_blend_dsa import (bind_rasterizer, bind_targets, clear_msaa, color_target, pipeline, resolve_rgba32f,
-                             sample_positions, texture)
+from .util_blend_dsa import (
+    bind_rasterizer,
+    bind_targets,
+    clear_msaa,
+    color_target,
+    pipeline,
+    resolve_rgba32f,
+    sample_positions,
+    texture,
+)
 
 W = H = 8
 # Clip-space vertices (NDC times w, w = 1, 2, 4: perspective matters) and the
@@ -42,9 +50,11 @@ OFFSET = (0.3125, -0.4375)
 def fs_text(op: str, interp: str, sample: int = 0) -> str:
     """An FS writing ``op`` of GENERIC[0] (interpolated as ``interp``) to COLOR."""
     text = INTERP_OPS[op].format(s="xyzw"[sample])
-    return (f"FRAG\nDCL IN[0], GENERIC[0], {interp}\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
-            f"IMM[0] FLT32 {{{OFFSET[0]}, {OFFSET[1]}, 0.0, 0.0}}\nIMM[1] INT32 {{0, 1, 2, 3}}\n"
-            f"  0: {text}\n  1: MOV OUT[0], TEMP[0]\n  2: END\n")
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], {interp}\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+        f"IMM[0] FLT32 {{{OFFSET[0]}, {OFFSET[1]}, 0.0, 0.0}}\nIMM[1] INT32 {{0, 1, 2, 3}}\n"
+        f"  0: {text}\n  1: MOV OUT[0], TEMP[0]\n  2: END\n"
+    )
 
 
 def vertices() -> np.ndarray:
@@ -221,8 +231,13 @@ def test_interp_offset_of_a_centroid_input(screen, ctx):
             draw(screen, ctx, CENTROID_INPUT_FS, samples=4)
 
 
-CASES = [(op, interp, samples) for op in ("offset", "sample", "centroid") for interp in ("PERSPECTIVE", "LINEAR")
-         for samples in (0, 4) if not (op == "centroid" and samples)]
+CASES = [
+    (op, interp, samples)
+    for op in ("offset", "sample", "centroid")
+    for interp in ("PERSPECTIVE", "LINEAR")
+    for samples in (0, 4)
+    if not (op == "centroid" and samples)
+]
 
 
 @pytest.mark.parametrize("op,interp,samples", CASES)
@@ -243,8 +258,11 @@ def test_gl33_matches_native_pixels(op, interp, samples):
             ctx.destroy()
         if name == "native" and interp == "PERSPECTIVE" and op != "centroid" and llvmpipe_native_w(screen):
             # (INTERP_SAMPLE of sample 1; a single-sample target's only position is the centre)
-            ox, oy = OFFSET if op == "offset" else (positions[-1 if samples <= 1 else 1][0] - 0.5,
-                                                    positions[-1 if samples <= 1 else 1][1] - 0.5)
+            ox, oy = (
+                OFFSET
+                if op == "offset"
+                else (positions[-1 if samples <= 1 else 1][0] - 0.5, positions[-1 if samples <= 1 else 1][1] - 0.5)
+            )
             cx, cy = PIX_X + 0.5, PIX_Y + 0.5
             img = img * (one_over_w(cx, cy) / one_over_w(cx + ox, cy + oy))[..., None]
         images.append(img)
@@ -362,13 +380,18 @@ def test_interp_offset_on_lines(screen, ctx, width):
     np.testing.assert_allclose(centres @ plane, plain[drawn], **TOL)  # it is a plane
     got = _draw_line(screen, ctx, fs_text("offset", "LINEAR"), width)
     want = (centres + [OFFSET[0], OFFSET[1], 0.0]) @ plane
-    if screen.profile.has("interpolate_at") and "llvmpipe" in screen.profile.renderer \
-            and not np.allclose(got[drawn], want, **TOL):
+    if (
+        screen.profile.has("interpolate_at")
+        and "llvmpipe" in screen.profile.renderer
+        and not np.allclose(got[drawn], want, **TOL)
+    ):
         # Seen in full-suite runs (alone it often passes): NaN or stale values in
         # some components, depending on what ran before -- the native path's, not
         # glpipe's; the gl33 run of this test checks glpipe's re-interpolation.
-        pytest.xfail("host bug (Mesa 22.3 llvmpipe): interpolateAtOffset on a line returns NaN / "
-                     "garbage in some components, depending on earlier state")
+        pytest.xfail(
+            "host bug (Mesa 22.3 llvmpipe): interpolateAtOffset on a line returns NaN / "
+            "garbage in some components, depending on earlier state"
+        )
     np.testing.assert_allclose(got[drawn], want, **TOL)
 
 

@@ -9,7 +9,8 @@ import inspect
 
 import numpy as np
 
-from glpipe import Prim, VertexBuffer, draw as draw_module
+from glpipe import Prim, VertexBuffer
+from glpipe import draw as draw_module
 from glpipe.dirty import Dirty, KeepGeneral
 from glpipe.templates import DrawInfo
 
@@ -40,7 +41,11 @@ def test_user_vertex_buffers_keep_the_general_path_until_replaced(screen, ctx):
 
 def test_a_class_sensitive_rasterizer_keeps_the_general_path_while_bound(screen, ctx):
     color = setup(ctx)
-    plain = ctx.create_rasterizer_state(ctx.rasterizer_part.rasterizer.templ) if ctx.rasterizer_part.rasterizer is not None else None
+    plain = (
+        ctx.create_rasterizer_state(ctx.rasterizer_part.rasterizer.templ)
+        if ctx.rasterizer_part.rasterizer is not None
+        else None
+    )
     stippled = rast(ctx, line_stipple_enable=True, line_stipple_factor=1, line_stipple_pattern=0xFFFF)
     assert ctx.keep_general & KeepGeneral.PRIM_CLASS
     _resource_draw(ctx, vertices(TRI, WHITE))
@@ -65,8 +70,21 @@ def test_the_rasterizer_hooks_follow_the_bound_state(screen, ctx):
 
 def test_the_draw_module_does_not_name_the_emulations():
     source = inspect.getsource(draw_module)
-    for name in ("_ls_assembly", "_rast_line_stipple", "_edge_stippled", "_rast_fill_split", "_rast_line_gs",
-                 "_rast_class_sensitive", "_rast_edge_fill", "_edge_sticky", "_edge_masks_on",
-                 "_draw_line_stipple_strips", "_draw_edge_stipple", "_draw_fill_split",
-                 "_key_prim_class", "_key_polygon_edges", "_key_line_gs"):
+    for name in (
+        "_ls_assembly",
+        "_rast_line_stipple",
+        "_edge_stippled",
+        "_rast_fill_split",
+        "_rast_line_gs",
+        "_rast_class_sensitive",
+        "_rast_edge_fill",
+        "_edge_sticky",
+        "_edge_masks_on",
+        "_draw_line_stipple_strips",
+        "_draw_edge_stipple",
+        "_draw_fill_split",
+        "_key_prim_class",
+        "_key_polygon_edges",
+        "_key_line_gs",
+    ):
         assert name not in source, name

@@ -19,6 +19,8 @@ line_last_pixel against the model (the geometry assumption).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -40,15 +42,26 @@ from .util_draw import SIZE, setup, vertices, zero_fill
 from .util_raster import GS_TWO_STRIPS, ISOLINES_TES, SMOOTH_FS, WHITE, draw, rast
 
 NUDGE = (0.1, 0.15)
-ADD = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
-                                  rgb_dst_factor=BlendFactor.ONE, alpha_src_factor=BlendFactor.ONE,
-                                  alpha_dst_factor=BlendFactor.ONE, rgb_func=Blend.ADD, alpha_func=Blend.ADD),)
-                 + (RTBlendState(),) * 7)
+ADD = BlendState(
+    rt=(
+        RTBlendState(
+            blend_enable=True,
+            rgb_src_factor=BlendFactor.ONE,
+            rgb_dst_factor=BlendFactor.ONE,
+            alpha_src_factor=BlendFactor.ONE,
+            alpha_dst_factor=BlendFactor.ONE,
+            rgb_func=Blend.ADD,
+            alpha_func=Blend.ADD,
+        ),
+    )
+    + (RTBlendState(),) * 7
+)
 
 
 # ---------------------------------------------------------------------------
 # The model
 # ---------------------------------------------------------------------------
+
 
 def _l1_to_segment(c, a, b) -> float:
     """min over the segment a-b of |x - cx| + |y - cy|: convex and piecewise
@@ -93,12 +106,13 @@ def nudged(points):
 
 def strip_segments(points, closed=False):
     pts = list(points) + ([points[0]] if closed else [])
-    return list(zip(pts, pts[1:]))
+    return list(itertools.pairwise(pts))
 
 
 # ---------------------------------------------------------------------------
 # Drawing
 # ---------------------------------------------------------------------------
+
 
 def lp_setup(ctx, **shaders):
     """Target, shaders and ADD blending (each fragment adds 1 to red)."""
@@ -123,7 +137,8 @@ def check(ctx, color, points, mode, segments, **fields):
         want = counts(segments, last)
         assert np.array_equal(got, want), (
             f"line_last_pixel={last}: pixels differ at {np.argwhere(got != want).tolist()} "
-            f"(got {got[got != want].tolist()}, want {want[got != want].tolist()})")
+            f"(got {got[got != want].tolist()}, want {want[got != want].tolist()})"
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -202,6 +217,7 @@ def test_lines_adjacency(screen, ctx):
 # Pixel centres, wide and smooth lines, outputs of the end
 # ---------------------------------------------------------------------------
 
+
 def test_integer_pixel_centres(screen, ctx):
     """half_pixel_center False: Gallium's pixel (x, y) is centred on the
     integer point, so the same picture comes from points moved by -0.5."""
@@ -220,7 +236,7 @@ def test_wide_lines_get_the_end_column(screen, ctx):
         got = drawn(ctx, color, [a, b], Prim.LINES, last, line_width=3.0)
         want = np.zeros((SIZE, SIZE))
         for x, y in segment_pixels(np.asarray(a), np.asarray(b), last):
-            want[y - 1:y + 2, x] = 1
+            want[y - 1 : y + 2, x] = 1
         assert np.array_equal(got, want), f"line_last_pixel={last}: {np.argwhere(got != want).tolist()}"
 
 
@@ -276,8 +292,15 @@ def test_with_line_stipple_lines_and_strip(screen, ctx):
         px = _axis_pixels(a, b) + [tuple(int(c) for c in b)]
         for s, (x, y) in enumerate(px):
             want[y, x] += kept(s)
-    got = drawn(ctx, color, [p for s in segs for p in s], Prim.LINES, True,
-                line_stipple_enable=True, line_stipple_pattern=PATTERN)
+    got = drawn(
+        ctx,
+        color,
+        [p for s in segs for p in s],
+        Prim.LINES,
+        True,
+        line_stipple_enable=True,
+        line_stipple_pattern=PATTERN,
+    )
     assert np.array_equal(got, want), np.argwhere(got != want).tolist()
 
     pts = nudged(STRIP)
@@ -309,8 +332,11 @@ def test_points_triangles_and_line_filled_polygons_unchanged(screen, ctx):
     pixel to line lists and strips only)."""
     color = lp_setup(ctx)
     tri = nudged([(1.5, 1.5), (12.5, 2.5), (6.5, 13.5)])
-    for mode, fields in ((Prim.POINTS, {}), (Prim.TRIANGLES, {}),
-                         (Prim.TRIANGLES, {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE})):
+    for mode, fields in (
+        (Prim.POINTS, {}),
+        (Prim.TRIANGLES, {}),
+        (Prim.TRIANGLES, {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE}),
+    ):
         plain = drawn(ctx, color, tri, mode, False, **fields)
         assert plain.sum() > 0
         assert np.array_equal(drawn(ctx, color, tri, mode, True, **fields), plain), (mode, fields)

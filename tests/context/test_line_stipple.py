@@ -22,6 +22,7 @@ the pixels the rule selects.  The segments of one draw never share a pixel.
 
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -92,7 +93,7 @@ def strip_model(points, pattern, factor, closed=False):
     counter continues from segment to segment."""
     pts = list(points) + ([points[0]] if closed else [])
     every, on, s = [], [], 0
-    for a, b in zip(pts, pts[1:]):
+    for a, b in itertools.pairwise(pts):
         for px in line_pixels(a, b):
             every.append(px)
             if kept(pattern, factor, s):
@@ -114,9 +115,9 @@ def lines_model(segments, pattern, factor):
 
 
 class Setup(NamedTuple):
-    color: object      # the render target
-    plain: object      # a rasterizer without stipple
-    stipple: object    # the same with line stipple (bound by stipple_setup)
+    color: object  # the render target
+    plain: object  # a rasterizer without stipple
+    stipple: object  # the same with line stipple (bound by stipple_setup)
 
 
 def check(ctx, st: Setup, verts, mode, model, **info):
@@ -205,8 +206,18 @@ def test_primitive_restart_resets(screen, ctx, index_size):
     idx = np.array([0, 1, 2, restart, 3, 4, 5, 6], dtype)
     e1, o1 = strip_model(first, PATTERN, 0)
     e2, o2 = strip_model(second, PATTERN, 0)
-    check(ctx, st, rows, Prim.LINE_STRIP, (e1 + e2, o1 + o2), index_size=index_size, index=idx,
-          count=len(idx), primitive_restart=True, restart_index=restart)
+    check(
+        ctx,
+        st,
+        rows,
+        Prim.LINE_STRIP,
+        (e1 + e2, o1 + o2),
+        index_size=index_size,
+        index=idx,
+        count=len(idx),
+        primitive_restart=True,
+        restart_index=restart,
+    )
 
 
 def test_line_loops_with_restart_close_each_loop(screen, ctx):
@@ -218,17 +229,36 @@ def test_line_loops_with_restart_close_each_loop(screen, ctx):
     idx = vertex_buffer(screen, np.array([0, 1, 2, 0xFFFF, 3, 4, 5, 6], np.uint16))
     ea, oa = strip_model(a, 0x7E5B, 0, closed=True)
     eb, ob = strip_model(b, 0x7E5B, 0, closed=True)
-    check(ctx, st, verts(a + b, WHITE), Prim.LINE_LOOP, (ea + eb, oa + ob), index_size=2, index=idx, count=8,
-          primitive_restart=True, restart_index=0xFFFF)
+    check(
+        ctx,
+        st,
+        verts(a + b, WHITE),
+        Prim.LINE_LOOP,
+        (ea + eb, oa + ob),
+        index_size=2,
+        index=idx,
+        count=8,
+        primitive_restart=True,
+        restart_index=0xFFFF,
+    )
 
 
 def test_indexed_strip_with_index_bias(screen, ctx):
     pts = [(2.5, 2.5), (2.5, 13.5), (13.5, 13.5)]
     st = stipple_setup(ctx)
     rows = verts([(0.5, 0.5)] * 3 + pts, WHITE)
-    idx = np.array([2, 1, 0], np.uint16)   # + bias 3: vertices 5, 4, 3 = pts reversed
-    check(ctx, st, rows, Prim.LINE_STRIP, strip_model(pts[::-1], PATTERN, 0), index_size=2, index=idx,
-          count=3, index_bias=3)
+    idx = np.array([2, 1, 0], np.uint16)  # + bias 3: vertices 5, 4, 3 = pts reversed
+    check(
+        ctx,
+        st,
+        rows,
+        Prim.LINE_STRIP,
+        strip_model(pts[::-1], PATTERN, 0),
+        index_size=2,
+        index=idx,
+        count=3,
+        index_bias=3,
+    )
 
 
 def test_multi_draw_strips_restart_per_draw(screen, ctx):
@@ -270,13 +300,14 @@ DCL TEMP[0]
 def test_instanced_strip(screen, ctx, start_instance):
     strip = [(8.5, 1.5), (10.5, 1.5), (10.5, 4.5)]
     per_instance = [(1.0, 0.0), (3.0, 1.0), (2.0, 0.5)]  # (x scale, NDC y offset: 1.0 = 8 px)
-    elements = list(POS_COLOR) + [VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1,
-                                                src_format=Format.R32G32B32A32_FLOAT)]
+    elements = list(POS_COLOR) + [
+        VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1, src_format=Format.R32G32B32A32_FLOAT)
+    ]
     st = stipple_setup(ctx, vs=INSTANCED_VS, elements=elements)
     inst = np.zeros((3, 4), np.float32)
     inst[:, :2] = per_instance
     every, on = [], []
-    for sx, oy in per_instance[start_instance:start_instance + 2]:
+    for sx, oy in per_instance[start_instance : start_instance + 2]:
         # (the pixels the scaled, nudged vertices fall in: x nudge 0.3 at most, y 0.15)
         pts = [(8.0 + (x + NUDGE[0] - 8.0) * sx, y + oy * SIZE / 2) for x, y in strip]
         e, o = strip_model(pts, PATTERN, 0)
@@ -310,6 +341,7 @@ def test_gs_line_strips(screen, ctx):
 # Other classes, refusals, no recompiles
 # ---------------------------------------------------------------------------
 
+
 def test_triangles_and_points_are_not_stippled(screen, ctx):
     st = stipple_setup(ctx, pattern=0x0001)
     full = [(0.0, 0.0), (16.0, 0.0), (16.0, 16.0), (0.0, 0.0), (16.0, 16.0), (0.0, 16.0)]
@@ -332,6 +364,7 @@ def test_triangles_and_points_are_not_stippled(screen, ctx):
 # with each polygon (a triangle of TRIANGLES / strips / fans, a quad, a
 # POLYGON) and runs on from edge to edge.  The sequences below are written
 # out by hand from that order.
+
 
 def sequence_model(segments, pattern, factor):
     """(all, stippled) pixels of segments drawn in order with one counter."""
@@ -404,8 +437,12 @@ def test_stippled_quads_per_instance(screen, ctx):
     ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(INSTANCE_OFFSET_ELEMENTS)))
     offsets = np.array([[0, 0, 0, 0], [0, 1.0, 0, 0]], np.float32)  # +1 NDC = +8 px in y
     quad = verts([a, b, c, d])
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32),
-                            VertexBuffer(buffer=vertex_buffer(screen, offsets), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32),
+            VertexBuffer(buffer=vertex_buffer(screen, offsets), stride=16),
+        ]
+    )
     order = [(d, a), (a, b), (b, c), (c, d)]
     up = [tuple((x, y + 8) for x, y in seg) for seg in order]
     every, on = sequence_model(order, PATTERN, 0)
@@ -435,14 +472,18 @@ def test_stippled_polygon_edges_refused_where_not_modelled(ctx):
     polygon_setup(ctx)
     tri = verts([(1.5, 1.5), (12.5, 1.5), (12.5, 12.5)], WHITE)
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
-        draw(ctx, verts([(1.5, 1.5), (9.5, 1.5), (1.5, 9.5), (9.5, 9.5), (3.5, 5.5), (5.5, 3.5)], WHITE),
-             Prim.TRIANGLE_STRIP_ADJACENCY)
+        draw(
+            ctx,
+            verts([(1.5, 1.5), (9.5, 1.5), (1.5, 9.5), (9.5, 9.5), (3.5, 5.5), (5.5, 3.5)], WHITE),
+            Prim.TRIANGLE_STRIP_ADJACENCY,
+        )
     vs = ctx.shader_part.shaders[0]
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=EDGEFLAG_VS)))
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
         draw(ctx, tri, Prim.TRIANGLES)
     ctx.bind_vs_state(vs)
     from .util import triangle_gs
+
     ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=triangle_gs("TRIANGLE_STRIP", (0, 1, 2)))))
     with pytest.raises(UnsupportedError, match="line_stipple_enable"):
         draw(ctx, tri, Prim.TRIANGLES)
@@ -452,8 +493,7 @@ def test_stippled_polygon_edges_refused_where_not_modelled(ctx):
 
 
 def test_bad_pattern_or_factor(ctx):
-    for fields in ({"line_stipple_pattern": 0x10000}, {"line_stipple_factor": 256},
-                   {"line_stipple_pattern": -1}):
+    for fields in ({"line_stipple_pattern": 0x10000}, {"line_stipple_factor": 256}, {"line_stipple_pattern": -1}):
         with pytest.raises(InvalidArgumentError, match="line_stipple"):
             ctx.create_rasterizer_state(RasterizerState(line_stipple_enable=True, **fields))
 
@@ -463,11 +503,16 @@ def test_pattern_and_factor_changes_do_not_recompile(screen, ctx):
     seg = [((0.5, 2.5), (15.5, 2.5))]
     strip = [(1.5, 5.5), (14.5, 5.5), (14.5, 14.5)]
     states = [(PATTERN, 0), (0x0F0F, 1), (0x1234, 2), (PATTERN, 0)]
-    csos = [ctx.create_rasterizer_state(RasterizerState(point_size=1.0, line_width=1.0, line_stipple_enable=True,
-                                                         line_stipple_pattern=p, line_stipple_factor=f))
-            for p, f in states]
+    csos = [
+        ctx.create_rasterizer_state(
+            RasterizerState(
+                point_size=1.0, line_width=1.0, line_stipple_enable=True, line_stipple_pattern=p, line_stipple_factor=f
+            )
+        )
+        for p, f in states
+    ]
     seen = None
-    for cso, (p, f) in zip(csos, states):
+    for cso, (p, f) in zip(csos, states, strict=True):
         ctx.bind_rasterizer_state(cso)
         got = lit(draw_image(ctx, st.color, verts([q for s in seg for q in s], WHITE), Prim.LINES))
         assert np.array_equal(got, image(lines_model(seg, p, f)[1]))
@@ -527,5 +572,5 @@ def test_primitive_id_passes_the_generated_gs(screen, ctx, field):
     img = draw_image(ctx, color, verts(pts), Prim.LINES)
     for i, r in enumerate(rows):
         drawn = img[r, :, 3] > 0
-        assert drawn[2:SIZE - 2].all(), r
+        assert drawn[2 : SIZE - 2].all(), r
         assert np.array_equal(img[r, drawn, 0], np.full(drawn.sum(), float(i), np.float32)), r

@@ -22,8 +22,12 @@ from .util_draw import SIZE, lit, setup, vertices
 from .util_raster import WHITE, draw_image
 
 TRI = [(2.0, 2.0), (14.0, 2.0), (2.0, 14.0)]
-AREAS = {"vertex_part": VertexPart, "framebuffer_part": FramebufferPart, "viewport_part": ViewportPart,
-         "clear_part": ClearPart}
+AREAS = {
+    "vertex_part": VertexPart,
+    "framebuffer_part": FramebufferPart,
+    "viewport_part": ViewportPart,
+    "clear_part": ClearPart,
+}
 
 
 def test_the_four_areas_are_parts_registered_once():

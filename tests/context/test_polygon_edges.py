@@ -48,6 +48,7 @@ ADD = ADD_BLEND  # (short names: used throughout)
 # Helpers
 # ---------------------------------------------------------------------------
 
+
 def colours(n):
     """A distinct colour per vertex; every channel a small dyadic fraction,
     so sums of a few of them stay exact in float32."""
@@ -71,8 +72,9 @@ def rast(ctx, front, back=None, **fields):
     """Bind a rasterizer with 1-px points and lines and the given fill modes."""
     templ = {"point_size": 1.0, "line_width": 1.0, "front_ccw": True}
     templ.update(fields)
-    cso = ctx.create_rasterizer_state(RasterizerState(fill_front=front, fill_back=front if back is None else back,
-                                                      **templ))
+    cso = ctx.create_rasterizer_state(
+        RasterizerState(fill_front=front, fill_back=front if back is None else back, **templ)
+    )
     ctx.bind_rasterizer_state(cso)
     return cso
 
@@ -130,9 +132,9 @@ def square_sets(x0, y0, x1, y1, size=SIZE):
     c = [(x0 + 0.5, y0 + 0.5), (x1 + 0.5, y0 + 0.5), (x1 + 0.5, y1 + 0.5), (x0 + 0.5, y1 + 0.5)]
     sides = [segment_pixels(c[i], c[(i + 1) % 4]) for i in range(4)]
     inside = np.zeros((size, size), bool)
-    inside[y0 + 1:y1, x0 + 1:x1] = True
+    inside[y0 + 1 : y1, x0 + 1 : x1] = True
     outside = np.ones((size, size), bool)
-    outside[y0:y1 + 1, x0:x1 + 1] = False
+    outside[y0 : y1 + 1, x0 : x1 + 1] = False
     return sides, inside, outside
 
 
@@ -153,6 +155,7 @@ def quad_pv(q, first):
 # 1. QUADS: the outline, no diagonal
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ccw", [True, False], ids=["ccw", "cw"])
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
 def test_quad_outline_without_diagonal(ctx, first, ccw):
@@ -167,13 +170,14 @@ def test_quad_outline_without_diagonal(ctx, first, ccw):
     sides, inside, outside = square_sets(3, 3, 12, 12)
     pv = cols[quad_pv(0, first)]
     assert_pixels(img, [p for s in sides for p in s], pv)  # each side once, in the PV colour
-    assert_zero(img, inside)                                # the diagonal (k, k) is not drawn
+    assert_zero(img, inside)  # the diagonal (k, k) is not drawn
     assert_zero(img, outside)
 
 
 # ---------------------------------------------------------------------------
 # 2. QUAD_STRIP: shared edges drawn (by both quads), no diagonals
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
 def test_quad_strip_outlines(ctx, first):
@@ -269,6 +273,7 @@ def test_quad_corners_equal_a_line_loop(ctx, first):
 # 4. POINT: each vertex once, in its polygon's PV colour
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("first", [False, True], ids=["pv-last", "pv-first"])
 def test_points_of_two_quads_once_each(ctx, first):
     color = setup(ctx)
@@ -316,15 +321,18 @@ DCL OUT[2], EDGEFLAG
 """
 
 # Position, colour from buffer 0; the edge flag (x) from buffer 1.
-FLAG_ELEMENTS = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1,
-                                           src_format=Format.R32G32B32A32_FLOAT),)
+FLAG_ELEMENTS = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT),)
 
 
 def draw_flagged(ctx, verts, flags, mode):
     flag_rows = np.zeros((len(flags), 4), np.float32)
     flag_rows[:, 0] = flags
-    ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=32),
-                            VertexBuffer(buffer=flag_rows, stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=32),
+            VertexBuffer(buffer=flag_rows, stride=16),
+        ]
+    )
     ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts)))
 
 
@@ -342,8 +350,9 @@ def test_edgeflag_triangle_lines(ctx, first):
     pv = cols[0 if first else 2]
     assert_pixels(img, segment_pixels(TRI[0], TRI[1]) + segment_pixels(TRI[2], TRI[0]), pv)
     assert_zero(img, mask_of(segment_pixels(TRI[1], TRI[2])))
-    assert_zero(img, ~mask_of(segment_pixels(TRI[0], TRI[1]) + segment_pixels(TRI[2], TRI[0])
-                              + [pixel(p) for p in TRI]))
+    assert_zero(
+        img, ~mask_of(segment_pixels(TRI[0], TRI[1]) + segment_pixels(TRI[2], TRI[0]) + [pixel(p) for p in TRI])
+    )
     # All flags on: the diagonal is drawn (the flag is what turned it off).
     draw_flagged(ctx, vertices(TRI, cols), [1, 1, 1], Prim.TRIANGLES)
     assert_pixels(image(ctx, color), segment_pixels(TRI[1], TRI[2]), pv)
@@ -391,6 +400,7 @@ def test_edgeflag_quad(ctx, first):
 # 6. Regression: TRIANGLES keep every edge
 # ---------------------------------------------------------------------------
 
+
 def test_triangles_forming_a_quad_draw_the_diagonal(ctx):
     color = setup(ctx)
     a, b, c, d = corners(3, 3, 12, 12)
@@ -417,7 +427,7 @@ QUAD_BOXES = [(1, 1, 6, 6), (9, 1, 14, 6), (1, 9, 6, 14)]
 def assert_outlined(img, boxes, pvs, size=SIZE):
     """Each box outlined in its PV colour, nothing inside, nothing elsewhere."""
     anywhere = np.zeros((size, size), bool)
-    for box, pv in zip(boxes, pvs):
+    for box, pv in zip(boxes, pvs, strict=True):
         sides, inside, outside = square_sets(*box, size=size)
         assert_pixels(img, [p for s in sides for p in s], pv)
         assert_zero(img, inside)
@@ -432,8 +442,9 @@ def test_multi_draw_quads(ctx):
     rast(ctx, LINE)
     # Items of 1 and 2 quads: the second item's masks cover its own 4 triangles.
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertices(pts, cols), stride=32)])
-    ctx.draw_vbo(DrawInfo(mode=Prim.QUADS), draws=[DrawStartCountBias(start=0, count=4),
-                                                   DrawStartCountBias(start=4, count=8)])
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.QUADS), draws=[DrawStartCountBias(start=0, count=4), DrawStartCountBias(start=4, count=8)]
+    )
     assert_outlined(image(ctx, color), QUAD_BOXES, [cols[3], cols[7], cols[11]])
 
 
@@ -447,8 +458,9 @@ def test_multi_draw_polygons(ctx):
     cols = colours(len(pts))
     rast(ctx, LINE)
     ctx.set_vertex_buffers([VertexBuffer(buffer=vertices(pts, cols, 32), stride=32)])
-    ctx.draw_vbo(DrawInfo(mode=Prim.POLYGON), draws=[DrawStartCountBias(start=0, count=6),
-                                                     DrawStartCountBias(start=6, count=6)])
+    ctx.draw_vbo(
+        DrawInfo(mode=Prim.POLYGON), draws=[DrawStartCountBias(start=0, count=6), DrawStartCountBias(start=6, count=6)]
+    )
     got = image(ctx, color)
     rast(ctx, FILL)
     draw(ctx, np.concatenate([boundary_lines(hexa, cols[0], 32), boundary_lines(moved, cols[6], 32)]), Prim.LINES)
@@ -468,8 +480,9 @@ def test_instanced_quads(ctx, start_instance):
     offsets = np.zeros((3, 4), np.float32)
     offsets[start_instance + 1, 1] = 8 * 2.0 / SIZE  # 8 px in NDC
     rast(ctx, LINE)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertices(pts, cols), stride=32),
-                            VertexBuffer(buffer=offsets, stride=16)])
+    ctx.set_vertex_buffers(
+        [VertexBuffer(buffer=vertices(pts, cols), stride=32), VertexBuffer(buffer=offsets, stride=16)]
+    )
     ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, count=len(pts), instance_count=2, start_instance=start_instance))
     img = image(ctx, color)
     moved = [(x0, y0 + 8, x1, y1 + 8) for x0, y0, x1, y1 in boxes]
@@ -479,6 +492,7 @@ def test_instanced_quads(ctx, start_instance):
 # ---------------------------------------------------------------------------
 # 8. Culling and faces in different modes
 # ---------------------------------------------------------------------------
+
 
 def two_facing_quads(size=32):
     """A front quad with pixel-centre corners and a back quad with corners
@@ -521,6 +535,7 @@ def test_front_lines_back_filled(ctx, first):
 # 9. PRIM_ID in the FS: the translated triangles' IDs
 # ---------------------------------------------------------------------------
 
+
 def primid_fs(decl):
     """FS: red = (primitive ID + 1) / 8 (so ID 0 is visible), alpha 1."""
     return f"""FRAG
@@ -528,7 +543,7 @@ def primid_fs(decl):
 DCL OUT[0], COLOR
 DCL TEMP[0]
 IMM[0] FLT32 {{1.0, 0.125, 0.0, 1.0}}
-  0: I2F TEMP[0].x, {decl.split()[1].rstrip(',')}.xxxx
+  0: I2F TEMP[0].x, {decl.split()[1].rstrip(",")}.xxxx
   1: ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
   2: MUL TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
   3: MOV OUT[0], IMM[0].zzzw
@@ -560,6 +575,7 @@ def test_prim_id_of_translated_triangles(ctx, decl):
 # 10. draw_vbo's fast path (resource vertex buffers, a DrawInfo drawn again)
 # ---------------------------------------------------------------------------
 
+
 def test_fast_path_draws_keep_vertex_edge_flags(screen, ctx):
     """A plain TRIANGLES draw from resource buffers takes draw_vbo's fast path
     when nothing changed; binding a VS writing EDGEFLAG under a LINE
@@ -569,8 +585,12 @@ def test_fast_path_draws_keep_vertex_edge_flags(screen, ctx):
     cols = colours(3)
     flags = np.zeros((3, 4), np.float32)
     flags[:, 0] = (1, 0, 1)
-    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, vertices(TRI, cols)), stride=32),
-                            VertexBuffer(buffer=vertex_buffer(screen, flags), stride=16)])
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=vertex_buffer(screen, vertices(TRI, cols)), stride=32),
+            VertexBuffer(buffer=vertex_buffer(screen, flags), stride=16),
+        ]
+    )
     rast(ctx, LINE)
     info = DrawInfo(mode=Prim.TRIANGLES, count=3)
     ctx.draw_vbo(info)

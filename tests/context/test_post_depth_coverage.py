@@ -43,21 +43,23 @@ from .util_blend_dsa import texture as make_target
 
 WIDTH = 3
 SAMPLES = 4
-OCCLUDER_X = 1.5                 # window x of the occluder's right edge: pixel 1's centre
+OCCLUDER_X = 1.5  # window x of the occluder's right edge: pixel 1's centre
 ALL = (1 << SAMPLES) - 1
 
 
 def mask_fs(*properties: str) -> str:
     """A FS writing (popcount(SAMPLEMASK), SAMPLEMASK, 0, 1) as floats."""
     props = "".join(f"PROPERTY {p} 1\n" for p in properties)
-    return (f"FRAG\n{props}DCL SV[0], SAMPLEMASK\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
-            "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}\n"
-            "  0: MOV TEMP[0], IMM[0]\n"
-            "  1: POPC TEMP[0].x, SV[0].xxxx\n"
-            "  2: U2F TEMP[0].x, TEMP[0].xxxx\n"
-            "  3: U2F TEMP[0].y, SV[0].xxxx\n"
-            "  4: MOV OUT[0], TEMP[0]\n"
-            "  5: END\n")
+    return (
+        f"FRAG\n{props}DCL SV[0], SAMPLEMASK\nDCL OUT[0], COLOR\nDCL TEMP[0]\n"
+        "IMM[0] FLT32 {0.0, 0.0, 0.0, 1.0}\n"
+        "  0: MOV TEMP[0], IMM[0]\n"
+        "  1: POPC TEMP[0].x, SV[0].xxxx\n"
+        "  2: U2F TEMP[0].x, TEMP[0].xxxx\n"
+        "  3: U2F TEMP[0].y, SV[0].xxxx\n"
+        "  4: MOV OUT[0], TEMP[0]\n"
+        "  5: END\n"
+    )
 
 
 OCCLUDER_FS = """FRAG
@@ -85,9 +87,20 @@ void main() {
 
 
 # Per-fragment state the readback must switch off (and restores afterwards).
-_ENABLES = ("GL_SCISSOR_TEST", "GL_DEPTH_TEST", "GL_STENCIL_TEST", "GL_BLEND", "GL_RASTERIZER_DISCARD",
-            "GL_CULL_FACE", "GL_MULTISAMPLE", "GL_SAMPLE_SHADING", "GL_SAMPLE_MASK", "GL_COLOR_LOGIC_OP",
-            "GL_SAMPLE_ALPHA_TO_COVERAGE", "GL_FRAMEBUFFER_SRGB")
+_ENABLES = (
+    "GL_SCISSOR_TEST",
+    "GL_DEPTH_TEST",
+    "GL_STENCIL_TEST",
+    "GL_BLEND",
+    "GL_RASTERIZER_DISCARD",
+    "GL_CULL_FACE",
+    "GL_MULTISAMPLE",
+    "GL_SAMPLE_SHADING",
+    "GL_SAMPLE_MASK",
+    "GL_COLOR_LOGIC_OP",
+    "GL_SAMPLE_ALPHA_TO_COVERAGE",
+    "GL_FRAMEBUFFER_SRGB",
+)
 
 
 def _program(gl):
@@ -110,9 +123,16 @@ def read_samples(screen, ctx, ms) -> np.ndarray:
     enables, colour mask and viewport it touches are restored, and the
     context is told to re-emit its state."""
     gl = screen.host.gl
-    saved = {name: int(np.asarray(gl.glGetIntegerv(getattr(gl, name))).ravel()[0])
-             for name in ("GL_CURRENT_PROGRAM", "GL_VERTEX_ARRAY_BINDING", "GL_ACTIVE_TEXTURE",
-                          "GL_DRAW_FRAMEBUFFER_BINDING", "GL_READ_FRAMEBUFFER_BINDING")}
+    saved = {
+        name: int(np.asarray(gl.glGetIntegerv(getattr(gl, name))).ravel()[0])
+        for name in (
+            "GL_CURRENT_PROGRAM",
+            "GL_VERTEX_ARRAY_BINDING",
+            "GL_ACTIVE_TEXTURE",
+            "GL_DRAW_FRAMEBUFFER_BINDING",
+            "GL_READ_FRAMEBUFFER_BINDING",
+        )
+    }
     prog = _program(gl)
     out = gl.glGenTextures(1)
     gl.glActiveTexture(gl.GL_TEXTURE0 + screen.host.scratch_texture_unit)
@@ -168,14 +188,22 @@ def draw_scene(screen, ctx, fs_text):
     depth = make_target(screen, Format.Z32_FLOAT, WIDTH, 1, Bind.DEPTH_STENCIL, samples=SAMPLES)
     bind_targets(ctx, WIDTH, 1, (color,), depth)
     bind_rasterizer(ctx, multisample=True)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        )
+    )
     ctx.clear(Clear.COLOR0 | Clear.DEPTH, None, (0.0, 0.0, 0.0, 0.0), 1.0, 0)
 
     pipeline(ctx, OCCLUDER_FS)
-    x1 = -1 + 2 * OCCLUDER_X / WIDTH            # NDC of the occluder's right edge
-    occluder = np.array([[x, y, -0.5, 1, 0, 0, 0, 0]                      # window depth 0.25
-                         for x, y in ((-1, -1), (x1, -1), (x1, 1), (-1, -1), (x1, 1), (-1, 1))], np.float32)
+    x1 = -1 + 2 * OCCLUDER_X / WIDTH  # NDC of the occluder's right edge
+    occluder = np.array(
+        [
+            [x, y, -0.5, 1, 0, 0, 0, 0]  # window depth 0.25
+            for x, y in ((-1, -1), (x1, -1), (x1, 1), (-1, -1), (x1, 1), (-1, 1))
+        ],
+        np.float32,
+    )
     ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=occluder, stride=32)])
     ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=6))
 
@@ -187,9 +215,9 @@ def draw_scene(screen, ctx, fs_text):
 def visible_samples(positions) -> int:
     """Mask of pixel 1's samples right of its centre (the occluder hides the others)."""
     xs = [sx for sx, _ in positions]
-    assert all(abs(sx - 0.5) > 1e-3 for sx in xs)        # no sample on the occluder's edge
+    assert all(abs(sx - 0.5) > 1e-3 for sx in xs)  # no sample on the occluder's edge
     visible = sum(1 << s for s, sx in enumerate(xs) if sx > 0.5)
-    assert 0 < visible < ALL                             # the edge splits the host's pattern
+    assert 0 < visible < ALL  # the edge splits the host's pattern
     return visible
 
 
@@ -199,14 +227,14 @@ def invocation_masks(pixel) -> dict:
     masks = {}
     for s, (popc, mask, zero, alpha) in enumerate(pixel):
         if alpha == 0:
-            assert (popc, mask, zero) == (0, 0, 0)       # untouched since the clear
+            assert (popc, mask, zero) == (0, 0, 0)  # untouched since the clear
             continue
         assert alpha == 1 and zero == 0 and mask == int(mask)
         m = int(mask)
-        assert popc == bin(m).count("1")                 # POPC of the same mask
+        assert popc == bin(m).count("1")  # POPC of the same mask
         assert m >> s & 1, f"sample {s} written by an invocation whose mask {m:#x} lacks it"
         masks[s] = m
-    for s, m in masks.items():                           # invocations partition the samples
+    for s, m in masks.items():  # invocations partition the samples
         for t, n in masks.items():
             assert m == n or not m & n, (s, m, t, n)
     return masks
@@ -235,7 +263,7 @@ def test_post_depth_coverage_masks_the_occluded_samples(screen, ctx):
     assert invocation_masks(samples[0]) == {}
     masks = invocation_masks(samples[1])
     assert set(masks) == {s for s in range(SAMPLES) if visible >> s & 1}
-    assert union(masks) == visible                       # no occluded sample in any mask
+    assert union(masks) == visible  # no occluded sample in any mask
     masks = invocation_masks(samples[2])
     assert set(masks) == set(range(SAMPLES)) and union(masks) == ALL
 
@@ -254,6 +282,6 @@ def test_without_post_depth_coverage_the_mask_is_the_raster_coverage(screen, ctx
     assert invocation_masks(samples[0]) == {}
     masks = invocation_masks(samples[1])
     assert set(masks) == {s for s in range(SAMPLES) if visible >> s & 1}
-    assert union(masks) & ~visible                       # pre-depth: occluded samples are in the masks
+    assert union(masks) & ~visible  # pre-depth: occluded samples are in the masks
     masks = invocation_masks(samples[2])
     assert set(masks) == set(range(SAMPLES)) and union(masks) == ALL

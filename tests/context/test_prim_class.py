@@ -12,6 +12,8 @@ what glpipe drew.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -55,8 +57,12 @@ def counters(screen) -> tuple:
 # Polygon stipple: polygons only
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode, points", [(Prim.TRIANGLES, FULL_TRIS), (Prim.QUADS, FULL_QUAD),
-                                          (Prim.TRIANGLE_FAN, FULL_QUAD)], ids=["triangles", "quads", "fan"])
+
+@pytest.mark.parametrize(
+    "mode, points",
+    [(Prim.TRIANGLES, FULL_TRIS), (Prim.QUADS, FULL_QUAD), (Prim.TRIANGLE_FAN, FULL_QUAD)],
+    ids=["triangles", "quads", "fan"],
+)
 def test_stipple_still_applies_to_polygons(screen, ctx, mode, points):
     color = setup(ctx)
     ctx.set_polygon_stipple(PolyStipple(stipple=PATTERN))
@@ -74,7 +80,7 @@ def test_stipple_rekeys_between_line_and_triangle_draws(screen, ctx):
     line = vertices([(1.0, 8.5), (15.0, 8.5)], WHITE)
     tris = vertices(FULL_TRIS, WHITE)
     line_expected = np.zeros((SIZE, SIZE), bool)
-    line_expected[8, 1:15] = True   # diamond exit: x = 1..14 on row 8
+    line_expected[8, 1:15] = True  # diamond exit: x = 1..14 on row 8
     seen = None
     for round_ in range(3):
         assert np.array_equal(lit(draw_image(ctx, color, line, Prim.LINES)), line_expected)
@@ -91,9 +97,15 @@ def test_rasterizer_switches_rekey_the_class(screen, ctx):
     color = setup(ctx)
     ctx.set_polygon_stipple(PolyStipple(stipple=PATTERN))
     filled = rast(ctx, poly_stipple_enable=True)
-    outlined = ctx.create_rasterizer_state(RasterizerState(
-        point_size=1.0, line_width=1.0, poly_stipple_enable=True, fill_front=PolygonMode.LINE,
-        fill_back=PolygonMode.LINE))
+    outlined = ctx.create_rasterizer_state(
+        RasterizerState(
+            point_size=1.0,
+            line_width=1.0,
+            poly_stipple_enable=True,
+            fill_front=PolygonMode.LINE,
+            fill_back=PolygonMode.LINE,
+        )
+    )
     plain = ctx.create_rasterizer_state(RasterizerState(point_size=1.0, line_width=1.0))
     tris = vertices(FULL_TRIS, WHITE)
     line = vertices([(1.0, 8.5), (15.0, 8.5)], WHITE)
@@ -106,18 +118,18 @@ def test_rasterizer_switches_rekey_the_class(screen, ctx):
         assert np.array_equal(lit(draw_image(ctx, color, tris, Prim.TRIANGLES)), stippled)
         ctx.bind_rasterizer_state(plain)
         assert lit(draw_image(ctx, color, tris, Prim.TRIANGLES)).all()
-        assert lit(draw_image(ctx, color, tris, Prim.TRIANGLES)).all()   # the fast path
+        assert lit(draw_image(ctx, color, tris, Prim.TRIANGLES)).all()  # the fast path
         ctx.bind_rasterizer_state(filled)
         assert lit(draw_image(ctx, color, line, Prim.LINES))[8, 1:15].all()
         assert np.array_equal(lit(draw_image(ctx, color, tris, Prim.TRIANGLES)), stippled)
-        ctx.bind_rasterizer_state(outlined)   # edges as lines, unstippled (the pattern has gaps in column 2)
+        ctx.bind_rasterizer_state(outlined)  # edges as lines, unstippled (the pattern has gaps in column 2)
         img = lit(draw_image(ctx, color, small, Prim.TRIANGLES))
         assert img[3:13, 2].all() and img[2, 3:13].all() and not img[edge_dist > 1.0].any()
 
 
 def test_stipple_leaves_points_alone(screen, ctx):
     color = setup(ctx)
-    ctx.set_polygon_stipple(PolyStipple(stipple=[0] * 32))   # would kill every fragment
+    ctx.set_polygon_stipple(PolyStipple(stipple=[0] * 32))  # would kill every fragment
     rast(ctx, poly_stipple_enable=True)
     pts = [(2.5, 3.5), (7.5, 8.5), (12.5, 1.5)]
     img = draw_image(ctx, color, vertices(pts, WHITE), Prim.POINTS)
@@ -172,14 +184,31 @@ def tes_source(prim_mode: int, point_mode: int) -> str:
     if prim_mode == int(Prim.LINES):
         body = ["LRP TEMP[0], SV[0].xxxx, IN[1][0], IN[0][0]"]
     else:
-        body = ["MUL TEMP[0], SV[0].xxxx, IN[0][0]", "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
-                "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]"]
+        body = [
+            "MUL TEMP[0], SV[0].xxxx, IN[0][0]",
+            "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
+            "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]",
+        ]
     body += ["MOV OUT[0], TEMP[0]", "MOV OUT[1], IN[0][1]", "END"]
-    return "\n".join([
-        "TESS_EVAL", f"PROPERTY TES_PRIM_MODE {prim_mode}", "PROPERTY TES_SPACING 2",
-        "PROPERTY TES_VERTEX_ORDER_CW 0", f"PROPERTY TES_POINT_MODE {point_mode}",
-        "DCL IN[][0], POSITION", "DCL IN[][1], GENERIC[0]", "DCL SV[0], TESSCOORD", "DCL OUT[0], POSITION",
-        "DCL OUT[1], GENERIC[0]", "DCL TEMP[0]"] + [f"{i:3d}: {op}" for i, op in enumerate(body)]) + "\n"
+    return (
+        "\n".join(
+            [
+                "TESS_EVAL",
+                f"PROPERTY TES_PRIM_MODE {prim_mode}",
+                "PROPERTY TES_SPACING 2",
+                "PROPERTY TES_VERTEX_ORDER_CW 0",
+                f"PROPERTY TES_POINT_MODE {point_mode}",
+                "DCL IN[][0], POSITION",
+                "DCL IN[][1], GENERIC[0]",
+                "DCL SV[0], TESSCOORD",
+                "DCL OUT[0], POSITION",
+                "DCL OUT[1], GENERIC[0]",
+                "DCL TEMP[0]",
+            ]
+            + [f"{i:3d}: {op}" for i, op in enumerate(body)]
+        )
+        + "\n"
+    )
 
 
 @pytest.mark.parametrize("what", ["isolines", "point_mode", "triangles"])
@@ -197,8 +226,10 @@ def test_tessellation_output_decides_the_class(screen, ctx, what):
         tes, corners = tes_source(int(Prim.LINES), 0), [(1.0, 8.5), (15.0, 8.5)]
         expected[8, 1:15] = True
     else:
-        tes, corners = tes_source(int(Prim.TRIANGLES), int(what == "point_mode")), \
-            [(2.5, 2.5), (13.5, 2.5), (2.5, 13.5)]
+        tes, corners = (
+            tes_source(int(Prim.TRIANGLES), int(what == "point_mode")),
+            [(2.5, 2.5), (13.5, 2.5), (2.5, 13.5)],
+        )
         if what == "point_mode":
             for x, y in corners:
                 expected[int(y), int(x)] = True
@@ -211,6 +242,7 @@ def test_tessellation_output_decides_the_class(screen, ctx, what):
 # ---------------------------------------------------------------------------
 # Sprite coordinates: points only
 # ---------------------------------------------------------------------------
+
 
 def sprite_image(cx, cy, size, upper_left=True) -> np.ndarray:
     """(s, t, 0, 1) over a point of ``size`` pixels centred at (cx, cy):
@@ -236,8 +268,14 @@ def test_sprite_coords_apply_to_points_and_not_triangles_alternately(screen, ctx
 
 def test_sprite_coords_apply_to_polygons_drawn_as_points(screen, ctx):
     color = setup(ctx, fs=SMOOTH_FS)
-    rast(ctx, point_quad_rasterization=True, sprite_coord_enable=1, point_size=4.0,
-         fill_front=PolygonMode.POINT, fill_back=PolygonMode.POINT)
+    rast(
+        ctx,
+        point_quad_rasterization=True,
+        sprite_coord_enable=1,
+        point_size=4.0,
+        fill_front=PolygonMode.POINT,
+        fill_back=PolygonMode.POINT,
+    )
     img = draw_image(ctx, color, vertices([(4.0, 4.0), (12.0, 4.0), (4.0, 12.0)], RED), Prim.TRIANGLES)
     expected = sprite_image(4.0, 4.0, 4) + sprite_image(12.0, 4.0, 4) + sprite_image(4.0, 12.0, 4)
     assert np.allclose(img, expected, atol=1e-5)
@@ -247,11 +285,15 @@ def test_sprite_coords_apply_to_polygons_drawn_as_points(screen, ctx):
 # No class-sensitive field: no extra variants, the fast path stays
 # ---------------------------------------------------------------------------
 
+
 def test_class_is_not_keyed_without_a_class_sensitive_field(screen, ctx):
     color = setup(ctx)
     rast(ctx, flatshade=True, point_size=3.0)
-    draws = [(vertices([(4.5, 4.5)], WHITE), Prim.POINTS), (vertices([(1.0, 8.5), (15.0, 8.5)], WHITE), Prim.LINES),
-             (vertices(FULL_TRIS, WHITE), Prim.TRIANGLES)]
+    draws = [
+        (vertices([(4.5, 4.5)], WHITE), Prim.POINTS),
+        (vertices([(1.0, 8.5), (15.0, 8.5)], WHITE), Prim.LINES),
+        (vertices(FULL_TRIS, WHITE), Prim.TRIANGLES),
+    ]
     draw_image(ctx, color, *draws[0])
     seen = counters(screen)
     for verts, mode in draws * 2:
@@ -277,6 +319,7 @@ def test_stipple_compiles_no_extra_variant_for_points_and_lines(screen, ctx):
 # point_smooth
 # ---------------------------------------------------------------------------
 
+
 def point_coverage(cx, cy, size, width=SIZE, height=SIZE):
     """(coverage, in_square): docs/rasterizer.md's coverage of a round point --
     clamp(size / 2 + 0.5 - d, 0, 1), d the pixel centre's distance from the
@@ -298,13 +341,13 @@ def test_point_smooth_round_point_coverage(screen, ctx):
     # Inside: the colour with alpha = coverage; discarded where coverage is 0.
     assert np.allclose(img[drawn][:, :3], (0.25, 0.5, 0.75))
     assert np.allclose(img[..., 3], np.where(drawn, cov, 0.0), atol=2e-3)
-    assert np.all(img[cov == 1.0][:, 3] == 1.0)                   # inside the circle: alpha 1
-    for y, x in ((4, 4), (4, 11), (11, 4), (11, 11)):              # the square's corners are gone
+    assert np.all(img[cov == 1.0][:, 3] == 1.0)  # inside the circle: alpha 1
+    for y, x in ((4, 4), (4, 11), (11, 4), (11, 11)):  # the square's corners are gone
         assert not lit(img)[y, x]
     assert 0.0 < img[5, 4, 3] < 1.0 and 0.0 < img[4, 6, 3] < 1.0  # a fractional edge
     # Monotonic across the edge, along the diagonal from the centre outwards.
     diag = [img[7 - k, 7 - k, 3] for k in range(4)]
-    assert all(a >= b for a, b in zip(diag, diag[1:])) and diag[0] == 1.0 and diag[-1] == 0.0
+    assert all(a >= b for a, b in itertools.pairwise(diag)) and diag[0] == 1.0 and diag[-1] == 0.0
 
 
 def test_point_smooth_multiplies_alpha_and_leaves_lines_and_triangles(screen, ctx):

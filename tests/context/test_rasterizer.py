@@ -41,30 +41,30 @@ from .util_draw import (
     vertices,
     zero_fill,
 )
+from .util_fastpath import requires_fast_path
 from .util_raster import (
-    COLOR_FS,
-    TWO_SIDE_VS,
     BLUE,
+    COLOR_FS,
     GREEN,
     RED,
     SMOOTH_FS,
     TRIANGLES_TES,
+    TWO_SIDE_VS,
     WHITE,
     bind_shaders,
     covered_by_centres,
     depth_target,
     draw,
     draw_image,
+    gallium_front,
     msaa_target,
     rast,
     read_depth,
     resolve_msaa,
     sample_positions,
-    gallium_front,
     signed_area,
     tri_vertices,
 )
-from .util_fastpath import requires_fast_path
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def caps(screen):
 # Gallium's det (docs/rasterizer.md "Winding") > 0: clockwise on Gallium's
 # y-down window (front with front_ccw False), counter-clockwise for GL.
 POS_TRI = ((1.0, 1.0), (7.0, 2.0), (2.0, 14.0))
-NEG_TRI = ((9.0, 1.0), (10.0, 14.0), (15.0, 2.0))     # det < 0
+NEG_TRI = ((9.0, 1.0), (10.0, 14.0), (15.0, 2.0))  # det < 0
 
 
 @pytest.mark.parametrize("front_ccw", [False, True])
@@ -118,7 +118,7 @@ def _edge_distance(tri):
     """Per pixel centre: distance to the nearest edge of ``tri`` and whether it is inside."""
     ys, xs = np.mgrid[0:SIZE, 0:SIZE] + 0.5
     dist = np.full((SIZE, SIZE), np.inf)
-    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1]):
+    for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
         dx, dy = bx - ax, by - ay
         t = np.clip(((xs - ax) * dx + (ys - ay) * dy) / (dx * dx + dy * dy), 0, 1)
         dist = np.minimum(dist, np.hypot(xs - ax - t * dx, ys - ay - t * dy))
@@ -164,13 +164,15 @@ def test_fill_modes_of_a_culled_face_do_not_count(screen, ctx):
 def test_fill_rectangle_is_refused(ctx):
     # (Different modes for the two faces work: tests/context/test_fill_modes.py.)
     with pytest.raises(UnsupportedError, match="FILL_RECTANGLE"):
-        ctx.create_rasterizer_state(RasterizerState(fill_front=PolygonMode.FILL_RECTANGLE,
-                                                    fill_back=PolygonMode.FILL_RECTANGLE))
+        ctx.create_rasterizer_state(
+            RasterizerState(fill_front=PolygonMode.FILL_RECTANGLE, fill_back=PolygonMode.FILL_RECTANGLE)
+        )
 
 
 # ---------------------------------------------------------------------------
 # Polygon offset (D32F: r = 2^(e - 23), e the exponent of the largest depth)
 # ---------------------------------------------------------------------------
+
 
 def _float_r(zmax: float) -> float:
     return 2.0 ** (np.floor(np.log2(zmax)) - 23)
@@ -184,7 +186,7 @@ def _offset_setup(ctx):
 
 def test_offset_units_with_a_float_depth_buffer(screen, ctx):
     zs = _offset_setup(ctx)
-    tri = tri_vertices([(0, 0), (32, 0), (0, 32)], z=0.0)   # window depth 0.5 everywhere
+    tri = tri_vertices([(0, 0), (32, 0), (0, 32)], z=0.0)  # window depth 0.5 everywhere
     rast(ctx, offset_tri=True, offset_units=1000.0)
     draw(ctx, tri, Prim.TRIANGLES)
     depth = read_depth(screen, zs)
@@ -256,6 +258,7 @@ def test_offset_of_line_and_point_filled_polygons(screen, ctx, mode, flag):
 # Scissor, rasterizer discard (both re-emitted after a clear clobbers them)
 # ---------------------------------------------------------------------------
 
+
 def test_scissor_enable(screen, ctx):
     color = setup(ctx)
     ctx.set_scissor_states(0, [ScissorState(minx=3, miny=2, maxx=9, maxy=13)])
@@ -301,7 +304,6 @@ DCL OUT[1], COLOR
 """
 
 
-
 @pytest.mark.parametrize("first", [True, False])
 def test_flatshade_uses_the_provoking_vertex(screen, ctx, first):
     color = setup(ctx, vs=COLOR_VS, fs=COLOR_FS)
@@ -337,7 +339,6 @@ def test_flatshade_first_picks_the_provoking_vertex_of_flat_inputs_and_quads(scr
 # ---------------------------------------------------------------------------
 # Two-sided colour, colour clamping (variants)
 # ---------------------------------------------------------------------------
-
 
 
 @pytest.mark.parametrize("twoside", [False, True])
@@ -396,6 +397,7 @@ def test_clamp_fragment_color(screen, ctx):
 # Points and lines
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8])
 def test_point_of_size_n_covers_n_by_n_pixels(screen, ctx, n):
     color = setup(ctx)
@@ -406,7 +408,7 @@ def test_point_of_size_n_covers_n_by_n_pixels(screen, ctx, n):
     img = draw_image(ctx, color, vertices([(c, c)], WHITE), Prim.POINTS)
     expected = np.zeros((SIZE, SIZE), bool)
     lo = int(c - n / 2 + 0.5)
-    expected[lo:lo + n, lo:lo + n] = True
+    expected[lo : lo + n, lo : lo + n] = True
     assert np.array_equal(lit(img), expected)
 
 
@@ -517,6 +519,7 @@ def test_poly_smooth_is_passed_to_the_host(screen, ctx):
 # Depth clipping, clamping, clip_halfz
 # ---------------------------------------------------------------------------
 
+
 def test_depth_clip_disabled_clamps_depth(screen, ctx):
     color, zs = depth_target(ctx)
     bind_shaders(ctx)
@@ -560,6 +563,7 @@ def test_clip_halfz(screen, ctx, caps):
 # Pixel centres, edge rule
 # ---------------------------------------------------------------------------
 
+
 def test_half_pixel_center(screen, ctx):
     # Float viewports natively, the vertex-stage shift on gl33 (test_halfz_pixel_center.py has more).
     color = setup(ctx)
@@ -579,7 +583,7 @@ def test_top_left_rule_with_y_zero_on_top(screen, ctx):
     outside (Gallium's rule for FBOs, which the host follows)."""
     color = setup(ctx)
     rast(ctx, bottom_edge_rule=False)
-    tris = rect_tris(2.5, 2.5, 6.5, 6.5)     # every edge through pixel centres
+    tris = rect_tris(2.5, 2.5, 6.5, 6.5)  # every edge through pixel centres
     img = draw_image(ctx, color, vertices([p for t in tris for p in t], WHITE), Prim.TRIANGLES)
     expected = np.zeros((SIZE, SIZE), bool)
     expected[2:6, 2:6] = True
@@ -591,9 +595,11 @@ def test_top_left_rule_with_y_zero_on_top(screen, ctx):
 # Multisampling
 # ---------------------------------------------------------------------------
 
+
 def _msaa_ok(screen):
-    return screen.is_format_supported(Format.R32G32B32A32_FLOAT, glpipe.Target.TEXTURE_2D, 4, 4,
-                                      glpipe.Bind.RENDER_TARGET)
+    return screen.is_format_supported(
+        Format.R32G32B32A32_FLOAT, glpipe.Target.TEXTURE_2D, 4, 4, glpipe.Bind.RENDER_TARGET
+    )
 
 
 MS_TRI = ((1.3, 1.1), (14.7, 2.9), (3.1, 14.2))
@@ -638,7 +644,7 @@ def _near_edge_samples(tri, positions, margin=0.02):
     near = np.zeros((SIZE, SIZE), bool)
     for sx, sy in positions:
         px, py = xs + sx, ys + sy
-        for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1]):
+        for (ax, ay), (bx, by) in zip(tri, tri[1:] + tri[:1], strict=True):
             dx, dy = bx - ax, by - ay
             t = np.clip(((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy), 0, 1)
             near |= np.hypot(px - ax - t * dx, py - ay - t * dy) < margin
@@ -692,15 +698,18 @@ def test_force_persample_interp(screen, ctx, caps):
 # Viewport y flip, window-coordinate sysvals
 # ---------------------------------------------------------------------------
 
+
 def test_negative_viewport_y_scale_flips(screen, ctx):
     """window y = ndc_y * scale_y + translate_y with scale_y < 0: the image is
     mirrored, and facing is decided on the flipped window coordinates."""
     color = setup(ctx)
     ctx.set_viewport_states(0, [ViewportState(scale=(8.0, -8.0, 0.5), translate=(8.0, 8.0, 0.5))])
-    ndc_tri = ((-0.75, 0.25), (0.75, 0.25), (-0.75, 0.875))   # CCW in NDC (y up)
+    ndc_tri = ((-0.75, 0.25), (0.75, 0.25), (-0.75, 0.875))  # CCW in NDC (y up)
     win_tri = tuple((8.0 * x + 8.0, -8.0 * y + 8.0) for x, y in ndc_tri)
-    assert signed_area(win_tri) < 0                          # Gallium's det < 0 once flipped
-    verts = vertices([((x + 1) * 8, (y + 1) * 8) for x, y in ndc_tri], RED)  # vertices() takes window coords of a +y viewport
+    assert signed_area(win_tri) < 0  # Gallium's det < 0 once flipped
+    verts = vertices(
+        [((x + 1) * 8, (y + 1) * 8) for x, y in ndc_tri], RED
+    )  # vertices() takes window coords of a +y viewport
     rast(ctx, front_ccw=True)
     img = draw_image(ctx, color, verts, Prim.TRIANGLES)
     cov, amb = triangle_coverage([win_tri])
@@ -749,6 +758,7 @@ def test_lower_left_fragment_coordinates_use_the_framebuffer_height(screen, ctx)
 # ---------------------------------------------------------------------------
 # Tessellation defaults
 # ---------------------------------------------------------------------------
+
 
 def test_set_tess_state_default_levels(screen, ctx):
     """Without a TCS the default levels tessellate the patch: at level 1 a
@@ -831,10 +841,11 @@ def test_bad_templates(ctx):
 # Binding, deleting, variants, redundant binds
 # ---------------------------------------------------------------------------
 
+
 def test_bind_delete_rules(screen, ctx):
     a = ctx.create_rasterizer_state(RasterizerState(point_size=1.0))
     ctx.bind_rasterizer_state(a)
-    ctx.delete_rasterizer_state(a)          # the bound state: unbound
+    ctx.delete_rasterizer_state(a)  # the bound state: unbound
     assert ctx.rasterizer_part.rasterizer is None
     with pytest.raises(ObjectDestroyedError):
         ctx.bind_rasterizer_state(a)
@@ -848,7 +859,7 @@ def test_bind_delete_rules(screen, ctx):
     finally:
         other.destroy()
     c = ctx.create_rasterizer_state(RasterizerState())
-    ctx.destroy_rasterizer_state(c)         # the spec's spelling
+    ctx.destroy_rasterizer_state(c)  # the spec's spelling
     assert c.destroyed
 
 
@@ -883,8 +894,10 @@ def test_contexts_sharing_the_host_see_their_own_state(screen, ctx):
     other = screen.context_create()
     try:
         colors = {}
-        for c, fields in ((ctx, {"cull_face": Face.BACK, "front_ccw": True}),
-                          (other, {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE})):
+        for c, fields in (
+            (ctx, {"cull_face": Face.BACK, "front_ccw": True}),
+            (other, {"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.LINE}),
+        ):
             colors[c] = setup(c)
             rast(c, **fields)
         verts = np.concatenate([vertices(POS_TRI, RED), vertices(NEG_TRI, GREEN)])
@@ -968,24 +981,24 @@ def test_rasterizer_caps_once_delivered(screen, caps):
     p, f = caps.param, caps.paramf
     has = screen.profile.has
     expected = {
-        Cap.FLATSHADE: 1,                   # test_flatshade_uses_the_provoking_vertex
-        Cap.TWO_SIDED_COLOR: 1,             # test_light_twoside_*
-        Cap.VERTEX_COLOR_CLAMPED: 1,        # test_clamp_vertex_color
-        Cap.FRAGMENT_COLOR_CLAMPED: 1,      # test_clamp_fragment_color
-        Cap.POINT_SPRITE: 1,                # test_sprite_coord_replaces_the_generic_input
-        Cap.POINT_SIZE_FIXED: 1,            # test_point_of_size_n_covers_n_by_n_pixels
-        Cap.DEPTH_CLIP_DISABLE: int(has("depth_clamp")),         # test_depth_clip_disabled_clamps_depth
+        Cap.FLATSHADE: 1,  # test_flatshade_uses_the_provoking_vertex
+        Cap.TWO_SIDED_COLOR: 1,  # test_light_twoside_*
+        Cap.VERTEX_COLOR_CLAMPED: 1,  # test_clamp_vertex_color
+        Cap.FRAGMENT_COLOR_CLAMPED: 1,  # test_clamp_fragment_color
+        Cap.POINT_SPRITE: 1,  # test_sprite_coord_replaces_the_generic_input
+        Cap.POINT_SIZE_FIXED: 1,  # test_point_of_size_n_covers_n_by_n_pixels
+        Cap.DEPTH_CLIP_DISABLE: int(has("depth_clamp")),  # test_depth_clip_disabled_clamps_depth
         Cap.DEPTH_CLIP_DISABLE_SEPARATE: int(has("depth_clamp")),  # test_depth_offset_clip.py
         Cap.DEPTH_CLAMP_ENABLE: 0,
-        Cap.CLIP_HALFZ: 1,                  # test_clip_halfz (a variant without clip_control)
+        Cap.CLIP_HALFZ: 1,  # test_clip_halfz (a variant without clip_control)
         Cap.POLYGON_OFFSET_CLAMP: int(has("polygon_offset_clamp")),  # test_offset_clamp
-        Cap.POLYGON_OFFSET_UNITS_UNSCALED: 1,                    # test_depth_offset_clip.py
+        Cap.POLYGON_OFFSET_UNITS_UNSCALED: 1,  # test_depth_offset_clip.py
         Cap.FORCE_PERSAMPLE_INTERP: int(has("sample_shading")),  # test_force_persample_interp
-        Cap.CLIP_PLANES: 1,                 # test_all_eight_user_planes (8 host clip distances)
-        Cap.MAX_WINDOW_RECTANGLES: 8,       # test_eight_window_rectangles_and_no_more
+        Cap.CLIP_PLANES: 1,  # test_all_eight_user_planes (8 host clip distances)
+        Cap.MAX_WINDOW_RECTANGLES: 8,  # test_eight_window_rectangles_and_no_more
     }
     assert {cap: p[cap] for cap in expected} == expected
-    assert f[CapF.MIN_LINE_WIDTH] == 1.0 and f[CapF.MAX_LINE_WIDTH] >= 5.0   # test_line_width
-    assert f[CapF.MAX_LINE_WIDTH_AA] >= 1.0                                   # test_line_smooth_*
-    assert f[CapF.MIN_POINT_SIZE] == 1.0 and f[CapF.MAX_POINT_SIZE] >= 8.0   # point size tests
-    assert f[CapF.MIN_POINT_SIZE_AA] == 1.0 and f[CapF.MAX_POINT_SIZE_AA] >= 8.0   # point_smooth tests
+    assert f[CapF.MIN_LINE_WIDTH] == 1.0 and f[CapF.MAX_LINE_WIDTH] >= 5.0  # test_line_width
+    assert f[CapF.MAX_LINE_WIDTH_AA] >= 1.0  # test_line_smooth_*
+    assert f[CapF.MIN_POINT_SIZE] == 1.0 and f[CapF.MAX_POINT_SIZE] >= 8.0  # point size tests
+    assert f[CapF.MIN_POINT_SIZE_AA] == 1.0 and f[CapF.MAX_POINT_SIZE_AA] >= 8.0  # point_smooth tests

@@ -30,8 +30,9 @@ from .util import COLOR_FS
 from .util_sampling import Sampling, make_texture, nearest, upload, view_2d
 
 # Four 1-row textures: texture k is (k + 1) texels wide and every texel has COLORS[k].
-COLORS = np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.5],
-                   [0.0, 0.0, 1.0, 0.25], [0.5, 0.25, 0.75, 1.0]], np.float32)
+COLORS = np.array(
+    [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.5], [0.0, 0.0, 1.0, 0.25], [0.5, 0.25, 0.75, 1.0]], np.float32
+)
 N = len(COLORS)
 
 
@@ -59,9 +60,11 @@ RANGES = "DCL SAMP[0..3]\nDCL SVIEW[0..3], 2D, FLOAT\n"
 
 
 def _fs(decls, body, arl="UARL"):
-    return (f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n{decls}"
-            f"DCL CONST[0][0]\nDCL ADDR[0]\nDCL TEMP[0]\n"
-            f"  0: {arl} ADDR[0].x, CONST[0][0].xxxx\n{body}")
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n{decls}"
+        f"DCL CONST[0][0]\nDCL ADDR[0]\nDCL TEMP[0]\n"
+        f"  0: {arl} ADDR[0].x, CONST[0][0].xxxx\n{body}"
+    )
 
 
 # (TGSI declarations, lookup, index base) -- the lookup reads IN[0] (s, t = 0.5, 0.5, lod 0).
@@ -70,13 +73,18 @@ FS_LOOKUPS = {
     "tex_range_plus_1": (RANGES, "  1: TEX OUT[0], IN[0], SAMP[ADDR[0].x+1], 2D\n  2: END\n", 1),
     "txl_range": (RANGES, "  1: TXL OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n  2: END\n", 0),
     "txb_range": (RANGES, "  1: TXB OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n  2: END\n", 0),
-    "txf_range": (RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
-                  "  1: TXF OUT[0], IMM[0], SAMP[ADDR[0].x], 2D\n  2: END\n", 0),
+    "txf_range": (
+        RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
+        "  1: TXF OUT[0], IMM[0], SAMP[ADDR[0].x], 2D\n  2: END\n",
+        0,
+    ),
     "sample_view_indexed": (RANGES, "  1: SAMPLE OUT[0], IN[0], SVIEW[ADDR[0].x], SAMP[0]\n  2: END\n", 0),
-    "sample_i_view_indexed": (RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
-                              "  1: SAMPLE_I OUT[0], IMM[0], SVIEW[ADDR[0].x]\n  2: END\n", 0),
-    "sample_both_indexed": (RANGES,
-                            "  1: SAMPLE OUT[0], IN[0], SVIEW[ADDR[0].x+2], SAMP[ADDR[0].x+2]\n  2: END\n", 2),
+    "sample_i_view_indexed": (
+        RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
+        "  1: SAMPLE_I OUT[0], IMM[0], SVIEW[ADDR[0].x]\n  2: END\n",
+        0,
+    ),
+    "sample_both_indexed": (RANGES, "  1: SAMPLE OUT[0], IN[0], SVIEW[ADDR[0].x+2], SAMP[ADDR[0].x+2]\n  2: END\n", 2),
 }
 
 CENTRE = ((0.5, 0.5, 0.0, 0.0), (0.5, 0.5, 0.0, 0.0))
@@ -108,9 +116,11 @@ def test_fs_size_query_of_the_indexed_view(ctx):
     """TXQ on SAMP[ADDR[0].x]: the width of the selected texture (k + 1)."""
     S = Sampling(ctx, 1, 1)
     _bind_textures(ctx, ShaderType.FRAGMENT)
-    tokens = _fs(RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
-                 "  1: TXQ TEMP[0].x, IMM[0].xxxx, SAMP[ADDR[0].x], 2D\n"
-                 "  2: I2F OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].yzw, IMM[0].xxxx\n  4: END\n")
+    tokens = _fs(
+        RANGES + "IMM[0] INT32 {0, 0, 0, 0}\n",
+        "  1: TXQ TEMP[0].x, IMM[0].xxxx, SAMP[ADDR[0].x], 2D\n"
+        "  2: I2F OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].yzw, IMM[0].xxxx\n  4: END\n",
+    )
     for index in range(N):
         _index_constant(ctx, ShaderType.FRAGMENT, index)
         assert S.draw(tokens, *CENTRE)[0, 0, 0] == index + 1
@@ -122,7 +132,7 @@ def test_fs_out_of_range_index_reads_a_declared_texture(ctx):
     S = Sampling(ctx, 1, 1)
     _bind_textures(ctx, ShaderType.FRAGMENT)
     tokens = _fs(RANGES, "  1: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n  2: END\n")
-    for index in (7, 0xFFFFFFFF):                       # past the end, and -1
+    for index in (7, 0xFFFFFFFF):  # past the end, and -1
         _index_constant(ctx, ShaderType.FRAGMENT, index)
         got = S.draw(tokens, *CENTRE)[0, 0]
         assert any(np.array_equal(got, c) for c in COLORS), got
@@ -132,9 +142,12 @@ def test_fs_direct_and_indexed_lookups_of_one_range(ctx):
     """A direct TEX on SAMP[3] and an indexed one in the same shader both read the right texture."""
     S = Sampling(ctx, 1, 1)
     _bind_textures(ctx, ShaderType.FRAGMENT)
-    tokens = _fs(RANGES, "  1: TEX TEMP[0], IN[0], SAMP[3], 2D\n"
-                         "  2: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n"
-                         "  3: ADD OUT[0], OUT[0], TEMP[0]\n  4: END\n")
+    tokens = _fs(
+        RANGES,
+        "  1: TEX TEMP[0], IN[0], SAMP[3], 2D\n"
+        "  2: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n"
+        "  3: ADD OUT[0], OUT[0], TEMP[0]\n  4: END\n",
+    )
     for index in range(N):
         _index_constant(ctx, ShaderType.FRAGMENT, index)
         np.testing.assert_array_equal(S.draw(tokens, *CENTRE)[0, 0], COLORS[index] + COLORS[3])
@@ -160,8 +173,7 @@ def test_vs_lookup_selects_the_indexed_texture(ctx, decls, base):
     (TXL at lod 0) and the FS writes the interpolated (constant) colour."""
     S = Sampling(ctx, 1, 1)
     _bind_textures(ctx, ShaderType.VERTEX)
-    vs = ctx.create_vs_state(ShaderState(tokens=VS_LOOKUP.format(decls=decls,
-                                                                 offset=f"+{base}" if base else "")))
+    vs = ctx.create_vs_state(ShaderState(tokens=VS_LOOKUP.format(decls=decls, offset=f"+{base}" if base else "")))
     ctx.bind_vs_state(vs)
     for index in range(N - base):
         _index_constant(ctx, ShaderType.VERTEX, index)
@@ -189,11 +201,23 @@ def test_fs_sampler_state_indexed_with_a_fixed_view(ctx):
     upload(ctx.screen, res, 0, COLORS[:1][None])
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view_2d(ctx, res)])
     borders = COLORS[::-1]
-    ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [
-        ctx.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_BORDER, wrap_t=TexWrap.CLAMP_TO_BORDER,
-                                         border_color=tuple(float(c) for c in b))) for b in borders])
-    tokens = _fs("DCL SAMP[0..3]\nDCL SVIEW[0], 2D, FLOAT\n",
-                 "  1: SAMPLE OUT[0], IN[0], SVIEW[0], SAMP[ADDR[0].x]\n  2: END\n")
+    ctx.bind_sampler_states(
+        ShaderType.FRAGMENT,
+        0,
+        [
+            ctx.create_sampler_state(
+                nearest(
+                    wrap_s=TexWrap.CLAMP_TO_BORDER,
+                    wrap_t=TexWrap.CLAMP_TO_BORDER,
+                    border_color=tuple(float(c) for c in b),
+                )
+            )
+            for b in borders
+        ],
+    )
+    tokens = _fs(
+        "DCL SAMP[0..3]\nDCL SVIEW[0], 2D, FLOAT\n", "  1: SAMPLE OUT[0], IN[0], SVIEW[0], SAMP[ADDR[0].x]\n  2: END\n"
+    )
     outside = ((-3.0, -3.0, 0.0, 0.0), (-3.0, -3.0, 0.0, 0.0))
     for index in range(N):
         _index_constant(ctx, ShaderType.FRAGMENT, index)
@@ -207,12 +231,14 @@ def test_fs_one_range_indexed_by_two_address_registers(ctx):
     TEX through ADDR[0] (= index) in one shader: each reads its own texture."""
     S = Sampling(ctx, 1, 1)
     _bind_textures(ctx, ShaderType.FRAGMENT)
-    tokens = _fs(RANGES + "IMM[0] INT32 {0, 0, 0, 0}\nIMM[1] UINT32 {1, 0, 0, 0}\nDCL ADDR[1]\nDCL TEMP[1]\n",
-                 "  1: UADD TEMP[1].x, CONST[0][0].xxxx, IMM[1].xxxx\n"
-                 "  2: UARL ADDR[1].x, TEMP[1].xxxx\n"
-                 "  3: TXF TEMP[0], IMM[0], SAMP[ADDR[1].x], 2D\n"
-                 "  4: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n"
-                 "  5: ADD OUT[0], OUT[0], TEMP[0]\n  6: END\n")
+    tokens = _fs(
+        RANGES + "IMM[0] INT32 {0, 0, 0, 0}\nIMM[1] UINT32 {1, 0, 0, 0}\nDCL ADDR[1]\nDCL TEMP[1]\n",
+        "  1: UADD TEMP[1].x, CONST[0][0].xxxx, IMM[1].xxxx\n"
+        "  2: UARL ADDR[1].x, TEMP[1].xxxx\n"
+        "  3: TXF TEMP[0], IMM[0], SAMP[ADDR[1].x], 2D\n"
+        "  4: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n"
+        "  5: ADD OUT[0], OUT[0], TEMP[0]\n  6: END\n",
+    )
     for index in range(N - 1):
         _index_constant(ctx, ShaderType.FRAGMENT, index)
         np.testing.assert_array_equal(S.draw(tokens, *CENTRE)[0, 0], COLORS[index] + COLORS[index + 1])

@@ -25,9 +25,10 @@ CORPUS = Path(__file__).resolve().parents[1] / "lowering" / "corpus" / "tgsi"
 FS = (CORPUS / "tex_sampler_array.frag.tgsi").read_text()
 
 SIZE = 4
-# texture n, level l: a colour no sum of two others can fake (powers of two per texture).
-COLORS = np.array([[[2.0 ** (2 * n + l) / 256, 0.25 * l, 0.125 * n, 1.0] for l in range(2)] for n in range(4)],
-                  np.float32)
+# texture n, level `level`: a colour no sum of two others can fake (powers of two per texture).
+COLORS = np.array(
+    [[[2.0 ** (2 * n + level) / 256, 0.25 * level, 0.125 * n, 1.0] for level in range(2)] for n in range(4)], np.float32
+)
 
 
 def _textures(ctx):
@@ -38,9 +39,14 @@ def _textures(ctx):
         for level in range(2):
             side = SIZE >> level
             upload(screen, res, level, np.broadcast_to(COLORS[n, level], (side, side, 4)).copy())
-        views.append(ctx.create_sampler_view(res, SamplerViewTemplate(format=Format.R32G32B32A32_FLOAT,
-                                                                      target=Target.TEXTURE_2D,
-                                                                      first_level=0, last_level=1)))
+        views.append(
+            ctx.create_sampler_view(
+                res,
+                SamplerViewTemplate(
+                    format=Format.R32G32B32A32_FLOAT, target=Target.TEXTURE_2D, first_level=0, last_level=1
+                ),
+            )
+        )
     return views
 
 
@@ -50,8 +56,7 @@ def test_mesa_sampler_array_selects_by_uniform(screen, ctx, which):
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, _textures(ctx))
     smp = ctx.create_sampler_state(nearest(min_mip_filter=TexMipFilter.NEAREST, max_lod=1000.0))
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [smp] * 4)
-    ctx.set_constant_buffer(ShaderType.FRAGMENT, 0,
-                            ConstantBuffer(user_buffer=np.array([which, 0, 0, 0], np.uint32)))
+    ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array([which, 0, 0, 0], np.uint32)))
     # GENERIC[0] from 0.25 to 0.375 over 2 pixels: even at v_uv * 2.0 half a texel a
     # pixel, so the implicit-LOD lookups read level 0.
     got = S.draw(FS, (0.25, 0.25, 0.0, 0.0), (0.375, 0.375, 0.0, 0.0))

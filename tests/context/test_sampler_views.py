@@ -68,6 +68,7 @@ MIP_NEAREST = {"min_mip_filter": TexMipFilter.NEAREST, "max_lod": 10.0}
 
 # -- levels and layers -----------------------------------------------------------------------
 
+
 def test_view_level_range(screen, ctx):
     """first_level is the view's level 0 and last_level its last; the
     sampler's min_lod adds to first_level (context.rst's example)."""
@@ -87,10 +88,12 @@ def test_two_views_of_one_texture_in_one_draw(screen, ctx):
     tex = _level_chain(screen)
     a = view_2d(ctx, tex, first_level=0, last_level=0)
     b = view_2d(ctx, tex, first_level=2, last_level=3)
-    fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0..1]\n"
-          "DCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL TEMP[0..1]\n"
-          "  0: TXL TEMP[0], IN[0], SAMP[0], 2D\n  1: TXL TEMP[1], IN[0], SAMP[1], 2D\n"
-          "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n")
+    fs = (
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0..1]\n"
+        "DCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL TEMP[0..1]\n"
+        "  0: TXL TEMP[0], IN[0], SAMP[0], 2D\n  1: TXL TEMP[1], IN[0], SAMP[1], 2D\n"
+        "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n"
+    )
     smp = ctx.create_sampler_state(SamplerState(**MIP_NEAREST))
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [smp, smp])
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [a, b])
@@ -146,8 +149,12 @@ def test_3d_texture_view(screen, ctx):
     view = ctx.create_sampler_view(tex, SamplerViewTemplate(target=Target.TEXTURE_3D, last_layer=3))
     bind_sampling(ctx, view, ctx.create_sampler_state(nearest()))
     S = Sampling(ctx, 1, 1)
-    assert [S.draw(tex_fs(target="3D"), (0.5, 0.5, r, 1), (0.5, 0.5, r, 1))[0, 0, 0]
-            for r in (0.1, 0.4, 0.6, 0.9)] == [1, 2, 3, 4]
+    assert [S.draw(tex_fs(target="3D"), (0.5, 0.5, r, 1), (0.5, 0.5, r, 1))[0, 0, 0] for r in (0.1, 0.4, 0.6, 0.9)] == [
+        1,
+        2,
+        3,
+        4,
+    ]
 
 
 # -- swizzles ---------------------------------------------------------------------------------------
@@ -172,8 +179,9 @@ def test_every_swizzle_in_every_channel(screen, ctx):
         swz = tuple(_SWIZZLE_VALUES[(k + c) % 6] for c in range(4))
         view = view_2d(ctx, tex, swizzle_r=swz[0], swizzle_g=swz[1], swizzle_b=swz[2], swizzle_a=swz[3])
         bind_sampling(ctx, view, smp)
-        np.testing.assert_array_equal(S.draw(tex_fs(), (0.5, 0.5, 0, 1), (0.5, 0.5, 0, 1))[0, 0],
-                                      _apply_swizzle(texel, swz), err_msg=str(swz))
+        np.testing.assert_array_equal(
+            S.draw(tex_fs(), (0.5, 0.5, 0, 1), (0.5, 0.5, 0, 1))[0, 0], _apply_swizzle(texel, swz), err_msg=str(swz)
+        )
 
 
 def test_swizzle_none_is_refused(screen, ctx):
@@ -210,10 +218,10 @@ def test_emulated_formats_read_as_gallium_defines_them(screen, ctx, fmt):
     bind_sampling(ctx, view_2d(ctx, tex), smp)
     np.testing.assert_allclose(S.draw(tex_fs(), (0, 0.5, 0, 1), (1, 0.5, 0, 1))[0], want, atol=1e-6)
     swz = (Swizzle.W, Swizzle.X, Swizzle.ONE, Swizzle.Y)
-    bind_sampling(ctx, view_2d(ctx, tex, swizzle_r=swz[0], swizzle_g=swz[1], swizzle_b=swz[2], swizzle_a=swz[3]),
-                  smp)
-    np.testing.assert_allclose(S.draw(tex_fs(), (0, 0.5, 0, 1), (1, 0.5, 0, 1))[0],
-                               np.array([_apply_swizzle(w, swz) for w in want]), atol=1e-6)
+    bind_sampling(ctx, view_2d(ctx, tex, swizzle_r=swz[0], swizzle_g=swz[1], swizzle_b=swz[2], swizzle_a=swz[3]), smp)
+    np.testing.assert_allclose(
+        S.draw(tex_fs(), (0, 0.5, 0, 1), (1, 0.5, 0, 1))[0], np.array([_apply_swizzle(w, swz) for w in want]), atol=1e-6
+    )
 
 
 # -- format casts --------------------------------------------------------------------------------
@@ -255,8 +263,10 @@ def test_cast_between_srgb_and_unorm(screen, ctx):
     S = Sampling(ctx, 2, 1)
     raw = _BYTES[0] / 255.0
     decoded = np.concatenate([_srgb_to_linear(raw[:, :3]), raw[:, 3:]], axis=1)
-    for src, dst, want in ((Format.R8G8B8A8_UNORM, Format.R8G8B8A8_SRGB, decoded),
-                           (Format.R8G8B8A8_SRGB, Format.R8G8B8A8_UNORM, raw)):
+    for src, dst, want in (
+        (Format.R8G8B8A8_UNORM, Format.R8G8B8A8_SRGB, decoded),
+        (Format.R8G8B8A8_SRGB, Format.R8G8B8A8_UNORM, raw),
+    ):
         tex = _rgba8(screen, src)
         templ = SamplerViewTemplate(format=dst, target=Target.TEXTURE_2D)
         if not _has_views(screen):
@@ -278,13 +288,16 @@ def test_cast_rgba_to_rgbx_on_every_profile(screen, ctx):
     np.testing.assert_allclose(S.draw(tex_fs(), (0, 0.5, 0, 1), (1, 0.5, 0, 1))[0], want, atol=1e-6)
 
 
-@pytest.mark.parametrize("src,dst", [
-    (Format.R8G8B8A8_UNORM, Format.R32_FLOAT),        # same size, other channels
-    (Format.R8G8B8A8_UNORM, Format.B8G8R8A8_UNORM),   # other component order
-    (Format.R8G8B8A8_UNORM, Format.R16G16_UNORM),
-    (Format.Z32_FLOAT, Format.R32_FLOAT),             # depth casts only to itself
-    (Format.R8_UNORM, Format.A8_UNORM),
-])
+@pytest.mark.parametrize(
+    "src,dst",
+    [
+        (Format.R8G8B8A8_UNORM, Format.R32_FLOAT),  # same size, other channels
+        (Format.R8G8B8A8_UNORM, Format.B8G8R8A8_UNORM),  # other component order
+        (Format.R8G8B8A8_UNORM, Format.R16G16_UNORM),
+        (Format.Z32_FLOAT, Format.R32_FLOAT),  # depth casts only to itself
+        (Format.R8_UNORM, Format.A8_UNORM),
+    ],
+)
 def test_incompatible_casts_are_refused(screen, ctx, src, dst):
     bind = Bind.SAMPLER_VIEW | (Bind.DEPTH_STENCIL if src == Format.Z32_FLOAT else 0)
     tex = make_texture(screen, Target.TEXTURE_2D, src, 2, 2, bind=bind)
@@ -311,9 +324,11 @@ def test_template_errors_name_the_field(screen, ctx):
 
 # -- buffer views ------------------------------------------------------------------------------------
 
-_TXF_BUFFER_FS = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-                  "DCL SVIEW[0], BUFFER, FLOAT\nDCL TEMP[0]\n"
-                  "  0: F2I TEMP[0], IN[0]\n  1: TXF OUT[0], TEMP[0], SAMP[0], BUFFER\n  2: END\n")
+_TXF_BUFFER_FS = (
+    "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+    "DCL SVIEW[0], BUFFER, FLOAT\nDCL TEMP[0]\n"
+    "  0: F2I TEMP[0], IN[0]\n  1: TXF OUT[0], TEMP[0], SAMP[0], BUFFER\n  2: END\n"
+)
 
 
 def _buffer(screen, data):
@@ -325,8 +340,9 @@ def test_buffer_view_txf(screen, ctx):
     """TXF on a buffer view reads element x of the viewed range; an offset
     needs texture_buffer_range (TEXTURE_BUFFER_OFFSET_ALIGNMENT 0 without it)."""
     data = np.arange(16 * 4, dtype=np.float32).reshape(16, 4)
-    buf = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes,
-                                                  bind=Bind.SAMPLER_VIEW))
+    buf = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes, bind=Bind.SAMPLER_VIEW)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, buf.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, 0, data.nbytes, data)
@@ -345,14 +361,17 @@ def test_buffer_view_txf(screen, ctx):
     img = S.draw(_TXF_BUFFER_FS, (0, 0, 0, 0), (8, 1, 0, 0))
     np.testing.assert_array_equal(img[0], data[4:12])
     with pytest.raises(InvalidArgumentError, match="TEXTURE_BUFFER_OFFSET_ALIGNMENT"):
-        ctx.create_sampler_view(buf, SamplerViewTemplate(format=Format.R32G32B32A32_FLOAT, target=Target.BUFFER,
-                                                         offset=4, size=16))
+        ctx.create_sampler_view(
+            buf, SamplerViewTemplate(format=Format.R32G32B32A32_FLOAT, target=Target.BUFFER, offset=4, size=16)
+        )
     with pytest.raises(UnsupportedError, match="identity swizzle"):
-        ctx.create_sampler_view(buf, SamplerViewTemplate(format=Format.R32G32B32A32_FLOAT, target=Target.BUFFER,
-                                                         swizzle_r=Swizzle.Y))
+        ctx.create_sampler_view(
+            buf, SamplerViewTemplate(format=Format.R32G32B32A32_FLOAT, target=Target.BUFFER, swizzle_r=Swizzle.Y)
+        )
 
 
 # -- set_sampler_views rules ------------------------------------------------------------------------
+
 
 def test_set_sampler_views_ranges_and_trailing_unbind(screen, ctx):
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
@@ -436,8 +455,13 @@ def test_switching_views_rebinds_one_unit(screen, ctx):
         ctx.sampler_views_part._emit_sampler_views()
         binds = [c for c in counting.calls if c in ("glBindTexture", "glBindTextureUnit")]
         assert len(binds) == 1
-        assert set(counting.calls) <= {"glActiveTexture", "glBindTexture", "glBindTextureUnit", "glTexParameteri",
-                                       "glTexParameteriv"}
+        assert set(counting.calls) <= {
+            "glActiveTexture",
+            "glBindTexture",
+            "glBindTextureUnit",
+            "glTexParameteri",
+            "glTexParameteriv",
+        }
     finally:
         ctx.gl = counting._gl
 
@@ -447,21 +471,25 @@ def test_texel_buffer_at_the_element_limit(screen, ctx):
     made and its last texel fetched; one more is refused."""
     limit = screen.profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE")
     assert delivered_caps(screen).param[Cap.MAX_TEXEL_BUFFER_ELEMENTS_UINT] == limit
-    big = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=limit + 1,
-                                                  bind=Bind.SAMPLER_VIEW))
+    big = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=limit + 1, bind=Bind.SAMPLER_VIEW)
+    )
     with pytest.raises(InvalidArgumentError, match="MAX_TEXEL_BUFFER_ELEMENTS_UINT"):
         ctx.create_sampler_view(big, SamplerViewTemplate(format=Format.R8_UNORM, target=Target.BUFFER))
     screen.resource_destroy(big)
-    buf = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=limit,
-                                                  bind=Bind.SAMPLER_VIEW))
+    buf = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=limit, bind=Bind.SAMPLER_VIEW)
+    )
     gl = screen.host.gl
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, buf.gl_object)
     gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, limit - 1, 1, np.array([204], np.uint8))
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
     view = ctx.create_sampler_view(buf, SamplerViewTemplate(format=Format.R8_UNORM, target=Target.BUFFER))
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
-    fs = ("FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], BUFFER, FLOAT\n"
-          f"IMM[0] INT32 {{{limit - 1}, 0, 0, 0}}\n  0: TXF OUT[0], IMM[0], SAMP[0], BUFFER\n  1: END\n")
+    fs = (
+        "FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], BUFFER, FLOAT\n"
+        f"IMM[0] INT32 {{{limit - 1}, 0, 0, 0}}\n  0: TXF OUT[0], IMM[0], SAMP[0], BUFFER\n  1: END\n"
+    )
     S = Sampling(ctx, 1, 1)
     px = S.draw(fs, (0, 0, 0, 0), (0, 0, 0, 0))[0, 0]
     np.testing.assert_allclose(px, [204 / 255, 0, 0, 1], atol=1e-6)
@@ -476,28 +504,35 @@ def test_half_float_texture_filters_linearly(screen, ctx):
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R16G16B16A16_FLOAT, 4, 3)
     data = texel_grid(4, 3)
     upload(screen, tex, 0, data.astype(np.float16), gl_type="GL_HALF_FLOAT")
-    bind_sampling(ctx, view_2d(ctx, tex), ctx.create_sampler_state(linear(wrap_s=TexWrap.CLAMP_TO_EDGE,
-                                                                          wrap_t=TexWrap.CLAMP_TO_EDGE)))
+    bind_sampling(
+        ctx,
+        view_2d(ctx, tex),
+        ctx.create_sampler_state(linear(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE)),
+    )
     S = Sampling(ctx, 6, 5)
     lo, hi = (0.1, 0.1, 0, 1), (0.9, 0.9, 0, 1)
     c = S.coords(lo, hi)
-    np.testing.assert_allclose(S.draw(tex_fs(), lo, hi), sample_2d(
-        data, (0, 0, 0, 0), c[..., 0], c[..., 1], TexWrap.CLAMP_TO_EDGE, TexWrap.CLAMP_TO_EDGE, True), atol=2e-2)
+    np.testing.assert_allclose(
+        S.draw(tex_fs(), lo, hi),
+        sample_2d(data, (0, 0, 0, 0), c[..., 0], c[..., 1], TexWrap.CLAMP_TO_EDGE, TexWrap.CLAMP_TO_EDGE, True),
+        atol=2e-2,
+    )
 
 
 def test_last_sampler_slot_of_the_stage(screen, ctx):
     """SAMP/SVIEW slot MAX_TEXTURE_SAMPLERS - 1 of the FS samples; the next slot is refused."""
     caps = delivered_caps(screen)
     n = caps.shader[ShaderType.FRAGMENT][ShaderCap.MAX_TEXTURE_SAMPLERS]
-    assert n == caps.shader[ShaderType.FRAGMENT][ShaderCap.MAX_SAMPLER_VIEWS] == \
-        screen.bindings.stage("FRAG").tex_count
+    assert n == caps.shader[ShaderType.FRAGMENT][ShaderCap.MAX_SAMPLER_VIEWS] == screen.bindings.stage("FRAG").tex_count
     last = n - 1
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
     upload(screen, tex, 0, np.array([[[0.5, 0.25, 0.125, 1.0]]], np.float32))
     smp = ctx.create_sampler_state(nearest())
     bind_sampling(ctx, view_2d(ctx, tex), smp, slot=last)
-    fs = (f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[{last}]\n"
-          f"DCL SVIEW[{last}], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[{last}], 2D\n  1: END\n")
+    fs = (
+        f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[{last}]\n"
+        f"DCL SVIEW[{last}], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[{last}], 2D\n  1: END\n"
+    )
     S = Sampling(ctx, 1, 1)
     assert list(S.draw(fs, (0.5, 0.5, 0, 1), (0.5, 0.5, 0, 1))[0, 0]) == [0.5, 0.25, 0.125, 1.0]
     if n < 32:
@@ -518,8 +553,9 @@ def test_sampler_views_are_a_part(screen, ctx):
     assert sampler_views.AREA in PARTS and not hasattr(sampler_views, "SamplerViewMixin")
     for name in ("create_sampler_view", "sampler_view_destroy", "set_sampler_views"):
         assert getattr(ctx, name).__self__ is part
-    assert [fn for _bits, area, fn in DERIVED_ROWS if area is sampler_views.AREA] == \
-        [sampler_views.SamplerViewPart._bind_texture_units]
+    assert [fn for _bits, area, fn in DERIVED_ROWS if area is sampler_views.AREA] == [
+        sampler_views.SamplerViewPart._bind_texture_units
+    ]
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 1, 1)
     view = view_2d(ctx, tex)
     assert type(view) is sampler_view_objects.SamplerView and view.context is ctx and view in part.views

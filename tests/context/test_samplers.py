@@ -69,6 +69,7 @@ def _mirror_clamp_supported(screen, mode) -> bool:
 _LO = (-2.3, -4.1 / 3, 0.0, 1.0)
 _HI = (2.7, -4.1 / 3 + 4.0, 0.0, 1.0)
 
+
 @pytest.mark.parametrize("mode,filt", [(m, f) for m in TexWrap for f in ("nearest", "linear")])
 def test_every_wrap_mode_outside_0_1(screen, ctx, mode, filt):
     """Each wrap mode on s and t (and a different one on the other axis) at
@@ -139,26 +140,32 @@ def test_mag_and_min_filters_apart(screen, ctx):
     upload(screen, tex, 0, data)
     view = view_2d(ctx, tex)
     for mag, mn in ((TexFilter.LINEAR, TexFilter.NEAREST), (TexFilter.NEAREST, TexFilter.LINEAR)):
-        smp = ctx.create_sampler_state(SamplerState(min_img_filter=mn, mag_img_filter=mag,
-                                                    min_mip_filter=TexMipFilter.NONE, max_lod=10))
+        smp = ctx.create_sampler_state(
+            SamplerState(min_img_filter=mn, mag_img_filter=mag, min_mip_filter=TexMipFilter.NONE, max_lod=10)
+        )
         bind_sampling(ctx, view, smp)
         # Magnified: 32 pixels over 3 texels (lambda = log2(3/32) < 0).
         S = Sampling(ctx, 32, 32)
         lo, hi = (0.3 / 8, 0.3 / 8, 0, 1), (3.3 / 8, 3.3 / 8, 0, 1)
         c = S.coords(lo, hi)
-        np.testing.assert_allclose(S.draw(tex_fs(), lo, hi), sample_2d(
-            data, BORDER, c[..., 0], c[..., 1], TexWrap.REPEAT, TexWrap.REPEAT, mag == TexFilter.LINEAR),
-            atol=2e-3)
+        np.testing.assert_allclose(
+            S.draw(tex_fs(), lo, hi),
+            sample_2d(data, BORDER, c[..., 0], c[..., 1], TexWrap.REPEAT, TexWrap.REPEAT, mag == TexFilter.LINEAR),
+            atol=2e-3,
+        )
         # Minified: 2 pixels over 8 texels (lambda = 2): base level, min filter.
         S = Sampling(ctx, 2, 2)
         lo, hi = (0.05, 0.05, 0, 1), (1.05, 1.05, 0, 1)
         c = S.coords(lo, hi)
-        np.testing.assert_allclose(S.draw(tex_fs(), lo, hi), sample_2d(
-            data, BORDER, c[..., 0], c[..., 1], TexWrap.REPEAT, TexWrap.REPEAT, mn == TexFilter.LINEAR),
-            atol=2e-3)
+        np.testing.assert_allclose(
+            S.draw(tex_fs(), lo, hi),
+            sample_2d(data, BORDER, c[..., 0], c[..., 1], TexWrap.REPEAT, TexWrap.REPEAT, mn == TexFilter.LINEAR),
+            atol=2e-3,
+        )
 
 
 # -- mip selection: TXL / TXB / TEX with lod clamps and bias -----------------------------------
+
 
 def _mip_texture(screen, ctx, levels=4):
     """An 8x8 RGBA32F texture whose level L is the constant (L + 1, 0, 0, 1)."""
@@ -196,9 +203,15 @@ def test_txl_lod_with_min_max_lod(screen, ctx, mip):
     S = Sampling(ctx, 1, 1)
     fs = tex_fs(op="TXL")
     for min_lod, max_lod in ((0.0, 10.0), (1.2, 10.0), (0.0, 1.3), (0.7, 2.2)):
-        smp = ctx.create_sampler_state(SamplerState(min_mip_filter=mip, min_img_filter=TexFilter.NEAREST,
-                                                    mag_img_filter=TexFilter.NEAREST, min_lod=min_lod,
-                                                    max_lod=max_lod))
+        smp = ctx.create_sampler_state(
+            SamplerState(
+                min_mip_filter=mip,
+                min_img_filter=TexFilter.NEAREST,
+                mag_img_filter=TexFilter.NEAREST,
+                min_lod=min_lod,
+                max_lod=max_lod,
+            )
+        )
         bind_sampling(ctx, view, smp)
         for lod in (0.0, 0.3, 0.8, 1.25, 2.7, 6.0):
             lam = float(np.clip(lod, min_lod, max_lod))
@@ -215,8 +228,7 @@ def test_lod_bias_on_tex_and_txb(screen, ctx):
     S = Sampling(ctx, 8, 8)
     lo, hi = (0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0)
     for bias, shader_bias in ((0.0, 0.0), (1.2, 0.0), (2.3, 0.0), (1.1, 1.1), (0.0, 2.9), (-1.0, 2.2)):
-        smp = ctx.create_sampler_state(SamplerState(min_mip_filter=TexMipFilter.NEAREST, lod_bias=bias,
-                                                    max_lod=10.0))
+        smp = ctx.create_sampler_state(SamplerState(min_mip_filter=TexMipFilter.NEAREST, lod_bias=bias, max_lod=10.0))
         bind_sampling(ctx, view, smp)
         op = "TXB" if shader_bias else "TEX"
         img = S.draw(tex_fs(op=op), (lo[0], lo[1], 0, shader_bias), (hi[0], hi[1], 0, shader_bias))
@@ -227,17 +239,25 @@ def test_lod_bias_on_tex_and_txb(screen, ctx):
     cap = delivered_caps(screen).paramf[CapF.MAX_TEXTURE_LOD_BIAS]
     assert cap == screen.profile.limit("GL_MAX_TEXTURE_LOD_BIAS") and cap >= 3
     for bias, level_value in ((cap, 4.0), (-cap, 1.0)):
-        bind_sampling(ctx, view, ctx.create_sampler_state(SamplerState(min_mip_filter=TexMipFilter.NEAREST,
-                                                                       lod_bias=bias, max_lod=10.0)))
+        bind_sampling(
+            ctx,
+            view,
+            ctx.create_sampler_state(SamplerState(min_mip_filter=TexMipFilter.NEAREST, lod_bias=bias, max_lod=10.0)),
+        )
         np.testing.assert_allclose(S.draw(tex_fs(), lo, hi)[..., 0], level_value)
 
 
 # -- compare mode ---------------------------------------------------------------------------------
 
 _GL_COMPARE = {
-    Func.NEVER: lambda r, d: np.zeros_like(d), Func.ALWAYS: lambda r, d: np.ones_like(d),
-    Func.LESS: lambda r, d: r < d, Func.LEQUAL: lambda r, d: r <= d, Func.EQUAL: lambda r, d: r == d,
-    Func.GREATER: lambda r, d: r > d, Func.GEQUAL: lambda r, d: r >= d, Func.NOTEQUAL: lambda r, d: r != d,
+    Func.NEVER: lambda r, d: np.zeros_like(d),
+    Func.ALWAYS: lambda r, d: np.ones_like(d),
+    Func.LESS: lambda r, d: r < d,
+    Func.LEQUAL: lambda r, d: r <= d,
+    Func.EQUAL: lambda r, d: r == d,
+    Func.GREATER: lambda r, d: r > d,
+    Func.GEQUAL: lambda r, d: r >= d,
+    Func.NOTEQUAL: lambda r, d: r != d,
 }
 
 
@@ -248,8 +268,14 @@ def test_compare_mode_on_a_depth_texture(screen, ctx, func):
     depths = np.array([[0.125, 0.375, 0.625, 0.875]], np.float32)
     tex = make_texture(screen, Target.TEXTURE_2D, Format.Z32_FLOAT, 4, 1, bind=Bind.SAMPLER_VIEW | Bind.DEPTH_STENCIL)
     upload(screen, tex, 0, depths[..., None], gl_format="GL_DEPTH_COMPONENT", gl_type="GL_FLOAT")
-    smp = ctx.create_sampler_state(nearest(compare_mode=TexCompare.R_TO_TEXTURE, compare_func=func,
-                                           wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE))
+    smp = ctx.create_sampler_state(
+        nearest(
+            compare_mode=TexCompare.R_TO_TEXTURE,
+            compare_func=func,
+            wrap_s=TexWrap.CLAMP_TO_EDGE,
+            wrap_t=TexWrap.CLAMP_TO_EDGE,
+        )
+    )
     bind_sampling(ctx, view_2d(ctx, tex), smp)
     S = Sampling(ctx, 4, 3)
     # Reference per row: below, equal to (texel 1's 0.375), and above most texels.
@@ -272,6 +298,7 @@ def test_compare_mode_none_reads_depth(screen, ctx):
 
 # -- border colours ---------------------------------------------------------------------------------
 
+
 def _int_target(ctx, w, h, fmt):
     color, _ = render_target(ctx, w, h, fmt=fmt)
     return color
@@ -282,21 +309,26 @@ def test_integer_border_color(screen, ctx, signed):
     """border_color_is_integer: an integer texture reads the border words
     unconverted (values a float could not hold exactly)."""
     fmt = Format.R32G32B32A32_SINT if signed else Format.R32G32B32A32_UINT
-    border = (-7, 2 ** 31 - 3, -(2 ** 31), 123456789) if signed else (2 ** 32 - 5, 16777217, 0, 7)
+    border = (-7, 2**31 - 3, -(2**31), 123456789) if signed else (2**32 - 5, 16777217, 0, 7)
     tex = make_texture(screen, Target.TEXTURE_2D, fmt, 2, 1)
     texels = np.array([[[1, 2, 3, 4], [5, 6, 7, 8]]], np.int32 if signed else np.uint32)
     upload(screen, tex, 0, texels, gl_format="GL_RGBA_INTEGER", gl_type="GL_INT" if signed else "GL_UNSIGNED_INT")
     S = Sampling(ctx, 4, 1)
     color = _int_target(ctx, 4, 1, fmt)
     S.color = color
-    smp = ctx.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_BORDER, wrap_t=TexWrap.CLAMP_TO_EDGE,
-                                           border_color=border, border_color_is_integer=True))
+    smp = ctx.create_sampler_state(
+        nearest(
+            wrap_s=TexWrap.CLAMP_TO_BORDER,
+            wrap_t=TexWrap.CLAMP_TO_EDGE,
+            border_color=border,
+            border_color_is_integer=True,
+        )
+    )
     bind_sampling(ctx, view_2d(ctx, tex), smp)
     # s = -0.25, 0.25, 0.75, 1.25: border, texel 0, texel 1, border.
     S.draw(tex_fs(ret="SINT" if signed else "UINT"), (-0.5, 0.5, 0, 1), (1.5, 0.5, 0, 1), read=False)
     img = read_int(screen, color, signed)
-    want = np.array([border, texels[0, 0], texels[0, 1], border],
-                    np.int64).astype(np.int32 if signed else np.uint32)
+    want = np.array([border, texels[0, 0], texels[0, 1], border], np.int64).astype(np.int32 if signed else np.uint32)
     np.testing.assert_array_equal(img[0], want)
 
 
@@ -308,8 +340,7 @@ def test_integer_texture_under_a_linear_sampler_fetches_nearest(screen, ctx):
     upload(screen, tex, 0, texels, gl_format="GL_RGBA_INTEGER", gl_type="GL_UNSIGNED_INT")
     S = Sampling(ctx, 8, 1)
     color = _int_target(ctx, 8, 1, Format.R32G32B32A32_UINT)
-    smp = ctx.create_sampler_state(linear(min_mip_filter=TexMipFilter.LINEAR, max_lod=4,
-                                          wrap_s=TexWrap.CLAMP_TO_EDGE))
+    smp = ctx.create_sampler_state(linear(min_mip_filter=TexMipFilter.LINEAR, max_lod=4, wrap_s=TexWrap.CLAMP_TO_EDGE))
     bind_sampling(ctx, view_2d(ctx, tex), smp)
     S.draw(tex_fs(ret="UINT"), (0.0, 0.5, 0, 1), (1.0, 0.5, 0, 1), read=False)
     np.testing.assert_array_equal(read_int(screen, color)[0], np.repeat(texels[0], 2, axis=0))
@@ -323,9 +354,10 @@ def test_float_border_color_and_int_words_on_a_float_texture(screen, ctx):
     upload(screen, tex, 0, texels)
     S = Sampling(ctx, 4, 1)
     words = np.array([0.5, -2.0, 1e6, 0.0], np.float32).view(np.uint32)
-    for state, expect in (({"border_color": BORDER}, np.array(BORDER, np.float32)),
-                          ({"border_color": tuple(int(w) for w in words), "border_color_is_integer": True},
-                           words.view(np.float32))):
+    for state, expect in (
+        ({"border_color": BORDER}, np.array(BORDER, np.float32)),
+        ({"border_color": tuple(int(w) for w in words), "border_color_is_integer": True}, words.view(np.float32)),
+    ):
         smp = ctx.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_BORDER, **state))
         bind_sampling(ctx, view_2d(ctx, tex), smp)
         img = S.draw(tex_fs(), (-0.5, 0.5, 0, 1), (1.5, 0.5, 0, 1))
@@ -339,10 +371,11 @@ def test_border_color_validation(ctx):
     with pytest.raises(InvalidArgumentError, match="border_color"):
         ctx.create_sampler_state(SamplerState(border_color=(0.5, 0, 0, 0), border_color_is_integer=True))
     with pytest.raises(InvalidArgumentError, match="32 bits"):
-        ctx.create_sampler_state(SamplerState(border_color=(2 ** 32, 0, 0, 0), border_color_is_integer=True))
+        ctx.create_sampler_state(SamplerState(border_color=(2**32, 0, 0, 0), border_color_is_integer=True))
 
 
 # -- anisotropy, reduction, seamless cubes, unnormalized coordinates ------------------------------------
+
 
 def test_max_anisotropy_is_clamped_to_the_cap(screen, ctx):
     """max_anisotropy reaches the GL sampler clamped to the cap
@@ -379,8 +412,9 @@ def test_reduction_modes(screen, ctx):
     i0, j0 = np.floor(u).astype(int), np.floor(v).astype(int)
     taps = np.stack([data[np.clip(j0 + dj, 0, 2), np.clip(i0 + di, 0, 3)] for dj in (0, 1) for di in (0, 1)])
     for mode, reduce in ((TexReduction.MIN, taps.min(axis=0)), (TexReduction.MAX, taps.max(axis=0))):
-        smp = ctx.create_sampler_state(linear(reduction_mode=mode, wrap_s=TexWrap.CLAMP_TO_EDGE,
-                                              wrap_t=TexWrap.CLAMP_TO_EDGE))
+        smp = ctx.create_sampler_state(
+            linear(reduction_mode=mode, wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE)
+        )
         bind_sampling(ctx, view_2d(ctx, tex), smp)
         np.testing.assert_allclose(S.draw(tex_fs(), lo, hi), reduce, atol=1e-5, err_msg=mode.name)
 
@@ -404,12 +438,13 @@ def test_seamless_cube_map(screen, ctx):
     lo = hi = (1.0, 0.999, 0.0, 1.0)
     results = {}
     for seamless in (False, True):
-        smp = ctx.create_sampler_state(linear(seamless_cube_map=seamless, wrap_s=TexWrap.CLAMP_TO_EDGE,
-                                              wrap_t=TexWrap.CLAMP_TO_EDGE))
+        smp = ctx.create_sampler_state(
+            linear(seamless_cube_map=seamless, wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE)
+        )
         bind_sampling(ctx, view, smp)
         results[seamless] = S.draw(fs, lo, hi)[0, 0, 0]
-    assert results[False] == pytest.approx(1.0)       # face 0 (+X) alone
-    assert 1.0 < results[True] < 3.0                   # blended with +Y (face 2)
+    assert results[False] == pytest.approx(1.0)  # face 0 (+X) alone
+    assert 1.0 < results[True] < 3.0  # blended with +Y (face 2)
 
 
 def test_seamless_per_sampler_where_the_host_has_it(screen, ctx):
@@ -418,13 +453,16 @@ def test_seamless_per_sampler_where_the_host_has_it(screen, ctx):
     global switch makes both seamless (SEAMLESS_CUBE_MAP_PER_TEXTURE 0)."""
 
     _tex, view = _cube(screen, ctx)
-    fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n"
-          "DCL SVIEW[0], CUBE, FLOAT\nDCL SVIEW[1], CUBE, FLOAT\nDCL TEMP[0..1]\n"
-          "  0: TEX TEMP[0], IN[0].xyzz, SAMP[0], CUBE\n  1: TEX TEMP[1], IN[0].xyzz, SAMP[1], CUBE\n"
-          "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n")
+    fs = (
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n"
+        "DCL SVIEW[0], CUBE, FLOAT\nDCL SVIEW[1], CUBE, FLOAT\nDCL TEMP[0..1]\n"
+        "  0: TEX TEMP[0], IN[0].xyzz, SAMP[0], CUBE\n  1: TEX TEMP[1], IN[0].xyzz, SAMP[1], CUBE\n"
+        "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n"
+    )
     plain = ctx.create_sampler_state(linear(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE))
-    seamless = ctx.create_sampler_state(linear(seamless_cube_map=True, wrap_s=TexWrap.CLAMP_TO_EDGE,
-                                               wrap_t=TexWrap.CLAMP_TO_EDGE))
+    seamless = ctx.create_sampler_state(
+        linear(seamless_cube_map=True, wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_EDGE)
+    )
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view, view])
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, seamless])
     S = Sampling(ctx, 1, 1)
@@ -443,15 +481,22 @@ def test_unnormalized_coords_on_rect_and_refused_elsewhere(screen, ctx):
     data = texel_grid(4, 3)
     upload(screen, rect, 0, data)
     rview = ctx.create_sampler_view(rect, SamplerViewTemplate(target=Target.TEXTURE_RECT))
-    smp = ctx.create_sampler_state(nearest(unnormalized_coords=True, wrap_s=TexWrap.CLAMP_TO_EDGE,
-                                           wrap_t=TexWrap.CLAMP_TO_EDGE, min_mip_filter=TexMipFilter.NEAREST))
+    smp = ctx.create_sampler_state(
+        nearest(
+            unnormalized_coords=True,
+            wrap_s=TexWrap.CLAMP_TO_EDGE,
+            wrap_t=TexWrap.CLAMP_TO_EDGE,
+            min_mip_filter=TexMipFilter.NEAREST,
+        )
+    )
     bind_sampling(ctx, rview, smp)
     S = Sampling(ctx, 8, 6)
     lo, hi = (-1.0, 0.0, 0, 1), (5.0, 3.0, 0, 1)
     img = S.draw(tex_fs(target="RECT"), lo, hi)
     c = S.coords(lo, hi)
-    np.testing.assert_allclose(img, sample_2d(data, BORDER, c[..., 0] / 4, c[..., 1] / 3, TexWrap.CLAMP_TO_EDGE,
-                                              TexWrap.CLAMP_TO_EDGE, False))
+    np.testing.assert_allclose(
+        img, sample_2d(data, BORDER, c[..., 0] / 4, c[..., 1] / 3, TexWrap.CLAMP_TO_EDGE, TexWrap.CLAMP_TO_EDGE, False)
+    )
     tex2d = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 4, 3)
     bind_sampling(ctx, view_2d(ctx, tex2d), smp)
     with pytest.raises(UnsupportedError, match="unnormalized_coords"):
@@ -466,8 +511,10 @@ def test_vertex_shader_samples_through_its_own_slots(screen, ctx):
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 4, 3)
     data = texel_grid(4, 3)
     upload(screen, tex, 0, data)
-    vs = ("VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL SAMP[0]\n"
-          "DCL SVIEW[0], 2D, FLOAT\n  0: MOV OUT[0], IN[0]\n  1: TXL OUT[1], IN[1], SAMP[0], 2D\n  2: END\n")
+    vs = (
+        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL SAMP[0]\n"
+        "DCL SVIEW[0], 2D, FLOAT\n  0: MOV OUT[0], IN[0]\n  1: TXL OUT[1], IN[1], SAMP[0], 2D\n  2: END\n"
+    )
     fs = "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n"
     S = Sampling(ctx, 2, 2)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
@@ -528,6 +575,7 @@ def test_geometry_shader_samples_and_reads_constants(screen, ctx):
 
 
 # -- binding rules -------------------------------------------------------------------------------------
+
 
 def test_redundant_sampler_binds_make_no_gl_call(screen, ctx):
     """Rebinding the bound samplers sets no dirty bit and costs no GL call at
@@ -608,10 +656,12 @@ def test_sample_pairs_any_view_with_any_sampler(screen, ctx):
     s1 = ctx.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_BORDER, border_color=(20.0, 0, 0, 0)))
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view_2d(ctx, ta), view_2d(ctx, tb)])
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [s0, s1])
-    fs = ("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n"
-          "DCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL TEMP[0..1]\n"
-          "  0: SAMPLE TEMP[0], IN[0], SVIEW[1], SAMP[0]\n  1: SAMPLE TEMP[1], IN[0], SVIEW[0], SAMP[1]\n"
-          "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n")
+    fs = (
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n"
+        "DCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\nDCL TEMP[0..1]\n"
+        "  0: SAMPLE TEMP[0], IN[0], SVIEW[1], SAMP[0]\n  1: SAMPLE TEMP[1], IN[0], SVIEW[0], SAMP[1]\n"
+        "  2: MOV OUT[0].x, TEMP[0].xxxx\n  3: MOV OUT[0].y, TEMP[1].xxxx\n  4: END\n"
+    )
     S = Sampling(ctx, 2, 1)
     img = S.draw(fs, (0.0, 0.5, 0, 1), (2.0, 0.5, 0, 1))  # s = 0.5 (inside), 1.5 (outside)
     np.testing.assert_array_equal(img[0, :, :2], [[2.0, 1.0], [10.0, 20.0]])
@@ -629,8 +679,9 @@ def test_samplers_are_a_part(ctx):
     assert samplers_module.AREA in PARTS and not hasattr(samplers_module, "SamplerMixin")
     for name in ("create_sampler_state", "bind_sampler_states", "delete_sampler_state"):
         assert getattr(ctx, name).__self__ is part
-    clamp = ctx.create_sampler_state(SamplerState(wrap_s=TexWrap.CLAMP, min_img_filter=TexFilter.LINEAR,
-                                                  mag_img_filter=TexFilter.LINEAR))
+    clamp = ctx.create_sampler_state(
+        SamplerState(wrap_s=TexWrap.CLAMP, min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR)
+    )
     assert clamp.context is ctx
     ctx.bind_sampler_states(ShaderType.FRAGMENT, 1, [clamp])
     assert part.sampler_states[ShaderType.FRAGMENT][1] is clamp

@@ -9,9 +9,20 @@ import types
 
 import pytest
 
-from glpipe import (BlendFactor, BlendState, ConstantBuffer, DepthStencilAlphaState, Func, RTBlendState,
-                    ShaderState, ShaderType)
-from glpipe import constant_buffers, shaders, sysvals, variant_keys
+from glpipe import (
+    BlendFactor,
+    BlendState,
+    ConstantBuffer,
+    DepthStencilAlphaState,
+    Func,
+    RTBlendState,
+    ShaderState,
+    ShaderType,
+    constant_buffers,
+    shaders,
+    sysvals,
+    variant_keys,
+)
 from glpipe.context import PARTS, Context
 from glpipe.part import Area, Part
 from glpipe.variant_keys import VariantEnvironment, VariantKeysPart
@@ -42,7 +53,11 @@ def test_the_area_is_a_part_registered_by_its_record(module):
 def test_the_parts_own_their_state(screen, ctx):
     sh, keys, sv, cb = ctx.shader_part, ctx.variant_keys_part, ctx.sysvals_part, ctx.constbuf_part
     assert (type(sh), type(keys), type(sv), type(cb)) == (
-        shaders.ShaderPart, VariantKeysPart, sysvals.SysvalsPart, constant_buffers.ConstantBufferPart)
+        shaders.ShaderPart,
+        VariantKeysPart,
+        sysvals.SysvalsPart,
+        constant_buffers.ConstantBufferPart,
+    )
     assert keys._shaders is sh.shaders  # one list of bound CSOs, the shader area's
     fs = ctx.create_fs_state(ShaderState(tokens=FS))
     ctx.bind_fs_state(fs)
@@ -66,10 +81,18 @@ def _environment(ctx) -> VariantEnvironment:
 def test_the_environment_is_read_by_name_and_filled_from_the_slots(screen, ctx):
     env = _environment(ctx)
     assert env.dsa == PIPE_FUNC_ALWAYS and env.blend is False  # the default DSA and blend states
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.5)))
-    src1 = RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.SRC1_COLOR, rgb_dst_factor=BlendFactor.ZERO,
-                        alpha_src_factor=BlendFactor.ONE, alpha_dst_factor=BlendFactor.ZERO)
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(
+            DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.GEQUAL, alpha_ref_value=0.5)
+        )
+    )
+    src1 = RTBlendState(
+        blend_enable=True,
+        rgb_src_factor=BlendFactor.SRC1_COLOR,
+        rgb_dst_factor=BlendFactor.ZERO,
+        alpha_src_factor=BlendFactor.ONE,
+        alpha_dst_factor=BlendFactor.ZERO,
+    )
     ctx.bind_blend_state(ctx.create_blend_state(BlendState(rt=[src1])))
     env = _environment(ctx)
     assert env.dsa == int(Func.GEQUAL) and env.blend is True
@@ -88,8 +111,7 @@ def test_a_slot_without_its_field_is_refused():
         part._bind_slot_inputs()
 
 
-@pytest.mark.parametrize("gs_bits,stippled", [(EDGE_FLAGS_STIPPLE | EDGE_FLAGS_MASKS, True),
-                                              (EDGE_FLAGS_MASKS, False)])
+@pytest.mark.parametrize("gs_bits,stippled", [(EDGE_FLAGS_STIPPLE | EDGE_FLAGS_MASKS, True), (EDGE_FLAGS_MASKS, False)])
 def test_edge_stipple_follows_the_gs_stipple_bit(screen, ctx, gs_bits, stippled):
     """VariantKey.edge_stipple of the FS is the GS's EDGE_FLAGS_STIPPLE bit of
     the draw's edge key (lowering/glsl/passes/edges.py), whatever else is set."""

@@ -8,8 +8,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe import (DrawInfo, Format, Prim, ShaderState, ShaderType, ShaderValidationError, StreamOutput,
-                    StreamOutputInfo, UnsupportedError, VertexBuffer, VertexElement)
+from glpipe import (
+    DrawInfo,
+    Format,
+    Prim,
+    ShaderState,
+    ShaderType,
+    ShaderValidationError,
+    StreamOutput,
+    StreamOutputInfo,
+    UnsupportedError,
+    VertexBuffer,
+    VertexElement,
+)
 from glpipe.enums import Cap, ShaderCap
 from lowering import parse, validate
 
@@ -52,11 +63,14 @@ def test_repeated_declarations_merge_their_usage_masks():
     validate(parse(SPLIT_DECL_FS))
 
 
-@pytest.mark.parametrize("second", [
-    "DCL OUT[1], GENERIC[1]",            # another semantic index
-    "DCL OUT[1], COLOR[0]",              # another semantic
-    "DCL OUT[1..2], GENERIC[0]",         # an overlapping range
-])
+@pytest.mark.parametrize(
+    "second",
+    [
+        "DCL OUT[1], GENERIC[1]",  # another semantic index
+        "DCL OUT[1], COLOR[0]",  # another semantic
+        "DCL OUT[1..2], GENERIC[0]",  # an overlapping range
+    ],
+)
 def test_conflicting_declarations_are_still_refused(second):
     tgsi = f"VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n{second}\nMOV OUT[0], IN[0]\nEND\n"
     with pytest.raises(ShaderValidationError, match="(duplicates|overlaps) declaration"):
@@ -64,8 +78,10 @@ def test_conflicting_declarations_are_still_refused(second):
 
 
 def test_interpolation_conflict_is_refused():
-    tgsi = ("FRAG\nDCL IN[0].xy, GENERIC[0], PERSPECTIVE\nDCL IN[0].zw, GENERIC[0], CONSTANT\n"
-            "DCL OUT[0], COLOR\nMOV OUT[0], IN[0]\nEND\n")
+    tgsi = (
+        "FRAG\nDCL IN[0].xy, GENERIC[0], PERSPECTIVE\nDCL IN[0].zw, GENERIC[0], CONSTANT\n"
+        "DCL OUT[0], COLOR\nMOV OUT[0], IN[0]\nEND\n"
+    )
     with pytest.raises(ShaderValidationError, match="duplicates declaration"):
         validate(parse(tgsi))
 
@@ -75,8 +91,10 @@ def test_repeated_declarations_draw(screen, ctx):
     color, _ = render_target(ctx, 4, 4)
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=DOUBLE_DECL_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=SPLIT_DECL_FS)))
-    elements = [VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-                VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)]
+    elements = [
+        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ]
     ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(elements))
     bind_rasterizer(ctx)
     rgba = [0.125, 0.25, 0.5, 0.75]
@@ -110,10 +128,13 @@ def test_resource_declaration_refused_while_its_cap_is_0(screen, ctx, decl):
         ctx.create_fs_state(ShaderState(tokens=tgsi))
 
 
-@pytest.mark.parametrize("file,cap,tail", [
-    ("SVIEW", ShaderCap.MAX_SAMPLER_VIEWS, ", 2D, FLOAT"),
-    ("SAMP", ShaderCap.MAX_TEXTURE_SAMPLERS, ""),
-])
+@pytest.mark.parametrize(
+    "file,cap,tail",
+    [
+        ("SVIEW", ShaderCap.MAX_SAMPLER_VIEWS, ", 2D, FLOAT"),
+        ("SAMP", ShaderCap.MAX_TEXTURE_SAMPLERS, ""),
+    ],
+)
 def test_resource_declaration_past_its_cap_is_refused(screen, ctx, file, cap, tail):
     """The last declared slot must lie below the announced count."""
     limit = screen.get_shader_param(ShaderType.FRAGMENT, cap)
@@ -131,13 +152,13 @@ def test_constant_buffer_past_its_caps_is_refused(screen, ctx):
     with pytest.raises(UnsupportedError, match="MAX_CONST_BUFFER0_SIZE.*GL_MAX_UNIFORM_BLOCK_SIZE"):
         ctx.create_fs_state(ShaderState(tokens=f"{_FS_HEAD}DCL CONST[0][0..{vec4s}]\n{body}"))
     with pytest.raises(UnsupportedError, match="MAX_CONST_BUFFERS"):
-        ctx.create_fs_state(ShaderState(
-            tokens=f"{_FS_HEAD}DCL CONST[0][0]\nDCL CONST[{buffers}][0]\n{body}"))
+        ctx.create_fs_state(ShaderState(tokens=f"{_FS_HEAD}DCL CONST[0][0]\nDCL CONST[{buffers}][0]\n{body}"))
 
 
 def test_stream_output_refused_while_its_cap_is_0(screen, ctx):
-    so = StreamOutputInfo(num_outputs=1, stride=(4, 0, 0, 0),
-                          output=(StreamOutput(register_index=0, num_components=4),))
+    so = StreamOutputInfo(
+        num_outputs=1, stride=(4, 0, 0, 0), output=(StreamOutput(register_index=0, num_components=4),)
+    )
     vs = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nMOV OUT[0], IN[0]\nEND\n"
     ctx.create_vs_state(ShaderState(tokens=vs))  # no outputs captured: fine
     if screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS) > 0:

@@ -10,10 +10,19 @@ from glpipe.enums import ShaderCap
 
 
 def _tcs_with_patch_varyings(n: int) -> str:
-    return "\n".join([
-        "TESS_CTRL", "PROPERTY TCS_VERTICES_OUT 3", "DCL IN[][0], POSITION", "DCL OUT[][0], POSITION",
-        f"DCL OUT[1..{n}], PATCH[0]", "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}",
-        *[f"MOV OUT[{i}], IMM[0]" for i in range(1, n + 1)], "END", ""])
+    return "\n".join(
+        [
+            "TESS_CTRL",
+            "PROPERTY TCS_VERTICES_OUT 3",
+            "DCL IN[][0], POSITION",
+            "DCL OUT[][0], POSITION",
+            f"DCL OUT[1..{n}], PATCH[0]",
+            "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}",
+            *[f"MOV OUT[{i}], IMM[0]" for i in range(1, n + 1)],
+            "END",
+            "",
+        ]
+    )
 
 
 def test_patch_varyings_past_the_cap_are_refused(screen, ctx):
@@ -29,11 +38,14 @@ def test_patch_varyings_past_the_cap_are_refused(screen, ctx):
 
 def test_gs_invocations_past_the_cap_are_refused(screen, ctx):
     limit = screen.get_param(Cap.MAX_GS_INVOCATIONS)
+
     def gs(n):
-        return ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
-                f"PROPERTY GS_MAX_OUTPUT_VERTICES 1\nPROPERTY GS_INVOCATIONS {n}\nDCL IN[][0], POSITION\n"
-                "DCL OUT[0], POSITION\nIMM[0] INT32 {0, 0, 0, 0}\nMOV OUT[0], IN[0][0]\n"
-                "EMIT IMM[0].xxxx\nEND\n")
+        return (
+            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
+            f"PROPERTY GS_MAX_OUTPUT_VERTICES 1\nPROPERTY GS_INVOCATIONS {n}\nDCL IN[][0], POSITION\n"
+            "DCL OUT[0], POSITION\nIMM[0] INT32 {0, 0, 0, 0}\nMOV OUT[0], IN[0][0]\n"
+            "EMIT IMM[0].xxxx\nEND\n"
+        )
 
     expected = ShaderValidationError if screen.profile.has("gpu_shader5") else UnsupportedError
     with pytest.raises(expected, match="GS_INVOCATIONS"):

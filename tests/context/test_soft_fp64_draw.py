@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import get_screen
 
 from glpipe import ConstantBuffer, DrawInfo, Format, Prim, ShaderType, VertexBuffer, VertexElement
 from lowering.errors import UnsupportedError
 from lowering.glsl.wide import WIDE_OPS
 
-from conftest import get_screen  # noqa: E402  (tests/ is on sys.path: pytest rootdir conftest)
 from .util import vertex_buffer
 from .util_draw import read_rgba32f, setup
 from .util_sampling import Sampling
@@ -41,10 +41,16 @@ CORPUS = Path(__file__).resolve().parents[1] / "lowering" / "corpus" / "tgsi"
 
 # FS: (corpus file, double constants of CONST[0], GENERIC[0] at the two corners)
 FS_CASES = {
-    "virgl_fp64_rounding.frag": ([10.25, -3.5, 1e3, 0.1, 7.75, -1234.5678, 2.0 ** 40, 1.0 / 3.0],
-                                 (-3.7, 0.25, 11.5, -100.0), (5.3, 9.75, -2.5, 250.0)),
-    "fp64_arith.frag": ([1.5, -2.25, 1e5, 0.3, 7.0, -0.125, 3.0, 1e-3, 2.5, 0.0],
-                        (-2.0, 0.5, 3.0, -4.0), (6.0, 8.5, -1.0, 12.0)),
+    "virgl_fp64_rounding.frag": (
+        [10.25, -3.5, 1e3, 0.1, 7.75, -1234.5678, 2.0**40, 1.0 / 3.0],
+        (-3.7, 0.25, 11.5, -100.0),
+        (5.3, 9.75, -2.5, 250.0),
+    ),
+    "fp64_arith.frag": (
+        [1.5, -2.25, 1e5, 0.3, 7.0, -0.125, 3.0, 1e-3, 2.5, 0.0],
+        (-2.0, 0.5, 3.0, -4.0),
+        (6.0, 8.5, -1.0, 12.0),
+    ),
     "virgl_fp64.frag": ([1.5, -2.25, 1e5, 0.3, 7.0, -0.125], (0.5, 1.0, 2.0, 4.0), (8.0, 3.0, -2.0, 1.0)),
 }
 SIZE = 8
@@ -53,8 +59,9 @@ SIZE = 8
 def _soft_missing(tokens: str):
     """The double opcodes of ``tokens`` that have no soft form yet (sorted)."""
     ops = set(re.findall(r"^\s*\d+:\s+([A-Z0-9_]+)", tokens, re.M))
-    return sorted(op for op in ops if op in WIDE_OPS and op.startswith(("D", "F2D", "I2D", "U2D"))
-                  and WIDE_OPS[op].soft is None)
+    return sorted(
+        op for op in ops if op in WIDE_OPS and op.startswith(("D", "F2D", "I2D", "U2D")) and WIDE_OPS[op].soft is None
+    )
 
 
 def _draw_fs(profile: str, name: str):
@@ -64,8 +71,9 @@ def _draw_fs(profile: str, name: str):
     ctx = screen.context_create()
     try:
         S = Sampling(ctx, SIZE, SIZE)
-        ctx.set_constant_buffer(ShaderType.FRAGMENT, 0,
-                                ConstantBuffer(user_buffer=np.array(consts, np.float64).view(np.uint32)))
+        ctx.set_constant_buffer(
+            ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array(consts, np.float64).view(np.uint32))
+        )
         return S.draw(tokens, lo, hi).view(np.uint32).copy()
     finally:
         ctx.destroy()
@@ -85,8 +93,10 @@ def test_corpus_double_fs_gl33_matches_native(name):
     f = native.view(np.float32)
     assert np.isfinite(f).all() and len(np.unique(native)) > SIZE, "the shader computed nothing input-dependent"
     diff = np.argwhere(emulated != native)
-    assert not len(diff), (f"{len(diff)} words differ, first at {diff[0].tolist()}: "
-                           f"native {native[tuple(diff[0])]:#010x} gl33 {emulated[tuple(diff[0])]:#010x}")
+    assert not len(diff), (
+        f"{len(diff)} words differ, first at {diff[0].tolist()}: "
+        f"native {native[tuple(diff[0])]:#010x} gl33 {emulated[tuple(diff[0])]:#010x}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -115,9 +125,9 @@ def _vs_inputs() -> np.ndarray:
     pos[:, 3] = 1.0
     rows[:, 0:4] = pos.view(np.uint32)
     ints = rng.integers(-1000, 1000, (N, 4)).astype(np.int32)
-    ints[:, 1] = rng.integers(0x3F000000, 0x41000000, N)          # high word of a normal double
+    ints[:, 1] = rng.integers(0x3F000000, 0x41000000, N)  # high word of a normal double
     rows[:, 4:8] = ints.view(np.uint32)
-    uints = rng.integers(0, 2 ** 32, (N, 4), dtype=np.uint64).astype(np.uint32)
+    uints = rng.integers(0, 2**32, (N, 4), dtype=np.uint64).astype(np.uint32)
     uints[:, 1] = rng.integers(0x40000000, 0x41000000, N)
     rows[:, 8:12] = uints
     return rows
@@ -127,9 +137,10 @@ def _draw_vs(profile: str, k: int) -> np.ndarray:
     screen = get_screen(profile)
     ctx = screen.context_create()
     try:
-        elements = [VertexElement(src_offset=16 * j, vertex_buffer_index=0, src_format=fmt)
-                    for j, fmt in enumerate((Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_SINT,
-                                             Format.R32G32B32A32_UINT))]
+        elements = [
+            VertexElement(src_offset=16 * j, vertex_buffer_index=0, src_format=fmt)
+            for j, fmt in enumerate((Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_SINT, Format.R32G32B32A32_UINT))
+        ]
         color = setup(ctx, vs=VS, fs=_fs_reading(k), elements=elements, size=SIZE)
         # CONST[0][0].xy is added, [1].xy converted with D2I and multiplied, [1].zw converted with D2F / D2U
         consts = np.array([1000.5, 0.0, -123456.75, 98765.25], np.float64)
@@ -148,8 +159,10 @@ def test_corpus_double_vs_gl33_matches_native(k):
     emulated = _draw_vs("gl33", k)
     assert (native != 0).any(axis=2).sum() > N // 2, "the points did not land on their pixels"
     diff = np.argwhere(emulated != native)
-    assert not len(diff), (f"{len(diff)} words differ, first at {diff[0].tolist()}: "
-                           f"native {native[tuple(diff[0])]:#010x} gl33 {emulated[tuple(diff[0])]:#010x}")
+    assert not len(diff), (
+        f"{len(diff)} words differ, first at {diff[0].tolist()}: "
+        f"native {native[tuple(diff[0])]:#010x} gl33 {emulated[tuple(diff[0])]:#010x}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -192,8 +205,11 @@ def _draw_varying(profile: str) -> np.ndarray:
     ctx = screen.context_create()
     try:
         color = setup(ctx, vs=VARYING_VS, fs=VARYING_FS, size=SIZE)
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(
-            user_buffer=np.array([1.0 / 3.0, 1e10 + 0.5], np.float64).view(np.uint32)))
+        ctx.set_constant_buffer(
+            ShaderType.VERTEX,
+            0,
+            ConstantBuffer(user_buffer=np.array([1.0 / 3.0, 1e10 + 0.5], np.float64).view(np.uint32)),
+        )
         ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, point_grid_vertices(N, SIZE)), stride=32)])
         ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=0, count=N))
         return read_rgba32f(screen, color).view(np.uint32).copy()
@@ -209,6 +225,6 @@ def test_double_varying_gl33_matches_native():
     emulated = _draw_varying("gl33")
     assert (emulated == native).all(), np.argwhere(emulated != native)[:4].tolist()
     v = np.arange(N)
-    want = ((v + 1) / 1024.0).astype(np.float32).astype(np.float64) + 1.0 / 3.0   # lane 0: DADD
+    want = ((v + 1) / 1024.0).astype(np.float32).astype(np.float64) + 1.0 / 3.0  # lane 0: DADD
     got = native[v // SIZE, v % SIZE, 2:4].copy().view(np.float64).ravel()
     assert np.array_equal(got, want)

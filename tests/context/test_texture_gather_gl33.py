@@ -39,7 +39,7 @@ F32 = Format.R32G32B32A32_FLOAT
 SIZE = 8
 # GL's gather order: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
 CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))
-LO, HI = (-0.3, -0.3, 0, 0), (1.3, 1.3, 0, 0)      # u * 8 - 0.5 stays >= 0.1 from an integer
+LO, HI = (-0.3, -0.3, 0, 0), (1.3, 1.3, 0, 0)  # u * 8 - 0.5 stays >= 0.1 from an integer
 BORDER_COLOR = (0.25, 0.5, 0.75, 1.0)
 
 
@@ -57,7 +57,7 @@ def _expected(coords, comp, wrap, offsets=((0, 0),) * 4, four=False):
     u, v = coords[..., 0] * SIZE - 0.5, coords[..., 1] * SIZE - 0.5
     i0, j0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
     out = np.empty(coords.shape[:2] + (4,))
-    for k, ((ci, cj), (oi, oj)) in enumerate(zip(((0, 0),) * 4 if four else CORNERS, offsets)):
+    for k, ((ci, cj), (oi, oj)) in enumerate(zip(((0, 0),) * 4 if four else CORNERS, offsets, strict=True)):
         ii = wrap_index(i0 + ci + oi, SIZE, wrap, True)
         jj = wrap_index(j0 + cj + oj, SIZE, wrap, True)
         val = tex[np.clip(jj, 0, SIZE - 1), np.clip(ii, 0, SIZE - 1), comp].astype(np.float64)
@@ -73,7 +73,7 @@ DCL SAMP[0]
 DCL SVIEW[0], 2D, FLOAT
 {decls}IMM[0] UINT32 {{0, 1, 2, 3}}
 IMM[1] INT32 {{-2, 3, 1, -1}}
-  0: TG4 OUT[0], IN[0], IMM[0].{'xyzw'[comp] * 4}, SAMP[0], 2D{offsets}
+  0: TG4 OUT[0], IN[0], IMM[0].{"xyzw"[comp] * 4}, SAMP[0], 2D{offsets}
   1: END
 """
 
@@ -81,8 +81,7 @@ IMM[1] INT32 {{-2, 3, 1, -1}}
 def _setup(ctx, wrap, filt):
     tex = make_texture(ctx.screen, Target.TEXTURE_2D, F32, SIZE, SIZE)
     upload(ctx.screen, tex, 0, _texels())
-    sampler = nearest(wrap_s=wrap, wrap_t=wrap, min_img_filter=filt, mag_img_filter=filt,
-                      border_color=BORDER_COLOR)
+    sampler = nearest(wrap_s=wrap, wrap_t=wrap, min_img_filter=filt, mag_img_filter=filt, border_color=BORDER_COLOR)
     bind_sampling(ctx, view_2d(ctx, tex), ctx.create_sampler_state(sampler))
     return Sampling(ctx, 16, 16)
 
@@ -119,8 +118,13 @@ def _offsets_case(ctx, wrap):
     return {
         "one": S.draw(_fs(1, ", IMM[1].xyz"), LO, HI),
         "four": S.draw(_fs(2, ", IMM[1].xyz, IMM[1].zww, IMM[0].xxx, IMM[1].wyz"), LO, HI),
-        "dynamic": S.draw(_fs(3, ", TEMP[0].xyz", "DCL TEMP[0]\n").replace(
-            "  0: TG4", "  0: MOV TEMP[0], IMM[1].wyzz\n  1: TG4").replace("  1: END", "  2: END"), LO, HI),
+        "dynamic": S.draw(
+            _fs(3, ", TEMP[0].xyz", "DCL TEMP[0]\n")
+            .replace("  0: TG4", "  0: MOV TEMP[0], IMM[1].wyzz\n  1: TG4")
+            .replace("  1: END", "  2: END"),
+            LO,
+            HI,
+        ),
     }, S.coords(LO, HI)
 
 
@@ -129,7 +133,9 @@ def test_tg4_offsets(screen, ctx, wrap):
     """One immediate offset, four immediate offsets (TEXTURE_GATHER_OFFSETS) and a run-time one."""
     got, coords = _offsets_case(ctx, wrap)
     np.testing.assert_array_equal(got["one"], _expected(coords, 1, wrap, [(-2, 3)] * 4))
-    np.testing.assert_array_equal(got["four"], _expected(coords, 2, wrap, [(-2, 3), (1, -1), (0, 0), (-1, 3)], four=True))
+    np.testing.assert_array_equal(
+        got["four"], _expected(coords, 2, wrap, [(-2, 3), (1, -1), (0, 0), (-1, 3)], four=True)
+    )
     np.testing.assert_array_equal(got["dynamic"], _expected(coords, 3, wrap, [(-1, 3)] * 4))
     theirs, _ = _on_native(screen, lambda c: _offsets_case(c, wrap))
     for name in got:
@@ -151,15 +157,20 @@ IMM[1] INT32 {1, -1, 0, 0}
 def _shadow_case(ctx, wrap):
     depth = make_texture(ctx.screen, Target.TEXTURE_2D, Format.Z32_FLOAT, SIZE, SIZE)
     j, i = np.mgrid[0:SIZE, 0:SIZE]
-    upload(ctx.screen, depth, 0, ((i + j) / 16.0).astype(np.float32)[..., None],
-           gl_format="GL_DEPTH_COMPONENT")
+    upload(ctx.screen, depth, 0, ((i + j) / 16.0).astype(np.float32)[..., None], gl_format="GL_DEPTH_COMPONENT")
     view = ctx.create_sampler_view(depth, SamplerViewTemplate(format=Format.Z32_FLOAT, target=Target.TEXTURE_2D))
-    sampler = nearest(wrap_s=wrap, wrap_t=wrap, min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR,
-                      compare_mode=TexCompare.R_TO_TEXTURE, compare_func=Func.LEQUAL,
-                      border_color=(0.3, 0.3, 0.3, 0.3))
+    sampler = nearest(
+        wrap_s=wrap,
+        wrap_t=wrap,
+        min_img_filter=TexFilter.LINEAR,
+        mag_img_filter=TexFilter.LINEAR,
+        compare_mode=TexCompare.R_TO_TEXTURE,
+        compare_func=Func.LEQUAL,
+        border_color=(0.3, 0.3, 0.3, 0.3),
+    )
     bind_sampling(ctx, view, ctx.create_sampler_state(sampler))
     S = Sampling(ctx, 16, 16)
-    lo, hi = (-0.3, -0.3, 0.45, 0), (1.3, 1.3, 0.45, 0)      # reference 0.45 in .z
+    lo, hi = (-0.3, -0.3, 0.45, 0), (1.3, 1.3, 0.45, 0)  # reference 0.45 in .z
     return S.draw(SHADOW_FS, lo, hi), S.coords(lo, hi)
 
 
@@ -219,9 +230,14 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
         s = c.screen
         rng = np.random.default_rng(7)
         views = []
-        for target, fmt, kw in [(Target.TEXTURE_2D, F32, {}), (Target.TEXTURE_2D_ARRAY, F32, dict(array_size=3)),
-                                (Target.TEXTURE_2D, F32, {}), (Target.TEXTURE_2D, Format.Z32_FLOAT, {}),
-                                (Target.TEXTURE_RECT, F32, {}), (Target.TEXTURE_2D, Format.R32G32B32A32_SINT, {})]:
+        for target, fmt, kw in [
+            (Target.TEXTURE_2D, F32, {}),
+            (Target.TEXTURE_2D_ARRAY, F32, dict(array_size=3)),
+            (Target.TEXTURE_2D, F32, {}),
+            (Target.TEXTURE_2D, Format.Z32_FLOAT, {}),
+            (Target.TEXTURE_RECT, F32, {}),
+            (Target.TEXTURE_2D, Format.R32G32B32A32_SINT, {}),
+        ]:
             res = make_texture(s, target, fmt, SIZE, SIZE, **kw)
             layers = kw.get("array_size", 1)
             if fmt == Format.Z32_FLOAT:
@@ -230,16 +246,24 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
                 data = rng.random((layers, SIZE, SIZE, 4)).astype(np.float32)
                 upload(s, res, 0, data if layers > 1 else data[0])
             else:
-                upload(s, res, 0, rng.integers(-99, 99, (SIZE, SIZE, 4)).astype(np.int32),
-                       gl_format="GL_RGBA_INTEGER", gl_type="GL_INT")
-            views.append(c.create_sampler_view(res, SamplerViewTemplate(format=fmt, target=target,
-                                                                        last_layer=layers - 1)))
+                upload(
+                    s,
+                    res,
+                    0,
+                    rng.integers(-99, 99, (SIZE, SIZE, 4)).astype(np.int32),
+                    gl_format="GL_RGBA_INTEGER",
+                    gl_type="GL_INT",
+                )
+            views.append(
+                c.create_sampler_view(res, SamplerViewTemplate(format=fmt, target=target, last_layer=layers - 1))
+            )
         c.set_sampler_views(ShaderType.FRAGMENT, 0, views)
         plain = c.create_sampler_state(nearest(wrap_s=TexWrap.REPEAT, wrap_t=TexWrap.CLAMP_TO_EDGE))
         shadow = c.create_sampler_state(nearest(compare_mode=TexCompare.R_TO_TEXTURE, compare_func=Func.LESS))
         # (a RECT texture only takes the clamping wraps)
-        rect = c.create_sampler_state(nearest(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_BORDER,
-                                              border_color=BORDER_COLOR))
+        rect = c.create_sampler_state(
+            nearest(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_BORDER, border_color=BORDER_COLOR)
+        )
         c.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, plain, plain, shadow, rect, plain])
         # CONST[0][0].xy: the run-time offset (u_off) = (1, -1)
         cbuf = vertex_buffer(s, np.array([1, -1, 0, 0], np.int32), bind=Bind.CONSTANT_BUFFER)

@@ -51,16 +51,29 @@ IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}
   5: END
 """
 
-W, H, PIX = 64, 32, 4           # texture 64 x 32 (7 levels); target 4 x 4
+W, H, PIX = 64, 32, 4  # texture 64 x 32 (7 levels); target 4 x 4
 # (a, b, k0, k1): u = x_n a + k0 y_n b, v = y_n b + k1 x_n a over the target (x_n, y_n in [0, 1])
-FOOTPRINTS = [(1, 1, 0, 0), (4, 1, 0, 0), (0.3, 2, 0.5, 0), (0.05, 0.05, 0, 0), (8, 8, 1, -1),
-              (0.7, 0.2, 0.3, 0.9), (0.02, 3, 0, 0.25), (30, 0.5, -0.2, 0.1)]
+FOOTPRINTS = [
+    (1, 1, 0, 0),
+    (4, 1, 0, 0),
+    (0.3, 2, 0.5, 0),
+    (0.05, 0.05, 0, 0),
+    (8, 8, 1, -1),
+    (0.7, 0.2, 0.3, 0.9),
+    (0.02, 3, 0, 0.25),
+    (30, 0.5, -0.2, 0.1),
+]
 # (lod_bias, min_lod, max_lod, mip filter, view last_level)
 # (Views of the whole 7-level chain are left out: native llvmpipe's textureQueryLod
 # returns wrong values for them after the first draw, with or without glpipe's help.)
-SAMPLERS = [(0.0, 0.0, 10.0, TexMipFilter.LINEAR, 5), (1.5, 0.0, 10.0, TexMipFilter.LINEAR, 4),
-            (0.0, 1.0, 3.0, TexMipFilter.LINEAR, 5), (0.25, 0.0, 10.0, TexMipFilter.NEAREST, 5),
-            (0.75, 0.0, 10.0, TexMipFilter.NONE, 5), (-2.0, -1.0, 10.0, TexMipFilter.LINEAR, 2)]
+SAMPLERS = [
+    (0.0, 0.0, 10.0, TexMipFilter.LINEAR, 5),
+    (1.5, 0.0, 10.0, TexMipFilter.LINEAR, 4),
+    (0.0, 1.0, 3.0, TexMipFilter.LINEAR, 5),
+    (0.25, 0.0, 10.0, TexMipFilter.NEAREST, 5),
+    (0.75, 0.0, 10.0, TexMipFilter.NONE, 5),
+    (-2.0, -1.0, 10.0, TexMipFilter.LINEAR, 2),
+]
 
 
 def model(a, b, k0, k1, bias, min_lod, max_lod, mip, levels):
@@ -81,12 +94,21 @@ def _run(ctx):
     S = Sampling(ctx, PIX, PIX)
     got, want = [], []
     for bias, mn, mx, mip, last in SAMPLERS:
-        smp = ctx.create_sampler_state(SamplerState(min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR,
-                                                    min_mip_filter=mip, lod_bias=bias, min_lod=mn, max_lod=mx))
+        smp = ctx.create_sampler_state(
+            SamplerState(
+                min_img_filter=TexFilter.LINEAR,
+                mag_img_filter=TexFilter.LINEAR,
+                min_mip_filter=mip,
+                lod_bias=bias,
+                min_lod=mn,
+                max_lod=mx,
+            )
+        )
         bind_sampling(ctx, view_2d(ctx, tex, last_level=last), smp)
         for a, b, k0, k1 in FOOTPRINTS:
-            ctx.set_constant_buffer(ShaderType.FRAGMENT, 0,
-                                    ConstantBuffer(user_buffer=np.array([k0, k1, 0, 0], np.float32)))
+            ctx.set_constant_buffer(
+                ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array([k0, k1, 0, 0], np.float32))
+            )
             img = S.draw(FS, (0, 0, 0, 0), (a, b, 0, 0))
             assert np.ptp(img[..., :2], axis=(0, 1)).max() < 1e-5, "one footprint: one answer per pixel"
             got.append(img[0, 0, :2].astype(np.float64))
@@ -126,8 +148,15 @@ def test_lodq_follows_sampler_binds(screen, ctx):
     view = view_2d(ctx, tex, last_level=5)
     out = []
     for bias, mx in [(0.0, 10.0), (1.0, 2.0)]:
-        smp = ctx.create_sampler_state(SamplerState(min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR,
-                                                    min_mip_filter=TexMipFilter.LINEAR, lod_bias=bias, max_lod=mx))
+        smp = ctx.create_sampler_state(
+            SamplerState(
+                min_img_filter=TexFilter.LINEAR,
+                mag_img_filter=TexFilter.LINEAR,
+                min_mip_filter=TexMipFilter.LINEAR,
+                lod_bias=bias,
+                max_lod=mx,
+            )
+        )
         bind_sampling(ctx, view, smp)
         out.append(S.draw(FS, (0, 0, 0, 0), (1, 1, 0, 0))[0, 0, :2])
     # rho = 16 texels per pixel: lambda 4; then bias 1 (lambda 5) clamped by max_lod 2
@@ -143,31 +172,53 @@ def test_corpus_tex_query_gl33_close_to_native(screen, ctx):
     def run(c):
         s = c.screen
         views = []
-        for target, kw, last in [(Target.TEXTURE_2D, dict(width=64, height=32, last_level=6), 4),
-                                 (Target.TEXTURE_3D, dict(width=8, height=8, depth=4, last_level=2), 2),
-                                 (Target.TEXTURE_CUBE, dict(width=32, height=32, array_size=6, last_level=5), 4),
-                                 (Target.TEXTURE_2D_ARRAY, dict(width=4, height=4, array_size=5, last_level=2), 2),
-                                 (Target.TEXTURE_1D, dict(width=32, last_level=5), 5)]:
+        for target, kw, last in [
+            (Target.TEXTURE_2D, dict(width=64, height=32, last_level=6), 4),
+            (Target.TEXTURE_3D, dict(width=8, height=8, depth=4, last_level=2), 2),
+            (Target.TEXTURE_CUBE, dict(width=32, height=32, array_size=6, last_level=5), 4),
+            (Target.TEXTURE_2D_ARRAY, dict(width=4, height=4, array_size=5, last_level=2), 2),
+            (Target.TEXTURE_1D, dict(width=32, last_level=5), 5),
+        ]:
             res = make_texture(s, target, Format.R32G32B32A32_FLOAT, **kw)
-            views.append(c.create_sampler_view(res, SamplerViewTemplate(
-                format=res.format, target=target, last_level=last, last_layer=res.array_size - 1)))
+            views.append(
+                c.create_sampler_view(
+                    res,
+                    SamplerViewTemplate(
+                        format=res.format, target=target, last_level=last, last_layer=res.array_size - 1
+                    ),
+                )
+            )
         c.set_sampler_views(ShaderType.FRAGMENT, 0, views)
-        smp = c.create_sampler_state(SamplerState(min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR,
-                                                  min_mip_filter=TexMipFilter.LINEAR, max_lod=10.0, lod_bias=0.5))
+        smp = c.create_sampler_state(
+            SamplerState(
+                min_img_filter=TexFilter.LINEAR,
+                mag_img_filter=TexFilter.LINEAR,
+                min_mip_filter=TexMipFilter.LINEAR,
+                max_lod=10.0,
+                lod_bias=0.5,
+            )
+        )
         c.bind_sampler_states(ShaderType.FRAGMENT, 0, [smp] * 5)
         c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array([1, 0, 0, 0], np.int32)))
-        from .util_caps import draw
         from glpipe import VertexElement
+
+        from .util_caps import draw
 
         # GENERIC[0] = a direction / coordinate that varies non-linearly (w from 1 to 3)
         pos = np.array([[-1, -1, 0, 1], [3, -1, 0, 2], [-1, 3, 0, 3]], np.float32)
         pos[:, :2] *= pos[:, 3:4]
         gen = np.array([[0.9, 0.1, 0.3, 0], [1.0, 0.6, -0.2, 0], [0.8, -0.3, 0.5, 0]], np.float32)
-        vs = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n" \
-             "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"
-        fs1 = fs.replace("DCL OUT[1], COLOR[1]\n", "").replace("OUT[1]", "OUT[0]").replace(
-            "I2F OUT[0].xy,", "I2F TEMP[1].xy,").replace("I2F OUT[0].z,", "I2F TEMP[1].z,").replace(
-            "I2F OUT[0].w,", "I2F TEMP[1].w,")
+        vs = (
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n"
+            "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: END\n"
+        )
+        fs1 = (
+            fs.replace("DCL OUT[1], COLOR[1]\n", "")
+            .replace("OUT[1]", "OUT[0]")
+            .replace("I2F OUT[0].xy,", "I2F TEMP[1].xy,")
+            .replace("I2F OUT[0].z,", "I2F TEMP[1].z,")
+            .replace("I2F OUT[0].w,", "I2F TEMP[1].w,")
+        )
         elements = [VertexElement(src_offset=16 * k, src_format=Format.R32G32B32A32_FLOAT) for k in range(2)]
         return draw(c, fs1, width=16, height=16, vs=vs, verts=np.concatenate([pos, gen], 1), elements=elements)
 
@@ -201,12 +252,19 @@ def _cube_run(ctx):
     """Directions (1, u, v) on the +X face: s, t = 0.5 (-v, -u) + 0.5, so with u over
     [-a/2, a/2] and v over [-b/2, b/2] across 4 pixels of a 32^2 face,
     rho = 32 * 0.5 * max(a, b) / 4 = 4 max(a, b) texels per pixel."""
-    res = make_texture(ctx.screen, Target.TEXTURE_CUBE, Format.R32G32B32A32_FLOAT, 32, 32, array_size=6,
-                       last_level=5)
-    view = ctx.create_sampler_view(res, SamplerViewTemplate(format=res.format, target=Target.TEXTURE_CUBE,
-                                                            last_level=4, last_layer=5))
-    smp = ctx.create_sampler_state(SamplerState(min_img_filter=TexFilter.LINEAR, mag_img_filter=TexFilter.LINEAR,
-                                                min_mip_filter=TexMipFilter.LINEAR, max_lod=10.0, lod_bias=0.5))
+    res = make_texture(ctx.screen, Target.TEXTURE_CUBE, Format.R32G32B32A32_FLOAT, 32, 32, array_size=6, last_level=5)
+    view = ctx.create_sampler_view(
+        res, SamplerViewTemplate(format=res.format, target=Target.TEXTURE_CUBE, last_level=4, last_layer=5)
+    )
+    smp = ctx.create_sampler_state(
+        SamplerState(
+            min_img_filter=TexFilter.LINEAR,
+            mag_img_filter=TexFilter.LINEAR,
+            min_mip_filter=TexMipFilter.LINEAR,
+            max_lod=10.0,
+            lod_bias=0.5,
+        )
+    )
     bind_sampling(ctx, view, smp)
     S = Sampling(ctx, PIX, PIX)
     got, want = [], []

@@ -47,16 +47,23 @@ IMM[0] INT32 {0, 0, 0, 0}
 def _views(ctx, screen, ranges):
     """Views of a 16^2 2D (5 levels), 8^2 cube (4), 8^3 3D (4), 8^2 x 3 array (4)
     over the level ranges ``ranges`` ((first, last) per slot)."""
-    specs = [(Target.TEXTURE_2D, dict(width=16, height=16, last_level=4)),
-             (Target.TEXTURE_CUBE, dict(width=8, height=8, array_size=6, last_level=3)),
-             (Target.TEXTURE_3D, dict(width=8, height=8, depth=8, last_level=3)),
-             (Target.TEXTURE_2D_ARRAY, dict(width=8, height=8, array_size=3, last_level=3))]
+    specs = [
+        (Target.TEXTURE_2D, dict(width=16, height=16, last_level=4)),
+        (Target.TEXTURE_CUBE, dict(width=8, height=8, array_size=6, last_level=3)),
+        (Target.TEXTURE_3D, dict(width=8, height=8, depth=8, last_level=3)),
+        (Target.TEXTURE_2D_ARRAY, dict(width=8, height=8, array_size=3, last_level=3)),
+    ]
     views = []
-    for (target, kw), (first, last) in zip(specs, ranges):
+    for (target, kw), (first, last) in zip(specs, ranges, strict=False):  # the first len(ranges) targets
         res = make_texture(screen, target, F32, **kw)
-        views.append(ctx.create_sampler_view(res, SamplerViewTemplate(
-            format=F32, target=target, first_level=first, last_level=last,
-            last_layer=res.array_size - 1)))
+        views.append(
+            ctx.create_sampler_view(
+                res,
+                SamplerViewTemplate(
+                    format=F32, target=target, first_level=first, last_level=last, last_layer=res.array_size - 1
+                ),
+            )
+        )
     return views
 
 
@@ -122,14 +129,22 @@ def test_corpus_tex_query_levels_gl33_equals_native(screen, ctx):
     def run(c):
         s = c.screen
         views = []
-        for target, kw, last in [(Target.TEXTURE_2D, dict(width=16, height=8, last_level=3), 2),
-                                 (Target.TEXTURE_3D, dict(width=8, height=8, depth=4, last_level=2), 2),
-                                 (Target.TEXTURE_CUBE, dict(width=8, height=8, array_size=6, last_level=3), 1),
-                                 (Target.TEXTURE_2D_ARRAY, dict(width=4, height=4, array_size=5, last_level=2), 2),
-                                 (Target.TEXTURE_1D, dict(width=32, last_level=5), 5)]:
+        for target, kw, last in [
+            (Target.TEXTURE_2D, dict(width=16, height=8, last_level=3), 2),
+            (Target.TEXTURE_3D, dict(width=8, height=8, depth=4, last_level=2), 2),
+            (Target.TEXTURE_CUBE, dict(width=8, height=8, array_size=6, last_level=3), 1),
+            (Target.TEXTURE_2D_ARRAY, dict(width=4, height=4, array_size=5, last_level=2), 2),
+            (Target.TEXTURE_1D, dict(width=32, last_level=5), 5),
+        ]:
             res = make_texture(s, target, F32, **kw)
-            views.append(c.create_sampler_view(res, SamplerViewTemplate(
-                format=F32, target=target, first_level=0, last_level=last, last_layer=res.array_size - 1)))
+            views.append(
+                c.create_sampler_view(
+                    res,
+                    SamplerViewTemplate(
+                        format=F32, target=target, first_level=0, last_level=last, last_layer=res.array_size - 1
+                    ),
+                )
+            )
         _bind(c, views)
         return draw(c, fs)
 
@@ -151,6 +166,12 @@ def test_stage_numbers_match_gallium():
     """The lowering's stage numbering of sysvals.view_levels is PIPE_SHADER_*'s (glpipe.ShaderType)."""
     from lowering.glsl.sysval_block import STAGE_NUMBER
 
-    names = {"VERT": "VERTEX", "TESS_CTRL": "TESS_CTRL", "TESS_EVAL": "TESS_EVAL", "GEOM": "GEOMETRY",
-             "FRAG": "FRAGMENT", "COMP": "COMPUTE"}
+    names = {
+        "VERT": "VERTEX",
+        "TESS_CTRL": "TESS_CTRL",
+        "TESS_EVAL": "TESS_EVAL",
+        "GEOM": "GEOMETRY",
+        "FRAG": "FRAGMENT",
+        "COMP": "COMPUTE",
+    }
     assert {p: int(ShaderType[n]) for p, n in names.items()} == STAGE_NUMBER

@@ -32,8 +32,9 @@ def _rng(seed=0):
 
 
 def _buffer(screen, size):
-    return screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size,
-                                                   bind=Bind.VERTEX_BUFFER))
+    return screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.VERTEX_BUFFER)
+    )
 
 
 def _gl(screen):
@@ -120,8 +121,8 @@ def test_buffer_flush_explicit_uploads_flushed_ranges_only(screen, ctx):
     raw_write_buffer(screen, res, ref)
     t = ctx.transfer_map(res, 0, Map.WRITE | Map.FLUSH_EXPLICIT, Box(x=10, width=40))
     t.data[:] = 0xAA
-    ctx.transfer_flush_region(t, Box(x=4, width=8))       # bytes 14..21
-    ctx.transfer_flush_region(t, Box(x=30, width=10))     # bytes 40..49
+    ctx.transfer_flush_region(t, Box(x=4, width=8))  # bytes 14..21
+    ctx.transfer_flush_region(t, Box(x=30, width=10))  # bytes 40..49
     ctx.transfer_unmap(t)
     expected = ref.copy()
     expected[14:22] = 0xAA
@@ -165,9 +166,13 @@ def test_buffer_map_alignment_matches_the_cap(screen, ctx):
 
 def test_buffer_box_errors(screen, ctx):
     res = _buffer(screen, 64)
-    for box, msg in ((Box(x=60, width=8), "outside the 64-byte buffer"), (Box(x=-1, width=4), "outside"),
-                     (Box(x=0, width=0), "empty"), (Box(x=0, y=1, width=4), "y = z = 0"),
-                     (Box(x=0, width=4, height=2), "height/depth")):
+    for box, msg in (
+        (Box(x=60, width=8), "outside the 64-byte buffer"),
+        (Box(x=-1, width=4), "outside"),
+        (Box(x=0, width=0), "empty"),
+        (Box(x=0, y=1, width=4), "y = z = 0"),
+        (Box(x=0, width=4, height=2), "height/depth"),
+    ):
         with pytest.raises(glpipe.InvalidArgumentError, match=msg):
             ctx.transfer_map(res, 0, Map.READ, box)
     with pytest.raises(glpipe.InvalidArgumentError, match="only level 0"):
@@ -232,7 +237,7 @@ def _inner_box(res, level):
 
 
 def _slice(full, box, bpp):
-    return full[box.z:box.z + box.depth, box.y:box.y + box.height, box.x * bpp:(box.x + box.width) * bpp]
+    return full[box.z : box.z + box.depth, box.y : box.y + box.height, box.x * bpp : (box.x + box.width) * bpp]
 
 
 @pytest.mark.parametrize("name,level", _CASES, ids=[f"{n}-L{lv}" for n, lv in _CASES])
@@ -288,7 +293,7 @@ def test_texture_read_write_map_partial_edit(screen, ctx):
     raw_write_level(screen, res, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, full)
     box = Box(x=2, y=1, z=1, width=4, height=5, depth=2)
     t = ctx.transfer_map(res, 0, Map.READ_WRITE, box)
-    t.data[1, 2, 4:8] = (1, 2, 3, 4)   # layer 2, row 3, texel x = 3
+    t.data[1, 2, 4:8] = (1, 2, 3, 4)  # layer 2, row 3, texel x = 3
     ctx.transfer_unmap(t)
     expected = full.copy()
     expected[2, 3, 12:16] = (1, 2, 3, 4)
@@ -354,14 +359,14 @@ def test_texture_subdata_with_strides(screen, ctx):
     full = _rng(50).integers(0, 256, (4, 6, 32), dtype=np.uint8)
     raw_write_level(screen, res, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, full)
     box = Box(x=1, y=2, z=1, width=3, height=3, depth=2)
-    stride, layer_stride = 20, 80          # rows of 12 bytes, padded; layers of 60 bytes, padded
+    stride, layer_stride = 20, 80  # rows of 12 bytes, padded; layers of 60 bytes, padded
     src = _rng(51).integers(0, 256, layer_stride * 2, dtype=np.uint8)
     ctx.texture_subdata(res, 0, Map.WRITE, box, src.tobytes(), stride, layer_stride)
     expected = full.copy()
     for layer in range(2):
         for row in range(3):
             start = layer * layer_stride + row * stride
-            expected[1 + layer, 2 + row, 4:16] = src[start:start + 12]
+            expected[1 + layer, 2 + row, 4:16] = src[start : start + 12]
     assert np.array_equal(raw_read_level(screen, res, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, 4), expected)
 
 
@@ -487,8 +492,12 @@ def test_texture_box_errors(screen, ctx):
 def test_usage_flag_rules(screen, ctx):
     res = _buffer(screen, 16)
     box = Box(width=4)
-    for bad in (Map.READ | Map.DISCARD_RANGE, Map.READ | Map.DISCARD_WHOLE_RESOURCE,
-                Map.READ | Map.UNSYNCHRONIZED, Map.READ | Map.FLUSH_EXPLICIT):
+    for bad in (
+        Map.READ | Map.DISCARD_RANGE,
+        Map.READ | Map.DISCARD_WHOLE_RESOURCE,
+        Map.READ | Map.UNSYNCHRONIZED,
+        Map.READ | Map.FLUSH_EXPLICIT,
+    ):
         with pytest.raises(glpipe.InvalidArgumentError, match="cannot be combined with READ"):
             ctx.transfer_map(res, 0, bad, box)
     with pytest.raises(glpipe.InvalidArgumentError, match="neither READ nor WRITE"):
@@ -525,8 +534,17 @@ def test_multisampled_texture_cannot_be_mapped(screen, ctx):
     fmt = Format.R8G8B8A8_UNORM
     if not screen.is_format_supported(fmt, Target.TEXTURE_2D, 4, 4, Bind.RENDER_TARGET):
         pytest.skip("no 4x MSAA RGBA8 on this host")
-    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=4, height0=4,
-                                                  nr_samples=4, nr_storage_samples=4, bind=Bind.RENDER_TARGET))
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D,
+            format=fmt,
+            width0=4,
+            height0=4,
+            nr_samples=4,
+            nr_storage_samples=4,
+            bind=Bind.RENDER_TARGET,
+        )
+    )
     with pytest.raises(glpipe.UnsupportedError, match="multisampled"):
         ctx.transfer_map(res, 0, Map.READ, Box(width=4, height=4))
 
@@ -590,8 +608,9 @@ def test_transfers_are_a_part(screen, ctx):
     assert transfer_module.AREA in PARTS and not hasattr(transfer_module, "TransferMixin")
     for name in ("transfer_map", "transfer_unmap", "buffer_subdata", "texture_subdata"):
         assert getattr(ctx, name).__self__ is part
-    buf = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=16,
-                                                  bind=Bind.VERTEX_BUFFER))
+    buf = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=16, bind=Bind.VERTEX_BUFFER)
+    )
     t = ctx.transfer_map(buf, 0, Map.WRITE, Box(x=4, width=8))
     assert t in part._transfers and t.data.shape == (8,)
     ctx.transfer_unmap(t)

@@ -35,9 +35,12 @@ def test_each_shader_is_validated_once_whatever_its_variants(screen, ctx, monkey
     # Alpha 0.5 against the reference 0.25: LESS kills, GREATER and ALWAYS (no test) pass.
     for func, want in ((Func.LESS, 0.0), (Func.GREATER, 1.0), (Func.ALWAYS, 1.0)):
         ctx.clear(Clear.COLOR0, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
-        ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(alpha_enabled=func != Func.ALWAYS, alpha_func=func, alpha_ref_value=0.25)))
+        ctx.bind_depth_stencil_alpha_state(
+            ctx.create_depth_stencil_alpha_state(
+                DepthStencilAlphaState(alpha_enabled=func != Func.ALWAYS, alpha_func=func, alpha_ref_value=0.25)
+            )
+        )
         draw()
         assert read(screen, color, "rgba32f")[0, 0, 0] == want, func
     assert screen.counters.shader_variants - variants >= 2  # new FS variants were compiled ...
-    assert sorted(runs) == ["FRAG", "VERT"]                 # ... from the record validated at create
+    assert sorted(runs) == ["FRAG", "VERT"]  # ... from the record validated at create

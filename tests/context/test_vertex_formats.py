@@ -57,9 +57,21 @@ DCL OUT[1], GENERIC[0]
 # Every format the format table gives a vertex fetch, whatever the profile:
 # the test checks the claim (fetch it right) or the refusal (clear error).
 FETCHABLE = [f for f in Format if util_format_description(f).vertex is not None]
-NOT_FETCHABLE = [Format.A8_UNORM, Format.L8_UNORM, Format.L8A8_UNORM, Format.I8_UNORM, Format.R8G8B8A8_SRGB,
-                 Format.B5G6R5_UNORM, Format.Z24_UNORM_S8_UINT, Format.Z32_FLOAT, Format.ETC1_RGB8,
-                 Format.DXT1_RGB, Format.R9G9B9E5_FLOAT, Format.A8R8G8B8_UNORM, Format.X8B8G8R8_UNORM]
+NOT_FETCHABLE = [
+    Format.A8_UNORM,
+    Format.L8_UNORM,
+    Format.L8A8_UNORM,
+    Format.I8_UNORM,
+    Format.R8G8B8A8_SRGB,
+    Format.B5G6R5_UNORM,
+    Format.Z24_UNORM_S8_UINT,
+    Format.Z32_FLOAT,
+    Format.ETC1_RGB8,
+    Format.DXT1_RGB,
+    Format.R9G9B9E5_FLOAT,
+    Format.A8R8G8B8_UNORM,
+    Format.X8B8G8R8_UNORM,
+]
 
 # Formats whose name is not their layout (Mesa: "the same bits as ...").
 _LAYOUT_ALIAS = {"Z24_UNORM_S8_UINT_AS_R8G8B8A8": "R8G8B8A8_UNORM"}
@@ -96,7 +108,7 @@ def _small_float(bits: int, exp_bits: int, man_bits: int) -> float:
     e = bits >> man_bits
     m = bits & ((1 << man_bits) - 1)
     if e == 0:
-        return m / (1 << man_bits) * 2.0 ** -14
+        return m / (1 << man_bits) * 2.0**-14
     return (1 + m / (1 << man_bits)) * 2.0 ** (e - 15)
 
 
@@ -139,7 +151,7 @@ def expected_value(fmt: Format, data: bytes):
         halves = [(word >> (32 * i)) & 0xFFFFFFFF for i in range(2 * min(len(chans), 2))]
         if kind == "SINT":
             halves = [h - (1 << 32) if h >> 31 else h for h in halves]
-        return (halves + [0, 0, 0, 1][len(halves):])[:4]
+        return (halves + [0, 0, 0, 1][len(halves) :])[:4]
     out = [0, 0, 0, 1]
     shift = 0
     for letter, bits in chans:
@@ -159,8 +171,11 @@ def element_bytes(fmt: Format, rng, snorm_min: bool = False, uscaled_high: bool 
     word = 0
     shift = 0
     for i, (_letter, bits) in enumerate(chans):
-        raw = int(rng.integers(0, 1 << bits, dtype=np.uint64)) if bits < 64 else \
-            int(rng.integers(0, 1 << 62, dtype=np.uint64)) * 4 + 3
+        raw = (
+            int(rng.integers(0, 1 << bits, dtype=np.uint64))
+            if bits < 64
+            else int(rng.integers(0, 1 << 62, dtype=np.uint64)) * 4 + 3
+        )
         if kind == "FLOAT":
             value = float(rng.uniform(-500, 500))
             if bits == 16:
@@ -203,10 +218,14 @@ def _draw_value(ctx, fmt: Format, data: bytes, target, offset: int = 8):
     zero_fill(screen, color)
     ctx.bind_vs_state(_shader(ctx, "vs", VALUE_VS))
     ctx.bind_fs_state(_shader(ctx, "fs", FLAT_FS))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        VertexElement(src_offset=offset, vertex_buffer_index=1, src_format=fmt),
-    ]))
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+                VertexElement(src_offset=offset, vertex_buffer_index=1, src_format=fmt),
+            ]
+        )
+    )
     pos = np.array([0.0, 0.0, 0.0, 1.0], np.float32)
     buf = np.frombuffer(bytes(offset) + data + bytes(8), np.uint8).copy()
     ctx.set_vertex_buffers([VertexBuffer(buffer=pos, stride=16), VertexBuffer(buffer=buf, stride=0)])
@@ -247,8 +266,9 @@ def test_vertex_format_fetch(screen, ctx, fmt):
         return
     rng = np.random.default_rng(int(fmt))
     for _ in range(2):
-        data = element_bytes(fmt, rng, snorm_min=fmt not in SNORM_MIN_DEVIATES,
-                             uscaled_high=fmt not in USCALED_HIGH_DEVIATES)
+        data = element_bytes(
+            fmt, rng, snorm_min=fmt not in SNORM_MIN_DEVIATES, uscaled_high=fmt not in USCALED_HIGH_DEVIATES
+        )
         _check(fmt, _fetch(ctx, fmt, data), expected_value(fmt, data), data)
 
 
@@ -289,8 +309,7 @@ def test_expected_value_decoder_matches_hand_values():
     assert expected_value(Format.R11G11B10_FLOAT, struct.pack("<I", word)) == [1.0, 1.5, 2.0, 1]
     assert expected_value(Format.R32_FIXED, struct.pack("<i", -98304)) == [-1.5, 0, 0, 1]
     assert expected_value(Format.R64_UINT, struct.pack("<Q", 0x1122334455667788)) == [0x55667788, 0x11223344, 0, 1]
-    assert expected_value(Format.R16G16B16X16_FLOAT, np.array([1, 2, 3, 9], np.float16).tobytes()) == \
-        [1.0, 2.0, 3.0, 1]
+    assert expected_value(Format.R16G16B16X16_FLOAT, np.array([1, 2, 3, 9], np.float16).tobytes()) == [1.0, 2.0, 3.0, 1]
 
 
 @pytest.mark.parametrize("fmt", NOT_FETCHABLE, ids=lambda f: f.name)
@@ -345,10 +364,12 @@ def test_dual_slot_raw_doubles_take_two_locations(screen, ctx):
         return
     values = [0x0102030405060708, 0x1112131415161718, 0x2122232425262728, 0x3132333435363738]
     data = struct.pack("<4Q", *values)
-    velems = ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=1, src_format=fmt, dual_slot=True),
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-    ])
+    velems = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=1, src_format=fmt, dual_slot=True),
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        ]
+    )
     halves = [(v >> s) & 0xFFFFFFFF for v in values for s in (0, 32)]
     for slot, want in ((0, halves[:4]), (1, halves[4:])):
         color, _ = render_target(ctx, 1, 1, fmt=Format.R32G32B32A32_UINT)
@@ -356,17 +377,25 @@ def test_dual_slot_raw_doubles_take_two_locations(screen, ctx):
         ctx.bind_vs_state(_shader(ctx, "vs", DUAL_VS.format(slot=slot)))
         ctx.bind_fs_state(_shader(ctx, "fs", FLAT_FS))
         ctx.bind_vertex_elements_state(velems)
-        ctx.set_vertex_buffers([VertexBuffer(buffer=np.array([0, 0, 0, 1], np.float32), stride=16),
-                                VertexBuffer(buffer=np.frombuffer(data, np.uint8).copy(), stride=32)])
+        ctx.set_vertex_buffers(
+            [
+                VertexBuffer(buffer=np.array([0, 0, 0, 1], np.float32), stride=16),
+                VertexBuffer(buffer=np.frombuffer(data, np.uint8).copy(), stride=32),
+            ]
+        )
         ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1))
         assert [int(v) for v in read_rgba_int(screen, color, signed=False)[0, 0]] == want, slot
 
 
 def test_vertex_elements_cso_types_per_location(ctx):
     """The CSO records each location's input kind (for VariantKey.vs_input_types)."""
-    cso = ctx.create_vertex_elements_state([
-        VertexElement(src_format=Format.R8G8B8A8_UINT), VertexElement(src_format=Format.R16G16_SINT),
-        VertexElement(src_format=Format.R8G8B8A8_UNORM)])
+    cso = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_format=Format.R8G8B8A8_UINT),
+            VertexElement(src_format=Format.R16G16_SINT),
+            VertexElement(src_format=Format.R8G8B8A8_UNORM),
+        ]
+    )
     assert cso.vs_input_types == ("uint", "int", "float")
 
 
@@ -374,12 +403,22 @@ def test_converted_formats_get_their_kind_and_fetch_path(ctx):
     """SNORM -> ``snorm`` (float path, normalized); 32-bit USCALED ->
     ``uscaled`` through the integer path; 16-bit USCALED stays a float fetch."""
     from glpipe.vertex import PATH_FLOAT, PATH_INTEGER
-    cso = ctx.create_vertex_elements_state([
-        VertexElement(src_format=Format.R8G8_SNORM), VertexElement(src_format=Format.R32G32B32_USCALED),
-        VertexElement(src_format=Format.R16G16_USCALED), VertexElement(src_format=Format.R32_SNORM)])
+
+    cso = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_format=Format.R8G8_SNORM),
+            VertexElement(src_format=Format.R32G32B32_USCALED),
+            VertexElement(src_format=Format.R16G16_USCALED),
+            VertexElement(src_format=Format.R32_SNORM),
+        ]
+    )
     assert cso.vs_input_types == ("snorm", "uscaled", "float", "snorm")
     assert [(a.size, a.normalized, a.path) for a in cso.attribs] == [
-        (2, True, PATH_FLOAT), (3, False, PATH_INTEGER), (2, False, PATH_FLOAT), (1, True, PATH_FLOAT)]
+        (2, True, PATH_FLOAT),
+        (3, False, PATH_INTEGER),
+        (2, False, PATH_FLOAT),
+        (1, True, PATH_FLOAT),
+    ]
 
 
 def test_instance_divisor_needs_no_more_than_the_profile(screen, ctx):
@@ -408,8 +447,10 @@ def test_raw_doubles_are_doubles_in_the_shader(screen, ctx):
     """R64G64_UINT ("raw doubles") read by double opcodes: D2F of each
     channel pair gives float(the double) (needs DOUBLES)."""
     fmt = Format.R64G64_UINT
-    if not (screen.profile.has("gpu_shader_fp64")
-            and screen.is_format_supported(fmt, Target.BUFFER, 0, 0, Bind.VERTEX_BUFFER)):
+    if not (
+        screen.profile.has("gpu_shader_fp64")
+        and screen.is_format_supported(fmt, Target.BUFFER, 0, 0, Bind.VERTEX_BUFFER)
+    ):
         with pytest.raises(UnsupportedError):
             ctx.create_vertex_elements_state([VertexElement(src_format=fmt)])
         return
@@ -418,11 +459,20 @@ def test_raw_doubles_are_doubles_in_the_shader(screen, ctx):
     zero_fill(screen, color)
     ctx.bind_vs_state(_shader(ctx, "vs", D2F_VS))
     ctx.bind_fs_state(_shader(ctx, "fs", FLAT_FS))
-    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        VertexElement(src_offset=0, vertex_buffer_index=1, src_format=fmt)]))
-    ctx.set_vertex_buffers([VertexBuffer(buffer=np.array([0, 0, 0, 1], np.float32), stride=16),
-                            VertexBuffer(buffer=np.array(values, np.float64), stride=16)])
+    ctx.bind_vertex_elements_state(
+        ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+                VertexElement(src_offset=0, vertex_buffer_index=1, src_format=fmt),
+            ]
+        )
+    )
+    ctx.set_vertex_buffers(
+        [
+            VertexBuffer(buffer=np.array([0, 0, 0, 1], np.float32), stride=16),
+            VertexBuffer(buffer=np.array(values, np.float64), stride=16),
+        ]
+    )
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1))
     got = read_rgba32f(screen, color)[0, 0]
     assert np.array_equal(got, np.array([values[0], values[1], 0.0, 1.0], np.float32))
@@ -444,15 +494,24 @@ def test_unbound_vertex_buffer_reads_0001_in_the_declared_type(screen, ctx, user
     pos_buf = pos if user else vertex_buffer(screen, pos)
     ctx.bind_vs_state(_shader(ctx, "vs", VALUE_VS))
     ctx.bind_fs_state(_shader(ctx, "fs", FLAT_FS))
-    cases = [(Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT), (Format.R32G32B32A32_SINT,) * 2,
-             (Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT), (Format.R32G32B32A32_UINT,) * 2,
-             (Format.R32G32B32A32_SINT,) * 2]
+    cases = [
+        (Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT),
+        (Format.R32G32B32A32_SINT,) * 2,
+        (Format.R32G32B32A32_FLOAT, Format.R32G32B32A32_FLOAT),
+        (Format.R32G32B32A32_UINT,) * 2,
+        (Format.R32G32B32A32_SINT,) * 2,
+    ]
     for fmt, target in cases:
         color, _ = render_target(ctx, 1, 1, fmt=target)
         zero_fill(screen, color)
-        ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([
-            VertexElement(src_format=Format.R32G32B32A32_FLOAT, vertex_buffer_index=0),
-            VertexElement(src_format=fmt, vertex_buffer_index=1)]))  # slot 1: nothing bound
+        ctx.bind_vertex_elements_state(
+            ctx.create_vertex_elements_state(
+                [
+                    VertexElement(src_format=Format.R32G32B32A32_FLOAT, vertex_buffer_index=0),
+                    VertexElement(src_format=fmt, vertex_buffer_index=1),
+                ]
+            )
+        )  # slot 1: nothing bound
         ctx.set_vertex_buffers([VertexBuffer(buffer=pos_buf, stride=16)])
         ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1))
         if fmt == Format.R32G32B32A32_FLOAT:

@@ -17,16 +17,30 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import get_screen
-from glpipe import (Bind, Clear, DrawInfo, Format, FramebufferState, Prim, ResourceTemplate, ShaderState,
-                    SurfaceTemplate, Target, VertexBuffer, VertexElement, ViewportState)
+
+from glpipe import (
+    Bind,
+    Clear,
+    DrawInfo,
+    Format,
+    FramebufferState,
+    Prim,
+    ResourceTemplate,
+    ShaderState,
+    SurfaceTemplate,
+    Target,
+    VertexBuffer,
+    VertexElement,
+    ViewportState,
+)
 from glpipe.enums import Cap
 
 from .util_raster import rast
 
 W = H = 4
 LAYERS = 4
+
 
 # LAYER = instance ID (or vertex ID / per_prim), VIEWPORT_INDEX = 0, GENERIC[0] = layer + 1.
 def _layer_vs(source: str, per_prim: int = 1) -> str:
@@ -78,17 +92,25 @@ def _render(profile, vs, verts, mode, instances=1):
     assert screen.get_param(Cap.VS_LAYER_VIEWPORT) == 1
     ctx = screen.context_create()
     try:
-        res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.R32G32B32A32_FLOAT,
-                                                      width0=W, height0=H, array_size=LAYERS,
-                                                      bind=Bind.RENDER_TARGET))
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=Format.R32G32B32A32_FLOAT,
+                width0=W,
+                height0=H,
+                array_size=LAYERS,
+                bind=Bind.RENDER_TARGET,
+            )
+        )
         surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
         ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
         ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
         ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
         ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
-        ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-            src_format=Format.R32G32B32A32_FLOAT)]))
+        ctx.bind_vertex_elements_state(
+            ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+        )
         rast(ctx, point_size=1.0, line_width=1.0)
         ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=16)])
         ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts), instance_count=instances))
@@ -171,9 +193,16 @@ def test_mode_switches_in_one_context(profile):
     expect[1, 3, 3] = 2.0
     ctx = screen.context_create()
     try:
-        res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.R32G32B32A32_FLOAT,
-                                                      width0=W, height0=H, array_size=LAYERS,
-                                                      bind=Bind.RENDER_TARGET))
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=Format.R32G32B32A32_FLOAT,
+                width0=W,
+                height0=H,
+                array_size=LAYERS,
+                bind=Bind.RENDER_TARGET,
+            )
+        )
         surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
         ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
         ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
@@ -181,11 +210,15 @@ def test_mode_switches_in_one_context(profile):
         vs_points = ctx.create_vs_state(ShaderState(tokens=point_vs))
         vs_quad = ctx.create_vs_state(ShaderState(tokens=quad_vs))
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
-        ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-            src_format=Format.R32G32B32A32_FLOAT)]))
+        ctx.bind_vertex_elements_state(
+            ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+        )
         rast(ctx, point_size=1.0)
-        for vs, verts, mode, inst in ((vs_points, points, Prim.POINTS, 1), (vs_quad, QUAD, Prim.TRIANGLE_STRIP, 4),
-                                      (vs_points, points, Prim.POINTS, 1)):
+        for vs, verts, mode, inst in (
+            (vs_points, points, Prim.POINTS, 1),
+            (vs_quad, QUAD, Prim.TRIANGLE_STRIP, 4),
+            (vs_points, points, Prim.POINTS, 1),
+        ):
             ctx.bind_vs_state(vs)
             ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=16)])
             ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts), instance_count=inst))
@@ -209,16 +242,24 @@ def test_line_stipple_with_a_layer_writing_vs_is_refused(profile):
     screen = get_screen(profile)
     ctx = screen.context_create()
     try:
-        res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.R32G32B32A32_FLOAT,
-                                                      width0=W, height0=H, array_size=LAYERS,
-                                                      bind=Bind.RENDER_TARGET))
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY,
+                format=Format.R32G32B32A32_FLOAT,
+                width0=W,
+                height0=H,
+                array_size=LAYERS,
+                bind=Bind.RENDER_TARGET,
+            )
+        )
         surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
         ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
         ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
         ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=_layer_vs("vertex", per_prim=2))))
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
-        ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state([VertexElement(
-            src_format=Format.R32G32B32A32_FLOAT)]))
+        ctx.bind_vertex_elements_state(
+            ctx.create_vertex_elements_state([VertexElement(src_format=Format.R32G32B32A32_FLOAT)])
+        )
         rast(ctx, line_stipple_enable=True, line_stipple_pattern=0xFFFF)
         ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=16)])
         from lowering.errors import UnsupportedError

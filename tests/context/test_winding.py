@@ -39,10 +39,10 @@ from glpipe.enums import Func
 from .util_blend_dsa import bind_targets, pack_d24s8, read, texture, upload
 from .util_draw import SIZE, lit, setup, triangle_coverage, vertices
 from .util_raster import (
-    COLOR_FS,
-    TWO_SIDE_VS,
     BLUE,
+    COLOR_FS,
     RED,
+    TWO_SIDE_VS,
     WHITE,
     bind_shaders,
     clear_depth,
@@ -57,8 +57,8 @@ from .util_raster import (
 )
 
 W = H = float(SIZE)
-EXAMPLE = ((0.0, 0.0), (W, 0.0), (0.0, H))   # det = W * H > 0 (module docstring)
-REVERSED = EXAMPLE[::-1]                     # det < 0
+EXAMPLE = ((0.0, 0.0), (W, 0.0), (0.0, H))  # det = W * H > 0 (module docstring)
+REVERSED = EXAMPLE[::-1]  # det < 0
 TRIS = {"example": EXAMPLE, "reversed": REVERSED}
 
 # FS: red = FACE.x (+1 front, -1 back), alpha 1.
@@ -84,7 +84,6 @@ IMM[1] FLT32 {0.0, 0.0, 1.0, 1.0}
 """
 
 # VS: COLOR = the vertex colour, BCOLOR = blue.
-
 
 
 def _det(tri) -> float:
@@ -181,11 +180,11 @@ def test_two_sided_stencil(screen, ctx, front_ccw, name):
     bind_shaders(ctx)
     rast(ctx, front_ccw=front_ccw)
     upload(screen, zs, "depth24s8", pack_d24s8(np.ones((SIZE, SIZE)), np.zeros((SIZE, SIZE))))
-    front = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF,
-                         writemask=0xFF)
+    front = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.REPLACE, valuemask=0xFF, writemask=0xFF)
     back = StencilState(enabled=True, func=Func.ALWAYS, zpass_op=StencilOp.INVERT, valuemask=0xFF, writemask=0xFF)
-    ctx.bind_depth_stencil_alpha_state(ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(stencil=(front, back))))
+    ctx.bind_depth_stencil_alpha_state(
+        ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(stencil=(front, back)))
+    )
     ctx.set_stencil_ref(StencilRef(ref_value=(0x11, 0x22)))
     draw(ctx, vertices(tri, WHITE), Prim.TRIANGLES)
     stencil = read(screen, zs, "depth24s8") & 0xFF
@@ -238,6 +237,6 @@ def test_polygon_offset_by_the_face_mode(screen, ctx, modes, front_ccw, name):
     interior = _interior(tri)
     drawn = depth != 1.0
     if modes[0 if gallium_front(tri, front_ccw) else 1] == FILL:
-        assert np.all(depth[interior] == np.float32(0.5 + 1000.0 * 2.0 ** -24))
-    else:   # outline only, not offset
+        assert np.all(depth[interior] == np.float32(0.5 + 1000.0 * 2.0**-24))
+    else:  # outline only, not offset
         assert drawn.any() and not drawn[interior].any() and np.all(depth[drawn] == 0.5)

@@ -13,8 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 import glpipe
-from glpipe import (Bind, DrawInfo, Format, Prim, ResourceTemplate, ShaderState, SurfaceTemplate, Target,
-                    VertexBuffer, VertexElement)
+from glpipe import (
+    Bind,
+    DrawInfo,
+    Format,
+    Prim,
+    ResourceTemplate,
+    ShaderState,
+    SurfaceTemplate,
+    Target,
+    VertexBuffer,
+    VertexElement,
+)
 from glpipe.dirty import Dirty
 
 from .util import COLOR_FS, PASS_VS, vertex_buffer
@@ -26,10 +36,12 @@ def pipeline(ctx, fs_text=COLOR_FS):
     """PASS_VS + ``fs_text`` + (position, colour) float4 vertex elements, bound."""
     vs = ctx.create_vs_state(ShaderState(tokens=PASS_VS))
     fs = ctx.create_fs_state(ShaderState(tokens=fs_text))
-    ve = ctx.create_vertex_elements_state([
-        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-    ])
+    ve = ctx.create_vertex_elements_state(
+        [
+            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        ]
+    )
     ctx.bind_vs_state(vs)
     ctx.bind_fs_state(fs)
     ctx.bind_vertex_elements_state(ve)
@@ -101,8 +113,11 @@ def fullscreen(screen, ctx, color, z=0.0):
 
 
 def texture(screen, fmt, width, height, bind, samples=0):
-    return screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=width,
-                                                   height0=height, bind=bind, nr_samples=samples))
+    return screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D, format=fmt, width0=width, height0=height, bind=bind, nr_samples=samples
+        )
+    )
 
 
 def bind_targets(ctx, width, height, colors=(), zs=None):
@@ -111,8 +126,9 @@ def bind_targets(ctx, width, height, colors=(), zs=None):
     cbufs = tuple(ctx.create_surface(r, SurfaceTemplate(format=r.format)) for r in colors)
     zsurf = ctx.create_surface(zs, SurfaceTemplate(format=zs.format)) if zs is not None else None
     ctx.set_framebuffer_state(glpipe.FramebufferState(width=width, height=height, cbufs=cbufs, zsbuf=zsurf))
-    ctx.set_viewport_states(0, [glpipe.ViewportState(scale=(width / 2, height / 2, 0.5),
-                                                     translate=(width / 2, height / 2, 0.5))])
+    ctx.set_viewport_states(
+        0, [glpipe.ViewportState(scale=(width / 2, height / 2, 0.5), translate=(width / 2, height / 2, 0.5))]
+    )
     return cbufs, zsurf
 
 
@@ -158,8 +174,9 @@ def upload(screen, res, kind, data):
     fmt, typ, dtype, _n = _PIXEL[kind]
     data = np.ascontiguousarray(data, dtype)
     with _Alignment(gl):
-        gl.glTextureSubImage2D(res.gl_object, 0, 0, 0, res.width0, res.height0, getattr(gl, fmt),
-                               getattr(gl, typ), data)
+        gl.glTextureSubImage2D(
+            res.gl_object, 0, 0, 0, res.width0, res.height0, getattr(gl, fmt), getattr(gl, typ), data
+        )
 
 
 def read(screen, res, kind):
@@ -207,8 +224,7 @@ def resolve_rgba32f(screen, ctx, msaa):
     gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbos[0])
     gl.glFramebufferTexture2D(gl.GL_READ_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, msaa.gl_target, msaa.gl_object, 0)
     gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbos[1])
-    gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D,
-                              single.gl_object, 0)
+    gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, single.gl_object, 0)
     gl.glDisable(gl.GL_SCISSOR_TEST)
     gl.glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
     gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)

@@ -57,8 +57,19 @@ def read_target(screen, color):
     return read_rgba_int(screen, color, signed=color.format == Format.R32G32B32A32_SINT)
 
 
-def draw(ctx, fs, width=1, height=1, fmt=Format.R32G32B32A32_FLOAT, vs=POS_VS, verts=FULL_TRI,
-         mode=Prim.TRIANGLES, elements=(POS_ELEMENT,), before=None, **info):
+def draw(
+    ctx,
+    fs,
+    width=1,
+    height=1,
+    fmt=Format.R32G32B32A32_FLOAT,
+    vs=POS_VS,
+    verts=FULL_TRI,
+    mode=Prim.TRIANGLES,
+    elements=(POS_ELEMENT,),
+    before=None,
+    **info,
+):
     """Bind a zeroed ``width`` x ``height`` target of ``fmt``, ``vs``/``fs``, a
     rasterizer with 1-pixel points, and ``verts`` (user memory); call
     ``before(ctx)`` (extra stages, state); draw; return the texels."""
@@ -120,11 +131,19 @@ def counted_loop(count_imm: str, body, counter="TEMP[9]", addr="ADDR[0]"):
     """Lines of ``for (i = 0; i < count; i++) { ADDR = i; body }``; ``count_imm``
     is an INT32 immediate component holding 0 in .x, the count in .y, 1 in .z
     (e.g. ``IMM[1]``)."""
-    return ([f"MOV {counter}.x, {count_imm}.xxxx", "BGNLOOP",
-             f"ISGE {counter}.y, {counter}.xxxx, {count_imm}.yyyy", f"UIF {counter}.yyyy", "BRK", "ENDIF",
-             f"UARL {addr}.x, {counter}.xxxx"]
-            + list(body)
-            + [f"UADD {counter}.x, {counter}.xxxx, {count_imm}.zzzz", "ENDLOOP"])
+    return (
+        [
+            f"MOV {counter}.x, {count_imm}.xxxx",
+            "BGNLOOP",
+            f"ISGE {counter}.y, {counter}.xxxx, {count_imm}.yyyy",
+            f"UIF {counter}.yyyy",
+            "BRK",
+            "ENDIF",
+            f"UARL {addr}.x, {counter}.xxxx",
+        ]
+        + list(body)
+        + [f"UADD {counter}.x, {counter}.xxxx, {count_imm}.zzzz", "ENDLOOP"]
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -132,71 +151,148 @@ def counted_loop(count_imm: str, body, counter="TEMP[9]", addr="ADDR[0]"):
 # copied through each stage by a loop with indirect IN / OUT addressing
 # ---------------------------------------------------------------------------
 
+
 def io_vs(n: int) -> str:
     """VS: OUT[0] = position, GENERIC[i] = (i + 1) / 64 * (1, 2, 4, 8) (written
     through OUT[ADDR + 1]; multiplied by the input's w = 1 so the host's
     linker cannot fold the varyings into constants)."""
-    head = ["VERT", "DCL IN[0]", "DCL OUT[0], POSITION", f"DCL OUT[1..{n}], GENERIC[0]", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", "IMM[0] FLT32 {0.015625, 0.03125, 0.0625, 0.125}", f"IMM[1] INT32 {{0, {n}, 1, 0}}",
-            "IMM[2] FLT32 {1.0, 1.0, 1.0, 1.0}"]
-    body = (["MOV OUT[0], IN[0]"]
-            + counted_loop("IMM[1]", ["I2F TEMP[1].x, TEMP[9].xxxx", "ADD TEMP[1].x, TEMP[1].xxxx, IN[0].wwww",
-                                      "MUL TEMP[1], TEMP[1].xxxx, IMM[0]", "MOV OUT[ADDR[0].x+1], TEMP[1]"])
-            + ["END"])
+    head = [
+        "VERT",
+        "DCL IN[0]",
+        "DCL OUT[0], POSITION",
+        f"DCL OUT[1..{n}], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] FLT32 {0.015625, 0.03125, 0.0625, 0.125}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+        "IMM[2] FLT32 {1.0, 1.0, 1.0, 1.0}",
+    ]
+    body = (
+        ["MOV OUT[0], IN[0]"]
+        + counted_loop(
+            "IMM[1]",
+            [
+                "I2F TEMP[1].x, TEMP[9].xxxx",
+                "ADD TEMP[1].x, TEMP[1].xxxx, IN[0].wwww",
+                "MUL TEMP[1], TEMP[1].xxxx, IMM[0]",
+                "MOV OUT[ADDR[0].x+1], TEMP[1]",
+            ],
+        )
+        + ["END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
 def io_gs(n: int) -> str:
     """GS: a triangle in, the same triangle out, every GENERIC copied through
     IN[v][ADDR + 1] -> OUT[ADDR + 1]."""
-    head = ["GEOM", "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES", "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP",
-            "PROPERTY GS_MAX_OUTPUT_VERTICES 3", "PROPERTY GS_INVOCATIONS 1", "DCL IN[][0], POSITION",
-            f"DCL IN[][1..{n}], GENERIC[0]", "DCL OUT[0], POSITION", f"DCL OUT[1..{n}], GENERIC[0]",
-            "DCL TEMP[0..9]", "DCL ADDR[0]", "IMM[0] INT32 {0, 0, 0, 0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}"]
+    head = [
+        "GEOM",
+        "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES",
+        "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP",
+        "PROPERTY GS_MAX_OUTPUT_VERTICES 3",
+        "PROPERTY GS_INVOCATIONS 1",
+        "DCL IN[][0], POSITION",
+        f"DCL IN[][1..{n}], GENERIC[0]",
+        "DCL OUT[0], POSITION",
+        f"DCL OUT[1..{n}], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] INT32 {0, 0, 0, 0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+    ]
     body = []
     for v in range(3):
-        body += ([f"MOV OUT[0], IN[{v}][0]"]
-                 + counted_loop("IMM[1]", [f"MOV OUT[ADDR[0].x+1], IN[{v}][ADDR[0].x+1]"])
-                 + ["EMIT IMM[0].xxxx"])
+        body += (
+            [f"MOV OUT[0], IN[{v}][0]"]
+            + counted_loop("IMM[1]", [f"MOV OUT[ADDR[0].x+1], IN[{v}][ADDR[0].x+1]"])
+            + ["EMIT IMM[0].xxxx"]
+        )
     return "\n".join(head) + "\n" + number(body + ["END"])
 
 
 def io_tcs(n: int) -> str:
     """TCS: 3 output vertices, each invocation copying its vertex's
     GENERICs (OUT[ADDR[1]][ADDR[0] + 1] = IN[ADDR[1]][ADDR[0] + 1]); levels 1."""
-    head = ["TESS_CTRL", "PROPERTY TCS_VERTICES_OUT 3", "DCL IN[][0], POSITION", f"DCL IN[][1..{n}], GENERIC[0]",
-            "DCL SV[0], INVOCATIONID", "DCL OUT[][0], POSITION", f"DCL OUT[][1..{n}], GENERIC[0]",
-            f"DCL OUT[{n + 1}], TESSOUTER", f"DCL OUT[{n + 2}], TESSINNER", "DCL TEMP[0..9]", "DCL ADDR[0..1]",
-            "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}"]
-    body = (["UARL ADDR[1].x, SV[0].xxxx", "MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]"]
-            + counted_loop("IMM[1]", ["MOV OUT[ADDR[1].x][ADDR[0].x+1], IN[ADDR[1].x][ADDR[0].x+1]"])
-            + [f"MOV OUT[{n + 1}], IMM[0]", f"MOV OUT[{n + 2}], IMM[0]", "END"])
+    head = [
+        "TESS_CTRL",
+        "PROPERTY TCS_VERTICES_OUT 3",
+        "DCL IN[][0], POSITION",
+        f"DCL IN[][1..{n}], GENERIC[0]",
+        "DCL SV[0], INVOCATIONID",
+        "DCL OUT[][0], POSITION",
+        f"DCL OUT[][1..{n}], GENERIC[0]",
+        f"DCL OUT[{n + 1}], TESSOUTER",
+        f"DCL OUT[{n + 2}], TESSINNER",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0..1]",
+        "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+    ]
+    body = (
+        ["UARL ADDR[1].x, SV[0].xxxx", "MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]"]
+        + counted_loop("IMM[1]", ["MOV OUT[ADDR[1].x][ADDR[0].x+1], IN[ADDR[1].x][ADDR[0].x+1]"])
+        + [f"MOV OUT[{n + 1}], IMM[0]", f"MOV OUT[{n + 2}], IMM[0]", "END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
 def io_tes(n: int) -> str:
     """TES (triangles, level 1): barycentric position, corner 0's GENERICs
     copied through IN[0][ADDR + 1] -> OUT[ADDR + 1]."""
-    head = ["TESS_EVAL", "PROPERTY TES_PRIM_MODE 4", "PROPERTY TES_SPACING 0", "PROPERTY TES_VERTEX_ORDER_CW 0",
-            "PROPERTY TES_POINT_MODE 0", "DCL IN[][0], POSITION", f"DCL IN[][1..{n}], GENERIC[0]",
-            "DCL SV[0], TESSCOORD", "DCL OUT[0], POSITION", f"DCL OUT[1..{n}], GENERIC[0]", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", "IMM[0] INT32 {0, 0, 0, 0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}"]
-    body = (["MUL TEMP[0], SV[0].xxxx, IN[0][0]", "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
-             "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]", "MOV OUT[0], TEMP[0]"]
-            + counted_loop("IMM[1]", ["MOV OUT[ADDR[0].x+1], IN[0][ADDR[0].x+1]"])
-            + ["END"])
+    head = [
+        "TESS_EVAL",
+        "PROPERTY TES_PRIM_MODE 4",
+        "PROPERTY TES_SPACING 0",
+        "PROPERTY TES_VERTEX_ORDER_CW 0",
+        "PROPERTY TES_POINT_MODE 0",
+        "DCL IN[][0], POSITION",
+        f"DCL IN[][1..{n}], GENERIC[0]",
+        "DCL SV[0], TESSCOORD",
+        "DCL OUT[0], POSITION",
+        f"DCL OUT[1..{n}], GENERIC[0]",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] INT32 {0, 0, 0, 0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+    ]
+    body = (
+        [
+            "MUL TEMP[0], SV[0].xxxx, IN[0][0]",
+            "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
+            "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]",
+            "MOV OUT[0], TEMP[0]",
+        ]
+        + counted_loop("IMM[1]", ["MOV OUT[ADDR[0].x+1], IN[0][ADDR[0].x+1]"])
+        + ["END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
 def io_fs(n: int) -> str:
     """FS: sum over i of GENERIC[i] * (i + 1), read through IN[ADDR]."""
-    head = ["FRAG", f"DCL IN[0..{n - 1}], GENERIC[0], CONSTANT", "DCL OUT[0], COLOR", "DCL TEMP[0..9]",
-            "DCL ADDR[0]", "IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}", f"IMM[1] INT32 {{0, {n}, 1, 0}}",
-            "IMM[2] FLT32 {1.0, 1.0, 1.0, 1.0}"]
-    body = (["MOV TEMP[0], IMM[0]"]
-            + counted_loop("IMM[1]", ["I2F TEMP[1].x, TEMP[9].xxxx", "ADD TEMP[1].x, TEMP[1].xxxx, IMM[2].xxxx",
-                                      "MAD TEMP[0], IN[ADDR[0].x], TEMP[1].xxxx, TEMP[0]"])
-            + ["MOV OUT[0], TEMP[0]", "END"])
+    head = [
+        "FRAG",
+        f"DCL IN[0..{n - 1}], GENERIC[0], CONSTANT",
+        "DCL OUT[0], COLOR",
+        "DCL TEMP[0..9]",
+        "DCL ADDR[0]",
+        "IMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}",
+        f"IMM[1] INT32 {{0, {n}, 1, 0}}",
+        "IMM[2] FLT32 {1.0, 1.0, 1.0, 1.0}",
+    ]
+    body = (
+        ["MOV TEMP[0], IMM[0]"]
+        + counted_loop(
+            "IMM[1]",
+            [
+                "I2F TEMP[1].x, TEMP[9].xxxx",
+                "ADD TEMP[1].x, TEMP[1].xxxx, IMM[2].xxxx",
+                "MAD TEMP[0], IN[ADDR[0].x], TEMP[1].xxxx, TEMP[0]",
+            ],
+        )
+        + ["MOV OUT[0], TEMP[0]", "END"]
+    )
     return "\n".join(head) + "\n" + number(body)
 
 
@@ -234,26 +330,59 @@ def stage_chain(stages, extra) -> dict:
             tail = ["MOV OUT[0], IN[0]", "MOV OUT[1], TEMP[5]"]
             own_imm = "FLT32 {0.0, 0.0, 0.0, 0.0}"
         elif stage == "TCS":
-            head = ["TESS_CTRL", "PROPERTY TCS_VERTICES_OUT 3", "DCL IN[][0], POSITION", "DCL IN[][1], GENERIC[0]",
-                    "DCL SV[0], INVOCATIONID", "DCL OUT[][0], POSITION", "DCL OUT[][1], GENERIC[0]",
-                    "DCL OUT[2], TESSOUTER", "DCL OUT[3], TESSINNER", "DCL ADDR[0]"]
-            tail = ["UARL ADDR[0].x, SV[0].xxxx", "MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]",
-                    "ADD OUT[ADDR[0].x][1], IN[ADDR[0].x][1], TEMP[5]", f"MOV OUT[2], {own}",
-                    f"MOV OUT[3], {own}"]
+            head = [
+                "TESS_CTRL",
+                "PROPERTY TCS_VERTICES_OUT 3",
+                "DCL IN[][0], POSITION",
+                "DCL IN[][1], GENERIC[0]",
+                "DCL SV[0], INVOCATIONID",
+                "DCL OUT[][0], POSITION",
+                "DCL OUT[][1], GENERIC[0]",
+                "DCL OUT[2], TESSOUTER",
+                "DCL OUT[3], TESSINNER",
+                "DCL ADDR[0]",
+            ]
+            tail = [
+                "UARL ADDR[0].x, SV[0].xxxx",
+                "MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]",
+                "ADD OUT[ADDR[0].x][1], IN[ADDR[0].x][1], TEMP[5]",
+                f"MOV OUT[2], {own}",
+                f"MOV OUT[3], {own}",
+            ]
             own_imm = "FLT32 {1.0, 1.0, 1.0, 1.0}"
         elif stage == "TES":
-            head = ["TESS_EVAL", "PROPERTY TES_PRIM_MODE 4", "PROPERTY TES_SPACING 0",
-                    "PROPERTY TES_VERTEX_ORDER_CW 0", "PROPERTY TES_POINT_MODE 0", "DCL IN[][0], POSITION",
-                    "DCL IN[][1], GENERIC[0]", "DCL SV[0], TESSCOORD", "DCL OUT[0], POSITION",
-                    "DCL OUT[1], GENERIC[0]"]
-            tail = ["MUL TEMP[0], SV[0].xxxx, IN[0][0]", "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
-                    "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]", "MOV OUT[0], TEMP[0]",
-                    "ADD OUT[1], IN[0][1], TEMP[5]"]
+            head = [
+                "TESS_EVAL",
+                "PROPERTY TES_PRIM_MODE 4",
+                "PROPERTY TES_SPACING 0",
+                "PROPERTY TES_VERTEX_ORDER_CW 0",
+                "PROPERTY TES_POINT_MODE 0",
+                "DCL IN[][0], POSITION",
+                "DCL IN[][1], GENERIC[0]",
+                "DCL SV[0], TESSCOORD",
+                "DCL OUT[0], POSITION",
+                "DCL OUT[1], GENERIC[0]",
+            ]
+            tail = [
+                "MUL TEMP[0], SV[0].xxxx, IN[0][0]",
+                "MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]",
+                "MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]",
+                "MOV OUT[0], TEMP[0]",
+                "ADD OUT[1], IN[0][1], TEMP[5]",
+            ]
             own_imm = "FLT32 {0.0, 0.0, 0.0, 0.0}"
         elif stage == "GS":
-            head = ["GEOM", "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES", "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP",
-                    "PROPERTY GS_MAX_OUTPUT_VERTICES 3", "PROPERTY GS_INVOCATIONS 1", "DCL IN[][0], POSITION",
-                    "DCL IN[][1], GENERIC[0]", "DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]"]
+            head = [
+                "GEOM",
+                "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES",
+                "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP",
+                "PROPERTY GS_MAX_OUTPUT_VERTICES 3",
+                "PROPERTY GS_INVOCATIONS 1",
+                "DCL IN[][0], POSITION",
+                "DCL IN[][1], GENERIC[0]",
+                "DCL OUT[0], POSITION",
+                "DCL OUT[1], GENERIC[0]",
+            ]
             tail = []
             for v in range(3):
                 tail += [f"MOV OUT[0], IN[{v}][0]", f"ADD OUT[1], IN[{v}][1], TEMP[5]", f"EMIT {own}.xxxx"]
@@ -262,8 +391,11 @@ def stage_chain(stages, extra) -> dict:
             head = ["FRAG", "DCL IN[0], GENERIC[0], CONSTANT", "DCL OUT[0], COLOR"]
             tail = ["ADD OUT[0], IN[0], TEMP[5]"]
             own_imm = "FLT32 {0.0, 0.0, 0.0, 0.0}"
-        text = ("\n".join(head + list(decls) + ["DCL TEMP[0..9]"] + list(imms) + [f"{own} {own_imm}"]) + "\n"
-                + number(list(code) + tail + ["END"]))
+        text = (
+            "\n".join(head + list(decls) + ["DCL TEMP[0..9]"] + list(imms) + [f"{own} {own_imm}"])
+            + "\n"
+            + number(list(code) + tail + ["END"])
+        )
         out[stage] = text
     return out
 

@@ -66,8 +66,9 @@ def points_image(fetched, verts: np.ndarray, size: int = SIZE) -> np.ndarray:
     return img
 
 
-def setup(ctx, vs: str = PASS_VS, fs: str = FLAT_FS, elements=POS_COLOR, size: int = SIZE,
-          fmt=Format.R32G32B32A32_FLOAT):
+def setup(
+    ctx, vs: str = PASS_VS, fs: str = FLAT_FS, elements=POS_COLOR, size: int = SIZE, fmt=Format.R32G32B32A32_FLOAT
+):
     """Render target (cleared to 0), shaders, vertex elements and a plain
     rasterizer bound; returns the colour resource."""
     color, _ = render_target(ctx, size, size, fmt=fmt)
@@ -98,9 +99,17 @@ def zero_fill(screen, res) -> None:
     data = np.zeros((res.height0, res.width0, 4), np.uint32 if desc_int else np.float32)
     gl.glBindTexture(gl.GL_TEXTURE_2D, res.gl_object)
     gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 4)
-    gl.glTexSubImage2D(gl.GL_TEXTURE_2D, 0, 0, 0, res.width0, res.height0,
-                       gl.GL_RGBA_INTEGER if desc_int else gl.GL_RGBA,
-                       gl.GL_UNSIGNED_INT if desc_int else gl.GL_FLOAT, data)
+    gl.glTexSubImage2D(
+        gl.GL_TEXTURE_2D,
+        0,
+        0,
+        0,
+        res.width0,
+        res.height0,
+        gl.GL_RGBA_INTEGER if desc_int else gl.GL_RGBA,
+        gl.GL_UNSIGNED_INT if desc_int else gl.GL_FLOAT,
+        data,
+    )
     gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
 
 
@@ -121,6 +130,7 @@ def read_rgba_int(screen, res, signed: bool) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # Coverage: an independent model of GL's polygon rasterization
 # ---------------------------------------------------------------------------
+
 
 def triangle_coverage(tris, size: int = SIZE, margin: float = 0.05):
     """(covered, ambiguous) boolean (size, size) arrays for triangles given in
@@ -178,10 +188,20 @@ def lit(img: np.ndarray) -> np.ndarray:
 
 
 # Additive blending on every render target: a double draw shows as a doubled colour.
-ADD_BLEND = BlendState(rt=(RTBlendState(blend_enable=True, rgb_src_factor=BlendFactor.ONE,
-                                        rgb_dst_factor=BlendFactor.ONE, alpha_src_factor=BlendFactor.ONE,
-                                        alpha_dst_factor=BlendFactor.ONE, rgb_func=Blend.ADD, alpha_func=Blend.ADD),)
-                       + (RTBlendState(),) * 7)
+ADD_BLEND = BlendState(
+    rt=(
+        RTBlendState(
+            blend_enable=True,
+            rgb_src_factor=BlendFactor.ONE,
+            rgb_dst_factor=BlendFactor.ONE,
+            alpha_src_factor=BlendFactor.ONE,
+            alpha_dst_factor=BlendFactor.ONE,
+            rgb_func=Blend.ADD,
+            alpha_func=Blend.ADD,
+        ),
+    )
+    + (RTBlendState(),) * 7
+)
 
 
 def read_and_clear(ctx, color) -> np.ndarray:

@@ -86,7 +86,8 @@ def depth_target(ctx, size=SIZE, zs=Format.Z32_FLOAT):
 
     color, zsres = render_target(ctx, size, size, zs=zs)
     dsa = ctx.create_depth_stencil_alpha_state(
-        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS))
+        DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.ALWAYS)
+    )
     ctx.bind_depth_stencil_alpha_state(dsa)
     return color, zsres
 
@@ -108,8 +109,7 @@ def clear_depth(screen, res, value: float) -> None:
     data = np.full((res.height0, res.width0), value, np.float32)
     gl.glBindTexture(gl.GL_TEXTURE_2D, res.gl_object)
     gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 4)
-    gl.glTexSubImage2D(gl.GL_TEXTURE_2D, 0, 0, 0, res.width0, res.height0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT,
-                       data)
+    gl.glTexSubImage2D(gl.GL_TEXTURE_2D, 0, 0, 0, res.width0, res.height0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, data)
     gl.glBindTexture(gl.GL_TEXTURE_2D, 0)
 
 
@@ -117,17 +117,27 @@ def clear_depth(screen, res, value: float) -> None:
 # Multisampling
 # ---------------------------------------------------------------------------
 
+
 def msaa_target(ctx, samples=4, size=SIZE):
     """A multisampled RGBA32F colour buffer bound with a full viewport."""
     screen = ctx.screen
     fmt = Format.R32G32B32A32_FLOAT
-    res = screen.resource_create(ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=size, height0=size,
-                                                  nr_samples=samples, nr_storage_samples=samples,
-                                                  bind=Bind.RENDER_TARGET))
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D,
+            format=fmt,
+            width0=size,
+            height0=size,
+            nr_samples=samples,
+            nr_storage_samples=samples,
+            bind=Bind.RENDER_TARGET,
+        )
+    )
     surf = ctx.create_surface(res, SurfaceTemplate(format=fmt))
     ctx.set_framebuffer_state(glpipe.FramebufferState(width=size, height=size, cbufs=(surf,)))
-    ctx.set_viewport_states(0, [glpipe.ViewportState(scale=(size / 2, size / 2, 0.5),
-                                                     translate=(size / 2, size / 2, 0.5))])
+    ctx.set_viewport_states(
+        0, [glpipe.ViewportState(scale=(size / 2, size / 2, 0.5), translate=(size / 2, size / 2, 0.5))]
+    )
     ctx.clear(glpipe.Clear.COLOR0, None, (0.0, 0.0, 0.0, 0.0), 0.0, 0)
     return res
 
@@ -143,8 +153,9 @@ def resolve_msaa(screen, res) -> np.ndarray:
     gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
     gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA32F, w, h, 0, gl.GL_RGBA, gl.GL_FLOAT, None)
     gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbos[0])
-    gl.glFramebufferTexture2D(gl.GL_READ_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE,
-                              res.gl_object, 0)
+    gl.glFramebufferTexture2D(
+        gl.GL_READ_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE, res.gl_object, 0
+    )
     gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbos[1])
     gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, tex, 0)
     gl.glDisable(gl.GL_SCISSOR_TEST)
@@ -166,8 +177,9 @@ def sample_positions(screen, res) -> np.ndarray:
     saved = _save_fb_state(gl)
     fbo = gl.glGenFramebuffers(1)
     gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
-    gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE,
-                              res.gl_object, 0)
+    gl.glFramebufferTexture2D(
+        gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D_MULTISAMPLE, res.gl_object, 0
+    )
     n = int(gl.glGetIntegerv(gl.GL_SAMPLES))
     out = np.zeros((n, 2), np.float32)
     for i in range(n):
@@ -182,8 +194,12 @@ def sample_positions(screen, res) -> np.ndarray:
 def _save_fb_state(gl) -> tuple:
     """The GL state the readback helpers change, so they can put it back
     (the context under test shadows it and must find it as it left it)."""
-    return (int(gl.glGetIntegerv(gl.GL_DRAW_FRAMEBUFFER_BINDING)), int(gl.glGetIntegerv(gl.GL_READ_FRAMEBUFFER_BINDING)),
-            bool(gl.glIsEnabled(gl.GL_SCISSOR_TEST)), bool(gl.glIsEnabled(gl.GL_RASTERIZER_DISCARD)))
+    return (
+        int(gl.glGetIntegerv(gl.GL_DRAW_FRAMEBUFFER_BINDING)),
+        int(gl.glGetIntegerv(gl.GL_READ_FRAMEBUFFER_BINDING)),
+        bool(gl.glIsEnabled(gl.GL_SCISSOR_TEST)),
+        bool(gl.glIsEnabled(gl.GL_RASTERIZER_DISCARD)),
+    )
 
 
 def _restore_fb_state(gl, saved: tuple) -> None:
@@ -197,6 +213,7 @@ def _restore_fb_state(gl, saved: tuple) -> None:
 # ---------------------------------------------------------------------------
 # Geometry
 # ---------------------------------------------------------------------------
+
 
 def signed_area(points) -> float:
     """Twice the signed area of a polygon in window coordinates (x right, y =
@@ -372,5 +389,6 @@ DCL OUT[1], GENERIC[0]
   1: MOV OUT[1], IN[1]
   2: END
 """
-INSTANCE_OFFSET_ELEMENTS = POS_COLOR + (VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1,
-                                                      src_format=Format.R32G32B32A32_FLOAT),)
+INSTANCE_OFFSET_ELEMENTS = POS_COLOR + (
+    VertexElement(src_offset=0, vertex_buffer_index=1, instance_divisor=1, src_format=Format.R32G32B32A32_FLOAT),
+)

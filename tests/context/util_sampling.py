@@ -34,22 +34,39 @@ from .util import PASS_VS, read_rgba32f, render_target, vertex_buffer
 def tex_fs(target="2D", op="TEX", ret="FLOAT", sview=True, extra_decls="", coord="IN[0]"):
     """A FS that writes ``op OUT[0], IN[0], SAMP[0], target`` (TGSI text)."""
     sv = f"DCL SVIEW[0], {target}, {ret}\n" if sview else ""
-    return (f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n{sv}{extra_decls}"
-            f"  0: {op} OUT[0], {coord}, SAMP[0], {target}\n  1: END\n")
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n{sv}{extra_decls}"
+        f"  0: {op} OUT[0], {coord}, SAMP[0], {target}\n  1: END\n"
+    )
 
 
-def make_texture(screen, target, fmt, width, height=1, depth=1, array_size=1, last_level=0, nr_samples=0,
-                 bind=Bind.SAMPLER_VIEW):
+def make_texture(
+    screen, target, fmt, width, height=1, depth=1, array_size=1, last_level=0, nr_samples=0, bind=Bind.SAMPLER_VIEW
+):
     """A texture resource (no data)."""
-    return screen.resource_create(ResourceTemplate(
-        target=target, format=fmt, width0=width, height0=height, depth0=depth, array_size=array_size,
-        last_level=last_level, nr_samples=nr_samples, bind=bind))
+    return screen.resource_create(
+        ResourceTemplate(
+            target=target,
+            format=fmt,
+            width0=width,
+            height0=height,
+            depth0=depth,
+            array_size=array_size,
+            last_level=last_level,
+            nr_samples=nr_samples,
+            bind=bind,
+        )
+    )
 
 
 _GL_TARGETS = {
-    Target.TEXTURE_1D: "GL_TEXTURE_1D", Target.TEXTURE_2D: "GL_TEXTURE_2D", Target.TEXTURE_3D: "GL_TEXTURE_3D",
-    Target.TEXTURE_RECT: "GL_TEXTURE_RECTANGLE", Target.TEXTURE_1D_ARRAY: "GL_TEXTURE_1D_ARRAY",
-    Target.TEXTURE_2D_ARRAY: "GL_TEXTURE_2D_ARRAY", Target.TEXTURE_CUBE: "GL_TEXTURE_CUBE_MAP",
+    Target.TEXTURE_1D: "GL_TEXTURE_1D",
+    Target.TEXTURE_2D: "GL_TEXTURE_2D",
+    Target.TEXTURE_3D: "GL_TEXTURE_3D",
+    Target.TEXTURE_RECT: "GL_TEXTURE_RECTANGLE",
+    Target.TEXTURE_1D_ARRAY: "GL_TEXTURE_1D_ARRAY",
+    Target.TEXTURE_2D_ARRAY: "GL_TEXTURE_2D_ARRAY",
+    Target.TEXTURE_CUBE: "GL_TEXTURE_CUBE_MAP",
     Target.TEXTURE_CUBE_ARRAY: "GL_TEXTURE_CUBE_MAP_ARRAY",
 }
 
@@ -68,8 +85,9 @@ def upload(screen, res, level, data, gl_format="GL_RGBA", gl_type="GL_FLOAT", fa
     if res.target in (Target.TEXTURE_1D,):
         gl.glTexSubImage1D(tgt, level, 0, data.shape[-2], fmt, typ, data)
     elif res.target == Target.TEXTURE_CUBE:
-        gl.glTexSubImage2D(gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, 0, 0, data.shape[1], data.shape[0],
-                           fmt, typ, data)
+        gl.glTexSubImage2D(
+            gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, 0, 0, data.shape[1], data.shape[0], fmt, typ, data
+        )
     elif res.target in (Target.TEXTURE_2D, Target.TEXTURE_RECT, Target.TEXTURE_1D_ARRAY):
         gl.glTexSubImage2D(tgt, level, 0, 0, data.shape[1], data.shape[0], fmt, typ, data)
     else:  # 3D, 2D array, cube array: (layers, rows, cols, comps)
@@ -96,10 +114,12 @@ class Sampling:
         self.color, _ = render_target(ctx, width, height)
         self.vs = ctx.create_vs_state(ShaderState(tokens=PASS_VS))
         ctx.bind_vs_state(self.vs)
-        self.ve = ctx.create_vertex_elements_state([
-            VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-        ])
+        self.ve = ctx.create_vertex_elements_state(
+            [
+                VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+                VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+            ]
+        )
         ctx.bind_vertex_elements_state(self.ve)
         self._fs_cache = {}
 
@@ -132,10 +152,17 @@ class Sampling:
         ctx.bind_fs_state(self.fs(fs_tokens))
         l0, l1, l2, l3 = lo
         h0, h1, h2, h3 = hi
-        quad = np.array([
-            [-1, -1, 0, 1, l0, l1, l2, l3], [1, -1, 0, 1, h0, l1, h2, l3], [-1, 1, 0, 1, l0, h1, l2, h3],
-            [1, -1, 0, 1, h0, l1, h2, l3], [1, 1, 0, 1, h0, h1, h2, h3], [-1, 1, 0, 1, l0, h1, l2, h3],
-        ], np.float32)
+        quad = np.array(
+            [
+                [-1, -1, 0, 1, l0, l1, l2, l3],
+                [1, -1, 0, 1, h0, l1, h2, l3],
+                [-1, 1, 0, 1, l0, h1, l2, h3],
+                [1, -1, 0, 1, h0, l1, h2, l3],
+                [1, 1, 0, 1, h0, h1, h2, h3],
+                [-1, 1, 0, 1, l0, h1, l2, h3],
+            ],
+            np.float32,
+        )
         ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(ctx.screen, quad), stride=32)])
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
         return read_rgba32f(ctx.screen, self.color) if read else None
@@ -189,8 +216,9 @@ def wrap_index(i, size, mode, linear):
         return np.mod(i, size)
     if mode == TexWrap.MIRROR_REPEAT:
         return (size - 1) - _mirror(np.mod(i, 2 * size) - size)
-    border = mode in (TexWrap.CLAMP_TO_BORDER, TexWrap.MIRROR_CLAMP_TO_BORDER) or \
-        (linear and mode in (TexWrap.CLAMP, TexWrap.MIRROR_CLAMP))
+    border = mode in (TexWrap.CLAMP_TO_BORDER, TexWrap.MIRROR_CLAMP_TO_BORDER) or (
+        linear and mode in (TexWrap.CLAMP, TexWrap.MIRROR_CLAMP)
+    )
     if border:
         j = np.clip(i, -1, size)
         return np.where((j < 0) | (j >= size), BORDER, j)
@@ -216,15 +244,18 @@ def sample_2d(tex, border, s, t, wrap_s, wrap_t, linear):
     i0, j0 = np.floor(u - 0.5).astype(np.int64), np.floor(v - 0.5).astype(np.int64)
     a = (u - 0.5 - np.floor(u - 0.5))[..., None]
     b = (v - 0.5 - np.floor(v - 0.5))[..., None]
-    return ((1 - a) * (1 - b) * fetch(i0, j0) + a * (1 - b) * fetch(i0 + 1, j0)
-            + (1 - a) * b * fetch(i0, j0 + 1) + a * b * fetch(i0 + 1, j0 + 1))
+    return (
+        (1 - a) * (1 - b) * fetch(i0, j0)
+        + a * (1 - b) * fetch(i0 + 1, j0)
+        + (1 - a) * b * fetch(i0, j0 + 1)
+        + a * b * fetch(i0 + 1, j0 + 1)
+    )
 
 
 def view_2d(ctx, res, fmt=None, **kw):
     """A TEXTURE_2D sampler view of ``res`` covering its levels unless told."""
     kw.setdefault("last_level", res.last_level)
-    return ctx.create_sampler_view(res, SamplerViewTemplate(format=fmt or res.format, target=Target.TEXTURE_2D,
-                                                            **kw))
+    return ctx.create_sampler_view(res, SamplerViewTemplate(format=fmt or res.format, target=Target.TEXTURE_2D, **kw))
 
 
 def bind_sampling(ctx, view, sampler, stage=ShaderType.FRAGMENT, slot=0):
@@ -235,15 +266,21 @@ def bind_sampling(ctx, view, sampler, stage=ShaderType.FRAGMENT, slot=0):
 
 def nearest(**kw) -> SamplerState:
     """A NEAREST, no-mip sampler (wraps etc. from ``kw``)."""
-    base = {"min_img_filter": glpipe.TexFilter.NEAREST, "mag_img_filter": glpipe.TexFilter.NEAREST,
-                "min_mip_filter": glpipe.TexMipFilter.NONE}
+    base = {
+        "min_img_filter": glpipe.TexFilter.NEAREST,
+        "mag_img_filter": glpipe.TexFilter.NEAREST,
+        "min_mip_filter": glpipe.TexMipFilter.NONE,
+    }
     base.update(kw)
     return SamplerState(**base)
 
 
 def linear(**kw) -> SamplerState:
     """A LINEAR, no-mip sampler."""
-    base = {"min_img_filter": glpipe.TexFilter.LINEAR, "mag_img_filter": glpipe.TexFilter.LINEAR,
-                "min_mip_filter": glpipe.TexMipFilter.NONE}
+    base = {
+        "min_img_filter": glpipe.TexFilter.LINEAR,
+        "mag_img_filter": glpipe.TexFilter.LINEAR,
+        "min_mip_filter": glpipe.TexMipFilter.NONE,
+    }
     base.update(kw)
     return SamplerState(**base)

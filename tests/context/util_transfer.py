@@ -87,8 +87,17 @@ def raw_write_level(screen, res, level, gl_format, gl_type, data: np.ndarray) ->
         gl.glBindTexture(target, res.gl_object)
         if res.target == Target.TEXTURE_CUBE:
             for face in range(6):
-                sub2(gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, 0, 0, w, h, gl_format, gl_type,
-                     _p(np.ascontiguousarray(data[face])))
+                sub2(
+                    gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                    level,
+                    0,
+                    0,
+                    w,
+                    h,
+                    gl_format,
+                    gl_type,
+                    _p(np.ascontiguousarray(data[face])),
+                )
         elif res.target == Target.TEXTURE_1D:
             sub1(target, level, 0, w, gl_format, gl_type, _p(data))
         elif res.target == Target.TEXTURE_1D_ARRAY:
@@ -121,8 +130,17 @@ def raw_write_compressed(screen, res, level, width, height, data: np.ndarray) ->
     gl = screen.host.gl
     data = np.ascontiguousarray(data, np.uint8)
     gl.glBindTexture(res.gl_target, res.gl_object)
-    glCompressedTexSubImage2D(res.gl_target, level, 0, 0, width, height, res.storage.internal_format, data.nbytes,
-                              ctypes.c_void_p(data.ctypes.data))
+    glCompressedTexSubImage2D(
+        res.gl_target,
+        level,
+        0,
+        0,
+        width,
+        height,
+        res.storage.internal_format,
+        data.nbytes,
+        ctypes.c_void_p(data.ctypes.data),
+    )
     gl.glBindTexture(res.gl_target, 0)
     assert screen.host.clear_errors() == []
 
@@ -150,6 +168,15 @@ def raw_write_buffer(screen, res, data: np.ndarray) -> None:
 
 def texture(screen, target, fmt, width, height=1, depth=1, array_size=1, last_level=0, bind=Bind.SAMPLER_VIEW):
     """A texture resource (glpipe's resource_create: it is not under test here)."""
-    return screen.resource_create(ResourceTemplate(target=target, format=fmt, width0=width, height0=height,
-                                                   depth0=depth, array_size=array_size, last_level=last_level,
-                                                   bind=bind))
+    return screen.resource_create(
+        ResourceTemplate(
+            target=target,
+            format=fmt,
+            width0=width,
+            height0=height,
+            depth0=depth,
+            array_size=array_size,
+            last_level=last_level,
+            bind=bind,
+        )
+    )

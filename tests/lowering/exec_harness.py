@@ -34,11 +34,10 @@ citing the GLSL 4.50 precision table (section 4.7.1) or tgsi.rst.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-
 import tgsi_reference as R
 
 U32 = np.uint32
@@ -61,8 +60,7 @@ void main()
 # TGSI program builders
 # ---------------------------------------------------------------------------
 
-_NOT_INSTRUCTIONS = frozenset({"FRAG", "VERT", "GEOM", "COMP", "TESS_CTRL", "TESS_EVAL", "DCL",
-                               "PROPERTY", "IMM"})
+_NOT_INSTRUCTIONS = frozenset({"FRAG", "VERT", "GEOM", "COMP", "TESS_CTRL", "TESS_EVAL", "DCL", "PROPERTY", "IMM"})
 
 
 def _imm_u32(values) -> str:
@@ -84,14 +82,14 @@ class OpProgram:
     op: str
     nsrc: int
     dst_mask: str = "xyzw"
-    operands: Optional[Sequence[str]] = None
-    suffix: str = ""                   # text after the operands, e.g. ", 2D" (texture target)
-    body: Optional[str] = None
+    operands: Sequence[str] | None = None
+    suffix: str = ""  # text after the operands, e.g. ", 2D" (texture target)
+    body: str | None = None
     decls: str = ""
     ndst: int = 1
-    tail: str = ""                     # after END: subroutines (BGNSUB ... ENDSUB)
+    tail: str = ""  # after END: subroutines (BGNSUB ... ENDSUB)
 
-    def _src_regs(self) -> List[str]:
+    def _src_regs(self) -> list[str]:
         return [f"TEMP[{j}]" for j in range(self.nsrc)]
 
     def _core_text(self, text: str) -> str:
@@ -104,7 +102,7 @@ class OpProgram:
         out = []
         for line in text.split("\n"):
             head, sep, rest = line.strip().partition(" ")
-            if head.startswith("@"):            # "@LABEL: OPCODE operands"
+            if head.startswith("@"):  # "@LABEL: OPCODE operands"
                 op, sep2, rest = rest.partition(" ")
                 head, sep = f"{head} {op}", sep2
             out.append(head + sep + pattern.sub(lambda m: names[m.group(1)], rest))
@@ -115,8 +113,7 @@ class OpProgram:
         if self.body is not None:
             text = self.body
         else:
-            ops = list(self.operands) if self.operands is not None else \
-                [f"SRC{j}" for j in range(self.nsrc)]
+            ops = list(self.operands) if self.operands is not None else [f"SRC{j}" for j in range(self.nsrc)]
             dsts = [dst + ("" if self.dst_mask == "xyzw" else "." + self.dst_mask)]
             if self.ndst == 2:
                 dsts.append(f"TEMP[{self.nsrc + 2}]")
@@ -159,19 +156,26 @@ class OpProgram:
         """COMP program: invocation i LOADs its sources from BUFFER[0], STOREs to BUFFER[1] (+[2])."""
         k = self.nsrc
         s = f"TEMP[{k + 1}]"
-        lines = ["COMP", f"PROPERTY CS_FIXED_BLOCK_WIDTH {ncases}", "PROPERTY CS_FIXED_BLOCK_HEIGHT 1",
-                 "PROPERTY CS_FIXED_BLOCK_DEPTH 1", "DCL SV[0], THREAD_ID",
-                 "DCL BUFFER[0]", "DCL BUFFER[1]"]
+        lines = [
+            "COMP",
+            f"PROPERTY CS_FIXED_BLOCK_WIDTH {ncases}",
+            "PROPERTY CS_FIXED_BLOCK_HEIGHT 1",
+            "PROPERTY CS_FIXED_BLOCK_DEPTH 1",
+            "DCL SV[0], THREAD_ID",
+            "DCL BUFFER[0]",
+            "DCL BUFFER[1]",
+        ]
         if self.ndst == 2:
             lines.append("DCL BUFFER[2]")
         lines.append(self._temps())
         stride = 16 * ncases
-        lines += [f"IMM[0] {_imm_u32(SENTINEL)}",
-                  f"IMM[1] {_imm_u32([16, stride, 2 * stride, 3 * stride])}"]
+        lines += [f"IMM[0] {_imm_u32(SENTINEL)}", f"IMM[1] {_imm_u32([16, stride, 2 * stride, 3 * stride])}"]
         if self.decls:
             lines.append(self.decls)
-        lines += [f"UMUL {s}.x, SV[0].xxxx, IMM[1].xxxx",        # byte offset of this case
-                  f"UADD {s}.yzw, {s}.xxxx, IMM[1]"]              # ... and of its sources 1..3
+        lines += [
+            f"UMUL {s}.x, SV[0].xxxx, IMM[1].xxxx",  # byte offset of this case
+            f"UADD {s}.yzw, {s}.xxxx, IMM[1]",
+        ]  # ... and of its sources 1..3
         for j in range(k):
             lines.append(f"LOAD TEMP[{j}], BUFFER[0], {s}.{'xyzw'[j] * 4}")
         lines.append(f"MOV TEMP[{k}], IMM[0]")
@@ -184,7 +188,7 @@ class OpProgram:
         lines.append("END")
         return self._finish(lines)
 
-    def _finish(self, lines: List[str]) -> str:
+    def _finish(self, lines: list[str]) -> str:
         """Append ``tail`` and resolve ``@NAME:`` markers / ``:@NAME`` targets to instruction indices."""
         if self.tail:
             lines.append(self._core_text(self.tail))
@@ -207,8 +211,13 @@ class OpProgram:
 # The GL side
 # ---------------------------------------------------------------------------
 
-def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]] = None,
-                   sampler_lod: Optional[Dict[int, Sequence[float]]] = None) -> bytes:
+
+def _sysvals_bytes(
+    width: int,
+    height: int,
+    view_levels: dict[int, int] | None = None,
+    sampler_lod: dict[int, Sequence[float]] | None = None,
+) -> bytes:
     """Contents of ``glp_sysvals`` for a ``width x height`` target with a full viewport;
     ``view_levels`` (FS view -> level count) fills ``view_levels`` as glpipe's
     context does when it binds views (TXQ .w without textureQueryLevels)."""
@@ -223,11 +232,11 @@ def _sysvals_bytes(width: int, height: int, view_levels: Optional[Dict[int, int]
     base = sysvals.field_offset("sampler_lod") // 4
     for slot, lod in (sampler_lod or {}).items():
         k = base + 4 * sysvals.sampler_lod_index(sysvals.STAGE_NUMBER["FRAG"], slot)
-        data[k:k + 4] = lod
+        data[k : k + 4] = lod
 
     def put(name, values):
         off = sysvals.field_offset(name) // 4
-        data[off:off + len(values)] = values
+        data[off : off + len(values)] = values
 
     put("fb_size", [width, height, 1.0 / width, 1.0 / height])
     put("viewport_scale", [width / 2.0, height / 2.0, 0.5, 1.0])
@@ -255,10 +264,13 @@ class ExecHarness:
         """PyOpenGL's GL module, for what ModernGL lacks (binding atomic counter buffers)."""
         if self._gl is None:
             import os
+
             os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
             import OpenGL
+
             OpenGL.ERROR_CHECKING = False
             from OpenGL import GL
+
             self._gl = GL
         return self._gl
 
@@ -287,19 +299,24 @@ class ExecHarness:
             levels += 1
         return levels
 
-    def _texture_lod_state(self, tex) -> Tuple[float, float, float, float]:
+    def _texture_lod_state(self, tex) -> tuple[float, float, float, float]:
         """(lod_bias, min_lod, max_lod, mip filter code) of a ModernGL texture's own
         sampling state (GL defaults: no bias, lods -1000..1000), as glpipe's
         sysvals.sampler_lod holds them for a bound sampler state."""
         mgl = self.moderngl
-        mip = {mgl.NEAREST_MIPMAP_NEAREST: 1, mgl.LINEAR_MIPMAP_NEAREST: 1,
-               mgl.NEAREST_MIPMAP_LINEAR: 2, mgl.LINEAR_MIPMAP_LINEAR: 2}
+        mip = {
+            mgl.NEAREST_MIPMAP_NEAREST: 1,
+            mgl.LINEAR_MIPMAP_NEAREST: 1,
+            mgl.NEAREST_MIPMAP_LINEAR: 2,
+            mgl.LINEAR_MIPMAP_LINEAR: 2,
+        }
         code = mip.get(tex.filter[0], 0) if hasattr(tex, "filter") else 0
         return (0.0, -1000.0, 1000.0, float(code))
 
     # -- binding helpers ---------------------------------------------------
-    def _bind_resources(self, prog, refl, consts: Dict[int, np.ndarray], ssbos: Dict[int, object],
-                        fb_size=(1, 1)) -> List[object]:
+    def _bind_resources(
+        self, prog, refl, consts: dict[int, np.ndarray], ssbos: dict[int, object], fb_size=(1, 1)
+    ) -> list[object]:
         """Upload and bind what the reflection asks for; returns GL objects to release.
 
         CONST[b] -> a UBO at ``refl.const_buffer(b).binding``; BUFFER[n] -> its
@@ -312,14 +329,15 @@ class ExecHarness:
         for index, data in consts.items():
             info = refl.const_buffer(index)
             if info is None:
-                continue   # the shader does not read that buffer
+                continue  # the shader does not read that buffer
             data = np.ascontiguousarray(data, dtype=U32)
             buf = self.ctx.buffer(data.tobytes() if data.size else bytes(16))
             buf.bind_to_uniform_block(info.binding)
             keep.append(buf)
         if refl.sysvals_binding is not None:
-            buf = self.ctx.buffer(_sysvals_bytes(*fb_size, getattr(self, "_view_levels", None),
-                                                 getattr(self, "_sampler_lod", None)))
+            buf = self.ctx.buffer(
+                _sysvals_bytes(*fb_size, getattr(self, "_view_levels", None), getattr(self, "_sampler_lod", None))
+            )
             buf.bind_to_uniform_block(refl.sysvals_binding)
             keep.append(buf)
         for index, buf in ssbos.items():
@@ -347,10 +365,19 @@ class ExecHarness:
         return keep
 
     # -- FS path -------------------------------------------------------------
-    def run_fs(self, text: str, glsl_version: int, width: int, *,
-               consts: Dict[int, np.ndarray] = None, outputs: int = 1, height: int = 1,
-               textures: Dict[int, object] = None, clear: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
-               viewports: Sequence[Tuple[int, Dict[int, np.ndarray]]] = None) -> np.ndarray:
+    def run_fs(
+        self,
+        text: str,
+        glsl_version: int,
+        width: int,
+        *,
+        consts: dict[int, np.ndarray] = None,
+        outputs: int = 1,
+        height: int = 1,
+        textures: dict[int, object] = None,
+        clear: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
+        viewports: Sequence[tuple[int, dict[int, np.ndarray]]] = None,
+    ) -> np.ndarray:
         """Lower ``text`` (FRAG), draw into ``outputs`` RGBA32F targets of ``width x height``.
 
         Returns raw words, shape ``(outputs, height, width, 4)`` uint32 (row 0 = bottom).
@@ -361,8 +388,9 @@ class ExecHarness:
         shader = self.lower(text, glsl_version)
         refl = shader.reflection
         with self.ctx:
-            prog = self.ctx.program(vertex_shader=FULL_SCREEN_VS.format(version=glsl_version),
-                                    fragment_shader=shader.source)
+            prog = self.ctx.program(
+                vertex_shader=FULL_SCREEN_VS.format(version=glsl_version), fragment_shader=shader.source
+            )
             targets = [self.ctx.texture((width, height), 4, dtype="f4") for _ in range(outputs)]
             fbo = self.ctx.framebuffer(color_attachments=targets)
             fbo.use()
@@ -387,19 +415,31 @@ class ExecHarness:
                         keep += self._bind_resources(prog, refl, case_consts, {}, (width, height))
                         fbo.viewport = (x, 0, 1, height)
                         vao.render(self.moderngl.TRIANGLES, vertices=3)
-                out = np.stack([
-                    np.frombuffer(fbo.read(components=4, dtype="f4", attachment=a), dtype=U32)
-                    .reshape(height, width, 4) for a in range(outputs)])
+                out = np.stack(
+                    [
+                        np.frombuffer(fbo.read(components=4, dtype="f4", attachment=a), dtype=U32).reshape(
+                            height, width, 4
+                        )
+                        for a in range(outputs)
+                    ]
+                )
             finally:
                 for obj in keep + [vao, fbo, prog] + targets:
                     obj.release()
         return out
 
     # -- CS path -----------------------------------------------------------
-    def run_cs(self, text: str, buffers: Dict[int, np.ndarray], grid=(1, 1, 1), *,
-               glsl_version: int = 450, consts: Dict[int, np.ndarray] = None,
-               atomic_counters: Dict[int, np.ndarray] = None,
-               images: Dict[int, object] = None) -> Dict[int, np.ndarray]:
+    def run_cs(
+        self,
+        text: str,
+        buffers: dict[int, np.ndarray],
+        grid=(1, 1, 1),
+        *,
+        glsl_version: int = 450,
+        consts: dict[int, np.ndarray] = None,
+        atomic_counters: dict[int, np.ndarray] = None,
+        images: dict[int, object] = None,
+    ) -> dict[int, np.ndarray]:
         """Lower ``text`` (COMP), bind ``buffers`` as BUFFER[n] (uint32 arrays), dispatch ``grid``.
 
         Returns the buffers' contents after the dispatch (and the atomic
@@ -411,8 +451,7 @@ class ExecHarness:
         refl = shader.reflection
         with self.ctx:
             cs = self.ctx.compute_shader(shader.source)
-            bufs = {i: self.ctx.buffer(np.ascontiguousarray(d, dtype=U32).tobytes())
-                    for i, d in buffers.items()}
+            bufs = {i: self.ctx.buffer(np.ascontiguousarray(d, dtype=U32).tobytes()) for i, d in buffers.items()}
             keep = self._bind_resources(cs, refl, consts or {}, bufs)
             atomic = {}
             for i, d in (atomic_counters or {}).items():
@@ -439,9 +478,16 @@ class ExecHarness:
         return result
 
     # -- one opcode over a batch of cases --------------------------------
-    def run_op(self, prog: OpProgram, srcs: Sequence[np.ndarray], glsl_version: int,
-               path: str = "fs", index_mode: str = "addr", clear=(0.0, 0.0, 0.0, 0.0),
-               textures: Dict[int, object] = None) -> np.ndarray:
+    def run_op(
+        self,
+        prog: OpProgram,
+        srcs: Sequence[np.ndarray],
+        glsl_version: int,
+        path: str = "fs",
+        index_mode: str = "addr",
+        clear=(0.0, 0.0, 0.0, 0.0),
+        textures: dict[int, object] = None,
+    ) -> np.ndarray:
         """Run ``prog`` on the cases ``srcs`` (each ``(N, 4)`` words); returns ``(N, 4)`` words.
 
         For a two-destination opcode returns ``(2, N, 4)``.
@@ -452,18 +498,20 @@ class ExecHarness:
             text = prog.fs(n, index_mode)
             if index_mode == "addr":
                 consts = {0: np.concatenate(srcs) if srcs else np.zeros((1, 4), U32)}
-                out = self.run_fs(text, glsl_version, n, consts=consts, outputs=prog.ndst,
-                                  clear=clear, textures=textures)
+                out = self.run_fs(
+                    text, glsl_version, n, consts=consts, outputs=prog.ndst, clear=clear, textures=textures
+                )
             else:
-                per_case = [(i, {0: np.stack([s[i] for s in srcs]) if srcs else np.zeros((1, 4), U32)})
-                            for i in range(n)]
-                out = self.run_fs(text, glsl_version, n, outputs=prog.ndst, viewports=per_case,
-                                  clear=clear, textures=textures)
+                per_case = [
+                    (i, {0: np.stack([s[i] for s in srcs]) if srcs else np.zeros((1, 4), U32)}) for i in range(n)
+                ]
+                out = self.run_fs(
+                    text, glsl_version, n, outputs=prog.ndst, viewports=per_case, clear=clear, textures=textures
+                )
             out = out[:, 0]
         elif path == "cs":
             text = prog.cs(n)
-            bufs = {0: np.concatenate(srcs) if srcs else np.zeros((1, 4), U32),
-                    1: np.zeros((n, 4), U32)}
+            bufs = {0: np.concatenate(srcs) if srcs else np.zeros((1, 4), U32), 1: np.zeros((n, 4), U32)}
             if prog.ndst == 2:
                 bufs[2] = np.zeros((n, 4), U32)
             res = self.run_cs(text, bufs, glsl_version=glsl_version)
@@ -482,8 +530,8 @@ class ExecHarness:
 # infinitely precise result; we measure from the correctly rounded reference,
 # hence the extra half ulp (rounded up) in every ulp bound below.
 
-F32_ULP = 2.0 ** -23   # ulp of 1.0f
-F32_EPS = 2.0 ** -24   # unit roundoff of float32
+F32_ULP = 2.0**-23  # ulp of 1.0f
+F32_EPS = 2.0**-24  # unit roundoff of float32
 
 
 def _ord32(w: np.ndarray) -> np.ndarray:
@@ -527,9 +575,9 @@ class Precision:
     domain: str = "bits"
     ulps: object = 0
     abs: object = 0.0
-    alternatives: Tuple[Callable, ...] = ()
+    alternatives: tuple[Callable, ...] = ()
     ftz: bool = True
-    ftz_srcs: Optional[Tuple[int, ...]] = None
+    ftz_srcs: tuple[int, ...] | None = None
     why: str = ""
 
 
@@ -548,7 +596,7 @@ def _ex2_ulps(srcs, exp):
 
 def _lg2_abs_and_ulps(x):
     inside = (x >= 0.5) & (x <= 2.0)
-    return np.where(inside, 2.0 ** -21, 0.0), np.where(inside, 0, 4)
+    return np.where(inside, 2.0**-21, 0.0), np.where(inside, 0, 4)
 
 
 def _pow_abs(srcs, exp):
@@ -557,7 +605,7 @@ def _pow_abs(srcs, exp):
     with np.errstate(all="ignore"):
         lg = np.log2(np.abs(x))
         ulp_lg = F32_ULP * np.exp2(np.floor(np.log2(np.abs(lg) + 1e-300)))
-        e_lg = np.where((x >= 0.5) & (x <= 2.0), 2.0 ** -21, 3 * ulp_lg)   # log2's own bound
+        e_lg = np.where((x >= 0.5) & (x <= 2.0), 2.0**-21, 3 * ulp_lg)  # log2's own bound
         t = y * lg
         e_t = np.abs(y) * e_lg + np.abs(t) * F32_EPS
         rel = math.log(2) * e_t + (3 + 2 * np.abs(t)) * F32_ULP
@@ -570,8 +618,9 @@ def _dot_abs(n, extra_src=None):
         mag = np.sum(np.abs(a * b), axis=1, keepdims=True)
         if extra_src is not None:
             j, c = extra_src
-            mag = mag + np.abs(_fx(srcs, j)[:, c:c + 1])
+            mag = mag + np.abs(_fx(srcs, j)[:, c : c + 1])
         return (n + 2) * F32_EPS * mag * np.ones((1, 4))
+
     return fn
 
 
@@ -597,8 +646,10 @@ def _lrp_abs(srcs, exp):
 def _lit_tol(srcs, exp):
     abs_tol = np.zeros((srcs[0].shape[0], 4))
     s = _fx(srcs)
-    pow_srcs = [R.f32_words(np.maximum(s[:, 1:2], 0) * np.ones((1, 4))),
-                R.f32_words(np.clip(s[:, 3:4], -128, 128) * np.ones((1, 4)))]
+    pow_srcs = [
+        R.f32_words(np.maximum(s[:, 1:2], 0) * np.ones((1, 4))),
+        R.f32_words(np.clip(s[:, 3:4], -128, 128) * np.ones((1, 4))),
+    ]
     abs_tol[:, 2] = _pow_abs(pow_srcs, exp[:, 2:3])[:, 0]
     return abs_tol
 
@@ -644,25 +695,45 @@ def _dmad_fused(srcs):
 
 _SIN_COS = "abs 2^-11 for |x| <= pi (Vulkan SPIR-V precision table; GLSL 4.50 leaves sin/cos open)"
 _DOT = "inherited from the a*b+c sequence (GLSL 4.50 4.7.1): (n+1) roundings of the terms"
-_F64_DIV = ("2 double ulps: TGSI defines a double operation; GLSL 4.50 4.7.1 only promises "
-            "single precision, but any lowering through float would miss by ~2^29 ulps")
+_F64_DIV = (
+    "2 double ulps: TGSI defines a double operation; GLSL 4.50 4.7.1 only promises "
+    "single precision, but any lowering through float would miss by ~2^29 ulps"
+)
 
-PRECISION: Dict[str, Precision] = {
+PRECISION: dict[str, Precision] = {
     "MOV": Precision("bits", why="untyped bit copy (tgsi.rst)"),
     "ADD": _cr("a+b correctly rounded (GLSL 4.50 4.7.1)"),
     "SUB": _cr("a-b correctly rounded"),
     "MUL": _cr("a*b correctly rounded"),
-    "ABS": _cr("exact"), "MIN": _cr("exact"), "MAX": _cr("exact"), "CLAMP": _cr("exact"),
-    "FLR": _cr("exact"), "CEIL": _cr("exact"), "TRUNC": _cr("exact"),
+    "ABS": _cr("exact"),
+    "MIN": _cr("exact"),
+    "MAX": _cr("exact"),
+    "CLAMP": _cr("exact"),
+    "FLR": _cr("exact"),
+    "CEIL": _cr("exact"),
+    "TRUNC": _cr("exact"),
     "FRC": _cr("x - floor(x): one correctly rounded subtraction"),
-    "SSG": _cr("exact"), "SLT": _cr("exact"), "SGE": _cr("exact"), "SEQ": _cr("exact"),
-    "SNE": _cr("exact"), "SGT": _cr("exact"), "SLE": _cr("exact"), "SFL": _cr("exact"),
-    "STR": _cr("exact"), "DST": _cr("one multiply, correctly rounded"),
+    "SSG": _cr("exact"),
+    "SLT": _cr("exact"),
+    "SGE": _cr("exact"),
+    "SEQ": _cr("exact"),
+    "SNE": _cr("exact"),
+    "SGT": _cr("exact"),
+    "SLE": _cr("exact"),
+    "SFL": _cr("exact"),
+    "STR": _cr("exact"),
+    "DST": _cr("one multiply, correctly rounded"),
     "LDEXP": Precision("f32", ftz_srcs=(0,), why="ldexp is exact (GLSL 4.50 8.3)"),
-    "ROUND": Precision("f32", alternatives=(_round_half_away,),
-                       why="halfway cases round in an implementation-chosen direction (GLSL round)"),
-    "MAD": Precision("f32", alternatives=(_ref_alt("FMA"),),
-                     why="'free to decide whether there is an intermediate rounding' (tgsi.rst)"),
+    "ROUND": Precision(
+        "f32",
+        alternatives=(_round_half_away,),
+        why="halfway cases round in an implementation-chosen direction (GLSL round)",
+    ),
+    "MAD": Precision(
+        "f32",
+        alternatives=(_ref_alt("FMA"),),
+        why="'free to decide whether there is an intermediate rounding' (tgsi.rst)",
+    ),
     "FMA": _cr("no intermediate rounding (tgsi.rst FMA)"),
     "RCP": _ulps(3, "1/x: 2.5 ULP (GLSL 4.50 4.7.1)"),
     "DIV": _ulps(3, "x/y: 2.5 ULP (GLSL 4.50 4.7.1)"),
@@ -670,13 +741,21 @@ PRECISION: Dict[str, Precision] = {
     "RSQ": _ulps(3, "inversesqrt: 2 ULP (GLSL 4.50 4.7.1)"),
     "SQRT": _ulps(5, "sqrt inherited from 1.0/inversesqrt(): 2 + 2.5 ULP (GLSL 4.50 4.7.1)"),
     "EX2": Precision("f32", ulps=_ex2_ulps, why="exp2: (3 + 2|x|) ULP (GLSL 4.50 4.7.1)"),
-    "LG2": Precision("f32", ulps=lambda s, e: _lg2_tol(s, e)[1], abs=lambda s, e: _lg2_tol(s, e)[0],
-                     why="log2: 3 ULP outside [0.5, 2], abs 2^-21 inside (GLSL 4.50 4.7.1)"),
-    "POW": Precision("f32", ulps=1, abs=lambda s, e: _pow_abs(s, e) * np.ones((1, 4)),
-                     why="pow inherited from exp2(y*log2(x)) (GLSL 4.50 4.7.1)"),
-    "SIN": Precision("f32", abs=2.0 ** -11, why=_SIN_COS),
-    "COS": Precision("f32", abs=2.0 ** -11, why=_SIN_COS),
-    "SCS": Precision("f32", abs=2.0 ** -11, why=_SIN_COS),
+    "LG2": Precision(
+        "f32",
+        ulps=lambda s, e: _lg2_tol(s, e)[1],
+        abs=lambda s, e: _lg2_tol(s, e)[0],
+        why="log2: 3 ULP outside [0.5, 2], abs 2^-21 inside (GLSL 4.50 4.7.1)",
+    ),
+    "POW": Precision(
+        "f32",
+        ulps=1,
+        abs=lambda s, e: _pow_abs(s, e) * np.ones((1, 4)),
+        why="pow inherited from exp2(y*log2(x)) (GLSL 4.50 4.7.1)",
+    ),
+    "SIN": Precision("f32", abs=2.0**-11, why=_SIN_COS),
+    "COS": Precision("f32", abs=2.0**-11, why=_SIN_COS),
+    "SCS": Precision("f32", abs=2.0**-11, why=_SIN_COS),
     "DP2": Precision("f32", ulps=1, abs=_dot_abs(2), why=_DOT),
     "DP3": Precision("f32", ulps=1, abs=_dot_abs(3), why=_DOT),
     "DP4": Precision("f32", ulps=1, abs=_dot_abs(4), why=_DOT),
@@ -684,12 +763,16 @@ PRECISION: Dict[str, Precision] = {
     "DPH": Precision("f32", ulps=1, abs=_dph_abs, why=_DOT),
     "XPD": Precision("f32", ulps=1, abs=_xpd_abs, why=_DOT),
     "LRP": Precision("f32", ulps=1, abs=_lrp_abs, why="mix() inherited from x*(1-a)+y*a"),
-    "NRM": Precision("f32", abs=2.0 ** -19, why="normalize inherited from inversesqrt, dot, *"),
-    "NRM4": Precision("f32", abs=2.0 ** -19, why="normalize inherited from inversesqrt, dot, *"),
+    "NRM": Precision("f32", abs=2.0**-19, why="normalize inherited from inversesqrt, dot, *"),
+    "NRM4": Precision("f32", abs=2.0**-19, why="normalize inherited from inversesqrt, dot, *"),
     "LIT": Precision("f32", ulps=1, abs=_lit_tol, why="LIT.z is a pow (GLSL 4.50 4.7.1)"),
     "EXP": Precision("f32", ulps=_exp_ulps, why="EXP.z is exp2: (3 + 2|x|) ULP"),
-    "LOG": Precision("f32", ulps=lambda s, e: _log_tol(s, e)[1], abs=lambda s, e: _log_tol(s, e)[0],
-                     why="LOG.z is log2; LOG.y = |x|/2^e: exp2 + division bounds"),
+    "LOG": Precision(
+        "f32",
+        ulps=lambda s, e: _log_tol(s, e)[1],
+        abs=lambda s, e: _log_tol(s, e)[0],
+        why="LOG.z is log2; LOG.y = |x|/2^e: exp2 + division bounds",
+    ),
     "CMP": Precision("bits", why="selects src1/src2 unchanged"),
     "CND": Precision("bits", why="selects src0/src1 unchanged"),
     "UCMP": Precision("bits", why="untyped move (tgsi.rst)"),
@@ -697,25 +780,40 @@ PRECISION: Dict[str, Precision] = {
     "U2F": _cr("conversions are correctly rounded (GLSL 4.50 4.7.1)"),
     "PK2H": Precision("bits", why="exactly representable halves"),
     "UP2H": _cr("every half is exactly a float"),
-    "PK2US": Precision("bits"), "PK4B": Precision("bits"), "PK4UB": Precision("bits"),
+    "PK2US": Precision("bits"),
+    "PK4B": Precision("bits"),
+    "PK4UB": Precision("bits"),
     "UP2US": _ulps(3, "f / 65535.0: division 2.5 ULP"),
     "UP4B": _ulps(3, "f / 127.0: division 2.5 ULP"),
     "UP4UB": _ulps(3, "f / 255.0: division 2.5 ULP"),
     # doubles
-    "DADD": Precision("f64", why="IEEE double add"), "DMUL": Precision("f64", why="IEEE double multiply"),
-    "DABS": Precision("f64"), "DNEG": Precision("f64"), "DMIN": Precision("f64"), "DMAX": Precision("f64"),
-    "DFLR": Precision("f64"), "DCEIL": Precision("f64"), "DTRUNC": Precision("f64"),
-    "DFRAC": Precision("f64"), "DSSG": Precision("f64"), "DLDEXP": Precision("f64"),
+    "DADD": Precision("f64", why="IEEE double add"),
+    "DMUL": Precision("f64", why="IEEE double multiply"),
+    "DABS": Precision("f64"),
+    "DNEG": Precision("f64"),
+    "DMIN": Precision("f64"),
+    "DMAX": Precision("f64"),
+    "DFLR": Precision("f64"),
+    "DCEIL": Precision("f64"),
+    "DTRUNC": Precision("f64"),
+    "DFRAC": Precision("f64"),
+    "DSSG": Precision("f64"),
+    "DLDEXP": Precision("f64"),
     "DFMA": Precision("f64", why="no intermediate rounding (tgsi.rst DFMA)"),
     "DMAD": Precision("f64", alternatives=(_dmad_fused,), why="fused or not (like MAD)"),
     "DROUND": Precision("f64", alternatives=(_dround_half_away,), why="halfway direction is free"),
-    "DDIV": Precision("f64", ulps=2, why=_F64_DIV), "DRCP": Precision("f64", ulps=2, why=_F64_DIV),
-    "DSQRT": Precision("f64", ulps=2, why=_F64_DIV), "DRSQ": Precision("f64", ulps=2, why=_F64_DIV),
-    "F2D": Precision("f64", why="exact"), "I2D": Precision("f64", why="exact"),
-    "U2D": Precision("f64", why="exact"), "U642D": Precision("f64", why="correctly rounded"),
+    "DDIV": Precision("f64", ulps=2, why=_F64_DIV),
+    "DRCP": Precision("f64", ulps=2, why=_F64_DIV),
+    "DSQRT": Precision("f64", ulps=2, why=_F64_DIV),
+    "DRSQ": Precision("f64", ulps=2, why=_F64_DIV),
+    "F2D": Precision("f64", why="exact"),
+    "I2D": Precision("f64", why="exact"),
+    "U2D": Precision("f64", why="exact"),
+    "U642D": Precision("f64", why="correctly rounded"),
     "I642D": Precision("f64", why="correctly rounded"),
     "D2F": _cr("conversions are correctly rounded (GLSL 4.50 4.7.1)"),
-    "U642F": _cr("conversions are correctly rounded"), "I642F": _cr("conversions are correctly rounded"),
+    "U642F": _cr("conversions are correctly rounded"),
+    "I642F": _cr("conversions are correctly rounded"),
 }
 
 
@@ -733,9 +831,17 @@ def _fmt_word(w: int) -> str:
     return f"0x{int(w):08x}({f:.9g})"
 
 
-def check(op: str, got: np.ndarray, srcs: Sequence[np.ndarray], *, mask: str = "xyzw",
-          expected: Optional[np.ndarray] = None, rule: Optional[Precision] = None,
-          undefined: Optional[np.ndarray] = None, label: str = "") -> None:
+def check(
+    op: str,
+    got: np.ndarray,
+    srcs: Sequence[np.ndarray],
+    *,
+    mask: str = "xyzw",
+    expected: np.ndarray | None = None,
+    rule: Precision | None = None,
+    undefined: np.ndarray | None = None,
+    label: str = "",
+) -> None:
     """Assert ``got`` (``(N, 4)`` words) matches ``reference(op, *srcs)`` under ``precision(op)``.
 
     Channels outside ``mask`` must still hold ``SENTINEL`` (the writemask is
@@ -765,14 +871,13 @@ def check(op: str, got: np.ndarray, srcs: Sequence[np.ndarray], *, mask: str = "
         raise ValueError(rule.domain)
     bad |= live & ~ok
     if bad.any():
-        lines = [f"{op}{label}: {int(bad.any(axis=1).sum())} of {n} cases differ "
-                 f"(rule: {rule.domain} {rule.why})"]
+        lines = [f"{op}{label}: {int(bad.any(axis=1).sum())} of {n} cases differ (rule: {rule.domain} {rule.why})"]
         for i in np.nonzero(bad.any(axis=1))[0][:12]:
             chans = "".join("xyzw"[c] for c in range(4) if bad[i, c])
-            lines.append(f"  case {i} [{chans}]: srcs=" +
-                         " | ".join(" ".join(_fmt_word(w) for w in s[i]) for s in srcs))
-            lines.append("      expected " + " ".join(_fmt_word(w) for w in
-                                                      np.where(inmask, exp[i], sentinel[i])))
+            lines.append(
+                f"  case {i} [{chans}]: srcs=" + " | ".join(" ".join(_fmt_word(w) for w in s[i]) for s in srcs)
+            )
+            lines.append("      expected " + " ".join(_fmt_word(w) for w in np.where(inmask, exp[i], sentinel[i])))
             lines.append("      got      " + " ".join(_fmt_word(w) for w in got[i]))
         raise AssertionError("\n".join(lines))
 
@@ -780,9 +885,8 @@ def check(op: str, got: np.ndarray, srcs: Sequence[np.ndarray], *, mask: str = "
 def _ok_f32(op, rule: Precision, got, exp, srcs) -> np.ndarray:
     candidates = [exp] + [alt(srcs) for alt in rule.alternatives]
     if rule.ftz:
-        fsrcs = [(_ftz32(s) if rule.ftz_srcs is None or j in rule.ftz_srcs else s)
-                 for j, s in enumerate(srcs)]
-        if any((a != b).any() for a, b in zip(fsrcs, srcs)):
+        fsrcs = [(_ftz32(s) if rule.ftz_srcs is None or j in rule.ftz_srcs else s) for j, s in enumerate(srcs)]
+        if any((a != b).any() for a, b in zip(fsrcs, srcs, strict=True)):
             candidates.append(R.reference(op, *fsrcs) if op in R.REFERENCE else exp)
         candidates += [_ftz32(c) for c in list(candidates)]
     ok = np.zeros(got.shape, dtype=bool)
@@ -827,15 +931,77 @@ def _ok_f64(rule: Precision, got, exp, srcs) -> np.ndarray:
 # (lowering/glsl/soft_int64.py), except the four with a double side.
 # (Buffers, atomics and compute need GLSL 430: the memory tests check those
 # are refused at 330.)
-DOUBLE_OPS = ("DABS", "DNEG", "DADD", "DMUL", "DMAX", "DMIN", "DDIV", "DMAD", "DFMA", "DSEQ",
-              "DSNE", "DSLT", "DSGE", "DRCP", "DSQRT", "DRSQ", "DFRAC", "DTRUNC", "DCEIL", "DFLR",
-              "DROUND", "DSSG", "DLDEXP", "DFRACEXP", "F2D", "D2F", "I2D", "U2D", "D2I", "D2U")
-INT64_OPS = ("I64ABS", "I64NEG", "I64SSG", "U64ADD", "U64MUL", "U64DIV", "I64DIV", "U64MOD",
-             "I64MOD", "U64SEQ", "U64SNE", "U64SLT", "U64SGE", "I64SLT", "I64SGE", "I64MIN",
-             "U64MIN", "I64MAX", "U64MAX", "U64SHL", "I64SHR", "U64SHR", "F2U64", "F2I64",
-             "D2U64", "D2I64", "U2I64", "I2I64", "U642F", "I642F", "U642D", "I642D")
+DOUBLE_OPS = (
+    "DABS",
+    "DNEG",
+    "DADD",
+    "DMUL",
+    "DMAX",
+    "DMIN",
+    "DDIV",
+    "DMAD",
+    "DFMA",
+    "DSEQ",
+    "DSNE",
+    "DSLT",
+    "DSGE",
+    "DRCP",
+    "DSQRT",
+    "DRSQ",
+    "DFRAC",
+    "DTRUNC",
+    "DCEIL",
+    "DFLR",
+    "DROUND",
+    "DSSG",
+    "DLDEXP",
+    "DFRACEXP",
+    "F2D",
+    "D2F",
+    "I2D",
+    "U2D",
+    "D2I",
+    "D2U",
+)
+INT64_OPS = (
+    "I64ABS",
+    "I64NEG",
+    "I64SSG",
+    "U64ADD",
+    "U64MUL",
+    "U64DIV",
+    "I64DIV",
+    "U64MOD",
+    "I64MOD",
+    "U64SEQ",
+    "U64SNE",
+    "U64SLT",
+    "U64SGE",
+    "I64SLT",
+    "I64SGE",
+    "I64MIN",
+    "U64MIN",
+    "I64MAX",
+    "U64MAX",
+    "U64SHL",
+    "I64SHR",
+    "U64SHR",
+    "F2U64",
+    "F2I64",
+    "D2U64",
+    "D2I64",
+    "U2I64",
+    "I2I64",
+    "U642F",
+    "I642F",
+    "U642D",
+    "I642D",
+)
+
+
 def _without_soft_form():
     from lowering.glsl.wide import WIDE_OPS
+
     return tuple(op for op in DOUBLE_OPS if op in WIDE_OPS and WIDE_OPS[op].soft is None)
 
 
@@ -853,14 +1019,23 @@ UNSUPPORTED_AT_330 = frozenset(DOUBLE_REFUSED_AT_330)
 # emulate with 330 code (shifts, masks, loops, exp2): at 330 the emitter may
 # either lower them (then the result must be right) or raise UnsupportedError
 # naming the opcode -- both are what issue 3 item 4 asks for.
-EMULABLE_AT_330 = frozenset([
-    # (the GLSL 4.00 bit ops and IMUL_HI / UMUL_HI have GLSL 3.30 helpers: never refused)
-    "FMA",                                                           # fma (400); LDEXP has a 3.30 helper
-    "PK2H", "UP2H", "PK2US", "PK4B", "PK4UB", "UP2US", "UP4B", "UP4UB",  # packing (400/420)
-])
+EMULABLE_AT_330 = frozenset(
+    [
+        # (the GLSL 4.00 bit ops and IMUL_HI / UMUL_HI have GLSL 3.30 helpers: never refused)
+        "FMA",  # fma (400); LDEXP has a 3.30 helper
+        "PK2H",
+        "UP2H",
+        "PK2US",
+        "PK4B",
+        "PK4UB",
+        "UP2US",
+        "UP4B",
+        "UP4UB",  # packing (400/420)
+    ]
+)
 
 # Filled by run_check: (op, glsl_version) pairs the emitter refused with UnsupportedError.
-REFUSED: List[Tuple[str, int]] = []
+REFUSED: list[tuple[str, int]] = []
 
 
 def pack(values, dtype="f32") -> np.ndarray:
@@ -873,7 +1048,7 @@ def pack(values, dtype="f32") -> np.ndarray:
     return R.words(np.array(vals, dtype=object).reshape(-1, 4))
 
 
-def columns(*cols, dtype="f32") -> List[np.ndarray]:
+def columns(*cols, dtype="f32") -> list[np.ndarray]:
     """Parallel scalar lists (one per source) -> one ``(N, 4)`` array per source."""
     n = max(len(c) for c in cols)
     return [pack(list(c) + [c[-1]] * (n - len(c)), dtype) for c in cols]
@@ -882,6 +1057,7 @@ def columns(*cols, dtype="f32") -> List[np.ndarray]:
 def random_f32(op: str, n: int, lo: float = -100.0, hi: float = 100.0) -> np.ndarray:
     """``n`` reproducible random float32 values for ``op`` (seeded by its name)."""
     import zlib
+
     rng = np.random.default_rng(zlib.crc32(op.encode()))
     return rng.uniform(lo, hi, n).astype(np.float32)
 
@@ -889,16 +1065,33 @@ def random_f32(op: str, n: int, lo: float = -100.0, hi: float = 100.0) -> np.nda
 def random_u32(op: str, n: int) -> np.ndarray:
     """``n`` reproducible random 32-bit words for ``op``."""
     import zlib
+
     rng = np.random.default_rng(zlib.crc32(op.encode()) ^ 0x5A5A)
-    return rng.integers(0, 2 ** 32, n, dtype=np.uint64).astype(object)
+    return rng.integers(0, 2**32, n, dtype=np.uint64).astype(object)
 
 
-def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int, *,
-              path: str = "fs", mask: str = "xyzw", operands=None, suffix: str = "",
-              expected=None, rule=None, undefined=None, nsrc: Optional[int] = None,
-              label: str = "", body: Optional[str] = None, decls: str = "", tail: str = "",
-              clear=(0.0, 0.0, 0.0, 0.0), textures=None,
-              index_mode: str = "addr") -> Optional[np.ndarray]:
+def run_check(
+    gl: ExecHarness,
+    op: str,
+    srcs: Sequence[np.ndarray],
+    version: int,
+    *,
+    path: str = "fs",
+    mask: str = "xyzw",
+    operands=None,
+    suffix: str = "",
+    expected=None,
+    rule=None,
+    undefined=None,
+    nsrc: int | None = None,
+    label: str = "",
+    body: str | None = None,
+    decls: str = "",
+    tail: str = "",
+    clear=(0.0, 0.0, 0.0, 0.0),
+    textures=None,
+    index_mode: str = "addr",
+) -> np.ndarray | None:
     """Lower and run ``op`` over the cases ``srcs`` at ``version`` and ``check`` the result.
 
     Handles GLSL 330: opcodes in ``UNSUPPORTED_AT_330`` must raise
@@ -907,12 +1100,10 @@ def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int
     """
     from lowering.errors import UnsupportedError
 
-    prog = OpProgram(op, len(srcs) if nsrc is None else nsrc, mask, operands, suffix,
-                     body=body, decls=decls, tail=tail)
+    prog = OpProgram(op, len(srcs) if nsrc is None else nsrc, mask, operands, suffix, body=body, decls=decls, tail=tail)
 
     def run():
-        return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear,
-                         textures=textures)
+        return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear, textures=textures)
 
     missing_ext = False  # every int64 opcode has a GLSL 3.30 form (soft_int64 / soft_fp64)
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
@@ -921,8 +1112,10 @@ def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int
         except UnsupportedError as err:
             assert op in str(err), f"UnsupportedError for {op} does not name it: {err}"
             return None
-        raise AssertionError(f"{op} at GLSL {version} should raise UnsupportedError "
-                             f"(no fp64 / int64 in GLSL {version} with these extensions)")
+        raise AssertionError(
+            f"{op} at GLSL {version} should raise UnsupportedError "
+            f"(no fp64 / int64 in GLSL {version} with these extensions)"
+        )
     try:
         got = run()
     except UnsupportedError as err:
@@ -931,8 +1124,16 @@ def run_check(gl: ExecHarness, op: str, srcs: Sequence[np.ndarray], version: int
             REFUSED.append((op, version))
             return None
         raise
-    check(op, got, srcs, mask=mask, expected=expected, rule=rule, undefined=undefined,
-          label=f"{label} (GLSL {version}, {path})")
+    check(
+        op,
+        got,
+        srcs,
+        mask=mask,
+        expected=expected,
+        rule=rule,
+        undefined=undefined,
+        label=f"{label} (GLSL {version}, {path})",
+    )
     return got
 
 
@@ -945,6 +1146,7 @@ def module_harness():
         h = ExecHarness()
         yield h
         h.release()
+
     return gl
 
 
@@ -960,4 +1162,5 @@ def version_fixture():
     @pytest.fixture(params=GLSL_VERSIONS, ids=lambda v: f"glsl{v}")
     def version(request):
         return request.param
+
     return version

@@ -30,11 +30,10 @@ raw 32-bit words (``uint32``), like the rest of the harness.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
+from collections.abc import Sequence
 
 import exec_harness as H
+import numpy as np
 
 U32 = np.uint32
 SENTINEL_WORD = 0xDEADBEEF
@@ -90,6 +89,7 @@ def stage_harness():
         h = StageHarness()
         yield h
         h.release()
+
     return gl
 
 
@@ -119,8 +119,9 @@ def _raw_texture(gl, target, levels: int, shadow: bool, upload) -> RawTexture:
         for level in range(levels):
             upload(GL, level)
         GL.glTexParameteri(target, GL.GL_TEXTURE_MAX_LEVEL, levels - 1)
-        GL.glTexParameteri(target, GL.GL_TEXTURE_MIN_FILTER,
-                           GL.GL_NEAREST_MIPMAP_NEAREST if levels > 1 else GL.GL_NEAREST)
+        GL.glTexParameteri(
+            target, GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST_MIPMAP_NEAREST if levels > 1 else GL.GL_NEAREST
+        )
         GL.glTexParameteri(target, GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST)
         if shadow:
             GL.glTexParameteri(target, GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_REF_TO_TEXTURE)
@@ -135,29 +136,44 @@ def cube_array_texture(gl, value, size: int, levels: int, layers: int, *, shadow
     """A GL_TEXTURE_CUBE_MAP_ARRAY, RGBA32F (or DEPTH_COMPONENT32F if ``shadow``), faces
     ``size`` x ``size`` with ``levels`` mips; every texel of (layer, face, level) is
     ``value(layer, face, level)`` (4 floats, or 1 depth).  Face order +X -X +Y -Y +Z -Z."""
+
     def upload(GL, level):
         s = size >> level
-        data = np.array([[value(layer, face, level)] * (s * s)
-                         for layer in range(layers) for face in range(6)], dtype=np.float32)
+        data = np.array(
+            [[value(layer, face, level)] * (s * s) for layer in range(layers) for face in range(6)], dtype=np.float32
+        )
         internal, fmt = (GL.GL_DEPTH_COMPONENT32F, GL.GL_DEPTH_COMPONENT) if shadow else (GL.GL_RGBA32F, GL.GL_RGBA)
-        GL.glTexImage3D(GL.GL_TEXTURE_CUBE_MAP_ARRAY, level, internal, s, s, 6 * layers, 0, fmt,
-                        GL.GL_FLOAT, data.tobytes())
+        GL.glTexImage3D(
+            GL.GL_TEXTURE_CUBE_MAP_ARRAY, level, internal, s, s, 6 * layers, 0, fmt, GL.GL_FLOAT, data.tobytes()
+        )
+
     return _raw_texture(gl, gl.gl.GL_TEXTURE_CUBE_MAP_ARRAY, levels, shadow, upload)
 
 
 def shadow_cube_texture(gl, depth, size: int, levels: int) -> RawTexture:
     """A DEPTH_COMPONENT32F GL_TEXTURE_CUBE_MAP with ``levels`` mips, every texel of
     (face, level) = ``depth(face, level)``, LEQUAL comparison."""
+
     def upload(GL, level):
         s = size >> level
         for face in range(6):
             data = np.full(s * s, depth(face, level), dtype=np.float32)
-            GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, GL.GL_DEPTH_COMPONENT32F,
-                            s, s, 0, GL.GL_DEPTH_COMPONENT, GL.GL_FLOAT, data.tobytes())
+            GL.glTexImage2D(
+                GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                level,
+                GL.GL_DEPTH_COMPONENT32F,
+                s,
+                s,
+                0,
+                GL.GL_DEPTH_COMPONENT,
+                GL.GL_FLOAT,
+                data.tobytes(),
+            )
+
     return _raw_texture(gl, gl.gl.GL_TEXTURE_CUBE_MAP, levels, True, upload)
 
 
-def render_full_screen(gl, texture, fs_source: str, size: Tuple[int, int]) -> None:
+def render_full_screen(gl, texture, fs_source: str, size: tuple[int, int]) -> None:
     """Draw a full-screen triangle with the hand-written GLSL 450 ``fs_source`` into ``texture``."""
     ctx = gl.ctx
     with ctx:
@@ -194,7 +210,7 @@ def _attribute_content(ctx, prog, vs_reflection, attributes: Sequence[np.ndarray
     return content, keep
 
 
-def read_samples(gl, texture, samples: int, size: Tuple[int, int]) -> np.ndarray:
+def read_samples(gl, texture, samples: int, size: tuple[int, int]) -> np.ndarray:
     """Every sample of the multisample RGBA32F ``texture``: ``(samples, H, W, 4)`` words."""
     ctx = gl.ctx
     width, height = size
@@ -213,8 +229,7 @@ def read_samples(gl, texture, samples: int, size: Tuple[int, int]) -> np.ndarray
                 prog["glp_test_sample"].value = s
                 fbo.clear(0.0, 0.0, 0.0, 0.0)
                 vao.render(gl.moderngl.TRIANGLES, vertices=3)
-                out.append(np.frombuffer(fbo.read(components=4, dtype="f4"), dtype=U32)
-                           .reshape(height, width, 4))
+                out.append(np.frombuffer(fbo.read(components=4, dtype="f4"), dtype=U32).reshape(height, width, 4))
         finally:
             for obj in (vao, fbo, target, prog):
                 obj.release()
@@ -237,18 +252,29 @@ def sample_positions(gl, fbo, samples: int) -> np.ndarray:
 class DrawResult:
     """What ``draw`` returns: the words per sample and the host's sample positions."""
 
-    def __init__(self, words: np.ndarray, positions: Optional[np.ndarray]):
-        self.words = words            # (samples or 1, H, W, 4) uint32, row 0 = bottom
-        self.positions = positions    # (samples, 2) or None for a single-sample target
+    def __init__(self, words: np.ndarray, positions: np.ndarray | None):
+        self.words = words  # (samples or 1, H, W, 4) uint32, row 0 = bottom
+        self.positions = positions  # (samples, 2) or None for a single-sample target
 
     def floats(self) -> np.ndarray:
         """The words seen as float32 values."""
         return self.words.view(np.float32)
 
 
-def draw(gl, vs_text: str, fs_text: str, version: int, attributes: Sequence[np.ndarray], *,
-         size: Tuple[int, int], samples: int = 0, clear=(0.0, 0.0, 0.0, 0.0),
-         vertices: Optional[int] = None, vs_key=None, fs_key=None) -> DrawResult:
+def draw(
+    gl,
+    vs_text: str,
+    fs_text: str,
+    version: int,
+    attributes: Sequence[np.ndarray],
+    *,
+    size: tuple[int, int],
+    samples: int = 0,
+    clear=(0.0, 0.0, 0.0, 0.0),
+    vertices: int | None = None,
+    vs_key=None,
+    fs_key=None,
+) -> DrawResult:
     """Lower ``vs_text`` and ``fs_text`` (with VariantKeys ``vs_key``,
     ``fs_key``) at ``version``, draw triangles, read the RGBA32F target.
 
@@ -278,16 +304,16 @@ def draw(gl, vs_text: str, fs_text: str, version: int, attributes: Sequence[np.n
                 words = read_samples(gl, target, samples, size)
             else:
                 positions = None
-                words = np.frombuffer(fbo.read(components=4, dtype="f4"), dtype=U32) \
-                    .reshape(1, height, width, 4)
+                words = np.frombuffer(fbo.read(components=4, dtype="f4"), dtype=U32).reshape(1, height, width, 4)
         finally:
             for obj in keep + [vao, fbo, target, prog]:
                 obj.release()
     return DrawResult(words, positions)
 
 
-def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequence[np.ndarray], *,
-               capacity: int = 16) -> Dict[int, np.ndarray]:
+def capture_gs(
+    gl, vs_text: str, gs_text: str, version: int, attributes: Sequence[np.ndarray], *, capacity: int = 16
+) -> dict[int, np.ndarray]:
     """Lower a VS and a GS, draw ``len(attributes[0])`` points, capture every stream's outputs.
 
     Returns ``{stream: (capacity, 4 * k) uint32}`` with the k OUT registers of
@@ -299,18 +325,19 @@ def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequenc
     streams = sorted({o.stream for o in gs.reflection.outputs})
     # The GL name of a member of an output block without an instance name is the
     # member's own name (not the reflection's xfb_name: see test_reflection_xfb_names_link).
-    per_stream: Dict[int, List[str]] = {
-        s: [o.name for o in sorted(gs.reflection.outputs, key=lambda o: o.index) if o.stream == s]
-        for s in streams}
-    varyings: List[str] = []
+    per_stream: dict[int, list[str]] = {
+        s: [o.name for o in sorted(gs.reflection.outputs, key=lambda o: o.index) if o.stream == s] for s in streams
+    }
+    varyings: list[str] = []
     for k, s in enumerate(streams):
         if k:
             varyings.append("gl_NextBuffer")
         varyings += per_stream[s]
     ctx = gl.ctx
     with ctx:
-        prog = ctx.program(vertex_shader=vs.source, geometry_shader=gs.source, varyings=varyings,
-                           varyings_capture_mode="interleaved")
+        prog = ctx.program(
+            vertex_shader=vs.source, geometry_shader=gs.source, varyings=varyings, varyings_capture_mode="interleaved"
+        )
         content, keep = _attribute_content(ctx, prog, vs.reflection, attributes)
         vao = ctx.vertex_array(prog, content)
         bufs = []
@@ -326,14 +353,27 @@ def capture_gs(gl, vs_text: str, gs_text: str, version: int, attributes: Sequenc
             fbo.use()
             vao.transform(bufs, gl.moderngl.POINTS, vertices=len(attributes[0]))
             ctx.finish()
-            out = {s: np.frombuffer(b.read(), dtype=U32).reshape(capacity, -1).copy()
-                   for s, b in zip(streams, bufs)}
+            out = {
+                s: np.frombuffer(b.read(), dtype=U32).reshape(capacity, -1).copy()
+                for s, b in zip(streams, bufs, strict=True)
+            }
         finally:
             for obj in keep + bufs + [vao, prog]:
                 obj.release()
     return out
 
 
-__all__ = ["StageHarness", "stage_harness", "RawTexture", "cube_array_texture", "shadow_cube_texture",
-           "render_full_screen", "draw", "capture_gs", "read_samples", "sample_positions", "DrawResult",
-           "SENTINEL_WORD"]
+__all__ = [
+    "StageHarness",
+    "stage_harness",
+    "RawTexture",
+    "cube_array_texture",
+    "shadow_cube_texture",
+    "render_full_screen",
+    "draw",
+    "capture_gs",
+    "read_samples",
+    "sample_positions",
+    "DrawResult",
+    "SENTINEL_WORD",
+]

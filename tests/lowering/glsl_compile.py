@@ -13,11 +13,16 @@ import os
 import shutil
 import subprocess
 import tempfile
-from typing import Optional
 
 GLSLANG = shutil.which("glslangValidator")
-_GLSLANG_SUFFIX = {"VERT": "vert", "FRAG": "frag", "GEOM": "geom", "TESS_CTRL": "tesc",
-                   "TESS_EVAL": "tese", "COMP": "comp"}
+_GLSLANG_SUFFIX = {
+    "VERT": "vert",
+    "FRAG": "frag",
+    "GEOM": "geom",
+    "TESS_CTRL": "tesc",
+    "TESS_EVAL": "tese",
+    "COMP": "comp",
+}
 
 
 class HostCompiler:
@@ -27,6 +32,7 @@ class HostCompiler:
         os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
         import moderngl
         import OpenGL
+
         OpenGL.ERROR_CHECKING = False
         from OpenGL import GL
 
@@ -34,7 +40,7 @@ class HostCompiler:
         self.GL = GL
         self.extensions = frozenset(self.ctx.extensions)
 
-    def compile(self, source: str, gl_shader_type: int) -> Optional[str]:
+    def compile(self, source: str, gl_shader_type: int) -> str | None:
         """None if ``source`` compiles, else the driver's info log."""
         GL = self.GL
         with self.ctx:
@@ -55,7 +61,7 @@ class HostCompiler:
         self.ctx.release()
 
 
-def glslang_check(source: str, stage: str) -> Optional[str]:
+def glslang_check(source: str, stage: str) -> str | None:
     """None if glslangValidator accepts ``source``; its output otherwise.
 
     Raises FileNotFoundError when glslangValidator is not installed (callers skip)."""
@@ -78,12 +84,15 @@ def host_limits(compiler: HostCompiler):
 
     GL = compiler.GL
     values = dict(compiler.ctx.info)
-    names = ["GL_MAX_IMAGE_UNITS", "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS",
-             "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"]
+    names = ["GL_MAX_IMAGE_UNITS", "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS"]
     for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT", "COMPUTE"):
-        names += [f"GL_MAX_{stage}_IMAGE_UNIFORMS", f"GL_MAX_{stage}_ATOMIC_COUNTER_BUFFERS",
-                  f"GL_MAX_{stage}_SHADER_STORAGE_BLOCKS", f"GL_MAX_{stage}_UNIFORM_BLOCKS",
-                  f"GL_MAX_{stage}_TEXTURE_IMAGE_UNITS"]
+        names += [
+            f"GL_MAX_{stage}_IMAGE_UNIFORMS",
+            f"GL_MAX_{stage}_ATOMIC_COUNTER_BUFFERS",
+            f"GL_MAX_{stage}_SHADER_STORAGE_BLOCKS",
+            f"GL_MAX_{stage}_UNIFORM_BLOCKS",
+            f"GL_MAX_{stage}_TEXTURE_IMAGE_UNITS",
+        ]
     with compiler.ctx:
         for name in names:
             enum = getattr(GL, name, None)

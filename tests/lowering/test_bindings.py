@@ -25,10 +25,8 @@ def test_gl33_layout_by_hand():
     # 36 UBO bindings - 1 (sysvals) over 3 stages = 11 each, also 12 blocks - 1 per stage;
     # 48 units - 1 (ModernGL's scratch unit) over 3 stages = 15 each, FRAG's first.
     layout = BindingLayout.gl33()
-    assert [_ranges(layout, s)["ubo"] for s in ("VERT", "GEOM", "FRAG")] == \
-        [range(0, 11), range(11, 22), range(22, 33)]
-    assert [_ranges(layout, s)["tex"] for s in ("VERT", "GEOM", "FRAG")] == \
-        [range(15, 30), range(30, 45), range(0, 15)]
+    assert [_ranges(layout, s)["ubo"] for s in ("VERT", "GEOM", "FRAG")] == [range(0, 11), range(11, 22), range(22, 33)]
+    assert [_ranges(layout, s)["tex"] for s in ("VERT", "GEOM", "FRAG")] == [range(15, 30), range(30, 45), range(0, 15)]
     assert layout.sysvals_binding == 35
     assert layout.stage("FRAG").ssbo_count == 0
     comp = _ranges(layout, "COMP")
@@ -64,10 +62,15 @@ def test_out_of_range_slots():
 
 
 def test_from_gl_values():
-    values = {"GL_MAX_UNIFORM_BUFFER_BINDINGS": 90, "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS": 192,
-              "GL_MAX_TEXTURE_IMAGE_UNITS": 32, "GL_MAX_VERTEX_UNIFORM_BLOCKS": 15,
-              "GL_MAX_FRAGMENT_UNIFORM_BLOCKS": 15, "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS": 32,
-              "GL_MAX_FRAGMENT_TEXTURE_IMAGE_UNITS": 32}
+    values = {
+        "GL_MAX_UNIFORM_BUFFER_BINDINGS": 90,
+        "GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS": 192,
+        "GL_MAX_TEXTURE_IMAGE_UNITS": 32,
+        "GL_MAX_VERTEX_UNIFORM_BLOCKS": 15,
+        "GL_MAX_FRAGMENT_UNIFORM_BLOCKS": 15,
+        "GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS": 32,
+        "GL_MAX_FRAGMENT_TEXTURE_IMAGE_UNITS": 32,
+    }
     limits = HostLimits.from_gl(values, ("VERT", "FRAG"))
     assert limits.max_stage_uniform_blocks == 15
     assert limits.max_stage_texture_image_units == 32
@@ -82,8 +85,7 @@ def test_from_gl_values():
 def test_default_for_versions_and_extensions():
     assert BindingLayout.default_for(450) == BindingLayout.gl45()
     assert BindingLayout.default_for(330) == BindingLayout.gl33()
-    with_ext = BindingLayout.default_for(330, {"GL_ARB_shader_storage_buffer_object",
-                                              "GL_ARB_tessellation_shader"})
+    with_ext = BindingLayout.default_for(330, {"GL_ARB_shader_storage_buffer_object", "GL_ARB_tessellation_shader"})
     assert with_ext.stage("TESS_EVAL").ubo_count > 0
     assert sum(with_ext.stage(s).ssbo_count for s in GRAPHICS_STAGES) == 8
 
@@ -96,13 +98,24 @@ def test_free_texture_unit():
 
 
 @settings(max_examples=60, deadline=None)
-@given(ubo=st.integers(8, 200), per_stage_ubo=st.integers(2, 20), tex=st.integers(8, 256),
-       per_stage_tex=st.integers(1, 40), ssbo=st.integers(0, 64), per_stage_ssbo=st.integers(0, 20),
-       nstages=st.integers(1, 5))
+@given(
+    ubo=st.integers(8, 200),
+    per_stage_ubo=st.integers(2, 20),
+    tex=st.integers(8, 256),
+    per_stage_tex=st.integers(1, 40),
+    ssbo=st.integers(0, 64),
+    per_stage_ssbo=st.integers(0, 20),
+    nstages=st.integers(1, 5),
+)
 def test_graphics_ranges_never_collide(ubo, per_stage_ubo, tex, per_stage_tex, ssbo, per_stage_ssbo, nstages):
-    limits = HostLimits(max_uniform_buffer_bindings=ubo, max_stage_uniform_blocks=per_stage_ubo,
-                        max_combined_texture_image_units=tex, max_stage_texture_image_units=per_stage_tex,
-                        max_shader_storage_buffer_bindings=ssbo, max_stage_shader_storage_blocks=per_stage_ssbo)
+    limits = HostLimits(
+        max_uniform_buffer_bindings=ubo,
+        max_stage_uniform_blocks=per_stage_ubo,
+        max_combined_texture_image_units=tex,
+        max_stage_texture_image_units=per_stage_tex,
+        max_shader_storage_buffer_bindings=ssbo,
+        max_stage_shader_storage_blocks=per_stage_ssbo,
+    )
     stages = GRAPHICS_STAGES[:nstages]
     layout = BindingLayout.for_limits(limits, stages)
     for kind, limit in (("ubo", ubo - 1), ("tex", tex - 1), ("ssbo", ssbo)):

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import golden_cases as G
+
 from lowering.__main__ import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,8 +21,15 @@ def test_prints_the_golden_glsl(capsys):
 
 
 def test_glsl_330_and_key(capsys):
-    args = [str(G.IN_DIR / "fs_color0_all_cbufs.tgsi"), "--glsl-version", "330",
-            "--key", "color_output_types=float,float,uint", "--key", "nr_cbufs=3"]
+    args = [
+        str(G.IN_DIR / "fs_color0_all_cbufs.tgsi"),
+        "--glsl-version",
+        "330",
+        "--key",
+        "color_output_types=float,float,uint",
+        "--key",
+        "nr_cbufs=3",
+    ]
     assert main(args) == 0
     assert capsys.readouterr().out == (G.OUT_DIR / "fs_color0_all_cbufs.330.glsl").read_text()
 
@@ -56,12 +64,18 @@ def test_unsupported_names_opcode_and_feature(capsys):
 
 
 def test_extensions_option_enables_feature(capsys):
-    args = [str(G.IN_DIR / "double_arith.tgsi"), "--glsl-version", "330",
-            "--extensions", "GL_ARB_gpu_shader_fp64,GL_ARB_gpu_shader5"]
+    args = [
+        str(G.IN_DIR / "double_arith.tgsi"),
+        "--glsl-version",
+        "330",
+        "--extensions",
+        "GL_ARB_gpu_shader_fp64,GL_ARB_gpu_shader5",
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert out.startswith("#version 330 core\n#extension GL_ARB_gpu_shader_fp64 : require\n"
-                          "#extension GL_ARB_gpu_shader5 : require\n")
+    assert out.startswith(
+        "#version 330 core\n#extension GL_ARB_gpu_shader_fp64 : require\n#extension GL_ARB_gpu_shader5 : require\n"
+    )
 
 
 def test_bad_key(capsys):
@@ -72,7 +86,7 @@ def test_bad_key(capsys):
 def test_reflection_json(capsys):
     assert main([str(G.IN_DIR / "core_arith.tgsi"), "--reflection"]) == 0
     out = capsys.readouterr().out
-    data = json.loads(out[out.index('\n{\n  "stage"') + 1:])
+    data = json.loads(out[out.index('\n{\n  "stage"') + 1 :])
     assert data["stage"] == "FRAG"
     assert data["constant_buffers"][0]["index"] == 0
     assert data["constant_buffers"][0]["size"] == 2
@@ -86,8 +100,14 @@ def test_missing_file(capsys):
 def test_module_entry_point_reads_stdin():
     text = (G.IN_DIR / "fs_dual_source.tgsi").read_text()
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run([sys.executable, "-m", "lowering", "-", "--glsl-version", "330",
-                           "--key", "dual_source_blend=1"], input=text, capture_output=True, text=True,
-                          cwd=REPO, env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "lowering", "-", "--glsl-version", "330", "--key", "dual_source_blend=1"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (G.OUT_DIR / "fs_dual_source.330.glsl").read_text()

@@ -25,13 +25,16 @@ CLIP_ONLY = "PROPERTY NUM_CLIPDIST_ENABLED 3\n"
 BOTH = "PROPERTY NUM_CLIPDIST_ENABLED 3\nPROPERTY NUM_CULLDIST_ENABLED 2\n"
 
 
-@pytest.mark.parametrize("props,counts,written", [
-    ("", (None, 0), 0xFF),          # neither property: every written component clips
-    (CULL_ONLY, (0, 1), 0),         # an absent NUM_CLIPDIST_ENABLED counts 0
-    (CLIP_ONLY, (3, 0), 0b111),
-    (BOTH, (3, 2), 0b111),
-    ("PROPERTY NUM_CLIPDIST_ENABLED 0\nPROPERTY NUM_CULLDIST_ENABLED 4\n", (0, 4), 0),
-])
+@pytest.mark.parametrize(
+    "props,counts,written",
+    [
+        ("", (None, 0), 0xFF),  # neither property: every written component clips
+        (CULL_ONLY, (0, 1), 0),  # an absent NUM_CLIPDIST_ENABLED counts 0
+        (CLIP_ONLY, (3, 0), 0b111),
+        (BOTH, (3, 2), 0b111),
+        ("PROPERTY NUM_CLIPDIST_ENABLED 0\nPROPERTY NUM_CULLDIST_ENABLED 4\n", (0, 4), 0),
+    ],
+)
 def test_split(props, counts, written):
     shader = parse(_vs(props, regs=2))
     assert clip_cull_counts(shader) == counts
@@ -56,10 +59,11 @@ def test_cull_distances_without_the_host_feature_become_clip_distances():
     assert "out float gl_ClipDistance[8];" in src
     assert "out glp_culldist_block { vec4 glp_culldist[2]; };" in src
     for j, element in enumerate(("glp_culldist[0].x", "glp_culldist[0].y")):
-        assert f"{element} = " in src   # the value written, kept for CLIPDIST readers
-        assert (f"gl_ClipDistance[{6 + j}] = ({element} < 0.0 || isnan({element}) || isinf({element})) "
-                "? -1.0 : 1e30;") in src
-    assert all(f"gl_ClipDistance[{k}] = 0.0;" in src for k in (3, 4, 5))   # between clip and cull slots
+        assert f"{element} = " in src  # the value written, kept for CLIPDIST readers
+        assert (
+            f"gl_ClipDistance[{6 + j}] = ({element} < 0.0 || isnan({element}) || isinf({element})) ? -1.0 : 1e30;"
+        ) in src
+    assert all(f"gl_ClipDistance[{k}] = 0.0;" in src for k in (3, 4, 5))  # between clip and cull slots
     assert out.reflection.cull_clip_mask == 0b11000000
     assert out.reflection.clip_distance_mask == 0b111
     native = to_glsl(_vs(BOTH, regs=2), glsl_version=450)
@@ -69,10 +73,12 @@ def test_cull_distances_without_the_host_feature_become_clip_distances():
 def test_gs_reads_emulated_cull_inputs_from_the_block():
     """A GS reading CLIPDIST inputs with cull components at GLSL 3.30 reads
     the values from the previous stage's glp_culldist block."""
-    gs = ("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
-          "PROPERTY GS_MAX_OUTPUT_VERTICES 1\n" + CULL_ONLY + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
-          "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
-          "  0: MOV OUT[0], IN[2][0]\n  1: MOV OUT[1], IN[2][1]\n  2: EMIT IMM[0].xxxx\n  3: END\n")
+    gs = (
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+        "PROPERTY GS_MAX_OUTPUT_VERTICES 1\n" + CULL_ONLY + "DCL IN[][0], POSITION\nDCL IN[][1], CLIPDIST[0]\n"
+        "DCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
+        "  0: MOV OUT[0], IN[2][0]\n  1: MOV OUT[1], IN[2][1]\n  2: EMIT IMM[0].xxxx\n  3: END\n"
+    )
     out = to_glsl(gs, glsl_version=330)
     assert "in glp_culldist_block { vec4 glp_culldist[2]; } glp_culldist_in[3];" in out.source
     assert "glp_culldist[0].x = glp_culldist_in[2].glp_culldist[0].x;" in out.source
@@ -94,7 +100,7 @@ def test_user_planes_apply_to_a_cull_only_shader():
     assert "gl_ClipDistance[0] = dot(gl_Position, sysvals.clip_plane[0]);" in out.source
     assert out.reflection.clip_distance_mask == 0b1
     clip = to_glsl(_vs(CLIP_ONLY), glsl_version=450, key=VariantKey(clip_plane_enable=0b1))
-    assert "sysvals.clip_plane" not in clip.source   # the shader's own distances take precedence
+    assert "sysvals.clip_plane" not in clip.source  # the shader's own distances take precedence
 
 
 def test_fs_reads_clipdist_from_the_varying():
@@ -108,15 +114,16 @@ def test_fs_reads_clipdist_from_the_varying():
 def test_last_stage_copies_values_before_the_disabled_zeros(version):
     """The varying the FS reads holds the distances as written; the 0.0 that
     keeps the host from clipping by a disabled distance comes after it."""
-    key = VariantKey(output_interpolation=(("CLIPDIST", 0, "PERSPECTIVE", "CENTER"),
-                                           ("CLIPDIST", 1, "PERSPECTIVE", "CENTER")),
-                     disabled_clip_distances=0b110)
+    key = VariantKey(
+        output_interpolation=(("CLIPDIST", 0, "PERSPECTIVE", "CENTER"), ("CLIPDIST", 1, "PERSPECTIVE", "CENTER")),
+        disabled_clip_distances=0b110,
+    )
     props = BOTH if version == 450 else CLIP_ONLY
     src = to_glsl(_vs(props, regs=1), glsl_version=version, key=key).source
     assert "out glp_clipdist_0_block { vec4 glp_clipdist_0; };" in src
     cull = "gl_CullDistance[0]" if version == 450 else "0.0"
     copy = f"glp_clipdist_0 = vec4(gl_ClipDistance[0], gl_ClipDistance[1], gl_ClipDistance[2], {cull});"
-    copy1 = "glp_clipdist_1 = vec4(0.0, 0.0, 0.0, 0.0);"   # no CLIPDIST[1] written
+    copy1 = "glp_clipdist_1 = vec4(0.0, 0.0, 0.0, 0.0);"  # no CLIPDIST[1] written
     zero = "gl_ClipDistance[1] = 0.0;"
     assert copy in src and copy1 in src and zero in src
     assert src.index(copy) < src.index(zero)

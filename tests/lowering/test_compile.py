@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import golden_cases as G
+import pytest
 from glsl_compile import GLSLANG, HostCompiler, glslang_check
+
 from lowering import to_glsl
 from lowering.errors import UnsupportedError
 from lowering.glsl.emitter import GL_SHADER_TYPES
 
 NAMES = G.names()
 # Extensions glslangValidator 11 cannot parse.
-GLSLANG_UNKNOWN = frozenset({"GL_EXT_shader_framebuffer_fetch", "GL_NV_shader_atomic_float",
-                             "GL_EXT_texture_shadow_lod"})
+GLSLANG_UNKNOWN = frozenset(
+    {"GL_EXT_shader_framebuffer_fetch", "GL_NV_shader_atomic_float", "GL_EXT_texture_shadow_lod"}
+)
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +99,12 @@ def test_330_with_host_extensions_compiles(host, name):
 
 # Goldens that are GLSL (not an expected-UnsupportedError .err) in a dialect
 # glslangValidator understands; the rest are checked by the host compiler only.
-GLSLANG_CASES = [(n, s) for s in ("", ".330") for n in NAMES
-                 if _golden(n, s) is not None and not _extensions(_golden(n, s)) & GLSLANG_UNKNOWN]
+GLSLANG_CASES = [
+    (n, s)
+    for s in ("", ".330")
+    for n in NAMES
+    if _golden(n, s) is not None and not _extensions(_golden(n, s)) & GLSLANG_UNKNOWN
+]
 
 
 @pytest.mark.skipif(GLSLANG is None, reason="glslangValidator not installed (apt-get install glslang-tools)")
@@ -199,25 +204,30 @@ DCL TEMP[0]
 """
 
 
-@pytest.mark.parametrize("pipeline,version", [("vs-fs", 330), ("vs-fs", 450), ("vs-gs-fs", 330),
-                                              ("vs-gs-fs", 450), ("vs-tcs-tes-fs", 450)])
+@pytest.mark.parametrize(
+    "pipeline,version", [("vs-fs", 330), ("vs-fs", 450), ("vs-gs-fs", 330), ("vs-gs-fs", 450), ("vs-tcs-tes-fs", 450)]
+)
 def test_separately_lowered_stages_link(host, version, pipeline):
     """Stages lowered one at a time link into one program: varyings match by name, and
     the last pre-rasterizer stage copies the FS's interpolation qualifiers from the key
     (GLSL < 440 requires them to match)."""
-    from lowering import VariantKey
     import moderngl
+
+    from lowering import VariantKey
 
     # The context passes each stage the inputs of the stage it feeds (the FS reads
     # GENERIC[7], which nothing writes: GL still needs the output declared; and
     # CLIPDIST, which the last stage passes in a varying of its own).
-    fs_inputs = (("GENERIC", 0, "CONSTANT", "CENTER"), ("GENERIC", 3, "LINEAR", "CENTROID"),
-                 ("COLOR", 0, "COLOR", "CENTER"), ("GENERIC", 7, "PERSPECTIVE", "CENTER"),
-                 ("CLIPDIST", 0, "LINEAR", "CENTER"))
+    fs_inputs = (
+        ("GENERIC", 0, "CONSTANT", "CENTER"),
+        ("GENERIC", 3, "LINEAR", "CENTROID"),
+        ("COLOR", 0, "COLOR", "CENTER"),
+        ("GENERIC", 7, "PERSPECTIVE", "CENTER"),
+        ("CLIPDIST", 0, "LINEAR", "CENTER"),
+    )
     last = VariantKey(output_interpolation=fs_inputs, flatshade=True)
     flat_key = VariantKey(flatshade=True)
-    stages = {"vs": (LINK_VS, last if pipeline == "vs-fs" else VariantKey()),
-              "fs": (LINK_FS, flat_key)}
+    stages = {"vs": (LINK_VS, last if pipeline == "vs-fs" else VariantKey()), "fs": (LINK_FS, flat_key)}
     if pipeline == "vs-gs-fs":
         stages["gs"] = (LINK_GS, last)
     if pipeline == "vs-tcs-tes-fs":
@@ -226,9 +236,13 @@ def test_separately_lowered_stages_link(host, version, pipeline):
     src = {name: to_glsl(text, glsl_version=version, key=key).source for name, (text, key) in stages.items()}
     with host.ctx:
         try:
-            prog = host.ctx.program(vertex_shader=src["vs"], fragment_shader=src["fs"],
-                                    geometry_shader=src.get("gs"), tess_control_shader=src.get("tcs"),
-                                    tess_evaluation_shader=src.get("tes"))
+            prog = host.ctx.program(
+                vertex_shader=src["vs"],
+                fragment_shader=src["fs"],
+                geometry_shader=src.get("gs"),
+                tess_control_shader=src.get("tcs"),
+                tess_evaluation_shader=src.get("tes"),
+            )
         except moderngl.Error as exc:
             pytest.fail(f"{pipeline} at GLSL {version} does not link:\n{exc}\n" + "\n".join(src.values()))
         prog.release()

@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from glsl_compile import GLSLANG, HostCompiler, glslang_check, host_limits
+
 from lowering import to_glsl
 from lowering.bindings import BindingLayout
 from lowering.errors import UnsupportedError
@@ -70,8 +70,7 @@ def test_corpus_330_with_extensions(host, path):
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_corpus_450(host, path):
     try:
-        shader = to_glsl(path.read_text(), glsl_version=450, extensions=host.extensions,
-                         bindings=host.layout)
+        shader = to_glsl(path.read_text(), glsl_version=450, extensions=host.extensions, bindings=host.layout)
     except UnsupportedError as exc:
         assert path.name in EXPECTED_450, f"{path.name} unexpectedly unsupported at 450: {exc}"
         assert EXPECTED_450[path.name] in str(exc)
@@ -85,6 +84,6 @@ def test_corpus_450(host, path):
     try:
         shader = to_glsl(path.read_text(), glsl_version=450, extensions=host.extensions)
     except UnsupportedError:
-        return                       # needs more bindings than GL 4.5 guarantees
+        return  # needs more bindings than GL 4.5 guarantees
     glog = glslang_check(shader.source, shader.stage)
     assert glog is None, f"glslangValidator rejects {path.name} at 450:\n{glog}"

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from lowering import dump, parse, validate
 from lowering.ir import (
-    Declaration, DstRegister, Immediate, Indirect, Instruction, Property, Shader, SrcRegister,
+    Declaration,
+    DstRegister,
+    Immediate,
+    Indirect,
+    Instruction,
+    Property,
+    Shader,
+    SrcRegister,
     TexOffset,
 )
 from lowering.opcodes import OPCODES
@@ -35,14 +42,14 @@ def roundtrip(shader: Shader) -> str:
 
 # -- exact output -------------------------------------------------------------------------
 
+
 def test_dump_layout_of_a_small_shader():
     shader = Shader(
         "FRAG",
         properties=(Property("FS_COORD_ORIGIN", "LOWER_LEFT"),),
         declarations=(
             Declaration("IN", 0, 0, semantic="GENERIC", interpolate="PERSPECTIVE"),
-            Declaration("IN", 1, 1, usage_mask=0b0011, semantic="COLOR", interpolate="COLOR",
-                        location="CENTROID"),
+            Declaration("IN", 1, 1, usage_mask=0b0011, semantic="COLOR", interpolate="COLOR", location="CENTROID"),
             Declaration("OUT", 0, 0, semantic="COLOR"),
             Declaration("CONST", 0, 3, dimension=1),
             Declaration("SVIEW", 0, 0, target="2D", return_types=("FLOAT",) * 4),
@@ -51,15 +58,23 @@ def test_dump_layout_of_a_small_shader():
         immediates=(Immediate("FLT32", (0x3F800000, 0x3DCCCCCD, 0x80000000, 0x7FC00001)),),
         instructions=(
             Instruction("IF", srcs=(SrcRegister("TEMP", 0, swizzle=(0, 0, 0, 0)),), label=2),
-            Instruction("MUL", (DstRegister("TEMP", 1, writemask=0b0101),),
-                            (SrcRegister("TEMP", 0, negate=True, absolute=True),
-                             SrcRegister("CONST", 2, dimension=1,
-                                         indirect=Indirect("ADDR", 0, 1, array_id=0))),
-                        saturate=True),
+            Instruction(
+                "MUL",
+                (DstRegister("TEMP", 1, writemask=0b0101),),
+                (
+                    SrcRegister("TEMP", 0, negate=True, absolute=True),
+                    SrcRegister("CONST", 2, dimension=1, indirect=Indirect("ADDR", 0, 1, array_id=0)),
+                ),
+                saturate=True,
+            ),
             Instruction("ENDIF"),
-            Instruction("TEX", (DstRegister("OUT", 0),),
-                        (SrcRegister("IN", 0), SrcRegister("SAMP", 0)), texture="2D",
-                        tex_offsets=(TexOffset("IMM", 0, (2, 1, 0)),)),
+            Instruction(
+                "TEX",
+                (DstRegister("OUT", 0),),
+                (SrcRegister("IN", 0), SrcRegister("SAMP", 0)),
+                texture="2D",
+                tex_offsets=(TexOffset("IMM", 0, (2, 1, 0)),),
+            ),
             Instruction("END"),
         ),
     )
@@ -77,16 +92,20 @@ def test_dump_layout_of_a_small_shader():
         "  1:   MUL_SAT TEMP[1].xz, -|TEMP[0]|, CONST[1][ADDR[0].y+2]\n"
         "  2: ENDIF\n"
         "  3: TEX OUT[0], IN[0], SAMP[0], 2D, IMM[0].zyx\n"
-        "  4: END\n")
+        "  4: END\n"
+    )
 
 
 def test_dump_integer_and_64bit_immediates():
-    shader = Shader("COMP", immediates=(
-        Immediate("INT32", (0xFFFFFFFF, 0x80000000, 7, 0)),
-        Immediate("UINT64", (0xFFFFFFFF, 0xFFFFFFFF, 1, 2)),
-        Immediate("INT64", (0xFFFFFFFE, 0xFFFFFFFF, 0, 0)),
-        Immediate("FLT64", struct.unpack("<4I", struct.pack("<2d", 0.1, float("inf")))),
-    ))
+    shader = Shader(
+        "COMP",
+        immediates=(
+            Immediate("INT32", (0xFFFFFFFF, 0x80000000, 7, 0)),
+            Immediate("UINT64", (0xFFFFFFFF, 0xFFFFFFFF, 1, 2)),
+            Immediate("INT64", (0xFFFFFFFE, 0xFFFFFFFF, 0, 0)),
+            Immediate("FLT64", struct.unpack("<4I", struct.pack("<2d", 0.1, float("inf")))),
+        ),
+    )
     assert dump(shader).splitlines()[1:] == [
         "IMM[0] INT32 {-1, -2147483648, 7, 0}",
         "IMM[1] UINT64 {18446744073709551615, 8589934593}",
@@ -96,17 +115,25 @@ def test_dump_integer_and_64bit_immediates():
 
 
 def test_dump_memory_instruction_and_declarations():
-    shader = Shader("COMP", declarations=(
-        Declaration("IMAGE", 0, 0, target="2D", raw=True, writable=True,
-                    image_format="PIPE_FORMAT_R32_UINT"),
-        Declaration("BUFFER", 1, 1, atomic=True),
-        Declaration("MEMORY", 0, 0, memory_type="SHARED"),
-        Declaration("OUT", 0, 0, semantic="GENERIC", semantic_index=2, stream=(0, 1, 0, 0)),
-    ), instructions=(
-        Instruction("STORE", (DstRegister("IMAGE", 0),), (SrcRegister("TEMP", 0), SrcRegister("TEMP", 1)),
-                    memory_qualifiers=("COHERENT", "RESTRICT"), memory_target="2D",
-                    memory_format="PIPE_FORMAT_R32_UINT"),
-    ))
+    shader = Shader(
+        "COMP",
+        declarations=(
+            Declaration("IMAGE", 0, 0, target="2D", raw=True, writable=True, image_format="PIPE_FORMAT_R32_UINT"),
+            Declaration("BUFFER", 1, 1, atomic=True),
+            Declaration("MEMORY", 0, 0, memory_type="SHARED"),
+            Declaration("OUT", 0, 0, semantic="GENERIC", semantic_index=2, stream=(0, 1, 0, 0)),
+        ),
+        instructions=(
+            Instruction(
+                "STORE",
+                (DstRegister("IMAGE", 0),),
+                (SrcRegister("TEMP", 0), SrcRegister("TEMP", 1)),
+                memory_qualifiers=("COHERENT", "RESTRICT"),
+                memory_target="2D",
+                memory_format="PIPE_FORMAT_R32_UINT",
+            ),
+        ),
+    )
     assert dump(shader).splitlines()[1:] == [
         "DCL IMAGE[0], 2D, RAW, WR, PIPE_FORMAT_R32_UINT",
         "DCL BUFFER[1], ATOMIC",
@@ -178,8 +205,9 @@ def test_corpus_parses_and_validates(path):
 
 _FILES_1D = ["TEMP", "IN", "OUT", "IMM", "SV", "ADDR", "SAMP", "SVIEW", "BUFFER"]
 _swz = st.tuples(*[st.integers(0, 3)] * 4)
-_ind = st.none() | st.builds(Indirect, st.sampled_from(["ADDR", "TEMP"]), st.integers(0, 3),
-                            st.integers(0, 3), st.integers(0, 3))
+_ind = st.none() | st.builds(
+    Indirect, st.sampled_from(["ADDR", "TEMP"]), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)
+)
 _dim = st.none() | st.integers(0, 5)
 
 
@@ -190,19 +218,29 @@ def _src(draw):
     return SrcRegister(
         draw(st.sampled_from(_FILES_1D + ["CONST"])),
         draw(st.integers(-4, 40) if ind else st.integers(0, 40)),
-        draw(_swz), draw(st.booleans()), draw(st.booleans()), ind, dim,
+        draw(_swz),
+        draw(st.booleans()),
+        draw(st.booleans()),
+        ind,
+        dim,
         draw(_ind) if dim is not None else None,
-        0 if ind else draw(st.integers(0, 3)))
+        0 if ind else draw(st.integers(0, 3)),
+    )
 
 
 @st.composite
 def _dst(draw):
     ind = draw(_ind)
     dim = draw(_dim)
-    return DstRegister(draw(st.sampled_from(["TEMP", "OUT", "ADDR", "BUFFER", "IMAGE"])),
-                       draw(st.integers(0, 40)), draw(st.integers(1, 15)), ind, dim,
-                       draw(_ind) if dim is not None else None,
-                       0 if ind else draw(st.integers(0, 3)))
+    return DstRegister(
+        draw(st.sampled_from(["TEMP", "OUT", "ADDR", "BUFFER", "IMAGE"])),
+        draw(st.integers(0, 40)),
+        draw(st.integers(1, 15)),
+        ind,
+        dim,
+        draw(_ind) if dim is not None else None,
+        0 if ind else draw(st.integers(0, 3)),
+    )
 
 
 _OPS = sorted(n for n, i in OPCODES.items() if not i.alias_of)
@@ -218,28 +256,46 @@ def _instruction(draw):
         info.name,
         tuple(draw(_dst()) for _ in range(info.num_dst)),
         srcs,
-        saturate=draw(st.booleans()), precise=draw(st.booleans()),
+        saturate=draw(st.booleans()),
+        precise=draw(st.booleans()),
         label=draw(st.none() | st.integers(0, 99)) if info.is_branch else None,
         texture=draw(st.sampled_from(TEXTURE_TARGETS)) if info.is_tex else None,
-        tex_offsets=tuple(draw(st.lists(st.builds(TexOffset, st.sampled_from(["IMM", "TEMP"]),
-                                                  st.integers(0, 9),
-                                                  st.tuples(*[st.integers(0, 3)] * 3)),
-                                        max_size=4))) if info.has_tex_offsets else (),
-        memory_qualifiers=tuple(q for q in ("COHERENT", "RESTRICT", "VOLATILE")
-                                if info.is_memory and draw(st.booleans())),
+        tex_offsets=tuple(
+            draw(
+                st.lists(
+                    st.builds(
+                        TexOffset,
+                        st.sampled_from(["IMM", "TEMP"]),
+                        st.integers(0, 9),
+                        st.tuples(*[st.integers(0, 3)] * 3),
+                    ),
+                    max_size=4,
+                )
+            )
+        )
+        if info.has_tex_offsets
+        else (),
+        memory_qualifiers=tuple(
+            q for q in ("COHERENT", "RESTRICT", "VOLATILE") if info.is_memory and draw(st.booleans())
+        ),
         memory_target=draw(st.none() | st.sampled_from(TEXTURE_TARGETS)) if info.is_memory else None,
         memory_format=draw(st.none() | st.just("PIPE_FORMAT_R32_FLOAT")) if info.is_memory else None,
     )
 
 
 _word = st.integers(0, 0xFFFFFFFF)
-_immediate = st.builds(Immediate, st.sampled_from(["FLT32", "UINT32", "INT32", "FLT64", "UINT64",
-                                                    "INT64"]),
-                       st.tuples(_word, _word, _word, _word))
+_immediate = st.builds(
+    Immediate,
+    st.sampled_from(["FLT32", "UINT32", "INT32", "FLT64", "UINT64", "INT64"]),
+    st.tuples(_word, _word, _word, _word),
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"]),
-       st.lists(_immediate, max_size=4), st.lists(_instruction(), max_size=8))
+@given(
+    st.sampled_from(["VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"]),
+    st.lists(_immediate, max_size=4),
+    st.lists(_instruction(), max_size=8),
+)
 def test_generated_ir_roundtrips(processor, immediates, instructions):
     roundtrip(Shader(processor, immediates=tuple(immediates), instructions=tuple(instructions)))

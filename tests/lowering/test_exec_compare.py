@@ -16,13 +16,13 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 INF, NAN = float("inf"), float("nan")
-IMIN, IMAX, UMAX = -2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1
+IMIN, IMAX, UMAX = -(2**31), 2**31 - 1, 2**32 - 1
 
 FLOAT_A = [1, 2, 1, -0.0, NAN, 1, NAN, INF, -INF, 3, -1e30, 0.5]
 FLOAT_B = [2, 1, 1, 0.0, 1, NAN, NAN, INF, 3, -INF, -1e30, 0.25]
@@ -30,8 +30,7 @@ INT_A = [1, 2, 1, -1, IMIN, IMAX, 0x80000000, 0, UMAX, 5, -5, 7]
 INT_B = [2, 1, 1, 1, IMAX, IMIN, 0x7FFFFFFF, 0, 0, -5, 5, 7]
 
 
-@pytest.mark.parametrize("op", ["SLT", "SGE", "SEQ", "SNE", "SGT", "SLE",
-                                "FSLT", "FSGE", "FSEQ", "FSNE"])
+@pytest.mark.parametrize("op", ["SLT", "SGE", "SEQ", "SNE", "SGT", "SLE", "FSLT", "FSGE", "FSEQ", "FSNE"])
 def test_float_compare(gl, version, op):
     H.run_check(gl, op, H.columns(FLOAT_A, FLOAT_B), version)
 

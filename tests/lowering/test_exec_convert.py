@@ -19,44 +19,86 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 INF, NAN = float("inf"), float("nan")
-IMIN, IMAX, UMAX = -2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1
+IMIN, IMAX, UMAX = -(2**31), 2**31 - 1, 2**32 - 1
 
 
 def test_i2f(gl, version):
-    vals = [0, -1, IMAX, IMIN, 2 ** 24 + 1, 2 ** 24 + 3, -(2 ** 24 + 1), 123456789, 7, -7,
-            0x7FFFFFC0, 16777216]
+    vals = [0, -1, IMAX, IMIN, 2**24 + 1, 2**24 + 3, -(2**24 + 1), 123456789, 7, -7, 0x7FFFFFC0, 16777216]
     H.run_check(gl, "I2F", [H.pack(vals, "u32")], version)
 
 
 def test_u2f(gl, version):
-    vals = [0, 1, UMAX, 0x80000000, 2 ** 24 + 1, 2 ** 24 + 3, 0xFFFFFF7F, 0xFFFFFF80,
-            123456789, 0x80000080, 0x80000081, 4294967040]
+    vals = [
+        0,
+        1,
+        UMAX,
+        0x80000000,
+        2**24 + 1,
+        2**24 + 3,
+        0xFFFFFF7F,
+        0xFFFFFF80,
+        123456789,
+        0x80000080,
+        0x80000081,
+        4294967040,
+    ]
     H.run_check(gl, "U2F", [H.pack(vals, "u32")], version)
 
 
 def test_f2i(gl, version):
-    vals = [1.9, -1.9, -0.0, 2147483520.0, -2147483648.0, 0.5, -0.5, 1e10, NAN, -INF, INF,
-            123456.7, -8388609.0, 16777217.0, 3e9, -3e9]
+    vals = [
+        1.9,
+        -1.9,
+        -0.0,
+        2147483520.0,
+        -2147483648.0,
+        0.5,
+        -0.5,
+        1e10,
+        NAN,
+        -INF,
+        INF,
+        123456.7,
+        -8388609.0,
+        16777217.0,
+        3e9,
+        -3e9,
+    ]
     H.run_check(gl, "F2I", [H.pack(vals)], version)
 
 
 def test_f2u(gl, version):
-    vals = [1.9, 0.0, 4294967040.0, 2147483648.0, 3e9, -0.75, 1e20, NAN, -5, INF,
-            123456.7, 16777217.0, 0.999, 2147483520.0, 65535.5, -0.0]
+    vals = [
+        1.9,
+        0.0,
+        4294967040.0,
+        2147483648.0,
+        3e9,
+        -0.75,
+        1e20,
+        NAN,
+        -5,
+        INF,
+        123456.7,
+        16777217.0,
+        0.999,
+        2147483520.0,
+        65535.5,
+        -0.0,
+    ]
     H.run_check(gl, "F2U", [H.pack(vals)], version)
 
 
 # A table of 12 immediates whose value (as uint) is its own table index
 # 0..11; the tested load picks entry ADDR[0].x + 6.
-_TABLE = "\n".join(f"IMM[{2 + i}] UINT32 {{{4 * i}, {4 * i + 1}, {4 * i + 2}, {4 * i + 3}}}"
-                   for i in range(12))
+_TABLE = "\n".join(f"IMM[{2 + i}] UINT32 {{{4 * i}, {4 * i + 1}, {4 * i + 2}, {4 * i + 3}}}" for i in range(12))
 
 
 def _table_read(index):
@@ -76,22 +118,38 @@ def test_address_load_float(gl, version, op):
     index = np.floor(xs) if op == "ARL" else np.round(xs)
     src = R.f32_words(np.stack([xs, xs, xs, xs], 1))
     body = f"{op} ADDR[0].x, SRC0.xxxx\nMOV DST, IMM[ADDR[0].x+8]"
-    H.run_check(gl, op, [src], version, body=body, decls=_TABLE, expected=_table_read(index),
-                rule=H.Precision("bits", why="table lookup"))
+    H.run_check(
+        gl,
+        op,
+        [src],
+        version,
+        body=body,
+        decls=_TABLE,
+        expected=_table_read(index),
+        rule=H.Precision("bits", why="table lookup"),
+    )
 
 
 def test_uarl(gl, version):
     vals = [0, 1, 5, -6, 3, -1]
     src = R.words(np.repeat(np.array(vals, dtype=np.int64).reshape(-1, 1), 4, axis=1))
     body = "UARL ADDR[0].x, SRC0.xxxx\nMOV DST, IMM[ADDR[0].x+8]"
-    H.run_check(gl, "UARL", [src], version, body=body, decls=_TABLE, expected=_table_read(vals),
-                rule=H.Precision("bits", why="table lookup"))
+    H.run_check(
+        gl,
+        "UARL",
+        [src],
+        version,
+        body=body,
+        decls=_TABLE,
+        expected=_table_read(vals),
+        rule=H.Precision("bits", why="table lookup"),
+    )
 
 
 def test_pk2h(gl, version):
     # values exactly representable as halves: -0.0, inf, 65504 (largest), 2^-14 (smallest normal)
     xs = [1.0, -2.0, 0.5, -0.0, 65504.0, INF, 0.333251953125, -1024.0]
-    ys = [-2.0, 1.0, 0.0, 3.5, -65504.0, -INF, 2.0 ** -14, 0.125]
+    ys = [-2.0, 1.0, 0.0, 3.5, -65504.0, -INF, 2.0**-14, 0.125]
     x, y = np.array(xs), np.array(ys)
     src = R.f32_words(np.stack([x, y, np.full_like(x, 7.0), np.full_like(x, -9.0)], 1))
     H.run_check(gl, "PK2H", [src], version)
@@ -103,11 +161,14 @@ def test_up2h(gl, version):
     H.run_check(gl, "UP2H", [src], version)
 
 
-@pytest.mark.parametrize("op,values", [
-    ("PK2US", [[0.0, 1.0, 5, 5], [0.55, 0.25, 0, 0], [-1.0, 2.0, 0, 0], [0.2, 0.8, 0, 0]]),
-    ("PK4UB", [[0.0, 1.0, 0.6, 0.2], [-1.0, 2.0, 0.8, 0.31], [1.0, 1.0, 0.0, 0.0]]),
-    ("PK4B", [[0.0, 1.0, -1.0, 0.55], [-2.0, 2.0, -0.45, 0.2], [1.0, -1.0, 0.0, 0.0]]),
-])
+@pytest.mark.parametrize(
+    "op,values",
+    [
+        ("PK2US", [[0.0, 1.0, 5, 5], [0.55, 0.25, 0, 0], [-1.0, 2.0, 0, 0], [0.2, 0.8, 0, 0]]),
+        ("PK4UB", [[0.0, 1.0, 0.6, 0.2], [-1.0, 2.0, 0.8, 0.31], [1.0, 1.0, 0.0, 0.0]]),
+        ("PK4B", [[0.0, 1.0, -1.0, 0.55], [-2.0, 2.0, -0.45, 0.2], [1.0, -1.0, 0.0, 0.0]]),
+    ],
+)
 def test_legacy_pack(gl, version, op, values):
     """Removed PK* opcodes (older producers): packUnorm2x16 / packUnorm4x8 / packSnorm4x8 semantics.
 
@@ -126,7 +187,5 @@ def test_legacy_unpack(gl, version, op):
 
 def test_conversion_compute(gl):
     """I2F / F2U through the CS path."""
-    H.run_check(gl, "I2F", [H.pack([0, -1, IMAX, IMIN, 2 ** 24 + 1, 7, -7, 100], "u32")], 450,
-                path="cs")
-    H.run_check(gl, "F2U", [H.pack([1.9, 0.0, 4294967040.0, 2147483648.0, 3e9, 7.5, 1, 2])], 450,
-                path="cs")
+    H.run_check(gl, "I2F", [H.pack([0, -1, IMAX, IMIN, 2**24 + 1, 7, -7, 100], "u32")], 450, path="cs")
+    H.run_check(gl, "F2U", [H.pack([1.9, 0.0, 4294967040.0, 2147483648.0, 3e9, 7.5, 1, 2])], 450, path="cs")

@@ -22,15 +22,15 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 INF, NAN = float("inf"), float("nan")
-IMIN, IMAX, UMAX = -2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1
-E27 = 1 + 2 ** -27
+IMIN, IMAX, UMAX = -(2**31), 2**31 - 1, 2**32 - 1
+E27 = 1 + 2**-27
 
 
 def dpack(values):
@@ -47,8 +47,8 @@ def dcols(*cols):
 
 
 BINARY = {
-    "DADD": ([1, 0.1, 1e308, -0.0, 1, 1, INF, 3.5], [2, 0.2, 1e308, -0.0, 2 ** -53, 2 ** -52, 1, -3.5]),
-    "DMUL": ([3, 0.1, 1e200, -0.0, 1 + 2 ** -52, INF, 1e-200, -7], [4, 0.1, 1e200, 5, 1 + 2 ** -52, -2, 1e-200, 0.125]),
+    "DADD": ([1, 0.1, 1e308, -0.0, 1, 1, INF, 3.5], [2, 0.2, 1e308, -0.0, 2**-53, 2**-52, 1, -3.5]),
+    "DMUL": ([3, 0.1, 1e200, -0.0, 1 + 2**-52, INF, 1e-200, -7], [4, 0.1, 1e200, 5, 1 + 2**-52, -2, 1e-200, 0.125]),
     "DDIV": ([1, -7, 1, 1, 22, 1e300, 0.1, 10], [3, 2, 0.0, -0.0, 7, 1e-10, 0.3, 4]),
     "DMIN": ([1, -0.0, NAN, 1, -INF, NAN, 3, 1e-300], [2, 0.0, 1, NAN, 5, NAN, -7, -1e-300]),
     "DMAX": ([1, -0.0, NAN, 1, -INF, NAN, 3, 1e-300], [2, 0.0, 1, NAN, 5, NAN, -7, -1e-300]),
@@ -78,20 +78,18 @@ def test_double_unary(gl, version, op):
     H.run_check(gl, op, [dpack(UNARY[op])], version)
 
 
-
-
 @pytest.mark.parametrize("op", ["DMAD", "DFMA"])
 def test_double_multiply_add(gl, version, op):
     # (1+2^-27)^2 = 1 + 2^-26 + 2^-54: the 2^-54 survives only without intermediate rounding
     a = [E27, 2, -3, 0.5, 1e300]
     b = [E27, 3, 4, 0.25, 10]
-    c = [-(1 + 2 ** -26), 1, 12, -0.125, 1]
+    c = [-(1 + 2**-26), 1, 12, -0.125, 1]
     H.run_check(gl, op, dcols(a, b, c), version)
 
 
 @pytest.mark.parametrize("op", ["DSEQ", "DSNE", "DSLT", "DSGE"])
 def test_double_compare(gl, version, op):
-    a = [1, 2, 1, -0.0, NAN, 1, INF, -INF, 1 + 2 ** -52, 1e-300]
+    a = [1, 2, 1, -0.0, NAN, 1, INF, -INF, 1 + 2**-52, 1e-300]
     b = [2, 1, 1, 0.0, 1, NAN, INF, 3, 1, 0.0]
     H.run_check(gl, op, dcols(a, b), version, mask="xz")
 
@@ -117,24 +115,30 @@ def test_f2d(gl, version):
     H.run_check(gl, "F2D", [f], version)
 
 
-@pytest.mark.parametrize("op,src", [
-    ("I2D", [[IMIN, IMAX, 5, 5], [-1, 0, 5, 5], [7, -123456789, 5, 5]]),
-    ("U2D", [[UMAX, 0x80000000, 5, 5], [0, 1, 5, 5], [123456789, 0xFFFFFFFE, 5, 5]]),
-])
+@pytest.mark.parametrize(
+    "op,src",
+    [
+        ("I2D", [[IMIN, IMAX, 5, 5], [-1, 0, 5, 5], [7, -123456789, 5, 5]]),
+        ("U2D", [[UMAX, 0x80000000, 5, 5], [0, 1, 5, 5], [123456789, 0xFFFFFFFE, 5, 5]]),
+    ],
+)
 def test_int_to_double(gl, version, op, src):
     H.run_check(gl, op, [R.words(np.array(src, dtype=object))], version)
 
 
 def test_d2f(gl, version):
     # 1 + 2^-24 + 2^-50 must round up (to 1 + 2^-23); 1e300 overflows to inf; 0.1 rounds
-    vals = [1.5, 0.1, 1e300, 1 + 2 ** -24 + 2 ** -50, -1e-50, -1e300, 3.0, 1 + 2 ** -24]
+    vals = [1.5, 0.1, 1e300, 1 + 2**-24 + 2**-50, -1e-50, -1e300, 3.0, 1 + 2**-24]
     H.run_check(gl, "D2F", [dpack(vals)], version, mask="xy")
 
 
-@pytest.mark.parametrize("op,vals", [
-    ("D2I", [1.9, -1.9, 2147483647.9, -2147483648.9, 1e10, NAN, -0.0, 123456.5]),
-    ("D2U", [1.9, 4294967295.9, -0.5, 1e10, 3e9, 0.0, 2147483648.0, NAN]),
-])
+@pytest.mark.parametrize(
+    "op,vals",
+    [
+        ("D2I", [1.9, -1.9, 2147483647.9, -2147483648.9, 1e10, NAN, -0.0, 123456.5]),
+        ("D2U", [1.9, 4294967295.9, -0.5, 1e10, 3e9, 0.0, 2147483648.0, NAN]),
+    ],
+)
 def test_double_to_int(gl, version, op, vals):
     H.run_check(gl, op, [dpack(vals)], version, mask="xy")
 
@@ -150,17 +154,15 @@ def test_dfracexp(gl, version):
     H.check("DFRACEXP", expo, [src], mask="x", expected=e_ref)
 
 
-@pytest.mark.parametrize("op", ["DADD", "DFMA",
-                                "D2F"])
+@pytest.mark.parametrize("op", ["DADD", "DFMA", "D2F"])
 def test_double_compute(gl, op):
     """Doubles through the CS path."""
     if op == "DADD":
         H.run_check(gl, op, dcols(*BINARY["DADD"]), 450, path="cs")
     elif op == "DFMA":
-        H.run_check(gl, op, dcols([E27, 2], [E27, 3], [-(1 + 2 ** -26), 1]), 450, path="cs")
+        H.run_check(gl, op, dcols([E27, 2], [E27, 3], [-(1 + 2**-26), 1]), 450, path="cs")
     else:
-        H.run_check(gl, op, [dpack([1.5, 0.1, 1e300, 1 + 2 ** -24 + 2 ** -50])], 450, path="cs",
-                    mask="xy")
+        H.run_check(gl, op, [dpack([1.5, 0.1, 1e300, 1 + 2**-24 + 2**-50])], 450, path="cs", mask="xy")
 
 
 def _bits(words: np.ndarray) -> np.ndarray:
@@ -180,8 +182,7 @@ def test_double_source_modifiers(gl, version):
 
 def test_double_immediates(gl, version):
     """A FLT64 immediate reaches the opcode bit-exactly (lane 0 .xy, lane 1 .zw)."""
-    prog = H.OpProgram("DMUL", 1, operands=["SRC0", "IMM[2]"],
-                       decls="IMM[2] FLT64 {0.1, -3.0}")
+    prog = H.OpProgram("DMUL", 1, operands=["SRC0", "IMM[2]"], decls="IMM[2] FLT64 {0.1, -3.0}")
     a = dpack([3.0, 7.0, 1e308, 2.5])
     got = gl.run_op(prog, [a], version)
     want = R.f64_words(R.as_f64(a) * np.array([0.1, -3.0]))

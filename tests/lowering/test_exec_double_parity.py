@@ -26,7 +26,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 
@@ -35,10 +35,38 @@ def _d(bits: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
-VALUES = [0.0, -0.0, 1.0, -1.0, 1.5, -2.5, 0.1, 3.0, 1e300, -1e300, 1.7976931348623157e308,
-          -1.7976931348623157e308, float("inf"), float("-inf"), _d(0x7FF8000000000000), _d(0x7FF0000000000001),
-          _d(0x7FFC00000000BEEF), _d(0xFFF800000000DEAD), 3e9, -3e9, 5e9, 2.0 ** 31, -(2.0 ** 31) - 0.5,
-          2.0 ** 63, -(2.0 ** 63), 1e20, 2.0 ** 64, 4294967295.5, -0.75, 123456.789]
+VALUES = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    1.5,
+    -2.5,
+    0.1,
+    3.0,
+    1e300,
+    -1e300,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+    float("inf"),
+    float("-inf"),
+    _d(0x7FF8000000000000),
+    _d(0x7FF0000000000001),
+    _d(0x7FFC00000000BEEF),
+    _d(0xFFF800000000DEAD),
+    3e9,
+    -3e9,
+    5e9,
+    2.0**31,
+    -(2.0**31) - 0.5,
+    2.0**63,
+    -(2.0**63),
+    1e20,
+    2.0**64,
+    4294967295.5,
+    -0.75,
+    123456.789,
+]
 BITS = np.array([struct.unpack("<Q", struct.pack("<d", v))[0] for v in VALUES], dtype=np.uint64)
 
 
@@ -100,7 +128,7 @@ def test_compare_parity(gl, op):
 def test_dmad_parity(gl):
     a, b = _cross()
     c = np.roll(a, 7)
-    for part in range(0, len(a), 600):       # 3 sources x 300 registers: GL 3.3's 16 KB UBO
+    for part in range(0, len(a), 600):  # 3 sources x 300 registers: GL 3.3's 16 KB UBO
         cut = slice(part, part + 600)
         _both(gl, "DMAD", [_words(a[cut]), _words(b[cut]), _words(c[cut])])
 
@@ -135,14 +163,20 @@ def test_from_int64_parity(gl, op):
     if "GL_ARB_gpu_shader_int64" not in gl.extensions_for(450):
         pytest.skip("the host has no GL_ARB_gpu_shader_int64 for the native side")
     rng = np.random.default_rng(642)
-    v = np.concatenate([np.array([0, 1, 2 ** 63, 2 ** 64 - 1, 2 ** 53 + 1, (2 ** 53 + 1) << 10], dtype=np.uint64),
-                        rng.integers(0, 2 ** 64, 200, dtype=np.uint64, endpoint=False)])
+    v = np.concatenate(
+        [
+            np.array([0, 1, 2**63, 2**64 - 1, 2**53 + 1, (2**53 + 1) << 10], dtype=np.uint64),
+            rng.integers(0, 2**64, 200, dtype=np.uint64, endpoint=False),
+        ]
+    )
     _both(gl, op, [_words(v)])
 
 
 def test_f2d_parity(gl):
-    f = np.array([0x7FC01234, 0xFFC00001, 0x7F800001, 0xFF800000, 0x3F800000, 0x80000000, 0x7F7FFFFF,
-                  0x00800000], dtype=np.uint32)
+    f = np.array(
+        [0x7FC01234, 0xFFC00001, 0x7F800001, 0xFF800000, 0x3F800000, 0x80000000, 0x7F7FFFFF, 0x00800000],
+        dtype=np.uint32,
+    )
     _both(gl, "F2D", [f.reshape(-1, 4)])
 
 
@@ -172,9 +206,8 @@ def test_soft_int64_conversions_beside_native_doubles(gl, monkeypatch):
     import lowering
 
     rng = np.random.default_rng(400)
-    a = _words(np.concatenate([BITS[:20], rng.integers(0x3FF0000000000000, 0x4300000000000000, 20,
-                                                       dtype=np.uint64)]))
-    b = _words(rng.integers(0, 2 ** 60, 40, dtype=np.uint64))
+    a = _words(np.concatenate([BITS[:20], rng.integers(0x3FF0000000000000, 0x4300000000000000, 20, dtype=np.uint64)]))
+    b = _words(rng.integers(0, 2**60, 40, dtype=np.uint64))
     prog = H.OpProgram("DADD", 2, body=MIXED)
     native = gl.run_op(prog, [a, b], 450)
     monkeypatch.setattr(gl, "extensions_for", lambda version: frozenset())

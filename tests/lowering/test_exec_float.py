@@ -17,8 +17,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -27,23 +27,23 @@ INF, NAN = float("inf"), float("nan")
 PI = math.pi
 F32_MAX = 3.4028234663852886e38
 F32_MIN_NORMAL = 1.1754943508222875e-38
-DENORM = 1.401298464324817e-45            # smallest float32 denormal
+DENORM = 1.401298464324817e-45  # smallest float32 denormal
 
 
 # Two-source component-wise ops: (src0 values, src1 values), one scalar case per channel.
 BINARY = {
-    "ADD": ([1, -0.0, INF, 1e38, F32_MAX, 1, 0.1, -2.5, DENORM, 1e-30, -INF, 7],
-            [2, -0.0, 1, 1e38, -F32_MAX, 2 ** -24, 0.2, 2.5, DENORM, -1e-30, -1, -0.0]),
-    "SUB": ([5, 0.0, INF, -1e38, 1, 0.3, -0.0, 2],
-            [3, 0.0, 1, 1e38, 1 + 2 ** -23, 0.1, 0.0, -2]),
-    "MUL": ([3, -0.0, 1e20, INF, 1.5, 0.1, -7, 1e-20, 1e-30, 2 ** 64],
-            [4, 5, 1e20, -2, 1.5, 0.1, -0.125, 1e-20, 1e30, 2 ** 63]),
-    "DIV": ([1, -7, 1, 1, -1, 10, 0.5, 1e30, 22, 3],
-            [3, 2, 0.0, -0.0, 0.0, 4, 1e-5, 7, 7, 1e-3]),
-    "MIN": ([1, -0.0, NAN, 1, -INF, NAN, 3, -1e30, 2.5],
-            [2, 0.0, 1, NAN, 5, NAN, -7, 1e30, 2.5]),
-    "MAX": ([1, -0.0, NAN, 1, -INF, NAN, 3, -1e30, INF],
-            [2, 0.0, 1, NAN, 5, NAN, -7, 1e30, 1]),
+    "ADD": (
+        [1, -0.0, INF, 1e38, F32_MAX, 1, 0.1, -2.5, DENORM, 1e-30, -INF, 7],
+        [2, -0.0, 1, 1e38, -F32_MAX, 2**-24, 0.2, 2.5, DENORM, -1e-30, -1, -0.0],
+    ),
+    "SUB": ([5, 0.0, INF, -1e38, 1, 0.3, -0.0, 2], [3, 0.0, 1, 1e38, 1 + 2**-23, 0.1, 0.0, -2]),
+    "MUL": (
+        [3, -0.0, 1e20, INF, 1.5, 0.1, -7, 1e-20, 1e-30, 2**64],
+        [4, 5, 1e20, -2, 1.5, 0.1, -0.125, 1e-20, 1e30, 2**63],
+    ),
+    "DIV": ([1, -7, 1, 1, -1, 10, 0.5, 1e30, 22, 3], [3, 2, 0.0, -0.0, 0.0, 4, 1e-5, 7, 7, 1e-3]),
+    "MIN": ([1, -0.0, NAN, 1, -INF, NAN, 3, -1e30, 2.5], [2, 0.0, 1, NAN, 5, NAN, -7, 1e30, 2.5]),
+    "MAX": ([1, -0.0, NAN, 1, -INF, NAN, 3, -1e30, INF], [2, 0.0, 1, NAN, 5, NAN, -7, 1e30, 1]),
     "DST": ([1, 2, 3, 4, -1, 0.5], [5, 6, 7, 8, -2, 3]),
 }
 
@@ -103,16 +103,14 @@ def test_scalar_replicated(gl, version, op):
     H.run_check(gl, op, [_with_noise(vals)], version)
 
 
-
-
 @pytest.mark.parametrize("op", ["MAD", "FMA"])
 def test_multiply_add(gl, version, op):
     # 1+2^-12 squared = 1 + 2^-11 + 2^-24: rounding the product first loses
     # the 2^-24, so with c = -(1+2^-11) the unfused result is 0, the fused 2^-24.
-    e = 1 + 2 ** -12
+    e = 1 + 2**-12
     a = [e, 2, -3, 0.5, 1e20, e, 1.5, -0.0, 3]
     b = [e, 3, 4, 0.25, 1e20, -e, 2, 5, 1e-3]
-    c = [-(1 + 2 ** -11), 1, 12, -0.125, 1, 1 + 2 ** -11, -3, -0.0, -0.003]
+    c = [-(1 + 2**-11), 1, 12, -0.125, 1, 1 + 2**-11, -3, -0.0, -0.003]
     H.run_check(gl, op, H.columns(a, b, c), version)
 
 
@@ -125,10 +123,14 @@ def test_lrp(gl, version):
 
 @pytest.mark.parametrize("op,n", [("DP2", 2), ("DP3", 3), ("DP4", 4)])
 def test_dot(gl, version, op, n):
-    s0 = R.f32_words([[1, 2, 3, 4], [0.5, -1, 2, 100], [1e10, 1, -1e10, 5], [-0.0, 0, 0, 0],
-                      [3, 4, 1000, 1000]] + H.random_f32(op, 20).reshape(5, 4).tolist())
-    s1 = R.f32_words([[5, 6, 7, 8], [4, 4, 4, 4], [1, 3, 1, 0.5], [0, 0, 0, 0],
-                      [3, 4, 0, -7]] + H.random_f32(op + "b", 20).reshape(5, 4).tolist())
+    s0 = R.f32_words(
+        [[1, 2, 3, 4], [0.5, -1, 2, 100], [1e10, 1, -1e10, 5], [-0.0, 0, 0, 0], [3, 4, 1000, 1000]]
+        + H.random_f32(op, 20).reshape(5, 4).tolist()
+    )
+    s1 = R.f32_words(
+        [[5, 6, 7, 8], [4, 4, 4, 4], [1, 3, 1, 0.5], [0, 0, 0, 0], [3, 4, 0, -7]]
+        + H.random_f32(op + "b", 20).reshape(5, 4).tolist()
+    )
     H.run_check(gl, op, [s0, s1], version)
 
 
@@ -150,8 +152,12 @@ def test_scalar_replicated_compute(gl, op):
 def test_cmp(gl, version):
     # dst = src0 < 0 ? src1 : src2 ; -0.0 and NaN are not < 0.
     c = [-1, 0.0, -0.0, 1, NAN, -INF, -1e-30, INF, -5, 3]
-    H.run_check(gl, "CMP", H.columns(c, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
-                                     [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10]), version)
+    H.run_check(
+        gl,
+        "CMP",
+        H.columns(c, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20], [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10]),
+        version,
+    )
 
 
 def test_ldexp(gl, version):
@@ -164,32 +170,42 @@ def test_ldexp(gl, version):
 # Modifiers, writemasks, swizzles, saturate, raw bit moves
 # ---------------------------------------------------------------------------
 
+
 def test_mov_preserves_raw_bits(gl, version):
     """MOV is an untyped copy: an integer immediate read back as float bits is unchanged."""
-    bits = [0x00000001, 0x7F800001, 0xFFC12345, 0x80000000, 0x00000000, 0xFFFFFFFF,
-            0x007FFFFF, 0x3F800000]
+    bits = [0x00000001, 0x7F800001, 0xFFC12345, 0x80000000, 0x00000000, 0xFFFFFFFF, 0x007FFFFF, 0x3F800000]
     body = "MOV DST, IMM[2]"
     decls = "IMM[2] UINT32 {0x00000001, 0x7f800001, 0xffc12345, 0x80000000}"
-    got = H.run_check(gl, "MOV", [H.pack([0] * 4)], version, body=body, decls=decls,
-                      expected=R.words([bits[:4]]))
+    got = H.run_check(gl, "MOV", [H.pack([0] * 4)], version, body=body, decls=decls, expected=R.words([bits[:4]]))
     assert got is not None
     # and through a TEMP from a CONST (no immediate involved): every pattern kept
     H.run_check(gl, "MOV", [H.pack(bits, "u32")], version)
 
 
-@pytest.mark.parametrize("operand,fn", [
-    ("-SRC0", lambda x: -x),
-    ("|SRC0|", np.abs),
-    ("-|SRC0|", lambda x: -np.abs(x)),
-], ids=["neg", "abs", "negabs"])
+@pytest.mark.parametrize(
+    "operand,fn",
+    [
+        ("-SRC0", lambda x: -x),
+        ("|SRC0|", np.abs),
+        ("-|SRC0|", lambda x: -np.abs(x)),
+    ],
+    ids=["neg", "abs", "negabs"],
+)
 def test_mov_float_modifiers(gl, version, operand, fn):
     """MOV's source modifiers are float modifiers (tgsi.rst): sign bit flipped/cleared, -0.0 too."""
     x = np.array([1.5, -2.0, 0.0, -0.0, INF, -INF, 1e-30, -3e38], dtype=np.float32)
     src = R.f32_words(x.reshape(-1, 4))
     with np.errstate(all="ignore"):
         exp = R.f32_words(fn(x).astype(np.float32).reshape(-1, 4))
-    H.run_check(gl, "MOV", [src], version, operands=[operand], expected=exp,
-                rule=H.Precision("bits", why="sign-bit modifiers are exact"))
+    H.run_check(
+        gl,
+        "MOV",
+        [src],
+        version,
+        operands=[operand],
+        expected=exp,
+        rule=H.Precision("bits", why="sign-bit modifiers are exact"),
+    )
 
 
 def test_swizzle_and_writemask(gl, version):
@@ -197,10 +213,8 @@ def test_swizzle_and_writemask(gl, version):
     s0 = R.f32_words([[1, 2, 3, 4], [10, 20, 30, 40]])
     s1 = R.f32_words([[100, 0, 0, 0], [-1, 9, 9, 9]])
     a, b = R.as_f32(s0), R.as_f32(s1)
-    exp = R.f32_words(np.stack([a[:, 3] + b[:, 0], a[:, 2] + b[:, 0], a[:, 1] + b[:, 0],
-                                a[:, 0] + b[:, 0]], 1))
-    H.run_check(gl, "ADD", [s0, s1], version, mask="xz", operands=["SRC0.wzyx", "SRC1.xxxx"],
-                expected=exp)
+    exp = R.f32_words(np.stack([a[:, 3] + b[:, 0], a[:, 2] + b[:, 0], a[:, 1] + b[:, 0], a[:, 0] + b[:, 0]], 1))
+    H.run_check(gl, "ADD", [s0, s1], version, mask="xz", operands=["SRC0.wzyx", "SRC1.xxxx"], expected=exp)
 
 
 @pytest.mark.parametrize("mask", ["x", "yw", "xyz", "w"])
@@ -216,8 +230,7 @@ def test_saturate(gl, version):
     srcs = H.columns(a, b)
     with np.errstate(all="ignore"):
         exp = R.f32_words(np.clip(R.as_f32(srcs[0]) + R.as_f32(srcs[1]), 0, 1))
-    H.run_check(gl, "ADD", srcs, version, suffix="", operands=None, expected=exp,
-                body="ADD_SAT DST, SRC0, SRC1")
+    H.run_check(gl, "ADD", srcs, version, suffix="", operands=None, expected=exp, body="ADD_SAT DST, SRC0, SRC1")
 
 
 def test_integer_negate_modifier(gl, version):
@@ -225,7 +238,7 @@ def test_integer_negate_modifier(gl, version):
     a = [5, 0, 0x80000000, 7, 0xFFFFFFFF, 100]
     b = [3, 1, 1, 0x80000000, 0xFFFFFFFF, 200]
     srcs = H.columns(a, b, dtype="u32")
-    exp = R.words((R.as_i32(srcs[0]).astype(np.int64) - R.as_i32(srcs[1]).astype(np.int64)))
+    exp = R.words(R.as_i32(srcs[0]).astype(np.int64) - R.as_i32(srcs[1]).astype(np.int64))
     H.run_check(gl, "UADD", srcs, version, operands=["SRC0", "-SRC1"], expected=exp)
 
 
@@ -236,8 +249,10 @@ def test_harness_rgba32f_keeps_bits(gl):
     """
     import moderngl
 
-    words = np.array([0x7FC00001, 0x7F800001, 0xFFC12345, 0x00000001, 0x80000000, 0x807FFFFF,
-                      0x3F800000, 0xDEADBEEF] * 4, dtype=np.uint32).reshape(8, 4)
+    words = np.array(
+        [0x7FC00001, 0x7F800001, 0xFFC12345, 0x00000001, 0x80000000, 0x807FFFFF, 0x3F800000, 0xDEADBEEF] * 4,
+        dtype=np.uint32,
+    ).reshape(8, 4)
     fs = """#version 330
 uniform Data { uvec4 v[8]; };
 out vec4 color;
@@ -273,19 +288,30 @@ def test_indexed_and_per_draw_modes_agree(gl, version):
 # Derivatives (FS only): of a linear function of the window position
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ddx,ddy", [("DDX", "DDY"), ("DDX_FINE", "DDY_FINE")])
 def test_derivatives_of_linear_functions(gl, version, ddx, ddy):
     """d/dx and d/dy of (3x, 5y, -2x, y/2) = (3, 0, 0, 0.5) exactly (one quad row is helpers)."""
     from lowering.errors import UnsupportedError
 
     src = R.f32_words(np.zeros((8, 4)))
-    body = (f"MUL SRC0, IN[0].xyxy, IMM[2]\n"
-            f"{ddx} DST.xy, SRC0.xyxy\n"        # (d(3x)/dx, d(5y)/dx) = (3, 0)
-            f"{ddy} DST.zw, SRC0.zwzw")          # (d(-2x)/dy, d(y/2)/dy) = (0, 0.5)
+    body = (
+        f"MUL SRC0, IN[0].xyxy, IMM[2]\n"
+        f"{ddx} DST.xy, SRC0.xyxy\n"  # (d(3x)/dx, d(5y)/dx) = (3, 0)
+        f"{ddy} DST.zw, SRC0.zwzw"
+    )  # (d(-2x)/dy, d(y/2)/dy) = (0, 0.5)
     exp = R.f32_words(np.tile([3.0, 0.0, 0.0, 0.5], (8, 1)))
     try:
-        H.run_check(gl, ddx, [src], version, body=body, decls="IMM[2] FLT32 {3.0, 5.0, -2.0, 0.5}",
-                    expected=exp, rule=H.Precision("f32", why="derivatives of linear functions are exact"))
+        H.run_check(
+            gl,
+            ddx,
+            [src],
+            version,
+            body=body,
+            decls="IMM[2] FLT32 {3.0, 5.0, -2.0, 0.5}",
+            expected=exp,
+            rule=H.Precision("f32", why="derivatives of linear functions are exact"),
+        )
     except UnsupportedError as err:
         # dFdxFine/dFdyFine are GLSL 450 (ARB_derivative_control)
         assert version < 450 and ddx.endswith("_FINE") and ("FINE" in str(err)), err
@@ -306,21 +332,30 @@ LEGACY_UNARY = {
     "RCC": [[2, 9, 9, 9], [-4, 9, 9, 9], [1e-30, 0, 0, 0], [1e25, 0, 0, 0], [-1e-30, 1, 1, 1], [0.1, 0, 0, 0]],
 }
 LEGACY_BINARY = {
-    "XPD": ([[1, 0, 0, 9], [0, 1, 0, 9], [1, 2, 3, 0], [-2, 0.5, 4, 1], [3, 3, 3, 3]],
-            [[0, 1, 0, 9], [0, 0, 1, 9], [4, 5, 6, 0], [7, -1, 0.25, 2], [3, 3, 3, 3]]),
-    "DPH": ([[1, 2, 3, 99], [0.5, -1, 2, 99], [1e10, 1, -1e10, 0], [0, 0, 0, 0]],
-            [[4, 5, 6, 7], [4, 4, 4, -3], [1, 3, 1, 0.5], [1, 1, 1, -0.0]]),
+    "XPD": (
+        [[1, 0, 0, 9], [0, 1, 0, 9], [1, 2, 3, 0], [-2, 0.5, 4, 1], [3, 3, 3, 3]],
+        [[0, 1, 0, 9], [0, 0, 1, 9], [4, 5, 6, 0], [7, -1, 0.25, 2], [3, 3, 3, 3]],
+    ),
+    "DPH": (
+        [[1, 2, 3, 99], [0.5, -1, 2, 99], [1e10, 1, -1e10, 0], [0, 0, 0, 0]],
+        [[4, 5, 6, 7], [4, 4, 4, -3], [1, 3, 1, 0.5], [1, 1, 1, -0.0]],
+    ),
     "SFL": ([[1, 2, 3, 4]], [[5, 6, 7, 8]]),
     "STR": ([[1, 2, 3, 4]], [[5, 6, 7, 8]]),
 }
 LEGACY_TERNARY = {
-    "DP2A": ([[1, 2, 9, 9], [0.5, -1, 9, 9], [3, 4, 0, 0]], [[3, 4, 9, 9], [2, 2, 9, 9], [5, -6, 0, 0]],
-             [[10, 99, 99, 99], [-1, 0, 0, 0], [0.25, 7, 7, 7]]),
+    "DP2A": (
+        [[1, 2, 9, 9], [0.5, -1, 9, 9], [3, 4, 0, 0]],
+        [[3, 4, 9, 9], [2, 2, 9, 9], [5, -6, 0, 0]],
+        [[10, 99, 99, 99], [-1, 0, 0, 0], [0.25, 7, 7, 7]],
+    ),
     # CND: src2 > 0.5 ? src0 : src1   (0.5 itself and NaN pick src1)
-    "CND": ([[1, 2, 3, 4], [5, 6, 7, 8]], [[-1, -2, -3, -4], [-5, -6, -7, -8]],
-            [[0.5, 0.6, NAN, -1], [1, 0.50001, 0, INF]]),
-    "CLAMP": ([[-1, 0.5, 2, 0.25], [5, -5, 0, 1]], [[0, 0, 0, 0], [-1, -1, 1, 1]],
-              [[1, 1, 1, 1], [2, 2, 2, 3]]),
+    "CND": (
+        [[1, 2, 3, 4], [5, 6, 7, 8]],
+        [[-1, -2, -3, -4], [-5, -6, -7, -8]],
+        [[0.5, 0.6, NAN, -1], [1, 0.50001, 0, INF]],
+    ),
+    "CLAMP": ([[-1, 0.5, 2, 0.25], [5, -5, 0, 1]], [[0, 0, 0, 0], [-1, -1, 1, 1]], [[1, 1, 1, 1], [2, 2, 2, 3]]),
 }
 
 
@@ -343,6 +378,7 @@ def test_legacy_ternary(gl, version, op):
 # The comparison itself must be able to fail
 # ---------------------------------------------------------------------------
 
+
 def test_check_rejects_wrong_results():
     """check() catches an off-by-one-ulp exact op, a wrong bit, and a clobbered masked-out channel."""
     a, b = R.f32_words([[1, 2, 3, 4]]), R.f32_words([[0.5, 0.25, 8, -1]])
@@ -353,7 +389,7 @@ def test_check_rejects_wrong_results():
     with pytest.raises(AssertionError, match="UADD"):
         H.check("UADD", R.reference("UADD", a, b) ^ np.uint32(1), [a, b])
     with pytest.raises(AssertionError):
-        H.check("ADD", good, [a, b], mask="xy")       # .zw must still hold the sentinel
+        H.check("ADD", good, [a, b], mask="xy")  # .zw must still hold the sentinel
     masked = good.copy()
     masked[:, 2:] = H.SENTINEL[2:]
     H.check("ADD", masked, [a, b], mask="xy")

@@ -17,14 +17,14 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 INF, NAN = float("inf"), float("nan")
-UMAX = 2 ** 32 - 1
+UMAX = 2**32 - 1
 BITS = H.Precision("bits", why="control flow picks exact words")
 SENT = [int(v) for v in H.SENTINEL]
 
@@ -44,20 +44,36 @@ ENDIF"""
 def test_if_is_a_float_test(gl, version, swz):
     xs = [1, 0.0, -0.0, NAN, -1, INF, 1e-30, -INF]
     col = 0 if swz == "xxxx" else 3
-    vals = np.full((len(xs), 4), 5.0)   # the other lanes are non-zero: reading them would flip 0 cases
+    vals = np.full((len(xs), 4), 5.0)  # the other lanes are non-zero: reading them would flip 0 cases
     vals[:, col] = xs
-    taken = np.array([x != 0 for x in xs])       # NaN != 0 is true
+    taken = np.array([x != 0 for x in xs])  # NaN != 0 is true
     exp = _rows([[1] * 4 if t else [2] * 4 for t in taken])
-    H.run_check(gl, "IF", [R.f32_words(vals)], version, body=IF_BODY.format(op="IF", swz=swz),
-                decls="IMM[2] UINT32 {1, 2, 3, 4}", expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        "IF",
+        [R.f32_words(vals)],
+        version,
+        body=IF_BODY.format(op="IF", swz=swz),
+        decls="IMM[2] UINT32 {1, 2, 3, 4}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 def test_uif_is_an_integer_test(gl, version):
     xs = [0, 1, 0x80000000, UMAX, 0x7FC00000, 2, 0x00000100, 0]
     src = _rows([[x, 0, 0, 0] for x in xs])
     exp = _rows([[1] * 4 if x else [2] * 4 for x in xs])
-    H.run_check(gl, "UIF", [src], version, body=IF_BODY.format(op="UIF", swz="xxxx"),
-                decls="IMM[2] UINT32 {1, 2, 3, 4}", expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        "UIF",
+        [src],
+        version,
+        body=IF_BODY.format(op="UIF", swz="xxxx"),
+        decls="IMM[2] UINT32 {1, 2, 3, 4}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 def test_nested_if(gl, version):
@@ -71,11 +87,9 @@ ELSE
   MOV DST.x, IMM[2].zzzz
 ENDIF"""
     cases = [(1, 1.0), (1, 0.0), (0, 1.0), (0, 0.0), (7, -0.0), (7, NAN)]
-    src = R.words(np.array([[a, np.float32(b).view(np.uint32), 0, 0] for a, b in cases],
-                           dtype=object))
+    src = R.words(np.array([[a, np.float32(b).view(np.uint32), 0, 0] for a, b in cases], dtype=object))
     exp = _rows([[(1 if b != 0 else 2) if a else 3] + SENT[1:] for a, b in cases])
-    H.run_check(gl, "IF", [src], version, body=body, decls="IMM[2] UINT32 {1, 2, 3, 4}",
-                expected=exp, rule=BITS)
+    H.run_check(gl, "IF", [src], version, body=body, decls="IMM[2] UINT32 {1, 2, 3, 4}", expected=exp, rule=BITS)
 
 
 LOOP_BODY = """MOV DST, IMM[2].xxxx
@@ -101,8 +115,17 @@ def test_loop_brk_cont(gl, path, ver):
     ns = [0, 1, 2, 5, 10, 3, 7, 4]
     src = _rows([[n, 9, 9, 9] for n in ns])
     exp = _rows([[sum(i for i in range(1, n + 1) if i % 2 == 0), n, 0, 0] for n in ns])
-    H.run_check(gl, "BGNLOOP", [src, np.zeros_like(src)], ver, path=path, body=LOOP_BODY,
-                decls="IMM[2] UINT32 {0, 1, 2, 3}", expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        "BGNLOOP",
+        [src, np.zeros_like(src)],
+        ver,
+        path=path,
+        body=LOOP_BODY,
+        decls="IMM[2] UINT32 {0, 1, 2, 3}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 def test_nested_loops_break_inner_only(gl, version):
@@ -128,8 +151,16 @@ ENDLOOP"""
     cases = [(0, 5), (3, 0), (2, 3), (4, 4), (1, 7), (5, 1)]
     src = _rows([[a, b, 0, 0] for a, b in cases])
     exp = _rows([[a * b, a, 0, 0] for a, b in cases])
-    H.run_check(gl, "BGNLOOP", [src, np.zeros_like(src)], version, body=body,
-                decls="IMM[2] UINT32 {0, 1, 2, 3}", expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        "BGNLOOP",
+        [src, np.zeros_like(src)],
+        version,
+        body=body,
+        decls="IMM[2] UINT32 {0, 1, 2, 3}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 SWITCH_BODY = """MOV DST, IMM[4].yyyy
@@ -157,12 +188,12 @@ def _switch_expected(x):
     if x == 0:
         return [10, 0, 0, 0]
     if x == 1:
-        return [11, 12, 0, 0]       # falls through into CASE 2
+        return [11, 12, 0, 0]  # falls through into CASE 2
     if x == 2:
         return [0, 12, 0, 0]
     if x == UMAX:
         return [0, 0, 0, 7]
-    return [0, 0, 99, 7]            # DEFAULT falls through into the CASE after it
+    return [0, 0, 99, 7]  # DEFAULT falls through into the CASE after it
 
 
 @pytest.mark.parametrize("path,ver", H.PATHS, ids=H.PATH_IDS)
@@ -170,8 +201,7 @@ def test_switch(gl, path, ver):
     xs = [0, 1, 2, UMAX, 3, 0x80000000, 100, 1]
     src = _rows([[x, 5, 5, 5] for x in xs])
     exp = _rows([_switch_expected(x) for x in xs])
-    H.run_check(gl, "SWITCH", [src], ver, path=path, body=SWITCH_BODY, decls=SWITCH_DECLS,
-                expected=exp, rule=BITS)
+    H.run_check(gl, "SWITCH", [src], ver, path=path, body=SWITCH_BODY, decls=SWITCH_DECLS, expected=exp, rule=BITS)
 
 
 CAL_BODY = """CAL :@SUB
@@ -201,8 +231,18 @@ def test_cal_ret(gl, path, ver):
         return [(2 * second) & UMAX, y, (2 * x) & UMAX, SENT[3]]
 
     exp = _rows([expect(x) for x in xs])
-    H.run_check(gl, "CAL", [src, np.zeros_like(src)], ver, path=path, body=CAL_BODY,
-                tail=CAL_TAIL, decls="IMM[2] UINT32 {0, 1, 2, 3}", expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        "CAL",
+        [src, np.zeros_like(src)],
+        ver,
+        path=path,
+        body=CAL_BODY,
+        tail=CAL_TAIL,
+        decls="IMM[2] UINT32 {0, 1, 2, 3}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 @pytest.mark.parametrize("op", ["RET", "END"])
@@ -216,9 +256,16 @@ MOV DST, IMM[3]"""
     xs = [0, 1, 0, 7]
     src = _rows([[x, 0, 0, 0] for x in xs])
     exp = _rows([[1, 2, 3, 4] if x else [5, 6, 7, 8] for x in xs])
-    H.run_check(gl, op, [src], version, body=body,
-                decls="IMM[2] UINT32 {1, 2, 3, 4}\nIMM[3] UINT32 {5, 6, 7, 8}",
-                expected=exp, rule=BITS)
+    H.run_check(
+        gl,
+        op,
+        [src],
+        version,
+        body=body,
+        decls="IMM[2] UINT32 {1, 2, 3, 4}\nIMM[3] UINT32 {5, 6, 7, 8}",
+        expected=exp,
+        rule=BITS,
+    )
 
 
 CLEAR = (-1.0, -2.0, -3.0, -4.0)
@@ -227,14 +274,31 @@ CLEAR = (-1.0, -2.0, -3.0, -4.0)
 @pytest.mark.parametrize("op", ["KILL_IF", "KIL"])
 def test_kill_if(gl, version, op):
     """KILL_IF (old spelling KIL) discards when any component is < 0 (-0.0 and NaN are not)."""
-    rows = [[1, 1, 1, 1], [1, -1, 1, 1], [-0.0, 0, 0, 0], [NAN, 0, 0, 0], [0, 0, 0, -1e-30],
-            [-INF, 5, 5, 5], [2, 3, 4, 5], [0, 0, -0.0, 0]]
+    rows = [
+        [1, 1, 1, 1],
+        [1, -1, 1, 1],
+        [-0.0, 0, 0, 0],
+        [NAN, 0, 0, 0],
+        [0, 0, 0, -1e-30],
+        [-INF, 5, 5, 5],
+        [2, 3, 4, 5],
+        [0, 0, -0.0, 0],
+    ]
     src = R.f32_words(rows)
     killed = [any(v < 0 for v in r) for r in rows]
     clear = R.f32_words([CLEAR])[0]
     exp = np.array([clear if k else [1, 2, 3, 4] for k in killed], dtype=np.uint32)
-    H.run_check(gl, op, [src], version, body=f"{op} SRC0\nMOV DST, IMM[2]",
-                decls="IMM[2] UINT32 {1, 2, 3, 4}", expected=exp, rule=BITS, clear=CLEAR)
+    H.run_check(
+        gl,
+        op,
+        [src],
+        version,
+        body=f"{op} SRC0\nMOV DST, IMM[2]",
+        decls="IMM[2] UINT32 {1, 2, 3, 4}",
+        expected=exp,
+        rule=BITS,
+        clear=CLEAR,
+    )
 
 
 @pytest.mark.parametrize("op", ["KILL", "KILP"])
@@ -244,8 +308,17 @@ def test_kill_in_branch(gl, version, op):
     src = _rows([[x, 0, 0, 0] for x in xs])
     clear = R.f32_words([CLEAR])[0]
     exp = np.array([clear if x else [1, 2, 3, 4] for x in xs], dtype=np.uint32)
-    H.run_check(gl, op, [src], version, body=f"UIF SRC0.xxxx\n  {op}\nENDIF\nMOV DST, IMM[2]",
-                decls="IMM[2] UINT32 {1, 2, 3, 4}", expected=exp, rule=BITS, clear=CLEAR)
+    H.run_check(
+        gl,
+        op,
+        [src],
+        version,
+        body=f"UIF SRC0.xxxx\n  {op}\nENDIF\nMOV DST, IMM[2]",
+        decls="IMM[2] UINT32 {1, 2, 3, 4}",
+        expected=exp,
+        rule=BITS,
+        clear=CLEAR,
+    )
 
 
 def test_nop(gl, version):
@@ -263,5 +336,13 @@ BGNLOOP
   BREAKC SRC1.xxxx
   UADD DST.x, DST.xxxx, IMM[2].yyyy
 ENDLOOP"""
-    H.run_check(gl, "BREAKC", [src, np.zeros_like(src)], version, body=body,
-                decls="IMM[2] UINT32 {0, 1, 2, 3}", expected=_rows([[n, 0, 0, 0] for n in ns]), rule=BITS)
+    H.run_check(
+        gl,
+        "BREAKC",
+        [src, np.zeros_like(src)],
+        version,
+        body=body,
+        decls="IMM[2] UINT32 {0, 1, 2, 3}",
+        expected=_rows([[n, 0, 0, 0] for n in ns]),
+        rule=BITS,
+    )

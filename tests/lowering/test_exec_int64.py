@@ -21,16 +21,16 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import tgsi_reference as R  # noqa: E402
+import exec_harness as H
+import tgsi_reference as R
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 INF, NAN = float("inf"), float("nan")
-M64 = 2 ** 64 - 1
-I64MIN, I64MAX = -2 ** 63, 2 ** 63 - 1
-IMIN, UMAX = -2 ** 31, 2 ** 32 - 1
+M64 = 2**64 - 1
+I64MIN, I64MAX = -(2**63), 2**63 - 1
+IMIN, UMAX = -(2**31), 2**32 - 1
 
 
 def qpack(values):
@@ -47,26 +47,24 @@ def qcols(*cols):
 
 
 BINARY = {
-    "U64ADD": ([1, M64, UMAX, 2 ** 63, -5, 0x123456789ABCDEF0], [2, 1, 1, 2 ** 63, 3, 0xFEDCBA9876543210]),
-    "U64MUL": ([2 ** 32, UMAX, M64, 3, 0x123456789, -1], [2 ** 32, UMAX, M64, -7, 0x987654321, -1]),
-    "U64DIV": ([7, M64, 2 ** 63, 5, 0x123456789ABCDEF0, 0], [2, 3, 2 ** 32, 0, 0x1000, 7]),
-    "I64DIV": ([-7, 7, I64MIN, I64MIN, -2 ** 40, 5, 9, 0], [2, -2, -1, 2, 3, 0, -9, -3]),
-    "U64MOD": ([7, M64, 2 ** 63 + 5, 5, 0x123456789ABCDEF0, 3], [2, 10, 2 ** 32, 0, 0x1000, 7]),
-    "I64MOD": ([-7, 7, I64MIN, I64MIN, -2 ** 40 - 1, 5, -9, 100], [3, -3, -1, 3, 3, 0, 4, -7]),
-    "I64MIN": ([-1, I64MIN, 0, 2 ** 32, -2 ** 32, 5], [1, I64MAX, 0, 2 ** 32 - 1, 1, -5]),
-    "I64MAX": ([-1, I64MIN, 0, 2 ** 32, -2 ** 32, 5], [1, I64MAX, 0, 2 ** 32 - 1, 1, -5]),
-    "U64MIN": ([M64, 0, 2 ** 63, 2 ** 32, 1, 5], [1, 2 ** 63, 2 ** 63 - 1, 2 ** 32 - 1, M64, 5]),
-    "U64MAX": ([M64, 0, 2 ** 63, 2 ** 32, 1, 5], [1, 2 ** 63, 2 ** 63 - 1, 2 ** 32 - 1, M64, 5]),
+    "U64ADD": ([1, M64, UMAX, 2**63, -5, 0x123456789ABCDEF0], [2, 1, 1, 2**63, 3, 0xFEDCBA9876543210]),
+    "U64MUL": ([2**32, UMAX, M64, 3, 0x123456789, -1], [2**32, UMAX, M64, -7, 0x987654321, -1]),
+    "U64DIV": ([7, M64, 2**63, 5, 0x123456789ABCDEF0, 0], [2, 3, 2**32, 0, 0x1000, 7]),
+    "I64DIV": ([-7, 7, I64MIN, I64MIN, -(2**40), 5, 9, 0], [2, -2, -1, 2, 3, 0, -9, -3]),
+    "U64MOD": ([7, M64, 2**63 + 5, 5, 0x123456789ABCDEF0, 3], [2, 10, 2**32, 0, 0x1000, 7]),
+    "I64MOD": ([-7, 7, I64MIN, I64MIN, -(2**40) - 1, 5, -9, 100], [3, -3, -1, 3, 3, 0, 4, -7]),
+    "I64MIN": ([-1, I64MIN, 0, 2**32, -(2**32), 5], [1, I64MAX, 0, 2**32 - 1, 1, -5]),
+    "I64MAX": ([-1, I64MIN, 0, 2**32, -(2**32), 5], [1, I64MAX, 0, 2**32 - 1, 1, -5]),
+    "U64MIN": ([M64, 0, 2**63, 2**32, 1, 5], [1, 2**63, 2**63 - 1, 2**32 - 1, M64, 5]),
+    "U64MAX": ([M64, 0, 2**63, 2**32, 1, 5], [1, 2**63, 2**63 - 1, 2**32 - 1, M64, 5]),
 }
-COMPARE_A = [1, 2, 2 ** 32, 5, -1, I64MIN, 2 ** 32 + 1, 7, M64, 0]
-COMPARE_B = [2, 1, 1, 5, 1, I64MAX, 2 ** 32 + 2, 2 ** 33 + 7, 0, 0]
+COMPARE_A = [1, 2, 2**32, 5, -1, I64MIN, 2**32 + 1, 7, M64, 0]
+COMPARE_B = [2, 1, 1, 5, 1, I64MAX, 2**32 + 2, 2**33 + 7, 0, 0]
 UNARY = {
-    "I64ABS": [I64MIN, -1, 0, 5, 2 ** 40, -2 ** 40],
-    "I64NEG": [I64MIN, -1, 0, 5, 2 ** 40, -2 ** 40],
-    "I64SSG": [I64MIN, -1, 0, 5, 2 ** 40, -2 ** 40],
+    "I64ABS": [I64MIN, -1, 0, 5, 2**40, -(2**40)],
+    "I64NEG": [I64MIN, -1, 0, 5, 2**40, -(2**40)],
+    "I64SSG": [I64MIN, -1, 0, 5, 2**40, -(2**40)],
 }
-
-
 
 
 @pytest.mark.parametrize("op", sorted(BINARY))
@@ -87,16 +85,18 @@ def test_int64_compare(gl, version, op):
 @pytest.mark.parametrize("op", ["U64SHL", "I64SHR", "U64SHR"])
 def test_int64_shift(gl, version, op):
     """Counts: lane 0 from src1.x, lane 1 from src1.y, masked with 0x3f (.z/.w are decoys)."""
-    values = qpack([1, 1, 0x8000000000000000, 0x123456789ABCDEF0, -1, 0xF0F0F0F0F0F0F0F0,
-                    0x8000000000000001, 12345])
+    values = qpack([1, 1, 0x8000000000000000, 0x123456789ABCDEF0, -1, 0xF0F0F0F0F0F0F0F0, 0x8000000000000001, 12345])
     counts = R.words([[63, 64, 17, 17], [63, 32, 3, 3], [65, 0, 40, 40], [4, 127, 1, 1]])
     H.run_check(gl, op, [values, counts], version)
 
 
-@pytest.mark.parametrize("op,vals", [
-    ("F2U64", [1.5, 2.0 ** 40, 1.8e19, 0.0, -0.5, 123456.75, NAN, -3.0]),
-    ("F2I64", [1.5, -2.0 ** 40, 9.2e18, -9.2e18, -0.5, 123456.75, NAN, 1e20]),
-])
+@pytest.mark.parametrize(
+    "op,vals",
+    [
+        ("F2U64", [1.5, 2.0**40, 1.8e19, 0.0, -0.5, 123456.75, NAN, -3.0]),
+        ("F2I64", [1.5, -(2.0**40), 9.2e18, -9.2e18, -0.5, 123456.75, NAN, 1e20]),
+    ],
+)
 def test_float_to_int64(gl, version, op, vals):
     """float src.x -> lane 0, src.y -> lane 1 (out of range / NaN undefined)."""
     f = np.array(vals, dtype=np.float64).reshape(-1, 2)
@@ -104,10 +104,13 @@ def test_float_to_int64(gl, version, op, vals):
     H.run_check(gl, op, [src], version)
 
 
-@pytest.mark.parametrize("op,vals", [
-    ("D2U64", [1.5, 2.0 ** 53 + 2, 1.8e19, 0.0, -0.5, 123456.75]),
-    ("D2I64", [1.5, -2.0 ** 53 - 2, 9.2e18, -9.2e18, -0.5, -123456.75]),
-])
+@pytest.mark.parametrize(
+    "op,vals",
+    [
+        ("D2U64", [1.5, 2.0**53 + 2, 1.8e19, 0.0, -0.5, 123456.75]),
+        ("D2I64", [1.5, -(2.0**53) - 2, 9.2e18, -9.2e18, -0.5, -123456.75]),
+    ],
+)
 def test_double_to_int64(gl, version, op, vals):
     src = R.f64_words(np.array(vals, dtype=np.float64).reshape(-1, 2))
     H.run_check(gl, op, [src], version)
@@ -122,13 +125,13 @@ def test_int32_to_int64(gl, version, op):
 
 @pytest.mark.parametrize("op", ["U642F", "I642F"])
 def test_int64_to_float(gl, version, op):
-    vals = [M64, 2 ** 24 + 1, 2 ** 53 + 1, -(2 ** 40 + 1), 2 ** 63, 3, -1, 0x100000180]
+    vals = [M64, 2**24 + 1, 2**53 + 1, -(2**40 + 1), 2**63, 3, -1, 0x100000180]
     H.run_check(gl, op, [qpack(vals)], version, mask="xy")
 
 
 @pytest.mark.parametrize("op", ["U642D", "I642D"])
 def test_int64_to_double(gl, version, op):
-    vals = [M64, 2 ** 53 + 1, 2 ** 53 + 3, -(2 ** 40 + 1), 2 ** 63, -1]
+    vals = [M64, 2**53 + 1, 2**53 + 3, -(2**40 + 1), 2**63, -1]
     H.run_check(gl, op, [qpack(vals)], version)
 
 

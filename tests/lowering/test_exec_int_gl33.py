@@ -27,18 +27,19 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
 
-IMIN, IMAX, UMAX = -2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1
+IMIN, IMAX, UMAX = -(2**31), 2**31 - 1, 2**32 - 1
 M32 = 0xFFFFFFFF
 
 
 # ---------------------------------------------------------------------------
 # The reference, from tgsi.rst (one Python-int function per opcode)
 # ---------------------------------------------------------------------------
+
 
 def _signed(w: int) -> int:
     w &= M32
@@ -50,7 +51,7 @@ def _umul_hi(a, b):
 
 
 def _imul_hi(a, b):
-    return (_signed(a) * _signed(b)) >> 32          # Python's >> floors: arithmetic shift
+    return (_signed(a) * _signed(b)) >> 32  # Python's >> floors: arithmetic shift
 
 
 def _brev(a):
@@ -67,26 +68,27 @@ def _lsb(a):
 
 
 def _umsb(a):
-    return (a & M32).bit_length() - 1                # 0 -> -1
+    return (a & M32).bit_length() - 1  # 0 -> -1
 
 
 def _imsb(a):
     v = _signed(a)
-    v = ~v if v < 0 else v                           # highest bit that differs from the sign
-    return v.bit_length() - 1                        # 0 and -1 -> -1
+    v = ~v if v < 0 else v  # highest bit that differs from the sign
+    return v.bit_length() - 1  # 0 and -1 -> -1
 
 
 def _bfe(signed):
     def op(value, offset, bits):
         o, n = _signed(offset), _signed(bits)
         if o < 0 or n < 0 or o + n > 32:
-            return None                              # undefined
+            return None  # undefined
         if n == 0:
             return 0
         field = ((value & M32) >> o) & ((1 << n) - 1)
         if signed and field >> (n - 1):
-            field -= 1 << n                          # sign-extend from the field's top bit
+            field -= 1 << n  # sign-extend from the field's top bit
         return field
+
     return op
 
 
@@ -94,12 +96,22 @@ def _bfi(base, insert, offset, bits):
     o, n = _signed(offset), _signed(bits)
     if o < 0 or n < 0 or o + n > 32:
         return None
-    mask = ((1 << n) - 1) << o                       # ~0 for bits == 32, offset == 0
+    mask = ((1 << n) - 1) << o  # ~0 for bits == 32, offset == 0
     return (((insert & M32) << o) & mask) | (base & M32 & ~mask)
 
 
-SPEC = {"UMUL_HI": _umul_hi, "IMUL_HI": _imul_hi, "BREV": _brev, "POPC": _popc, "LSB": _lsb,
-        "UMSB": _umsb, "IMSB": _imsb, "UBFE": _bfe(False), "IBFE": _bfe(True), "BFI": _bfi}
+SPEC = {
+    "UMUL_HI": _umul_hi,
+    "IMUL_HI": _imul_hi,
+    "BREV": _brev,
+    "POPC": _popc,
+    "LSB": _lsb,
+    "UMSB": _umsb,
+    "IMSB": _imsb,
+    "UBFE": _bfe(False),
+    "IBFE": _bfe(True),
+    "BFI": _bfi,
+}
 
 
 def spec_reference(op, *srcs):
@@ -121,8 +133,24 @@ def spec_reference(op, *srcs):
 # Cases
 # ---------------------------------------------------------------------------
 
-EDGE = [0, UMAX, IMIN, IMAX, 1, 2, 0x80000001, 0x7FFFFFFE, 0x00010000, 0x0000FFFF,
-        0xFFFF0000, 0x12345678, 0x87654321, 0xAAAAAAAA, 0x55555555, -2]
+EDGE = [
+    0,
+    UMAX,
+    IMIN,
+    IMAX,
+    1,
+    2,
+    0x80000001,
+    0x7FFFFFFE,
+    0x00010000,
+    0x0000FFFF,
+    0xFFFF0000,
+    0x12345678,
+    0x87654321,
+    0xAAAAAAAA,
+    0x55555555,
+    -2,
+]
 
 
 def _rng(op):
@@ -130,7 +158,7 @@ def _rng(op):
 
 
 def _random_words(op, n):
-    return [int(v) for v in _rng(op).integers(0, 2 ** 32, n, dtype=np.uint64)]
+    return [int(v) for v in _rng(op).integers(0, 2**32, n, dtype=np.uint64)]
 
 
 def unary_cases(op):
@@ -148,13 +176,29 @@ def binary_cases(op):
 
 def field_params(op, count):
     """(offset, bits) pairs: every edge shape, then random valid fields, then a few undefined."""
-    pairs = [(0, 0), (0, 32), (0, 1), (31, 1), (31, 0), (32, 0), (0, 31), (1, 31), (16, 16),
-             (8, 8), (4, 28), (28, 4), (30, 2), (15, 17), (5, 0), (0, 16)]
+    pairs = [
+        (0, 0),
+        (0, 32),
+        (0, 1),
+        (31, 1),
+        (31, 0),
+        (32, 0),
+        (0, 31),
+        (1, 31),
+        (16, 16),
+        (8, 8),
+        (4, 28),
+        (28, 4),
+        (30, 2),
+        (15, 17),
+        (5, 0),
+        (0, 16),
+    ]
     rng = _rng(op + "fields")
     while len(pairs) < count - 4:
         bits = int(rng.integers(0, 33))
         pairs.append((int(rng.integers(0, 33 - bits)), bits))
-    pairs += [(20, 20), (31, 2), (-1, 4), (4, -1)]   # undefined: run, not compared
+    pairs += [(20, 20), (31, 2), (-1, 4), (4, -1)]  # undefined: run, not compared
     return pairs[:count]
 
 
@@ -169,9 +213,18 @@ def field_cases(op):
     return [values, offs, bits]
 
 
-CASES = {"UMUL_HI": binary_cases, "IMUL_HI": binary_cases, "BREV": unary_cases, "POPC": unary_cases,
-         "LSB": unary_cases, "UMSB": unary_cases, "IMSB": unary_cases, "UBFE": field_cases,
-         "IBFE": field_cases, "BFI": field_cases}
+CASES = {
+    "UMUL_HI": binary_cases,
+    "IMUL_HI": binary_cases,
+    "BREV": unary_cases,
+    "POPC": unary_cases,
+    "LSB": unary_cases,
+    "UMSB": unary_cases,
+    "IMSB": unary_cases,
+    "UBFE": field_cases,
+    "IBFE": field_cases,
+    "BFI": field_cases,
+}
 
 
 def run_exact(gl, op, srcs, glsl_version, **kw):
@@ -179,8 +232,16 @@ def run_exact(gl, op, srcs, glsl_version, **kw):
     prog = H.OpProgram(op, len(srcs), kw.pop("mask", "xyzw"), kw.pop("operands", None))
     got = gl.run_op(prog, srcs, glsl_version)
     exp, und = spec_reference(op, *srcs)
-    H.check(op, got, srcs, mask=prog.dst_mask, expected=exp, undefined=und,
-            rule=H.Precision("bits", why="integer: bit-exact"), label=f" (GLSL {glsl_version})")
+    H.check(
+        op,
+        got,
+        srcs,
+        mask=prog.dst_mask,
+        expected=exp,
+        undefined=und,
+        rule=H.Precision("bits", why="integer: bit-exact"),
+        label=f" (GLSL {glsl_version})",
+    )
     return got
 
 
@@ -197,8 +258,11 @@ def test_bitfield_shared_offset(gl, version, op):
     other shape the emitter lowers (GLSL's built-ins take one offset and count)."""
     values = EDGE + _random_words(op + "shared", 16)
     for offset, bits in ((0, 32), (0, 0), (31, 1), (7, 13), (16, 16)):
-        cols = [values] + ([_random_words(op + "ins", len(values))] if op == "BFI" else []) + \
-            [[offset] * len(values), [bits] * len(values)]
+        cols = (
+            [values]
+            + ([_random_words(op + "ins", len(values))] if op == "BFI" else [])
+            + [[offset] * len(values), [bits] * len(values)]
+        )
         srcs = H.columns(*cols, dtype="u32")
         nv = 2 if op == "BFI" else 1
         operands = [f"SRC{j}" for j in range(nv)] + [f"SRC{nv}.xxxx", f"SRC{nv + 1}.xxxx"]
@@ -215,8 +279,16 @@ def test_int_op_writemask(gl, version, op, mask):
 def test_gl33_lowering_has_no_gpu_shader5(gl):
     """At GLSL 330 without extensions the lowering of every opcode above compiles
     (the host accepted it in the tests above) and names no GLSL 4.00 built-in."""
-    builtins = ("imulExtended", "umulExtended", "bitfieldReverse", "findMSB", "findLSB", "bitCount",
-                "bitfieldExtract", "bitfieldInsert")
+    builtins = (
+        "imulExtended",
+        "umulExtended",
+        "bitfieldReverse",
+        "findMSB",
+        "findLSB",
+        "bitCount",
+        "bitfieldExtract",
+        "bitfieldInsert",
+    )
     for op in sorted(CASES):
         nsrc = len(CASES[op](op))
         text = H.OpProgram(op, nsrc).fs(4)

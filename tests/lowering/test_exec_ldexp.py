@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
@@ -39,13 +39,13 @@ def ldexp_reference(x: np.ndarray, e: np.ndarray) -> np.ndarray:
     x = np.asarray(x, F32)
     e = np.asarray(e, np.int64)
     sign = np.signbit(x)
-    tiny_in = (x != 0) & (np.abs(x) < np.finfo(F32).tiny)            # DAZ
+    tiny_in = (x != 0) & (np.abs(x) < np.finfo(F32).tiny)  # DAZ
     xd = np.where(tiny_in, 0.0, x.astype(np.float64))
     # float64 holds x * 2^e exactly for |e| <= 600 (float32 mantissa, exponent in range)
     with np.errstate(over="ignore"):
         r = np.ldexp(xd, np.clip(e, -600, 600))
-    r = np.where(np.isfinite(xd) & (np.abs(r) >= 2.0 ** 128), np.copysign(np.inf, r), r)
-    r = np.where(np.abs(r) < 2.0 ** -126, 0.0, r)                      # FTZ
+    r = np.where(np.isfinite(xd) & (np.abs(r) >= 2.0**128), np.copysign(np.inf, r), r)
+    r = np.where(np.abs(r) < 2.0**-126, 0.0, r)  # FTZ
     out = r.astype(F32)
     out = np.where(out == 0, np.where(sign, F32(-0.0), F32(0.0)), out)
     return out.view(np.uint32)
@@ -53,15 +53,54 @@ def ldexp_reference(x: np.ndarray, e: np.ndarray) -> np.ndarray:
 
 def _WRAPS(e: np.ndarray) -> np.ndarray:
     """Lanes whose exponent makes llvmpipe's 32-bit exponent sum wrap."""
-    return np.asarray(e, np.int64) > 2 ** 30
+    return np.asarray(e, np.int64) > 2**30
 
 
 def _cases():
     rng = np.random.default_rng(1818)
-    specials_x = [1.5, 1.0, -1.0, 1.75, -1.75, 3.0, 2 ** -126, -(2 ** -126), 2 ** -149, -(2 ** -140),
-                  0.0, -0.0, np.inf, -np.inf, np.nan, 1.9999999, 0.99999994, 3.4028235e38, -3.4028235e38]
-    specials_e = [-127, -126, -125, -149, -150, -1, 0, 1, 127, 128, 254, 255, -254, -255, 300, -300,
-                  2 ** 31 - 1, -2 ** 31, 149, 10]
+    specials_x = [
+        1.5,
+        1.0,
+        -1.0,
+        1.75,
+        -1.75,
+        3.0,
+        2**-126,
+        -(2**-126),
+        2**-149,
+        -(2**-140),
+        0.0,
+        -0.0,
+        np.inf,
+        -np.inf,
+        np.nan,
+        1.9999999,
+        0.99999994,
+        3.4028235e38,
+        -3.4028235e38,
+    ]
+    specials_e = [
+        -127,
+        -126,
+        -125,
+        -149,
+        -150,
+        -1,
+        0,
+        1,
+        127,
+        128,
+        254,
+        255,
+        -254,
+        -255,
+        300,
+        -300,
+        2**31 - 1,
+        -(2**31),
+        149,
+        10,
+    ]
     xs, es = [], []
     for x in specials_x:
         for e in specials_e:
@@ -94,12 +133,13 @@ def test_ldexp_exact_on_every_profile(gl, version):
     nan = np.isnan(x)
     bad = (got != exp) & ~nan
     if version >= 400:
-        bad &= ~_WRAPS(e)          # native only (see the module docstring)
+        bad &= ~_WRAPS(e)  # native only (see the module docstring)
     bad |= nan & ~np.isnan(got.view(F32))
     assert not bad.any(), "\n".join(
         f"ldexp({x.flat[i]!r}, {e.flat[i]}) = {got.view(F32).flat[i]!r} (0x{int(got.flat[i]):08x}), "
         f"expected {exp.view(F32).flat[i]!r} (0x{int(exp.flat[i]):08x})"
-        for i in np.flatnonzero(bad)[:12])
+        for i in np.flatnonzero(bad)[:12]
+    )
 
 
 def test_ldexp_gl33_bits_equal_native(gl):
@@ -161,8 +201,9 @@ def test_corpus_ldexp_gl33_pixels_equal_native():
 
     class Harness(S.StageHarness):
         def lower(self, text, glsl_version, **kwargs):
-            if text.startswith("VERT"):   # the FS reads GENERIC[3] flat: the VS writes it so
+            if text.startswith("VERT"):  # the FS reads GENERIC[3] flat: the VS writes it so
                 from lowering.glsl.variant import VariantKey
+
                 kwargs["key"] = VariantKey(output_interpolation=(("GENERIC", 3, "CONSTANT", "CENTER"),))
             return super().lower(text, glsl_version, **kwargs)
 
@@ -177,4 +218,4 @@ def test_corpus_ldexp_gl33_pixels_equal_native():
     same = (native == emulated) | (np.isnan(native.view(F32)) & np.isnan(emulated.view(F32)))
     assert same.all(), f"{int((~same).sum())} of {same.size} words differ"
     values = native.view(F32)
-    assert np.isinf(values).any() and np.isfinite(values).any()   # overflowing and finite lanes ran
+    assert np.isinf(values).any() and np.isfinite(values).any()  # overflowing and finite lanes ran

@@ -33,16 +33,28 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 F32 = np.float32
 NAN, NNAN, INF, NINF = 0x7FC00000, 0xFFC00000, 0x7F800000, 0xFF800000
-DENORM, NDENORM = 0x000116C2, 0x800116C2           # +-1e-40
-SPECIAL = [NAN, NNAN, INF, NINF, 0x00000000, 0x80000000, DENORM, NDENORM,
-           0x3FC00000, 0xC0200000, 0x7E967699, 0x3F800000]   # 1.5, -2.5, 1e38, 1.0
+DENORM, NDENORM = 0x000116C2, 0x800116C2  # +-1e-40
+SPECIAL = [
+    NAN,
+    NNAN,
+    INF,
+    NINF,
+    0x00000000,
+    0x80000000,
+    DENORM,
+    NDENORM,
+    0x3FC00000,
+    0xC0200000,
+    0x7E967699,
+    0x3F800000,
+]  # 1.5, -2.5, 1e38, 1.0
 
 IMM = "IMM[2] FLT32 {0.0, 1.0, -0.0, 2.0}\nIMM[3] UINT32 {0x7f800000, 0xff800000, 0x7fc00000, 0x3f800000}"
 
@@ -70,15 +82,13 @@ CASES = [
     ("ssg", "SSG{p} DST, SRC0", 1, "f"),
     ("seq_self", "SEQ{p} DST, SRC0, SRC0", 1, "f"),
     ("sne", "SNE{p} DST, SRC0, SRC1", 2, "f"),
-    ("slt_sge_sum", "SLT{p} TEMP[3], SRC0, SRC1\nSGE{p} TEMP[4], SRC0, SRC1\nADD{p} DST, TEMP[3], TEMP[4]",
-     2, "f"),
+    ("slt_sge_sum", "SLT{p} TEMP[3], SRC0, SRC1\nSGE{p} TEMP[4], SRC0, SRC1\nADD{p} DST, TEMP[3], TEMP[4]", 2, "f"),
     ("fseq_self", "FSEQ{p} DST, SRC0, SRC0", 1, "u"),
     ("fsne_self", "FSNE{p} DST, SRC0, SRC0", 1, "u"),
     ("fslt_self", "FSLT{p} DST, SRC0, SRC0", 1, "u"),
     ("fsge_self", "FSGE{p} DST, SRC0, SRC0", 1, "u"),
     ("isinf", "FSEQ{p} DST, |SRC0|, IMM[3].xxxx", 1, "u"),
-    ("ordered_chain", "FSLT{p} TEMP[3], SRC0, SRC1\nFSGE{p} TEMP[4], SRC0, SRC1\nOR DST, TEMP[3], TEMP[4]",
-     2, "u"),
+    ("ordered_chain", "FSLT{p} TEMP[3], SRC0, SRC1\nFSGE{p} TEMP[4], SRC0, SRC1\nOR DST, TEMP[3], TEMP[4]", 2, "u"),
     ("isnan_sum", "ADD{p} TEMP[3], SRC0, -SRC0\nFSNE DST, TEMP[3], TEMP[3]", 1, "u"),
     ("rcp", "RCP{p} DST, SRC0", 1, "f"),
     ("rsq", "RSQ{p} DST, SRC0", 1, "f"),
@@ -102,17 +112,24 @@ CASES = [
     ("i2f", "I2F{p} DST, SRC0", 1, "f"),
     ("ucmp", "UCMP{p} DST, SRC0, SRC1, SRC2", 3, "f"),
     ("sat", "ADD_SAT{p} DST, SRC0, SRC1", 2, "f"),
-    ("if_chain", "SUB{p} TEMP[3], SRC0, SRC0\nIF TEMP[3].xxxx\nMOV DST, IMM[2].yyyy\nELSE\n"
-                 "MOV DST, IMM[2].wwww\nENDIF", 1, "f"),
+    (
+        "if_chain",
+        "SUB{p} TEMP[3], SRC0, SRC0\nIF TEMP[3].xxxx\nMOV DST, IMM[2].yyyy\nELSE\nMOV DST, IMM[2].wwww\nENDIF",
+        1,
+        "f",
+    ),
     # A non-_PRECISE instruction whose value feeds a _PRECISE one is precise too
     # (GLSL 4.00 4.7 "precise"; Mesa's propagate_invariance).
     ("feeds_precise", "SUB TEMP[3], SRC0, SRC0\nMUL{p} DST, TEMP[3], IMM[2].yyyy", 1, "f"),
     # Every writer of a TEMP that a _PRECISE instruction writes (one GLSL variable,
     # declared precise) is precise too.
-    ("precise_web_other_writer", "SUB{p} TEMP[3], SRC0, SRC1\nSUB TEMP[3].x, SRC0, SRC0\nMOV DST, TEMP[3]",
-     2, "f"),
-    ("feeds_precise_twice", "ADD TEMP[4], SRC0, IMM[2].yyyy\nSUB TEMP[3], TEMP[4], IMM[2].yyyy\n"
-                            "MOV{p} DST, TEMP[3]", 2, "f"),
+    ("precise_web_other_writer", "SUB{p} TEMP[3], SRC0, SRC1\nSUB TEMP[3].x, SRC0, SRC0\nMOV DST, TEMP[3]", 2, "f"),
+    (
+        "feeds_precise_twice",
+        "ADD TEMP[4], SRC0, IMM[2].yyyy\nSUB TEMP[3], TEMP[4], IMM[2].yyyy\nMOV{p} DST, TEMP[3]",
+        2,
+        "f",
+    ),
 ]
 
 
@@ -143,19 +160,22 @@ def _run(gl, body, nsrc, srcs, glsl_version):
 def _report(srcs, got, want, bad, what):
     lines = [f"{int(bad.any(axis=1).sum())} cases differ ({what})"]
     for i, j in np.argwhere(bad)[:10]:
-        lines.append("  srcs " + " ".join(f"0x{int(s[i, j]):08x}" for s in srcs)
-                     + f": gl33 0x{int(got[i, j]):08x}, expected 0x{int(want[i, j]):08x}")
+        lines.append(
+            "  srcs "
+            + " ".join(f"0x{int(s[i, j]):08x}" for s in srcs)
+            + f": gl33 0x{int(got[i, j]):08x}, expected 0x{int(want[i, j]):08x}"
+        )
     return "\n".join(lines)
 
 
 # Every case with and without _PRECISE, but the precise-propagation cases
 # (no {p} in the body) only as written.
-_MATCH_CASES = [(case, precise) for case in CASES for precise in ("_PRECISE", "")
-                if precise or "{p}" in case[1]]
+_MATCH_CASES = [(case, precise) for case in CASES for precise in ("_PRECISE", "") if precise or "{p}" in case[1]]
 
 
-@pytest.mark.parametrize("case,precise", _MATCH_CASES,
-                         ids=[f"{c[0]}-{'precise' if p else 'plain'}" for c, p in _MATCH_CASES])
+@pytest.mark.parametrize(
+    "case,precise", _MATCH_CASES, ids=[f"{c[0]}-{'precise' if p else 'plain'}" for c, p in _MATCH_CASES]
+)
 def test_gl33_matches_native(gl, case, precise):
     """The gl33 lowering returns the native profile's words for every input."""
     name, body, nsrc, kind = case
@@ -163,6 +183,7 @@ def test_gl33_matches_native(gl, case, precise):
     srcs = _inputs(nsrc, name)
     native = _run(gl, body, nsrc, srcs, 450)
     from lowering.errors import UnsupportedError
+
     try:
         gl33 = _run(gl, body, nsrc, srcs, 330)
     except UnsupportedError as err:
@@ -178,6 +199,7 @@ def test_gl33_matches_native(gl, case, precise):
 # ---------------------------------------------------------------------------
 # IEEE 754 answers (numpy float32), both profiles
 # ---------------------------------------------------------------------------
+
 
 def _f(w):
     return np.ascontiguousarray(w, dtype=np.uint32).view(F32)
@@ -252,8 +274,9 @@ def test_precise_in_a_pipe_context(ctx):
     tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if tests_dir not in sys.path:
         sys.path.insert(0, tests_dir)
-    from glpipe import ConstantBuffer, ShaderType
     from context.util_sampling import Sampling
+
+    from glpipe import ConstantBuffer, ShaderType
 
     fs = _PRECISE_FS.replace("DCL TEMP[0..2]\n", "DCL TEMP[0..2]\nIMM[0] FLT32 {7.0, 7.0, 7.0, 7.0}\n")
     data = np.array([[np.nan, np.inf, -np.inf, 1.5]], np.float32)

@@ -35,6 +35,7 @@ later GLSL must raise UnsupportedError naming it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 
@@ -43,11 +44,12 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import exec_stages as S  # noqa: E402
-import tgsi_reference as R  # noqa: E402
-from lowering.errors import UnsupportedError  # noqa: E402
-from lowering.glsl.variant import VariantKey  # noqa: E402
+import exec_harness as H
+import exec_stages as S
+import tgsi_reference as R
+
+from lowering.errors import UnsupportedError
+from lowering.glsl.variant import VariantKey
 
 gl = S.stage_harness()
 version = H.version_fixture()
@@ -67,7 +69,7 @@ def expect_refusal(op: str, needs: str, run) -> None:
 # TEX2 / TXB2 / TXL2 on cube-array and shadow cube textures (made with raw GL)
 # ---------------------------------------------------------------------------
 
-SIZE, LEVELS, LAYERS = 8, 4, 3       # cube faces 8x8 .. 1x1
+SIZE, LEVELS, LAYERS = 8, 4, 3  # cube faces 8x8 .. 1x1
 
 
 def color_texel(layer, face, level):
@@ -90,8 +92,9 @@ def cubes(gl):
     """The module's cube(-array) textures: color mips, flat shadow array, shadow mips (array and not)."""
     objs = {
         "CUBEARRAY": S.cube_array_texture(gl, color_texel, SIZE, LEVELS, LAYERS, shadow=False),
-        "SHADOWCUBEARRAY_FLAT": S.cube_array_texture(gl, lambda l, f, m: depth_flat(l, f), 2, 1, LAYERS,
-                                                     shadow=True),
+        "SHADOWCUBEARRAY_FLAT": S.cube_array_texture(
+            gl, lambda layer, f, m: depth_flat(layer, f), 2, 1, LAYERS, shadow=True
+        ),
         "SHADOWCUBEARRAY": S.cube_array_texture(gl, depth_mip, SIZE, LEVELS, LAYERS, shadow=True),
         "SHADOWCUBE": S.shadow_cube_texture(gl, lambda f, m: depth_mip(0, f, m), SIZE, LEVELS),
     }
@@ -128,8 +131,16 @@ def _needs_shadow_lod(gl, version, target) -> bool:
 
 
 # Directions (xyz) with the layer in w: every face, layers 0..2, w off the .5 ties, clamped ones.
-CUBE_CASES = [(1, 0.1, 0.2, 0), (-1, 0.2, -0.1, 1), (0.1, 1, 0.3, 2), (0.2, -1, -0.3, 0.4),
-              (0.3, 0.1, 1, 1.3), (-0.2, 0.1, -1, 2), (1, 0.5, 0.5, 7), (0.5, 0.5, -1, -2)]
+CUBE_CASES = [
+    (1, 0.1, 0.2, 0),
+    (-1, 0.2, -0.1, 1),
+    (0.1, 1, 0.3, 2),
+    (0.2, -1, -0.3, 0.4),
+    (0.3, 0.1, 1, 1.3),
+    (-0.2, 0.1, -1, 2),
+    (1, 0.5, 0.5, 7),
+    (0.5, 0.5, -1, -2),
+]
 
 
 def compare_vector(res):
@@ -144,18 +155,28 @@ def test_tex2_shadow_cube_array(gl, version, cubes):
     dirs = np.array(CUBE_CASES, dtype=np.float64)
     # reference just below / above the selected texel's depth; neighbouring layers and faces
     # differ by >= 0.03, so a wrong layer or face flips the result
-    refs = np.array([depth_flat(cube_layer(d[3]), cube_face(d)) + (-0.015 if i % 2 else 0.015)
-                     for i, d in enumerate(dirs)])
-    res = np.array([1.0 if r <= depth_flat(cube_layer(d[3]), cube_face(d)) else 0.0
-                    for d, r in zip(dirs, refs)])
+    refs = np.array(
+        [depth_flat(cube_layer(d[3]), cube_face(d)) + (-0.015 if i % 2 else 0.015) for i, d in enumerate(dirs)]
+    )
+    res = np.array(
+        [1.0 if r <= depth_flat(cube_layer(d[3]), cube_face(d)) else 0.0 for d, r in zip(dirs, refs, strict=True)]
+    )
     src1 = np.stack([refs, np.full(len(refs), 0.9), np.zeros(len(refs)), np.zeros(len(refs))], 1)
 
     def run():
-        return H.run_check(gl, "TEX2", [R.f32_words(dirs), R.f32_words(src1)], version,
-                           operands=["SRC0", "SRC1", "SAMP[0]"], suffix=", SHADOWCUBEARRAY",
-                           decls=_decl("SHADOWCUBEARRAY"),
-                           expected=R.f32_words(compare_vector(res)), rule=BITS,
-                           textures={0: cubes["SHADOWCUBEARRAY_FLAT"]})
+        return H.run_check(
+            gl,
+            "TEX2",
+            [R.f32_words(dirs), R.f32_words(src1)],
+            version,
+            operands=["SRC0", "SRC1", "SAMP[0]"],
+            suffix=", SHADOWCUBEARRAY",
+            decls=_decl("SHADOWCUBEARRAY"),
+            expected=R.f32_words(compare_vector(res)),
+            rule=BITS,
+            textures={0: cubes["SHADOWCUBEARRAY_FLAT"]},
+        )
+
     if version < 400:
         expect_refusal("TEX2", "GL_ARB_texture_cube_map_array", run)
         return
@@ -167,20 +188,30 @@ def test_txl2_explicit_lod(gl, version, cubes, target):
     """TXL2: lod = src1.x (and, for a shadow cube array, reference = src1.y)."""
     dirs = np.array(CUBE_CASES, dtype=np.float64)
     lods = np.array([0, 1, 2, 1.3, 1.7, 5, -1, 0.4])
-    sel = [(cube_layer(d[3]), cube_face(d), mip_level(lod)) for d, lod in zip(dirs, lods)]
+    sel = [(cube_layer(d[3]), cube_face(d), mip_level(lod)) for d, lod in zip(dirs, lods, strict=True)]
     if target == "CUBEARRAY":
         refs = np.zeros(len(lods))
         exp = R.f32_words(np.array([color_texel(*s) for s in sel]))
     else:
         refs = np.array([depth_mip(*s) + (0.05 if i % 2 else -0.05) for i, s in enumerate(sel)])
-        res = np.array([1.0 if r <= depth_mip(*s) else 0.0 for s, r in zip(sel, refs)])
+        res = np.array([1.0 if r <= depth_mip(*s) else 0.0 for s, r in zip(sel, refs, strict=True)])
         exp = R.f32_words(compare_vector(res))
     src1 = np.stack([lods, refs, np.zeros(len(lods)), np.zeros(len(lods))], 1)
 
     def run():
-        return H.run_check(gl, "TXL2", [R.f32_words(dirs), R.f32_words(src1)], version,
-                           operands=["SRC0", "SRC1", "SAMP[0]"], suffix=f", {target}",
-                           decls=_decl(target), expected=exp, rule=BITS, textures={0: cubes[target]})
+        return H.run_check(
+            gl,
+            "TXL2",
+            [R.f32_words(dirs), R.f32_words(src1)],
+            version,
+            operands=["SRC0", "SRC1", "SAMP[0]"],
+            suffix=f", {target}",
+            decls=_decl(target),
+            expected=exp,
+            rule=BITS,
+            textures={0: cubes[target]},
+        )
+
     if version < 400:
         expect_refusal("TXL2", "GL_ARB_texture_cube_map_array", run)
     elif _needs_shadow_lod(gl, version, target):
@@ -205,34 +236,42 @@ def test_txb2_bias(gl, version, cubes, target, bias):
     """TXB2: bias = src1.x; cube array layer in src0.w, SHADOWCUBE reference in src0.w,
     SHADOWCUBEARRAY reference in src1.y (tgsi.rst TXB2)."""
     level = mip_level(bias)
-    n = 4                                         # pixels 0..3: K * x stays < 1 (face +X)
+    n = 4  # pixels 0..3: K * x stays < 1 (face +X)
     layers = [0, 2, 1, 2]
     if target == "CUBEARRAY":
         w = np.array(layers, dtype=np.float64)
         ref = np.zeros(n)
-        exp = R.f32_words(np.array([color_texel(l, 0, level) for l in layers]))
+        exp = R.f32_words(np.array([color_texel(layer, 0, level) for layer in layers]))
     else:
         # references 0.05 below / above the expected level's depth (levels are 0.2 apart):
         # an even pixel reading a lower level, or an odd one a higher level, flips its result
         lay = [0] * n if target == "SHADOWCUBE" else layers
-        refs = np.array([depth_mip(l, 0, level) + (0.05 if i % 2 else -0.05) for i, l in enumerate(lay)])
-        res = np.array([1.0 if r <= depth_mip(l, 0, level) else 0.0 for r, l in zip(refs, lay)])
+        refs = np.array([depth_mip(layer, 0, level) + (0.05 if i % 2 else -0.05) for i, layer in enumerate(lay)])
+        res = np.array([1.0 if r <= depth_mip(layer, 0, level) else 0.0 for r, layer in zip(refs, lay, strict=True)])
         exp = R.f32_words(compare_vector(res))
         w, ref = (refs, np.zeros(n)) if target == "SHADOWCUBE" else (np.array(layers, float), refs)
     src0 = np.stack([np.zeros(n), np.zeros(n), np.zeros(n), w], 1)
     src1 = np.stack([np.full(n, bias), ref, np.zeros(n), np.zeros(n)], 1)
 
     def run():
-        return H.run_check(gl, "TXB2", [R.f32_words(src0), R.f32_words(src1)], version,
-                           body=TXB2_BODY.format(target=target),
-                           decls=_decl(target) + f"\nIMM[2] FLT32 {{{K!r}, 1.0, 0.0, 0.0}}",
-                           expected=exp, rule=BITS, textures={0: cubes[target]})
+        return H.run_check(
+            gl,
+            "TXB2",
+            [R.f32_words(src0), R.f32_words(src1)],
+            version,
+            body=TXB2_BODY.format(target=target),
+            decls=_decl(target) + f"\nIMM[2] FLT32 {{{K!r}, 1.0, 0.0, 0.0}}",
+            expected=exp,
+            rule=BITS,
+            textures={0: cubes[target]},
+        )
+
     if version < 400 and target != "SHADOWCUBE":
         expect_refusal("TXB2", "GL_ARB_texture_cube_map_array", run)
     elif _needs_shadow_lod(gl, version, target):
         expect_refusal("TXB2", "GL_EXT_texture_shadow_lod", run)
     else:
-        run()                                     # SHADOWCUBE: texture(samplerCubeShadow, P, bias), GLSL 130
+        run()  # SHADOWCUBE: texture(samplerCubeShadow, P, bias), GLSL 130
 
 
 # ---------------------------------------------------------------------------
@@ -268,8 +307,9 @@ def ms_texture(gl):
     S.render_full_screen(gl, tex, _MS_WRITER_FS, (MS_W, MS_H))
     # the fixture itself: the host did shade per sample (else SAMPLE_I_MS could not be judged)
     stored = S.read_samples(gl, tex, MS_SAMPLES, (MS_W, MS_H)).view(np.float32)
-    want = np.array([[[ms_texel(x, y, s) for x in range(MS_W)] for y in range(MS_H)]
-                     for s in range(MS_SAMPLES)], dtype=np.float32)
+    want = np.array(
+        [[[ms_texel(x, y, s) for x in range(MS_W)] for y in range(MS_H)] for s in range(MS_SAMPLES)], dtype=np.float32
+    )
     np.testing.assert_array_equal(stored, want)
     yield tex
     with gl.ctx:
@@ -287,18 +327,35 @@ def test_sample_i_ms(gl, version, ms_texture, swizzle):
     texel = np.array([ms_texel(x, y, s) for x, y, s in MS_CASES])
     if swizzle:
         texel = texel[:, ["xyzw".index(c) for c in swizzle[1:]]]
-    H.run_check(gl, "SAMPLE_I_MS", [addr, index], version,
-                operands=["SRC0", f"SVIEW[0]{swizzle}", "SRC1.xxxx"],
-                decls="DCL SVIEW[0], 2D_MSAA, FLOAT", expected=R.f32_words(texel), rule=BITS,
-                textures={0: ms_texture})
+    H.run_check(
+        gl,
+        "SAMPLE_I_MS",
+        [addr, index],
+        version,
+        operands=["SRC0", f"SVIEW[0]{swizzle}", "SRC1.xxxx"],
+        decls="DCL SVIEW[0], 2D_MSAA, FLOAT",
+        expected=R.f32_words(texel),
+        rule=BITS,
+        textures={0: ms_texture},
+    )
 
 
 def _sample_info_check(gl, version, view_operand, decl, texture, expected, multisampled=True):
     zeros = R.words(np.zeros((4, 4), np.int64))
 
     def run():
-        return H.run_check(gl, "SAMPLE_INFO", [zeros], version, operands=[view_operand, "SRC0"],
-                           decls=decl, expected=R.words(expected), rule=BITS, textures={0: texture})
+        return H.run_check(
+            gl,
+            "SAMPLE_INFO",
+            [zeros],
+            version,
+            operands=[view_operand, "SRC0"],
+            decls=decl,
+            expected=R.words(expected),
+            rule=BITS,
+            textures={0: texture},
+        )
+
     # textureSamples (GLSL 450 / ARB_shader_texture_image_samples) is only needed for a
     # multisampled view; a single-sampled one has 1 sample at any version.
     if version < 450 and multisampled:
@@ -314,14 +371,19 @@ def test_sample_info_of_view(gl, version, ms_texture, msaa):
     with gl.ctx:
         tex = ms_texture if msaa else gl.ctx.texture((2, 2), 4, dtype="f4")
     try:
-        _sample_info_check(gl, version, "SVIEW[0]", f"DCL SVIEW[0], {'2D_MSAA' if msaa else '2D'}, FLOAT",
-                           tex, np.tile([MS_SAMPLES if msaa else 1, 0, 0, 0], (4, 1)), multisampled=msaa)
+        _sample_info_check(
+            gl,
+            version,
+            "SVIEW[0]",
+            f"DCL SVIEW[0], {'2D_MSAA' if msaa else '2D'}, FLOAT",
+            tex,
+            np.tile([MS_SAMPLES if msaa else 1, 0, 0, 0], (4, 1)),
+            multisampled=msaa,
+        )
     finally:
         if not msaa:
             with gl.ctx:
                 tex.release()
-
-
 
 
 PASS_VS = """VERT
@@ -361,7 +423,8 @@ def test_sample_info_of_render_target(gl, version, samples, per_sample):
 
     def run():
         return S.draw(gl, PASS_VS, fs, version, attrs, size=(2, 2), samples=samples)
-    if version < 400:       # gl_NumSamples: GLSL 400 / ARB_sample_shading
+
+    if version < 400:  # gl_NumSamples: GLSL 400 / ARB_sample_shading
         expect_refusal("SAMPLE_INFO", "GL_ARB_sample_shading", run)
         return
     words = run().words
@@ -369,7 +432,7 @@ def test_sample_info_of_render_target(gl, version, samples, per_sample):
     exp = np.zeros(words.shape, dtype=np.uint32)
     exp[..., 0] = n
     if per_sample:
-        exp[..., 1] = np.arange(words.shape[0])[:, None, None]      # sample s holds s in .y
+        exp[..., 1] = np.arange(words.shape[0])[:, None, None]  # sample s holds s in .y
     np.testing.assert_array_equal(words, exp)
 
 
@@ -427,7 +490,7 @@ def barycentric(q):
 def varying_at(q, interp: str):
     """The exact value of the varying at window location(s) q for an interpolation mode."""
     b = barycentric(q)
-    v = np.concatenate([TRI_WIN, np.ones((3, 1))], 1) @ A.T          # (3, 4)
+    v = np.concatenate([TRI_WIN, np.ones((3, 1))], 1) @ A.T  # (3, 4)
     if interp == "LINEAR":
         return b @ v
     bw = b / TRI_W
@@ -436,7 +499,7 @@ def varying_at(q, interp: str):
 
 def pixel_centres():
     ys, xs = np.mgrid[0:IH, 0:IW]
-    return np.stack([xs + 0.5, ys + 0.5], -1)                          # (IH, IW, 2)
+    return np.stack([xs + 0.5, ys + 0.5], -1)  # (IH, IW, 2)
 
 
 INTERP_FS = """FRAG
@@ -470,15 +533,26 @@ def interp_draw(gl, version, op, interp, *, offset=(0.0, 0.0), sample=0, src="IN
     Below GLSL 400 the FS re-interpolates (lowering/glsl/passes/interp.py), told the
     multisampled target's sample pattern by its key."""
     arg = {"INTERP_CENTROID": "", "INTERP_SAMPLE": ", IMM[1].xxxx", "INTERP_OFFSET": ", IMM[0].xyxy"}[op]
-    fs = INTERP_FS.format(interp=interp, ox=float(offset[0]), oy=float(offset[1]), sample=sample, op=op,
-                          src=src, arg=arg)
+    fs = INTERP_FS.format(
+        interp=interp, ox=float(offset[0]), oy=float(offset[1]), sample=sample, op=op, src=src, arg=arg
+    )
     key = None
     if version < 400 and samples > 1:
         key = VariantKey(sample_positions=host_sample_positions(gl, samples))
     # (GLSL < 440 links only matching interpolation qualifiers: glpipe keys the VS so)
     vs_key = VariantKey(output_interpolation=(("GENERIC", 0, interp, "CENTER"),))
-    return S.draw(gl, PASS_VS, fs, version, _tri_attributes(), size=(IW, IH), samples=samples,
-                  clear=(CLEAR,) * 4, vs_key=vs_key, fs_key=key)
+    return S.draw(
+        gl,
+        PASS_VS,
+        fs,
+        version,
+        _tri_attributes(),
+        size=(IW, IH),
+        samples=samples,
+        clear=(CLEAR,) * 4,
+        vs_key=vs_key,
+        fs_key=key,
+    )
 
 
 def _covered(words):
@@ -487,20 +561,22 @@ def _covered(words):
 
 
 def _close(got, exp):
-    tol = 1e-4 + 2e-5 * np.abs(exp)          # float32 plane-equation arithmetic on llvmpipe
+    tol = 1e-4 + 2e-5 * np.abs(exp)  # float32 plane-equation arithmetic on llvmpipe
     return np.abs(got.astype(np.float64) - exp) <= tol
 
 
 def _assert_close(got, exp, what):
     bad = ~_close(got, exp)
-    assert not bad.any(), f"{what}: {int(bad.any(-1).sum())} values off, e.g. got {got[bad.any(-1)][:3]} " \
-                          f"expected {exp[bad.any(-1)][:3]}"
+    assert not bad.any(), (
+        f"{what}: {int(bad.any(-1).sum())} values off, e.g. got {got[bad.any(-1)][:3]} expected {exp[bad.any(-1)][:3]}"
+    )
 
 
 LLVMPIPE_PERSPECTIVE_BUG = (
     "host bug (Mesa 22.3 llvmpipe): interpolateAtOffset / interpolateAtSample on a perspective "
     "varying divide by 1/w interpolated at the pixel centre instead of at the requested location; "
-    "the result matches that model exactly, so the lowering passed the right varying and location")
+    "the result matches that model exactly, so the lowering passed the right varying and location"
+)
 
 
 def _llvmpipe_perspective_model(q):
@@ -525,12 +601,13 @@ def check_interp(gl, got, cov, q, interp, what):
     exp = varying_at(q, interp)
     if _close(got[cov], exp[cov]).all():
         return
-    if interp == "PERSPECTIVE" and "llvmpipe" in _renderer(gl) \
-            and _close(got[cov], _llvmpipe_perspective_model(q)[cov]).all():
+    if (
+        interp == "PERSPECTIVE"
+        and "llvmpipe" in _renderer(gl)
+        and _close(got[cov], _llvmpipe_perspective_model(q)[cov]).all()
+    ):
         pytest.xfail(LLVMPIPE_PERSPECTIVE_BUG)
     _assert_close(got[cov], exp[cov], what)
-
-
 
 
 OFFSETS = [(0.0, 0.0), (0.25, -0.375), (-0.5, -0.5), (0.4375, 0.4375), (-0.125, 0.3125)]
@@ -541,8 +618,10 @@ OFFSETS = [(0.0, 0.0), (0.25, -0.375), (-0.5, -0.5), (0.4375, 0.4375), (-0.125, 
 def test_interp_offset(gl, version, interp, offset):
     """INTERP_OFFSET: the varying at pixel centre + src1.xy (offsets on the 1/16 grid, inside
     [-0.5, 0.4375], so the host's sub-pixel quantization leaves them exact)."""
+
     def run():
         return interp_draw(gl, version, "INTERP_OFFSET", interp, offset=offset)
+
     res = run()
     cov = _covered(res.words[0])
     q = pixel_centres() + offset
@@ -554,9 +633,10 @@ def test_interp_offset(gl, version, interp, offset):
 
 def test_interp_offset_source_modifiers(gl, version):
     """The source swizzle and negate apply to the interpolated value: -IN[0].wzyx."""
+
     def run():
-        return interp_draw(gl, version, "INTERP_OFFSET", "LINEAR", offset=(0.25, 0.125),
-                           src="-IN[0].wzyx")
+        return interp_draw(gl, version, "INTERP_OFFSET", "LINEAR", offset=(0.25, 0.125), src="-IN[0].wzyx")
+
     res = run()
     cov = _covered(res.words[0])
     exp = -varying_at(pixel_centres() + (0.25, 0.125), "LINEAR")[..., ::-1]
@@ -568,8 +648,10 @@ def test_interp_offset_source_modifiers(gl, version):
 def test_interp_sample(gl, version, interp, index):
     """INTERP_SAMPLE: the varying at sample src1.x's position (GL_SAMPLE_POSITION of the
     4-sample target), whichever samples the pixel covers."""
+
     def run():
         return interp_draw(gl, version, "INTERP_SAMPLE", interp, sample=index, samples=MS_SAMPLES)
+
     res = run()
     q = np.floor(pixel_centres()) + res.positions[index]
     for s in range(MS_SAMPLES):
@@ -578,13 +660,16 @@ def test_interp_sample(gl, version, interp, index):
         check_interp(gl, res.floats()[s], cov, q, interp, f"INTERP_SAMPLE {index} {interp} (sample {s})")
 
 
-@pytest.mark.parametrize("op,interp", [("INTERP_SAMPLE", "PERSPECTIVE"), ("INTERP_CENTROID", "PERSPECTIVE"),
-                                       ("INTERP_CENTROID", "LINEAR")])
+@pytest.mark.parametrize(
+    "op,interp", [("INTERP_SAMPLE", "PERSPECTIVE"), ("INTERP_CENTROID", "PERSPECTIVE"), ("INTERP_CENTROID", "LINEAR")]
+)
 def test_interp_single_sampled_is_the_centre(gl, version, op, interp):
     """Without multisample buffers interpolateAtSample (here sample 3) evaluates at the pixel
     centre (GLSL 4.50 8.13.2), and so does the centroid (a single sample, at the centre)."""
+
     def run():
         return interp_draw(gl, version, op, interp, sample=3)
+
     res = run()
     cov = _covered(res.words[0])
     _assert_close(res.floats()[0][cov], varying_at(pixel_centres(), interp)[cov], f"{op} {interp} 1x")
@@ -594,9 +679,11 @@ def test_interp_centroid_partial_coverage(gl, version):
     """4 samples: the centroid value must come from a location inside both the pixel and the
     triangle (GLSL 4.50 4.5, GL 4.5 14.6.x) -- also in pixels whose centre the triangle misses.
     With LINEAR and v.xy = window (x, y), the value *is* that location."""
+
     def run():
         return interp_draw(gl, version, "INTERP_CENTROID", "LINEAR", samples=MS_SAMPLES)
-    if version < 400:   # GLSL 3.30 cannot read the coverage the centroid depends on
+
+    if version < 400:  # GLSL 3.30 cannot read the coverage the centroid depends on
         expect_refusal("INTERP_CENTROID", "GL_ARB_gpu_shader5", run)
         return
     res = run()
@@ -626,11 +713,20 @@ GS_GENERIC = np.array([[10, 20, 30, 40], [100, 200, 300, 400], [-1, -2, -3, -4]]
 
 def _strip_program(emit: str, endprim: str) -> str:
     """A GS writing 5 vertices as line strips: v1 v2 v3 ENDPRIM v4 v5 (ENDPRIM) (generic + k)."""
-    lines = ["GEOM", "PROPERTY GS_INPUT_PRIMITIVE POINTS", "PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP",
-             "PROPERTY GS_MAX_OUTPUT_VERTICES 5", "DCL IN[][0], POSITION", "DCL IN[][1], GENERIC[0]",
-             "DCL OUT[0], POSITION", "DCL OUT[1], GENERIC[0]", "DCL TEMP[0]",
-             "IMM[0] INT32 {0, 0, 0, 0}", "IMM[1] FLT32 {1.0, 0.0, 0.0, 0.0}",
-             "MOV TEMP[0], IN[0][1]"]
+    lines = [
+        "GEOM",
+        "PROPERTY GS_INPUT_PRIMITIVE POINTS",
+        "PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP",
+        "PROPERTY GS_MAX_OUTPUT_VERTICES 5",
+        "DCL IN[][0], POSITION",
+        "DCL IN[][1], GENERIC[0]",
+        "DCL OUT[0], POSITION",
+        "DCL OUT[1], GENERIC[0]",
+        "DCL TEMP[0]",
+        "IMM[0] INT32 {0, 0, 0, 0}",
+        "IMM[1] FLT32 {1.0, 0.0, 0.0, 0.0}",
+        "MOV TEMP[0], IN[0][1]",
+    ]
     for k in range(1, 6):
         # outputs are undefined after an EmitVertex: write every one before each EMIT
         lines += ["ADD TEMP[0], TEMP[0], IMM[1].xxxx", "MOV OUT[0], IN[0][0]", "MOV OUT[1], TEMP[0]", emit]
@@ -643,7 +739,7 @@ def _strips_to_lines(strips):
     """GL_LINES that transform feedback records for line strips: (a, b), (b, c), ..."""
     out = []
     for strip in strips:
-        for a, b in zip(strip, strip[1:]):
+        for a, b in itertools.pairwise(strip):
             out += [a, b]
     return out
 
@@ -653,14 +749,13 @@ def test_emit_endprim_line_strips(gl, version, form):
     """EMIT appends a vertex to the current strip, ENDPRIM ends it: 3 + 2 vertices per input point
     make two strips = 2 + 1 lines.  'legacy' is the pre-2014 bare EMIT / ENDPRIM (stream 0)."""
     emit, endprim = ("EMIT IMM[0].xxxx", "ENDPRIM IMM[0].xxxx") if form == "stream0" else ("EMIT", "ENDPRIM")
-    got = S.capture_gs(gl, PASS_VS, _strip_program(emit, endprim), version, [GS_POINTS, GS_GENERIC],
-                       capacity=24)
+    got = S.capture_gs(gl, PASS_VS, _strip_program(emit, endprim), version, [GS_POINTS, GS_GENERIC], capacity=24)
     verts = []
-    for pos, gen in zip(GS_POINTS, GS_GENERIC):
+    for pos, gen in zip(GS_POINTS, GS_GENERIC, strict=True):
         emitted = [np.concatenate([pos, gen + k]) for k in range(1, 6)]
         verts += _strips_to_lines([emitted[:3], emitted[3:]])
-    exp = np.full((24, 8), S.SENTINEL_WORD, dtype=np.uint32)     # 18 captured, then untouched
-    exp[:len(verts)] = R.f32_words(np.array(verts, dtype=np.float32))
+    exp = np.full((24, 8), S.SENTINEL_WORD, dtype=np.uint32)  # 18 captured, then untouched
+    exp[: len(verts)] = R.f32_words(np.array(verts, dtype=np.float32))
     np.testing.assert_array_equal(got[0], exp)
 
 
@@ -697,25 +792,28 @@ END
 def test_emit_to_streams(gl, version):
     """EMIT src.x sends the vertex to that stream (only stream 0 is rasterized; every stream
     is captured): per input point, stream 0 gets 1 vertex, stream 1 three, stream 2 one."""
+
     def run():
         return S.capture_gs(gl, PASS_VS, STREAMS_GS, version, [GS_POINTS, GS_GENERIC], capacity=12)
-    if version < 400:       # layout(stream = n), EmitStreamVertex: GLSL 400 / ARB_gpu_shader5
-        expect_refusal("stream 1", "GL_ARB_gpu_shader5", run)     # the first use: OUT[2]'s STREAM(1)
+
+    if version < 400:  # layout(stream = n), EmitStreamVertex: GLSL 400 / ARB_gpu_shader5
+        expect_refusal("stream 1", "GL_ARB_gpu_shader5", run)  # the first use: OUT[2]'s STREAM(1)
         # without stream-1 outputs, the EMIT itself is what 330 cannot express
-        bare = STREAMS_GS.replace("DCL OUT[2], GENERIC[1], STREAM(1, 1, 1, 1)\n", "") \
-            .replace("DCL OUT[3], GENERIC[2], STREAM(2, 2, 2, 2)\n", "")
+        bare = STREAMS_GS.replace("DCL OUT[2], GENERIC[1], STREAM(1, 1, 1, 1)\n", "").replace(
+            "DCL OUT[3], GENERIC[2], STREAM(2, 2, 2, 2)\n", ""
+        )
         bare = "\n".join(ln for ln in bare.splitlines() if "OUT[2]" not in ln and "OUT[3]" not in ln) + "\n"
         expect_refusal("EMIT", "GL_ARB_gpu_shader5", lambda: gl.lower(bare, version))
         return
     got = run()
-    want = {0: [], 1: [], 2: []}                     # per stream, in emission order
-    for pos, gen in zip(GS_POINTS, GS_GENERIC):
+    want = {0: [], 1: [], 2: []}  # per stream, in emission order
+    for pos, gen in zip(GS_POINTS, GS_GENERIC, strict=True):
         want[1] += [-gen, gen + 0.5, pos]
         want[0].append(np.concatenate([pos, gen]))
         want[2].append(gen * -1.0)
     for stream, rows in want.items():
         exp = np.full(got[stream].shape, S.SENTINEL_WORD, dtype=np.uint32)
-        exp[:len(rows)] = R.f32_words(np.array(rows, dtype=np.float32))
+        exp[: len(rows)] = R.f32_words(np.array(rows, dtype=np.float32))
         np.testing.assert_array_equal(got[stream], exp, err_msg=f"stream {stream}")
 
 
@@ -764,13 +862,12 @@ def _helper_draw(gl, version, fs):
 def test_read_helper(gl, version):
     """READ_HELPER = ~0 in a helper invocation, 0 otherwise: I2F(~0) = -1.0, so at a covered
     pixel .x = 0.0 (not a helper), .y = DDX = -1.0 - 0.0 (its partner is), .zw = word 0."""
-    if version < 450:       # gl_HelperInvocation: GLSL 450 / ARB_ES3_1_compatibility
-        expect_refusal("READ_HELPER", "GL_ARB_ES3_1_compatibility",
-                       lambda: _helper_draw(gl, version, READ_HELPER_FS))
+    if version < 450:  # gl_HelperInvocation: GLSL 450 / ARB_ES3_1_compatibility
+        expect_refusal("READ_HELPER", "GL_ARB_ES3_1_compatibility", lambda: _helper_draw(gl, version, READ_HELPER_FS))
         return
     exp = np.empty((2, 2, 4), dtype=np.uint32)
     exp[:, 0] = [*R.f32_words([0.0, -1.0]), 0, 0]
-    exp[:, 1] = R.f32_words(HELPER_CLEAR)                 # helpers write nothing
+    exp[:, 1] = R.f32_words(HELPER_CLEAR)  # helpers write nothing
     np.testing.assert_array_equal(_helper_draw(gl, version, READ_HELPER_FS), exp)
 
 
@@ -801,10 +898,11 @@ def test_demote(gl, version):
 
     def run():
         return gl.run_fs(DEMOTE_FS, version, 2, height=2, clear=HELPER_CLEAR)[0]
+
     if ext not in gl.extensions_for(version):
         expect_refusal("DEMOTE", ext, run)
         return
-    out = run()                                           # a host with the extension
+    out = run()  # a host with the extension
     exp = np.empty((2, 2, 4), dtype=np.uint32)
     exp[:, 0] = R.f32_words(HELPER_CLEAR)
     exp[:, 1] = [*R.f32_words([0.0, 1.0]), 0, 0]

@@ -53,26 +53,32 @@ GATHER_GLSL = 450
 # Parse, validate, emit (no GL)
 # --------------------------------------------------------------------------
 
-IMM_OFFSETS = "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx"   # (1,-2) (3,5) (-4,0) (7,-8)
+IMM_OFFSETS = "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx"  # (1,-2) (3,5) (-4,0) (7,-8)
 
 
 def tg4_fs(target: str = "2D", offsets: str = IMM_OFFSETS, comp: int = 2, sview: str | None = None) -> str:
     """A FS: OUT[0] = TG4 of IN[0] with ``offsets`` (component ``comp``)."""
-    return (f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-            f"DCL SVIEW[0], {sview or target}, FLOAT\nDCL CONST[0][0..1]\n"
-            f"IMM[0] INT32 {{1, -2, 3, 5}}\nIMM[1] INT32 {{-4, 0, 7, -8}}\nIMM[2] UINT32 {{{comp}, 0, 0, 0}}\n"
-            f"  0: TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], {target}, {offsets}\n  1: END\n")
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+        f"DCL SVIEW[0], {sview or target}, FLOAT\nDCL CONST[0][0..1]\n"
+        f"IMM[0] INT32 {{1, -2, 3, 5}}\nIMM[1] INT32 {{-4, 0, 7, -8}}\nIMM[2] UINT32 {{{comp}, 0, 0, 0}}\n"
+        f"  0: TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], {target}, {offsets}\n  1: END\n"
+    )
 
 
 def _main(source: str) -> str:
-    return source[source.index("void main()"):]
+    return source[source.index("void main()") :]
 
 
 def test_four_offsets_parse_and_dump_round_trip():
     shader = parse(tg4_fs())
     inst = shader.instructions[0]
-    assert inst.tex_offsets == (TexOffset("IMM", 0, (0, 1, 2)), TexOffset("IMM", 0, (2, 3, 0)),
-                                TexOffset("IMM", 1, (0, 1, 2)), TexOffset("IMM", 1, (2, 3, 0)))
+    assert inst.tex_offsets == (
+        TexOffset("IMM", 0, (0, 1, 2)),
+        TexOffset("IMM", 0, (2, 3, 0)),
+        TexOffset("IMM", 1, (0, 1, 2)),
+        TexOffset("IMM", 1, (2, 3, 0)),
+    )
     assert parse(dump(shader)) == shader
     validate(shader)
 
@@ -81,8 +87,9 @@ def test_four_offsets_parse_and_dump_round_trip():
 def test_offset_counts_other_than_one_or_four_on_tg4_are_refused(opcode, count):
     srcs = "IN[0], IMM[2].xxxx, SAMP[0]" if opcode == "TG4" else "IN[0], SAMP[0]"
     offsets = ", ".join(["IMM[0].xyz"] * count)
-    text = tg4_fs().replace(f"TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], 2D, {IMM_OFFSETS}",
-                            f"{opcode} OUT[0], {srcs}, 2D, {offsets}")
+    text = tg4_fs().replace(
+        f"TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], 2D, {IMM_OFFSETS}", f"{opcode} OUT[0], {srcs}, 2D, {offsets}"
+    )
     with pytest.raises(ShaderValidationError, match=f"{opcode} with {count} texture offsets"):
         validate(parse(text))
 
@@ -101,7 +108,7 @@ EMIT_CASES = [
 @pytest.mark.parametrize("target, p, ref", EMIT_CASES)
 def test_immediate_offsets_emit_texture_gather_offsets(target, p, ref):
     glsl = to_glsl(tg4_fs(target), GATHER_GLSL).source
-    comp = "" if ref else ", 2"            # shadow gathers compare; they select no component
+    comp = "" if ref else ", 2"  # shadow gathers compare; they select no component
     array = "ivec2[4](ivec2(1, -2), ivec2(3, 5), ivec2(-4, 0), ivec2(7, -8))"
     assert f"textureGatherOffsets(glp_fs_samp0, {p}, {ref}{array}{comp})" in _main(glsl)
 
@@ -109,8 +116,10 @@ def test_immediate_offsets_emit_texture_gather_offsets(target, p, ref):
 def test_run_time_offsets_take_texel_i0j0_of_four_gathers():
     """A non-immediate offset: texel k is textureGatherOffset(P, offsets[k]).w (its i0j0)."""
     glsl = to_glsl(tg4_fs(offsets=DYNAMIC_OFFSETS), GATHER_GLSL).source
-    calls = [f"textureGatherOffset(glp_fs_samp0, glp_generic_0.xy, {o}, 2).w"
-             for o in ("floatBitsToInt(cb0.c[0].xy)", "ivec2(3, 5)", "floatBitsToInt(cb0.c[1].zw)", "ivec2(7, -8)")]
+    calls = [
+        f"textureGatherOffset(glp_fs_samp0, glp_generic_0.xy, {o}, 2).w"
+        for o in ("floatBitsToInt(cb0.c[0].xy)", "ivec2(3, 5)", "floatBitsToInt(cb0.c[1].zw)", "ivec2(7, -8)")
+    ]
     assert f"vec4({', '.join(calls)})" in _main(glsl)
     assert "textureGatherOffsets" not in glsl
 
@@ -158,7 +167,7 @@ def test_four_offsets_on_a_cube_are_refused():
 # Draws through glpipe: expected texels from the definition, in numpy
 # --------------------------------------------------------------------------
 
-SIZE = 8          # texture is SIZE x SIZE; the target is 4 x 4
+SIZE = 8  # texture is SIZE x SIZE; the target is 4 x 4
 PIXELS = 4
 
 
@@ -185,16 +194,20 @@ def _expected(texels: np.ndarray, offsets, wrap: TexWrap) -> np.ndarray:
 def _offset_limits(screen):
     """(MIN, MAX)_TEXTURE_GATHER_OFFSET as the caps answer them, checked against raw GL."""
     lo, hi = screen.get_param(Cap.MIN_TEXTURE_GATHER_OFFSET), screen.get_param(Cap.MAX_TEXTURE_GATHER_OFFSET)
-    assert (lo, hi) == (gl_int(screen, "GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"),
-                        gl_int(screen, "GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"))
+    assert (lo, hi) == (
+        gl_int(screen, "GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET"),
+        gl_int(screen, "GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET"),
+    )
     return lo, hi
 
 
 def _offsets_fs(target: str, imm: str, offsets: str, comp: int = 0) -> str:
-    return (f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-            f"DCL SVIEW[0], {target.replace('SHADOW', '')}, FLOAT\nDCL CONST[0][0..1]\n{imm}"
-            f"IMM[2] UINT32 {{{comp}, 0, 0, 0}}\n"
-            f"  0: TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], {target}, {offsets}\n  1: END\n")
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+        f"DCL SVIEW[0], {target.replace('SHADOW', '')}, FLOAT\nDCL CONST[0][0..1]\n{imm}"
+        f"IMM[2] UINT32 {{{comp}, 0, 0, 0}}\n"
+        f"  0: TG4 OUT[0], IN[0], IMM[2].xxxx, SAMP[0], {target}, {offsets}\n  1: END\n"
+    )
 
 
 def _refused_on_this_host(screen, ctx, fs) -> bool:
@@ -219,9 +232,14 @@ def _refused_on_this_host(screen, ctx, fs) -> bool:
 def test_gather_offsets_2d(screen, ctx, wrap):
     """2D, component B: immediate offsets (two at the cap limits) and the same
     offsets read at run time from a constant buffer give the model's texels."""
+
     def imm_fs(lo, hi):
-        return _offsets_fs("2D", f"IMM[0] INT32 {{{lo}, 3, -5, {hi}}}\nIMM[1] INT32 {{6, 1, -1, -7}}\n",
-                           "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx", comp=2)
+        return _offsets_fs(
+            "2D",
+            f"IMM[0] INT32 {{{lo}, 3, -5, {hi}}}\nIMM[1] INT32 {{6, 1, -1, -7}}\n",
+            "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx",
+            comp=2,
+        )
 
     if _refused_on_this_host(screen, ctx, imm_fs(0, 0)):
         return
@@ -237,30 +255,39 @@ def test_gather_offsets_2d(screen, ctx, wrap):
     S = Sampling(ctx, PIXELS, PIXELS)
     np.testing.assert_array_equal(S.draw(imm_fs(lo, hi), (0, 0, 0, 0), (1, 1, 0, 0)), expected)
 
-    run_time = np.array(offsets, np.int32).reshape(2, 4)     # CONST[0][0] = (o0, o1), CONST[0][1] = (o2, o3)
+    run_time = np.array(offsets, np.int32).reshape(2, 4)  # CONST[0][0] = (o0, o1), CONST[0][1] = (o2, o3)
     ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=run_time))
-    dyn_fs = _offsets_fs("2D", "IMM[0] INT32 {1, 1, 1, 1}\nIMM[1] INT32 {1, 1, 1, 1}\n",
-                         "CONST[0][0].xyz, CONST[0][0].zwx, CONST[0][1].xyz, CONST[0][1].zwx", comp=2)
+    dyn_fs = _offsets_fs(
+        "2D",
+        "IMM[0] INT32 {1, 1, 1, 1}\nIMM[1] INT32 {1, 1, 1, 1}\n",
+        "CONST[0][0].xyz, CONST[0][0].zwx, CONST[0][1].xyz, CONST[0][1].zwx",
+        comp=2,
+    )
     np.testing.assert_array_equal(S.draw(dyn_fs, (0, 0, 0, 0), (1, 1, 0, 0)), expected)
 
 
 def test_gather_offsets_2d_array_and_rect(screen, ctx):
     """2D_ARRAY (layer 1 of 3, component A then R) and RECT (unnormalized
     coordinates, clamp to edge): texels from the model."""
-    fs = _offsets_fs("2D_ARRAY", "IMM[0] INT32 {-2, 1, 4, -3}\nIMM[1] INT32 {0, 6, 3, 3}\n",
-                     "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx", comp=0)
+    fs = _offsets_fs(
+        "2D_ARRAY",
+        "IMM[0] INT32 {-2, 1, 4, -3}\nIMM[1] INT32 {0, 6, 3, 3}\n",
+        "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx",
+        comp=0,
+    )
     if _refused_on_this_host(screen, ctx, fs):
         return
     offsets = [(-2, 1), (4, -3), (0, 6), (3, 3)]
     arr = make_texture(screen, Target.TEXTURE_2D_ARRAY, Format.R32G32B32A32_FLOAT, SIZE, SIZE, array_size=3)
     texels = _texels(3)
-    texels[..., 0] += texels[..., 3]             # R = x + 100 * layer: shows which layer was read
+    texels[..., 0] += texels[..., 3]  # R = x + 100 * layer: shows which layer was read
     upload(screen, arr, 0, texels)
-    view = ctx.create_sampler_view(arr, SamplerViewTemplate(format=arr.format, target=Target.TEXTURE_2D_ARRAY,
-                                                            last_layer=2))
+    view = ctx.create_sampler_view(
+        arr, SamplerViewTemplate(format=arr.format, target=Target.TEXTURE_2D_ARRAY, last_layer=2)
+    )
     bind_sampling(ctx, view, ctx.create_sampler_state(nearest()))
     S = Sampling(ctx, PIXELS, PIXELS)
-    got = S.draw(fs, (0, 0, 1, 0), (1, 1, 1, 0))                  # .z = layer 1 everywhere
+    got = S.draw(fs, (0, 0, 1, 0), (1, 1, 1, 0))  # .z = layer 1 everywhere
     np.testing.assert_array_equal(got, _expected(texels[1][..., 0], offsets, TexWrap.REPEAT))
 
     rect = make_texture(screen, Target.TEXTURE_RECT, Format.R32G32B32A32_FLOAT, SIZE, SIZE)
@@ -269,27 +296,31 @@ def test_gather_offsets_2d_array_and_rect(screen, ctx):
     clamp = TexWrap.CLAMP_TO_EDGE
     bind_sampling(ctx, view, ctx.create_sampler_state(nearest(wrap_s=clamp, wrap_t=clamp, unnormalized_coords=True)))
     rect_fs = fs.replace("2D_ARRAY", "RECT").replace("IMM[2] UINT32 {0,", "IMM[2] UINT32 {1,")
-    got = S.draw(rect_fs, (0, 0, 0, 0), (SIZE, SIZE, 0, 0))        # texel units
+    got = S.draw(rect_fs, (0, 0, 0, 0), (SIZE, SIZE, 0, 0))  # texel units
     np.testing.assert_array_equal(got, _expected(_texels()[0][..., 1], offsets, clamp))
 
 
 def test_gather_offsets_shadow2d(screen, ctx):
     """SHADOW2D: each gathered texel is compared (LEQUAL: ref <= depth) with
     the reference in src0.z; texels from the model, compared in numpy."""
-    fs = _offsets_fs("SHADOW2D", "IMM[0] INT32 {-1, -1, 2, 0}\nIMM[1] INT32 {0, 3, 5, -4}\n",
-                     "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx")
+    fs = _offsets_fs(
+        "SHADOW2D",
+        "IMM[0] INT32 {-1, -1, 2, 0}\nIMM[1] INT32 {0, 3, 5, -4}\n",
+        "IMM[0].xyz, IMM[0].zwx, IMM[1].xyz, IMM[1].zwx",
+    )
     if _refused_on_this_host(screen, ctx, fs):
         return
     offsets = [(-1, -1), (2, 0), (0, 3), (5, -4)]
     y, x = np.mgrid[0:SIZE, 0:SIZE]
-    depth = ((x * 7 + y * 3) % 16 / 16.0 + 1 / 32).astype(np.float32)   # exact in float, never equal to ref
+    depth = ((x * 7 + y * 3) % 16 / 16.0 + 1 / 32).astype(np.float32)  # exact in float, never equal to ref
     tex = make_texture(screen, Target.TEXTURE_2D, Format.Z32_FLOAT, SIZE, SIZE)
     upload(screen, tex, 0, depth[..., None], gl_format="GL_DEPTH_COMPONENT")
     view = ctx.create_sampler_view(tex, SamplerViewTemplate(format=tex.format, target=Target.TEXTURE_2D))
-    bind_sampling(ctx, view, ctx.create_sampler_state(nearest(compare_mode=TexCompare.R_TO_TEXTURE,
-                                                              compare_func=Func.LEQUAL)))
+    bind_sampling(
+        ctx, view, ctx.create_sampler_state(nearest(compare_mode=TexCompare.R_TO_TEXTURE, compare_func=Func.LEQUAL))
+    )
     ref = 0.5
     got = Sampling(ctx, PIXELS, PIXELS).draw(fs, (0, 0, ref, 0), (1, 1, ref, 0))
     expected = (ref <= _expected(depth, offsets, TexWrap.REPEAT)).astype(np.float32)
-    assert 0 < expected.sum() < expected.size      # both outcomes occur
+    assert 0 < expected.sum() < expected.size  # both outcomes occur
     np.testing.assert_array_equal(got, expected)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+import golden_cases as G
 import pytest
 
-import golden_cases as G
 from lowering.errors import UnsupportedError
 from lowering.glsl.handlers import HANDLERS
 from lowering.ir import PROCESSORS
@@ -96,7 +96,7 @@ def test_reflection_matches_source(name):
     for s in refl.samplers:
         if _element(s.name, s.unit) is None:
             assert f"layout(binding = {s.unit}) uniform {s.glsl_type} {s.name};" in src
-        else:      # element e of a sampler array (an indexed range): units base + e
+        else:  # element e of a sampler array (an indexed range): units base + e
             base, first = _element(s.name, s.unit)
             assert re.search(rf"layout\(binding = {first}\) uniform {s.glsl_type} {base}\[\d+\];", src)
     for b in refl.shader_buffers:

@@ -25,22 +25,28 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
-import lowering  # noqa: E402
-from lowering.bindings import BindingLayout  # noqa: E402
-from lowering.errors import ShaderValidationError, UnsupportedError  # noqa: E402
+import lowering
+from lowering.bindings import BindingLayout
+from lowering.errors import ShaderValidationError, UnsupportedError
 
 gl = H.module_harness()
 
 U32 = np.uint32
-N = 8   # invocations of the compute tests
+N = 8  # invocations of the compute tests
 
 # GL extensions that make compute, SSBOs and images available to a GLSL 330 shader
 # on this host, without GL_ARB_gpu_shader5 (no dynamically uniform indexing: the switch).
-MEMORY_EXTENSIONS_330 = frozenset({
-    "GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_image_load_store",
-    "GL_ARB_shader_image_size", "GL_ARB_shader_atomic_counters"})
+MEMORY_EXTENSIONS_330 = frozenset(
+    {
+        "GL_ARB_compute_shader",
+        "GL_ARB_shader_storage_buffer_object",
+        "GL_ARB_shader_image_load_store",
+        "GL_ARB_shader_image_size",
+        "GL_ARB_shader_atomic_counters",
+    }
+)
 
 # (GLSL version, extensions or None for the harness default, expected shape of the lowering)
 SHAPES = {
@@ -53,9 +59,11 @@ SHAPES = {
 @pytest.fixture
 def shape_extensions(gl, monkeypatch):
     """Make the harness lower with the given extensions (None: its default)."""
+
     def use(extensions):
         if extensions is not None:
             monkeypatch.setattr(gl, "extensions_for", lambda version: frozenset(extensions))
+
     return use
 
 
@@ -63,8 +71,9 @@ def shape_extensions(gl, monkeypatch):
 # Textures
 # ---------------------------------------------------------------------------
 
-COLORS = np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.5], [0.0, 0.0, 1.0, 0.25],
-                   [0.5, 0.25, 0.75, 1.0]], np.float32)
+COLORS = np.array(
+    [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.5], [0.0, 0.0, 1.0, 0.25], [0.5, 0.25, 0.75, 1.0]], np.float32
+)
 
 TEX_FS = """FRAG
 DCL OUT[0], COLOR
@@ -87,8 +96,10 @@ IMM[1] INT32 {0, 0, 0, 0}
 def _textures(gl):
     """Texture k: (k + 1) x 1 texels of COLORS[k]."""
     with gl.ctx:
-        return {k: gl.ctx.texture((k + 1, 1), 4, np.tile(COLORS[k], k + 1).tobytes(), dtype="f4")
-                for k in range(len(COLORS))}
+        return {
+            k: gl.ctx.texture((k + 1, 1), 4, np.tile(COLORS[k], k + 1).tobytes(), dtype="f4")
+            for k in range(len(COLORS))
+        }
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -141,7 +152,9 @@ DCL SV[0], THREAD_ID
 # BUFFER[0]: results (16 bytes per invocation); BUFFER[1..3]: the indexed range.
 # Invocation i: LOAD the word at byte 4i of BUFFER[1 + ADDR], ATOMUADD 1000 to the word at
 # byte 64 + 4i (old value returned), STORE 7 + i at byte 128 + 4i, RESQ the size.
-BUFFER_CS = CS_HEADER + """DCL BUFFER[0]
+BUFFER_CS = (
+    CS_HEADER
+    + """DCL BUFFER[0]
 DCL BUFFER[1..3]
 DCL CONST[0][0]
 DCL ADDR[0]
@@ -162,6 +175,7 @@ IMM[1] UINT32 {1000, 7, 0, 0}
  11: STORE BUFFER[0], TEMP[2].xxxx, TEMP[1]
  12: END
 """
+)
 
 
 def _buffer_contents():
@@ -215,10 +229,17 @@ IMM[0] UINT32 {{0, 0, 0, 0}}
 """
 
 
-@pytest.mark.parametrize("decl,load", [
-    ("DCL BUFFER[0..2]", "LOAD OUT[0].x, BUFFER[ADDR[0].x+1], IMM[0].xxxx"),
-    ("DCL IMAGE[0..2], 2D, PIPE_FORMAT_R32_UINT, WR", "LOAD OUT[0], IMAGE[ADDR[0].x], IMM[0], 2D, PIPE_FORMAT_R32_UINT"),
-], ids=["BUFFER", "IMAGE"])
+@pytest.mark.parametrize(
+    "decl,load",
+    [
+        ("DCL BUFFER[0..2]", "LOAD OUT[0].x, BUFFER[ADDR[0].x+1], IMM[0].xxxx"),
+        (
+            "DCL IMAGE[0..2], 2D, PIPE_FORMAT_R32_UINT, WR",
+            "LOAD OUT[0], IMAGE[ADDR[0].x], IMM[0], 2D, PIPE_FORMAT_R32_UINT",
+        ),
+    ],
+    ids=["BUFFER", "IMAGE"],
+)
 def test_memory_indexing_on_the_gl33_profile_is_refused(decl, load):
     """GLSL 330 without the SSBO / image extensions (the gl33 profile): UnsupportedError
     naming the resource, never GLSL that reads the wrong element."""
@@ -234,7 +255,9 @@ def test_memory_indexing_on_the_gl33_profile_is_refused(decl, load):
 # IMAGE[0..2] R32UI 2D, image k is (8 + 4k) x 1.  Invocation i: LOAD texel (i, 0),
 # ATOMUADD 1000 on it (old value back), then STORE 5 + i at texel (i + 8, 0) -- inside
 # images 1 and 2 (image 1 drops the stores past its width 12) -- and RESQ the size.
-IMAGE_CS = CS_HEADER + """DCL BUFFER[0]
+IMAGE_CS = (
+    CS_HEADER
+    + """DCL BUFFER[0]
 DCL IMAGE[0..2], 2D, PIPE_FORMAT_R32_UINT, WR
 DCL CONST[0][0]
 DCL ADDR[0]
@@ -255,6 +278,7 @@ IMM[1] UINT32 {1000, 0, 0, 0}
  11: STORE BUFFER[0], TEMP[2].xxxx, TEMP[1]
  12: END
 """
+)
 
 
 def _image_contents():
@@ -272,8 +296,13 @@ def test_image_load_store_atomic_resq_on_the_indexed_image(gl, shape, shape_exte
         with gl.ctx:
             imgs = {k: gl.ctx.texture((v.size, 1), 1, v.tobytes(), dtype="u4") for k, v in init.items()}
         try:
-            out = gl.run_cs(IMAGE_CS, {0: np.zeros(4 * N, U32)}, glsl_version=version,
-                            consts={0: np.array([index, 0, 0, 0], U32)}, images=imgs)
+            out = gl.run_cs(
+                IMAGE_CS,
+                {0: np.zeros(4 * N, U32)},
+                glsl_version=version,
+                consts={0: np.array([index, 0, 0, 0], U32)},
+                images=imgs,
+            )
             with gl.ctx:
                 after = {k: np.frombuffer(t.read(), dtype=U32) for k, t in imgs.items()}
         finally:
@@ -299,20 +328,32 @@ def test_image_load_store_atomic_resq_on_the_indexed_image(gl, shape, shape_exte
 # ---------------------------------------------------------------------------
 
 REFUSED = {
-    "SAMP": ("FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0..3]\nDCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.5, 0, 0}\n"
-             "ARL ADDR[0].x, IMM[0].xxxx\nTEX OUT[0], IMM[0], SAMP[ADDR[0].x+4], 2D\nEND\n",
-             r"SAMP\[ADDR\[0\]\.x\+4\]", 7),
-    "SVIEW": ("FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\n"
-              "DCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.5, 0, 0}\nARL ADDR[0].x, IMM[0].xxxx\n"
-              "SAMPLE OUT[0], IMM[0], SVIEW[ADDR[0].x+2], SAMP[0]\nEND\n",
-              r"SVIEW\[ADDR\[0\]\.x\+2\]", 9),
-    "BUFFER": (CS_HEADER + "DCL BUFFER[0..1]\nDCL ADDR[0]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
-               "UARL ADDR[0].x, IMM[0].xxxx\nLOAD TEMP[0].x, BUFFER[ADDR[0].x+5], IMM[0].xxxx\nEND\n",
-               r"BUFFER\[ADDR\[0\]\.x\+5\]", 11),
-    "IMAGE": (CS_HEADER + "DCL IMAGE[1..2], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL ADDR[0]\nDCL TEMP[0]\n"
-              "IMM[0] UINT32 {0, 0, 0, 0}\nUARL ADDR[0].x, IMM[0].xxxx\n"
-              "LOAD TEMP[0], IMAGE[ADDR[0].x], IMM[0], 2D, PIPE_FORMAT_R32_UINT\nEND\n",
-              r"IMAGE\[ADDR\[0\]\.x\]", 11),
+    "SAMP": (
+        "FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0..3]\nDCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.5, 0, 0}\n"
+        "ARL ADDR[0].x, IMM[0].xxxx\nTEX OUT[0], IMM[0], SAMP[ADDR[0].x+4], 2D\nEND\n",
+        r"SAMP\[ADDR\[0\]\.x\+4\]",
+        7,
+    ),
+    "SVIEW": (
+        "FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\n"
+        "DCL ADDR[0]\nIMM[0] FLT32 {0.5, 0.5, 0, 0}\nARL ADDR[0].x, IMM[0].xxxx\n"
+        "SAMPLE OUT[0], IMM[0], SVIEW[ADDR[0].x+2], SAMP[0]\nEND\n",
+        r"SVIEW\[ADDR\[0\]\.x\+2\]",
+        9,
+    ),
+    "BUFFER": (
+        CS_HEADER + "DCL BUFFER[0..1]\nDCL ADDR[0]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
+        "UARL ADDR[0].x, IMM[0].xxxx\nLOAD TEMP[0].x, BUFFER[ADDR[0].x+5], IMM[0].xxxx\nEND\n",
+        r"BUFFER\[ADDR\[0\]\.x\+5\]",
+        11,
+    ),
+    "IMAGE": (
+        CS_HEADER + "DCL IMAGE[1..2], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL ADDR[0]\nDCL TEMP[0]\n"
+        "IMM[0] UINT32 {0, 0, 0, 0}\nUARL ADDR[0].x, IMM[0].xxxx\n"
+        "LOAD TEMP[0], IMAGE[ADDR[0].x], IMM[0], 2D, PIPE_FORMAT_R32_UINT\nEND\n",
+        r"IMAGE\[ADDR\[0\]\.x\]",
+        11,
+    ),
 }
 
 
@@ -365,16 +406,14 @@ def test_one_range_as_two_sampler_types_never_shares_a_unit(gl, version):
     for glsl_type in ("sampler2D", "sampler2DShadow"):
         assert {s.view for s in refl.samplers if s.glsl_type == glsl_type} == {0, 1, 2, 3}
     with gl.ctx:
-        prog = gl.ctx.program(vertex_shader=H.FULL_SCREEN_VS.format(version=version),
-                              fragment_shader=shader.source)
+        prog = gl.ctx.program(vertex_shader=H.FULL_SCREEN_VS.format(version=version), fragment_shader=shader.source)
         try:
             for name, unit in refl.sampler_units:
                 loc = gl.gl.glGetUniformLocation(prog.glo, name)
                 if loc >= 0:
                     gl.gl.glProgramUniform1i(prog.glo, loc, unit)
             gl.gl.glValidateProgram(prog.glo)
-            assert gl.gl.glGetProgramiv(prog.glo, gl.gl.GL_VALIDATE_STATUS) == 1, \
-                gl.gl.glGetProgramInfoLog(prog.glo)
+            assert gl.gl.glGetProgramiv(prog.glo, gl.gl.GL_VALIDATE_STATUS) == 1, gl.gl.glGetProgramInfoLog(prog.glo)
         finally:
             prog.release()
 
@@ -394,9 +433,11 @@ def test_gl_clamp_on_some_elements_only_takes_the_switch(clamp_bits, kind):
 def test_view_and_sampler_indexed_by_different_addresses_is_refused():
     """SVIEW[ADDR[0].x] with SAMP[ADDR[1].x]: a GLSL sampler is one (view, sampler) pair, so
     independent indices would need every pair; refused honestly, naming both operands."""
-    text = ("FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0..1]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL ADDR[0..1]\n"
-            "IMM[0] FLT32 {0.5, 0.5, 0, 0}\nARL ADDR[0].x, IMM[0].xxxx\nARL ADDR[1].x, IMM[0].xxxx\n"
-            "SAMPLE OUT[0], IMM[0], SVIEW[ADDR[0].x], SAMP[ADDR[1].x]\nEND\n")
+    text = (
+        "FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0..1]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL ADDR[0..1]\n"
+        "IMM[0] FLT32 {0.5, 0.5, 0, 0}\nARL ADDR[0].x, IMM[0].xxxx\nARL ADDR[1].x, IMM[0].xxxx\n"
+        "SAMPLE OUT[0], IMM[0], SVIEW[ADDR[0].x], SAMP[ADDR[1].x]\nEND\n"
+    )
     for version in (450, 330):
         with pytest.raises(UnsupportedError, match="SVIEW and SAMP indexed by different address registers"):
             lowering.to_glsl(text, glsl_version=version)

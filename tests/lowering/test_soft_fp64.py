@@ -23,16 +23,16 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
-import soft_fp64_cases as C  # noqa: E402
+import exec_harness as H
+import soft_fp64_cases as C
 
-from lowering.glsl import soft_fp64  # noqa: E402
+from lowering.glsl import soft_fp64
 
 gl = H.module_harness()
 
 SAMPLES = int(os.environ.get("GLPIPE_FP64_SAMPLES", str(1 << 18)))
 WIDTH = 1024
-CHUNK = WIDTH * 1024            # fragments per draw
+CHUNK = WIDTH * 1024  # fragments per draw
 
 # opcode: (GLSL statement writing glp_out from operands {0} {1} {2}, operand kinds, result kind, helpers)
 # operand kinds: d = double (uvec2), l = 64-bit integer (uvec2), w = a 32-bit word (uint), i = int
@@ -91,7 +91,8 @@ VS = H.FULL_SCREEN_VS.format(version=330)
 
 def helpers_called(statement: str):
     import re
-    return [n for n in dict.fromkeys(re.findall(r"\b(glp_\w+)\s*\(", statement))]
+
+    return list(dict.fromkeys(re.findall(r"\b(glp_\w+)\s*\(", statement)))
 
 
 def fragment_source(op: str) -> str:
@@ -127,13 +128,12 @@ def run_grid(harness, source: str, operands) -> np.ndarray:
         vao = ctx.vertex_array(prog, [])
         try:
             for start in range(0, n, CHUNK):
-                part = words[start:start + CHUNK]
+                part = words[start : start + CHUNK]
                 m = len(part)
                 rows = -(-m // WIDTH)
                 grid = np.zeros((rows * WIDTH, 8), dtype=np.uint32)
                 grid[:m] = part
-                texs = [ctx.texture((WIDTH, rows), 4, grid[:, 4 * t:4 * t + 4].tobytes(), dtype="u4")
-                        for t in (0, 1)]
+                texs = [ctx.texture((WIDTH, rows), 4, grid[:, 4 * t : 4 * t + 4].tobytes(), dtype="u4") for t in (0, 1)]
                 for unit, tex in enumerate(texs):
                     tex.filter = (harness.moderngl.NEAREST, harness.moderngl.NEAREST)
                     tex.use(unit)
@@ -143,7 +143,7 @@ def run_grid(harness, source: str, operands) -> np.ndarray:
                 fbo.viewport = (0, 0, WIDTH, rows)
                 vao.render(harness.moderngl.TRIANGLES, vertices=3)
                 res = np.frombuffer(fbo.read(components=4, dtype="u4"), dtype=np.uint32).reshape(-1, 4)
-                out[start:start + m] = res[:m]
+                out[start : start + m] = res[:m]
                 for obj in texs + [fbo, target]:
                     obj.release()
         finally:
@@ -155,6 +155,7 @@ def run_grid(harness, source: str, operands) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # Inputs per opcode
 # ---------------------------------------------------------------------------
+
 
 def _specials(k: int):
     return C.cross(C.SPECIALS, k)
@@ -169,45 +170,85 @@ def _inputs(op: str, n: int):
     m = max(n, 1)
     if op in ("DADD", "DMIN", "DMAX", "DSEQ", "DSNE", "DSLT", "DSGE"):
         cols = _specials(2)
-        parts = [[C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
-                 list(C.similar_pairs(rng, m // 2)), list(C.tie_pairs(rng, m // 4))]
+        parts = [
+            [C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
+            list(C.similar_pairs(rng, m // 2)),
+            list(C.tie_pairs(rng, m // 4)),
+        ]
     elif op == "DMUL":
         cols = _specials(2)
-        parts = [[C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
-                 list(C.product_pairs(rng, m // 4, -60, 2)), list(C.product_pairs(rng, m // 8, 2040, 2050)),
-                 list(C.tie_products(rng, m // 4)), list(C.product_pairs(rng, m // 8, 0, 2046))]
+        parts = [
+            [C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
+            list(C.product_pairs(rng, m // 4, -60, 2)),
+            list(C.product_pairs(rng, m // 8, 2040, 2050)),
+            list(C.tie_products(rng, m // 4)),
+            list(C.product_pairs(rng, m // 8, 0, 2046)),
+        ]
     elif op == "DMAD":
         sp = C.SPECIALS[::3]
         cols = C.cross(sp, 3)
         a, b = C.tie_products(rng, m // 2)
         prod = C.as_bits(C.as_f(a) * C.as_f(b))
-        c = C.with_exponent(rng, ((prod >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
-                            + rng.integers(-2, 3, m // 2))
-        parts = [[C.random_bits(rng, m // 4), C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
-                 [a, b, c], list(C.similar_pairs(rng, m // 4)) + [C.random_bits(rng, m // 4)]]
+        c = C.with_exponent(
+            rng, ((prod >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) + rng.integers(-2, 3, m // 2)
+        )
+        parts = [
+            [C.random_bits(rng, m // 4), C.random_bits(rng, m // 4), C.random_bits(rng, m // 4)],
+            [a, b, c],
+            list(C.similar_pairs(rng, m // 4)) + [C.random_bits(rng, m // 4)],
+        ]
     elif op == "DLDEXP":
-        cols = [np.repeat(C.SPECIALS, 16),
-                np.tile(np.array([0, 1, -1, 52, -52, 1023, -1022, -1074, -1075, 2046, -2100, 5000,
-                                  -5000, 2 ** 31 - 1, -2 ** 31, 60], dtype=np.int64), len(C.SPECIALS))]
+        cols = [
+            np.repeat(C.SPECIALS, 16),
+            np.tile(
+                np.array(
+                    [0, 1, -1, 52, -52, 1023, -1022, -1074, -1075, 2046, -2100, 5000, -5000, 2**31 - 1, -(2**31), 60],
+                    dtype=np.int64,
+                ),
+                len(C.SPECIALS),
+            ),
+        ]
         cols[1] = cols[1].astype(np.uint32)
         a = np.concatenate([C.random_bits(rng, m // 2), C.with_exponent(rng, rng.integers(0, 2047, m // 2))])
         e = rng.integers(-2200, 2200, len(a)).astype(np.int64)
-        near = rng.random(len(a)) < 0.5          # land near the subnormal / overflow thresholds
+        near = rng.random(len(a)) < 0.5  # land near the subnormal / overflow thresholds
         ea = ((a >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
-        e[near] = (rng.choice([-1, 2046], int(near.sum())) - ea[near] + rng.integers(-56, 4, int(near.sum())))
+        e[near] = rng.choice([-1, 2046], int(near.sum())) - ea[near] + rng.integers(-56, 4, int(near.sum()))
         parts = [[a, e.astype(np.uint32)]]
     elif op in ("F2D",):
-        cols = [np.concatenate([np.arange(0, 64, dtype=np.uint32),
-                                np.array([0x7F800000, 0x7F800001, 0x7FC01234, 0x007FFFFF, 0x00800000,
-                                          0x7F7FFFFF, 0x3F800000], dtype=np.uint32)])]
+        cols = [
+            np.concatenate(
+                [
+                    np.arange(0, 64, dtype=np.uint32),
+                    np.array(
+                        [0x7F800000, 0x7F800001, 0x7FC01234, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0x3F800000],
+                        dtype=np.uint32,
+                    ),
+                ]
+            )
+        ]
         cols[0] = np.concatenate([cols[0], cols[0] | np.uint32(0x80000000)])
-        parts = [[rng.integers(0, 2 ** 32, m, dtype=np.uint64).astype(np.uint32)]]
+        parts = [[rng.integers(0, 2**32, m, dtype=np.uint64).astype(np.uint32)]]
     elif op in ("I2D", "U2D"):
         cols = [np.array([0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x80000001, 12345], dtype=np.uint32)]
-        parts = [[rng.integers(0, 2 ** 32, m, dtype=np.uint64).astype(np.uint32)]]
+        parts = [[rng.integers(0, 2**32, m, dtype=np.uint64).astype(np.uint32)]]
     elif op in ("I642D", "U642D"):
-        edge = [0, 1, 2 ** 63, 2 ** 63 - 1, 2 ** 64 - 1, 2 ** 53, 2 ** 53 + 1, 2 ** 54 + 2, 2 ** 54 + 6,
-                2 ** 63 + 2 ** 10, 2 ** 63 + 2 ** 10 + 1, 2 ** 64 - 2 ** 11, 2 ** 64 - 2 ** 10, (2 ** 53 + 1) << 10]
+        edge = [
+            0,
+            1,
+            2**63,
+            2**63 - 1,
+            2**64 - 1,
+            2**53,
+            2**53 + 1,
+            2**54 + 2,
+            2**54 + 6,
+            2**63 + 2**10,
+            2**63 + 2**10 + 1,
+            2**64 - 2**11,
+            2**64 - 2**10,
+            (2**53 + 1) << 10,
+        ]
         cols = [np.array(edge, dtype=np.uint64)]
         bits = C.random_bits(rng, m)
         shift = rng.integers(0, 64, m).astype(np.uint64)
@@ -216,12 +257,17 @@ def _inputs(op: str, n: int):
         # unary double opcodes: specials, random bits, and values in the range where the
         # opcode's interesting work happens
         cols = _specials(1)
-        lo, hi = {"D2F": (1023 - 160, 1023 + 130), "D2I": (1020, 1056), "D2U": (1020, 1056),
-                  "D2I64": (1020, 1088), "D2U64": (1020, 1088)}.get(op, (1000, 1080))
+        lo, hi = {
+            "D2F": (1023 - 160, 1023 + 130),
+            "D2I": (1020, 1056),
+            "D2U": (1020, 1056),
+            "D2I64": (1020, 1088),
+            "D2U64": (1020, 1088),
+        }.get(op, (1000, 1080))
         parts = [[C.random_bits(rng, m // 4)], [C.with_exponent(rng, rng.integers(lo, hi, m - m // 4))]]
         if op in ("DTRUNC", "DFLR", "DCEIL", "DROUND", "DFRAC"):
             # exact halves and near-halves: x = k + 0.5 (+-1 ulp)
-            whole = rng.integers(-2 ** 40, 2 ** 40, m // 4).astype(np.float64)
+            whole = rng.integers(-(2**40), 2**40, m // 4).astype(np.float64)
             halves = C.as_bits(whole + 0.5) + rng.integers(-1, 2, m // 4).astype(np.int64).astype(np.uint64)
             parts.append([halves])
     allcols = []
@@ -275,9 +321,11 @@ def test_specials_cover_every_class():
     x = C.as_f(C.SPECIALS)
     with np.errstate(all="ignore"):
         classes = {
-            "zero": x == 0, "subnormal": (x != 0) & (np.abs(x) < 2.2250738585072014e-308),
+            "zero": x == 0,
+            "subnormal": (x != 0) & (np.abs(x) < 2.2250738585072014e-308),
             "normal": np.isfinite(x) & (np.abs(x) >= 2.2250738585072014e-308),
-            "inf": np.isinf(x), "nan": np.isnan(x),
+            "inf": np.isinf(x),
+            "nan": np.isnan(x),
         }
     for name, mask in classes.items():
         signs = set(np.signbit(x[mask]).tolist())
@@ -291,6 +339,9 @@ def test_every_helper_is_glsl_330_for_glslang():
 
     if GLSLANG is None:
         pytest.skip("glslangValidator is not installed")
-    source = ("#version 330 core\nout uvec4 glp_out;\n" + soft_fp64.helper_source(sorted(soft_fp64.LIBRARY))
-              + "void main()\n{\n    glp_out = uvec4(0u);\n}\n")
+    source = (
+        "#version 330 core\nout uvec4 glp_out;\n"
+        + soft_fp64.helper_source(sorted(soft_fp64.LIBRARY))
+        + "void main()\n{\n    glp_out = uvec4(0u);\n}\n"
+    )
     assert glslang_check(source, "FRAG") is None

@@ -36,19 +36,18 @@ import re
 import struct
 import sys
 import zlib
-from typing import Optional
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import exec_harness as H  # noqa: E402
+import exec_harness as H
 
 gl = H.module_harness()
 version = H.version_fixture()
 
 SAMPLES = int(os.environ.get("GLPIPE_FP64_SAMPLES", str(1 << 18)))
-DEFAULT_NAN = 0xFFF8000000000000     # x86 "real indefinite": what SSE2 and llvmpipe return
+DEFAULT_NAN = 0xFFF8000000000000  # x86 "real indefinite": what SSE2 and llvmpipe return
 SIGN = 1 << 63
 QUIET = 1 << 51
 INF = 0x7FF0000000000000
@@ -59,6 +58,7 @@ GRID_W = 1024
 # ---------------------------------------------------------------------------
 # Exact references (Python integers, from IEEE 754-2008 sections 5.4.1 and 6)
 # ---------------------------------------------------------------------------
+
 
 def f2b(x: float) -> int:
     return struct.unpack("<Q", struct.pack("<d", x))[0]
@@ -94,13 +94,13 @@ def round_scaled(n: int, shift: int) -> int:
         return INF | (SIGN if n < 0 else 0)
     bits = f2b(x)
     if n < 0:
-        bits |= SIGN            # a tiny negative result rounds to -0
+        bits |= SIGN  # a tiny negative result rounds to -0
     return bits
 
 
 def ref_fma(a: int, b: int, c: int) -> int:
     """a*b + c with one rounding; the NaN rule of llvmpipe's doubles (see _nan_rule)."""
-    for x in (c, a, b):                         # the first NaN of c, a, b, quieted
+    for x in (c, a, b):  # the first NaN of c, a, b, quieted
         if is_nan(x):
             return x | QUIET
     sa, sb, sc = a >> 63, b >> 63, c >> 63
@@ -109,7 +109,7 @@ def ref_fma(a: int, b: int, c: int) -> int:
     sp = sa ^ sb
     if inf_a or inf_b:
         if zero_a or zero_b or (inf_c and sc != sp):
-            return DEFAULT_NAN                  # inf * 0, inf - inf: invalid
+            return DEFAULT_NAN  # inf * 0, inf - inf: invalid
         return INF | (sp << 63)
     if inf_c:
         return c
@@ -134,7 +134,7 @@ def ref_rsq(a: int) -> int:
     if is_nan(a):
         return a | QUIET
     if (a & ~SIGN) == 0:
-        return INF | (a & SIGN)                  # 1/sqrt(+-0) = +-inf
+        return INF | (a & SIGN)  # 1/sqrt(+-0) = +-inf
     if a >> 63:
         return DEFAULT_NAN
     if a == INF:
@@ -146,7 +146,7 @@ def ref_rsq(a: int) -> int:
     num = 1 << (2 * s - e)
     f = math.isqrt(num // m)
     if f * f * m == num:
-        return round_scaled(f, -s)               # exact (a power of 4 times...)
+        return round_scaled(f, -s)  # exact (a power of 4 times...)
     # Inexact: the true value lies strictly inside (F, F+1) 2^-s, which holds no
     # midpoint of doubles at this width, so F + 1/2 rounds the same way.
     return round_scaled(2 * f + 1, -s - 1)
@@ -165,23 +165,23 @@ def ref_sqrt(a: np.ndarray) -> np.ndarray:
 def test_references_agree_with_the_definitions():
     """The integer references against cases worked by hand."""
     one, two, three = f2b(1.0), f2b(2.0), f2b(3.0)
-    assert ref_fma(three, f2b(5.0), f2b(-15.0)) == 0                    # exact cancellation: +0
-    assert ref_fma(f2b(-0.0), one, f2b(-0.0)) == SIGN                   # -0 + -0 = -0
-    assert ref_fma(f2b(-0.0), one, 0) == 0                              # -0 + +0 = +0
-    u = 0x3FF0000000000001                                              # 1 + 2^-52
-    assert ref_fma(u, u, f2b(-1.0)) == f2b(2.0 ** -51 + 2.0 ** -104)    # unrounded product
-    assert ref_fma(u, f2b(1.5), 0) == f2b(1.5 + 2.0 ** -51)             # tie to even (up)
-    assert ref_fma(1, f2b(0.5), 0) == 0                                 # 2^-1075: tie to 0
-    assert ref_fma(3, f2b(0.5), 0) == 2                                 # 1.5 * 2^-1074 -> 2
+    assert ref_fma(three, f2b(5.0), f2b(-15.0)) == 0  # exact cancellation: +0
+    assert ref_fma(f2b(-0.0), one, f2b(-0.0)) == SIGN  # -0 + -0 = -0
+    assert ref_fma(f2b(-0.0), one, 0) == 0  # -0 + +0 = +0
+    u = 0x3FF0000000000001  # 1 + 2^-52
+    assert ref_fma(u, u, f2b(-1.0)) == f2b(2.0**-51 + 2.0**-104)  # unrounded product
+    assert ref_fma(u, f2b(1.5), 0) == f2b(1.5 + 2.0**-51)  # tie to even (up)
+    assert ref_fma(1, f2b(0.5), 0) == 0  # 2^-1075: tie to 0
+    assert ref_fma(3, f2b(0.5), 0) == 2  # 1.5 * 2^-1074 -> 2
     assert ref_fma(0x7FEFFFFFFFFFFFFF, two, 0) == INF
-    assert ref_fma(INF, 0, 0x7FF4000000000001) == 0x7FFC000000000001    # NaN c wins
+    assert ref_fma(INF, 0, 0x7FF4000000000001) == 0x7FFC000000000001  # NaN c wins
     assert ref_fma(INF, 0, one) == DEFAULT_NAN
     assert ref_rsq(f2b(4.0)) == f2b(0.5)
     # 1/sqrt(2) = sqrt(0.5), correctly rounded by math.sqrt; 1 / math.sqrt(2.0) rounds
     # twice and is one ulp low (0x3FE6A09E667F3BCC).
     assert ref_rsq(f2b(2.0)) == f2b(math.sqrt(0.5)) == 0x3FE6A09E667F3BCD
-    assert ref_rsq(1) == f2b(2.0 ** 537)
-    assert ref_rsq(2) == f2b(2.0 ** 536 * math.sqrt(2.0))
+    assert ref_rsq(1) == f2b(2.0**537)
+    assert ref_rsq(2) == f2b(2.0**536 * math.sqrt(2.0))
     assert ref_rsq(SIGN) == SIGN | INF and ref_rsq(INF) == 0 and ref_rsq(f2b(-4.0)) == DEFAULT_NAN
 
 
@@ -189,13 +189,41 @@ def test_references_agree_with_the_definitions():
 # Inputs
 # ---------------------------------------------------------------------------
 
-_BASE = [0, 1, 2, 3, 0x000FFFFFFFFFFFFF, 0x0008000000000000, 0x0010000000000000,
-         0x0010000000000001, 0x001FFFFFFFFFFFFF, 0x7FEFFFFFFFFFFFFF, 0x7FE0000000000000,
-         INF, 0x7FF8000000000000, 0x7FF0000000000001, 0x7FF80000DEADBEEF,
-         f2b(1.0), 0x3FF0000000000001, 0x3FEFFFFFFFFFFFFF, f2b(2.0), f2b(0.5), f2b(1.5),
-         f2b(3.0), f2b(1 / 3), f2b(0.1), f2b(2.0 ** 53), f2b(2.0 ** -53), f2b(2.0 ** 1000),
-         f2b(2.0 ** -1000), f2b(2.0 ** -1022 * 1.5), f2b(math.sqrt(2.0)), f2b(7.0),
-         f2b(2.0 ** 512), f2b(2.0 ** -537)]
+_BASE = [
+    0,
+    1,
+    2,
+    3,
+    0x000FFFFFFFFFFFFF,
+    0x0008000000000000,
+    0x0010000000000000,
+    0x0010000000000001,
+    0x001FFFFFFFFFFFFF,
+    0x7FEFFFFFFFFFFFFF,
+    0x7FE0000000000000,
+    INF,
+    0x7FF8000000000000,
+    0x7FF0000000000001,
+    0x7FF80000DEADBEEF,
+    f2b(1.0),
+    0x3FF0000000000001,
+    0x3FEFFFFFFFFFFFFF,
+    f2b(2.0),
+    f2b(0.5),
+    f2b(1.5),
+    f2b(3.0),
+    f2b(1 / 3),
+    f2b(0.1),
+    f2b(2.0**53),
+    f2b(2.0**-53),
+    f2b(2.0**1000),
+    f2b(2.0**-1000),
+    f2b(2.0**-1022 * 1.5),
+    f2b(math.sqrt(2.0)),
+    f2b(7.0),
+    f2b(2.0**512),
+    f2b(2.0**-537),
+]
 SPECIALS = np.array(_BASE + [b | SIGN for b in _BASE], dtype=np.uint64)
 
 
@@ -204,7 +232,7 @@ def _rng(name: str):
 
 
 def random_bits(rng, n: int) -> np.ndarray:
-    return rng.integers(0, 2 ** 63, n, dtype=np.uint64) | (rng.integers(0, 2, n, dtype=np.uint64) << 63)
+    return rng.integers(0, 2**63, n, dtype=np.uint64) | (rng.integers(0, 2, n, dtype=np.uint64) << 63)
 
 
 def same_exponent(rng, n: int, lo: int = 1000, hi: int = 1050) -> np.ndarray:
@@ -232,7 +260,7 @@ def near_ties_div(rng, n: int):
     """a = round(m * b) for a midpoint m of two doubles: a / b lands within an
     ulp fraction of a tie (the hardest rounding decisions of a divider)."""
     a, b = [], []
-    for bb, mm in zip(same_exponent(rng, n, 990, 1060), same_exponent(rng, n, 1000, 1046)):
+    for bb, mm in zip(same_exponent(rng, n, 990, 1060), same_exponent(rng, n, 1000, 1046), strict=True):
         bb, mm = int(bb), int(mm)
         sb, mb, eb = decode(bb)
         sm, m, em = decode(mm)
@@ -244,9 +272,9 @@ def near_ties_div(rng, n: int):
         for j in (1, 2, 3, 52, 53):
             for s in (0, SIGN):
                 a.append(k | s)
-                b.append(f2b(2.0 ** j))
+                b.append(f2b(2.0**j))
                 a.append(k | s)
-                b.append(f2b(-(2.0 ** j)))
+                b.append(f2b(-(2.0**j)))
     return np.array(a, np.uint64), np.array(b, np.uint64)
 
 
@@ -263,7 +291,8 @@ def near_ties_sqrt(rng, n: int) -> np.ndarray:
 # Running GLSL
 # ---------------------------------------------------------------------------
 
-def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) -> np.ndarray:
+
+def run_glsl(gl, version: int, func: str, args, source: str | None = None) -> np.ndarray:
     """``func(args...)`` on the host, one fragment per case; returns uint64 bits.
 
     ``source`` defines ``func`` (default: the soft fp64 helpers it needs)."""
@@ -279,13 +308,15 @@ def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) ->
     for k, a in enumerate(args):
         cols[k][:n] = a
     tex_data = [np.stack(cols[0:2], 1).view(np.uint32), np.stack(cols[2:4], 1).view(np.uint32)]
-    params = ", ".join(("t0.xy", "t0.zw", "t1.xy")[:len(args)])
-    fs = (f"#version {version} core\n"
-          "uniform usampler2D glp_in0;\nuniform usampler2D glp_in1;\nout uvec4 glp_out;\n"
-          + source +
-          "\nvoid main()\n{\n    ivec2 p = ivec2(gl_FragCoord.xy);\n"
-          "    uvec4 t0 = texelFetch(glp_in0, p, 0);\n    uvec4 t1 = texelFetch(glp_in1, p, 0);\n"
-          f"    glp_out = uvec4({func}({params}), 0u, 0u);\n}}\n")
+    params = ", ".join(("t0.xy", "t0.zw", "t1.xy")[: len(args)])
+    fs = (
+        f"#version {version} core\n"
+        "uniform usampler2D glp_in0;\nuniform usampler2D glp_in1;\nout uvec4 glp_out;\n"
+        + source
+        + "\nvoid main()\n{\n    ivec2 p = ivec2(gl_FragCoord.xy);\n"
+        "    uvec4 t0 = texelFetch(glp_in0, p, 0);\n    uvec4 t1 = texelFetch(glp_in1, p, 0);\n"
+        f"    glp_out = uvec4({func}({params}), 0u, 0u);\n}}\n"
+    )
     ctx = gl.ctx
     with ctx:
         prog = ctx.program(vertex_shader=H.FULL_SCREEN_VS.format(version=version), fragment_shader=fs)
@@ -296,7 +327,7 @@ def run_glsl(gl, version: int, func: str, args, source: Optional[str] = None) ->
         fbo = ctx.framebuffer(color_attachments=[target])
         vao = ctx.vertex_array(prog, [])
         try:
-            for unit, (t, name) in enumerate(zip(texs, ("glp_in0", "glp_in1"))):
+            for unit, (t, name) in enumerate(zip(texs, ("glp_in0", "glp_in1"), strict=True)):
                 t.use(unit)
                 if name in prog:
                     prog[name].value = unit
@@ -316,14 +347,17 @@ def assert_bits(name: str, got: np.ndarray, want: np.ndarray, *args) -> None:
         lines = [f"{name}: {bad.size} of {got.size} cases differ"]
         for i in bad[:16]:
             ins = " ".join(f"{int(a[i]):016x}({b2f(int(a[i])):.17g})" for a in args)
-            lines.append(f"  {ins} -> got {int(got[i]):016x}({b2f(int(got[i])):.17g}) "
-                         f"want {int(want[i]):016x}({b2f(int(want[i])):.17g})")
+            lines.append(
+                f"  {ins} -> got {int(got[i]):016x}({b2f(int(got[i])):.17g}) "
+                f"want {int(want[i]):016x}({b2f(int(want[i])):.17g})"
+            )
         raise AssertionError("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------
 # The tests
 # ---------------------------------------------------------------------------
+
 
 def test_ddiv(gl, version):
     rng = _rng("ddiv")
@@ -338,18 +372,30 @@ def test_ddiv(gl, version):
 def test_dsqrt(gl, version):
     rng = _rng("dsqrt")
     third = SAMPLES // 3
-    a = np.concatenate([SPECIALS, near_ties_sqrt(rng, 4096), random_bits(rng, third),
-                        same_exponent(rng, third, 0, 2047) & np.uint64(M64 >> 1),
-                        rng.integers(0, 1 << 52, SAMPLES - 2 * third, dtype=np.uint64)])
+    a = np.concatenate(
+        [
+            SPECIALS,
+            near_ties_sqrt(rng, 4096),
+            random_bits(rng, third),
+            same_exponent(rng, third, 0, 2047) & np.uint64(M64 >> 1),
+            rng.integers(0, 1 << 52, SAMPLES - 2 * third, dtype=np.uint64),
+        ]
+    )
     assert_bits("glp_dsqrt", run_glsl(gl, version, "glp_dsqrt", [a]), ref_sqrt(a), a)
 
 
 def test_drsq(gl, version):
     rng = _rng("drsq")
     third = SAMPLES // 3
-    a = np.concatenate([SPECIALS, near_ties_sqrt(rng, 4096), random_bits(rng, third),
-                        same_exponent(rng, third, 0, 2047) & np.uint64(M64 >> 1),
-                        rng.integers(0, 1 << 52, SAMPLES - 2 * third, dtype=np.uint64)])
+    a = np.concatenate(
+        [
+            SPECIALS,
+            near_ties_sqrt(rng, 4096),
+            random_bits(rng, third),
+            same_exponent(rng, third, 0, 2047) & np.uint64(M64 >> 1),
+            rng.integers(0, 1 << 52, SAMPLES - 2 * third, dtype=np.uint64),
+        ]
+    )
     want = np.array([ref_rsq(int(x)) for x in a], dtype=np.uint64)
     assert_bits("glp_drsq", run_glsl(gl, version, "glp_drsq", [a]), want, a)
 
@@ -372,27 +418,43 @@ def fma_sticky_cases(rng, n: int):
     """
     third = n // 3
     a, b = short_significands(rng, third), short_significands(rng, third)
-    pexp = ((a >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) + \
-        ((b >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) - 1023
+    pexp = (
+        ((a >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        + ((b >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        - 1023
+    )
     c = _with_exponent(random_bits(rng, third), pexp - rng.integers(60, 400, third))
     cols = [[a], [b], [c]]
     a, b = same_exponent(rng, third, 900, 1150), same_exponent(rng, third, 900, 1150)
-    pexp = ((a >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) + \
-        ((b >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64) - 1023
-    c = _with_exponent(rng.integers(0, 2, third, dtype=np.uint64) << np.uint64(63),
-                       pexp + rng.integers(52, 56, third))
-    for col, v in zip(cols, (a, b, c)):
+    pexp = (
+        ((a >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        + ((b >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+        - 1023
+    )
+    c = _with_exponent(rng.integers(0, 2, third, dtype=np.uint64) << np.uint64(63), pexp + rng.integers(52, 56, third))
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
-    ones = [0x000FFFFFFFFFFFFF, 0x000FFFFFFFFFFFFE, 0x0000000000000001, 0x0008000000000001,
-            0x000FFFFFFFF00000, 0x00000000FFFFFFFF]
+    ones = [
+        0x000FFFFFFFFFFFFF,
+        0x000FFFFFFFFFFFFE,
+        0x0000000000000001,
+        0x0008000000000001,
+        0x000FFFFFFFF00000,
+        0x00000000FFFFFFFF,
+    ]
     rest = n - 2 * third
-    pick = lambda: np.array(ones, np.uint64)[rng.integers(0, len(ones), rest)]
-    sign = lambda: rng.integers(0, 2, rest, dtype=np.uint64) << np.uint64(63)
+
+    def pick():
+        return np.array(ones, np.uint64)[rng.integers(0, len(ones), rest)]
+
+    def sign():
+        return rng.integers(0, 2, rest, dtype=np.uint64) << np.uint64(63)
+
     ea, eb = rng.integers(1000, 1047, rest), rng.integers(1000, 1047, rest)
     a = _with_exponent(pick() | sign(), ea)
     b = _with_exponent(pick() | sign(), eb)
     c = _with_exponent(pick() | sign(), ea + eb - 1023 + 1 - rng.integers(0, 131, rest))
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     return [np.concatenate(col) for col in cols]
 
@@ -400,7 +462,7 @@ def fma_sticky_cases(rng, n: int):
 def fma_cases(rng, n: int):
     sa, sb, sc = cross(SPECIALS, SPECIALS, SPECIALS[::3])
     cols = [[sa], [sb], [sc]]
-    for col, v in zip(cols, fma_sticky_cases(rng, 1 << 15)):
+    for col, v in zip(cols, fma_sticky_cases(rng, 1 << 15), strict=True):
         col.append(v)
     quarter = n // 4
     # random bit patterns (overflow, underflow, huge alignment shifts)
@@ -414,23 +476,23 @@ def fma_cases(rng, n: int):
     with np.errstate(all="ignore"):
         p = (a.view(np.float64) * b.view(np.float64)).view(np.uint64)
     c = (p ^ np.uint64(SIGN)) + rng.integers(-2, 3, quarter).astype(np.uint64)
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     # short significands: exact ties, products landing on midpoints; subnormal results
     rest = n - 3 * quarter
     a, b = short_significands(rng, rest), short_significands(rng, rest)
     c = np.where(rng.integers(0, 2, rest) == 0, np.uint64(0), short_significands(rng, rest))
     sub = rng.integers(0, 4, rest) == 0
-    a = np.where(sub, a - np.uint64(1000 << 52) & np.uint64(M64), a)    # exponent 0..45: tiny
+    a = np.where(sub, a - np.uint64(1000 << 52) & np.uint64(M64), a)  # exponent 0..45: tiny
     b = np.where(sub, b & np.uint64(~(0x7FF << 52) & M64) | np.uint64(1000 << 52), b)
-    for col, v in zip(cols, (a, b, c)):
+    for col, v in zip(cols, (a, b, c), strict=True):
         col.append(v)
     return [np.concatenate(col) for col in cols]
 
 
 def test_dfma(gl, version):
     a, b, c = fma_cases(_rng("dfma"), SAMPLES)
-    want = np.array([ref_fma(int(x), int(y), int(z)) for x, y, z in zip(a, b, c)], dtype=np.uint64)
+    want = np.array([ref_fma(int(x), int(y), int(z)) for x, y, z in zip(a, b, c, strict=True)], dtype=np.uint64)
     assert_bits("glp_dfma", run_glsl(gl, version, "glp_dfma", [a, b, c]), want, a, b, c)
 
 
@@ -448,24 +510,29 @@ def test_nan_rule_matches_native_doubles(gl):
     with np.errstate(all="ignore"):
         fa, fb = sa.view(np.float64), sb.view(np.float64)
         keep = ~(np.isfinite(fa) & np.isfinite(fb) & np.isinf(fa * fb))
-    for func, expr, args in (("glp_ddiv", "a / b", (sa, sb)), ("glp_dsqrt", "sqrt(a)", (sa,)),
-                             ("glp_dfma", "fma(a, b, c)", (sa[keep], sb[keep], sc[keep]))):
+    for func, expr, args in (
+        ("glp_ddiv", "a / b", (sa, sb)),
+        ("glp_dsqrt", "sqrt(a)", (sa,)),
+        ("glp_dfma", "fma(a, b, c)", (sa[keep], sb[keep], sc[keep])),
+    ):
         native = _run_native(gl, expr, args)
         soft = run_glsl(gl, 450, func, args)
         nan = np.array([is_nan(int(x)) for x in native])
         assert nan.sum() > 100
-        assert_bits(f"{func} NaN-ness vs native {expr}", np.array([is_nan(int(x)) for x in soft]),
-                    nan, *args)
-        assert_bits(f"{func} vs native {expr} (NaN results)", soft[nan], native[nan],
-                    *(x[nan] for x in args))
+        assert_bits(f"{func} NaN-ness vs native {expr}", np.array([is_nan(int(x)) for x in soft]), nan, *args)
+        assert_bits(f"{func} vs native {expr} (NaN results)", soft[nan], native[nan], *(x[nan] for x in args))
 
 
 def _run_native(gl, expr: str, args) -> np.ndarray:
     """``expr`` over doubles a, b, c with GLSL 450's native double type."""
-    words = ("x", "y", "z")[:len(args)]
-    src = ("uvec2 glp_native(" + ", ".join(f"uvec2 {w}" for w in words) + ")\n{\n" +
-           "".join(f"    double {x} = packDouble2x32({w});\n" for x, w in zip("abc", words)) +
-           f"    return unpackDouble2x32({expr});\n}}\n")
+    words = ("x", "y", "z")[: len(args)]
+    src = (
+        "uvec2 glp_native("
+        + ", ".join(f"uvec2 {w}" for w in words)
+        + ")\n{\n"
+        + "".join(f"    double {x} = packDouble2x32({w});\n" for x, w in zip("abc", words, strict=False))
+        + f"    return unpackDouble2x32({expr});\n}}\n"
+    )
     return run_glsl(gl, 450, "glp_native", args, source=src)
 
 
@@ -481,11 +548,14 @@ def test_helper_table_order():
         called = set(re.findall(r"\b(glp_\w+)\s*\(", body)) - {name}
         assert called <= seen, f"{name} calls {called - seen} before they are defined"
         seen.add(name)
-        for word in ("umulExtended", "uaddCarry", "usubBorrow", "findMSB", "bitfield", "double",
-                     "packDouble", "fma("):
+        for word in ("umulExtended", "uaddCarry", "usubBorrow", "findMSB", "bitfield", "double", "packDouble", "fma("):
             assert word not in body, f"{name} uses {word} (not GLSL 3.30 core)"
-    for name, sig in (("glp_dfma", ("uvec2", ("uvec2",) * 3)), ("glp_ddiv", ("uvec2", ("uvec2",) * 2)),
-                      ("glp_dsqrt", ("uvec2", ("uvec2",))), ("glp_drsq", ("uvec2", ("uvec2",)))):
+    for name, sig in (
+        ("glp_dfma", ("uvec2", ("uvec2",) * 3)),
+        ("glp_ddiv", ("uvec2", ("uvec2",) * 2)),
+        ("glp_dsqrt", ("uvec2", ("uvec2",))),
+        ("glp_drsq", ("uvec2", ("uvec2",))),
+    ):
         ret, params, _ = S.DIVSQRT_HELPERS[name]
         assert (ret, tuple(t for t, _ in params)) == sig
 

@@ -56,8 +56,10 @@ def test_errors_are_the_builtin_kinds_users_catch():
 
 # -- rules that text cannot break (the parser enforces the counts) but an IR can ---------
 
-BASE = parse("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n"
-             "DCL SAMP[0]\nMOV TEMP[0], IN[0]\nEND\n")
+BASE = parse(
+    "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n"
+    "DCL SAMP[0]\nMOV TEMP[0], IN[0]\nEND\n"
+)
 
 
 def with_inst(inst: Instruction):
@@ -68,8 +70,7 @@ def test_empty_writemask():
     inst = Instruction("MOV", (DstRegister("TEMP", 0, writemask=0),), (SrcRegister("IN", 0),))
     with pytest.raises(ShaderValidationError) as err:
         validate(with_inst(inst))
-    assert str(err.value) == ("instruction 0 (MOV): destination TEMP[0] has an empty or bad "
-                              "writemask")
+    assert str(err.value) == ("instruction 0 (MOV): destination TEMP[0] has an empty or bad writemask")
     assert err.value.instruction == 0
 
 
@@ -99,9 +100,13 @@ def test_unknown_opcode_and_alias_in_ir():
 
 
 def test_bare_emit_is_valid_in_gs():
-    info = validate(parse("GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
-                          "PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\n"
-                          "DCL OUT[0], POSITION\nMOV OUT[0], IN[0][0]\nEMIT\nENDPRIM\nEND\n"))
+    info = validate(
+        parse(
+            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
+            "PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\n"
+            "DCL OUT[0], POSITION\nMOV OUT[0], IN[0][0]\nEMIT\nENDPRIM\nEND\n"
+        )
+    )
     assert info.num_streams == 1 and info.writes_position
 
 
@@ -143,11 +148,19 @@ def test_shader_info_of_a_fragment_shader():
     info = validate(parse(FS))
     assert info.processor == "FRAG"
     assert info.ranges["TEMP"] == ((0, 2), (3, 6))
-    assert info.num_registers == {"IN": 3, "SV": 1, "OUT": 3, "CONST": 8, "SAMP": 4, "SVIEW": 4,
-                                  "TEMP": 7, "ADDR": 1, "IMM": 1}
+    assert info.num_registers == {
+        "IN": 3,
+        "SV": 1,
+        "OUT": 3,
+        "CONST": 8,
+        "SAMP": 4,
+        "SVIEW": 4,
+        "TEMP": 7,
+        "ADDR": 1,
+        "IMM": 1,
+    }
     assert info.const_buffers == {0: 4, 2: 8}
-    assert [(r.index, r.semantic, r.semantic_index, r.interpolate, r.location)
-            for r in info.inputs] == [
+    assert [(r.index, r.semantic, r.semantic_index, r.interpolate, r.location) for r in info.inputs] == [
         (0, "POSITION", 0, "LINEAR", "CENTER"),
         (1, "GENERIC", 3, "PERSPECTIVE", "SAMPLE"),
         (2, "GENERIC", 4, "PERSPECTIVE", "SAMPLE"),  # a range counts semantic indices up

@@ -61,7 +61,7 @@ def test_variants_of_a_validated_shader_do_not_validate_again(validator_runs):
     assert len(validator_runs) == 1, "to_glsl re-validated an already validated shader"
     # The variants are the variants: the same GLSL as lowering the shader itself, and distinct.
     assert len({g.source for g in lowered}) == len(KEYS)
-    for key, glsl in zip(KEYS, lowered):
+    for key, glsl in zip(KEYS, lowered, strict=True):
         assert glsl.source == to_glsl(shader, key=key).source
     assert len(validator_runs) == 1 + len(KEYS)  # a bare Shader is validated on the way in
 

@@ -26,8 +26,16 @@ import pytest
 from lowering import VariantKey, parse, to_glsl, validate
 from lowering.glsl import passes
 from lowering.glsl import sysval_block as sysvals
-from lowering.glsl.variant import (PIPE_FUNC_ALWAYS, PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER,
-                                   PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS, PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
+from lowering.glsl.variant import (
+    PIPE_FUNC_ALWAYS,
+    PIPE_FUNC_EQUAL,
+    PIPE_FUNC_GEQUAL,
+    PIPE_FUNC_GREATER,
+    PIPE_FUNC_LEQUAL,
+    PIPE_FUNC_LESS,
+    PIPE_FUNC_NEVER,
+    PIPE_FUNC_NOTEQUAL,
+)
 
 VERSIONS = (330, 450)
 CLEAR = (-1.0, -1.0, -1.0, -1.0)
@@ -57,7 +65,8 @@ IMM[0] FLT32 {16.0, 0.0, 0.0, 0.0}
 
 # The same VS with a back color (-attribute, so front and back differ).
 VS_BCOLOR = VS.replace("DCL OUT[4], PSIZE", "DCL OUT[4], PSIZE\nDCL OUT[5], BCOLOR").replace(
-    "  5: END", "  5: MOV OUT[5], -IN[1]\n  6: END")
+    "  5: END", "  5: MOV OUT[5], -IN[1]\n  6: END"
+)
 
 # A VS writing a clip vertex (x doubled) besides the position.
 VS_CLIPVERTEX = """VERT
@@ -141,10 +150,12 @@ DCL OUT[0], COLOR
 def fs_tex(op: str = "TEX", s_scale: float = 0.0625, s_bias: float = -0.5) -> str:
     """FS sampling SVIEW/SAMP 0 (2D) at s = window x * s_scale + s_bias, t = 0.5
     (TXP: with the coordinates doubled and q = 2)."""
-    lookup = {"TEX": "TEX TEMP[1], TEMP[0], SAMP[0], 2D",
-              "TXP": "TXP TEMP[1], TEMP[0], SAMP[0], 2D",
-              "SAMPLE": "SAMPLE TEMP[1], TEMP[0], SVIEW[0], SAMP[0]"}[op]
-    scale = "IMM[0].zzzz" if op == "TXP" else "IMM[0].wwww"    # TXP: coords * 2, q = 2
+    lookup = {
+        "TEX": "TEX TEMP[1], TEMP[0], SAMP[0], 2D",
+        "TXP": "TXP TEMP[1], TEMP[0], SAMP[0], 2D",
+        "SAMPLE": "SAMPLE TEMP[1], TEMP[0], SVIEW[0], SAMP[0]",
+    }[op]
+    scale = "IMM[0].zzzz" if op == "TXP" else "IMM[0].wwww"  # TXP: coords * 2, q = 2
     return f"""FRAG
 DCL IN[0], POSITION, LINEAR
 DCL OUT[0], COLOR
@@ -174,8 +185,11 @@ BOTH_FIELDS = ("two_side", "flatshade")
 def fs_interpolation(fs_text: str):
     """VariantKey.output_interpolation for the stage feeding ``fs_text`` (glpipe/variant_keys.py)."""
     info = validate(parse(fs_text))
-    return tuple((io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
-                 for io in info.inputs if io.semantic is not None and io.interpolate is not None)
+    return tuple(
+        (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
+        for io in info.inputs
+        if io.semantic is not None and io.interpolate is not None
+    )
 
 
 def stage_keys(fs_text: str, fs_fields=None, last_fields=None):
@@ -194,6 +208,7 @@ def stage_keys(fs_text: str, fs_fields=None, last_fields=None):
 # The rig
 # ---------------------------------------------------------------------------
 
+
 def sysvals_bytes(width: int, height: int, **values) -> bytes:
     """The glp_sysvals block: fb_size for ``width x height`` plus ``values``
     (field name -> one vec4 or a list of vec4s), typed per the field table."""
@@ -204,7 +219,7 @@ def sysvals_bytes(width: int, height: int, **values) -> bytes:
         field = next(f for f in sysvals.SYSVALS if f.name == name)
         arr = np.asarray(value, kinds[field.glsl_type]).reshape(-1, 4)
         assert arr.shape[0] <= field.count, name
-        raw[field.offset:field.offset + arr.nbytes] = np.frombuffer(arr.tobytes(), np.uint8)
+        raw[field.offset : field.offset + arr.nbytes] = np.frombuffer(arr.tobytes(), np.uint8)
     return raw.tobytes()
 
 
@@ -225,8 +240,9 @@ class Rig:
     def program(self, stages):
         """Link lowered ``stages`` (GLSLShader objects); binds blocks / samplers by name."""
         by_stage = {s.stage: s.source for s in stages}
-        prog = self.ctx.program(vertex_shader=by_stage["VERT"], fragment_shader=by_stage.get("FRAG"),
-                                geometry_shader=by_stage.get("GEOM"))
+        prog = self.ctx.program(
+            vertex_shader=by_stage["VERT"], fragment_shader=by_stage.get("FRAG"), geometry_shader=by_stage.get("GEOM")
+        )
         members = set(prog)
         for s in stages:
             for name, binding in s.reflection.uniform_block_bindings:
@@ -237,8 +253,22 @@ class Rig:
                     prog[name].value = unit
         return prog
 
-    def draw(self, version, vs_text, fs_text, vertices, *, size=(32, 32), fs_fields=None, last_fields=None,
-             gs_text=None, mode=None, sysval_values=None, textures=None, clip_plane_enable=None):
+    def draw(
+        self,
+        version,
+        vs_text,
+        fs_text,
+        vertices,
+        *,
+        size=(32, 32),
+        fs_fields=None,
+        last_fields=None,
+        gs_text=None,
+        mode=None,
+        sysval_values=None,
+        textures=None,
+        clip_plane_enable=None,
+    ):
         """Draw ``vertices`` ((N, 8): position xyzw, attribute) and return the target
         as (height, width, 4) float32, row 0 = window y 0.  ``clip_plane_enable``:
         the rasterizer's mask when it differs from the key's (shader CLIPDIST)."""
@@ -343,9 +373,9 @@ DCL TEMP[0]
   1: ADD OUT[0], TEMP[0], IN[0]
   2: END
 """
-VS_COLORS = VS.replace("DCL OUT[0], POSITION", "DCL OUT[0], POSITION\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
-                       "DCL TEMP[0]").replace("  5: END", "  5: TEX TEMP[0], IN[1], SAMP[0], 2D\n"
-                                                          "  6: MOV OUT[2], TEMP[0]\n  7: END")
+VS_COLORS = VS.replace(
+    "DCL OUT[0], POSITION", "DCL OUT[0], POSITION\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]"
+).replace("  5: END", "  5: TEX TEMP[0], IN[1], SAMP[0], 2D\n  6: MOV OUT[2], TEMP[0]\n  7: END")
 
 # field -> (value, stage text that uses it, a fragment of the code the pass adds)
 MARKERS = {
@@ -357,9 +387,13 @@ MARKERS = {
     "alpha_func": (PIPE_FUNC_LESS, FS_ALL_INPUTS, "if (!(glp_frag_color_0.a < sysvals.alpha_ref.x)) discard;"),
     "gl_clamp": ((1, 0, 0), FS_ALL_INPUTS, "clamp(glp_clamped"),
     "clip_plane_enable": (0b110, VS_COLORS, "gl_ClipDistance[2] = dot(gl_Position, sysvals.clip_plane[2]);"),
-    "disabled_clip_distances": (0b10, VS_COLORS.replace("DCL OUT[4], PSIZE", "DCL OUT[4], PSIZE\nDCL OUT[5], CLIPDIST")
-                                .replace("  7: END", "  7: MOV OUT[5], IN[0]\n  8: END"),
-                                "gl_ClipDistance[1] = 0.0;"),
+    "disabled_clip_distances": (
+        0b10,
+        VS_COLORS.replace("DCL OUT[4], PSIZE", "DCL OUT[4], PSIZE\nDCL OUT[5], CLIPDIST").replace(
+            "  7: END", "  7: MOV OUT[5], IN[0]\n  8: END"
+        ),
+        "gl_ClipDistance[1] = 0.0;",
+    ),
     "clamp_vertex_color": (True, VS_COLORS, "glp_color_0 = clamp(glp_color_0, 0.0, 1.0);"),
     "y_flip": (True, VS_COLORS, "gl_Position.y = -gl_Position.y;"),
 }
@@ -400,7 +434,7 @@ def test_field_for_another_stage_changes_nothing(field):
     value, text, _marker = MARKERS[field]
     other = VS_COLORS if text is FS_ALL_INPUTS else FS_ALL_INPUTS
     if field == "gl_clamp":
-        value, other = (2, 2, 2), text          # SAMP[1]: not used by the shader
+        value, other = (2, 2, 2), text  # SAMP[1]: not used by the shader
     assert to_glsl(other, key=VariantKey(**{field: value})).source == to_glsl(other).source
     # ... and so does a key naming only other stages' fields, even all of them at once.
     vertex_only = VariantKey(clip_plane_enable=3, clamp_vertex_color=True)
@@ -409,8 +443,17 @@ def test_field_for_another_stage_changes_nothing(field):
 
 def test_table_names_every_variant_field():
     """Each VariantKey field is a pass row, built into the emitter, or plain-lowering state."""
-    plain = {"color_output_types", "nr_cbufs", "output_interpolation", "vs_input_types", "cs_block_size",
-             "dual_source_blend", "sprite_coord_mode", "window_rectangles_include", "depth_clip_slot"}
+    plain = {
+        "color_output_types",
+        "nr_cbufs",
+        "output_interpolation",
+        "vs_input_types",
+        "cs_block_size",
+        "dual_source_blend",
+        "sprite_coord_mode",
+        "window_rectangles_include",
+        "depth_clip_slot",
+    }
     rows = {p.field for p in passes.PASSES} | set(passes.BUILT_IN)
     assert {f.name for f in fields(VariantKey)} - plain - rows == set()
     for p in passes.PASSES:
@@ -457,9 +500,12 @@ def test_gs_runs_vertex_passes_before_each_emit():
     chunks = body.split("EmitVertex();")
     assert len(chunks) == 4
     for chunk in chunks[:3]:
-        for line in ("gl_ClipDistance[0] = dot(gl_Position, sysvals.clip_plane[0]);",
-                     "glp_bcolor_0 = glp_color_0;", "glp_color_0 = clamp(glp_color_0, 0.0, 1.0);",
-                     "gl_Position.y = -gl_Position.y;"):
+        for line in (
+            "gl_ClipDistance[0] = dot(gl_Position, sysvals.clip_plane[0]);",
+            "glp_bcolor_0 = glp_color_0;",
+            "glp_color_0 = clamp(glp_color_0, 0.0, 1.0);",
+            "gl_Position.y = -gl_Position.y;",
+        ):
             assert line in chunk
         # Order: clip distances from the unflipped position, flip last.
         assert chunk.index("gl_ClipDistance[0]") < chunk.index("gl_Position.y = -")
@@ -468,12 +514,13 @@ def test_gs_runs_vertex_passes_before_each_emit():
 
 def test_fragment_passes_skip_integer_colors():
     text = FS_ONE.replace("DCL OUT[0], COLOR", "DCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]").replace(
-        "  1: END", "  1: MOV OUT[1], IMM[0]\n  2: END")
+        "  1: END", "  1: MOV OUT[1], IMM[0]\n  2: END"
+    )
     key = VariantKey(color_output_types=("int", "float"), clamp_fragment_color=True, alpha_func=PIPE_FUNC_LESS)
     src = to_glsl(text, key=key).source
     assert "glp_frag_color_1 = clamp(glp_frag_color_1, 0.0, 1.0);" in src
     assert "clamp(glp_frag_color_0" not in src
-    assert "alpha_ref" not in src              # GL skips the alpha test for an integer buffer 0
+    assert "alpha_ref" not in src  # GL skips the alpha test for an integer buffer 0
     no_color0 = "FRAG\nDCL OUT[0], COLOR[1]\nIMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n"
     assert "discard" not in to_glsl(no_color0, key=VariantKey(alpha_func=PIPE_FUNC_NEVER)).source
     assert "discard;" in to_glsl(FS_ONE, key=VariantKey(alpha_func=PIPE_FUNC_NEVER)).source
@@ -482,9 +529,9 @@ def test_fragment_passes_skip_integer_colors():
 def test_sprite_coordinates_follow_the_texcoord_semantic():
     text = FS_SPRITE.replace("GENERIC[0]", "TEXCOORD[0]")
     src = to_glsl(text, key=VariantKey(sprite_coord_enable=0b11, sprite_coord_mode=1)).source
-    assert "glp_frag_color_0 = glp_sprite_coord;" in src            # TEXCOORD[0] replaced
-    assert "glp_frag_color_1 = glp_generic_1;" in src               # GENERIC[1] is not a texcoord here
-    assert "vec4(gl_PointCoord.x, gl_PointCoord.y, 0.0, 1.0)" in src   # LOWER_LEFT: GL's own t
+    assert "glp_frag_color_0 = glp_sprite_coord;" in src  # TEXCOORD[0] replaced
+    assert "glp_frag_color_1 = glp_generic_1;" in src  # GENERIC[1] is not a texcoord here
+    assert "vec4(gl_PointCoord.x, gl_PointCoord.y, 0.0, 1.0)" in src  # LOWER_LEFT: GL's own t
     flipped = to_glsl(text, key=VariantKey(sprite_coord_enable=1, sprite_coord_mode=1, y_flip=True)).source
     assert "1.0 - gl_PointCoord.y" in flipped
 
@@ -553,7 +600,7 @@ def test_gl_clamp_coordinates_per_target():
     # Only t of sampler 0: one component.
     only_t = to_glsl(GL_CLAMP_TEX, key=VariantKey(gl_clamp=(0, 1, 0))).source
     assert "glp_clamped2.y = clamp(glp_clamped2.y, 0.0, 1.0);" in only_t
-    assert only_t.count("GL_CLAMP (sampler") == 2           # TEX and TXB of sampler 0
+    assert only_t.count("GL_CLAMP (sampler") == 2  # TEX and TXB of sampler 0
     # In a vertex shader texture() has no implicit LOD: no gradients.
     vs = to_glsl(VS_COLORS, key=VariantKey(gl_clamp=(1, 1, 0))).source
     assert "textureGrad" not in vs and "texture(glp_vs_samp0, glp_clamped" in vs
@@ -579,8 +626,8 @@ IMM[0] UINT32 {0, 0, 0, 0}
     exts = {"GL_ARB_texture_query_lod", "GL_ARB_texture_gather"}
     src = to_glsl(text, glsl_version=450, key=VariantKey(gl_clamp=(0b1001, 0, 0)), extensions=exts).source
     assert "textureGather(glp_fs_samp0, glp_clamped" in src
-    assert "textureGrad(glp_fs_samp1, glp_clamped" in src            # SAMPLE through SAMP[3]
-    assert "textureQueryLod(glp_fs_samp0, glp_generic_0.xy)" in src   # queries see the real coordinate
+    assert "textureGrad(glp_fs_samp1, glp_clamped" in src  # SAMPLE through SAMP[3]
+    assert "textureQueryLod(glp_fs_samp0, glp_generic_0.xy)" in src  # queries see the real coordinate
 
 
 # Keys for the compile / link matrix: (last vertex stage fields, FS fields).
@@ -588,15 +635,26 @@ LINK_CASES = {
     "clip+two_side+flat": (dict(clip_plane_enable=0b101), dict(two_side=True, flatshade=True)),
     "y_flip+stipple": (dict(y_flip=True), dict(y_flip=True, poly_stipple=True)),
     "clamps+sprite": (dict(clamp_vertex_color=True), dict(clamp_fragment_color=True, sprite_coord_enable=3)),
-    "everything": (dict(clip_plane_enable=0xFF, clamp_vertex_color=True, y_flip=True),
-                   dict(two_side=True, flatshade=True, alpha_func=PIPE_FUNC_GEQUAL, sprite_coord_enable=2,
-                        sprite_coord_mode=1, poly_stipple=True, window_rectangles=8,
-                        clamp_fragment_color=True, y_flip=True, gl_clamp=(1, 1, 1))),
+    "everything": (
+        dict(clip_plane_enable=0xFF, clamp_vertex_color=True, y_flip=True),
+        dict(
+            two_side=True,
+            flatshade=True,
+            alpha_func=PIPE_FUNC_GEQUAL,
+            sprite_coord_enable=2,
+            sprite_coord_mode=1,
+            poly_stipple=True,
+            window_rectangles=8,
+            clamp_fragment_color=True,
+            y_flip=True,
+            gl_clamp=(1, 1, 1),
+        ),
+    ),
 }
 LINK_CASES_FS_EVERYTHING = VariantKey(**LINK_CASES["everything"][1])
-FS_LINK = FS_ALL_INPUTS.replace("DCL IN[1], GENERIC[0], PERSPECTIVE",
-                                "DCL IN[1], GENERIC[0], PERSPECTIVE\nDCL IN[2], GENERIC[1], LINEAR, CENTROID"
-                                ).replace("  2: END", "  2: ADD OUT[0], OUT[0], IN[2]\n  3: END")
+FS_LINK = FS_ALL_INPUTS.replace(
+    "DCL IN[1], GENERIC[0], PERSPECTIVE", "DCL IN[1], GENERIC[0], PERSPECTIVE\nDCL IN[2], GENERIC[1], LINEAR, CENTROID"
+).replace("  2: END", "  2: ADD OUT[0], OUT[0], IN[2]\n  3: END")
 
 
 def _compile_cases():
@@ -618,21 +676,39 @@ IMM[0] UINT32 {0, 0, 0, 0}
 """
     cases = {f"marker-{f}": (text, VariantKey(**{f: v}), 330, ()) for f, (v, text, _m) in MARKERS.items()}
     full = VariantKey(gl_clamp=(0xFF, 0xFF, 0xFF))
-    cases.update({
-        "gl_clamp-targets": (GL_CLAMP_TEX, full, 330, ()),
-        "gl_clamp-rect-t": (GL_CLAMP_TEX, VariantKey(gl_clamp=(0, 2, 0)), 330, ()),
-        "gl_clamp-gather": (gather, full, 450, ("GL_ARB_texture_gather", "GL_ARB_gpu_shader5")),
-        "window-rects-include-none": (FS_ONE, VariantKey(window_rectangles_include=True), 330, ()),
-        "gs-all": (GS, VariantKey(two_side=True, clip_plane_enable=0xFF, clamp_vertex_color=True,
-                                  y_flip=True, flatshade=True), 330, ()),
-        "tes-all": (G.read_input("tes_basic"), VariantKey(clip_plane_enable=0x81, y_flip=True, two_side=True,
-                                                          clamp_vertex_color=True), 400, ()),
-        "vs-window-space": (VS.replace("VERT\n", "VERT\nPROPERTY VS_WINDOW_SPACE_POSITION 1\n"),
-                            VariantKey(clip_plane_enable=3, y_flip=True), 330, ()),
-        "fs-everything": (FS_LINK, LINK_CASES_FS_EVERYTHING, 330, ()),
-        "fs-sprite-texcoord": (FS_SPRITE.replace("GENERIC", "TEXCOORD"),
-                               VariantKey(sprite_coord_enable=3, y_flip=True), 330, ()),
-    })
+    cases.update(
+        {
+            "gl_clamp-targets": (GL_CLAMP_TEX, full, 330, ()),
+            "gl_clamp-rect-t": (GL_CLAMP_TEX, VariantKey(gl_clamp=(0, 2, 0)), 330, ()),
+            "gl_clamp-gather": (gather, full, 450, ("GL_ARB_texture_gather", "GL_ARB_gpu_shader5")),
+            "window-rects-include-none": (FS_ONE, VariantKey(window_rectangles_include=True), 330, ()),
+            "gs-all": (
+                GS,
+                VariantKey(two_side=True, clip_plane_enable=0xFF, clamp_vertex_color=True, y_flip=True, flatshade=True),
+                330,
+                (),
+            ),
+            "tes-all": (
+                G.read_input("tes_basic"),
+                VariantKey(clip_plane_enable=0x81, y_flip=True, two_side=True, clamp_vertex_color=True),
+                400,
+                (),
+            ),
+            "vs-window-space": (
+                VS.replace("VERT\n", "VERT\nPROPERTY VS_WINDOW_SPACE_POSITION 1\n"),
+                VariantKey(clip_plane_enable=3, y_flip=True),
+                330,
+                (),
+            ),
+            "fs-everything": (FS_LINK, LINK_CASES_FS_EVERYTHING, 330, ()),
+            "fs-sprite-texcoord": (
+                FS_SPRITE.replace("GENERIC", "TEXCOORD"),
+                VariantKey(sprite_coord_enable=3, y_flip=True),
+                330,
+                (),
+            ),
+        }
+    )
     return cases
 
 
@@ -653,6 +729,7 @@ def test_keyed_variants_compile(compiler, name, glsl):
     """Every keyed variant compiles on the host and passes glslangValidator (which
     does not share Mesa's leniency)."""
     from glsl_compile import GLSLANG, glslang_check
+
     from lowering.glsl.emitter import GL_SHADER_TYPES
 
     text, key, _min_version, exts = _compile_cases()[name]
@@ -673,12 +750,14 @@ def test_separately_lowered_variants_link(rig, version, case, with_gs):
     fs = rig.lower(FS_LINK, version, fs_key)
     if with_gs:
         gs_text = GS.replace("DCL OUT[1], COLOR", "DCL OUT[1], COLOR\nDCL OUT[2], GENERIC[0]")
-        stages = [rig.lower(VS_COLORS, version, VariantKey(output_interpolation=fs_interpolation(GS))),
-                  rig.lower(gs_text, version, last_key)]
+        stages = [
+            rig.lower(VS_COLORS, version, VariantKey(output_interpolation=fs_interpolation(GS))),
+            rig.lower(gs_text, version, last_key),
+        ]
     else:
         stages = [rig.lower(VS_COLORS, version, last_key)]
     with rig.ctx:
-        prog = rig.program(stages + [fs])          # ModernGL raises on a compile or link error
+        prog = rig.program(stages + [fs])  # ModernGL raises on a compile or link error
         prog.release()
 
 
@@ -697,8 +776,7 @@ DCL TEMP[0]
   6: ENDSUB
 """
     fs = rig.lower(text, 450, VariantKey(two_side=True))
-    assert "gl_FrontFacing ? interpolateAtCentroid(glp_color_0) : interpolateAtCentroid(glp_bcolor_0)" \
-        in fs.source
+    assert "gl_FrontFacing ? interpolateAtCentroid(glp_color_0) : interpolateAtCentroid(glp_bcolor_0)" in fs.source
     vs = rig.lower(VS, 450, stage_keys(text, dict(two_side=True))[0])
     with rig.ctx:
         rig.program([vs, fs]).release()
@@ -711,9 +789,13 @@ DCL TEMP[0]
 FULL = quad(-1.0, -1.0, 1.0, 1.0)
 
 ALPHA_FUNCS = {
-    PIPE_FUNC_NEVER: lambda a, r: np.zeros_like(a, bool), PIPE_FUNC_LESS: np.less,
-    PIPE_FUNC_EQUAL: np.equal, PIPE_FUNC_LEQUAL: np.less_equal, PIPE_FUNC_GREATER: np.greater,
-    PIPE_FUNC_NOTEQUAL: np.not_equal, PIPE_FUNC_GEQUAL: np.greater_equal,
+    PIPE_FUNC_NEVER: lambda a, r: np.zeros_like(a, bool),
+    PIPE_FUNC_LESS: np.less,
+    PIPE_FUNC_EQUAL: np.equal,
+    PIPE_FUNC_LEQUAL: np.less_equal,
+    PIPE_FUNC_GREATER: np.greater,
+    PIPE_FUNC_NOTEQUAL: np.not_equal,
+    PIPE_FUNC_GEQUAL: np.greater_equal,
     PIPE_FUNC_ALWAYS: lambda a, r: np.ones_like(a, bool),
 }
 
@@ -721,9 +803,16 @@ ALPHA_FUNCS = {
 @pytest.mark.parametrize("func", sorted(ALPHA_FUNCS))
 def test_alpha_test_executes(rig, version, func):
     ref = 0.5
-    img = rig.draw(version, VS, FS_RAMP, FULL, size=(16, 1), fs_fields=dict(alpha_func=func),
-                   sysval_values=dict(alpha_ref=[ref, 0, 0, 0]))
-    alpha = (np.arange(16) + 0.5 - 0.5) * 0.125            # 0, 0.125, ..., 1.875; 0.5 is column 4
+    img = rig.draw(
+        version,
+        VS,
+        FS_RAMP,
+        FULL,
+        size=(16, 1),
+        fs_fields=dict(alpha_func=func),
+        sysval_values=dict(alpha_ref=[ref, 0, 0, 0]),
+    )
+    alpha = (np.arange(16) + 0.5 - 0.5) * 0.125  # 0, 0.125, ..., 1.875; 0.5 is column 4
     keep = ALPHA_FUNCS[func](alpha.astype(np.float32), np.float32(ref))
     expected = np.where(keep, alpha, CLEAR[0])
     np.testing.assert_array_equal(img[0, :, 3], expected.astype(np.float32))
@@ -732,12 +821,20 @@ def test_alpha_test_executes(rig, version, func):
 def test_alpha_test_sees_the_clamped_color(rig, version):
     ref = 1.2
     fields_ = dict(alpha_func=PIPE_FUNC_LESS, clamp_fragment_color=True)
-    img = rig.draw(version, VS, FS_RAMP, FULL, size=(16, 1), fs_fields=fields_,
-                   sysval_values=dict(alpha_ref=[ref, 0, 0, 0]))
-    alpha = np.clip(np.arange(16) * 0.125, 0.0, 1.0)       # clamped first: 1.0 < 1.2 passes
+    img = rig.draw(
+        version, VS, FS_RAMP, FULL, size=(16, 1), fs_fields=fields_, sysval_values=dict(alpha_ref=[ref, 0, 0, 0])
+    )
+    alpha = np.clip(np.arange(16) * 0.125, 0.0, 1.0)  # clamped first: 1.0 < 1.2 passes
     np.testing.assert_array_equal(img[0, :, 3], alpha.astype(np.float32))
-    unclamped = rig.draw(version, VS, FS_RAMP, FULL, size=(16, 1), fs_fields=dict(alpha_func=PIPE_FUNC_LESS),
-                         sysval_values=dict(alpha_ref=[ref, 0, 0, 0]))
+    unclamped = rig.draw(
+        version,
+        VS,
+        FS_RAMP,
+        FULL,
+        size=(16, 1),
+        fs_fields=dict(alpha_func=PIPE_FUNC_LESS),
+        sysval_values=dict(alpha_ref=[ref, 0, 0, 0]),
+    )
     raw = np.arange(16) * 0.125
     np.testing.assert_array_equal(unclamped[0, :, 3], np.where(raw < ref, raw, CLEAR[0]).astype(np.float32))
 
@@ -745,7 +842,7 @@ def test_alpha_test_sees_the_clamped_color(rig, version):
 def stipple_mask(pattern, width, height, flip=False):
     """Gallium: fragment (x, y) survives when bit 31 - x%32 of pattern[y%32] is set."""
     x, y = np.meshgrid(np.arange(width), np.arange(height))
-    gy = (height - 1 - y) if flip else y                 # y_flip: GL row y is Gallium row H-1-y
+    gy = (height - 1 - y) if flip else y  # y_flip: GL row y is Gallium row H-1-y
     rows = np.asarray(pattern, np.uint64)[gy % 32]
     return ((rows >> (31 - (x % 32)).astype(np.uint64)) & 1).astype(bool)
 
@@ -753,15 +850,22 @@ def stipple_mask(pattern, width, height, flip=False):
 @pytest.mark.parametrize("flip", [False, True], ids=["plain", "y_flip"])
 def test_polygon_stipple_executes(rig, version, flip):
     rng = np.random.default_rng(7)
-    pattern = rng.integers(0, 2 ** 32, 32, dtype=np.uint64).astype(np.uint32)
-    pattern[0] = 0x80000001                              # the MSB is the leftmost pixel
+    pattern = rng.integers(0, 2**32, 32, dtype=np.uint64).astype(np.uint32)
+    pattern[0] = 0x80000001  # the MSB is the leftmost pixel
     width, height = 64, 48
-    img = rig.draw(version, VS, FS_ONE, FULL, size=(width, height), fs_fields=dict(poly_stipple=True, y_flip=flip),
-                   sysval_values=dict(stipple=pattern.reshape(8, 4)))
+    img = rig.draw(
+        version,
+        VS,
+        FS_ONE,
+        FULL,
+        size=(width, height),
+        fs_fields=dict(poly_stipple=True, y_flip=flip),
+        sysval_values=dict(stipple=pattern.reshape(8, 4)),
+    )
     np.testing.assert_array_equal(covered(img), stipple_mask(pattern, width, height, flip))
 
 
-RECTS = [(3, 4, 10, 7), (15, 20, 9, 9), (28, 0, 10, 40)]    # x, y, width, height (the last one overhangs)
+RECTS = [(3, 4, 10, 7), (15, 20, 9, 9), (28, 0, 10, 40)]  # x, y, width, height (the last one overhangs)
 
 
 def rect_mask(rects, width, height):
@@ -774,9 +878,14 @@ def rect_mask(rects, width, height):
 
 @pytest.mark.parametrize("count,include", [(3, True), (3, False), (2, False), (0, True)])
 def test_window_rectangles_execute(rig, version, count, include):
-    img = rig.draw(version, VS, FS_ONE, FULL, fs_fields=dict(window_rectangles=count,
-                                                             window_rectangles_include=include),
-                   sysval_values=dict(window_rect=RECTS))     # all three in sysvals; `count` are active
+    img = rig.draw(
+        version,
+        VS,
+        FS_ONE,
+        FULL,
+        fs_fields=dict(window_rectangles=count, window_rectangles_include=include),
+        sysval_values=dict(window_rect=RECTS),
+    )  # all three in sysvals; `count` are active
     inside = rect_mask(RECTS[:count], 32, 32)
     np.testing.assert_array_equal(covered(img), inside if include else ~inside)
 
@@ -784,8 +893,14 @@ def test_window_rectangles_execute(rig, version, count, include):
 def two_triangles(front=(1.0, 0.25, 0.0, 1.0)):
     """Left: CCW (front facing in GL's default), right: CW (back facing)."""
     a = list(front)
-    return [[-0.9, -0.8, 0, 1, *a], [-0.1, -0.8, 0, 1, *a], [-0.5, 0.8, 0, 1, *a],
-            [0.1, -0.8, 0, 1, *a], [0.5, 0.8, 0, 1, *a], [0.9, -0.8, 0, 1, *a]]
+    return [
+        [-0.9, -0.8, 0, 1, *a],
+        [-0.1, -0.8, 0, 1, *a],
+        [-0.5, 0.8, 0, 1, *a],
+        [0.1, -0.8, 0, 1, *a],
+        [0.5, 0.8, 0, 1, *a],
+        [0.9, -0.8, 0, 1, *a],
+    ]
 
 
 def inside_triangle(v, width, height, margin=0.06):
@@ -804,12 +919,11 @@ def inside_triangle(v, width, height, margin=0.06):
 def test_two_sided_color_executes(rig, version, vs_name):
     front = (1.0, 0.25, 0.0, 1.0)
     vs_text = VS_BCOLOR if vs_name == "bcolor" else VS
-    img = rig.draw(version, vs_text, FS_COLOR, two_triangles(front), size=(32, 16),
-                   fs_fields=dict(two_side=True))
+    img = rig.draw(version, vs_text, FS_COLOR, two_triangles(front), size=(32, 16), fs_fields=dict(two_side=True))
     tris = np.array([[-0.9, -0.8], [-0.1, -0.8], [-0.5, 0.8], [0.1, -0.8], [0.5, 0.8], [0.9, -0.8]])
     left, right = inside_triangle(tris[:3], 32, 16), inside_triangle(tris[3:], 32, 16)
     assert left.sum() > 10 and right.sum() > 10
-    back = tuple(-c for c in front) if vs_name == "bcolor" else front   # no BCOLOR: the front color
+    back = tuple(-c for c in front) if vs_name == "bcolor" else front  # no BCOLOR: the front color
     np.testing.assert_allclose(img[left], np.broadcast_to(front, (left.sum(), 4)), atol=1e-6)
     np.testing.assert_allclose(img[right], np.broadcast_to(back, (right.sum(), 4)), atol=1e-6)
     # Without the key the back face shows COLOR.
@@ -817,16 +931,23 @@ def test_two_sided_color_executes(rig, version, vs_name):
     np.testing.assert_allclose(plain[right], np.broadcast_to(front, (right.sum(), 4)), atol=1e-6)
 
 
-PLANES = [(1.0, 0.5, 0.0, 0.2), (0.0, 0.0, 0.0, -1.0), (-0.3, 1.0, 0.0, 0.45)]   # plane 1 would clip all
+PLANES = [(1.0, 0.5, 0.0, 0.2), (0.0, 0.0, 0.0, -1.0), (-0.3, 1.0, 0.0, 0.45)]  # plane 1 would clip all
 
 
 @pytest.mark.parametrize("vs_name,with_gs", [("position", False), ("clipvertex", False), ("position", True)])
 def test_user_clip_planes_execute(rig, version, vs_name, with_gs):
     vs_text = VS_CLIPVERTEX if vs_name == "clipvertex" else VS
-    img = rig.draw(version, vs_text, FS_COLOR, FULL, last_fields=dict(clip_plane_enable=0b101),
-                   gs_text=GS if with_gs else None, sysval_values=dict(clip_plane=PLANES))
+    img = rig.draw(
+        version,
+        vs_text,
+        FS_COLOR,
+        FULL,
+        last_fields=dict(clip_plane_enable=0b101),
+        gs_text=GS if with_gs else None,
+        sysval_values=dict(clip_plane=PLANES),
+    )
     x, y = centers(32, 32)
-    cx = 2.0 * x if vs_name == "clipvertex" else x        # the planes apply to CLIPVERTEX when written
+    cx = 2.0 * x if vs_name == "clipvertex" else x  # the planes apply to CLIPVERTEX when written
     d = [a * cx + b * y + c * 0.0 + w for a, b, c, w in (PLANES[0], PLANES[2])]
     expected = (d[0] >= 0) & (d[1] >= 0)
     sure = (np.abs(d[0]) > 1e-3) & (np.abs(d[1]) > 1e-3)
@@ -859,8 +980,15 @@ def test_shader_clip_distances_follow_clip_plane_enable(rig, version, enable):
     written = written_clip_distances(parse(VS_CLIPDIST))
     assert written == 0b11
     last = dict(disabled_clip_distances=written & ~enable) if written & ~enable else {}
-    img = rig.draw(version, VS_CLIPDIST, FS_COLOR, FULL, last_fields=last, clip_plane_enable=enable,
-                   sysval_values=dict(clip_plane=[(0.0, 0.0, 0.0, -1.0)] * 8))   # would clip all if used
+    img = rig.draw(
+        version,
+        VS_CLIPDIST,
+        FS_COLOR,
+        FULL,
+        last_fields=last,
+        clip_plane_enable=enable,
+        sysval_values=dict(clip_plane=[(0.0, 0.0, 0.0, -1.0)] * 8),
+    )  # would clip all if used
     x, y = centers(32, 32)
     keep = np.ones((32, 32), bool)
     if enable & 1:
@@ -876,33 +1004,41 @@ def sprite_expected(mode_upper_left, flip, size=16, width=32, height=32):
     gy = (height - 1 - y) if flip else y
     lo = width / 2 - size / 2
     s = (x + 0.5 - lo) / size
-    t = (gy + 0.5 - lo) / size                  # UPPER_LEFT: t = 0 at the smallest Gallium y
+    t = (gy + 0.5 - lo) / size  # UPPER_LEFT: t = 0 at the smallest Gallium y
     if not mode_upper_left:
         t = 1.0 - t
     inside = (x >= lo) & (x < lo + size) & (y >= lo) & (y < lo + size)
     return s, t, inside
 
 
-@pytest.mark.parametrize("mode,flip", [(0, False), (1, False), (0, True)],
-                         ids=["upper_left", "lower_left", "upper_left-y_flip"])
+@pytest.mark.parametrize(
+    "mode,flip", [(0, False), (1, False), (0, True)], ids=["upper_left", "lower_left", "upper_left-y_flip"]
+)
 def test_sprite_coordinates_execute(rig, version, mode, flip):
     attr = (0.75, 0.125, 0.5, 0.25)
-    img = rig.draw(version, VS, FS_SPRITE, [[0.0, 0.0, 0.0, 1.0, *attr]], mode=rig.mgl.POINTS,
-                   fs_fields=dict(sprite_coord_enable=0b1, sprite_coord_mode=mode, y_flip=flip))
+    img = rig.draw(
+        version,
+        VS,
+        FS_SPRITE,
+        [[0.0, 0.0, 0.0, 1.0, *attr]],
+        mode=rig.mgl.POINTS,
+        fs_fields=dict(sprite_coord_enable=0b1, sprite_coord_mode=mode, y_flip=flip),
+    )
     s, t, inside = sprite_expected(mode == 0, flip)
     assert np.array_equal(covered(img), inside)
     np.testing.assert_allclose(img[inside][:, 0], s[inside], atol=1e-5)
     np.testing.assert_allclose(img[inside][:, 1], t[inside], atol=1e-5)
     np.testing.assert_array_equal(img[inside][:, 2:], np.broadcast_to([0.0, 1.0], (inside.sum(), 2)))
     # GENERIC[1] (bit 1 clear) still reads the vertex shader's varying.
-    assert "glp_frag_color_1 = glp_generic_1;" in rig.lower(FS_SPRITE, version,
-                                                             VariantKey(sprite_coord_enable=1)).source
+    assert (
+        "glp_frag_color_1 = glp_generic_1;" in rig.lower(FS_SPRITE, version, VariantKey(sprite_coord_enable=1)).source
+    )
 
 
 def test_fragment_color_clamp_executes(rig, version):
     fs = FS_RAMP.replace("IMM[0] FLT32 {0.125, -0.5, 0.0, 0.0}", "IMM[0] FLT32 {0.25, -8.5, 0.0, 0.0}")
     img = rig.draw(version, VS, fs, FULL, size=(32, 1), fs_fields=dict(clamp_fragment_color=True))
-    raw = (np.arange(32) - 8.0) * 0.25                       # -2 .. 5.75
+    raw = (np.arange(32) - 8.0) * 0.25  # -2 .. 5.75
     np.testing.assert_array_equal(img[0, :, 0], np.clip(raw, 0.0, 1.0).astype(np.float32))
     plain = rig.draw(version, VS, fs, FULL, size=(32, 1))
     np.testing.assert_array_equal(plain[0, :, 0], raw.astype(np.float32))
@@ -910,8 +1046,9 @@ def test_fragment_color_clamp_executes(rig, version):
 
 def test_vertex_color_clamp_executes(rig, version):
     attr = (-0.5, 1.5, 0.25, 2.0)
-    img = rig.draw(version, VS, FS_COLOR, quad(-1, -1, 1, 1, attr), size=(8, 8),
-                   last_fields=dict(clamp_vertex_color=True))
+    img = rig.draw(
+        version, VS, FS_COLOR, quad(-1, -1, 1, 1, attr), size=(8, 8), last_fields=dict(clamp_vertex_color=True)
+    )
     np.testing.assert_allclose(img.reshape(-1, 4), np.broadcast_to(np.clip(attr, 0, 1), (64, 4)), atol=1e-6)
 
 
@@ -926,27 +1063,36 @@ def gl_clamp_linear(texels, border, s):
     def texel(i):
         ok = (i >= 0) & (i < n)
         return np.where(ok[:, None], texels[np.clip(i, 0, n - 1)], border)
+
     return (1 - a) * texel(i0) + a * texel(i0 + 1)
 
 
 @pytest.mark.parametrize("op", ["TEX", "TXP", "SAMPLE"])
 def test_gl_clamp_executes(rig, version, op):
     mgl = rig.mgl
-    texels = np.array([[0.0, 0.2, 0.4, 1.0], [1.0, 0.0, 0.5, 1.0], [0.5, 0.5, 0.0, 1.0], [0.25, 1.0, 1.0, 1.0]],
-                      np.float32)
+    texels = np.array(
+        [[0.0, 0.2, 0.4, 1.0], [1.0, 0.0, 0.5, 1.0], [0.5, 0.5, 0.0, 1.0], [0.25, 1.0, 1.0, 1.0]], np.float32
+    )
     border = np.array([1.0, 0.5, 0.25, 0.0], np.float32)
     with rig.ctx:
         tex = rig.ctx.texture((4, 1), 4, texels.tobytes(), dtype="f4")
         sampler = rig.ctx.sampler(filter=(mgl.LINEAR, mgl.LINEAR), border_color=tuple(border))
     try:
-        img = rig.draw(version, VS, fs_tex(op), FULL, size=(32, 1), fs_fields=dict(gl_clamp=(1, 1, 0)),
-                       textures={0: (tex, sampler)})
+        img = rig.draw(
+            version,
+            VS,
+            fs_tex(op),
+            FULL,
+            size=(32, 1),
+            fs_fields=dict(gl_clamp=(1, 1, 0)),
+            textures={0: (tex, sampler)},
+        )
         plain = rig.draw(version, VS, fs_tex(op), FULL, size=(32, 1), textures={0: (tex, sampler)})
     finally:
         with rig.ctx:
             tex.release()
             sampler.release()
-    s = (np.arange(32) + 0.5) * 0.0625 - 0.5                # -0.47 .. 1.47
+    s = (np.arange(32) + 0.5) * 0.0625 - 0.5  # -0.47 .. 1.47
     expected = gl_clamp_linear(texels, border, s)
     np.testing.assert_allclose(img[0], expected, atol=2.0 / 256)
     # Without the pass CLAMP_TO_BORDER reaches the pure border color beyond s = 1 + 1/8:
@@ -966,10 +1112,11 @@ def test_gl_clamp_keeps_the_unclamped_lod(rig, version):
         for level, w in ((1, 4), (2, 2), (3, 1)):
             tex.write(np.ones((w, 4), np.float32).tobytes(), level=level)
         sampler = rig.ctx.sampler(filter=(mgl.LINEAR_MIPMAP_NEAREST, mgl.LINEAR), border_color=(1.0,) * 4)
-    fs = fs_tex("TEX", 0.5, -8.0)                            # s = -7.75 .. 8.25, t = 0.5 (row 0 exactly)
+    fs = fs_tex("TEX", 0.5, -8.0)  # s = -7.75 .. 8.25, t = 0.5 (row 0 exactly)
     try:
-        img = rig.draw(version, VS, fs, FULL, size=(32, 2), fs_fields=dict(gl_clamp=(1, 0, 0)),
-                       textures={0: (tex, sampler)})
+        img = rig.draw(
+            version, VS, fs, FULL, size=(32, 2), fs_fields=dict(gl_clamp=(1, 0, 0)), textures={0: (tex, sampler)}
+        )
     finally:
         with rig.ctx:
             tex.release()
@@ -981,7 +1128,7 @@ def test_fragment_y_flip_executes(rig, version):
     img = rig.draw(version, VS, FS_POSITION, FULL, size=(8, 16), fs_fields=dict(y_flip=True))
     x, y = np.meshgrid(np.arange(8) + 0.5, np.arange(16) + 0.5)
     np.testing.assert_array_equal(img[..., 0], x.astype(np.float32))
-    np.testing.assert_array_equal(img[..., 1], (16 - y).astype(np.float32))   # Gallium y = H - GL y
+    np.testing.assert_array_equal(img[..., 1], (16 - y).astype(np.float32))  # Gallium y = H - GL y
 
 
 @pytest.mark.parametrize("with_gs", [False, True], ids=["vs", "gs"])
@@ -989,5 +1136,5 @@ def test_vertex_y_flip_executes(rig, version, with_gs):
     rect = quad(-0.6, 0.25, 0.3, 0.75)
     img = rig.draw(version, VS, FS_COLOR, rect, last_fields=dict(y_flip=True), gs_text=GS if with_gs else None)
     x, y = centers(32, 32)
-    expected = (x > -0.6) & (x < 0.3) & (y > -0.75) & (y < -0.25)    # mirrored in clip space
+    expected = (x > -0.6) & (x < 0.3) & (y > -0.75) & (y < -0.25)  # mirrored in clip space
     np.testing.assert_array_equal(covered(img), expected)

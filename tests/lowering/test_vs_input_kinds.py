@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from glsl_compile import HostCompiler
+
 from lowering import VariantKey, to_glsl
 from lowering.errors import InvalidArgumentError
 from lowering.glsl import stages
@@ -65,22 +65,32 @@ DCL OUT[0], COLOR
 # kind -> (declaration of IN[1], the statement MOV OUT[1], IN[1] becomes,
 # the statement of the ADD).  Written out by hand from the kinds' definitions.
 EXPECTED = {
-    "float": ("layout(location = 1) in vec4 glp_attr_1;",
-              "glp_generic_0 = glp_attr_1;",
-              "t0.xy = glp_attr_1.yx + glp_attr_1.zz;"),
-    "snorm": ("layout(location = 1) in vec4 glp_attr_1;",
-              "glp_generic_0 = max(glp_attr_1, vec4(-1.0));",
-              "t0.xy = max(glp_attr_1, vec4(-1.0)).yx + max(glp_attr_1, vec4(-1.0)).zz;"),
-    "uscaled": ("layout(location = 1) in uvec4 glp_attr_1;",
-                "glp_generic_0 = vec4(glp_attr_1);",
-                "t0.xy = vec4(glp_attr_1).yx + vec4(glp_attr_1).zz;"),
+    "float": (
+        "layout(location = 1) in vec4 glp_attr_1;",
+        "glp_generic_0 = glp_attr_1;",
+        "t0.xy = glp_attr_1.yx + glp_attr_1.zz;",
+    ),
+    "snorm": (
+        "layout(location = 1) in vec4 glp_attr_1;",
+        "glp_generic_0 = max(glp_attr_1, vec4(-1.0));",
+        "t0.xy = max(glp_attr_1, vec4(-1.0)).yx + max(glp_attr_1, vec4(-1.0)).zz;",
+    ),
+    "uscaled": (
+        "layout(location = 1) in uvec4 glp_attr_1;",
+        "glp_generic_0 = vec4(glp_attr_1);",
+        "t0.xy = vec4(glp_attr_1).yx + vec4(glp_attr_1).zz;",
+    ),
     # Integer kinds keep the bits: the TGSI register holds the integer.
-    "uint": ("layout(location = 1) in uvec4 glp_attr_1;",
-             "glp_generic_0 = uintBitsToFloat(glp_attr_1);",
-             "t0.xy = uintBitsToFloat(glp_attr_1.yx) + uintBitsToFloat(glp_attr_1.zz);"),
-    "int": ("layout(location = 1) in ivec4 glp_attr_1;",
-            "glp_generic_0 = intBitsToFloat(glp_attr_1);",
-            "t0.xy = intBitsToFloat(glp_attr_1.yx) + intBitsToFloat(glp_attr_1.zz);"),
+    "uint": (
+        "layout(location = 1) in uvec4 glp_attr_1;",
+        "glp_generic_0 = uintBitsToFloat(glp_attr_1);",
+        "t0.xy = uintBitsToFloat(glp_attr_1.yx) + uintBitsToFloat(glp_attr_1.zz);",
+    ),
+    "int": (
+        "layout(location = 1) in ivec4 glp_attr_1;",
+        "glp_generic_0 = intBitsToFloat(glp_attr_1);",
+        "t0.xy = intBitsToFloat(glp_attr_1.yx) + intBitsToFloat(glp_attr_1.zz);",
+    ),
 }
 
 CONVERSIONS = ("max(glp_attr_", "vec4(glp_attr_")
@@ -97,6 +107,7 @@ def _lines(source: str):
 # ---------------------------------------------------------------------------
 # Names and validation
 # ---------------------------------------------------------------------------
+
 
 def test_kinds_are_the_color_types_plus_the_conversions():
     assert VS_INPUT_TYPES == COLOR_TYPES + ("snorm", "uscaled")
@@ -120,6 +131,7 @@ def test_key_parse_accepts_the_new_kinds():
 # ---------------------------------------------------------------------------
 # Text: the conversion appears for snorm / uscaled only
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kind", sorted(EXPECTED))
 def test_declaration_and_reads_per_kind(kind):
@@ -165,6 +177,7 @@ def test_reflection_reports_the_declared_type():
 # Compile and execute on the host
 # ---------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def host():
     compiler = HostCompiler()
@@ -181,17 +194,28 @@ def test_every_kind_compiles(host, text, version):
         assert host.compile(source, GL.GL_VERTEX_SHADER) is None, (kind, source)
 
 
-def _fetch(host, kind: str, version: int, data: bytes, size: int, gl_type: int, integer: bool,
-           normalized: bool = False, divisor: int = 0) -> np.ndarray:
+def _fetch(
+    host,
+    kind: str,
+    version: int,
+    data: bytes,
+    size: int,
+    gl_type: int,
+    integer: bool,
+    normalized: bool = False,
+    divisor: int = 0,
+) -> np.ndarray:
     """Draw one point whose IN[1] is ``data`` (one element, ``size``
     components of ``gl_type``) through glVertexAttribIPointer (``integer``)
     or glVertexAttribPointer, per vertex or per instance (``divisor``), with
     IN[1] of ``kind``; return what the VS read."""
     GL, ctx = host.GL, host.ctx
     # GLSL 330 links only matching interpolation qualifiers (the FS's flat input).
-    vs = to_glsl(VS, key=VariantKey(vs_input_types=("float", kind),
-                                    output_interpolation=(("GENERIC", 0, "CONSTANT", "CENTER"),)),
-                 glsl_version=version)
+    vs = to_glsl(
+        VS,
+        key=VariantKey(vs_input_types=("float", kind), output_interpolation=(("GENERIC", 0, "CONSTANT", "CENTER"),)),
+        glsl_version=version,
+    )
     fs = to_glsl(FS, key=VariantKey(), glsl_version=version)
     with ctx:
         prog = ctx.program(vertex_shader=vs.source, fragment_shader=fs.source)
@@ -238,8 +262,17 @@ def test_snorm_reads_the_definition(host, version, bits, np_type, gl_name, divis
     top = (1 << (bits - 1)) - 1
     raw = np.array([-top - 1, top, -top, 5], np_type)
     want = np.maximum(raw.astype(np.float64) / top, -1.0).astype(np.float32)
-    got = _fetch(host, "snorm", version, raw.tobytes(), 4, getattr(host.GL, gl_name), integer=False,
-                 normalized=True, divisor=divisor)
+    got = _fetch(
+        host,
+        "snorm",
+        version,
+        raw.tobytes(),
+        4,
+        getattr(host.GL, gl_name),
+        integer=False,
+        normalized=True,
+        divisor=divisor,
+    )
     assert got[0] == -1.0
     assert np.allclose(got, want, rtol=2e-7, atol=0), (got, want)
 
@@ -249,9 +282,8 @@ def test_snorm_reads_the_definition(host, version, bits, np_type, gl_name, divis
 def test_uscaled32_reads_unsigned_values(host, version, divisor):
     """USCALED: float(x) of the unsigned 32-bit value, top bit set included."""
     raw = np.array([0x80000000, 0xFFFFFF00, 7, 0x9ABCDE00], np.uint32)
-    want = raw.astype(np.float64).astype(np.float32)   # all exactly representable
-    got = _fetch(host, "uscaled", version, raw.tobytes(), 4, host.GL.GL_UNSIGNED_INT, integer=True,
-                 divisor=divisor)
+    want = raw.astype(np.float64).astype(np.float32)  # all exactly representable
+    got = _fetch(host, "uscaled", version, raw.tobytes(), 4, host.GL.GL_UNSIGNED_INT, integer=True, divisor=divisor)
     assert np.array_equal(got, want), (got, want)
 
 

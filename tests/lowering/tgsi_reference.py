@@ -27,13 +27,13 @@ module only says what the exact answer is.
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict
+from collections.abc import Callable
 
 import numpy as np
 
 U32 = np.uint32
 MASK32 = 0xFFFFFFFF
-TRUE = np.uint32(0xFFFFFFFF)   # the ~0 that FSxx / USxx / ISxx write
+TRUE = np.uint32(0xFFFFFFFF)  # the ~0 that FSxx / USxx / ISxx write
 
 # ---------------------------------------------------------------------------
 # Word <-> value helpers
@@ -168,6 +168,7 @@ def _unary_f(fn) -> Callable:
     def op(s0):
         with np.errstate(**_ERR):
             return _fw(fn(as_f32(s0)))
+
     return op
 
 
@@ -175,31 +176,38 @@ def _binary_f(fn) -> Callable:
     def op(s0, s1):
         with np.errstate(**_ERR):
             return _fw(fn(as_f32(s0), as_f32(s1)))
+
     return op
 
 
 def _repl_f(fn) -> Callable:
     """Scalar op on .x (and .x of src1), replicated: RCP RSQ SQRT EX2 LG2 POW SIN COS."""
+
     def op(*srcs):
         with np.errstate(**_ERR):
             args = [_f(s)[:, 0] for s in srcs]
             return _repl(_fw(fn(*args)))
+
     return op
 
 
 def _set_f(cmp) -> Callable:
     """SLT & co: 1.0F / 0.0F."""
+
     def op(s0, s1):
         with np.errstate(**_ERR):
             return _fw(np.where(cmp(as_f32(s0), as_f32(s1)), 1.0, 0.0))
+
     return op
 
 
 def _set_i(view, cmp) -> Callable:
     """FSxx / ISxx / USxx: ~0 / 0."""
+
     def op(s0, s1):
         with np.errstate(**_ERR):
             return _bool(cmp(view(s0), view(s1)))
+
     return op
 
 
@@ -208,6 +216,7 @@ def _dot(n):
         a, b = as_f32(s0)[:, :n], as_f32(s1)[:, :n]
         with np.errstate(**_ERR):
             return _repl(_fw(np.sum(a.astype(np.float64) * b.astype(np.float64), axis=1)))
+
     return op
 
 
@@ -222,12 +231,13 @@ def _mad(s0, s1, s2):
 def _fma(s0, s1, s2):
     # "no intermediate rounding": a*b+c evaluated exactly, rounded once to float32.
     from fractions import Fraction
+
     a, b, c = as_f32(s0), as_f32(s1), as_f32(s2)
     out = np.empty(a.shape, dtype=np.float32)
     for idx in np.ndindex(a.shape):
         x, y, z = float(a[idx]), float(b[idx]), float(c[idx])
         if all(math.isfinite(v) for v in (x, y, z)):
-            with np.errstate(**_ERR):     # an exact result beyond FLT_MAX becomes inf
+            with np.errstate(**_ERR):  # an exact result beyond FLT_MAX becomes inf
                 out[idx] = _round_to_f32(Fraction(x) * Fraction(y) + Fraction(z))
         else:
             with np.errstate(**_ERR):
@@ -339,9 +349,9 @@ def _rcc(s0):
 
 # --- pack / unpack (PK2H, UP2H and the removed PK*/UP*) ----------------------
 
+
 def _f16_bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float32).astype(np.float16)).view(np.uint16) \
-        .astype(np.uint32)
+    return np.ascontiguousarray(np.asarray(x, np.float32).astype(np.float16)).view(np.uint16).astype(np.uint32)
 
 
 def _pk2h(s0):
@@ -416,12 +426,13 @@ def _up4b(s0):
 # Integer ops (uint32 / int32 with wraparound)
 # ---------------------------------------------------------------------------
 
+
 def _u(w):
-    return w.astype(np.int64)                 # unsigned value 0..2^32-1
+    return w.astype(np.int64)  # unsigned value 0..2^32-1
 
 
 def _s(w):
-    return as_i32(w).astype(np.int64)         # signed value
+    return as_i32(w).astype(np.int64)  # signed value
 
 
 def _udiv(s0, s1):
@@ -443,7 +454,7 @@ def _tdiv(a, b):
 def _idiv(s0, s1):
     a, b = _s(s0), _s(s1)
     bb = np.where(b == 0, 1, b)
-    return _iw(_tdiv(a, bb))                  # INT_MIN / -1 wraps to INT_MIN
+    return _iw(_tdiv(a, bb))  # INT_MIN / -1 wraps to INT_MIN
 
 
 def _mod(s0, s1):
@@ -463,7 +474,7 @@ def _ishr(s0, s1):
 
 def _imsb(s0):
     v = as_i32(s0).astype(np.int64)
-    v = np.where(v < 0, ~v, v)                # highest bit that differs from the sign
+    v = np.where(v < 0, ~v, v)  # highest bit that differs from the sign
     return _iw(_msb(v))
 
 
@@ -503,6 +514,7 @@ def _bfe(signed: bool):
         if signed:
             field = np.where(field >> (n - 1) & 1 == 1, field - (np.int64(1) << n), field)
         return _iw(np.where(ok, field, 0))
+
     return op
 
 
@@ -537,8 +549,9 @@ def _u2f(s0):
 
 def _mul_hi(view):
     def op(s0, s1):
-        p = [int(a) * int(b) >> 32 for a, b in zip(view(s0).ravel(), view(s1).ravel())]
+        p = [int(a) * int(b) >> 32 for a, b in zip(view(s0).ravel(), view(s1).ravel(), strict=True)]
         return _iw(np.array(p, dtype=np.int64).reshape(s0.shape))
+
     return op
 
 
@@ -556,10 +569,12 @@ def _issg(s0):
 # Double ops: a register is two doubles, .xy = lane 0, .zw = lane 1
 # ---------------------------------------------------------------------------
 
+
 def _d1(fn):
     def op(s0):
         with np.errstate(**_ERR):
             return _dw(fn(as_f64(s0)))
+
     return op
 
 
@@ -567,6 +582,7 @@ def _d2(fn):
     def op(s0, s1):
         with np.errstate(**_ERR):
             return _dw(fn(as_f64(s0), as_f64(s1)))
+
     return op
 
 
@@ -574,6 +590,7 @@ def _dset(cmp):
     def op(s0, s1):
         with np.errstate(**_ERR):
             return _lanes_to_xz(cmp(as_f64(s0), as_f64(s1)))
+
     return op
 
 
@@ -590,10 +607,11 @@ def _dfma(s0, s1, s2):
 def _exact_fma(a: float, b: float, c: float) -> float:
     """a*b+c rounded once (via exact rational arithmetic)."""
     from fractions import Fraction
+
     if not all(math.isfinite(v) for v in (a, b, c)):
         return a * b + c
     exact = Fraction(a) * Fraction(b) + Fraction(c)
-    return float(exact)   # Fraction -> float rounds to nearest even
+    return float(exact)  # Fraction -> float rounds to nearest even
 
 
 def _dssg(s0):
@@ -668,21 +686,24 @@ def _from_py(rows):
 def _q2(fn, signed):
     def op(s0, s1):
         a, b = _py_lanes(s0, signed), _py_lanes(s1, signed)
-        return _from_py([[fn(x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a, b)])
+        return _from_py([[fn(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, b, strict=True)])
+
     return op
 
 
 def _q1(fn, signed):
     def op(s0):
         return _from_py([[fn(x) for x in row] for row in _py_lanes(s0, signed)])
+
     return op
 
 
 def _qset(fn, signed):
     def op(s0, s1):
         a, b = _py_lanes(s0, signed), _py_lanes(s1, signed)
-        c = np.array([[fn(x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a, b)])
+        c = np.array([[fn(x, y) for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, b, strict=True)])
         return _lanes_to_xz(c)
+
     return op
 
 
@@ -704,32 +725,33 @@ def _qshift(kind):
         a = _py_lanes(s0, signed)
         counts = [[int(r[0]) & 0x3F, int(r[1]) & 0x3F] for r in s1]
         out = []
-        for ra, rc in zip(a, counts):
+        for ra, rc in zip(a, counts, strict=True):
             if kind == "shl":
-                out.append([(x << n) for x, n in zip(ra, rc)])
+                out.append([(x << n) for x, n in zip(ra, rc, strict=True)])
             else:
-                out.append([(x >> n) for x, n in zip(ra, rc)])
+                out.append([(x >> n) for x, n in zip(ra, rc, strict=True)])
         return _from_py(out)
+
     return op
 
 
 def _f2x64(signed):
     def op(s0):
         x = _f(s0)[:, 0:2]
-        lo, hi = (-(2.0 ** 63), 2.0 ** 63) if signed else (-1.0, 2.0 ** 64)
-        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r]
-                for r in x]
+        lo, hi = (-(2.0**63), 2.0**63) if signed else (-1.0, 2.0**64)
+        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r] for r in x]
         return _from_py(rows)
+
     return op
 
 
 def _d2x64(signed):
     def op(s0):
         x = as_f64(s0)
-        lo, hi = (-(2.0 ** 63), 2.0 ** 63) if signed else (-1.0, 2.0 ** 64)
-        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r]
-                for r in x]
+        lo, hi = (-(2.0**63), 2.0**63) if signed else (-1.0, 2.0**64)
+        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r] for r in x]
         return _from_py(rows)
+
     return op
 
 
@@ -737,6 +759,7 @@ def _x2i64(signed):
     def op(s0):
         v = _s(s0) if signed else _u(s0)
         return _from_py([[int(r[0]), int(r[1])] for r in v])
+
     return op
 
 
@@ -746,8 +769,10 @@ def _x642f(signed):
         # Python int -> float is correctly rounded to double; to float32 via
         # exact Fraction rounding avoids double rounding.
         from fractions import Fraction
+
         vals = np.array([[_round_to_f32(Fraction(v)) for v in r] for r in rows], np.float32)
         return _lanes_to_xy(vals.view(U32))
+
     return op
 
 
@@ -759,6 +784,7 @@ def _round_to_f32(q) -> float:
     q = abs(q)
     e = math.floor(math.log2(q))
     from fractions import Fraction
+
     while Fraction(2) ** e > q:
         e -= 1
     while Fraction(2) ** (e + 1) <= q:
@@ -775,6 +801,7 @@ def _round_to_f32(q) -> float:
 def _x642d(signed):
     def op(s0):
         return _dw(np.array([[float(v) for v in r] for r in _py_lanes(s0, signed)]))
+
     return op
 
 
@@ -782,7 +809,7 @@ def _x642d(signed):
 # The table
 # ---------------------------------------------------------------------------
 
-REFERENCE: Dict[str, Callable[..., np.ndarray]] = {
+REFERENCE: dict[str, Callable[..., np.ndarray]] = {
     # core, float32
     "MOV": lambda s0: np.array(s0, dtype=U32, copy=True),
     "ADD": _binary_f(lambda a, b: a + b),
@@ -823,64 +850,138 @@ REFERENCE: Dict[str, Callable[..., np.ndarray]] = {
     "PK2H": _pk2h,
     "UP2H": _up2h,
     # removed / legacy
-    "LIT": _lit, "EXP": _exp, "LOG": _log, "DST": _dst, "XPD": _xpd, "DPH": _dph,
-    "NRM": _nrm, "NRM4": _nrm4, "SCS": _scs, "DP2A": _dp2a, "CND": _cnd, "CLAMP": _clamp,
-    "SFL": lambda s0, s1: _fw(np.zeros(s0.shape)), "STR": lambda s0, s1: _fw(np.ones(s0.shape)),
-    "RCC": _rcc, "PK2US": _pk2us, "PK4B": _pk4b, "PK4UB": _pk4ub,
-    "UP2US": _up2us, "UP4B": _up4b, "UP4UB": _up4ub,
+    "LIT": _lit,
+    "EXP": _exp,
+    "LOG": _log,
+    "DST": _dst,
+    "XPD": _xpd,
+    "DPH": _dph,
+    "NRM": _nrm,
+    "NRM4": _nrm4,
+    "SCS": _scs,
+    "DP2A": _dp2a,
+    "CND": _cnd,
+    "CLAMP": _clamp,
+    "SFL": lambda s0, s1: _fw(np.zeros(s0.shape)),
+    "STR": lambda s0, s1: _fw(np.ones(s0.shape)),
+    "RCC": _rcc,
+    "PK2US": _pk2us,
+    "PK4B": _pk4b,
+    "PK4UB": _pk4ub,
+    "UP2US": _up2us,
+    "UP4B": _up4b,
+    "UP4UB": _up4ub,
     # integer
-    "I2F": _i2f, "U2F": _u2f, "F2I": _f2i, "F2U": _f2u,
+    "I2F": _i2f,
+    "U2F": _u2f,
+    "F2I": _f2i,
+    "F2U": _f2u,
     "UADD": lambda a, b: _iw(_u(a) + _u(b)),
     "UMUL": lambda a, b: _iw(_u(a) * _u(b)),
     "UMAD": lambda a, b, c: _iw(_u(a) * _u(b) + _u(c)),
-    "IMUL_HI": _mul_hi(_s), "UMUL_HI": _mul_hi(_u),
-    "IDIV": _idiv, "UDIV": _udiv, "UMOD": _umod, "MOD": _mod,
+    "IMUL_HI": _mul_hi(_s),
+    "UMUL_HI": _mul_hi(_u),
+    "IDIV": _idiv,
+    "UDIV": _udiv,
+    "UMOD": _umod,
+    "MOD": _mod,
     "NOT": lambda a: ~a,
-    "AND": lambda a, b: a & b, "OR": lambda a, b: a | b, "XOR": lambda a, b: a ^ b,
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "XOR": lambda a, b: a ^ b,
     "IMAX": lambda a, b: _iw(np.maximum(_s(a), _s(b))),
     "IMIN": lambda a, b: _iw(np.minimum(_s(a), _s(b))),
-    "UMAX": lambda a, b: np.maximum(a, b), "UMIN": lambda a, b: np.minimum(a, b),
+    "UMAX": lambda a, b: np.maximum(a, b),
+    "UMIN": lambda a, b: np.minimum(a, b),
     "SHL": lambda a, b: _iw(_u(a) << _shift_count(b)),
     "ISHR": _ishr,
     "USHR": lambda a, b: _iw(_u(a) >> _shift_count(b)),
-    "UCMP": _ucmp, "ISSG": _issg,
-    "INEG": lambda a: _iw(-_s(a)), "IABS": lambda a: _iw(np.abs(_s(a))),
-    "FSLT": _set_i(as_f32, lambda a, b: a < b), "FSGE": _set_i(as_f32, lambda a, b: a >= b),
-    "FSEQ": _set_i(as_f32, lambda a, b: a == b), "FSNE": _set_i(as_f32, lambda a, b: a != b),
-    "ISLT": _set_i(as_i32, lambda a, b: a < b), "ISGE": _set_i(as_i32, lambda a, b: a >= b),
-    "USLT": _set_i(lambda w: w, lambda a, b: a < b), "USGE": _set_i(lambda w: w, lambda a, b: a >= b),
-    "USEQ": _set_i(lambda w: w, lambda a, b: a == b), "USNE": _set_i(lambda w: w, lambda a, b: a != b),
+    "UCMP": _ucmp,
+    "ISSG": _issg,
+    "INEG": lambda a: _iw(-_s(a)),
+    "IABS": lambda a: _iw(np.abs(_s(a))),
+    "FSLT": _set_i(as_f32, lambda a, b: a < b),
+    "FSGE": _set_i(as_f32, lambda a, b: a >= b),
+    "FSEQ": _set_i(as_f32, lambda a, b: a == b),
+    "FSNE": _set_i(as_f32, lambda a, b: a != b),
+    "ISLT": _set_i(as_i32, lambda a, b: a < b),
+    "ISGE": _set_i(as_i32, lambda a, b: a >= b),
+    "USLT": _set_i(lambda w: w, lambda a, b: a < b),
+    "USGE": _set_i(lambda w: w, lambda a, b: a >= b),
+    "USEQ": _set_i(lambda w: w, lambda a, b: a == b),
+    "USNE": _set_i(lambda w: w, lambda a, b: a != b),
     # bitwise
-    "IBFE": _bfe(True), "UBFE": _bfe(False), "BFI": _bfi, "BREV": _brev, "POPC": _popc,
-    "LSB": _lsb, "IMSB": _imsb, "UMSB": lambda a: _iw(_msb(_u(a))),
+    "IBFE": _bfe(True),
+    "UBFE": _bfe(False),
+    "BFI": _bfi,
+    "BREV": _brev,
+    "POPC": _popc,
+    "LSB": _lsb,
+    "IMSB": _imsb,
+    "UMSB": lambda a: _iw(_msb(_u(a))),
     # double
-    "DABS": _d1(np.abs), "DNEG": _d1(np.negative),
-    "DADD": _d2(np.add), "DMUL": _d2(np.multiply), "DDIV": _d2(np.divide),
-    "DMIN": _d2(np.fmin), "DMAX": _d2(np.fmax),
-    "DMAD": lambda a, b, c: _dw(as_f64(a) * as_f64(b) + as_f64(c)), "DFMA": _dfma,
-    "DSEQ": _dset(np.equal), "DSNE": _dset(np.not_equal), "DSLT": _dset(np.less),
+    "DABS": _d1(np.abs),
+    "DNEG": _d1(np.negative),
+    "DADD": _d2(np.add),
+    "DMUL": _d2(np.multiply),
+    "DDIV": _d2(np.divide),
+    "DMIN": _d2(np.fmin),
+    "DMAX": _d2(np.fmax),
+    "DMAD": lambda a, b, c: _dw(as_f64(a) * as_f64(b) + as_f64(c)),
+    "DFMA": _dfma,
+    "DSEQ": _dset(np.equal),
+    "DSNE": _dset(np.not_equal),
+    "DSLT": _dset(np.less),
     "DSGE": _dset(np.greater_equal),
-    "DRCP": _d1(lambda x: 1.0 / x), "DSQRT": _d1(np.sqrt), "DRSQ": _d1(lambda x: 1.0 / np.sqrt(x)),
-    "DFRAC": _d1(lambda x: x - np.floor(x)), "DTRUNC": _d1(np.trunc), "DCEIL": _d1(np.ceil),
-    "DFLR": _d1(np.floor), "DROUND": _d1(np.round), "DSSG": _dssg, "DLDEXP": _dldexp,
-    "F2D": _f2d, "D2F": _d2f, "I2D": _i2d, "U2D": _u2d, "D2I": _d2i, "D2U": _d2u,
+    "DRCP": _d1(lambda x: 1.0 / x),
+    "DSQRT": _d1(np.sqrt),
+    "DRSQ": _d1(lambda x: 1.0 / np.sqrt(x)),
+    "DFRAC": _d1(lambda x: x - np.floor(x)),
+    "DTRUNC": _d1(np.trunc),
+    "DCEIL": _d1(np.ceil),
+    "DFLR": _d1(np.floor),
+    "DROUND": _d1(np.round),
+    "DSSG": _dssg,
+    "DLDEXP": _dldexp,
+    "F2D": _f2d,
+    "D2F": _d2f,
+    "I2D": _i2d,
+    "U2D": _u2d,
+    "D2I": _d2i,
+    "D2U": _d2u,
     # 64-bit integer
-    "I64ABS": _q1(abs, True), "I64NEG": _q1(lambda x: -x, True),
+    "I64ABS": _q1(abs, True),
+    "I64NEG": _q1(lambda x: -x, True),
     "I64SSG": _q1(lambda x: (x > 0) - (x < 0), True),
-    "U64ADD": _q2(lambda a, b: a + b, False), "U64MUL": _q2(lambda a, b: a * b, False),
+    "U64ADD": _q2(lambda a, b: a + b, False),
+    "U64MUL": _q2(lambda a, b: a * b, False),
     "U64DIV": _q2(lambda a, b: a // b if b else M64, False),
     "I64DIV": _q2(_c_div, True),
     "U64MOD": _q2(lambda a, b: a % b if b else M64, False),
     "I64MOD": _q2(_c_mod, True),
-    "U64SEQ": _qset(lambda a, b: a == b, False), "U64SNE": _qset(lambda a, b: a != b, False),
-    "U64SLT": _qset(lambda a, b: a < b, False), "U64SGE": _qset(lambda a, b: a >= b, False),
-    "I64SLT": _qset(lambda a, b: a < b, True), "I64SGE": _qset(lambda a, b: a >= b, True),
-    "I64MIN": _q2(min, True), "I64MAX": _q2(max, True),
-    "U64MIN": _q2(min, False), "U64MAX": _q2(max, False),
-    "U64SHL": _qshift("shl"), "I64SHR": _qshift("ishr"), "U64SHR": _qshift("ushr"),
-    "F2U64": _f2x64(False), "F2I64": _f2x64(True), "D2U64": _d2x64(False), "D2I64": _d2x64(True),
-    "U2I64": _x2i64(False), "I2I64": _x2i64(True),
-    "U642F": _x642f(False), "I642F": _x642f(True), "U642D": _x642d(False), "I642D": _x642d(True),
+    "U64SEQ": _qset(lambda a, b: a == b, False),
+    "U64SNE": _qset(lambda a, b: a != b, False),
+    "U64SLT": _qset(lambda a, b: a < b, False),
+    "U64SGE": _qset(lambda a, b: a >= b, False),
+    "I64SLT": _qset(lambda a, b: a < b, True),
+    "I64SGE": _qset(lambda a, b: a >= b, True),
+    "I64MIN": _q2(min, True),
+    "I64MAX": _q2(max, True),
+    "U64MIN": _q2(min, False),
+    "U64MAX": _q2(max, False),
+    "U64SHL": _qshift("shl"),
+    "I64SHR": _qshift("ishr"),
+    "U64SHR": _qshift("ushr"),
+    "F2U64": _f2x64(False),
+    "F2I64": _f2x64(True),
+    "D2U64": _d2x64(False),
+    "D2I64": _d2x64(True),
+    "U2I64": _x2i64(False),
+    "I2I64": _x2i64(True),
+    "U642F": _x642f(False),
+    "I642F": _x642f(True),
+    "U642D": _x642d(False),
+    "I642D": _x642d(True),
 }
 
 # Multi-destination opcodes: name -> function returning a tuple of results.
@@ -897,6 +998,7 @@ def reference(op: str, *srcs: np.ndarray) -> np.ndarray:
 # Lanes tgsi.rst leaves undefined (not compared; still executed)
 # ---------------------------------------------------------------------------
 
+
 def _x_repl(cond):
     """Undefinedness of a REPL op decided by .x of the source(s)."""
     return lambda *s: np.repeat(cond(*[x[:, :1] for x in s]), 4, axis=1)
@@ -906,6 +1008,7 @@ def _f32_out_of_int_range(lo, hi):
     def cond(s0):
         x = _f(s0)
         return ~(np.isfinite(x) & (x > lo) & (x < hi))
+
     return cond
 
 
@@ -915,6 +1018,7 @@ def _lanes_xy_undef(cond64):
         out = np.zeros((s0.shape[0], 4), bool)
         out[:, 0:2] = c
         return out
+
     return cond
 
 
@@ -922,24 +1026,25 @@ def _lane_pairs(cond64):
     def cond(*s):
         c = cond64(*s)
         return np.repeat(c, 2, axis=1)
+
     return cond
 
 
-UNDEFINED: Dict[str, Callable[..., np.ndarray]] = {
+UNDEFINED: dict[str, Callable[..., np.ndarray]] = {
     # "The results are undefined for src <= 0" (RSQ), "< 0" (SQRT)
     "RSQ": _x_repl(lambda s0: ~(_f(s0) > 0)),
     "SQRT": _x_repl(lambda s0: _f(s0) < 0),
     # "Values outside signed/unsigned range (including NaNs) produce undefined results"
     "F2I": _f32_out_of_int_range(-2147483649.0, 2147483648.0),
     "F2U": _f32_out_of_int_range(-1.0, 4294967296.0),
-    "D2I": _lanes_xy_undef(lambda s0: ~(np.isfinite(as_f64(s0)) & (as_f64(s0) > -2147483649.0)
-                                         & (as_f64(s0) < 2147483648.0))),
-    "D2U": _lanes_xy_undef(lambda s0: ~(np.isfinite(as_f64(s0)) & (as_f64(s0) > -1.0)
-                                         & (as_f64(s0) < 4294967296.0))),
+    "D2I": _lanes_xy_undef(
+        lambda s0: ~(np.isfinite(as_f64(s0)) & (as_f64(s0) > -2147483649.0) & (as_f64(s0) < 2147483648.0))
+    ),
+    "D2U": _lanes_xy_undef(lambda s0: ~(np.isfinite(as_f64(s0)) & (as_f64(s0) > -1.0) & (as_f64(s0) < 4294967296.0))),
     # "TBD: behavior for division by zero" (IDIV); MOD by zero likewise unstated.
     # INT_MIN / -1 overflows int32: C leaves it undefined, tgsi.rst is silent.
-    "IDIV": lambda s0, s1: (_s(s1) == 0) | ((_s(s0) == -2**31) & (_s(s1) == -1)),
-    "MOD": lambda s0, s1: (_s(s1) == 0) | ((_s(s0) == -2**31) & (_s(s1) == -1)),
+    "IDIV": lambda s0, s1: (_s(s1) == 0) | ((_s(s0) == -(2**31)) & (_s(s1) == -1)),
+    "MOD": lambda s0, s1: (_s(s1) == 0) | ((_s(s0) == -(2**31)) & (_s(s1) == -1)),
     # bitfield ops: "if offset < 0 or bits < 0 or offset + bits > 32: undefined"
     "IBFE": lambda v, o, n: (_s(o) < 0) | (_s(n) < 0) | (_s(o) + _s(n) > 32),
     "UBFE": lambda v, o, n: (_s(o) < 0) | (_s(n) < 0) | (_s(o) + _s(n) > 32),
@@ -947,10 +1052,10 @@ UNDEFINED: Dict[str, Callable[..., np.ndarray]] = {
     # 64-bit division by zero is not defined by tgsi.rst (only UDIV/UMOD are)
     "U64DIV": _lane_pairs(lambda a, b: as_u64(b) == 0),
     "U64MOD": _lane_pairs(lambda a, b: as_u64(b) == 0),
-    "I64DIV": _lane_pairs(lambda a, b: (as_i64(b) == 0) | ((as_i64(a) == -2**63) & (as_i64(b) == -1))),
-    "I64MOD": _lane_pairs(lambda a, b: (as_i64(b) == 0) | ((as_i64(a) == -2**63) & (as_i64(b) == -1))),
-    "F2I64": lambda s0: np.repeat(_f32_out_of_int_range(-(2.0 ** 63) - 1, 2.0 ** 63)(s0)[:, 0:2], 2, 1),
-    "F2U64": lambda s0: np.repeat(_f32_out_of_int_range(-1.0, 2.0 ** 64)(s0)[:, 0:2], 2, 1),
+    "I64DIV": _lane_pairs(lambda a, b: (as_i64(b) == 0) | ((as_i64(a) == -(2**63)) & (as_i64(b) == -1))),
+    "I64MOD": _lane_pairs(lambda a, b: (as_i64(b) == 0) | ((as_i64(a) == -(2**63)) & (as_i64(b) == -1))),
+    "F2I64": lambda s0: np.repeat(_f32_out_of_int_range(-(2.0**63) - 1, 2.0**63)(s0)[:, 0:2], 2, 1),
+    "F2U64": lambda s0: np.repeat(_f32_out_of_int_range(-1.0, 2.0**64)(s0)[:, 0:2], 2, 1),
 }
 
 
@@ -965,7 +1070,20 @@ def undefined(op: str, *srcs: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
-    "REFERENCE", "REFERENCE_MULTI", "UNDEFINED", "reference", "undefined", "apply_writemask",
-    "words", "f32_words", "f64_words", "u64_words", "as_f32", "as_i32", "as_f64", "as_u64",
-    "as_i64", "TRUE",
+    "REFERENCE",
+    "REFERENCE_MULTI",
+    "UNDEFINED",
+    "reference",
+    "undefined",
+    "apply_writemask",
+    "words",
+    "f32_words",
+    "f64_words",
+    "u64_words",
+    "as_f32",
+    "as_i32",
+    "as_f64",
+    "as_u64",
+    "as_i64",
+    "TRUE",
 ]

@@ -33,11 +33,9 @@ docs/lowering.md, "Cull distances without gl_CullDistance".
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 from ...errors import UnsupportedError
-from ..views import comp
 from ..varyings import clip_cull_counts
+from ..views import comp
 
 # The clip-or-cull distance slots (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT).
 SLOTS = 8
@@ -82,18 +80,18 @@ def declare_outputs(io) -> None:
     io._declare(f"out {BLOCK} {{ vec4 {MEMBER}[2]; }};")
 
 
-def component(io, j: int, vertex: Optional[str], lvalue: bool):
+def component(io, j: int, vertex: str | None, lvalue: bool):
     """The view of cull distance ``j``: this stage's output (``vertex`` None
     with lvalue) or the input of vertex ``vertex`` (GS, TCS, TES)."""
     if vertex is None and lvalue:
         return comp(_element(j), "float", lvalue=True)
-    if vertex is None:       # an output read back (the FS copy)
+    if vertex is None:  # an output read back (the FS copy)
         return comp(_element(j), "float")
     io._declare(f"in {BLOCK} {{ vec4 {MEMBER}[2]; }} {INSTANCE}[{io.input_array_size()}];")
     return comp(f"{INSTANCE}[{vertex}].{_element(j)}", "float")
 
 
-def cull_as_clip(em) -> List[str]:
+def cull_as_clip(em) -> list[str]:
     """vertex_end: each cull distance's clip distance (the module docstring),
     and 0.0 (never clips) in the slots between the shader's clip distances
     and the cull slots, which this declaration of gl_ClipDistance makes
@@ -107,8 +105,10 @@ def cull_as_clip(em) -> List[str]:
     out = [f"gl_ClipDistance[{k}] = 0.0;   // no distance here" for k in range(nclip or 0, base)]
     for j in range(ncull):
         d = _element(j)
-        out.append(f"gl_ClipDistance[{base + j}] = ({d} < 0.0 || isnan({d}) || isinf({d})) ? -1.0 : {IN_VALUE};"
-                   f"   // cull distance {j}")
+        out.append(
+            f"gl_ClipDistance[{base + j}] = ({d} < 0.0 || isnan({d}) || isinf({d})) ? -1.0 : {IN_VALUE};"
+            f"   // cull distance {j}"
+        )
     return out
 
 
@@ -123,7 +123,8 @@ def _check_user_planes(em, base: int) -> None:
     raise UnsupportedError(
         f"clip_plane_enable {em.key.clip_plane_enable:#x} with {SLOTS - base} cull distances: user clip planes "
         f"{base}..{SLOTS - 1} would share the clip distance slots the cull distances take on this host "
-        f"(at most {SLOTS} clip and cull distances together)")
+        f"(at most {SLOTS} clip and cull distances together)"
+    )
 
 
 __all__ = ["emulated", "cull_clip_mask", "declare_outputs", "component", "cull_as_clip", "SLOTS"]

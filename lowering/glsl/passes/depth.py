@@ -17,9 +17,9 @@ OFFSET_DEPTH = "glp_offset_depth"
 
 # DEPTH_CLIP_* -> the distance of gl_Position (p) from the plane, >= 0 inside.
 _CLIP_DISTANCE = {
-    DEPTH_CLIP_NEAR: "{p}.z + {p}.w",       # -w <= z
-    DEPTH_CLIP_NEAR_HALFZ: "{p}.z",         # 0 <= z (clip_halfz)
-    DEPTH_CLIP_FAR: "{p}.w - {p}.z",        # z <= w
+    DEPTH_CLIP_NEAR: "{p}.z + {p}.w",  # -w <= z
+    DEPTH_CLIP_NEAR_HALFZ: "{p}.z",  # 0 <= z (clip_halfz)
+    DEPTH_CLIP_FAR: "{p}.w - {p}.z",  # z <= w
 }
 
 
@@ -28,7 +28,8 @@ def offset_depth(em) -> list[str]:
     if em.shader.property("FS_EARLY_DEPTH_STENCIL", 0):
         raise UnsupportedError(
             "RasterizerState.offset_units_unscaled: the offset is applied by writing the fragment depth, which "
-            "GL ignores in a fragment shader with FS_EARLY_DEPTH_STENCIL (early_fragment_tests)")
+            "GL ignores in a fragment shader with FS_EARLY_DEPTH_STENCIL (early_fragment_tests)"
+        )
     em.use_sysvals()
     off = f"{INSTANCE_NAME}.depth_offset"
     em.global_decls.append(f"float {OFFSET_DEPTH};")

@@ -7,10 +7,8 @@ module by module" (Polygon edges).
 
 from __future__ import annotations
 
-from typing import List
-
-from .stipple import INSTANCE, bases_unit
 from ..sysval_block import INSTANCE_NAME
+from .stipple import INSTANCE, bases_unit
 
 EDGE = "glp_edge"
 MASK = "glp_edge_mask"
@@ -18,8 +16,8 @@ VERTEX_FLAG = "glp_vertex_edgeflag"
 MASKS = "glp_edge_masks"
 _CORNER, _BITS = "glp_edge_corner", "glp_edge_bits"
 
-EDGE_FLAGS_MASKS = 1    # GS: the boundary masks of translated primitives (buffer texture)
-EDGE_FLAGS_VERTEX = 2   # VS: EDGEFLAG out; GS: AND the vertex edge flags
+EDGE_FLAGS_MASKS = 1  # GS: the boundary masks of translated primitives (buffer texture)
+EDGE_FLAGS_VERTEX = 2  # VS: EDGEFLAG out; GS: AND the vertex edge flags
 EDGE_FLAGS_STIPPLE = 4  # VS: gl_InstanceID out; GS: per-edge stipple counters (bases + mask from a buffer texture)
 STIPPLE = "glp_edge_stipple"
 STIPPLE_BASES = "glp_edge_stipple_bases"
@@ -53,7 +51,7 @@ def declare_vertex_flag(em) -> None:
     em.io._declare(f"out float {VERTEX_FLAG};")
 
 
-def vertex_flag_at_end(em) -> List[str]:
+def vertex_flag_at_end(em) -> list[str]:
     """VS epilogue: the EDGEFLAG output's x (1.0, every edge drawn, without one)."""
     local = _edgeflag_local(em)
     value = f"{local}.x" if local is not None else "1.0"
@@ -115,7 +113,7 @@ def _declare_gs_stipple(em) -> None:
     ]
 
 
-def corner_at_emit(em) -> List[str]:
+def corner_at_emit(em) -> list[str]:
     """GS, before each EmitVertex: this corner's weights and the mask (and
     the edge counters: edge j starts here, ends here, or does not touch it)."""
     out = [
@@ -137,7 +135,7 @@ def declare_instance_output(em) -> None:
     em.io._declare(f"flat out int {INSTANCE};")
 
 
-def instance_at_end(em) -> List[str]:
+def instance_at_end(em) -> list[str]:
     """VS epilogue: gl_InstanceID on to the generated GS."""
     return [f"{INSTANCE} = gl_InstanceID;   // edge stipple: the counters are per instance"]
 
@@ -151,7 +149,7 @@ def declare_fs(em) -> None:
     em.io._declare(f"flat in int {MASK};")
 
 
-def edge_kill(em) -> List[str]:
+def edge_kill(em) -> list[str]:
     """FS prologue: kill the fragments of edges (LINE) and vertices (POINT)
     whose edge flag is off.  A fragment exactly at a corner (weights one-hot)
     belongs to the edge leaving that corner in both modes: with GL's
@@ -160,8 +158,10 @@ def edge_kill(em) -> List[str]:
     draws it only if that rule is off, and then GL draws it twice anyway).
     LINE leaves that edge in ``glp_edge_j`` (``edge_stipple_kill``)."""
     em.uses_discard = True
-    corner = (f"int glp_edge_k = {EDGE} == vec3(1.0, 0.0, 0.0) ? 0 : ({EDGE} == vec3(0.0, 1.0, 0.0) ? 1"
-              f" : ({EDGE} == vec3(0.0, 0.0, 1.0) ? 2 : -1));")
+    corner = (
+        f"int glp_edge_k = {EDGE} == vec3(1.0, 0.0, 0.0) ? 0 : ({EDGE} == vec3(0.0, 1.0, 0.0) ? 1"
+        f" : ({EDGE} == vec3(0.0, 0.0, 1.0) ? 2 : -1));"
+    )
     if em.key.edge_fill == POLYGON_MODE_POINT:
         return [
             "// polygon vertices drawn as points: only those starting an edge whose flag is set",
@@ -184,7 +184,7 @@ def declare_stipple_input(em) -> None:
     em.io._declare(f"noperspective in vec3 {STIPPLE};")
 
 
-def edge_stipple_kill(em) -> List[str]:
+def edge_stipple_kill(em) -> list[str]:
     """FS prologue, after ``edge_kill`` (whose ``glp_edge_j`` is the edge the
     fragment belongs to): the line stipple along that edge."""
     em.use_sysvals()

@@ -7,20 +7,29 @@ module by module" (Fragment passes).
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from ..reflection import VaryingInfo
-from ..varyings import varying_block, varying_name
 from ..sysval_block import INSTANCE_NAME
-from ..variant import (PIPE_FUNC_EQUAL, PIPE_FUNC_GEQUAL, PIPE_FUNC_GREATER, PIPE_FUNC_LEQUAL, PIPE_FUNC_LESS,
-                      PIPE_FUNC_NEVER, PIPE_FUNC_NOTEQUAL)
+from ..variant import (
+    PIPE_FUNC_EQUAL,
+    PIPE_FUNC_GEQUAL,
+    PIPE_FUNC_GREATER,
+    PIPE_FUNC_LEQUAL,
+    PIPE_FUNC_LESS,
+    PIPE_FUNC_NEVER,
+    PIPE_FUNC_NOTEQUAL,
+)
+from ..varyings import varying_block, varying_name
 from ..views import VectorView
 
 # PIPE_FUNC_* -> the GLSL comparison "alpha <op> ref" that lets the fragment pass
 # (NEVER and ALWAYS have no comparison: discard always / no pass at all).
 ALPHA_COMPARISONS = {
-    PIPE_FUNC_LESS: "<", PIPE_FUNC_EQUAL: "==", PIPE_FUNC_LEQUAL: "<=", PIPE_FUNC_GREATER: ">",
-    PIPE_FUNC_NOTEQUAL: "!=", PIPE_FUNC_GEQUAL: ">=",
+    PIPE_FUNC_LESS: "<",
+    PIPE_FUNC_EQUAL: "==",
+    PIPE_FUNC_LEQUAL: "<=",
+    PIPE_FUNC_GREATER: ">",
+    PIPE_FUNC_NOTEQUAL: "!=",
+    PIPE_FUNC_GEQUAL: ">=",
 }
 
 PIPE_SPRITE_COORD_UPPER_LEFT = 0
@@ -44,6 +53,7 @@ def _pass_global(em, decl: str, init: str) -> None:
 # fs_input: two-sided color, sprite coordinates
 # ---------------------------------------------------------------------------
 
+
 def two_sided_color_input(io, index: int, decl, semantic: str, sidx: int):
     """COLOR[sidx] -> ``gl_FrontFacing ? glp_color_n : glp_bcolor_n`` (None for other semantics)."""
     if semantic != "COLOR":
@@ -52,16 +62,17 @@ def two_sided_color_input(io, index: int, decl, semantic: str, sidx: int):
     front, back = varying_name("COLOR", sidx), varying_name("BCOLOR", sidx)
     qual, interp, loc = io.interpolation(decl, semantic)
     io._declare(varying_block("in", front, qual))
-    io._declare(varying_block("in", back, qual))      # same qualifiers: both are "the" color
-    io._record_input(VaryingInfo("IN", index, semantic, sidx, front, interpolation=interp,
-                                 sample_location=loc, xfb_name=front))
+    io._declare(varying_block("in", back, qual))  # same qualifiers: both are "the" color
+    io._record_input(
+        VaryingInfo("IN", index, semantic, sidx, front, interpolation=interp, sample_location=loc, xfb_name=front)
+    )
     local = f"glp_two_side_color_{sidx}"
     _pass_global(em, f"vec4 {local};", f"{local} = gl_FrontFacing ? {front} : {back};")
     em.pass_state.setdefault("two_sided", {})[local] = (front, back)
     return VectorView(local, "float", writable=False)
 
 
-def two_sided_pair(em, text: str) -> Optional[Tuple[str, str]]:
+def two_sided_pair(em, text: str) -> tuple[str, str] | None:
     """(front, back) varyings behind a two-sided COLOR input view ``text`` (for INTERP_*)."""
     return em.pass_state.get("two_sided", {}).get(text)
 
@@ -87,8 +98,7 @@ def sprite_coord_input(io, index: int, decl, semantic: str, sidx: int):
     em = io.em
     if semantic != sprite_semantic(em) or sidx >= 32 or not (em.key.sprite_coord_enable >> sidx) & 1:
         return None
-    _pass_global(em, f"vec4 {SPRITE_COORD};",
-                 f"{SPRITE_COORD} = vec4(gl_PointCoord.x, {sprite_t(em)}, 0.0, 1.0);")
+    _pass_global(em, f"vec4 {SPRITE_COORD};", f"{SPRITE_COORD} = vec4(gl_PointCoord.x, {sprite_t(em)}, 0.0, 1.0);")
     io._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PointCoord", builtin=True))
     return VectorView(SPRITE_COORD, "float", writable=False)
 
@@ -97,7 +107,8 @@ def sprite_coord_input(io, index: int, decl, semantic: str, sidx: int):
 # prologue: stipple and window rectangles
 # ---------------------------------------------------------------------------
 
-def window_position(em) -> Tuple[List[str], str]:
+
+def window_position(em) -> tuple[list[str], str]:
     """(statements, name): ``ivec2 glp_window_pos``, the fragment's pixel in Gallium
     window coordinates, declared once.  ``floor`` gives the pixel whether or not
     the shader declared ``pixel_center_integer``; under ``y_flip`` GL's rows run
@@ -112,7 +123,7 @@ def window_position(em) -> Tuple[List[str], str]:
     return lines, WINDOW_POS
 
 
-def polygon_stipple(em) -> List[str]:
+def polygon_stipple(em) -> list[str]:
     """Discard the fragment where the stipple pattern bit is 0."""
     em.use_sysvals()
     em.uses_discard = True
@@ -124,7 +135,7 @@ def polygon_stipple(em) -> List[str]:
     ]
 
 
-def window_rectangles(em) -> List[str]:
+def window_rectangles(em) -> list[str]:
     """Discard per the window rectangles (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
     count = em.key.window_rectangles
@@ -147,7 +158,7 @@ def window_rectangles(em) -> List[str]:
     ]
 
 
-def point_coverage(em) -> List[str]:
+def point_coverage(em) -> list[str]:
     """``glp_point_coverage``: the fragment's coverage of the round point;
     discard where it is 0 (docs/lowering.md "Variant passes")."""
     em.uses_discard = True
@@ -164,19 +175,26 @@ def point_coverage(em) -> List[str]:
 # fragment_end: clamp, point coverage, alpha test
 # ---------------------------------------------------------------------------
 
-def clamp_fragment_colors(em) -> List[str]:
+
+def clamp_fragment_colors(em) -> list[str]:
     """Clamp every float COLOR output to [0, 1]."""
-    return [f"{name} = clamp({name}, 0.0, 1.0);" for sidx, name in sorted(em.io.color_outputs.items())
-            if em.key.color_type(sidx) == "float"]
+    return [
+        f"{name} = clamp({name}, 0.0, 1.0);"
+        for sidx, name in sorted(em.io.color_outputs.items())
+        if em.key.color_type(sidx) == "float"
+    ]
 
 
-def apply_point_coverage(em) -> List[str]:
+def apply_point_coverage(em) -> list[str]:
     """Multiply the alpha of every float COLOR output by the point coverage."""
-    return [f"{name}.a *= {POINT_COVERAGE};" for sidx, name in sorted(em.io.color_outputs.items())
-            if em.key.color_type(sidx) == "float"]
+    return [
+        f"{name}.a *= {POINT_COVERAGE};"
+        for sidx, name in sorted(em.io.color_outputs.items())
+        if em.key.color_type(sidx) == "float"
+    ]
 
 
-def alpha_test(em) -> List[str]:
+def alpha_test(em) -> list[str]:
     """``if (!(COLOR[0].a <op> ref)) discard;`` (NEVER: always discard)."""
     name = em.io.color_outputs.get(0)
     if name is None or em.key.color_type(0) != "float":
@@ -189,6 +207,18 @@ def alpha_test(em) -> List[str]:
     return [f"if (!({name}.a {ALPHA_COMPARISONS[func]} {INSTANCE_NAME}.alpha_ref.x)) discard;   // alpha test"]
 
 
-__all__ = ["two_sided_color_input", "two_sided_pair", "sprite_coord_input", "sprite_semantic", "sprite_t",
-           "window_position", "polygon_stipple", "window_rectangles", "point_coverage", "clamp_fragment_colors",
-           "apply_point_coverage", "alpha_test", "ALPHA_COMPARISONS"]
+__all__ = [
+    "two_sided_color_input",
+    "two_sided_pair",
+    "sprite_coord_input",
+    "sprite_semantic",
+    "sprite_t",
+    "window_position",
+    "polygon_stipple",
+    "window_rectangles",
+    "point_coverage",
+    "clamp_fragment_colors",
+    "apply_point_coverage",
+    "alpha_test",
+    "ALPHA_COMPARISONS",
+]

@@ -27,8 +27,6 @@ docs/lowering.md "Interpolation functions" has the contract.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 from ...errors import UnsupportedError
 
 # Per-fragment terms of gl_FragCoord.w (W, dW/dx, dW/dy): shared by every smooth input.
@@ -36,14 +34,17 @@ _W_TERMS = "glp_ia_w"
 _EVAL_SMOOTH = "glp_interp_smooth"
 _EVAL_LINEAR = "glp_interp_linear"
 _HELPERS = {
-    _EVAL_SMOOTH: (f"vec4 {_EVAL_SMOOTH}(vec4 p, vec4 px, vec4 py, vec3 w, vec2 o)\n{{\n"
-                   "    // (v/w at c + o) / (1/w at c + o): perspective-correct at the new position\n"
-                   "    return (p + px * o.x + py * o.y) / (w.x + w.y * o.x + w.z * o.y);\n}"),
-    _EVAL_LINEAR: (f"vec4 {_EVAL_LINEAR}(vec4 p, vec4 px, vec4 py, vec2 o)\n{{\n"
-                   "    return p + px * o.x + py * o.y;\n}"),
+    _EVAL_SMOOTH: (
+        f"vec4 {_EVAL_SMOOTH}(vec4 p, vec4 px, vec4 py, vec3 w, vec2 o)\n{{\n"
+        "    // (v/w at c + o) / (1/w at c + o): perspective-correct at the new position\n"
+        "    return (p + px * o.x + py * o.y) / (w.x + w.y * o.x + w.z * o.y);\n}"
+    ),
+    _EVAL_LINEAR: (
+        f"vec4 {_EVAL_LINEAR}(vec4 p, vec4 px, vec4 py, vec2 o)\n{{\n    return p + px * o.x + py * o.y;\n}}"
+    ),
 }
 _SAMPLE_POS = "glp_sample_pos"
-_STATE = "interp_emulation"    # em.pass_state key: next prologue slot
+_STATE = "interp_emulation"  # em.pass_state key: next prologue slot
 
 
 def emulated(em) -> bool:
@@ -62,7 +63,7 @@ def _prologue_line(em, decl: str, init: str) -> None:
     em.pass_state[_STATE] = slot + 1
 
 
-def _input_qualifiers(em, name: str) -> Tuple[str, str]:
+def _input_qualifiers(em, name: str) -> tuple[str, str]:
     """(interpolation, location) the emitted FS input ``name`` was declared with."""
     for info in em.io.inputs:
         if info.name == name:
@@ -70,12 +71,13 @@ def _input_qualifiers(em, name: str) -> Tuple[str, str]:
     return "PERSPECTIVE", "CENTER"
 
 
-def _planes(em, name: str, interp: str) -> Tuple[str, str, str]:
+def _planes(em, name: str, interp: str) -> tuple[str, str, str]:
     """Names of the (value, d/dx, d/dy) globals of ``name`` (times W when smooth)."""
     base = f"glp_ia_{name}"
     if interp == "PERSPECTIVE":
-        _prologue_line(em, f"vec3 {_W_TERMS};",
-                       f"{_W_TERMS} = vec3(gl_FragCoord.w, dFdx(gl_FragCoord.w), dFdy(gl_FragCoord.w));")
+        _prologue_line(
+            em, f"vec3 {_W_TERMS};", f"{_W_TERMS} = vec3(gl_FragCoord.w, dFdx(gl_FragCoord.w), dFdy(gl_FragCoord.w));"
+        )
         _prologue_line(em, f"vec4 {base};", f"{base} = {name} * gl_FragCoord.w;")
     else:
         _prologue_line(em, f"vec4 {base};", f"{base} = {name};")
@@ -84,7 +86,7 @@ def _planes(em, name: str, interp: str) -> Tuple[str, str, str]:
     return base, f"{base}_dx", f"{base}_dy"
 
 
-def _sample_offset(em, index: str) -> Optional[str]:
+def _sample_offset(em, index: str) -> str | None:
     """GLSL vec2: sample ``index``'s position minus the pixel centre; None
     on a single-sample framebuffer (every sample is the centre)."""
     flat = em.key.sample_positions
@@ -104,28 +106,39 @@ def _refuse_msaa(em, op: str, index: int, why: str) -> None:
     if em.key.sample_positions:
         raise UnsupportedError(
             f"{op} of IN[{index}] on a multisampled framebuffer ({len(em.key.sample_positions) // 2} samples) "
-            f"without GLSL 400 / GL_ARB_gpu_shader5: {why}")
+            f"without GLSL 400 / GL_ARB_gpu_shader5: {why}"
+        )
 
 
-def reinterpolate(em, op: str, index: int, name: str, arg: Optional[str], qualifiers_of: str) -> str:
+def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifiers_of: str) -> str:
     """GLSL vec4: FS input varying ``name`` (IN[``index``]) re-interpolated
     as ``op`` asks; ``arg`` is INTERP_SAMPLE's int sample index or
     INTERP_OFFSET's vec2 offset (None for INTERP_CENTROID).  The varying is
     declared like ``qualifiers_of`` (a two-sided BCOLOR like its COLOR)."""
     interp, location = _input_qualifiers(em, qualifiers_of)
     if interp == "CONSTANT":
-        return name                       # flat: the provoking vertex's value everywhere
+        return name  # flat: the provoking vertex's value everywhere
     if op == "INTERP_CENTROID":
         if location != "CENTROID":
-            _refuse_msaa(em, op, index, "the centroid depends on the fragment's sample coverage, "
-                                        "which GLSL 3.30 cannot read (gl_SampleMaskIn is GLSL 400)")
-        return name                       # centroid-sampled already, or the centre (single-sample)
+            _refuse_msaa(
+                em,
+                op,
+                index,
+                "the centroid depends on the fragment's sample coverage, "
+                "which GLSL 3.30 cannot read (gl_SampleMaskIn is GLSL 400)",
+            )
+        return name  # centroid-sampled already, or the centre (single-sample)
     if location == "CENTROID":
-        _refuse_msaa(em, op, index, "the input is declared CENTROID, so its value at the pixel centre "
-                                    "(the origin of the offset) is not available")
+        _refuse_msaa(
+            em,
+            op,
+            index,
+            "the input is declared CENTROID, so its value at the pixel centre "
+            "(the origin of the offset) is not available",
+        )
     offset = arg if op == "INTERP_OFFSET" else _sample_offset(em, arg)
     if offset is None:
-        return name                       # INTERP_SAMPLE, single-sample: the centre
+        return name  # INTERP_SAMPLE, single-sample: the centre
     p, px, py = _planes(em, name, interp)
     if interp == "PERSPECTIVE":
         em.helper(_EVAL_SMOOTH, _HELPERS[_EVAL_SMOOTH])

@@ -9,9 +9,9 @@ module by module" (Line last pixel).
 
 from __future__ import annotations
 
+from ..sysval_block import INSTANCE_NAME
 from .cull import cull_as_clip
 from .stipple import stipple_strip_state
-from ..sysval_block import INSTANCE_NAME
 
 LINE_LAST_PIXEL_OFF, LINE_LAST_PIXEL_HALF_CENTERS, LINE_LAST_PIXEL_INTEGER_CENTERS = 0, 1, 2
 # GL window = Gallium window + this, per key value (integer centres: +0.5).
@@ -25,8 +25,14 @@ VERTEX_FACTOR = 3
 _WIN, _FRONT = "glp_lp_win", "glp_lp_front"
 _PREV, _PREV_FRONT, _STARTED = "glp_lp_prev", "glp_lp_prev_front", "glp_lp_started"
 _SAVE = "glp_lp_save"
-_GLSL_TYPES = {("float", 4): "vec4", ("int", 4): "ivec4", ("uint", 4): "uvec4",
-               ("float", 1): "float", ("int", 1): "int", ("uint", 1): "uint"}
+_GLSL_TYPES = {
+    ("float", 4): "vec4",
+    ("int", 4): "ivec4",
+    ("uint", 4): "uvec4",
+    ("float", 1): "float",
+    ("int", 1): "int",
+    ("uint", 1): "uint",
+}
 
 
 def _saved_outputs(em) -> list[tuple]:
@@ -54,11 +60,21 @@ def _writes_position(em) -> bool:
 
 def declare_state(em) -> None:
     """GS: the strip state and the saved outputs (file scope)."""
-    em.global_decls += [f"vec2 {_WIN};", f"bool {_FRONT};", f"vec2 {_PREV};", f"bool {_PREV_FRONT};",
-                        f"bool {_STARTED};"]
+    em.global_decls += [
+        f"vec2 {_WIN};",
+        f"bool {_FRONT};",
+        f"vec2 {_PREV};",
+        f"bool {_PREV_FRONT};",
+        f"bool {_STARTED};",
+    ]
     em.global_decls += [f"{t} {name};" for t, name, _ in _saved_outputs(em)]
-    em.prologue += [f"{_STARTED} = false;", f"{_PREV} = vec2(0.0);", f"{_PREV_FRONT} = false;",
-                    f"{_WIN} = vec2(0.0);", f"{_FRONT} = false;"]
+    em.prologue += [
+        f"{_STARTED} = false;",
+        f"{_PREV} = vec2(0.0);",
+        f"{_PREV_FRONT} = false;",
+        f"{_WIN} = vec2(0.0);",
+        f"{_FRONT} = false;",
+    ]
 
 
 def save_vertex(em) -> list[str]:
@@ -70,9 +86,13 @@ def save_vertex(em) -> list[str]:
     shift = _CENTRE_SHIFT[em.key.line_last_pixel]
     out = ["// line_last_pixel: this vertex's outputs and GL window position"]
     out += [f"{name} = {text};" for _, name, text in _saved_outputs(em)]
-    out += [f"{_FRONT} = gl_Position.w > 0.0;",
-            (f"{_WIN} = gl_Position.xy / ({_FRONT} ? gl_Position.w : 1.0) * {s}.viewport_scale.xy"
-             f" + {s}.viewport_translate.xy + vec2({shift});")]
+    out += [
+        f"{_FRONT} = gl_Position.w > 0.0;",
+        (
+            f"{_WIN} = gl_Position.xy / ({_FRONT} ? gl_Position.w : 1.0) * {s}.viewport_scale.xy"
+            f" + {s}.viewport_translate.xy + vec2({shift});"
+        ),
+    ]
     return out
 
 
@@ -85,7 +105,7 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
     lines = [f"{text} = {name};" for _, name, text in _saved_outputs(em)]
     if move:
         lines.append(move)
-    lines += cull_as_clip(em)   # (not a keyed row: the host decides, passes/cull.py)
+    lines += cull_as_clip(em)  # (not a keyed row: the host decides, passes/cull.py)
     for row in em.pass_rows("vertex_end"):
         if row.run not in (save_vertex, emit_last_pixel):
             lines += row.run(em)
@@ -106,8 +126,11 @@ def emit_last_pixel(em) -> list[str]:
         # The line stipple counter runs on along the extra segment; the strip
         # state returns to the vertex for the strip's next segment.
         state = stipple_strip_state()
-        extra = ([f"{t} glp_lp_keep{i} = {name};" for i, (t, name) in enumerate(state)] + extra
-                 + [f"{name} = glp_lp_keep{i};" for i, (_, name) in enumerate(state)])
+        extra = (
+            [f"{t} glp_lp_keep{i} = {name};" for i, (t, name) in enumerate(state)]
+            + extra
+            + [f"{name} = glp_lp_keep{i};" for i, (_, name) in enumerate(state)]
+        )
     body = [
         f"vec2 glp_lp_d = {_WIN} - {_PREV};",
         "bool glp_lp_xmajor = abs(glp_lp_d.x) >= abs(glp_lp_d.y);",
@@ -125,9 +148,12 @@ def emit_last_pixel(em) -> list[str]:
         *["    " + line for line in _restore_and_rerun(em)],
         "}",
     ]
-    return ([f"if ({_STARTED} && {_FRONT} && {_PREV_FRONT}) {{   // line_last_pixel"]
-            + ["    " + line for line in body] + ["}"]
-            + [f"{_PREV} = {_WIN};", f"{_PREV_FRONT} = {_FRONT};", f"{_STARTED} = true;"])
+    return (
+        [f"if ({_STARTED} && {_FRONT} && {_PREV_FRONT}) {{   // line_last_pixel"]
+        + ["    " + line for line in body]
+        + ["}"]
+        + [f"{_PREV} = {_WIN};", f"{_PREV_FRONT} = {_FRONT};", f"{_STARTED} = true;"]
+    )
 
 
 def reset_at_end_primitive(em) -> list[str]:

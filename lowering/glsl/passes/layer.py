@@ -21,16 +21,18 @@ docs/lowering.md, "Layer and viewport index from the vertex stage".
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ...errors import UnsupportedError
 from ..views import ComponentView, comp
 
 SEMANTICS = ("LAYER", "VIEWPORT_INDEX")
 # Generated GS input primitive -> (output primitive, the input vertices it emits).
-PASSTHROUGH = {"POINTS": ("POINTS", (0,)), "LINES": ("LINE_STRIP", (0, 1)),
-               "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)), "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2)),
-               "TRIANGLES_ADJACENCY": ("TRIANGLE_STRIP", (0, 2, 4))}
+PASSTHROUGH = {
+    "POINTS": ("POINTS", (0,)),
+    "LINES": ("LINE_STRIP", (0, 1)),
+    "LINES_ADJACENCY": ("LINE_STRIP", (1, 2)),
+    "TRIANGLES": ("TRIANGLE_STRIP", (0, 1, 2)),
+    "TRIANGLES_ADJACENCY": ("TRIANGLE_STRIP", (0, 2, 4)),
+}
 # Outputs the generated GS cannot pass on (GL has no GS input for them).
 _NOT_PASSED = frozenset({"EDGEFLAG", "VIEWPORT_MASK"})
 
@@ -53,7 +55,7 @@ def output(io, semantic: str) -> ComponentView:
     return ComponentView([comp(member, "int", lvalue=True)], "int")
 
 
-def gs_input(io, semantic: str, vertex: str) -> Optional[ComponentView]:
+def gs_input(io, semantic: str, vertex: str) -> ComponentView | None:
     """A GS input ``semantic`` of vertex ``vertex``: the previous stage's
     varying (a host without vertex-stage layer writes), else None."""
     em = io.em
@@ -75,13 +77,19 @@ def layer_gs_tokens(ir, info, input_prim: str, viewport_index: bool) -> str:
         if io.semantic in _NOT_PASSED:
             if io.semantic == "EDGEFLAG":
                 continue  # edge flags only matter for polygons drawn as lines / points: GL ignores them here
-            raise UnsupportedError(f"draw_vbo: the {io.semantic} output of the vertex shader cannot pass through "
-                                   "glpipe's generated layer GS")
+            raise UnsupportedError(
+                f"draw_vbo: the {io.semantic} output of the vertex shader cannot pass through "
+                "glpipe's generated layer GS"
+            )
         if io.semantic == "VIEWPORT_INDEX" and not viewport_index:
             continue
         regs.append(io)
-    lines = ["GEOM", f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}", f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
-             f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}"]
+    lines = [
+        "GEOM",
+        f"PROPERTY GS_INPUT_PRIMITIVE {input_prim}",
+        f"PROPERTY GS_OUTPUT_PRIMITIVE {output_prim}",
+        f"PROPERTY GS_MAX_OUTPUT_VERTICES {len(emitted)}",
+    ]
     for prop in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED"):
         value = ir.property(prop, None)
         if value is not None:

@@ -45,26 +45,24 @@ def declare_counter_output(em) -> None:
         em.sampler_units[BASES] = unit
         em.use_sysvals()
         em.io._declare(f"flat in int {INSTANCE}[];")
-        start = (f"0.5 + texelFetch({BASES}, {INSTANCE}[0] * int({INSTANCE_NAME}.line_stipple.z)"
-                 f" + gl_PrimitiveIDIn).x")
+        start = f"0.5 + texelFetch({BASES}, {INSTANCE}[0] * int({INSTANCE_NAME}.line_stipple.z) + gl_PrimitiveIDIn).x"
     em.global_decls += [f"float {_LEN};", f"float {_START};", f"vec2 {_PREV};", f"bool {_STARTED};"]
-    em.prologue += [f"{_START} = {start};", f"{_LEN} = {_START};", f"{_STARTED} = false;",
-                    f"{_PREV} = vec2(0.0);"]
+    em.prologue += [f"{_START} = {start};", f"{_LEN} = {_START};", f"{_STARTED} = false;", f"{_PREV} = vec2(0.0);"]
 
 
 def counter_at_emit(em) -> list[str]:
     """GS, before each stream-0 EmitVertex: advance the counter by the
     major-axis length (window pixels) from the strip's previous vertex."""
-    writes_position = any(em.decls.semantic_of(decl, index)[0] == "POSITION"
-                          for index, decl in em.decls.outputs.items())
+    writes_position = any(
+        em.decls.semantic_of(decl, index)[0] == "POSITION" for index, decl in em.decls.outputs.items()
+    )
     if not writes_position:
         return [f"{COUNTER} = {_LEN};"]
     em.use_sysvals()
     s = INSTANCE_NAME
     return [
         "{   // line stipple: major-axis window distance along the strip",
-        (f"    vec2 glp_ls_w = gl_Position.xy / gl_Position.w * {s}.viewport_scale.xy"
-        f" + {s}.viewport_translate.xy;"),
+        (f"    vec2 glp_ls_w = gl_Position.xy / gl_Position.w * {s}.viewport_scale.xy + {s}.viewport_translate.xy;"),
         f"    if ({_STARTED}) {{ vec2 glp_ls_d = abs(glp_ls_w - {_PREV}); {_LEN} += max(glp_ls_d.x, glp_ls_d.y); }}",
         f"    {_PREV} = glp_ls_w;",
         f"    {_STARTED} = true;",

@@ -7,7 +7,6 @@ module by module" (GL_CLAMP).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
 
 from ..exprs import Expr, swizzle_text, var
 
@@ -16,7 +15,7 @@ from ..exprs import Expr, swizzle_text, var
 CLAMPED_COORDS = {"1D": 1, "1DArray": 1, "2D": 2, "2DRect": 2, "2DArray": 2, "3D": 3}
 
 
-def sampler_mask(key, sampler: int) -> Tuple[bool, bool, bool]:
+def sampler_mask(key, sampler: int) -> tuple[bool, bool, bool]:
     """(s, t, r): which coordinates of SAMP ``sampler`` use GL_CLAMP."""
     return tuple(bool((key.gl_clamp[c] >> sampler) & 1) for c in range(3))
 
@@ -29,7 +28,7 @@ class ClampedCoords:
     coords: Expr
     original: Expr
 
-    def keep_lod(self, em, row, func: str, args: List[Expr], extra: Optional[Expr]):
+    def keep_lod(self, em, row, func: str, args: list[Expr], extra: Expr | None):
         """(func, args, extra) of the lookup with the LOD of the unclamped coordinate:
         an implicit-LOD ``texture`` in a fragment shader on a mipmapped target
         becomes ``textureGrad`` (docs/lowering.md "Variant passes"); anything else is
@@ -41,7 +40,7 @@ class ClampedCoords:
         source = self.original.text if self.original.n == n else f"{self.original.text}.{comps}"
         gtype = "float" if n == 1 else f"vec{n}"
         dx, dy = f"dFdx({source})", f"dFdy({source})"
-        if extra is not None:                 # a bias: scaling the gradients by 2^bias adds it to the LOD
+        if extra is not None:  # a bias: scaling the gradients by 2^bias adds it to the LOD
             scale = em.tmp("bias_scale")
             em.line(f"float {scale} = exp2({extra.text});")
             dx, dy = f"{dx} * {scale}", f"{dy} * {scale}"
@@ -56,7 +55,7 @@ def would_clamp(key, sampler: int, row) -> bool:
     return any(mask[c] for c in range(CLAMPED_COORDS.get(row.glsl, 0)))
 
 
-def clamp_coords(em, sampler: int, row, coords: Expr, sampler_name: str) -> Optional[ClampedCoords]:
+def clamp_coords(em, sampler: int, row, coords: Expr, sampler_name: str) -> ClampedCoords | None:
     """Clamp the GL_CLAMP coordinates of a lookup through SAMP ``sampler``.
 
     ``coords`` are the lookup's first components (it may include the layer and
@@ -78,10 +77,10 @@ def clamp_coords(em, sampler: int, row, coords: Expr, sampler_name: str) -> Opti
     em.line(f"{gtype} {clamped} = {original};")
     sw = swizzle_text(comps)
     lower, upper = "0.0", "1.0"
-    if row.glsl == "2DRect":                                     # texel coordinates: [0, size]
+    if row.glsl == "2DRect":  # texel coordinates: [0, size]
         upper = f"vec2(textureSize({sampler_name})).{sw}"
         if len(comps) > 1:
-            lower = f"vec{len(comps)}(0.0)"                      # clamp(vecN, vecN, vecN)
+            lower = f"vec{len(comps)}(0.0)"  # clamp(vecN, vecN, vecN)
     lhs = clamped if coords.n == 1 else f"{clamped}.{sw}"
     em.line(f"{lhs} = clamp({lhs}, {lower}, {upper});   // GL_CLAMP (sampler {sampler})")
     return ClampedCoords(var(clamped, coords.type, coords.n), var(original, coords.type, coords.n))

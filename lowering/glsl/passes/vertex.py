@@ -8,12 +8,10 @@ module by module" (Last vertex stage passes).
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
-
 from ..varyings import clip_cull_counts, varying_block, varying_name
 
 
-def _outputs(em) -> Dict[Tuple[str, int], Tuple[int, object]]:
+def _outputs(em) -> dict[tuple[str, int], tuple[int, object]]:
     """(semantic, semantic index) -> (OUT register, declaration) of every declared output."""
     out = {}
     for index, decl in sorted(em.decls.outputs.items()):
@@ -52,7 +50,7 @@ def shader_clip_distance_mask(em) -> int:
     return written_clip_distances(em.shader)
 
 
-def clip_vertex_source(em) -> Optional[str]:
+def clip_vertex_source(em) -> str | None:
     """The GLSL vector the user clip planes apply to: the CLIPVERTEX local, else
     gl_Position; None without either, or with a window-space position."""
     if em.io.window_space_position:
@@ -66,7 +64,7 @@ def clip_vertex_source(em) -> Optional[str]:
     return None
 
 
-def user_clip_distances(em) -> List[str]:
+def user_clip_distances(em) -> list[str]:
     """gl_ClipDistance[i] from the user clip planes (docs/lowering.md "Variant passes")."""
     if shader_clip_distance_mask(em):
         # The shader's own clip distances take precedence.  Cull distances are
@@ -77,11 +75,10 @@ def user_clip_distances(em) -> List[str]:
         return []
     em.use_sysvals()
     mask = em.key.clip_plane_enable
-    return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);"
-            for i in range(8) if (mask >> i) & 1]
+    return [f"gl_ClipDistance[{i}] = dot({source}, sysvals.clip_plane[{i}]);" for i in range(8) if (mask >> i) & 1]
 
 
-def fs_clipdist_registers(key) -> Tuple[int, ...]:
+def fs_clipdist_registers(key) -> tuple[int, ...]:
     """The CLIPDIST registers the FS reads (``VariantKey.output_interpolation``)."""
     return tuple(sorted({sidx for sem, sidx, _i, _l in key.output_interpolation if sem == "CLIPDIST"}))
 
@@ -94,7 +91,7 @@ def declare_clipdist_varyings(em) -> None:
         em.io._declare(varying_block("out", varying_name("CLIPDIST", sidx), qual))
 
 
-def copy_clipdist_varyings(em) -> List[str]:
+def copy_clipdist_varyings(em) -> list[str]:
     """Each CLIPDIST varying the FS reads = the register as the shader wrote it,
     clip then cull distances, ahead of the disabled distances' 0.0 (which only
     stop the host from clipping by them).  Components the shader has no
@@ -112,7 +109,7 @@ def copy_clipdist_varyings(em) -> List[str]:
     return out
 
 
-def zero_disabled_clip_distances(em) -> List[str]:
+def zero_disabled_clip_distances(em) -> list[str]:
     """gl_ClipDistance[i] = 0.0 for the shader's distances clip_plane_enable disables."""
     mask = em.key.disabled_clip_distances & shader_clip_distance_mask(em)
     return [f"gl_ClipDistance[{i}] = 0.0;   // disabled by clip_plane_enable" for i in range(8) if (mask >> i) & 1]
@@ -123,10 +120,10 @@ def declare_back_colors(em) -> None:
     outs = _outputs(em)
     wanted = {sidx for sem, sidx in outs if sem == "COLOR"}
     wanted |= {sidx for sem, sidx, _i, _l in em.key.output_interpolation if sem == "COLOR"}
-    copies: List[Tuple[str, str]] = []
+    copies: list[tuple[str, str]] = []
     for n in sorted(wanted):
         if ("BCOLOR", n) in outs:
-            continue                     # the shader has its own back color
+            continue  # the shader has its own back color
         back = varying_name("BCOLOR", n)
         qual = em.io._output_qualifiers("BCOLOR", n)[0]
         prefix = ""
@@ -146,7 +143,7 @@ def declare_clip_vertex_varying(em) -> None:
         em.io._declare(varying_block("out", varying_name("CLIPVERTEX", 0)))
 
 
-def copy_clip_vertex_varying(em) -> List[str]:
+def copy_clip_vertex_varying(em) -> list[str]:
     """The CLIPVERTEX local into that varying (where the stage writes one)."""
     outs = _outputs(em)
     if ("CLIPVERTEX", 0) not in outs:
@@ -155,36 +152,38 @@ def copy_clip_vertex_varying(em) -> List[str]:
     return [f"{varying_name('CLIPVERTEX', 0)} = {local};   // the next stage (a GS) reads the clip vertex"]
 
 
-def copy_back_colors(em) -> List[str]:
+def copy_back_colors(em) -> list[str]:
     """BCOLOR[n] = COLOR[n] where the shader writes no BCOLOR[n]."""
     return [f"{back} = {front};" for back, front in em.pass_state.get("back_color_copies", ())]
 
 
-def clamp_vertex_colors(em) -> List[str]:
+def clamp_vertex_colors(em) -> list[str]:
     """Clamp COLOR / BCOLOR outputs (including the back-color copies) to [0, 1]."""
     names = [varying_name(sem, sidx) for sem, sidx in sorted(_outputs(em)) if sem in ("COLOR", "BCOLOR")]
     names += [back for back, _ in em.pass_state.get("back_color_copies", ())]
     return [f"{name} = clamp({name}, 0.0, 1.0);" for name in sorted(set(names))]
 
 
-def shift_to_integer_pixel_centers(em) -> List[str]:
+def shift_to_integer_pixel_centers(em) -> list[str]:
     """Move clip-space x, y by +0.5 window pixel (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     em.use_sysvals()
-    return [f"gl_Position.{c} += (sysvals.viewport_scale.{c} != 0.0) ? "
-            f"0.5 * gl_Position.w / sysvals.viewport_scale.{c} : 0.0;   // integer pixel centres"
-            for c in "xy"]
+    return [
+        f"gl_Position.{c} += (sysvals.viewport_scale.{c} != 0.0) ? "
+        f"0.5 * gl_Position.w / sysvals.viewport_scale.{c} : 0.0;   // integer pixel centres"
+        for c in "xy"
+    ]
 
 
-def remap_clip_halfz(em) -> List[str]:
+def remap_clip_halfz(em) -> list[str]:
     """Clip-space z' = 2z - w: Gallium's [0, w] onto GL's [-w, w] (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;   // clip_halfz"]
 
 
-def viewport_depth(em) -> List[str]:
+def viewport_depth(em) -> list[str]:
     """Clip-space z' = 2 (z * scale_z + translate_z * w) - w (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em) or em.io.window_space_position:
         return []
@@ -193,16 +192,29 @@ def viewport_depth(em) -> List[str]:
     return [f"gl_Position.z = 2.0 * ({depth}) - gl_Position.w;   // viewport depth"]
 
 
-def flip_position_y(em) -> List[str]:
+def flip_position_y(em) -> list[str]:
     """Negate clip-space y (docs/lowering.md "Variant passes")."""
     if ("POSITION", 0) not in _outputs(em):
         return []
     return ["gl_Position.y = -gl_Position.y;   // y flip"]
 
 
-__all__ = ["written_clip_distances", "shader_clip_distance_mask", "zero_disabled_clip_distances",
-           "fs_clipdist_registers", "declare_clipdist_varyings", "copy_clipdist_varyings",
-           "clip_vertex_source", "user_clip_distances", "declare_back_colors", "copy_back_colors",
-           "declare_clip_vertex_varying", "copy_clip_vertex_varying",
-           "clamp_vertex_colors", "shift_to_integer_pixel_centers", "remap_clip_halfz", "viewport_depth",
-           "flip_position_y"]
+__all__ = [
+    "written_clip_distances",
+    "shader_clip_distance_mask",
+    "zero_disabled_clip_distances",
+    "fs_clipdist_registers",
+    "declare_clipdist_varyings",
+    "copy_clipdist_varyings",
+    "clip_vertex_source",
+    "user_clip_distances",
+    "declare_back_colors",
+    "copy_back_colors",
+    "declare_clip_vertex_varying",
+    "copy_clip_vertex_varying",
+    "clamp_vertex_colors",
+    "shift_to_integer_pixel_centers",
+    "remap_clip_halfz",
+    "viewport_depth",
+    "flip_position_y",
+]
