@@ -1,20 +1,6 @@
-"""Pack and unpack pixels of plain pipe formats with numpy.
+"""Pack and unpack pixels of plain pipe formats with numpy, driven by the format table.
 
-Driven by the format table (``glpipe.format_table``): a block is read as
-its channels (channel 0 from bit 0 of a little-endian word, as Gallium
-lists them), each channel is decoded by its type, and the format's swizzle
-turns channels into R, G, B, A.  Packing is the inverse.  This backs the
-table rows whose host transfer needs a conversion (``HostFormat.transfer_as``:
-e.g. Z24_UNORM_S8_UINT travels as GL's S8_UINT_Z24_UNORM layout,
-A8B8G8R8_SNORM as R8G8B8A8_SNORM, L8A8_SRGB as R8G8B8A8_SRGB).
-
-Values: normalized, scaled, fixed and float channels unpack to float64
-(UNORM v/(2^n-1), SNORM max(v/(2^(n-1)-1), -1), USCALED/SSCALED the integer,
-FIXED v/65536); pure integer formats unpack to int64 (uint64 for UINT).
-sRGB channels are *not* decoded unless asked: a conversion between two sRGB
-formats copies the encoded values.  Depth/stencil formats unpack depth to
-component 0 and stencil to component 1 (Gallium's ZS swizzle).
-Compressed, subsampled and planar formats are not handled here.
+docs/formats.md "Packing and unpacking plain formats" gives the value rules.
 """
 
 from __future__ import annotations

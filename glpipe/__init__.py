@@ -1,19 +1,8 @@
 """glpipe: Mesa's Gallium3D driver interface on a host OpenGL context.
 
-    import glpipe
-    screen = glpipe.create_screen()                # headless EGL (surfaceless)
-    screen = glpipe.create_screen(gl=mgl_ctx)      # wrap a caller's ModernGL context
-    screen = glpipe.create_screen(profile="gl33")  # GL 3.3 core: fallbacks engage
-    ctx = screen.context_create()
-
 Everything docs/api.md names (enums, state templates, errors) imports from here;
-``glpipe.p_defines`` has every C spelling (PIPE_CAP_GRAPHICS, ...).
-
-Importing the package loads only its leaf data (errors, enums, formats,
-state templates).  The GL side (host, screen, context, resource) loads on
-first use of one of its names (``HostGL`` from ``glpipe.host.gl``), so ``fallback`` and ``lowering`` can use
-``glpipe.enums`` / ``glpipe.format_table`` without pulling in the context,
-and without an import cycle through it (docs/host.md "Packages and imports").
+``glpipe.p_defines`` has every C spelling.  The GL side loads on first use of one of
+its names (docs/host.md "Packages and imports").
 """
 
 __version__ = "0.1.0"

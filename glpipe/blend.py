@@ -1,61 +1,8 @@
 """Blend state: create/bind/delete_blend_state, set_blend_color,
-set_sample_mask, set_min_samples.
+set_sample_mask, set_min_samples (``BlendPart`` at ``ctx.blend_part``).
 
-A ``BlendState`` is resolved once, at create time, into one Gallium-level
-entry per render target (``independent_blend_enable`` off: RT 0's state
-for every RT, the Gallium rule), normalised so that equal behaviour looks
-equal (MIN/MAX ignore their factors; logic op switches blending off, as GL
-and Gallium both say).  What the host finally needs also depends on the
-bound colour buffers' formats, because Gallium defines blending on the
-*Gallium* format while the host blends its storage:
-
-* a format without alpha (R8G8B8X8, B5G6R5, L8, ...) reads destination
-  alpha as 1: DST_ALPHA becomes ONE and INV_DST_ALPHA ZERO
-  (Mesa's ``util_blend_dst_alpha_to_one``), and SRC_ALPHA_SATURATE on the
-  colour channels becomes ZERO (min(As, 1 - 1)).  Needed where the host
-  stores the X channel as a real alpha channel (RGBX as GL_RGBA8);
-  harmless where the host has no alpha either;
-* an alpha-only format held in the host's red channel (A8 as GL_R8) blends
-  with the *alpha* equation and factors on host red, every "colour" factor
-  turned into its alpha twin (CONST_COLOR -> CONST_ALPHA, DST_ALPHA ->
-  DST_COLOR because host red is the stored alpha, ...), and the colormask's
-  A bit drives host red.
-
-So the GL block is computed at emit time from (CSO, colour buffer formats)
-and cached on the CSO per format tuple: a redundant draw finds it already
-emitted and makes no GL call.  The emit keeps a shadow of what GL holds per
-render target and issues the fewest calls: one global call when every bound
-RT wants the same value, indexed calls (glEnablei, glColorMaski,
-glBlendFuncSeparatei, glBlendEquationSeparatei) otherwise.  Unbound RTs are
-"don't care".
-
-Dual-source blending (SRC1_* factors) needs the fragment shader's
-COLOR[1] routed to ``layout(location = 0, index = 1)``: the blend CSO
-feeds ``VariantKey.dual_source_blend`` (glpipe/variant_keys.py).
-
-Fields GL has no switch for: ``alpha_to_coverage_dither`` is the host's
-choice (PIPE_CAP_ALPHA_TO_COVERAGE_DITHER_CONTROL is 0, so Gallium lets the
-driver decide); ``max_rt`` is a hint (every RT entry is read; entries not
-given take the template default); ``blend_coherent`` only qualifies
-advanced blending, which is refused (PIPE_CAP_BLEND_EQUATION_ADVANCED 0).
-
-Emission.  What the host holds of the block is recorded as an interned
-snapshot in the host's blend shadow (glpipe/host/shadow.py; per-RT enables,
-masks, equations and factors, logic op, alpha-to-coverage / -one, dither).
-A bind sets Dirty.BLEND_CSO:
-the emit then sends the calls that take the recorded snapshot to the bound
-block -- computed once per (snapshot, block) and cached on the block as
-``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so switching
-between two blend states costs a dict lookup and the one or two calls that
-differ.  Dirty.BLEND set by anyone (a clear opens the colour mask, raw GL,
-another context drew) means the host does not hold the recorded snapshot:
-the emit forgets it and sends the block whole.  Code that changes blend GL
-state without setting that bit must call ``ctx.blend_part._reset_blend_shadow()``.
-
-The area is a part (glpipe/part.py): ``BlendPart`` at ``ctx.blend_part``
-owns the state (``blend``, the bound CSO; ``blend_color``; ``sample_mask``;
-``min_samples``; ``dual_source_key``, read by glpipe/variant_keys.py);
-``AREA`` declares its methods and derived-state rows.
+docs/architecture.md "The blend area" explains the create-time resolution, the
+format-dependent factors, dual-source blending and the shadowed emit.
 """
 
 from __future__ import annotations

@@ -1,35 +1,8 @@
 """Screen capabilities: every PIPE_CAP / PIPE_CAPF (here), PIPE_SHADER_CAP and
-PIPE_COMPUTE_CAP (``glpipe.caps_shader``), computed once per screen.
+PIPE_COMPUTE_CAP (``glpipe.caps_shader``), computed once per screen from the
+``DELIVERED`` table, ``PARAM_RULES``, ``NOT_OFFERED`` and ``WITHHELD``.
 
-The shape is Mesa's ``u_init_pipe_screen_caps`` + a driver's caps function:
-defaults first (every cap 0: nothing claimed), then one expression per cap
-over the host profile.  The rule the expressions follow (docs/caps.md):
-
-    A cap says yes, or gives a non-zero feature limit, only for what glpipe
-    delivers now and a test proves.
-
-What glpipe delivers is the ``DELIVERED`` table below: one row per glpipe
-subsystem.  Every feature cap names the rows it needs (``PARAM_RULES``); while
-any of them is False the cap answers 0, whatever the host could do.  A later
-issue turns caps on by flipping its row (and adding the tests docs/caps.md
-lists for that row) -- never by editing expressions.
-
-Three kinds of entries:
-
-* gated caps (rows named): features and limits of a glpipe subsystem, from
-  the host's features table and limits;
-* facts (no rows): true of glpipe on this host whatever is delivered
-  (GRAPHICS, ENDIANNESS, vendor/device ids, resource_from_user_memory 0, ...);
-* ``NOT_OFFERED``: caps no planned subsystem provides; 0 by decision, each
-  group with its reason.
-
-A test asserts every Cap member is in exactly one of these.  ``WITHHELD``
-overrides a few gated caps to 0 with a reason (a defect a strict-xfail test
-shows, or a feature no test proves yet), without touching their rules.
-
-Every cap that answers non-zero is listed in docs/caps.md's proof table with
-the tests that prove it on both profiles; tests/test_caps.py fails when a
-non-zero cap has no row there, or a row names a test that does not exist.
+docs/caps.md "The rule" explains the policy and the proof table.
 """
 
 from __future__ import annotations

@@ -1,36 +1,8 @@
-"""Per-stage and compute capabilities.
+"""Per-stage and compute capabilities: ``PIPE_SHADER_CAP_*`` for every stage and
+``PIPE_COMPUTE_CAP_*``, one expression per cap over a ``CapsEnv``.
 
-``glpipe.caps`` answers the screen caps; this module answers
-``PIPE_SHADER_CAP_*`` for every stage and ``PIPE_COMPUTE_CAP_*``, both as
-one expression per cap over a ``CapsEnv`` (the host profile plus the
-DELIVERED table, see ``glpipe.caps``).
-
-Policy (docs/caps.md explains it):
-
-* A stage is *available* when glpipe can run shaders of that stage now:
-  VS/FS need the ``shaders`` row, GS and TCS/TES additionally the host
-  feature, CS the ``compute`` row and the host's compute shaders (or the
-  ``compute_fallback`` row, the numpy TGSI executor).  An unavailable stage
-  answers 0 for every cap: ``MAX_INSTRUCTIONS == 0`` is how Gallium says
-  "no such stage".
-* For an available stage the slot counts are the ones the binding
-  convention gives the stage -- ``lowering.bindings.BindingLayout``, the one
-  layout the GLSL emitter and the context share (docs/bindings.md) -- never
-  more than the stage's own GL limit, so a cap can never promise a slot the
-  emitter cannot bind.  Feature flags that need more than running a shader
-  (``MAX_SHADER_BUFFERS``, ``MAX_SHADER_IMAGES``, hardware atomics, int64
-  atomics) are gated by their own DELIVERED rows.
-
-Constant buffers: glpipe lowers every Gallium constant buffer, buffer 0
-included, to a std140 UBO and reserves one UBO binding for its "sysvals"
-block (alpha ref, clip planes, stipple, ... of the variant passes), which
-the layout already subtracts: a stage with ``n`` GL uniform blocks exposes
-at most ``n - 1`` Gallium constant buffers.
-
-Texture units: ModernGL's scratch unit (``host.scratch_texture_unit``) is
-never a Gallium slot.  The layout assumes it is the last combined unit; if
-the host's scratch unit falls inside a stage's range anyway, the stage
-exposes only the slots below it (Gallium slots are 0..n-1, contiguous).
+docs/caps.md "Shader caps" explains stage availability, the slot counts of the
+binding convention, the sysvals UBO and ModernGL's scratch texture unit.
 """
 
 from __future__ import annotations

@@ -1,42 +1,8 @@
 """Depth/stencil/alpha state: create/bind/delete_depth_stencil_alpha_state,
-set_stencil_ref.
+set_stencil_ref (``DSAPart`` at ``ctx.dsa_part``).
 
-A ``DepthStencilAlphaState`` is resolved once, at create time, into GL
-enums grouped the way GL sets them:
-
-* depth: test enable, function, write mask (GL only writes depth when the
-  test is enabled, as Gallium);
-* stencil: ``stencil[0]`` is the front face (and its ``enabled`` is the
-  stencil test's switch); ``stencil[1]`` is the back face when its
-  ``enabled`` is set, otherwise the front state applies to both faces
-  (the Gallium rule, reference value included).  GL sets the reference
-  together with the function, so the emitted (func, ref, valuemask) per face
-  combines the CSO with ``set_stencil_ref`` at draw time;
-* alpha test: core GL has none.  It goes into the fragment shader variant:
-  ``VariantKey.alpha_func`` (ALWAYS when disabled) from the bound CSO, and
-  the reference value into the ``glp_sysvals`` block (``alpha_ref.x``), so
-  changing the reference never recompiles;
-* depth bounds test: GL_EXT_depth_bounds_test where the host has it
-  (feature ``depth_bounds_test``); elsewhere PIPE_CAP_DEPTH_BOUNDS_TEST is 0
-  and a CSO asking for it is refused at create time.
-
-Emission.  What the host holds is recorded as an interned snapshot in the
-host's DSA shadow (glpipe/host/shadow.py).  A bind (Dirty.DSA_CSO) or a new stencil reference
-(Dirty.STENCIL_REF) sends the calls that take the snapshot to the bound
-state -- computed once per (snapshot, CSO, reference values) and cached on
-the CSO as ``(GL entry point index, args)`` pairs (glpipe/host/hotgl.py), so a
-switch costs a dict lookup and the calls that differ (depth test off <->
-on: one, once both have been seen).  Dirty.DSA set by anyone means the host
-does not hold the snapshot (a clear opened the write masks, raw GL, another
-context drew): it is forgotten and the block sent whole.  State of a
-disabled test is "don't care" and costs no call; one call serves both faces
-whenever front and back agree.  Code that changes depth/stencil GL state
-without setting Dirty.DSA must call ``ctx.dsa_part._reset_dsa_shadow()``.
-
-The area is a part (glpipe/part.py): ``DSAPart`` at ``ctx.dsa_part`` owns
-the state (``depth_stencil_alpha``, the bound CSO; ``stencil_ref``;
-``alpha_func_key``, read by glpipe/variant_keys.py); ``AREA`` declares its
-methods and derived-state rows.
+docs/architecture.md "The depth/stencil/alpha area" explains the GL grouping,
+the alpha test and depth bounds, and the shadowed emit.
 """
 
 from __future__ import annotations

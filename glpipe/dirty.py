@@ -1,40 +1,7 @@
 """Dirty bits: which host state blocks a draw must re-emit.
 
-bind_* / set_* only swap a pointer and set a bit; ``Context._update_derived``
-(glpipe/draw.py) is the one place that reads the bits, in a fixed order,
-so the dependencies between blocks are written down once (the areas' rows,
-in the order of ``PARTS`` in glpipe/context.py).  A bit set means "the host
-does not hold this block as the Gallium state says"; ModernGL calls that clobber GL state set
-the bits of what they clobbered (``HOST_CLOBBERED``).
-
-Blocks whose emit keeps a shadow of the host state (blend, depth/stencil/
-alpha, rasterizer) have two bits, because the two reasons to re-emit need
-different work:
-
-* ``X_CSO``: a different state object was bound.  The shadow is still
-  true, so the emit sends only what differs between it and the new object
-  (a cached transition: usually one or two GL calls).
-* ``X``: the host no longer holds what the shadow says -- a clear changed
-  masks or switches, raw GL ran, another context drew (``ALL``).  A
-  "forget" row of DERIVED_ORDER just before the emit drops the shadow, so
-  the block is sent whole (for the rasterizer: the switches a clear
-  touches).  Code outside the block's module only ever sets this one.
-
-The program has two bits for the same reason: ``SHADERS`` (a shader was
-bound) looks the program up again with the other variant-key inputs
-unchanged; ``PROGRAM`` (set by whatever changes one of those inputs) makes
-glpipe/variant_keys.py gather them again first.
-
-``DRAW_STATE`` has no emit: it keeps draw_vbo off its fast path while the
-draw-side host state needs the general one (primitive restart left on, or
-an area's reason in ``KeepGeneral``: user vertex buffers, start_instance
-offsets baked into the attributes, a program reading DRAWID, a rasterizer
-keying each draw); ``ALL`` includes it, which is how a context that
-lost the host to another one (or to a clear) is kept off the fast path.
-
-GLPIPE_DEBUG=nofast (glpipe/debug.py, docs/debug.md) bypasses the
-two-bit economy: every draw of such a context starts with ``ALL`` set and
-every shadow forgotten, so each block is sent whole.
+docs/architecture.md "Dirty bits" explains the two-bit blocks (``X_CSO`` / ``X``),
+``SHADERS`` / ``PROGRAM``, ``DRAW_STATE`` and ``GLPIPE_DEBUG=nofast``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
-"""The draw path: ``draw_vbo``, its fast path, and ``_update_derived``.
+"""The draw path: ``draw_vbo``, its fast path, and ``_update_derived`` (``DrawPath``, the
+Context's draw side).
 
-``DrawPath`` is the Context's draw side (glpipe/context.py composes it with
-the areas); it reads the other areas' state, it owns none of it except the
-draw-side host state (index buffer, primitive restart).
-
-* ``_update_derived``: the one place that turns dirty Gallium state into
-  host state, running the areas' derived-state rows (glpipe/part.py
-  ``Area.rows``) in the order of ``Context.PARTS``, then their late rows,
-  then the vertex input.  The rows selected by a dirty word are computed
-  once per word as bound methods (a *plan*).
-* ``draw_vbo``: the common draw (no state change, non-indexed, native
-  primitive) is a handful of attribute reads and one GL call; a draw after
-  binds runs the one cached runner of its dirty word first; everything
-  else goes through ``_draw_general``.
-* the general path: the prologue (another context drew, host not current,
-  destroyed context), the rasterizer's per-draw keys, then the draw by
-  kind: indexed, PATCHES, QUADS / QUAD_STRIP / POLYGON (index
-  translation), DRAWID, multi-draws.
+docs/architecture.md "One draw, end to end" traces a draw on the fast and general paths.
 """
 
 from __future__ import annotations

@@ -1,49 +1,7 @@
-"""The pipe_format table: one row per format of current Mesa.
+"""The pipe_format table: one row per format of current Mesa (description, host
+storage, vertex fetch), parsed once at import from compact text tables.
 
-Three compact text tables, parsed once at import, hold everything glpipe
-knows about a format:
-
-``_DESCRIPTIONS``
-    One line per ``PIPE_FORMAT_*``, **in the order of** ``enum pipe_format``
-    in Mesa's ``src/util/format/u_formats.h`` (the line number is the enum
-    value, so the order is load-bearing).  Columns: name, layout, colour
-    space, block (``WxH`` or ``WxHxD`` pixels), channels, swizzle.
-
-    Channels are listed the way Gallium lists them: channel 0 first, each
-    channel occupying the next bits of the block counted from bit 0 of a
-    little-endian word.  For byte-sized channels that is simply memory
-    order.  A channel token is a type code and a bit count: ``UN`` unorm,
-    ``SN`` snorm, ``U`` uscaled, ``S`` sscaled, ``UP`` uint (pure
-    integer), ``SP`` sint, ``F`` float, ``H`` 16.16 fixed, ``X`` void
-    (padding, or the opaque payload of a compressed block); ``UN8*4`` is
-    four ``UN8`` channels.  The swizzle says where each of R, G, B, A comes
-    from: ``x``..``w`` = channel 0..3, ``0``/``1`` constants, ``_`` none
-    (depth/stencil formats use x for Z and y for S).
-
-``_HOST``
-    How the host GL stores a format: GL internal format, the GL
-    format/type a pixel transfer uses, and options: ``swz=`` the texture
-    swizzle (over the *host* texel's R, G, B, A, 0, 1) that turns what the
-    host returns into what Gallium defines, ``via=`` the pipe format whose
-    byte layout the transfer format/type describe (the data is converted
-    with numpy on the way in and out; absent: the bytes go as they are;
-    for a compressed format an uncompressed ``via`` means the blocks are
-    *decoded* at upload by ``fallback.compressed``, the line after the
-    native one for hosts without the compression family),
-    ``need=`` host features (rows of glpipe.host.features).  A format may have
-    several lines: candidates in order of preference; the probe picks the
-    first the profile allows and the host accepts.  Formats without a line
-    have no host storage on any profile (YUV, planar, ...), and
-    ``is_format_supported`` says so.
-
-Vertex fetch (how a format is read as a GL vertex attribute) is derived
-from the description by ``_vertex_fetch``: the GL vertex formats are exactly
-the uniform 8/16/32/64-bit array layouts plus a few packed exceptions,
-listed in ``_PACKED_VERTEX``.
-
-GL enum values are spelled by name in the tables and resolved through
-``GL_ENUMS`` (values from the GL registry's headers), so the table needs
-no GL context and importing it stays cheap.
+docs/formats.md "The format table" describes the tables' columns and options.
 """
 
 from __future__ import annotations

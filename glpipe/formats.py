@@ -1,19 +1,7 @@
 """Formats: Gallium's util_format helpers, the host-support probe, and
 ``is_format_supported``.
 
-The table itself (one row per pipe_format, the host storage and vertex
-fetch of each) lives in :mod:`glpipe.format_table`; this module answers
-questions about it.
-
-Support is decided once per host profile by :func:`probe_format_support`,
-virglrenderer-style: every distinct GL storage the profile allows is
-created as a small texture (immutable storage where the profile has it),
-filled through the transfer format/type the row names, attached to a
-framebuffer, and created multisampled at each sample count the host
-claims, reading back the sample count GL actually allocated.  What GL
-cannot report by trial (texture-buffer and image formats, blendability)
-comes from the GL 4.5 spec's tables.  Afterwards ``is_format_supported`` is
-a lookup that never touches GL, so it is safe from any thread.
+docs/formats.md "Host support and is_format_supported" explains the probe.
 """
 
 from __future__ import annotations

@@ -1,47 +1,7 @@
-"""pipe_resource: buffers and textures as host GL objects.
+"""pipe_resource: buffers and textures as host GL objects
+(``resource_create``, ``resource_can_create``, ``resource_destroy``).
 
-``resource_create(screen, templ)`` validates a ``ResourceTemplate`` against
-Gallium's rules and the host's limits, then allocates one GL buffer or
-texture holding the whole resource (every mip level, layer and face).
-``resource_can_create`` runs the same validation without allocating;
-``resource_destroy`` frees the GL object.
-
-Errors.  Two kinds, so a caller can tell a bug from a host limitation:
-
-* ``InvalidArgumentError`` - the template breaks a Gallium rule (cube
-  array_size not 6, depth0 > 1 on a 2D texture, last_level beyond the mip
-  chain), exceeds a size limit the caps advertise, or asks for a
-  format / bind / sample-count combination ``is_format_supported`` rejects
-  (a frontend must ask that first, as screen.rst says).  The message starts
-  with ``ResourceTemplate.<field>:``.
-* ``UnsupportedError`` - the template is valid Gallium but needs something
-  the caps say this host profile lacks: a cube-map array on the ``gl33``
-  profile, persistent buffer mapping without ARB_buffer_storage, sparse
-  residency, protected memory.
-
-Storage.  Textures get immutable storage (glTexStorage*, which texture
-views need) where the profile has ``texture_storage``; otherwise glTexImage*
-with a NULL pointer for every level and face, plus BASE/MAX_LEVEL so the
-texture is complete.  Buffers use glBufferStorage where the profile has
-``buffer_storage`` (persistent mapping), else glBufferData.  GL bindings
-touched are restored: the context owns GL state.
-
-Threads.  screen.rst requires screen methods to be thread safe, but a GL
-context is current on one thread only, and EGL refuses to make it current
-on a second thread while the first holds it.  So GL calls happen only on
-the host's GL thread (``host.gl_thread``):
-
-* ``resource_create`` on another thread validates (tables only, no GL) and
-  returns a Resource whose GL storage is *pending*.  It is allocated on the
-  GL thread the first time something needs it: ``Resource.ensure_storage()``
-  or reading ``Resource.gl_object`` there.  Reading ``gl_object`` off the GL
-  thread raises HostGLError instead of touching GL.
-* ``resource_destroy`` on another thread marks the resource destroyed at
-  once and queues its GL name; the queue (one per host, kept here) is
-  drained by ``drain_deferred(host)`` at the next GL-thread call.
-* Every state change (pending -> allocated -> destroyed, the queue) happens
-  under ``host.lock``, so a destroy racing an allocation sees either no GL
-  object (nothing to free) or the finished one (freed or queued).
+docs/api.md "Resources" has the errors, the storage and the thread rules.
 """
 
 from __future__ import annotations

@@ -1,26 +1,7 @@
-"""The binding convention shared by the GLSL emitter and the context.
+"""The binding convention shared by the GLSL emitter and the context: ``BindingLayout``
+maps Gallium's per-stage resource slots onto GL's per-program binding spaces.
 
-Gallium numbers resources per shader stage (constant buffer 0 of the VS and
-constant buffer 0 of the FS are different slots); GL numbers binding points
-per program (one UBO binding space, one texture-unit space, ...).  A
-``BindingLayout`` maps one onto the other by giving every graphics stage its
-own contiguous range in each GL space:
-
-    constant buffer b of stage s  -> UBO binding             ubo_base[s]   + b
-    SAMP / SVIEW n of stage s     -> texture unit            tex_base[s]   + n
-    BUFFER n of stage s           -> SSBO binding            ssbo_base[s]  + n
-    IMAGE n of stage s            -> image unit              image_base[s] + n
-    HWATOMIC[b][...] of stage s   -> atomic counter binding  atomic_base[s] + b
-    glp_sysvals (every stage)     -> UBO binding             sysvals_binding
-
-Texture units are laid out FRAG, VERT, GEOM, TESS_EVAL, TESS_CTRL (the
-fragment shader, which samples most, gets the cheapest low units); the other
-spaces in pipeline order.  The ranges of the graphics stages never overlap, so every stage's resources
-can stay bound at once.  Compute never runs together with graphics, so it
-starts at 0 in every space and may use the whole range (the context rebinds
-the graphics resources after a launch_grid).  The last combined texture
-unit is never handed out: ModernGL uses it as its scratch unit for texture
-uploads.  ``docs/bindings.md`` is the prose version of this module.
+docs/bindings.md "The rule" is the prose version of this module.
 """
 
 from __future__ import annotations

@@ -1,78 +1,8 @@
 """The TGSI intermediate representation: what ``lowering.parse`` returns.
 
-A ``Shader`` is an immutable tree of frozen dataclasses with structural
-equality, so ``parse(dump(s)) == s`` can be asserted directly.  Source line
-numbers are carried along for error messages but are excluded from equality
-(``field(compare=False)``).
-
-Reading a shader
-----------------
-``Shader.processor`` is the header word (``VERT FRAG GEOM TESS_CTRL TESS_EVAL
-COMP``).  ``properties``, ``declarations``, ``immediates`` and
-``instructions`` are tuples in source order (the text may interleave them;
-only their relative order within each kind matters, which is what is kept).
-
-Registers and files
--------------------
-Every register file is named by its TGSI text spelling (a plain ``str``):
-``CONST IN OUT TEMP SAMP ADDR IMM SV IMAGE SVIEW BUFFER MEMORY CONSTBUF
-HWATOMIC`` (see ``FILES``).  Legacy files are rewritten by the parser and
-never appear in the IR:
-
-* ``RES[n]`` (pre-2014 resources) becomes ``SVIEW[n]`` when its declaration
-  names a return type (``DCL RES[0], 2D, FLOAT``), ``BUFFER[n]`` when it is a
-  raw buffer (``DCL RES[0], BUFFER, RAW[, WR]``), otherwise ``IMAGE[n]``.
-* The bare 2012-era compute names ``RGLOBAL RLOCAL RPRIVATE RINPUT`` become
-  ``MEMORY[k]`` registers with an implicit ``DCL MEMORY[k], GLOBAL|SHARED|
-  PRIVATE|INPUT`` declaration (k allocated after the explicit ones).
-* ``IMMX`` immediate arrays become ordinary ``IMM`` entries appended in
-  order (``IMMX[i]`` -> ``IMM[base + i]``), ``TEMPX[a][i]`` indexable
-  temporaries become ``TEMP`` ranges declared with ``ARRAY(a + 1)`` after the
-  highest declared TEMP.
-
-Operands
---------
-``SrcRegister`` / ``DstRegister`` describe one operand.  ``index`` is the
-register index (the *last* bracket in the text); for a 2D operand
-(``CONST[1][3]``, ``IN[2][0]``) ``dimension`` is the first bracket (constant
-buffer, vertex, ...), else ``None``.  Indirect addressing is an ``Indirect``
-(``file``/``index`` of the address register, ``component`` 0..3 = x..w,
-``array_id``); the effective index is then ``index + value(indirect)``, i.e.
-``TEMP[ADDR[0].x-1]`` has ``index == -1``.  ``dim_indirect`` is the same for
-the dimension.  ``swizzle`` is a 4-tuple of component numbers (0=x ... 3=w),
-``negate``/``absolute`` the ``-`` / ``|..|`` modifiers (negate applied after
-abs).  ``writemask`` is a 4-bit mask (bit 0 = x).
-
-Instructions
-------------
-``Instruction.opcode`` is the canonical upper-case name, which is always a
-key of ``lowering.opcodes.OPCODES`` (pure aliases such as ``KIL`` ->
-``KILL_IF`` and ``KILP`` -> ``KILL`` are rewritten by the parser).  ``dsts``
-and ``srcs`` are in text order, except that for ``STORE`` and the ATOM*
-family the *resource* written by the instruction is ``dsts[0]`` (as in TGSI).
-``texture`` is the texture-target operand of TEX-style opcodes (``"2D"``,
-``"SHADOWCUBE"``, ... or None), ``tex_offsets`` the trailing offset
-registers, ``label`` the ``:N`` branch target (an instruction index) or
-None.  Memory instructions carry ``memory_qualifiers`` (subset of
-``COHERENT RESTRICT VOLATILE STREAM_CACHE_POLICY`` in that order),
-``memory_target`` and ``memory_format`` (a ``PIPE_FORMAT_*`` name).
-A legacy bare ``EMIT`` / ``ENDPRIM`` (pre-2014, no stream operand) is
-represented with ``srcs == ()`` and means stream 0.
-
-Immediates
-----------
-``Immediate.type`` is ``FLT32 UINT32 INT32 FLT64 UINT64 INT64``;
-``Immediate.words`` always holds the four raw 32-bit words (64-bit types:
-two values, low word first), so a float written as ``0x3f800000`` or as
-``1.0`` gives the same IR and round-trips bit-exactly.  ``Immediate.values``
-decodes them to Python numbers.
-
-Properties
-----------
-``Property.value`` is an ``int`` for numeric properties and an upper-case
-``str`` for the enumerated ones (``GS_INPUT_PRIMITIVE TRIANGLES``,
-``FS_COORD_ORIGIN UPPER_LEFT``, ``FS_COORD_PIXEL_CENTER HALF_INTEGER``,
-``NEXT_SHADER FRAG``).  ``Shader.property(name, default)`` looks one up.
+An immutable tree of frozen dataclasses with structural equality
+(``parse(dump(s)) == s``).  docs/lowering.md "The IR" describes the fields,
+register files, operands, instructions, immediates and properties.
 """
 
 from __future__ import annotations

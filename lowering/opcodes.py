@@ -1,34 +1,7 @@
-"""The TGSI opcode table: one ``OpInfo`` row per opcode.
+"""The TGSI opcode table: one ``OpInfo`` row per opcode, driving the parser, the
+validator and the emitter / numpy executor.
 
-This single table drives the parser (operand counts, whether a texture
-target / label / memory qualifiers follow), the validator (stage
-restrictions, control-flow nesting) and the emitter / numpy executor
-(operand types, channel behaviour).
-
-Contents: every opcode of current Mesa's ``tgsi_info_opcodes.h`` plus the
-opcodes older producers still emit (flagged ``legacy``).  Operand counts and
-output modes follow Mesa's table; operand types follow Mesa's
-``tgsi_opcode_infer_src_type`` / ``tgsi_opcode_infer_dst_type`` (with the
-few deviations noted next to ``_DST_TYPE_OVERRIDES``).
-
-Type names: ``float int uint double int64 uint64 untyped``.  ``untyped``
-(MOV, UCMP) means a raw 32-bit copy.  As in Mesa, an operand type also says
-how the ``-``/``|..|`` source modifiers are applied: UCMP's sources are
-``float`` for that purpose although its src0 is tested as an integer (!= 0)
-and src1/src2 are moved untyped; F2x / FSxx sources are float; integer
-negate is two's complement.  Resource operands (the SAMP/SVIEW/IMAGE/BUFFER
-register of TEX*/SAMPLE*/LOAD/ATOM*) carry whatever Mesa's default gives and
-are not values.
-
-Output modes (``output_mode``), as in Mesa:
-``COMP`` component-wise; ``REPL`` scalar result replicated to every written
-channel; ``CHAN`` each channel has its own formula (LIT, DST, UP2H, ...);
-``OTHR`` anything else (texture, memory, ...); ``NONE`` writes nothing.
-
-Control flow: ``block`` names the construct (``if loop sub switch``),
-``block_role`` says what the opcode does to it (``open``, ``middle`` =
-ELSE, ``close``, ``case`` = CASE/DEFAULT which must be directly inside a
-switch).
+docs/lowering.md "The opcode table" describes its contents, types and modes.
 """
 
 from __future__ import annotations

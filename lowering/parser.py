@@ -1,28 +1,7 @@
-"""TGSI text -> ``lowering.ir.Shader``.
+"""TGSI text -> ``lowering.ir.Shader``, following the grammar of Mesa's
+``tgsi_text.c``; older spellings are accepted and rewritten to the current form.
 
-Follows the grammar of Mesa's ``tgsi_text.c`` (see docs/lowering.md "TGSI text"):
-a header word, then statements separated by whitespace: ``DCL``, ``IMM``,
-``PROPERTY``, and instructions optionally prefixed by a numeric ``N:`` label
-(ignored).  Keywords are case-insensitive.
-
-Accepted on top of what current Mesa accepts, because older producers wrote
-it (each is rewritten to the current form, so the IR has one spelling):
-
-* removed opcodes (``ABS SUB XPD DPH KIL KILP SCS NRM DP2A CND LIT DST EXP
-  LOG PK*/UP* TEX_LZ TXF_LZ MFENCE LFENCE SFENCE ...``; ``KIL``/``KILP``
-  become ``KILL_IF``/``KILL``), bare ``EMIT``/``ENDPRIM`` (no stream operand:
-  ``srcs == ()``), old property spellings (``MUL_ZERO_WINS``);
-* the ``RES``, ``IMMX``, ``TEMPX`` files and the bare 2012 compute names
-  ``RGLOBAL RLOCAL RPRIVATE RINPUT`` (see ``lowering.ir`` for the mapping),
-  ``CYLWRAP_*`` declaration attributes (accepted and dropped);
-* whitespace inside indirect indices (``IMM[ADDR[0].x + 3]``), a 1-letter
-  source swizzle (``.x`` = ``.xxxx``), hex UINT32/INT32 literals, CRLF line
-  endings, ``;`` and ``//`` comments;
-* FLT32 / FLT64 literals written ``0x`` + hex digits are raw IEEE bits (2018
-  Mesa, virglrenderer), ``0x1.8p1`` style hex floats are values.
-
-Errors raise ``TGSIParseError`` with a 1-based line/column and a message
-``expected <what>, got <what was there>``.
+docs/lowering.md "TGSI text" lists what is accepted and the error format.
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
 """``validate(shader) -> ShaderInfo``: check a parsed shader and describe it.
 
-The checks are the ones Mesa's ``tgsi_sanity`` makes plus what an emitter
-needs guaranteed: every register used is declared and in range, no
-overlapping declarations, operand counts match the opcode table, writemasks
-are non-empty, control flow is balanced (IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP,
-BGNSUB/ENDSUB, SWITCH/CASE/DEFAULT/ENDSWITCH, BRK/CONT placement), opcodes
-are legal in the stage, labels point at instructions, texture opcodes carry
-a target, and resource operands are in the right register file.
-
-Violations raise ``ShaderValidationError`` whose message names the
-instruction (``instruction 4 (KILL_IF, line 9): ...``) or the declaration.
-
-``ShaderInfo`` is the summary the emitter, glpipe and the numpy executor use
-(declared ranges, inputs/outputs with semantics, resource slots, which
-outputs are written, feature flags, block structure for jumps).  It carries
-the shader it describes: ``to_glsl(info)`` lowers it without validating again.
+docs/lowering.md "Validation" lists the checks and what ``ShaderInfo`` carries.
 """
 
 from __future__ import annotations

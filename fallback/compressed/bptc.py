@@ -1,26 +1,6 @@
 """BPTC (BC7 unorm / sRGB, BC6H signed / unsigned float) decoded with numpy.
 
-From ARB_texture_compression_bptc (tables in fallback.compressed.bptc_tables).
-The spec requires bit-exact decoding.  A block is a 128-bit little-endian
-bit stream; blocks are grouped by mode and each group decoded at once.
-
-BC7: the mode is the position of the lowest set bit of byte 0 (byte 0 == 0
-is reserved: such a block decodes to transparent black, as Mesa does).
-Fields follow in a fixed order -- partition, rotation, index selection,
-colour endpoints (R of every endpoint of every subset, then G, B), alpha,
-per-endpoint or shared P-bits, primary then secondary indices (anchor texels
-one bit shorter).  Endpoints widen to 8 bits with the P-bit below the colour
-bits and the top bits replicated into the rest; texels are
-``((64 - w) * e0 + w * e1 + 32) >> 6`` with the weight tables, then the
-rotation swaps alpha with one colour channel.  Output RGBA8 (or
-SRGB8_ALPHA8 storage for the sRGB format).
-
-BC6H: the mode is 2 or 5 bits (Table.MF; reserved modes decode to
-(0, 0, 0, 1)); Table.F moves the header bits into endpoints, which are
-sign-extended and, for transformed modes, offsets from e0 wrapped at the
-endpoint width; unquantized to 16 bits, interpolated as above, and scaled by
-31/64 (unsigned) or 31/32 with the sign re-applied (signed) into a half
-float.  Output RGBA16F bits (alpha 1.0), which hold every result exactly.
+docs/formats.md "BPTC" gives the block fields and the output formats.
 """
 
 from __future__ import annotations

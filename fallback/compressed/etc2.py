@@ -1,40 +1,6 @@
 """ETC1 / ETC2 / EAC decoded with numpy.
 
-From the OpenGL 4.3+ specification, appendix C (ETC2/EAC), which the
-Khronos Data Format specification restates.  Blocks are big-endian 64-bit
-words; a pixel's index bits run down columns: pixel ``p = 4 * x + y``.
-Every function takes (N, blocksize) uint8 blocks and returns texels as
-(N, 4, 4, C) arrays indexed [block, row y, column x, channel], the whole
-array at once.
-
-RGB (ETC2_RGB8, and ETC1 which is its subset):
-
-* ``diff`` (bit 33) 0: *individual* mode, two 4-bit base colours.
-* ``diff`` 1: 5-bit base plus a signed 3-bit delta per channel; if R + dR
-  leaves 0..31 the block is in *T* mode, else if G + dG does, *H* mode,
-  else if B + dB does, *planar* mode, else *differential* mode.
-* individual / differential: two sub-blocks (``flip`` bit 32: 2x4 side by
-  side, or 4x2 stacked), a 3-bit table codeword each, and per pixel a 2-bit
-  index choosing a modifier added to the base colour, clamped to 0..255.
-* T / H: four paint colours from two 4-bit base colours and a distance;
-  the pixel index picks one.  planar: three 6/7/6-bit colours O, H, V and
-  ``clamp((x * (H - O) + y * (V - O) + 4 * O + 2) >> 2)``.
-
-Punch-through alpha (ETC2_RGB8A1): bit 33 is the ``opaque`` bit and the
-individual mode does not exist; when not opaque, index 2 of the
-differential / T / H modes is transparent black and the differential
-modifiers of index 0 and 2 are zero.
-
-EAC (the alpha of ETC2_RGBA8, and R11 / RG11): base codeword (8 bits),
-multiplier (4), table (4), then 16 3-bit indices (pixel p at bits
-``45 - 3p``).  Alpha: ``clamp(base + modifier * multiplier, 0, 255)``.
-R11 unsigned: ``clamp(base * 8 + 4 + modifier * multiplier * 8, 0, 2047)``;
-signed: base is a two's complement byte (-128 reads as -127),
-``clamp(base * 8 + modifier * multiplier * 8, -1023, 1023)``; a multiplier of
-0 means ``modifier`` is added unscaled (an eighth).  The 11-bit results are
-widened to 16 bits by bit replication (unsigned ``(v << 5) | (v >> 6)``,
-signed on the magnitude ``(m << 5) | (m >> 5)``), as the spec allows, and
-stored as R16 / RG16 / R16_SNORM / RG16_SNORM, which hold them exactly.
+docs/formats.md "ETC1, ETC2 and EAC" gives the modes and the widening.
 """
 
 from __future__ import annotations

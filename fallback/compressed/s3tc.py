@@ -1,44 +1,7 @@
 """S3TC and RGTC (BC1 - BC5) decoded with numpy: DXT1 / DXT3 / DXT5 and
-RGTC1 / RGTC2 (LATC uses the RGTC decoders), whose channel block is also
-the alpha block of DXT5.
+RGTC1 / RGTC2 (LATC uses the RGTC decoders).
 
-Every function takes an (N, blocksize) uint8 array of blocks and returns
-(N, 4, 4, C) texels, indexed [block, row j, column i, channel]; the whole
-array is decoded at once.
-
-S3TC, from EXT_texture_compression_s3tc (RGBA8 texels).
-
-A colour block is two RGB565 words ``color0``, ``color1`` (little endian)
-and a 32-bit word of 2-bit codes, texel (i, j) at bits ``2 * (4 * j + i)``.
-The endpoints widen to 8 bits by bit replication.  The spec defines the
-interpolated colours as thirds / halves and leaves their precision to the
-implementation; glpipe computes them in 8 bits with fixed-point weights --
-``c0 + floor(85 * (c1 - c0) / 256)`` and ``c0 + floor(85 * (c1 - c0) / 128)``
-for the thirds, ``(c0 + c1 + 1) >> 1`` for the half -- which is what the
-host it is checked against (Mesa's llvmpipe) samples, within 4/3 of an
-8-bit step of the exact value (docs/formats.md "Rounding").  RGBA8 storage
-then holds every decoded texel exactly.  DXT3 and DXT5 colour blocks always
-use the four-colour interpolation, whatever the order of color0 and color1
-(the three-colour mode is DXT1's alone).  DXT3 alpha is 4 bits per texel
-(bits ``4*(4*j+i)`` of a 64-bit word) widened by replication; DXT5 alpha is
-the RGTC1 / BC4 scheme on 8-bit endpoints (below).
-
-RGTC, from ARB_texture_compression_rgtc.  A channel block is 64 bits: endpoints
-``red0``, ``red1`` (bytes; two's complement for the SIGNED formats) and 48
-bits of 3-bit codes, texel (i, j) at bits ``3 * (4 * j + i)`` after the
-endpoints.  With ``red0 > red1`` (compared as signed for SIGNED) codes 2..7
-are ``((8 - c) * red0 + (c - 1) * red1) / 7``; otherwise codes 2..5 are
-``((6 - c) * red0 + (c - 1) * red1) / 5``, code 6 the minimum (0, or -1.0
-signed) and code 7 the maximum (1.0).
-
-The spec leaves the precision of the interpolation to the implementation.
-glpipe decodes to 8 bits with fixed-point weights -- ``w = (W * (c - 1)) >> 6``
-with ``W = 255 * 64 / 7`` (or ``/ 5``), value ``red0 + floor((red1 - red0)
-* w / 256)`` -- which is what the host it is checked against (Mesa's
-llvmpipe) samples, so a decoded texture and a natively sampled one give the
-same texels; the result is within 1.6 8-bit steps of the exact value
-(docs/formats.md "Rounding").  8-bit storage (R8 / RG8 / R8_SNORM /
-RG8_SNORM) then holds every decoded value exactly.
+docs/formats.md "S3TC and RGTC" gives the block layouts and the interpolation.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
-"""Facts about the host GL that no version or extension string tells: probed by a draw.
+"""Facts about the host GL that no version or extension string tells: probed by a draw
+(``FACTS``, ``probe_host_facts``, ``HostFacts``).
 
-A row of ``FACTS`` is one behaviour glpipe may rely on when the host has it,
-with the probe that measures it.  ``probe_host_facts(host)`` runs every probe
-once per host (cached on it, like the format probe) and returns a
-``HostFacts``: which facts hold, each with the reason (what the probe drew
-and saw).  The lowering receives the names of the facts that hold
-(``to_glsl(host_facts=...)``), the caps read them (``CapsEnv.fact``), and
-``python -m glpipe info`` prints them.
-
-* ``fine_plain_derivatives``: GLSL's plain ``dFdx`` / ``dFdy`` are *fine*
-  derivatives (one difference per pixel pair: per row for x, per column for
-  y), which GLSL allows ("either fine or coarse", GLSL 4.50 section 8.13.1)
-  and llvmpipe does.  Where it holds, DDX_FINE / DDY_FINE lower to them on a
-  host without GL_ARB_derivative_control.  The probe draws f = x * y of the
-  window position into a 4x4 target: the fine d/dx in row y is y + 0.5 and
-  the fine d/dy in column x is x + 0.5 (exact in float), so a coarse
-  implementation (one value per 2x2 quad) cannot pass.
+docs/lowering.md "Host facts: fine derivatives" lists the facts and their probes.
 """
 
 from __future__ import annotations

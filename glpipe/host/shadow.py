@@ -1,34 +1,8 @@
-"""Shadowed blocks of host GL state: what the host GL context holds of a
-block (blend, depth/stencil/alpha, rasterizer), and the cached calls that
-take it from there to the block a draw wants.
+"""Shadowed blocks of host GL state (blend, depth/stencil/alpha, rasterizer) and
+the cached calls that take the host from what it holds to what a draw wants.
 
-One mechanism for every shadowed block (docs/performance.md, "State
-shadows"):
-
-* ``Held`` -- one snapshot of the block as the host holds it: a tuple
-  (``state``; None entries: unknown), interned per shadow, so a transition
-  is cached by the identity of the snapshot it starts from;
-* ``Shadow`` -- the snapshot the host holds now (``held``; None: unknown,
-  the whole block is sent), the intern table, ``forget`` / ``lose`` when
-  something changed the host behind the record, and ``transition``: the
-  miss path that computes, interns and caches one step.
-
-A step is ``(calls, Held after them, number of calls)`` with calls as
-``(hotgl.OP index, args)`` pairs (glpipe/host/hotgl.py), cached in a dict the
-*area* owns, keyed by the held snapshot: on the bound CSO or on its host
-block.  What calls a block needs stays in the area's module (its
-``compute(have, *args) -> (calls, state after)``); only the bookkeeping is
-here.  The emits keep the hit path inline (``step = transitions.get(
-shadow.held)``, then run the calls): a method call there is a measurable
-share of a switching draw (docs/performance.md).
-
-Scope: one shadow per block per *host GL context* (``host_shadow``), shared
-by every pipe context on it, because that is where the GL state lives.  A
-pipe context that draws after another one still sets every dirty bit (draw
-prologue, glpipe/draw.py), and the blend and DSA "forget" rows then drop the
-shared record, so the block is sent whole exactly as with one record per
-pipe context; the rasterizer's row only makes the clear-clobbered slots
-unknown (``lose``), since every emit on the host kept its record true.
+docs/performance.md "State shadows" explains ``Held``, ``Shadow``, the steps and
+the per-host scope.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
-"""Arithmetic, logic, conversion and bit opcodes: one table row per opcode.
+"""Arithmetic, logic, conversion and bit opcodes: one ``(mode, formula)`` table row per opcode.
 
-A row is ``(mode, formula)``.  ``mode`` is how channels are handled:
-
-* ``COMP`` -- per component: the sources are read at the destination's
-  writemask positions, the formula sees vectors of that width;
-* ``REPL`` -- scalar result (from the ``.x`` of each source, or the DP
-  family's components) replicated to every written channel;
-* ``CHAN`` -- a formula per channel (LIT, DST, UP2H, ...): the formula
-  returns four scalars and the written ones are assembled.
-
-Operand types come from ``signatures.operand_types``; the formula receives
-``Expr`` operands of those types and returns an ``Expr`` of the
-destination's value type.  Exact tgsi.rst behaviour that GLSL leaves
-undefined (division by zero, shift counts >= 32, ...) is handled here, in
-small helper functions emitted once per shader (``glp_udiv`` & co.).
+docs/lowering.md "The ALU table" explains the modes and the operand types.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """Control flow: IF/UIF/ELSE/ENDIF, loops, SWITCH, subroutines, discard, GS emission.
 
-TGSI control flow is structured, so each opcode prints as the matching
-GLSL statement.  The tgsi.rst details that matter:
-
-* ``IF`` tests ``src.x != 0.0`` as a float (so -0.0 is false and NaN is
-  true); ``UIF`` tests the integer bits ``src.x != 0``.
-* ``BRK`` leaves the innermost loop *or switch*, as GLSL's ``break``.
-* ``SWITCH`` compares bit patterns; ``CASE`` operands are integer
-  immediates, printed as literals of the switch's GLSL type.  GLSL forbids
-  a label at the very end of a switch body, so an empty last case gets a
-  ``break``.
-* Subroutines: GLSL has no recursion and no computed calls, so each
-  ``BGNSUB`` .. ``ENDSUB`` becomes ``void glp_sub_<N>()`` (N = the BGNSUB's
-  instruction index, the ``CAL :N`` target) working on the shared,
-  file-scope registers; recursive call graphs raise UnsupportedError.
-* ``RET`` in main and an ``END`` nested in a block return from main (after
-  the epilogue: color broadcast, window-space position).
+docs/lowering.md "Control flow" gives the tgsi.rst details each opcode follows.
 """
 
 from __future__ import annotations

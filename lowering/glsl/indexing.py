@@ -1,31 +1,7 @@
-"""Resources indexed by an address register: ``SAMP / SVIEW / BUFFER / IMAGE[ADDR[a].c + k]``.
+"""Resources indexed by an address register: ``SAMP / SVIEW / BUFFER / IMAGE[ADDR[a].c + k]``,
+lowered as a GLSL array or as a switch over the declared range.
 
-tgsi.rst: the element an indirect resource operand names is its constant
-part plus the address value, inside the declared range that holds the
-constant part (the validator checks that the constant part is declared;
-"the declared range" is the run of consecutive declared indices around
-it, so ``DCL SAMP[0..3]`` and four ``DCL SAMP[n]`` give the same range).
-
-Every handler of the texture and memory tables is wrapped by ``indexed``;
-an instruction with an indexed resource operand is lowered one of two ways:
-
-* **array** -- where the host has dynamically uniform indexing of sampler,
-  image and buffer-block arrays (feature ``dynamic_resource_index``: GLSL
-  400 / GL_ARB_gpu_shader5; for images and buffers also their own core
-  version) and the elements can share one GLSL declaration: the handler
-  runs once for the first element while ``active(em)`` tells
-  ``texture.sampler_uniform`` / ``memory.ssbo`` / ``memory.image`` to
-  declare an array over the range and return ``name[index]``, the index
-  clamped into the range (GL leaves an out-of-range index undefined; a
-  clamp keeps it from reading outside the array).
-* **switch** -- otherwise (GLSL 330 allows only constant indices into
-  sampler arrays): a ``switch`` over the range, each case running the
-  handler on the instruction with the operand made direct; an index
-  outside the range takes the last element (``default``).
-
-Each element keeps the binding slot of its Gallium index (``tex_base + n``
-etc., ``docs/bindings.md``), and the reflection lists every element, so
-the context binds the whole range.
+docs/lowering.md "Indexed samplers, views, buffers and images" has the rules.
 """
 
 from __future__ import annotations

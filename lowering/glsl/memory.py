@@ -1,28 +1,7 @@
 """Memory opcodes: LOAD / STORE / RESQ / ATOM* on BUFFER, MEMORY, IMAGE, HWATOMIC,
 CONSTBUF, and BARRIER / MEMBAR.
 
-GLSL declarations (``lowering.bindings`` gives the binding numbers):
-
-* ``BUFFER[n]`` -> ``buffer glp_<stage>_ssbo<n> { uint d[]; } ssbo<n>;``
-  (std430).  TGSI addresses buffers in bytes, so word ``addr / 4 + c`` holds
-  component ``c``: a LOAD/STORE writemask picks consecutive words.
-* ``MEMORY[n], SHARED`` -> ``shared uint glp_shared[size / 4];`` (size =
-  the compute state's ``req_local_mem``); GLOBAL / PRIVATE / INPUT memory
-  (OpenCL pointers, kernel arguments) has no GLSL equivalent.
-* ``IMAGE[n]`` -> ``layout(<format>) uniform <i|u>image<Dim> glp_<stage>_img<n>;``
-* ``HWATOMIC[b][first..last]`` -> ``layout(binding = b', offset = 4*first)
-  uniform atomic_uint glp_<stage>_ac<b>_<first>[count];``; the register
-  index picks the counter (the address operand is the byte offset drivers
-  that treat counters as a buffer use, and is ignored here).
-* ``CONSTBUF[n]`` (LOAD from a constant buffer) reads the UBO of CONST[n].
-* ``BUFFER`` / ``IMAGE[ADDR...]``: an element of an array of blocks / images,
-  or a switch over the declared range (``indexing.py``).
-
-Atomics return the old value (tgsi.rst).  GLSL has no atomic signed
-min/max on ``uint`` memory, no atomic float add on it and no wrapping
-increment/decrement, so those are compare-and-swap loops, which keep the
-exact TGSI semantics.  ATOMINC_WRAP/ATOMDEC_WRAP follow tgsi.rst's formulas
-for the stored value and return the old value like every other atomic.
+docs/lowering.md "Memory" gives the GLSL declarations and the atomics' rules.
 """
 
 from __future__ import annotations

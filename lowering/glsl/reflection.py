@@ -1,22 +1,7 @@
-"""The reflection record the emitter returns next to the GLSL source.
+"""The reflection record the emitter returns next to the GLSL source: what the shader uses
+and where the context must bind it.
 
-It says what the shader uses and where the context must bind it:
-constant buffers (UBO block name, binding, size in vec4s), sampler views and
-samplers (GLSL sampler uniform, texture unit, which SVIEW and which SAMP
-feed it, target, return type, shadow), shader buffers, images, hardware
-atomic counter buffers, inputs and outputs (semantic, GLSL name, location,
-interpolation), system values, GS streams, and the stage's properties.
-
-Below GLSL 420 there is no ``layout(binding = n)``: then
-``needs_manual_binding`` is True and the context sets the bindings after
-linking from ``uniform_block_bindings`` (glUniformBlockBinding) and
-``sampler_units`` (glUniform1i).  Both maps are always filled, so a context
-may use them at any version.
-
-A resource indexed by an address register is a GLSL array (or a switch
-over per-element uniforms); every element of its range is listed, an array
-element under its element name (``glp_fs_samparr0[2]``), on the slot of its
-Gallium index (docs/bindings.md).
+docs/bindings.md "The reflection record" and "GLSL below 420" describe it.
 """
 
 from __future__ import annotations

@@ -1,28 +1,7 @@
-"""Comparison results through the sampler view's swizzle (``VariantKey.shadow_swizzle``).
+"""Comparison results through the sampler view's swizzle (``VariantKey.shadow_swizzle``):
+a SHADOW* lookup yields Gallium's ``(c, c, c, 1)`` through the view's swizzle class.
 
-Gallium's rule (softpipe sp_tex_sample.c ``sample_compare`` then
-``do_swizzling``; llvmpipe lp_bld_sample_soa.c): a lookup on a SHADOW*
-target (TEX / TXB / TXL / TXD / TXP / TEX_LZ and the *2 forms, SAMPLE_C /
-SAMPLE_C_LZ) yields ``(c, c, c, 1)``, c the comparison result, and the
-sampler view's swizzle is applied to that vector.  st/mesa encodes GL's
-DEPTH_TEXTURE_MODE this way: RED (X,0,0,1), LUMINANCE (X,X,X,1), ALPHA
-(0,0,0,X), INTENSITY (X,X,X,X).  GLSL returns the comparison as one float,
-so the shader builds the vector; which vector is a *class* of the view's
-swizzle: per channel "c" (X, Y, Z: every one of them reads c), 0.0 (ZERO)
-or 1.0 (W, ONE).  The context works the class out at create_sampler_view
-and keys it per SVIEW slot; a slot missing from the key has Gallium's
-identity class (c, c, c, 1).
-
-The context binds, for these lookups, a GL texture whose GL swizzle keeps
-the comparison in GLSL's result (docs/samplers.md: the view's *compare
-twin*), since a GL swizzle on a depth texture applies to GL's comparison
-vector too.
-
-TG4 with a compare is different: it gathers four comparisons, and the view
-swizzle is not applied to the gathered vector; llvmpipe compares each
-texel's ``swizzle_r`` channel instead (the depth for X, 0 for Y/Z/ZERO, 1
-for W/ONE) -- which is what the host does with the view's own GL texture,
-so gathers keep it and need no key.
+docs/samplers.md "Shadow lookups" has the rule, the compare twin and TG4.
 """
 
 from __future__ import annotations

@@ -1,25 +1,7 @@
-"""Soft double precision: IEEE 754 binary64 on ``uvec2`` words in GLSL 3.30.
+"""Soft double precision: IEEE 754 binary64 on ``uvec2`` words in GLSL 3.30, for hosts
+without GLSL 4.00 / GL_ARB_gpu_shader_fp64 (the gl33 profile).
 
-A host without GLSL 4.00 / GL_ARB_gpu_shader_fp64 (the gl33 profile) runs
-TGSI's double opcodes through these helpers.  A double is the ``uvec2(lo,
-hi)`` of its two register words -- exactly the bits the native profile gets
-from ``unpackDouble2x32`` -- so registers, varyings, constants and
-immediates need no conversion; only the operation changes.  A 64-bit integer
-operand (I642D, D2U64, ...) is a ``uvec2(lo, hi)`` too.
-
-The arithmetic follows the IEEE definitions: the operands' significands are
-widened to a 64-bit integer with guard bits below the result's last place,
-the exact result is formed with a sticky ("jam") bit standing for every
-discarded one, and a single rounding step packs it (round to nearest, ties
-to even; gradual underflow to subnormals; overflow to infinity).  Where IEEE
-leaves a choice (which NaN comes out, D2I of an out-of-range value, DMIN
-with a NaN) the helpers do what llvmpipe's native doubles do, so both
-profiles agree; docs/lowering.md ("Soft double precision") lists the rules.
-
-Each helper is ``name: (return type, parameters, body)`` as in
-``int_emul._HELPERS``; a helper's calls to other ``glp_*`` functions are
-found in its body and registered first.  ``LIBRARIES`` is the list of such
-dictionaries (division and square root live in ``soft_fp64_divsqrt``).
+docs/lowering.md "Soft double precision (GLSL 3.30)" lists the rules and the helpers.
 """
 
 from __future__ import annotations

@@ -1,56 +1,8 @@
-"""Soft double precision in GLSL 3.30: fused multiply-add, division, square root, 1/sqrt.
+"""Soft double precision in GLSL 3.30: fused multiply-add, division, square root, 1/sqrt
+(``glp_dfma``, ``glp_ddiv``, ``glp_dsqrt``, ``glp_drsq``; ``DIVSQRT_HELPERS`` / ``DIVSQRT_ORDER``).
 
-A host without doubles (the gl33 profile: GLSL 3.30 core, no
-GL_ARB_gpu_shader_fp64) keeps each TGSI double as ``uvec2(lo, hi)``, the two
-32-bit words of the register lane (tgsi.rst: low word first).  This module
-holds the four operations that need more than 64 bits of intermediate state:
-
-=============  ===============================  ==============================
-helper         TGSI                             result
-=============  ===============================  ==============================
-``glp_dfma``   DFMA (and DMAD, when fused)      a*b + c, one rounding
-``glp_ddiv``   DDIV (DRCP as 1 / a)             a / b, correctly rounded
-``glp_dsqrt``  DSQRT                            sqrt(a), correctly rounded
-``glp_drsq``   DRSQ                             1/sqrt(a), correctly rounded
-=============  ===============================  ==============================
-
-Every result is the IEEE 754 binary64 one, round to nearest even, with
-subnormal inputs and outputs, signed zeros and infinities.  NaN rule (the one
-llvmpipe's native doubles and x86 SSE2 follow, so both profiles agree bit for
-bit): a NaN operand comes back quieted (bit 51 set), the first of (a, b) for
-division and of (c, a, b) for fma; an invalid operation (0/0, inf/inf, 0*inf,
-inf - inf, sqrt or 1/sqrt of a negative number) returns the default NaN
-0xFFF80000_00000000.
-
-Algorithms (written from the IEEE definitions; docs/lowering.md, "Soft fp64:
-fma, division, square root", gives the rounding argument):
-
-* one rounding routine, ``glp_dx_round_pack``: a 64-bit significand whose
-  leading one is at bit 62 and whose lowest bit is sticky (ORed with every
-  bit shifted out), so bits 9..0 decide round-to-nearest-even exactly; it
-  denormalises (shift right with sticky) below the normal range and overflows
-  to infinity;
-* fma: the exact 106-bit product (32x32 -> 64 partial products assembled from
-  16-bit halves), c placed in the same 128-bit frame, the smaller operand
-  shifted right with sticky, an exact 128-bit add or subtract, normalisation,
-  one rounding;
-* division: restoring long division, one quotient bit per step, 54 bits
-  (53 + the round bit) and the remainder as sticky;
-* square root: the digit-by-digit integer square root (two radicand bits per
-  step) of the significand scaled to 108 bits: 54 result bits, the remainder
-  as sticky;
-* 1/sqrt: floor(sqrt(2^160 / m)) by the same digit-by-digit root fed two bits
-  at a time from a long division of 2^160 by the significand m; floor(sqrt(x))
-  = floor(sqrt(floor(x))) for every real x >= 0, and the result is exact only
-  when both remainders are zero, so one rounding gives the correctly rounded
-  1/sqrt (0 ulp).
-
-GLSL 3.30 only: uint arithmetic (which wraps mod 2^32), shift counts kept in
-[0, 31] (GLSL leaves others undefined), no umulExtended / uaddCarry (GLSL
-4.00): carries are comparisons.  The helpers are exported in int_emul's
-``_HELPERS`` format (``DIVSQRT_HELPERS``: name -> (return type, parameters,
-body)) with ``DIVSQRT_ORDER``, an order in which every helper follows the
-helpers it calls; private helpers carry the ``glp_dx_`` prefix.
+docs/lowering.md "Soft fp64: fma, division, square root" has the NaN rule, the
+algorithms and the rounding argument.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
-"""64-bit integer opcodes in GLSL 3.30: helpers on ``uvec2(lo, hi)``.
+"""64-bit integer opcodes in GLSL 3.30: helpers on ``uvec2(lo, hi)``, for hosts without
+GL_ARB_gpu_shader_int64 (the gl33 profile).
 
-A host without GL_ARB_gpu_shader_int64 (the gl33 profile; no core GLSL has
-``int64_t``) runs TGSI's int64 / uint64 opcodes through these functions.
-TGSI already keeps a 64-bit lane in two register words, low word first
-(docs/lowering.md, "64-bit lanes"), so a lane is read as a ``uvec2`` and a
-64-bit result written back as one: no pack / unpack.  ``wide.py`` picks this
-path when the features table lacks ``int64`` (``SOFT_INT64`` row instead of
-the ``WIDE_FORMULAS`` one).
-
-The helpers use GLSL 3.30 operators only: every shift count stays in
-[0, 31] (a shift by 32 is undefined in GLSL), carries are compares
-(``lo < a.lo``), the 32x32 high product is int_emul's ``glp_umul_hi``, the
-bit scan its ``glp_umsb``.  Results follow the native profile's definitions
-(wide.py ``_DIV64``): x / 0 and x % 0 give ~0, INT64_MIN / -1 wraps to
-INT64_MIN, the signed remainder is C's truncated one, shift counts are
-masked with 63, U642F / I642F round to nearest even.  docs/lowering.md
-("64-bit integers without int64_t") lists the rows and their cost.
+docs/lowering.md "64-bit integers without int64_t" lists the rows, rules and cost.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
-"""Texture opcodes: TEX* and SAMPLE* families, fetches, gathers, queries.
+"""Texture opcodes: TEX* and SAMPLE* families, fetches, gathers, queries, built from
+one ``TARGETS`` row per TGSI texture target.
 
-``TARGETS`` has one row per TGSI texture target: the GLSL sampler kind, the
-number of coordinate components (array layer included, shadow reference
-not), how many components derivatives / offsets / sizes have, whether the
-texture has mip levels, and the feature it needs.  The handlers build the
-GLSL call from that row; the rules that tgsi.rst fixes:
-
-* TEX / TXB / TXL put the shadow reference in the component right after
-  the coordinates (``.z`` for SHADOW1D/2D/RECT/1D_ARRAY, ``.w`` for
-  SHADOW2D_ARRAY/SHADOWCUBE) -- exactly where GLSL's shadow ``P`` vector
-  wants it, so the first k components of src0 are passed as they are;
-  cube arrays take it from TEX2/TXB2/TXL2's second source.
-* TXB's bias and TXL's lod are src0.w; TXP divides .xyz by .w.
-* TXF fetches with integer coordinates (src0.w = lod, or the sample index
-  for MSAA); TXQ returns (width, height|layers, depth|layers, levels).
-* A shadow lookup returns one value c; the result is Gallium's (c, c, c, 1)
-  through the view swizzle (``shadow_swizzle.py``).
-* SAMPLE* take the view and the sampler as separate operands; the swizzle
-  on the SVIEW operand swizzles the result.
-
-Each distinct (view, sampler, GLSL sampler type) used is one GLSL sampler
-uniform; the first sampler of SVIEW/SAMP n gets texture unit
-``tex_base + n`` (``lowering.bindings``), further ones (the same view
-sampled with another sampler state or as shadow and non-shadow) get free
-units of the stage's range, as the reflection records.  A SAMP / SVIEW
-operand indexed by an address register reads an element of a sampler
-array, or a switch over the declared range (``indexing.py``; the handlers
-here run on one element and ``sampler_uniform`` returns ``array[index]``).
+docs/lowering.md "Textures" gives the tgsi.rst rules; docs/bindings.md the
+sampler uniforms and texture units.
 """
 
 from __future__ import annotations

@@ -1,20 +1,7 @@
-"""GLSL 3.30 forms of the texture queries and gathers that GLSL 4.x has built in.
+"""GLSL 3.30 forms of the texture queries and gathers that GLSL 4.x has built in
+(``query_levels``, ``gather``, ``query_lod``).
 
-``texture.py`` asks the features table first and uses the built-in where the
-host has it (the native profile); without it (gl33) it calls these:
-
-* ``query_levels`` -- TXQ / SVIEWINFO ``.w`` (textureQueryLevels, GLSL 4.30):
-  the level count of the bound view, which the context writes into the
-  sysvals block when the view is bound (``sysval_block.view_levels``).
-* ``gather`` -- TG4 (textureGather*, GLSL 4.00): the four texels of the
-  bilinear footprint, each fetched on its own; ``GATHER_TARGETS`` says how
-  per GLSL sampler kind.
-* ``query_lod`` -- LODQ / LOD (textureQueryLod, GLSL 4.00): the GL formula
-  from the coordinates' derivatives, with the bound sampler's bias, lod
-  clamps and mip filter from the sysvals block (``sampler_lod``).
-
-docs/lowering.md ("Texture queries and gathers on GLSL 3.30") states the
-rules each form follows and what it costs.
+docs/lowering.md "Texture queries and gathers on GLSL 3.30" states the rules and costs.
 """
 
 from __future__ import annotations

@@ -1,26 +1,7 @@
 """Register type inference: one typed GLSL variable per TEMP *web*.
 
-TGSI registers are untyped 32-bit words; a compiler such as Mesa's
-nir_to_tgsi reuses a TEMP for unrelated values of different types.  Giving
-every TEMP one GLSL type would force bit casts at every use of the minority
-type, so the emitter splits registers into *webs*: per register component,
-the definitions that reach a common use are united (reaching definitions
-over the structured control-flow graph, ``cfg.py``), then the components
-one instruction writes or reads together are united too, so every operand
-maps to exactly one GLSL ``vec4``/``ivec4``/``uvec4`` variable.
-
-Each web then gets the type most of its definitions and uses ask for (the
-operand types of ``signatures.py``); untyped moves (MOV, UCMP, READ_*)
-follow the webs they connect, constants (IMM, CONST) stay neutral.  The
-minority is converted once, at the use, by a bit cast.
-
-Registers that are addressed indirectly live in GLSL arrays (one per
-``ARRAY(id)`` declaration, or one for the whole TEMP file when an indirect
-access names no array); arrays, and every TEMP when the shader has
-subroutines (whose bodies share registers with their callers), fall back to
-one variable per register.  Constant buffers and VS inputs are typed by the
-same votes (their std140 layout and the vertex fetch do not depend on the
-declared scalar type, only on the 32-bit size).
+docs/lowering.md "Registers and types" explains the webs, the type votes, the
+arrays and the subroutine fallback.
 """
 
 from __future__ import annotations

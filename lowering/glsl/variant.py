@@ -1,24 +1,7 @@
 """``VariantKey``: the small, frozen, hashable record of state a shader variant depends on.
 
-Gallium state that core GL cannot express in fixed function (flat shading
-of COLOR inputs, two-sided color, alpha test, user clip planes, point-sprite
-coordinates, color clamping, polygon stipple, window rectangles, GL_CLAMP,
-y-flip for window-system framebuffers, clip_halfz and integer pixel centres
-where the host lacks glClipControl / float viewports) is compiled into the shader.  Each
-distinct key is one compiled variant, cached per shader CSO; ``VariantKey()``
-(all defaults) means "no variant": the plain lowering.
-
-Only *which* transformation applies lives here.  Values that change often
-(alpha reference, clip plane equations, stipple pattern, framebuffer height
-for the y flip, viewport scale for integer pixel centres) live in the ``glp_sysvals`` uniform block (docs/bindings.md)
-so changing them never recompiles.
-
-The emitter honours the fields that decide whether plain lowering is
-*correct* (``color_output_types``, ``nr_cbufs``, ``flatshade`` and
-``output_interpolation`` for linking, ``vs_input_types``,
-``cs_block_size``); the variant passes (``passes/``, docs/lowering.md
-"Variant passes") use the others.  A field applies only in the stages named
-below; set for another stage it changes nothing.
+docs/lowering.md "Variant key" and "Variant passes" say which fields the emitter and the
+passes honour; values that change often live in the sysvals block (docs/bindings.md).
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
-"""Double-precision and 64-bit-integer opcodes.
+"""Double-precision and 64-bit-integer opcodes, lane by lane on 32-bit registers.
 
-TGSI keeps a 64-bit value in two 32-bit words of a register: lane 0 is
-``.xy``, lane 1 ``.zw`` (low word first).  Registers stay 32-bit typed in
-GLSL; a 64-bit operand is assembled with ``packDouble2x32`` /
-``packUint2x32`` / ``packInt2x32`` and a 64-bit result split back with the
-``unpack`` functions, lane by lane.  Opcodes with a 32-bit side follow
-tgsi.rst's lane layout: the conversions F2D, I2D, U2D, F2I64, ... read
-``src.x`` for lane 0 and ``src.y`` for lane 1; D2F, D2I, U642F, ... write
-``.x`` and ``.y``; the compares write a 32-bit ~0 / 0 to ``.x`` (lane 0) and
-``.z`` (lane 1); 64-bit shifts take the count from ``src1.x`` / ``src1.y``;
-DLDEXP from ``src1.x`` / ``src1.z``.
-
-``double`` needs GLSL 400 or GL_ARB_gpu_shader_fp64; ``int64_t`` needs
-GL_ARB_gpu_shader_int64 (no core version has it).  Where the features table
-lacks ``fp64`` (the gl33 profile) a double opcode with a ``soft`` form in
-``WIDE_OPS`` runs on the ``uvec2`` words themselves through the GLSL 3.30
-helpers of ``soft_fp64`` (docs/lowering.md, "Soft double precision"); one
-without is refused naming the opcode.  Without int64, the int64 / uint64
-opcodes run through soft_int64.py's GLSL 3.30 helpers on ``uvec2``.
+docs/lowering.md "64-bit lanes" gives the lane layout, the features each needs and
+the GLSL 3.30 (soft) paths.
 """
 
 from __future__ import annotations

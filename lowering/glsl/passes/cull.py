@@ -1,34 +1,7 @@
-"""Cull distances on a host without gl_CullDistance (GLSL < 4.50 and no
-GL_ARB_cull_distance): each cull distance becomes one clip distance that
-clips the primitive away exactly when the cull distance would cull it.
+"""Cull distances on a host without gl_CullDistance: each cull distance becomes one clip
+distance that clips the primitive away exactly when the cull distance would cull it.
 
-The rule (GL 4.5 section 13.5; tgsi.rst CLIPDIST): a primitive is discarded
-when, for some cull distance, the distance is out at every one of its
-vertices; otherwise it is drawn whole.  "Out" is negative, and -- as
-llvmpipe's draw module has it (draw_pipe_user_cull.c), which is what the
-native profile shows -- NaN or infinite; -0.0 is not out.  Cull distance j
-is written as ``gl_ClipDistance[8 - ncull + j] = out ? -1.0 : 1e30``:
-
-* out at every vertex: -1.0 everywhere, the primitive lies wholly outside
-  that clip plane and is clipped away -- points, lines and polygons alike;
-* in at some vertex: the plane runs 1 / (1 + 1e30) of the way from an out
-  vertex to an in one, far below float precision of any window coordinate,
-  so clipping removes nothing a rasterizer can see (the clipped vertex
-  rounds to the original one) and the primitive is drawn whole.
-
-The values themselves stay available: they live in the output block
-``glp_culldist_block { vec4 glp_culldist[2]; }`` (cull distance j in
-``glp_culldist[j / 4][j % 4]``), which a GS / TCS / TES reading CLIPDIST
-inputs reads and the FS copy (passes/vertex.py copy_clipdist_varyings) uses.
-Every stage writing cull distances does this -- VS, TES and a Gallium GS
-alike -- so a GS needs no buffering of its strips: its emitted vertices
-carry the clip distances and the host's clipper culls each primitive of the
-strip on its own.  The slots are the top ``ncull`` of the
-PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT (8, which GL 3.0 guarantees as
-GL_MAX_CLIP_DISTANCES) ones, the ones glpipe/raster/rasterizer_keys.py
-``depth_clip_slot`` already leaves to cull distances; the context enables
-them whatever clip_plane_enable says (``Reflection.cull_clip_mask``).
-docs/lowering.md, "Cull distances without gl_CullDistance".
+docs/lowering.md "Cull distances without gl_CullDistance" has the rule and the slots.
 """
 
 from __future__ import annotations

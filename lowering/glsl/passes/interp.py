@@ -1,28 +1,7 @@
-"""INTERP_OFFSET / INTERP_SAMPLE / INTERP_CENTROID without GLSL 4.00's interpolateAt*.
+"""INTERP_OFFSET / INTERP_SAMPLE / INTERP_CENTROID without GLSL 4.00's interpolateAt*:
+re-interpolation from screen-space derivatives.
 
-Re-interpolation from screen-space derivatives.  Within one primitive a
-``noperspective`` varying ``v`` is an affine function of the window position,
-and so are ``v/w`` and ``1/w`` of a ``smooth`` one (``1/w`` is
-``gl_FragCoord.w``).  The derivatives of an affine function are its plane
-coefficients, the same at every pixel of the quad, helper pixels outside the
-primitive included (they evaluate the same plane), so
-
-* noperspective: ``v(c + o) = v + dFdx(v) o.x + dFdy(v) o.y``
-* smooth: ``v(c + o) = (P + dFdx(P) o.x + dFdy(P) o.y) / (W + dFdx(W) o.x + dFdy(W) o.y)``
-  with ``P = v W``, ``W = gl_FragCoord.w`` (perspective-correct at ``c + o``)
-* flat: ``v`` (constant over the primitive)
-
-is exact up to float rounding -- the plane equations a generated geometry
-shader would pass, without a geometry shader: it works for every primitive
-type and with a Gallium GS bound.  The derivatives are taken at the top of
-``main`` (uniform control flow) into file-scope variables (subroutines read
-them too).  INTERP_SAMPLE's offset is the sample position minus the centre,
-from ``VariantKey.sample_positions`` (the framebuffer's pattern, which the
-context reads from the host; empty: single-sample, every sample is the
-centre).  INTERP_CENTROID is exact where the centroid is known without the
-sample coverage GLSL 3.30 lacks: single-sample framebuffers (the centroid is
-the centre) and inputs declared CENTROID; otherwise it is refused.
-docs/lowering.md "Interpolation functions" has the contract.
+docs/lowering.md "Interpolation functions without interpolateAt* (GLSL 3.30)" has the contract.
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
-"""LAYER and VIEWPORT_INDEX written by a VS on a host whose vertex stages
-cannot write gl_Layer / gl_ViewportIndex (no
-GL_ARB_shader_viewport_layer_array: GL 3.3 writes them in a GS only).
+"""LAYER and VIEWPORT_INDEX written by a VS on a host whose vertex stages cannot write
+gl_Layer / gl_ViewportIndex: varyings plus a generated pass-through GS.
 
-The stage writes each value to an integer varying instead
-(``glp_layer_block { flat int glp_layer; }``,
-``glp_viewport_index_block { flat int glp_viewport_index; }``), and the
-context inserts the pass-through GS ``layer_gs_tokens`` builds (TGSI, one
-per vertex shader and input primitive): every output goes through, and
-``gl_Layer`` / ``gl_ViewportIndex`` of each emitted vertex are that input
-vertex's values.  GL takes a GS primitive's layer and viewport from one of
-its vertices (GL_LAYER_PROVOKING_VERTEX), so the value written at every
-vertex of a primitive arrives as written; where a VS writes different values
-at the vertices of one primitive the GS keeps the vertex order, so the host
-picks by the same rule it applies to its own GS.  A host without viewport
-arrays has one viewport, so the only VIEWPORT_INDEX in range is 0: the GS
-drops the value (``viewport_index`` False) and viewport 0 is used, as GL
-does for index 0 (an index out of range is undefined in GL).
-docs/lowering.md, "Layer and viewport index from the vertex stage".
+docs/lowering.md "Layer and viewport index from the vertex stage" has the rules.
 """
 
 from __future__ import annotations
