@@ -73,3 +73,33 @@ def test_method_signature(owner, name, params):
     # parameters beyond the pinned ones must be optional
     for extra in actual[len(params) :]:
         assert extra.default is not inspect.Parameter.empty, f"{name}: extra parameter {extra.name} must be optional"
+
+
+@pytest.mark.parametrize("owner,name,params", PRESENT, ids=[f"{o}.{n}" for o, n, _ in PRESENT])
+def test_method_fully_annotated(owner, name, params):
+    """Every pinned method glpipe has carries a type on each parameter and on its
+    return (issue 11): the annotations are the machine-checked half of the contract."""
+    cls = glpipe.Screen if owner == "screen" else glpipe.Context
+    sig = inspect.signature(getattr(cls, name))
+    bare = [p.name for p in sig.parameters.values() if p.name != "self" and p.annotation is inspect.Parameter.empty]
+    assert not bare, f"{owner}.{name}{sig}: parameters without a type: {bare}"
+    assert sig.return_annotation is not inspect.Signature.empty, f"{owner}.{name}{sig}: no return type"
+
+
+def _part_methods():
+    from glpipe.context import PARTS
+
+    names = sorted({m for area in PARTS for m in area.methods})
+    screen = sorted(n for n, _ in inspect.getmembers(glpipe.Screen, inspect.isfunction) if not n.startswith("_"))
+    return [("ctx", n) for n in names] + [("screen", n) for n in screen]
+
+
+@pytest.mark.parametrize("owner,name", _part_methods(), ids=[f"{o}.{n}" for o, n in _part_methods()])
+def test_public_method_fully_annotated(owner, name):
+    """The same for every method the context's parts export (the generated per-stage
+    shader methods included) and every public Screen method, pinned or not."""
+    cls = glpipe.Screen if owner == "screen" else glpipe.Context
+    sig = inspect.signature(getattr(cls, name))
+    bare = [p.name for p in sig.parameters.values() if p.name != "self" and p.annotation is inspect.Parameter.empty]
+    assert not bare, f"{owner}.{name}{sig}: parameters without a type: {bare}"
+    assert sig.return_annotation is not inspect.Signature.empty, f"{owner}.{name}{sig}: no return type"
