@@ -7,6 +7,7 @@ format-dependent factors, dual-source blending and the shadowed emit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
@@ -293,7 +294,7 @@ class BlendPart(Part):
                 )
         return cso
 
-    def bind_blend_state(self, cso) -> None:
+    def bind_blend_state(self, cso: BlendCSO | None) -> None:
         """pipe_context::bind_blend_state (None: back to the default state,
         which is GL's: no blending, all channels written, no dither)."""
         if cso is self.blend:
@@ -311,7 +312,7 @@ class BlendPart(Part):
             self.dual_source_key = dual
             ctx.dirty |= Dirty.PROGRAM  # VariantKey.dual_source_blend
 
-    def delete_blend_state(self, cso) -> None:
+    def delete_blend_state(self, cso: BlendCSO) -> None:
         """pipe_context::delete_blend_state.  Deleting the bound state is a
         frontend bug in Gallium; glpipe unbinds it, so the next draw uses the
         default state."""
@@ -326,7 +327,7 @@ class BlendPart(Part):
 
     # -- non-CSO state ---------------------------------------------------------
 
-    def set_blend_color(self, color4) -> None:
+    def set_blend_color(self, color4: Sequence[float]) -> None:
         """pipe_context::set_blend_color: the CONST_COLOR / CONST_ALPHA
         constant (r, g, b, a), floats, not clamped (GL clamps it for
         fixed-point buffers when blending, as Gallium does)."""
@@ -344,7 +345,7 @@ class BlendPart(Part):
         self.blend_color = value
         self.ctx.dirty |= Dirty.BLEND_COLOR
 
-    def set_sample_mask(self, mask) -> None:
+    def set_sample_mask(self, mask: int) -> None:
         """pipe_context::set_sample_mask: a 32-bit mask ANDed with each
         fragment's coverage on a multisampled framebuffer.  ``~0`` (-1) means
         every sample, as in C."""
@@ -360,7 +361,7 @@ class BlendPart(Part):
         self.sample_mask = mask
         self.ctx.dirty |= Dirty.SAMPLE_MASK
 
-    def set_min_samples(self, n) -> None:
+    def set_min_samples(self, n: int) -> None:
         """pipe_context::set_min_samples: shade at least ``n`` samples per
         pixel (GL sample shading at the fraction n / framebuffer samples).
         Needs GL 4.0 sample shading (PIPE_CAP_SAMPLE_SHADING); without it

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import ctypes
 import numbers
+from collections.abc import Sequence
 
 from lowering.errors import InvalidArgumentError
 
 from .dirty import Dirty
 from .enums import Clear, Swizzle, Target
 from .formats import util_format_description
+from .framebuffer import Surface
 from .part import Area, Part
 from .templates import ScissorState
 
@@ -226,7 +228,14 @@ class ClearPart(Part):
 
     # -- pipe_context::clear ---------------------------------------------------
 
-    def clear(self, buffers, scissor_state, color, depth, stencil) -> None:
+    def clear(
+        self,
+        buffers: Clear | int,
+        scissor_state: ScissorState | None,
+        color: Sequence[float] | Sequence[int],
+        depth: float,
+        stencil: int,
+    ) -> None:
         """pipe_context::clear: clear the bound colour buffers named by
         ``buffers`` (Clear.COLOR0..7) to ``color`` and the bound zsbuf's depth
         (Clear.DEPTH) / stencil (Clear.STENCIL) to ``depth`` / ``stencil``,
@@ -284,7 +293,16 @@ class ClearPart(Part):
 
     # -- clears of any surface -------------------------------------------------
 
-    def clear_render_target(self, surface, color, dstx, dsty, width, height, render_condition_enabled) -> None:
+    def clear_render_target(
+        self,
+        surface: Surface,
+        color: Sequence[float] | Sequence[int],
+        dstx: int,
+        dsty: int,
+        width: int,
+        height: int,
+        render_condition_enabled: bool,
+    ) -> None:
         """pipe_context::clear_render_target: clear the rectangle
         (dstx, dsty, width, height) of every layer of colour ``surface`` (bound
         or not) to ``color``.  No render condition exists yet, so
@@ -307,7 +325,16 @@ class ClearPart(Part):
         )
 
     def clear_depth_stencil(
-        self, surface, clear_flags, depth, stencil, dstx, dsty, width, height, render_condition_enabled
+        self,
+        surface: Surface,
+        clear_flags: Clear | int,
+        depth: float,
+        stencil: int,
+        dstx: int,
+        dsty: int,
+        width: int,
+        height: int,
+        render_condition_enabled: bool,
     ) -> None:
         """pipe_context::clear_depth_stencil: clear depth (Clear.DEPTH) and/or
         stencil (Clear.STENCIL) of the rectangle of every layer of

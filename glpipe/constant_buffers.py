@@ -90,7 +90,7 @@ class ConstantBufferPart(Part):
 
     # -- the Gallium entry point --------------------------------------------------
 
-    def set_constant_buffer(self, shader_type, index: int, cb) -> None:
+    def set_constant_buffer(self, shader_type: ShaderType | int, index: int, cb: ConstantBuffer | None) -> None:
         """pipe_context::set_constant_buffer(shader, index, cb).
 
         ``cb`` is a ConstantBuffer holding a BUFFER resource (``buffer``,

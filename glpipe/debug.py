@@ -12,7 +12,9 @@ import ctypes
 import os
 import re
 import warnings
+from collections.abc import Callable
 from enum import IntEnum
+from typing import Protocol
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
@@ -104,6 +106,18 @@ class DebugType(IntEnum):
 
 # KHR_debug message type -> util_debug_type (the inverse of Mesa's
 # st_debug_message mapping, where several GL types fold into one).
+class DebugMessageSink(Protocol):
+    """An object set_debug_callback accepts in place of a callable (Gallium's
+    pipe_debug_callback carries a function pointer; this is its Python form)."""
+
+    def debug_message(self, type: DebugType, id: int, message: str) -> object:
+        """Receive one message: its DebugType, a stable id, the text."""
+        ...
+
+
+# What set_debug_callback takes: cb(type, id, message), or a DebugMessageSink.
+DebugCallback = Callable[[DebugType, int, str], object] | DebugMessageSink
+
 _GL_TYPE_NAMES = {
     "GL_DEBUG_TYPE_ERROR": DebugType.ERROR,
     "GL_DEBUG_TYPE_PERFORMANCE": DebugType.PERF_INFO,
@@ -194,10 +208,12 @@ class DebugPart(Part):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.debug_callback = None  # the callable messages go to, or None (draw.py reads it)
+        self.debug_callback: Callable[[DebugType, int, str], object] | None = (
+            None  # the callable messages go to, or None (draw.py reads it)
+        )
         self._debug_ids: dict[str, int] = {}
 
-    def set_debug_callback(self, cb) -> None:
+    def set_debug_callback(self, cb: DebugCallback | None) -> None:
         """pipe_context::set_debug_callback(cb): ``cb(type, id, message)``, an
         object with ``debug_message(type, id, message)``, or None to remove it."""
         ctx = self.ctx
@@ -222,7 +238,7 @@ class DebugPart(Part):
             else:
                 sink.add(self)
 
-    def emit_string_marker(self, string) -> None:
+    def emit_string_marker(self, string: str | bytes) -> None:
         """pipe_context::emit_string_marker(string): a marker in the host's
         debug stream (glDebugMessageInsert; needs debug_output)."""
         ctx = self.ctx

@@ -128,7 +128,7 @@ class DSAPart(Part):
         self._gl_compare = {f: int(getattr(gl, "GL_" + f.name)) for f in Func}  # GL_NEVER.. by name
         self._gl_stencil_opcodes = {op: int(getattr(gl, name)) for op, name in _GL_STENCIL_OP.items()}
         self._depth_bounds_ok = ctx.screen.profile.has("depth_bounds_test")
-        self.depth_stencil_alpha = None
+        self.depth_stencil_alpha: DepthStencilAlphaCSO | None = None
         self._dsa_default = DepthStencilAlphaCSO(
             ctx, DepthStencilAlphaState(), self._gl_compare, self._gl_stencil_opcodes
         )
@@ -186,7 +186,7 @@ class DSAPart(Part):
                 )
         return DepthStencilAlphaCSO(self.ctx, templ, self._gl_compare, self._gl_stencil_opcodes)
 
-    def bind_depth_stencil_alpha_state(self, cso) -> None:
+    def bind_depth_stencil_alpha_state(self, cso: DepthStencilAlphaCSO | None) -> None:
         """pipe_context::bind_depth_stencil_alpha_state (None: the default,
         every test off)."""
         if cso is self.depth_stencil_alpha:
@@ -203,10 +203,10 @@ class DSAPart(Part):
         if func != self.alpha_func_key:
             self.alpha_func_key = func
             ctx.dirty |= Dirty.PROGRAM  # VariantKey.alpha_func
-        if func != _ALWAYS:
+        if cso is not None and func != _ALWAYS:  # (a None cso means ALWAYS)
             ctx.sysvals_part._set_sysval("alpha_ref", (cso.alpha_ref,))
 
-    def delete_depth_stencil_alpha_state(self, cso) -> None:
+    def delete_depth_stencil_alpha_state(self, cso: DepthStencilAlphaCSO) -> None:
         """pipe_context::delete_depth_stencil_alpha_state.  Deleting the bound
         state is a frontend bug in Gallium; glpipe unbinds it, so the next
         draw uses the default state."""

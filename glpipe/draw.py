@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
@@ -15,7 +16,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .dirty import ALL, Dirty
 from .enums import Prim, ShaderType
 from .host import gl as _hostmod
-from .templates import DrawInfo
+from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
 # Prims core GL draws as they are (GL enum by Prim).  PATCHES is left out on
@@ -200,7 +201,12 @@ class DrawPath:
 
     # -- drawing ---------------------------------------------------------------
 
-    def draw_vbo(self, info: DrawInfo, draws=None, indirect=None) -> None:
+    def draw_vbo(
+        self,
+        info: DrawInfo,
+        draws: Sequence[DrawStartCountBias] | None = None,
+        indirect: DrawIndirectInfo | None = None,
+    ) -> None:
         """pipe_context::draw_vbo (context.rst "Drawing").
 
         ``draws`` is an optional sequence of DrawStartCountBias for

@@ -170,7 +170,7 @@ class FencePart(Part):
         # Live fences of this context, so destroy() can free their syncs.
         self._fences: weakref.WeakSet = weakref.WeakSet()
 
-    def flush(self, flags=0) -> Fence:
+    def flush(self, flags: Flush | int = 0) -> Fence:
         """pipe_context::flush: submit everything issued so far and return a
         Fence that signals when the host GL has finished it (``flags``: Flush
         bits, docs/api.md "Flush and fences")."""

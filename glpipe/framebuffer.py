@@ -19,6 +19,7 @@ from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
 from .part import Area, Part
+from .resource import Resource
 from .templates import FramebufferState, SurfaceTemplate
 from .variant_keys import output_kinds
 
@@ -136,7 +137,7 @@ class FramebufferPart(Part):
 
     # -- surfaces ------------------------------------------------------------
 
-    def create_surface(self, res, templ: SurfaceTemplate) -> Surface:
+    def create_surface(self, res: Resource, templ: SurfaceTemplate) -> Surface:
         """pipe_context::create_surface: a view of one level and a layer range."""
         self.ctx.check_alive("create_surface")
         self.ctx._check_resource(res, "create_surface")

@@ -648,6 +648,22 @@ class Resource:
     (bumped by resource_changed) and ``destroyed``.
     """
 
+    # The pipe_resource fields: read-only properties over the template, made by
+    # the loop after the class (annotated here so type checkers see them).
+    target: Target
+    format: Format
+    width0: int
+    height0: int
+    depth0: int
+    array_size: int
+    last_level: int
+    nr_samples: int
+    nr_storage_samples: int
+    nr_sparse_levels: int
+    usage: Usage
+    bind: Bind
+    flags: ResourceFlag
+
     def __init__(self, screen, templ: ResourceTemplate, plan: _Plan):
         self._screen = screen
         self._templ = templ

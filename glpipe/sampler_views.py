@@ -11,6 +11,8 @@ shadows and the rule for code that binds textures on a Gallium unit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
@@ -19,6 +21,7 @@ from .dirty import Dirty
 from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
 from .part import Area, Part
+from .resource import Resource
 from .sampler_compare import (
     COMPARE_GATHERS,
     COMPARE_LOOKUPS,
@@ -97,7 +100,7 @@ class SamplerViewPart(Part):
 
     # -- create / destroy ------------------------------------------------------
 
-    def create_sampler_view(self, res, templ: SamplerViewTemplate) -> SamplerView:
+    def create_sampler_view(self, res: Resource, templ: SamplerViewTemplate) -> SamplerView:
         """pipe_context::create_sampler_view(texture, templ).
 
         ``templ.format`` NONE means the resource's format.  The format must
@@ -331,7 +334,7 @@ class SamplerViewPart(Part):
         v._gl_view = name
         v._src_name = src
 
-    def sampler_view_destroy(self, view) -> None:
+    def sampler_view_destroy(self, view: SamplerView) -> None:
         """pipe_context::sampler_view_destroy: free the view's GL object;
         slots still holding it are unbound."""
         ctx = self.ctx
@@ -358,7 +361,13 @@ class SamplerViewPart(Part):
 
     # -- binding -----------------------------------------------------------------
 
-    def set_sampler_views(self, shader_type, start_slot: int, views, unbind_num_trailing_slots: int = 0) -> None:
+    def set_sampler_views(
+        self,
+        shader_type: ShaderType | int,
+        start_slot: int,
+        views: Sequence[SamplerView | None] | None,
+        unbind_num_trailing_slots: int = 0,
+    ) -> None:
         """pipe_context::set_sampler_views(shader, start_slot, views,
         unbind_num_trailing_slots): slots ``start_slot …`` take ``views``
         (None entries, or ``views=None``, unbind), and the

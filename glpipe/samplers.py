@@ -12,6 +12,7 @@ companions, what the host must have).
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -307,7 +308,9 @@ class SamplerPart(Part):
             gl.glSamplerParameterIiv(name, gl.GL_TEXTURE_BORDER_COLOR, words.view(np.int32))
         return name
 
-    def bind_sampler_states(self, shader_type, start_slot: int, samplers) -> None:
+    def bind_sampler_states(
+        self, shader_type: ShaderType | int, start_slot: int, samplers: Sequence[SamplerCSO | None] | None
+    ) -> None:
         """pipe_context::bind_sampler_states(shader, start_slot, samplers):
         slots ``start_slot …`` of stage ``shader_type`` take ``samplers``
         (None entries unbind).  A bind that changes nothing does nothing."""
@@ -353,7 +356,7 @@ class SamplerPart(Part):
             self.gl_clamp_input = variant_input(self.gl_clamp_masks)
             self.ctx.dirty |= Dirty.PROGRAM
 
-    def delete_sampler_state(self, cso) -> None:
+    def delete_sampler_state(self, cso: SamplerCSO) -> None:
         """pipe_context::delete_sampler_state: free the GL sampler(s); slots
         still holding it are unbound (Mesa's drivers do the same)."""
         ctx = self.ctx

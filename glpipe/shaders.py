@@ -623,17 +623,17 @@ def _make_stage_methods():
     for stage in GRAPHICS_STAGES:
         short = _SHORT[stage]
 
-        def create(self, state, _stage=stage):
+        def create(self, state: ShaderState, _stage: ShaderType = stage) -> ShaderCSO:
             return self._create_shader(_stage, state)
 
         def bind(
             self,
-            cso,
-            _stage=stage,
-            _slot=int(stage),
-            _vs=stage == ShaderType.VERTEX,
-            _vertex_side=stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL),
-        ):
+            cso: ShaderCSO | None,
+            _stage: ShaderType = stage,
+            _slot: int = int(stage),
+            _vs: bool = stage == ShaderType.VERTEX,
+            _vertex_side: bool = stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL),
+        ) -> None:
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
             ctx = self.ctx
@@ -651,7 +651,7 @@ def _make_stage_methods():
                 if _vertex_side:  # a VS writing LAYER without a GS on a GL 3.3 host
                     ctx.vertex_layer_part.shaders_changed()
 
-        def delete(self, cso, _stage=stage):
+        def delete(self, cso: ShaderCSO, _stage: ShaderType = stage) -> None:
             self._delete_shader(_stage, cso)
 
         create.__doc__ = f"pipe_context::create_{short}_state: parse and validate TGSI once."

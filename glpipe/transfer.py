@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import numbers
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -21,8 +21,11 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .enums import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
-from .resource import _BUFFER_DATA_USAGE
+from .resource import _BUFFER_DATA_USAGE, Resource
 from .templates import Box
+
+if TYPE_CHECKING:  # the buffer protocol's type (collections.abc.Buffer from Python 3.12); typing only
+    from typing_extensions import Buffer
 
 # Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
 _ALL_MAP_BITS = all_flag_bits(Map)
@@ -414,7 +417,7 @@ class TransferPart(Part):
         gl.glBufferData(gl.GL_COPY_WRITE_BUFFER, res.width0, None, getattr(gl, _BUFFER_DATA_USAGE[Usage(res.usage)]))
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
 
-    def buffer_subdata(self, res, usage, offset, data) -> None:
+    def buffer_subdata(self, res: Resource, usage: Map | int, offset: int, data: Buffer) -> None:
         """pipe_context::buffer_subdata: write ``data`` (any buffer-protocol
         object) into buffer ``res`` at byte ``offset``."""
         what = "buffer_subdata"
@@ -544,7 +547,9 @@ class TransferPart(Part):
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
         self.ctx.host.check("transfer upload")
 
-    def texture_subdata(self, res, level, usage, box, data, stride, layer_stride) -> None:
+    def texture_subdata(
+        self, res: Resource, level: int, usage: Map | int, box: Box, data: Buffer, stride: int, layer_stride: int
+    ) -> None:
         """pipe_context::texture_subdata: write ``data`` into ``box`` of
         ``level``; rows of blocks are ``stride`` bytes apart and layers
         ``layer_stride`` bytes apart in ``data`` (any buffer-protocol object)."""
@@ -582,7 +587,7 @@ class TransferPart(Part):
 
     # -- transfer_map / unmap ------------------------------------------------------
 
-    def transfer_map(self, res, level, usage, box) -> Transfer | None:
+    def transfer_map(self, res: Resource, level: int, usage: Map | int, box: Box) -> Transfer | None:
         """pipe_context::transfer_map: map ``box`` of ``level`` of ``res``
         (usage: Map flags) and return a Transfer whose ``data`` holds the
         bytes; None for Map.DIRECTLY (glpipe never maps directly)."""
@@ -631,7 +636,7 @@ class TransferPart(Part):
         self._transfers.add(t)
         return t
 
-    def transfer_flush_region(self, transfer, box) -> None:
+    def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
         """pipe_context::transfer_flush_region: with FLUSH_EXPLICIT, mark ``box``
         (relative to the mapped box) as written; it is uploaded at unmap."""
         what = "transfer_flush_region"
@@ -680,7 +685,7 @@ class TransferPart(Part):
             raise InvalidArgumentError(f"{what}: the transfer was already unmapped")
         self.ctx.check_alive(what)
 
-    def transfer_unmap(self, transfer) -> None:
+    def transfer_unmap(self, transfer: Transfer) -> None:
         """pipe_context::transfer_unmap: upload what a WRITE mapping holds (all
         of it, or the flushed regions with FLUSH_EXPLICIT) and end the mapping."""
         what = "transfer_unmap"
@@ -718,7 +723,7 @@ class TransferPart(Part):
 
     # -- invalidate ----------------------------------------------------------
 
-    def invalidate_resource(self, res) -> None:
+    def invalidate_resource(self, res: Resource) -> None:
         """pipe_context::invalidate_resource: the contents of ``res`` are
         undefined from now on.  Buffers are invalidated (glInvalidateBufferData)
         or orphaned (mutable storage) so later writes need not wait for the

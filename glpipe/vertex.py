@@ -11,6 +11,7 @@ instancing without base instance, stride 0 and the ring.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -267,7 +268,7 @@ class VertexPart(Part):
         self._max_vertex_buffers = min(int(prof.limit("GL_MAX_VERTEX_ATTRIBS")), PIPE_MAX_ATTRIBS)
         self._max_vertex_stride = int(prof.limit("GL_MAX_VERTEX_ATTRIB_STRIDE")) or 2048
 
-    def create_vertex_elements_state(self, elements) -> VertexElementsCSO:
+    def create_vertex_elements_state(self, elements: Sequence[VertexElement]) -> VertexElementsCSO:
         """pipe_context::create_vertex_elements_state(elements): resolve every
         element's format to a host vertex fetch now."""
         self.ctx.check_alive("create_vertex_elements_state")
@@ -348,7 +349,7 @@ class VertexPart(Part):
                 location += 1
         return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
 
-    def bind_vertex_elements_state(self, cso) -> None:
+    def bind_vertex_elements_state(self, cso: VertexElementsCSO | None) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
         ctx = self.ctx
         if cso is not None and (type(cso) is not VertexElementsCSO or cso.context is not ctx or cso.destroyed):
@@ -363,7 +364,7 @@ class VertexPart(Part):
         else:
             ctx.dirty |= _VERTEX
 
-    def delete_vertex_elements_state(self, cso) -> None:
+    def delete_vertex_elements_state(self, cso: VertexElementsCSO) -> None:
         """pipe_context::delete_vertex_elements_state (unbinds it if bound)."""
         self.ctx._check_cso(cso, VertexElementsCSO, "delete_vertex_elements_state")
         if self.velems is cso:
@@ -374,7 +375,7 @@ class VertexPart(Part):
 
     destroy_vertex_elements_state = delete_vertex_elements_state
 
-    def set_vertex_buffers(self, buffers) -> None:
+    def set_vertex_buffers(self, buffers: Sequence[VertexBuffer] | None) -> None:
         """pipe_context::set_vertex_buffers(buffers): Resources or user memory,
         with buffer_offset and stride (stride 0 repeats one element).  Slots
         past the sequence are unbound."""

@@ -9,6 +9,8 @@ half_pixel_center, the depth-only clamp and the window-space override.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .dirty import Dirty
@@ -56,7 +58,7 @@ class ViewportPart(Part):
             )
         return items
 
-    def set_viewport_states(self, start_slot: int, viewports) -> None:
+    def set_viewport_states(self, start_slot: int, viewports: Sequence[ViewportState]) -> None:
         """pipe_context::set_viewport_states(start_slot, viewports)."""
         if (
             type(start_slot) is int
@@ -100,7 +102,7 @@ class ViewportPart(Part):
                 self.viewport_y_flip = flip
                 self.ctx.dirty |= Dirty.PROGRAM
 
-    def set_scissor_states(self, start_slot: int, scissors) -> None:
+    def set_scissor_states(self, start_slot: int, scissors: Sequence[ScissorState]) -> None:
         """pipe_context::set_scissor_states(start_slot, scissors); used when the
         rasterizer's scissor is enabled."""
         self.ctx.check_alive("set_scissor_states")

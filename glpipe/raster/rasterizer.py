@@ -13,6 +13,7 @@ does with every field and what it refuses at create time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
@@ -387,7 +388,7 @@ class RasterizerPart(Part):
             )
         return tuple(calls)
 
-    def bind_rasterizer_state(self, cso) -> None:
+    def bind_rasterizer_state(self, cso: RasterizerCSO | None) -> None:
         """pipe_context::bind_rasterizer_state (None: the template defaults)."""
         previous = self.rasterizer
         if cso is previous:
@@ -437,7 +438,7 @@ class RasterizerPart(Part):
             self._rast_persample = used.persample
             ctx.dirty |= Dirty.MIN_SAMPLES  # sample shading is shared with set_min_samples
 
-    def delete_rasterizer_state(self, cso) -> None:
+    def delete_rasterizer_state(self, cso: RasterizerCSO) -> None:
         """pipe_context::delete_rasterizer_state.  Deleting the bound state is
         a frontend bug in Gallium; glpipe unbinds it, so the next draw uses
         the template defaults."""
@@ -491,7 +492,7 @@ class RasterizerPart(Part):
         for i in range(8):
             ctx.sysvals_part._set_sysval("stipple", rows[4 * i : 4 * i + 4], i)
 
-    def set_window_rectangles(self, include, rects) -> None:
+    def set_window_rectangles(self, include: bool, rects: Sequence[ScissorState]) -> None:
         """pipe_context::set_window_rectangles(include, rects): up to
         PIPE_MAX_WINDOW_RECTANGLES ScissorStates (max exclusive).  With
         ``include`` a fragment outside every rectangle is discarded, else a
@@ -522,7 +523,7 @@ class RasterizerPart(Part):
             self.window_rect_key = key
             ctx.dirty |= Dirty.PROGRAM  # VariantKey.window_rectangles / _include
 
-    def set_tess_state(self, default_outer_level, default_inner_level) -> None:
+    def set_tess_state(self, default_outer_level: Sequence[float], default_inner_level: Sequence[float]) -> None:
         """pipe_context::set_tess_state: the tessellation levels used when no
         tessellation control shader is bound (GL_PATCH_DEFAULT_OUTER_LEVEL /
         INNER_LEVEL), also readable by shaders as the TESS_DEFAULT_*_LEVEL
