@@ -8,6 +8,7 @@ docs/caps.md "The rule" explains the policy and the proof table.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from lowering.glsl.wide import soft_fp64_complete
 
@@ -30,6 +31,7 @@ from .enums import (
     Bind,
     Cap,
     CapF,
+    ComputeCap,
     Endian,
     Prim,
     ShaderCap,
@@ -160,7 +162,7 @@ class CapsEnv:
         """Whether host fact ``name`` (glpipe.host.facts.FACTS) holds on this host."""
         return self.facts.has(name)
 
-    def lim(self, name: str):
+    def lim(self, name: str) -> Any:  # int, float or tuple, by the limit: the rule reading it knows which
         """The host limit ``name`` (int, float or tuple)."""
         return self.profile.limits[name]  # KeyError: a typo in a rule
 
@@ -753,7 +755,7 @@ class ScreenCaps:
         paramf.update(_evaluate(PARAMF_RULES, env, 0.0, float))
         self.paramf = MappingProxyType(paramf)
 
-    def compute_param(self, ir_type: ShaderIR, cap):
+    def compute_param(self, ir_type: ShaderIR, cap: ComputeCap) -> int | tuple[int, ...] | str:
         """PIPE_COMPUTE_CAP ``cap`` for programs in ``ir_type``.
 
         TGSI (the IR glpipe takes) gets the real answer; any other IR gets

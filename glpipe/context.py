@@ -16,6 +16,8 @@ returns before touching anything); only ``_update_derived`` reads them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from . import (
@@ -123,7 +125,7 @@ class Context(DrawPath):
     # -- the GL dispatch ---------------------------------------------------------
 
     @property
-    def gl(self):
+    def gl(self) -> Any:  # PyOpenGL's OpenGL.GL module: untyped
         """The GL namespace this context calls (PyOpenGL's OpenGL.GL)."""
         return self._gl
 

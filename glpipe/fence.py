@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import numbers
 import weakref
+from typing import Any
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
@@ -76,12 +77,12 @@ class Fence:
         self._flags = flags
 
     @property
-    def screen(self):
+    def screen(self) -> Any:  # a Screen (glpipe/screen.py imports this module: no import back)
         """The Screen of the context that made the fence."""
         return self._screen
 
     @property
-    def context(self):
+    def context(self) -> Any:  # a Context or None (context.py imports this module: no import back)
         """The Context that made the fence (None once it was garbage-collected)."""
         return self._context()
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import threading
 import weakref
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .enums import Bind, ResourceFlag, Target, Usage, all_flag_bits, flag_bits
+from .format_table import HostFormat
 from .formats import (
     Format,
     format_desc,
@@ -26,6 +28,9 @@ from .formats import (
     util_format_get_nblocksz,
 )
 from .templates import ResourceTemplate
+
+if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
+    from fallback.compressed import Shadow
 
 # pipe_resource.width0 is a 32-bit unsigned int in p_state.h; st/mesa
 # refuses larger buffers for that reason.  It is the only bound Gallium puts
@@ -674,12 +679,12 @@ class Resource:
         self._gl_params: tuple | None = None
         self._destroyed = False
         self.generation = 0
-        self._compressed_shadow = None
+        self._compressed_shadow: Shadow | None = None
 
     # -- glpipe's fields ---------------------------------------------------
 
     @property
-    def screen(self):
+    def screen(self) -> Any:  # a Screen (glpipe/screen.py imports this module: no import back)
         """The Screen that made this resource."""
         return self._screen
 
@@ -694,7 +699,7 @@ class Resource:
         return self._plan.gl_target
 
     @property
-    def storage(self):
+    def storage(self) -> HostFormat | None:
         """The host storage record (formats.HostFormat) of a texture; None for a buffer."""
         return self._plan.storage
 
@@ -752,7 +757,7 @@ class Resource:
             raise ObjectDestroyedError(f"{what}: resource was destroyed")
 
     @property
-    def compressed_shadow(self):
+    def compressed_shadow(self) -> Shadow | None:
         """For a compressed format the host stores decoded: the
         fallback.compressed.Shadow holding the bytes the application wrote
         (made on first use); None for every other resource."""

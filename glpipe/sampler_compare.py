@@ -17,6 +17,7 @@ from lowering.glsl.shadow_swizzle import DEFAULT_CLASS, compare_class
 
 from .dirty import Dirty
 from .enums import ShaderType, Swizzle
+from .sampler_view_objects import SamplerView
 from .shaders import variant_input
 
 # One tuple object per class, so views of one class share it and
@@ -45,7 +46,7 @@ def initial_pairs(stages: int) -> tuple:
     return pairs, variant_input(pairs)
 
 
-def plan_compare(v):
+def plan_compare(v) -> SamplerView | None:
     """Set a depth view's ``compare_class``; when its GL swizzle does not keep
     red, return its ``compare_twin`` (a copy with the identity swizzle, no GL
     object yet: sampler_views gives it one the way the view has), else None."""
@@ -75,7 +76,7 @@ def update_compare_classes(part, stage: int) -> None:
         part.ctx.dirty |= Dirty.PROGRAM
 
 
-def compare_view(view, stage: int, vi: int, compare: int):
+def compare_view(view, stage: int, vi: int, compare: int) -> SamplerView:
     """The view a shadow sampler's unit binds (``view`` has a twin): the twin
     for comparing lookups, the view itself for TG4; one GLSL sampler used by
     both cannot have both, which raises UnsupportedError."""

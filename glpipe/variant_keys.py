@@ -25,6 +25,7 @@ from .formats import util_format_description
 from .part import Area, Part, owner
 from .raster import rasterizer_keys as _r
 from .shaders import GRAPHICS_STAGES, VariantInput, variant_input
+from .templates import FramebufferState
 
 _DEFAULT_KEY = VariantKey()
 _POINTS, _LINES, _POLYGONS = _r.PRIM_CLASS_POINTS, _r.PRIM_CLASS_LINES, _r.PRIM_CLASS_POLYGONS
@@ -398,7 +399,7 @@ class VariantKeysPart(Part):
         return VariantKey(**fields) if fields else _DEFAULT_KEY
 
 
-def output_kinds(fb, sample_positions=()):
+def output_kinds(fb: FramebufferState, sample_positions: tuple = ()) -> VariantInput:
     """The holder of ``(kind of each cbuf's format, nr_cbufs, sample
     positions)`` of a FramebufferState, for ``_variant_inputs``
     (framebuffer.py keeps it per bound framebuffer; the positions only where

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -609,7 +609,7 @@ class VertexPart(Part):
         ctx.gl.glDeleteVertexArrays(1, [self._vao])
 
 
-def gl_function(gl, name: str, raw: bool = True):
+def gl_function(gl: Any, name: str, raw: bool = True) -> Any:  # a ctypes / PyOpenGL function, or None
     """GL entry point ``name`` as a ctypes function without argtypes (ctypes'
     per-argument conversion is most of a call's cost), or PyOpenGL's function
     when the platform gives no address or ``raw`` is False (GLPIPE_DEBUG=
@@ -634,7 +634,7 @@ def gl_function(gl, name: str, raw: bool = True):
     return getattr(gl, name, None)
 
 
-def offset_pointer(offset: int):
+def offset_pointer(offset: int) -> ctypes.c_void_p:
     """``offset`` as the c_void_p a GL buffer-offset argument takes (0 is shared)."""
     return _NULL if offset == 0 else ctypes.c_void_p(offset)
 

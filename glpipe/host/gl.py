@@ -207,7 +207,7 @@ class HostProfile:
             feature(name)  # raises KeyError naming the feature
         return name in self._features
 
-    def limit(self, name: str, default: int = 0):
+    def limit(self, name: str, default: int = 0) -> int | float | tuple:
         """The limit ``name`` (e.g. ``"GL_MAX_SAMPLES"``); 0 when unknown or hidden."""
         return self.limits.get(name, default)
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the class of ctypes function pointers (typing only)
+    from _ctypes import CFuncPtr
 
 #: Entry points in HotGL, in ``ops`` order.
 NAMES = (
@@ -84,14 +88,14 @@ OP = {name: i for i, name in enumerate(NAMES)}
 
 
 @functools.cache
-def raw_prototype(*argtypes):
+def raw_prototype(*argtypes: type) -> type[CFuncPtr]:
     """The ctypes function type of a raw GL entry point returning void (see
     ``_PROTOTYPE``); one class per argtypes (ctypes makes a new class per
     PYFUNCTYPE call), so a tool can find every raw pointer by its class."""
     return _PROTOTYPE(None, *argtypes)
 
 
-def raw_entry_point(name: str):
+def raw_entry_point(name: str) -> CFuncPtr | None:
     """The host's ``name`` as a ctypes function (argtypes only for
     floating-point parameters, ``ARGTYPES``), or None when the GL platform
     gives no address for it."""

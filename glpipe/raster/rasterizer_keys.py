@@ -65,7 +65,7 @@ def offset_fill_modes(t: RasterizerState) -> set:
     return {m for m in effective_fill_modes(t) if getattr(t, OFFSET_FLAG.get(m, ""), False)}
 
 
-def fill_split(t: RasterizerState):
+def fill_split(t: RasterizerState) -> tuple[PolygonMode, PolygonMode] | None:
     """(fill_front, fill_back) when both faces are drawn in different modes
     (glpipe/raster/fill_modes.py draws each triangle in its own face's mode), else
     None."""
@@ -342,7 +342,7 @@ def polygon_class(t: RasterizerState, key: tuple, mode) -> int:
     return cls
 
 
-def prim_classes(t: RasterizerState, key: tuple):
+def prim_classes(t: RasterizerState, key: tuple) -> tuple[int, int, int] | None:
     """None unless a class-sensitive field is on (``class_fields_on``) or the
     faces have different fill modes; else the class points, lines and
     polygons rasterize as under this state, polygons by the fill mode of the
