@@ -86,26 +86,42 @@ def _pos(win_xy) -> np.ndarray:
     return out
 
 
+def _layered_target(screen, ctx):
+    """A cleared LAYERS-layer RGBA32F array bound as the only colour buffer, viewport over it."""
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D_ARRAY,
+            format=Format.R32G32B32A32_FLOAT,
+            width0=W,
+            height0=H,
+            array_size=LAYERS,
+            bind=Bind.RENDER_TARGET,
+        )
+    )
+    surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
+    ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
+    ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
+    ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
+    return res
+
+
+def _layers_red(screen, res):
+    """The (LAYERS, H, W) red channel of ``res``, read back with glGetTexImage."""
+    gl = screen.host.gl
+    out = np.zeros((LAYERS, H, W, 4), np.float32)
+    gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, res.gl_object)
+    gl.glGetTexImage(gl.GL_TEXTURE_2D_ARRAY, 0, gl.GL_RGBA, gl.GL_FLOAT, out)
+    gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, 0)
+    return out[..., 0]
+
+
 def _render(profile, vs, verts, mode, instances=1):
     """The (LAYERS, H, W) red channel of the layered target after the draw."""
     screen = get_screen(profile)
     assert screen.get_param(Cap.VS_LAYER_VIEWPORT) == 1
     ctx = screen.context_create()
     try:
-        res = screen.resource_create(
-            ResourceTemplate(
-                target=Target.TEXTURE_2D_ARRAY,
-                format=Format.R32G32B32A32_FLOAT,
-                width0=W,
-                height0=H,
-                array_size=LAYERS,
-                bind=Bind.RENDER_TARGET,
-            )
-        )
-        surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
-        ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
-        ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
-        ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
+        res = _layered_target(screen, ctx)
         ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs)))
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
         ctx.bind_vertex_elements_state(
@@ -114,12 +130,7 @@ def _render(profile, vs, verts, mode, instances=1):
         rast(ctx, point_size=1.0, line_width=1.0)
         ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=16)])
         ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts), instance_count=instances))
-        gl = screen.host.gl
-        out = np.zeros((LAYERS, H, W, 4), np.float32)
-        gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, res.gl_object)
-        gl.glGetTexImage(gl.GL_TEXTURE_2D_ARRAY, 0, gl.GL_RGBA, gl.GL_FLOAT, out)
-        gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, 0)
-        return out[..., 0]
+        return _layers_red(screen, res)
     finally:
         ctx.destroy()
 
@@ -193,20 +204,7 @@ def test_mode_switches_in_one_context(profile):
     expect[1, 3, 3] = 2.0
     ctx = screen.context_create()
     try:
-        res = screen.resource_create(
-            ResourceTemplate(
-                target=Target.TEXTURE_2D_ARRAY,
-                format=Format.R32G32B32A32_FLOAT,
-                width0=W,
-                height0=H,
-                array_size=LAYERS,
-                bind=Bind.RENDER_TARGET,
-            )
-        )
-        surf = ctx.create_surface(res, SurfaceTemplate(format=res.format, first_layer=0, last_layer=LAYERS - 1))
-        ctx.set_framebuffer_state(FramebufferState(width=W, height=H, layers=LAYERS, cbufs=(surf,)))
-        ctx.set_viewport_states(0, [ViewportState(scale=(W / 2, H / 2, 0.5), translate=(W / 2, H / 2, 0.5))])
-        ctx.clear(Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
+        res = _layered_target(screen, ctx)
         vs_points = ctx.create_vs_state(ShaderState(tokens=point_vs))
         vs_quad = ctx.create_vs_state(ShaderState(tokens=quad_vs))
         ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
@@ -222,12 +220,7 @@ def test_mode_switches_in_one_context(profile):
             ctx.bind_vs_state(vs)
             ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts, np.float32), stride=16)])
             ctx.draw_vbo(DrawInfo(mode=mode, count=len(verts), instance_count=inst))
-        gl = screen.host.gl
-        out = np.zeros((LAYERS, H, W, 4), np.float32)
-        gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, res.gl_object)
-        gl.glGetTexImage(gl.GL_TEXTURE_2D_ARRAY, 0, gl.GL_RGBA, gl.GL_FLOAT, out)
-        gl.glBindTexture(gl.GL_TEXTURE_2D_ARRAY, 0)
-        np.testing.assert_array_equal(out[..., 0], expect)
+        np.testing.assert_array_equal(_layers_red(screen, res), expect)
         ctx.delete_vs_state(vs_points)
         ctx.delete_vs_state(vs_quad)
     finally:
