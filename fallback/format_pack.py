@@ -5,6 +5,8 @@ docs/formats.md "Packing and unpacking plain formats" gives the value rules.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from glpipe.format_table import FORMAT_TABLE, ChannelType, Format
@@ -207,6 +209,11 @@ def pack_rgba(fmt, rgba, encode_srgb: bool = False) -> np.ndarray:
             if encode_srgb and d.is_srgb and comp < 3:
                 v = _linear_to_srgb(v.astype(np.float64))
             raws.append(_encode(c, v))
+    return _pack_raws(d, raws, count)
+
+
+def _pack_raws(d, raws: list, count: int) -> np.ndarray:
+    """``count`` blocks of ``d`` from each channel's raw bits (uint64 per pixel)."""
     blocks = np.zeros((count, d.blocksize), np.uint8)
     aligned = all(c.size in _ARRAY_DTYPES and c.shift % 8 == 0 for c in d.channels)
     if aligned:
@@ -232,20 +239,96 @@ def convert(src_fmt, dst_fmt, data, count: int) -> np.ndarray:
     return pack_rgba(dst_fmt, rgba, encode_srgb=not both_srgb)
 
 
+# ---------------------------------------------------------------------------
+# Transfers: conversions that keep every bit (docs/formats.md "Transfers:
+# what round-trips")
+# ---------------------------------------------------------------------------
+
+
+def _reader(d, j: int) -> int | None:
+    """The component (0..3) whose value :func:`pack_rgba` stores in channel ``j``."""
+    return next((k for k, s in enumerate(d.swizzle) if s == j), None)
+
+
+@cache
+def _bit_plan(src_fmt: Format, dst_fmt: Format) -> tuple:
+    """How a transfer moves ``src_fmt`` pixels into ``dst_fmt`` without loss:
+    ((dst channel, src channel, how), ...) for the channels a value
+    conversion could change; the others go through :func:`convert`.
+
+    ``bits``: same type and width: the raw bits move (a value round trip
+    would turn SNORM's -128 into -127 and quiet a signalling NaN).
+    ``widen``: UNORM into a wider UNORM: the code a quarter step above the
+    exact value, so a host that rounds and one that truncates both store the
+    original code back (GL 4.5 §2.3.5.2 lets it pick either neighbour).
+    ``pad``: a padding (X) channel and a channel of the other format that
+    carries no component of this one (hidden on the host by the storage
+    swizzle, e.g. RGB1): the padding rides there, so it survives too.
+    """
+    src, dst = FORMAT_TABLE[src_fmt], FORMAT_TABLE[dst_fmt]
+    plan = []
+    fed_from = set()
+    dst_spare = []
+    for j, cj in enumerate(dst.channels):
+        comp = _reader(dst, j)
+        if comp is None or src.swizzle[comp] > 3:
+            dst_spare.append(j)
+            continue
+        i = src.swizzle[comp]
+        fed_from.add(i)
+        ci = src.channels[i]
+        if comp < 3 and src.is_srgb != dst.is_srgb:
+            continue  # convert decodes or encodes sRGB: a value change on purpose
+        if (ci.type, ci.size) == (cj.type, cj.size):
+            plan.append((j, i, "bits"))
+        elif ci.type == cj.type == ChannelType.UNORM and ci.size < cj.size <= 32:
+            plan.append((j, i, "widen"))
+    src_spare = [i for i in range(len(src.channels)) if i not in fed_from]
+    for i, j in zip(src_spare, dst_spare, strict=False):
+        if ChannelType.VOID in (src.channels[i].type, dst.channels[j].type):
+            plan.append((j, i, "pad"))
+    return tuple(plan)
+
+
+def _convert_exact(src_fmt, dst_fmt, data, count: int) -> np.ndarray:
+    """:func:`convert`, then every channel of :func:`_bit_plan` overwritten
+    with the source's bits (see there)."""
+    src, dst = _desc(src_fmt), _desc(dst_fmt)
+    out = convert(src_fmt, dst_fmt, data, count)
+    plan = _bit_plan(src.format, dst.format)
+    if not plan:
+        return out
+    src_raws = _raw_channels(src, _blocks(src, data, count))
+    dst_raws = _raw_channels(dst, out.reshape(count, dst.blocksize))
+    for j, i, how in plan:
+        n, m = src.channels[i].size, dst.channels[j].size
+        raw = src_raws[i]
+        if how == "widen":
+            top = (1 << m) - 1
+            # floor((k + 1/4) * (2^m - 1) / (2^n - 1)): exact in uint64 for m <= 32.
+            quarter_up = (raw * np.uint64(4) + np.uint64(1)) * np.uint64(top) // np.uint64(4 * ((1 << n) - 1))
+            dst_raws[j] = np.minimum(quarter_up, np.uint64(top))
+        else:
+            dst_raws[j] = raw & np.uint64((1 << min(n, m)) - 1)
+    return _pack_raws(dst, dst_raws, count)
+
+
 def to_host(fmt, host, data, count: int):
     """Bytes to hand GL for ``count`` pixels of ``fmt`` stored as ``host``
     (a glpipe HostFormat): converted into ``host.transfer_as`` if the row
-    says so, else ``data`` itself."""
+    says so, else ``data`` itself.  The conversion keeps every bit the
+    host storage has room for (:func:`_bit_plan`), so
+    ``from_host(to_host(x))`` gives ``x`` back."""
     if host.transfer_as is None:
         return data
-    return convert(fmt, host.transfer_as, data, count)
+    return _convert_exact(fmt, host.transfer_as, data, count)
 
 
 def from_host(fmt, host, data, count: int):
     """Inverse of :func:`to_host`: pixels GL returned, as ``fmt``'s bytes."""
     if host.transfer_as is None:
         return data
-    return convert(host.transfer_as, fmt, data, count)
+    return _convert_exact(host.transfer_as, fmt, data, count)
 
 
 __all__ = ["unpack_rgba", "pack_rgba", "convert", "to_host", "from_host"]

@@ -96,6 +96,17 @@ def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
     return raw[off : off + nbytes]
 
 
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    """``arr`` made read-only, and the array owning its memory too, so the
+    flag cannot be turned back on through a view (numpy refuses to make a
+    view writable over a read-only base)."""
+    base: object = arr
+    while isinstance(base, np.ndarray):
+        base.flags.writeable = False
+        base = base.base
+    return arr
+
+
 def _bytes_of(data, what: str) -> np.ndarray:
     """Any buffer-protocol object (or numpy array) as a flat uint8 array."""
     if isinstance(data, np.ndarray):
@@ -284,7 +295,10 @@ class Transfer:
     box = property(lambda self: self._box, doc="The mapped Box, as given to transfer_map.")
     stride = property(lambda self: self._stride, doc="Bytes from one row of blocks to the next.")
     layer_stride = property(lambda self: self._layer_stride, doc="Bytes from one layer/slice to the next.")
-    data = property(lambda self: self._data, doc="The mapped bytes (numpy uint8); None once unmapped.")
+    data = property(
+        lambda self: self._data,
+        doc="The mapped bytes (numpy uint8; read-only for a mapping without WRITE); None once unmapped.",
+    )
 
     @property
     def mapped(self) -> bool:
@@ -633,6 +647,11 @@ class TransferPart(Part):
             else:
                 staging[...] = 0
             t = Transfer(self.ctx, res, int(level), usage, box, region, staging, region.stride, region.layer_stride)
+        if not usage & Map.WRITE:
+            # A READ mapping uploads nothing at unmap, so a write into it
+            # would vanish: refuse it where it happens (numpy's ValueError
+            # "assignment destination is read-only").
+            _read_only(t._data)
         self._transfers.add(t)
         return t
 

@@ -1,0 +1,459 @@
+"""Every format round-trips byte-exact through transfers (issue 12 item 7).
+
+For every format ``screen.is_format_supported`` accepts on a target, a
+resource is written with random bytes -- salted with the values a numeric
+conversion would lose: NaNs (quiet, signalling, with payloads), -0,
+denormals, infinities, out-of-range floats, the most negative SNORM code
+(-128 for 8 bits, which Gallium reads as -1.0 like -127), integer extremes
+-- and read back, through two write paths:
+
+* ``transfer_map(WRITE)``, fill ``data``, ``transfer_unmap``;
+* ``texture_subdata`` / ``buffer_subdata``;
+
+then ``transfer_map(READ)``.  The expected bytes are the bytes written.
+2D runs every format; the other targets every format they accept (buffers:
+every format accepted for BUFFER).
+
+``NOT_BYTE_EXACT`` lists the formats whose bytes cannot round-trip by the
+nature of the host storage, with the reason (docs/formats.md "Transfers:
+what round-trips").  For those the test checks that every bit the storage
+*can* hold round-trips, and what happens to the rest; a second test checks
+that each listed format really loses something, so the list cannot hide a
+format that works.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from glpipe import Box, Format, Map, PipeError, ResourceTemplate, Target
+from glpipe.format_table import ChannelType
+from glpipe.formats import format_desc
+
+# Formats whose written bytes the host cannot hold, by nature:
+# format -> (reason, the check applied instead of byte equality).
+#   "void": the format's padding (X) channels have no host storage; every
+#           other bit is exact.
+#   "depth": a GL depth texture holds depth in [0, 1] only: GL 4.5 §8.5
+#           clamps every DEPTH_COMPONENT value a pixel transfer uploads to
+#           [0, 1] (NaN and -0 included), and fragment depth is clamped as
+#           well (§15.2.3, measured on llvmpipe), and no copy or view path
+#           reaches a depth texture from a colour one (§8.18 view classes,
+#           §18.3.3).  Depth values in [+0, 1] are exact; the others read
+#           back clamped into [0, 1].
+_Z_PADDING = "X8 padding: DEPTH_COMPONENT24 has no bits for it"
+_Z32F = "GL depth textures hold only depth in [+0, 1] (GL 4.5 §8.5: uploads clamp)"
+NOT_BYTE_EXACT = {
+    Format.Z24X8_UNORM: (_Z_PADDING, ("void",)),
+    Format.X8Z24_UNORM: (_Z_PADDING, ("void",)),
+    Format.Z32_FLOAT: (_Z32F, ("depth",)),
+    Format.Z32_FLOAT_S8X24_UINT: (
+        _Z32F + "; X24 padding: DEPTH32F_STENCIL8 has no bits for it",
+        ("void", "depth"),
+    ),
+}
+# Host quirks of one target (format, target) -> (reason, checks).
+#   "unorm32_float": llvmpipe converts 32-bit unorm depth uploaded to array
+#           and cube textures through a float (GL 4.5 §8.4.4.1 and §2.3.5:
+#           UNSIGNED_INT -> float -> fixed point, either neighbour), which has
+#           a 24-bit mantissa; 2D/1D/RECT uploads are exact.  Values keep
+#           float precision: |read - written| <= max(1, written * 2^-23).
+_Z32_UNORM_QUIRK = (
+    "llvmpipe uploads DEPTH_COMPONENT32 array/cube images through a float (24-bit mantissa)",
+    ("unorm32_float",),
+)
+NOT_BYTE_EXACT_ON = {
+    (Format.Z32_UNORM, t): _Z32_UNORM_QUIRK
+    for t in (Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY, Target.TEXTURE_CUBE, Target.TEXTURE_CUBE_ARRAY)
+}
+
+# Level-0 extent (width, height, depth0, array_size) per target, in blocks
+# of the format (multiplied by the block size below), small but with more
+# than one row, layer and face.
+_EXTENT = {
+    Target.TEXTURE_1D: (7, 1, 1, 1),
+    Target.TEXTURE_2D: (5, 3, 1, 1),
+    Target.TEXTURE_RECT: (3, 2, 1, 1),
+    Target.TEXTURE_3D: (3, 2, 3, 1),
+    Target.TEXTURE_1D_ARRAY: (5, 1, 1, 3),
+    Target.TEXTURE_2D_ARRAY: (3, 2, 1, 3),
+    Target.TEXTURE_CUBE: (2, 2, 1, 6),
+    Target.TEXTURE_CUBE_ARRAY: (2, 2, 1, 12),
+}
+_TEXTURE_TARGETS = tuple(_EXTENT)
+
+
+# ---------------------------------------------------------------------------
+# Bytes to write: random, salted with the values conversions lose
+# ---------------------------------------------------------------------------
+
+
+def _float_specials(bits: int) -> list[int]:
+    """Raw patterns of an IEEE float of ``bits`` (16/32/64): NaNs with
+    payloads (quiet and signalling, both signs), -0, denormals, infinities,
+    and values outside [0, 1] / [-1, 1]."""
+    import struct
+
+    if bits == 16:
+        fmt, uint = "<e", "<H"
+        nans = [0x7E00, 0x7C01, 0xFE01, 0x7D55]
+        den = [0x0001, 0x83FF]
+    elif bits == 32:
+        fmt, uint = "<f", "<I"
+        nans = [0x7FC00000, 0x7F800001, 0xFFC12345, 0x7FA5A5A5]
+        den = [0x00000001, 0x807FFFFF]
+    else:
+        fmt, uint = "<d", "<Q"
+        nans = [0x7FF8000000000000, 0x7FF0000000000001, 0xFFF8DEADBEEF0001]
+        den = [0x0000000000000001, 0x800FFFFFFFFFFFFF]
+
+    def raw(v: float) -> int:
+        return int(struct.unpack(uint, struct.pack(fmt, v))[0])
+
+    return nans + den + [raw(-0.0), raw(float("inf")), raw(float("-inf")), raw(1.5), raw(-3.0), raw(0.25)]
+
+
+def _channel_specials(ch) -> list[int]:
+    n = ch.size
+    top = (1 << n) - 1
+    if ch.type == ChannelType.FLOAT:
+        if n in (16, 32, 64):
+            return _float_specials(n)
+        # 10/11-bit unsigned floats (5-bit exponent): NaN, Inf, denormals.
+        m = n - 5
+        return [top, 31 << m, (31 << m) | 1, 1, (1 << m) - 1]
+    if ch.type in (ChannelType.SNORM, ChannelType.SINT, ChannelType.SSCALED, ChannelType.FIXED):
+        lowest = 1 << (n - 1)  # two's complement minimum: -128 for 8 bits
+        return [lowest, lowest + 1, top, 0]
+    return [top, 0, 1]
+
+
+def salted_bytes(fmt: Format, nblocks: int, seed: int) -> np.ndarray:
+    """``nblocks`` blocks of ``fmt``: random bytes, with each channel's
+    special patterns written into the first texels (cycling), so every
+    special value of every channel appears at least once when there are
+    enough texels."""
+    desc = format_desc(fmt)
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, nblocks * desc.blocksize, dtype=np.uint8)
+    if desc.is_compressed or not desc.channels:
+        return data
+    blocks = data.reshape(nblocks, desc.blocksize)
+    for ci, ch in enumerate(desc.channels):
+        if ch.type == ChannelType.VOID:
+            continue
+        specials = _channel_specials(ch)
+        for k in range(nblocks):
+            value = specials[(k + ci) % len(specials)] if k < 2 * len(specials) else None
+            if value is None:
+                break
+            word = int.from_bytes(blocks[k].tobytes(), "little")
+            mask = ((1 << ch.size) - 1) << ch.shift
+            word = (word & ~mask) | ((value << ch.shift) & mask)
+            blocks[k] = np.frombuffer(word.to_bytes(desc.blocksize, "little"), np.uint8)
+    return data
+
+
+# ---------------------------------------------------------------------------
+# What a listed format keeps
+# ---------------------------------------------------------------------------
+
+
+def _fields(fmt: Format, data: np.ndarray, kind: ChannelType) -> list[tuple[np.ndarray, object]]:
+    """(raw values as Python ints per texel, channel) for the channels of ``kind``."""
+    desc = format_desc(fmt)
+    blocks = data.reshape(-1, desc.blocksize)
+    words = [int.from_bytes(b.tobytes(), "little") for b in blocks]
+    out = []
+    for ch in desc.channels:
+        if ch.type == kind:
+            out.append((np.array([(w >> ch.shift) & ((1 << ch.size) - 1) for w in words], object), ch))
+    return out
+
+
+def _without(fmt: Format, data: np.ndarray, kinds) -> np.ndarray:
+    """``data`` with the bits of every channel of a type in ``kinds`` set to zero."""
+    desc = format_desc(fmt)
+    blocks = data.reshape(-1, desc.blocksize).copy()
+    mask = 0
+    for ch in desc.channels:
+        if ch.type in kinds:
+            mask |= ((1 << ch.size) - 1) << ch.shift
+    for k in range(blocks.shape[0]):
+        word = int.from_bytes(blocks[k].tobytes(), "little") & ~mask
+        blocks[k] = np.frombuffer(word.to_bytes(desc.blocksize, "little"), np.uint8)
+    return blocks.reshape(-1)
+
+
+def _check_depth_f32(written: np.ndarray, got: np.ndarray, fmt: Format) -> None:
+    """Depth in [+0, 1] exact; other finite values clamped to [0, 1]; NaN in [0, 1]."""
+    (w_raw, _), (g_raw, _) = _fields(fmt, written, ChannelType.FLOAT)[0], _fields(fmt, got, ChannelType.FLOAT)[0]
+    w = np.array([int(v) for v in w_raw], np.uint32).view(np.float32)
+    g = np.array([int(v) for v in g_raw], np.uint32).view(np.float32)
+    keep = (w >= 0) & (w <= 1) & ~np.signbit(w)
+    np.testing.assert_array_equal(g[keep].view(np.uint32), w[keep].view(np.uint32), err_msg="depth in [+0, 1]")
+    finite = np.isfinite(w) & ~keep
+    np.testing.assert_array_equal(g[finite], np.clip(w[finite], 0, 1), err_msg="finite depth clamps")
+    assert np.all((g >= 0) & (g <= 1)), "every depth reads back inside [0, 1]"
+
+
+def check_round_trip(
+    fmt: Format, written: np.ndarray, got: np.ndarray, where: str, target: Target = Target.TEXTURE_2D
+) -> None:
+    """Byte equality, or for a NOT_BYTE_EXACT format, what its storage keeps."""
+    got = np.ascontiguousarray(got).reshape(-1)
+    written = written.reshape(-1)
+    if (fmt, target) in NOT_BYTE_EXACT_ON:
+        w = written.view("<u4").astype(np.float64)
+        g = got.view("<u4").astype(np.float64)
+        assert np.all(np.abs(g - w) <= np.maximum(1.0, w * 2.0**-23)), f"{format_desc(fmt).name} {where}"
+        return
+    if fmt not in NOT_BYTE_EXACT:
+        if not np.array_equal(got, written):
+            bad = np.flatnonzero(got != written)
+            raise AssertionError(
+                f"{format_desc(fmt).name} {where}: {bad.size} of {got.size} bytes differ, "
+                f"first at {bad[0]}: wrote {written[bad[0]]:#04x}, read {got[bad[0]]:#04x}"
+            )
+        return
+    checks = NOT_BYTE_EXACT[fmt][1]
+    lost = {ChannelType.VOID} if "void" in checks else set()
+    if "depth" in checks:
+        _check_depth_f32(written, got, fmt)
+        lost.add(ChannelType.FLOAT)
+    np.testing.assert_array_equal(
+        _without(fmt, got, lost), _without(fmt, written, lost), err_msg=f"{format_desc(fmt).name} {where}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Textures
+# ---------------------------------------------------------------------------
+
+
+def _supported(screen, target: Target) -> list[Format]:
+    return [f for f in Format if f != Format.NONE and screen.is_format_supported(f, target, 1, 1, 0)]
+
+
+def _texture(screen, fmt: Format, target: Target):
+    desc = format_desc(fmt)
+    w, h, d, layers = _EXTENT[target]
+    has_y = target not in (Target.TEXTURE_1D, Target.TEXTURE_1D_ARRAY)
+    width = w * desc.block_width
+    height = h * desc.block_height if has_y else 1
+    if target in (Target.TEXTURE_CUBE, Target.TEXTURE_CUBE_ARRAY):
+        height = width
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=target,
+            format=fmt,
+            width0=width,
+            height0=height,
+            depth0=d * desc.block_depth,
+            array_size=layers,
+            bind=0,
+        )
+    )
+    wd, ht, dp = res.level_extent(0)
+    return res, Box(x=0, y=0, z=0, width=wd, height=ht, depth=dp)
+
+
+def _read(ctx, res, box) -> np.ndarray:
+    t = ctx.transfer_map(res, 0, Map.READ, box)
+    try:
+        return np.array(t.data, copy=True)
+    finally:
+        ctx.transfer_unmap(t)
+
+
+def _round_trip_texture(screen, ctx, fmt: Format, target: Target, seed: int) -> list[str]:
+    """Both write paths for ``fmt`` on ``target``; returns failure messages."""
+    failures = []
+    res, box = _texture(screen, fmt, target)
+    try:
+        t = ctx.transfer_map(res, 0, Map.WRITE | Map.DISCARD_RANGE, box)
+        shape = t.data.shape
+        written = salted_bytes(fmt, t.data.size // format_desc(fmt).blocksize, seed)
+        t.data[...] = written.reshape(shape)
+        stride, layer_stride = t.stride, t.layer_stride
+        ctx.transfer_unmap(t)
+        try:
+            check_round_trip(fmt, written, _read(ctx, res, box), f"{target.name} transfer_map WRITE", target)
+        except AssertionError as exc:
+            failures.append(str(exc))
+        written = salted_bytes(fmt, written.size // format_desc(fmt).blocksize, seed + 1)
+        ctx.texture_subdata(res, 0, Map.WRITE, box, written, stride, layer_stride)
+        try:
+            check_round_trip(fmt, written, _read(ctx, res, box), f"{target.name} texture_subdata", target)
+        except AssertionError as exc:
+            failures.append(str(exc))
+    finally:
+        screen.resource_destroy(res)
+    return failures
+
+
+def test_every_format_round_trips_on_2d(screen, ctx):
+    """Every format the profile stores as TEXTURE_2D: both write paths."""
+    formats = _supported(screen, Target.TEXTURE_2D)
+    assert len(formats) > 200  # the profile's table, not an empty loop
+    failures = []
+    for i, fmt in enumerate(formats):
+        failures += _round_trip_texture(screen, ctx, fmt, Target.TEXTURE_2D, 1000 + i)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("target", [t for t in _TEXTURE_TARGETS if t != Target.TEXTURE_2D], ids=lambda t: t.name)
+def test_every_format_round_trips_on_target(screen, ctx, target):
+    """Every format the profile stores on ``target`` (the profile may lack the
+    target: then is_format_supported accepts nothing and resource_create
+    refuses, which the refusal test below proves)."""
+    formats = _supported(screen, target)
+    if not formats:
+        with pytest.raises(PipeError):
+            _texture(screen, Format.R8G8B8A8_UNORM, target)
+        return
+    failures = []
+    for i, fmt in enumerate(formats):
+        failures += _round_trip_texture(screen, ctx, fmt, target, 5000 + i)
+    assert not failures, "\n".join(failures)
+
+
+def test_sub_box_of_a_mip_level_round_trips(screen, ctx):
+    """A box inside level 1 of a 2D array, for a representative set:
+    neighbours keep their bytes, the box gets the new ones."""
+    formats = [
+        Format.R8G8B8A8_UNORM,
+        Format.A8B8G8R8_SNORM,
+        Format.R32G32B32A32_FLOAT,
+        Format.R16_FLOAT,
+        Format.X8B8G8R8_SNORM,
+        Format.R10G10B10X2_SINT,
+        Format.Z24_UNORM_S8_UINT,
+        Format.R11G11B10_FLOAT,
+    ]
+    for fmt in formats:
+        if not screen.is_format_supported(fmt, Target.TEXTURE_2D_ARRAY, 1, 1, 0):
+            continue
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D_ARRAY, format=fmt, width0=16, height0=8, array_size=3, last_level=2, bind=0
+            )
+        )
+        whole = Box(x=0, y=0, z=0, width=8, height=4, depth=3)
+        bs = format_desc(fmt).blocksize
+        base = salted_bytes(fmt, 8 * 4 * 3, 7).reshape(3, 4, 8 * bs)
+        ctx.texture_subdata(res, 1, Map.WRITE, whole, base, 8 * bs, 4 * 8 * bs)
+        box = Box(x=3, y=1, z=1, width=4, height=2, depth=2)
+        t = ctx.transfer_map(res, 1, Map.WRITE, box)
+        new = salted_bytes(fmt, 4 * 2 * 2, 8).reshape(t.data.shape)
+        t.data[...] = new
+        ctx.transfer_unmap(t)
+        want = base.copy()
+        want[1:3, 1:3, 3 * bs : 7 * bs] = new
+        t = ctx.transfer_map(res, 1, Map.READ, whole)
+        check_round_trip(fmt, want, t.data, "level 1 sub-box")
+        ctx.transfer_unmap(t)
+        screen.resource_destroy(res)
+
+
+# ---------------------------------------------------------------------------
+# Buffers
+# ---------------------------------------------------------------------------
+
+
+def test_every_buffer_format_round_trips(screen, ctx):
+    """A buffer is bytes whatever its format: every byte pattern survives
+    transfer_map WRITE and buffer_subdata."""
+    formats = _supported(screen, Target.BUFFER)
+    assert formats
+    size = 96
+    for i, fmt in enumerate(formats):
+        res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=fmt, width0=size, bind=0))
+        box = Box(x=0, width=size)
+        written = salted_bytes(Format.R32G32B32A32_FLOAT, size // 16, 90 + i)
+        t = ctx.transfer_map(res, 0, Map.WRITE, box)
+        t.data[...] = written
+        ctx.transfer_unmap(t)
+        np.testing.assert_array_equal(_read(ctx, res, box), written, err_msg=format_desc(fmt).name)
+        written = salted_bytes(Format.R16G16B16A16_SNORM, size // 8, 190 + i)
+        ctx.buffer_subdata(res, Map.WRITE, 0, written)
+        np.testing.assert_array_equal(_read(ctx, res, box), written, err_msg=format_desc(fmt).name)
+        screen.resource_destroy(res)
+
+
+# ---------------------------------------------------------------------------
+# The findings, one by one
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", [Format.A8B8G8R8_SNORM, Format.A8R8G8B8_SNORM], ids=lambda f: f.name)
+def test_snorm_minus_128_survives(screen, ctx, fmt):
+    """Byte 0x80 (-128) of a reordered SNORM format reads back 0x80, not 0x81:
+    the transfer conversion moves channel bits, it does not go through -1.0."""
+    res, box = _texture(screen, fmt, Target.TEXTURE_2D)
+    n = box.width * box.height
+    written = np.tile(np.array([0x80, 0x81, 0x7F, 0x00], np.uint8), n)
+    t = ctx.transfer_map(res, 0, Map.WRITE, box)
+    t.data[...] = written.reshape(t.data.shape)
+    ctx.transfer_unmap(t)
+    np.testing.assert_array_equal(_read(ctx, res, box).reshape(-1), written)
+    screen.resource_destroy(res)
+
+
+def test_z32_float_in_range_depth_is_bit_exact(screen, ctx):
+    """Every depth a GL depth texture can hold ([+0, 1], denormals included)
+    reads back bit for bit."""
+    res, box = _texture(screen, Format.Z32_FLOAT, Target.TEXTURE_2D)
+    n = box.width * box.height
+    values = np.array([0.0, 1.0, 0.5, 1e-40, 1.4e-45, np.nextafter(np.float32(1), np.float32(0)), 0.1], np.float32)
+    written = np.resize(values, n)
+    ctx.texture_subdata(res, 0, Map.WRITE, box, written, box.width * 4, n * 4)
+    np.testing.assert_array_equal(_read(ctx, res, box).reshape(-1).view(np.uint32), written.view(np.uint32))
+    screen.resource_destroy(res)
+
+
+def test_z32_float_out_of_range_is_clamped_as_gl_defines(screen, ctx):
+    """1.5 reads back 1.0 and -3 reads back 0: the host's depth storage holds
+    [0, 1] only (GL 4.5 §8.5), which NOT_BYTE_EXACT and docs/formats.md
+    state; the test pins it so a change is noticed."""
+    res, box = _texture(screen, Format.Z32_FLOAT, Target.TEXTURE_2D)
+    n = box.width * box.height
+    written = np.resize(np.array([1.5, -3.0, 7e30, -0.0], np.float32), n)
+    ctx.texture_subdata(res, 0, Map.WRITE, box, written, box.width * 4, n * 4)
+    got = _read(ctx, res, box).reshape(-1).view(np.float32)
+    np.testing.assert_array_equal(got, np.resize(np.array([1.0, 0.0, 1.0, 0.0], np.float32), n))
+    assert not np.signbit(got).any()
+    screen.resource_destroy(res)
+
+
+def test_not_byte_exact_lists_only_formats_that_lose_bytes(screen, ctx):
+    """Each NOT_BYTE_EXACT format the profile supports really changes some
+    written byte (so the list cannot hide a format that works), and nothing
+    else is on it."""
+    checked = 0
+    for fmt in NOT_BYTE_EXACT:
+        if not screen.is_format_supported(fmt, Target.TEXTURE_2D, 1, 1, 0):
+            continue
+        res, box = _texture(screen, fmt, Target.TEXTURE_2D)
+        written = salted_bytes(fmt, box.width * box.height, 42)
+        t = ctx.transfer_map(res, 0, Map.WRITE, box)
+        t.data[...] = written.reshape(t.data.shape)
+        ctx.transfer_unmap(t)
+        got = _read(ctx, res, box).reshape(-1)
+        assert not np.array_equal(got, written), f"{format_desc(fmt).name} round-trips: remove it from NOT_BYTE_EXACT"
+        check_round_trip(fmt, written, got, "listed")
+        screen.resource_destroy(res)
+        checked += 1
+    for (fmt, target), _reason in NOT_BYTE_EXACT_ON.items():
+        if not screen.is_format_supported(fmt, target, 1, 1, 0):
+            continue
+        res, box = _texture(screen, fmt, target)
+        written = salted_bytes(fmt, box.width * box.height * box.depth, 43)
+        ctx.texture_subdata(res, 0, Map.WRITE, box, written, box.width * 4, box.width * box.height * 4)
+        got = _read(ctx, res, box).reshape(-1)
+        assert not np.array_equal(got, written), f"{format_desc(fmt).name} on {target.name} round-trips: unlist it"
+        check_round_trip(fmt, written, got, "listed", target)
+        screen.resource_destroy(res)
+        checked += 1
+    assert checked >= 3
