@@ -10,7 +10,6 @@ the boxes and the usage flags.
 
 from __future__ import annotations
 
-import ctypes
 import numbers
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -23,6 +22,7 @@ from .formats import host_decodes, util_format_description
 from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, Resource
 from .templates import Box
+from .transfer_gl import PixelPath, ZSReader, gl_ptr, raw_gl
 
 if TYPE_CHECKING:  # the buffer protocol's type (collections.abc.Buffer from Python 3.12); typing only
     from typing_extensions import Buffer
@@ -58,34 +58,6 @@ _GL_SHAPE = {
     Target.TEXTURE_CUBE_ARRAY: "3d",
     Target.TEXTURE_CUBE: "faces",
 }
-
-_raw_gl: dict | None = None
-
-
-def _raw() -> dict:
-    """PyOpenGL's unwrapped pixel-transfer entry points (they take plain
-    pointers; imported on first use, after glpipe.host.gl chose the platform)."""
-    global _raw_gl
-    if _raw_gl is None:
-        from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_1, GL_1_2, GL_1_3, GL_1_5
-
-        _raw_gl = {
-            "get": GL_1_0.glGetTexImage,
-            "cget": GL_1_3.glGetCompressedTexImage,
-            "sub1": GL_1_1.glTexSubImage1D,
-            "sub2": GL_1_1.glTexSubImage2D,
-            "sub3": GL_1_2.glTexSubImage3D,
-            "csub1": GL_1_3.glCompressedTexSubImage1D,
-            "csub2": GL_1_3.glCompressedTexSubImage2D,
-            "csub3": GL_1_3.glCompressedTexSubImage3D,
-            "buf_sub": GL_1_5.glBufferSubData,
-            "buf_get": GL_1_5.glGetBufferSubData,
-        }
-    return _raw_gl
-
-
-def _ptr(arr: np.ndarray) -> ctypes.c_void_p:
-    return ctypes.c_void_p(arr.ctypes.data)
 
 
 def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
@@ -310,68 +282,6 @@ class Transfer:
         return f"<glpipe.Transfer {state} level {self._level} {self._box!r} usage={int(self._usage):#x}>"
 
 
-# --------------------------------------------------------------------------
-# GL access helpers
-# --------------------------------------------------------------------------
-
-
-class _PixelPath:
-    """The GL state a pixel transfer depends on, set for tightly packed
-    client memory and restored afterwards: pack/unpack alignment 1 (rows of
-    any byte length), no row length / skips / image height, no pixel pack or
-    unpack buffer bound (a bound one would turn our pointers into offsets),
-    and the texture bound on ModernGL's scratch unit (never a Gallium
-    sampler slot), with the previously active unit restored."""
-
-    _STORE = ("GL_PACK_ALIGNMENT", "GL_UNPACK_ALIGNMENT")
-    _ZERO = (
-        "GL_PACK_ROW_LENGTH",
-        "GL_PACK_SKIP_ROWS",
-        "GL_PACK_SKIP_PIXELS",
-        "GL_PACK_IMAGE_HEIGHT",
-        "GL_PACK_SKIP_IMAGES",
-        "GL_UNPACK_ROW_LENGTH",
-        "GL_UNPACK_SKIP_ROWS",
-        "GL_UNPACK_SKIP_PIXELS",
-        "GL_UNPACK_IMAGE_HEIGHT",
-        "GL_UNPACK_SKIP_IMAGES",
-    )
-
-    def __init__(self, host, res):
-        self.host = host
-        self.res = res
-
-    def __enter__(self):
-        gl = self.host.gl
-        self.saved_align = [int(gl.glGetIntegerv(getattr(gl, n))) for n in self._STORE]
-        for n in self._STORE:
-            gl.glPixelStorei(getattr(gl, n), 1)
-        for n in self._ZERO:
-            gl.glPixelStorei(getattr(gl, n), 0)
-        self.pack = int(gl.glGetIntegerv(gl.GL_PIXEL_PACK_BUFFER_BINDING))
-        self.unpack = int(gl.glGetIntegerv(gl.GL_PIXEL_UNPACK_BUFFER_BINDING))
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, 0)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, 0)
-        self.active = int(gl.glGetIntegerv(gl.GL_ACTIVE_TEXTURE))
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)
-        gl.glBindTexture(self.res.gl_target, self.res.gl_object)
-        return self
-
-    def __exit__(self, *exc):
-        gl = self.host.gl
-        gl.glBindTexture(self.res.gl_target, 0)
-        gl.glActiveTexture(self.active)
-        for n, v in zip(self._STORE, self.saved_align, strict=True):
-            gl.glPixelStorei(getattr(gl, n), v)
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, self.pack)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, self.unpack)
-        return False
-
-
 def _level_image_bytes(region: _Region, layers: int) -> int:
     """Host bytes of ``layers`` whole images of the region's level."""
     lw, lh, _ = region.level_extent
@@ -390,6 +300,7 @@ class TransferPart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._transfers: set[Transfer] = set()
+        self._zs_reader = ZSReader()
         self._map_alignment = max(1, int(ctx.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
 
     def destroy(self) -> None:
@@ -398,13 +309,14 @@ class TransferPart(Part):
         for t in self._transfers:
             t._data = None
         self._transfers = set()
+        self._zs_reader.destroy(self.ctx.gl)
 
     # -- buffers -------------------------------------------------------------
 
     def _read_buffer(self, res, offset: int, out: np.ndarray) -> None:
         gl = self.ctx.gl
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
-        _raw()["buf_get"](gl.GL_COPY_READ_BUFFER, offset, out.nbytes, _ptr(out))
+        raw_gl()["buf_get"](gl.GL_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
         self.ctx.screen.counters.bytes_downloaded += out.nbytes
 
@@ -412,7 +324,7 @@ class TransferPart(Part):
         gl = self.ctx.gl
         src = np.ascontiguousarray(src)
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
-        _raw()["buf_sub"](gl.GL_COPY_WRITE_BUFFER, offset, src.nbytes, _ptr(src))
+        raw_gl()["buf_sub"](gl.GL_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
 
@@ -462,47 +374,18 @@ class TransferPart(Part):
             # The host holds decoded texels: answer from the compressed bytes
             # the application wrote (docs/formats.md "Read-back").
             return res.compressed_shadow.load(level, region.z, region.by, region.bx, region.d, region.nby, region.nbx)
-        gl = self.ctx.gl
-        raw = _raw()
         hf = region.host
-        lw, lh, ld = region.level_extent
         shape = _GL_SHAPE[Target(res.target)]
-        desc = region.desc
-        if region.compressed:
-            rows = -(-lh // desc.block_height)
-            row_bytes = -(-lw // desc.block_width) * desc.blocksize
-        else:
-            rows, row_bytes = lh, lw * region.host_bs
-        with _PixelPath(self.ctx.host, res):
-            if shape == "faces":
-                images = []
-                for face in range(region.z, region.z + region.d):
-                    buf = np.empty(_level_image_bytes(region, 1), np.uint8)
-                    target = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face
-                    if region.compressed:
-                        raw["cget"](target, level, _ptr(buf))
-                    else:
-                        raw["get"](target, level, hf.gl_format, hf.gl_type, _ptr(buf))
-                    self.ctx.screen.counters.bytes_downloaded += buf.nbytes
-                    images.append(buf.reshape(1, rows, row_bytes))
-                full = np.concatenate(images)
-                z0 = 0
+        with PixelPath(self.ctx.host, res):
+            if ZSReader.handles(hf):
+                # glGetTexImage of depth goes through floats on some hosts
+                # (llvmpipe: 32-bit unorm arrays and cubes lose low bits);
+                # glReadPixels of the attached layer does not (docs/formats.md).
+                part = self._zs_reader.read(self.ctx.host, res, level, shape, region)
+                self.ctx.screen.counters.bytes_downloaded += part.nbytes
             else:
-                layers = ld if shape in ("3d", "1d_array") else 1
-                buf = np.empty(_level_image_bytes(region, layers), np.uint8)
-                if region.compressed:
-                    raw["cget"](res.gl_target, level, _ptr(buf))
-                else:
-                    raw["get"](res.gl_target, level, hf.gl_format, hf.gl_type, _ptr(buf))
-                self.ctx.screen.counters.bytes_downloaded += buf.nbytes
-                # A 1D array's layers are the rows of its GL image.
-                full = buf.reshape(layers, rows if shape != "1d_array" else 1, row_bytes)
-                z0 = region.z
+                part = self._get_image_part(res, level, shape, region)
         self.ctx.host.check("transfer read-back")
-        hbs = region.bs if region.compressed else region.host_bs
-        part = full[
-            z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
-        ]
         if hf.transfer_as is None:
             return np.ascontiguousarray(part)
         from fallback.format_pack import from_host
@@ -511,10 +394,52 @@ class TransferPart(Part):
         out = from_host(region.desc.format, hf, np.ascontiguousarray(part).reshape(-1), count)
         return np.asarray(out, np.uint8).reshape(region.d, region.nby, region.stride)
 
+    def _get_image_part(self, res, level: int, shape: str, region: _Region) -> np.ndarray:
+        """glGetTexImage (or its compressed form) of the whole images the
+        region touches, cut down to the region: (d, nby, nbx * host block)."""
+        gl = self.ctx.gl
+        raw = raw_gl()
+        hf = region.host
+        lw, lh, ld = region.level_extent
+        desc = region.desc
+        if region.compressed:
+            rows = -(-lh // desc.block_height)
+            row_bytes = -(-lw // desc.block_width) * desc.blocksize
+        else:
+            rows, row_bytes = lh, lw * region.host_bs
+        if shape == "faces":
+            images = []
+            for face in range(region.z, region.z + region.d):
+                buf = np.empty(_level_image_bytes(region, 1), np.uint8)
+                target = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face
+                if region.compressed:
+                    raw["cget"](target, level, gl_ptr(buf))
+                else:
+                    raw["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
+                self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+                images.append(buf.reshape(1, rows, row_bytes))
+            full = np.concatenate(images)
+            z0 = 0
+        else:
+            layers = ld if shape in ("3d", "1d_array") else 1
+            buf = np.empty(_level_image_bytes(region, layers), np.uint8)
+            if region.compressed:
+                raw["cget"](res.gl_target, level, gl_ptr(buf))
+            else:
+                raw["get"](res.gl_target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
+            self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+            # A 1D array's layers are the rows of its GL image.
+            full = buf.reshape(layers, rows if shape != "1d_array" else 1, row_bytes)
+            z0 = region.z
+        hbs = region.bs if region.compressed else region.host_bs
+        return full[
+            z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
+        ]
+
     def _write_texture(self, res, level: int, region: _Region, src: np.ndarray) -> None:
         """Upload ``src`` ((d, nby, stride) bytes of the Gallium format) into the region."""
         gl = self.ctx.gl
-        raw = _raw()
+        raw = raw_gl()
         hf = region.host
         src = np.ascontiguousarray(src)
         if region.decoded:
@@ -532,32 +457,32 @@ class TransferPart(Part):
         x, y, z, w, h, d = region.x, region.y, region.z, region.w, region.h, region.d
         fmt, typ, ifmt = hf.gl_format, hf.gl_type, hf.internal_format
         target = res.gl_target
-        with _PixelPath(self.ctx.host, res):
+        with PixelPath(self.ctx.host, res):
             if shape == "faces":
                 for i in range(d):
                     face = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + z + i
                     layer = np.ascontiguousarray(src[i])
                     if region.compressed:
-                        raw["csub2"](face, level, x, y, w, h, ifmt, layer.nbytes, _ptr(layer))
+                        raw["csub2"](face, level, x, y, w, h, ifmt, layer.nbytes, gl_ptr(layer))
                     else:
-                        raw["sub2"](face, level, x, y, w, h, fmt, typ, _ptr(layer))
+                        raw["sub2"](face, level, x, y, w, h, fmt, typ, gl_ptr(layer))
             elif region.compressed:
                 if shape == "3d":
-                    raw["csub3"](target, level, x, y, z, w, h, d, ifmt, src.nbytes, _ptr(src))
+                    raw["csub3"](target, level, x, y, z, w, h, d, ifmt, src.nbytes, gl_ptr(src))
                 elif shape == "1d_array":
-                    raw["csub2"](target, level, x, z, w, d, ifmt, src.nbytes, _ptr(src))
+                    raw["csub2"](target, level, x, z, w, d, ifmt, src.nbytes, gl_ptr(src))
                 elif shape == "2d":
-                    raw["csub2"](target, level, x, y, w, h, ifmt, src.nbytes, _ptr(src))
+                    raw["csub2"](target, level, x, y, w, h, ifmt, src.nbytes, gl_ptr(src))
                 else:
-                    raw["csub1"](target, level, x, w, ifmt, src.nbytes, _ptr(src))
+                    raw["csub1"](target, level, x, w, ifmt, src.nbytes, gl_ptr(src))
             elif shape == "3d":
-                raw["sub3"](target, level, x, y, z, w, h, d, fmt, typ, _ptr(src))
+                raw["sub3"](target, level, x, y, z, w, h, d, fmt, typ, gl_ptr(src))
             elif shape == "1d_array":
-                raw["sub2"](target, level, x, z, w, d, fmt, typ, _ptr(src))
+                raw["sub2"](target, level, x, z, w, d, fmt, typ, gl_ptr(src))
             elif shape == "2d":
-                raw["sub2"](target, level, x, y, w, h, fmt, typ, _ptr(src))
+                raw["sub2"](target, level, x, y, w, h, fmt, typ, gl_ptr(src))
             else:
-                raw["sub1"](target, level, x, w, fmt, typ, _ptr(src))
+                raw["sub1"](target, level, x, w, fmt, typ, gl_ptr(src))
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
         self.ctx.host.check("transfer upload")
 
