@@ -446,3 +446,57 @@ def test_not_byte_exact_lists_only_formats_that_lose_bytes(screen, ctx):
         screen.resource_destroy(res)
         checked += 1
     assert checked >= 3
+
+
+# ---------------------------------------------------------------------------
+# fallback.format_pack: the conversions behind via= rows keep every bit
+# ---------------------------------------------------------------------------
+
+
+def test_every_via_row_converts_without_loss():
+    """from_host(to_host(x)) == x for every via= row (not decoded compressed
+    ones): every bit the transfer layout has room for survives; only the
+    listed formats lose their padding."""
+    from fallback.format_pack import from_host, to_host
+    from glpipe.format_table import FORMAT_TABLE
+
+    seen = 0
+    for d in FORMAT_TABLE:
+        for host in d.host:
+            if host.transfer_as is None or d.is_compressed:
+                continue
+            n = 64
+            data = salted_bytes(d.format, n, 11)
+            back = np.asarray(from_host(d.format, host, to_host(d.format, host, data, n), n), np.uint8)
+            lost = {ChannelType.VOID} if d.format in NOT_BYTE_EXACT else set()
+            np.testing.assert_array_equal(
+                _without(d.format, back, lost), _without(d.format, data, lost), err_msg=d.name
+            )
+            seen += 1
+    assert seen >= 15
+
+
+def test_widened_unorm_survives_a_rounding_and_a_truncating_host():
+    """Z24 depth sent as 32-bit unorm: GL narrows it back to 24 bits by
+    taking either neighbour of z32 * (2^24 - 1) / (2^32 - 1) (GL 4.5
+    §2.3.5.2); both choices give the original code for every code (exact
+    integer arithmetic, independent of the code under test's formula)."""
+    from fallback.format_pack import to_host
+    from glpipe.formats import host_storage
+
+    host = next(h for h in format_desc(Format.Z24X8_UNORM).host if h.transfer_as is not None)
+    # Both ends of the range (where rounding and truncation disagree most) and a
+    # stride through the middle; the full 2^24 was checked on llvmpipe.
+    k = np.unique(
+        np.concatenate(
+            [np.arange(1 << 16), np.arange((1 << 24) - (1 << 16), 1 << 24), np.arange(0, 1 << 24, 251)]
+        ).astype(np.uint32)
+    )
+    z32 = np.asarray(to_host(Format.Z24X8_UNORM, host, k.view(np.uint8), k.size), np.uint8).view("<u4")
+    num = z32.astype(np.uint64) * np.uint64((1 << 24) - 1)  # < 2^56: exact in uint64
+    den = np.uint64((1 << 32) - 1)
+    truncated = num // den
+    rounded = (np.uint64(2) * num + den) // (np.uint64(2) * den)
+    np.testing.assert_array_equal(truncated, k)
+    np.testing.assert_array_equal(rounded, k)
+    assert host_storage(Format.Z24X8_UNORM).transfer_as == Format.Z32_UNORM
