@@ -281,7 +281,8 @@ def _bit_plan(src_fmt: Format, dst_fmt: Format) -> tuple:
             continue  # convert decodes or encodes sRGB: a value change on purpose
         if (ci.type, ci.size) == (cj.type, cj.size):
             plan.append((j, i, "bits"))
-        elif ci.type == cj.type == ChannelType.UNORM and ci.size < cj.size <= 32:
+        elif ci.type == cj.type == ChannelType.UNORM and ci.size < cj.size and ci.size + cj.size <= 62:
+            # (the bound keeps _convert_exact's product inside uint64)
             plan.append((j, i, "widen"))
     src_spare = [i for i in range(len(src.channels)) if i not in fed_from]
     for i, j in zip(src_spare, dst_spare, strict=False):
@@ -305,7 +306,7 @@ def _convert_exact(src_fmt, dst_fmt, data, count: int) -> np.ndarray:
         raw = src_raws[i]
         if how == "widen":
             top = (1 << m) - 1
-            # floor((k + 1/4) * (2^m - 1) / (2^n - 1)): exact in uint64 for m <= 32.
+            # floor((k + 1/4) * (2^m - 1) / (2^n - 1)), exact in uint64 (n + m <= 62).
             quarter_up = (raw * np.uint64(4) + np.uint64(1)) * np.uint64(top) // np.uint64(4 * ((1 << n) - 1))
             dst_raws[j] = np.minimum(quarter_up, np.uint64(top))
         else:

@@ -457,7 +457,7 @@ def test_every_via_row_converts_without_loss():
     """from_host(to_host(x)) == x for every via= row (not decoded compressed
     ones): every bit the transfer layout has room for survives; only the
     listed formats lose their padding."""
-    from fallback.format_pack import from_host, to_host
+    from fallback.format_pack import _bit_plan, from_host, to_host
     from glpipe.format_table import FORMAT_TABLE
 
     seen = 0
@@ -468,6 +468,12 @@ def test_every_via_row_converts_without_loss():
             n = 64
             data = salted_bytes(d.format, n, 11)
             back = np.asarray(from_host(d.format, host, to_host(d.format, host, data, n), n), np.uint8)
+            # Padding parked in a host channel must be one sampling never reads.
+            via = format_desc(host.transfer_as)
+            for j, _i, how in _bit_plan(d.format, via.format):
+                if how == "pad":
+                    comp = via.swizzle.index(j)
+                    assert comp not in host.swizzle, f"{d.name}: padding lands in host channel {comp}, which is sampled"
             lost = {ChannelType.VOID} if d.format in NOT_BYTE_EXACT else set()
             np.testing.assert_array_equal(
                 _without(d.format, back, lost), _without(d.format, data, lost), err_msg=d.name
