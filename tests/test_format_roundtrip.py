@@ -271,10 +271,16 @@ def _round_trip_texture(screen, ctx, fmt: Format, target: Target, seed: int) -> 
     return failures
 
 
-def test_every_format_round_trips_on_2d(screen, ctx):
-    """Every format the profile stores as TEXTURE_2D: both write paths."""
+def test_every_format_round_trips_on_2d(screen, ctx, profile):
+    """Every format the profile stores as TEXTURE_2D: both write paths.
+    Compressed formats the host stores decoded (gl33: S3TC, BPTC, ETC2)
+    are among them and keep the written blocks."""
+    from glpipe.formats import host_decodes, host_storage
+
     formats = _supported(screen, Target.TEXTURE_2D)
     assert len(formats) > 200  # the profile's table, not an empty loop
+    decoded = [f for f in formats if host_decodes(format_desc(f), host_storage(f, screen.format_support))]
+    assert len(decoded) >= (10 if profile == "gl33" else 0)
     failures = []
     for i, fmt in enumerate(formats):
         failures += _round_trip_texture(screen, ctx, fmt, Target.TEXTURE_2D, 1000 + i)
