@@ -512,3 +512,66 @@ def test_widened_unorm_survives_a_rounding_and_a_truncating_host():
     np.testing.assert_array_equal(truncated, k)
     np.testing.assert_array_equal(rounded, k)
     assert host_storage(Format.Z24X8_UNORM).transfer_as == Format.Z32_UNORM
+
+
+# ---------------------------------------------------------------------------
+# Why Z32_FLOAT is listed: every GL path into a depth texture clamps
+# ---------------------------------------------------------------------------
+
+
+def test_host_depth_paths_clamp_float_depth():
+    """The evidence behind NOT_BYTE_EXACT[Z32_FLOAT], measured on a host GL
+    context of its own (raw GL, no glpipe code): a DEPTH_COMPONENT32F texture
+    written by glTexSubImage2D (GL 4.5 §8.5) and by a fragment shader's
+    gl_FragDepth holds 1.5 as 1.0 and -3 as 0, and the read-back of what it
+    holds is exact.  If a host ever keeps 1.5, this test fails and Z32_FLOAT
+    can leave the list."""
+    import ctypes
+
+    from glpipe.host.gl import create_host
+
+    host = create_host(profile="native")
+    try:
+        mgl, gl = host.mgl, host.gl
+        from OpenGL.raw.GL.VERSION.GL_1_0 import glGetTexImage
+        from OpenGL.raw.GL.VERSION.GL_1_1 import glTexSubImage2D
+
+        def read(tex) -> np.ndarray:
+            out = np.zeros(4, np.float32)
+            gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+            glGetTexImage(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, ctypes.c_void_p(out.ctypes.data))
+            return out
+
+        values = np.array([1.5, -3.0, 0.25, 1.0], np.float32)
+        tex = int(gl.glGenTextures(1))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+        gl.glTexImage2D(
+            gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT32F, 4, 1, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None
+        )
+        gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+        glTexSubImage2D(
+            gl.GL_TEXTURE_2D, 0, 0, 0, 4, 1, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, ctypes.c_void_p(values.ctypes.data)
+        )
+        np.testing.assert_array_equal(read(tex), [1.0, 0.0, 0.25, 1.0])  # the upload clamps
+
+        colour = mgl.texture((4, 1), 1, dtype="f4")
+        fbo = mgl.framebuffer([colour])
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo.glo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, tex, 0)
+        assert gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER) == gl.GL_FRAMEBUFFER_COMPLETE
+        prog = mgl.program(
+            vertex_shader="#version 330\nvoid main() { vec2 p[3] = vec2[3](vec2(-1, -1), vec2(3, -1), vec2(-1, 3));"
+            " gl_Position = vec4(p[gl_VertexID], 0, 1); }",
+            fragment_shader="#version 330\nout float o; void main() { float v[4] = float[4](1.5, -3.0, 0.5, 0.75);"
+            " gl_FragDepth = v[int(gl_FragCoord.x)]; o = 0.0; }",
+        )
+        gl.glViewport(0, 0, 4, 1)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_ALWAYS)
+        gl.glDepthMask(gl.GL_TRUE)
+        mgl.vertex_array(prog, []).render(vertices=3)
+        np.testing.assert_array_equal(read(tex), [1.0, 0.0, 0.5, 0.75])  # fragment depth clamps
+        assert host.clear_errors() == []
+    finally:
+        host.release()
