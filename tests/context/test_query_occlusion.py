@@ -14,6 +14,7 @@ import glpipe
 from glpipe import Bind, Cap, Format, Query, ResourceTemplate, SurfaceTemplate, Target
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .util_draw import bind_rasterizer
 from .util_query import SIZE, finish, rect, scene
 
 
@@ -58,6 +59,7 @@ def test_occlusion_counter_counts_samples_not_pixels(screen, ctx):
         )
     )
     scene(ctx)
+    bind_rasterizer(ctx, multisample=True)
     surf = ctx.create_surface(res, SurfaceTemplate(format=fmt))
     ctx.set_framebuffer_state(glpipe.FramebufferState(width=SIZE, height=SIZE, cbufs=(surf,), samples=4))
     assert _count(ctx, Query.OCCLUSION_COUNTER, (20, 30, 220, 180)) == 4 * 200 * 150

@@ -12,6 +12,7 @@ import pytest
 
 import glpipe
 from glpipe import Cap, Clear, Format, Query, RenderCond, SurfaceTemplate
+from glpipe.dirty import KeepGeneral
 from lowering.errors import InvalidArgumentError
 
 from .util_query import GREEN, finish, lit_count, pixels, rect, reset, scene
@@ -135,10 +136,10 @@ def test_render_condition_keeps_draws_off_the_fast_path_only_while_set(screen, c
     scene(ctx)
     q = _predicate(ctx, True)
     ctx.render_condition(q, False, RenderCond.WAIT)
-    assert ctx.keep_general
+    assert ctx.keep_general & KeepGeneral.RENDER_CONDITION
     ctx.render_condition(None, False, RenderCond.WAIT)
     rect(ctx, 0, 0, 1, 1)
-    assert ctx.keep_general == 0
+    assert not ctx.keep_general & KeepGeneral.RENDER_CONDITION
 
 
 def test_render_condition_errors(screen, ctx):
