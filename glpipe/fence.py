@@ -295,7 +295,13 @@ class FencePart(Part):
 AREA = Area(
     "fences_part",
     part=FencePart,
-    methods=("flush", "fence_server_sync", "fence_server_signal", "get_device_reset_status", "set_device_reset_callback"),
+    methods=(
+        "flush",
+        "fence_server_sync",
+        "fence_server_signal",
+        "get_device_reset_status",
+        "set_device_reset_callback",
+    ),
     destroy=FencePart.destroy,
 )
 

@@ -230,3 +230,17 @@ def test_destroying_the_context_frees_active_queries(screen):
         assert _count(c2, Query.OCCLUSION_COUNTER, (0, 0, 8, 8)) == 64
     finally:
         c2.destroy()
+
+
+def test_framebuffer_without_attachments_is_counted(screen, ctx):
+    """FRAMEBUFFER_NO_ATTACHMENT: a framebuffer of width x height with no
+    surface rasterizes, which only an occlusion query can observe."""
+    if not screen.get_param(Cap.FRAMEBUFFER_NO_ATTACHMENT):
+        assert not screen.profile.has("framebuffer_no_attachments")
+        return
+    scene(ctx)
+    ctx.set_framebuffer_state(glpipe.FramebufferState(width=SIZE, height=SIZE, cbufs=()))
+    assert _count(ctx, Query.OCCLUSION_COUNTER, (20, 30, 220, 180)) == 200 * 150
+    # A smaller framebuffer clips the rectangle to its size.
+    ctx.set_framebuffer_state(glpipe.FramebufferState(width=100, height=100, cbufs=()))
+    assert _count(ctx, Query.OCCLUSION_COUNTER, (20, 30, 220, 180)) == 80 * 70

@@ -11,7 +11,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from .util_query import rect, scene
 
-FIELDS = [f for f in PipelineStatistics.__dataclass_fields__]
+FIELDS = list(PipelineStatistics.__dataclass_fields__)
 
 
 def test_pipeline_statistics_of_a_known_draw(screen, ctx):

@@ -16,7 +16,9 @@ from .util_query import rect, scene
 
 def _buffer(screen, nbytes=64):
     bind = Bind.QUERY_BUFFER if screen.profile.has("query_buffer_object") else Bind.VERTEX_BUFFER
-    res = screen.resource_create(ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=nbytes, bind=bind))
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=nbytes, bind=bind)
+    )
     gl = screen.host.gl
     fill = np.full(nbytes, 0xAB, np.uint8)
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
