@@ -265,12 +265,9 @@ class DrawPath:
         skips it."""
         gate = self._render_gate
         if gate is not None:
-            gate(self._draw_ungated, info, draws, indirect)
-        else:
-            self._draw_ungated(info, draws, indirect)
-
-    def _draw_ungated(self, info: DrawInfo, draws, indirect) -> None:
-        """_draw_general without the render condition."""
+            # The gate calls back here with itself unset for the call.
+            gate(self._draw_general, info, draws, indirect)
+            return
         # (A destroyed context is never the screen's drawing context, so the
         # second test also sends it to the prologue, which raises.)
         if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:

@@ -40,6 +40,7 @@ GL_QUERY_RESULT = 0x8866
 GL_QUERY_RESULT_AVAILABLE = 0x8867
 GL_QUERY_RESULT_NO_WAIT = 0x9194
 GL_QUERY_BUFFER = 0x9192
+_TIMESTAMP_KEY = (GL_TIMESTAMP, 0)
 
 # StatQuery order -> the GL pipeline-statistics target counting it; None for
 # the task and mesh stages no GL host has (context.rst: 0 for stages the
@@ -123,14 +124,14 @@ def _targets(qtype: int, index: int) -> tuple[tuple[int, int], ...]:
 
 
 class _Segment:
-    """One GL query object counting on GL ``target`` for the user queries
-    active together."""
+    """One GL query object counting on GL target and stream ``key`` for the
+    user queries active together."""
 
-    __slots__ = ("name", "refs", "target")
+    __slots__ = ("key", "name", "refs")
 
-    def __init__(self, name: int, target: int, refs: int) -> None:
+    def __init__(self, name: int, key: tuple[int, int], refs: int) -> None:
         self.name = name
-        self.target = target
+        self.key = key
         self.refs = refs
 
 
@@ -158,30 +159,31 @@ class HostQueries:
         self.slots: dict[tuple[int, int], _Slot] = {}
         self.focus: Any = None
         self.active = 0  # user queries with members in slots
-        # GL target -> query names free for reuse (a GL query object keeps
-        # the target of its first use: reusing it for another is an error).
-        self.free: dict[int, list[int]] = {}
+        # (GL target, stream) -> query names free for reuse.  A GL query
+        # object keeps the target of its first use (reusing it for another
+        # is an error), and Mesa's keeps the stream of its first indexed use.
+        self.free: dict[tuple[int, int], list[int]] = {}
         self._begin = gl_function(gl, "glBeginQuery")
         self._end = gl_function(gl, "glEndQuery")
         self._begin_indexed = gl_function(gl, "glBeginQueryIndexed")
         self._end_indexed = gl_function(gl, "glEndQueryIndexed")
 
-    def name(self, target: int) -> int:
-        """A GL query object name for ``target``, reused when one is free."""
-        free = self.free.get(target)
+    def name(self, key: tuple[int, int]) -> int:
+        """A GL query object name for (target, stream) ``key``, reused when one is free."""
+        free = self.free.get(key)
         if free:
             return free.pop()
         return int(self.gl.glGenQueries(1)[0])
 
-    def give_back(self, target: int, names: list[int]) -> None:
-        """Names of ``target`` queries nobody reads any more."""
-        self.free.setdefault(target, []).extend(names)
+    def give_back(self, key: tuple[int, int], names: list[int]) -> None:
+        """Names of ``key`` queries nobody reads any more."""
+        self.free.setdefault(key, []).extend(names)
 
     def release(self, seg: _Segment) -> None:
         """A user query no longer reads ``seg``."""
         seg.refs -= 1
         if seg.refs == 0:
-            self.give_back(seg.target, [seg.name])
+            self.give_back(seg.key, [seg.name])
 
     def _open(self, slot: _Slot) -> None:
         ctx = self.focus
@@ -190,7 +192,8 @@ class HostQueries:
         members = [q for q in slot.members if q._context is ctx]
         if not members:
             return
-        seg = _Segment(self.name(slot.target), slot.target, len(members))
+        key = (slot.target, slot.index)
+        seg = _Segment(self.name(key), key, len(members))
         if slot.index:
             self._begin_indexed(slot.target, slot.index, seg.name)
         else:
@@ -297,7 +300,7 @@ class PipeQuery:
             for segs in self._segments.values():
                 for seg in segs:
                     hq.release(seg)
-            hq.give_back(GL_TIMESTAMP, self._names)
+            hq.give_back(_TIMESTAMP_KEY, self._names)
             if self._sync is not None:
                 from .fence import _queue_for
 
@@ -444,7 +447,7 @@ class QueryPart(Part):
                 slot.members.append(q)
                 hq.refresh(slot)
         elif kind.mode == "elapsed":
-            q._names = [self._host.name(GL_TIMESTAMP), self._host.name(GL_TIMESTAMP)]
+            q._names = [self._host.name(_TIMESTAMP_KEY), self._host.name(_TIMESTAMP_KEY)]
             self._counter(q._names[0], GL_TIMESTAMP)
         elif kind.mode == "driver":
             q._values = (ctx.screen.counters.value_of(q.type), 0)
@@ -467,7 +470,7 @@ class QueryPart(Part):
         elif kind.mode == "timestamp":
             self._reset(q)
             q._ended = True
-            q._names = [self._host.name(GL_TIMESTAMP)]
+            q._names = [self._host.name(_TIMESTAMP_KEY)]
             self._counter(q._names[0], GL_TIMESTAMP)
         elif kind.mode == "fence":
             self._reset(q)
@@ -605,7 +608,7 @@ class QueryPart(Part):
             for seg in segs:
                 hq.release(seg)
             segs.clear()
-        hq.give_back(GL_TIMESTAMP, q._names)
+        hq.give_back(_TIMESTAMP_KEY, q._names)
         q._names = []
         if q._sync is not None:
             self.ctx.gl.glDeleteSync(q._sync)

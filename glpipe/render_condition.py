@@ -105,7 +105,7 @@ class RenderConditionPart(Part):
             gl = ctx.gl
             gl.glBeginConditionalRender(name, _GL_MODES[(self.mode, self.condition)])
             try:
-                op(*args)
+                self._ungated(op, args)
             finally:
                 gl.glEndConditionalRender()
             return
@@ -114,7 +114,18 @@ class RenderConditionPart(Part):
         # result is not there, as the host would.
         value = ctx.query_part.predicate_value(q, self.mode in _WAITING)
         if value is None or value != self.condition:
+            self._ungated(op, args)
+
+    def _ungated(self, op: Callable[..., Any], args: tuple) -> None:
+        """``op(*args)`` with ``ctx._render_gate`` unset for the call (draw_vbo's
+        general path calls itself back through the gate)."""
+        ctx = self.ctx
+        ctx._render_gate = None
+        try:
             op(*args)
+        finally:
+            if self.query is not None:
+                ctx._render_gate = self.gate
 
     def honoured(self, enabled: Any, what: str) -> bool:
         """A clear_render_target / clear_depth_stencil / blit

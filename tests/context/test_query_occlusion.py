@@ -244,3 +244,27 @@ def test_framebuffer_without_attachments_is_counted(screen, ctx):
     # A smaller framebuffer clips the rectangle to its size.
     ctx.set_framebuffer_state(glpipe.FramebufferState(width=100, height=100, cbufs=()))
     assert _count(ctx, Query.OCCLUSION_COUNTER, (20, 30, 220, 180)) == 80 * 70
+
+
+def test_queries_count_only_their_own_contexts_draws(screen, ctx):
+    """Contexts of a screen share the host GL context: a query of one
+    context still counts only that context's draws (docs/queries.md
+    "Segments"), both contexts' queries active at once."""
+    other = screen.context_create()
+    try:
+        scene(ctx)
+        scene(other)
+        qa = ctx.create_query(Query.OCCLUSION_COUNTER)
+        qb = other.create_query(Query.OCCLUSION_COUNTER)
+        ctx.begin_query(qa)
+        other.begin_query(qb)
+        rect(ctx, 0, 0, 10, 10)
+        rect(other, 0, 0, 7, 7)
+        rect(ctx, 0, 0, 2, 2)
+        other.end_query(qb)
+        rect(other, 0, 0, 50, 50)
+        ctx.end_query(qa)
+        assert ctx.get_query_result(qa, True) == 104
+        assert other.get_query_result(qb, True) == 49
+    finally:
+        other.destroy()

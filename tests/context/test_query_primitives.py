@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from glpipe import Cap, DrawInfo, Prim, Query, SOStatistics, VertexBuffer
+from glpipe import Cap, DrawInfo, PolygonMode, Prim, Query, SOStatistics, VertexBuffer
 from lowering.errors import InvalidArgumentError
 
-from .util_draw import point_grid_vertices
+from .util_draw import bind_rasterizer, point_grid_vertices
 from .util_query import scene
 
 N = 12  # vertices per draw
@@ -89,3 +89,28 @@ def test_vertex_stream_index(screen, ctx):
     with pytest.raises(InvalidArgumentError, match="stream"):
         ctx.create_query(Query.SO_STATISTICS, streams)
     assert screen.get_param(Cap.QUERY_SO_OVERFLOW) == 0
+
+
+@pytest.mark.parametrize(
+    "fields,mode,expected",
+    [
+        (
+            {"line_stipple_enable": True, "line_stipple_factor": 1, "line_stipple_pattern": 0x0F0F},
+            Prim.LINE_STRIP,
+            N - 1,
+        ),
+        ({"fill_front": PolygonMode.LINE, "fill_back": PolygonMode.POINT}, Prim.TRIANGLES, N // 3),
+    ],
+    ids=["stippled_strip", "two_fill_modes"],
+)
+def test_emulation_passes_are_not_counted(screen, ctx, fields, mode, expected):
+    """Rasterizer emulations that first capture the VS positions by transform
+    feedback (glpipe/raster/vertex_capture.py) run that capture as an
+    internal draw: the user's query counts the draw's primitives only."""
+    _bind_points(ctx)
+    bind_rasterizer(ctx, **fields)
+    q = ctx.create_query(Query.PRIMITIVES_GENERATED)
+    ctx.begin_query(q)
+    ctx.draw_vbo(DrawInfo(mode=mode, count=N))
+    ctx.end_query(q)
+    assert ctx.get_query_result(q, True) == expected
