@@ -440,7 +440,11 @@ class QueryPart(Part):
         q.active = True
         if kind.mode == "count":
             hq = self._host
-            hq.focus_on(ctx)
+            # The focus follows the context whose draws reach the host next:
+            # taken here only if that is this one (or nobody's yet), else at
+            # this context's next draw (its prologue: take_focus).
+            if ctx.screen._drawing_context in (ctx, None):
+                hq.focus_on(ctx)
             hq.active += 1
             for key in q._segments:
                 slot = hq.slot(key)
@@ -588,7 +592,7 @@ class QueryPart(Part):
         """This context draws now (draw_vbo's prologue): its active queries
         count on the host, other contexts' stop counting."""
         hq = self._host
-        if hq.active and hq.focus is not self.ctx:
+        if hq.focus is not self.ctx:
             hq.focus_on(self.ctx)
 
     def _stop(self, q: PipeQuery) -> None:

@@ -266,5 +266,17 @@ def test_queries_count_only_their_own_contexts_draws(screen, ctx):
         ctx.end_query(qa)
         assert ctx.get_query_result(qa, True) == 104
         assert other.get_query_result(qb, True) == 49
+        # ``ctx`` draws last; ``other`` begins a query, then ``ctx`` draws on
+        # (no context switch in between) before ``other`` draws.
+        rect(ctx, 0, 0, 1, 1)
+        ctx.begin_query(qa)
+        other.begin_query(qb)
+        rect(ctx, 0, 0, 3, 3)
+        rect(other, 0, 0, 5, 5)
+        rect(ctx, 0, 0, 1, 1)
+        ctx.end_query(qa)
+        other.end_query(qb)
+        assert ctx.get_query_result(qa, True) == 10
+        assert other.get_query_result(qb, True) == 25
     finally:
         other.destroy()
