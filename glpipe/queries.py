@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import numbers
+import struct
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -545,8 +546,6 @@ class QueryPart(Part):
             return  # not available and not waited for: the buffer keeps what it had
         else:
             number = self._values_of(q, value)[index]
-        import struct
-
         data = struct.pack(fmt, min(max(int(number), 0), high))
         gl = ctx.gl
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, resource.gl_object)
