@@ -298,6 +298,15 @@ FALLBACKS: tuple[Fallback, ...] = (
         implementation="lowering.glsl.passes.depth.depth_clip_distance",
     ),
     Fallback(
+        name="render_condition_inverted",
+        feature="conditional_render_inverted",
+        provides="render_condition with condition=True (CONDITIONAL_RENDER_INVERTED) without GL 4.5's "
+        "*_INVERTED modes: the CPU reads the query's result (waiting as the mode says) and skips or runs "
+        "the draw or clear",
+        implementation="glpipe.render_condition.RenderConditionPart.gate",
+        cost="a CPU wait on the query result per predicated draw (WAIT modes)",
+    ),
+    Fallback(
         name="window_space_position",
         feature=None,
         provides="VS_WINDOW_SPACE_POSITION: the host viewport fixed to the framebuffer rectangle and the "

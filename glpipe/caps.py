@@ -83,7 +83,7 @@ ROWS = MappingProxyType(
         ),
         "fences": (True, "#4 Context / queries-fences", "flush -> Fence, fence_finish"),
         "queries": (
-            False,
+            True,
             "queries-fences",
             (
                 "create_query / begin / end / get_query_result (occlusion, time, timestamp, statistics), "
@@ -526,6 +526,8 @@ _PARAM_ROWS = (
     (Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS, ("blit",), lambda e: e.has("copy_image")),
     (Cap.TEXTURE_BARRIER, ("barriers",), lambda e: e.has("texture_barrier")),
     (Cap.STRING_MARKER, ("debug",), lambda e: e.has("debug_output")),
+    # glGetGraphicsResetStatus (GL 4.5 / KHR_robustness): get_device_reset_status.
+    (Cap.DEVICE_RESET_STATUS_QUERY, ("fences",), lambda e: e.has("robustness")),
     # ---- queries --------------------------------------------------------------
     (Cap.OCCLUSION_QUERY, _Q, lambda e: 1),
     (Cap.QUERY_TIME_ELAPSED, _Q, lambda e: e.has("timer_query")),
@@ -536,7 +538,9 @@ _PARAM_ROWS = (
     (Cap.QUERY_PIPELINE_STATISTICS_SINGLE, _Q, lambda e: e.has("pipeline_statistics_query")),
     (Cap.QUERY_BUFFER_OBJECT, _Q, lambda e: e.has("query_buffer_object")),
     (Cap.CONDITIONAL_RENDER, _Q, lambda e: e.has("conditional_render")),
-    (Cap.CONDITIONAL_RENDER_INVERTED, _Q, lambda e: e.has("conditional_render_inverted")),
+    # Native *_INVERTED modes on GL 4.5, else a CPU wait on the result
+    # (glpipe/render_condition.py; fallback/registry.py "render_condition_inverted").
+    (Cap.CONDITIONAL_RENDER_INVERTED, _Q, lambda e: e.has("conditional_render")),
     (Cap.PERFORMANCE_MONITOR, _Q, lambda e: len(DRIVER_QUERY_GROUPS) > 0),
     (Cap.QUERY_SO_OVERFLOW, ("queries", "stream_output"), lambda e: e.has("transform_feedback_overflow_query")),
     # ---- stream output, indirect draws, compute, shader resources ------------
@@ -608,8 +612,8 @@ ANY_OF_ROWS = MappingProxyType(
 NOT_OFFERED = MappingProxyType(
     {
         "no such pipe_screen / pipe_context entry point in glpipe": """
-        RESOURCE_FROM_USER_MEMORY RESOURCE_FROM_USER_MEMORY_COMPUTE_ONLY DEVICE_RESET_STATUS_QUERY
-        QUERY_MEMORY_INFO MEMOBJ FENCE_SIGNAL NATIVE_FENCE_FD TIMELINE_SEMAPHORE_IMPORT DMABUF
+        RESOURCE_FROM_USER_MEMORY RESOURCE_FROM_USER_MEMORY_COMPUTE_ONLY
+        QUERY_MEMORY_INFO MEMOBJ NATIVE_FENCE_FD TIMELINE_SEMAPHORE_IMPORT DMABUF
         DRAW_VERTEX_STATE FRONTEND_NOOP PROGRAMMABLE_SAMPLE_LOCATIONS SPARSE_BUFFER_PAGE_SIZE
         MAX_SPARSE_TEXTURE_SIZE MAX_SPARSE_3D_TEXTURE_SIZE MAX_SPARSE_ARRAY_TEXTURE_LAYERS
         SPARSE_TEXTURE_FULL_ARRAY_CUBE_MIPMAPS QUERY_SPARSE_TEXTURE_RESIDENCY CLAMP_SPARSE_TEXTURE_LOD
@@ -635,7 +639,7 @@ NOT_OFFERED = MappingProxyType(
         TEXTURE_BORDER_COLOR_QUIRK RGB_OVERRIDE_DST_ALPHA_BLEND VERTEXID_NOBASE TEXTURE_BUFFER_SAMPLER
         SIGNED_VERTEX_BUFFER_OFFSET FAKE_SW_MSAA ASTC_VOID_EXTENTS_NEED_DENORM_FLUSH""",
         "the host GL cannot do it and no glpipe fallback is planned": """
-        DEPTH_CLAMP_ENABLE
+        DEPTH_CLAMP_ENABLE FENCE_SIGNAL
         POLYGON_MODE_FILL_RECTANGLE CONSERVATIVE_RASTER_POST_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_POST_SNAP_POINTS_LINES CONSERVATIVE_RASTER_PRE_SNAP_TRIANGLES
         CONSERVATIVE_RASTER_PRE_SNAP_POINTS_LINES MAX_CONSERVATIVE_RASTER_SUBPIXEL_PRECISION_BIAS

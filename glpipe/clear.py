@@ -284,10 +284,20 @@ class ClearPart(Part):
         # cached FBO costs one dict lookup and glBindFramebuffer.
         self.ctx.framebuffer_part._emit_framebuffer()
         srgb = self._neutral_clear_state(scissor, bool(colors), do_depth, do_stencil)
-        for i, kind, values in colors:
-            self._clear_color_buffer(i, kind, values)
-        if do_depth or do_stencil:
-            self._clear_zs(zs.attachment, do_depth, do_stencil, dval, sval)
+
+        def clear_buffers() -> None:
+            for i, kind, values in colors:
+                self._clear_color_buffer(i, kind, values)
+            if do_depth or do_stencil:
+                self._clear_zs(zs.attachment, do_depth, do_stencil, dval, sval)
+
+        # clear always honours the render condition (context.rst); the
+        # glClearBuffer calls draw nothing, so no query needs suspending.
+        gate = self.ctx._render_gate
+        if gate is not None:
+            gate(clear_buffers)
+        else:
+            clear_buffers()
         self._end_clear_state(srgb, scissor is not None)
         self.ctx.host.check("clear")
 
@@ -305,15 +315,18 @@ class ClearPart(Part):
     ) -> None:
         """pipe_context::clear_render_target: clear the rectangle
         (dstx, dsty, width, height) of every layer of colour ``surface`` (bound
-        or not) to ``color``.  No render condition exists yet, so
-        ``render_condition_enabled`` has no effect (docs/formats.md "Clears")."""
+        or not) to ``color``; under the context's render condition when
+        ``render_condition_enabled`` (docs/queries.md)."""
         self.ctx.check_alive("clear_render_target")
         self.ctx.framebuffer_part.check_surface(surface, "clear_render_target: surface", color=True)
         rect = _rect(dstx, dsty, width, height, "clear_render_target")
         kind, values = host_clear_color(surface.format, surface.texture.storage, color, "clear_render_target")
+        gated = self.ctx.render_condition_part.honoured(render_condition_enabled, "clear_render_target")
         if rect[2] == 0 or rect[3] == 0:
             return
-        self._clear_surface_layers(
+        self._gated(
+            gated,
+            self._clear_surface_layers,
             surface,
             "COLOR",
             rect,
@@ -323,6 +336,13 @@ class ClearPart(Part):
             stencil=False,
             what="clear_render_target",
         )
+
+    def _gated(self, gated: bool, op, *args, **kwargs) -> None:
+        """``op`` under the render condition if ``gated``, else as it is."""
+        if gated:
+            self.ctx.render_condition_part.gate(lambda: op(*args, **kwargs))
+        else:
+            op(*args, **kwargs)
 
     def clear_depth_stencil(
         self,
@@ -339,7 +359,8 @@ class ClearPart(Part):
         """pipe_context::clear_depth_stencil: clear depth (Clear.DEPTH) and/or
         stencil (Clear.STENCIL) of the rectangle of every layer of
         depth/stencil ``surface`` (bound or not).  Bits the format lacks are
-        ignored."""
+        ignored.  Under the context's render condition when
+        ``render_condition_enabled``."""
         self.ctx.check_alive("clear_depth_stencil")
         self.ctx.framebuffer_part.check_surface(surface, "clear_depth_stencil: surface", color=False)
         if isinstance(clear_flags, bool) or not isinstance(clear_flags, numbers.Integral):
@@ -355,10 +376,13 @@ class ClearPart(Part):
         do_stencil = bool(flags & Clear.STENCIL) and desc.is_stencil
         dval = _depth_value(depth, "clear_depth_stencil") if do_depth else 0.0
         sval = _stencil_value(stencil, "clear_depth_stencil") if do_stencil else 0
+        gated = self.ctx.render_condition_part.honoured(render_condition_enabled, "clear_depth_stencil")
         if rect[2] == 0 or rect[3] == 0 or not (do_depth or do_stencil):
             return
         att = surface.attachment
-        self._clear_surface_layers(
+        self._gated(
+            gated,
+            self._clear_surface_layers,
             surface,
             "ZS",
             rect,

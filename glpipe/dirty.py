@@ -59,6 +59,7 @@ class KeepGeneral:
     PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
     EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
     VS_LAYER = 1 << 4  # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
+    RENDER_CONDITION = 1 << 5  # a render condition gates every draw (render_condition.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}

@@ -260,7 +260,14 @@ class DrawPath:
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
         """draw_vbo's full path: the prologue's checks, the dirty blocks, then
         the draw by kind (an inline path for indexed draws of the index
-        buffer bound last time)."""
+        buffer bound last time).  Under a render condition the draw runs
+        through its gate (glpipe/render_condition.py), which predicates it or
+        skips it."""
+        gate = self._render_gate
+        if gate is not None:
+            # The gate calls back here with itself unset for the call.
+            gate(self._draw_general, info, draws, indirect)
+            return
         # (A destroyed context is never the screen's drawing context, so the
         # second test also sends it to the prologue, which raises.)
         if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:
@@ -369,6 +376,7 @@ class DrawPath:
             self._forget_draw_shadows()
             self.sysvals_part._forget_sysvals_binding()
             self.screen._drawing_context = self
+            self.query_part.take_focus()  # its queries count from here, the previous context's do not
             if previous is not None:
                 # Its shadows are stale now; a set bit keeps its next draw off
                 # the fast path, into this prologue.

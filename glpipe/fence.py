@@ -14,9 +14,9 @@ import numbers
 import weakref
 from typing import Any
 
-from lowering.errors import HostGLError, InvalidArgumentError
+from lowering.errors import HostGLError, InvalidArgumentError, UnsupportedError
 
-from .enums import PIPE_TIMEOUT_INFINITE, Flush, all_flag_bits
+from .enums import PIPE_TIMEOUT_INFINITE, Flush, ResetStatus, all_flag_bits
 from .part import Area, Part
 from .resource import drain_deferred
 
@@ -127,14 +127,30 @@ def _timeout_arg(timeout_ns) -> int:
     return min(t, PIPE_TIMEOUT_INFINITE)
 
 
+GL_TIMEOUT_IGNORED = 0xFFFFFFFFFFFFFFFF  # glWaitSync's only timeout (GLuint64 ~0)
+
+# glGetGraphicsResetStatus -> pipe_reset_status.
+_RESET_STATUS = {
+    0: ResetStatus.NO_RESET,  # GL_NO_ERROR
+    0x8253: ResetStatus.GUILTY_CONTEXT_RESET,
+    0x8254: ResetStatus.INNOCENT_CONTEXT_RESET,
+    0x8255: ResetStatus.UNKNOWN_CONTEXT_RESET,
+}
+
+
+def _check_fence(fence, screen, what: str) -> Fence:
+    if not isinstance(fence, Fence):
+        raise InvalidArgumentError(f"{what}: expected a Fence, got {type(fence).__name__}")
+    if fence.screen is not screen:
+        raise InvalidArgumentError(f"{what}: the fence was made by another screen")
+    return fence
+
+
 def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
     """pipe_screen::fence_finish (called by ``Screen.fence_finish``): wait up
     to ``timeout_ns`` for ``fence``; True if it signalled.  ``ctx`` is None
     or a Context (the screen checks its type: the context imports this module)."""
-    if not isinstance(fence, Fence):
-        raise InvalidArgumentError(f"fence_finish: expected a Fence, got {type(fence).__name__}")
-    if fence.screen is not screen:
-        raise InvalidArgumentError("fence_finish: the fence was made by another screen")
+    _check_fence(fence, screen, "fence_finish")
     if ctx is not None and ctx.screen is not screen:
         raise InvalidArgumentError("fence_finish: ctx belongs to another screen")
     timeout = _timeout_arg(timeout_ns)
@@ -170,6 +186,7 @@ class FencePart(Part):
         super().__init__(ctx)
         # Live fences of this context, so destroy() can free their syncs.
         self._fences: weakref.WeakSet = weakref.WeakSet()
+        self._reset_callback: Any = None  # set_device_reset_callback
 
     def flush(self, flags: Flush | int = 0) -> Fence:
         """pipe_context::flush: submit everything issued so far and return a
@@ -182,6 +199,8 @@ class FencePart(Part):
         if int(flags) & ~_ALL_FLUSH_BITS or int(flags) < 0:
             raise InvalidArgumentError(f"flush: unknown PIPE_FLUSH bits {int(flags) & ~_ALL_FLUSH_BITS:#x}")
         flags = Flush(int(flags))
+        if flags & Flush.TOP_OF_PIPE and flags & Flush.BOTTOM_OF_PIPE:
+            raise InvalidArgumentError("flush: at most one of TOP_OF_PIPE and BOTTOM_OF_PIPE (context.rst)")
         host = ctx.host
         host.make_current()
         drain_deferred(host)  # resources destroyed off the GL thread
@@ -195,7 +214,69 @@ class FencePart(Part):
             gl.glFlush()
         fence = Fence(ctx, sync, flags)
         self._fences.add(fence)
+        if self._reset_callback is not None:
+            self._check_reset()
         return fence
+
+    def fence_server_sync(self, fence: Fence) -> None:
+        """pipe_context::fence_server_sync: the context's later commands wait
+        on the GPU (glWaitSync) until ``fence`` signals; the CPU does not wait."""
+        ctx = self.ctx
+        ctx.check_alive("fence_server_sync")
+        fence = _check_fence(fence, ctx.screen, "fence_server_sync")
+        if fence._signalled:
+            return
+        ctx.host.make_current()
+        gl = ctx.gl
+        gl.glWaitSync(fence._sync, 0, GL_TIMEOUT_IGNORED)
+        ctx.host.check("fence_server_sync")
+
+    def fence_server_signal(self, fence: Fence) -> None:
+        """pipe_context::fence_server_signal: GL sync objects are one-time
+        fences (a GL fence cannot be signalled again, nor by a command), so
+        there are no re-usable fences to signal: PIPE_CAP_FENCE_SIGNAL is 0
+        and this raises UnsupportedError."""
+        ctx = self.ctx
+        ctx.check_alive("fence_server_signal")
+        _check_fence(fence, ctx.screen, "fence_server_signal")
+        raise UnsupportedError(
+            "fence_server_signal: GL sync objects cannot be re-signalled (PIPE_CAP_FENCE_SIGNAL is 0)"
+        )
+
+    def get_device_reset_status(self) -> ResetStatus:
+        """pipe_context::get_device_reset_status through GL robustness
+        (glGetGraphicsResetStatus; PIPE_CAP_DEVICE_RESET_STATUS_QUERY)."""
+        ctx = self.ctx
+        ctx.check_alive("get_device_reset_status")
+        self._need_robustness("get_device_reset_status")
+        ctx.host.make_current()
+        return _RESET_STATUS.get(int(ctx.gl.glGetGraphicsResetStatus()), ResetStatus.UNKNOWN_CONTEXT_RESET)
+
+    def set_device_reset_callback(self, cb: Any) -> None:
+        """pipe_context::set_device_reset_callback: ``cb(status)`` (a
+        ResetStatus) is called when a flush finds the device was reset;
+        None removes it."""
+        ctx = self.ctx
+        ctx.check_alive("set_device_reset_callback")
+        self._need_robustness("set_device_reset_callback")
+        if cb is not None and not callable(cb):
+            raise InvalidArgumentError(
+                f"set_device_reset_callback: expected a callable or None, got {type(cb).__name__}"
+            )
+        self._reset_callback = cb
+
+    def _need_robustness(self, what: str) -> None:
+        screen = self.ctx.screen
+        if not screen.profile.has("robustness"):
+            raise UnsupportedError(
+                f"{what}: needs GL robustness (glGetGraphicsResetStatus), which the "
+                f"{screen.profile.name} profile does not have (PIPE_CAP_DEVICE_RESET_STATUS_QUERY is 0)"
+            )
+
+    def _check_reset(self) -> None:
+        status = _RESET_STATUS.get(int(self.ctx.gl.glGetGraphicsResetStatus()), ResetStatus.UNKNOWN_CONTEXT_RESET)
+        if status != ResetStatus.NO_RESET and self._reset_callback is not None:
+            self._reset_callback(status)
 
     def destroy(self) -> None:
         """Context.destroy: wait for the GPU, then every fence of this context
@@ -211,6 +292,17 @@ class FencePart(Part):
         drain_fences(self.ctx.host)
 
 
-AREA = Area("fences_part", part=FencePart, methods=("flush",), destroy=FencePart.destroy)
+AREA = Area(
+    "fences_part",
+    part=FencePart,
+    methods=(
+        "flush",
+        "fence_server_sync",
+        "fence_server_signal",
+        "get_device_reset_status",
+        "set_device_reset_callback",
+    ),
+    destroy=FencePart.destroy,
+)
 
 __all__ = ["AREA", "Fence", "FencePart", "drain_fences", "fence_finish", "pending_fence_deletions"]

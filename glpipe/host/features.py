@@ -131,6 +131,7 @@ FEATURES: dict[str, Feature] = _rows(
     ),
     ("texture_stencil8", 440, ("GL_ARB_texture_stencil8",), "S8 textures"),
     ("clip_control", 450, ("GL_ARB_clip_control",), "clip_halfz, lower-left"),
+    ("robustness", 450, ("GL_KHR_robustness", "GL_ARB_robustness"), "glGetGraphicsResetStatus"),
     ("conditional_render_inverted", 450, ("GL_ARB_conditional_render_inverted",), "inverted render condition"),
     ("cull_distance", 450, ("GL_ARB_cull_distance",), "gl_CullDistance"),
     ("derivative_control", 450, ("GL_ARB_derivative_control",), "DDX_FINE/coarse"),

@@ -114,13 +114,15 @@ class VertexCapturePart(Part):
         gl.glUseProgram(prog)
         gl.glEnable(gl.GL_RASTERIZER_DISCARD)
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, objs.buffer)
-        gl.glBeginTransformFeedback(gl.GL_POINTS)
         points = int(gl.GL_POINTS)
-        if start_instance and ctx.vertex_part.use_base_instance:
-            ctx._gl_draw_arrays_bi(points, first, n, instances, start_instance)
-        else:
-            ctx._gl_draw_arrays(points, first, n, instances)
-        gl.glEndTransformFeedback()
+        # glpipe's own draw: it never counts in the user's queries (docs/queries.md).
+        with ctx.query_part.suspended():
+            gl.glBeginTransformFeedback(gl.GL_POINTS)
+            if start_instance and ctx.vertex_part.use_base_instance:
+                ctx._gl_draw_arrays_bi(points, first, n, instances, start_instance)
+            else:
+                ctx._gl_draw_arrays(points, first, n, instances)
+            gl.glEndTransformFeedback()
         gl.glBindBufferBase(gl.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
         # (glBindBufferBase also set the generic binding to 0: read through COPY_READ.)
         # A uint8 array: PyOpenGL converts other types to bytes (a copy GL would overrun).

@@ -238,3 +238,108 @@ def test_fences_are_a_part(ctx):
     assert ctx.flush.__self__ is part
     fence = ctx.flush()
     assert fence in part._fences and fence.context is ctx
+
+
+class _CountingGL:
+    """The context's GL namespace with glFlush calls counted."""
+
+    def __init__(self, gl):
+        self._gl = gl
+        self.flushes = 0
+
+    def glFlush(self):
+        self.flushes += 1
+        self._gl.glFlush()
+
+    def __getattr__(self, name):
+        return getattr(self._gl, name)
+
+
+def test_deferred_flush_submits_nothing_until_fence_finish(screen, ctx):
+    """PIPE_FLUSH_DEFERRED (context.rst "Flushing"): a valid fence without
+    flushing; fence_finish on the creating context flushes first, so the
+    fence signals."""
+    res = _cleared_target(ctx, (1.0, 0.0, 0.0, 1.0))
+    counting = _CountingGL(screen.host.gl)
+    ctx.gl = counting
+    try:
+        fence = ctx.flush(Flush.DEFERRED)
+        assert counting.flushes == 0
+        ctx.flush(Flush.END_OF_FRAME)
+        assert counting.flushes == 1
+    finally:
+        ctx.gl = screen.host.gl
+    assert screen.fence_finish(ctx, fence, PIPE_TIMEOUT_INFINITE) is True
+    gl = screen.host.gl
+    got = raw_read_level(screen, res, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, 4).reshape(-1, 4)
+    assert np.all(got == (255, 0, 0, 255))
+
+
+def test_timeout_zero_returns_immediately(screen, ctx):
+    """fence_finish(..., 0) polls: it returns at once even with the GPU busy."""
+    import time
+
+    from .util_query import rect, scene
+
+    scene(ctx)
+    for _ in range(20):
+        rect(ctx, 0, 0, 256, 256, instances=50)
+    fence = ctx.flush()
+    t0 = time.perf_counter()
+    done = screen.fence_finish(ctx, fence, 0)
+    assert time.perf_counter() - t0 < 0.05
+    assert isinstance(done, bool)
+    assert screen.fence_finish(ctx, fence, PIPE_TIMEOUT_INFINITE) is True
+
+
+def test_top_and_bottom_of_pipe_are_exclusive(ctx):
+    """context.rst: at most one of TOP_OF_PIPE and BOTTOM_OF_PIPE."""
+    with pytest.raises(glpipe.InvalidArgumentError, match="at most one"):
+        ctx.flush(Flush.DEFERRED | Flush.TOP_OF_PIPE | Flush.BOTTOM_OF_PIPE)
+
+
+def test_fence_server_sync_and_signal(screen, ctx):
+    """fence_server_sync makes the context's later commands wait for the
+    fence on the GPU (glWaitSync); fence_server_signal needs re-usable
+    fences GL does not have: FENCE_SIGNAL is 0 and it is refused."""
+    res = _cleared_target(ctx, (0.0, 1.0, 0.0, 1.0))
+    other = screen.context_create()
+    try:
+        fence = ctx.flush()
+        other.fence_server_sync(fence)
+        other.flush()
+        assert screen.fence_finish(other, fence, PIPE_TIMEOUT_INFINITE) is True
+        gl = screen.host.gl
+        got = raw_read_level(screen, res, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, 4).reshape(-1, 4)
+        assert np.all(got == (0, 255, 0, 255))
+        other.fence_server_sync(fence)  # already signalled: nothing to wait for
+        with pytest.raises(glpipe.InvalidArgumentError, match="expected a Fence"):
+            other.fence_server_sync("fence")
+        assert screen.get_param(glpipe.Cap.FENCE_SIGNAL) == 0
+        with pytest.raises(glpipe.UnsupportedError, match="FENCE_SIGNAL"):
+            other.fence_server_signal(ctx.flush())
+    finally:
+        other.destroy()
+
+
+def test_device_reset_status(screen, ctx):
+    """get_device_reset_status through GL robustness where the host has it
+    (DEVICE_RESET_STATUS_QUERY); a reset callback is accepted and is not
+    called while the device is fine."""
+    calls = []
+    if not screen.profile.has("robustness"):
+        assert screen.get_param(glpipe.Cap.DEVICE_RESET_STATUS_QUERY) == 0
+        with pytest.raises(glpipe.UnsupportedError):
+            ctx.get_device_reset_status()
+        with pytest.raises(glpipe.UnsupportedError):
+            ctx.set_device_reset_callback(calls.append)
+        return
+    assert screen.get_param(glpipe.Cap.DEVICE_RESET_STATUS_QUERY) == 1
+    assert ctx.get_device_reset_status() == glpipe.ResetStatus.NO_RESET
+    ctx.set_device_reset_callback(calls.append)
+    _cleared_target(ctx)
+    assert screen.fence_finish(ctx, ctx.flush(), PIPE_TIMEOUT_INFINITE)
+    assert calls == []
+    ctx.set_device_reset_callback(None)
+    with pytest.raises(glpipe.InvalidArgumentError):
+        ctx.set_device_reset_callback(42)
