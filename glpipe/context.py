@@ -22,6 +22,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from . import (
     blend,
+    blit,
     clear,
     constant_buffers,
     copy,
@@ -77,6 +78,7 @@ PARTS: tuple[Area, ...] = (
     clear.AREA,
     transfer.AREA,
     copy.AREA,
+    blit.AREA,
     fence.AREA,
     sysvals.AREA,
     blend.AREA,
