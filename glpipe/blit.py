@@ -56,12 +56,31 @@ def _rect(s: ScissorState, what: str) -> tuple:
     return (s.minx, s.miny, s.maxx, s.maxy)
 
 
+def _centres_off_edges(src_n: int, dst_n: int) -> bool:
+    """No destination pixel centre of a NEAREST blit maps exactly onto a
+    source texel edge: ``(2i + 1) * src_n / (2 * dst_n)`` is never an
+    integer (then any correct host rounding picks the same texel)."""
+    if abs(src_n) == dst_n:
+        return True
+    i = np.arange(dst_n, dtype=np.int64)
+    return not bool(np.any(((2 * i + 1) * abs(src_n)) % (2 * dst_n) == 0))
+
+
+def _depth_exact(desc) -> bool:
+    """A depth channel a float round trip keeps exactly: float, or unorm of
+    at most 16 bits."""
+    depth = desc.channels[int(desc.swizzle[0])]
+    return depth.type.name == "FLOAT" or depth.size <= 16
+
+
 class BlitPart(Part):
     """The blit area: blit."""
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self._copy_image = ctx.screen.profile.has("copy_image")
+        #: The rung the last blit took: "copy_image", "blit_framebuffer"
+        #: (also a copy's), "numpy" (docs/blits.md; tests read it).
+        self.last_rung = ""
 
     # -- validation ------------------------------------------------------------
 
@@ -180,7 +199,7 @@ class BlitPart(Part):
         if len(formats) != 1 or info.sample0_only:
             return False
         dst_box = Box(x=db.x, y=db.y, z=db.z, width=db.w, height=db.h, depth=db.d)
-        self.ctx.copy_part.copy_texture(dst.res, dst.level, dst_box, src.res, src.level, sb)
+        self.last_rung = self.ctx.copy_part.copy_texture(dst.res, dst.level, dst_box, src.res, src.level, sb)
         return True
 
     # -- rung 2: glBlitFramebuffer -----------------------------------------------------
@@ -209,6 +228,10 @@ class BlitPart(Part):
             return False
         if sb.d != db.d:
             return False
+        if not linear and not (_centres_off_edges(sb.w, db.w) and _centres_off_edges(sb.h, db.h)):
+            return False  # a pixel centre lands on a texel edge: which texel GL takes is the host's rounding
+        if any(s.desc.is_depth and not _depth_exact(s.desc) for s in (src, dst)):
+            return False  # GL blits depth through floats: 24-bit unorm depth comes back rounded
         if linear and (sb.w, sb.h) != (db.w, db.h):
             # GL may clamp LINEAR at the source rectangle; Gallium clamps at the level.
             full = min(sb.x, sb.x + sb.w) == 0 and abs(sb.w) == sb.lw and min(sb.y, sb.y + sb.h) == 0
@@ -238,6 +261,7 @@ class BlitPart(Part):
         self.ctx.copy_part.fb_blitter.blit_layers(
             dst.res, dst.level, src.res, src.level, pairs, rect, bits, linear, gl_scissor
         )
+        self.last_rung = "blit_framebuffer"
         return True
 
     # -- rung 4: numpy ----------------------------------------------------------------
@@ -282,6 +306,7 @@ class BlitPart(Part):
         keep = np_blit.region_mask(db.x, db.y, db.w, db.h, scissor, rects, bool(info.window_rectangle_include))
         packed = np_blit.merge(dst.format, old, sampled, mask, keep, bool(info.alpha_blend))
         ctx.texture_subdata(dst.res, dst.level, Map.WRITE, dst_box, packed, stride, layer_stride)
+        self.last_rung = "numpy"
 
 
 AREA = Area("blit_part", part=BlitPart, methods=("blit",))

@@ -50,9 +50,9 @@ def check_level(res, level, what: str) -> int:
 
 
 def texture_box(res, level: int, box, what: str, allow_negative: bool = False) -> TexBox:
-    """``box`` of ``level`` of texture ``res``: inside the level (a negative
-    width / height / depth -- a mirrored blit source -- when allowed covers
-    [x + width, x))."""
+    """``box`` of ``level`` of texture ``res``: inside the level.  With
+    ``allow_negative`` (a blit source) a negative width / height / depth
+    mirrors, covering [x + width, x), and x / y may reach past the level."""
     box = instance(box, Box, f"{what}: box")
     lw, lh, ld = res.level_extent(level)
     x, y, z, w, h, d = box.x, box.y, box.z, box.width, box.height, box.depth
@@ -64,7 +64,10 @@ def texture_box(res, level: int, box, what: str, allow_negative: bool = False) -
         int32(value, f"{what}: box.{name}")
     if w == 0 or h == 0 or d == 0 or (not allow_negative and (w < 0 or h < 0 or d < 0)):
         raise InvalidArgumentError(f"{what}: box {box!r} is empty or negative")
-    for start, count, limit, axis in ((x, w, lw, "x"), (y, h, lh, "y"), (z, d, ld, "z")):
+    # A blit source may reach past the level in x and y (the blit clamps to
+    # the edge, as u_blitter's CLAMP_TO_EDGE sampler does); its layers must exist.
+    axes = ((z, d, ld, "z"),) if allow_negative else ((x, w, lw, "x"), (y, h, lh, "y"), (z, d, ld, "z"))
+    for start, count, limit, axis in axes:
         lo = min(start, start + count)
         span(lo, abs(count), limit, f"{what}: box {axis} range of level {level} ({lw}x{lh}x{ld})")
     return TexBox(x, y, z, w, h, d, lw, lh, ld)
@@ -88,6 +91,8 @@ class CopyPart(Part):
         super().__init__(ctx)
         self.fb_blitter = blit_gl.FramebufferBlitter(ctx)
         self._copy_image = ctx.screen.profile.has("copy_image")
+        #: The rung the last texture copy took (docs/blits.md; tests read it).
+        self.last_rung = ""
 
     def destroy(self) -> None:
         """Delete the private FBOs (Context.destroy)."""
@@ -138,17 +143,18 @@ class CopyPart(Part):
                 )
         ctx.host.make_current()
         dst_box = Box(x=dstx, y=dsty, z=dstz, width=dw, height=dh if dst.target not in _ONE_D else 1, depth=sb.d)
-        self.copy_texture(dst, dst_level, dst_box, src, src_level, sb)
+        self.last_rung = self.copy_texture(dst, dst_level, dst_box, src, src_level, sb)
         ctx.host.check(what)
 
     # -- the rungs --------------------------------------------------------------
 
-    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> None:
-        """The texture ladder for a validated copy (also blit's first rung)."""
+    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
+        """The texture ladder for a validated copy (also blit's first rung);
+        returns the rung taken ("copy_image", "blit_framebuffer", "numpy")."""
         src_box = Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d)
         if self._copy_image and blit_gl.copy_image_exact(dst, src):
             blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
-            return
+            return "copy_image"
         if src.nr_samples > 1 or dst.nr_samples > 1:
             if not blit_gl.same_storage(dst, src):
                 raise UnsupportedError(
@@ -161,7 +167,7 @@ class CopyPart(Part):
             rect = (sb.x, sb.y, sb.x + sb.w, sb.y + sb.h, dst_box.x, dst_box.y, dst_box.x + sb.w, dst_box.y + sb.h)
             pairs = [(sb.z + i, dst_box.z + i) for i in range(sb.d)]
             self.fb_blitter.blit_layers(dst, dst_level, src, src_level, pairs, rect, bits, False)
-            return
+            return "blit_framebuffer"
         # numpy: Gallium's bytes through the transfers (any format they carry).
         t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
         try:
@@ -170,6 +176,7 @@ class CopyPart(Part):
         finally:
             self.ctx.transfer_unmap(t)
         self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
+        return "numpy"
 
     def _check_formats(self, dst, src, sdesc, ddesc, what: str) -> None:
         if src.nr_samples != dst.nr_samples:

@@ -1,0 +1,398 @@
+"""pipe_context::blit: every field of pipe_blit_info against numpy computed
+from Gallium's definition (context.rst "Blitting", u_blitter's sampling:
+pixel centres mapped into the source box, CLAMP_TO_EDGE), on both profiles
+-- each request takes whichever rung of the ladder is exact (docs/blits.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import glpipe
+from glpipe import BlitInfo, Box, Format, Mask, ScissorState, SurfaceTemplate, Swizzle, Target, TexFilter
+from glpipe.errors import InvalidArgumentError
+
+from .util_blits import fill, linear_weights, make, nearest_index, read, side
+
+
+def _rgba8(ctx, res, level=0):
+    return read(ctx, res, level).reshape(res.level_extent(level)[2], res.level_extent(level)[1], -1, 4)
+
+
+def _srgb_to_linear(c):
+    c = c / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def _linear_to_srgb8(v):
+    v = np.clip(v, 0, 1)
+    return np.rint(255 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055))
+
+
+def test_same_size_copy(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    s = fill(ctx, src, seed=1)
+    before = fill(ctx, dst, seed=2)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=4, y=2, z=0, width=3, height=5, depth=1)),
+            src=side(src, box=Box(x=1, y=1, z=0, width=3, height=5, depth=1)),
+            mask=Mask.RGBA,
+        )
+    )
+    want = before.copy()
+    want[0, 2:7, 16:28] = s[0, 1:6, 4:16]
+    assert np.array_equal(read(ctx, dst), want)
+
+
+@pytest.mark.parametrize(
+    "sbox,dbox",
+    [
+        ((0, 0, 8, 8), (0, 0, 16, 16)),  # magnify 2x
+        ((0, 0, 16, 16), (0, 0, 5, 7)),  # minify by odd ratios
+        ((8, 0, -8, 8), (0, 0, 8, 8)),  # mirrored in x
+        ((0, 8, 8, -8), (2, 3, 8, 8)),  # mirrored in y
+        ((-4, -2, 24, 20), (0, 0, 16, 16)),  # source past the level: clamps to the edge
+        ((3, 5, 7, 3), (1, 1, 13, 11)),
+    ],
+)
+def test_nearest_scaling(ctx, screen, sbox, dbox):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    s = fill(ctx, src, seed=3).reshape(1, 16, 16, 4)
+    before = fill(ctx, dst, seed=4).reshape(1, 16, 16, 4)
+    sx, sy, sw, sh = sbox
+    dx, dy, dw, dh = dbox
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=dx, y=dy, z=0, width=dw, height=dh, depth=1)),
+            src=side(src, box=Box(x=sx, y=sy, z=0, width=sw, height=sh, depth=1)),
+            mask=Mask.RGBA,
+            filter=TexFilter.NEAREST,
+        )
+    )
+    ix = nearest_index(dw, sx, sw, 16)
+    iy = nearest_index(dh, sy, sh, 16)
+    want = before.copy()
+    want[0, dy : dy + dh, dx : dx + dw] = s[0][iy[:, None], ix[None, :]]
+    assert np.array_equal(_rgba8(ctx, dst), want)
+
+
+@pytest.mark.parametrize("sbox,dbox", [((0, 0, 8, 8), (0, 0, 16, 16)), ((2, 1, 12, 10), (0, 0, 7, 5))])
+def test_linear_scaling(ctx, screen, sbox, dbox):
+    src = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 16, 16)
+    dst = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 16, 16)
+    vals = np.random.default_rng(5).random((1, 16, 16, 4), np.float32)
+    fill(ctx, src, data=vals.view(np.uint8).reshape(1, 16, -1))
+    fill(ctx, dst, data=np.zeros((1, 16, 256), np.uint8))
+    sx, sy, sw, sh = sbox
+    dx, dy, dw, dh = dbox
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=dx, y=dy, z=0, width=dw, height=dh, depth=1)),
+            src=side(src, box=Box(x=sx, y=sy, z=0, width=sw, height=sh, depth=1)),
+            mask=Mask.RGBA,
+            filter=TexFilter.LINEAR,
+        )
+    )
+    x0, x1, fx = linear_weights(dw, sx, sw, 16)
+    y0, y1, fy = linear_weights(dh, sy, sh, 16)
+    v = vals[0].astype(np.float64)
+    fx, fy = fx[None, :, None], fy[:, None, None]
+    top = v[y0[:, None], x0[None, :]] * (1 - fx) + v[y0[:, None], x1[None, :]] * fx
+    bot = v[y1[:, None], x0[None, :]] * (1 - fx) + v[y1[:, None], x1[None, :]] * fx
+    want = top * (1 - fy) + bot * fy
+    got = read(ctx, dst).view(np.float32).reshape(16, 16, 4)[dy : dy + dh, dx : dx + dw]
+    assert np.allclose(got, want, atol=2e-3)
+
+
+def test_format_conversion_unorm_float_snorm(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)
+    f32 = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 4, 4)
+    s = fill(ctx, src, seed=6).reshape(4, 4, 4)
+    ctx.blit(BlitInfo(dst=side(f32), src=side(src), mask=Mask.RGBA))
+    got = read(ctx, f32).view(np.float32).reshape(4, 4, 4)
+    assert np.allclose(got, s / 255.0, atol=1e-6)
+    # float -> unorm clamps; float -> snorm clamps to [-1, 1]
+    vals = np.linspace(-2, 2, 64, dtype=np.float32).reshape(1, 4, 16)
+    fill(ctx, f32, data=vals.view(np.uint8))
+    back = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)
+    ctx.blit(BlitInfo(dst=side(back), src=side(f32), mask=Mask.RGBA))
+    assert np.array_equal(read(ctx, back).reshape(-1), np.rint(np.clip(vals.reshape(-1), 0, 1) * 255))
+    sn = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_SNORM, 4, 4)
+    ctx.blit(BlitInfo(dst=side(sn), src=side(f32), mask=Mask.RGBA))
+    got = read(ctx, sn).view(np.int8).reshape(-1).astype(int)
+    assert np.abs(got - np.rint(np.clip(vals.reshape(-1), -1, 1) * 127)).max() <= 1
+
+
+def test_srgb_is_decoded_and_encoded_by_the_formats(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_SRGB, 4, 4)
+    lin = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 4, 4)
+    s = fill(ctx, src, seed=7).reshape(4, 4, 4).astype(np.float64)
+    ctx.blit(BlitInfo(dst=side(lin), src=side(src), mask=Mask.RGBA))
+    got = read(ctx, lin).view(np.float32).reshape(4, 4, 4)
+    want = np.concatenate([_srgb_to_linear(s[..., :3]), s[..., 3:] / 255.0], axis=-1)
+    assert np.allclose(got, want, atol=1e-4)
+    # linear -> sRGB encodes
+    out = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_SRGB, 4, 4)
+    ctx.blit(BlitInfo(dst=side(out), src=side(lin), mask=Mask.RGBA))
+    got = read(ctx, out).reshape(4, 4, 4).astype(int)
+    assert np.abs(got[..., :3] - _linear_to_srgb8(want[..., :3])).max() <= 1
+    assert np.abs(got[..., 3] - s[..., 3]).max() <= 0
+    # an sRGB view of a linear resource decodes the same bytes
+    plain = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)
+    fill(ctx, plain, data=s.astype(np.uint8).reshape(1, 4, 16))
+    ctx.blit(BlitInfo(dst=side(lin), src=side(plain, fmt=Format.R8G8B8A8_SRGB), mask=Mask.RGBA))
+    assert np.allclose(read(ctx, lin).view(np.float32).reshape(4, 4, 4), want, atol=1e-4)
+
+
+def test_integer_to_integer(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R16G16B16A16_UINT, 4, 4)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UINT, 4, 4)
+    vals = np.random.default_rng(8).integers(0, 400, (1, 4, 16), dtype=np.uint16)
+    fill(ctx, src, data=vals.view(np.uint8))
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, filter=TexFilter.LINEAR))
+    assert np.array_equal(read(ctx, dst).reshape(-1), np.minimum(vals.reshape(-1), 255))
+    with pytest.raises(InvalidArgumentError, match="integer"):
+        ctx.blit(BlitInfo(dst=side(make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)), src=side(src)))
+
+
+def test_mask_swizzle_scissor_and_alpha_blend(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    s = fill(ctx, src, seed=9).reshape(8, 8, 4)
+    before = fill(ctx, dst, seed=10).reshape(8, 8, 4)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.R | Mask.B))
+    want = before.copy()
+    want[..., 0], want[..., 2] = s[..., 0], s[..., 2]
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), want)
+    # swizzle: (A, 0, X, 1)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src),
+            mask=Mask.RGBA,
+            swizzle_enable=True,
+            swizzle=(Swizzle.W, Swizzle.ZERO, Swizzle.X, Swizzle.ONE),
+        )
+    )
+    want = np.stack([s[..., 3], np.zeros_like(s[..., 0]), s[..., 0], np.full_like(s[..., 0], 255)], axis=-1)
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), want)
+    # scissor: only [2, 5) x [1, 7) of the destination is written
+    fill(ctx, dst, data=before.reshape(1, 8, 32))
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src),
+            mask=Mask.RGBA,
+            scissor_enable=True,
+            scissor=ScissorState(minx=2, miny=1, maxx=5, maxy=7),
+        )
+    )
+    want = before.copy()
+    want[1:7, 2:5] = s[1:7, 2:5]
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), want)
+    # alpha_blend: src * a + dst * (1 - a), in unorm
+    fill(ctx, dst, data=before.reshape(1, 8, 32))
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, alpha_blend=True))
+    a = s[..., 3:4] / 255.0
+    want = np.rint((s / 255.0 * a + before / 255.0 * (1 - a)) * 255)
+    assert np.abs(read(ctx, dst).reshape(8, 8, 4).astype(int) - want).max() <= 1
+
+
+def test_window_rectangles(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    s = fill(ctx, src, seed=11).reshape(8, 8, 4)
+    before = fill(ctx, dst, seed=12).reshape(8, 8, 4)
+    rect = ScissorState(minx=1, miny=2, maxx=4, maxy=6)
+    ctx.blit(
+        BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, window_rectangle_include=True, window_rectangles=(rect,))
+    )
+    want = before.copy()
+    want[2:6, 1:4] = s[2:6, 1:4]
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), want)
+    fill(ctx, dst, data=before.reshape(1, 8, 32))
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst), src=side(src), mask=Mask.RGBA, window_rectangle_include=False, window_rectangles=(rect,)
+        )
+    )
+    want = s.copy()
+    want[2:6, 1:4] = before[2:6, 1:4]
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), want)
+
+
+@pytest.mark.parametrize("fmt", [Format.Z24_UNORM_S8_UINT, Format.Z32_FLOAT])
+def test_depth_and_stencil_masks(ctx, screen, fmt):
+    src = make(screen, Target.TEXTURE_2D, fmt, 8, 8)
+    dst = make(screen, Target.TEXTURE_2D, fmt, 8, 8)
+    if fmt == Format.Z32_FLOAT:
+        s = fill(ctx, src, data=np.random.default_rng(13).random((1, 8, 8), np.float32).view(np.uint8))
+        before = fill(ctx, dst, data=np.zeros((1, 8, 32), np.uint8))
+    else:
+        s = fill(ctx, src, seed=13)
+        before = fill(ctx, dst, seed=14)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.Z))
+    got = read(ctx, dst).reshape(8, 8, 4)
+    s4, b4 = s.reshape(8, 8, 4), before.reshape(8, 8, 4)
+    if fmt == Format.Z24_UNORM_S8_UINT:  # depth in the low 24 bits, stencil in the high 8
+        assert np.array_equal(got[..., :3], s4[..., :3]) and np.array_equal(got[..., 3], b4[..., 3])
+        fill(ctx, dst, data=before)
+        ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.S))
+        got = read(ctx, dst).reshape(8, 8, 4)
+        assert np.array_equal(got[..., :3], b4[..., :3]) and np.array_equal(got[..., 3], s4[..., 3])
+    else:
+        assert np.array_equal(got, s4)
+    # scaled depth: NEAREST whatever the filter
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=0, y=0, z=0, width=8, height=8, depth=1)),
+            src=side(src, box=Box(x=0, y=0, z=0, width=4, height=4, depth=1)),
+            mask=Mask.ZS,
+            filter=TexFilter.LINEAR,
+        )
+    )
+    idx = nearest_index(8, 0, 4, 8)
+    assert np.array_equal(read(ctx, dst).reshape(8, 8, 4), s4[idx[:, None], idx[None, :]])
+
+
+def test_3d_and_array_slices(ctx, screen):
+    src = make(screen, Target.TEXTURE_3D, Format.R8G8B8A8_UNORM, 4, 4, 4)
+    dst = make(screen, Target.TEXTURE_2D_ARRAY, Format.R8G8B8A8_UNORM, 8, 8, 1, 4)
+    s = fill(ctx, src, seed=15).reshape(4, 4, 4, 4)
+    before = fill(ctx, dst, seed=16).reshape(4, 8, 8, 4)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=0, y=0, z=1, width=8, height=8, depth=2)),
+            src=side(src, box=Box(x=0, y=0, z=0, width=4, height=4, depth=4)),
+            mask=Mask.RGBA,
+        )
+    )
+    iz = nearest_index(2, 0, 4, 4)
+    ixy = nearest_index(8, 0, 4, 4)
+    want = before.copy()
+    want[1:3] = s[iz[:, None, None], ixy[None, :, None], ixy[None, None, :]]
+    assert np.array_equal(read(ctx, dst).reshape(4, 8, 8, 4), want)
+
+
+def _msaa(screen, fmt, samples=4):
+    if not screen.is_format_supported(fmt, Target.TEXTURE_2D, samples, samples, 0x2):
+        pytest.skip(f"no {samples}x MSAA {fmt.name}")
+    return make(screen, Target.TEXTURE_2D, fmt, 8, 8, samples=samples)
+
+
+def test_msaa_resolve_of_a_cleared_surface(ctx, screen):
+    src = _msaa(screen, Format.R8G8B8A8_UNORM)
+    surf = ctx.create_surface(src, SurfaceTemplate(format=src.format))
+    ctx.clear_render_target(surf, (0.25, 0.5, 1.0, 1.0), 0, 0, 8, 8, False)
+    ctx.clear_render_target(surf, (1.0, 0.0, 0.0, 1.0), 0, 0, 3, 8, False)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    px = read(ctx, dst).reshape(8, 8, 4)
+    assert (px[:, :3] == (255, 0, 0, 255)).all()
+    assert (np.abs(px[:, 3:].astype(int) - (64, 128, 255, 255)) <= 1).all()
+
+
+def test_bad_blits_are_refused_and_change_nothing(ctx, screen):
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    fill(ctx, src, seed=17)
+    before = fill(ctx, dst, seed=18)
+    bad = [
+        BlitInfo(dst=side(dst, box=Box(x=4, y=0, z=0, width=8, height=8, depth=1)), src=side(src), mask=Mask.RGBA),
+        BlitInfo(dst=side(dst, box=Box(x=0, y=0, z=0, width=-8, height=8, depth=1)), src=side(src), mask=Mask.RGBA),
+        BlitInfo(
+            dst=glpipe.BlitSide(resource=dst, level=1, box=Box(width=1, height=1, depth=1), format=dst.format),
+            src=side(src),
+            mask=Mask.RGBA,
+        ),
+        BlitInfo(dst=side(dst), src=side(src, fmt=Format.R16_UNORM), mask=Mask.RGBA),
+        BlitInfo(dst=side(dst), src=side(src, box=Box(x=0, y=0, z=1, width=8, height=8, depth=1)), mask=Mask.RGBA),
+        BlitInfo(dst=side(dst), src=side(dst, box=Box(x=1, y=1, z=0, width=8, height=7, depth=1)), mask=Mask.RGBA),
+        "not a BlitInfo",
+    ]
+    for info in bad:
+        with pytest.raises(InvalidArgumentError):
+            ctx.blit(info)
+    with pytest.raises(InvalidArgumentError):
+        ctx.blit(BlitInfo(dst=glpipe.BlitSide(resource=None), src=side(src)))
+    assert np.array_equal(read(ctx, dst), before)
+
+
+def test_the_users_bound_state_is_untouched(ctx, screen):
+    """Blits between two draws (every rung: a copy, a scaled LINEAR
+    scissored blit, a masked one): the second draw renders exactly as the
+    first, the bound framebuffer object is the user's."""
+    from glpipe import DrawInfo, Prim, VertexBuffer
+
+    from .util import read_rgba32f
+    from .util_draw import setup, vertices
+
+    color = setup(ctx, size=8)
+    tri = vertices([(0, 0), (8, 0), (0, 8)], (0.0, 1.0, 0.5, 1.0), size=8)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=tri, stride=32)])
+    fb_before = ctx.framebuffer_part.framebuffer
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=3))
+    first = read_rgba32f(screen, color).copy()
+    assert first[0, 0, 1] == 1.0 and first[7, 7, 1] == 0.0  # the triangle is there
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    fill(ctx, src, seed=19)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    small = Box(x=0, y=0, z=0, width=4, height=4, depth=1)
+    scissor = ScissorState(minx=1, miny=1, maxx=3, maxy=3)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=small),
+            src=side(src),
+            mask=Mask.RGBA,
+            filter=TexFilter.LINEAR,
+            scissor_enable=True,
+            scissor=scissor,
+        )
+    )
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.R | Mask.G))
+    assert ctx.framebuffer_part.framebuffer is fb_before
+    surf = fb_before.cbufs[0]
+    ctx.clear_render_target(surf, (0.0, 0.0, 0.0, 0.0), 0, 0, 8, 8, False)
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=3))
+    assert np.array_equal(read_rgba32f(screen, color), first)
+
+
+@pytest.mark.parametrize(
+    "case,native,gl33",
+    [
+        ("copy", "copy_image", "numpy"),
+        ("magnify", "blit_framebuffer", "blit_framebuffer"),
+        ("edge_centres", "numpy", "numpy"),
+        ("swizzle", "numpy", "numpy"),
+    ],
+)
+def test_the_ladder_takes_the_cheapest_exact_rung(ctx, screen, profile, case, native, gl33):
+    """The same request, the rung each profile takes (docs/blits.md), and the
+    same pixels: the expected values above hold whichever rung ran."""
+    src = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 16, 16)
+    s = fill(ctx, src, seed=20).reshape(16, 16, 4)
+    half = Box(x=0, y=0, z=0, width=8, height=8, depth=1)
+    fields = {
+        "copy": dict(dst=side(dst), src=side(src)),
+        "magnify": dict(dst=side(dst), src=side(src, box=half)),
+        "edge_centres": dict(dst=side(dst, box=Box(x=0, y=0, z=0, width=5, height=5, depth=1)), src=side(src)),
+        "swizzle": dict(dst=side(dst), src=side(src), swizzle_enable=True, swizzle=(2, 1, 0, 3)),
+    }[case]
+    ctx.blit(BlitInfo(mask=Mask.RGBA, **fields))
+    assert ctx.blit_part.last_rung == (native if profile == "native" else gl33)
+    got = read(ctx, dst).reshape(16, 16, 4)
+    if case == "copy":
+        assert np.array_equal(got, s)
+    elif case == "magnify":
+        idx = nearest_index(16, 0, 8, 16)
+        assert np.array_equal(got, s[idx[:, None], idx[None, :]])
+    elif case == "edge_centres":
+        idx = nearest_index(5, 0, 16, 16)
+        assert np.array_equal(got[:5, :5], s[idx[:, None], idx[None, :]])
+    else:
+        assert np.array_equal(got, s[..., [2, 1, 0, 3]])
