@@ -90,8 +90,8 @@ ROWS = MappingProxyType(
                 "render_condition, get_query_result_resource"
             ),
         ),
-        "blit": (False, "resources-in-motion", "blit, resource_copy_region"),
-        "generate_mipmap": (False, "resources-in-motion", "generate_mipmap"),
+        "blit": (True, "resources-in-motion", "blit, resource_copy_region"),
+        "generate_mipmap": (True, "resources-in-motion", "generate_mipmap"),
         "clear_texture": (False, "resources-in-motion", "clear_texture, clear_buffer"),
         "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
         "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
