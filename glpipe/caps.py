@@ -92,7 +92,7 @@ ROWS = MappingProxyType(
         ),
         "blit": (True, "resources-in-motion", "blit, resource_copy_region"),
         "generate_mipmap": (True, "resources-in-motion", "generate_mipmap"),
-        "clear_texture": (False, "resources-in-motion", "clear_texture, clear_buffer"),
+        "clear_texture": (True, "resources-in-motion", "clear_texture, clear_buffer"),
         "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
         "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
         "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
