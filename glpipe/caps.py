@@ -104,7 +104,7 @@ ROWS = MappingProxyType(
         "shader_buffers": (False, "shader-resources", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
         "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
         "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
-        "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
+        "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
         "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
         # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
@@ -523,7 +523,8 @@ _PARAM_ROWS = (
     (Cap.BUFFER_MAP_PERSISTENT_COHERENT, ("transfers", "persistent_mapping"), lambda e: e.has("buffer_storage")),
     (Cap.GENERATE_MIPMAP, ("generate_mipmap",), lambda e: 1),
     (Cap.CLEAR_TEXTURE, ("clear_texture",), lambda e: 1),  # glClearTexImage, else the clear ladder
-    (Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS, ("blit",), lambda e: e.has("copy_image")),
+    # glCopyImageSubData, else the transfers move the blocks (fallback/registry.py).
+    (Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS, ("blit",), lambda e: 1),
     (Cap.TEXTURE_BARRIER, ("barriers",), lambda e: e.has("texture_barrier")),
     (Cap.STRING_MARKER, ("debug",), lambda e: e.has("debug_output")),
     # ---- queries --------------------------------------------------------------

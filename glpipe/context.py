@@ -21,6 +21,7 @@ from typing import Any
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
 from . import (
+    barriers,
     blend,
     blit,
     clear,
@@ -83,6 +84,7 @@ PARTS: tuple[Area, ...] = (
     blit.AREA,
     mipmap.AREA,
     resource_clear.AREA,
+    barriers.AREA,
     fence.AREA,
     sysvals.AREA,
     blend.AREA,
