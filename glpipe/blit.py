@@ -19,6 +19,7 @@ from fallback import blit as np_blit
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from . import blit_gl
+from .blitter import ShaderBlitter
 from .boundary import flags, instance, member, uint32
 from .copy import TexBox, check_level, texture_box
 from .enums import Map, Mask, Swizzle, Target, TexFilter
@@ -79,8 +80,15 @@ class BlitPart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         #: The rung the last blit took: "copy_image", "blit_framebuffer"
-        #: (also a copy's), "numpy" (docs/blits.md; tests read it).
+        #: (also a copy's), "shader", "numpy" (docs/blits.md; tests read it).
         self.last_rung = ""
+        self._blitter: ShaderBlitter | None = None
+
+    def destroy(self) -> None:
+        """Delete the shader blitter's objects (Context.destroy)."""
+        if self._blitter is not None:
+            self._blitter.destroy()
+            self._blitter = None
 
     # -- validation ------------------------------------------------------------
 
@@ -129,7 +137,9 @@ class BlitPart(Part):
                 f"(as GL's BlitFramebuffer, Gallium blits keep the two apart)"
             )
         if dst.desc.is_compressed:
-            raise InvalidArgumentError(f"blit: cannot render into compressed {dst.format.name}; use resource_copy_region")
+            raise InvalidArgumentError(
+                f"blit: cannot render into compressed {dst.format.name}; use resource_copy_region"
+            )
         if src.desc.is_depth_or_stencil != dst.desc.is_depth_or_stencil:
             raise InvalidArgumentError(
                 f"blit: {src.format.name} -> {dst.format.name}: depth/stencil and colour formats do not blit "
@@ -150,7 +160,7 @@ class BlitPart(Part):
                 raise InvalidArgumentError("blit: source and destination regions of one resource overlap")
         req = (dst, src, mask, linear, swizzle, scissor, rects, info)
         ctx.host.make_current()
-        if self._try_copy(*req) or self._try_framebuffer(*req):
+        if self._try_copy(*req) or self._try_framebuffer(*req) or self._try_shader(*req):
             ctx.host.check("blit")
             return
         self._numpy(*req)
@@ -264,6 +274,33 @@ class BlitPart(Part):
         self.last_rung = "blit_framebuffer"
         return True
 
+    # -- rung 3: the shader blitter ----------------------------------------------------
+
+    def _try_shader(self, dst, src, mask, linear, swizzle, scissor, rects, info) -> bool:
+        """The textured-quad blitter (glpipe/blitter.py) for the multisampled
+        blits the GL rungs refuse: a resolve into a single-sampled texture
+        (sample 0, or the mean of the samples for non-integer colour), or a
+        single-sampled source drawn into every (or ``dst_sample``'s) sample."""
+        s_ms, d_ms = src.res.nr_samples > 1, dst.res.nr_samples > 1
+        if not (s_ms or d_ms) or (s_ms and d_ms):
+            return False  # single-sampled: numpy is exact; MSAA -> MSAA needs per-sample shading
+        if swizzle != _IDENTITY or rects or info.window_rectangle_include or mask & Mask.S:
+            return False  # not drawn by this blitter (stencil needs stencil export)
+        if src.res.target not in (Target.TEXTURE_2D, Target.TEXTURE_2D_ARRAY) or dst.res.target not in (
+            Target.TEXTURE_2D,
+            Target.TEXTURE_2D_ARRAY,
+        ):
+            return False
+        if linear and not s_ms and (src.box.w, src.box.h) != (dst.box.w, dst.box.h):
+            return False  # the blitter fetches texels: NEAREST, or 1:1
+        if self._blitter is None:
+            self._blitter = ShaderBlitter(self.ctx)
+        self._blitter.blit(
+            dst, src, mask, scissor, int(info.dst_sample), bool(info.sample0_only), bool(info.alpha_blend)
+        )
+        self.last_rung = "shader"
+        return True
+
     # -- rung 4: numpy ----------------------------------------------------------------
 
     def _numpy(self, dst, src, mask, linear, swizzle, scissor, rects, info) -> None:
@@ -309,6 +346,6 @@ class BlitPart(Part):
         self.last_rung = "numpy"
 
 
-AREA = Area("blit_part", part=BlitPart, methods=("blit",))
+AREA = Area("blit_part", part=BlitPart, methods=("blit",), destroy=BlitPart.destroy)
 
 __all__ = ["AREA", "BlitPart"]

@@ -396,3 +396,145 @@ def test_the_ladder_takes_the_cheapest_exact_rung(ctx, screen, profile, case, na
         assert np.array_equal(got[:5, :5], s[idx[:, None], idx[None, :]])
     else:
         assert np.array_equal(got, s[..., [2, 1, 0, 3]])
+
+
+# -- multisampled blits: GL's resolve, the shader blitter -------------------------------------------
+
+_A = np.array([1.0, 0.0, 0.25, 1.0], np.float32)
+_B = np.array([0.0, 1.0, 0.75, 0.5], np.float32)
+
+
+def _two_colour_msaa(ctx, screen, size=4):
+    """A 4x RGBA32F texture: sample 0 holds _A, samples 1-3 hold _B (drawn
+    with sample masks 0x1 and 0xE), bound state restored to the user's."""
+    from glpipe import DrawInfo, FramebufferState, Prim, RasterizerState, VertexBuffer, ViewportState
+
+    from .util_draw import FLAT_FS, POS_COLOR, vertices
+    from .util import PASS_VS
+
+    src = _msaa(screen, Format.R32G32B32A32_FLOAT)
+    if size != 8:
+        src = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, size, size, samples=4)
+    surf = ctx.create_surface(src, SurfaceTemplate(format=src.format))
+    ctx.set_framebuffer_state(FramebufferState(width=size, height=size, samples=4, cbufs=(surf,)))
+    ctx.set_viewport_states(0, [ViewportState(scale=(size / 2, size / 2, 0.5), translate=(size / 2, size / 2, 0.5))])
+    ctx.bind_vs_state(ctx.create_vs_state(glpipe.ShaderState(tokens=PASS_VS)))
+    ctx.bind_fs_state(ctx.create_fs_state(glpipe.ShaderState(tokens=FLAT_FS)))
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(list(POS_COLOR)))
+    ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState(multisample=True)))
+    big = [(-size, -size), (3 * size, -size), (-size, 3 * size)]
+    for colour, smask in ((_A, 0x1), (_B, 0xE)):
+        ctx.set_sample_mask(smask)
+        ctx.set_vertex_buffers([VertexBuffer(buffer=vertices(big, colour, size=size), stride=32)])
+        ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=3))
+    ctx.set_sample_mask(0xFFFFFFFF)
+    return src
+
+
+def _f32(ctx, res):
+    w, h, _ = res.level_extent(0)
+    return read(ctx, res).view(np.float32).reshape(h, w, 4)
+
+
+def test_msaa_resolve_average_sample0_and_scaled(ctx, screen):
+    src = _two_colour_msaa(ctx, screen)
+    dst = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 4, 4)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    mean = (_A + 3 * _B) / 4
+    assert np.allclose(_f32(ctx, dst), mean, atol=1e-6)
+    assert ctx.blit_part.last_rung == "blit_framebuffer"
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, sample0_only=True))
+    assert ctx.blit_part.last_rung == "shader"
+    assert np.allclose(_f32(ctx, dst), _A, atol=1e-6)
+    big = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(big), src=side(src), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    assert np.allclose(_f32(ctx, big), mean, atol=1e-6)
+    # a scissored, masked scaled resolve: only G of [2, 6) x [1, 3)
+    fill(ctx, big, data=np.zeros((1, 8, 128), np.uint8))
+    ctx.blit(
+        BlitInfo(
+            dst=side(big),
+            src=side(src),
+            mask=Mask.G,
+            scissor_enable=True,
+            scissor=ScissorState(minx=2, miny=1, maxx=6, maxy=3),
+        )
+    )
+    want = np.zeros((8, 8, 4), np.float32)
+    want[1:3, 2:6, 1] = mean[1]
+    assert np.allclose(_f32(ctx, big), want, atol=1e-6)
+
+
+def test_msaa_integer_and_depth_resolves_take_sample_0(ctx, screen):
+    isrc = _msaa(screen, Format.R32G32B32A32_UINT)
+    surf = ctx.create_surface(isrc, SurfaceTemplate(format=isrc.format))
+    ctx.clear_render_target(surf, (7, 80, 900, 2**31 + 5), 0, 0, 8, 8, False)
+    idst = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_UINT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(idst), src=side(isrc), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    assert (read(ctx, idst).view(np.uint32).reshape(8, 8, 4) == (7, 80, 900, 2**31 + 5)).all()
+    if not screen.is_format_supported(Format.Z32_FLOAT, Target.TEXTURE_2D, 4, 4, 0x1 | 0x8):
+        pytest.skip("no sampled 4x MSAA Z32_FLOAT")
+    zsrc = make(screen, Target.TEXTURE_2D, Format.Z32_FLOAT, 8, 8, samples=4)
+    zsurf = ctx.create_surface(zsrc, SurfaceTemplate(format=zsrc.format))
+    ctx.clear_depth_stencil(zsurf, glpipe.Clear.DEPTH, 0.375, 0, 0, 0, 8, 8, False)
+    zdst = make(screen, Target.TEXTURE_2D, Format.Z32_FLOAT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(zdst), src=side(zsrc), mask=Mask.Z))
+    assert ctx.blit_part.last_rung == "shader"
+    assert np.allclose(read(ctx, zdst).view(np.float32), 0.375)
+
+
+def test_upsample_and_dst_sample(ctx, screen):
+    """A single-sampled source drawn into every sample of a 4x texture, then
+    into sample 2 alone (dst_sample 3): the resolve averages them."""
+    dst = _msaa(screen, Format.R32G32B32A32_FLOAT)
+    one = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    two = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    fill(ctx, one, data=np.tile(_A, (1, 8, 8)).view(np.uint8).reshape(1, 8, -1))
+    fill(ctx, two, data=np.tile(_B, (1, 8, 8)).view(np.uint8).reshape(1, 8, -1))
+    ctx.blit(BlitInfo(dst=side(dst), src=side(one), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    out = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(out), src=side(dst), mask=Mask.RGBA))
+    assert np.allclose(_f32(ctx, out), _A, atol=1e-6)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(two), mask=Mask.RGBA, dst_sample=3))
+    ctx.blit(BlitInfo(dst=side(out), src=side(dst), mask=Mask.RGBA))
+    assert np.allclose(_f32(ctx, out), (3 * _A + _B) / 4, atol=1e-6)
+
+
+def test_the_shader_blitter_restores_the_users_state(ctx, screen):
+    src = _two_colour_msaa(ctx, screen)
+    part = ctx
+    before = (
+        part.framebuffer_part.framebuffer,
+        part.viewport_part.viewports[0],
+        part.viewport_part.scissors[0],
+        part.rasterizer_part.rasterizer,
+        part.blend_part.blend,
+        part.blend_part.sample_mask,
+        part.dsa_part.depth_stencil_alpha,
+        tuple(part.shader_part.shaders),
+        part.vertex_part.velems,
+        part.vertex_part.vertex_buffers,
+        part.sampler_views_part.sampler_views[glpipe.ShaderType.FRAGMENT][0],
+        part.samplers_part.sampler_states[glpipe.ShaderType.FRAGMENT][0],
+    )
+    dst = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    after = (
+        part.framebuffer_part.framebuffer,
+        part.viewport_part.viewports[0],
+        part.viewport_part.scissors[0],
+        part.rasterizer_part.rasterizer,
+        part.blend_part.blend,
+        part.blend_part.sample_mask,
+        part.dsa_part.depth_stencil_alpha,
+        tuple(part.shader_part.shaders),
+        part.vertex_part.velems,
+        part.vertex_part.vertex_buffers,
+        part.sampler_views_part.sampler_views[glpipe.ShaderType.FRAGMENT][0],
+        part.samplers_part.sampler_states[glpipe.ShaderType.FRAGMENT][0],
+    )
+    assert all(a is b or a == b for a, b in zip(before, after, strict=True))

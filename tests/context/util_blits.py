@@ -28,6 +28,7 @@ def make(screen, target, fmt, width, height=1, depth=1, array_size=1, last_level
             array_size=array_size,
             last_level=last_level,
             nr_samples=samples,
+            nr_storage_samples=samples,
             bind=bind,
         )
     )
