@@ -60,8 +60,14 @@ def sample(level: np.ndarray, box: tuple, size: tuple, linear: bool, filter_z: b
 
     def plane(zi: np.ndarray) -> np.ndarray:
         zz = zi[:, None, None]
-        top = work[zz, y0[None, :, None], x0[None, None, :]] * (1 - fx) + work[zz, y0[None, :, None], x1[None, None, :]] * fx
-        bot = work[zz, y1[None, :, None], x0[None, None, :]] * (1 - fx) + work[zz, y1[None, :, None], x1[None, None, :]] * fx
+        top = (
+            work[zz, y0[None, :, None], x0[None, None, :]] * (1 - fx)
+            + work[zz, y0[None, :, None], x1[None, None, :]] * fx
+        )
+        bot = (
+            work[zz, y1[None, :, None], x0[None, None, :]] * (1 - fx)
+            + work[zz, y1[None, :, None], x1[None, None, :]] * fx
+        )
         return top * (1 - fy) + bot * fy
 
     return plane(z0) * (1 - fz) + plane(z1) * fz
@@ -89,7 +95,9 @@ def apply_swizzle(values: np.ndarray, swizzle: tuple) -> np.ndarray:
     return out
 
 
-def merge(dst_fmt, old: np.ndarray, new: np.ndarray, mask: int, keep: np.ndarray | None, alpha_blend: bool) -> np.ndarray:
+def merge(
+    dst_fmt, old: np.ndarray, new: np.ndarray, mask: int, keep: np.ndarray | None, alpha_blend: bool
+) -> np.ndarray:
     """The written pixels, as bytes of ``dst_fmt``: ``new`` values blended
     over ``old`` (``alpha_blend``: SRC_ALPHA / INV_SRC_ALPHA on every
     component, in linear space), only the components ``mask`` names (Z is

@@ -59,9 +59,7 @@ class BarrierPart(Part):
         self._texture_barrier = None
         if profile.has("texture_barrier"):
             # ARB_texture_barrier / GL 4.5, or the NV original (same semantics).
-            self._texture_barrier = (
-                gl.glTextureBarrier if bool(gl.glTextureBarrier) else gl.glTextureBarrierNV  # type: ignore[truthy-function]
-            )
+            self._texture_barrier = gl.glTextureBarrier if bool(gl.glTextureBarrier) else gl.glTextureBarrierNV
 
     def memory_barrier(self, flags: Barrier | int) -> None:
         """pipe_context::memory_barrier: order the accesses ``flags``

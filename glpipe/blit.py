@@ -23,8 +23,8 @@ from .blitter import ShaderBlitter
 from .boundary import flags, instance, member, uint32
 from .copy import TexBox, check_level, texture_box
 from .enums import Map, Mask, Swizzle, Target, TexFilter
-from .formats import Format
-from .formats import util_format_description
+from .format_table import FormatDesc
+from .formats import Format, util_format_description
 from .part import Area, Part
 from .resource import Resource
 from .templates import BlitInfo, BlitSide, Box, ScissorState
@@ -38,7 +38,7 @@ class _Side(NamedTuple):
     level: int
     box: TexBox
     format: Format
-    desc: object
+    desc: FormatDesc
 
 
 def _channel_mask(desc) -> int:

@@ -218,7 +218,9 @@ class FramebufferBlitter:
                     status = gl.glCheckFramebufferStatus(fb)
                     if status != gl.GL_FRAMEBUFFER_COMPLETE:
                         ctx.host.clear_errors()
-                        raise HostGLError(f"blit: the host cannot attach {src!r} / {dst!r} (status 0x{int(status):04x})")
+                        raise HostGLError(
+                            f"blit: the host cannot attach {src!r} / {dst!r} (status 0x{int(status):04x})"
+                        )
                 gl.glBlitFramebuffer(*rects, mask_bits, gl.GL_LINEAR if linear else gl.GL_NEAREST)
         finally:
             for fb, att in ((gl.GL_READ_FRAMEBUFFER, src_att), (gl.GL_DRAW_FRAMEBUFFER, dst_att)):

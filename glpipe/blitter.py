@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import Bind, Func, Prim, ShaderType, Target
-from .formats import Format, util_format_description
+from .enums import BlendFactor, Func, Mask, Prim, ShaderType, Target, TexFilter, TexMipFilter, TexWrap
+from .formats import Format
 from .templates import (
     BlendState,
+    ConstantBuffer,
     DepthStencilAlphaState,
     DrawInfo,
     FramebufferState,
     RasterizerState,
     RTBlendState,
+    SamplerState,
     SamplerViewTemplate,
     ScissorState,
     ShaderState,
@@ -287,23 +289,20 @@ class ShaderBlitter:
 
 
 def _rt_blend(colormask: int, alpha_blend: bool) -> RTBlendState:
-    from .enums import BlendFactor
-
+    mask = Mask(colormask)
     if not alpha_blend:
-        return RTBlendState(colormask=colormask)
+        return RTBlendState(colormask=mask)
     return RTBlendState(
         blend_enable=True,
         rgb_src_factor=BlendFactor.SRC_ALPHA,
         rgb_dst_factor=BlendFactor.INV_SRC_ALPHA,
         alpha_src_factor=BlendFactor.SRC_ALPHA,
         alpha_dst_factor=BlendFactor.INV_SRC_ALPHA,
-        colormask=colormask,
+        colormask=mask,
     )
 
 
 def _nearest():
-    from .templates import SamplerState
-    from .enums import TexFilter, TexMipFilter, TexWrap
 
     return SamplerState(
         wrap_s=TexWrap.CLAMP_TO_EDGE,
@@ -316,8 +315,6 @@ def _nearest():
 
 
 def _constant(limits: np.ndarray):
-    from .templates import ConstantBuffer
-
     data = np.zeros(4, np.int32)
     data[:] = limits
     return ConstantBuffer(user_buffer=data.tobytes(), buffer_size=16)

@@ -99,7 +99,15 @@ class CopyPart(Part):
         self.fb_blitter.destroy()
 
     def resource_copy_region(
-        self, dst: Resource, dst_level: int, dstx: int, dsty: int, dstz: int, src: Resource, src_level: int, src_box: Box
+        self,
+        dst: Resource,
+        dst_level: int,
+        dstx: int,
+        dsty: int,
+        dstz: int,
+        src: Resource,
+        src_level: int,
+        src_box: Box,
     ) -> None:
         """pipe_context::resource_copy_region: copy ``src_box`` of
         ``src_level`` of ``src`` unmodified to (``dstx``, ``dsty``, ``dstz``)
@@ -113,7 +121,9 @@ class CopyPart(Part):
         ctx._check_resource(src, f"{what}: src")
         dstx, dsty, dstz = (uint32(v, f"{what}: dst{n}") for v, n in ((dstx, "x"), (dsty, "y"), (dstz, "z")))
         if (dst.target == Target.BUFFER) != (src.target == Target.BUFFER):
-            raise InvalidArgumentError(f"{what}: copies are buffer to buffer or texture to texture, not {src!r} to {dst!r}")
+            raise InvalidArgumentError(
+                f"{what}: copies are buffer to buffer or texture to texture, not {src!r} to {dst!r}"
+            )
         if dst.target == Target.BUFFER:
             self._copy_buffers(dst, dst_level, dstx, dsty, dstz, src, src_level, src_box, what)
             return
@@ -189,7 +199,9 @@ class CopyPart(Part):
                 f"({sdesc.blocksize} vs {ddesc.blocksize} bytes per block)"
             )
         if (sdesc.is_depth_or_stencil or ddesc.is_depth_or_stencil) and src.format != dst.format:
-            raise InvalidArgumentError(f"{what}: depth/stencil copies need one format, got {sdesc.name} and {ddesc.name}")
+            raise InvalidArgumentError(
+                f"{what}: depth/stencil copies need one format, got {sdesc.name} and {ddesc.name}"
+            )
         if sdesc.is_compressed != ddesc.is_compressed:
             if not self.ctx.screen.get_param(Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS):
                 raise UnsupportedError(

@@ -17,10 +17,10 @@ import ctypes
 import numpy as np
 
 from fallback.format_pack import unpack_rgba
-from lowering.errors import InvalidArgumentError, UnsupportedError
+from lowering.errors import InvalidArgumentError
 
 from . import blit_gl
-from .boundary import instance, span, uint64
+from .boundary import span, uint64
 from .copy import check_level, texture_box
 from .enums import Clear, Map, Target
 from .formats import util_format_description
@@ -162,7 +162,9 @@ class ResourceClearPart(Part):
             )
         value = _value_bytes(clear_value, n, f"{what}: clear_value")
         if offset % n or size % n:
-            raise InvalidArgumentError(f"{what}: offset {offset} and size {size} must be multiples of the {n}-byte value")
+            raise InvalidArgumentError(
+                f"{what}: offset {offset} and size {size} must be multiples of the {n}-byte value"
+            )
         span(offset, size, res.width0, f"{what}: bytes")
         if size == 0:
             return

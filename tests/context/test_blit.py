@@ -409,8 +409,8 @@ def _two_colour_msaa(ctx, screen, size=4):
     with sample masks 0x1 and 0xE), bound state restored to the user's."""
     from glpipe import DrawInfo, FramebufferState, Prim, RasterizerState, VertexBuffer, ViewportState
 
-    from .util_draw import FLAT_FS, POS_COLOR, vertices
     from .util import PASS_VS
+    from .util_draw import FLAT_FS, POS_COLOR, vertices
 
     src = _msaa(screen, Format.R32G32B32A32_FLOAT)
     if size != 8:

@@ -11,6 +11,7 @@ import glpipe
 from glpipe import Bind, Box, Format, Map, ResourceTemplate, Target
 from glpipe.formats import util_format_description
 
+
 def make(screen, target, fmt, width, height=1, depth=1, array_size=1, last_level=0, samples=0, bind=None):
     """A texture (SAMPLER_VIEW | RENDER_TARGET, or DEPTH_STENCIL for a ZS format)."""
     desc = util_format_description(fmt)
