@@ -136,10 +136,6 @@ class BlitPart(Part):
                 f"blit: {src.format.name} -> {dst.format.name}: integer and non-integer formats do not convert "
                 f"(as GL's BlitFramebuffer, Gallium blits keep the two apart)"
             )
-        if dst.desc.is_compressed:
-            raise InvalidArgumentError(
-                f"blit: cannot render into compressed {dst.format.name}; use resource_copy_region"
-            )
         if src.desc.is_depth_or_stencil != dst.desc.is_depth_or_stencil:
             raise InvalidArgumentError(
                 f"blit: {src.format.name} -> {dst.format.name}: depth/stencil and colour formats do not blit "
@@ -160,7 +156,15 @@ class BlitPart(Part):
                 raise InvalidArgumentError("blit: source and destination regions of one resource overlap")
         req = (dst, src, mask, linear, swizzle, scissor, rects, info)
         ctx.host.make_current()
-        if self._try_copy(*req) or self._try_framebuffer(*req) or self._try_shader(*req):
+        if self._try_copy(*req):
+            ctx.host.check("blit")
+            return
+        if dst.desc.is_compressed:
+            # Only a same-format 1:1 copy (the rung above) writes compressed blocks.
+            raise InvalidArgumentError(
+                f"blit: cannot render into compressed {dst.format.name} (only a 1:1 copy of the same format)"
+            )
+        if self._try_framebuffer(*req) or self._try_shader(*req):
             ctx.host.check("blit")
             return
         self._numpy(*req)

@@ -538,3 +538,83 @@ def test_the_shader_blitter_restores_the_users_state(ctx, screen):
         part.samplers_part.sampler_states[glpipe.ShaderType.FRAGMENT][0],
     )
     assert all(a is b or a == b for a, b in zip(before, after, strict=True))
+
+
+def test_compressed_source_is_decoded_and_compressed_copies(ctx, screen):
+    """A DXT1 block with colour0 = 0xF800 (red), colour1 = 0x001F (blue) and
+    every index 0 or 1 (S3TC: colour0 > colour1, four-colour mode)."""
+    if not screen.is_format_supported(Format.DXT1_RGBA, Target.TEXTURE_2D, 0, 0, 0x8):
+        pytest.skip("no DXT1 on this profile")
+    comp = make(screen, Target.TEXTURE_2D, Format.DXT1_RGBA, 8, 4, bind=0x8)
+    red = np.array([0x00, 0xF8, 0x1F, 0x00, 0, 0, 0, 0], np.uint8)  # indices 0: colour0
+    blue = np.array([0x00, 0xF8, 0x1F, 0x00, 0x55, 0x55, 0x55, 0x55], np.uint8)  # indices 1: colour1
+    fill(ctx, comp, data=np.concatenate([red, blue]).reshape(1, 1, 16))
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 2)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(comp), mask=Mask.RGBA))  # 2:1 NEAREST
+    px = read(ctx, dst).reshape(2, 4, 4)
+    assert (px[:, :2] == (255, 0, 0, 255)).all() and (px[:, 2:] == (0, 0, 255, 255)).all()
+    # compressed -> compressed, same format, 1:1: the copy rung
+    other = make(screen, Target.TEXTURE_2D, Format.DXT1_RGBA, 8, 4, bind=0x8)
+    fill(ctx, other, data=np.zeros((1, 1, 16), np.uint8))
+    box = Box(x=4, y=0, z=0, width=4, height=4, depth=1)
+    ctx.blit(
+        BlitInfo(
+            dst=side(other, box=Box(x=0, y=0, z=0, width=4, height=4, depth=1)), src=side(comp, box=box), mask=Mask.RGBA
+        )
+    )
+    assert np.array_equal(read(ctx, other).reshape(16)[:8], blue)
+    with pytest.raises(InvalidArgumentError, match="compressed"):
+        ctx.blit(BlitInfo(dst=side(other), src=side(dst), mask=Mask.RGBA))
+
+
+@pytest.mark.parametrize(
+    "fmt,comps", [(Format.A8_UNORM, (3,)), (Format.L8_UNORM, (0, 1, 2)), (Format.L8A8_UNORM, None)]
+)
+def test_emulated_formats_scale_through_their_channels(ctx, screen, fmt, comps):
+    """A8 / L8 / L8A8 (held as R8 / RG8 with a swizzle): a 2x NEAREST
+    magnification into RGBA8 reads the channels the Gallium format has."""
+    src = make(screen, Target.TEXTURE_2D, fmt, 4, 4)
+    raw = fill(ctx, src, seed=21)
+    dst = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 8, 8)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    idx = nearest_index(8, 0, 4, 4)
+    got = read(ctx, dst).reshape(8, 8, 4)
+    if fmt == Format.L8A8_UNORM:
+        texel = raw.reshape(4, 4, 2)[idx[:, None], idx[None, :]]
+        want = np.stack([texel[..., 0]] * 3 + [texel[..., 1]], axis=-1)
+    else:
+        texel = raw.reshape(4, 4)[idx[:, None], idx[None, :]]
+        want = np.zeros((8, 8, 4), np.uint8)
+        if fmt == Format.L8_UNORM:
+            want[..., 3] = 255
+        for c in comps:
+            want[..., c] = texel
+    assert np.array_equal(got, want)
+
+
+def test_cube_face_1d_array_and_rect(ctx, screen):
+    cube = make(screen, Target.TEXTURE_CUBE, Format.R8G8B8A8_UNORM, 4, 4, 1, 6)
+    faces = fill(ctx, cube, seed=22).reshape(6, 4, 4, 4)
+    flat = make(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)
+    ctx.blit(
+        BlitInfo(
+            dst=side(flat),
+            src=side(cube, box=Box(x=4, y=0, z=3, width=-4, height=4, depth=1)),  # face 3, mirrored
+            mask=Mask.RGBA,
+        )
+    )
+    assert np.array_equal(read(ctx, flat).reshape(4, 4, 4), faces[3][:, ::-1])
+    arr = make(screen, Target.TEXTURE_1D_ARRAY, Format.R8G8B8A8_UNORM, 8, 1, 1, 3)
+    rows = fill(ctx, arr, seed=23).reshape(3, 8, 4)
+    rect = make(screen, Target.TEXTURE_RECT, Format.R8G8B8A8_UNORM, 16, 3)
+    before = fill(ctx, rect, seed=24).reshape(3, 16, 4)
+    ctx.blit(
+        BlitInfo(
+            dst=side(rect, box=Box(x=0, y=1, z=0, width=16, height=1, depth=1)),
+            src=side(arr, box=Box(x=0, y=0, z=2, width=8, height=1, depth=1)),
+            mask=Mask.RGBA,
+        )
+    )
+    want = before.copy()
+    want[1] = rows[2][nearest_index(16, 0, 8, 8)]
+    assert np.array_equal(read(ctx, rect).reshape(3, 16, 4), want)
