@@ -67,13 +67,6 @@ def _centres_off_edges(src_n: int, dst_n: int) -> bool:
     return not bool(np.any(((2 * i + 1) * abs(src_n)) % (2 * dst_n) == 0))
 
 
-def _depth_exact(desc) -> bool:
-    """A depth channel a float round trip keeps exactly: float, or unorm of
-    at most 16 bits."""
-    depth = desc.channels[int(desc.swizzle[0])]
-    return depth.type.name == "FLOAT" or depth.size <= 16
-
-
 class BlitPart(Part):
     """The blit area: blit."""
 
@@ -244,7 +237,7 @@ class BlitPart(Part):
             return False
         if not linear and not (_centres_off_edges(sb.w, db.w) and _centres_off_edges(sb.h, db.h)):
             return False  # a pixel centre lands on a texel edge: which texel GL takes is the host's rounding
-        if any(s.desc.is_depth and not _depth_exact(s.desc) for s in (src, dst)):
+        if any(s.desc.is_depth and not blit_gl.depth_blit_exact(s.desc) for s in (src, dst)):
             return False  # GL blits depth through floats: 24-bit unorm depth comes back rounded
         if linear and (sb.w, sb.h) != (db.w, db.h):
             # GL may clamp LINEAR at the source rectangle; Gallium clamps at the level.

@@ -70,6 +70,14 @@ def same_storage(a, b) -> bool:
     )
 
 
+def depth_blit_exact(desc) -> bool:
+    """glBlitFramebuffer keeps this depth channel exactly: float, or unorm of
+    at most 16 bits.  (GL blits depth through floats: llvmpipe returns 24-bit
+    unorm depth off by one in the low bits.)"""
+    depth = desc.channels[int(desc.swizzle[0])]
+    return depth.type.name == "FLOAT" or depth.size <= 16
+
+
 def _canonical(res) -> bool:
     s = res.storage
     if s.compressed:
@@ -238,6 +246,7 @@ __all__ = [
     "copy_buffer",
     "copy_image",
     "copy_image_exact",
+    "depth_blit_exact",
     "faithful",
     "same_storage",
 ]

@@ -166,7 +166,8 @@ class CopyPart(Part):
             blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
             return "copy_image"
         if src.nr_samples > 1 or dst.nr_samples > 1:
-            if not blit_gl.same_storage(dst, src):
+            desc = util_format_description(src.format)
+            if not blit_gl.same_storage(dst, src) or (desc.is_depth and not blit_gl.depth_blit_exact(desc)):
                 raise UnsupportedError(
                     f"resource_copy_region: {src.format.name} -> {dst.format.name} between multisampled "
                     f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "

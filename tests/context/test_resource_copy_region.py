@@ -218,3 +218,35 @@ def test_msaa_to_msaa_with_equal_sample_counts(ctx, screen):
     px = read(ctx, single).reshape(8, 8, 4)
     assert (px[:, :4] == (255, 0, 0, 255)).all()
     assert (px[:, 4:] == (0, 0, 255, 255)).all()
+
+
+def test_msaa_24_bit_depth_copy_needs_copy_image(ctx, screen):
+    """GL blits depth through floats (24-bit unorm comes back rounded), so
+    without glCopyImageSubData a multisampled Z24S8 copy is refused, not
+    approximated; with it, the depth arrives exactly."""
+    from glpipe import Clear, SurfaceTemplate
+
+    fmt = Format.Z24_UNORM_S8_UINT
+    if not screen.is_format_supported(fmt, Target.TEXTURE_2D, 4, 4, 0x1 | 0x8):
+        pytest.skip("no sampled 4x MSAA Z24S8")
+    src = make(screen, Target.TEXTURE_2D, fmt, 8, 8, samples=4)
+    dst = make(screen, Target.TEXTURE_2D, fmt, 8, 8, samples=4)
+    for res, z in ((src, 0.25), (dst, 0.75)):
+        surf = ctx.create_surface(res, SurfaceTemplate(format=fmt))
+        ctx.clear_depth_stencil(surf, Clear.DEPTHSTENCIL, z, 5, 0, 0, 8, 8, False)
+        ctx.surface_destroy(surf)
+    box = Box(x=0, y=0, z=0, width=8, height=4, depth=1)
+    if not screen.profile.has("copy_image"):
+        with pytest.raises(UnsupportedError, match="copy_image"):
+            ctx.resource_copy_region(dst, 0, 0, 0, 0, src, 0, box)
+        return
+    ctx.resource_copy_region(dst, 0, 0, 0, 0, src, 0, box)
+    import glpipe
+
+    from .util_blits import side
+
+    single = make(screen, Target.TEXTURE_2D, fmt, 8, 8)
+    ctx.blit(glpipe.BlitInfo(dst=side(single), src=side(dst), mask=glpipe.Mask.Z))
+    depth = read(ctx, single).view(np.uint32).reshape(8, 8) & 0xFFFFFF
+    # unorm24 of 0.25 and 0.75 (both survive the resolve's float depth exactly)
+    assert (depth[:4] == round(0.25 * 0xFFFFFF)).all() and (depth[4:] == round(0.75 * 0xFFFFFF)).all()
