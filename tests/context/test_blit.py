@@ -618,3 +618,22 @@ def test_cube_face_1d_array_and_rect(ctx, screen):
     want = before.copy()
     want[1] = rows[2][nearest_index(16, 0, 8, 8)]
     assert np.array_equal(read(ctx, rect).reshape(3, 16, 4), want)
+
+
+def test_shader_resolve_of_a_texture_made_without_storage_samples(ctx, screen):
+    """nr_storage_samples 0 means "as many as nr_samples" (resource_create):
+    the blitter's sampler view of such a texture must be accepted too."""
+    if not screen.is_format_supported(Format.R32_UINT, Target.TEXTURE_2D, 4, 4, 0x2 | 0x8):
+        pytest.skip("no sampled 4x MSAA R32_UINT")
+    src = screen.resource_create(
+        glpipe.ResourceTemplate(
+            target=Target.TEXTURE_2D, format=Format.R32_UINT, width0=4, height0=4, nr_samples=4, bind=0x2 | 0x8
+        )
+    )
+    assert src.nr_storage_samples == 0
+    surf = ctx.create_surface(src, SurfaceTemplate(format=src.format))
+    ctx.clear_render_target(surf, (123456, 0, 0, 0), 0, 0, 4, 4, False)
+    dst = make(screen, Target.TEXTURE_2D, Format.R32_UINT, 4, 4)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    assert (read(ctx, dst).view(np.uint32) == 123456).all()
