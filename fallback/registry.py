@@ -313,6 +313,26 @@ FALLBACKS: tuple[Fallback, ...] = (
         "shader's window coordinates mapped back by the sysvals transform",
         implementation="glpipe.viewport.ViewportPart._window_space_transform",
     ),
+    Fallback(
+        name="copy_image_by_blit_or_numpy",
+        feature="copy_image",
+        provides="resource_copy_region / blit copies (compressed <-> plain included) without glCopyImageSubData: "
+        "glBlitFramebuffer for multisampled copies, Gallium's bytes through the transfers for the rest",
+        implementation="glpipe.copy.CopyPart.copy_texture + fallback.blit",
+    ),
+    Fallback(
+        name="clear_texture_by_surface_or_numpy",
+        feature="clear_texture",
+        provides="clear_texture without glClearTexSubImage: a surface clear (multisampled textures), "
+        "else the texel tiled over the box through the transfers",
+        implementation="glpipe.resource_clear.ResourceClearPart.clear_texture",
+    ),
+    Fallback(
+        name="clear_buffer_by_upload",
+        feature="clear_buffer_object",
+        provides="clear_buffer without glClearBufferSubData: the pattern tiled and uploaded",
+        implementation="glpipe.resource_clear.ResourceClearPart.clear_buffer",
+    ),
 )
 
 

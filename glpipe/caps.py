@@ -90,9 +90,9 @@ ROWS = MappingProxyType(
                 "render_condition, get_query_result_resource"
             ),
         ),
-        "blit": (False, "resources-in-motion", "blit, resource_copy_region"),
-        "generate_mipmap": (False, "resources-in-motion", "generate_mipmap"),
-        "clear_texture": (False, "resources-in-motion", "clear_texture, clear_buffer"),
+        "blit": (True, "resources-in-motion", "blit, resource_copy_region"),
+        "generate_mipmap": (True, "resources-in-motion", "generate_mipmap"),
+        "clear_texture": (True, "resources-in-motion", "clear_texture, clear_buffer"),
         "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
         "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
         "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
@@ -104,7 +104,7 @@ ROWS = MappingProxyType(
         "shader_buffers": (False, "shader-resources", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
         "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
         "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
-        "barriers": (False, "shader-resources", "texture_barrier, memory_barrier"),
+        "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
         "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
         # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
@@ -523,7 +523,8 @@ _PARAM_ROWS = (
     (Cap.BUFFER_MAP_PERSISTENT_COHERENT, ("transfers", "persistent_mapping"), lambda e: e.has("buffer_storage")),
     (Cap.GENERATE_MIPMAP, ("generate_mipmap",), lambda e: 1),
     (Cap.CLEAR_TEXTURE, ("clear_texture",), lambda e: 1),  # glClearTexImage, else the clear ladder
-    (Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS, ("blit",), lambda e: e.has("copy_image")),
+    # glCopyImageSubData, else the transfers move the blocks (fallback/registry.py).
+    (Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS, ("blit",), lambda e: 1),
     (Cap.TEXTURE_BARRIER, ("barriers",), lambda e: e.has("texture_barrier")),
     (Cap.STRING_MARKER, ("debug",), lambda e: e.has("debug_output")),
     # glGetGraphicsResetStatus (GL 4.5 / KHR_robustness): get_device_reset_status.

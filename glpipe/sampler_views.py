@@ -220,7 +220,9 @@ class SamplerViewPart(Part):
             # Needs GL_DEPTH_STENCIL_TEXTURE_MODE = STENCIL_INDEX on a texture view.
             raise UnsupportedError(f"{what}: sampling stencil ({fmt.name}) is not implemented")
         samples = max(int(res.nr_samples), 1)
-        if not screen.is_format_supported(fmt, target, res.nr_samples, res.nr_storage_samples, Bind.SAMPLER_VIEW):
+        # nr_storage_samples 0 means "as many as nr_samples" (glpipe/resource.py).
+        storage = res.nr_storage_samples or res.nr_samples
+        if not screen.is_format_supported(fmt, target, res.nr_samples, storage, Bind.SAMPLER_VIEW):
             raise UnsupportedError(
                 f"{what}: {fmt.name} cannot be sampled as {target.name} on the "
                 f"{profile.name} profile (is_format_supported says no)"

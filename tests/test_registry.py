@@ -29,6 +29,8 @@ EMULATED_CAPS = {
     Cap.CLIP_HALFZ: ("clip_control", "clip_halfz"),  # GL 4.5 glClipControl
     Cap.START_INSTANCE: ("base_instance", "start_instance"),  # GL 4.2 base instance
     Cap.INVALIDATE_BUFFER: ("invalidate_subdata", "invalidate_buffer"),  # GL 4.3 glInvalidateBufferData
+    Cap.COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS: ("copy_image", "copy_image_by_blit_or_numpy"),  # GL 4.3
+    Cap.CLEAR_TEXTURE: ("clear_texture", "clear_texture_by_surface_or_numpy"),  # GL 4.4 glClearTexImage
     Cap.INT64: ("gpu_shader_int64", "soft_int64"),  # GL_ARB_gpu_shader_int64 (no core version)
     Cap.INT64_DIVMOD: ("gpu_shader_int64", "soft_int64"),
     Cap.DOUBLES: ("gpu_shader_fp64", "soft_fp64"),  # GLSL 4.00 / ARB_gpu_shader_fp64

@@ -103,6 +103,7 @@ FEATURES: dict[str, Feature] = _rows(
     ("compute_shader", 430, ("GL_ARB_compute_shader",), "launch_grid"),
     ("shader_storage_buffer_object", 430, ("GL_ARB_shader_storage_buffer_object",), "SSBOs"),
     ("copy_image", 430, ("GL_ARB_copy_image",), "glCopyImageSubData"),
+    ("clear_buffer_object", 430, ("GL_ARB_clear_buffer_object",), "glClearBufferSubData"),
     ("texture_view", 430, ("GL_ARB_texture_view",), "glTextureView"),
     ("debug_output", 430, ("GL_KHR_debug", "GL_ARB_debug_output"), "glDebugMessageCallback"),
     ("multi_draw_indirect", 430, ("GL_ARB_multi_draw_indirect",), "multi-draw indirect"),
