@@ -148,6 +148,9 @@ class BlitPart(Part):
             if self._overlap(dst.box, src.box):
                 raise InvalidArgumentError("blit: source and destination regions of one resource overlap")
         req = (dst, src, mask, linear, swizzle, scissor, rects, info)
+        cond = ctx.render_condition_part
+        if cond.honoured(info.render_condition_enable, "blit") and not cond.allows():
+            return  # the render condition discards the blit (context.rst "Conditional Rendering")
         ctx.host.make_current()
         if self._try_copy(*req):
             ctx.host.check("blit")

@@ -174,8 +174,11 @@ class ShaderBlitter:
 
     def _internal_draw(self) -> None:
         """Every draw the blitter makes (two triangles): the one place to
-        wrap so internal draws never count toward the user's queries."""
-        self.ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
+        wrap so internal draws never count toward the user's queries nor
+        follow the user's render condition (blit decided that already)."""
+        ctx = self.ctx
+        with ctx.query_part.suspended(), ctx.render_condition_part.ungated():
+            ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
 
     # -- the blit -----------------------------------------------------------------
 

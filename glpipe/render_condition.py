@@ -15,7 +15,8 @@ docs/queries.md "Conditional rendering" has the rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from lowering.errors import InvalidArgumentError
@@ -132,6 +133,30 @@ class RenderConditionPart(Part):
         ``render_condition_enabled`` argument, checked; True when a
         condition is set and the caller asks it to be honoured."""
         return as_bool(enabled, f"{what}: render_condition_enabled") and self.query is not None
+
+    def allows(self) -> bool:
+        """Whether the render condition lets an operation run, decided on
+        the CPU: for operations the host cannot predicate (a blit may take
+        glCopyImageSubData or numpy).  NO_WAIT modes run while the result
+        is not there, as the host would."""
+        q = self.query
+        if q is None:
+            return True
+        value = self.ctx.query_part.predicate_value(q, self.mode in _WAITING)
+        return value is None or value != self.condition
+
+    @contextmanager
+    def ungated(self) -> Iterator[None]:
+        """glpipe's own draws (the shader blitter's) run inside this, so the
+        user's render condition does not predicate them: a blit decides once,
+        by ``render_condition_enable`` (context.rst "Blitting")."""
+        ctx = self.ctx
+        gate, ctx._render_gate = ctx._render_gate, None
+        try:
+            yield
+        finally:
+            if self.query is not None:
+                ctx._render_gate = gate
 
     def destroy(self) -> None:
         """Context.destroy: no condition any more."""

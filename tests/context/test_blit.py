@@ -637,3 +637,29 @@ def test_shader_resolve_of_a_texture_made_without_storage_samples(ctx, screen):
     ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
     assert ctx.blit_part.last_rung == "shader"
     assert (read(ctx, dst).view(np.uint32) == 123456).all()
+
+
+def test_blits_follow_render_condition_enable_and_never_count_in_queries(ctx, screen):
+    """A blit honours the render condition only when render_condition_enable
+    says so (context.rst "Blitting"); the shader blitter's draws neither
+    follow the user's condition nor count toward the user's queries."""
+    src = _two_colour_msaa(ctx, screen)
+    mean = (_A + 3 * _B) / 4
+    # A query with result 0: with condition False, predicated work is discarded.
+    zero = ctx.create_query(glpipe.Query.OCCLUSION_COUNTER)
+    ctx.begin_query(zero)
+    ctx.end_query(zero)
+    ctx.render_condition(zero, False, glpipe.RenderCond.WAIT)
+    dst = make(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, render_condition_enable=True))
+    assert not _f32(ctx, dst).any()  # discarded
+    counted = ctx.create_query(glpipe.Query.OCCLUSION_COUNTER)
+    ctx.begin_query(counted)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    ctx.end_query(counted)
+    assert ctx.blit_part.last_rung == "shader"
+    assert np.allclose(_f32(ctx, dst), mean, atol=1e-6)  # not predicated: written
+    assert ctx.get_query_result(counted, True) == 0  # 64 pixels drawn by glpipe, none by the user
+    ctx.render_condition(None, False, glpipe.RenderCond.WAIT)
+    for q in (zero, counted):
+        ctx.destroy_query(q)
