@@ -53,6 +53,9 @@ GL_SHADER_TYPES = {
     "COMP": 0x91B9,
 }
 INDENT = "    "
+#: Deepest indentation written: past it nested blocks line up, so the source stays
+#: linear in the program's size (2,000 nested loops would otherwise be 16 MB of spaces).
+MAX_INDENT = 16
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ class Emitter:
     # -- small services ----------------------------------------------------------
     def line(self, text: str) -> None:
         """Append one statement line at the current indentation."""
-        self.lines.append(INDENT * self.indent + text)
+        self.lines.append(INDENT * min(self.indent, MAX_INDENT) + text)
 
     def tmp(self, prefix: str = "tmp") -> str:
         """A fresh local name."""

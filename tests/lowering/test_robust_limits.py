@@ -210,3 +210,26 @@ def test_shaders_at_the_limits_compile_and_draw_in_bounded_time(profile):
     for name, (seconds, pixel) in results.items():
         assert seconds < _BOUND, f"{name}: {seconds:.1f} s"
         assert pixel == pytest.approx(expected[name], abs=1e-3), name
+
+
+# -- the GLSL stays linear in the program ---------------------------------------------
+
+
+def nested_ifs(depth: int) -> str:
+    """``depth`` nested IFs around one ADD (the lowering alone: no screen limits apply)."""
+    return (
+        (HEAD + "DCL TEMP[0]\nMOV TEMP[0], IN[0]\n" + "IF TEMP[0].xxxx\n" * depth + "ADD TEMP[0], TEMP[0], IN[0]\n")
+        + "ENDIF\n" * depth
+        + "MOV OUT[0], TEMP[0]\nEND\n"
+    )
+
+
+@pytest.mark.parametrize("program", [nested_ifs, nested_loops], ids=["ifs", "loops"])
+def test_glsl_size_is_linear_in_the_nesting_depth(program):
+    """Doubling the nesting doubles the GLSL (plus a constant), never quadruples it:
+    indentation is capped, so 2,000 nested loops are not 16 MB of spaces."""
+    from lowering import to_glsl
+
+    small, big = (len(to_glsl(program(d), 450).source) for d in (500, 1000))
+    assert big < 2.2 * small, (small, big)
+    assert big < 60 * len(program(1000)), "the GLSL of a deep program is a small multiple of its TGSI"
