@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import ShaderValidationError
-from .ir import Instruction, Shader
+from .ir import DstRegister, Instruction, Shader, SrcRegister
 
 #: Opcodes that open / close a level of control-flow nesting (tgsi.rst "Control flow").
 _OPENERS = frozenset({"IF", "UIF", "BGNLOOP", "SWITCH"})
@@ -131,7 +131,8 @@ def _temp_arrays(shader: Shader) -> tuple[dict[int, tuple[int, int]], int]:
 def _check_indirect_arrays(shader: Shader, limits: ShaderLimits, what: str) -> None:
     arrays, file_size = _temp_arrays(shader)
     for index, inst in enumerate(shader.instructions):
-        for reg in (*inst.dsts, *inst.srcs):
+        regs: list[SrcRegister | DstRegister] = [*inst.dsts, *inst.srcs]
+        for reg in regs:
             if reg.file != "TEMP" or reg.indirect is None:
                 continue
             aid = reg.indirect.array_id or reg.array_id
