@@ -389,6 +389,9 @@ _PARAM_ROWS = (
     (Cap.INT64_DIVMOD, _S, lambda e: 1),
     (Cap.SHADER_PACK_HALF_FLOAT, _S, lambda e: e.has("shading_language_packing")),
     (Cap.SHADER_CLOCK, _S, lambda e: e.has("shader_clock")),
+    # Where readFirstInvocationARB / readInvocationARB crash the host compiler (host quirk
+    # "subgroup_reads_crash", glpipe/host/quirks.py) the lowering builds READ_FIRST /
+    # READ_INVOC from ballotARB bit by bit, so the extension is still delivered whole.
     (Cap.SHADER_BALLOT, _S, lambda e: e.has("shader_ballot")),
     (Cap.SHADER_GROUP_VOTE, _S, lambda e: e.has("shader_group_vote")),
     # Without gl_CullDistance each cull distance is a clip distance that clips away exactly

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from lowering.bindings import BindingLayout, HostLimits
 from lowering.glsl.wide import soft_fp64_complete
+from lowering.limits import limits_for
 
 from .enums import (
     PIPE_MAX_ATTRIBS,
@@ -27,10 +28,6 @@ from .enums import (
     ShaderIR,
     ShaderType,
 )
-
-#: "No limit": GLSL has no instruction, temporary or nesting limit and
-#: glpipe adds none.  Gallium's GL-layered drivers (zink) answer INT_MAX.
-UNLIMITED = 2**31 - 1
 
 #: One UBO per stage is glpipe's own "sysvals" block.
 SYSVALS_UBOS = 1
@@ -234,14 +231,17 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     hw_atomics = env.d("hw_atomics") and (cs_fallback or env.has("shader_atomic_counters"))
     fp64 = env.has("gpu_shader_fp64") or soft_fp64_complete()  # as Cap.DOUBLES (caps.py)
     sm5 = env.has("gpu_shader5")
+    size = limits_for(env.profile.name)
     return {
-        # GLSL has no instruction / temporary / nesting limits; glpipe adds none.
-        ShaderCap.MAX_INSTRUCTIONS: UNLIMITED,
-        ShaderCap.MAX_ALU_INSTRUCTIONS: UNLIMITED,
-        ShaderCap.MAX_TEX_INSTRUCTIONS: UNLIMITED,
-        ShaderCap.MAX_TEX_INDIRECTIONS: UNLIMITED,
-        ShaderCap.MAX_CONTROL_FLOW_DEPTH: UNLIMITED,
-        ShaderCap.MAX_TEMPS: UNLIMITED,
+        # GLSL states no instruction / temporary / nesting limit, but the host's compiler
+        # takes minutes or exhausts memory past these, measured per profile
+        # (lowering/limits.py; docs/caps.md "Shader size limits").  create_*_state enforces them.
+        ShaderCap.MAX_INSTRUCTIONS: size.max_instructions,
+        ShaderCap.MAX_ALU_INSTRUCTIONS: size.max_instructions,
+        ShaderCap.MAX_TEX_INSTRUCTIONS: size.max_instructions,
+        ShaderCap.MAX_TEX_INDIRECTIONS: size.max_instructions,
+        ShaderCap.MAX_CONTROL_FLOW_DEPTH: size.max_control_flow_depth,
+        ShaderCap.MAX_TEMPS: size.max_temps,
         # vec4 registers: VS inputs are attributes, the rest components / 4.
         ShaderCap.MAX_INPUTS: _io(
             env, info.inputs, PIPE_MAX_ATTRIBS if stage == ShaderType.VERTEX else PIPE_MAX_SHADER_INPUTS
@@ -395,7 +395,6 @@ __all__ = [
     "STAGES",
     "SYSVALS_UBOS",
     "TRIPLE_COMPUTE_CAPS",
-    "UNLIMITED",
     "StageInfo",
     "StageSlots",
     "binding_layout",

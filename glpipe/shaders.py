@@ -13,6 +13,7 @@ from __future__ import annotations
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
+from lowering.limits import ShaderLimits, check_limits, limits_for
 
 from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
@@ -371,6 +372,15 @@ class ShaderPart(Part):
                     f"{what}: the shader uses {used} {name}; this screen allows {limit} ({cap})"
                 )
         _check_declared_slots(screen, stage, ir, what)
+        # Size limits the host compiles in bounded time (lowering/limits.py, the caps' numbers).
+        check_limits(
+            ir,
+            ShaderLimits.from_caps(
+                lambda cap: screen.get_shader_param(stage, ShaderCap[cap]),
+                limits_for(screen.profile.name).max_indirect_temp_array,
+            ),
+            what,
+        )
         so = getattr(stream_output, "output", ())
         if so and screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS) == 0:
             raise UnsupportedError(

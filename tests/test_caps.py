@@ -35,7 +35,7 @@ from glpipe.caps import (
     WITHHELD,
     ScreenCaps,
 )
-from glpipe.caps_shader import SYSVALS_UBOS, UNLIMITED
+from glpipe.caps_shader import SYSVALS_UBOS
 from glpipe.enums import (
     CAP_RENAMES,
     RETIRED_CAPS,
@@ -54,6 +54,7 @@ from glpipe.formats import Format
 from glpipe.templates import ResourceTemplate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.wide import soft_fp64_complete
+from lowering.limits import limits_for
 
 # GL enums (GL 4.5 core spec values), so limits are read from the host GL
 # here without going through the code under test.
@@ -554,7 +555,7 @@ def test_glsl_feature_level_follows_delivered_rows(screen, profile, rows, native
 
 def test_full_shader_caps(screen, full, profile):
     vs, fs = full.shader[ShaderType.VERTEX], full.shader[ShaderType.FRAGMENT]
-    assert vs[ShaderCap.MAX_INSTRUCTIONS] == UNLIMITED
+    assert vs[ShaderCap.MAX_INSTRUCTIONS] == limits_for(profile).max_instructions  # lowering/limits.py
     assert vs[ShaderCap.MAX_INPUTS] == min(gl_int(screen, GL_MAX_VERTEX_ATTRIBS), 32)
     assert fs[ShaderCap.MAX_INPUTS] == gl_int(screen, GL_MAX_FRAGMENT_INPUT_COMPONENTS) // 4
     assert vs[ShaderCap.MAX_CONST_BUFFER0_SIZE] == gl_int(screen, GL_MAX_UNIFORM_BLOCK_SIZE)

@@ -1,7 +1,8 @@
-"""Facts about the host GL that no version or extension string tells: probed by a draw
-(``FACTS``, ``probe_host_facts``, ``HostFacts``).
+"""Facts about the host GL that no version or extension string tells: probed by a draw,
+or looked up in the host quirks table (``FACTS``, ``probe_host_facts``, ``HostFacts``).
 
-docs/lowering.md "Host facts: fine derivatives" lists the facts and their probes.
+docs/lowering.md "Host facts: fine derivatives" lists the drawn facts and their probes;
+docs/host.md "Host quirks" the quirks (glpipe/host/quirks.py), which are facts too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from types import MappingProxyType
 import numpy as np
 
 from lowering.errors import HostGLError
+
+from .quirks import QUIRKS, Quirk
 
 _SIZE = 4
 
@@ -119,6 +122,21 @@ def _probe_fine_plain_derivatives(host) -> tuple[bool, str]:
     )
 
 
+def _quirk_probe(quirk: Quirk):
+    """The probe of a quirk: a look-up of the host's GL_RENDERER / GL_VERSION in its row
+    (running the construct would kill the process; the row's test proves it)."""
+
+    def probe(host) -> tuple[bool, str]:
+        profile = host.profile
+        holds = quirk.matches(profile.renderer, profile.version_string)
+        return holds, (
+            f"host quirk ({'holds' if holds else 'does not hold'} for {profile.renderer!r}, "
+            f"{profile.version_string!r}): {quirk.what}"
+        )
+
+    return probe
+
+
 #: fact name -> (probe, what it lets glpipe do).
 FACTS = MappingProxyType(
     {
@@ -126,6 +144,7 @@ FACTS = MappingProxyType(
             _probe_fine_plain_derivatives,
             "DDX_FINE / DDY_FINE as plain dFdx / dFdy without GL_ARB_derivative_control",
         ),
+        **{q.fact: (_quirk_probe(q), q.effect) for q in QUIRKS},
     }
 )
 

@@ -13,6 +13,7 @@ from .exprs import (
     PREC,
     Expr,
     binary,
+    bitcast,
     bool_to,
     call,
     component,
@@ -472,7 +473,10 @@ def _vote(func: str):
     def formula(em, inst, a):
         em.req.need("group_vote", inst.opcode)
         suffix = "" if em.req.core("group_vote") else "ARB"
-        if func == "allInvocationsEqual":
+        if func == "allInvocationsEqual" and em.req.fact(SUBGROUP_READS_CRASH):
+            # Host quirk: no readFirstInvocationARB; every bit must be equal instead.
+            test = f"{_vote_eq_bits(em, suffix)}({a.p()})"
+        elif func == "allInvocationsEqual":
             # GLSL only compares booleans; TGSI compares the value: every invocation
             # equals the first active one (readFirstInvocationARB, GL_ARB_shader_ballot).
             em.req.need("ballot", "VOTE_EQ")
@@ -484,7 +488,60 @@ def _vote(func: str):
     return formula
 
 
+#: Host fact (lowering/glsl/requirements.py HOST_FACTS; glpipe/host/quirks.py has the
+#: row): readFirstInvocationARB / readInvocationARB abort the host's shader compiler,
+#: so the subgroup reads are assembled bit by bit from ballotARB, which compiles.
+SUBGROUP_READS_CRASH = "subgroup_reads_crash"
+
+
+def _vote_eq_bits(em, suffix: str) -> str:
+    """A helper: the word is equal in every invocation iff each of its 32 bits is
+    (allInvocationsEqual on booleans).  The vote runs outside ``&&`` so that
+    every invocation reaches it (a vote in divergent control flow is undefined)."""
+    body = (
+        "    bool eq = true;\n    for (int b = 0; b < 32; ++b)\n    {\n"
+        f"        bool same = allInvocationsEqual{suffix}(((v >> uint(b)) & 1u) != 0u);\n"
+        "        eq = eq && same;\n    }\n    return eq;\n"
+    )
+    return em.helper("glp_vote_eq_bits", f"bool glp_vote_eq_bits(uint v)\n{{\n{body}}}")
+
+
+def _read_bits(em, what: str) -> str:
+    """A helper returning word ``v`` of invocation ``lane``: bit b is bit ``lane`` of
+    ballotARB(bit b of v) (0 for a lane past the 64-bit mask or inactive, which
+    GL_ARB_shader_ballot leaves undefined)."""
+    em.req.need("ballot", what)
+    em.req.need("int64", what)
+    body = (
+        "    uint r = 0u;\n    for (int b = 0; b < 32; ++b)\n    {\n"
+        "        uvec2 m = unpackUint2x32(ballotARB(((v >> uint(b)) & 1u) != 0u));\n"
+        "        uint w = lane < 32u ? m.x >> lane : (lane < 64u ? m.y >> (lane - 32u) : 0u);\n"
+        "        r |= (w & 1u) << uint(b);\n    }\n    return r;\n"
+    )
+    return em.helper("glp_read_lane_bits", f"uint glp_read_lane_bits(uint v, uint lane)\n{{\n{body}}}")
+
+
+def _first_lane(em) -> str:
+    """A helper returning the lowest active invocation (findLSB of ballotARB(true))."""
+    body = "    uvec2 m = unpackUint2x32(ballotARB(true));\n    return uint(m.x != 0u ? findLSB(m.x) : 32 + findLSB(m.y));\n"
+    return em.helper("glp_first_lane", f"uint glp_first_lane()\n{{\n{body}}}")
+
+
+def _read_lane(em, what: str, a: Expr, lane: Expr | None) -> Expr:
+    """``a`` (any 32-bit type, 1-4 components) of invocation ``lane`` (None: the
+    first active one), each component through ``_read_bits``."""
+    read = _read_bits(em, what)
+    lane_text = f"{_first_lane(em)}()" if lane is None else lane.text
+    parts = [
+        bitcast(call(f"{read}({bitcast(component(a, k), 'uint').text}, {lane_text})", "uint", 1), a.type)
+        for k in range(a.n)
+    ]
+    return construct(parts, a.type)
+
+
 def _read_first(em, inst, a):
+    if em.req.fact(SUBGROUP_READS_CRASH):
+        return _read_lane(em, "READ_FIRST", a, None)
     em.req.need("ballot", "READ_FIRST")
     return fn("readFirstInvocationARB", a)
 
@@ -495,6 +552,9 @@ def handle_read_invoc(em, i, inst):
     comps = tuple(c for c in range(4) if inst.dsts[0].writemask & (1 << c))
     a = em.src(i, 0, comps, em.untyped_type(i))
     b = em.src(i, 1, (0,), "uint")
+    if em.req.fact(SUBGROUP_READS_CRASH):
+        em.write(i, 0, comps, _read_lane(em, "READ_INVOC", a, b))
+        return
     em.write(i, 0, comps, call(f"readInvocationARB({a.text}, {b.text})", a.type, a.n))
 
 

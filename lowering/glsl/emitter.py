@@ -20,7 +20,7 @@ from ..errors import InvalidArgumentError, UnsupportedError
 from ..ir import Instruction, Shader
 from ..parser import parse
 from ..validate import ShaderInfo, validate
-from . import cfg, passes
+from . import cfg, passes, zero_init
 from .decls import Decls
 from .exprs import Expr, binary, bitcast, call, component, construct, literal, splat, swizzle, type_name, var
 from .exprs import negate as negated
@@ -53,6 +53,9 @@ GL_SHADER_TYPES = {
     "COMP": 0x91B9,
 }
 INDENT = "    "
+#: Deepest indentation written: past it nested blocks line up, so the source stays
+#: linear in the program's size (2,000 nested loops would otherwise be 16 MB of spaces).
+MAX_INDENT = 16
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ class Emitter:
     # -- small services ----------------------------------------------------------
     def line(self, text: str) -> None:
         """Append one statement line at the current indentation."""
-        self.lines.append(INDENT * self.indent + text)
+        self.lines.append(INDENT * min(self.indent, MAX_INDENT) + text)
 
     def tmp(self, prefix: str = "tmp") -> str:
         """A fresh local name."""
@@ -702,6 +705,8 @@ class Emitter:
         layout_lines = stage_layout(self)
         self.io.declare_all()
         passes.declare(self)
+        # Registers start at zero, as in Gallium's software drivers (zero_init.py).
+        self.prologue += zero_init.array_prologue(self) + zero_init.output_prologue(self)
         passes.prologue(self)
         # Main body.
         body_main: list[str] = []
@@ -721,31 +726,9 @@ class Emitter:
             functions.append(f"void glp_sub_{start}()\n{{\n" + "\n".join(self.lines) + "\n}")
         return self._assemble(layout_lines, body_main, functions)
 
-    def _register_declarations(self) -> list[str]:
-        decls: list[str] = []
-        precise_ok = self.req.has("precise")
-
-        def qual(precise: bool) -> str:
-            if precise and precise_ok:
-                self.req.need("precise", "_PRECISE")
-                return "precise "
-            return ""
-
-        for v in self.plan.variables:
-            decls.append(f"{qual(v.precise)}{type_name(v.type, 4)} {v.name};")
-        for _aid, arr in sorted(self.plan.arrays.items()):
-            decls.append(f"{qual(arr.precise)}{type_name(arr.type, 4)} {arr.name}[{arr.size}];")
-        for n in range(self.decls.num_addrs):
-            decls.append(f"ivec4 addr{n};")
-        for _index, name in sorted(self.io.local_outputs.items()):
-            decls.append(f"vec4 {name};")
-        if self.io.window_space_position:
-            decls.append(f"vec4 {self.io.window_space_position};")
-        return decls
-
     def _assemble(self, layout_lines, body_main, functions) -> GLSLShader:
         version = self.req.glsl_version
-        reg_decls = self._register_declarations()
+        reg_decls = zero_init.register_declarations(self)
         sysvals_binding = None
         if self.sysvals_used:
             sysvals_binding = self.layout.sysvals_binding

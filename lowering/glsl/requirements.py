@@ -134,6 +134,9 @@ FEATURES: dict[str, GLSLFeature] = _table(
 HOST_FACTS: dict[str, str] = {
     "fine_plain_derivatives": "plain dFdx / dFdy are fine (per pixel pair) derivatives: "
     "DDX_FINE / DDY_FINE without derivative_control",
+    # A host quirk (glpipe/host/quirks.py), not a capability: the lowering works around it.
+    "subgroup_reads_crash": "readFirstInvocationARB / readInvocationARB abort the host's shader compiler: "
+    "READ_FIRST / READ_INVOC are read bit by bit through ballotARB, VOTE_EQ votes bit by bit",
 }
 
 # Extensions whose '#extension' directive must say 'enable' rather than

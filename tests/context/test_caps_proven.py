@@ -308,28 +308,29 @@ def _big_fs(temps: int, depth: int, texs: int) -> str:
     return "\n".join(head) + "\n" + number(code)
 
 
-def test_no_small_instruction_temp_or_nesting_limit(screen, ctx):
-    """MAX_INSTRUCTIONS / _ALU_ / _TEX_INSTRUCTIONS, MAX_TEX_INDIRECTIONS,
-    MAX_CONTROL_FLOW_DEPTH, MAX_TEMPS say 2^31-1 ("no limit": GLSL has none
-    and glpipe adds none).  A shader far beyond any fixed-function-era limit
-    runs: 1000 TEMPs live at once, IFs 64 deep, 64 dependent fetches, ~2200
-    instructions.  The texture's texel is (0.25, 0.25, ...), so every fetch
-    after the first reads at (0.25, 0.25): the chain ends at 0.25."""
-    for cap in (
-        ShaderCap.MAX_INSTRUCTIONS,
-        ShaderCap.MAX_ALU_INSTRUCTIONS,
-        ShaderCap.MAX_TEX_INSTRUCTIONS,
-        ShaderCap.MAX_TEX_INDIRECTIONS,
-        ShaderCap.MAX_CONTROL_FLOW_DEPTH,
-        ShaderCap.MAX_TEMPS,
-    ):
-        assert screen.get_shader_param(ShaderType.FRAGMENT, cap) == 2**31 - 1
+def test_shader_at_the_size_limits(screen, ctx):
+    """MAX_INSTRUCTIONS (= _ALU_ / _TEX_INSTRUCTIONS, MAX_TEX_INDIRECTIONS),
+    MAX_CONTROL_FLOW_DEPTH and MAX_TEMPS are the sizes the host compiles in
+    bounded time (lowering/limits.py, docs/caps.md "Shader size limits"), and a
+    shader at them runs: IFs nested MAX_CONTROL_FLOW_DEPTH deep, 64 dependent
+    fetches and as many TEMPs live at once as fill MAX_INSTRUCTIONS.  The
+    texture's texel is (0.25, 0.25, ...), so every fetch after the first reads
+    at (0.25, 0.25): the chain ends at 0.25.  (tests/lowering/test_robust_limits.py
+    has the refusals one past each limit.)"""
+    instructions = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_INSTRUCTIONS)
+    for cap in (ShaderCap.MAX_ALU_INSTRUCTIONS, ShaderCap.MAX_TEX_INSTRUCTIONS, ShaderCap.MAX_TEX_INDIRECTIONS):
+        assert screen.get_shader_param(ShaderType.FRAGMENT, cap) == instructions
+    depth = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_CONTROL_FLOW_DEPTH)
+    texs = 64
+    # _big_fs has 2 temps + 3 depth + texs + 6 instructions (END included).
+    temps = (instructions - 3 * depth - texs - 6) // 2
+    assert temps + 2 <= screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_TEMPS)
+    assert 2 * temps + 3 * depth + texs + 6 <= instructions
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 2, 2)
     upload(screen, tex, 0, np.full((2, 2, 4), 0.25, np.float32))
-    temps, depth = 1000, 64
     got = draw(
         ctx,
-        _big_fs(temps, depth, 64),
+        _big_fs(temps, depth, texs),
         before=lambda c: bind_sampling(c, view_2d(c, tex), c.create_sampler_state(nearest())),
     )[0, 0]
     assert list(got) == [temps * (temps - 1) / 2, float(depth), 0.25, 1.0]

@@ -64,7 +64,7 @@ def test_mov_of_int_immediate_keeps_bits_in_a_float_register():
     glsl = to_glsl(
         FS_HEAD + "DCL TEMP[0]\nIMM[0] INT32 {-1, 2, 0, 1}\nMOV TEMP[0], IMM[0]\nADD OUT[0], TEMP[0], IN[0]\nEND\n"
     ).source
-    assert "vec4 t0;" in glsl
+    assert "vec4 t0 = vec4(0.0);" in glsl
     # -1 and 2 as float bit patterns: 0xffffffff is a NaN, 2 a denormal; 1 stays 1.
     assert "t0 = vec4(uintBitsToFloat(0xffffffffu), uintBitsToFloat(2u), 0.0, uintBitsToFloat(1u));" in glsl
 
@@ -77,7 +77,11 @@ def test_register_reused_for_int_and_float_gets_two_typed_variables():
     )
     main = _main(to_glsl(text).source)
     # Three values live in TEMP[0] one after the other: two uint, then a float.
-    assert re.findall(r"(\w+) (t0\w*);", main) == [("uvec4", "t0_0"), ("uvec4", "t0_1"), ("vec4", "t0_2")]
+    assert re.findall(r"(\w+) (t0\w*) = \w+\(0u?(?:\.0)?\);", main) == [
+        ("uvec4", "t0_0"),
+        ("uvec4", "t0_1"),
+        ("vec4", "t0_2"),
+    ]
     assert "t0_1.x = t0_0.x * 3u;" in main
     assert "t0_2.y = float(t0_1.x);" in main
     assert "Bits" not in main  # no bit casts needed at all
@@ -91,7 +95,7 @@ def test_loop_carried_value_stays_one_variable():
         "ENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n"
     )
     main = _main(to_glsl(text).source)
-    assert re.findall(r"vec4 (t0\w*);", main) == ["t0"]
+    assert re.findall(r"vec4 (t0\w*) = vec4\(0\.0\);", main) == ["t0"]
     assert "t0 = t0 + vec4(1.0);" in main
 
 

@@ -16,12 +16,12 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    ivec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t2;
-    ivec4 addr0;
-    ivec4 addr1;
+    ivec4 t0 = ivec4(0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    ivec4 addr0 = ivec4(0);
+    ivec4 addr1 = ivec4(0);
     addr0.x = int(floor(glp_attr_1.x));
     addr0.y = int(roundEven(glp_attr_1.y));
     t0.x = int(glp_attr_1.z);

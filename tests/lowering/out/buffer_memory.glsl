@@ -14,16 +14,16 @@ layout(std430, binding = 1) buffer glp_cs_ssbo1
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    ivec4 t0_2;
-    vec4 t0_3;
-    uvec4 t1;
-    uvec4 t2;
-    uvec4 t3_0;
-    uvec4 t3_1;
-    uvec4 t3_2;
-    uvec4 t4;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    ivec4 t0_2 = ivec4(0);
+    vec4 t0_3 = vec4(0.0);
+    uvec4 t1 = uvec4(0u);
+    uvec4 t2 = uvec4(0u);
+    uvec4 t3_0 = uvec4(0u);
+    uvec4 t3_1 = uvec4(0u);
+    uvec4 t3_2 = uvec4(0u);
+    uvec4 t4 = uvec4(0u);
     t0_0.x = gl_WorkGroupID.x * 64u + gl_LocalInvocationID.x;
     t0_1.y = t0_0.x * 16u;
     uint glp_addr1 = t0_1.y >> 2;

@@ -13,20 +13,20 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t1_2;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t3_0;
-    vec4 t3_1;
-    vec4 t4_0;
-    vec4 t4_1;
-    vec4 t4_2;
-    vec4 t4_3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t1_2 = vec4(0.0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t3_0 = vec4(0.0);
+    vec4 t3_1 = vec4(0.0);
+    vec4 t4_0 = vec4(0.0);
+    vec4 t4_1 = vec4(0.0);
+    vec4 t4_2 = vec4(0.0);
+    vec4 t4_3 = vec4(0.0);
     t0_0 = glp_generic_0 + glp_generic_1;
     t1_0.xy = glp_generic_0.zw * vec2(2.0);
     t1_0.zw = glp_generic_0.xy * cb0.c[0].xy - glp_generic_1.zz;

@@ -8,10 +8,10 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0;
-    vec4 t1;
-    uvec4 t2;
-    uvec4 t3;
+    vec4 t0 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    uvec4 t2 = uvec4(0u);
+    uvec4 t3 = uvec4(0u);
     t0.x = float(glp_generic_0.x < glp_generic_1.x);
     t0.y = float(glp_generic_0.y >= glp_generic_1.y);
     t0.z = float(glp_generic_0.z == 0.5);

@@ -12,10 +12,10 @@ shared uint glp_shared[64];
 
 void main()
 {
-    uvec4 t0;
-    vec4 t1;
-    uvec4 t2;
-    vec4 t3;
+    uvec4 t0 = uvec4(0u);
+    vec4 t1 = vec4(0.0);
+    uvec4 t2 = uvec4(0u);
+    vec4 t3 = vec4(0.0);
     t0.x = gl_LocalInvocationID.x * 4u;
     glp_shared[t0.x >> 2] = gl_LocalInvocationID.y;
     memoryBarrierImage();

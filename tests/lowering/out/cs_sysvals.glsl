@@ -32,11 +32,11 @@ layout(std430, binding = 0) buffer glp_cs_ssbo0
 
 void main()
 {
-    uvec4 t0;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t1_2;
-    uvec4 t2;
+    uvec4 t0 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t1_2 = uvec4(0u);
+    uvec4 t2 = uvec4(0u);
     t0.xyz = gl_WorkGroupID * gl_WorkGroupSize + gl_LocalInvocationID;
     t1_0.x = t0.z * gl_NumWorkGroups.y + t0.y;
     t1_1.x = t1_0.x * gl_NumWorkGroups.x + t0.x;

@@ -564,26 +564,26 @@ bool glp_dge(uvec2 a, uvec2 b)
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t0_2;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t1_2;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    uvec4 t2_2;
-    uvec4 t2_3;
-    uvec4 t2_4;
-    uvec4 t3_0;
-    uvec4 t3_1;
-    uvec4 t3_2;
-    uvec4 t4_0;
-    uvec4 t4_1;
-    uvec4 t4_2;
-    uvec4 t5_0;
-    uvec4 t5_1;
-    uvec4 t5_2;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t0_2 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t1_2 = uvec4(0u);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    uvec4 t2_2 = uvec4(0u);
+    uvec4 t2_3 = uvec4(0u);
+    uvec4 t2_4 = uvec4(0u);
+    uvec4 t3_0 = uvec4(0u);
+    uvec4 t3_1 = uvec4(0u);
+    uvec4 t3_2 = uvec4(0u);
+    uvec4 t4_0 = uvec4(0u);
+    uvec4 t4_1 = uvec4(0u);
+    uvec4 t4_2 = uvec4(0u);
+    uvec4 t5_0 = uvec4(0u);
+    uvec4 t5_1 = uvec4(0u);
+    uvec4 t5_2 = uvec4(0u);
     t0_0 = floatBitsToUint(glp_generic_0);
     t1_0 = floatBitsToUint(glp_generic_1);
     t2_0.xy = glp_dadd(t0_0.xy, t1_0.xy);

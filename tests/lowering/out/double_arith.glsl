@@ -48,26 +48,26 @@ double glp_dldexp(double a, int e)
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t0_2;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t1_2;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    uvec4 t2_2;
-    uvec4 t2_3;
-    uvec4 t2_4;
-    uvec4 t3_0;
-    uvec4 t3_1;
-    uvec4 t3_2;
-    uvec4 t4_0;
-    uvec4 t4_1;
-    uvec4 t4_2;
-    uvec4 t5_0;
-    uvec4 t5_1;
-    uvec4 t5_2;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t0_2 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t1_2 = uvec4(0u);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    uvec4 t2_2 = uvec4(0u);
+    uvec4 t2_3 = uvec4(0u);
+    uvec4 t2_4 = uvec4(0u);
+    uvec4 t3_0 = uvec4(0u);
+    uvec4 t3_1 = uvec4(0u);
+    uvec4 t3_2 = uvec4(0u);
+    uvec4 t4_0 = uvec4(0u);
+    uvec4 t4_1 = uvec4(0u);
+    uvec4 t4_2 = uvec4(0u);
+    uvec4 t5_0 = uvec4(0u);
+    uvec4 t5_1 = uvec4(0u);
+    uvec4 t5_2 = uvec4(0u);
     t0_0 = floatBitsToUint(glp_generic_0);
     t1_0 = floatBitsToUint(glp_generic_1);
     t2_0.xy = unpackDouble2x32(packDouble2x32(t0_0.xy) + packDouble2x32(t1_0.xy));

@@ -184,14 +184,14 @@ uvec2 glp_dfrexp(uvec2 a, out int e)
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t0_2;
-    uvec4 t1_0;
-    ivec4 t1_1;
-    uvec4 t2;
-    vec4 t3;
-    uvec4 t4;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t0_2 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    ivec4 t1_1 = ivec4(0);
+    uvec4 t2 = uvec4(0u);
+    vec4 t3 = vec4(0.0);
+    uvec4 t4 = uvec4(0u);
     t0_0.xy = glp_f2d(floatBitsToUint(glp_attr_0.x));
     t0_0.zw = glp_f2d(floatBitsToUint(glp_attr_0.y));
     t1_0.xy = glp_i2d(-5);

@@ -7,12 +7,12 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    uvec4 t1;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    ivec4 t3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    uvec4 t1 = uvec4(0u);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    ivec4 t3 = ivec4(0);
     t0_0 = vec4(0.0);
     t1.x = 0u;
     while (true) {

@@ -4,9 +4,9 @@
 in glp_generic_0_block { vec4 glp_generic_0; };
 layout(location = 0) out vec4 glp_frag_color_0;
 
-vec4 t0;
-vec4 t1;
-vec4 t2;
+vec4 t0 = vec4(0.0);
+vec4 t1 = vec4(0.0);
+vec4 t2 = vec4(0.0);
 
 void glp_sub_8();
 void glp_sub_16();

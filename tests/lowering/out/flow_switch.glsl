@@ -7,8 +7,8 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0;
-    uvec4 t1;
+    vec4 t0 = vec4(0.0);
+    uvec4 t1 = uvec4(0u);
     t0 = glp_generic_0;
     switch (floatBitsToUint(glp_generic_1.x)) {
         case 0u:

@@ -24,7 +24,7 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0;
+    vec4 t0 = vec4(0.0);
     t0 = vec4(gl_FragCoord.x, sysvals.fb_size.y - 1.0 - gl_FragCoord.y, gl_FragCoord.z, gl_FragCoord.w);
     t0.w = uintBitsToFloat((gl_FrontFacing ? 0xffffffffu : 0u) & floatBitsToUint(gl_FragCoord.w));
     glp_frag_color_0 = t0;

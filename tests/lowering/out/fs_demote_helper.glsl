@@ -7,10 +7,10 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t0_2;
-    vec4 t1;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t0_2 = uvec4(0u);
+    vec4 t1 = vec4(0.0);
     t0_0.x = -uint(glp_generic_0.x < 0.5);
     if (t0_0.x != 0u) {
         demote;

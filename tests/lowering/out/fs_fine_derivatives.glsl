@@ -6,8 +6,8 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0;
-    vec4 t1;
+    vec4 t0 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
     t0.xy = dFdx(glp_generic_0.xy);
     t0.zw = dFdy(glp_generic_0.zw);
     t1.xy = dFdxFine(glp_generic_0.xy);

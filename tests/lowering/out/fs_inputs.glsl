@@ -14,15 +14,15 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t1_2;
-    vec4 t1_3;
-    vec4 t2;
-    uvec4 t3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t1_2 = vec4(0.0);
+    vec4 t1_3 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    uvec4 t3 = uvec4(0u);
     t0_0 = gl_FragCoord + vec4(gl_FrontFacing ? 1.0 : -1.0);
     t0_1 = glp_generic_0 * glp_color_0 + t0_0;
     t1_0 = glp_generic_2 + glp_color_1;

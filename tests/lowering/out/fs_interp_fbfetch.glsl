@@ -9,12 +9,12 @@ layout(location = 0) inout vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1;
-    vec4 t2;
-    vec4 t3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
     vec4 glp_fbfetch_0 = glp_frag_color_0;
     t0_0 = interpolateAtCentroid(glp_generic_0);
     t1 = interpolateAtSample(glp_generic_1, 2).wzyx;

@@ -10,8 +10,8 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0;
-    uvec4 t1;
+    vec4 t0 = vec4(0.0);
+    uvec4 t1 = uvec4(0u);
     t0.x = float(uint(gl_SampleID));
     t0.yz = gl_SamplePosition;
     t0.w = glp_generic_0.x;

@@ -44,9 +44,9 @@ uvec2 glp_umul_hi(uvec2 a, uvec2 b)
 
 void main()
 {
-    precise vec4 t0;
-    ivec4 t1;
-    uvec4 t2;
+    precise vec4 t0 = vec4(0.0);
+    ivec4 t1 = ivec4(0);
+    uvec4 t2 = uvec4(0u);
     t0 = glp_fma(glp_generic_0, glp_generic_1, -glp_generic_0);
     t1 = ivec4(glp_generic_1);
     t0.xy = ldexp(t0.xy, t1.xy);

@@ -9,9 +9,9 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    uvec4 t0;
-    uvec4 t1;
-    ivec4 addr0;
+    uvec4 t0 = uvec4(0u);
+    uvec4 t1 = uvec4(0u);
+    ivec4 addr0 = ivec4(0);
     t0.x = 0u;
     while (true) {
         t1.x = -uint(int(t0.x) >= 3);

@@ -11,7 +11,7 @@ layout(stream = 2) out glp_generic_2_block { vec4 glp_generic_2; };
 
 void main()
 {
-    vec4 t0;
+    vec4 t0 = vec4(0.0);
     t0 = vec4(ivec4(gl_InvocationID));
     gl_Position = gl_in[0].gl_Position;
     glp_generic_0 = glp_generic_0_in[0].glp_generic_0 + t0;

@@ -10,12 +10,12 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t1;
-    vec4 t2;
-    vec4 t3;
-    ivec4 addr0;
+    vec4 t0_0 = vec4(0.0);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t1 = uvec4(0u);
+    vec4 t2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
+    ivec4 addr0 = ivec4(0);
     t0_0.x = uintBitsToFloat(atomicCounterIncrement(glp_fs_ac0_0));
     t1.x = uint(glp_generic_0.x);
     addr0.x = int(t1.x);

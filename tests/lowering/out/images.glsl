@@ -13,14 +13,14 @@ layout(r32f, binding = 5) uniform image2DMS glp_cs_img5;
 
 void main()
 {
-    ivec4 t0;
-    vec4 t1;
-    ivec4 t2_0;
-    uvec4 t2_1;
-    vec4 t2_2;
-    vec4 t2_3;
-    vec4 t3;
-    ivec4 t4;
+    ivec4 t0 = ivec4(0);
+    vec4 t1 = vec4(0.0);
+    ivec4 t2_0 = ivec4(0);
+    uvec4 t2_1 = uvec4(0u);
+    vec4 t2_2 = vec4(0.0);
+    vec4 t2_3 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
+    ivec4 t4 = ivec4(0);
     t0.xy = ivec2(gl_WorkGroupID.xy * uvec2(8u) + gl_LocalInvocationID.xy);
     t0.zw = ivec2(1);
     t1 = imageLoad(glp_cs_img0, t0.xy);

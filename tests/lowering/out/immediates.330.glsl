@@ -8,13 +8,13 @@ layout(location = 2) out vec4 glp_frag_color_2;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t1_0;
-    vec4 t1_1;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    vec4 t3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    vec4 t3 = vec4(0.0);
     t0_0 = vec4(uintBitsToFloat(0x7fc00000u), uintBitsToFloat(0xff800000u), uintBitsToFloat(0x80000000u), uintBitsToFloat(1u));
     t1_0 = vec4(3.4028235e38, 1.0e-10, 0.1, -16777216.0);
     t1_1 = t1_0 + vec4(uintBitsToFloat(0x80000000u));

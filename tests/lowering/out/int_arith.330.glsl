@@ -29,19 +29,19 @@ uvec4 glp_select(bvec4 c, uvec4 a, uvec4 b)
 
 void main()
 {
-    ivec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    uvec4 t2_2;
-    uvec4 t3_0;
-    uvec4 t3_1;
-    uvec4 t4_0;
-    vec4 t4_1;
-    ivec4 t5_0;
-    vec4 t5_1;
+    ivec4 t0_0 = ivec4(0);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    uvec4 t2_2 = uvec4(0u);
+    uvec4 t3_0 = uvec4(0u);
+    uvec4 t3_1 = uvec4(0u);
+    uvec4 t4_0 = uvec4(0u);
+    vec4 t4_1 = vec4(0.0);
+    ivec4 t5_0 = ivec4(0);
+    vec4 t5_1 = vec4(0.0);
     t0_0 = ivec4(glp_generic_0);
     t1_0 = uvec4(glp_generic_1);
     t2_0 = t1_0 + uvec4(7u, 0u, 0xffffffffu, 2u);

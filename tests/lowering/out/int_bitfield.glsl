@@ -10,12 +10,12 @@ layout(std430, binding = 0) buffer glp_cs_ssbo0
 
 void main()
 {
-    uvec4 t0;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t2_0;
-    uvec4 t2_1;
-    uvec4 t3;
+    uvec4 t0 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t2_0 = uvec4(0u);
+    uvec4 t2_1 = uvec4(0u);
+    uvec4 t3 = uvec4(0u);
     t0.x = gl_LocalInvocationID.x * 16u;
     uint glp_addr1 = t0.x >> 2;
     t1_0 = uvec4(ssbo0.d[glp_addr1], ssbo0.d[glp_addr1 + 1u], ssbo0.d[glp_addr1 + 2u], ssbo0.d[glp_addr1 + 3u]);

@@ -8,12 +8,12 @@ out glp_generic_1_block { vec4 glp_generic_1; };
 
 void main()
 {
-    uvec4 t0;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t2;
-    uvec4 t3_0;
-    ivec4 t3_1;
+    uvec4 t0 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t2 = uvec4(0u);
+    uvec4 t3_0 = uvec4(0u);
+    ivec4 t3_1 = ivec4(0);
     t0 = ~glp_attr_0;
     t1_0 = glp_attr_0 & glp_attr_1;
     t1_1.xy = t1_0.xy | t0.zw;

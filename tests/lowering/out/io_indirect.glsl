@@ -22,10 +22,10 @@ uvec4 glp_read_in_0_4(int index)
 
 void main()
 {
-    ivec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    ivec4 addr0;
+    ivec4 t0 = ivec4(0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    ivec4 addr0 = ivec4(0);
     t0.x = int(glp_generic_0.x);
     addr0.x = t0.x;
     t1_0 = uintBitsToFloat(glp_read_in_0_4(addr0.x));

@@ -10,7 +10,7 @@ layout(std430, binding = 0) buffer glp_cs_ssbo0
 
 void main()
 {
-    uvec4 t0;
+    uvec4 t0 = uvec4(0u);
     t0.x = gl_LocalInvocationID.x * 4u;
     ssbo0.d[t0.x >> 2] = gl_LocalInvocationID.x;
     memoryBarrier();

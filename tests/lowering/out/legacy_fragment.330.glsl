@@ -9,12 +9,12 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    ivec4 t1_0;
-    ivec4 t1_1;
-    vec4 t1_2;
-    vec4 t2;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    ivec4 t1_0 = ivec4(0);
+    ivec4 t1_1 = ivec4(0);
+    vec4 t1_2 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
     if (any(lessThan(glp_texcoord_0, vec4(0.0)))) discard;
     t0_0 = textureLod(glp_fs_samp0, glp_texcoord_0.xy, 0.0);
     t1_0 = ivec4(glp_texcoord_0);

@@ -35,11 +35,11 @@ vec4 glp_up4ub(uint u)
 
 void main()
 {
-    uvec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t2;
-    vec4 t3;
+    uvec4 t0 = uvec4(0u);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
     t0.x = glp_pk2us(glp_generic_0.xy);
     t0.y = glp_pk4b(glp_generic_0);
     t0.z = glp_pk4ub(glp_generic_0);

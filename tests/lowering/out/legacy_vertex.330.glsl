@@ -14,19 +14,19 @@ out glp_generic_2_block { vec4 glp_generic_2; };
 
 void main()
 {
-    vec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t2_2;
-    vec4 t3_0;
-    vec4 t3_1;
-    vec4 t4_0;
-    vec4 t4_1;
-    vec4 t5_0;
-    vec4 t5_1;
-    vec4 t5_2;
+    vec4 t0 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t2_2 = vec4(0.0);
+    vec4 t3_0 = vec4(0.0);
+    vec4 t3_1 = vec4(0.0);
+    vec4 t4_0 = vec4(0.0);
+    vec4 t4_1 = vec4(0.0);
+    vec4 t5_0 = vec4(0.0);
+    vec4 t5_1 = vec4(0.0);
+    vec4 t5_2 = vec4(0.0);
     t0.x = dot(glp_attr_0.xyz, cb0.c[0].xyz) + cb0.c[0].w;
     t0.y = dot(glp_attr_0.xyz, cb0.c[1].xyz) + cb0.c[1].w;
     t0.z = dot(glp_attr_0.xyz, cb0.c[2].xyz) + cb0.c[2].w;

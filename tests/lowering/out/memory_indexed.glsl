@@ -19,14 +19,14 @@ layout(r32ui, binding = 0) uniform uimage2D glp_cs_imgarr0_2[2];
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    ivec4 t1_2;
-    ivec4 t2;
-    uvec4 t3;
-    ivec4 addr0;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    ivec4 t1_2 = ivec4(0);
+    ivec4 t2 = ivec4(0);
+    uvec4 t3 = uvec4(0u);
+    ivec4 addr0 = ivec4(0);
     addr0.x = cb0.c[0].x;
     t0_0.x = gl_LocalInvocationID.x * 4u;
     t1_0.x = ssboarr1_3[clamp(addr0.x, 0, 2)].d[t0_0.x >> 2];

@@ -32,9 +32,9 @@ vec2 glp_mul_legacy(vec2 a, vec2 b)
 
 void main()
 {
-    vec4 t0;
-    vec4 t1;
-    vec4 t2;
+    vec4 t0 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
     t0 = uintBitsToFloat(floatBitsToUint(glp_mul_legacy(uintBitsToFloat(floatBitsToUint(glp_attr_0) ^ glp_exact_zero.x), uintBitsToFloat(floatBitsToUint(glp_attr_1) ^ glp_exact_zero.y))) ^ glp_exact_zero.w);
     t1 = uintBitsToFloat(floatBitsToUint(glp_mul_legacy(uintBitsToFloat(floatBitsToUint(glp_attr_0) ^ glp_exact_zero.x), uintBitsToFloat(floatBitsToUint(glp_attr_1) ^ glp_exact_zero.y)) + vec4(0.5)) ^ glp_exact_zero.w);
     t2.x = uintBitsToFloat(floatBitsToUint(dot(glp_mul_legacy(uintBitsToFloat(floatBitsToUint(glp_attr_0.xyz) ^ glp_exact_zero.x), uintBitsToFloat(floatBitsToUint(glp_attr_1.xyz) ^ glp_exact_zero.y)), vec3(1.0))) ^ glp_exact_zero.w);

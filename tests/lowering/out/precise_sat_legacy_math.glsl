@@ -30,9 +30,9 @@ vec2 glp_mul_legacy(vec2 a, vec2 b)
 
 void main()
 {
-    precise vec4 t0;
-    vec4 t1;
-    vec4 t2;
+    precise vec4 t0 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
     t0 = glp_mul_legacy(glp_attr_0, glp_attr_1);
     t1 = glp_mul_legacy(glp_attr_0, glp_attr_1) + vec4(0.5);
     t2.x = dot(glp_mul_legacy(glp_attr_0.xyz, glp_attr_1.xyz), vec3(1.0));

@@ -11,9 +11,9 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0;
-    ivec4 t1;
-    vec4 t2;
+    vec4 t0 = vec4(0.0);
+    ivec4 t1 = ivec4(0);
+    vec4 t2 = vec4(0.0);
     t0 = textureGather(glp_fs_samp0, glp_texcoord_0.xy).zwxy;
     t1 = floatBitsToInt(textureGatherOffset(glp_fs_samp0, glp_texcoord_0.xy, ivec2(1, -1)));
     t2.xy = textureQueryLod(glp_fs_samp0, glp_texcoord_0.xy);

@@ -15,17 +15,17 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1_0;
-    ivec4 t1_1;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t3_0;
-    uvec4 t3_1;
-    vec4 t4;
-    vec4 t5;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    ivec4 t1_1 = ivec4(0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t3_0 = vec4(0.0);
+    uvec4 t3_1 = uvec4(0u);
+    vec4 t4 = vec4(0.0);
+    vec4 t5 = vec4(0.0);
     t0_0 = texture(glp_fs_samp0, glp_texcoord_0.xy);
     t1_0 = textureOffset(glp_fs_samp0_1, glp_texcoord_0.xy, ivec2(1, -1)).wzyx;
     t2_0 = texture(glp_fs_samp1, glp_texcoord_0.xyz, -0.25);

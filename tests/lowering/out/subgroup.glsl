@@ -13,15 +13,15 @@ layout(std430, binding = 0) buffer glp_cs_ssbo0
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t1_0;
-    uvec4 t1_1;
-    uvec4 t1_2;
-    uvec4 t1_3;
-    uvec4 t2;
-    uvec4 t3;
-    uvec4 t4;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t1_0 = uvec4(0u);
+    uvec4 t1_1 = uvec4(0u);
+    uvec4 t1_2 = uvec4(0u);
+    uvec4 t1_3 = uvec4(0u);
+    uvec4 t2 = uvec4(0u);
+    uvec4 t3 = uvec4(0u);
+    uvec4 t4 = uvec4(0u);
     t0_0.x = gl_LocalInvocationID.x & 1u;
     t1_0.x = anyInvocationARB(t0_0.x != 0u) ? 0xffffffffu : 0u;
     t1_0.y = allInvocationsARB(t0_0.x != 0u) ? 0xffffffffu : 0u;

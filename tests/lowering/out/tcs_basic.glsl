@@ -9,11 +9,12 @@ patch out glp_patch_0_block { vec4 glp_patch_0; };
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    uvec4 t1;
-    vec4 t2;
-    ivec4 addr0;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    uvec4 t1 = uvec4(0u);
+    vec4 t2 = vec4(0.0);
+    ivec4 addr0 = ivec4(0);
+    glp_generic_0_out[gl_InvocationID].glp_generic_0 = vec4(0.0);
     addr0.x = gl_InvocationID;
     gl_out[gl_InvocationID].gl_Position = gl_in[addr0.x].gl_Position;
     glp_generic_0_out[gl_InvocationID].glp_generic_0 = glp_generic_0_in[addr0.x].glp_generic_0 * vec4(2.0);

@@ -9,15 +9,16 @@ const uvec4 glp_imm[3] = uvec4[3](uvec4(0x3f800000u, 0x40000000u, 0x40400000u, 0
 
 void main()
 {
-    ivec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t1_2;
-    vec4 t1_3;
-    vec4 t6;
-    vec4 t7;
+    ivec4 t0 = ivec4(0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t1_2 = vec4(0.0);
+    vec4 t1_3 = vec4(0.0);
+    vec4 t6 = vec4(0.0);
+    vec4 t7 = vec4(0.0);
     vec4 tarr1[4];
-    ivec4 addr0;
+    ivec4 addr0 = ivec4(0);
+    for (int glp_zi = 0; glp_zi < 4; ++glp_zi) tarr1[glp_zi] = vec4(0.0);
     tarr1[0] = glp_generic_0;
     tarr1[1] = glp_generic_0 * vec4(2.0);
     tarr1[2] = glp_generic_0 * vec4(3.0);

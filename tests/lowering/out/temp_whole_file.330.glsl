@@ -10,7 +10,8 @@ out glp_generic_2_block { vec4 glp_generic_2; };
 void main()
 {
     vec4 temps[4];
-    ivec4 addr0;
+    ivec4 addr0 = ivec4(0);
+    for (int glp_zi = 0; glp_zi < 4; ++glp_zi) temps[glp_zi] = vec4(0.0);
     temps[0] = glp_attr_0;
     temps[1] = glp_attr_1;
     addr0.x = int(floor(glp_attr_1.w));

@@ -9,13 +9,13 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    vec4 t0;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t3_0;
-    vec4 t3_1;
+    vec4 t0 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t3_0 = vec4(0.0);
+    vec4 t3_1 = vec4(0.0);
     t0.xy = vec2(1.0) - gl_TessCoord.xy;
     t1_0 = gl_in[0].gl_Position * t0.xxxx;
     t1_1 = gl_in[1].gl_Position * gl_TessCoord.xxxx + t1_0;

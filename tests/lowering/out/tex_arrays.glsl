@@ -13,12 +13,12 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1;
-    vec4 t2;
-    vec4 t3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
     t0_0 = textureLod(glp_vs_samp0, glp_attr_0.xy, glp_attr_0.w);
     t1 = textureLod(glp_vs_samp1, glp_attr_0.xyz, glp_attr_0.w);
     t2 = textureLod(glp_vs_samp2, glp_attr_1, 1.0);

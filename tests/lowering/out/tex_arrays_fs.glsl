@@ -11,10 +11,10 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t1;
-    vec4 t2;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
     t0_0 = texture(glp_fs_samp0, glp_texcoord_0.xyz);
     t1 = textureOffset(glp_fs_samp0, glp_texcoord_0.xyz, ivec2(2, 1), glp_texcoord_0.w);
     t2 = texture(glp_fs_samp1, glp_texcoord_1);

@@ -13,16 +13,16 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t3_0;
-    vec4 t3_1;
-    vec4 t4_0;
-    vec4 t4_1;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t3_0 = vec4(0.0);
+    vec4 t3_1 = vec4(0.0);
+    vec4 t4_0 = vec4(0.0);
+    vec4 t4_1 = vec4(0.0);
     t0_0 = texture(glp_fs_samp0, glp_texcoord_0.x);
     t1 = texture(glp_fs_samp1, glp_texcoord_0.xy);
     t2_0.xz = textureOffset(glp_fs_samp1, glp_texcoord_0.xy, ivec2(1, -2)).xz;

@@ -15,18 +15,18 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    ivec4 t0_0;
-    uvec4 t0_1;
-    uvec4 t0_2;
-    uvec4 t0_3;
-    uvec4 t0_4;
-    uvec4 t0_5;
-    ivec4 t1;
-    ivec4 t2;
-    uvec4 t3;
-    vec4 t4;
-    uvec4 t5;
-    vec4 t6;
+    ivec4 t0_0 = ivec4(0);
+    uvec4 t0_1 = uvec4(0u);
+    uvec4 t0_2 = uvec4(0u);
+    uvec4 t0_3 = uvec4(0u);
+    uvec4 t0_4 = uvec4(0u);
+    uvec4 t0_5 = uvec4(0u);
+    ivec4 t1 = ivec4(0);
+    ivec4 t2 = ivec4(0);
+    uvec4 t3 = uvec4(0u);
+    vec4 t4 = vec4(0.0);
+    uvec4 t5 = uvec4(0u);
+    vec4 t6 = vec4(0.0);
     t0_0 = ivec4(glp_generic_0);
     t1 = texelFetch(glp_fs_samp0, t0_0.xy, t0_0.w);
     t2 = texelFetchOffset(glp_fs_samp0, t0_0.xy, t0_0.w, ivec2(1, -1));

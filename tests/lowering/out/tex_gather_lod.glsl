@@ -17,14 +17,14 @@ layout(location = 1) out vec4 glp_frag_color_1;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t2;
-    vec4 t3;
-    uvec4 t4;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
+    uvec4 t4 = uvec4(0u);
     t0_0 = textureGather(glp_fs_samp0, glp_texcoord_0.xy);
     t1_0 = textureGatherOffset(glp_fs_samp0, glp_texcoord_0.xy, ivec2(-1, 1), 2);
     t2 = textureGatherOffset(glp_fs_samp0, glp_texcoord_0.xy, floatBitsToInt(cb0.c[0].xy), 3);

@@ -14,17 +14,17 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t0_3;
-    vec4 t1;
-    vec4 t2;
-    ivec4 t3_0;
-    vec4 t3_1;
-    vec4 t4;
-    ivec4 addr0;
-    ivec4 addr1;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t0_3 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2 = vec4(0.0);
+    ivec4 t3_0 = ivec4(0);
+    vec4 t3_1 = vec4(0.0);
+    vec4 t4 = vec4(0.0);
+    ivec4 addr0 = ivec4(0);
+    ivec4 addr1 = ivec4(0);
     addr0.x = cb0.c[0].x;
     addr1.y = cb0.c[0].y;
     t0_0 = texture(glp_fs_samparr0[clamp(addr0.x, 0, 2)], glp_texcoord_0.xy);

@@ -9,8 +9,8 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    uvec4 t0;
-    ivec4 t1;
+    uvec4 t0 = uvec4(0u);
+    ivec4 t1 = ivec4(0);
     t0 = uvec4(ivec4(textureSize(glp_fs_samp0, 1), 0, textureQueryLevels(glp_fs_samp0)));
     t1.w = textureQueryLevels(glp_fs_samp1);
     t1.x = textureSamples(glp_fs_samp2);

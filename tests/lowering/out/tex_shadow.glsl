@@ -14,14 +14,14 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t1;
-    vec4 t2_0;
-    vec4 t2_1;
-    vec4 t2_2;
-    vec4 t3;
-    vec4 t4;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
+    vec4 t2_0 = vec4(0.0);
+    vec4 t2_1 = vec4(0.0);
+    vec4 t2_2 = vec4(0.0);
+    vec4 t3 = vec4(0.0);
+    vec4 t4 = vec4(0.0);
     t0_0.x = texture(glp_fs_samp0, glp_texcoord_0.xyz);
     t0_0.y = texture(glp_fs_samp1, glp_texcoord_0.xyz);
     t0_0.z = texture(glp_fs_samp2, glp_texcoord_0.xyz);

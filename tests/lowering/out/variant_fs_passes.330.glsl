@@ -35,9 +35,9 @@ vec4 glp_sprite_coord;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t1;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
     glp_two_side_color_0 = gl_FrontFacing ? glp_color_0 : glp_bcolor_0;
     glp_two_side_color_1 = gl_FrontFacing ? glp_color_1 : glp_bcolor_1;
     glp_sprite_coord = vec4(gl_PointCoord.x, 1.0 - gl_PointCoord.y, 0.0, 1.0);

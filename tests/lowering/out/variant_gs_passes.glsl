@@ -28,9 +28,9 @@ out glp_bcolor_0_block { vec4 glp_bcolor_0; };
 
 void main()
 {
-    uvec4 t0_0;
-    uvec4 t0_1;
-    ivec4 addr0;
+    uvec4 t0_0 = uvec4(0u);
+    uvec4 t0_1 = uvec4(0u);
+    ivec4 addr0 = ivec4(0);
     t0_0.x = 0u;
     while (true) {
         t0_1.y = -uint(int(t0_0.x) >= 3);

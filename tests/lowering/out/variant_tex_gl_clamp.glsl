@@ -12,14 +12,14 @@ layout(location = 0) out vec4 glp_frag_color_0;
 
 void main()
 {
-    vec4 t0_0;
-    vec4 t0_1;
-    vec4 t0_2;
-    vec4 t0_3;
-    vec4 t1_0;
-    vec4 t1_1;
-    vec4 t1_2;
-    vec4 t1_3;
+    vec4 t0_0 = vec4(0.0);
+    vec4 t0_1 = vec4(0.0);
+    vec4 t0_2 = vec4(0.0);
+    vec4 t0_3 = vec4(0.0);
+    vec4 t1_0 = vec4(0.0);
+    vec4 t1_1 = vec4(0.0);
+    vec4 t1_2 = vec4(0.0);
+    vec4 t1_3 = vec4(0.0);
     vec2 glp_coord1 = glp_generic_0.xy;
     vec2 glp_clamped2 = glp_coord1;
     glp_clamped2.xy = clamp(glp_clamped2.xy, 0.0, 1.0);   // GL_CLAMP (sampler 0)

@@ -8,8 +8,8 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    vec4 t0;
-    vec4 t1;
+    vec4 t0 = vec4(0.0);
+    vec4 t1 = vec4(0.0);
     t0 = vec4(glp_attr_1);
     t1 = vec4(glp_attr_2);
     gl_Position = glp_attr_0;

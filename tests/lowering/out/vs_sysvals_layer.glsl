@@ -8,7 +8,7 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    vec4 t0;
+    vec4 t0 = vec4(0.0);
     gl_Position = glp_attr_0;
     gl_Layer = gl_DrawIDARB;
     gl_ViewportIndex = int(uint(gl_BaseInstanceARB) + uint(gl_BaseVertexARB));

@@ -25,7 +25,7 @@ out glp_generic_0_block { vec4 glp_generic_0; };
 
 void main()
 {
-    vec4 glp_window_position;
+    vec4 glp_window_position = vec4(0.0);
     glp_window_position = glp_attr_0;
     glp_generic_0 = glp_attr_1;
     // VS_WINDOW_SPACE_POSITION: glp_window_position is in window coordinates with 1/w in .w;

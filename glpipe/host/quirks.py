@@ -1,0 +1,95 @@
+"""Host quirks: behaviours of a particular GL driver that no version, extension
+or limit announces, and that glpipe must work around (``QUIRKS``, ``host_quirks``).
+
+A quirk is not probed by running the failing construct (the failure kills the
+process); it is a row keyed by driver (a ``GL_RENDERER`` pattern) and by driver
+version range, naming how it was found and the test that proves it.  Each quirk
+that holds on the host becomes a host fact (glpipe/host/facts.py) under the
+row's ``fact`` name, so caps (``CapsEnv.fact``) and the lowering
+(``to_glsl(host_facts=...)``) consult it the same way.  docs/host.md
+"Host quirks" lists the rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+
+#: Version tuple of a Mesa driver in GL_VERSION ("4.5 (Core Profile) Mesa 22.3.6").
+_MESA_VERSION = re.compile(r"\bMesa (\d+)\.(\d+)(?:\.(\d+))?")
+
+
+@dataclass(frozen=True)
+class Quirk:
+    """One row of the quirks table.
+
+    ``renderer`` is a regular expression searched in GL_RENDERER; the quirk
+    holds for driver versions ``first <= v < fixed`` (``fixed`` None: no
+    release is known to be fixed).  ``found_by`` says how it was found,
+    ``test`` is the pytest node id that proves it on a matching host, and
+    ``effect`` what glpipe does about it."""
+
+    fact: str
+    renderer: str
+    first: tuple[int, ...]
+    fixed: tuple[int, ...] | None
+    what: str
+    found_by: str
+    test: str
+    effect: str
+
+    def matches(self, renderer: str, version: str) -> bool:
+        """Whether a host reporting GL_RENDERER ``renderer`` and GL_VERSION ``version`` has the quirk."""
+        if not re.search(self.renderer, renderer or ""):
+            return False
+        found = driver_version(version)
+        if found is None:
+            return True  # a matching driver of unknown version: assume the worst
+        return found >= self.first and (self.fixed is None or found < self.fixed)
+
+
+def driver_version(gl_version: str) -> tuple[int, ...] | None:
+    """The Mesa release in a GL_VERSION string as a tuple, or None when there is none."""
+    m = _MESA_VERSION.search(gl_version or "")
+    if m is None:
+        return None
+    return tuple(int(g) for g in m.groups(default="0"))
+
+
+QUIRKS: tuple[Quirk, ...] = (
+    Quirk(
+        fact="subgroup_reads_crash",
+        renderer=r"^llvmpipe\b",
+        first=(0,),
+        fixed=None,
+        what=(
+            "readFirstInvocationARB / readInvocationARB (GL_ARB_shader_ballot) make llvmpipe's LLVM "
+            "back end abort the process ('LLVM ERROR: Cannot select: ... scalar_to_vector') while the "
+            "shader is compiled for a draw or dispatch: a read whose result is converted to float, in "
+            "every stage, and READ_FIRST beside READ_INVOC in one fragment shader "
+            "(seen on Mesa 22.3.6 with LLVM 15.0.6; ballotARB and the votes on booleans compile)"
+        ),
+        found_by=(
+            "issue 12's fuzzing campaign: tests/lowering/corpus/tgsi/subgroup_ballot.frag.tgsi drawn "
+            "unmodified aborted the process; narrowed with single-expression shaders drawn in child "
+            "processes per stage and type"
+        ),
+        test="tests/test_host_quirks.py::test_subgroup_reads_crash_quirk",
+        effect=(
+            "the lowering reads READ_FIRST / READ_INVOC bit by bit through ballotARB and VOTE_EQ "
+            "votes bit by bit with allInvocationsEqual; SHADER_BALLOT stays 1"
+        ),
+    ),
+)
+
+#: fact name -> row (for look-ups by name).
+BY_FACT = MappingProxyType({q.fact: q for q in QUIRKS})
+
+
+def host_quirks(renderer: str, version: str) -> frozenset[str]:
+    """The fact names of the rows of ``QUIRKS`` that hold for this GL_RENDERER / GL_VERSION."""
+    return frozenset(q.fact for q in QUIRKS if q.matches(renderer, version))
+
+
+__all__ = ["BY_FACT", "QUIRKS", "Quirk", "driver_version", "host_quirks"]
