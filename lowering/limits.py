@@ -55,7 +55,7 @@ class ShaderLimits:
 #: The limits measured on the host per profile (llvmpipe, Mesa 22.3.6, LLVM 15;
 #: docs/caps.md "Shader size limits"): the worst program of each kind at the limit
 #: compiles and draws in well under a second.  Both profiles use the same compiler.
-_MEASURED = ShaderLimits(max_instructions=1024, max_temps=1024, max_control_flow_depth=12, max_indirect_temp_array=64)
+_MEASURED = ShaderLimits(max_instructions=2048, max_temps=1024, max_control_flow_depth=12, max_indirect_temp_array=64)
 LIMITS = MappingProxyType({"native": _MEASURED, "gl33": _MEASURED})
 
 
