@@ -17,8 +17,8 @@ import ctypes
 import moderngl
 import numpy as np
 import pytest
-
 from conftest import PROFILES, get_screen
+
 from glpipe import (
     Blend,
     BlendFactor,
