@@ -84,7 +84,7 @@ def test_check_blames_an_error_pending_before_the_call(screen, check_ctx):
     check_ctx.flush()  # drained: clean now
 
 
-def test_check_wraps_every_entry_point_and_normal_contexts_none(screen, ctx, check_ctx):
+def test_check_wraps_every_entry_point_and_normal_contexts_none(screen, check_ctx):
     from glpipe.context import PARTS
     from glpipe.part import CONTEXT_ENTRY_POINTS, STATE_ONLY
 
@@ -92,9 +92,13 @@ def test_check_wraps_every_entry_point_and_normal_contexts_none(screen, ctx, che
     for name in names:
         entry = check_ctx.__dict__[name]
         assert not isinstance(entry, types.MethodType) and hasattr(entry, "__wrapped__"), name
-    for name in STATE_ONLY:
-        assert isinstance(ctx.__dict__[name], types.MethodType), f"{name} is wrapped in a normal context"
-    assert "draw_vbo" not in ctx.__dict__  # the class's own, fast path and all
+    ctx = screen.context_create(debug="")  # no flag, whatever $GLPIPE_DEBUG says
+    try:
+        for name in STATE_ONLY:
+            assert isinstance(ctx.__dict__[name], types.MethodType), f"{name} is wrapped in a normal context"
+        assert "draw_vbo" not in ctx.__dict__  # the class's own, fast path and all
+    finally:
+        ctx.destroy()
 
 
 def test_a_scene_under_check_is_clean(screen, check_ctx):
