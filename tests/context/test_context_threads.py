@@ -168,3 +168,22 @@ def test_other_gl_entry_points_from_another_thread(screen, ctx, entry):
     _assert_names_both_threads(err)
     assert not ctx.destroyed
     calls[entry]()  # on the GL thread: works
+
+
+def test_context_create_and_screen_destroy_from_another_thread(profile, screen):
+    """context_create and Screen.destroy do GL work: off the GL thread they
+    raise naming both threads, and the screen is left as it was."""
+    import glpipe
+
+    own = glpipe.create_screen(profile=profile)  # its own screen: the session's is not put at risk
+    try:
+        _, err = _in_thread(lambda: own.context_create())
+        _assert_names_both_threads(err)
+        assert "context_create" in str(err)
+        _, err = _in_thread(lambda: own.destroy())
+        _assert_names_both_threads(err)
+        ctx = own.context_create()  # on the GL thread: the screen still works
+        ctx.destroy()
+    finally:
+        own.destroy()
+        screen.host.make_current()
