@@ -604,7 +604,7 @@ class HostGL:
             self._take_current(what)
 
     def _take_current(self, what: str) -> None:
-        """make_current's switch (module docstring of make_current)."""
+        """make_current's slow path: refuse another thread, else switch and verify."""
         if threading.get_ident() != self.gl_thread:
             raise HostGLError(self.wrong_thread_message(what))
         if self.released:
