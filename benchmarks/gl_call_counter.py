@@ -161,6 +161,11 @@ class GLCallCounter:
         raws = [ctypes.CFUNCTYPE(None), raw_prototype()] + [raw_prototype(*a) for a in ARGTYPES.values()]
         for raw in raws:  # glpipe's raw draw-path and state pointers (glpipe/host/hotgl.py)
             classes[id(raw)] = raw
+        # Not a GL call: the query of which GL context is current on the thread
+        # (glpipe/host/gl.py make_current; one per GL-touching entry point).
+        from glpipe.host.gl import CONTEXT_QUERY_PROTOTYPE
+
+        classes.pop(id(CONTEXT_QUERY_PROTOTYPE), None)
         for cls in classes.values():
             if cls.__module__ == "builtins":
                 continue

@@ -18,8 +18,7 @@ from typing import Protocol
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .host import gl as _hostmod
-from .part import Area, Part, owner
+from .part import Area, Part, entry_point, owner
 
 #: The environment variable holding the debug flags.
 DEBUG_ENV = "GLPIPE_DEBUG"
@@ -29,6 +28,8 @@ DEBUG_FLAGS = {
     "nofast": "draw_vbo always takes its general path and every transition cache, memo and host-state "
     "shadow is dropped before each draw, so the general code re-derives all host state from the "
     "Gallium state, through PyOpenGL instead of raw ctypes entry points (docs/debug.md)",
+    "check": "after every pipe_context entry point, check the host GL's error state and raise HostGLError "
+    "naming the entry point (wrappers installed when the context is made: docs/debug.md)",
 }
 
 
@@ -294,7 +295,9 @@ class DebugPart(Part):
         so the switch costs it nothing per call)."""
         ctx = self.ctx
         for name, where, general in NOFAST_METHODS:
-            setattr(ctx, name, getattr(getattr(ctx, where), general))
+            # An entry point like the one it replaces (glpipe/part.py
+            # entry_point: guarded, or checked under GLPIPE_DEBUG=check).
+            ctx.__dict__[name] = entry_point(ctx, name, getattr(getattr(ctx, where), general))
 
     def _draw_vbo_nofast(self, info, draws=None, indirect=None) -> None:
         """draw_vbo of a context made with GLPIPE_DEBUG=nofast (``NOFAST_METHODS``):
@@ -305,8 +308,7 @@ class DebugPart(Part):
         re-derives and sends every block of host state for this draw."""
         ctx = self.ctx
         if not ctx.destroyed:  # (a destroyed context: the prologue raises)
-            if _hostmod._current_host is not ctx.host:
-                ctx.host.make_current()  # the drops delete GL objects
+            ctx.host.make_current("draw_vbo")  # the drops delete GL objects
             if ctx.screen._drawing_context is ctx:
                 ctx.screen._drawing_context = None
             for name in NOFAST_DROPS:

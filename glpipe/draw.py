@@ -15,7 +15,6 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 
 from .dirty import ALL, Dirty
 from .enums import Prim, ShaderType
-from .host import gl as _hostmod
 from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
@@ -70,6 +69,10 @@ class DrawPath:
         self._derived_runs: dict = {}
         self._derived_after: dict[int, int] = {}
         self._bind_rows()
+        # The current-context test of every draw (glpipe/host/gl.py
+        # make_current): one ctypes call and a compare, on the fast path too.
+        self._gl_current = self.host.current_context
+        self._gl_context = self.host.context_handle
         raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points
         # The draw entry points as plain ctypes functions (draw_vbo is the hot
         # path; PyOpenGL's wrappers cost about a microsecond per call).
@@ -227,7 +230,11 @@ class DrawPath:
         covers them.  Everything else goes through ``_draw_general``.
         """
         args = info._draw_cache
-        if args and draws is None and indirect is None:
+        # The thread's current GL context is asked on every draw: the
+        # application may have made another one current since the last call
+        # (docs/api.md "Contexts and threads"); then the general path's
+        # prologue switches back, or raises on another thread.
+        if args and draws is None and indirect is None and self._gl_current() == self._gl_context:
             dirty = self.dirty
             if not dirty:
                 self._gl_draw_arrays(*args)
@@ -270,7 +277,7 @@ class DrawPath:
             return
         # (A destroyed context is never the screen's drawing context, so the
         # second test also sends it to the prologue, which raises.)
-        if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:
+        if indirect is not None or self.screen._drawing_context is not self or self._gl_current() != self._gl_context:
             self._draw_prologue(indirect)
         if info._draw_cache is None:
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
@@ -367,8 +374,7 @@ class DrawPath:
             raise UnsupportedError(
                 "draw_vbo: indirect draws and draw auto are not supported yet (PIPE_CAP_DRAW_INDIRECT is 0)"
             )
-        if _hostmod._current_host is not self.host:
-            self.host.make_current()
+        self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
         previous = self.screen._drawing_context
         if previous is not self:
             # Another context drew last: the host holds its state, not ours.

@@ -269,6 +269,9 @@ class Screen:
 
         self._check_alive()
         flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
+        # A pipe context runs on its screen's GL thread (docs/api.md "Contexts
+        # and threads"); made elsewhere, it raises here, naming both threads.
+        self.host.make_current("context_create")
         ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:
             self._contexts.append(ctx)
@@ -293,6 +296,7 @@ class Screen:
         """Destroy every context and release the host GL context glpipe made."""
         if self._destroyed:
             return
+        self.host.make_current("Screen.destroy")  # GL work: on the GL thread only (names both threads elsewhere)
         for ctx in list(self._contexts):
             ctx.destroy()
         self._destroyed = True

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from lowering.errors import HostGLError, InvalidArgumentError
+from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError
 
 from .features import FEATURES, feature, granted
 
@@ -329,6 +329,60 @@ _GL_ERRORS = {
 _current_host: HostGL | None = None
 
 
+# --------------------------------------------------------------------------
+# Which GL context is current on the calling thread
+# --------------------------------------------------------------------------
+
+#: The pointer-returning query of a void C function (``PYFUNCTYPE``: keeps the
+#: GIL, as the hot GL entry points do, glpipe/host/hotgl.py).
+CONTEXT_QUERY_PROTOTYPE = ctypes.PYFUNCTYPE(ctypes.c_void_p)
+
+#: Ways to ask "which context is current on this thread", cheapest first:
+#: (name, library, function, dlopen mode).  Mesa's own ``_glapi_get_context``
+#: is a thread-local read (~70 ns through ctypes, measured); the window
+#: systems' queries go through libglvnd's dispatch (~280 ns).  Mesa's library
+#: is only used when it is already loaded (RTLD_NOLOAD): it answers for Mesa
+#: contexts only, which the probe in ``_context_query`` checks.
+_CONTEXT_QUERIES = {
+    "mesa": ("libglapi.so.0", "_glapi_get_context", getattr(os, "RTLD_NOLOAD", 0) | ctypes.DEFAULT_MODE),
+    "egl": ("libEGL.so.1", "eglGetCurrentContext", ctypes.DEFAULT_MODE),
+    "glx": ("libGL.so.1", "glXGetCurrentContext", ctypes.DEFAULT_MODE),
+}
+_query_cache: dict[str, object] = {}
+
+
+def _load_query(name: str):
+    """The ctypes function of ``_CONTEXT_QUERIES[name]``, resolved once; None
+    where the library or the symbol is absent."""
+    if name not in _query_cache:
+        lib_name, symbol, mode = _CONTEXT_QUERIES[name]
+        try:
+            _query_cache[name] = CONTEXT_QUERY_PROTOTYPE((symbol, ctypes.CDLL(lib_name, mode=mode)))
+        except (OSError, AttributeError):
+            _query_cache[name] = None
+    return _query_cache[name]
+
+
+def _tracked_current():
+    """The last resort of ``_context_query``: glpipe's own record of the host
+    it made current (blind to contexts made current by anyone else)."""
+    return _current_host
+
+
+def _context_query(host: HostGL):
+    """(query, handle, name) for ``host``, whose context is current now:
+    ``query()`` returns ``handle`` exactly when the host's context is current
+    on the calling thread.  The first query of ``("mesa", platform)`` that
+    sees a context now is used (a non-NULL answer while this context is
+    current identifies it: one context is current per thread)."""
+    for name in ("mesa", host.platform):
+        query = _load_query(name)
+        handle = query() if query is not None else None
+        if handle:
+            return query, handle, name
+    return _tracked_current, host, "tracked"
+
+
 def _switch_current(host: HostGL) -> None:
     """Record ``host`` as current; the host that stops being current runs its
     ``lost_current_hooks`` (each screen marks its drawing context, so that
@@ -358,10 +412,18 @@ class HostGL:
         self.platform = _context_platform(mgl)
         self.gl = _pyopengl(self.platform)
         self.gl_thread = threading.get_ident()
+        self.gl_thread_name = threading.current_thread().name
         self.lock = threading.RLock()
         self.released = False
         self.lost_current_hooks: list = []  # run when another host's context is made current
-        _switch_current(self)  # a freshly made (or wrapped, in use) context is current
+        # A wrapped context need not be current now (the caller may have made
+        # another one current since): make it so before reading anything.
+        mgl.mglo._context.__enter__()
+        _switch_current(self)
+        # The cheap test of "is this context current on the calling thread"
+        # (docs/host.md "Whose context is current"): every GL-touching entry
+        # point runs ``current_context() != context_handle`` first.
+        self.current_context, self.context_handle, self.context_query = _context_query(self)
         self.clear_errors()
         self.profile = self._read_profile(profile_name)
         # ModernGL's texture operations bind on its "default texture unit"
@@ -393,8 +455,7 @@ class HostGL:
         """Raise HostGLError naming ``what`` if the host GL flagged an error."""
         errs = self.clear_errors()
         if errs:
-            names = ", ".join(_GL_ERRORS.get(e, hex(e)) for e in errs)
-            raise HostGLError(f"{what}: host GL reported {names}")
+            raise HostGLError(f"{what}: host GL reported {error_names(errs)}")
 
     # -- profile ------------------------------------------------------------
 
@@ -525,17 +586,43 @@ class HostGL:
 
     # -- current context ----------------------------------------------------
 
-    def make_current(self) -> None:
-        """Make this host's context current if another host's is.
+    def make_current(self, what: str = "glpipe") -> None:
+        """Make this host's GL context current on the calling thread if it is
+        not (``what``: the entry point, for the error messages).
 
-        Several screens (e.g. the native and gl33 profiles side by side in
-        one test session) each own a context; ModernGL objects never check
-        which one is current, so every GL-touching entry point calls this
-        first.  The common case is one identity comparison.
+        Whatever the application made current since glpipe's last call --
+        another glpipe screen's context, a ModernGL context, a window
+        library's -- glpipe's GL calls must reach glpipe's context: the test
+        asks the thread which context is current (``current_context``, one
+        cheap ctypes call) and switches when it is another.  The caller's
+        context is not restored afterwards (docs/api.md "Contexts and
+        threads").  On a thread other than the context's (``gl_thread``)
+        HostGLError names both threads: a GL context is current on one thread
+        at a time, and taking it over would break the thread that holds it.
         """
-        if _current_host is not self:
-            self.mgl.mglo._context.__enter__()
-            _switch_current(self)
+        if self.current_context() != self.context_handle:
+            self._take_current(what)
+
+    def _take_current(self, what: str) -> None:
+        """make_current's slow path: refuse another thread, else switch and verify."""
+        if threading.get_ident() != self.gl_thread:
+            raise HostGLError(self.wrong_thread_message(what))
+        if self.released:
+            raise ObjectDestroyedError(f"{what}: the screen was destroyed (its GL context is released)")
+        self.mgl.mglo._context.__enter__()
+        if self.current_context() != self.context_handle:
+            raise HostGLError(f"{what}: the host could not make glpipe's GL context current on this thread")
+        _switch_current(self)
+
+    def wrong_thread_message(self, what: str) -> str:
+        """The message of a GL-touching call made off ``gl_thread``."""
+        here = threading.current_thread()
+        return (
+            f"{what}: called on thread {here.name!r} (id {threading.get_ident()}), but this pipe context's "
+            f"GL context belongs to thread {self.gl_thread_name!r} (id {self.gl_thread}). A GL context is "
+            f"current on one thread at a time, so a pipe context runs on the thread its screen was made on; "
+            f"call it there (screen methods may be called from any thread)."
+        )
 
     # -- threads ------------------------------------------------------------
 
@@ -555,6 +642,11 @@ class HostGL:
             _current_host = None
         if self.owns_context:
             self.mgl.release()
+
+
+def error_names(errs: list) -> str:
+    """GL error codes as their names (``"GL_INVALID_VALUE, 0x9999"``)."""
+    return ", ".join(_GL_ERRORS.get(e, hex(e)) for e in errs)
 
 
 def create_host(gl=None, profile: str | None = None) -> HostGL:
@@ -577,9 +669,11 @@ def create_host(gl=None, profile: str | None = None) -> HostGL:
 
 
 __all__ = [
+    "CONTEXT_QUERY_PROTOTYPE",
     "HostGL",
     "HostProfile",
     "create_host",
+    "error_names",
     "resolve_profile_name",
     "PROFILES",
     "PROFILE_NATIVE",

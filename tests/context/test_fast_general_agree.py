@@ -749,7 +749,7 @@ def test_info_lists_the_debug_flags():
     from glpipe.__main__ import _print_text, collect
 
     data = collect(None)
-    assert set(data["debug"]["flags"]) == {"nofast"}
+    assert set(data["debug"]["flags"]) == {"nofast", "check"}
     assert data["debug"]["env"] == "GLPIPE_DEBUG"
     out = io.StringIO()
     _print_text(data, out)
