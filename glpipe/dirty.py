@@ -59,6 +59,7 @@ class KeepGeneral:
     PRIM_CLASS = 1 << 2  # the rasterizer keys each draw's primitive class (rasterizer.py, variant_keys.py)
     EDGE_FLAGS = 1 << 3  # a face drawn as lines / points with edge flags keyed (polygon_edges.py)
     VS_LAYER = 1 << 4  # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
+    STREAM_OUTPUT = 1 << 5  # stream output targets are bound: each draw is captured (stream_output.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}
