@@ -551,13 +551,20 @@ _PARAM_ROWS = (
             PIPE_MAX_SO_BUFFERS,
         ),
     ),
-    (Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS, _SO, lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS")),
+    # Without transform_feedback3 a buffer of several buffers holds one output
+    # (GL 3.0's separate mode: glpipe/stream_output.py), so 4 components.
+    (
+        Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS,
+        _SO,
+        lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS") if e.has(_XFB) else 4,
+    ),
     (
         Cap.MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS,
         _SO,
         lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS"),
     ),
-    (Cap.STREAM_OUTPUT_PAUSE_RESUME, _SO, lambda e: e.has("transform_feedback2")),
+    # Appends (offset -1) resume at offsets glpipe tracks itself: every host.
+    (Cap.STREAM_OUTPUT_PAUSE_RESUME, _SO, lambda e: 1),
     (Cap.STREAM_OUTPUT_INTERLEAVE_BUFFERS, _SO, lambda e: e.has(_XFB)),
     (Cap.MAX_VERTEX_STREAMS, _SO, lambda e: e.lim("GL_MAX_VERTEX_STREAMS") if e.has(_XFB) else 1),
     # Hosts without indirect draws read the commands (and the count) back and

@@ -11,7 +11,9 @@ write offsets live and what each host can capture: docs/stream_output.md.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 from lowering.glsl.passes.stream_output import so_varying_name
@@ -20,6 +22,7 @@ from . import boundary
 from .dirty import KeepGeneral
 from .enums import Cap, Prim, ShaderType, Target
 from .part import Area, Part
+from .resource import Resource
 from .templates import PIPE_MAX_SO_BUFFERS, StreamOutputInfo
 
 # Vertices per captured primitive by the capture's GL primitive class.
@@ -104,13 +107,13 @@ def plan_stream_output(screen, stage: ShaderType, ir, so, what: str) -> SOPlan |
         raise InvalidArgumentError(f"{field}: only a vertex, tessellation evaluation or geometry shader captures")
     max_buffers = screen.get_param(Cap.MAX_STREAM_OUTPUT_BUFFERS)
     max_streams = screen.get_param(Cap.MAX_VERTEX_STREAMS) if stage == ShaderType.GEOMETRY else 1
-    declared = set()
+    declared: set[int] = set()
     for decl in ir.declarations_of("OUT"):
         declared.update(range(decl.first, decl.last + 1))
     strides = [boundary.in_range(s, f"{field}.stride[{b}]", 0, 1 << 16) for b, s in enumerate(so.stride)]
     strides += [0] * (PIPE_MAX_SO_BUFFERS - len(strides))
     per_buffer: dict[int, list] = {}
-    streams = [None] * PIPE_MAX_SO_BUFFERS
+    streams: list[int | None] = [None] * PIPE_MAX_SO_BUFFERS
     for i, o in enumerate(outputs):
         name = f"{field}.output[{i}]"
         reg = boundary.in_range(o.register_index, f"{name}.register_index", 0, 255)
@@ -162,8 +165,7 @@ def plan_stream_output(screen, stage: ShaderType, ir, so, what: str) -> SOPlan |
                 at = dst + n
             if b in per_buffer:
                 varyings += _skips(strides[b] - at)
-        bindings = tuple(range(used[-1] + 1))
-        return SOPlan(key, tuple(varyings), False, bindings, _bytes(strides, used), tuple(streams))
+        return SOPlan(key, tuple(varyings), False, tuple(range(used[-1] + 1)), _bytes(strides, used), tuple(streams))
     # GL 3.x: interleaved into one buffer without gaps, or one output per
     # buffer (separate attribs).  Anything else needs ARB_transform_feedback3.
     if len(used) == 1:
@@ -183,8 +185,8 @@ def plan_stream_output(screen, stage: ShaderType, ir, so, what: str) -> SOPlan |
             )
         names = tuple(so_varying_name(i) for _d, _n, i, *_ in per_buffer[buf])
         return SOPlan(key, names, False, (buf,), _bytes(strides, used), tuple(streams))
-    names = []
-    bindings = []
+    separate_names: list[str] = []
+    separate_bindings: list[int] = []
     for buf in used:
         items = per_buffer[buf]
         dst, n, i, *_ = items[0]
@@ -195,9 +197,9 @@ def plan_stream_output(screen, stage: ShaderType, ir, so, what: str) -> SOPlan |
                 f"(PIPE_CAP_STREAM_OUTPUT_INTERLEAVE_BUFFERS is 0): capture one output per buffer, "
                 f"at dst_offset 0 with stride = num_components"
             )
-        names.append(so_varying_name(i))
-        bindings.append(buf)
-    return SOPlan(key, tuple(names), True, tuple(bindings), _bytes(strides, used), tuple(streams))
+        separate_names.append(so_varying_name(i))
+        separate_bindings.append(buf)
+    return SOPlan(key, tuple(separate_names), True, tuple(separate_bindings), _bytes(strides, used), tuple(streams))
 
 
 def set_feedback_varyings(gl, prog: int, plan: SOPlan) -> None:
@@ -251,7 +253,7 @@ class StreamOutputPart(Part):
 
     # -- pipe_context methods ---------------------------------------------------
 
-    def create_stream_output_target(self, buffer, buffer_offset: int, buffer_size: int) -> StreamOutputTarget:
+    def create_stream_output_target(self, buffer: Resource, buffer_offset: int, buffer_size: int) -> StreamOutputTarget:
         """pipe_context::create_stream_output_target: ``buffer_size`` bytes of
         the buffer resource ``buffer`` from ``buffer_offset``, which captures
         write into (both multiples of 4: GL binds ranges of dwords)."""
@@ -273,16 +275,18 @@ class StreamOutputPart(Part):
             )
         return StreamOutputTarget(ctx, buffer, offset, size)
 
-    def stream_output_target_destroy(self, target) -> None:
+    def stream_output_target_destroy(self, t: StreamOutputTarget) -> None:
         """pipe_context::stream_output_target_destroy (unbinds it if bound)."""
         what = "stream_output_target_destroy"
-        self._check_target(target, what)
-        if target in self.targets:
-            self._bind(tuple(None if t is target else t for t in self.targets))
-        self._release(target)
-        target.destroyed = True
+        self._check_target(t, what)
+        if t in self.targets:
+            self._bind(tuple(None if bound is t else bound for bound in self.targets))
+        self._release(t)
+        t.destroyed = True
 
-    def set_stream_output_targets(self, targets, offsets=None) -> None:
+    def set_stream_output_targets(
+        self, targets: Sequence[StreamOutputTarget | None] | None, offsets: Sequence[int] | None = None
+    ) -> None:
         """pipe_context::set_stream_output_targets: bind ``targets`` (None
         slots allowed; empty unbinds all).  ``offsets[i]`` is where capture
         starts in target i, in bytes from its buffer_offset; -1 appends where
@@ -294,7 +298,7 @@ class StreamOutputPart(Part):
         offsets = tuple(boundary.sequence(offsets if offsets is not None else (), f"{what}: offsets"))
         if len(offsets) not in (0, len(targets)):
             raise InvalidArgumentError(f"{what}: {len(offsets)} offsets for {len(targets)} targets")
-        resolved = []
+        resolved: list[tuple[StreamOutputTarget, int] | None] = []
         for i, t in enumerate(targets):
             if t is None:
                 resolved.append(None)
@@ -348,7 +352,7 @@ class StreamOutputPart(Part):
         if target._pending is not None:
             self._filled(target)  # (reads and deletes the GL query once for all its targets)
 
-    def capture_plan(self):
+    def capture_plan(self) -> tuple[SOPlan | None, Any]:
         """The bound program's stream output plan and its last vertex stage's
         shader, or (None, None) when the program captures nothing."""
         shaders = self.ctx.shader_part.shaders
@@ -423,8 +427,8 @@ class StreamOutputPart(Part):
         known = None if indirect is not None else self._known_primitives(info, draws, last)
         queries: dict[int, list] = {}  # vertex stream -> [GL query, primitives written once read]
         if known is None:
-            for _b, t, _s in bound:
-                stream = plan.streams[plan.bindings[_b]] or 0
+            for binding, _t, _s in bound:
+                stream = plan.streams[plan.bindings[binding]] or 0
                 if stream not in queries:
                     queries[stream] = [_gen_query(gl), None]
                     if stream:  # (glBeginQueryIndexed is GL 4.0: stream 0 keeps to GL 3.0's call)

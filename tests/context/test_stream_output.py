@@ -119,9 +119,7 @@ def test_append_with_offset_minus_one(screen, ctx):
     ctx.set_stream_output_targets([t], [-1])
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=2, count=3))
     ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=5, count=1))  # still bound: appends too
-    np.testing.assert_array_equal(
-        read_words(screen, buf), expected_layout(registers(rows), 4, outs, nwords=40, base=2)
-    )
+    np.testing.assert_array_equal(read_words(screen, buf), expected_layout(registers(rows), 4, outs, nwords=40, base=2))
 
 
 def test_overflow_discards_at_the_exact_primitive(screen, ctx):
@@ -327,3 +325,50 @@ def test_draw_auto_draws_what_was_captured(screen, ctx):
     expect[:40] = rows.view(np.uint32).reshape(-1)
     np.testing.assert_array_equal(read_words(screen, b), expect)
     np.testing.assert_array_equal(read_words(screen, a), expect)
+
+
+def _wide_vs(n: int) -> str:
+    """A VS with POSITION and ``n`` GENERIC outputs, GENERIC[i] = IN[1] + i."""
+    lines = ["VERT", "DCL IN[0]", "DCL IN[1]", "DCL OUT[0], POSITION"]
+    lines += [f"DCL OUT[{i + 1}], GENERIC[{i}]" for i in range(n)]
+    lines += [f"IMM[{i}] FLT32 {{{float(i)}, {float(i)}, {float(i)}, {float(i)}}}" for i in range(n)]
+    body = ["MOV OUT[0], IN[0]"] + [f"ADD OUT[{i + 1}], IN[1], IMM[{i}]" for i in range(n)] + ["END"]
+    return "\n".join(lines + [f"  {k}: {t}" for k, t in enumerate(body)]) + "\n"
+
+
+def test_buffers_and_components_at_the_limits(screen, ctx):
+    """MAX_STREAM_OUTPUT_BUFFERS buffers of MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS
+    (one vec4 each where the host has GL 3.0's separate mode only) and one
+    buffer of MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS, captured word for
+    word; one past either limit is refused at create."""
+    nbuf = screen.get_param(glpipe.Cap.MAX_STREAM_OUTPUT_BUFFERS)
+    sep = screen.get_param(glpipe.Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS)
+    inter = screen.get_param(glpipe.Cap.MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS)
+    assert nbuf >= 4 and sep >= 4 and inter >= 64
+    vs = _wide_vs(16)
+    n = 3
+
+    def capture(so, words_per_buffer):
+        rows = prepare(ctx, n, so, vs=vs)
+        bufs = [sentinel_buffer(screen, words_per_buffer * n) for _ in so.stride if _]
+        ctx.set_stream_output_targets([ctx.create_stream_output_target(b, 0, b.width0) for b in bufs], [0] * len(bufs))
+        ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=n))
+        ctx.set_stream_output_targets([], [])
+        return rows[:, 4:], [read_words(screen, b) for b in bufs]
+
+    # nbuf buffers, each with min(sep, 16) components (whole GENERIC vec4s).
+    per = min(sep, 16) // 4
+    outs = [(1 + b * per + k, 0, 4, b, 4 * k) for b in range(nbuf) for k in range(per)]
+    attr, got = capture(so_info([4 * per] * nbuf, *outs), 4 * per)
+    for b in range(nbuf):
+        want = np.stack([attr + np.float32(b * per + k) for k in range(per)], axis=1)
+        np.testing.assert_array_equal(got[b], want.view(np.uint32).reshape(-1))
+    # One buffer of inter components: 16 whole GENERIC outputs.
+    outs = [(1 + k, 0, 4, 0, 4 * k) for k in range(inter // 4)]
+    attr, got = capture(so_info([inter], *outs), inter)
+    want = np.stack([attr + np.float32(k) for k in range(inter // 4)], axis=1)
+    np.testing.assert_array_equal(got[0], want.view(np.uint32).reshape(-1))
+    with pytest.raises(glpipe.UnsupportedError, match="INTERLEAVED_COMPONENTS"):
+        ctx.create_vs_state(ShaderState(tokens=vs, stream_output=so_info([inter + 1], (1, 0, 4, 0, 0))))
+    with pytest.raises(glpipe.InvalidArgumentError, match="output_buffer"):
+        ctx.create_vs_state(ShaderState(tokens=vs, stream_output=so_info([4] * 4, (1, 0, 4, nbuf, 0))))
