@@ -372,3 +372,30 @@ def test_buffers_and_components_at_the_limits(screen, ctx):
         ctx.create_vs_state(ShaderState(tokens=vs, stream_output=so_info([inter + 1], (1, 0, 4, 0, 0))))
     with pytest.raises(glpipe.InvalidArgumentError, match="output_buffer"):
         ctx.create_vs_state(ShaderState(tokens=vs, stream_output=so_info([4] * 4, (1, 0, 4, nbuf, 0))))
+
+
+def test_tessellation_evaluation_shader_captures(screen, ctx):
+    """The TES is the last stage: its triangles are captured (each TES vertex
+    carries its patch's corner-0 attribute), counted by a query, and an
+    append continues after them.  Without tessellation the stage is refused."""
+    from .test_draw_features import PASS_TCS, PASS_TES
+
+    so = so_info((4,), (1, 0, 4, 0, 0))
+    rows = prepare(ctx, 6, None)
+    if not screen.profile.has("tessellation_shader"):
+        with pytest.raises(glpipe.UnsupportedError):
+            ctx.create_tes_state(ShaderState(tokens=PASS_TES, stream_output=so))
+        return
+    ctx.bind_tcs_state(ctx.create_tcs_state(ShaderState(tokens=PASS_TCS)))
+    ctx.bind_tes_state(ctx.create_tes_state(ShaderState(tokens=PASS_TES, stream_output=so)))
+    ctx.set_patch_vertices(3)
+    buf = sentinel_buffer(screen, 64)
+    t = ctx.create_stream_output_target(buf, 0, 256)
+    ctx.set_stream_output_targets([t], [0])
+    ctx.draw_vbo(DrawInfo(mode=Prim.PATCHES, count=6))
+    ctx.set_stream_output_targets([t], [-1])
+    ctx.draw_vbo(DrawInfo(mode=Prim.PATCHES, count=3))
+    attr = rows[:, 4:]
+    expect = np.full(64, SENTINEL, np.uint32)
+    expect[:36] = attr[[0, 0, 0, 3, 3, 3, 0, 0, 0]].view(np.uint32).reshape(-1)
+    np.testing.assert_array_equal(read_words(screen, buf), expect)
