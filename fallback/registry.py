@@ -35,6 +35,28 @@ class Fallback:
 
 FALLBACKS: tuple[Fallback, ...] = (
     Fallback(
+        name="draw_indirect_unroll",
+        feature="draw_indirect",
+        provides="indirect and multi-draw indirect draws (and their count buffer): the commands read back "
+        "and drawn as direct draws",
+        implementation="glpipe.draw_indirect",
+        cost="a flush and a wait for the GPU per indirect draw (glGetBufferSubData of the commands)",
+    ),
+    Fallback(
+        name="multi_draw_indirect_unroll",
+        feature="multi_draw_indirect",
+        provides="multi-draw indirect (draw_count > 1, any stride): the commands read back and drawn one by one",
+        implementation="glpipe.draw_indirect",
+        cost="a flush and a wait for the GPU per indirect draw",
+    ),
+    Fallback(
+        name="draw_indirect_count_unroll",
+        feature="indirect_parameters",
+        provides="the count buffer of multi-draw indirect: read back, the commands drawn as direct draws",
+        implementation="glpipe.draw_indirect",
+        cost="a flush and a wait for the GPU per indirect draw",
+    ),
+    Fallback(
         name="quads_quad_strips_polygons",
         feature=None,
         provides="QUADS / QUAD_STRIP / POLYGON drawn as TRIANGLES by index translation "

@@ -93,8 +93,8 @@ ROWS = MappingProxyType(
         "blit": (True, "resources-in-motion", "blit, resource_copy_region"),
         "generate_mipmap": (True, "resources-in-motion", "generate_mipmap"),
         "clear_texture": (True, "resources-in-motion", "clear_texture, clear_buffer"),
-        "stream_output": (False, "stream-output", "stream output targets, SO queries' data, draw auto"),
-        "draw_indirect": (False, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
+        "stream_output": (True, "stream-output", "stream output targets, SO queries' data, draw auto"),
+        "draw_indirect": (True, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
         "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
         "compute_fallback": (
             False,
@@ -559,19 +559,28 @@ _PARAM_ROWS = (
             PIPE_MAX_SO_BUFFERS,
         ),
     ),
-    (Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS, _SO, lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS")),
+    # Without transform_feedback3 a buffer of several buffers holds one output
+    # (GL 3.0's separate mode: glpipe/stream_output.py), so 4 components.
+    (
+        Cap.MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS,
+        _SO,
+        lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS") if e.has(_XFB) else 4,
+    ),
     (
         Cap.MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS,
         _SO,
         lambda e: e.lim("GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS"),
     ),
-    (Cap.STREAM_OUTPUT_PAUSE_RESUME, _SO, lambda e: e.has("transform_feedback2")),
+    # Appends (offset -1) resume at offsets glpipe tracks itself: every host.
+    (Cap.STREAM_OUTPUT_PAUSE_RESUME, _SO, lambda e: 1),
     (Cap.STREAM_OUTPUT_INTERLEAVE_BUFFERS, _SO, lambda e: e.has(_XFB)),
     (Cap.MAX_VERTEX_STREAMS, _SO, lambda e: e.lim("GL_MAX_VERTEX_STREAMS") if e.has(_XFB) else 1),
-    (Cap.DRAW_INDIRECT, ("draw_indirect",), lambda e: e.has("draw_indirect")),
-    (Cap.MULTI_DRAW_INDIRECT, ("draw_indirect",), lambda e: e.has("multi_draw_indirect")),
-    (Cap.MULTI_DRAW_INDIRECT_PARTIAL_STRIDE, ("draw_indirect",), lambda e: e.has("multi_draw_indirect")),
-    (Cap.MULTI_DRAW_INDIRECT_PARAMS, ("draw_indirect",), lambda e: e.has("indirect_parameters")),
+    # Hosts without indirect draws read the commands (and the count) back and
+    # draw them one by one (glpipe/draw_indirect.py): 1 everywhere.
+    (Cap.DRAW_INDIRECT, ("draw_indirect",), lambda e: 1),
+    (Cap.MULTI_DRAW_INDIRECT, ("draw_indirect",), lambda e: 1),
+    (Cap.MULTI_DRAW_INDIRECT_PARTIAL_STRIDE, ("draw_indirect",), lambda e: 1),
+    (Cap.MULTI_DRAW_INDIRECT_PARAMS, ("draw_indirect",), lambda e: 1),
     (Cap.COMPUTE, FACT, caps_shader.compute_available),  # rows: compute or compute_fallback (see caps_shader)
     (Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED, FACT, caps_shader.compute_available),
     (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .dirty import ALL, Dirty
+from .dirty import ALL, Dirty, KeepGeneral
 from .enums import Prim, ShaderType
 from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
@@ -37,6 +37,7 @@ _GL_PRIM_NAMES = {
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
 _DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
 _VERTEX = Dirty.VERTEX
+_SO_BOUND = KeepGeneral.STREAM_OUTPUT
 
 
 class DrawPath:
@@ -215,9 +216,10 @@ class DrawPath:
         ``draws`` is an optional sequence of DrawStartCountBias for
         multi-draw; without it the draw is ``info.start``/``count``/
         ``index_bias``.  ``min_index``/``max_index`` are hints glpipe does
-        not need (any over-estimate renders the same).  Indirect draws
-        (and draw auto, which arrives as an indirect draw) belong to a later
-        issue: ``indirect`` raises UnsupportedError (the caps say 0).
+        not need (any over-estimate renders the same).  ``indirect`` (a
+        DrawIndirectInfo) draws the commands of an indirect buffer, or the
+        vertices a stream output target captured (draw auto):
+        glpipe/draw_indirect.py, docs/stream_output.md.
 
         The common path -- one non-indexed draw of a natively drawable
         primitive without start_instance -- is a few tests and one GL call
@@ -279,6 +281,8 @@ class DrawPath:
         # second test also sends it to the prologue, which raises.)
         if indirect is not None or self.screen._drawing_context is not self or self._gl_current() != self._gl_context:
             self._draw_prologue(indirect)
+            if indirect is not None and self.draw_indirect_part.draw(info, draws, indirect):
+                return  # drawn as direct draws: draw auto, or commands read back (glpipe/draw_indirect.py)
         if info._draw_cache is None:
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
         start_instance = info.start_instance
@@ -301,12 +305,31 @@ class DrawPath:
         # their upload (Dirty.VERTEX) is due again at every draw.
         self.dirty = Dirty.DRAW_STATE | Dirty.VERTEX if vertex.vertex_user else Dirty.DRAW_STATE
         emulation = self._raster_draw
+        if emulation is not None and self.keep_general & _SO_BOUND:
+            self.stream_output_part.refuse_emulation()  # its extra passes would be captured too
         if emulation is not None and emulation(info, draws):
             # The rasterizer drew it through an emulation (line stipple
             # segment bases, stippled polygon edges, per-face fill modes:
             # glpipe/raster/rasterizer.py _rasterizer_draw).
             self._counters.draw_calls += 1
             return
+        if self.keep_general & _SO_BOUND:
+            # Stream output targets are bound: capture around the draw (glpipe/stream_output.py).
+            self.stream_output_part.draw(info, draws, indirect, lambda: self._draw_kind(info, draws, indirect))
+        else:
+            self._draw_kind(info, draws, indirect)
+        self._counters.draw_calls += 1
+        # Back to the fast path unless an area keeps every draw here
+        # (glpipe/dirty.py KeepGeneral) or primitive restart is left on.
+        if not (self.keep_general or self._restart_on):
+            self.dirty = 0
+
+    def _draw_kind(self, info: DrawInfo, draws, indirect) -> None:
+        """The draw call(s) of a draw whose derived state is emitted, by kind."""
+        if indirect is not None:
+            self.draw_indirect_part.draw_native(info, indirect)
+            return
+        start_instance = info.start_instance
         mode = self._gl_prims.get(info.mode)
         if mode is None or draws is not None or start_instance or self.shader_part.program_drawid:
             self._draw_special(info, mode, draws)
@@ -339,11 +362,6 @@ class DrawPath:
             self._gl_draw_arrays(mode, info.start, info.count, info.instance_count)
         else:
             self._draw_arrays_all(info, mode, None)
-        self._counters.draw_calls += 1
-        # Back to the fast path unless an area keeps every draw here
-        # (glpipe/dirty.py KeepGeneral) or primitive restart is left on.
-        if not (self.keep_general or self._restart_on):
-            self.dirty = 0
 
     def _fast_arrays_args(self, info: DrawInfo):
         """draw_vbo's memo for ``info``: the glDrawArraysInstanced arguments
@@ -365,15 +383,11 @@ class DrawPath:
         return (mode, info.start, info.count, info.instance_count)
 
     def _draw_prologue(self, indirect) -> None:
-        """The rare checks of draw_vbo: destroyed context, indirect draws,
+        """The rare checks of draw_vbo: destroyed context,
         making the host GL context current, and taking the host GL state over
         from another pipe context of the screen (they share one GL context)."""
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
-        if indirect is not None:
-            raise UnsupportedError(
-                "draw_vbo: indirect draws and draw auto are not supported yet (PIPE_CAP_DRAW_INDIRECT is 0)"
-            )
         self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
         previous = self.screen._drawing_context
         if previous is not self:

@@ -389,7 +389,7 @@ _FORMATLESS_BUFFER_BINDS = {
     Bind.CONSTANT_BUFFER: "uniform_buffer_object",
     Bind.STREAM_OUTPUT: "transform_feedback",
     Bind.SHADER_BUFFER: "shader_storage_buffer_object",
-    Bind.COMMAND_ARGS_BUFFER: "draw_indirect",
+    Bind.COMMAND_ARGS_BUFFER: None,  # read back and unrolled without draw_indirect (glpipe/draw_indirect.py)
     Bind.QUERY_BUFFER: "query_buffer_object",
 }
 _ALL_BINDS = all_flag_bits(Bind)

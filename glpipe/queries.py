@@ -36,6 +36,8 @@ from .vertex import gl_function
 GL_SAMPLES_PASSED = 0x8914
 GL_PRIMITIVES_GENERATED = 0x8C87
 GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN = 0x8C88
+GL_TRANSFORM_FEEDBACK_OVERFLOW = 0x82EC  # ARB_transform_feedback_overflow_query (GL 4.6)
+GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW = 0x82ED
 GL_TIMESTAMP = 0x8E28
 GL_QUERY_RESULT = 0x8866
 GL_QUERY_RESULT_AVAILABLE = 0x8867
@@ -97,7 +99,9 @@ KINDS: dict[Query, QueryKind] = {
     Query.PRIMITIVES_GENERATED: QueryKind("count", None, streams=True),
     Query.PRIMITIVES_EMITTED: QueryKind("count", None, streams=True),
     Query.SO_STATISTICS: QueryKind("count", None, streams=True),
-    Query.SO_OVERFLOW_PREDICATE: QueryKind("count", Cap.QUERY_SO_OVERFLOW, predicate=True),
+    # The host's overflow queries (QUERY_SO_OVERFLOW follows them): a stream's,
+    # or any stream's; segments OR together (their sum > 0).
+    Query.SO_OVERFLOW_PREDICATE: QueryKind("count", Cap.QUERY_SO_OVERFLOW, streams=True, predicate=True),
     Query.SO_OVERFLOW_ANY_PREDICATE: QueryKind("count", Cap.QUERY_SO_OVERFLOW, predicate=True),
     Query.GPU_FINISHED: QueryKind("fence", None, begin=False),
     Query.PIPELINE_STATISTICS: QueryKind("count", Cap.QUERY_PIPELINE_STATISTICS),
@@ -116,6 +120,10 @@ def _targets(qtype: int, index: int) -> tuple[tuple[int, int], ...]:
         return ((GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, index),)
     if qtype == Query.SO_STATISTICS:
         return ((GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, index), (GL_PRIMITIVES_GENERATED, index))
+    if qtype == Query.SO_OVERFLOW_PREDICATE:
+        return ((GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, index),)
+    if qtype == Query.SO_OVERFLOW_ANY_PREDICATE:
+        return ((GL_TRANSFORM_FEEDBACK_OVERFLOW, 0),)
     if qtype == Query.PIPELINE_STATISTICS:
         return tuple((t, 0) for t in STAT_TARGETS if t is not None)
     if qtype == Query.PIPELINE_STATISTICS_SINGLE:

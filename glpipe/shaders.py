@@ -19,6 +19,7 @@ from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
 from .enums import Cap, ShaderCap, ShaderIR, ShaderType
 from .part import Area, Part
+from .stream_output import plan_stream_output, set_feedback_varyings
 from .templates import ShaderState
 
 # TGSI header word each create_*_state expects.
@@ -65,6 +66,7 @@ class ShaderCSO:
         "ir",
         "info",
         "stream_output",
+        "so_plan",
         "variants",
         "destroyed",
         "window_space",
@@ -78,6 +80,7 @@ class ShaderCSO:
         self.ir = ir
         self.info = info
         self.stream_output = stream_output
+        self.so_plan = None  # its capture as transform feedback (glpipe/stream_output.py), set at create
         # VS_WINDOW_SPACE_POSITION, read at every VS bind (glpipe/viewport.py).
         self.window_space = bool(stage == ShaderType.VERTEX and ir.property("VS_WINDOW_SPACE_POSITION", 0))
         # (SVIEWs read by comparing lookups, by comparing TG4), for the shadow-swizzle
@@ -315,7 +318,10 @@ class ShaderPart(Part):
         self._check_shader_limits(stage, ir, info, what, stream_output)
         # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
         check_clip_cull_properties(ir, ctx.screen.get_param(Cap.CULL_DISTANCE), ctx.screen.profile.name, what)
-        return ShaderCSO(ctx, stage, tokens, ir, info, stream_output)
+        plan = plan_stream_output(ctx.screen, stage, ir, stream_output, what)
+        cso = ShaderCSO(ctx, stage, tokens, ir, info, stream_output)
+        cso.so_plan = plan
+        return cso
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
         """Refuse, at create time, a shader beyond the limits the caps
@@ -490,6 +496,10 @@ class ShaderPart(Part):
         for v in variants:
             if v is not None:
                 gl.glAttachShader(prog, v.gl_shader)
+        last = variants[3] or variants[2] or variants[0]  # GS, TES, VS: the last vertex stage
+        if last is not None and last.key.stream_output:
+            # Its captured outputs, gaps and buffer breaks (glpipe/stream_output.py).
+            set_feedback_varyings(gl, prog, last.cso.so_plan)
         gl.glLinkProgram(prog)
         if not gl.glGetProgramiv(prog, gl.GL_LINK_STATUS):
             log = gl.glGetProgramInfoLog(prog)

@@ -288,6 +288,8 @@ class VariantKeysPart(Part):
         if stage == _VS and vs_input_types is not None:
             if any(t != "float" for t in vs_input_types):  # per attribute location (dual_slot aware)
                 fields["vs_input_types"] = vs_input_types
+        if last and getattr(cso, "so_plan", None) is not None:
+            fields["stream_output"] = cso.so_plan.key  # its captured outputs (glpipe/stream_output.py)
         if last and fs is not None:
             # CLIPDIST inputs always: the last stage passes them in a varying
             # (lowering/glsl/passes/vertex.py copy_clipdist_varyings).

@@ -37,6 +37,8 @@ EMULATED_CAPS = {
     Cap.CULL_DISTANCE: ("cull_distance", "cull_distance_as_clip"),  # GL 4.5 / ARB_cull_distance
     Cap.VS_LAYER_VIEWPORT: ("shader_viewport_layer_array", "vs_layer_generated_gs"),  # ARB_shader_viewport_layer_array
     Cap.CONDITIONAL_RENDER_INVERTED: ("conditional_render_inverted", "render_condition_inverted"),  # GL 4.5
+    Cap.DRAW_INDIRECT: ("draw_indirect", "draw_indirect_unroll"),  # GL 4.0 / ARB_draw_indirect
+    Cap.MULTI_DRAW_INDIRECT_PARAMS: ("indirect_parameters", "draw_indirect_count_unroll"),  # ARB_indirect_parameters
     # Gallium state no core GL profile has (compatibility-profile or Gallium-only).
     Cap.GL_CLAMP: (None, "gl_clamp"),
     Cap.ALPHA_TEST: (None, "alpha_test"),

@@ -179,6 +179,9 @@ def handle_emit(em, i, inst):
             em.line(text)
     if stream:
         em.req.need("gs_streams", f"EMIT on stream {stream}")
+        if em.key.stream_output:  # the vertex_end rows ran the stream-0 copies above
+            for text in passes.stream_output_copies(em, stream):
+                em.line(text)
         em.line(f"EmitStreamVertex({stream});")
     else:
         em.line("EmitVertex();")

@@ -165,6 +165,11 @@ class VariantKey:
       within the pixel, flattened ``(x0, y0, x1, y1, ...)`` in GL's
       convention (GL_SAMPLE_POSITION): INTERP_SAMPLE's positions, and "the
       framebuffer is multisampled" for the refusals; empty: single-sample.
+    * ``stream_output`` -- (last vertex stage) ``((register_index,
+      start_component, num_components, stream), ...)``, one entry per
+      captured ``pipe_stream_output`` in its order: entry k becomes the
+      output ``glp_so_<k>`` (passes/stream_output.py), which the context
+      names as a transform feedback varying.
     """
 
     flatshade: bool = False
@@ -202,6 +207,7 @@ class VariantKey:
     vs_input_types: tuple[str, ...] = ()
     cs_block_size: tuple[int, ...] = ()
     sample_positions: tuple[float, ...] = ()
+    stream_output: tuple[tuple[int, int, int, int], ...] = ()
 
     def __post_init__(self):
         if not 0 <= self.alpha_func <= 7:
@@ -248,6 +254,20 @@ class VariantKey:
                 raise InvalidArgumentError(
                     f"VariantKey.shadow_swizzle entries are (sview 0..127, four of 0 (c), 4 (0.0), 5 (1.0)), "
                     f"got {entry!r}"
+                )
+        for entry in self.stream_output:
+            if (
+                not isinstance(entry, tuple)
+                or len(entry) != 4
+                or not all(type(v) is int for v in entry)
+                or entry[0] < 0
+                or not 0 <= entry[1] <= 3
+                or not 1 <= entry[2] <= 4 - entry[1]
+                or not 0 <= entry[3] <= 3
+            ):
+                raise InvalidArgumentError(
+                    "VariantKey.stream_output entries are (register_index, start_component 0..3, "
+                    f"num_components 1..4-start, stream 0..3), got {entry!r}"
                 )
         for kind in self.color_output_types:
             if kind not in COLOR_TYPES:

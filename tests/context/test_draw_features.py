@@ -872,12 +872,14 @@ def test_patches_with_tessellation(screen, ctx):
 # ---------------------------------------------------------------------------
 
 
-def test_indirect_and_draw_auto_are_unsupported(screen, ctx):
+def test_indirect_without_a_command_buffer_is_refused(screen, ctx):
+    """Indirect draws work on both profiles (tests/context/test_draw_indirect.py);
+    one without a command buffer is bad input, refused before drawing."""
     setup(ctx)
     ctx.set_vertex_buffers([VertexBuffer(buffer=point_grid_vertices(4), stride=32)])
-    with pytest.raises(UnsupportedError, match="indirect"):
+    with pytest.raises(InvalidArgumentError, match="indirect.buffer"):
         ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=1), None, glpipe.DrawIndirectInfo(draw_count=1))
-    assert screen.get_param(glpipe.Cap.DRAW_INDIRECT) == 0
+    assert screen.get_param(glpipe.Cap.DRAW_INDIRECT) == 1
 
 
 def test_draw_calls_counter_counts_draw_vbo_calls(screen, ctx):

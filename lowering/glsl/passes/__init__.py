@@ -25,6 +25,7 @@ from . import edges as E
 from . import fragment as F
 from . import last_pixel as LP
 from . import stipple as L
+from . import stream_output as SO
 from . import texture as T
 from . import vertex as V
 
@@ -282,7 +283,25 @@ PASSES: tuple[Pass, ...] = (
         E.declare_instance_output,
         "flat out int glp_ls_instance (per-instance edge stipple counters)",
     ),
+    Pass(
+        "stream output (declare)",
+        "stream_output",
+        VERTEX_LIKE,
+        "declare",
+        _flag("stream_output"),
+        SO.declare_outputs,
+        "one glp_so_<k> output per captured pipe_stream_output entry (its components only)",
+    ),
     # (first vertex_end row: the outputs before any pass changes them)
+    Pass(
+        "stream output (copies)",
+        "stream_output",
+        VERTEX_LIKE,
+        "vertex_end",
+        _flag("stream_output"),
+        SO.copy_outputs,
+        "glp_so_<k> = OUT[register_index] components of the entry (stream 0; a GS's other streams at their EMIT)",
+    ),
     Pass(
         "line last pixel (save)",
         "line_last_pixel",
@@ -577,6 +596,12 @@ def vertex_end(em) -> list[str]:
     return out
 
 
+def stream_output_copies(em, stream: int) -> list[str]:
+    """A GS's EMIT on vertex stream ``stream`` > 0: the stream output copies
+    of that stream (stream 0's run with the vertex_end rows)."""
+    return SO.copy_outputs(em, stream)
+
+
 def end_primitive(em) -> list[str]:
     """The ``end_primitive`` hook: statements before a GS's stream-0 EndPrimitive."""
     out: list[str] = []
@@ -618,6 +643,7 @@ __all__ = [
     "HOOKS",
     "BUILT_IN",
     "rows",
+    "stream_output_copies",
     "declare",
     "prologue",
     "fs_input",
