@@ -41,6 +41,7 @@ class Surface:
     """pipe_surface: ``texture`` at ``level``, layers ``first_layer..last_layer``."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "texture",
         "format",
@@ -156,14 +157,30 @@ class FramebufferPart(Part):
                 f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
                 f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}"
             )
-        return Surface(self.ctx, resource, templ)
+        return self.ctx._own(Surface(self.ctx, resource, templ))
 
     def surface_destroy(self, surface: Surface) -> None:
-        """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
+        """pipe_context::surface_destroy; cached framebuffers using it are deleted.
+
+        Only this context's surfaces (InvalidArgumentError for anything else,
+        which is left untouched).  A bound surface stays in the bound
+        FramebufferState (the caller's frozen record): the next draw or clear
+        raises ObjectDestroyedError until a live framebuffer is set
+        (docs/robustness.md "Object lifetimes and soak")."""
+        ctx = self.ctx
+        if not isinstance(surface, Surface):
+            raise InvalidArgumentError(f"surface_destroy: expected a Surface, got {type(surface).__name__}")
+        if surface.context is not ctx:
+            raise InvalidArgumentError("surface_destroy: the surface belongs to another context")
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
         self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)
         surface.destroyed = True
+        fb = self.framebuffer
+        if surface is fb.zsbuf or surface in fb.cbufs[: fb.nr_cbufs]:
+            # The fast path draws while nothing is dirty: the next draw must
+            # re-emit the framebuffer, whose emit refuses the destroyed surface.
+            ctx.dirty |= Dirty.FRAMEBUFFER
 
     # -- framebuffer state ---------------------------------------------------
 
@@ -255,7 +272,7 @@ class FramebufferPart(Part):
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
         for i, surf in enumerate(fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,)):
-            if surf is not None and surf.texture._destroyed:
+            if surf is not None and (surf.destroyed or surf.texture._destroyed):
                 self._refuse_destroyed_attachment(surf, i if i < fb.nr_cbufs else None)
         key = self._fbo_key(fb)
         fbo = self._fbo_cache.get(key)
@@ -267,13 +284,17 @@ class FramebufferPart(Part):
         self._bound_fbo = fbo
 
     def _refuse_destroyed_attachment(self, surf: Surface, index) -> None:
-        """A bound surface's resource was destroyed (Screen.resource_destroy
-        dirtied the framebuffer): delete the FBOs made with it and raise
-        ObjectDestroyedError naming the attachment (``index`` None: zsbuf)."""
+        """A bound surface, or its resource, was destroyed (surface_destroy /
+        Screen.resource_destroy dirtied the framebuffer): delete the FBOs
+        made with it and raise ObjectDestroyedError naming the attachment
+        (``index`` None: zsbuf).  The framebuffer stays dirty, so every draw
+        refuses it until a live framebuffer is set."""
         res = surf.texture
         self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key.cbufs + (key.zsbuf,)))
+        self.ctx.dirty |= Dirty.FRAMEBUFFER
         where = "zsbuf" if index is None else f"cbufs[{index}]"
-        raise ObjectDestroyedError(f"draw: the resource of FramebufferState.{where} was destroyed")
+        what = "surface" if surf.destroyed else "resource"
+        raise ObjectDestroyedError(f"draw: the {what} of FramebufferState.{where} was destroyed")
 
     def _make_fbo(self, fb: FramebufferState) -> int:
         gl = self.ctx.gl

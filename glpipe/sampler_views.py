@@ -150,7 +150,7 @@ class SamplerViewPart(Part):
             self._plan_texture_view(v, res, fmt, target)
         ctx.host.check(what)
         self.views.add(v)
-        return v
+        return ctx._own(v)
 
     def _plan_buffer_view(self, v: SamplerView, res, fmt: Format) -> None:
         what = "create_sampler_view"

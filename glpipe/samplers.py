@@ -117,6 +117,7 @@ class SamplerCSO:
     """
 
     __slots__ = (
+        "__weakref__",
         "_border_words",
         "_mip_min_filter",
         "_params",
@@ -273,7 +274,7 @@ class SamplerPart(Part):
             params.append(_Param("i", GL_TEXTURE_REDUCTION_MODE_ARB, reduction))
         words = _border_words(templ, what)
         uses_border = any(getattr(templ, f) in _BORDER_WRAPS for f in ("wrap_s", "wrap_t", "wrap_r"))
-        cso = SamplerCSO(ctx, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min)
+        cso = ctx._own(SamplerCSO(ctx, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min))
         cso.gl_sampler = self._make_gl_sampler(cso, BORDER_FLOAT, False)
         ctx.host.check(what)
         self._sampler_csos.add(cso)

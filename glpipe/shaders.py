@@ -58,6 +58,7 @@ class ShaderCSO:
     """A shader state object: the validated TGSI plus its compiled variants."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "stage",
         "tokens",
@@ -314,7 +315,7 @@ class ShaderPart(Part):
         self._check_shader_limits(stage, ir, info, what, stream_output)
         # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
         check_clip_cull_properties(ir, ctx.screen.get_param(Cap.CULL_DISTANCE), ctx.screen.profile.name, what)
-        return ShaderCSO(ctx, stage, tokens, ir, info, stream_output)
+        return ctx._own(ShaderCSO(ctx, stage, tokens, ir, info, stream_output))
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
         """Refuse, at create time, a shader beyond the limits the caps
@@ -410,6 +411,8 @@ class ShaderPart(Part):
     def _delete_shader(self, stage: ShaderType, cso) -> None:
         ctx = self.ctx
         ctx._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
+        if cso.stage != stage:  # delete_vs_state(fs) must not delete the FS
+            raise InvalidArgumentError(f"delete_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
         if self.shaders[stage] is cso:
             # Gallium: deleting a bound CSO is a frontend bug; Mesa's drivers
             # unbind it.  glpipe unbinds so nothing dangles.

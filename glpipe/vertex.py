@@ -96,7 +96,17 @@ class VertexElementsCSO:
     variant key.
     """
 
-    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vaos", "vs_input", "vs_input_types")
+    __slots__ = (
+        "__weakref__",
+        "attribs",
+        "context",
+        "destroyed",
+        "elements",
+        "max_vb",
+        "vaos",
+        "vs_input",
+        "vs_input_types",
+    )
 
     def __init__(self, context, elements: tuple, attribs: tuple, vs_input_types: tuple):
         self.context = context
@@ -347,7 +357,7 @@ class VertexPart(Part):
                 )
                 kinds.append(kind)
                 location += 1
-        return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
+        return self.ctx._own(VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds)))
 
     def bind_vertex_elements_state(self, cso: VertexElementsCSO | None) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
