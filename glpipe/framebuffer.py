@@ -9,6 +9,7 @@ docs/coordinates.md "Surfaces, clears, scissors".
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +19,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
+from .lifetime import defer_call
 from .part import Area, Part
 from .resource import Resource
 from .templates import FramebufferState, SurfaceTemplate
@@ -99,6 +101,15 @@ class Surface:
         )
 
 
+def _is(ref: weakref.ref | None, surface: Surface) -> bool:
+    return ref is not None and ref() is surface
+
+
+def _texture_of(ref: weakref.ref | None):
+    surf = ref() if ref is not None else None
+    return surf.texture if surf is not None else None
+
+
 def _layer_count(res, level: int) -> int:
     if res.target == Target.TEXTURE_3D:
         return _minify(res.depth0, level)
@@ -108,12 +119,13 @@ def _layer_count(res, level: int) -> int:
 
 
 class FboKey(NamedTuple):
-    """What a cached FBO was made from: the attachments, the generations of
-    their textures (a texture re-made in place gets a new GL object), and
-    the no-attachment parameters."""
+    """What a cached FBO was made from: the attachments (weak references to
+    the surfaces: the cache must not keep a dropped surface, and its
+    texture, alive), the generations of their textures (a texture re-made in
+    place gets a new GL object), and the no-attachment parameters."""
 
-    cbufs: tuple
-    zsbuf: Surface | None
+    cbufs: tuple  # weakref.ref(Surface) or None per colour buffer
+    zsbuf: weakref.ref | None
     generations: tuple
     zs_generation: int
     width: int
@@ -157,7 +169,11 @@ class FramebufferPart(Part):
                 f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
                 f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}"
             )
-        return self.ctx._own(Surface(self.ctx, resource, templ))
+        surf = self.ctx._own(Surface(self.ctx, resource, templ))
+        # Dropped without surface_destroy: the FBOs made with it go at the next
+        # drain (the cache holds it weakly).
+        weakref.finalize(surf, defer_call, self.ctx.host, self._drop_dead_fbos)
+        return surf
 
     def surface_destroy(self, surface: Surface) -> None:
         """pipe_context::surface_destroy; cached framebuffers using it are deleted.
@@ -174,7 +190,7 @@ class FramebufferPart(Part):
             raise InvalidArgumentError("surface_destroy: the surface belongs to another context")
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
-        self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)
+        self._drop_fbos(lambda key: any(_is(r, surface) for r in key.cbufs + (key.zsbuf,)))
         surface.destroyed = True
         fb = self.framebuffer
         if surface is fb.zsbuf or surface in fb.cbufs[: fb.nr_cbufs]:
@@ -266,8 +282,17 @@ class FramebufferPart(Part):
     def _fbo_key(self, fb: FramebufferState) -> FboKey:
         cbufs = tuple(fb.cbufs[: fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
-        zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
-        return FboKey(cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+        zs = fb.zsbuf
+        zgen = zs.texture.generation if zs is not None else 0
+        refs = tuple(weakref.ref(s) if s is not None else None for s in cbufs)
+        zref = weakref.ref(zs) if zs is not None else None
+        return FboKey(refs, zref, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+
+    def _drop_dead_fbos(self) -> None:
+        """A surface was dropped unreferenced (its finalizer queued this for
+        the GL thread, glpipe/lifetime.py): delete the FBOs made with it."""
+        if not self.ctx.destroyed:
+            self._drop_fbos(lambda key: any(r is not None and r() is None for r in key.cbufs + (key.zsbuf,)))
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
@@ -290,7 +315,7 @@ class FramebufferPart(Part):
         (``index`` None: zsbuf).  The framebuffer stays dirty, so every draw
         refuses it until a live framebuffer is set."""
         res = surf.texture
-        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key.cbufs + (key.zsbuf,)))
+        self._drop_fbos(lambda key: any(_texture_of(r) is res for r in key.cbufs + (key.zsbuf,)))
         self.ctx.dirty |= Dirty.FRAMEBUFFER
         where = "zsbuf" if index is None else f"cbufs[{index}]"
         what = "surface" if surf.destroyed else "resource"

@@ -120,7 +120,11 @@ def test_draw_with_a_destroyed_bound_zsbuf_surface_raises(screen, ctx):
     _cover(screen, ctx)
     zs = screen.resource_create(
         ResourceTemplate(
-            target=Target.TEXTURE_2D, format=Format.Z24_UNORM_S8_UINT, width0=SIZE, height0=SIZE, bind=Bind.DEPTH_STENCIL
+            target=Target.TEXTURE_2D,
+            format=Format.Z24_UNORM_S8_UINT,
+            width0=SIZE,
+            height0=SIZE,
+            bind=Bind.DEPTH_STENCIL,
         )
     )
     zsurf = ctx.create_surface(zs, SurfaceTemplate(format=Format.Z24_UNORM_S8_UINT))
