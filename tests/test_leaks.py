@@ -17,6 +17,8 @@ import weakref
 
 import numpy as np
 import pytest
+from context.util import PASS_VS, vertex_buffer
+from context.util_draw import FLAT_FS, POS_COLOR, SIZE, setup, vertices
 
 from glpipe import (
     Bind,
@@ -34,9 +36,6 @@ from glpipe import (
     VertexBuffer,
 )
 from glpipe.lifetime import pending_deletions
-
-from context.util import PASS_VS, vertex_buffer
-from context.util_draw import FLAT_FS, POS_COLOR, SIZE, setup, vertices
 
 TRI = DrawInfo(mode=Prim.TRIANGLES, start=0, count=3)
 TEX_FS = """FRAG
