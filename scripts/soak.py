@@ -9,8 +9,9 @@ Two phases per profile, on one screen and one context:
 1. ``cycles`` create/destroy cycles.  Each cycle makes one object of every
    kind -- a buffer and a texture resource, a surface, a sampler view, blend,
    depth/stencil/alpha, rasterizer, sampler and vertex-elements CSOs, a
-   vertex and a fragment shader, a transfer (mapped, written, unmapped), a
-   fence (flush) -- uses it in a draw, and gets rid of it: odd cycles
+   transfer (mapped, written, unmapped), a fence (flush), and in two cycles
+   of ten a vertex and a fragment shader (they compile) -- uses it in a
+   draw, and gets rid of it: odd cycles
    destroy everything explicitly, even cycles simply drop the references
    (the finalizers' path, glpipe/lifetime.py).  Every 1,000th cycle also
    makes and destroys a whole context.
@@ -198,7 +199,7 @@ class Soak:
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [samp])
         ctx.bind_vertex_elements_state(velems)
         shaders = None
-        if i % 10 == 0:  # shaders compile: one cycle in ten makes a pair
+        if i % 10 < 2:  # shaders compile: two cycles in ten make a pair (one destroyed, one dropped)
             shaders = (ctx.create_vs_state(ShaderState(tokens=VS)), ctx.create_fs_state(ShaderState(tokens=FS)))
             ctx.bind_vs_state(shaders[0])
             ctx.bind_fs_state(shaders[1])
@@ -219,9 +220,7 @@ class Soak:
             ctx.delete_vertex_elements_state(velems)
             screen.resource_destroy(vb)
             screen.resource_destroy(tex)
-        if shaders is not None:
-            # Shader CSOs are always deleted: a linked program keeps a dropped
-            # one (docs/robustness.md "Object lifetimes and soak").
+        if shaders is not None and explicit:
             ctx.delete_vs_state(shaders[0])
             ctx.delete_fs_state(shaders[1])
         if i % 1000 == 999:
