@@ -114,7 +114,7 @@ class Context(DrawPath):
         self.destroyed = False
         # Every object this context made (CSOs, surfaces, views), weakly:
         # destroy() marks each destroyed (glpipe/lifetime.py, docs/robustness.md).
-        self._objects: weakref.WeakSet = weakref.WeakSet()
+        self._objects = weakref.WeakSet()
         # The host's queue of releases waiting for the GL thread (objects dropped
         # unreferenced, resources destroyed off the thread): check_alive drains it.
         self._releases = release_queue(screen.host)

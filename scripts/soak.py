@@ -145,7 +145,9 @@ class Soak:
         self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
         ctx.bind_vs_state(self.vs)
         ctx.bind_fs_state(self.fs)
-        ctx.set_viewport_states(0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))])
+        ctx.set_viewport_states(
+            0, [ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))]
+        )
         self.target = screen.resource_create(TEX_TEMPLATE)
         self.vb = self._upload(*_buffer(screen, _triangle((1, 0.5, 0.25, 1))))
         self.cb = self._upload(*_buffer(screen, np.ones(4, np.float32), Bind.CONSTANT_BUFFER))
@@ -250,9 +252,7 @@ class Soak:
         ]
         dsas = [
             ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState()),
-            ctx.create_depth_stencil_alpha_state(
-                DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.ALWAYS)
-            ),
+            ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState(alpha_enabled=True, alpha_func=Func.ALWAYS)),
         ]
         rasts = [ctx.create_rasterizer_state(RasterizerState(half_pixel_center=h)) for h in (True, False)]
         fss = [self.fs, ctx.create_fs_state(ShaderState(tokens=FS_VARIANT))]
@@ -315,9 +315,13 @@ def _phase(name: str, total: int, every: int, step, screen, ctx, out) -> dict:
         }
         samples.append(sample)
         if out is not None:
-            print(f"  {name} {done:>9}: RSS {sample['rss_mib']:8.1f} MiB, live resources "
-                  f"{sample['live_resources']}, live context objects {sample['live_context_objects']}, "
-                  f"{sample['seconds']} s", file=out, flush=True)
+            print(
+                f"  {name} {done:>9}: RSS {sample['rss_mib']:8.1f} MiB, live resources "
+                f"{sample['live_resources']}, live context objects {sample['live_context_objects']}, "
+                f"{sample['seconds']} s",
+                file=out,
+                flush=True,
+            )
     end = rss_bytes()
     base = end if base is None else base
     return {
