@@ -348,6 +348,12 @@ def test_another_contexts_objects_are_refused_at_bind(screen, ctx):
         for kind, bind in binds.items():
             with pytest.raises(InvalidArgumentError, match="another context"):
                 bind(theirs[kind][0])
+        with pytest.raises(InvalidArgumentError, match="another context"):
+            ctx.clear_render_target(theirs["surface"][0], (0, 0, 0, 0), 0, 0, 4, 4, False)
+        surf = theirs["surface"][0]
+        other.surface_destroy(surf)
+        with pytest.raises(ObjectDestroyedError):
+            other.clear_render_target(surf, (0, 0, 0, 0), 0, 0, 4, 4, False)
     finally:
         other.destroy()
 
@@ -431,3 +437,33 @@ def test_a_destroyed_screens_objects_raise(profile):
             call()
         del name
     scr.destroy()  # twice: a no-op
+
+
+def test_transfers_and_fences_belong_to_their_owner(screen, ctx):
+    """A transfer is its context's (another context cannot unmap it; after
+    the context is destroyed unmapping raises ObjectDestroyedError, not
+    "already unmapped"); a fence is its screen's."""
+    from glpipe import Box, Map
+
+    buf = vertex_buffer(screen, np.zeros(16, np.float32))
+    other = screen.context_create()
+    try:
+        t = ctx.transfer_map(buf, 0, Map.WRITE, Box(x=0, width=16))
+        with pytest.raises(InvalidArgumentError, match="another context"):
+            other.transfer_unmap(t)
+        assert t.data is not None
+        ctx.transfer_unmap(t)
+        t2 = other.transfer_map(buf, 0, Map.READ, Box(x=0, width=16))
+    finally:
+        other.destroy()
+    with pytest.raises(ObjectDestroyedError, match="transfer_unmap"):
+        other.transfer_unmap(t2)
+    scr2 = glpipe.create_screen(profile=screen.profile.name)
+    try:
+        c2 = scr2.context_create()
+        fence = c2.flush()
+        with pytest.raises(InvalidArgumentError, match="another screen"):
+            screen.fence_finish(None, fence, 0)
+    finally:
+        scr2.destroy()
+        screen.host.make_current()
