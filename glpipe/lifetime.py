@@ -36,6 +36,7 @@ _DELETERS = {
     "vertex_array": ("glDeleteVertexArrays", True),
     "program": ("glDeleteProgram", False),
     "shader": ("glDeleteShader", False),
+    "sync": ("glDeleteSync", False),  # a GLsync handle, not a name
 }
 
 
@@ -62,10 +63,16 @@ def defer_call(host, fn: Callable[..., Any], *args: Any) -> None:
     release_queue(host).append((fn, args))
 
 
-def pending_deletions(host) -> int:
-    """How many releases wait for ``host``'s GL thread."""
+def pending_deletions(host, kinds: Iterable[str] | None = None) -> int:
+    """How many releases wait for ``host``'s GL thread (only GL deletions of
+    the ``_DELETERS`` kinds in ``kinds``, if given)."""
     queue = _queues.get(host)
-    return len(queue) if queue else 0
+    if not queue:
+        return 0
+    if kinds is None:
+        return len(queue)
+    wanted = frozenset(kinds)
+    return sum(1 for head, _ in list(queue) if isinstance(head, str) and head in wanted)
 
 
 def delete_now(host, objects: Iterable[tuple[str, int]]) -> None:

@@ -27,7 +27,8 @@ from .formats import (
     util_format_get_nblocksy,
     util_format_get_nblocksz,
 )
-from .lifetime import defer_delete, delete_now, drain_deferred, pending_deletions
+from .lifetime import defer_delete, delete_now, drain_deferred
+from .lifetime import pending_deletions as _pending
 from .templates import ResourceTemplate
 
 if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
@@ -596,6 +597,12 @@ def _allocate(res: Resource) -> int:
 def _delete_now(host, objects) -> None:
     """Delete GL objects (list of ("buffer" | "texture", name)) on the GL thread."""
     delete_now(host, objects)
+
+
+def pending_deletions(host) -> int:
+    """How many resources' GL objects (buffers, textures) wait for deletion
+    on ``host``'s GL thread (destroyed off it, or dropped)."""
+    return _pending(host, ("buffer", "texture"))
 
 
 def _track(res: Resource, name: int) -> None:
