@@ -167,6 +167,7 @@ class BlendCSO:
     the host blocks computed so far (per colour-buffer format tuple)."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "templ",
         "destroyed",
@@ -271,7 +272,7 @@ class BlendPart(Part):
                     raise InvalidArgumentError(
                         f"BlendState.rt[{i}].{name}: {getattr(rt, name)!r} is not a blend factor"
                     )
-        cso = BlendCSO(self.ctx, templ, self._blend_nr_rts)
+        cso = self.ctx._own(BlendCSO(self.ctx, templ, self._blend_nr_rts))
         if cso.dual_source:
             users = [i for i, rt in enumerate(cso.rts) if rt.uses_src1()]
             if not self._blend_dual_ok:

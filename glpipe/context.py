@@ -16,6 +16,7 @@ returns before touching anything); only ``_update_derived`` reads them.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
@@ -52,6 +53,7 @@ from .dirty import ALL, Dirty
 from .draw import DrawPath
 from .enums import ContextFlag, ShaderType, Target
 from .host.hotgl import HotGL
+from .lifetime import drain_deferred, refuse_calls, release_queue
 from .part import Area, attach, compose, derived_rows, owner
 from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .resource import Resource
@@ -130,6 +132,12 @@ class Context(DrawPath):
         self.host = screen.host
         self.gl = screen.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
+        # Every object this context made (CSOs, surfaces, views), weakly:
+        # destroy() marks each destroyed (glpipe/lifetime.py, docs/robustness.md).
+        self._objects = weakref.WeakSet()
+        # The host's queue of releases waiting for the GL thread (objects dropped
+        # unreferenced, resources destroyed off the thread): check_alive drains it.
+        self._releases = release_queue(screen.host)
         self.host.make_current()
         self.bindings = screen.bindings
         self._has_base_instance = screen.profile.has("base_instance")
@@ -162,11 +170,26 @@ class Context(DrawPath):
     # -- object checks -------------------------------------------------------
 
     def check_alive(self, what: str) -> None:
-        """Raise ObjectDestroyedError if the context was destroyed."""
+        """Raise ObjectDestroyedError if the context was destroyed.  The entry
+        points call it first; it also runs the releases of objects dropped
+        unreferenced since the last call (glpipe/lifetime.py), on the GL
+        thread, before the entry point touches GL."""
         if self.destroyed:
             raise ObjectDestroyedError(f"{what}: context was destroyed")
+        if self._releases:
+            drain_deferred(self.host)
+
+    def _own(self, obj):
+        """Record ``obj`` (a CSO, surface or view this context just made) so
+        destroy() marks it destroyed; returns it."""
+        self._objects.add(obj)
+        return obj
 
     def _check_cso(self, cso, cls, what: str) -> None:
+        """Raise unless ``cso`` is a live ``cls`` of this context: the wrong
+        kind or another context's is InvalidArgumentError, a deleted one
+        ObjectDestroyedError (a subclass), each naming ``what``."""
+        self.check_alive(what)
         if not isinstance(cso, cls):
             raise InvalidArgumentError(f"{what}: expected a {cls.__name__}, got {type(cso).__name__}")
         if cso.context is not self:
@@ -212,18 +235,27 @@ class Context(DrawPath):
     # -- lifetime ----------------------------------------------------------------
 
     def destroy(self) -> None:
-        """Destroy the context and every GL object it made."""
+        """Destroy the context and every GL object it made.  Every object it
+        made is destroyed with it, and every pipe_context method raises
+        ObjectDestroyedError from now on; a second destroy() does nothing."""
         if self.destroyed:
             return
         self.host.make_current()
+        drain_deferred(self.host)  # releases of dropped objects, while the parts can still run them
         for area in PARTS:
             if area.destroy is not None:
                 area.destroy(owner(self, area))
         self.gl.glBindFramebuffer(self.gl.GL_FRAMEBUFFER, 0)
         self.gl.glUseProgram(0)
         self.destroyed = True
+        for obj in list(self._objects):
+            obj.destroyed = True
+        self._objects = weakref.WeakSet()
         self.dirty = ALL  # off draw_vbo's fast path: the prologue raises
         self.screen._forget_context(self)
+        # Before looking at their arguments: bind_*(None), delete_* and
+        # surface_destroy used to pass silently on a destroyed context.
+        refuse_calls(self, CONTEXT_METHODS, "context")
 
     def __repr__(self) -> str:
         state = "destroyed" if self.destroyed else "live"
@@ -232,5 +264,9 @@ class Context(DrawPath):
 
 compose(Context, PARTS)  # the parts' pipe_context methods, on the class (glpipe/part.py PartMethod)
 
+#: Every pipe_context method: the areas' and the draw's.  A destroyed context
+#: refuses each (Context.destroy).
+CONTEXT_METHODS: tuple[str, ...] = tuple(m for area in PARTS for m in area.methods) + ("draw_vbo", "set_patch_vertices")
 
-__all__ = ["Context", "DERIVED_ORDER", "DERIVED_ROWS", "PARTS", "DrawStartCountBias", "ShaderType"]
+
+__all__ = ["CONTEXT_METHODS", "Context", "DERIVED_ORDER", "DERIVED_ROWS", "PARTS", "DrawStartCountBias", "ShaderType"]

@@ -50,6 +50,7 @@ class DepthStencilAlphaCSO:
     """A depth/stencil/alpha state object, resolved to GL values."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "templ",
         "destroyed",
@@ -184,7 +185,7 @@ class DSAPart(Part):
                     f"DepthStencilAlphaState.depth_bounds_min {templ.depth_bounds_min} > "
                     f"depth_bounds_max {templ.depth_bounds_max}"
                 )
-        return DepthStencilAlphaCSO(self.ctx, templ, self._gl_compare, self._gl_stencil_opcodes)
+        return self.ctx._own(DepthStencilAlphaCSO(self.ctx, templ, self._gl_compare, self._gl_stencil_opcodes))
 
     def bind_depth_stencil_alpha_state(self, cso: DepthStencilAlphaCSO | None) -> None:
         """pipe_context::bind_depth_stencil_alpha_state (None: the default,

@@ -1,15 +1,14 @@
 """Flush and fences: pipe_context::flush (the fences area, ``FencePart``) and
 pipe_screen::fence_finish.
 
-A fence is a GL sync object; fences dropped off the GL thread queue their
-syncs per host for the next flush, fence_finish or context destroy to
-delete.  docs/api.md "Flush and fences" has the flags, lifetime and
-threading rules.
+A fence is a GL sync object; a fence dropped unsignalled queues its sync on
+the host's release queue (glpipe/lifetime.py) for the next flush,
+fence_finish or context entry point on the GL thread to delete.  docs/api.md
+"Flush and fences" has the flags, lifetime and threading rules.
 """
 
 from __future__ import annotations
 
-import collections
 import numbers
 import weakref
 from typing import Any
@@ -17,45 +16,22 @@ from typing import Any
 from lowering.errors import HostGLError, InvalidArgumentError, UnsupportedError
 
 from .enums import PIPE_TIMEOUT_INFINITE, Flush, ResetStatus, all_flag_bits
+from .lifetime import defer_delete, drain_deferred, pending_deletions
 from .part import Area, Part
-from .resource import drain_deferred
 
 _ALL_FLUSH_BITS = all_flag_bits(Flush)
 
-# host -> deque of GL sync handles waiting for glDeleteSync on the GL thread.
-# deque.append is atomic, so Fence.__del__ needs no lock.
-_deferred_syncs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _queue_for(host) -> collections.deque:
-    queue = _deferred_syncs.get(host)
-    if queue is None:
-        queue = _deferred_syncs.setdefault(host, collections.deque())
-    return queue
-
 
 def drain_fences(host) -> int:
-    """Delete the sync objects of fences dropped since the last drain (GL
-    thread only; elsewhere, or once the host is released, nothing is
-    deleted).  Returns how many were deleted."""
-    queue = _deferred_syncs.get(host)
-    if not queue or not host.on_gl_thread():
-        return 0
-    if host.released:
-        queue.clear()  # the GL context took its sync objects with it
-        return 0
-    host.make_current()
-    n = 0
-    while queue:
-        host.gl.glDeleteSync(queue.popleft())
-        n += 1
-    return n
+    """Run the host's release queue, which holds the syncs of dropped fences
+    (glpipe/lifetime.py ``drain_deferred``: GL thread only; once the host is
+    released nothing is deleted).  Returns how many releases ran."""
+    return drain_deferred(host)
 
 
 def pending_fence_deletions(host) -> int:
     """How many dropped fences' sync objects wait for deletion on ``host``."""
-    queue = _deferred_syncs.get(host)
-    return len(queue) if queue else 0
+    return pending_deletions(host, ("sync",))
 
 
 class Fence:
@@ -66,7 +42,7 @@ class Fence:
     complete; a fence never becomes unsignalled again).
     """
 
-    __slots__ = ("__weakref__", "_context", "_flags", "_host", "_screen", "_signalled", "_sync")
+    __slots__ = ("__weakref__", "_context", "_flags", "_host", "_release", "_screen", "_signalled", "_sync")
 
     def __init__(self, context, sync, flags: Flush):
         self._screen = context.screen
@@ -75,6 +51,9 @@ class Fence:
         self._sync = sync
         self._signalled = False
         self._flags = flags
+        # Dropped unsignalled, on any thread: the sync goes on the host's release
+        # queue for the GL thread (glpipe/lifetime.py; a finalizer, not __del__).
+        self._release = weakref.finalize(self, defer_delete, self._host, "sync", sync)
 
     @property
     def screen(self) -> Any:  # a Screen (glpipe/screen.py imports this module: no import back)
@@ -100,17 +79,9 @@ class Fence:
         """Signalled for good: the sync object is no longer needed (GL thread)."""
         self._signalled = True
         sync, self._sync = self._sync, None
+        self._release.detach()
         if sync is not None and not self._host.released:
             self._host.gl.glDeleteSync(sync)
-
-    def __del__(self):
-        sync = getattr(self, "_sync", None)
-        if sync is not None:
-            self._sync = None
-            try:
-                _queue_for(self._host).append(sync)
-            except Exception:
-                pass
 
     def __repr__(self) -> str:
         state = "signalled" if self._signalled else "pending"

@@ -9,6 +9,7 @@ docs/coordinates.md "Surfaces, clears, scissors".
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +19,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
+from .lifetime import defer_call
 from .part import Area, Part
 from .resource import Resource
 from .templates import FramebufferState, SurfaceTemplate
@@ -41,6 +43,7 @@ class Surface:
     """pipe_surface: ``texture`` at ``level``, layers ``first_layer..last_layer``."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "texture",
         "format",
@@ -98,6 +101,15 @@ class Surface:
         )
 
 
+def _is(ref: weakref.ref | None, surface: Surface) -> bool:
+    return ref is not None and ref() is surface
+
+
+def _texture_of(ref: weakref.ref | None):
+    surf = ref() if ref is not None else None
+    return surf.texture if surf is not None else None
+
+
 def _layer_count(res, level: int) -> int:
     if res.target == Target.TEXTURE_3D:
         return _minify(res.depth0, level)
@@ -107,12 +119,13 @@ def _layer_count(res, level: int) -> int:
 
 
 class FboKey(NamedTuple):
-    """What a cached FBO was made from: the attachments, the generations of
-    their textures (a texture re-made in place gets a new GL object), and
-    the no-attachment parameters."""
+    """What a cached FBO was made from: the attachments (weak references to
+    the surfaces: the cache must not keep a dropped surface, and its
+    texture, alive), the generations of their textures (a texture re-made in
+    place gets a new GL object), and the no-attachment parameters."""
 
-    cbufs: tuple
-    zsbuf: Surface | None
+    cbufs: tuple  # weakref.ref(Surface) or None per colour buffer
+    zsbuf: weakref.ref | None
     generations: tuple
     zs_generation: int
     width: int
@@ -156,14 +169,34 @@ class FramebufferPart(Part):
                 f"SurfaceTemplate.first_layer/last_layer: {templ.first_layer}..{templ.last_layer} "
                 f"outside the resource's layers 0..{nlayers - 1} at level {templ.level}"
             )
-        return Surface(self.ctx, resource, templ)
+        surf = self.ctx._own(Surface(self.ctx, resource, templ))
+        # Dropped without surface_destroy: the FBOs made with it go at the next
+        # drain (the cache holds it weakly).
+        weakref.finalize(surf, defer_call, self.ctx.host, self._drop_dead_fbos)
+        return surf
 
     def surface_destroy(self, surface: Surface) -> None:
-        """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
+        """pipe_context::surface_destroy; cached framebuffers using it are deleted.
+
+        Only this context's surfaces (InvalidArgumentError for anything else,
+        which is left untouched).  A bound surface stays in the bound
+        FramebufferState (the caller's frozen record): the next draw or clear
+        raises ObjectDestroyedError until a live framebuffer is set
+        (docs/robustness.md "Object lifetimes and soak")."""
+        ctx = self.ctx
+        if not isinstance(surface, Surface):
+            raise InvalidArgumentError(f"surface_destroy: expected a Surface, got {type(surface).__name__}")
+        if surface.context is not ctx:
+            raise InvalidArgumentError("surface_destroy: the surface belongs to another context")
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
-        self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)
+        self._drop_fbos(lambda key: any(_is(r, surface) for r in key.cbufs + (key.zsbuf,)))
         surface.destroyed = True
+        fb = self.framebuffer
+        if surface is fb.zsbuf or surface in fb.cbufs[: fb.nr_cbufs]:
+            # The fast path draws while nothing is dirty: the next draw must
+            # re-emit the framebuffer, whose emit refuses the destroyed surface.
+            ctx.dirty |= Dirty.FRAMEBUFFER
 
     # -- framebuffer state ---------------------------------------------------
 
@@ -249,13 +282,22 @@ class FramebufferPart(Part):
     def _fbo_key(self, fb: FramebufferState) -> FboKey:
         cbufs = tuple(fb.cbufs[: fb.nr_cbufs])
         gens = tuple(s.texture.generation if s is not None else 0 for s in cbufs)
-        zgen = fb.zsbuf.texture.generation if fb.zsbuf is not None else 0
-        return FboKey(cbufs, fb.zsbuf, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+        zs = fb.zsbuf
+        zgen = zs.texture.generation if zs is not None else 0
+        refs = tuple(weakref.ref(s) if s is not None else None for s in cbufs)
+        zref = weakref.ref(zs) if zs is not None else None
+        return FboKey(refs, zref, gens, zgen, fb.width, fb.height, fb.layers, fb.samples)
+
+    def _drop_dead_fbos(self) -> None:
+        """A surface was dropped unreferenced (its finalizer queued this for
+        the GL thread, glpipe/lifetime.py): delete the FBOs made with it."""
+        if not self.ctx.destroyed:
+            self._drop_fbos(lambda key: any(r is not None and r() is None for r in key.cbufs + (key.zsbuf,)))
 
     def _emit_framebuffer(self) -> None:
         fb = self.framebuffer
         for i, surf in enumerate(fb.cbufs[: fb.nr_cbufs] + (fb.zsbuf,)):
-            if surf is not None and surf.texture._destroyed:
+            if surf is not None and (surf.destroyed or surf.texture._destroyed):
                 self._refuse_destroyed_attachment(surf, i if i < fb.nr_cbufs else None)
         key = self._fbo_key(fb)
         fbo = self._fbo_cache.get(key)
@@ -267,13 +309,17 @@ class FramebufferPart(Part):
         self._bound_fbo = fbo
 
     def _refuse_destroyed_attachment(self, surf: Surface, index) -> None:
-        """A bound surface's resource was destroyed (Screen.resource_destroy
-        dirtied the framebuffer): delete the FBOs made with it and raise
-        ObjectDestroyedError naming the attachment (``index`` None: zsbuf)."""
+        """A bound surface, or its resource, was destroyed (surface_destroy /
+        Screen.resource_destroy dirtied the framebuffer): delete the FBOs
+        made with it and raise ObjectDestroyedError naming the attachment
+        (``index`` None: zsbuf).  The framebuffer stays dirty, so every draw
+        refuses it until a live framebuffer is set."""
         res = surf.texture
-        self._drop_fbos(lambda key: any(s is not None and s.texture is res for s in key.cbufs + (key.zsbuf,)))
+        self._drop_fbos(lambda key: any(_texture_of(r) is res for r in key.cbufs + (key.zsbuf,)))
+        self.ctx.dirty |= Dirty.FRAMEBUFFER
         where = "zsbuf" if index is None else f"cbufs[{index}]"
-        raise ObjectDestroyedError(f"draw: the resource of FramebufferState.{where} was destroyed")
+        what = "surface" if surf.destroyed else "resource"
+        raise ObjectDestroyedError(f"draw: the {what} of FramebufferState.{where} was destroyed")
 
     def _make_fbo(self, fb: FramebufferState) -> int:
         gl = self.ctx.gl

@@ -311,9 +311,9 @@ class PipeQuery:
                     hq.release(seg)
             hq.give_back(_TIMESTAMP_KEY, self._names)
             if self._sync is not None:
-                from .fence import _queue_for
+                from .lifetime import defer_delete
 
-                _queue_for(self._context.host).append(self._sync)
+                defer_delete(self._context.host, "sync", self._sync)
         except Exception:
             pass
 

@@ -27,6 +27,8 @@ from .formats import (
     util_format_get_nblocksy,
     util_format_get_nblocksz,
 )
+from .lifetime import defer_delete, delete_now, drain_deferred
+from .lifetime import pending_deletions as _pending
 from .templates import ResourceTemplate
 
 if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
@@ -594,47 +596,24 @@ def _allocate(res: Resource) -> int:
 
 def _delete_now(host, objects) -> None:
     """Delete GL objects (list of ("buffer" | "texture", name)) on the GL thread."""
-    gl = host.gl
-    textures = [n for kind, n in objects if kind == "texture"]
-    buffers = [n for kind, n in objects if kind == "buffer"]
-    if textures:
-        gl.glDeleteTextures(len(textures), textures)
-    if buffers:
-        gl.glDeleteBuffers(len(buffers), buffers)
-
-
-# --------------------------------------------------------------------------
-# Deferred deletions (resources destroyed off the GL thread)
-# --------------------------------------------------------------------------
-
-# host -> [(kind, GL name), ...]; weak keys so a released host's queue goes
-# with it.  Guarded by the host's lock.
-_deferred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    delete_now(host, objects)
 
 
 def pending_deletions(host) -> int:
-    """How many GL objects wait for deletion on ``host``'s GL thread."""
-    with host.lock:
-        return len(_deferred.get(host, ()))
+    """How many resources' GL objects (buffers, textures) wait for deletion
+    on ``host``'s GL thread (destroyed off it, or dropped)."""
+    return _pending(host, ("buffer", "texture"))
 
 
-def drain_deferred(host) -> int:
-    """Delete the GL objects of resources destroyed off the GL thread.
-
-    Call on the GL thread (elsewhere it does nothing and returns 0); returns
-    how many objects were deleted.  resource_create / resource_destroy /
-    Resource.ensure_storage call it; so should every GL-thread entry point
-    that runs often (flush, draw).
-    """
-    if not host.on_gl_thread():
-        return 0
-    with host.lock:
-        queue = _deferred.pop(host, None)
-        if not queue or host.released:
-            return 0  # a released context took its objects with it
-        host.make_current()
-        _delete_now(host, queue)
-        return len(queue)
+def _track(res: Resource, name: int) -> None:
+    """``res`` now owns GL object ``name``: dropped unreferenced without
+    resource_destroy, its finalizer queues the deletion for the GL thread
+    (glpipe/lifetime.py; no __del__, so nothing is resurrected), and the
+    screen counts it live until then (``Screen.live_resources``)."""
+    kind = "buffer" if res.target == Target.BUFFER else "texture"
+    host = res._screen.host
+    res._finalizer = weakref.finalize(res, defer_delete, host, kind, name)
+    res._screen._resources.add(res)
 
 
 # --------------------------------------------------------------------------
@@ -678,6 +657,8 @@ class Resource:
         # for a gl33 sampler view (glpipe/sampler_views.py); None: unknown.
         self._gl_params: tuple | None = None
         self._destroyed = False
+        self._screen_gone = False  # destroyed by Screen.destroy, not resource_destroy
+        self._finalizer: weakref.finalize | None = None  # made with the GL object (_track)
         self.generation = 0
         self._compressed_shadow: Shadow | None = None
 
@@ -749,12 +730,24 @@ class Resource:
             if self._gl_object is None:
                 drain_deferred(host)
                 self._gl_object = _allocate(self)
+                _track(self, self._gl_object)
             return self._gl_object
 
     def check_alive(self, what: str) -> None:
-        """Raise ObjectDestroyedError naming ``what`` if the resource was destroyed."""
+        """Raise ObjectDestroyedError naming ``what`` if the resource, or its
+        screen, was destroyed."""
         if self._destroyed:
+            if self._screen_gone:
+                raise ObjectDestroyedError(f"{what}: the resource's screen was destroyed")
             raise ObjectDestroyedError(f"{what}: resource was destroyed")
+
+    def _screen_destroyed(self) -> None:
+        """Screen.destroy: the host GL context (and the GL object with it) is
+        gone; every later use raises ObjectDestroyedError naming the screen."""
+        self._destroyed = self._screen_gone = True
+        self._gl_object = None
+        if self._finalizer is not None:
+            self._finalizer.detach()
 
     @property
     def compressed_shadow(self) -> Shadow | None:
@@ -838,6 +831,7 @@ def resource_create(screen, templ) -> Resource:
         with host.lock:
             drain_deferred(host)
             res._gl_object = _allocate(res)
+            _track(res, res._gl_object)
     return res
 
 
@@ -853,6 +847,9 @@ def resource_destroy(screen, res) -> None:
         res.check_alive("resource_destroy")
         res._destroyed = True
         name, res._gl_object = res._gl_object, None
+        if res._finalizer is not None:
+            res._finalizer.detach()  # deleted here, not when dropped
+        screen._resources.discard(res)
         screen.epochs.resources_destroyed += 1  # VAO caches recheck (glpipe/screen.py Epochs)
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
@@ -862,7 +859,7 @@ def resource_destroy(screen, res) -> None:
             host.make_current()
             _delete_now(host, [(kind, name)])
         else:
-            _deferred.setdefault(host, []).append((kind, name))
+            defer_delete(host, kind, name)
 
 
 __all__ = [

@@ -58,7 +58,7 @@ def plan_compare(v) -> SamplerView | None:
     twin.swizzle = (0, 1, 2, 3)  # the identity: X, Y, Z, W
     twin.compare_twin = twin
     twin.params_seen = -1
-    twin._gl_view, twin._src_name = 0, None
+    twin._gl_view, twin._src_name, twin._gl_release = 0, None, None
     v.compare_twin = twin
     return twin
 

@@ -150,6 +150,7 @@ class SamplerView:
 
     __slots__ = (
         "__weakref__",
+        "_gl_release",  # weakref.finalize deleting _gl_view if the view is dropped (sampler_views.py)
         "_gl_view",
         "_params",
         "_src_name",

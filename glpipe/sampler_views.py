@@ -11,6 +11,7 @@ shadows and the rule for code that binds textures on a Gallium unit.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +21,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .dirty import Dirty
 from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
+from .lifetime import defer_delete
 from .part import Area, Part
 from .resource import Resource
 from .sampler_compare import (
@@ -69,7 +71,9 @@ class SamplerViewPart(Part):
         self._epochs = ctx.screen.epochs  # texture_params: gl33 view parameters (forget_texture_state)
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
-        self.views: set[SamplerView] = set()  # live views: freed by destroy()
+        # Live views (weakly: a dropped view's GL texture goes by its finalizer,
+        # _track_gl_view): freed by destroy().
+        self.views: weakref.WeakSet[SamplerView] = weakref.WeakSet()
         # TXQ .w without textureQueryLevels (gl33): the level counts the sysvals
         # block holds per stage and slot (_note_view_levels); None natively.
         self._levels_known = (
@@ -128,9 +132,9 @@ class SamplerViewPart(Part):
         v.first_layer, v.last_layer = templ.first_layer, templ.last_layer
         v.offset, v.size = templ.offset, templ.size
         v.destroyed = False
-        v._gl_view, v._src_name, v._params = 0, None, None
+        v._gl_view, v._src_name, v._params, v._gl_release = 0, None, None, None
         v.params_seen = -1  # epochs.texture_params when its parameters were last seen in place
-        v.sampler_names = {}  # SamplerCSO -> (GL sampler for this view, needs seamless cube filtering)
+        v.sampler_names = {}  # SamplerCSO.serial -> (GL sampler for this view, needs seamless cube filtering)
         v.is_rect = target == Target.TEXTURE_RECT
         v.is_cube = target in _CUBE_TARGETS
         v.is_buffer = target == Target.BUFFER
@@ -150,7 +154,7 @@ class SamplerViewPart(Part):
             self._plan_texture_view(v, res, fmt, target)
         ctx.host.check(what)
         self.views.add(v)
-        return v
+        return ctx._own(v)
 
     def _plan_buffer_view(self, v: SamplerView, res, fmt: Format) -> None:
         what = "create_sampler_view"
@@ -314,6 +318,7 @@ class SamplerViewPart(Part):
         if v._gl_view:
             self._forget_gl_texture(v)
             gl.glDeleteTextures(1, [v._gl_view])
+            _untrack_gl_view(v)
         name = int(gl.glGenTextures(1))
         scratch = self.ctx.host.scratch_texture_unit
         gl.glActiveTexture(gl.GL_TEXTURE0 + scratch)
@@ -335,6 +340,9 @@ class SamplerViewPart(Part):
                 gl.glBindTexture(v.gl_target, 0)
         v._gl_view = name
         v._src_name = src
+        # Dropped without sampler_view_destroy: the texture is deleted at the
+        # next drain on the GL thread (glpipe/lifetime.py).
+        v._gl_release = weakref.finalize(v, defer_delete, self.ctx.host, "texture", name)
 
     def sampler_view_destroy(self, view: SamplerView) -> None:
         """pipe_context::sampler_view_destroy: free the view's GL object;
@@ -356,6 +364,7 @@ class SamplerViewPart(Part):
             if v._gl_view:
                 ctx.gl.glDeleteTextures(1, [v._gl_view])
                 v._gl_view = 0
+                _untrack_gl_view(v)
             v.destroyed = True
         self.views.discard(view)
         for stage in range(len(self.sampler_views)):
@@ -596,7 +605,7 @@ class SamplerViewPart(Part):
                     sampler_name = 0
                 else:
                     try:
-                        pair = view.sampler_names[samp]
+                        pair = view.sampler_names[samp.serial]
                     except KeyError:
                         pair = self._view_sampler(view, samp, stage, si)
                     sampler_name = pair[0]
@@ -662,7 +671,7 @@ class SamplerViewPart(Part):
                 f"draw: sampler {si} of the {ShaderType(stage).name} shader has unnormalized_coords, "
                 f"which GL offers only for TEXTURE_RECT views (this one is {view.target.name})"
             )
-        pair = view.sampler_names[samp] = (
+        pair = view.sampler_names[samp.serial] = (
             samp.gl_name(view.border_kind, view.is_rect),
             bool(samp.seamless and view.is_cube),
         )
@@ -742,6 +751,14 @@ class SamplerViewPart(Part):
             if held is not None and held[0] is view:
                 unit_tex[unit] = None
 
+    def _forget_sampler(self, serial: int, names) -> None:
+        """A sampler CSO is going (deleted or dropped): forget its GL samplers
+        in every live view's cache and in the units' shadows."""
+        for view in list(self.views):
+            for v in {view, view.compare_twin}:
+                v.sampler_names.pop(serial, None)
+        self._forget_gl_samplers(names)
+
     def _forget_gl_samplers(self, names) -> None:
         names = set(names)
         unit_sampler = self.unit_sampler
@@ -772,8 +789,9 @@ class SamplerViewPart(Part):
             self.ctx.gl.glDeleteTextures(len(names), names)
         for v in views:
             v._gl_view = 0
+            _untrack_gl_view(v)
             v.destroyed = True
-        self.views.clear()
+        self.views = weakref.WeakSet()
         gl = self.ctx.gl
         for unit, name in enumerate(self.unit_sampler):
             if name:
@@ -782,6 +800,13 @@ class SamplerViewPart(Part):
         if self._seamless_global:
             gl.glDisable(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)
             self._seamless_global = False
+
+
+def _untrack_gl_view(v: SamplerView) -> None:
+    """The view's GL texture was deleted here: its finalizer must not delete it again."""
+    if v._gl_release is not None:
+        v._gl_release.detach()
+        v._gl_release = None
 
 
 AREA = Area(

@@ -11,7 +11,9 @@ companions, what the host must have).
 
 from __future__ import annotations
 
+import itertools
 import struct
+import weakref
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -29,6 +31,7 @@ from .enums import (
     TexReduction,
     TexWrap,
 )
+from .lifetime import defer_call
 from .part import Area, Part
 from .shaders import STAGE_PROCESSOR, variant_input
 from .templates import SamplerState
@@ -104,6 +107,8 @@ def _border_words(templ: SamplerState, what: str) -> tuple:
     return struct.unpack("<4I", struct.pack("<4f", *(float(v) for v in values)))
 
 
+_SERIALS = itertools.count(1)  # SamplerCSO.serial
+
 # sysvals.sampler_lod .w: how textureQueryLod's .x follows the mip filter (GLSL 4.00 8.9.1).
 _LODQ_MIP_FILTER = {TexMipFilter.NONE: 0, TexMipFilter.NEAREST: 1, TexMipFilter.LINEAR: 2}
 
@@ -117,10 +122,12 @@ class SamplerCSO:
     """
 
     __slots__ = (
+        "__weakref__",
         "_border_words",
         "_mip_min_filter",
         "_params",
         "_per_kind",
+        "_release",
         "_variants",
         "context",
         "destroyed",
@@ -128,6 +135,7 @@ class SamplerCSO:
         "gl_sampler",
         "lodq",
         "seamless",
+        "serial",
         "templ",
         "unnormalized",
     )
@@ -156,6 +164,9 @@ class SamplerCSO:
         self._mip_min_filter = mip_min_filter
         self._variants: dict[tuple, int] = {}
         self.gl_sampler = 0
+        # Unique for the process: what the views' GL-sampler caches are keyed by
+        # (SamplerView.sampler_names), so they do not keep a dropped CSO alive.
+        self.serial = next(_SERIALS)
 
     def gl_name(self, border_kind: int, rect: bool) -> int:
         """The GL sampler for a view whose format is float or pure integer
@@ -199,7 +210,8 @@ class SamplerPart(Part):
         # (variant_keys.py _variant_inputs).
         self.gl_clamp_masks = ((0, 0, 0),) * len(ShaderType)
         self.gl_clamp_input = variant_input(self.gl_clamp_masks)  # its holder (shaders.variant_input)
-        self._sampler_csos: set[SamplerCSO] = set()
+        # Live sampler CSOs, weakly (a dropped one leaves by its finalizer).
+        self._sampler_csos: weakref.WeakSet[SamplerCSO] = weakref.WeakSet()
         prof = ctx.screen.profile
         self.seamless_per_sampler = prof.has("seamless_cubemap_per_texture")
         self._max_anisotropy = (
@@ -273,11 +285,26 @@ class SamplerPart(Part):
             params.append(_Param("i", GL_TEXTURE_REDUCTION_MODE_ARB, reduction))
         words = _border_words(templ, what)
         uses_border = any(getattr(templ, f) in _BORDER_WRAPS for f in ("wrap_s", "wrap_t", "wrap_r"))
-        cso = SamplerCSO(ctx, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min)
+        cso = ctx._own(SamplerCSO(ctx, templ, tuple(params), tuple(clamp), words, uses_border or linear, mip_min))
         cso.gl_sampler = self._make_gl_sampler(cso, BORDER_FLOAT, False)
         ctx.host.check(what)
         self._sampler_csos.add(cso)
+        # Dropped without delete_sampler_state: its GL samplers go at the next
+        # drain on the GL thread (glpipe/lifetime.py); the dict of variants is
+        # passed, not the CSO, so the finalizer does not keep it alive.
+        cso._release = weakref.finalize(
+            cso, defer_call, ctx.host, self._sampler_dropped, cso.serial, cso.gl_sampler, cso._variants
+        )
         return cso
+
+    def _sampler_dropped(self, serial: int, gl_sampler: int, variants: dict) -> None:
+        """A sampler CSO was dropped unreferenced: forget its GL samplers in the
+        views' caches and the units' shadows, and delete them (GL thread)."""
+        if self.ctx.destroyed:
+            return  # destroy() deleted them
+        names = [gl_sampler, *variants.values()]
+        self.ctx.sampler_views_part._forget_sampler(serial, names)
+        self.ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
 
     def _make_gl_sampler(self, cso: SamplerCSO, border_kind: int, rect: bool) -> int:
         """One GL sampler object for ``cso`` (border stored as ``border_kind``)."""
@@ -369,7 +396,8 @@ class SamplerPart(Part):
                 ctx.dirty |= Dirty.SAMPLERS
                 self._update_gl_clamp(stage)
         names = cso.all_gl_names()
-        ctx.sampler_views_part._forget_gl_samplers(names)
+        cso._release.detach()  # deleted here, not when dropped
+        ctx.sampler_views_part._forget_sampler(cso.serial, names)
         ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
         cso._variants.clear()
         cso.destroyed = True
@@ -379,12 +407,14 @@ class SamplerPart(Part):
 
     def destroy(self) -> None:
         """Context.destroy: delete every GL sampler object of the context's CSOs."""
-        names = [n for cso in self._sampler_csos for n in cso.all_gl_names()]
+        csos = list(self._sampler_csos)
+        names = [n for cso in csos for n in cso.all_gl_names()]
         if names:
             self.ctx.gl.glDeleteSamplers(len(names), np.array(names, np.uint32))
-        for cso in self._sampler_csos:
+        for cso in csos:
+            cso._release.detach()
             cso.destroyed = True
-        self._sampler_csos.clear()
+        self._sampler_csos = weakref.WeakSet()
 
 
 # ShaderType by value (the members hash as their ints): a dict lookup instead

@@ -12,6 +12,7 @@ its storage).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -26,6 +27,7 @@ from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType,
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host.facts import probe_host_facts
 from .host.gl import HostGL, create_host
+from .lifetime import refuse_calls
 from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
 from .templates import ResourceTemplate
 
@@ -102,6 +104,9 @@ class Screen:
         self.epochs = Epochs()  # per screen: caches of its contexts check these
         self._destroyed = False
         self._contexts: list[Context] = []
+        # Every resource holding a GL object (glpipe/resource.py _track), weakly:
+        # destroy() marks them, and a dropped one leaves by its finalizer.
+        self._resources: weakref.WeakSet[Resource] = weakref.WeakSet()
         self._drawing_context: Context | None = None  # the Context whose draw state the host GL holds
         host.lost_current_hooks.append(self._host_not_current)
         host.make_current()
@@ -292,16 +297,35 @@ class Screen:
         """Gallium's fence refcounting is Python's: returns ``src``."""
         return src
 
+    @property
+    def destroyed(self) -> bool:
+        """True after destroy()."""
+        return self._destroyed
+
+    @property
+    def live_resources(self) -> int:
+        """How many of the screen's resources hold a GL object now (neither
+        destroyed nor dropped): what the leak tests and scripts/soak.py watch."""
+        return len(self._resources)
+
     def destroy(self) -> None:
-        """Destroy every context and release the host GL context glpipe made."""
+        """Destroy every context and release the host GL context glpipe made.
+
+        Afterwards every method of the screen, of its contexts and of its
+        resources' GL side (``gl_object``) raises ObjectDestroyedError; a
+        second destroy() does nothing."""
         if self._destroyed:
             return
         self.host.make_current("Screen.destroy")  # GL work: on the GL thread only (names both threads elsewhere)
         for ctx in list(self._contexts):
             ctx.destroy()
         self._destroyed = True
-        drain_deferred(self.host)  # objects destroyed off the GL thread
+        drain_deferred(self.host)  # objects destroyed off the GL thread, or dropped
+        for res in list(self._resources):
+            res._screen_destroyed()
+        self._resources = weakref.WeakSet()
         self.host.release()
+        refuse_calls(self, _SCREEN_METHODS, "screen")
 
     def _check_alive(self) -> None:
         if self._destroyed:
@@ -314,6 +338,12 @@ class Screen:
 
     def __repr__(self) -> str:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
+
+
+# The public methods a destroyed screen refuses (every one but destroy).
+_SCREEN_METHODS = tuple(
+    name for name, value in vars(Screen).items() if not name.startswith("_") and callable(value) and name != "destroy"
+)
 
 
 def create_screen(gl: moderngl.Context | None = None, profile: str | None = None, debug: DebugFlags = None) -> Screen:

@@ -10,6 +10,8 @@ docs/lowering.md "Variant keys in the context" explains the caches.
 
 from __future__ import annotations
 
+import weakref
+
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
@@ -18,6 +20,7 @@ from lowering.limits import ShaderLimits, check_limits, limits_for
 from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
 from .enums import Cap, ShaderCap, ShaderIR, ShaderType
+from .lifetime import defer_call
 from .part import Area, Part
 from .stream_output import plan_stream_output, set_feedback_varyings
 from .templates import ShaderState
@@ -60,6 +63,7 @@ class ShaderCSO:
     """A shader state object: the validated TGSI plus its compiled variants."""
 
     __slots__ = (
+        "__weakref__",
         "context",
         "stage",
         "tokens",
@@ -94,15 +98,24 @@ class ShaderCSO:
 
 
 class ShaderVariant:
-    """One compiled GL shader object for a (CSO, VariantKey)."""
+    """One compiled GL shader object for a (CSO, VariantKey).
 
-    __slots__ = ("cso", "key", "glsl", "gl_shader")
+    It refers to its CSO weakly (``cso``): the program cache is keyed by
+    variants, and must not keep a CSO the application dropped alive (its
+    finalizer releases the variants and their programs, glpipe/lifetime.py)."""
+
+    __slots__ = ("_cso", "key", "glsl", "gl_shader")
 
     def __init__(self, cso, key, glsl, gl_shader: int):
-        self.cso = cso
+        self._cso = weakref.ref(cso)
         self.key = key
         self.glsl = glsl
         self.gl_shader = gl_shader
+
+    @property
+    def cso(self) -> ShaderCSO | None:
+        """The shader CSO this variant was compiled from (None once it was dropped)."""
+        return self._cso()
 
 
 class Program:
@@ -319,8 +332,16 @@ class ShaderPart(Part):
         # NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED against PIPE_CAP_CULL_DISTANCE.
         check_clip_cull_properties(ir, ctx.screen.get_param(Cap.CULL_DISTANCE), ctx.screen.profile.name, what)
         plan = plan_stream_output(ctx.screen, stage, ir, stream_output, what)
-        cso = ShaderCSO(ctx, stage, tokens, ir, info, stream_output)
+        cso = ctx._own(ShaderCSO(ctx, stage, tokens, ir, info, stream_output))
         cso.so_plan = plan
+        # The input-combination cache holds the CSOs of every combination drawn
+        # (strongly: it is keyed by them); a new shader starts it afresh so a
+        # dropped CSO is not kept there (a miss costs a key computation, no link).
+        self._programs_by_inputs = {}
+        # Dropped without delete_*_state: its variants and their programs go at
+        # the next drain on the GL thread (glpipe/lifetime.py).  The variants
+        # dict is passed, not the CSO (variants refer to it weakly).
+        weakref.finalize(cso, defer_call, ctx.host, self._shader_dropped, cso.variants)
         return cso
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:
@@ -426,6 +447,8 @@ class ShaderPart(Part):
     def _delete_shader(self, stage: ShaderType, cso) -> None:
         ctx = self.ctx
         ctx._check_cso(cso, ShaderCSO, f"delete_{_SHORT[stage]}_state")
+        if cso.stage != stage:  # delete_vs_state(fs) must not delete the FS
+            raise InvalidArgumentError(f"delete_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
         if self.shaders[stage] is cso:
             # Gallium: deleting a bound CSO is a frontend bug; Mesa's drivers
             # unbind it.  glpipe unbinds so nothing dangles.
@@ -434,21 +457,35 @@ class ShaderPart(Part):
             if stage == ShaderType.VERTEX:
                 ctx.viewport_part.note_window_space()
             ctx.vertex_layer_part.shaders_changed()
-        gl = ctx.gl
         for inputs in [k for k in self._programs_by_inputs if cso in k[: len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
-        for key in [k for k in self._programs if any(v is not None and v.cso is cso for v in k)]:
-            prog = self._programs.pop(key)
-            if self.program is prog:
-                self.program = None
-                ctx.dirty |= Dirty.PROGRAM
-            gl.glDeleteProgram(prog.gl_program)
-        for prog in self._programs.values():
-            prog.switch_bits.clear()  # (keyed by programs, some just deleted)
-        for variant in cso.variants.values():
-            gl.glDeleteShader(variant.gl_shader)
-        cso.variants.clear()
+        self._release_variants(cso.variants)
         cso.destroyed = True
+
+    def _release_variants(self, variants: dict) -> None:
+        """Delete the GL shaders of ``variants`` (a CSO's VariantKey ->
+        ShaderVariant dict, emptied) and every program linked from them."""
+        ctx = self.ctx
+        gl = ctx.gl
+        dead = {id(v) for v in variants.values()}
+        if dead:
+            for key in [k for k in self._programs if any(id(v) in dead for v in k if v is not None)]:
+                prog = self._programs.pop(key)
+                if self.program is prog:
+                    self.program = None
+                    ctx.dirty |= Dirty.PROGRAM
+                gl.glDeleteProgram(prog.gl_program)
+            for prog in self._programs.values():
+                prog.switch_bits.clear()  # (keyed by programs, some just deleted)
+        for variant in variants.values():
+            gl.glDeleteShader(variant.gl_shader)
+        variants.clear()
+
+    def _shader_dropped(self, variants: dict) -> None:
+        """A shader CSO was dropped unreferenced (its finalizer queued this
+        for the GL thread): release its variants and their programs."""
+        if not self.ctx.destroyed:
+            self._release_variants(variants)
 
     # -- variants and programs ------------------------------------------------
 

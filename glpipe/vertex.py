@@ -11,6 +11,7 @@ instancing without base instance, stride 0 and the ring.
 from __future__ import annotations
 
 import ctypes
+import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from .dirty import Dirty, KeepGeneral
 from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
 from .host.hotgl import raw_prototype
+from .lifetime import defer_call
 from .part import Area, Part
 from .shaders import variant_input
 from .templates import VertexBuffer, VertexElement
@@ -96,7 +98,17 @@ class VertexElementsCSO:
     variant key.
     """
 
-    __slots__ = ("attribs", "context", "destroyed", "elements", "max_vb", "vaos", "vs_input", "vs_input_types")
+    __slots__ = (
+        "__weakref__",
+        "attribs",
+        "context",
+        "destroyed",
+        "elements",
+        "max_vb",
+        "vaos",
+        "vs_input",
+        "vs_input_types",
+    )
 
     def __init__(self, context, elements: tuple, attribs: tuple, vs_input_types: tuple):
         self.context = context
@@ -250,7 +262,7 @@ class VertexPart(Part):
         self._vb_ids: dict[tuple, int] = {}  # vertex_buffers tuple -> id (keys of VertexElementsCSO.vaos)
         self._vb_id = 0  # ... of the bound buffers
         self._vb_last_id = 0  # ids are never reused (a VAO cache key must not change meaning)
-        self._vao_owners: set = set()  # velems CSOs holding cached VAOs
+        self._vao_owners: weakref.WeakSet = weakref.WeakSet()  # velems CSOs holding cached VAOs
         self.vertex_user = False  # some bound vertex buffer is user memory
         self.vertex_start_instance = 0  # start_instance baked into offsets (offset emulation)
         # Base instance is used when the host has it and no stride-0 buffer
@@ -347,7 +359,12 @@ class VertexPart(Part):
                 )
                 kinds.append(kind)
                 location += 1
-        return VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds))
+        cso = self.ctx._own(VertexElementsCSO(self.ctx, elements, tuple(attribs), tuple(kinds)))
+        # Dropped without delete_vertex_elements_state: its cached VAOs go at
+        # the next drain on the GL thread (glpipe/lifetime.py).  The dict is
+        # passed, not the CSO (emptied whenever the VAOs are deleted here).
+        weakref.finalize(cso, defer_call, self.ctx.host, self._vaos_dropped, cso.vaos)
+        return cso
 
     def bind_vertex_elements_state(self, cso: VertexElementsCSO | None) -> None:
         """pipe_context::bind_vertex_elements_state (None unbinds)."""
@@ -576,6 +593,14 @@ class VertexPart(Part):
             self.ctx.gl.glDeleteVertexArrays(len(names), names)
         cso.vaos.clear()
         self._vao_owners.discard(cso)
+
+    def _vaos_dropped(self, vaos: dict) -> None:
+        """A vertex-elements CSO was dropped unreferenced: delete its VAOs."""
+        names = [record.vao for record in vaos.values()]
+        vaos.clear()
+        if names and not self.ctx.destroyed:
+            self.ctx.gl.glDeleteVertexArrays(len(names), names)
+            self.ctx.dirty |= Dirty.VERTEX  # (GL unbinds a deleted VAO: the next draw binds its own)
 
     def _drop_cached_vaos(self) -> None:
         """Delete every cached VAO and forget the buffer-set ids (the id table

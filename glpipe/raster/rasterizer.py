@@ -153,6 +153,7 @@ class RasterizerCSO:
     emitted over, (the calls to send, the host state afterwards)."""
 
     __slots__ = (
+        "__weakref__",
         "clip_plane_enable",
         "context",
         "depth_clip_plane",
@@ -303,7 +304,7 @@ class RasterizerPart(Part):
                 f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
                 f"planes beyond the host's {self.rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)"
             )
-        cso = RasterizerCSO(ctx, templ, self._rasterizer_slots(templ), self._rast_emulate)
+        cso = ctx._own(RasterizerCSO(ctx, templ, self._rasterizer_slots(templ), self._rast_emulate))
         ctx.host.check("create_rasterizer_state")
         return cso
 

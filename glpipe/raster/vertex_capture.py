@@ -73,7 +73,8 @@ class VertexCapturePart(Part):
                 f"side effects would happen twice)"
             )
         gl = self.ctx.gl
-        for old in [v for v in progs if v.cso.destroyed]:  # shaders deleted since: their programs go too
+        # Shaders deleted (or dropped: the variant holds its CSO weakly) since: their programs go too.
+        for old in [v for v in progs if v.cso is None or v.cso.destroyed]:
             gl.glDeleteProgram(progs.pop(old))
         prog = int(gl.glCreateProgram())
         gl.glAttachShader(prog, variant.gl_shader)

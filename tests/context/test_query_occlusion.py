@@ -209,7 +209,8 @@ def test_query_usage_errors(screen, ctx):
 
 
 def test_so_overflow_queries_are_refused_while_the_cap_is_zero(screen, ctx):
-    assert screen.get_param(Cap.QUERY_SO_OVERFLOW) == 0
+    if screen.get_param(Cap.QUERY_SO_OVERFLOW):
+        pytest.skip("the host has overflow queries: test_stream_output.py::test_overflow_predicates proves them")
     for qtype in (Query.SO_OVERFLOW_PREDICATE, Query.SO_OVERFLOW_ANY_PREDICATE):
         with pytest.raises(UnsupportedError):
             ctx.create_query(qtype)
