@@ -28,8 +28,11 @@ from .formats import (
     util_format_get_nblocksz,
 )
 from .templates import ResourceTemplate
+from .transfer_gl import persistent_views_alive
 
 if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
+    import numpy as np
+
     from fallback.compressed import Shadow
 
 # pipe_resource.width0 is a 32-bit unsigned int in p_state.h; st/mesa
@@ -611,6 +614,12 @@ def _delete_now(host, objects) -> None:
 # with it.  Guarded by the host's lock.
 _deferred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
+# host -> [(GL name, persistent mapping), ...]: buffers destroyed while a
+# view of their persistent mapping was alive.  glDeleteBuffers unmaps, which
+# would free memory a numpy view still points into; they are deleted at a
+# later drain, once the views are gone.  Guarded by the host's lock.
+_held_mapped: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
 
 def pending_deletions(host) -> int:
     """How many GL objects wait for deletion on ``host``'s GL thread."""
@@ -629,7 +638,13 @@ def drain_deferred(host) -> int:
     if not host.on_gl_thread():
         return 0
     with host.lock:
-        queue = _deferred.pop(host, None)
+        queue = _deferred.pop(host, None) or []
+        held = _held_mapped.pop(host, [])
+        keep = [(name, array) for name, array in held if persistent_views_alive(array, 2)]
+        queue += [("buffer", name) for name, array in held if not persistent_views_alive(array, 2)]
+        del held
+        if keep:
+            _held_mapped[host] = keep
         if not queue or host.released:
             return 0  # a released context took its objects with it
         host.make_current()
@@ -680,6 +695,9 @@ class Resource:
         self._destroyed = False
         self.generation = 0
         self._compressed_shadow: Shadow | None = None
+        # The whole buffer mapped persistently (glpipe/transfer_gl.py
+        # persistent_map); None until a PERSISTENT transfer_map.
+        self._persistent_map: np.ndarray | None = None
 
     # -- glpipe's fields ---------------------------------------------------
 
@@ -853,10 +871,15 @@ def resource_destroy(screen, res) -> None:
         res.check_alive("resource_destroy")
         res._destroyed = True
         name, res._gl_object = res._gl_object, None
+        mapping, res._persistent_map = res._persistent_map, None
         screen.epochs.resources_destroyed += 1  # VAO caches recheck (glpipe/screen.py Epochs)
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
         kind = "buffer" if res.target == Target.BUFFER else "texture"
+        if mapping is not None and persistent_views_alive(mapping, 1):
+            # A view of the persistent mapping is alive: keep the storage.
+            _held_mapped.setdefault(host, []).append((name, mapping))
+            return
         if host.on_gl_thread():
             drain_deferred(host)
             host.make_current()

@@ -4,8 +4,11 @@ invalidate_resource.
 
 A mapping is a staging copy in host memory handed out as a numpy array
 (GL cannot map textures, and a glMapBufferRange pointer would dangle after
-unmapping).  docs/api.md "Transfers" gives the shape of ``Transfer.data``,
-the boxes and the usage flags.
+unmapping), except a PERSISTENT map, which is a view of the buffer's one
+persistent GL mapping (glpipe/transfer_gl.py).  Multisampled textures are
+mapped through a single-sampled staging texture (resolve / upsample blits).
+docs/api.md "Transfers" gives the shape of ``Transfer.data``, the boxes and
+the usage flags.
 """
 
 from __future__ import annotations
@@ -17,12 +20,20 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .enums import Map, Target, Usage, all_flag_bits
+from .enums import Bind, Map, Mask, ResourceFlag, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, Resource
-from .templates import Box
-from .transfer_gl import PixelPath, ZSReader, gl_ptr, raw_gl
+from .templates import BlitInfo, BlitSide, Box, ResourceTemplate
+from .transfer_gl import (
+    PixelPath,
+    ZSReader,
+    flush_mapped_range,
+    gl_ptr,
+    persistent_map,
+    raw_gl,
+    zs_only_mask,
+)
 
 if TYPE_CHECKING:  # the buffer protocol's type (collections.abc.Buffer from Python 3.12); typing only
     from typing_extensions import Buffer
@@ -58,6 +69,18 @@ _GL_SHAPE = {
     Target.TEXTURE_CUBE_ARRAY: "3d",
     Target.TEXTURE_CUBE: "faces",
 }
+
+
+# PIPE_MAP bits that need a resource flag (context.rst PIPE_MAP_PERSISTENT / COHERENT).
+_MAP_NEEDS_FLAG = (
+    (Map.PERSISTENT, ResourceFlag.MAP_PERSISTENT),
+    (Map.COHERENT, ResourceFlag.MAP_COHERENT),
+)
+
+
+def _tile_mask(mask: np.ndarray, nbx: int) -> np.ndarray:
+    """One block's byte mask repeated over a row of ``nbx`` blocks."""
+    return np.tile(mask, nbx)
 
 
 def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
@@ -159,9 +182,10 @@ def _check_usage(usage, what: str) -> Map:
     return Map(u)
 
 
-def _texture_region(res, level, box, what: str) -> _Region:
-    """Validate ``box`` against ``level`` of texture ``res``."""
-    if res.nr_samples > 1:
+def _texture_region(res, level, box, what: str, msaa: bool = False) -> _Region:
+    """Validate ``box`` against ``level`` of texture ``res`` (multisampled
+    only with ``msaa``: transfer_map goes through a staging texture)."""
+    if res.nr_samples > 1 and not msaa:
         raise UnsupportedError(
             f"{what}: multisampled textures cannot be mapped or written by glpipe (resolve with a blit first)"
         )
@@ -243,8 +267,10 @@ class Transfer:
         "_flushed",
         "_layer_stride",
         "_level",
+        "_mask",
         "_region",
         "_resource",
+        "_staging",
         "_stride",
         "_usage",
     )
@@ -260,6 +286,10 @@ class Transfer:
         self._stride = stride
         self._layer_stride = layer_stride
         self._flushed: list = []
+        # DEPTH_ONLY / STENCIL_ONLY: the byte mask of one block (transfer_gl.zs_only_mask).
+        self._mask: np.ndarray | None = None
+        # A multisampled texture's single-sampled stand-in (transfer_map).
+        self._staging: Resource | None = None
 
     resource = property(lambda self: self._resource, doc="The mapped Resource.")
     level = property(lambda self: self._level, doc="The mapped mip level.")
@@ -540,19 +570,21 @@ class TransferPart(Part):
             raise InvalidArgumentError(
                 f"{what}: {Map(usage & _READ_FORBIDS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
             )
-        if usage & (Map.PERSISTENT | Map.COHERENT):
-            raise UnsupportedError(
-                f"{what}: PERSISTENT/COHERENT mappings are not supported (PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT is 0)"
-            )
-        if usage & (Map.DEPTH_ONLY | Map.STENCIL_ONLY):
-            raise UnsupportedError(f"{what}: DEPTH_ONLY / STENCIL_ONLY mappings are not supported")
+        for bit, flag in _MAP_NEEDS_FLAG:
+            # context.rst PIPE_MAP_PERSISTENT / COHERENT: the resource flag must be set.
+            if usage & bit and not res.flags & flag:
+                raise InvalidArgumentError(f"{what}: {bit!r} needs a resource created with {flag!r}")
         if usage & Map.DIRECTLY:
             return None
         fill = bool(usage & Map.READ) or not usage & _DISCARDS
         if res.target == Target.BUFFER:
             if _int_arg(level, "level", what) != 0:
                 raise InvalidArgumentError(f"{what}: a buffer has only level 0, got {level}")
+            if usage & (Map.DEPTH_ONLY | Map.STENCIL_ONLY):
+                raise InvalidArgumentError(f"{what}: DEPTH_ONLY / STENCIL_ONLY map textures, {res!r} is a BUFFER")
             offset, size = _buffer_range(res, box, what)
+            if usage & Map.PERSISTENT:
+                return self._map_persistent(res, usage, box, offset, size)
             data = _aligned_empty(size, self._map_alignment, offset)
             self.ctx.host.make_current()
             if usage & Map.DISCARD_WHOLE_RESOURCE:
@@ -564,14 +596,23 @@ class TransferPart(Part):
             self.ctx.host.check(what)
             t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
         else:
-            region = _texture_region(res, level, box, what)
+            mask = zs_only_mask(res.format, usage, what)
+            region = _texture_region(res, level, box, what, msaa=True)
             staging = _aligned_empty(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
+            source = res
+            if res.nr_samples > 1:
+                source = self._msaa_staging(res, region, resolve=fill)
             if fill:
                 self.ctx.host.make_current()
-                staging[...] = self._read_texture(res, int(level), region)
+                staging[...] = self._read_texture(source, int(level), region)
+                if mask is not None:
+                    staging &= _tile_mask(mask, region.nbx)
             else:
                 staging[...] = 0
             t = Transfer(self.ctx, res, int(level), usage, box, region, staging, region.stride, region.layer_stride)
+            t._mask = mask
+            if source is not res:
+                t._staging = source
         if not usage & Map.WRITE:
             # A READ mapping uploads nothing at unmap, so a write into it
             # would vanish: refuse it where it happens (numpy's ValueError
@@ -579,6 +620,78 @@ class TransferPart(Part):
             _read_only(t._data)
         self._transfers.add(t)
         return t
+
+    def _map_persistent(self, res: Resource, usage: Map, box: Box, offset: int, size: int) -> Transfer:
+        """A PERSISTENT map: a view of the buffer's persistent GL mapping.
+        A synchronized map waits for the GPU (context.rst: only
+        UNSYNCHRONIZED maps skip the wait), so reads see what was rendered."""
+        host = self.ctx.host
+        host.make_current()
+        whole = persistent_map(host, res)
+        if not usage & Map.UNSYNCHRONIZED:
+            self.ctx.gl.glFinish()
+        data = whole[offset : offset + size]
+        if not usage & Map.WRITE:
+            # Only this view: the mapping itself stays writable for other transfers.
+            data.flags.writeable = False
+        t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
+        self._transfers.add(t)
+        return t
+
+    def flush_persistent(self) -> None:
+        """memory_barrier(MAPPED_BUFFER): what the CPU wrote through this
+        context's non-coherent persistent WRITE maps reaches later commands
+        (context.rst PIPE_MAP_PERSISTENT)."""
+        host = self.ctx.host
+        for t in self._transfers:
+            if t.usage & Map.PERSISTENT and t.usage & Map.WRITE:
+                host.make_current()
+                flush_mapped_range(host, t.resource, t._region.offset, t._region.size)
+
+    def _msaa_staging(self, res: Resource, region: _Region, resolve: bool) -> Resource:
+        """A single-sampled texture standing in for multisampled ``res``
+        while mapped (as Mesa's drivers map MSAA): with ``resolve``, the
+        region resolved into it by a blit (colour averaged, depth / stencil
+        and integers from sample 0: context.rst "Blitting")."""
+        templ = res.template
+        desc = region.desc
+        bind = Bind.DEPTH_STENCIL if desc.colorspace == "zs" else Bind.RENDER_TARGET
+        staging = self.ctx.screen.resource_create(
+            ResourceTemplate(
+                target=templ.target,
+                format=templ.format,
+                width0=templ.width0,
+                height0=templ.height0,
+                depth0=templ.depth0,
+                array_size=templ.array_size,
+                bind=bind | Bind.SAMPLER_VIEW,
+            )
+        )
+        if resolve:
+            self._blit_region(res, staging, region)
+        return staging
+
+    def _blit_region(self, src: Resource, dst: Resource, region: _Region) -> None:
+        """Blit ``region`` of level 0 from ``src`` to the same place in ``dst``
+        (a resolve, or an upsample writing every sample)."""
+        desc = region.desc
+        mask = (Mask.Z if desc.is_depth else Mask(0)) | (Mask.S if desc.is_stencil else Mask(0))
+        b = Box(x=region.x, y=region.y, z=region.z, width=region.w, height=region.h, depth=region.d)
+        self.ctx.blit(
+            BlitInfo(
+                dst=BlitSide(resource=dst, level=0, box=b, format=dst.format),
+                src=BlitSide(resource=src, level=0, box=b, format=src.format),
+                mask=mask or Mask.RGBA,
+            )
+        )
+
+    def _write_masked(self, res: Resource, level: int, region: _Region, part: np.ndarray, mask) -> None:
+        """Write ``part`` into ``region``; with a DEPTH_ONLY / STENCIL_ONLY
+        ``mask``, only the masked bits, the others kept as they are."""
+        if mask is not None:
+            m = _tile_mask(mask, region.nbx)
+            part = (self._read_texture(res, level, region) & ~m) | (part & m)
+        self._write_texture(res, level, region, part)
 
     def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
         """pipe_context::transfer_flush_region: with FLUSH_EXPLICIT, mark ``box``
@@ -593,6 +706,9 @@ class TransferPart(Part):
             if box.width <= 0 or box.x < 0 or box.x + box.width > size:
                 raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped {size} bytes")
             transfer._flushed.append(box)
+            if transfer.usage & Map.PERSISTENT:
+                self.ctx.host.make_current()
+                flush_mapped_range(self.ctx.host, transfer.resource, region.offset + box.x, box.width)
             return
         # Inside the mapped box first (the rule the caller broke), then the
         # absolute box through the usual checks (block alignment, ...).
@@ -639,12 +755,28 @@ class TransferPart(Part):
         data = transfer._data
         self._transfers.discard(transfer)
         transfer._data = None
-        if not usage & Map.WRITE:
-            return
+        staging, transfer._staging = transfer._staging, None
+        try:
+            if usage & Map.WRITE:
+                self._unmap_write(transfer, data, staging)
+        finally:
+            if staging is not None:
+                self.ctx.screen.resource_destroy(staging)
+
+    def _unmap_write(self, transfer: Transfer, data: np.ndarray, staging: Resource | None) -> None:
+        """transfer_unmap of a WRITE map: what the mapping holds reaches the resource."""
+        what = "transfer_unmap"
+        res, usage = transfer.resource, transfer.usage
         if res.destroyed:
             raise ObjectDestroyedError(f"{what}: the resource was destroyed while mapped")
         self.ctx.host.make_current()
         region = transfer._region
+        if usage & Map.PERSISTENT:
+            # The data is in the mapping already; an unmap without
+            # FLUSH_EXPLICIT publishes the whole range (pipe_context::transfer_unmap).
+            if not usage & Map.FLUSH_EXPLICIT:
+                flush_mapped_range(self.ctx.host, res, region.offset, region.size)
+            return
         if res.target == Target.BUFFER:
             offset = region.offset
             if usage & Map.FLUSH_EXPLICIT:
@@ -654,6 +786,7 @@ class TransferPart(Part):
                 self._write_buffer(res, offset, data)
             self.ctx.host.check(what)
             return
+        target = res if staging is None else staging
         if usage & Map.FLUSH_EXPLICIT:
             for sub in transfer._flushed:
                 part = data[
@@ -661,9 +794,12 @@ class TransferPart(Part):
                     sub.by - region.by : sub.by - region.by + sub.nby,
                     (sub.bx - region.bx) * sub.bs : (sub.bx - region.bx + sub.nbx) * sub.bs,
                 ]
-                self._write_texture(res, transfer.level, sub, part)
+                self._write_masked(target, transfer.level, sub, part, transfer._mask)
         else:
-            self._write_texture(res, transfer.level, region, data)
+            self._write_masked(target, transfer.level, region, data, transfer._mask)
+        if staging is not None:
+            # Upsample: every sample of each written pixel takes the value.
+            self._blit_region(staging, res, region)
 
     # -- invalidate ----------------------------------------------------------
 

@@ -1,16 +1,24 @@
 """GL access for the transfers area (glpipe/transfer.py): PyOpenGL's raw
-pixel-transfer entry points, the pixel-store state a transfer needs, and
-the read-back of depth/stencil images through a read framebuffer.
+pixel-transfer entry points, the pixel-store state a transfer needs, the
+read-back of depth/stencil images through a read framebuffer, persistent
+buffer mappings, and the channel masks of depth-only / stencil-only maps.
 
 docs/formats.md "Transfers: what round-trips" says why depth/stencil images
-are read with glReadPixels.
+are read with glReadPixels; docs/api.md "Transfers" describes the maps.
 """
 
 from __future__ import annotations
 
 import ctypes
+import sys
 
 import numpy as np
+
+from lowering.errors import HostGLError, InvalidArgumentError
+
+from .enums import Map, ResourceFlag
+from .format_table import ChannelType
+from .formats import util_format_description
 
 _raw_gl: dict | None = None
 
@@ -173,4 +181,107 @@ class ZSReader:
             self.fbo = 0
 
 
-__all__ = ["PixelPath", "ZSReader", "gl_ptr", "raw_gl"]
+# --------------------------------------------------------------------------
+# Persistent mappings (PIPE_MAP_PERSISTENT on MAP_PERSISTENT buffers)
+# --------------------------------------------------------------------------
+
+
+def persistent_map(host, res) -> np.ndarray:
+    """The whole of buffer ``res`` mapped persistently (made on first use and
+    kept until the buffer is destroyed), as a uint8 array over GL's pointer.
+
+    One mapping per buffer: GL allows one mapping of a buffer at a time, and
+    Gallium allows several transfers of it, so every PERSISTENT transfer is a
+    view of this one.  Storage made MAP_COHERENT is mapped coherent;
+    otherwise with GL_MAP_FLUSH_EXPLICIT_BIT, so transfer_flush_region /
+    memory_barrier(MAPPED_BUFFER) publish writes by glFlushMappedBufferRange
+    (GL 4.5 §6.2: a non-coherent mapping's writes reach the server there).
+    """
+    if res._persistent_map is not None:
+        return res._persistent_map
+    gl = host.gl
+    bits = gl.GL_MAP_READ_BIT | gl.GL_MAP_WRITE_BIT | gl.GL_MAP_PERSISTENT_BIT
+    bits |= gl.GL_MAP_COHERENT_BIT if res.flags & ResourceFlag.MAP_COHERENT else gl.GL_MAP_FLUSH_EXPLICIT_BIT
+    prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
+    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
+    try:
+        ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, 0, res.width0, bits)
+    finally:
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, prev)
+    host.check("transfer_map: a persistent mapping")
+    address = ptr if isinstance(ptr, int) else ctypes.cast(ptr, ctypes.c_void_p).value
+    if not address:
+        raise HostGLError(f"transfer_map: glMapBufferRange returned NULL for {res!r}")
+    memory = (ctypes.c_uint8 * res.width0).from_address(int(address))
+    # Every view's base is this array (numpy stops collapsing bases at the
+    # ctypes object), so its reference count tells resource_destroy whether
+    # a view still points into the mapping (persistent_views_alive).
+    res._persistent_map = np.frombuffer(memory, np.uint8)  # type: ignore[call-overload]
+    return res._persistent_map
+
+
+def persistent_views_alive(array: np.ndarray, owners: int) -> bool:
+    """Whether views of a persistent mapping's ``array`` exist beyond the
+    ``owners`` references the caller knows of (its own variables)."""
+    # This function's parameter and getrefcount's argument are two more.
+    return sys.getrefcount(array) > owners + 2
+
+
+def flush_mapped_range(host, res, offset: int, size: int) -> None:
+    """glFlushMappedBufferRange: the CPU's writes to ``size`` bytes at
+    ``offset`` of a non-coherent persistent mapping reach later GL commands."""
+    if size <= 0 or res.flags & ResourceFlag.MAP_COHERENT:
+        return  # coherent storage needs no flush (GL 4.5 §6.2)
+    gl = host.gl
+    prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
+    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
+    try:
+        gl.glFlushMappedBufferRange(gl.GL_COPY_WRITE_BUFFER, offset, size)
+    finally:
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, prev)
+
+
+# --------------------------------------------------------------------------
+# Depth-only / stencil-only maps
+# --------------------------------------------------------------------------
+
+_ZS_ONLY = Map.DEPTH_ONLY | Map.STENCIL_ONLY
+
+
+def zs_only_mask(fmt, usage: Map, what: str) -> np.ndarray | None:
+    """The byte mask of one block that a DEPTH_ONLY / STENCIL_ONLY map of
+    ``fmt`` exposes (None: no such flag).  The layout stays the format's
+    (p_defines.h PIPE_MAP_DEPTH_ONLY): reads see the other channel as 0,
+    writes leave it as it was.  Depth is the UNORM/FLOAT channel of a ZS
+    format, stencil the UINT one; their bits are whole bytes in every
+    format Gallium has."""
+    flag = usage & _ZS_ONLY
+    if not flag:
+        return None
+    if flag == _ZS_ONLY:
+        raise InvalidArgumentError(f"{what}: DEPTH_ONLY and STENCIL_ONLY cannot be combined")
+    desc = util_format_description(fmt)
+    depth = flag == Map.DEPTH_ONLY
+    name = "DEPTH_ONLY" if depth else "STENCIL_ONLY"
+    if not (desc.is_depth if depth else desc.is_stencil):
+        raise InvalidArgumentError(f"{what}: {name} on {desc.name}, which has no {'depth' if depth else 'stencil'}")
+    bits = 0
+    for ch in desc.channels:
+        if ch.type == ChannelType.VOID:
+            continue
+        if (ch.type != ChannelType.UINT) == depth:
+            bits |= ((1 << ch.size) - 1) << ch.shift
+    nbytes = desc.block_bits // 8
+    return np.frombuffer(bits.to_bytes(nbytes, "little"), np.uint8).copy()
+
+
+__all__ = [
+    "PixelPath",
+    "ZSReader",
+    "flush_mapped_range",
+    "gl_ptr",
+    "persistent_map",
+    "persistent_views_alive",
+    "raw_gl",
+    "zs_only_mask",
+]
