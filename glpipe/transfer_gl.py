@@ -216,7 +216,7 @@ def persistent_map(host, res) -> np.ndarray:
     # Every view's base is this array (numpy stops collapsing bases at the
     # ctypes object), so its reference count tells resource_destroy whether
     # a view still points into the mapping (persistent_views_alive).
-    res._persistent_map = np.frombuffer(memory, np.uint8)  # type: ignore[call-overload]
+    res._persistent_map = np.frombuffer(memory, np.uint8)
     return res._persistent_map
 
 
