@@ -110,9 +110,7 @@ def run_glpipe(profile: str, sizes, reps: int) -> dict:
 
         def tex(bind=glpipe.Bind.SAMPLER_VIEW | glpipe.Bind.RENDER_TARGET, n=n):
             return screen.resource_create(
-                ResourceTemplate(
-                    target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=n, height0=n, bind=bind
-                )
+                ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=n, height0=n, bind=bind)
             )
 
         src, dst = tex(), tex()

@@ -38,7 +38,7 @@ from .transfer_region import _ALL_MAP_BITS as _ALL_MAP_BITS
 from .transfer_region import (
     _DISCARDS,
     _READ_FORBIDS,
-    _aligned_empty,
+    StagingPool,
     _buffer_range,
     _BufferRange,
     _bytes_of,
@@ -144,6 +144,25 @@ class Transfer:
         return f"<glpipe.Transfer {state} level {self._level} {self._box!r} usage={int(self._usage):#x}>"
 
 
+# GL 3.1 enums (core in every profile glpipe runs on): the binding points
+# no draw state depends on.
+_COPY_READ_BUFFER = 0x8F36
+_COPY_WRITE_BUFFER = 0x8F37
+
+
+def _whole_images(region: _Region, shape: str) -> bool:
+    """Whether ``region`` is whole GL images of its level, laid out in GL's
+    image order exactly as a mapping holds them (one GL read fills it)."""
+    lw, lh, ld = region.level_extent
+    if region.x or region.y or region.w != lw or shape == "faces":
+        return False
+    if shape == "1d_array":  # layers are the GL image's rows
+        return region.z == 0 and region.d == ld
+    if region.h != lh:
+        return False
+    return shape != "3d" or (region.z == 0 and region.d == ld)
+
+
 def _level_image_bytes(region: _Region, layers: int) -> int:
     """Host bytes of ``layers`` whole images of the region's level."""
     lw, lh, _ = region.level_extent
@@ -163,6 +182,7 @@ class TransferPart(Part):
         super().__init__(ctx)
         self._transfers: set[Transfer] = set()
         self._zs_reader = ZSReader()
+        self._pool = StagingPool()
         self._map_alignment = max(1, int(ctx.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
 
     def destroy(self) -> None:
@@ -171,23 +191,24 @@ class TransferPart(Part):
         for t in self._transfers:
             t._data = None
         self._transfers = set()
+        self._pool.clear()
         self._zs_reader.destroy(self.ctx.gl)
 
     # -- buffers -------------------------------------------------------------
 
     def _read_buffer(self, res, offset: int, out: np.ndarray) -> None:
-        gl = self.ctx.gl
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
-        raw_gl()["buf_get"](gl.GL_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
+        raw = raw_gl()
+        raw["bind_buf"](_COPY_READ_BUFFER, res.gl_object)
+        raw["buf_get"](_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
+        raw["bind_buf"](_COPY_READ_BUFFER, 0)
         self.ctx.screen.counters.bytes_downloaded += out.nbytes
 
     def _write_buffer(self, res, offset: int, src: np.ndarray) -> None:
-        gl = self.ctx.gl
+        raw = raw_gl()
         src = np.ascontiguousarray(src)
-        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
-        raw_gl()["buf_sub"](gl.GL_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
-        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+        raw["bind_buf"](_COPY_WRITE_BUFFER, res.gl_object)
+        raw["buf_sub"](_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
+        raw["bind_buf"](_COPY_WRITE_BUFFER, 0)
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
 
     def _invalidate_buffer(self, res) -> None:
@@ -230,8 +251,10 @@ class TransferPart(Part):
 
     # -- textures ------------------------------------------------------------
 
-    def _read_texture(self, res, level: int, region: _Region) -> np.ndarray:
-        """The region's bytes in the Gallium format: (d, nby, stride)."""
+    def _read_texture(self, res, level: int, region: _Region, out: np.ndarray | None = None) -> np.ndarray:
+        """The region's bytes in the Gallium format: (d, nby, stride); read
+        straight into ``out`` (and ``out`` returned) where the region is
+        whole images stored as they are mapped."""
         if region.decoded:
             # The host holds decoded texels: answer from the compressed bytes
             # the application wrote (docs/formats.md "Read-back").
@@ -245,6 +268,11 @@ class TransferPart(Part):
                 # glReadPixels of the attached layer does not (docs/formats.md).
                 part = self._zs_reader.read(self.ctx.host, res, level, shape, region)
                 self.ctx.screen.counters.bytes_downloaded += part.nbytes
+            elif out is not None and hf.transfer_as is None and _whole_images(region, shape):
+                # No detour through a level-sized buffer and a copy.
+                self._get_image(res.gl_target, level, region, out)
+                self.ctx.host.check("transfer read-back")
+                return out
             else:
                 part = self._get_image_part(res, level, shape, region)
         self.ctx.host.check("transfer read-back")
@@ -256,12 +284,19 @@ class TransferPart(Part):
         out = from_host(region.desc.format, hf, np.ascontiguousarray(part).reshape(-1), count)
         return np.asarray(out, np.uint8).reshape(region.d, region.nby, region.stride)
 
+    def _get_image(self, target: int, level: int, region: _Region, buf: np.ndarray) -> None:
+        """glGetTexImage (or its compressed form) of ``target``'s ``level`` into ``buf``."""
+        hf = region.host
+        if region.compressed:
+            raw_gl()["cget"](target, level, gl_ptr(buf))
+        else:
+            raw_gl()["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
+        self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+
     def _get_image_part(self, res, level: int, shape: str, region: _Region) -> np.ndarray:
         """glGetTexImage (or its compressed form) of the whole images the
         region touches, cut down to the region: (d, nby, nbx * host block)."""
         gl = self.ctx.gl
-        raw = raw_gl()
-        hf = region.host
         lw, lh, ld = region.level_extent
         desc = region.desc
         if region.compressed:
@@ -273,30 +308,27 @@ class TransferPart(Part):
             images = []
             for face in range(region.z, region.z + region.d):
                 buf = np.empty(_level_image_bytes(region, 1), np.uint8)
-                target = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face
-                if region.compressed:
-                    raw["cget"](target, level, gl_ptr(buf))
-                else:
-                    raw["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
-                self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+                self._get_image(gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, region, buf)
                 images.append(buf.reshape(1, rows, row_bytes))
             full = np.concatenate(images)
             z0 = 0
         else:
             layers = ld if shape in ("3d", "1d_array") else 1
-            buf = np.empty(_level_image_bytes(region, layers), np.uint8)
-            if region.compressed:
-                raw["cget"](res.gl_target, level, gl_ptr(buf))
-            else:
-                raw["get"](res.gl_target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
-            self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+            buf = self._pool.take(_level_image_bytes(region, layers), 64)
+            self._get_image(res.gl_target, level, region, buf)
             # A 1D array's layers are the rows of its GL image.
             full = buf.reshape(layers, rows if shape != "1d_array" else 1, row_bytes)
             z0 = region.z
         hbs = region.bs if region.compressed else region.host_bs
-        return full[
-            z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
-        ]
+        part = np.ascontiguousarray(
+            full[
+                z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
+            ]
+        )
+        del full
+        if shape != "faces":
+            self._pool.give(buf)
+        return part
 
     def _write_texture(self, res, level: int, region: _Region, src: np.ndarray) -> None:
         """Upload ``src`` ((d, nby, stride) bytes of the Gallium format) into the region."""
@@ -417,7 +449,7 @@ class TransferPart(Part):
             offset, size = _buffer_range(res, box, what)
             if usage & Map.PERSISTENT:
                 return self._map_persistent(res, usage, box, offset, size)
-            data = _aligned_empty(size, self._map_alignment, offset)
+            data = self._pool.take(size, self._map_alignment, offset)
             self.ctx.host.make_current()
             if usage & Map.DISCARD_WHOLE_RESOURCE:
                 self._invalidate_buffer(res)
@@ -430,13 +462,16 @@ class TransferPart(Part):
         else:
             mask = zs_only_mask(res.format, usage, what)
             region = _texture_region(res, level, box, what, msaa=True)
-            staging = _aligned_empty(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
+            staging = self._pool.take(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
             source = res
             if res.nr_samples > 1:
                 source = self._msaa_staging(res, region, resolve=fill)
             if fill:
                 self.ctx.host.make_current()
-                staging[...] = self._read_texture(source, int(level), region)
+                got = self._read_texture(source, int(level), region, out=staging)
+                if got is not staging:
+                    staging[...] = got
+                del got
                 if mask is not None:
                     staging &= _tile_mask(mask, region.nbx)
             else:
@@ -593,6 +628,8 @@ class TransferPart(Part):
         finally:
             if staging is not None:
                 self.ctx.screen.resource_destroy(staging)
+        if not usage & Map.PERSISTENT:
+            self._pool.give(data)
 
     def _unmap_write(self, transfer: Transfer, data: np.ndarray, staging: Resource | None) -> None:
         """transfer_unmap of a WRITE map: what the mapping holds reaches the resource."""

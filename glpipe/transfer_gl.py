@@ -42,6 +42,12 @@ def raw_gl() -> dict:
             "csub3": GL_1_3.glCompressedTexSubImage3D,
             "buf_sub": GL_1_5.glBufferSubData,
             "buf_get": GL_1_5.glGetBufferSubData,
+            # Unwrapped: PyOpenGL's wrapper costs more than the call (buffer_subdata's fixed cost).
+            "bind_buf": GL_1_5.glBindBuffer,
+            "bind_tex": GL_1_1.glBindTexture,
+            "active_texture": GL_1_3.glActiveTexture,
+            "get_int": GL_1_0.glGetIntegerv,
+            "pixel_store": GL_1_0.glPixelStorei,
         }
     return _raw_gl
 
@@ -57,55 +63,58 @@ class PixelPath:
     any byte length), no row length / skips / image height, no pixel pack or
     unpack buffer bound (a bound one would turn our pointers into offsets),
     and the texture bound on ModernGL's scratch unit (never a Gallium
-    sampler slot), with the previously active unit restored."""
-
-    _STORE = ("GL_PACK_ALIGNMENT", "GL_UNPACK_ALIGNMENT")
-    _ZERO = (
-        "GL_PACK_ROW_LENGTH",
-        "GL_PACK_SKIP_ROWS",
-        "GL_PACK_SKIP_PIXELS",
-        "GL_PACK_IMAGE_HEIGHT",
-        "GL_PACK_SKIP_IMAGES",
-        "GL_UNPACK_ROW_LENGTH",
-        "GL_UNPACK_SKIP_ROWS",
-        "GL_UNPACK_SKIP_PIXELS",
-        "GL_UNPACK_IMAGE_HEIGHT",
-        "GL_UNPACK_SKIP_IMAGES",
-    )
+    sampler slot), with the previously active unit restored.  Unwrapped
+    entry points throughout: PyOpenGL's wrappers cost more than the GL
+    calls (the fixed cost of every texture transfer)."""
 
     def __init__(self, host, res):
         self.host = host
         self.res = res
 
     def __enter__(self):
-        gl = self.host.gl
-        self.saved_align = [int(gl.glGetIntegerv(getattr(gl, n))) for n in self._STORE]
-        for n in self._STORE:
-            gl.glPixelStorei(getattr(gl, n), 1)
-        for n in self._ZERO:
-            gl.glPixelStorei(getattr(gl, n), 0)
-        self.pack = int(gl.glGetIntegerv(gl.GL_PIXEL_PACK_BUFFER_BINDING))
-        self.unpack = int(gl.glGetIntegerv(gl.GL_PIXEL_UNPACK_BUFFER_BINDING))
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, 0)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, 0)
-        self.active = int(gl.glGetIntegerv(gl.GL_ACTIVE_TEXTURE))
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)
-        gl.glBindTexture(self.res.gl_target, self.res.gl_object)
+        raw = raw_gl()
+        get, store, value = raw["get_int"], raw["pixel_store"], _INT
+        ptr = ctypes.byref(value)
+        saved = []
+        for name in _SAVED:
+            get(name, ptr)
+            saved.append(value.value)
+        self.saved = saved
+        for name in _ALIGNMENTS:
+            store(name, 1)
+        for name in _ZEROED:
+            store(name, 0)
+        if saved[2]:
+            raw["bind_buf"](_PIXEL_PACK_BUFFER, 0)
+        if saved[3]:
+            raw["bind_buf"](_PIXEL_UNPACK_BUFFER, 0)
+        raw["active_texture"](_TEXTURE0 + self.host.scratch_texture_unit)
+        raw["bind_tex"](self.res.gl_target, self.res.gl_object)
         return self
 
     def __exit__(self, *exc):
-        gl = self.host.gl
-        gl.glBindTexture(self.res.gl_target, 0)
-        gl.glActiveTexture(self.active)
-        for n, v in zip(self._STORE, self.saved_align, strict=True):
-            gl.glPixelStorei(getattr(gl, n), v)
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, self.pack)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, self.unpack)
+        raw = raw_gl()
+        pack_align, unpack_align, pack, unpack, active = self.saved
+        raw["bind_tex"](self.res.gl_target, 0)
+        raw["active_texture"](active)
+        raw["pixel_store"](_ALIGNMENTS[0], pack_align)
+        raw["pixel_store"](_ALIGNMENTS[1], unpack_align)
+        if pack:
+            raw["bind_buf"](_PIXEL_PACK_BUFFER, pack)
+        if unpack:
+            raw["bind_buf"](_PIXEL_UNPACK_BUFFER, unpack)
         return False
+
+
+# GL enums of PixelPath (GL 1.0 - 2.1 core; the same in every profile).
+_PIXEL_PACK_BUFFER, _PIXEL_UNPACK_BUFFER, _TEXTURE0 = 0x88EB, 0x88EC, 0x84C0
+# GL_PACK_ALIGNMENT, GL_UNPACK_ALIGNMENT
+_ALIGNMENTS = (0x0D05, 0x0CF5)
+# ... then GL_PIXEL_PACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE
+_SAVED = (*_ALIGNMENTS, 0x88ED, 0x88EF, 0x84E0)
+# GL_PACK_ROW_LENGTH, _SKIP_ROWS, _SKIP_PIXELS, _IMAGE_HEIGHT, _SKIP_IMAGES and the UNPACK ones.
+_ZEROED = (0x0D02, 0x0D03, 0x0D04, 0x806C, 0x806B, 0x0CF2, 0x0CF3, 0x0CF4, 0x806E, 0x806D)
+_INT = ctypes.c_int()
 
 
 # The framebuffer attachment that holds each depth/stencil transfer format.

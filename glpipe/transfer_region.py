@@ -7,6 +7,7 @@ states the rules.
 from __future__ import annotations
 
 import numbers
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -36,12 +37,54 @@ _HAS_YZ = {
 }
 
 
-def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
-    """A uint8 array of ``nbytes`` whose address is ``phase`` modulo ``align``."""
-    align = max(1, align)
-    raw = np.empty(nbytes + align, np.uint8)
-    off = (phase - raw.ctypes.data) % align
-    return raw[off : off + nbytes]
+class StagingPool:
+    """Host memory for mappings, reused from one mapping to the next.
+
+    A fresh allocation of a large array costs a page fault per page on
+    first touch (on some hosts more than the copy itself, measured in
+    benchmarks/bench_transfer.py): an unmapped transfer's memory goes back
+    to the pool when nothing references it any more (the caller holds no
+    view of ``Transfer.data`` after unmap), and is never reused while a view
+    of it lives.  At most ``limit`` bytes are kept."""
+
+    def __init__(self, limit: int = 256 << 20) -> None:
+        self.limit = limit
+        self._free: dict[int, list[np.ndarray]] = {}
+        self._bytes = 0
+
+    def take(self, nbytes: int, align: int, phase: int = 0) -> np.ndarray:
+        """A uint8 array of ``nbytes`` whose address is ``phase`` modulo ``align``."""
+        align = max(1, align)
+        free = self._free.get(nbytes + align)
+        if free:
+            raw = free.pop()
+            self._bytes -= raw.nbytes
+            raw.flags.writeable = True  # a READ mapping made it read-only
+        else:
+            raw = np.empty(nbytes + align, np.uint8)
+        off = (phase - raw.ctypes.data) % align
+        return raw[off : off + nbytes]
+
+    def give(self, view: np.ndarray) -> None:
+        """Return the memory of ``view`` (an array ``take`` made, or a
+        reshape of one) if no other reference to it or its memory exists."""
+        raw = view.base
+        if not isinstance(raw, np.ndarray) or raw.base is not None:
+            return
+        # The caller's variable, this parameter and getrefcount's argument
+        # are 3 references to the view; view.base, ``raw`` and getrefcount's
+        # argument are 3 to its memory.  More: someone still holds a view.
+        if sys.getrefcount(view) > 3 or sys.getrefcount(raw) > 3:
+            return
+        if self._bytes + raw.nbytes > self.limit:
+            return
+        self._free.setdefault(raw.nbytes, []).append(raw)
+        self._bytes += raw.nbytes
+
+    def clear(self) -> None:
+        """Drop every pooled array (the context's destroy)."""
+        self._free.clear()
+        self._bytes = 0
 
 
 def _read_only(arr: np.ndarray) -> np.ndarray:
@@ -200,12 +243,12 @@ def _buffer_range(res, box, what: str) -> _BufferRange:
 
 
 __all__ = [
+    "StagingPool",
     "_ALL_MAP_BITS",
     "_DISCARDS",
     "_READ_FORBIDS",
     "_BufferRange",
     "_Region",
-    "_aligned_empty",
     "_buffer_range",
     "_bytes_of",
     "_check_usage",
