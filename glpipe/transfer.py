@@ -66,10 +66,26 @@ _GL_SHAPE = {
     Target.TEXTURE_CUBE: "faces",
 }
 
+# Map bits as plain ints for the data paths: IntFlag arithmetic costs about
+# a microsecond an operation, most of a small transfer's fixed cost once
+# (benchmarks/bench_transfer.py).  Transfer.usage still answers a Map.
+_DEPTH_ONLY = int(Map.DEPTH_ONLY)
+_DIRECTLY = int(Map.DIRECTLY)
+_DISCARD_WHOLE_RESOURCE = int(Map.DISCARD_WHOLE_RESOURCE)
+_FLUSH_EXPLICIT = int(Map.FLUSH_EXPLICIT)
+_PERSISTENT = int(Map.PERSISTENT)
+_READ = int(Map.READ)
+_READ_WRITE = int(Map.READ_WRITE)
+_STENCIL_ONLY = int(Map.STENCIL_ONLY)
+_UNSYNCHRONIZED = int(Map.UNSYNCHRONIZED)
+_WRITE = int(Map.WRITE)
+_READ_FORBIDS_BITS = int(_READ_FORBIDS)
+_DISCARDS_BITS = int(_DISCARDS)
+
 # PIPE_MAP bits that need a resource flag (context.rst PIPE_MAP_PERSISTENT / COHERENT).
 _MAP_NEEDS_FLAG = (
-    (Map.PERSISTENT, ResourceFlag.MAP_PERSISTENT),
-    (Map.COHERENT, ResourceFlag.MAP_COHERENT),
+    (int(Map.PERSISTENT), ResourceFlag.MAP_PERSISTENT),
+    (int(Map.COHERENT), ResourceFlag.MAP_COHERENT),
 )
 
 
@@ -125,7 +141,7 @@ class Transfer:
 
     resource = property(lambda self: self._resource, doc="The mapped Resource.")
     level = property(lambda self: self._level, doc="The mapped mip level.")
-    usage = property(lambda self: self._usage, doc="PIPE_MAP_* flags of the mapping.")
+    usage = property(lambda self: Map(self._usage), doc="PIPE_MAP_* flags of the mapping (Map).")
     box = property(lambda self: self._box, doc="The mapped Box, as given to transfer_map.")
     stride = property(lambda self: self._stride, doc="Bytes from one row of blocks to the next.")
     layer_stride = property(lambda self: self._layer_stride, doc="Bytes from one layer/slice to the next.")
@@ -234,7 +250,7 @@ class TransferPart(Part):
         self.ctx._check_resource(res, what)
         if res.target != Target.BUFFER:
             raise InvalidArgumentError(f"{what}: {res!r} is not a BUFFER (use texture_subdata)")
-        usage = _check_usage(usage, what)
+        usage = int(_check_usage(usage, what))
         offset = _int_arg(offset, "offset", what)
         src = _bytes_of(data, what)
         if offset < 0 or offset + src.size > res.width0:
@@ -244,7 +260,7 @@ class TransferPart(Part):
         if src.size == 0:
             return
         self.ctx.host.make_current()
-        if usage & Map.DISCARD_WHOLE_RESOURCE:
+        if usage & _DISCARD_WHOLE_RESOURCE:
             self._invalidate_buffer(res)
         self._write_buffer(res, offset, src)
         self.ctx.host.check(what)
@@ -423,35 +439,35 @@ class TransferPart(Part):
     def transfer_map(self, res: Resource, level: int, usage: Map | int, box: Box) -> Transfer | None:
         """pipe_context::transfer_map: map ``box`` of ``level`` of ``res``
         (usage: Map flags) and return a Transfer whose ``data`` holds the
-        bytes; None for Map.DIRECTLY (glpipe never maps directly)."""
+        bytes; None for DIRECTLY (glpipe never maps directly)."""
         what = "transfer_map"
         self.ctx.check_alive(what)
         self.ctx._check_resource(res, what)
-        usage = _check_usage(usage, what)
-        if not usage & Map.READ_WRITE:
-            raise InvalidArgumentError(f"{what}: usage {usage!r} has neither READ nor WRITE")
-        if usage & Map.READ and usage & _READ_FORBIDS:
+        usage = int(_check_usage(usage, what))
+        if not usage & _READ_WRITE:
+            raise InvalidArgumentError(f"{what}: usage {Map(usage)!r} has neither READ nor WRITE")
+        if usage & _READ and usage & _READ_FORBIDS_BITS:
             raise InvalidArgumentError(
-                f"{what}: {Map(usage & _READ_FORBIDS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
+                f"{what}: {Map(usage & _READ_FORBIDS_BITS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
             )
         for bit, flag in _MAP_NEEDS_FLAG:
             # context.rst PIPE_MAP_PERSISTENT / COHERENT: the resource flag must be set.
             if usage & bit and not res.flags & flag:
-                raise InvalidArgumentError(f"{what}: {bit!r} needs a resource created with {flag!r}")
-        if usage & Map.DIRECTLY:
+                raise InvalidArgumentError(f"{what}: {Map(bit)!r} needs a resource created with {flag!r}")
+        if usage & _DIRECTLY:
             return None
-        fill = bool(usage & Map.READ) or not usage & _DISCARDS
+        fill = bool(usage & _READ) or not usage & _DISCARDS_BITS
         if res.target == Target.BUFFER:
             if _int_arg(level, "level", what) != 0:
                 raise InvalidArgumentError(f"{what}: a buffer has only level 0, got {level}")
-            if usage & (Map.DEPTH_ONLY | Map.STENCIL_ONLY):
+            if usage & (_DEPTH_ONLY | _STENCIL_ONLY):
                 raise InvalidArgumentError(f"{what}: DEPTH_ONLY / STENCIL_ONLY map textures, {res!r} is a BUFFER")
             offset, size = _buffer_range(res, box, what)
-            if usage & Map.PERSISTENT:
+            if usage & _PERSISTENT:
                 return self._map_persistent(res, usage, box, offset, size)
             data = self._pool.take(size, self._map_alignment, offset)
             self.ctx.host.make_current()
-            if usage & Map.DISCARD_WHOLE_RESOURCE:
+            if usage & _DISCARD_WHOLE_RESOURCE:
                 self._invalidate_buffer(res)
             if fill:
                 self._read_buffer(res, offset, data)
@@ -480,7 +496,7 @@ class TransferPart(Part):
             t._mask = mask
             if source is not res:
                 t._staging = source
-        if not usage & Map.WRITE:
+        if not usage & _WRITE:
             # A READ mapping uploads nothing at unmap, so a write into it
             # would vanish: refuse it where it happens (numpy's ValueError
             # "assignment destination is read-only").
@@ -488,17 +504,17 @@ class TransferPart(Part):
         self._transfers.add(t)
         return t
 
-    def _map_persistent(self, res: Resource, usage: Map, box: Box, offset: int, size: int) -> Transfer:
+    def _map_persistent(self, res: Resource, usage: int, box: Box, offset: int, size: int) -> Transfer:
         """A PERSISTENT map: a view of the buffer's persistent GL mapping.
         A synchronized map waits for the GPU (context.rst: only
         UNSYNCHRONIZED maps skip the wait), so reads see what was rendered."""
         host = self.ctx.host
         host.make_current()
         whole = persistent_map(host, res)
-        if not usage & Map.UNSYNCHRONIZED:
+        if not usage & _UNSYNCHRONIZED:
             self.ctx.gl.glFinish()
         data = whole[offset : offset + size]
-        if not usage & Map.WRITE:
+        if not usage & _WRITE:
             # Only this view: the mapping itself stays writable for other transfers.
             data.flags.writeable = False
         t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
@@ -511,7 +527,7 @@ class TransferPart(Part):
         (context.rst PIPE_MAP_PERSISTENT)."""
         host = self.ctx.host
         for t in self._transfers:
-            if t.usage & Map.PERSISTENT and t.usage & Map.WRITE:
+            if t._usage & _PERSISTENT and t._usage & _WRITE:
                 host.make_current()
                 flush_mapped_range(host, t.resource, t._region.offset, t._region.size)
 
@@ -573,7 +589,7 @@ class TransferPart(Part):
             if box.width <= 0 or box.x < 0 or box.x + box.width > size:
                 raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped {size} bytes")
             transfer._flushed.append(box)
-            if transfer.usage & Map.PERSISTENT:
+            if transfer._usage & _PERSISTENT:
                 self.ctx.host.make_current()
                 flush_mapped_range(self.ctx.host, transfer.resource, region.offset + box.x, box.width)
             return
@@ -617,37 +633,37 @@ class TransferPart(Part):
         of it, or the flushed regions with FLUSH_EXPLICIT) and end the mapping."""
         what = "transfer_unmap"
         self._check_transfer(transfer, what)
-        usage = transfer.usage
+        usage = transfer._usage
         data = transfer._data
         self._transfers.discard(transfer)
         transfer._data = None
         staging, transfer._staging = transfer._staging, None
         try:
-            if usage & Map.WRITE:
+            if usage & _WRITE:
                 self._unmap_write(transfer, data, staging)
         finally:
             if staging is not None:
                 self.ctx.screen.resource_destroy(staging)
-        if not usage & Map.PERSISTENT:
+        if not usage & _PERSISTENT:
             self._pool.give(data)
 
     def _unmap_write(self, transfer: Transfer, data: np.ndarray, staging: Resource | None) -> None:
         """transfer_unmap of a WRITE map: what the mapping holds reaches the resource."""
         what = "transfer_unmap"
-        res, usage = transfer.resource, transfer.usage
+        res, usage = transfer.resource, transfer._usage
         if res.destroyed:
             raise ObjectDestroyedError(f"{what}: the resource was destroyed while mapped")
         self.ctx.host.make_current()
         region = transfer._region
-        if usage & Map.PERSISTENT:
+        if usage & _PERSISTENT:
             # The data is in the mapping already; an unmap without
             # FLUSH_EXPLICIT publishes the whole range (pipe_context::transfer_unmap).
-            if not usage & Map.FLUSH_EXPLICIT:
+            if not usage & _FLUSH_EXPLICIT:
                 flush_mapped_range(self.ctx.host, res, region.offset, region.size)
             return
         if res.target == Target.BUFFER:
             offset = region.offset
-            if usage & Map.FLUSH_EXPLICIT:
+            if usage & _FLUSH_EXPLICIT:
                 for b in transfer._flushed:
                     self._write_buffer(res, offset + b.x, data[b.x : b.x + b.width])
             else:
@@ -655,7 +671,7 @@ class TransferPart(Part):
             self.ctx.host.check(what)
             return
         target = res if staging is None else staging
-        if usage & Map.FLUSH_EXPLICIT:
+        if usage & _FLUSH_EXPLICIT:
             for sub in transfer._flushed:
                 part = data[
                     sub.z - region.z : sub.z - region.z + sub.d,

@@ -257,7 +257,7 @@ def flush_mapped_range(host, res, offset: int, size: int) -> None:
 _ZS_ONLY = Map.DEPTH_ONLY | Map.STENCIL_ONLY
 
 
-def zs_only_mask(fmt, usage: Map, what: str) -> np.ndarray | None:
+def zs_only_mask(fmt, usage: int, what: str) -> np.ndarray | None:
     """The byte mask of one block that a DEPTH_ONLY / STENCIL_ONLY map of
     ``fmt`` exposes (None: no such flag).  The layout stays the format's
     (p_defines.h PIPE_MAP_DEPTH_ONLY): reads see the other channel as 0,
