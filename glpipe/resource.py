@@ -28,7 +28,7 @@ from .formats import (
     util_format_get_nblocksz,
 )
 from .templates import ResourceTemplate
-from .transfer_gl import persistent_views_alive
+from .transfer_gl import coherent_storage_refused, persistent_views_alive
 
 if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
     import numpy as np
@@ -488,10 +488,13 @@ def _alloc_buffer(host, templ, plan: _Plan, name: int) -> None:
             bits = gl.GL_DYNAMIC_STORAGE_BIT | gl.GL_MAP_READ_BIT | gl.GL_MAP_WRITE_BIT
             if usage in _CLIENT_STORAGE_USAGES:
                 bits |= gl.GL_CLIENT_STORAGE_BIT
-            if templ.flags & _PERSISTENT_FLAGS:
-                # GL requires PERSISTENT whenever COHERENT is set.
-                bits |= gl.GL_MAP_PERSISTENT_BIT
-            if templ.flags & ResourceFlag.MAP_COHERENT:
+            # Every immutable buffer can be mapped persistently: transfer_map
+            # hands out views of that one mapping (glpipe/transfer_gl.py
+            # persistent_map), no staging copy.  Coherent unless the
+            # template asks for a non-coherent persistent buffer (whose
+            # writes then need transfer_flush_region / memory_barrier).
+            bits |= gl.GL_MAP_PERSISTENT_BIT
+            if not coherent_storage_refused(templ.flags):
                 bits |= gl.GL_MAP_COHERENT_BIT
             gl.glBufferStorage(gl.GL_COPY_WRITE_BUFFER, size, None, bits)
         else:
@@ -614,7 +617,7 @@ def _delete_now(host, objects) -> None:
 # with it.  Guarded by the host's lock.
 _deferred: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-# host -> [(GL name, persistent mapping), ...]: buffers destroyed while a
+# host -> [(GL name, persistent mapping, its read-only twin), ...]: buffers destroyed while a
 # view of their persistent mapping was alive.  glDeleteBuffers unmaps, which
 # would free memory a numpy view still points into; they are deleted at a
 # later drain, once the views are gone.  Guarded by the host's lock.
@@ -640,8 +643,9 @@ def drain_deferred(host) -> int:
     with host.lock:
         queue = _deferred.pop(host, None) or []
         held = _held_mapped.pop(host, [])
-        keep = [(name, array) for name, array in held if persistent_views_alive(array, 2)]
-        queue += [("buffer", name) for name, array in held if not persistent_views_alive(array, 2)]
+        keep = [(n, rw, ro) for n, rw, ro in held if persistent_views_alive(rw, 2) or persistent_views_alive(ro, 2)]
+        alive = {n for n, _rw, _ro in keep}
+        queue += [("buffer", n) for n, _rw, _ro in held if n not in alive]
         del held
         if keep:
             _held_mapped[host] = keep
@@ -698,6 +702,7 @@ class Resource:
         # The whole buffer mapped persistently (glpipe/transfer_gl.py
         # persistent_map); None until a PERSISTENT transfer_map.
         self._persistent_map: np.ndarray | None = None
+        self._persistent_ro: Any = None  # its read-only twin (an ndarray once mapped; READ maps)
 
     # -- glpipe's fields ---------------------------------------------------
 
@@ -872,13 +877,14 @@ def resource_destroy(screen, res) -> None:
         res._destroyed = True
         name, res._gl_object = res._gl_object, None
         mapping, res._persistent_map = res._persistent_map, None
+        mapping_ro, res._persistent_ro = res._persistent_ro, None
         screen.epochs.resources_destroyed += 1  # VAO caches recheck (glpipe/screen.py Epochs)
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
         kind = "buffer" if res.target == Target.BUFFER else "texture"
-        if mapping is not None and persistent_views_alive(mapping, 1):
+        if mapping is not None and (persistent_views_alive(mapping, 1) or persistent_views_alive(mapping_ro, 1)):
             # A view of the persistent mapping is alive: keep the storage.
-            _held_mapped.setdefault(host, []).append((name, mapping))
+            _held_mapped.setdefault(host, []).append((name, mapping, mapping_ro))
             return
         if host.on_gl_thread():
             drain_deferred(host)

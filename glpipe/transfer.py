@@ -26,6 +26,7 @@ from .templates import BlitInfo, BlitSide, Box, ResourceTemplate
 from .transfer_gl import (
     PixelPath,
     ZSReader,
+    coherent_storage_refused,
     flush_mapped_range,
     gl_ptr,
     persistent_map,
@@ -112,6 +113,7 @@ class Transfer:
         "_box",
         "_context",
         "_data",
+        "_direct",
         "_flushed",
         "_layer_stride",
         "_level",
@@ -134,6 +136,8 @@ class Transfer:
         self._stride = stride
         self._layer_stride = layer_stride
         self._flushed: list = []
+        # A view of the buffer's persistent mapping (no staging copy).
+        self._direct = False
         # DEPTH_ONLY / STENCIL_ONLY: the byte mask of one block (transfer_gl.zs_only_mask).
         self._mask: np.ndarray | None = None
         # A multisampled texture's single-sampled stand-in (transfer_map).
@@ -463,7 +467,15 @@ class TransferPart(Part):
             if usage & (_DEPTH_ONLY | _STENCIL_ONLY):
                 raise InvalidArgumentError(f"{what}: DEPTH_ONLY / STENCIL_ONLY map textures, {res!r} is a BUFFER")
             offset, size = _buffer_range(res, box, what)
-            if usage & _PERSISTENT:
+            if usage & _PERSISTENT or (
+                res.immutable and not usage & _FLUSH_EXPLICIT and not coherent_storage_refused(res.flags)
+            ):
+                # Mapped directly (issue 13 item 9): an immutable buffer is
+                # stored persistent and coherent (glpipe/resource.py), so the
+                # view is the buffer's memory on hosts that keep buffers in
+                # host memory (llvmpipe): no staging copy either way.
+                # FLUSH_EXPLICIT maps keep a staging copy: only the flushed
+                # ranges may reach the buffer.
                 return self._map_persistent(res, usage, box, offset, size)
             data = self._pool.take(size, self._map_alignment, offset)
             self.ctx.host.make_current()
@@ -505,19 +517,21 @@ class TransferPart(Part):
         return t
 
     def _map_persistent(self, res: Resource, usage: int, box: Box, offset: int, size: int) -> Transfer:
-        """A PERSISTENT map: a view of the buffer's persistent GL mapping.
+        """A direct map: a view of the buffer's persistent GL mapping.
         A synchronized map waits for the GPU (context.rst: only
         UNSYNCHRONIZED maps skip the wait), so reads see what was rendered."""
         host = self.ctx.host
         host.make_current()
         whole = persistent_map(host, res)
         if not usage & _UNSYNCHRONIZED:
-            self.ctx.gl.glFinish()
-        data = whole[offset : offset + size]
-        if not usage & _WRITE:
-            # Only this view: the mapping itself stays writable for other transfers.
-            data.flags.writeable = False
+            raw_gl()["finish"]()
+        # A READ map views the read-only twin of the mapping (persistent_map).
+        data = (whole if usage & _WRITE else res._persistent_ro)[offset : offset + size]
         t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
+        t._direct = True
+        if usage & _READ:
+            # The counters count what a mapping moves, directly or not.
+            self.ctx.screen.counters.bytes_downloaded += size
         self._transfers.add(t)
         return t
 
@@ -527,7 +541,7 @@ class TransferPart(Part):
         (context.rst PIPE_MAP_PERSISTENT)."""
         host = self.ctx.host
         for t in self._transfers:
-            if t._usage & _PERSISTENT and t._usage & _WRITE:
+            if t._direct and t._usage & _WRITE:
                 host.make_current()
                 flush_mapped_range(host, t.resource, t._region.offset, t._region.size)
 
@@ -589,7 +603,7 @@ class TransferPart(Part):
             if box.width <= 0 or box.x < 0 or box.x + box.width > size:
                 raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped {size} bytes")
             transfer._flushed.append(box)
-            if transfer._usage & _PERSISTENT:
+            if transfer._direct:
                 self.ctx.host.make_current()
                 flush_mapped_range(self.ctx.host, transfer.resource, region.offset + box.x, box.width)
             return
@@ -644,7 +658,7 @@ class TransferPart(Part):
         finally:
             if staging is not None:
                 self.ctx.screen.resource_destroy(staging)
-        if not usage & _PERSISTENT:
+        if not transfer._direct:
             self._pool.give(data)
 
     def _unmap_write(self, transfer: Transfer, data: np.ndarray, staging: Resource | None) -> None:
@@ -655,9 +669,10 @@ class TransferPart(Part):
             raise ObjectDestroyedError(f"{what}: the resource was destroyed while mapped")
         self.ctx.host.make_current()
         region = transfer._region
-        if usage & _PERSISTENT:
+        if transfer._direct:
             # The data is in the mapping already; an unmap without
             # FLUSH_EXPLICIT publishes the whole range (pipe_context::transfer_unmap).
+            self.ctx.screen.counters.bytes_uploaded += region.size
             if not usage & _FLUSH_EXPLICIT:
                 flush_mapped_range(self.ctx.host, res, region.offset, region.size)
             return

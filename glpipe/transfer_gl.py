@@ -48,6 +48,7 @@ def raw_gl() -> dict:
             "active_texture": GL_1_3.glActiveTexture,
             "get_int": GL_1_0.glGetIntegerv,
             "pixel_store": GL_1_0.glPixelStorei,
+            "finish": GL_1_0.glFinish,
         }
     return _raw_gl
 
@@ -200,9 +201,10 @@ def persistent_map(host, res) -> np.ndarray:
     kept until the buffer is destroyed), as a uint8 array over GL's pointer.
 
     One mapping per buffer: GL allows one mapping of a buffer at a time, and
-    Gallium allows several transfers of it, so every PERSISTENT transfer is a
-    view of this one.  Storage made MAP_COHERENT is mapped coherent;
-    otherwise with GL_MAP_FLUSH_EXPLICIT_BIT, so transfer_flush_region /
+    Gallium allows several transfers of it, so every transfer mapped directly
+    (a PERSISTENT one, or any of an immutable buffer) is a view of this one.
+    Coherent storage is mapped coherent; the non-coherent storage of a
+    MAP_PERSISTENT-only buffer with GL_MAP_FLUSH_EXPLICIT_BIT, so transfer_flush_region /
     memory_barrier(MAPPED_BUFFER) publish writes by glFlushMappedBufferRange
     (GL 4.5 §6.2: a non-coherent mapping's writes reach the server there).
     """
@@ -210,7 +212,7 @@ def persistent_map(host, res) -> np.ndarray:
         return res._persistent_map
     gl = host.gl
     bits = gl.GL_MAP_READ_BIT | gl.GL_MAP_WRITE_BIT | gl.GL_MAP_PERSISTENT_BIT
-    bits |= gl.GL_MAP_COHERENT_BIT if res.flags & ResourceFlag.MAP_COHERENT else gl.GL_MAP_FLUSH_EXPLICIT_BIT
+    bits |= gl.GL_MAP_FLUSH_EXPLICIT_BIT if coherent_storage_refused(res.flags) else gl.GL_MAP_COHERENT_BIT
     prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
     gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
     try:
@@ -226,7 +228,17 @@ def persistent_map(host, res) -> np.ndarray:
     # ctypes object), so its reference count tells resource_destroy whether
     # a view still points into the mapping (persistent_views_alive).
     res._persistent_map = np.frombuffer(memory, np.uint8)
+    # READ maps view this one: over a read-only buffer, so no view of it can
+    # be made writable again (a READ map uploads nothing).
+    res._persistent_ro = np.frombuffer(memoryview(memory).toreadonly(), np.uint8)
     return res._persistent_map
+
+
+def coherent_storage_refused(flags) -> bool:
+    """Whether a buffer made with resource ``flags`` gets non-coherent
+    storage: asked for persistent mapping without MAP_COHERENT (every other
+    immutable buffer is stored coherent, glpipe/resource.py _alloc_buffer)."""
+    return bool(flags & ResourceFlag.MAP_PERSISTENT) and not flags & ResourceFlag.MAP_COHERENT
 
 
 def persistent_views_alive(array: np.ndarray, owners: int) -> bool:
@@ -239,7 +251,7 @@ def persistent_views_alive(array: np.ndarray, owners: int) -> bool:
 def flush_mapped_range(host, res, offset: int, size: int) -> None:
     """glFlushMappedBufferRange: the CPU's writes to ``size`` bytes at
     ``offset`` of a non-coherent persistent mapping reach later GL commands."""
-    if size <= 0 or res.flags & ResourceFlag.MAP_COHERENT:
+    if size <= 0 or not coherent_storage_refused(res.flags):
         return  # coherent storage needs no flush (GL 4.5 §6.2)
     gl = host.gl
     prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
@@ -287,6 +299,7 @@ def zs_only_mask(fmt, usage: int, what: str) -> np.ndarray | None:
 __all__ = [
     "PixelPath",
     "ZSReader",
+    "coherent_storage_refused",
     "flush_mapped_range",
     "gl_ptr",
     "persistent_map",
