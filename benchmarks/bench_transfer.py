@@ -80,6 +80,7 @@ def run_glpipe(profile: str, sizes, reps: int) -> dict:
     screen = glpipe.create_screen(profile=profile)
     ctx = screen.context_create()
     from OpenGL.raw.GL.VERSION.GL_1_0 import glFinish as finish  # unwrapped, as ModernGL calls it
+
     out: dict = {c: {} for c in CASES}
     for size in sizes:
         data = np.random.default_rng(size).integers(0, 256, size, dtype=np.uint8)
