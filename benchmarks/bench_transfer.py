@@ -20,6 +20,12 @@ copy_region    ``resource_copy_region`` texture to texture        ``copy_framebu
 blit           ``blit`` (same size and format)                    ``copy_framebuffer``
 =============  =================================================  ===============================
 
+Formats the host cannot hold as they are (``HostFormat.transfer_as``:
+converted by ``fallback.format_pack`` on the way in and out) are measured
+on glpipe's side alone, as conversion rates (``texture_subdata`` and a
+level's ``transfer_map(READ)`` of a square texture of up to 1 MiB):
+``CONVERTED`` lists them.
+
 Method.  Raw ModernGL runs in its own process (``--side raw``, started by
 this script), so neither side's GL state or allocations disturb the other.
 Every timed operation ends with glFinish (a write has landed, a read has
@@ -46,6 +52,7 @@ if str(ROOT) not in sys.path or sys.path.index(str(ROOT)) != 0:
 import numpy as np
 
 SIZES = (4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20)
+CONVERTED = ("A8B8G8R8_SNORM", "R10G10B10A2_SINT", "L8A8_SRGB", "Z24_UNORM_S8_UINT")
 CASES = ("buf_subdata", "map_write", "map_read", "tex_upload", "tex_read", "copy_region", "blit")
 
 
@@ -152,6 +159,51 @@ def run_glpipe(profile: str, sizes, reps: int) -> dict:
     return out
 
 
+def run_conversions(profile: str, size: int, reps: int) -> list:
+    """[{format, converted, upload_mbs, read_mbs}] for the CONVERTED formats
+    (``converted``: whether this profile's storage converts them)."""
+    import glpipe
+    from glpipe import Bind, Box, Format, Map, ResourceTemplate, Target
+    from glpipe.formats import util_format_description
+
+    screen = glpipe.create_screen(profile=profile)
+    ctx = screen.context_create()
+    rows = []
+    for name in CONVERTED:
+        fmt = getattr(Format, name)
+        bs = util_format_description(fmt).blocksize
+        n = int((size // bs) ** 0.5)
+        res = screen.resource_create(
+            ResourceTemplate(target=Target.TEXTURE_2D, format=fmt, width0=n, height0=n, bind=Bind.SAMPLER_VIEW)
+        )
+        box = Box(width=n, height=n, depth=1)
+        data = np.zeros(n * n * bs, np.uint8)  # zero bits are a valid value of every format
+        sink = np.empty_like(data)
+
+        def upload(res=res, box=box, data=data, n=n, bs=bs):
+            ctx.texture_subdata(res, 0, Map.WRITE, box, data, n * bs, n * n * bs)
+            screen.host.gl.glFinish()
+
+        def read(res=res, box=box, sink=sink):
+            t = ctx.transfer_map(res, 0, Map.READ, box)
+            np.copyto(sink, t.data.reshape(-1))
+            ctx.transfer_unmap(t)
+
+        nbytes = data.nbytes
+        rows.append(
+            {
+                "format": name,
+                "converted": res.storage.transfer_as is not None,
+                "upload_mbs": nbytes / _best(upload, reps) / 1e6,
+                "read_mbs": nbytes / _best(read, reps) / 1e6,
+            }
+        )
+        screen.resource_destroy(res)
+    ctx.destroy()
+    screen.destroy()
+    return rows
+
+
 # -- raw ModernGL (its own process) -------------------------------------------------------
 
 
@@ -214,7 +266,8 @@ def run(profile: str, sizes=SIZES, reps: int = 7) -> dict:
             g, r = size / ours[case][size] / 1e6, size / raw[case][size] / 1e6
             rows.append({"size": size, "glpipe_mbs": g, "raw_mbs": r, "ratio": g / r})
         cases[case] = rows
-    return {"profile": profile, "sizes": list(sizes), "reps": reps, "cases": cases}
+    conversions = run_conversions(profile, min(max(sizes), 1 << 20), reps)
+    return {"profile": profile, "sizes": list(sizes), "reps": reps, "cases": cases, "conversions": conversions}
 
 
 def _size_name(size: int) -> str:
@@ -230,6 +283,10 @@ def format_markdown(results: dict) -> str:
     for case, rows in results["cases"].items():
         cells = [f"{r['glpipe_mbs']:.0f} / {r['raw_mbs']:.0f} ({r['ratio']:.2f}x)" for r in rows]
         lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    lines += ["", "| format (converted on this profile?) | upload MB/s | read MB/s |", "|---|---|---|"]
+    for row in results.get("conversions", ()):
+        conv = "yes" if row["converted"] else "no"
+        lines.append(f"| {row['format']} ({conv}) | {row['upload_mbs']:.0f} | {row['read_mbs']:.0f} |")
     return "\n".join(lines)
 
 

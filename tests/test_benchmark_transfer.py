@@ -23,5 +23,7 @@ def test_benchmark_runs_every_case(profile):
     for rows in results["cases"].values():
         assert [r["size"] for r in rows] == list(sizes)
         assert all(r["glpipe_mbs"] > 0 and r["raw_mbs"] > 0 for r in rows)
+    assert [r["format"] for r in results["conversions"]] == list(bench_transfer.CONVERTED)
+    assert all(r["upload_mbs"] > 0 and r["read_mbs"] > 0 for r in results["conversions"])
     text = bench_transfer.format_markdown(results)
     assert f"Profile `{profile}`" in text and "| map_read |" in text
