@@ -68,6 +68,10 @@ class BarrierPart(Part):
         what = "memory_barrier"
         self.ctx.check_alive(what)
         bits = boundary.flags(Barrier, flags, f"{what}: flags")
+        if bits & Barrier.MAPPED_BUFFER:
+            # The CPU's writes through non-coherent persistent maps reach the
+            # GPU here (context.rst PIPE_MAP_PERSISTENT; glpipe/transfer.py).
+            self.ctx.transfers_part.flush_persistent()
         gl_bits = 0
         for bit, value in self._gl_bits.items():
             if bits & bit:

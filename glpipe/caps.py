@@ -105,7 +105,7 @@ ROWS = MappingProxyType(
         "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
         "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
         "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
-        "persistent_mapping": (False, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
+        "persistent_mapping": (True, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
         # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of
         # polygons drawn as lines / points: glpipe/raster/polygon_edges.py) all work.

@@ -30,8 +30,11 @@ from .formats import (
 from .lifetime import defer_delete, delete_now, drain_deferred
 from .lifetime import pending_deletions as _pending
 from .templates import ResourceTemplate
+from .transfer_gl import coherent_storage_refused, hold_mapped, persistent_views_alive
 
 if TYPE_CHECKING:  # imported where first used (Resource.compressed_shadow)
+    import numpy as np
+
     from fallback.compressed import Shadow
 
 # pipe_resource.width0 is a 32-bit unsigned int in p_state.h; st/mesa
@@ -487,10 +490,13 @@ def _alloc_buffer(host, templ, plan: _Plan, name: int) -> None:
             bits = gl.GL_DYNAMIC_STORAGE_BIT | gl.GL_MAP_READ_BIT | gl.GL_MAP_WRITE_BIT
             if usage in _CLIENT_STORAGE_USAGES:
                 bits |= gl.GL_CLIENT_STORAGE_BIT
-            if templ.flags & _PERSISTENT_FLAGS:
-                # GL requires PERSISTENT whenever COHERENT is set.
-                bits |= gl.GL_MAP_PERSISTENT_BIT
-            if templ.flags & ResourceFlag.MAP_COHERENT:
+            # Every immutable buffer can be mapped persistently: transfer_map
+            # hands out views of that one mapping (glpipe/transfer_gl.py
+            # persistent_map), no staging copy.  Coherent unless the
+            # template asks for a non-coherent persistent buffer (whose
+            # writes then need transfer_flush_region / memory_barrier).
+            bits |= gl.GL_MAP_PERSISTENT_BIT
+            if not coherent_storage_refused(templ.flags):
                 bits |= gl.GL_MAP_COHERENT_BIT
             gl.glBufferStorage(gl.GL_COPY_WRITE_BUFFER, size, None, bits)
         else:
@@ -661,6 +667,10 @@ class Resource:
         self._finalizer: weakref.finalize | None = None  # made with the GL object (_track)
         self.generation = 0
         self._compressed_shadow: Shadow | None = None
+        # The whole buffer mapped persistently (glpipe/transfer_gl.py
+        # persistent_map); None until a PERSISTENT transfer_map.
+        self._persistent_map: np.ndarray | None = None
+        self._persistent_ro: Any = None  # its read-only twin (an ndarray once mapped; READ maps)
 
     # -- glpipe's fields ---------------------------------------------------
 
@@ -850,10 +860,17 @@ def resource_destroy(screen, res) -> None:
         if res._finalizer is not None:
             res._finalizer.detach()  # deleted here, not when dropped
         screen._resources.discard(res)
+        mapping, res._persistent_map = res._persistent_map, None
+        mapping_ro, res._persistent_ro = res._persistent_ro, None
         screen.epochs.resources_destroyed += 1  # VAO caches recheck (glpipe/screen.py Epochs)
         if name is None or host.released:
             return  # never allocated, or the context (and its objects) is gone
         kind = "buffer" if res.target == Target.BUFFER else "texture"
+        if mapping is not None and (persistent_views_alive(mapping, 1) or persistent_views_alive(mapping_ro, 1)):
+            # A view of the persistent mapping is alive: keep the storage
+            # until it is gone (glpipe/transfer_gl.py hold_mapped).
+            hold_mapped(host, name, mapping, mapping_ro)
+            return
         if host.on_gl_thread():
             drain_deferred(host)
             host.make_current()

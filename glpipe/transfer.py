@@ -4,46 +4,54 @@ invalidate_resource.
 
 A mapping is a staging copy in host memory handed out as a numpy array
 (GL cannot map textures, and a glMapBufferRange pointer would dangle after
-unmapping).  docs/api.md "Transfers" gives the shape of ``Transfer.data``,
-the boxes and the usage flags.
+unmapping), except a PERSISTENT map, which is a view of the buffer's one
+persistent GL mapping (glpipe/transfer_gl.py).  Multisampled textures are
+mapped through a single-sampled staging texture (resolve / upsample blits).
+docs/api.md "Transfers" gives the shape of ``Transfer.data``, the boxes and
+the usage flags.
 """
 
 from __future__ import annotations
 
-import numbers
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
+from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .enums import Map, Target, Usage, all_flag_bits
-from .formats import host_decodes, util_format_description
+from .enums import Bind, Map, Mask, ResourceFlag, Target, Usage
 from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, Resource
-from .templates import Box
-from .transfer_gl import PixelPath, ZSReader, gl_ptr, raw_gl
+from .templates import BlitInfo, BlitSide, Box, ResourceTemplate
+from .transfer_gl import (
+    PixelPath,
+    ZSReader,
+    coherent_storage_refused,
+    flush_mapped_range,
+    gl_ptr,
+    persistent_map,
+    raw_gl,
+    zs_only_mask,
+)
+
+# The mask transfer_map validates usage against (tests/test_flags.py reads it here).
+from .transfer_region import _ALL_MAP_BITS as _ALL_MAP_BITS
+from .transfer_region import (
+    _DISCARDS,
+    _READ_FORBIDS,
+    StagingPool,
+    _buffer_range,
+    _BufferRange,
+    _bytes_of,
+    _check_usage,
+    _int_arg,
+    _read_only,
+    _Region,
+    _texture_region,
+)
 
 if TYPE_CHECKING:  # the buffer protocol's type (collections.abc.Buffer from Python 3.12); typing only
     from typing_extensions import Buffer
-
-# Not sum(Map): before Python 3.11 that adds NONE and READ_WRITE too (defs.flag_bits).
-_ALL_MAP_BITS = all_flag_bits(Map)
-_READ_FORBIDS = Map.DISCARD_RANGE | Map.DISCARD_WHOLE_RESOURCE | Map.UNSYNCHRONIZED | Map.FLUSH_EXPLICIT
-_DISCARDS = Map.DISCARD_RANGE | Map.DISCARD_WHOLE_RESOURCE
-
-# Which box dimensions a target has: (y, z).  z counts layers / faces /
-# slices; a 1D array's layers are z as well (context.rst), height is 1.
-_HAS_YZ = {
-    Target.TEXTURE_1D: (False, False),
-    Target.TEXTURE_2D: (True, False),
-    Target.TEXTURE_RECT: (True, False),
-    Target.TEXTURE_3D: (True, True),
-    Target.TEXTURE_CUBE: (True, True),
-    Target.TEXTURE_1D_ARRAY: (False, True),
-    Target.TEXTURE_2D_ARRAY: (True, True),
-    Target.TEXTURE_CUBE_ARRAY: (True, True),
-}
 
 # How GL addresses a level's images, per target: "1d", "2d" (one image),
 # "1d_array" (layers are rows of a 2D image), "3d" (layers/slices are the
@@ -59,167 +67,32 @@ _GL_SHAPE = {
     Target.TEXTURE_CUBE: "faces",
 }
 
+# Map bits as plain ints for the data paths: IntFlag arithmetic costs about
+# a microsecond an operation, most of a small transfer's fixed cost once
+# (benchmarks/bench_transfer.py).  Transfer.usage still answers a Map.
+_DEPTH_ONLY = int(Map.DEPTH_ONLY)
+_DIRECTLY = int(Map.DIRECTLY)
+_DISCARD_WHOLE_RESOURCE = int(Map.DISCARD_WHOLE_RESOURCE)
+_FLUSH_EXPLICIT = int(Map.FLUSH_EXPLICIT)
+_PERSISTENT = int(Map.PERSISTENT)
+_READ = int(Map.READ)
+_READ_WRITE = int(Map.READ_WRITE)
+_STENCIL_ONLY = int(Map.STENCIL_ONLY)
+_UNSYNCHRONIZED = int(Map.UNSYNCHRONIZED)
+_WRITE = int(Map.WRITE)
+_READ_FORBIDS_BITS = int(_READ_FORBIDS)
+_DISCARDS_BITS = int(_DISCARDS)
 
-def _aligned_empty(nbytes: int, align: int, phase: int = 0) -> np.ndarray:
-    """A uint8 array of ``nbytes`` whose address is ``phase`` modulo ``align``."""
-    align = max(1, align)
-    raw = np.empty(nbytes + align, np.uint8)
-    off = (phase - raw.ctypes.data) % align
-    return raw[off : off + nbytes]
-
-
-def _read_only(arr: np.ndarray) -> np.ndarray:
-    """``arr`` made read-only, and the array owning its memory too, so the
-    flag cannot be turned back on through a view (numpy refuses to make a
-    view writable over a read-only base)."""
-    base: object = arr
-    while isinstance(base, np.ndarray):
-        base.flags.writeable = False
-        base = base.base
-    return arr
-
-
-def _bytes_of(data, what: str) -> np.ndarray:
-    """Any buffer-protocol object (or numpy array) as a flat uint8 array."""
-    if isinstance(data, np.ndarray):
-        return np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    try:
-        mv = memoryview(data)
-    except TypeError:
-        raise InvalidArgumentError(
-            f"{what}: data must support the buffer protocol, got {type(data).__name__}"
-        ) from None
-    if not mv.c_contiguous:
-        raise InvalidArgumentError(f"{what}: data must be C-contiguous")
-    return np.frombuffer(mv.cast("B"), np.uint8)
+# PIPE_MAP bits that need a resource flag (context.rst PIPE_MAP_PERSISTENT / COHERENT).
+_MAP_NEEDS_FLAG = (
+    (int(Map.PERSISTENT), ResourceFlag.MAP_PERSISTENT),
+    (int(Map.COHERENT), ResourceFlag.MAP_COHERENT),
+)
 
 
-def _int_arg(value, name: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what}: {name} must be an integer, got {value!r}")
-    return int(value)
-
-
-# --------------------------------------------------------------------------
-# Regions: a box validated against a resource level
-# --------------------------------------------------------------------------
-
-
-class _Region:
-    """A validated box of one level, in texels and in blocks, with the
-    byte layout of its staging copy."""
-
-    __slots__ = (
-        "bs",
-        "bx",
-        "by",
-        "compressed",
-        "d",
-        "decoded",
-        "desc",
-        "h",
-        "host",
-        "host_bs",
-        "layer_stride",
-        "level_extent",
-        "nbx",
-        "nby",
-        "nbytes",
-        "stride",
-        "w",
-        "x",
-        "y",
-        "z",
-    )
-
-    def __init__(self, res, level, x, y, z, w, h, d):
-        desc = util_format_description(res.format)
-        host = res.storage
-        self.x, self.y, self.z, self.w, self.h, self.d = x, y, z, w, h, d
-        self.desc, self.host = desc, host
-        self.compressed = bool(host.compressed)
-        # Compressed data the host stores decoded (fallback.compressed).
-        self.decoded = host_decodes(desc, host)
-        bw, bh = desc.block_width, desc.block_height
-        self.bx, self.by = x // bw, y // bh
-        self.nbx = -(-w // bw)
-        self.nby = -(-h // bh)
-        self.bs = desc.blocksize
-        self.host_bs = util_format_description(host.transfer_as).blocksize if host.transfer_as is not None else self.bs
-        self.stride = self.nbx * self.bs
-        self.layer_stride = self.stride * self.nby
-        self.nbytes = self.layer_stride * d
-        self.level_extent = res.level_extent(level)
-
-
-def _check_usage(usage, what: str) -> Map:
-    u = _int_arg(usage, "usage", what)
-    if u < 0 or u & ~_ALL_MAP_BITS:
-        raise InvalidArgumentError(f"{what}: unknown PIPE_MAP bits {u & ~_ALL_MAP_BITS:#x}")
-    return Map(u)
-
-
-def _texture_region(res, level, box, what: str) -> _Region:
-    """Validate ``box`` against ``level`` of texture ``res``."""
-    if res.nr_samples > 1:
-        raise UnsupportedError(
-            f"{what}: multisampled textures cannot be mapped or written by glpipe (resolve with a blit first)"
-        )
-    level = _int_arg(level, "level", what)
-    if not 0 <= level <= res.last_level:
-        raise InvalidArgumentError(f"{what}: level {level} outside the resource's levels 0..{res.last_level}")
-    if not isinstance(box, Box):
-        raise InvalidArgumentError(f"{what}: box must be a Box, got {type(box).__name__}")
-    lw, lh, ld = res.level_extent(level)
-    has_y, has_z = _HAS_YZ[Target(res.target)]
-    x, w = box.x, box.width
-    y, h = (box.y, box.height) if has_y else (box.y, box.height or 1)
-    z, d = (box.z, box.depth) if has_z else (box.z, box.depth or 1)
-    if not has_y and (y != 0 or h != 1):
-        raise InvalidArgumentError(
-            f"{what}: box {box!r}: a {Target(res.target).name} has no y; y must be 0 and height 0 or 1"
-        )
-    if not has_z and (z != 0 or d != 1):
-        raise InvalidArgumentError(
-            f"{what}: box {box!r}: a {Target(res.target).name} has no layers; z must be 0 and depth 0 or 1"
-        )
-    if w <= 0 or h <= 0 or d <= 0:
-        raise InvalidArgumentError(f"{what}: box {box!r} is empty or negative")
-    if x < 0 or y < 0 or z < 0 or x + w > lw or y + h > lh or z + d > ld:
-        raise InvalidArgumentError(
-            f"{what}: box {box!r} is outside level {level} of the resource ({lw}x{lh}, {ld} layers/slices)"
-        )
-    region = _Region(res, level, x, y, z, w, h, d)
-    desc = region.desc
-    bw, bh = desc.block_width, desc.block_height
-    misaligned = x % bw or y % bh or (w % bw and x + w != lw) or (h % bh and y + h != lh)
-    if (bw > 1 or bh > 1) and misaligned:
-        raise InvalidArgumentError(
-            f"{what}: box {box!r} of compressed {desc.name} must be aligned to its {bw}x{bh} blocks "
-            f"(or end at the level's edge {lw}x{lh})"
-        )
-    return region
-
-
-class _BufferRange(NamedTuple):
-    """The mapped bytes of a buffer transfer (its ``_region``)."""
-
-    offset: int
-    size: int
-
-
-def _buffer_range(res, box, what: str) -> _BufferRange:
-    if not isinstance(box, Box):
-        raise InvalidArgumentError(f"{what}: box must be a Box, got {type(box).__name__}")
-    if box.y != 0 or box.z != 0 or box.height not in (0, 1) or box.depth not in (0, 1):
-        raise InvalidArgumentError(f"{what}: box {box!r}: a buffer box has y = z = 0 and height/depth 0 or 1")
-    if box.width <= 0:
-        raise InvalidArgumentError(f"{what}: box {box!r} is empty or negative")
-    if box.x < 0 or box.x + box.width > res.width0:
-        raise InvalidArgumentError(
-            f"{what}: box {box!r} (bytes {box.x}..{box.x + box.width - 1}) is outside the {res.width0}-byte buffer"
-        )
-    return _BufferRange(box.x, box.width)
+def _tile_mask(mask: np.ndarray, nbx: int) -> np.ndarray:
+    """One block's byte mask repeated over a row of ``nbx`` blocks."""
+    return np.tile(mask, nbx)
 
 
 # --------------------------------------------------------------------------
@@ -240,11 +113,14 @@ class Transfer:
         "_box",
         "_context",
         "_data",
+        "_direct",
         "_flushed",
         "_layer_stride",
         "_level",
+        "_mask",
         "_region",
         "_resource",
+        "_staging",
         "_stride",
         "_usage",
     )
@@ -260,10 +136,16 @@ class Transfer:
         self._stride = stride
         self._layer_stride = layer_stride
         self._flushed: list = []
+        # A view of the buffer's persistent mapping (no staging copy).
+        self._direct = False
+        # DEPTH_ONLY / STENCIL_ONLY: the byte mask of one block (transfer_gl.zs_only_mask).
+        self._mask: np.ndarray | None = None
+        # A multisampled texture's single-sampled stand-in (transfer_map).
+        self._staging: Resource | None = None
 
     resource = property(lambda self: self._resource, doc="The mapped Resource.")
     level = property(lambda self: self._level, doc="The mapped mip level.")
-    usage = property(lambda self: self._usage, doc="PIPE_MAP_* flags of the mapping.")
+    usage = property(lambda self: Map(self._usage), doc="PIPE_MAP_* flags of the mapping (Map).")
     box = property(lambda self: self._box, doc="The mapped Box, as given to transfer_map.")
     stride = property(lambda self: self._stride, doc="Bytes from one row of blocks to the next.")
     layer_stride = property(lambda self: self._layer_stride, doc="Bytes from one layer/slice to the next.")
@@ -280,6 +162,25 @@ class Transfer:
     def __repr__(self) -> str:
         state = "mapped" if self.mapped else "unmapped"
         return f"<glpipe.Transfer {state} level {self._level} {self._box!r} usage={int(self._usage):#x}>"
+
+
+# GL 3.1 enums (core in every profile glpipe runs on): the binding points
+# no draw state depends on.
+_COPY_READ_BUFFER = 0x8F36
+_COPY_WRITE_BUFFER = 0x8F37
+
+
+def _whole_images(region: _Region, shape: str) -> bool:
+    """Whether ``region`` is whole GL images of its level, laid out in GL's
+    image order exactly as a mapping holds them (one GL read fills it)."""
+    lw, lh, ld = region.level_extent
+    if region.x or region.y or region.w != lw or shape == "faces":
+        return False
+    if shape == "1d_array":  # layers are the GL image's rows
+        return region.z == 0 and region.d == ld
+    if region.h != lh:
+        return False
+    return shape != "3d" or (region.z == 0 and region.d == ld)
 
 
 def _level_image_bytes(region: _Region, layers: int) -> int:
@@ -301,6 +202,7 @@ class TransferPart(Part):
         super().__init__(ctx)
         self._transfers: set[Transfer] = set()
         self._zs_reader = ZSReader()
+        self._pool = StagingPool()
         self._map_alignment = max(1, int(ctx.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
 
     def destroy(self) -> None:
@@ -309,23 +211,24 @@ class TransferPart(Part):
         for t in self._transfers:
             t._data = None
         self._transfers = set()
+        self._pool.clear()
         self._zs_reader.destroy(self.ctx.gl)
 
     # -- buffers -------------------------------------------------------------
 
     def _read_buffer(self, res, offset: int, out: np.ndarray) -> None:
-        gl = self.ctx.gl
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
-        raw_gl()["buf_get"](gl.GL_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
-        gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
+        raw = raw_gl()
+        raw["bind_buf"](_COPY_READ_BUFFER, res.gl_object)
+        raw["buf_get"](_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
+        raw["bind_buf"](_COPY_READ_BUFFER, 0)
         self.ctx.screen.counters.bytes_downloaded += out.nbytes
 
     def _write_buffer(self, res, offset: int, src: np.ndarray) -> None:
-        gl = self.ctx.gl
+        raw = raw_gl()
         src = np.ascontiguousarray(src)
-        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
-        raw_gl()["buf_sub"](gl.GL_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
-        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
+        raw["bind_buf"](_COPY_WRITE_BUFFER, res.gl_object)
+        raw["buf_sub"](_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
+        raw["bind_buf"](_COPY_WRITE_BUFFER, 0)
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
 
     def _invalidate_buffer(self, res) -> None:
@@ -351,7 +254,7 @@ class TransferPart(Part):
         self.ctx._check_resource(res, what)
         if res.target != Target.BUFFER:
             raise InvalidArgumentError(f"{what}: {res!r} is not a BUFFER (use texture_subdata)")
-        usage = _check_usage(usage, what)
+        usage = int(_check_usage(usage, what))
         offset = _int_arg(offset, "offset", what)
         src = _bytes_of(data, what)
         if offset < 0 or offset + src.size > res.width0:
@@ -361,15 +264,17 @@ class TransferPart(Part):
         if src.size == 0:
             return
         self.ctx.host.make_current()
-        if usage & Map.DISCARD_WHOLE_RESOURCE:
+        if usage & _DISCARD_WHOLE_RESOURCE:
             self._invalidate_buffer(res)
         self._write_buffer(res, offset, src)
         self.ctx.host.check(what)
 
     # -- textures ------------------------------------------------------------
 
-    def _read_texture(self, res, level: int, region: _Region) -> np.ndarray:
-        """The region's bytes in the Gallium format: (d, nby, stride)."""
+    def _read_texture(self, res, level: int, region: _Region, out: np.ndarray | None = None) -> np.ndarray:
+        """The region's bytes in the Gallium format: (d, nby, stride); read
+        straight into ``out`` (and ``out`` returned) where the region is
+        whole images stored as they are mapped."""
         if region.decoded:
             # The host holds decoded texels: answer from the compressed bytes
             # the application wrote (docs/formats.md "Read-back").
@@ -383,6 +288,11 @@ class TransferPart(Part):
                 # glReadPixels of the attached layer does not (docs/formats.md).
                 part = self._zs_reader.read(self.ctx.host, res, level, shape, region)
                 self.ctx.screen.counters.bytes_downloaded += part.nbytes
+            elif out is not None and hf.transfer_as is None and _whole_images(region, shape):
+                # No detour through a level-sized buffer and a copy.
+                self._get_image(res.gl_target, level, region, out)
+                self.ctx.host.check("transfer read-back")
+                return out
             else:
                 part = self._get_image_part(res, level, shape, region)
         self.ctx.host.check("transfer read-back")
@@ -394,12 +304,19 @@ class TransferPart(Part):
         out = from_host(region.desc.format, hf, np.ascontiguousarray(part).reshape(-1), count)
         return np.asarray(out, np.uint8).reshape(region.d, region.nby, region.stride)
 
+    def _get_image(self, target: int, level: int, region: _Region, buf: np.ndarray) -> None:
+        """glGetTexImage (or its compressed form) of ``target``'s ``level`` into ``buf``."""
+        hf = region.host
+        if region.compressed:
+            raw_gl()["cget"](target, level, gl_ptr(buf))
+        else:
+            raw_gl()["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
+        self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+
     def _get_image_part(self, res, level: int, shape: str, region: _Region) -> np.ndarray:
         """glGetTexImage (or its compressed form) of the whole images the
         region touches, cut down to the region: (d, nby, nbx * host block)."""
         gl = self.ctx.gl
-        raw = raw_gl()
-        hf = region.host
         lw, lh, ld = region.level_extent
         desc = region.desc
         if region.compressed:
@@ -411,30 +328,27 @@ class TransferPart(Part):
             images = []
             for face in range(region.z, region.z + region.d):
                 buf = np.empty(_level_image_bytes(region, 1), np.uint8)
-                target = gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face
-                if region.compressed:
-                    raw["cget"](target, level, gl_ptr(buf))
-                else:
-                    raw["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
-                self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+                self._get_image(gl.GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, region, buf)
                 images.append(buf.reshape(1, rows, row_bytes))
             full = np.concatenate(images)
             z0 = 0
         else:
             layers = ld if shape in ("3d", "1d_array") else 1
-            buf = np.empty(_level_image_bytes(region, layers), np.uint8)
-            if region.compressed:
-                raw["cget"](res.gl_target, level, gl_ptr(buf))
-            else:
-                raw["get"](res.gl_target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
-            self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+            buf = self._pool.take(_level_image_bytes(region, layers), 64)
+            self._get_image(res.gl_target, level, region, buf)
             # A 1D array's layers are the rows of its GL image.
             full = buf.reshape(layers, rows if shape != "1d_array" else 1, row_bytes)
             z0 = region.z
         hbs = region.bs if region.compressed else region.host_bs
-        return full[
-            z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
-        ]
+        part = np.ascontiguousarray(
+            full[
+                z0 : z0 + region.d, region.by : region.by + region.nby, region.bx * hbs : (region.bx + region.nbx) * hbs
+            ]
+        )
+        del full
+        if shape != "faces":
+            self._pool.give(buf)
+        return part
 
     def _write_texture(self, res, level: int, region: _Region, src: np.ndarray) -> None:
         """Upload ``src`` ((d, nby, stride) bytes of the Gallium format) into the region."""
@@ -529,33 +443,43 @@ class TransferPart(Part):
     def transfer_map(self, res: Resource, level: int, usage: Map | int, box: Box) -> Transfer | None:
         """pipe_context::transfer_map: map ``box`` of ``level`` of ``res``
         (usage: Map flags) and return a Transfer whose ``data`` holds the
-        bytes; None for Map.DIRECTLY (glpipe never maps directly)."""
+        bytes; None for DIRECTLY (glpipe never maps directly)."""
         what = "transfer_map"
         self.ctx.check_alive(what)
         self.ctx._check_resource(res, what)
-        usage = _check_usage(usage, what)
-        if not usage & Map.READ_WRITE:
-            raise InvalidArgumentError(f"{what}: usage {usage!r} has neither READ nor WRITE")
-        if usage & Map.READ and usage & _READ_FORBIDS:
+        usage = int(_check_usage(usage, what))
+        if not usage & _READ_WRITE:
+            raise InvalidArgumentError(f"{what}: usage {Map(usage)!r} has neither READ nor WRITE")
+        if usage & _READ and usage & _READ_FORBIDS_BITS:
             raise InvalidArgumentError(
-                f"{what}: {Map(usage & _READ_FORBIDS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
+                f"{what}: {Map(usage & _READ_FORBIDS_BITS)!r} cannot be combined with READ (context.rst PIPE_MAP)"
             )
-        if usage & (Map.PERSISTENT | Map.COHERENT):
-            raise UnsupportedError(
-                f"{what}: PERSISTENT/COHERENT mappings are not supported (PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT is 0)"
-            )
-        if usage & (Map.DEPTH_ONLY | Map.STENCIL_ONLY):
-            raise UnsupportedError(f"{what}: DEPTH_ONLY / STENCIL_ONLY mappings are not supported")
-        if usage & Map.DIRECTLY:
+        for bit, flag in _MAP_NEEDS_FLAG:
+            # context.rst PIPE_MAP_PERSISTENT / COHERENT: the resource flag must be set.
+            if usage & bit and not res.flags & flag:
+                raise InvalidArgumentError(f"{what}: {Map(bit)!r} needs a resource created with {flag!r}")
+        if usage & _DIRECTLY:
             return None
-        fill = bool(usage & Map.READ) or not usage & _DISCARDS
+        fill = bool(usage & _READ) or not usage & _DISCARDS_BITS
         if res.target == Target.BUFFER:
             if _int_arg(level, "level", what) != 0:
                 raise InvalidArgumentError(f"{what}: a buffer has only level 0, got {level}")
+            if usage & (_DEPTH_ONLY | _STENCIL_ONLY):
+                raise InvalidArgumentError(f"{what}: DEPTH_ONLY / STENCIL_ONLY map textures, {res!r} is a BUFFER")
             offset, size = _buffer_range(res, box, what)
-            data = _aligned_empty(size, self._map_alignment, offset)
+            if usage & _PERSISTENT or (
+                res.immutable and not usage & _FLUSH_EXPLICIT and not coherent_storage_refused(res.flags)
+            ):
+                # Mapped directly (issue 13 item 9): an immutable buffer is
+                # stored persistent and coherent (glpipe/resource.py), so the
+                # view is the buffer's memory on hosts that keep buffers in
+                # host memory (llvmpipe): no staging copy either way.
+                # FLUSH_EXPLICIT maps keep a staging copy: only the flushed
+                # ranges may reach the buffer.
+                return self._map_persistent(res, usage, box, offset, size)
+            data = self._pool.take(size, self._map_alignment, offset)
             self.ctx.host.make_current()
-            if usage & Map.DISCARD_WHOLE_RESOURCE:
+            if usage & _DISCARD_WHOLE_RESOURCE:
                 self._invalidate_buffer(res)
             if fill:
                 self._read_buffer(res, offset, data)
@@ -564,21 +488,107 @@ class TransferPart(Part):
             self.ctx.host.check(what)
             t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
         else:
-            region = _texture_region(res, level, box, what)
-            staging = _aligned_empty(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
+            mask = zs_only_mask(res.format, usage, what)
+            region = _texture_region(res, level, box, what, msaa=True)
+            staging = self._pool.take(region.nbytes, 64).reshape(region.d, region.nby, region.stride)
+            source = res
+            if res.nr_samples > 1:
+                source = self._msaa_staging(res, region, resolve=fill)
             if fill:
                 self.ctx.host.make_current()
-                staging[...] = self._read_texture(res, int(level), region)
+                got = self._read_texture(source, int(level), region, out=staging)
+                if got is not staging:
+                    staging[...] = got
+                del got
+                if mask is not None:
+                    staging &= _tile_mask(mask, region.nbx)
             else:
                 staging[...] = 0
             t = Transfer(self.ctx, res, int(level), usage, box, region, staging, region.stride, region.layer_stride)
-        if not usage & Map.WRITE:
+            t._mask = mask
+            if source is not res:
+                t._staging = source
+        if not usage & _WRITE:
             # A READ mapping uploads nothing at unmap, so a write into it
             # would vanish: refuse it where it happens (numpy's ValueError
             # "assignment destination is read-only").
             _read_only(t._data)
         self._transfers.add(t)
         return t
+
+    def _map_persistent(self, res: Resource, usage: int, box: Box, offset: int, size: int) -> Transfer:
+        """A direct map: a view of the buffer's persistent GL mapping.
+        A synchronized map waits for the GPU (context.rst: only
+        UNSYNCHRONIZED maps skip the wait), so reads see what was rendered."""
+        host = self.ctx.host
+        host.make_current()
+        whole = persistent_map(host, res)
+        if not usage & _UNSYNCHRONIZED:
+            raw_gl()["finish"]()
+        # A READ map views the read-only twin of the mapping (persistent_map).
+        data = (whole if usage & _WRITE else res._persistent_ro)[offset : offset + size]
+        t = Transfer(self.ctx, res, 0, usage, box, _BufferRange(offset, size), data, size, size)
+        t._direct = True
+        if usage & _READ:
+            # The counters count what a mapping moves, directly or not.
+            self.ctx.screen.counters.bytes_downloaded += size
+        self._transfers.add(t)
+        return t
+
+    def flush_persistent(self) -> None:
+        """memory_barrier(MAPPED_BUFFER): what the CPU wrote through this
+        context's non-coherent persistent WRITE maps reaches later commands
+        (context.rst PIPE_MAP_PERSISTENT)."""
+        host = self.ctx.host
+        for t in self._transfers:
+            if t._direct and t._usage & _WRITE:
+                host.make_current()
+                flush_mapped_range(host, t.resource, t._region.offset, t._region.size)
+
+    def _msaa_staging(self, res: Resource, region: _Region, resolve: bool) -> Resource:
+        """A single-sampled texture standing in for multisampled ``res``
+        while mapped (as Mesa's drivers map MSAA): with ``resolve``, the
+        region resolved into it by a blit (colour averaged, depth / stencil
+        and integers from sample 0: context.rst "Blitting")."""
+        templ = res.template
+        desc = region.desc
+        bind = Bind.DEPTH_STENCIL if desc.colorspace == "zs" else Bind.RENDER_TARGET
+        staging = self.ctx.screen.resource_create(
+            ResourceTemplate(
+                target=templ.target,
+                format=templ.format,
+                width0=templ.width0,
+                height0=templ.height0,
+                depth0=templ.depth0,
+                array_size=templ.array_size,
+                bind=bind | Bind.SAMPLER_VIEW,
+            )
+        )
+        if resolve:
+            self._blit_region(res, staging, region)
+        return staging
+
+    def _blit_region(self, src: Resource, dst: Resource, region: _Region) -> None:
+        """Blit ``region`` of level 0 from ``src`` to the same place in ``dst``
+        (a resolve, or an upsample writing every sample)."""
+        desc = region.desc
+        mask = (Mask.Z if desc.is_depth else Mask(0)) | (Mask.S if desc.is_stencil else Mask(0))
+        b = Box(x=region.x, y=region.y, z=region.z, width=region.w, height=region.h, depth=region.d)
+        self.ctx.blit(
+            BlitInfo(
+                dst=BlitSide(resource=dst, level=0, box=b, format=dst.format),
+                src=BlitSide(resource=src, level=0, box=b, format=src.format),
+                mask=mask or Mask.RGBA,
+            )
+        )
+
+    def _write_masked(self, res: Resource, level: int, region: _Region, part: np.ndarray, mask) -> None:
+        """Write ``part`` into ``region``; with a DEPTH_ONLY / STENCIL_ONLY
+        ``mask``, only the masked bits, the others kept as they are."""
+        if mask is not None:
+            m = _tile_mask(mask, region.nbx)
+            part = (self._read_texture(res, level, region) & ~m) | (part & m)
+        self._write_texture(res, level, region, part)
 
     def transfer_flush_region(self, transfer: Transfer, box: Box) -> None:
         """pipe_context::transfer_flush_region: with FLUSH_EXPLICIT, mark ``box``
@@ -593,6 +603,9 @@ class TransferPart(Part):
             if box.width <= 0 or box.x < 0 or box.x + box.width > size:
                 raise InvalidArgumentError(f"{what}: box {box!r} is outside the mapped {size} bytes")
             transfer._flushed.append(box)
+            if transfer._direct:
+                self.ctx.host.make_current()
+                flush_mapped_range(self.ctx.host, transfer.resource, region.offset + box.x, box.width)
             return
         # Inside the mapped box first (the rule the caller broke), then the
         # absolute box through the usual checks (block alignment, ...).
@@ -634,36 +647,58 @@ class TransferPart(Part):
         of it, or the flushed regions with FLUSH_EXPLICIT) and end the mapping."""
         what = "transfer_unmap"
         self._check_transfer(transfer, what)
-        res = transfer.resource
-        usage = transfer.usage
+        usage = transfer._usage
         data = transfer._data
         self._transfers.discard(transfer)
         transfer._data = None
-        if not usage & Map.WRITE:
-            return
+        staging, transfer._staging = transfer._staging, None
+        try:
+            if usage & _WRITE:
+                self._unmap_write(transfer, data, staging)
+        finally:
+            if staging is not None:
+                self.ctx.screen.resource_destroy(staging)
+        if not transfer._direct:
+            self._pool.give(data)
+
+    def _unmap_write(self, transfer: Transfer, data: np.ndarray, staging: Resource | None) -> None:
+        """transfer_unmap of a WRITE map: what the mapping holds reaches the resource."""
+        what = "transfer_unmap"
+        res, usage = transfer.resource, transfer._usage
         if res.destroyed:
             raise ObjectDestroyedError(f"{what}: the resource was destroyed while mapped")
         self.ctx.host.make_current()
         region = transfer._region
+        if transfer._direct:
+            # The data is in the mapping already; an unmap without
+            # FLUSH_EXPLICIT publishes the whole range (pipe_context::transfer_unmap).
+            self.ctx.screen.counters.bytes_uploaded += region.size
+            if not usage & _FLUSH_EXPLICIT:
+                flush_mapped_range(self.ctx.host, res, region.offset, region.size)
+            return
         if res.target == Target.BUFFER:
             offset = region.offset
-            if usage & Map.FLUSH_EXPLICIT:
+            if usage & _FLUSH_EXPLICIT:
                 for b in transfer._flushed:
                     self._write_buffer(res, offset + b.x, data[b.x : b.x + b.width])
             else:
                 self._write_buffer(res, offset, data)
             self.ctx.host.check(what)
             return
-        if usage & Map.FLUSH_EXPLICIT:
+        target = res if staging is None else staging
+        if usage & _FLUSH_EXPLICIT:
             for sub in transfer._flushed:
                 part = data[
                     sub.z - region.z : sub.z - region.z + sub.d,
                     sub.by - region.by : sub.by - region.by + sub.nby,
                     (sub.bx - region.bx) * sub.bs : (sub.bx - region.bx + sub.nbx) * sub.bs,
                 ]
-                self._write_texture(res, transfer.level, sub, part)
+                self._write_masked(target, transfer.level, sub, part, transfer._mask)
         else:
-            self._write_texture(res, transfer.level, region, data)
+            self._write_masked(target, transfer.level, region, data, transfer._mask)
+        if staging is not None:
+            # Upsample: every sample of each written pixel takes the value.
+            self._blit_region(staging, res, region)
 
     # -- invalidate ----------------------------------------------------------
 

@@ -1,16 +1,26 @@
 """GL access for the transfers area (glpipe/transfer.py): PyOpenGL's raw
-pixel-transfer entry points, the pixel-store state a transfer needs, and
-the read-back of depth/stencil images through a read framebuffer.
+pixel-transfer entry points, the pixel-store state a transfer needs, the
+read-back of depth/stencil images through a read framebuffer, persistent
+buffer mappings, and the channel masks of depth-only / stencil-only maps.
 
 docs/formats.md "Transfers: what round-trips" says why depth/stencil images
-are read with glReadPixels.
+are read with glReadPixels; docs/api.md "Transfers" describes the maps.
 """
 
 from __future__ import annotations
 
 import ctypes
+import sys
+import weakref
 
 import numpy as np
+
+from lowering.errors import HostGLError, InvalidArgumentError
+
+from .enums import Map, ResourceFlag
+from .format_table import ChannelType
+from .formats import util_format_description
+from .lifetime import defer_call, delete_now
 
 _raw_gl: dict | None = None
 
@@ -34,6 +44,13 @@ def raw_gl() -> dict:
             "csub3": GL_1_3.glCompressedTexSubImage3D,
             "buf_sub": GL_1_5.glBufferSubData,
             "buf_get": GL_1_5.glGetBufferSubData,
+            # Unwrapped: PyOpenGL's wrapper costs more than the call (buffer_subdata's fixed cost).
+            "bind_buf": GL_1_5.glBindBuffer,
+            "bind_tex": GL_1_1.glBindTexture,
+            "active_texture": GL_1_3.glActiveTexture,
+            "get_int": GL_1_0.glGetIntegerv,
+            "pixel_store": GL_1_0.glPixelStorei,
+            "finish": GL_1_0.glFinish,
         }
     return _raw_gl
 
@@ -49,55 +66,58 @@ class PixelPath:
     any byte length), no row length / skips / image height, no pixel pack or
     unpack buffer bound (a bound one would turn our pointers into offsets),
     and the texture bound on ModernGL's scratch unit (never a Gallium
-    sampler slot), with the previously active unit restored."""
-
-    _STORE = ("GL_PACK_ALIGNMENT", "GL_UNPACK_ALIGNMENT")
-    _ZERO = (
-        "GL_PACK_ROW_LENGTH",
-        "GL_PACK_SKIP_ROWS",
-        "GL_PACK_SKIP_PIXELS",
-        "GL_PACK_IMAGE_HEIGHT",
-        "GL_PACK_SKIP_IMAGES",
-        "GL_UNPACK_ROW_LENGTH",
-        "GL_UNPACK_SKIP_ROWS",
-        "GL_UNPACK_SKIP_PIXELS",
-        "GL_UNPACK_IMAGE_HEIGHT",
-        "GL_UNPACK_SKIP_IMAGES",
-    )
+    sampler slot), with the previously active unit restored.  Unwrapped
+    entry points throughout: PyOpenGL's wrappers cost more than the GL
+    calls (the fixed cost of every texture transfer)."""
 
     def __init__(self, host, res):
         self.host = host
         self.res = res
 
     def __enter__(self):
-        gl = self.host.gl
-        self.saved_align = [int(gl.glGetIntegerv(getattr(gl, n))) for n in self._STORE]
-        for n in self._STORE:
-            gl.glPixelStorei(getattr(gl, n), 1)
-        for n in self._ZERO:
-            gl.glPixelStorei(getattr(gl, n), 0)
-        self.pack = int(gl.glGetIntegerv(gl.GL_PIXEL_PACK_BUFFER_BINDING))
-        self.unpack = int(gl.glGetIntegerv(gl.GL_PIXEL_UNPACK_BUFFER_BINDING))
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, 0)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, 0)
-        self.active = int(gl.glGetIntegerv(gl.GL_ACTIVE_TEXTURE))
-        gl.glActiveTexture(gl.GL_TEXTURE0 + self.host.scratch_texture_unit)
-        gl.glBindTexture(self.res.gl_target, self.res.gl_object)
+        raw = raw_gl()
+        get, store, value = raw["get_int"], raw["pixel_store"], _INT
+        ptr = ctypes.byref(value)
+        saved = []
+        for name in _SAVED:
+            get(name, ptr)
+            saved.append(value.value)
+        self.saved = saved
+        for name in _ALIGNMENTS:
+            store(name, 1)
+        for name in _ZEROED:
+            store(name, 0)
+        if saved[2]:
+            raw["bind_buf"](_PIXEL_PACK_BUFFER, 0)
+        if saved[3]:
+            raw["bind_buf"](_PIXEL_UNPACK_BUFFER, 0)
+        raw["active_texture"](_TEXTURE0 + self.host.scratch_texture_unit)
+        raw["bind_tex"](self.res.gl_target, self.res.gl_object)
         return self
 
     def __exit__(self, *exc):
-        gl = self.host.gl
-        gl.glBindTexture(self.res.gl_target, 0)
-        gl.glActiveTexture(self.active)
-        for n, v in zip(self._STORE, self.saved_align, strict=True):
-            gl.glPixelStorei(getattr(gl, n), v)
-        if self.pack:
-            gl.glBindBuffer(gl.GL_PIXEL_PACK_BUFFER, self.pack)
-        if self.unpack:
-            gl.glBindBuffer(gl.GL_PIXEL_UNPACK_BUFFER, self.unpack)
+        raw = raw_gl()
+        pack_align, unpack_align, pack, unpack, active = self.saved
+        raw["bind_tex"](self.res.gl_target, 0)
+        raw["active_texture"](active)
+        raw["pixel_store"](_ALIGNMENTS[0], pack_align)
+        raw["pixel_store"](_ALIGNMENTS[1], unpack_align)
+        if pack:
+            raw["bind_buf"](_PIXEL_PACK_BUFFER, pack)
+        if unpack:
+            raw["bind_buf"](_PIXEL_UNPACK_BUFFER, unpack)
         return False
+
+
+# GL enums of PixelPath (GL 1.0 - 2.1 core; the same in every profile).
+_PIXEL_PACK_BUFFER, _PIXEL_UNPACK_BUFFER, _TEXTURE0 = 0x88EB, 0x88EC, 0x84C0
+# GL_PACK_ALIGNMENT, GL_UNPACK_ALIGNMENT
+_ALIGNMENTS = (0x0D05, 0x0CF5)
+# ... then GL_PIXEL_PACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE
+_SAVED = (*_ALIGNMENTS, 0x88ED, 0x88EF, 0x84E0)
+# GL_PACK_ROW_LENGTH, _SKIP_ROWS, _SKIP_PIXELS, _IMAGE_HEIGHT, _SKIP_IMAGES and the UNPACK ones.
+_ZEROED = (0x0D02, 0x0D03, 0x0D04, 0x806C, 0x806B, 0x0CF2, 0x0CF3, 0x0CF4, 0x806E, 0x806D)
+_INT = ctypes.c_int()
 
 
 # The framebuffer attachment that holds each depth/stencil transfer format.
@@ -173,4 +193,156 @@ class ZSReader:
             self.fbo = 0
 
 
-__all__ = ["PixelPath", "ZSReader", "gl_ptr", "raw_gl"]
+# --------------------------------------------------------------------------
+# Persistent mappings (PIPE_MAP_PERSISTENT on MAP_PERSISTENT buffers)
+# --------------------------------------------------------------------------
+
+
+def persistent_map(host, res) -> np.ndarray:
+    """The whole of buffer ``res`` mapped persistently (made on first use and
+    kept until the buffer is destroyed), as a uint8 array over GL's pointer.
+
+    One mapping per buffer: GL allows one mapping of a buffer at a time, and
+    Gallium allows several transfers of it, so every transfer mapped directly
+    (a PERSISTENT one, or any of an immutable buffer) is a view of this one.
+    Coherent storage is mapped coherent; the non-coherent storage of a
+    MAP_PERSISTENT-only buffer with GL_MAP_FLUSH_EXPLICIT_BIT, so transfer_flush_region /
+    memory_barrier(MAPPED_BUFFER) publish writes by glFlushMappedBufferRange
+    (GL 4.5 §6.2: a non-coherent mapping's writes reach the server there).
+    """
+    if res._persistent_map is not None:
+        return res._persistent_map
+    gl = host.gl
+    bits = gl.GL_MAP_READ_BIT | gl.GL_MAP_WRITE_BIT | gl.GL_MAP_PERSISTENT_BIT
+    bits |= gl.GL_MAP_FLUSH_EXPLICIT_BIT if coherent_storage_refused(res.flags) else gl.GL_MAP_COHERENT_BIT
+    prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
+    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
+    try:
+        ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, 0, res.width0, bits)
+    finally:
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, prev)
+    host.check("transfer_map: a persistent mapping")
+    address = ptr if isinstance(ptr, int) else ctypes.cast(ptr, ctypes.c_void_p).value
+    if not address:
+        raise HostGLError(f"transfer_map: glMapBufferRange returned NULL for {res!r}")
+    memory = (ctypes.c_uint8 * res.width0).from_address(int(address))
+    # Every view's base is this array (numpy stops collapsing bases at the
+    # ctypes object), so its reference count tells resource_destroy whether
+    # a view still points into the mapping (persistent_views_alive).
+    res._persistent_map = np.frombuffer(memory, np.uint8)
+    # READ maps view this one: over a read-only buffer, so no view of it can
+    # be made writable again (a READ map uploads nothing).
+    res._persistent_ro = np.frombuffer(memoryview(memory).toreadonly(), np.uint8)
+    # Dropped without resource_destroy, the buffer must outlive views of its
+    # mapping too: its finalizer holds the mapping instead of deleting at once.
+    finalizer = getattr(res, "_finalizer", None)
+    if finalizer is not None and finalizer.detach() is not None:
+        res._finalizer = weakref.finalize(
+            res, hold_mapped, host, res.gl_object, res._persistent_map, res._persistent_ro
+        )
+    return res._persistent_map
+
+
+def hold_mapped(host, name: int, mapping: np.ndarray, mapping_ro: np.ndarray) -> None:
+    """Delete buffer ``name`` once no view of its persistent ``mapping`` (or
+    its read-only twin) is left: glDeleteBuffers unmaps, which would free
+    memory a numpy view still points into.  Checked at each drain on the GL
+    thread (glpipe/lifetime.py); safe from finalizers and any thread."""
+    _held_mapped.setdefault(host, []).append((name, mapping, mapping_ro))
+    defer_call(host, _release_held, host)
+
+
+# host -> [(GL name, persistent mapping, its read-only twin), ...]: buffers
+# destroyed or dropped while a view of their persistent mapping was alive.
+_held_mapped: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _release_held(host) -> None:
+    """At a drain: delete the held buffers whose views are gone; check the
+    rest again at the next drain."""
+    held = _held_mapped.pop(host, [])
+    # The list's tuple and the loop variable are the two known references.
+    keep = [(n, rw, ro) for n, rw, ro in held if persistent_views_alive(rw, 2) or persistent_views_alive(ro, 2)]
+    alive = {n for n, _rw, _ro in keep}
+    gone = [("buffer", n) for n, _rw, _ro in held if n not in alive]
+    del held
+    if keep:
+        _held_mapped.setdefault(host, []).extend(keep)
+        defer_call(host, _release_held, host)
+    if gone:
+        delete_now(host, gone)
+
+
+def coherent_storage_refused(flags) -> bool:
+    """Whether a buffer made with resource ``flags`` gets non-coherent
+    storage: asked for persistent mapping without MAP_COHERENT (every other
+    immutable buffer is stored coherent, glpipe/resource.py _alloc_buffer)."""
+    return bool(flags & ResourceFlag.MAP_PERSISTENT) and not flags & ResourceFlag.MAP_COHERENT
+
+
+def persistent_views_alive(array: np.ndarray, owners: int) -> bool:
+    """Whether views of a persistent mapping's ``array`` exist beyond the
+    ``owners`` references the caller knows of (its own variables)."""
+    # This function's parameter and getrefcount's argument are two more.
+    return sys.getrefcount(array) > owners + 2
+
+
+def flush_mapped_range(host, res, offset: int, size: int) -> None:
+    """glFlushMappedBufferRange: the CPU's writes to ``size`` bytes at
+    ``offset`` of a non-coherent persistent mapping reach later GL commands."""
+    if size <= 0 or not coherent_storage_refused(res.flags):
+        return  # coherent storage needs no flush (GL 4.5 §6.2)
+    gl = host.gl
+    prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
+    gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
+    try:
+        gl.glFlushMappedBufferRange(gl.GL_COPY_WRITE_BUFFER, offset, size)
+    finally:
+        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, prev)
+
+
+# --------------------------------------------------------------------------
+# Depth-only / stencil-only maps
+# --------------------------------------------------------------------------
+
+_ZS_ONLY = Map.DEPTH_ONLY | Map.STENCIL_ONLY
+
+
+def zs_only_mask(fmt, usage: int, what: str) -> np.ndarray | None:
+    """The byte mask of one block that a DEPTH_ONLY / STENCIL_ONLY map of
+    ``fmt`` exposes (None: no such flag).  The layout stays the format's
+    (p_defines.h PIPE_MAP_DEPTH_ONLY): reads see the other channel as 0,
+    writes leave it as it was.  Depth is the UNORM/FLOAT channel of a ZS
+    format, stencil the UINT one; their bits are whole bytes in every
+    format Gallium has."""
+    flag = usage & _ZS_ONLY
+    if not flag:
+        return None
+    if flag == _ZS_ONLY:
+        raise InvalidArgumentError(f"{what}: DEPTH_ONLY and STENCIL_ONLY cannot be combined")
+    desc = util_format_description(fmt)
+    depth = flag == Map.DEPTH_ONLY
+    name = "DEPTH_ONLY" if depth else "STENCIL_ONLY"
+    if not (desc.is_depth if depth else desc.is_stencil):
+        raise InvalidArgumentError(f"{what}: {name} on {desc.name}, which has no {'depth' if depth else 'stencil'}")
+    bits = 0
+    for ch in desc.channels:
+        if ch.type == ChannelType.VOID:
+            continue
+        if (ch.type != ChannelType.UINT) == depth:
+            bits |= ((1 << ch.size) - 1) << ch.shift
+    nbytes = desc.block_bits // 8
+    return np.frombuffer(bits.to_bytes(nbytes, "little"), np.uint8).copy()
+
+
+__all__ = [
+    "PixelPath",
+    "ZSReader",
+    "coherent_storage_refused",
+    "flush_mapped_range",
+    "gl_ptr",
+    "persistent_map",
+    "persistent_views_alive",
+    "raw_gl",
+    "zs_only_mask",
+]

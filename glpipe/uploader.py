@@ -23,12 +23,11 @@ after the last outside reference to it goes.
 
 from __future__ import annotations
 
-import ctypes
 import sys
 
 import numpy as np
 
-from lowering.errors import HostGLError, InvalidArgumentError
+from lowering.errors import InvalidArgumentError
 
 from .boundary import in_range, uint32
 from .enums import Bind, Map, ResourceFlag, Target, Usage
@@ -36,6 +35,7 @@ from .formats import Format
 from .part import Area, Part
 from .resource import Resource
 from .templates import ResourceTemplate
+from .transfer_gl import persistent_map
 
 # Mesa's defaults: 1 MiB stream buffers, 128 KiB for constants.
 STREAM_SIZE = 1 << 20
@@ -129,25 +129,12 @@ class Uploader:
 
     def _map(self, res: Resource) -> np.ndarray:
         """The whole buffer mapped once, persistent and coherent (GL 4.4
-        §6.2: PERSISTENT | COHERENT writes are visible to later commands)."""
-        gl = self.ctx.gl
+        §6.2: PERSISTENT | COHERENT writes are visible to later commands):
+        the buffer's one mapping, which transfer_map shares."""
         self.ctx.host.make_current()
-        prev = int(gl.glGetIntegerv(gl.GL_COPY_WRITE_BUFFER_BINDING))
-        gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, res.gl_object)
-        try:
-            access = gl.GL_MAP_WRITE_BIT | gl.GL_MAP_PERSISTENT_BIT | gl.GL_MAP_COHERENT_BIT
-            ptr = gl.glMapBufferRange(gl.GL_COPY_WRITE_BUFFER, 0, res.width0, access)
-        finally:
-            gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, prev)
-        self.ctx.host.check("Uploader: mapping a stream buffer")
-        address = ptr if isinstance(ptr, int) else ctypes.cast(ptr, ctypes.c_void_p).value
-        if not address:
-            raise HostGLError(f"Uploader: glMapBufferRange returned NULL for {res!r}")
-        array = (ctypes.c_uint8 * res.width0).from_address(int(address))
-        # Every view keeps the mapping's resource referenced, so a retired
-        # buffer is never destroyed (and unmapped) under a live view.
-        array._resource = res  # type: ignore[attr-defined]
-        return np.frombuffer(array, np.uint8)  # type: ignore[call-overload]
+        # A retired buffer destroyed under a live view keeps its storage
+        # until the view is gone (glpipe/resource.py resource_destroy).
+        return persistent_map(self.ctx.host, res)
 
     def _retire(self) -> None:
         """Move the current buffer to the retired list, and destroy retired
