@@ -248,3 +248,28 @@ def test_msaa_write_map_sets_every_sample(ctx, screen):
     expect[4:7, 5:7] = new
     # A resolve of equal samples is exact (their average).
     assert (out == expect).all()
+
+
+def test_a_dropped_buffer_is_kept_for_its_views_then_freed(ctx, screen):
+    """A buffer dropped without resource_destroy while a view of its
+    persistent mapping is alive: the view stays valid through drains, and the
+    GL buffer is deleted at the first drain after the view is gone."""
+    import gc
+
+    _persistent(screen)
+    res = _buffer(screen, 4096, ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT)
+    t = ctx.transfer_map(res, 0, Map.WRITE | Map.PERSISTENT | Map.COHERENT, _whole(res))
+    view = t.data
+    ctx.transfer_unmap(t)
+    name = res.gl_object
+    del t, res
+    gc.collect()
+    ctx.flush()  # a drain: the view is alive, the buffer stays
+    view[:] = 9
+    assert (view == 9).all()
+    assert ctx.gl.glIsBuffer(name)
+    del view
+    gc.collect()
+    ctx.flush()  # the next drain deletes it
+    ctx.flush()
+    assert not ctx.gl.glIsBuffer(name)
