@@ -95,13 +95,16 @@ STAGES = MappingProxyType(
 )
 
 #: What the numpy TGSI executor (DELIVERED["compute_fallback"], for hosts
-#: without compute shaders) promises: GL 4.3's minimum compute limits.  The
-#: compute issue may raise them when it implements the executor.
+#: without compute shaders; fallback/tgsi_exec) promises: GL 4.3's minimum
+#: compute limits (tests/context/test_compute_caps.py runs a block and shared
+#: memory of these sizes through it).
 CS_FALLBACK_LIMITS = MappingProxyType(
     {
         "textures": 16,
         "ubos": 14,
         "ssbos": 8,
+        "ssbo_alignment": 4,  # word-aligned ranges (the executor's buffers are uint32 words)
+        "ssbo_size": 1 << 27,  # GL 4.3's minimum GL_MAX_SHADER_STORAGE_BLOCK_SIZE
         "images": 8,
         "atomic_counters": 8,
         "atomic_buffers": 1,
@@ -342,8 +345,10 @@ def compute_caps(env, shader: MappingProxyType) -> MappingProxyType:
             ComputeCap.MAX_PRIVATE_SIZE: 0,
             ComputeCap.MAX_INPUT_SIZE: 0,
             # The largest buffer a compute program can address: an SSBO binding.
-            ComputeCap.MAX_MEM_ALLOC_SIZE: env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE")
-            if on_host and env.d("shader_buffers")
+            ComputeCap.MAX_MEM_ALLOC_SIZE: (
+                env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") if on_host else fb["ssbo_size"]
+            )
+            if env.d("shader_buffers")
             else 0,
             ComputeCap.MAX_CLOCK_FREQUENCY: 0,  # GL does not say
             ComputeCap.MAX_COMPUTE_UNITS: 1,  # GL does not say; at least one runs the grid

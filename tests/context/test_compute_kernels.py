@@ -259,9 +259,7 @@ def _grid_probe_expect(grid, base=(0, 0, 0)):
 
 def test_indirect_dispatch(screen, ctx):
     """The grid comes from three uints at indirect_offset of a buffer."""
-    from glpipe import Bind
-
-    args = shader_buffer(screen, ctx, np.array([99, 3, 2, 1], np.uint32), Bind.COMMAND_ARGS_BUFFER)
+    args = shader_buffer(screen, ctx, np.array([99, 3, 2, 1], np.uint32))
     rout = shader_buffer(screen, ctx, np.zeros((3 * 2 * 4, 4), np.uint32))
     bind_buffers(ctx, rout)
     _run(ctx, GRID_PROBE, GridInfo(block=(4, 1, 1), grid=(0, 0, 0), indirect=args, indirect_offset=4))
