@@ -41,6 +41,10 @@ class ShaderBuffersPart(Part):
         super().__init__(ctx)
         self.slots: list[list[BoundBuffer | None]] = [[None] * PIPE_MAX_SHADER_BUFFERS for _ in ShaderType]
         self._native = ctx.screen.profile.has("shader_storage_buffer_object")
+        # A graphics slot is bound writable: draws may write buffers behind
+        # the transfers' back (GL orders shader-storage writes before buffer
+        # reads only after glMemoryBarrier; Gallium's transfers always see them).
+        self._graphics_writers = False
 
     def set_shader_buffers(
         self, shader: ShaderType | int, start_slot: int, buffers, writable_bitmask: int = 0
@@ -68,6 +72,7 @@ class ShaderBuffersPart(Part):
         slots[start : start + len(bound)] = bound
         if stage != ShaderType.COMPUTE:
             ctx.dirty |= Dirty.SHADER_BUFFERS
+            self._graphics_writers = any(b is not None and b.writable for st in _GRAPHICS for b in self.slots[st])
 
     def _check(self, sb, writable: bool, what: str) -> BoundBuffer | None:
         if sb is None:
@@ -117,6 +122,15 @@ class ShaderBuffersPart(Part):
         for stage in _GRAPHICS:
             if any(self.slots[stage]):
                 self.bind_stage(stage)
+
+    def before_transfer(self) -> None:
+        """A transfer is about to read a buffer: make the writes of earlier
+        draws through writable shader buffers visible to it (one
+        glMemoryBarrier, only while such a binding exists; launch_grid makes
+        its own writes visible when it returns)."""
+        if self._graphics_writers:
+            gl = self.ctx.gl
+            gl.glMemoryBarrier(gl.GL_BUFFER_UPDATE_BARRIER_BIT | gl.GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
 
     def _forget(self) -> None:
         """GLPIPE_DEBUG=nofast: re-send the bindings at the next draw."""
