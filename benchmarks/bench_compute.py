@@ -48,7 +48,11 @@ def _instructions(text: str) -> int:
 def _buffers(name: str, n: int):
     rng = np.random.default_rng(0)
     if name == "vector_add":
-        return [rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32), np.zeros(n, np.float32)]
+        return [
+            rng.standard_normal(n).astype(np.float32),
+            rng.standard_normal(n).astype(np.float32),
+            np.zeros(n, np.float32),
+        ]
     if name == "histogram":
         return [rng.integers(0, 16, n, dtype=np.uint32), np.zeros(16, np.uint32), np.zeros(n, np.uint32)]
     return [rng.integers(0, 1000, n, dtype=np.uint32), np.zeros(n // BLOCK, np.uint32)]

@@ -212,7 +212,8 @@ def _ssbo_limit(e: CapsEnv, gl_name: str, fallback: str) -> int:
     numpy executor's compute stage allows (CS_FALLBACK_LIMITS)."""
     if e.has("shader_storage_buffer_object"):
         return int(e.lim(gl_name))
-    return int(caps_shader.CS_FALLBACK_LIMITS[fallback]) if e.d("compute_fallback") else 0
+    value = caps_shader.CS_FALLBACK_LIMITS[fallback]
+    return int(value) if e.d("compute_fallback") and isinstance(value, int) else 0
 
 
 def _prim_modes(e: CapsEnv) -> int:

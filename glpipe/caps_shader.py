@@ -352,9 +352,7 @@ def compute_caps(env, shader: MappingProxyType) -> MappingProxyType:
             ComputeCap.MAX_PRIVATE_SIZE: 0,
             ComputeCap.MAX_INPUT_SIZE: 0,
             # The largest buffer a compute program can address: an SSBO binding.
-            ComputeCap.MAX_MEM_ALLOC_SIZE: (
-                env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") if on_host else fb["ssbo_size"]
-            )
+            ComputeCap.MAX_MEM_ALLOC_SIZE: (env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") if on_host else fb["ssbo_size"])
             if env.d("shader_buffers")
             else 0,
             ComputeCap.MAX_CLOCK_FREQUENCY: 0,  # GL does not say

@@ -19,8 +19,15 @@ from __future__ import annotations
 import numpy as np
 
 from fallback.tgsi_exec import BufferBinding, Dispatch, prepare, run_grid
+from fallback.tgsi_exec import Program as ExecProgram
 from lowering import parse, validate
-from lowering.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, ShaderValidationError, UnsupportedError
+from lowering.errors import (
+    InvalidArgumentError,
+    ObjectDestroyedError,
+    PipeError,
+    ShaderValidationError,
+    UnsupportedError,
+)
 
 from . import boundary
 from .caps_shader import compute_runs_on_host
@@ -68,7 +75,7 @@ class ComputeCSO:
         self.req_local_mem = req_local_mem
         self.fixed_block = fixed_block  # CS_FIXED_BLOCK_* (x, y, z), or None
         self.programs: dict[tuple[int, int, int], tuple[int, object]] = {}  # block -> (GL program, GLSL record)
-        self.exec_program = None
+        self.exec_program: ExecProgram | None = None
         self.destroyed = False
 
     def __repr__(self) -> str:
@@ -109,7 +116,9 @@ class ComputePart(Part):
         screen = ctx.screen
         max_local = screen.get_compute_param(ShaderIR.TGSI, ComputeCap.MAX_LOCAL_SIZE)
         if local > max_local:
-            raise UnsupportedError(f"{what}: {local} bytes of shared memory exceed PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE ({max_local})")
+            raise UnsupportedError(
+                f"{what}: {local} bytes of shared memory exceed PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE ({max_local})"
+            )
         ir = parse(state.prog)
         if ir.processor != "COMP":
             raise ShaderValidationError(f"{what}: TGSI header is {ir.processor}, expected COMP")
@@ -190,7 +199,9 @@ class ComputePart(Part):
         if not ok:
             gl.glDeleteProgram(prog)
             log = log.decode(errors="replace") if isinstance(log, bytes) else str(log)
-            raise PipeError(f"internal error: the host rejected the GLSL lowered from this COMP shader:\n{log}\n{glsl.source}")
+            raise PipeError(
+                f"internal error: the host rejected the GLSL lowered from this COMP shader:\n{log}\n{glsl.source}"
+            )
         gl.glUseProgram(prog)
         apply_bindings(gl, prog, glsl.reflection)
         self._graphics_clobbered()
@@ -229,13 +240,17 @@ class ComputePart(Part):
         max_block = screen.get_compute_param(ShaderIR.TGSI, ComputeCap.MAX_BLOCK_SIZE)
         for k in range(3):
             if not 1 <= block[k] <= max_block[k]:
-                raise InvalidArgumentError(f"{what}: block[{k}] = {block[k]} is outside [1, {max_block[k]}] (MAX_BLOCK_SIZE)")
+                raise InvalidArgumentError(
+                    f"{what}: block[{k}] = {block[k]} is outside [1, {max_block[k]}] (MAX_BLOCK_SIZE)"
+                )
             if last_block[k] > block[k]:
                 raise InvalidArgumentError(f"{what}: last_block[{k}] = {last_block[k]} exceeds block[{k}] = {block[k]}")
         threads = block[0] * block[1] * block[2]
         max_threads = screen.get_compute_param(ShaderIR.TGSI, ComputeCap.MAX_THREADS_PER_BLOCK)
         if threads > max_threads:
-            raise InvalidArgumentError(f"{what}: a block of {threads} invocations exceeds MAX_THREADS_PER_BLOCK ({max_threads})")
+            raise InvalidArgumentError(
+                f"{what}: a block of {threads} invocations exceeds MAX_THREADS_PER_BLOCK ({max_threads})"
+            )
         if cso.fixed_block is not None and block != cso.fixed_block:
             raise InvalidArgumentError(
                 f"{what}: block {block} differs from the shader's CS_FIXED_BLOCK_* {cso.fixed_block}"
@@ -246,7 +261,9 @@ class ComputePart(Part):
         indirect = None
         if info.indirect is not None:
             indirect = self._check_indirect(info, what)
-            grid = self._read_indirect(indirect, info.indirect_offset) if not self._on_host or cso.exec_program else None
+            grid = (
+                self._read_indirect(indirect, info.indirect_offset) if not self._on_host or cso.exec_program else None
+            )
         else:
             grid = _triple(info.grid, 0, f"{what}: grid")
         if grid is not None:
@@ -256,8 +273,9 @@ class ComputePart(Part):
                     raise InvalidArgumentError(f"{what}: grid[{k}] = {grid[k]} exceeds MAX_GRID_SIZE ({max_grid[k]})")
         executor = cso.exec_program is not None or any(last_block) or any(grid_base)
         if executor:
-            if grid is None:
+            if grid is None and indirect is not None:
                 grid = self._read_indirect(indirect, info.indirect_offset)
+            assert grid is not None  # set from info.grid, or read from info.indirect above
             self._launch_executor(cso, Dispatch(block, grid, grid_base, last_block, max(1, info.work_dim or 3)), shared)
         else:
             self._launch_host(cso, block, grid, indirect, info.indirect_offset)

@@ -20,6 +20,7 @@ from .caps_shader import LOWERING_STAGE
 from .dirty import Dirty
 from .enums import PIPE_MAX_SHADER_BUFFERS, Cap, ShaderCap, ShaderType, Target
 from .part import Area, Part
+from .resource import Resource
 from .templates import ShaderBuffer
 
 
@@ -27,7 +28,7 @@ from .templates import ShaderBuffer
 class BoundBuffer:
     """One bound slot: the resource and the byte range, checked."""
 
-    resource: object
+    resource: Resource
     offset: int
     size: int
     writable: bool
@@ -46,9 +47,7 @@ class ShaderBuffersPart(Part):
         # reads only after glMemoryBarrier; Gallium's transfers always see them).
         self._graphics_writers = False
 
-    def set_shader_buffers(
-        self, shader: ShaderType | int, start_slot: int, buffers, writable_bitmask: int = 0
-    ) -> None:
+    def set_shader_buffers(self, shader: ShaderType | int, start_slot: int, buffers, writable_bitmask: int = 0) -> None:
         """pipe_context::set_shader_buffers: bind ``buffers`` (ShaderBuffer or
         None each) at ``start_slot..`` of stage ``shader``; bit i of
         ``writable_bitmask`` lets ``buffers[i]`` be written (a clear bit: the

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
-from lowering.ir import Shader
+from lowering.ir import DstRegister, Shader, SrcRegister
 
 from .alu import ALU, F32, U32, run_alu
 from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
@@ -75,7 +75,8 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
         if op not in SUPPORTED:
             where = f" (line {inst.line})" if inst.line is not None else ""
             raise UnsupportedError(f"the numpy TGSI executor has no function for opcode {op}{where}")
-        for reg in (*inst.dsts, *inst.srcs):
+        regs: tuple[DstRegister | SrcRegister, ...] = (*inst.dsts, *inst.srcs)
+        for reg in regs:
             if reg.indirect is not None or reg.dim_indirect is not None:
                 raise UnsupportedError(f"{op}: indirect addressing is not run by the numpy TGSI executor")
             if reg.file not in _FILES:
@@ -109,7 +110,7 @@ class Dispatch:
 
 def _block_ids(d: Dispatch) -> np.ndarray:
     """Every block id of the dispatch, x fastest: (n, 3)."""
-    rng = [np.arange(b, g, dtype=U32) for b, g in zip(d.grid_base, d.grid)]
+    rng = [np.arange(b, g, dtype=U32) for b, g in zip(d.grid_base, d.grid, strict=True)]
     z, y, x = np.meshgrid(rng[2], rng[1], rng[0], indexing="ij")
     return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
 

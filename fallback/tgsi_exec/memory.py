@@ -47,7 +47,7 @@ class Space:
 
     __slots__ = ("flat", "base", "limit", "binding")
 
-    def __init__(self, flat: np.ndarray, base, limit: int, binding: BufferBinding | None):
+    def __init__(self, flat: np.ndarray, base: int | np.ndarray, limit: int, binding: BufferBinding | None):
         self.flat = flat
         self.base = base
         self.limit = limit
@@ -57,7 +57,7 @@ class Space:
         """(flat indices, lanes) of the in-range accesses among ``mask``."""
         ok = mask & (word < self.limit)
         lanes = np.nonzero(ok)[0]
-        base = self.base if np.isscalar(self.base) else self.base[lanes]
+        base = self.base[lanes] if isinstance(self.base, np.ndarray) else self.base
         return word[lanes].astype(np.int64) + base, lanes
 
 
@@ -86,9 +86,9 @@ def store(space: Space, addr: np.ndarray, writemask: int, value: np.ndarray, mas
                 space.binding.touched(idx)
 
 
-def _signed(fn):
-    def op(old, v, _cmp=None):
-        return fn(old.view(np.int32), v.view(np.int32)).view(U32)
+def _signed(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    def op(old: np.ndarray, v: np.ndarray, _cmp: np.ndarray | None = None) -> np.ndarray:
+        return np.asarray(fn(old.view(np.int32), v.view(np.int32))).view(U32)
 
     return op
 
@@ -97,7 +97,7 @@ def _signed(fn):
 ATOMIC_OPS: dict[str, Callable[..., np.ndarray]] = {
     "ATOMUADD": lambda old, v, _c=None: old + v,
     "ATOMXCHG": lambda old, v, _c=None: v,
-    "ATOMCAS": lambda old, cmp, new: np.where(old == cmp, new, old),
+    "ATOMCAS": lambda old, cmp, new: np.asarray(np.where(old == cmp, new, old)),
     "ATOMAND": lambda old, v, _c=None: old & v,
     "ATOMOR": lambda old, v, _c=None: old | v,
     "ATOMXOR": lambda old, v, _c=None: old ^ v,

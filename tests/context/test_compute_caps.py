@@ -88,7 +88,9 @@ def test_shader_buffer_offset_alignment(screen, ctx):
     _launch(ctx, text)
     assert int(read_buffer(ctx, dst, np.uint32)[0]) == align // 4
     with pytest.raises(InvalidArgumentError, match="ALIGNMENT"):
-        ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=src, buffer_offset=align + 2, buffer_size=4)])
+        ctx.set_shader_buffers(
+            ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=src, buffer_offset=align + 2, buffer_size=4)]
+        )
 
 
 def test_read_only_slot_is_not_written(screen, ctx):
@@ -96,7 +98,9 @@ def test_read_only_slot_is_not_written(screen, ctx):
     may not: GL has no read-only SSBO binding, so only the executor profile
     asserts it); the writable slot is written on both."""
     src = shader_buffer(screen, ctx, np.full(4, 5, np.uint32))
-    text = "COMP\n" + ONE + "DCL BUFFER[0]\nIMM[0] UINT32 {0, 9, 0, 0}\nSTORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy\nEND\n"
+    text = (
+        "COMP\n" + ONE + "DCL BUFFER[0]\nIMM[0] UINT32 {0, 9, 0, 0}\nSTORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy\nEND\n"
+    )
     bind_buffers(ctx, src, writable=1)
     _launch(ctx, text)
     assert int(read_buffer(ctx, src, np.uint32)[0]) == 9

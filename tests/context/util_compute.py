@@ -9,12 +9,15 @@ from glpipe import Bind, Box, Format, Map, ResourceTemplate, ShaderBuffer, Targe
 from glpipe.enums import ShaderType
 
 
-def shader_buffer(screen, ctx, array, extra_bind=Bind(0)):
+def shader_buffer(screen, ctx, array, extra_bind=0):
     """A BUFFER resource bindable as a shader buffer holding ``array``'s bytes."""
     data = np.ascontiguousarray(array)
     res = screen.resource_create(
         ResourceTemplate(
-            target=Target.BUFFER, format=Format.R8_UNORM, width0=max(data.nbytes, 4), bind=Bind.SHADER_BUFFER | extra_bind
+            target=Target.BUFFER,
+            format=Format.R8_UNORM,
+            width0=max(data.nbytes, 4),
+            bind=Bind.SHADER_BUFFER | extra_bind,
         )
     )
     ctx.buffer_subdata(res, Map.WRITE, 0, data)
