@@ -11,6 +11,7 @@ compute stage has slots, read and written by the numpy executor.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
@@ -47,15 +48,21 @@ class ShaderBuffersPart(Part):
         # reads only after glMemoryBarrier; Gallium's transfers always see them).
         self._graphics_writers = False
 
-    def set_shader_buffers(self, shader: ShaderType | int, start_slot: int, buffers, writable_bitmask: int = 0) -> None:
+    def set_shader_buffers(
+        self,
+        shader_type: ShaderType | int,
+        start_slot: int,
+        buffers: Sequence[ShaderBuffer | None] | None,
+        writable_bitmask: int = 0,
+    ) -> None:
         """pipe_context::set_shader_buffers: bind ``buffers`` (ShaderBuffer or
-        None each) at ``start_slot..`` of stage ``shader``; bit i of
+        None each) at ``start_slot..`` of stage ``shader_type``; bit i of
         ``writable_bitmask`` lets ``buffers[i]`` be written (a clear bit: the
         shader only reads it, context.rst)."""
         what = "set_shader_buffers"
         ctx = self.ctx
         ctx.check_alive(what)
-        stage = boundary.member(ShaderType, shader, f"{what}: shader")
+        stage = boundary.member(ShaderType, shader_type, f"{what}: shader_type")
         start = boundary.uint32(start_slot, f"{what}: start_slot")
         items = [] if buffers is None else boundary.sequence(buffers, f"{what}: buffers")
         mask = boundary.uint32(writable_bitmask, f"{what}: writable_bitmask")
