@@ -16,6 +16,8 @@ draw.  docs/compute.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from fallback.tgsi_exec import BufferBinding, Dispatch, prepare, run_grid
@@ -346,6 +348,18 @@ class ComputePart(Part):
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
         self.ctx.host.check("launch_grid (numpy executor)")
 
+    def set_global_binding(self, first: int, resources: Sequence[Resource | None], handles: object = None) -> None:
+        """pipe_context::set_global_binding: refused.  GLSL has no pointers,
+        so glpipe offers no GLOBAL memory (PIPE_COMPUTE_CAP_MAX_GLOBAL_SIZE
+        and ADDRESS_BITS are 0, docs/compute.md "Not yet")."""
+        what = "set_global_binding"
+        self.ctx.check_alive(what)
+        boundary.uint32(first, f"{what}: first")
+        boundary.sequence(resources, f"{what}: resources")
+        raise UnsupportedError(
+            f"{what}: glpipe has no global memory (PIPE_COMPUTE_CAP_MAX_GLOBAL_SIZE is 0; GLSL has no pointers)"
+        )
+
     # -- memory_barrier -----------------------------------------------------------
 
     def memory_barrier(self, flags: Barrier | int) -> None:
@@ -392,6 +406,7 @@ AREA = Area(
         "delete_compute_state",
         "destroy_compute_state",
         "launch_grid",
+        "set_global_binding",
         "memory_barrier",
     ),
     destroy=ComputePart.destroy,

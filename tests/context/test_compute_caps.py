@@ -258,3 +258,56 @@ def test_fragment_shader_buffer_atomics(screen, ctx):
     assert POS_COLOR and SIZE >= 8
     ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6))
     assert int(read_buffer(ctx, counter, np.uint32)[0]) == 6 * 4
+
+
+# Invocation i copies vertex i (8 words) from BUFFER[0] to BUFFER[1].
+_COPY_VERTICES = """COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 16
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL SV[1], BLOCK_ID
+DCL BUFFER[0]
+DCL BUFFER[1]
+DCL TEMP[0..2]
+IMM[0] UINT32 {16, 32, 16, 0}
+UMAD TEMP[0].x, SV[1].xxxx, IMM[0].xxxx, SV[0].xxxx
+UMUL TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+UADD TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz
+LOAD TEMP[1], BUFFER[0], TEMP[0].xxxx
+LOAD TEMP[2], BUFFER[0], TEMP[0].yyyy
+STORE BUFFER[1].xyzw, TEMP[0].xxxx, TEMP[1]
+STORE BUFFER[1].xyzw, TEMP[0].yyyy, TEMP[2]
+END
+"""
+
+
+def test_compute_write_then_draw_read_after_memory_barrier(screen, ctx):
+    """launch_grid writes a vertex buffer, memory_barrier(VERTEX_BUFFER), and
+    the draw fetches the written vertices (points at every pixel of the target)."""
+    from glpipe import Barrier, DrawInfo, Prim
+
+    from .util import read_rgba32f
+    from .util_draw import point_grid_vertices, points_image
+
+    n = SIZE * SIZE
+    verts = point_grid_vertices(n)
+    src = shader_buffer(screen, ctx, verts)
+    dst = shader_buffer(screen, ctx, np.zeros_like(verts), Bind.VERTEX_BUFFER)
+    color = setup(ctx)
+    bind_buffers(ctx, src, dst)
+    _launch(ctx, _COPY_VERTICES, block=(16, 1, 1), grid=(n // 16, 1, 1))
+    ctx.memory_barrier(Barrier.VERTEX_BUFFER)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=dst, stride=32)])
+    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, start=0, count=n))
+    np.testing.assert_array_equal(read_rgba32f(screen, color), points_image(range(n), verts))
+    with pytest.raises(InvalidArgumentError, match="Barrier"):
+        ctx.memory_barrier(1 << 20)
+
+
+def test_set_global_binding_is_refused(screen, ctx):
+    """No global memory (MAX_GLOBAL_SIZE 0): set_global_binding says so."""
+    assert _cp(screen, ComputeCap.MAX_GLOBAL_SIZE) == 0
+    buf = shader_buffer(screen, ctx, np.zeros(4, np.uint32))
+    with pytest.raises(UnsupportedError, match="MAX_GLOBAL_SIZE"):
+        ctx.set_global_binding(0, [buf])
