@@ -233,10 +233,10 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     slots = _FALLBACK_SLOTS if cs_fallback else stage_slots(env, layout, stage)
     textures, cbufs = slots.textures, slots.constant_buffers
     if stage == ShaderType.COMPUTE:
-        # launch_grid binds shader buffers only: constant buffers, sampler
-        # views and samplers of compute programs are not delivered yet (a
-        # program declaring them is refused at create_compute_state).
-        textures = cbufs = 0
+        # launch_grid binds shader and constant buffers; sampler views and
+        # samplers of compute programs are not delivered yet (a program
+        # declaring them is refused at create_compute_state).
+        textures = 0
     ssbos, images, atomic_bufs = slots.shader_buffers, slots.images, slots.atomic_buffers
     atomic_counters = fb["atomic_counters"] if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
     hw_atomics = env.d("hw_atomics") and (cs_fallback or env.has("shader_atomic_counters"))
@@ -256,9 +256,7 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
         ),
         ShaderCap.MAX_OUTPUTS: _io(env, info.outputs, PIPE_MAX_SHADER_OUTPUTS),
         # Constant buffer 0 is a UBO like the others (std140 vec4 array).
-        ShaderCap.MAX_CONST_BUFFER0_SIZE: 0
-        if stage == ShaderType.COMPUTE
-        else (fb["ubo_size"] if cs_fallback else env.lim("GL_MAX_UNIFORM_BLOCK_SIZE")),
+        ShaderCap.MAX_CONST_BUFFER0_SIZE: fb["ubo_size"] if cs_fallback else env.lim("GL_MAX_UNIFORM_BLOCK_SIZE"),
         ShaderCap.MAX_CONST_BUFFERS: cbufs,
         ShaderCap.CONT_SUPPORTED: 1,
         ShaderCap.INDIRECT_INPUT_ADDR: int(info.inputs is not None),

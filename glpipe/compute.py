@@ -30,9 +30,11 @@ from lowering.errors import (
     ShaderValidationError,
     UnsupportedError,
 )
+from lowering.glsl import GLSLShader
 
 from . import boundary
 from .caps_shader import compute_runs_on_host
+from .constant_buffers import PlanRow
 from .dirty import Dirty
 from .enums import Barrier, ComputeCap, ShaderIR, ShaderType, Target
 from .part import Area, Part
@@ -76,7 +78,7 @@ class ComputeCSO:
         self.info = info
         self.req_local_mem = req_local_mem
         self.fixed_block = fixed_block  # CS_FIXED_BLOCK_* (x, y, z), or None
-        self.programs: dict[tuple[int, int, int], tuple[int, object]] = {}  # block -> (GL program, GLSL record)
+        self.programs: dict[tuple[int, int, int], tuple[int, GLSLShader]] = {}  # block -> (GL program, GLSL record)
         self.exec_program: ExecProgram | None = None
         self.destroyed = False
 
@@ -166,7 +168,7 @@ class ComputePart(Part):
 
     # -- host programs -------------------------------------------------------------
 
-    def _program(self, cso: ComputeCSO, block: tuple[int, int, int]) -> tuple[int, object]:
+    def _program(self, cso: ComputeCSO, block: tuple[int, int, int]) -> tuple[int, GLSLShader]:
         found = cso.programs.get(block)
         if found is not None:
             return found
@@ -305,9 +307,17 @@ class ComputePart(Part):
     def _launch_host(self, cso, block, grid, indirect, indirect_offset: int) -> None:
         ctx = self.ctx
         gl = ctx.gl
-        prog, _glsl = self._program(cso, block)
+        prog, glsl = self._program(cso, block)
         gl.glUseProgram(prog)
         ctx.shader_buffers_part.bind_stage(ShaderType.COMPUTE)
+        # The constant buffers it declares, through the constant-buffer area's
+        # binding shadow (so graphics re-binds only what differs afterwards).
+        plan = tuple(
+            PlanRow(int(ShaderType.COMPUTE), int(c.index), int(c.binding), 16 * int(c.size))
+            for c in glsl.reflection.constant_buffers
+        )
+        if plan:
+            ctx.constbuf_part._bind_constant_plan(plan)
         self._graphics_clobbered()
         if indirect is not None:
             gl.glBindBuffer(gl.GL_DISPATCH_INDIRECT_BUFFER, indirect.gl_object)
@@ -334,8 +344,9 @@ class ComputePart(Part):
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, b.resource.gl_object)
             gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, b.offset, b.size, raw)
             buffers[k] = BufferBinding(raw.view(np.uint32), b.size, b.writable)
+        constants = self._executor_constants(cso)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        run_grid(cso.exec_program, dispatch, buffers)
+        run_grid(cso.exec_program, dispatch, buffers, constants)
         # Write back only the words the dispatch wrote.
         for k, binding in buffers.items():
             if binding.lo >= binding.hi:
@@ -359,6 +370,28 @@ class ComputePart(Part):
         raise UnsupportedError(
             f"{what}: glpipe has no global memory (PIPE_COMPUTE_CAP_MAX_GLOBAL_SIZE is 0; GLSL has no pointers)"
         )
+
+    def _executor_constants(self, cso: ComputeCSO) -> dict[int, np.ndarray]:
+        """The words of the compute constant buffers ``cso`` declares (user
+        memory as copied by set_constant_buffer, resources read from the host)."""
+        gl = self.ctx.gl
+        slots = self.ctx.constbuf_part.constant_buffers[ShaderType.COMPUTE]
+        out: dict[int, np.ndarray] = {}
+        for k in sorted({d.dimension or 0 for d in cso.ir.declarations if d.file == "CONST"}):
+            rec = slots[k]
+            if rec is None:
+                continue
+            if rec.data is not None:
+                raw = np.frombuffer(rec.data, np.uint8)
+            else:
+                rec.resource.check_alive("launch_grid: constant buffer")
+                raw = np.zeros(rec.size, np.uint8)
+                gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, rec.resource.gl_object)
+                gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, rec.offset, rec.size, raw)
+            padded = np.zeros((raw.size + 3) // 4 * 4, np.uint8)
+            padded[: raw.size] = raw
+            out[k] = padded.view(np.uint32)
+        return out
 
     # -- memory_barrier -----------------------------------------------------------
 

@@ -32,7 +32,7 @@ MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ", "BARRIER", "MEMBAR"}) | frozens
 SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
-_FILES = frozenset({"TEMP", "IMM", "SV", "BUFFER", "MEMORY"})
+_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY"})
 
 #: Lanes run at once: whole blocks up to this many invocations (at least one block).
 CHUNK_LANES = 1 << 16
@@ -115,9 +115,14 @@ def _block_ids(d: Dispatch) -> np.ndarray:
     return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
 
 
-def run_grid(prog: Program, d: Dispatch, buffers: dict[int, BufferBinding]) -> int:
-    """Run every block of ``d``; returns the invocations run x instructions
+def run_grid(
+    prog: Program, d: Dispatch, buffers: dict[int, BufferBinding], constants: dict[int, np.ndarray] | None = None
+) -> int:
+    """Run every block of ``d`` over the shader ``buffers`` and the constant
+    buffers ``constants`` (index -> uint32 words; a vec4 register is 4 words,
+    past the end reads 0); returns the invocations run x instructions
     (the executor's work, for benchmarks)."""
+    consts = {k: _vec4s(v) for k, v in (constants or {}).items()}
     blocks = _block_ids(d)
     per_block = d.block[0] * d.block[1] * d.block[2]
     if per_block == 0 or blocks.shape[0] == 0:
@@ -129,7 +134,7 @@ def run_grid(prog: Program, d: Dispatch, buffers: dict[int, BufferBinding]) -> i
     for first in range(0, blocks.shape[0], step):
         chunk = blocks[first : first + step]
         lanes = _Lanes(chunk, thread, d)
-        _Machine(prog, lanes, buffers).run()
+        _Machine(prog, lanes, buffers, consts).run()
         work += int(lanes.active.sum()) * prog.instruction_count
     return work
 
@@ -161,6 +166,14 @@ class _Lanes:
         }
 
 
+def _vec4s(words: np.ndarray) -> np.ndarray:
+    """Constant-buffer words as (registers, 4), the last register zero-padded."""
+    w = np.ascontiguousarray(words, U32).ravel()
+    out = np.zeros((w.size + 3) // 4 * 4, U32)
+    out[: w.size] = w
+    return out.reshape(-1, 4)
+
+
 def _vec(xyz: np.ndarray, n: int) -> np.ndarray:
     out = np.zeros((n, 4), U32)
     out[:, :3] = xyz
@@ -179,8 +192,9 @@ class _Loop:
 class _Machine:
     """One chunk's registers and masks, and the interpreter loop."""
 
-    def __init__(self, prog: Program, lanes: _Lanes, buffers: dict[int, BufferBinding]):
+    def __init__(self, prog: Program, lanes: _Lanes, buffers: dict[int, BufferBinding], consts: dict[int, np.ndarray]):
         self.prog = prog
+        self.consts = consts
         self.lanes = lanes
         n = lanes.count
         self.temp = np.zeros((max(prog.temps, 1), n, 4), U32)
@@ -197,6 +211,11 @@ class _Machine:
             v = np.broadcast_to(self.prog.imm[src.index], (self.lanes.count, 4))
         elif src.file == "SV":
             v = self.lanes.sv[self.prog.sv[src.index]]
+        elif src.file == "CONST":
+            # An unbound buffer or a register past its end reads 0 (as the host's zero UBO).
+            regs = self.consts.get(src.dimension or 0)
+            value = regs[src.index] if regs is not None and src.index < regs.shape[0] else np.zeros(4, U32)
+            v = np.broadcast_to(value, (self.lanes.count, 4))
         else:
             raise UnsupportedError(f"{src.file}[{src.index}] is not a value operand")
         v = v[:, list(src.swizzle)]

@@ -311,3 +311,37 @@ def test_set_global_binding_is_refused(screen, ctx):
     buf = shader_buffer(screen, ctx, np.zeros(4, np.uint32))
     with pytest.raises(UnsupportedError, match="MAX_GLOBAL_SIZE"):
         ctx.set_global_binding(0, [buf])
+
+
+def test_compute_constant_buffers_at_the_limits(screen, ctx):
+    """MAX_CONST_BUFFERS of the compute stage, each MAX_CONST_BUFFER0_SIZE
+    bytes (user memory and resources alternating): a kernel reads the first
+    and the last register of each."""
+    from glpipe import ConstantBuffer
+
+    n = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_CONST_BUFFERS)
+    size = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_CONST_BUFFER0_SIZE)
+    assert n >= 12 and size >= 16384
+    last = size // 16 - 1
+    rng = np.random.default_rng(7)
+    datas = [rng.integers(0, 1 << 30, size // 4, dtype=np.uint32) for _ in range(n)]
+    for k, d in enumerate(datas):
+        if k % 2:
+            res = shader_buffer(screen, ctx, d)
+            ctx.set_constant_buffer(ShaderType.COMPUTE, k, ConstantBuffer(buffer=res, buffer_size=size))
+        else:
+            ctx.set_constant_buffer(ShaderType.COMPUTE, k, ConstantBuffer(user_buffer=d, buffer_size=size))
+    lines = ["COMP", ONE.strip(), "DCL BUFFER[0]", "DCL TEMP[0..1]"]
+    lines += [f"DCL CONST[{k}][0..{last}]" for k in range(n)]
+    lines += [f"IMM[{k}] UINT32 {{{16 * k}, 0, 0, 0}}" for k in range(n)]
+    for k in range(n):
+        lines += [
+            f"UADD TEMP[0], CONST[{k}][0], CONST[{k}][{last}]",
+            f"STORE BUFFER[0].xyzw, IMM[{k}].xxxx, TEMP[0]",
+        ]
+    lines.append("END")
+    out = shader_buffer(screen, ctx, np.zeros(4 * n, np.uint32))
+    bind_buffers(ctx, out)
+    _launch(ctx, "\n".join(lines) + "\n")
+    expect = np.concatenate([d[:4] + d[-4:] for d in datas])
+    np.testing.assert_array_equal(read_buffer(ctx, out, np.uint32), expect)
