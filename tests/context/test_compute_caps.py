@@ -93,17 +93,23 @@ def test_shader_buffer_offset_alignment(screen, ctx):
         )
 
 
-def test_read_only_slot_is_not_written(screen, ctx):
-    """writable_bitmask bit clear: the executor drops the stores (the host
-    may not: GL has no read-only SSBO binding, so only the executor profile
-    asserts it); the writable slot is written on both."""
-    src = shader_buffer(screen, ctx, np.full(4, 5, np.uint32))
+def test_writable_bitmask(screen, ctx):
+    """A writable slot is written on both paths.  A slot whose writable bit
+    is clear is only read (context.rst); a store to it is undefined in
+    Gallium, and the executor drops it (GL has no read-only SSBO binding, so
+    the host path is not asserted)."""
     text = (
         "COMP\n" + ONE + "DCL BUFFER[0]\nIMM[0] UINT32 {0, 9, 0, 0}\nSTORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy\nEND\n"
     )
+    src = shader_buffer(screen, ctx, np.full(4, 5, np.uint32))
     bind_buffers(ctx, src, writable=1)
     _launch(ctx, text)
     assert int(read_buffer(ctx, src, np.uint32)[0]) == 9
+    if _cp(screen, ComputeCap.IR_TARGET) == "numpy":
+        ro = shader_buffer(screen, ctx, np.full(4, 5, np.uint32))
+        bind_buffers(ctx, ro, writable=0)
+        _launch(ctx, text)
+        assert int(read_buffer(ctx, ro, np.uint32)[0]) == 5
 
 
 def test_max_shader_buffer_size(screen, ctx):
