@@ -355,6 +355,15 @@ FALLBACKS: tuple[Fallback, ...] = (
         provides="clear_buffer without glClearBufferSubData: the pattern tiled and uploaded",
         implementation="glpipe.resource_clear.ResourceClearPart.clear_buffer",
     ),
+    Fallback(
+        name="compute_executor",
+        feature="compute_shader",
+        provides="create_compute_state / launch_grid without host compute shaders: the numpy TGSI executor "
+        "runs the grid over the bound shader buffers (read before, written back after); also every launch "
+        "with pipe_grid_info.last_block, grid_base or WORK_DIM on any host",
+        implementation="fallback.tgsi_exec (glpipe.compute.ComputePart._launch_executor)",
+        cost="see docs/compute.md 'Throughput' (benchmarks/bench_compute.py)",
+    ),
 )
 
 

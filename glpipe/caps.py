@@ -95,13 +95,13 @@ ROWS = MappingProxyType(
         "clear_texture": (True, "resources-in-motion", "clear_texture, clear_buffer"),
         "stream_output": (True, "stream-output", "stream output targets, SO queries' data, draw auto"),
         "draw_indirect": (True, "indirect-draws", "draw_vbo with DrawIndirectInfo (and multi-draw indirect)"),
-        "compute": (False, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
+        "compute": (True, "compute", "create_compute_state / launch_grid on the host's compute shaders"),
         "compute_fallback": (
-            False,
+            True,
             "compute",
             "launch_grid through the numpy TGSI executor where the host has no compute shaders",
         ),
-        "shader_buffers": (False, "shader-resources", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
+        "shader_buffers": (True, "compute", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
         "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
         "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
         "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
@@ -205,6 +205,15 @@ def _msaa_textures_sampleable(e: CapsEnv) -> bool:
 def _sampler_feature(e: CapsEnv, name: str) -> bool:
     """A sampler host feature (a glpipe.host.features row)."""
     return e.has(name)
+
+
+def _ssbo_limit(e: CapsEnv, gl_name: str, fallback: str) -> int:
+    """A shader-buffer limit: the host's where it has SSBOs, else what the
+    numpy executor's compute stage allows (CS_FALLBACK_LIMITS)."""
+    if e.has("shader_storage_buffer_object"):
+        return int(e.lim(gl_name))
+    value = caps_shader.CS_FALLBACK_LIMITS[fallback]
+    return int(value) if e.d("compute_fallback") and isinstance(value, int) else 0
 
 
 def _prim_modes(e: CapsEnv) -> int:
@@ -583,18 +592,31 @@ _PARAM_ROWS = (
     (Cap.MULTI_DRAW_INDIRECT_PARAMS, ("draw_indirect",), lambda e: 1),
     (Cap.COMPUTE, FACT, caps_shader.compute_available),  # rows: compute or compute_fallback (see caps_shader)
     (Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED, FACT, caps_shader.compute_available),
+    # Without host SSBOs the numpy executor's compute stage is the only one
+    # with shader buffers (caps_shader.CS_FALLBACK_LIMITS): word-aligned ranges.
     (
         Cap.SHADER_BUFFER_OFFSET_ALIGNMENT,
         ("shader_buffers",),
-        lambda e: e.lim("GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT"),
+        lambda e: _ssbo_limit(e, "GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT", "ssbo_alignment"),
     ),
-    (Cap.MAX_SHADER_BUFFER_SIZE_UINT, ("shader_buffers",), lambda e: e.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE")),
-    (Cap.MAX_COMBINED_SHADER_BUFFERS, ("shader_buffers",), lambda e: e.lim("GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS")),
+    (
+        Cap.MAX_SHADER_BUFFER_SIZE_UINT,
+        ("shader_buffers",),
+        lambda e: _ssbo_limit(e, "GL_MAX_SHADER_STORAGE_BLOCK_SIZE", "ssbo_size"),
+    ),
+    (
+        Cap.MAX_COMBINED_SHADER_BUFFERS,
+        ("shader_buffers",),
+        lambda e: _ssbo_limit(e, "GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS", "ssbos"),
+    ),
     (
         Cap.MAX_COMBINED_SHADER_OUTPUT_RESOURCES,
         ("shader_buffers",),
-        lambda e: e.lim("GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES"),
+        lambda e: _ssbo_limit(e, "GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES", "ssbos"),
     ),
+    # pipe_grid_info.last_block: launch_grid runs such grids through the
+    # numpy executor on every profile (glpipe/compute.py).
+    (Cap.COMPUTE_GRID_INFO_LAST_BLOCK, FACT, caps_shader.compute_available),
     (Cap.SHADER_ATOMIC_INT64, ("shader_buffers",), lambda e: e.has("shader_atomic_int64")),
     (Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS, ("hw_atomics",), lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS")),
     (
@@ -618,6 +640,7 @@ ANY_OF_ROWS = MappingProxyType(
     {
         Cap.COMPUTE: ("compute", "compute_fallback"),
         Cap.CS_DERIVED_SYSTEM_VALUES_SUPPORTED: ("compute", "compute_fallback"),
+        Cap.COMPUTE_GRID_INFO_LAST_BLOCK: ("compute", "compute_fallback"),
     }
 )
 
@@ -631,7 +654,7 @@ NOT_OFFERED = MappingProxyType(
         MAX_SPARSE_TEXTURE_SIZE MAX_SPARSE_3D_TEXTURE_SIZE MAX_SPARSE_ARRAY_TEXTURE_LAYERS
         SPARSE_TEXTURE_FULL_ARRAY_CUBE_MIPMAPS QUERY_SPARSE_TEXTURE_RESIDENCY CLAMP_SPARSE_TEXTURE_LOD
         BINDLESS_TEXTURE SURFACE_SAMPLE_COUNT CONTEXT_PRIORITY_MASK DEVICE_PROTECTED_SURFACE
-        DEVICE_PROTECTED_CONTEXT SYSTEM_SVM HARDWARE_GL_SELECT COMPUTE_GRID_INFO_LAST_BLOCK
+        DEVICE_PROTECTED_CONTEXT SYSTEM_SVM HARDWARE_GL_SELECT
         LINEAR_IMAGE_PITCH_ALIGNMENT LINEAR_IMAGE_BASE_ADDRESS_ALIGNMENT PCI_GROUP PCI_BUS PCI_DEVICE
         PCI_FUNCTION""",
         "NIR / SPIR-V only: glpipe takes TGSI text": """

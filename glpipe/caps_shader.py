@@ -92,13 +92,16 @@ STAGES = MappingProxyType(
 )
 
 #: What the numpy TGSI executor (DELIVERED["compute_fallback"], for hosts
-#: without compute shaders) promises: GL 4.3's minimum compute limits.  The
-#: compute issue may raise them when it implements the executor.
+#: without compute shaders; fallback/tgsi_exec) promises: GL 4.3's minimum
+#: compute limits (tests/context/test_compute_caps.py runs a block and shared
+#: memory of these sizes through it).
 CS_FALLBACK_LIMITS = MappingProxyType(
     {
         "textures": 16,
         "ubos": 14,
         "ssbos": 8,
+        "ssbo_alignment": 4,  # word-aligned ranges (the executor's buffers are uint32 words)
+        "ssbo_size": 1 << 27,  # GL 4.3's minimum GL_MAX_SHADER_STORAGE_BLOCK_SIZE
         "images": 8,
         "atomic_counters": 8,
         "atomic_buffers": 1,
@@ -226,6 +229,11 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     fb = CS_FALLBACK_LIMITS
     slots = _FALLBACK_SLOTS if cs_fallback else stage_slots(env, layout, stage)
     textures, cbufs = slots.textures, slots.constant_buffers
+    if stage == ShaderType.COMPUTE:
+        # launch_grid binds shader and constant buffers; sampler views and
+        # samplers of compute programs are not delivered yet (a program
+        # declaring them is refused at create_compute_state).
+        textures = 0
     ssbos, images, atomic_bufs = slots.shader_buffers, slots.images, slots.atomic_buffers
     atomic_counters = fb["atomic_counters"] if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
     hw_atomics = env.d("hw_atomics") and (cs_fallback or env.has("shader_atomic_counters"))
@@ -342,8 +350,8 @@ def compute_caps(env, shader: MappingProxyType) -> MappingProxyType:
             ComputeCap.MAX_PRIVATE_SIZE: 0,
             ComputeCap.MAX_INPUT_SIZE: 0,
             # The largest buffer a compute program can address: an SSBO binding.
-            ComputeCap.MAX_MEM_ALLOC_SIZE: env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE")
-            if on_host and env.d("shader_buffers")
+            ComputeCap.MAX_MEM_ALLOC_SIZE: (env.lim("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") if on_host else fb["ssbo_size"])
+            if env.d("shader_buffers")
             else 0,
             ComputeCap.MAX_CLOCK_FREQUENCY: 0,  # GL does not say
             ComputeCap.MAX_COMPUTE_UNITS: 1,  # GL does not say; at least one runs the grid

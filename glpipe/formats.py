@@ -388,7 +388,9 @@ _FORMATLESS_BUFFER_BINDS = {
     Bind.INDEX_BUFFER: None,
     Bind.CONSTANT_BUFFER: "uniform_buffer_object",
     Bind.STREAM_OUTPUT: "transform_feedback",
-    Bind.SHADER_BUFFER: "shader_storage_buffer_object",
+    # Any buffer: without host SSBOs the numpy executor reads and writes its
+    # bytes (glpipe/compute.py; PIPE_CAP_COMPUTE through fallback/tgsi_exec).
+    Bind.SHADER_BUFFER: None,
     Bind.COMMAND_ARGS_BUFFER: None,  # read back and unrolled without draw_indirect (glpipe/draw_indirect.py)
     Bind.QUERY_BUFFER: "query_buffer_object",
 }

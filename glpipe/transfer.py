@@ -482,6 +482,7 @@ class TransferPart(Part):
             if usage & _DISCARD_WHOLE_RESOURCE:
                 self._invalidate_buffer(res)
             if fill:
+                self.ctx.shader_buffers_part.before_transfer()  # see shader-buffer writes of draws
                 self._read_buffer(res, offset, data)
             else:
                 data[:] = 0
