@@ -31,12 +31,13 @@ from lowering.errors import (
     UnsupportedError,
 )
 from lowering.glsl import GLSLShader
+from lowering.limits import ShaderLimits, check_limits, limits_for
 
 from . import boundary
 from .caps_shader import compute_runs_on_host
 from .constant_buffers import PlanRow
 from .dirty import Dirty
-from .enums import Barrier, ComputeCap, ShaderIR, ShaderType, Target
+from .enums import Barrier, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .part import Area, Part
 from .resource import Resource
 from .shaders import _check_declared_slots, apply_bindings
@@ -70,7 +71,17 @@ class ComputeCSO:
     """A compute state object: validated TGSI, its GL programs per block
     size (host path) and its executor program (fallback path)."""
 
-    __slots__ = ("context", "ir", "info", "req_local_mem", "fixed_block", "programs", "exec_program", "destroyed")
+    __slots__ = (
+        "context",
+        "ir",
+        "info",
+        "req_local_mem",
+        "fixed_block",
+        "programs",
+        "exec_program",
+        "destroyed",
+        "__weakref__",
+    )
 
     def __init__(self, context, ir, info, req_local_mem: int, fixed_block):
         self.context = context
@@ -128,8 +139,17 @@ class ComputePart(Part):
             raise ShaderValidationError(f"{what}: TGSI header is {ir.processor}, expected COMP")
         info = validate(ir)
         _check_declared_slots(screen, ShaderType.COMPUTE, ir, what)
+        # Size limits the host compiles in bounded time (lowering/limits.py, the caps' numbers).
+        check_limits(
+            ir,
+            ShaderLimits.from_caps(
+                lambda cap: screen.get_shader_param(ShaderType.COMPUTE, ShaderCap[cap]),
+                limits_for(screen.profile.name).max_indirect_temp_array,
+            ),
+            what,
+        )
         fixed = tuple(ir.property(f"CS_FIXED_BLOCK_{d}", 0) or 0 for d in ("WIDTH", "HEIGHT", "DEPTH"))
-        cso = ComputeCSO(ctx, ir, info, local, fixed if all(fixed) else None)
+        cso = ctx._own(ComputeCSO(ctx, ir, info, local, fixed if all(fixed) else None))
         if not self._on_host or self._needs_executor(cso):
             cso.exec_program = prepare(ir, local)  # UnsupportedError names what the executor lacks
         elif cso.fixed_block is not None:
@@ -395,16 +415,6 @@ class ComputePart(Part):
 
     # -- memory_barrier -----------------------------------------------------------
 
-    def memory_barrier(self, flags: Barrier | int) -> None:
-        """pipe_context::memory_barrier: make earlier shader writes visible to
-        the uses ``flags`` names (glMemoryBarrier; nothing to do without
-        host image / storage writes: executor dispatches finish before they return)."""
-        what = "memory_barrier"
-        self.ctx.check_alive(what)
-        bits = boundary.flags(Barrier, flags, f"{what}: flags")
-        if self.ctx.screen.profile.has("shader_image_load_store") and bits:
-            self.ctx.gl.glMemoryBarrier(self._gl_barrier_bits(bits))
-
     def _gl_barrier_bits(self, flags: int) -> int:
         gl = self.ctx.gl
         out = 0
@@ -440,7 +450,6 @@ AREA = Area(
         "destroy_compute_state",
         "launch_grid",
         "set_global_binding",
-        "memory_barrier",
     ),
     destroy=ComputePart.destroy,
 )

@@ -351,3 +351,18 @@ def test_compute_constant_buffers_at_the_limits(screen, ctx):
     _launch(ctx, "\n".join(lines) + "\n")
     expect = np.concatenate([d[:4] + d[-4:] for d in datas])
     np.testing.assert_array_equal(read_buffer(ctx, out, np.uint32), expect)
+
+
+def test_compute_shaders_past_the_size_limits_are_refused_at_create(screen, ctx):
+    """The shader size limits (docs/caps.md "Shader size limits") hold for
+    compute as for the graphics stages: a program past MAX_INSTRUCTIONS is
+    refused at create_compute_state, naming the cap."""
+    from glpipe import ComputeState, ShaderCap, ShaderType
+    from glpipe.errors import ShaderValidationError
+
+    limit = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_INSTRUCTIONS)
+    body = "MOV TEMP[0], TEMP[0]\n" * limit
+    prog = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n"
+    prog += "DCL TEMP[0]\n" + body + "END\n"
+    with pytest.raises(ShaderValidationError, match="MAX_INSTRUCTIONS"):
+        ctx.create_compute_state(ComputeState(prog=prog))
