@@ -35,7 +35,7 @@ C_RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """A short repr: a 5,000-digit integer must not flood the message (nor
     hit Python's limit on int-to-str conversion)."""
     if isinstance(value, numbers.Integral) and int(value).bit_length() > 128:
@@ -50,11 +50,11 @@ def integer(value: Any, what: str, ctype: str = "uint32") -> int:
     bool is refused (``True`` as a count is a bug at the call site), and so is
     a float even when integral: Gallium's fields are integers."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be an integer ({ctype}), got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be an integer ({ctype}), got {type(value).__name__} {show(value)}")
     value = int(value)
     low, high = C_RANGES[ctype]
     if not low <= value <= high:
-        raise InvalidArgumentError(f"{what} = {_show(value)} is outside {ctype} [{low}, {high}]")
+        raise InvalidArgumentError(f"{what} = {show(value)} is outside {ctype} [{low}, {high}]")
     return value
 
 
@@ -82,10 +82,10 @@ def in_range(value: Any, what: str, low: int, high: int) -> int:
     """An integer in ``[low, high]`` (a limit narrower than its C type,
     e.g. a sample count or a slot below a cap)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be an integer, got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be an integer, got {type(value).__name__} {show(value)}")
     value = int(value)
     if not low <= value <= high:
-        raise InvalidArgumentError(f"{what} = {_show(value)} is outside [{low}, {high}]")
+        raise InvalidArgumentError(f"{what} = {show(value)} is outside [{low}, {high}]")
     return value
 
 
@@ -93,8 +93,19 @@ def number(value: Any, what: str) -> float:
     """A real number (a C ``float``/``double`` field); NaN is allowed where
     the C type allows it, so callers that need finite values check that."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InvalidArgumentError(f"{what} must be a number, got {type(value).__name__} {_show(value)}")
-    return float(value)
+        raise InvalidArgumentError(f"{what} must be a number, got {type(value).__name__} {show(value)}")
+    try:
+        return float(value)
+    except OverflowError:  # an int past a double's range
+        raise InvalidArgumentError(f"{what} = {show(value)} does not fit a double") from None
+
+
+def numbers_of(value: Any, what: str, count: int) -> tuple[float, ...]:
+    """Exactly ``count`` numbers (a C ``float[count]``) as floats."""
+    items = sequence(value, what)
+    if len(items) != count:
+        raise InvalidArgumentError(f"{what} must hold {count} numbers, got {len(items)}")
+    return tuple(number(v, f"{what}[{i}]") for i, v in enumerate(items))
 
 
 def member(cls: type[E], value: Any, what: str) -> E:
@@ -102,23 +113,23 @@ def member(cls: type[E], value: Any, what: str) -> E:
     if isinstance(value, cls):
         return value
     if isinstance(value, bool) or isinstance(value, enum.Enum):
-        raise InvalidArgumentError(f"{what} must be a {cls.__name__}, got {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be a {cls.__name__}, got {show(value)}")
     try:
         return cls(value)
     except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what} = {_show(value)} is not a {cls.__name__}") from None
+        raise InvalidArgumentError(f"{what} = {show(value)} is not a {cls.__name__}") from None
 
 
 def flags(cls: type[E], value: Any, what: str) -> E:
     """A combination of the bits of the IntFlag ``cls``; unknown bits are refused."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be {cls.__name__} flags, got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be {cls.__name__} flags, got {type(value).__name__} {show(value)}")
     value = int(value)
     known = 0
     for bit in cls:
         known |= int(bit.value)
     if value < 0 or value & ~known:
-        raise InvalidArgumentError(f"{what} = {_show(value)} has bits that are not {cls.__name__} members")
+        raise InvalidArgumentError(f"{what} = {show(value)} has bits that are not {cls.__name__} members")
     return cls(value)
 
 
@@ -164,8 +175,10 @@ __all__ = [
     "integer",
     "member",
     "number",
+    "numbers_of",
     "optional",
     "sequence",
+    "show",
     "span",
     "uint32",
     "uint64",

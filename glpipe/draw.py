@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import instance, sequence
 from .dirty import ALL, Dirty
 from .enums import Prim, ShaderType
 from .host import gl as _hostmod
@@ -38,6 +39,30 @@ _GL_PRIM_NAMES = {
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
 _DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
 _VERTEX = Dirty.VERTEX
+
+
+# GL's draw parameters are GLint / GLsizei (signed 32-bit) where Gallium's
+# are unsigned: a start, count or instance count in [2**31, 2**32) is a valid
+# pipe_draw_info that the host cannot take (GL_INVALID_VALUE, left pending
+# for the next call).  Refused here, once per DrawInfo (its memo), before GL.
+_GL_INT_MAX = 2**31 - 1
+
+
+def _check_gl_ranges(start: int, count: int, instance_count: int) -> None:
+    if count > _GL_INT_MAX or start > _GL_INT_MAX or instance_count > _GL_INT_MAX:
+        raise UnsupportedError(
+            f"draw_vbo: start {start}, count {count}, instance_count {instance_count}: the host GL takes "
+            f"at most {_GL_INT_MAX} (GLint/GLsizei); split the draw"
+        )
+
+
+def _check_draws(draws) -> tuple:
+    """The multi-draw list: DrawStartCountBias entries inside GL's ranges."""
+    draws = tuple(sequence(draws, "draw_vbo: draws"))
+    for i, d in enumerate(draws):
+        instance(d, DrawStartCountBias, f"draw_vbo: draws[{i}]")
+        _check_gl_ranges(d.start, d.count, 0)
+    return draws
 
 
 class DrawPath:
@@ -226,7 +251,10 @@ class DrawPath:
         Dirty.DRAW_STATE (or everything) set, so testing the dirty word
         covers them.  Everything else goes through ``_draw_general``.
         """
-        args = info._draw_cache
+        try:
+            args = info._draw_cache  # (a try costs nothing until it raises)
+        except AttributeError:
+            raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}") from None
         if args and draws is None and indirect is None:
             dirty = self.dirty
             if not dirty:
@@ -266,7 +294,12 @@ class DrawPath:
         if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:
             self._draw_prologue(indirect)
         if info._draw_cache is None:
+            if type(info) is not DrawInfo and not isinstance(info, DrawInfo):
+                raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}")
+            _check_gl_ranges(info.start, info.count, info.instance_count)
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
+        if draws is not None:
+            draws = _check_draws(draws)
         start_instance = info.start_instance
         vertex = self.vertex_part
         if start_instance != vertex.vertex_start_instance and not vertex.use_base_instance:

@@ -15,6 +15,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import instance
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
@@ -160,6 +161,7 @@ class FramebufferPart(Part):
 
     def surface_destroy(self, surface: Surface) -> None:
         """pipe_context::surface_destroy; cached framebuffers using it are deleted."""
+        instance(surface, Surface, "surface_destroy: surface")
         if surface.destroyed:
             raise ObjectDestroyedError("surface_destroy: surface was already destroyed")
         self._drop_fbos(lambda key: any(s is surface for s in key.cbufs) or key.zsbuf is surface)

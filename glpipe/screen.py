@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
+from .boundary import show, uint32
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
 from .dirty import Dirty
@@ -63,7 +64,7 @@ def _enum_arg(enum_cls: type[_E], value: object, what: str) -> _E:
     try:
         return enum_cls(value)  # type: ignore[call-arg]
     except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
+        raise InvalidArgumentError(f"{what}: {show(value)} is not a {enum_cls.__name__}") from None
 
 
 class Epochs:
@@ -268,6 +269,8 @@ class Screen:
         from .context import Context
 
         self._check_alive()
+        # unsigned flags (p_screen.h); unknown bits are kept, as docs/api.md says.
+        flags = uint32(flags, "context_create: flags")
         flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
         ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:

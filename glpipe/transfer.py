@@ -11,13 +11,13 @@ the boxes and the usage flags.
 from __future__ import annotations
 
 import ctypes
-import numbers
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import integer, show
 from .enums import Map, Target, Usage, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .part import Area, Part
@@ -111,10 +111,10 @@ def _bytes_of(data, what: str) -> np.ndarray:
     return np.frombuffer(mv.cast("B"), np.uint8)
 
 
-def _int_arg(value, name: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what}: {name} must be an integer, got {value!r}")
-    return int(value)
+def _int_arg(value, name: str, what: str, ctype: str = "uint32") -> int:
+    """An integer argument inside its C type (p_context.h: ``unsigned``
+    level, usage, offset and stride; ``uintptr_t`` layer_stride)."""
+    return integer(value, f"{what}: {name}", ctype)
 
 
 # --------------------------------------------------------------------------
@@ -561,7 +561,7 @@ class TransferPart(Part):
         _check_usage(usage, what)
         region = _texture_region(res, level, box, what)
         stride = _int_arg(stride, "stride", what)
-        layer_stride = _int_arg(layer_stride, "layer_stride", what)
+        layer_stride = _int_arg(layer_stride, "layer_stride", what, "uint64")
         if stride < 0 or layer_stride < 0:
             raise InvalidArgumentError(f"{what}: stride {stride} / layer_stride {layer_stride} must be >= 0")
         row = region.stride
@@ -576,7 +576,7 @@ class TransferPart(Part):
         need = (region.d - 1) * layer_stride + (region.nby - 1) * stride + row
         if src.size < need:
             raise InvalidArgumentError(
-                f"{what}: box {box!r} with stride {stride} and layer_stride {layer_stride} "
+                f"{what}: box {show(box)} with stride {stride} and layer_stride {layer_stride} "
                 f"needs {need} bytes of data, got {src.size}"
             )
         packed = np.lib.stride_tricks.as_strided(

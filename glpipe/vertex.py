@@ -18,6 +18,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import sequence
 from .dirty import Dirty, KeepGeneral
 from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
@@ -273,7 +274,7 @@ class VertexPart(Part):
         element's format to a host vertex fetch now."""
         self.ctx.check_alive("create_vertex_elements_state")
         what = "create_vertex_elements_state"
-        elements = tuple(elements)
+        elements = tuple(sequence(elements, f"{what}: elements"))
         if len(elements) > PIPE_MAX_ATTRIBS:
             raise InvalidArgumentError(
                 f"{what}: {len(elements)} elements (at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})"
@@ -380,7 +381,7 @@ class VertexPart(Part):
         with buffer_offset and stride (stride 0 repeats one element).  Slots
         past the sequence are unbound."""
         self.ctx.check_alive("set_vertex_buffers")
-        buffers = tuple(buffers) if buffers is not None else ()
+        buffers = tuple(sequence(buffers, "set_vertex_buffers: buffers")) if buffers is not None else ()
         if buffers == self.vertex_buffers:
             return
         if len(buffers) > self._max_vertex_buffers:

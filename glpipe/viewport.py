@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import sequence, uint32
 from .dirty import Dirty
 from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .part import Area, Part
@@ -50,7 +51,8 @@ class ViewportPart(Part):
         self.viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
 
     def _slots(self, what: str, start_slot: int, items) -> tuple:
-        items = tuple(items)
+        items = tuple(sequence(items, f"{what}: the states"))
+        start_slot = uint32(start_slot, f"{what}: start_slot")
         if start_slot < 0 or start_slot + len(items) > self._max_viewports:
             raise InvalidArgumentError(
                 f"{what}: slots {start_slot}..{start_slot + len(items) - 1} outside the "

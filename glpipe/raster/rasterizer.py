@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from glpipe.boundary import sequence
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
@@ -501,7 +502,7 @@ class RasterizerPart(Part):
         VariantKey fields, the rectangles sysvals."""
         ctx = self.ctx
         ctx.check_alive("set_window_rectangles")
-        rects = tuple(rects)
+        rects = tuple(sequence(rects, "set_window_rectangles: rects"))
         if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
             raise InvalidArgumentError(
                 f"set_window_rectangles: {len(rects)} rectangles, at most "
