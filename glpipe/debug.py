@@ -244,11 +244,6 @@ class DebugPart(Part):
         debug stream (glDebugMessageInsert; needs debug_output)."""
         ctx = self.ctx
         ctx.check_alive("emit_string_marker")
-        if not ctx.screen.profile.has("debug_output"):
-            raise UnsupportedError(
-                "emit_string_marker: needs the host feature debug_output "
-                f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)"
-            )
         # Text or bytes only: bytes(n) of an int would be n zero bytes (and
         # an OverflowError for a huge n), a silent misreading of the call.
         if isinstance(string, str):
@@ -257,6 +252,11 @@ class DebugPart(Part):
             data = bytes(string)
         else:
             raise InvalidArgumentError(f"emit_string_marker: expected str or bytes, got {type(string).__name__}")
+        if not ctx.screen.profile.has("debug_output"):
+            raise UnsupportedError(
+                "emit_string_marker: needs the host feature debug_output "
+                f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)"
+            )
         gl = ctx.gl
         ctx.host.make_current()
         if self._max_marker is None:
