@@ -85,7 +85,7 @@ def in_range(value: Any, what: str, low: int, high: int) -> int:
         raise InvalidArgumentError(f"{what} must be an integer, got {type(value).__name__} {show(value)}")
     value = int(value)
     if not low <= value <= high:
-        raise InvalidArgumentError(f"{what} = {show(value)} is outside [{low}, {high}]")
+        raise InvalidArgumentError(f"{what} = {show(value)} is out of range [{low}, {high}]")
     return value
 
 
@@ -106,6 +106,20 @@ def numbers_of(value: Any, what: str, count: int) -> tuple[float, ...]:
     if len(items) != count:
         raise InvalidArgumentError(f"{what} must hold {count} numbers, got {len(items)}")
     return tuple(number(v, f"{what}[{i}]") for i, v in enumerate(items))
+
+
+def flag(value: Any, what: str) -> bool:
+    """A C ``bool``: True/False, or the integers 0 and 1 (numpy's included);
+    anything else (None, a string, 2) is a mistake at the call site."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral) or getattr(value, "dtype", None) is not None:
+        try:
+            if value == 0 or value == 1:
+                return bool(value)
+        except (TypeError, ValueError):
+            pass
+    raise InvalidArgumentError(f"{what} must be a bool, got {type(value).__name__} {show(value)}")
 
 
 def member(cls: type[E], value: Any, what: str) -> E:
@@ -167,6 +181,7 @@ def span(start: int, count: int, limit: int, what: str) -> None:
 
 __all__ = [
     "C_RANGES",
+    "flag",
     "flags",
     "in_range",
     "instance",

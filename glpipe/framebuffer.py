@@ -178,6 +178,12 @@ class FramebufferPart(Part):
             )
         if state == self.framebuffer:
             return
+        if state.resolve is not None:
+            # pipe_framebuffer_state.resolve: an implicit resolve target.
+            # glpipe does not resolve at the end of a pass; ignoring it would
+            # leave the resolve target unwritten without a word.
+            instance(state.resolve, Resource, "FramebufferState.resolve")
+            raise UnsupportedError("FramebufferState.resolve: implicit resolves are not supported; resolve with a blit")
         for i, surf in enumerate(state.cbufs[: state.nr_cbufs]):
             if surf is not None:
                 self.check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
-from .boundary import show, uint32
+from .boundary import in_range, optional, show, uint32, uint64
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
 from .dirty import Dirty
@@ -174,11 +174,8 @@ class Screen:
         """
         if index is None:
             return DRIVER_QUERIES
-        if not 0 <= int(index) < len(DRIVER_QUERIES):
-            raise InvalidArgumentError(
-                f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}"
-            )
-        return DRIVER_QUERIES[int(index)]
+        index = in_range(index, "get_driver_query_info: index", 0, len(DRIVER_QUERIES) - 1)
+        return DRIVER_QUERIES[index]
 
     def get_driver_query_group_info(
         self, index: int | None = None
@@ -186,11 +183,8 @@ class Screen:
         """pipe_driver_query_group_info for ``index``; with no index, all groups."""
         if index is None:
             return DRIVER_QUERY_GROUPS
-        if not 0 <= int(index) < len(DRIVER_QUERY_GROUPS):
-            raise InvalidArgumentError(
-                f"get_driver_query_group_info: index {index} out of range 0..{len(DRIVER_QUERY_GROUPS) - 1}"
-            )
-        return DRIVER_QUERY_GROUPS[int(index)]
+        index = in_range(index, "get_driver_query_group_info: index", 0, len(DRIVER_QUERY_GROUPS) - 1)
+        return DRIVER_QUERY_GROUPS[index]
 
     # -- formats ------------------------------------------------------------
 
@@ -214,6 +208,7 @@ class Screen:
         through ModernGL, which has no EGLImage path), so the honest answer
         is (False, False) for every modifier.
         """
+        uint64(modifier, "is_dmabuf_modifier_supported: modifier")  # a uint64_t DRM modifier
         _enum_arg(Format, format, "is_dmabuf_modifier_supported format")
         return (False, False)
 
@@ -224,8 +219,9 @@ class Screen:
         dma-buf has one plane per format plane.  Any other modifier is not
         one glpipe knows, so it has no planes (0).
         """
+        modifier = uint64(modifier, "get_dmabuf_modifier_planes: modifier")
         fmt = _enum_arg(Format, format, "get_dmabuf_modifier_planes format")
-        if int(modifier) == DRM_FORMAT_MOD_LINEAR:
+        if modifier == DRM_FORMAT_MOD_LINEAR:
             return util_format_get_num_planes(fmt)
         return 0
 
@@ -286,10 +282,15 @@ class Screen:
 
         if ctx is not None and not isinstance(ctx, Context):
             raise InvalidArgumentError(f"fence_finish: ctx must be a Context or None, got {type(ctx).__name__}")
+        uint64(timeout_ns, "fence_finish: timeout_ns")  # uint64_t; PIPE_TIMEOUT_INFINITE is its maximum
         return fence_finish(self, ctx, fence, timeout_ns)
 
     def fence_reference(self, dst: Fence | None, src: Fence | None) -> Fence | None:
         """Gallium's fence refcounting is Python's: returns ``src``."""
+        from .fence import Fence
+
+        optional(dst, Fence, "fence_reference: dst")
+        optional(src, Fence, "fence_reference: src")
         return src
 
     def destroy(self) -> None:

@@ -579,8 +579,13 @@ class TransferPart(Part):
                 f"{what}: box {show(box)} with stride {stride} and layer_stride {layer_stride} "
                 f"needs {need} bytes of data, got {src.size}"
             )
+        # A stride along an axis of one element is never stepped: 0 there, so
+        # a huge unused layer_stride (a uintptr_t) never reaches numpy's intp.
         packed = np.lib.stride_tricks.as_strided(
-            src, shape=(region.d, region.nby, row), strides=(layer_stride, stride, 1), writeable=False
+            src,
+            shape=(region.d, region.nby, row),
+            strides=(layer_stride if region.d > 1 else 0, stride if region.nby > 1 else 0, 1),
+            writeable=False,
         )
         self.ctx.host.make_current()
         self._write_texture(res, int(level), region, packed)

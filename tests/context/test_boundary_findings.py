@@ -78,7 +78,9 @@ def test_template_unknown_field():
     with pytest.raises(InvalidArgumentError, match="ResourceTemplate.*bogus"):
         ResourceTemplate(bogus=1)
     with pytest.raises(InvalidArgumentError, match="DrawInfo"):
-        DrawInfo(Prim.TRIANGLES, 0, 0, False, None, False, False, False, False, False, 0, 1, 0, None, 0, 0, 0, 0, 0, 0, 9)
+        DrawInfo(
+            Prim.TRIANGLES, 0, 0, False, None, False, False, False, False, False, 0, 1, 0, None, 0, 0, 0, 0, 0, 0, 9
+        )
 
 
 def test_draw_vbo_info_none_and_tuple_draws(screen, ctx):
@@ -127,7 +129,9 @@ def test_emit_string_marker_too_long(screen, ctx):
 def test_texture_subdata_huge_layer_stride(screen, ctx):
     """texture_subdata(layer_stride=2**70) raised OverflowError (numpy strides)."""
     tex = screen.resource_create(
-        ResourceTemplate(target=Target.TEXTURE_2D_ARRAY, format=Format.R8G8B8A8_UNORM, width0=2, height0=2, array_size=2)
+        ResourceTemplate(
+            target=Target.TEXTURE_2D_ARRAY, format=Format.R8G8B8A8_UNORM, width0=2, height0=2, array_size=2
+        )
     )
     box = Box(width=2, height=2, depth=2)
     data = bytes(64)
@@ -251,7 +255,9 @@ def test_draw_fields_outside_their_c_types(screen, ctx, fields):
             DrawStartCountBias(**{name: fields[name]})
 
 
-@pytest.mark.parametrize("fields", [{"count": 2**31}, {"start": 2**31, "count": 3}, {"instance_count": 2**31, "count": 3}])
+@pytest.mark.parametrize(
+    "fields", [{"count": 2**31}, {"start": 2**31, "count": 3}, {"instance_count": 2**31, "count": 3}]
+)
 def test_draw_beyond_gl_range_is_refused_now(screen, ctx, fields):
     """count=2**31 returned normally and the next call (a transfer) raised
     GL_INVALID_VALUE: a value valid for Gallium's unsigned but not GL's

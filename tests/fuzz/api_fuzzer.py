@@ -27,17 +27,18 @@ from typing import Any
 
 import numpy as np
 
-import glpipe
 from glpipe import (
     Bind,
     BlendState,
     Box,
+    ClipState,
     ConstantBuffer,
     DepthStencilAlphaState,
     DrawInfo,
     DrawStartCountBias,
     Format,
     FramebufferState,
+    PolyStipple,
     RasterizerState,
     ResourceTemplate,
     RTBlendState,
@@ -45,6 +46,7 @@ from glpipe import (
     SamplerViewTemplate,
     ScissorState,
     ShaderState,
+    StencilRef,
     SurfaceTemplate,
     Target,
     VertexBuffer,
@@ -145,6 +147,8 @@ class Stats:
     pipe_errors: Counter = field(default_factory=Counter)
     boundary: list = field(default_factory=list)  # non-PipeError, no destroyed object involved
     lifetime: list = field(default_factory=list)  # non-PipeError after a destroy of an argument
+    accepted_dead: Counter = field(default_factory=Counter)  # returned normally given a destroyed object
+    returned: Counter = field(default_factory=Counter)  # calls that returned normally, by method
     pending_gl: list = field(default_factory=list)  # a GL error left pending after a call
     bad_pixels: list = field(default_factory=list)  # the known-good draw after a sequence failed
     slow: list = field(default_factory=list)  # a call over SLOW_CALL seconds
@@ -156,6 +160,8 @@ class Stats:
         self.bad_calls += other.bad_calls
         self.ok += other.ok
         self.pipe_errors.update(other.pipe_errors)
+        self.accepted_dead.update(other.accepted_dead)
+        self.returned.update(other.returned)
         for name in ("boundary", "lifetime", "pending_gl", "bad_pixels", "slow"):
             getattr(self, name).extend(getattr(other, name))
 
@@ -166,7 +172,8 @@ class Stats:
             f"{self.sequences} sequences, {self.calls} calls ({self.bad_calls} with a bad argument): "
             f"{self.ok} returned, PipeError raised: {errs or 'none'}; "
             f"non-PipeError (boundary): {len(self.boundary)}, non-PipeError after a destroy (lifetime): "
-            f"{len(self.lifetime)}, GL errors left pending: {len(self.pending_gl)}, "
+            f"{len(self.lifetime)}, calls given a destroyed object that returned normally (lifetime): "
+            f"{sum(self.accepted_dead.values())}, GL errors left pending: {len(self.pending_gl)}, "
             f"known-good draw wrong: {len(self.bad_pixels)}, calls over {SLOW_CALL:.0f} s: {len(self.slow)}"
         )
 
@@ -175,7 +182,32 @@ SLOW_CALL = 10.0
 
 
 class _Bad(Exception):
-    """Internal: an argument generator could not build a valid argument list."""
+    """Internal: an argument generator could not build a valid argument list
+    (its message names the pool kind that was missing)."""
+
+
+_RANDOM = object()  # _build: pick a bad value at random
+_SWEEP_VARIANTS = 4  # Fuzzer.sweep: random variants of each operation
+
+# What creates an object of each pool kind (the sweep makes what an operation needs).
+_MAKERS = {
+    "buffer": "op_resource_create",
+    "texture": "op_resource_create",
+    "surface": "op_create_surface",
+    "view": "op_create_sampler_view",
+    "transfer": "op_transfer_map",
+    "fence": "op_flush",
+    "blend": "op_create_blend",
+    "depth_stencil_alpha": "op_create_dsa",
+    "rasterizer": "op_create_rasterizer",
+    "sampler": "op_create_sampler",
+    "vertex_elements": "op_create_vertex_elements",
+    "vs": "op_create_shader",
+    "fs": "op_create_shader",
+    "gs": "op_create_other_shader",
+    "tcs": "op_create_other_shader",
+    "tes": "op_create_other_shader",
+}
 
 
 class Fuzzer:
@@ -191,6 +223,8 @@ class Fuzzer:
         self.pool: dict[str, list] = {}
         self.dead: set[int] = set()  # ids of objects destroyed in this sequence
         self._dead_refs: list = []  # keep destroyed objects alive so their ids stay unique
+        self._bad_value: Any = _RANDOM  # the bad value _build puts in (sweep), or a random one
+        self.ctx_destroyed = False  # op_context_destroy ran: later calls use a destroyed context
 
     # -- the pool ---------------------------------------------------------------
 
@@ -346,7 +380,7 @@ class Fuzzer:
         return create, [(ShaderState, dict(tokens=text))], lambda c: self._add(stage, c)
 
     def op_bind(self):
-        kind = self.rng.choice(["blend", "depth_stencil_alpha", "rasterizer", "vertex_elements", "vs", "fs"])
+        kind = self.rng.choice(["blend", "depth_stencil_alpha", "rasterizer", "vertex_elements", "vs", "fs", "gs"])
         cso = self._pick(kind) if self.rng.random() < 0.9 else None
         bind = getattr(self.ctx, f"bind_{kind}_state")
         return bind, [cso], None
@@ -356,7 +390,9 @@ class Fuzzer:
         return self.ctx.bind_sampler_states, [ShaderType.FRAGMENT, self.rng.randint(0, 3), samplers], None
 
     def op_delete(self):
-        kind = self.rng.choice(["blend", "depth_stencil_alpha", "rasterizer", "vertex_elements", "vs", "fs", "sampler"])
+        kind = self.rng.choice(
+            ["blend", "depth_stencil_alpha", "rasterizer", "vertex_elements", "vs", "fs", "gs", "tcs", "tes", "sampler"]
+        )
         cso = self._pick(kind)
         self.pool[kind].remove(cso)
         delete = getattr(self.ctx, f"delete_{kind}_state")
@@ -466,6 +502,61 @@ class Fuzzer:
             )
         return self.screen.get_paramf, [r.randrange(10)], None
 
+    def op_set_state_misc(self):
+        r = self.rng
+        choice = r.randrange(6)
+        if choice == 0:
+            return self.ctx.set_clip_state, [(ClipState, dict(ucp=((0.0, 0.0, 0.0, 1.0),)))], None
+        if choice == 1:
+            return self.ctx.set_polygon_stipple, [(PolyStipple, dict(stipple=(0xFFFFFFFF,) * 32))], None
+        if choice == 2:
+            return self.ctx.set_stencil_ref, [(StencilRef, dict(ref_value=(r.randint(0, 255), 0)))], None
+        if choice == 3:
+            return self.ctx.set_tess_state, [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0]], None
+        if choice == 4:
+            return self.ctx.set_debug_callback, [r.choice([None, lambda *a: None])], None
+        rect = (ScissorState, dict(minx=0, miny=0, maxx=4, maxy=4))
+        return self.ctx.set_window_rectangles, [r.random() < 0.5, [rect]], None
+
+    def op_create_other_shader(self):
+        stage = self.rng.choice(["gs", "tcs", "tes"])
+        create = getattr(self.ctx, f"create_{stage}_state")
+        text = self.rng.choice(BAD_TGSI + (VS, FS_FLAT))  # the wrong stage's text: a ShaderValidationError
+        return create, [(ShaderState, dict(tokens=text))], lambda c: self._add(stage, c)
+
+    def op_transfer_flush(self):
+        t = self._pick("transfer")
+        return self.ctx.transfer_flush_region, [t, (Box, dict(width=1, height=1, depth=1))], None
+
+    def op_screen_misc(self):
+        r = self.rng
+        scr = self.screen
+        choice = r.randrange(8)
+        if choice == 0:
+            return scr.can_create_resource, [(ResourceTemplate, self._resource_templ())], None
+        if choice == 1:
+            return scr.resource_changed, [self._pick(r.choice(["buffer", "texture"]))], None
+        if choice == 2:
+            return scr.get_compute_param, [0, r.randrange(20)], None
+        if choice == 3:
+            return scr.get_driver_query_info, [r.randrange(8)], None
+        if choice == 4:
+            return scr.get_driver_query_group_info, [r.randrange(4)], None
+        if choice == 5:
+            return scr.is_dmabuf_modifier_supported, [0, Format.R8G8B8A8_UNORM], None
+        if choice == 6:
+            return scr.get_dmabuf_modifier_planes, [0, Format.R8G8B8A8_UNORM], None
+        return scr.fence_reference, [None, self._pick("fence")], None
+
+    def op_context_destroy(self):
+        ctx = self.ctx
+
+        def destroyed(_r) -> None:
+            self.ctx_destroyed = True
+            self._kill("context", ctx)
+
+        return ctx.destroy, [], destroyed
+
     OPS = (
         ("op_resource_create", 6),
         ("op_resource_destroy", 1),
@@ -498,6 +589,11 @@ class Fuzzer:
         ("op_fence_finish", 1),
         ("op_invalidate", 1),
         ("op_screen_query", 1),
+        ("op_set_state_misc", 3),
+        ("op_create_other_shader", 1),
+        ("op_transfer_flush", 1),
+        ("op_screen_misc", 2),
+        ("op_context_destroy", 0.05),
     )
 
     # -- building and running calls -----------------------------------------------
@@ -506,7 +602,7 @@ class Fuzzer:
         """Construct ``arg`` (templates given as (class, fields), lists of them),
         putting a bad value where ``bad_path`` points."""
         if bad_path == ():
-            return self.rng.choice(BAD_VALUES)
+            return self.rng.choice(BAD_VALUES) if self._bad_value is _RANDOM else self._bad_value
         if isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[0], type):
             cls, fields = arg
             fields = dict(fields)
@@ -550,10 +646,8 @@ class Fuzzer:
             return True
         if depth > 3:
             return False
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple)):  # also a (template class, fields) pair
             return any(self._involves_dead(v, depth + 1) for v in value)
-        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], type):
-            return self._involves_dead(value[1], depth + 1)
         if isinstance(value, dict):
             return any(self._involves_dead(v, depth + 1) for v in value.values())
         d = getattr(value, "__dict__", None)
@@ -573,12 +667,19 @@ class Fuzzer:
         except _Bad:
             return
         path = self._bad_path(args) if r.random() < self.p_bad else None
+        self._call(name, fn, args, on_result, path, _RANDOM)
+
+    def _call(self, name: str, fn, args: list, on_result, path, bad) -> None:
+        """Build the arguments (spoiling ``path`` with ``bad``), call, classify.
+        A destroy whose call is refused leaves its object out of the pool
+        (neither used again nor counted as destroyed)."""
         label = f"{getattr(fn, '__name__', name)}"
         stats = self.stats
         stats.calls += 1
         if path is not None:
             stats.bad_calls += 1
             label += f" bad@{path}"
+        self._bad_value = bad
         started = time.perf_counter()
         try:
             # Building a spoiled template is part of the call under test.
@@ -588,14 +689,17 @@ class Fuzzer:
             result = fn(*built)
         except PipeError as exc:
             stats.pipe_errors[type(exc).__name__] += 1
-            if on_result is not None and name.endswith("destroy") or name in ("op_delete", "op_transfer_unmap"):
-                # Refused: the object is still alive, put it back.
-                self._restore(name, args)
         except Exception as exc:
             record = (label, f"{type(exc).__name__}: {str(exc)[:200]}", traceback.format_exc(limit=-3))
             (stats.lifetime if self._involves_dead(args) else stats.boundary).append(record)
         else:
             stats.ok += 1
+            stats.returned[label.split(" bad@")[0]] += 1
+            on_dead_ctx = (
+                self.ctx_destroyed and name != "op_context_destroy" and getattr(fn, "__self__", None) is not self.screen
+            )
+            if self._involves_dead(args) or on_dead_ctx:
+                stats.accepted_dead[label.split(" bad@")[0]] += 1
             if on_result is not None:
                 on_result(result)
         elapsed = time.perf_counter() - started
@@ -605,54 +709,136 @@ class Fuzzer:
         if pending:
             stats.pending_gl.append((label, pending))
 
-    def _restore(self, name: str, args: list) -> None:
-        obj = args[0]
-        for kind in (
-            ("buffer", "texture", "surface", "view", "transfer")
-            + SHADER_STAGES
-            + (
-                "blend",
-                "depth_stencil_alpha",
-                "rasterizer",
-                "vertex_elements",
-                "sampler",
-            )
-        ):
-            if obj in self._dead_refs[-1:] and kind in self.pool:
-                pass
-        # Simplest correct rule: an object whose destroy was refused stays out
-        # of the pool (it is neither used again nor counted as dead).
-        self.dead.discard(id(obj))
+    def _paths(self, args: list) -> list:
+        """Every place one bad value can go: each argument, each field of a
+        template argument, each element of a list argument and its fields."""
+        import dataclasses
+
+        paths = []
+        for i, arg in enumerate(args):
+            paths.append((i,))
+            if isinstance(arg, tuple) and len(arg) == 2 and isinstance(arg[0], type):
+                paths += [(i, f.name) for f in dataclasses.fields(arg[0])]
+            elif isinstance(arg, list):
+                for j, inner in enumerate(arg):
+                    paths.append((i, j))
+                    if isinstance(inner, tuple) and len(inner) == 2 and isinstance(inner[0], type):
+                        paths += [(i, j, f.name) for f in dataclasses.fields(inner[0])]
+        return paths
+
+    def sweep(self, values: tuple = BAD_VALUES) -> None:
+        """The systematic campaign: every operation, every argument path,
+        every bad value, one call each (in a context refilled as destroys
+        and refusals use its objects up), then the known-good draw."""
+        self.ctx = self.screen.context_create()
+        self.pool, self.dead, self._dead_refs = {}, set(), []
+        self.ctx_destroyed = False
+        try:
+            for name, _weight in self.OPS:
+                # Operations choosing among calls at random: several variants,
+                # each with its random choices replayed for every bad value.
+                for variant in range(_SWEEP_VARIANTS):
+                    seed = f"{name}/{variant}"
+                    self.rng.seed(seed)
+                    probe = self._op_args(name)
+                    if probe is None:
+                        continue
+                    for path in self._paths(probe[1]):
+                        for value in values:
+                            self.rng.seed(seed)
+                            made = self._op_args(name)
+                            if made is None:
+                                break
+                            fn, args, on_result = made
+                            if path in self._paths(args):  # the pool can change an argument list's shape
+                                self._call(name, fn, args, on_result, path, value)
+            self._check_known_good()
+        finally:
+            self._teardown()
+
+    def _op_args(self, name: str):
+        """The operation's valid call, creating what it needs (a few tries)."""
+        for _ in range(8):
+            try:
+                return getattr(self, name)()
+            except _Bad as missing:
+                kind = str(missing)
+                maker = _MAKERS.get(kind)
+                if maker is None:
+                    return None
+                try:
+                    self._run_valid(maker)
+                except (PipeError, _Bad):
+                    pass
+        return None
 
     # -- a sequence -----------------------------------------------------------------
 
     def run_sequence(self, length: int) -> None:
         """A fresh context, ``length`` calls, then the known-good draw."""
         self.ctx = self.screen.context_create()
-        self.pool = {}
-        self.dead = set()
-        self._dead_refs = []
+        self.pool, self.dead, self._dead_refs = {}, set(), []
+        self.ctx_destroyed = False
         try:
-            for _ in range(3):  # something to work on from the start
-                self._run_valid("op_resource_create")
+            self._prime()
             for _ in range(length):
                 self.step()
             self._check_known_good()
         finally:
-            for t in self.pool.get("transfer", []):
+            self._teardown()
+        self.stats.sequences += 1
+
+    def _teardown(self) -> None:
+        """Unmap, destroy the context, free the resources, drain GL errors."""
+        for t in self.pool.get("transfer", []):
+            try:
+                self.ctx.transfer_unmap(t)
+            except PipeError:
+                pass
+        self.ctx.destroy()
+        for kind in ("buffer", "texture"):
+            for res in self.pool.get(kind, []):
                 try:
-                    self.ctx.transfer_unmap(t)
+                    self.screen.resource_destroy(res)
                 except PipeError:
                     pass
-            self.ctx.destroy()
-            for kind in ("buffer", "texture"):
-                for res in self.pool.get(kind, []):
-                    try:
-                        self.screen.resource_destroy(res)
-                    except PipeError:
-                        pass
-            self.screen.host.clear_errors()
-        self.stats.sequences += 1
+        self.screen.host.clear_errors()
+
+    def _prime(self) -> None:
+        """Something to work on from the start: a few resources and a complete
+        pipeline (render target, shaders, vertex elements and buffer,
+        rasterizer, viewport), all in the pool, so draws reach the host and
+        destroys hit bound objects."""
+        ctx, screen = self.ctx, self.screen
+        for _ in range(3):
+            self._run_valid("op_resource_create")
+        rt = screen.resource_create(
+            ResourceTemplate(
+                format=Format.R32G32B32A32_FLOAT, width0=SIZE, height0=SIZE, bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW
+            )
+        )
+        self._add("texture", rt)
+        surf = ctx.create_surface(rt, SurfaceTemplate(format=rt.format))
+        self._add("surface", surf)
+        ctx.set_framebuffer_state(FramebufferState(width=SIZE, height=SIZE, cbufs=(surf,)))
+        self._run_valid("op_set_viewport")
+        verts = np.array(
+            [[x, y, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))], np.float32
+        )
+        vb = screen.resource_create(
+            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        )
+        ctx.buffer_subdata(vb, Map.WRITE, 0, verts)
+        self._add("buffer", vb)
+        ctx.set_vertex_buffers([VertexBuffer(buffer=vb, stride=32)])
+        for kind, cso in (
+            ("vs", ctx.create_vs_state(ShaderState(tokens=VS))),
+            ("fs", ctx.create_fs_state(ShaderState(tokens=FS_FLAT))),
+            ("vertex_elements", ctx.create_vertex_elements_state(list(POS_COLOR))),
+            ("rasterizer", ctx.create_rasterizer_state(RasterizerState(point_size=1.0, line_width=1.0))),
+        ):
+            self._add(kind, cso)
+            getattr(ctx, f"bind_{kind}_state")(cso)
 
     def _run_valid(self, name: str) -> None:
         fn, args, on_result = getattr(self, name)()
@@ -661,8 +847,12 @@ class Fuzzer:
             on_result(result)
 
     def _check_known_good(self) -> None:
-        """Bind a fresh pipeline in the fuzzed context and draw a full-screen
-        quad of a known colour; every pixel must be that colour."""
+        """Bind a fresh pipeline in the fuzzed context (a new one if the
+        sequence destroyed it) and draw a full-screen quad of a known colour;
+        every pixel must be that colour."""
+        if self.ctx_destroyed:
+            self.ctx = self.screen.context_create()
+            self.ctx_destroyed = False
         ctx, screen = self.ctx, self.screen
         color = (0.25, 0.5, 0.75, 1.0)
         try:
@@ -728,4 +918,12 @@ def run_campaign(screen, seeds, length: int = 60, seconds: float | None = None, 
     return total
 
 
-__all__ = ["BAD_VALUES", "Fuzzer", "Stats", "run_campaign", "glpipe"]
+def run_sweep(screen, seed: int = 0) -> Stats:
+    """``Fuzzer.sweep`` on ``screen``: every operation x argument x bad value."""
+    fz = Fuzzer(screen, random.Random(seed))
+    fz.sweep()
+    fz.stats.sequences += 1
+    return fz.stats
+
+
+__all__ = ["BAD_VALUES", "Fuzzer", "Stats", "run_campaign", "run_sweep"]
