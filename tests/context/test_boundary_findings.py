@@ -28,7 +28,7 @@ from glpipe import (
     VertexBuffer,
     VertexElement,
 )
-from glpipe.enums import Map, Prim
+from glpipe.enums import Clear, Map, Prim
 from glpipe.errors import InvalidArgumentError, ObjectDestroyedError, PipeError, UnsupportedError
 from glpipe.templates import Box
 
@@ -330,3 +330,91 @@ def test_errors_are_pipe_errors():
     """The errors the tests above expect are the boundary's: PipeError subclasses."""
     for cls in (InvalidArgumentError, UnsupportedError, ObjectDestroyedError):
         assert issubclass(cls, PipeError)
+
+
+# -- Found by the API fuzzer (tests/fuzz): one bad argument per entry point ------------------
+
+
+def _fuzzer_cases(screen, ctx):
+    """(call, error, match): a bad argument each, all of which raised TypeError,
+    ValueError or OverflowError, or were accepted, before."""
+    fence = ctx.flush()
+    color = setup(ctx)
+    surf = ctx.framebuffer_part.framebuffer.cbufs[0]
+    return [
+        (lambda: screen.fence_reference(None, "fence"), InvalidArgumentError, "fence_reference: src"),
+        (lambda: screen.fence_reference(7, fence), InvalidArgumentError, "fence_reference: dst"),
+        (lambda: screen.fence_finish(ctx, fence, 2**64), InvalidArgumentError, "timeout_ns"),
+        (lambda: screen.get_driver_query_info("x"), InvalidArgumentError, "index"),
+        (lambda: screen.get_driver_query_group_info(float("nan")), InvalidArgumentError, "index"),
+        (lambda: screen.get_dmabuf_modifier_planes(b"\x00", Format.R8_UNORM), InvalidArgumentError, "modifier"),
+        (lambda: screen.is_dmabuf_modifier_supported(2**64, Format.R8_UNORM), InvalidArgumentError, "modifier"),
+        (lambda: screen.get_shader_param(10**5000, 0), InvalidArgumentError, "integer of"),
+        (lambda: ctx.set_window_rectangles(None, []), InvalidArgumentError, "include must be a bool"),
+        (lambda: ctx.set_viewport_states(10**5000, []), InvalidArgumentError, "start_slot"),
+        (lambda: ctx.set_scissor_states({}, []), InvalidArgumentError, "start_slot"),
+        (lambda: ctx.set_constant_buffer(ShaderType.FRAGMENT, 10**5000, None), InvalidArgumentError, "index"),
+        (lambda: ctx.set_blend_color([float("nan"), 0, 0, "x"]), InvalidArgumentError, "color4"),
+        (lambda: ctx.clear_render_target(surf, RED, 0, 0, 1, 1, "x"), InvalidArgumentError, "render_condition"),
+        (lambda: ctx.clear_render_target(surf, RED, 2**31, 0, 1, 1, False), InvalidArgumentError, "dstx"),
+        (lambda: ctx.clear_render_target(surf, [10**400, 0, 0, 0], 0, 0, 1, 1, False), InvalidArgumentError, "colour"),
+        (lambda: ctx.clear(Clear.COLOR0, None, 5, 1.0, 0), InvalidArgumentError, "color"),
+        (
+            lambda: ctx.set_framebuffer_state(FramebufferState(width=SIZE, height=SIZE, cbufs=(surf,), resolve=3)),
+            InvalidArgumentError,
+            "resolve",
+        ),
+        (
+            lambda: ctx.set_framebuffer_state(FramebufferState(width=SIZE, height=SIZE, cbufs=(surf,), resolve=color)),
+            UnsupportedError,
+            "resolve",
+        ),
+    ]
+
+
+def test_fuzzer_findings(screen, ctx):
+    """Each refused with a PipeError naming the argument, nothing pending,
+    and the context draws right afterwards."""
+    cases = _fuzzer_cases(screen, ctx)
+    color = ctx.framebuffer_part.framebuffer.cbufs[0].texture
+    for call, error, match in cases:
+        _refused(screen, call, error, match)
+    _draws_red(ctx, screen, color)
+
+
+def test_clear_depth_stencil_values(screen, ctx):
+    """A stencil clear value outside the C unsigned, a depth that is no
+    double: refused; in range they clear (stencil masked to its 8 bits as
+    GL does, depth clamped to [0, 1])."""
+    zs = screen.resource_create(
+        ResourceTemplate(format=Format.Z24_UNORM_S8_UINT, width0=2, height0=2, bind=Bind.DEPTH_STENCIL)
+    )
+    from glpipe import SurfaceTemplate
+
+    surf = ctx.create_surface(zs, SurfaceTemplate(format=zs.format))
+    _refused(screen, lambda: ctx.clear_depth_stencil(surf, Clear.STENCIL, 0.0, -1, 0, 0, 2, 2, False), match="stencil")
+    _refused(
+        screen, lambda: ctx.clear_depth_stencil(surf, Clear.STENCIL, 0.0, 2**32, 0, 0, 2, 2, False), match="stencil"
+    )
+    _refused(screen, lambda: ctx.clear_depth_stencil(surf, Clear.DEPTH, 10**400, 0, 0, 0, 2, 2, False), match="depth")
+    ctx.clear_depth_stencil(surf, Clear.DEPTH | Clear.STENCIL, 0.5, 0x1A5, 0, 0, 2, 2, False)
+    t = ctx.transfer_map(zs, 0, Map.READ, Box(width=2, height=2, depth=1))
+    texels = np.frombuffer(bytes(t.data), np.uint32)
+    ctx.transfer_unmap(t)
+    # Z24_UNORM_S8_UINT: depth in the low 24 bits, stencil in the high 8.
+    assert (texels >> 24 == 0xA5).all()
+    assert (np.abs((texels & 0xFFFFFF) - round(0.5 * 0xFFFFFF)) <= 1).all()
+    ctx.surface_destroy(surf)
+    screen.resource_destroy(zs)
+
+
+def test_texture_subdata_unused_huge_layer_stride(screen, ctx):
+    """layer_stride is a uintptr_t: 2**63 is a valid value, unused for one
+    layer (it reached numpy's intp and raised OverflowError); the write lands."""
+    tex = screen.resource_create(ResourceTemplate(format=Format.R8G8B8A8_UNORM, width0=2, height0=2))
+    payload = bytes(range(16))
+    ctx.texture_subdata(tex, 0, Map.WRITE, Box(width=2, height=2, depth=1), payload, 8, 2**63)
+    t = ctx.transfer_map(tex, 0, Map.READ, Box(width=2, height=2, depth=1))
+    assert bytes(t.data) == payload
+    ctx.transfer_unmap(t)
+    screen.resource_destroy(tex)
