@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .boundary import instance, sequence
+from .boundary import in_range, instance, sequence
 from .dirty import ALL, Dirty
 from .enums import Prim, ShaderType
 from .host import gl as _hostmod
@@ -750,8 +750,7 @@ class DrawPath:
                 f"set_patch_vertices: tessellation is not available on the {self.screen.profile.name} profile"
             )
         limit = self.screen.profile.limit("GL_MAX_PATCH_VERTICES")
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
-            raise InvalidArgumentError(f"set_patch_vertices: {n!r} outside 1..{limit} (GL_MAX_PATCH_VERTICES)")
+        n = in_range(n, "set_patch_vertices: n (at most GL_MAX_PATCH_VERTICES)", 1, int(limit))
         # Applied by the next PATCHES draw (GL_PATCH_VERTICES is host-global,
         # shared with the screen's other contexts).
         self._patch_vertices = n

@@ -99,7 +99,7 @@ def _template(cls: type[_T]) -> type[_T]:
     Python's TypeError, for an unknown field or a positional excess
     (``ResourceTemplate(bogus=1)``): the templates are the boundary's input."""
     cls = dataclasses.dataclass(frozen=True, eq=False)(cls)
-    generated = cls.__init__  # type: ignore[misc]
+    generated = cls.__init__
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         try:
@@ -109,7 +109,7 @@ def _template(cls: type[_T]) -> type[_T]:
 
     __init__.__doc__ = generated.__doc__
     __init__.__signature__ = inspect.signature(generated)  # type: ignore[attr-defined]
-    cls.__init__ = __init__  # type: ignore[misc]
+    setattr(cls, "__init__", __init__)  # noqa: B010 - mypy refuses assigning to a method
     return cls
 
 
@@ -234,7 +234,7 @@ class _Template:
                 allowed = 0
                 for bit in cls:
                     allowed |= int(bit.value)
-            bits = int(member)
+            bits = member.value
             if bits < 0 or bits & ~allowed:
                 unknown = show(bits) if bits < 0 or bits.bit_length() > 128 else f"{bits & ~allowed:#x}"
                 raise InvalidArgumentError(
@@ -259,7 +259,7 @@ class _Template:
                 if isinstance(item, bool) or not isinstance(item, Real):
                     raise InvalidArgumentError(f"{self._where(name)}: {show(item)} is not a number")
                 # A colour's integer channels are int32 or uint32 (pipe_color_union).
-                if isinstance(item, Integral) and not C_RANGES["int32"][0] <= item <= C_RANGES["uint32"][1]:
+                if isinstance(item, Integral) and not C_RANGES["int32"][0] <= int(item) <= C_RANGES["uint32"][1]:
                     raise InvalidArgumentError(
                         f"{self._where(name)}: {show(item)} does not fit in 32 bits (int32 or uint32)"
                     )

@@ -418,3 +418,13 @@ def test_texture_subdata_unused_huge_layer_stride(screen, ctx):
     assert bytes(t.data) == payload
     ctx.transfer_unmap(t)
     screen.resource_destroy(tex)
+
+
+def test_set_patch_vertices_huge(screen, ctx):
+    """set_patch_vertices(10**5000) raised ValueError formatting its message."""
+    if not screen.profile.has("tessellation_shader"):
+        _refused(screen, lambda: ctx.set_patch_vertices(3), UnsupportedError, "tessellation")
+        return
+    _refused(screen, lambda: ctx.set_patch_vertices(10**5000), match="set_patch_vertices")
+    _refused(screen, lambda: ctx.set_patch_vertices("3"), match="set_patch_vertices")
+    ctx.set_patch_vertices(3)

@@ -12,11 +12,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from fuzz.api_fuzzer import BAD_VALUES  # tests/fuzz: pytest puts tests/ on sys.path (rootdir-relative packages)
 
 import glpipe.templates as templates
 from glpipe.errors import InvalidArgumentError
-
-from fuzz.api_fuzzer import BAD_VALUES  # tests/fuzz: pytest puts tests/ on sys.path (rootdir-relative packages)
 
 CLASSES = [getattr(templates, name) for name in templates.__all__]
 

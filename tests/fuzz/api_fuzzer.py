@@ -408,7 +408,9 @@ class Fuzzer:
 
     def op_set_misc(self):
         r = self.rng
-        choice = r.randrange(5)
+        choice = r.randrange(6)
+        if choice == 5:
+            return self.ctx.set_patch_vertices, [r.choice([1, 3, 4])], None
         if choice == 0:
             return self.ctx.set_blend_color, [[r.random() for _ in range(4)]], None
         if choice == 1:
