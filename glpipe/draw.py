@@ -294,7 +294,7 @@ class DrawPath:
         if indirect is not None or self.screen._drawing_context is not self or _hostmod._current_host is not self.host:
             self._draw_prologue(indirect)
         if info._draw_cache is None:
-            if type(info) is not DrawInfo and not isinstance(info, DrawInfo):
+            if not isinstance(info, DrawInfo):  # once per DrawInfo (the memo below)
                 raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}")
             _check_gl_ranges(info.start, info.count, info.instance_count)
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
