@@ -12,7 +12,7 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .boundary import in_range, numbers_of
+from .boundary import in_range, numbers_of, show
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .formats import host_storage, util_format_description
@@ -348,7 +348,7 @@ class BlendPart(Part):
         every sample, as in C."""
         self.ctx.check_alive("set_sample_mask")
         if isinstance(mask, bool) or not isinstance(mask, int) and not hasattr(mask, "__index__"):
-            raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {mask!r}")
+            raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {show(mask)}")
         mask = int(mask)
         if not -(1 << 31) <= mask < (1 << 32):
             raise InvalidArgumentError(f"set_sample_mask: {mask:#x} does not fit in 32 bits")

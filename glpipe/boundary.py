@@ -40,7 +40,10 @@ def show(value: Any) -> str:
     hit Python's limit on int-to-str conversion)."""
     if isinstance(value, numbers.Integral) and int(value).bit_length() > 128:
         return f"an integer of {int(value).bit_length()} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding such an integer, or a repr that fails
+        return f"a {type(value).__name__} that cannot be shown"
     return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 

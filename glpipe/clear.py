@@ -243,7 +243,7 @@ class ClearPart(Part):
         ScissorState or None) limits the cleared region."""
         self.ctx.check_alive("clear")
         if isinstance(buffers, bool) or not isinstance(buffers, numbers.Integral):
-            raise InvalidArgumentError(f"clear: buffers must be a Clear mask, got {buffers!r}")
+            raise InvalidArgumentError(f"clear: buffers must be a Clear mask, got {show(buffers)}")
         buffers = int(buffers)
         if buffers & ~_ALL_CLEAR_BITS or buffers < 0:
             raise InvalidArgumentError(f"clear: unknown PIPE_CLEAR bits {buffers & ~_ALL_CLEAR_BITS:#x}")
@@ -345,7 +345,7 @@ class ClearPart(Part):
         flag(render_condition_enabled, "clear_depth_stencil: render_condition_enabled")
         self.ctx.framebuffer_part.check_surface(surface, "clear_depth_stencil: surface", color=False)
         if isinstance(clear_flags, bool) or not isinstance(clear_flags, numbers.Integral):
-            raise InvalidArgumentError(f"clear_depth_stencil: clear_flags must be a Clear mask, got {clear_flags!r}")
+            raise InvalidArgumentError(f"clear_depth_stencil: clear_flags must be a Clear mask, got {show(clear_flags)}")
         flags = int(clear_flags)
         if flags & ~int(Clear.DEPTHSTENCIL) or flags < 0:
             raise InvalidArgumentError(

@@ -428,3 +428,12 @@ def test_set_patch_vertices_huge(screen, ctx):
     _refused(screen, lambda: ctx.set_patch_vertices(10**5000), match="set_patch_vertices")
     _refused(screen, lambda: ctx.set_patch_vertices("3"), match="set_patch_vertices")
     ctx.set_patch_vertices(3)
+
+
+def test_messages_survive_unprintable_values(screen, ctx):
+    """An error message that printed a list holding a 5,000-digit integer
+    raised ValueError (Python's int-to-str limit) instead of the PipeError."""
+    huge = [10**5000]
+    _refused(screen, lambda: ctx.clear(huge, None, [0, 0, 0, 0], 1.0, 0), match="cannot be shown")
+    _refused(screen, lambda: ctx.set_sample_mask(huge), match="cannot be shown")
+    _refused(screen, lambda: ctx.flush(huge), match="cannot be shown")

@@ -77,6 +77,7 @@ BAD_VALUES: tuple = (
     [],
     (),
     [None],
+    [_huge()],  # a container whose repr fails too
     {"a": 1},
 )
 
