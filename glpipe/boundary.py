@@ -175,6 +175,21 @@ def sequence(value: Any, what: str, max_len: int | None = None) -> list[Any]:
     return items
 
 
+def items(value: Any, what: str, max_len: int | None = None) -> tuple:
+    """``sequence`` as a tuple, with the common list and tuple taken as they
+    are (no ABC test: bind paths call this on every redundant call)."""
+    kind = type(value)
+    if kind is tuple:
+        seq = value
+    elif kind is list:
+        seq = tuple(value)
+    else:
+        return tuple(sequence(value, what, max_len))
+    if max_len is not None and len(seq) > max_len:
+        raise InvalidArgumentError(f"{what} has {len(seq)} entries, more than the {max_len} allowed")
+    return seq
+
+
 def span(start: int, count: int, limit: int, what: str) -> None:
     """``[start, start + count)`` lies inside ``[0, limit)``: a box or byte
     range against the resource it addresses."""
@@ -191,6 +206,7 @@ __all__ = [
     "int32",
     "int64",
     "integer",
+    "items",
     "member",
     "number",
     "numbers_of",

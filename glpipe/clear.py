@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from lowering.errors import InvalidArgumentError
 
-from .boundary import flag, in_range, integer, number, sequence, show, uint32
+from .boundary import flag, in_range, integer, items, number, show, uint32
 from .dirty import Dirty
 from .enums import Clear, Swizzle, Target
 from .formats import util_format_description
@@ -50,7 +50,7 @@ def linear_to_srgb(c: float) -> float:
 
 
 def _color4(color, what: str) -> tuple:
-    vals = tuple(sequence(color, f"{what}: color"))
+    vals = items(color, f"{what}: color")
     if len(vals) != 4:
         raise InvalidArgumentError(f"{what}: expected 4 colour values, got {len(vals)}: {show(color)}")
     return vals
@@ -345,7 +345,9 @@ class ClearPart(Part):
         flag(render_condition_enabled, "clear_depth_stencil: render_condition_enabled")
         self.ctx.framebuffer_part.check_surface(surface, "clear_depth_stencil: surface", color=False)
         if isinstance(clear_flags, bool) or not isinstance(clear_flags, numbers.Integral):
-            raise InvalidArgumentError(f"clear_depth_stencil: clear_flags must be a Clear mask, got {show(clear_flags)}")
+            raise InvalidArgumentError(
+                f"clear_depth_stencil: clear_flags must be a Clear mask, got {show(clear_flags)}"
+            )
         flags = int(clear_flags)
         if flags & ~int(Clear.DEPTHSTENCIL) or flags < 0:
             raise InvalidArgumentError(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
-from .boundary import in_range, instance, sequence
+from .boundary import in_range, instance, items
 from .dirty import ALL, Dirty
 from .enums import Prim, ShaderType
 from .host import gl as _hostmod
@@ -58,7 +58,7 @@ def _check_gl_ranges(start: int, count: int, instance_count: int) -> None:
 
 def _check_draws(draws) -> tuple:
     """The multi-draw list: DrawStartCountBias entries inside GL's ranges."""
-    draws = tuple(sequence(draws, "draw_vbo: draws"))
+    draws = items(draws, "draw_vbo: draws")
     for i, d in enumerate(draws):
         instance(d, DrawStartCountBias, f"draw_vbo: draws[{i}]")
         _check_gl_ranges(d.start, d.count, 0)

@@ -19,7 +19,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
-from .boundary import sequence, show
+from .boundary import items, show
 from .dirty import Dirty
 from .enums import (
     PIPE_MAX_SAMPLERS,
@@ -322,7 +322,7 @@ class SamplerPart(Part):
         if _same_slots(slots, start_slot, samplers, PIPE_MAX_SAMPLERS) and not ctx.destroyed:
             return  # compare first: a bind that changes nothing validates nothing
         ctx.check_alive(what)
-        samplers = () if samplers is None else tuple(sequence(samplers, f"{what}: samplers"))
+        samplers = () if samplers is None else items(samplers, f"{what}: samplers")
         start = _slot_range(start_slot, len(samplers), PIPE_MAX_SAMPLERS, what, "PIPE_MAX_SAMPLERS")
         changed = False
         for i, cso in enumerate(samplers):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from glpipe.boundary import flag, numbers_of, sequence
+from glpipe.boundary import flag, items, numbers_of
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
@@ -503,7 +503,7 @@ class RasterizerPart(Part):
         ctx = self.ctx
         ctx.check_alive("set_window_rectangles")
         include = flag(include, "set_window_rectangles: include")
-        rects = tuple(sequence(rects, "set_window_rectangles: rects"))
+        rects = items(rects, "set_window_rectangles: rects")
         if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
             raise InvalidArgumentError(
                 f"set_window_rectangles: {len(rects)} rectangles, at most "
