@@ -300,6 +300,8 @@ class DrawPath:
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
         if draws is not None:
             draws = _check_draws(draws)
+            if not draws:
+                return  # num_draws = 0: nothing to draw (its state stays dirty for the next draw)
         start_instance = info.start_instance
         vertex = self.vertex_part
         if start_instance != vertex.vertex_start_instance and not vertex.use_base_instance:

@@ -437,3 +437,34 @@ def test_messages_survive_unprintable_values(screen, ctx):
     _refused(screen, lambda: ctx.clear(huge, None, [0, 0, 0, 0], 1.0, 0), match="cannot be shown")
     _refused(screen, lambda: ctx.set_sample_mask(huge), match="cannot be shown")
     _refused(screen, lambda: ctx.flush(huge), match="cannot be shown")
+
+
+# -- Found by the long campaign (docs/robustness.md "API fuzzing") ---------------------------
+
+
+def test_is_format_supported_unprintable_format(screen):
+    """is_format_supported(10**5000, ...) raised ValueError printing the format."""
+    _refused(screen, lambda: screen.is_format_supported(10**5000, Target.TEXTURE_2D, 0, 0, 0), match="Format")
+    _refused(screen, lambda: screen.is_format_supported(Format.R8_UNORM, Target.TEXTURE_2D, [10**5000], 0, 0))
+    assert screen.is_format_supported(Format.R8G8B8A8_UNORM, Target.TEXTURE_2D, 0, 0, Bind.SAMPLER_VIEW)
+
+
+def test_draw_vbo_empty_draws_draws_nothing(screen, ctx):
+    """An indexed QUADS draw with draws=[] raised ValueError (max() of no
+    draws, reading the index buffer back): num_draws = 0 draws nothing, and
+    the next draw is right."""
+    color = setup(ctx)
+    index = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=8, height0=1, bind=Bind.INDEX_BUFFER)
+    )
+    ctx.buffer_subdata(index, Map.WRITE, 0, np.array([0, 1, 4, 2], np.uint16))
+    ctx.set_vertex_buffers([VertexBuffer(buffer=FULL, stride=32)])
+    for info in (
+        DrawInfo(mode=Prim.QUADS, index_size=2, index=index, count=4),
+        DrawInfo(mode=Prim.TRIANGLES, count=6),
+    ):
+        ctx.draw_vbo(info, [])
+        assert screen.host.clear_errors() == []
+        assert not read_rgba32f(screen, color).any()  # nothing drawn
+    _draws_red(ctx, screen, color)
+    screen.resource_destroy(index)
