@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from glpipe.enums import Prim
-from lowering.errors import InvalidArgumentError
+from lowering.errors import InvalidArgumentError, UnsupportedError
 
 __all__ = [
+    "MAX_TRANSLATED_INDICES",
     "PV_FIRST",
     "PV_LAST",
     "NEEDS_TRANSLATION",
@@ -117,6 +118,24 @@ _DECOMPOSITIONS = {
 
 #: Primitive types core GL cannot draw; ``translate()`` turns them into TRIANGLES.
 NEEDS_TRANSLATION = frozenset(_DECOMPOSITIONS)
+
+#: The most indices one translation may produce (2**26: a 256 MiB uint32
+#: index buffer, plus numpy's int64 work arrays).  A draw past it (a POLYGON
+#: of 2**31 vertices would ask for 24 GiB) is refused with UnsupportedError
+#: before any memory is taken (docs/rasterizer.md "Quads, quad strips and
+#: polygons"); a caller splits such a draw.
+MAX_TRANSLATED_INDICES = 1 << 26
+
+
+def translated_count(prim: Prim, count: int) -> int:
+    """The number of TRIANGLES indices ``translate`` makes from ``count``
+    vertices of ``prim`` without restart (an upper bound with it: restart
+    only closes primitives early)."""
+    dec = _DECOMPOSITIONS[prim]
+    if count < dec.span:
+        return 0
+    steps = (count - dec.span) // dec.stride + 1
+    return steps * 3 * len(dec.pv_last[PV_LAST])
 
 
 def _output_pattern(prim: Prim, provoking: str, quads_follow: bool) -> tuple:
@@ -384,6 +403,11 @@ def translate(
     prim = _check_prim(prim)
     count = _check_int("count", count)
     start = _check_int("start", start)
+    if prim in _DECOMPOSITIONS and translated_count(prim, count) > MAX_TRANSLATED_INDICES:
+        raise UnsupportedError(
+            f"translate: {prim.name} with {count} vertices needs {translated_count(prim, count)} "
+            f"TRIANGLES indices, more than MAX_TRANSLATED_INDICES = {MAX_TRANSLATED_INDICES}; split the draw"
+        )
     provoking = _resolve_provoking(provoking, flatshade_first)
     primitive_restart = _check_bool("primitive_restart", primitive_restart)
     _check_bool("flatshade", flatshade)

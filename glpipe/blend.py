@@ -12,6 +12,7 @@ from operator import attrgetter
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import in_range, numbers_of, show
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Blend, BlendFactor, LogicOp, Mask
 from .formats import host_storage, util_format_description
@@ -216,6 +217,7 @@ class BlendPart(Part):
         self._blend_dual_ok = prof.has("blend_func_extended")
         self._blend_max_dual = prof.limit("GL_MAX_DUAL_SOURCE_DRAW_BUFFERS") if self._blend_dual_ok else 0
         self._sample_shading_ok = prof.has("sample_shading")
+        self._max_samples = max(1, int(prof.limit("GL_MAX_SAMPLES")))  # set_min_samples' bound
         self._gl_factor = {f: int(getattr(gl, n)) for f, n in _GL_FACTOR.items()}
         self._gl_equation = {e: int(getattr(gl, n)) for e, n in _GL_EQUATION.items()}
         # By name: PIPE_LOGICOP_* are numbered by truth table, GL_CLEAR.. in another order.
@@ -335,12 +337,7 @@ class BlendPart(Part):
         if type(color4) is tuple and color4 == self.blend_color and not self.ctx.destroyed:
             return  # compared first: equal to the (validated) current value
         self.ctx.check_alive("set_blend_color")
-        try:
-            value = tuple(float(c) for c in color4)
-        except (TypeError, ValueError):
-            raise InvalidArgumentError(f"set_blend_color: expected 4 numbers, got {color4!r}") from None
-        if len(value) != 4:
-            raise InvalidArgumentError(f"set_blend_color: expected 4 numbers (r, g, b, a), got {len(value)}")
+        value = numbers_of(color4, "set_blend_color: color4 (r, g, b, a)", 4)
         if value == self.blend_color:
             return
         self.blend_color = value
@@ -352,7 +349,7 @@ class BlendPart(Part):
         every sample, as in C."""
         self.ctx.check_alive("set_sample_mask")
         if isinstance(mask, bool) or not isinstance(mask, int) and not hasattr(mask, "__index__"):
-            raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {mask!r}")
+            raise InvalidArgumentError(f"set_sample_mask: expected an integer mask, got {show(mask)}")
         mask = int(mask)
         if not -(1 << 31) <= mask < (1 << 32):
             raise InvalidArgumentError(f"set_sample_mask: {mask:#x} does not fit in 32 bits")
@@ -368,11 +365,9 @@ class BlendPart(Part):
         Needs GL 4.0 sample shading (PIPE_CAP_SAMPLE_SHADING); without it
         only n = 1 (per-pixel shading, the default) is accepted."""
         self.ctx.check_alive("set_min_samples")
-        if isinstance(n, bool) or not hasattr(n, "__index__"):
-            raise InvalidArgumentError(f"set_min_samples: expected an integer, got {n!r}")
-        n = int(n)
-        if n < 1:
-            raise InvalidArgumentError(f"set_min_samples: {n} < 1")
+        # An unsigned count of samples, at most the host's GL_MAX_SAMPLES: GL
+        # would clamp the fraction n / samples silently (glMinSampleShading).
+        n = in_range(n, "set_min_samples: n", 1, self._max_samples)
         if n > 1 and not self._sample_shading_ok:
             raise UnsupportedError(
                 f"set_min_samples: {n} samples need sample shading (GL 4.0 / "

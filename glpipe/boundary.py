@@ -35,12 +35,15 @@ C_RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """A short repr: a 5,000-digit integer must not flood the message (nor
     hit Python's limit on int-to-str conversion)."""
     if isinstance(value, numbers.Integral) and int(value).bit_length() > 128:
         return f"an integer of {int(value).bit_length()} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding such an integer, or a repr that fails
+        return f"a {type(value).__name__} that cannot be shown"
     return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 
@@ -50,11 +53,11 @@ def integer(value: Any, what: str, ctype: str = "uint32") -> int:
     bool is refused (``True`` as a count is a bug at the call site), and so is
     a float even when integral: Gallium's fields are integers."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be an integer ({ctype}), got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be an integer ({ctype}), got {type(value).__name__} {show(value)}")
     value = int(value)
     low, high = C_RANGES[ctype]
     if not low <= value <= high:
-        raise InvalidArgumentError(f"{what} = {_show(value)} is outside {ctype} [{low}, {high}]")
+        raise InvalidArgumentError(f"{what} = {show(value)} is outside {ctype} [{low}, {high}]")
     return value
 
 
@@ -82,10 +85,10 @@ def in_range(value: Any, what: str, low: int, high: int) -> int:
     """An integer in ``[low, high]`` (a limit narrower than its C type,
     e.g. a sample count or a slot below a cap)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be an integer, got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be an integer, got {type(value).__name__} {show(value)}")
     value = int(value)
     if not low <= value <= high:
-        raise InvalidArgumentError(f"{what} = {_show(value)} is outside [{low}, {high}]")
+        raise InvalidArgumentError(f"{what} = {show(value)} is out of range [{low}, {high}]")
     return value
 
 
@@ -93,8 +96,33 @@ def number(value: Any, what: str) -> float:
     """A real number (a C ``float``/``double`` field); NaN is allowed where
     the C type allows it, so callers that need finite values check that."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InvalidArgumentError(f"{what} must be a number, got {type(value).__name__} {_show(value)}")
-    return float(value)
+        raise InvalidArgumentError(f"{what} must be a number, got {type(value).__name__} {show(value)}")
+    try:
+        return float(value)
+    except OverflowError:  # an int past a double's range
+        raise InvalidArgumentError(f"{what} = {show(value)} does not fit a double") from None
+
+
+def numbers_of(value: Any, what: str, count: int) -> tuple[float, ...]:
+    """Exactly ``count`` numbers (a C ``float[count]``) as floats."""
+    items = sequence(value, what)
+    if len(items) != count:
+        raise InvalidArgumentError(f"{what} must hold {count} numbers, got {len(items)}")
+    return tuple(number(v, f"{what}[{i}]") for i, v in enumerate(items))
+
+
+def flag(value: Any, what: str) -> bool:
+    """A C ``bool``: True/False, or the integers 0 and 1 (numpy's included);
+    anything else (None, a string, 2) is a mistake at the call site."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral) or getattr(value, "dtype", None) is not None:
+        try:
+            if value == 0 or value == 1:
+                return bool(value)
+        except (TypeError, ValueError):
+            pass
+    raise InvalidArgumentError(f"{what} must be a bool, got {type(value).__name__} {show(value)}")
 
 
 def member(cls: type[E], value: Any, what: str) -> E:
@@ -102,23 +130,23 @@ def member(cls: type[E], value: Any, what: str) -> E:
     if isinstance(value, cls):
         return value
     if isinstance(value, bool) or isinstance(value, enum.Enum):
-        raise InvalidArgumentError(f"{what} must be a {cls.__name__}, got {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be a {cls.__name__}, got {show(value)}")
     try:
         return cls(value)
     except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what} = {_show(value)} is not a {cls.__name__}") from None
+        raise InvalidArgumentError(f"{what} = {show(value)} is not a {cls.__name__}") from None
 
 
 def flags(cls: type[E], value: Any, what: str) -> E:
     """A combination of the bits of the IntFlag ``cls``; unknown bits are refused."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what} must be {cls.__name__} flags, got {type(value).__name__} {_show(value)}")
+        raise InvalidArgumentError(f"{what} must be {cls.__name__} flags, got {type(value).__name__} {show(value)}")
     value = int(value)
     known = 0
     for bit in cls:
         known |= int(bit.value)
     if value < 0 or value & ~known:
-        raise InvalidArgumentError(f"{what} = {_show(value)} has bits that are not {cls.__name__} members")
+        raise InvalidArgumentError(f"{what} = {show(value)} has bits that are not {cls.__name__} members")
     return cls(value)
 
 
@@ -147,6 +175,21 @@ def sequence(value: Any, what: str, max_len: int | None = None) -> list[Any]:
     return items
 
 
+def items(value: Any, what: str, max_len: int | None = None) -> tuple:
+    """``sequence`` as a tuple, with the common list and tuple taken as they
+    are (no ABC test: bind paths call this on every redundant call)."""
+    kind = type(value)
+    if kind is tuple:
+        seq = value
+    elif kind is list:
+        seq = tuple(value)
+    else:
+        return tuple(sequence(value, what, max_len))
+    if max_len is not None and len(seq) > max_len:
+        raise InvalidArgumentError(f"{what} has {len(seq)} entries, more than the {max_len} allowed")
+    return seq
+
+
 def span(start: int, count: int, limit: int, what: str) -> None:
     """``[start, start + count)`` lies inside ``[0, limit)``: a box or byte
     range against the resource it addresses."""
@@ -156,16 +199,20 @@ def span(start: int, count: int, limit: int, what: str) -> None:
 
 __all__ = [
     "C_RANGES",
+    "flag",
     "flags",
     "in_range",
     "instance",
     "int32",
     "int64",
     "integer",
+    "items",
     "member",
     "number",
+    "numbers_of",
     "optional",
     "sequence",
+    "show",
     "span",
     "uint32",
     "uint64",

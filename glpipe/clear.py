@@ -11,11 +11,13 @@ the Gallium format and the host storage's emulation swizzle
 from __future__ import annotations
 
 import ctypes
+import math
 import numbers
 from collections.abc import Sequence
 
 from lowering.errors import InvalidArgumentError
 
+from .boundary import flag, in_range, integer, items, number, show, uint32
 from .dirty import Dirty
 from .enums import Clear, Swizzle, Target
 from .formats import util_format_description
@@ -48,29 +50,27 @@ def linear_to_srgb(c: float) -> float:
 
 
 def _color4(color, what: str) -> tuple:
-    try:
-        vals = tuple(color)
-    except TypeError:
-        raise InvalidArgumentError(f"{what}: expected a 4-tuple colour, got {color!r}") from None
+    vals = items(color, f"{what}: color")
     if len(vals) != 4:
-        raise InvalidArgumentError(f"{what}: expected 4 colour values, got {len(vals)}: {color!r}")
+        raise InvalidArgumentError(f"{what}: expected 4 colour values, got {len(vals)}: {show(color)}")
     return vals
 
 
 def _as_float(v, what: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise InvalidArgumentError(f"{what}: colour value {v!r} is not a number")
-    return float(v)
+    return number(v, f"{what}: colour value")
 
 
 def _as_int(v, what: str, fmt_name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise InvalidArgumentError(f"{what}: colour value {v!r} is not a number")
+        raise InvalidArgumentError(f"{what}: colour value {show(v)} is not a number")
     if isinstance(v, numbers.Integral):
-        return int(v)
-    if float(v).is_integer():
-        return int(v)
-    raise InvalidArgumentError(f"{what}: {fmt_name} is a pure integer format; clear values must be integers, got {v!r}")
+        # pipe_color_union: int32 or uint32 channels (then clamped to the format's).
+        return integer(v, f"{what}: colour value", "int32" if v < 0 else "uint32")
+    if math.isfinite(v) and float(v).is_integer():
+        return integer(int(v), f"{what}: colour value", "int32" if v < 0 else "uint32")
+    raise InvalidArgumentError(
+        f"{what}: {fmt_name} is a pure integer format; clear values must be integers, got {show(v)}"
+    )
 
 
 def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
@@ -124,23 +124,23 @@ def host_clear_color(fmt, storage, color, what: str) -> tuple[str, tuple]:
 
 
 def _depth_value(depth, what: str) -> float:
-    if isinstance(depth, bool) or not isinstance(depth, numbers.Real):
-        raise InvalidArgumentError(f"{what}: depth {depth!r} is not a number")
-    return min(max(float(depth), 0.0), 1.0)
+    # A C double, clamped to [0, 1] as GL clamps a depth clear value.
+    return min(max(number(depth, f"{what}: depth"), 0.0), 1.0)
 
 
 def _stencil_value(stencil, what: str) -> int:
-    if isinstance(stencil, bool) or not isinstance(stencil, numbers.Integral):
-        raise InvalidArgumentError(f"{what}: stencil {stencil!r} is not an integer")
-    return int(stencil) & 0xFF
+    # A C unsigned; GL masks a stencil clear value to the buffer's bits
+    # (glClearBufferiv), which are 8 for every stencil format glpipe has.
+    return uint32(stencil, f"{what}: stencil") & 0xFF
 
 
 def _rect(dstx, dsty, width, height, what: str) -> tuple:
     vals = (dstx, dsty, width, height)
-    for name, v in zip(("dstx", "dsty", "width", "height"), vals, strict=True):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise InvalidArgumentError(f"{what}: {name} must be a non-negative integer, got {v!r}")
-    return tuple(int(v) for v in vals)
+    # unsigned in p_context.h; GL takes them as GLint, so at most 2**31 - 1.
+    return tuple(
+        in_range(v, f"{what}: {name}", 0, 2**31 - 1)
+        for name, v in zip(("dstx", "dsty", "width", "height"), vals, strict=True)
+    )
 
 
 class ClearPart(Part):
@@ -243,7 +243,7 @@ class ClearPart(Part):
         ScissorState or None) limits the cleared region."""
         self.ctx.check_alive("clear")
         if isinstance(buffers, bool) or not isinstance(buffers, numbers.Integral):
-            raise InvalidArgumentError(f"clear: buffers must be a Clear mask, got {buffers!r}")
+            raise InvalidArgumentError(f"clear: buffers must be a Clear mask, got {show(buffers)}")
         buffers = int(buffers)
         if buffers & ~_ALL_CLEAR_BITS or buffers < 0:
             raise InvalidArgumentError(f"clear: unknown PIPE_CLEAR bits {buffers & ~_ALL_CLEAR_BITS:#x}")
@@ -318,6 +318,7 @@ class ClearPart(Part):
         or not) to ``color``; under the context's render condition when
         ``render_condition_enabled`` (docs/queries.md)."""
         self.ctx.check_alive("clear_render_target")
+        flag(render_condition_enabled, "clear_render_target: render_condition_enabled")
         self.ctx.framebuffer_part.check_surface(surface, "clear_render_target: surface", color=True)
         rect = _rect(dstx, dsty, width, height, "clear_render_target")
         kind, values = host_clear_color(surface.format, surface.texture.storage, color, "clear_render_target")
@@ -362,9 +363,12 @@ class ClearPart(Part):
         ignored.  Under the context's render condition when
         ``render_condition_enabled``."""
         self.ctx.check_alive("clear_depth_stencil")
+        flag(render_condition_enabled, "clear_depth_stencil: render_condition_enabled")
         self.ctx.framebuffer_part.check_surface(surface, "clear_depth_stencil: surface", color=False)
         if isinstance(clear_flags, bool) or not isinstance(clear_flags, numbers.Integral):
-            raise InvalidArgumentError(f"clear_depth_stencil: clear_flags must be a Clear mask, got {clear_flags!r}")
+            raise InvalidArgumentError(
+                f"clear_depth_stencil: clear_flags must be a Clear mask, got {show(clear_flags)}"
+            )
         flags = int(clear_flags)
         if flags & ~int(Clear.DEPTHSTENCIL) or flags < 0:
             raise InvalidArgumentError(

@@ -17,6 +17,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
+from .boundary import show
 from .dirty import Dirty
 from .enums import PIPE_MAX_CONSTANT_BUFFERS, ShaderType, Target
 from .part import Area, Part
@@ -102,10 +103,10 @@ class ConstantBufferPart(Part):
         ctx.check_alive(what)
         stage = _stage_arg(shader_type, what)
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise InvalidArgumentError(f"{what}: index must be an integer, got {index!r}")
+            raise InvalidArgumentError(f"{what}: index must be an integer, got {show(index)}")
         index = int(index)
         if not 0 <= index < PIPE_MAX_CONSTANT_BUFFERS:
-            raise InvalidArgumentError(f"{what}: index {index} outside 0..PIPE_MAX_CONSTANT_BUFFERS-1")
+            raise InvalidArgumentError(f"{what}: index {show(index)} outside 0..PIPE_MAX_CONSTANT_BUFFERS-1")
         slots = self.constant_buffers[stage]
         if cb is None:
             if slots[index] is not None:

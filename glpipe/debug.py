@@ -213,6 +213,7 @@ class DebugPart(Part):
             None  # the callable messages go to, or None (draw.py reads it)
         )
         self._debug_ids: dict[str, int] = {}
+        self._max_marker: int | None = None  # GL_MAX_DEBUG_MESSAGE_LENGTH, read at the first marker
 
     def set_debug_callback(self, cb: DebugCallback | None) -> None:
         """pipe_context::set_debug_callback(cb): ``cb(type, id, message)``, an
@@ -244,14 +245,29 @@ class DebugPart(Part):
         debug stream (glDebugMessageInsert; needs debug_output)."""
         ctx = self.ctx
         ctx.check_alive("emit_string_marker")
+        # Text or bytes only: bytes(n) of an int would be n zero bytes (and
+        # an OverflowError for a huge n), a silent misreading of the call.
+        if isinstance(string, str):
+            data = string.encode("utf-8", "surrogatepass")
+        elif isinstance(string, (bytes, bytearray, memoryview)):
+            data = bytes(string)
+        else:
+            raise InvalidArgumentError(f"emit_string_marker: expected str or bytes, got {type(string).__name__}")
         if not ctx.screen.profile.has("debug_output"):
             raise UnsupportedError(
                 "emit_string_marker: needs the host feature debug_output "
                 f"(not on the {ctx.screen.profile.name} profile; PIPE_CAP_STRING_MARKER is 0)"
             )
-        data = string.encode("utf-8") if isinstance(string, str) else bytes(string)
         gl = ctx.gl
         ctx.host.make_current()
+        if self._max_marker is None:
+            self._max_marker = int(gl.glGetIntegerv(gl.GL_MAX_DEBUG_MESSAGE_LENGTH))
+        if len(data) >= self._max_marker:
+            # GL refuses it with GL_INVALID_VALUE (glDebugMessageInsert); refuse it here instead.
+            raise InvalidArgumentError(
+                f"emit_string_marker: {len(data)} bytes, the host takes markers shorter than "
+                f"GL_MAX_DEBUG_MESSAGE_LENGTH = {self._max_marker}"
+            )
         gl.glDebugMessageInsert(
             gl.GL_DEBUG_SOURCE_APPLICATION,
             gl.GL_DEBUG_TYPE_MARKER,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import in_range, instance, items
 from .dirty import ALL, Dirty, KeepGeneral
 from .enums import Prim, ShaderType
 from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
@@ -38,6 +39,30 @@ _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_I
 _DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
 _VERTEX = Dirty.VERTEX
 _SO_BOUND = KeepGeneral.STREAM_OUTPUT
+
+
+# GL's draw parameters are GLint / GLsizei (signed 32-bit) where Gallium's
+# are unsigned: a start, count or instance count in [2**31, 2**32) is a valid
+# pipe_draw_info that the host cannot take (GL_INVALID_VALUE, left pending
+# for the next call).  Refused here, once per DrawInfo (its memo), before GL.
+_GL_INT_MAX = 2**31 - 1
+
+
+def _check_gl_ranges(start: int, count: int, instance_count: int) -> None:
+    if count > _GL_INT_MAX or start > _GL_INT_MAX or instance_count > _GL_INT_MAX:
+        raise UnsupportedError(
+            f"draw_vbo: start {start}, count {count}, instance_count {instance_count}: the host GL takes "
+            f"at most {_GL_INT_MAX} (GLint/GLsizei); split the draw"
+        )
+
+
+def _check_draws(draws) -> tuple:
+    """The multi-draw list: DrawStartCountBias entries inside GL's ranges."""
+    draws = items(draws, "draw_vbo: draws")
+    for i, d in enumerate(draws):
+        instance(d, DrawStartCountBias, f"draw_vbo: draws[{i}]")
+        _check_gl_ranges(d.start, d.count, 0)
+    return draws
 
 
 class DrawPath:
@@ -231,7 +256,10 @@ class DrawPath:
         Dirty.DRAW_STATE (or everything) set, so testing the dirty word
         covers them.  Everything else goes through ``_draw_general``.
         """
-        args = info._draw_cache
+        try:
+            args = info._draw_cache  # (a try costs nothing until it raises)
+        except AttributeError:
+            raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}") from None
         # The thread's current GL context is asked on every draw: the
         # application may have made another one current since the last call
         # (docs/api.md "Contexts and threads"); then the general path's
@@ -284,7 +312,14 @@ class DrawPath:
             if indirect is not None and self.draw_indirect_part.draw(info, draws, indirect):
                 return  # drawn as direct draws: draw auto, or commands read back (glpipe/draw_indirect.py)
         if info._draw_cache is None:
+            if not isinstance(info, DrawInfo):  # once per DrawInfo (the memo below)
+                raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}")
+            _check_gl_ranges(info.start, info.count, info.instance_count)
             object.__setattr__(info, "_draw_cache", self._fast_arrays_args(info))
+        if draws is not None:
+            draws = _check_draws(draws)
+            if not draws:
+                return  # num_draws = 0: nothing to draw (its state stays dirty for the next draw)
         start_instance = info.start_instance
         vertex = self.vertex_part
         if start_instance != vertex.vertex_start_instance and not vertex.use_base_instance:
@@ -745,8 +780,7 @@ class DrawPath:
                 f"set_patch_vertices: tessellation is not available on the {self.screen.profile.name} profile"
             )
         limit = self.screen.profile.limit("GL_MAX_PATCH_VERTICES")
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
-            raise InvalidArgumentError(f"set_patch_vertices: {n!r} outside 1..{limit} (GL_MAX_PATCH_VERTICES)")
+        n = in_range(n, "set_patch_vertices: n (at most GL_MAX_PATCH_VERTICES)", 1, int(limit))
         # Applied by the next PATCHES draw (GL_PATCH_VERTICES is host-global,
         # shared with the screen's other contexts).
         self._patch_vertices = n

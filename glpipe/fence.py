@@ -15,6 +15,7 @@ from typing import Any
 
 from lowering.errors import HostGLError, InvalidArgumentError, UnsupportedError
 
+from .boundary import show
 from .enums import PIPE_TIMEOUT_INFINITE, Flush, ResetStatus, all_flag_bits
 from .lifetime import defer_delete, drain_deferred, pending_deletions
 from .part import Area, Part
@@ -166,7 +167,7 @@ class FencePart(Part):
         ctx = self.ctx
         ctx.check_alive("flush")
         if isinstance(flags, bool) or not isinstance(flags, numbers.Integral):
-            raise InvalidArgumentError(f"flush: flags must be Flush bits, got {flags!r}")
+            raise InvalidArgumentError(f"flush: flags must be Flush bits, got {show(flags)}")
         if int(flags) & ~_ALL_FLUSH_BITS or int(flags) < 0:
             raise InvalidArgumentError(f"flush: unknown PIPE_FLUSH bits {int(flags) & ~_ALL_FLUSH_BITS:#x}")
         flags = Flush(int(flags))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
+from .boundary import show
 from .enums import Bind, Target, all_flag_bits, flag_bits
 from .format_table import (
     COMPRESSED_LAYOUTS,
@@ -43,7 +44,7 @@ def _enum_value(enum_cls, value, what: str):
             raise TypeError
         return enum_cls(operator.index(value))
     except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__} value") from None
+        raise InvalidArgumentError(f"{what}: {show(value)} is not a {enum_cls.__name__} value") from None
 
 
 def _fmt(fmt) -> Format:
@@ -895,9 +896,9 @@ def _count_arg(value, what: str) -> int:
             raise TypeError
         value = operator.index(value)
     except TypeError:
-        raise InvalidArgumentError(f"is_format_supported: {what} must be an int, got {value!r}") from None
+        raise InvalidArgumentError(f"is_format_supported: {what} must be an int, got {show(value)}") from None
     if value < 0:
-        raise InvalidArgumentError(f"is_format_supported: {what} must be >= 0, got {value}")
+        raise InvalidArgumentError(f"is_format_supported: {what} must be >= 0, got {show(value)}")
     return value
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import instance
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
@@ -209,6 +210,12 @@ class FramebufferPart(Part):
             )
         if state == self.framebuffer:
             return
+        if state.resolve is not None:
+            # pipe_framebuffer_state.resolve: an implicit resolve target.
+            # glpipe does not resolve at the end of a pass; ignoring it would
+            # leave the resolve target unwritten without a word.
+            instance(state.resolve, Resource, "FramebufferState.resolve")
+            raise UnsupportedError("FramebufferState.resolve: implicit resolves are not supported; resolve with a blit")
         for i, surf in enumerate(state.cbufs[: state.nr_cbufs]):
             if surf is not None:
                 self.check_surface(surf, f"FramebufferState.cbufs[{i}]", color=True)

@@ -18,6 +18,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
+from .boundary import items
 from .dirty import Dirty
 from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
@@ -475,7 +476,7 @@ class SamplerViewPart(Part):
         slots = self.sampler_views[stage]
         ctx = self.ctx
         ctx.check_alive(what)
-        views = () if views is None else tuple(views)
+        views = () if views is None else items(views, "set_sampler_views: views")
         trailing = int(unbind_num_trailing_slots)
         if trailing < 0:
             raise InvalidArgumentError(f"{what}: unbind_num_trailing_slots {trailing} is negative")

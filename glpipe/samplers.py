@@ -21,6 +21,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import items, show
 from .dirty import Dirty
 from .enums import (
     PIPE_MAX_SAMPLERS,
@@ -348,7 +349,7 @@ class SamplerPart(Part):
         if _same_slots(slots, start_slot, samplers, PIPE_MAX_SAMPLERS) and not ctx.destroyed:
             return  # compare first: a bind that changes nothing validates nothing
         ctx.check_alive(what)
-        samplers = () if samplers is None else tuple(samplers)
+        samplers = () if samplers is None else items(samplers, f"{what}: samplers")
         start = _slot_range(start_slot, len(samplers), PIPE_MAX_SAMPLERS, what, "PIPE_MAX_SAMPLERS")
         changed = False
         for i, cso in enumerate(samplers):
@@ -423,14 +424,14 @@ _STAGES = {int(s): s for s in ShaderType}
 
 
 def _stage_arg(shader, what: str) -> ShaderType:
-    stage = _STAGES.get(shader) if type(shader) is not bool else None
+    stage = _STAGES.get(shader) if type(shader) in (int, ShaderType) else None
     if stage is None:
         try:
             if isinstance(shader, bool):
                 raise ValueError
             return ShaderType(shader)
         except (ValueError, TypeError):
-            raise InvalidArgumentError(f"{what}: {shader!r} is not a ShaderType") from None
+            raise InvalidArgumentError(f"{what}: {show(shader)} is not a ShaderType") from None
     return stage
 
 
@@ -454,10 +455,12 @@ def _same_slots(slots: list, start_slot, items, maximum: int) -> bool:
 def _slot_range(start_slot, count: int, maximum: int, what: str, limit_name: str) -> int:
     """Validate ``start_slot .. start_slot + count`` against ``maximum``; return start."""
     if isinstance(start_slot, bool) or not isinstance(start_slot, (int, np.integer)):
-        raise InvalidArgumentError(f"{what}: start_slot must be an integer, got {start_slot!r}")
+        raise InvalidArgumentError(f"{what}: start_slot must be an integer, got {show(start_slot)}")
     start = int(start_slot)
     if start < 0:
-        raise InvalidArgumentError(f"{what}: start_slot {start} is negative")
+        raise InvalidArgumentError(f"{what}: start_slot {show(start)} is negative")
+    if start > maximum:
+        raise InvalidArgumentError(f"{what}: start_slot {show(start)} is outside 0..{maximum} ({limit_name})")
     if start + count > maximum:
         raise InvalidArgumentError(f"{what}: slots {start}..{start + count - 1} exceed {limit_name} = {maximum}")
     return start

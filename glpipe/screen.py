@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lowering.bindings import GRAPHICS_STAGES, BindingLayout, HostLimits
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
+from .boundary import in_range, optional, show, uint32, uint64
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
 from .dirty import Dirty
@@ -65,7 +66,7 @@ def _enum_arg(enum_cls: type[_E], value: object, what: str) -> _E:
     try:
         return enum_cls(value)  # type: ignore[call-arg]
     except (ValueError, TypeError):
-        raise InvalidArgumentError(f"{what}: {value!r} is not a {enum_cls.__name__}") from None
+        raise InvalidArgumentError(f"{what}: {show(value)} is not a {enum_cls.__name__}") from None
 
 
 class Epochs:
@@ -178,11 +179,8 @@ class Screen:
         """
         if index is None:
             return DRIVER_QUERIES
-        if not 0 <= int(index) < len(DRIVER_QUERIES):
-            raise InvalidArgumentError(
-                f"get_driver_query_info: index {index} out of range 0..{len(DRIVER_QUERIES) - 1}"
-            )
-        return DRIVER_QUERIES[int(index)]
+        index = in_range(index, "get_driver_query_info: index", 0, len(DRIVER_QUERIES) - 1)
+        return DRIVER_QUERIES[index]
 
     def get_driver_query_group_info(
         self, index: int | None = None
@@ -190,11 +188,8 @@ class Screen:
         """pipe_driver_query_group_info for ``index``; with no index, all groups."""
         if index is None:
             return DRIVER_QUERY_GROUPS
-        if not 0 <= int(index) < len(DRIVER_QUERY_GROUPS):
-            raise InvalidArgumentError(
-                f"get_driver_query_group_info: index {index} out of range 0..{len(DRIVER_QUERY_GROUPS) - 1}"
-            )
-        return DRIVER_QUERY_GROUPS[int(index)]
+        index = in_range(index, "get_driver_query_group_info: index", 0, len(DRIVER_QUERY_GROUPS) - 1)
+        return DRIVER_QUERY_GROUPS[index]
 
     # -- formats ------------------------------------------------------------
 
@@ -218,6 +213,7 @@ class Screen:
         through ModernGL, which has no EGLImage path), so the honest answer
         is (False, False) for every modifier.
         """
+        uint64(modifier, "is_dmabuf_modifier_supported: modifier")  # a uint64_t DRM modifier
         _enum_arg(Format, format, "is_dmabuf_modifier_supported format")
         return (False, False)
 
@@ -228,8 +224,9 @@ class Screen:
         dma-buf has one plane per format plane.  Any other modifier is not
         one glpipe knows, so it has no planes (0).
         """
+        modifier = uint64(modifier, "get_dmabuf_modifier_planes: modifier")
         fmt = _enum_arg(Format, format, "get_dmabuf_modifier_planes format")
-        if int(modifier) == DRM_FORMAT_MOD_LINEAR:
+        if modifier == DRM_FORMAT_MOD_LINEAR:
             return util_format_get_num_planes(fmt)
         return 0
 
@@ -273,6 +270,8 @@ class Screen:
         from .context import Context
 
         self._check_alive()
+        # unsigned flags (p_screen.h); unknown bits are kept, as docs/api.md says.
+        flags = uint32(flags, "context_create: flags")
         flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
         # A pipe context runs on its screen's GL thread (docs/api.md "Contexts
         # and threads"); made elsewhere, it raises here, naming both threads.
@@ -291,10 +290,15 @@ class Screen:
 
         if ctx is not None and not isinstance(ctx, Context):
             raise InvalidArgumentError(f"fence_finish: ctx must be a Context or None, got {type(ctx).__name__}")
+        uint64(timeout_ns, "fence_finish: timeout_ns")  # uint64_t; PIPE_TIMEOUT_INFINITE is its maximum
         return fence_finish(self, ctx, fence, timeout_ns)
 
     def fence_reference(self, dst: Fence | None, src: Fence | None) -> Fence | None:
         """Gallium's fence refcounting is Python's: returns ``src``."""
+        from .fence import Fence
+
+        optional(dst, Fence, "fence_reference: dst")
+        optional(src, Fence, "fence_reference: src")
         return src
 
     @property

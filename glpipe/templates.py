@@ -9,11 +9,13 @@ their defaults", whose table is checked against this module.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import operator
-from enum import Enum
+from enum import Enum, Flag
 from numbers import Integral, Number, Real
 from typing import Any, TypeVar, dataclass_transform
 
+from glpipe.boundary import C_RANGES, show
 from glpipe.enums import (
     PIPE_MAX_CLIP_PLANES,
     PIPE_MAX_COLOR_BUFS,
@@ -93,8 +95,22 @@ _T = TypeVar("_T")
 @dataclass_transform(frozen_default=True)
 def _template(cls: type[_T]) -> type[_T]:
     """A frozen, keyword-constructible dataclass (equality and hashing are
-    ``_Template``'s)."""
-    return dataclasses.dataclass(frozen=True, eq=False)(cls)
+    ``_Template``'s).  Its constructor raises InvalidArgumentError, not
+    Python's TypeError, for an unknown field or a positional excess
+    (``ResourceTemplate(bogus=1)``): the templates are the boundary's input."""
+    cls = dataclasses.dataclass(frozen=True, eq=False)(cls)
+    generated = cls.__init__
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            generated(self, *args, **kwargs)
+        except TypeError as exc:
+            raise InvalidArgumentError(f"{cls.__name__}: {exc}") from None
+
+    __init__.__doc__ = generated.__doc__
+    __init__.__signature__ = inspect.signature(generated)  # type: ignore[attr-defined]
+    setattr(cls, "__init__", __init__)  # noqa: B010 - mypy refuses assigning to a method
+    return cls
 
 
 def _as_bool(value: Any):
@@ -107,6 +123,15 @@ def _as_bool(value: Any):
         if value == 1:
             return True
     return None
+
+
+def _as_float(value: Any, where: str) -> float:
+    """A C float/double field: an integer too large for a double is refused
+    (Python's float() would raise OverflowError)."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise InvalidArgumentError(f"{where}: {show(value)} does not fit a double") from None
 
 
 def _is_user_memory(obj: Any) -> bool:
@@ -125,6 +150,12 @@ class _Template:
     _counted: dict = {}
     #: Tuple fields whose elements stay int or float as given (colours).
     _numeric_tuples: frozenset = frozenset()
+    #: The C type of each integer field narrower or wider than ``unsigned``
+    #: (p_state.h): a C_RANGES key or an inclusive (low, high) for bitfields.
+    #: An integer field not listed is ``unsigned`` (uint32).
+    _c_types: dict = {}
+    #: Flag fields allowed fewer bits than their enum has: field -> mask.
+    _flag_limits: dict = {}
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):  # type: ignore[arg-type]  # every subclass is a @_template dataclass
@@ -148,41 +179,74 @@ class _Template:
         if isinstance(default, tuple):
             return self._normalise_tuple(name, value, default)
         if isinstance(default, Enum):
-            try:
-                return type(default)(value)
-            except (ValueError, TypeError):
-                raise InvalidArgumentError(
-                    f"{self._where(name)}: {value!r} is not a valid {type(default).__name__}"
-                ) from None
+            return self._enum_value(name, value, default)
         if isinstance(default, bool):
             flag = _as_bool(value)
             if flag is None:
-                raise InvalidArgumentError(f"{self._where(name)}: expected a bool, got {value!r}")
+                raise InvalidArgumentError(f"{self._where(name)}: expected a bool, got {show(value)}")
             return flag
         if isinstance(default, int):
             if isinstance(value, bool) or isinstance(value, float):
-                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {value!r}")
+                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {show(value)}")
             try:
-                return operator.index(value)
+                value = operator.index(value)
             except TypeError:
-                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {value!r}") from None
+                raise InvalidArgumentError(f"{self._where(name)}: expected an integer, got {show(value)}") from None
+            return self._in_c_range(name, value)
         if isinstance(default, float):
             if isinstance(value, Real) and not isinstance(value, bool):
-                return float(value)
-            raise InvalidArgumentError(f"{self._where(name)}: expected a number, got {value!r}")
+                return _as_float(value, self._where(name))
+            raise InvalidArgumentError(f"{self._where(name)}: expected a number, got {show(value)}")
         if isinstance(default, str):
             if isinstance(value, str):
                 return value
-            raise InvalidArgumentError(f"{self._where(name)}: expected text, got {value!r}")
+            raise InvalidArgumentError(f"{self._where(name)}: expected text, got {show(value)}")
         if isinstance(value, type(default)):  # a nested template
             return value
-        raise InvalidArgumentError(f"{self._where(name)}: expected {type(default).__name__}, got {value!r}")
+        raise InvalidArgumentError(f"{self._where(name)}: expected {type(default).__name__}, got {show(value)}")
+
+    def _in_c_range(self, name: str, value: int) -> int:
+        """``value`` inside the C type of field ``name`` (``_c_types``; an
+        array element ``stipple[3]`` takes its array's), refused otherwise:
+        nothing is truncated to the C width later (p_state.h)."""
+        ctype = self._c_types.get(name.partition("[")[0], "uint32")
+        low, high = C_RANGES[ctype] if isinstance(ctype, str) else ctype
+        if not low <= value <= high:
+            kind = ctype if isinstance(ctype, str) else "its bitfield"
+            raise InvalidArgumentError(f"{self._where(name)}: {show(value)} is outside {kind} [{low}, {high}]")
+        return value
+
+    def _enum_value(self, name: str, value: Any, default: Enum) -> Any:
+        """``value`` as a member of ``default``'s enum; for a flag enum, a
+        combination of its bits (an unknown bit is refused, not kept: Mask's
+        Z and S are not colormask bits, ``_flag_limits``)."""
+        cls = type(default)
+        if isinstance(value, bool) or not isinstance(value, (Integral, Enum)):
+            if not isinstance(value, str):
+                raise InvalidArgumentError(f"{self._where(name)}: {show(value)} is not a valid {cls.__name__}")
+        try:
+            member = cls(value)
+        except (ValueError, TypeError):
+            raise InvalidArgumentError(f"{self._where(name)}: {show(value)} is not a valid {cls.__name__}") from None
+        if isinstance(member, Flag):
+            allowed = self._flag_limits.get(name.partition("[")[0])
+            if allowed is None:
+                allowed = 0
+                for bit in cls:
+                    allowed |= int(bit.value)
+            bits = member.value
+            if bits < 0 or bits & ~allowed:
+                unknown = show(bits) if bits < 0 or bits.bit_length() > 128 else f"{bits & ~allowed:#x}"
+                raise InvalidArgumentError(
+                    f"{self._where(name)}: bits {unknown} are not {cls.__name__} bits allowed here ({allowed:#x})"
+                )
+        return member
 
     def _normalise_tuple(self, name: str, value: Any, default: tuple) -> tuple:
         """A C array: pad a short sequence from ``default``, reject a long one."""
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
             raise InvalidArgumentError(
-                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {value!r}"
+                f"{self._where(name)}: expected a sequence of up to {len(default)}, got {show(value)}"
             )
         items = list(value)
         if len(items) > len(default):
@@ -193,21 +257,26 @@ class _Template:
         if name in self._numeric_tuples:
             for item in items:
                 if isinstance(item, bool) or not isinstance(item, Real):
-                    raise InvalidArgumentError(f"{self._where(name)}: {item!r} is not a number")
-            return tuple(int(i) if isinstance(i, Integral) else float(i) for i in items)
+                    raise InvalidArgumentError(f"{self._where(name)}: {show(item)} is not a number")
+                # A colour's integer channels are int32 or uint32 (pipe_color_union).
+                if isinstance(item, Integral) and not C_RANGES["int32"][0] <= int(item) <= C_RANGES["uint32"][1]:
+                    raise InvalidArgumentError(
+                        f"{self._where(name)}: {show(item)} does not fit in 32 bits (int32 or uint32)"
+                    )
+            return tuple(int(i) if isinstance(i, Integral) else _as_float(i, self._where(name)) for i in items)
         return tuple(self._normalise(f"{name}[{i}]", item, default[i]) for i, item in enumerate(items))
 
     def _normalise_counted(self, name: str, value: Any) -> tuple:
         """An array C pairs with a count field: keep its length, derive the count."""
         count_name, elem_type, maximum = self._counted[name]
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-            raise InvalidArgumentError(f"{self._where(name)}: expected a sequence, got {value!r}")
+            raise InvalidArgumentError(f"{self._where(name)}: expected a sequence, got {show(value)}")
         items = tuple(value)
         if len(items) > maximum:
             raise InvalidArgumentError(f"{self._where(name)}: {len(items)} entries given, at most {maximum} allowed")
         for i, item in enumerate(items):
             if not isinstance(item, elem_type):
-                raise InvalidArgumentError(f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {item!r}")
+                raise InvalidArgumentError(f"{self._where(name)}[{i}]: expected {elem_type.__name__}, got {show(item)}")
         count = getattr(self, count_name)
         if count is None:
             object.__setattr__(self, count_name, len(items))
@@ -306,6 +375,9 @@ class RTBlendState(_Template):
     The factors default to GL's ONE / ZERO (Gallium has no factor 0).
     """
 
+    # colormask:4 is PIPE_MASK_R/G/B/A only: Z and S are blit bits.
+    _flag_limits = {"colormask": 0xF}
+
     blend_enable: bool = False
     rgb_func: Blend = Blend.ADD
     rgb_src_factor: BlendFactor = BlendFactor.ONE
@@ -319,6 +391,8 @@ class RTBlendState(_Template):
 @_template
 class BlendState(_Template):
     """struct pipe_blend_state (rt: up to PIPE_MAX_COLOR_BUFS RTBlendState)."""
+
+    _c_types = {"max_rt": (0, 7), "advanced_blend_func": (0, 15)}
 
     independent_blend_enable: bool = False
     logicop_enable: bool = False
@@ -336,6 +410,8 @@ class BlendState(_Template):
 @_template
 class StencilState(_Template):
     """struct pipe_stencil_state: one face's stencil test."""
+
+    _c_types = {"valuemask": "uint8", "writemask": "uint8"}
 
     enabled: bool = False
     func: Func = Func.NEVER
@@ -365,6 +441,15 @@ class DepthStencilAlphaState(_Template):
 @_template
 class RasterizerState(_Template):
     """struct pipe_rasterizer_state (bitfields as bools/ints with the C names)."""
+
+    _c_types = {
+        "subpixel_precision_x": (0, 15),
+        "subpixel_precision_y": (0, 15),
+        "clip_plane_enable": "uint8",
+        "line_stipple_factor": "uint8",
+        "line_stipple_pattern": "uint16",
+        "sprite_coord_enable": "uint16",
+    }
 
     flatshade: bool = False
     light_twoside: bool = False
@@ -453,6 +538,8 @@ class ViewportState(_Template):
 class ScissorState(_Template):
     """struct pipe_scissor_state (max is exclusive)."""
 
+    _c_types = {"minx": "uint16", "miny": "uint16", "maxx": "uint16", "maxy": "uint16"}
+
     minx: int = 0
     miny: int = 0
     maxx: int = 0
@@ -470,12 +557,16 @@ class ClipState(_Template):
 class StencilRef(_Template):
     """struct pipe_stencil_ref: (front, back) reference values."""
 
+    _c_types = {"ref_value": "uint8"}
+
     ref_value: tuple = (0, 0)
 
 
 @_template
 class Box(_Template):
     """struct pipe_box (width/height may be negative for a blit source)."""
+
+    _c_types = {"x": "int32", "y": "int32", "z": "int32", "width": "int32", "height": "int32", "depth": "int32"}
 
     x: int = 0
     y: int = 0
@@ -524,6 +615,8 @@ class SamplerViewTemplate(_Template):
     sets them: C's zero would read (x, x, x, x).
     """
 
+    _c_types = {"first_layer": "uint16", "last_layer": "uint16", "first_level": "uint8", "last_level": "uint8"}
+
     format: Any = _FORMAT_NONE
     target: Target = Target.BUFFER
     swizzle_r: Swizzle = Swizzle.X
@@ -542,6 +635,8 @@ class SamplerViewTemplate(_Template):
 class SurfaceTemplate(_Template):
     """struct pipe_surface's template fields (u.tex flattened)."""
 
+    _c_types = {"nr_samples": "uint16", "first_layer": "uint16", "last_layer": "uint16"}
+
     format: Any = _FORMAT_NONE
     nr_samples: int = 0
     level: int = 0
@@ -552,6 +647,8 @@ class SurfaceTemplate(_Template):
 @_template
 class ImageView(_Template):
     """struct pipe_image_view (u.tex and u.buf flattened)."""
+
+    _c_types = {"first_layer": "uint16", "last_layer": "uint16", "level": "uint8"}
 
     resource: Any = None
     format: Any = _FORMAT_NONE
@@ -593,6 +690,8 @@ class VertexElement(_Template):
     Mesa >= 23.3's src_stride.
     """
 
+    _c_types = {"src_offset": "uint16", "vertex_buffer_index": (0, 127)}  # vertex_buffer_index:7
+
     src_offset: int = 0
     vertex_buffer_index: int = 0
     dual_slot: bool = False
@@ -628,6 +727,8 @@ class FramebufferState(_Template):
     ``nr_cbufs`` defaults to the index of the last colour buffer given, plus one.
     """
 
+    _c_types = {"width": "uint16", "height": "uint16", "layers": "uint16", "samples": "uint8", "viewmask": "uint8"}
+
     width: int = 0
     height: int = 0
     layers: int = 0
@@ -659,6 +760,16 @@ class FramebufferState(_Template):
 class ResourceTemplate(_Template):
     """struct pipe_resource's template fields (a 1x1x1 2D texture by default)."""
 
+    _c_types = {
+        "height0": "uint16",
+        "depth0": "uint16",
+        "array_size": "uint16",
+        "last_level": "uint8",
+        "nr_samples": "uint8",
+        "nr_storage_samples": "uint8",
+        "nr_sparse_levels": "uint8",
+    }
+
     target: Target = Target.TEXTURE_2D
     format: Any = _FORMAT_NONE
     width0: int = 1
@@ -682,6 +793,8 @@ class DrawInfo(_Template):
     ``view_mask`` and ``take_index_buffer_ownership`` are kept from older or
     newer headers so C ports find them.
     """
+
+    _c_types = {"index_bias": "int32"}
 
     # draw_vbo's memo of this draw's fast-path GL arguments (None: not worked
     # out yet; glpipe/draw.py).  A class attribute, not a field: the
@@ -723,6 +836,8 @@ class DrawInfo(_Template):
 @_template
 class DrawStartCountBias(_Template):
     """struct pipe_draw_start_count_bias: one draw of a multi-draw."""
+
+    _c_types = {"index_bias": "int32"}
 
     start: int = 0
     count: int = 0
@@ -780,6 +895,8 @@ class BlitSide(_Template):
 class BlitInfo(_Template):
     """struct pipe_blit_info (dst/src are BlitSide; swizzle defaults to identity)."""
 
+    _c_types = {"dst_sample": "uint8"}
+
     _counted = {"window_rectangles": ("num_window_rectangles", ScissorState, PIPE_MAX_WINDOW_RECTANGLES)}
 
     dst: BlitSide = BlitSide()
@@ -808,6 +925,15 @@ class BlitInfo(_Template):
 class StreamOutput(_Template):
     """struct pipe_stream_output: one captured output."""
 
+    _c_types = {
+        "register_index": (0, 63),
+        "start_component": (0, 3),
+        "num_components": (0, 7),
+        "output_buffer": (0, 7),
+        "dst_offset": "uint16",
+        "stream": (0, 3),
+    }
+
     register_index: int = 0
     start_component: int = 0
     num_components: int = 0
@@ -819,6 +945,8 @@ class StreamOutput(_Template):
 @_template
 class StreamOutputInfo(_Template):
     """struct pipe_stream_output_info (output: up to PIPE_MAX_SO_OUTPUTS; stride in dwords)."""
+
+    _c_types = {"stride": "uint16"}
 
     _counted = {"output": ("num_outputs", StreamOutput, PIPE_MAX_SO_OUTPUTS)}
 
@@ -857,6 +985,8 @@ class ComputeState(_Template):
 class SOStatistics(_Template):
     """struct pipe_query_data_so_statistics."""
 
+    _c_types = dict.fromkeys(("num_primitives_written", "primitives_storage_needed", "frequency"), "uint64")
+
     num_primitives_written: int = 0
     primitives_storage_needed: int = 0
 
@@ -865,6 +995,8 @@ class SOStatistics(_Template):
 class TimestampDisjoint(_Template):
     """struct pipe_query_data_timestamp_disjoint (frequency in Hz)."""
 
+    _c_types = dict.fromkeys(("num_primitives_written", "primitives_storage_needed", "frequency"), "uint64")
+
     frequency: int = 0
     disjoint: bool = False
 
@@ -872,6 +1004,12 @@ class TimestampDisjoint(_Template):
 @_template
 class PipelineStatistics(_Template):
     """struct pipe_query_data_pipeline_statistics; ``counters`` is C's counters[13]."""
+
+    _c_types = dict.fromkeys(
+        "ia_vertices ia_primitives vs_invocations gs_invocations gs_primitives c_invocations "
+        "c_primitives ps_invocations hs_invocations ds_invocations cs_invocations ts_invocations ms_invocations".split(),
+        "uint64",
+    )
 
     ia_vertices: int = 0
     ia_primitives: int = 0

@@ -19,6 +19,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError
 
+from .boundary import show
 from .enums import Bind, Map, Mask, ResourceFlag, Target, Usage
 from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, Resource
@@ -414,7 +415,7 @@ class TransferPart(Part):
         _check_usage(usage, what)
         region = _texture_region(res, level, box, what)
         stride = _int_arg(stride, "stride", what)
-        layer_stride = _int_arg(layer_stride, "layer_stride", what)
+        layer_stride = _int_arg(layer_stride, "layer_stride", what, "uint64")
         if stride < 0 or layer_stride < 0:
             raise InvalidArgumentError(f"{what}: stride {stride} / layer_stride {layer_stride} must be >= 0")
         row = region.stride
@@ -429,11 +430,16 @@ class TransferPart(Part):
         need = (region.d - 1) * layer_stride + (region.nby - 1) * stride + row
         if src.size < need:
             raise InvalidArgumentError(
-                f"{what}: box {box!r} with stride {stride} and layer_stride {layer_stride} "
+                f"{what}: box {show(box)} with stride {stride} and layer_stride {layer_stride} "
                 f"needs {need} bytes of data, got {src.size}"
             )
+        # A stride along an axis of one element is never stepped: 0 there, so
+        # a huge unused layer_stride (a uintptr_t) never reaches numpy's intp.
         packed = np.lib.stride_tricks.as_strided(
-            src, shape=(region.d, region.nby, row), strides=(layer_stride, stride, 1), writeable=False
+            src,
+            shape=(region.d, region.nby, row),
+            strides=(layer_stride if region.d > 1 else 0, stride if region.nby > 1 else 0, 1),
+            writeable=False,
         )
         self.ctx.host.make_current()
         self._write_texture(res, int(level), region, packed)

@@ -6,7 +6,6 @@ states the rules.
 
 from __future__ import annotations
 
-import numbers
 import sys
 from typing import NamedTuple
 
@@ -14,6 +13,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import integer
 from .enums import Map, Target, all_flag_bits
 from .formats import host_decodes, util_format_description
 from .templates import Box
@@ -113,10 +113,10 @@ def _bytes_of(data, what: str) -> np.ndarray:
     return np.frombuffer(mv.cast("B"), np.uint8)
 
 
-def _int_arg(value, name: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{what}: {name} must be an integer, got {value!r}")
-    return int(value)
+def _int_arg(value, name: str, what: str, ctype: str = "uint32") -> int:
+    """An integer argument inside its C type (p_context.h: ``unsigned``
+    level, usage, offset and stride; ``uintptr_t`` layer_stride)."""
+    return integer(value, f"{what}: {name}", ctype)
 
 
 # --------------------------------------------------------------------------

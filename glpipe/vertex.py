@@ -19,6 +19,7 @@ import numpy as np
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import items
 from .dirty import Dirty, KeepGeneral
 from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
@@ -237,6 +238,9 @@ class StreamRing:
         self.size = self.pos = self.ptr = 0
 
 
+_SEQUENCE_TYPES = (list, tuple)
+
+
 class VertexPart(Part):
     """The vertex input area: vertex elements CSOs, vertex buffers, VAOs and
     the streaming ring of user memory.
@@ -285,7 +289,7 @@ class VertexPart(Part):
         element's format to a host vertex fetch now."""
         self.ctx.check_alive("create_vertex_elements_state")
         what = "create_vertex_elements_state"
-        elements = tuple(elements)
+        elements = items(elements, f"{what}: elements")
         if len(elements) > PIPE_MAX_ATTRIBS:
             raise InvalidArgumentError(
                 f"{what}: {len(elements)} elements (at most PIPE_MAX_ATTRIBS = {PIPE_MAX_ATTRIBS})"
@@ -397,7 +401,11 @@ class VertexPart(Part):
         with buffer_offset and stride (stride 0 repeats one element).  Slots
         past the sequence are unbound."""
         self.ctx.check_alive("set_vertex_buffers")
-        buffers = tuple(buffers) if buffers is not None else ()
+        # A list or tuple inline (this runs on every redundant call); anything else checked by items().
+        if type(buffers) in _SEQUENCE_TYPES:
+            buffers = tuple(buffers)
+        else:
+            buffers = items(buffers, "set_vertex_buffers: buffers") if buffers is not None else ()
         if buffers == self.vertex_buffers:
             return
         if len(buffers) > self._max_vertex_buffers:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
+from .boundary import items, uint32
 from .dirty import Dirty
 from .enums import PIPE_MAX_VIEWPORTS, ShaderType
 from .part import Area, Part
@@ -49,14 +50,15 @@ class ViewportPart(Part):
         self.scissors = [ScissorState()] * self._max_viewports
         self.viewport_y_flip = False  # VariantKey.y_flip of the last vertex stage (variant_keys.py)
 
-    def _slots(self, what: str, start_slot: int, items) -> tuple:
-        items = tuple(items)
-        if start_slot < 0 or start_slot + len(items) > self._max_viewports:
+    def _slots(self, what: str, start_slot: int, states) -> tuple:
+        states = items(states, f"{what}: the states")
+        start_slot = uint32(start_slot, f"{what}: start_slot")
+        if start_slot < 0 or start_slot + len(states) > self._max_viewports:
             raise InvalidArgumentError(
-                f"{what}: slots {start_slot}..{start_slot + len(items) - 1} outside the "
+                f"{what}: slots {start_slot}..{start_slot + len(states) - 1} outside the "
                 f"{self._max_viewports} viewport(s) this host profile has (PIPE_CAP_MAX_VIEWPORTS)"
             )
-        return items
+        return states
 
     def set_viewport_states(self, start_slot: int, viewports: Sequence[ViewportState]) -> None:
         """pipe_context::set_viewport_states(start_slot, viewports)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from glpipe.boundary import flag, items, numbers_of
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.depth import DEPTH_OFFSET_FULL
 
@@ -502,7 +503,8 @@ class RasterizerPart(Part):
         VariantKey fields, the rectangles sysvals."""
         ctx = self.ctx
         ctx.check_alive("set_window_rectangles")
-        rects = tuple(rects)
+        include = flag(include, "set_window_rectangles: include")
+        rects = items(rects, "set_window_rectangles: rects")
         if len(rects) > PIPE_MAX_WINDOW_RECTANGLES:
             raise InvalidArgumentError(
                 f"set_window_rectangles: {len(rects)} rectangles, at most "
@@ -535,18 +537,8 @@ class RasterizerPart(Part):
             raise UnsupportedError(
                 f"set_tess_state: tessellation is not available on the {ctx.screen.profile.name} profile"
             )
-        try:
-            outer = tuple(float(v) for v in default_outer_level)
-            inner = tuple(float(v) for v in default_inner_level)
-        except (TypeError, ValueError):
-            raise InvalidArgumentError(
-                f"set_tess_state: expected 4 outer and 2 inner levels (numbers), got "
-                f"{default_outer_level!r}, {default_inner_level!r}"
-            ) from None
-        if len(outer) != 4 or len(inner) != 2:
-            raise InvalidArgumentError(
-                f"set_tess_state: expected 4 outer and 2 inner levels, got {len(outer)} and {len(inner)}"
-            )
+        outer = numbers_of(default_outer_level, "set_tess_state: default_outer_level (4 outer and 2 inner levels)", 4)
+        inner = numbers_of(default_inner_level, "set_tess_state: default_inner_level (4 outer and 2 inner levels)", 2)
         if (outer, inner) == self.tess_state:
             return
         self.tess_state = (outer, inner)
