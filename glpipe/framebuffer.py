@@ -185,8 +185,7 @@ class FramebufferPart(Part):
         raises ObjectDestroyedError until a live framebuffer is set
         (docs/robustness.md "Object lifetimes and soak")."""
         ctx = self.ctx
-        if not isinstance(surface, Surface):
-            raise InvalidArgumentError(f"surface_destroy: expected a Surface, got {type(surface).__name__}")
+        instance(surface, Surface, "surface_destroy: surface")
         if surface.context is not ctx:
             raise InvalidArgumentError("surface_destroy: the surface belongs to another context")
         if surface.destroyed:

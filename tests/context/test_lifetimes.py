@@ -251,7 +251,7 @@ def test_surface_destroy_refuses_what_is_not_a_surface(screen, ctx):
     blend = ctx.create_blend_state(BlendState())
     view = ctx.create_sampler_view(color, SamplerViewTemplate(format=color.format, target=Target.TEXTURE_2D))
     for bogus in (ctx, blend, view, color, None, 3):
-        with pytest.raises(InvalidArgumentError, match="surface_destroy: expected a Surface"):
+        with pytest.raises(InvalidArgumentError, match="surface_destroy: surface must be a Surface"):
             ctx.surface_destroy(bogus)
     assert not ctx.destroyed and not blend.destroyed and not view.destroyed and not color.destroyed
     ctx.bind_blend_state(blend)
