@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import semantics as sem
+from . import validate_rules as rules
 from .errors import ShaderValidationError
 from .ir import Declaration, DstRegister, Instruction, Shader, SrcRegister
 from .opcodes import OPCODES
@@ -239,6 +240,9 @@ class _Validator:
                 raise ShaderValidationError(f"{where}: a system value needs a semantic", None, decl.line)
             if decl.semantic is not None and decl.semantic not in sem.SEMANTIC_NAMES:
                 raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}", None, decl.line)
+            reason = rules.declaration_refusal(self.proc, decl)
+            if reason is not None:
+                raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
@@ -291,6 +295,19 @@ class _Validator:
         from .dump import dump_dst, dump_src
 
         text = dump_dst(op) if isinstance(op, DstRegister) else dump_src(op)
+        for value, what in ((op.index, "register index"), (op.dimension, "dimension index")):
+            reason = rules.operand_index_refusal(value, what) if value is not None else None
+            if reason is not None:
+                self.fail(i, inst, f"{role} {text}: {reason}")
+        if op.file == "IN" and op.dimension is not None and op.dim_indirect is None:
+            vertices = rules.vertex_count(self.shader)
+            if vertices is not None and not 0 <= op.dimension < vertices:
+                prim = self.shader.property("GS_INPUT_PRIMITIVE", "PATCHES") if self.proc == "GEOM" else "a patch"
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: vertex IN[{op.dimension}] is past the {vertices} vertices of {prim}",
+                )
         if op.file not in (
             "CONST",
             "IN",
@@ -425,6 +442,15 @@ class _Validator:
         for off in inst.tex_offsets:
             if not self.declared(off.file, off.index, None):
                 self.fail(i, inst, f"texture offset {off.file}[{off.index}] is not declared")
+        reason = rules.target_refusal(inst.opcode, self.texture_target(inst))
+        if reason is not None:
+            self.fail(i, inst, reason)
+        if inst.opcode in ("EMIT", "ENDPRIM") and inst.srcs:
+            stream = self._stream_word(inst.srcs[0])
+            if stream is not None:
+                reason = rules.stream_refusal(stream, self.shader.property("GS_OUTPUT_PRIMITIVE", "TRIANGLE_STRIP"))
+                if reason is not None:
+                    self.fail(i, inst, reason)
         for kind, pos, files in _RESOURCE_OPERANDS.get(inst.opcode, ()):
             ops = inst.dsts if kind == "dst" else inst.srcs
             if pos >= len(ops) or ops[pos].file in files:
@@ -446,11 +472,42 @@ class _Validator:
                 f"{ops[pos].file}[{ops[pos].index}]",
             )
 
+    def texture_target(self, inst: Instruction) -> str | None:
+        """The target a texture opcode reads: the instruction's (TEX style), else
+        the declaration of its SVIEW operand (SAMPLE style)."""
+        if inst.texture:
+            return inst.texture
+        for s in inst.srcs:
+            if s.file == "SVIEW" and s.indirect is None:
+                for d in self.by_file.get(("SVIEW", None), ()):
+                    if d.covers(s.index):
+                        return d.target
+        return None
+
+    def _stream_word(self, src: SrcRegister) -> int | None:
+        """The stream an EMIT / ENDPRIM names, read as the emitter and tgsi_exec
+        read it: the immediate's raw 32-bit word, as a signed int (None: not an
+        immediate)."""
+        if src.file != "IMM" or src.indirect is not None or not 0 <= src.index < len(self.shader.immediates):
+            return None
+        word = self.shader.immediates[src.index].words[src.swizzle[0]]
+        return word - (1 << 32) if word & 0x80000000 else word
+
+    def _case_value(self, inst: Instruction) -> int | None:
+        """The label of a CASE whose operand is an immediate (None: not one)."""
+        src = inst.srcs[0] if inst.srcs else None
+        if src is None or src.file != "IMM" or src.indirect is not None:
+            return None
+        if not 0 <= src.index < len(self.shader.immediates):
+            return None
+        return self.shader.immediates[src.index].words[src.swizzle[0]]
+
     # -- control flow -------------------------------------------------------------------
 
     def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
         insts = self.shader.instructions
         stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
+        cases: dict[int, dict[int, int]] = {}  # SWITCH index -> CASE label -> first CASE index
         pairs: dict[int, int] = {}
         subs: dict[int, int] = {}
         pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
@@ -484,6 +541,14 @@ class _Validator:
                     pending[at] = i
                     stack[-1] = (kind, at, True)
                 elif info.block_role == "case":
+                    label = self._case_value(inst) if name == "CASE" else None
+                    if label is not None:
+                        # GLSL 4.50 section 6.2: the labels of a switch are distinct.
+                        first = cases.setdefault(at, {}).setdefault(label, i)
+                        if first != i:
+                            self.fail(
+                                i, inst, f"CASE {label} repeats the label of CASE at instruction {first} in the same SWITCH"
+                            )
                     if name == "DEFAULT":
                         if seen:
                             self.fail(i, inst, f"second DEFAULT in the {_opened(at, insts[at])}")
