@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from . import semantics as sem
 from . import validate_rules as rules
-from .errors import ShaderValidationError
+from .errors import ShaderValidationError, UnsupportedError
 from .ir import Declaration, DstRegister, Instruction, Shader, SrcRegister
 from .opcodes import OPCODES
 
@@ -217,6 +217,10 @@ class _Validator:
         if inst is None:
             raise ShaderValidationError(message, None, None)
         raise ShaderValidationError(f"{_where(index, inst)}: {message}", index, inst.line)
+
+    def fail_unsupported(self, index: int, inst: Instruction, message: str):
+        """A valid Gallium program the host cannot run: UnsupportedError naming the instruction."""
+        raise UnsupportedError(f"{_where(index, inst)}: {message}")
 
     # -- declarations ---------------------------------------------------------------
 
@@ -564,6 +568,9 @@ class _Validator:
                         if kind == "sub":
                             subs[at] = i
                 continue
+            reason = rules.stage_refusal(name, self.proc, bool(stack))
+            if reason is not None:
+                self.fail_unsupported(i, inst, reason)
             if name == "BRK" and not any(k in ("loop", "switch") for k, _, _ in stack):
                 self.fail(i, inst, "BRK outside of a loop or switch")
             if name in ("CONT", "BREAKC") and not any(k == "loop" for k, _, _ in stack):

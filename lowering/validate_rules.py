@@ -66,6 +66,22 @@ _WHY = {
 }
 
 
+# Opcodes with an LOD bias: GLSL 4.50 section 8.9.2 has the bias forms of
+# texture() in fragment shaders only ("bias ... is not accepted in other
+# stages"); elsewhere the implicit LOD is the base level.
+BIAS_OPCODES = frozenset({"TXB", "TXB2", "SAMPLE_B"})
+
+
+def stage_refusal(opcode: str, proc: str, in_control_flow: bool) -> str | None:
+    """Why ``opcode`` cannot stand where it is in a ``proc`` shader (None: it can)."""
+    if opcode in BIAS_OPCODES and proc != "FRAG":
+        return f"{opcode} (an LOD bias) exists in fragment shaders only: GLSL has no biased lookup in a {proc} shader"
+    if opcode == "BARRIER" and proc == "TESS_CTRL" and in_control_flow:
+        # GLSL 4.50 section 8.16: a TCS barrier() only in main(), outside all control flow.
+        return "BARRIER in a TESS_CTRL shader must be outside IF / loops / SWITCH / subroutines"
+    return None
+
+
 def target_refusal(opcode: str, target: str | None) -> str | None:
     """Why ``opcode`` cannot read a texture of ``target`` (None: it can)."""
     if target is None or target not in TARGETS_REFUSED.get(opcode, ()):
@@ -154,6 +170,8 @@ def stream_refusal(stream: int, output_primitive) -> str | None:
 
 __all__ = [
     "TARGETS_REFUSED",
+    "BIAS_OPCODES",
+    "stage_refusal",
     "target_refusal",
     "declaration_refusal",
     "operand_index_refusal",

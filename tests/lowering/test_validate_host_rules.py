@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from lowering import ShaderValidationError, TGSIParseError, dump, parse, validate
-from lowering.errors import PipeError
+from lowering.errors import PipeError, UnsupportedError
 
 FS_HEAD = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
 
@@ -242,3 +242,47 @@ def test_dump_of_flt_max_immediate_round_trips():
 
 def test_all_refusals_are_pipe_errors():
     assert issubclass(ShaderValidationError, PipeError) and issubclass(TGSIParseError, PipeError)
+
+
+# -- found by the fuzzer (tests/fuzz) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("proc", ["VERT", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"])
+def test_lod_bias_outside_a_fragment_shader(proc):
+    # GLSL 4.50 section 8.9.2: the bias forms of texture() exist in fragment shaders only.
+    text = f"{proc}\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n  0: TXB TEMP[0], TEMP[0], SAMP[0], 2D\n  1: END\n"
+    with pytest.raises(UnsupportedError, match="TXB.*fragment shaders only") as err:
+        validate(parse(text))
+    assert "line 5" in str(err.value)
+
+
+def test_tcs_barrier_inside_control_flow():
+    # GLSL 4.50 section 8.16: a TCS's barrier() stands in main(), outside all control flow.
+    text = (
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL TEMP[0]\n"
+        "  0: UIF TEMP[0].xxxx\n  1: BARRIER\n  2: ENDIF\n  3: END\n"
+    )
+    with pytest.raises(UnsupportedError, match="BARRIER.*outside") as err:
+        validate(parse(text))
+    assert "line 5" in str(err.value)
+    validate(parse("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n  0: BARRIER\n  1: END\n"))
+
+
+def test_negating_a_negative_immediate_is_not_a_predecrement():
+    # -IMM[0] of a negative value once printed as ``--0.5``: GLSL's pre-decrement of a literal.
+    from glsl_compile import HostCompiler
+
+    from lowering import to_glsl
+    from lowering.glsl.emitter import GL_SHADER_TYPES
+
+    text = (
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nIMM[0] FLT32 {-0.5, -0.5, 1.0, 1.0}\n"
+        "  0: MOV OUT[0], -IMM[0]\n  1: DRSQ OUT[0].zw, -IMM[0].xyxy\n  2: END\n"
+    )
+    source = to_glsl(validate(parse(text)), glsl_version=450).source
+    assert "--" not in source.split("void main()")[1]
+    compiler = HostCompiler()
+    try:
+        assert compiler.compile(source, GL_SHADER_TYPES["VERT"]) is None
+    finally:
+        compiler.release()
