@@ -512,6 +512,7 @@ class _Validator:
         insts = self.shader.instructions
         stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
         cases: dict[int, dict[int, int]] = {}  # SWITCH index -> CASE label -> first CASE index
+        main_end: int | None = None  # the END of main (at the top level)
         pairs: dict[int, int] = {}
         subs: dict[int, int] = {}
         pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
@@ -568,6 +569,12 @@ class _Validator:
                         if kind == "sub":
                             subs[at] = i
                 continue
+            if main_end is not None and not stack and name != "END":
+                # Past main's END only subroutines follow (tgsi.rst "END"): an instruction
+                # there would never run, yet the emitter would declare what it uses.
+                self.fail(i, inst, f"{name} after END (instruction {main_end}) is outside any BGNSUB / ENDSUB")
+            if name == "END" and not stack and main_end is None:
+                main_end = i
             reason = rules.stage_refusal(name, self.proc, bool(stack))
             if reason is not None:
                 self.fail_unsupported(i, inst, reason)

@@ -129,6 +129,10 @@ def _prim_name(value) -> str:
     return value
 
 
+# The per-vertex block whose gl_ClipDistance size the TCS -> TES link compares (declare_all).
+_CLIP_SIZED_BLOCK = {"TESS_CTRL": "gl_out[gl_InvocationID]", "TESS_EVAL": "gl_in[0]"}
+
+
 class IOMap:
     """Views, declarations and reflection of a shader's IN / OUT / SV registers.
 
@@ -210,6 +214,15 @@ class IOMap:
         for index in sorted(self.em.decls.outputs):
             self.output_view(index, None)
         self._declare_next_stage_inputs()
+        if self.proc in _CLIP_SIZED_BLOCK:
+            # Mesa links a TCS's gl_out and a TES's gl_in (gl_PerVertex) only when
+            # their gl_ClipDistance arrays have one size, and sizes them implicitly by
+            # the highest index used; Gallium lets either stage use clip distances the
+            # other does not.  Both stages use the last element, so both arrays have
+            # gl_MaxClipDistances elements (the VS -> TCS / TES side links whatever
+            # the sizes).  tests/lowering/test_validate_cross_stage.py.
+            block = _CLIP_SIZED_BLOCK[self.proc]
+            self.em.prologue.append(f"{{ float glp_clip_size = {block}.gl_ClipDistance[gl_MaxClipDistances - 1]; }}")
 
     def _declare_next_stage_inputs(self) -> None:
         """Declare the user varyings the next stage reads (VariantKey.output_interpolation)

@@ -286,3 +286,11 @@ def test_negating_a_negative_immediate_is_not_a_predecrement():
         assert compiler.compile(source, GL_SHADER_TYPES["VERT"]) is None
     finally:
         compiler.release()
+
+
+def test_instruction_after_end_outside_a_subroutine():
+    # Found by the fuzzer: FBFETCH after END made the emitter declare its
+    # inout colour without the extension that allows it (the host rejected it).
+    text = FS_HEAD + "DCL TEMP[0]\n  0: END\n  1: FBFETCH TEMP[0], OUT[0]\n  2: MOV OUT[0], TEMP[0]\n"
+    _refused(text, "FBFETCH after END", "BGNSUB", line=6)
+    validate(parse(FS_HEAD + "  0: CAL :2\n  1: END\n  2: BGNSUB\n  3: MOV OUT[0], IN[0]\n  4: RET\n  5: ENDSUB\n"))
