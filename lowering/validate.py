@@ -228,6 +228,7 @@ class _Validator:
         shader = self.shader
         if shader.processor not in ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"):
             raise ShaderValidationError(f"unknown processor {shader.processor!r}")
+        semantics_seen: dict[tuple, Declaration] = {}
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
@@ -247,6 +248,20 @@ class _Validator:
             reason = rules.declaration_refusal(self.proc, decl)
             if reason is not None:
                 raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
+            if decl.file in ("IN", "OUT") and decl.semantic is not None:
+                # One register per semantic: a second one would be a second varying (or
+                # built-in) of one name, which GLSL cannot declare (found by tests/fuzz).
+                stream = decl.stream if decl.file == "OUT" else None
+                for k in range(decl.last - decl.first + 1):
+                    slot = (decl.file, decl.semantic, decl.semantic_index + k, stream)
+                    other = semantics_seen.setdefault(slot, decl)
+                    if other is not decl:
+                        raise ShaderValidationError(
+                            f"{where}: {decl.semantic}[{decl.semantic_index + k}] is already declared by "
+                            f"{_decl_text(other)}",
+                            None,
+                            decl.line,
+                        )
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:

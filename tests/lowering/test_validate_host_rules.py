@@ -294,3 +294,22 @@ def test_instruction_after_end_outside_a_subroutine():
     text = FS_HEAD + "DCL TEMP[0]\n  0: END\n  1: FBFETCH TEMP[0], OUT[0]\n  2: MOV OUT[0], TEMP[0]\n"
     _refused(text, "FBFETCH after END", "BGNSUB", line=6)
     validate(parse(FS_HEAD + "  0: CAL :2\n  1: END\n  2: BGNSUB\n  3: MOV OUT[0], IN[0]\n  4: RET\n  5: ENDSUB\n"))
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "DCL IN[0], BCOLOR[1], COLOR\nDCL IN[1], BCOLOR[1], LINEAR",
+        "DCL IN[0], CLIPDIST[1], LINEAR\nDCL IN[1], CLIPDIST[1], PERSPECTIVE",
+        "DCL IN[0..2], GENERIC[3], LINEAR\nDCL IN[3], GENERIC[5], LINEAR",
+    ],
+)
+def test_two_inputs_with_one_semantic(decls):
+    # Found by the fuzzer: the second declaration redeclared the first's varying (host rejected).
+    text = f"FRAG\n{decls}\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[1]\n  1: END\n"
+    _refused(text, "already declared", line=3)
+
+
+def test_two_outputs_with_one_semantic():
+    text = "FRAG\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR\nIMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n"
+    _refused(text, "COLOR[0] is already declared", line=3)
