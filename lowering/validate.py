@@ -464,8 +464,13 @@ class _Validator:
         reason = rules.target_refusal(inst.opcode, self.texture_target(inst))
         if reason is not None:
             self.fail(i, inst, reason)
+        if inst.opcode == "TG4" and len(inst.srcs) > 1:
+            word = self._immediate_word(inst.srcs[1])  # (the immediate's raw word, as the emitter reads it)
+            reason = rules.gather_component_refusal(word & 0xFFFFFFFF) if word is not None else None
+            if reason is not None:
+                self.fail(i, inst, reason)
         if inst.opcode in ("EMIT", "ENDPRIM") and inst.srcs:
-            stream = self._stream_word(inst.srcs[0])
+            stream = self._immediate_word(inst.srcs[0])
             if stream is not None:
                 reason = rules.stream_refusal(stream, self.shader.property("GS_OUTPUT_PRIMITIVE", "TRIANGLE_STRIP"))
                 if reason is not None:
@@ -503,10 +508,10 @@ class _Validator:
                         return d.target
         return None
 
-    def _stream_word(self, src: SrcRegister) -> int | None:
-        """The stream an EMIT / ENDPRIM names, read as the emitter and tgsi_exec
-        read it: the immediate's raw 32-bit word, as a signed int (None: not an
-        immediate)."""
+    def _immediate_word(self, src: SrcRegister) -> int | None:
+        """An immediate operand's value as the emitter and tgsi_exec read an EMIT /
+        ENDPRIM stream or a TG4 component: the raw 32-bit word of its first
+        swizzle channel, as a signed int (None: not an immediate)."""
         if src.file != "IMM" or src.indirect is not None or not 0 <= src.index < len(self.shader.immediates):
             return None
         word = self.shader.immediates[src.index].words[src.swizzle[0]]
@@ -567,7 +572,9 @@ class _Validator:
                         first = cases.setdefault(at, {}).setdefault(label, i)
                         if first != i:
                             self.fail(
-                                i, inst, f"CASE {label} repeats the label of CASE at instruction {first} in the same SWITCH"
+                                i,
+                                inst,
+                                f"CASE {label} repeats the label of CASE at instruction {first} in the same SWITCH",
                             )
                     if name == "DEFAULT":
                         if seen:
@@ -613,6 +620,10 @@ class _Validator:
     def run(self) -> ShaderInfo:
         shader = self.shader
         self.check_declarations()
+        if shader.processor == "COMP":
+            reason = rules.block_size_refusal({p.name: p.value for p in shader.properties})
+            if reason is not None:
+                raise UnsupportedError(reason)
         for i, inst in enumerate(shader.instructions):
             self.check_instruction(i, inst)
         pairs, subs = self.check_control_flow()

@@ -82,6 +82,35 @@ def stage_refusal(opcode: str, proc: str, in_control_flow: bool) -> str | None:
     return None
 
 
+# GL 4.3 minimums of MAX_COMPUTE_WORK_GROUP_SIZE and _INVOCATIONS: the block size
+# every conformant host compiles (a larger layout(local_size_*) is a compile error).
+CS_BLOCK_LIMITS = {"CS_FIXED_BLOCK_WIDTH": 1024, "CS_FIXED_BLOCK_HEIGHT": 1024, "CS_FIXED_BLOCK_DEPTH": 64}
+CS_MAX_INVOCATIONS = 1024
+
+
+def block_size_refusal(properties: dict) -> str | None:
+    """Why a compute shader's CS_FIXED_BLOCK_* properties cannot be compiled (None: they can)."""
+    size = 1
+    for name, limit in CS_BLOCK_LIMITS.items():
+        value = properties.get(name)
+        if value is None:
+            continue
+        # 0: no fixed size (ARB_compute_variable_group_size, sized at launch).
+        if not isinstance(value, int) or not 0 <= value <= limit:
+            return f"PROPERTY {name} {value} is outside 0..{limit} (GL's MAX_COMPUTE_WORK_GROUP_SIZE minimum)"
+        size *= max(value, 1)
+    if size > CS_MAX_INVOCATIONS:
+        return f"a fixed block of {size} invocations exceeds {CS_MAX_INVOCATIONS} (GL's MAX_COMPUTE_WORK_GROUP_INVOCATIONS minimum)"
+    return None
+
+
+def gather_component_refusal(word: int) -> str | None:
+    """Why TG4 cannot gather component ``word`` (the immediate's raw value; None: it can)."""
+    if 0 <= word <= 3:
+        return None
+    return f"TG4 gathers component 0..3 (x, y, z or w), not {word - (1 << 32) if word & 0x80000000 else word}"
+
+
 def target_refusal(opcode: str, target: str | None) -> str | None:
     """Why ``opcode`` cannot read a texture of ``target`` (None: it can)."""
     if target is None or target not in TARGETS_REFUSED.get(opcode, ()):
@@ -172,6 +201,8 @@ __all__ = [
     "TARGETS_REFUSED",
     "BIAS_OPCODES",
     "stage_refusal",
+    "block_size_refusal",
+    "gather_component_refusal",
     "target_refusal",
     "declaration_refusal",
     "operand_index_refusal",

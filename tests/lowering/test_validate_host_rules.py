@@ -104,7 +104,9 @@ def test_fs_color_output_past_max_color_bufs(index):
 
 
 def test_fs_color_output_7_validates():
-    info = validate(parse("FRAG\nDCL OUT[0], COLOR[7]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n"))
+    info = validate(
+        parse("FRAG\nDCL OUT[0], COLOR[7]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n")
+    )
     assert info.output("COLOR", 7) is not None
 
 
@@ -250,7 +252,9 @@ def test_all_refusals_are_pipe_errors():
 @pytest.mark.parametrize("proc", ["VERT", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"])
 def test_lod_bias_outside_a_fragment_shader(proc):
     # GLSL 4.50 section 8.9.2: the bias forms of texture() exist in fragment shaders only.
-    text = f"{proc}\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n  0: TXB TEMP[0], TEMP[0], SAMP[0], 2D\n  1: END\n"
+    text = (
+        f"{proc}\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n  0: TXB TEMP[0], TEMP[0], SAMP[0], 2D\n  1: END\n"
+    )
     with pytest.raises(UnsupportedError, match="TXB.*fragment shaders only") as err:
         validate(parse(text))
     assert "line 5" in str(err.value)
@@ -313,3 +317,37 @@ def test_two_inputs_with_one_semantic(decls):
 def test_two_outputs_with_one_semantic():
     text = "FRAG\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR\nIMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n"
     _refused(text, "COLOR[0] is already declared", line=3)
+
+
+@pytest.mark.parametrize(
+    ("props", "words"),
+    [
+        ({"CS_FIXED_BLOCK_DEPTH": 2048}, "0..64"),
+        ({"CS_FIXED_BLOCK_HEIGHT": 2147483648}, "0..1024"),
+        ({"CS_FIXED_BLOCK_WIDTH": 1025}, "0..1024"),
+        ({"CS_FIXED_BLOCK_WIDTH": 64, "CS_FIXED_BLOCK_HEIGHT": 32}, "2048 invocations"),
+    ],
+)
+def test_compute_block_size_past_gl_minimums(props, words):
+    # Found by the fuzzer: local_size_* beyond MAX_COMPUTE_WORK_GROUP_SIZE (or negative) failed to compile.
+    text = "COMP\n" + "".join(f"PROPERTY {k} {v}\n" for k, v in props.items()) + "  0: END\n"
+    with pytest.raises(UnsupportedError, match=words):
+        validate(parse(text))
+
+
+def test_compute_block_at_gl_minimums_validates():
+    validate(
+        parse(
+            "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 16\nPROPERTY CS_FIXED_BLOCK_DEPTH 4\n  0: END\n"
+        )
+    )
+
+
+@pytest.mark.parametrize("component", ["4", "255", "-1"])
+def test_gather_component_out_of_range(component):
+    # Found by the fuzzer: TG4 of component 4 raised IndexError in the GLSL 3.30 gather emulation.
+    text = (
+        FS_HEAD
+        + f"DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nIMM[0] INT32 {{{component}, 0, 0, 0}}\n  0: TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D\n  1: END\n"
+    )
+    _refused(text, "TG4 gathers component 0..3", line=7)
