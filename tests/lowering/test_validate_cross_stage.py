@@ -125,7 +125,9 @@ def _draw(ctx, stages: dict, mode=Prim.TRIANGLES) -> np.ndarray:
     )
     surf = ctx.create_surface(color, glpipe.SurfaceTemplate(format=color.format))
     ctx.set_framebuffer_state(glpipe.FramebufferState(width=SIZE, height=SIZE, cbufs=(surf,)))
-    ctx.set_viewport_states(0, [glpipe.ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))])
+    ctx.set_viewport_states(
+        0, [glpipe.ViewportState(scale=(SIZE / 2, SIZE / 2, 0.5), translate=(SIZE / 2, SIZE / 2, 0.5))]
+    )
     ctx.clear(glpipe.Clear.COLOR0, None, (0, 0, 0, 0), 0, 0)
     ctx.bind_rasterizer_state(ctx.create_rasterizer_state(glpipe.RasterizerState()))
     for stage, tokens in stages.items():
@@ -167,12 +169,19 @@ def test_tcs_and_tes_read_varyings_the_previous_stage_does_not_write(ctx):
 
 # The TCS writes clip distances the TES does not read, and the TES reads clip
 # distances the VS / TCS never write (GL: the gl_PerVertex blocks must match).
-TCS_CLIP = TCS.replace("DCL OUT[2], TESSOUTER", "DCL OUT[2], TESSOUTER\nDCL OUT[][4], CLIPDIST[0]").replace(
-    "  4: MOV OUT[3], IMM[0]\n", "  4: MOV OUT[3], IMM[0]\n  5: MOV OUT[ADDR[0].x][4], IMM[0]\n"
-).replace("  5: END", "  6: END")
-TES_CLIP = TES.replace("DCL IN[3], PATCH[1]", "DCL IN[3], PATCH[1]\nDCL IN[][4], CLIPDIST[1]").replace(
-    "  5: ADD OUT[1], TEMP[1], IN[3]\n", "  5: ADD OUT[1], TEMP[1], IN[3]\n  6: MUL TEMP[1], IN[0][4], IMM[0]\n"
-).replace("  6: END", "  7: END").replace("DCL TEMP[0..1]", "DCL TEMP[0..1]\nIMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}")
+TCS_CLIP = (
+    TCS.replace("DCL OUT[2], TESSOUTER", "DCL OUT[2], TESSOUTER\nDCL OUT[][4], CLIPDIST[0]")
+    .replace("  4: MOV OUT[3], IMM[0]\n", "  4: MOV OUT[3], IMM[0]\n  5: MOV OUT[ADDR[0].x][4], IMM[0]\n")
+    .replace("  5: END", "  6: END")
+)
+TES_CLIP = (
+    TES.replace("DCL IN[3], PATCH[1]", "DCL IN[3], PATCH[1]\nDCL IN[][4], CLIPDIST[1]")
+    .replace(
+        "  5: ADD OUT[1], TEMP[1], IN[3]\n", "  5: ADD OUT[1], TEMP[1], IN[3]\n  6: MUL TEMP[1], IN[0][4], IMM[0]\n"
+    )
+    .replace("  6: END", "  7: END")
+    .replace("DCL TEMP[0..1]", "DCL TEMP[0..1]\nIMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}")
+)
 
 
 def test_tess_stages_disagreeing_on_clip_distances_link(ctx):
