@@ -13,7 +13,7 @@ from __future__ import annotations
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
-from lowering.glsl.stages import VARYING_SEMANTICS
+from lowering.glsl.varyings import INTERSTAGE_VARYINGS
 
 from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
@@ -71,7 +71,7 @@ def unwritten_inputs(producer, consumer) -> tuple[tuple[str, int, str, str], ...
     missing = []
     for io in consumer.inputs:
         entry = (io.semantic, io.semantic_index)
-        if io.semantic in VARYING_SEMANTICS and entry not in written and entry not in missing:
+        if io.semantic in INTERSTAGE_VARYINGS and entry not in written and entry not in missing:
             missing.append(entry)
     return tuple((semantic, index, "PERSPECTIVE", "CENTER") for semantic, index in missing)
 

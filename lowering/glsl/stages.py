@@ -19,7 +19,7 @@ from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .reflection import VaryingInfo
 from .sysval_block import INSTANCE_NAME
-from .varyings import clip_cull_counts, varying_block, varying_name
+from .varyings import INTERSTAGE_VARYINGS, clip_cull_counts, varying_block, varying_name
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -129,10 +129,6 @@ def _prim_name(value) -> str:
     return value
 
 
-# The per-vertex block whose gl_ClipDistance size the TCS -> TES link compares (declare_all).
-_CLIP_SIZED_BLOCK = {"TESS_CTRL": "gl_out[gl_InvocationID]", "TESS_EVAL": "gl_in[0]"}
-
-
 class IOMap:
     """Views, declarations and reflection of a shader's IN / OUT / SV registers.
 
@@ -214,15 +210,6 @@ class IOMap:
         for index in sorted(self.em.decls.outputs):
             self.output_view(index, None)
         self._declare_next_stage_inputs()
-        if self.proc in _CLIP_SIZED_BLOCK:
-            # Mesa links a TCS's gl_out and a TES's gl_in (gl_PerVertex) only when
-            # their gl_ClipDistance arrays have one size, and sizes them implicitly by
-            # the highest index used; Gallium lets either stage use clip distances the
-            # other does not.  Both stages use the last element, so both arrays have
-            # gl_MaxClipDistances elements (the VS -> TCS / TES side links whatever
-            # the sizes).  tests/lowering/test_validate_cross_stage.py.
-            block = _CLIP_SIZED_BLOCK[self.proc]
-            self.em.prologue.append(f"{{ float glp_clip_size = {block}.gl_ClipDistance[gl_MaxClipDistances - 1]; }}")
 
     def _declare_next_stage_inputs(self) -> None:
         """Declare the user varyings the next stage reads (VariantKey.output_interpolation)
@@ -234,7 +221,7 @@ class IOMap:
             return
         written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values() for r in range(d.first, d.last + 1)}
         for semantic, index, _interp, _loc in em.key.output_interpolation:
-            if semantic not in VARYING_SEMANTICS or (semantic, index) in written:
+            if semantic not in INTERSTAGE_VARYINGS or (semantic, index) in written:
                 continue
             name = varying_name(semantic, index)
             if self.proc == "TESS_CTRL":

@@ -167,29 +167,15 @@ def test_tcs_and_tes_read_varyings_the_previous_stage_does_not_write(ctx):
     np.testing.assert_array_equal(img, np.broadcast_to(np.float32(COLOR), img.shape))
 
 
-# The TCS writes clip distances the TES does not read, and the TES reads clip
-# distances the VS / TCS never write (GL: the gl_PerVertex blocks must match).
-TCS_CLIP = (
-    TCS.replace("DCL OUT[2], TESSOUTER", "DCL OUT[2], TESSOUTER\nDCL OUT[][4], CLIPDIST[0]")
-    .replace("  4: MOV OUT[3], IMM[0]\n", "  4: MOV OUT[3], IMM[0]\n  5: MOV OUT[ADDR[0].x][4], IMM[0]\n")
-    .replace("  5: END", "  6: END")
-)
-TES_CLIP = (
-    TES.replace("DCL IN[3], PATCH[1]", "DCL IN[3], PATCH[1]\nDCL IN[][4], CLIPDIST[1]")
-    .replace(
-        "  5: ADD OUT[1], TEMP[1], IN[3]\n", "  5: ADD OUT[1], TEMP[1], IN[3]\n  6: MUL TEMP[1], IN[0][4], IMM[0]\n"
-    )
-    .replace("  6: END", "  7: END")
-    .replace("DCL TEMP[0..1]", "DCL TEMP[0..1]\nIMM[0] FLT32 {0.0, 0.0, 0.0, 0.0}")
+# Found by the fuzzer: a GS reading the clip vertex, point coordinate or viewport mask
+# the VS does not write failed to link like the user varyings once did.
+GS_OTHER = (
+    GS.replace("DCL IN[][3], TEXCOORD[2]", "DCL IN[][3], CLIPVERTEX\nDCL IN[][4], PCOORD\nDCL IN[][5], VIEWPORT_MASK")
+    .replace("  0: ADD TEMP[0], IN[0][1], IN[0][2]", "  0: ADD TEMP[0], IN[0][1], IN[0][4]")
+    .replace("  4: ADD TEMP[0], IN[1][1], IN[1][2]", "  4: ADD TEMP[0], IN[1][1], IN[1][5]")
 )
 
 
-def test_tess_stages_disagreeing_on_clip_distances_link(ctx):
-    if not ctx.screen.profile.has("tessellation_shader"):
-        with pytest.raises(UnsupportedError, match="tessellation"):
-            ctx.create_tes_state(ShaderState(tokens=TES_CLIP))
-        return
-    img = _draw(ctx, {"vs": VS, "tcs": TCS_CLIP, "tes": TES, "fs": FS}, mode=Prim.PATCHES)
-    np.testing.assert_array_equal(img, np.broadcast_to(np.float32(COLOR), img.shape))
-    img = _draw(ctx, {"vs": VS, "tcs": TCS, "tes": TES_CLIP, "fs": FS}, mode=Prim.PATCHES)
+def test_gs_reads_clip_vertex_point_coord_and_viewport_mask_the_vs_does_not_write(ctx):
+    img = _draw(ctx, {"vs": VS, "gs": GS_OTHER, "fs": FS})
     np.testing.assert_array_equal(img, np.broadcast_to(np.float32(COLOR), img.shape))

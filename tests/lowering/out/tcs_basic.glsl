@@ -14,7 +14,6 @@ void main()
     uvec4 t1;
     vec4 t2;
     ivec4 addr0;
-    { float glp_clip_size = gl_out[gl_InvocationID].gl_ClipDistance[gl_MaxClipDistances - 1]; }
     addr0.x = gl_InvocationID;
     gl_out[gl_InvocationID].gl_Position = gl_in[addr0.x].gl_Position;
     glp_generic_0_out[gl_InvocationID].glp_generic_0 = glp_generic_0_in[addr0.x].glp_generic_0 * vec4(2.0);

@@ -16,7 +16,6 @@ void main()
     vec4 t2_1;
     vec4 t3_0;
     vec4 t3_1;
-    { float glp_clip_size = gl_in[0].gl_ClipDistance[gl_MaxClipDistances - 1]; }
     t0.xy = vec2(1.0) - gl_TessCoord.xy;
     t1_0 = gl_in[0].gl_Position * t0.xxxx;
     t1_1 = gl_in[1].gl_Position * gl_TessCoord.xxxx + t1_0;
