@@ -228,7 +228,7 @@ class _Validator:
         shader = self.shader
         if shader.processor not in ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"):
             raise ShaderValidationError(f"unknown processor {shader.processor!r}")
-        semantics_seen: dict[tuple, Declaration] = {}
+        semantics_seen: dict = {}  # (file, semantic, index, stream) -> Declaration
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
@@ -248,20 +248,11 @@ class _Validator:
             reason = rules.declaration_refusal(self.proc, decl)
             if reason is not None:
                 raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
-            if decl.file in ("IN", "OUT") and decl.semantic is not None:
-                # One register per semantic: a second one would be a second varying (or
-                # built-in) of one name, which GLSL cannot declare (found by tests/fuzz).
-                stream = decl.stream if decl.file == "OUT" else None
-                for k in range(decl.last - decl.first + 1):
-                    slot = (decl.file, decl.semantic, decl.semantic_index + k, stream)
-                    other = semantics_seen.setdefault(slot, decl)
-                    if other is not decl:
-                        raise ShaderValidationError(
-                            f"{where}: {decl.semantic}[{decl.semantic_index + k}] is already declared by "
-                            f"{_decl_text(other)}",
-                            None,
-                            decl.line,
-                        )
+            other = rules.semantic_clash(decl, semantics_seen)
+            if other is not None:
+                raise ShaderValidationError(
+                    f"{where}: {other[0]} is already declared by {_decl_text(other[1])}", None, decl.line
+                )
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
@@ -517,15 +508,6 @@ class _Validator:
         word = self.shader.immediates[src.index].words[src.swizzle[0]]
         return word - (1 << 32) if word & 0x80000000 else word
 
-    def _case_value(self, inst: Instruction) -> int | None:
-        """The label of a CASE whose operand is an immediate (None: not one)."""
-        src = inst.srcs[0] if inst.srcs else None
-        if src is None or src.file != "IMM" or src.indirect is not None:
-            return None
-        if not 0 <= src.index < len(self.shader.immediates):
-            return None
-        return self.shader.immediates[src.index].words[src.swizzle[0]]
-
     # -- control flow -------------------------------------------------------------------
 
     def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
@@ -566,7 +548,7 @@ class _Validator:
                     pending[at] = i
                     stack[-1] = (kind, at, True)
                 elif info.block_role == "case":
-                    label = self._case_value(inst) if name == "CASE" else None
+                    label = self._immediate_word(inst.srcs[0]) if name == "CASE" and inst.srcs else None
                     if label is not None:
                         # GLSL 4.50 section 6.2: the labels of a switch are distinct.
                         first = cases.setdefault(at, {}).setdefault(label, i)

@@ -165,6 +165,21 @@ def declaration_refusal(proc: str, decl: Declaration) -> str | None:
     return None
 
 
+def semantic_clash(decl: Declaration, seen: dict) -> tuple[str, Declaration] | None:
+    """("SEM[i]", the earlier declaration) when an IN / OUT ``decl`` gives a semantic
+    a second register (a second varying or built-in of one name, which GLSL cannot
+    declare: found by tests/fuzz); else records ``decl`` in ``seen`` and returns None."""
+    if decl.file not in ("IN", "OUT") or decl.semantic is None:
+        return None
+    stream = decl.stream if decl.file == "OUT" else None  # (a GS may use one semantic per stream)
+    for k in range(decl.last - decl.first + 1):
+        index = decl.semantic_index + k
+        other = seen.setdefault((decl.file, decl.semantic, index, stream), decl)
+        if other is not decl:
+            return f"{decl.semantic}[{index}]", other
+    return None
+
+
 def operand_index_refusal(index: int, what: str) -> str | None:
     """Why a register index / offset / dimension ``index`` cannot be encoded (None: it can)."""
     lo, hi = OPERAND_INDEX_RANGE
@@ -206,6 +221,7 @@ __all__ = [
     "target_refusal",
     "declaration_refusal",
     "operand_index_refusal",
+    "semantic_clash",
     "vertex_count",
     "stream_refusal",
 ]
