@@ -259,6 +259,10 @@ IO_SEMANTIC_STAGES: dict[tuple[str, str], frozenset[str]] = {
     ("IN", "TESSINNER"): frozenset({"TESS_EVAL"}),
     ("OUT", "TESSOUTER"): frozenset({"TESS_CTRL"}),
     ("OUT", "TESSINNER"): frozenset({"TESS_CTRL"}),
+    # gl_PointSize is an output of the vertex stages and an input of the next
+    # ones; an FS has no point size (it reads PCOORD).
+    ("IN", "PSIZE"): frozenset({"TESS_CTRL", "TESS_EVAL", "GEOM"}),
+    ("OUT", "PSIZE"): frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM"}),
     ("IN", "LAYER"): frozenset({"GEOM", "FRAG"}),
     ("IN", "VIEWPORT_INDEX"): frozenset({"GEOM", "FRAG"}),
     ("OUT", "LAYER"): frozenset({"VERT", "TESS_EVAL", "GEOM"}),

@@ -493,7 +493,7 @@ class _Validator:
         if inst.texture:
             return inst.texture
         for s in inst.srcs:
-            if s.file == "SVIEW" and s.indirect is None:
+            if s.file == "SVIEW":  # (indexed: the declaration holding the base index)
                 for d in self.by_file.get(("SVIEW", None), ()):
                     if d.covers(s.index):
                         return d.target

@@ -351,3 +351,18 @@ def test_gather_component_out_of_range(component):
         + f"DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nIMM[0] INT32 {{{component}, 0, 0, 0}}\n  0: TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D\n  1: END\n"
     )
     _refused(text, "TG4 gathers component 0..3", line=7)
+
+
+def test_fs_input_psize():
+    # Found by the fuzzer (gl33 campaign): an FS input PSIZE[8] became a varying nobody writes.
+    _refused("FRAG\nDCL IN[0], PSIZE[8]\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n", "PSIZE", line=2)
+
+
+def test_indexed_sample_i_on_a_multisample_view():
+    # Found by the fuzzer: SAMPLE_I through an address register on a 2D_MSAA view
+    # raised IndexError in the emitter (the view's target was not looked up).
+    text = FS_HEAD + (
+        "DCL SVIEW[0..1], 2D_MSAA, FLOAT\nDCL ADDR[0]\n  0: UARL ADDR[0].x, IN[0].xxxx\n"
+        "  1: SAMPLE_I OUT[0], IN[0], SVIEW[ADDR[0].x]\n  2: END\n"
+    )
+    _refused(text, "SAMPLE_I cannot read a 2D_MSAA texture", line=7)
