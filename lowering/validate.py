@@ -602,8 +602,12 @@ class _Validator:
     def run(self) -> ShaderInfo:
         shader = self.shader
         self.check_declarations()
+        properties = {p.name: p.value for p in shader.properties}
+        reason = rules.clip_cull_refusal(properties)
+        if reason is not None:
+            raise ShaderValidationError(reason)
         if shader.processor == "COMP":
-            reason = rules.block_size_refusal({p.name: p.value for p in shader.properties})
+            reason = rules.block_size_refusal(properties)
             if reason is not None:
                 raise UnsupportedError(reason)
         for i, inst in enumerate(shader.instructions):

@@ -104,6 +104,22 @@ def block_size_refusal(properties: dict) -> str | None:
     return None
 
 
+# PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT: clip and cull distances share 8 slots.
+MAX_CLIP_OR_CULL_DISTANCES = 8
+
+
+def clip_cull_refusal(properties: dict) -> str | None:
+    """Why NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED cannot be honoured (None: they can):
+    tgsi.rst splits the 8 CLIPDIST components between them."""
+    counts = [properties.get(name, 0) for name in ("NUM_CLIPDIST_ENABLED", "NUM_CULLDIST_ENABLED")]
+    if any(not isinstance(n, int) or n < 0 for n in counts) or sum(counts) > MAX_CLIP_OR_CULL_DISTANCES:
+        return (
+            f"NUM_CLIPDIST_ENABLED {counts[0]} + NUM_CULLDIST_ENABLED {counts[1]}: clip and cull "
+            f"distances share {MAX_CLIP_OR_CULL_DISTANCES} slots (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT)"
+        )
+    return None
+
+
 def gather_component_refusal(word: int) -> str | None:
     """Why TG4 cannot gather component ``word`` (the immediate's raw value; None: it can)."""
     if 0 <= word <= 3:
@@ -217,6 +233,7 @@ __all__ = [
     "BIAS_OPCODES",
     "stage_refusal",
     "block_size_refusal",
+    "clip_cull_refusal",
     "gather_component_refusal",
     "target_refusal",
     "declaration_refusal",

@@ -366,3 +366,14 @@ def test_indexed_sample_i_on_a_multisample_view():
         "  1: SAMPLE_I OUT[0], IN[0], SVIEW[ADDR[0].x]\n  2: END\n"
     )
     _refused(text, "SAMPLE_I cannot read a 2D_MSAA texture", line=7)
+
+
+@pytest.mark.parametrize(("nclip", "ncull"), [(2, 9), (5, 4), (9, 0)])
+def test_clip_and_cull_counts_past_eight(nclip, ncull):
+    # Found by the fuzzer: NUM_CULLDIST_ENABLED 9 raised "negative shift count" in passes/cull.py.
+    text = (
+        f"VERT\nPROPERTY NUM_CLIPDIST_ENABLED {nclip}\nPROPERTY NUM_CULLDIST_ENABLED {ncull}\n"
+        "DCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n"
+    )
+    with pytest.raises(ShaderValidationError, match="share 8 slots"):
+        validate(parse(text))
