@@ -248,11 +248,6 @@ class _Validator:
             reason = rules.declaration_refusal(self.proc, decl)
             if reason is not None:
                 raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
-            other = rules.semantic_clash(decl, semantics_seen)
-            if other is not None:
-                raise ShaderValidationError(
-                    f"{where}: {other[0]} is already declared by {_decl_text(other[1])}", None, decl.line
-                )
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
@@ -267,6 +262,11 @@ class _Validator:
                 if decl.first <= other.last and other.first <= decl.last:
                     verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) else "overlaps"
                     raise ShaderValidationError(f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
+            clash = rules.semantic_clash(decl, semantics_seen)
+            if clash is not None:
+                raise ShaderValidationError(
+                    f"{where}: {clash[0]} is already declared by {_decl_text(clash[1])}", None, decl.line
+                )
             self.by_file.setdefault(key, []).append(decl)
 
     def declared(self, file: str, index: int, dimension: int | None) -> bool:

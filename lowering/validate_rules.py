@@ -184,7 +184,8 @@ def declaration_refusal(proc: str, decl: Declaration) -> str | None:
 def semantic_clash(decl: Declaration, seen: dict) -> tuple[str, Declaration] | None:
     """("SEM[i]", the earlier declaration) when an IN / OUT ``decl`` gives a semantic
     a second register (a second varying or built-in of one name, which GLSL cannot
-    declare: found by tests/fuzz); else records ``decl`` in ``seen`` and returns None."""
+    declare: found by tests/fuzz); else records ``decl`` in ``seen`` and returns None.
+    validate() asks after the register-overlap check, the more precise error."""
     if decl.file not in ("IN", "OUT") or decl.semantic is None:
         return None
     stream = decl.stream if decl.file == "OUT" else None  # (a GS may use one semantic per stream)
