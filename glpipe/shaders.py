@@ -15,6 +15,7 @@ import weakref
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
+from lowering.glsl.varyings import INTERSTAGE_VARYINGS
 from lowering.limits import ShaderLimits, check_limits, limits_for
 
 from .caps_shader import check_clip_cull_properties
@@ -57,6 +58,27 @@ _STAGE_FEATURE = {
     ShaderType.TESS_EVAL: "tessellation_shader",
     ShaderType.COMPUTE: "compute_shader",
 }
+
+
+def unwritten_inputs(producer, consumer) -> tuple[tuple[str, int, str, str], ...]:
+    """The user varyings ``consumer`` (a TCS, TES or GS ShaderInfo) reads that
+    ``producer`` (the stage before it) does not write, as VariantKey
+    ``output_interpolation`` entries of the producer's variant.
+
+    Gallium lets a stage read an input the previous stage never writes (Mesa's
+    software drivers read zeros); GL links an input block only to a matching
+    output block, so the producer declares these outputs and writes zeros
+    (lowering/glsl/stages.py ``_declare_next_stage_inputs``), as the last
+    vertex stage already does for the FS's inputs.  Only (semantic, index)
+    matters for a consumer that is not the FS: the interpolation is the
+    default."""
+    written = {(io.semantic, io.semantic_index) for io in producer.outputs}
+    missing = []
+    for io in consumer.inputs:
+        entry = (io.semantic, io.semantic_index)
+        if io.semantic in INTERSTAGE_VARYINGS and entry not in written and entry not in missing:
+            missing.append(entry)
+    return tuple((semantic, index, "PERSPECTIVE", "CENTER") for semantic, index in missing)
 
 
 class ShaderCSO:

@@ -24,7 +24,7 @@ from .enums import Prim, ShaderType
 from .formats import util_format_description
 from .part import Area, Part, owner
 from .raster import rasterizer_keys as _r
-from .shaders import GRAPHICS_STAGES, VariantInput, variant_input
+from .shaders import GRAPHICS_STAGES, VariantInput, unwritten_inputs, variant_input
 from .templates import FramebufferState
 
 _DEFAULT_KEY = VariantKey()
@@ -53,6 +53,15 @@ _VS, _TCS, _TES, _GS, _FS = (
     int(s)
     for s in (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL, ShaderType.GEOMETRY, ShaderType.FRAGMENT)
 )
+
+
+# Pipeline position of each graphics stage in the variant inputs (vs, tcs, tes, gs, fs, env).
+_PIPELINE_POSITION = {int(s): n for n, s in enumerate(GRAPHICS_STAGES)}
+
+
+def _after(stage, inputs: tuple) -> tuple:
+    """The CSOs bound after ``stage`` in pipeline order (None where unbound)."""
+    return inputs[_PIPELINE_POSITION[int(stage)] + 1 : len(GRAPHICS_STAGES)]
 
 
 def _format_kind(fmt) -> str:
@@ -298,6 +307,12 @@ class VariantKeysPart(Part):
                 for io in fs_inputs
                 if io.semantic is not None and (io.interpolate is not None or io.semantic == "CLIPDIST")
             )
+        elif not last and stage != _FS:
+            # A TCS / TES / GS input this stage does not write (glpipe/shaders.py unwritten_inputs).
+            consumer = next((c for c in _after(stage, inputs) if c is not None), None)
+            missing = unwritten_inputs(cso.info, consumer.info) if consumer is not None else ()
+            if missing:
+                fields["output_interpolation"] = missing
         if stage == _FS or last:
             if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
                 fields["flatshade"] = True

@@ -119,12 +119,18 @@ def dump_declaration(decl: Declaration) -> str:
 # -- immediates --------------------------------------------------------------------
 
 
+# The largest finite binary32 value: a shorter decimal may round above it.
+_FLT_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
+
+
 def _shortest_f32(bits: int) -> str:
     value = struct.unpack("<f", struct.pack("<I", bits))[0]
     if not math.isfinite(value):
         return f"0x{bits:08x}"
     for precision in range(1, 10):
         text = f"{value:.{precision}g}"
+        if abs(float(text)) > _FLT_MAX:
+            continue  # rounded past FLT_MAX (e.g. 3e+38 for 3.4028235e38): not this precision
         back = struct.unpack("<I", struct.pack("<f", float(text)))[0]
         if back == bits:
             if "." not in text and "e" not in text and "n" not in text:

@@ -21,6 +21,8 @@ from .errors import TGSIParseError
 _WS = " \t\r\n"
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _DIGITS = frozenset("0123456789")
+# The widest TGSI number is a 64-bit one: 20 decimal digits.
+_MAX_UINT_DIGITS = 20
 
 
 class Cursor:
@@ -183,8 +185,12 @@ class Cursor:
             raise self.expected(what)
         if end < n and text[end] in _WORD_CHARS:
             raise self.expected(what)
+        digits = text[start:end].lstrip("0")
+        if len(digits) > _MAX_UINT_DIGITS:
+            # (Python refuses to convert over 4,300 digits; no TGSI field is wider than 64 bits.)
+            raise self.expected(f"{what} (at most {_MAX_UINT_DIGITS} digits)")
         self.pos = end
-        return int(text[start:end])
+        return int(digits or "0")
 
     def at_digit(self) -> bool:
         """True when a decimal digit is at the cursor."""

@@ -200,6 +200,91 @@ PRIMITIVE_VERTICES: dict[str, int] = {
     "PATCHES": 0,
 }
 
+# -- where each semantic may appear ----------------------------------------------------
+# tgsi.rst "System values" names the stages each system value exists in, and
+# GLSL 4.50 section 7.1 lists the matching built-ins per stage; a system value
+# declared anywhere else has nothing to read (the host rejects the built-in).
+_GRAPHICS = frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG"})
+_ALL_STAGES = _GRAPHICS | {"COMP"}
+SYSTEM_VALUE_STAGES: dict[str, frozenset[str]] = {
+    **dict.fromkeys(
+        ("INSTANCEID", "VERTEXID", "VERTEXID_NOBASE", "BASEVERTEX", "BASEINSTANCE", "DRAWID"), frozenset({"VERT"})
+    ),
+    **dict.fromkeys(
+        ("GRID_SIZE", "BLOCK_ID", "BLOCK_SIZE", "THREAD_ID", "WORK_DIM", "CS_USER_DATA_AMD"), frozenset({"COMP"})
+    ),
+    **dict.fromkeys(
+        ("SAMPLEID", "SAMPLEPOS", "SAMPLEMASK", "HELPER_INVOCATION", "FACE", "POSITION", "LAYER", "VIEWPORT_INDEX"),
+        frozenset({"FRAG"}),
+    ),
+    "PRIM_ID": frozenset({"TESS_CTRL", "TESS_EVAL", "GEOM", "FRAG"}),
+    "INVOCATIONID": frozenset({"TESS_CTRL", "GEOM"}),
+    "TESSCOORD": frozenset({"TESS_EVAL"}),
+    "TESSOUTER": frozenset({"TESS_EVAL"}),
+    "TESSINNER": frozenset({"TESS_EVAL"}),
+    "VERTICESIN": frozenset({"TESS_CTRL", "TESS_EVAL"}),
+    "TESS_DEFAULT_OUTER_LEVEL": frozenset({"TESS_CTRL"}),
+    "TESS_DEFAULT_INNER_LEVEL": frozenset({"TESS_CTRL"}),
+    # ARB_shader_ballot: every stage.
+    **dict.fromkeys(
+        (
+            "SUBGROUP_SIZE",
+            "SUBGROUP_INVOCATION",
+            "SUBGROUP_EQ_MASK",
+            "SUBGROUP_GE_MASK",
+            "SUBGROUP_GT_MASK",
+            "SUBGROUP_LE_MASK",
+            "SUBGROUP_LT_MASK",
+        ),
+        _ALL_STAGES,
+    ),
+    "VIEW_INDEX": _GRAPHICS,
+}
+
+# Semantics an IN or OUT register may carry only in some stages: (file, semantic)
+# -> stages.  The system values that are never passed between stages (instance
+# and vertex ids, compute ids, tessellation coordinates, subgroup values, ...:
+# SYSTEM_VALUE_STAGES minus these) may not be IN or OUT at all -- no earlier
+# stage writes them, so an FS input INSTANCEID would be a varying nobody fills.
+IO_SEMANTIC_STAGES: dict[tuple[str, str], frozenset[str]] = {
+    ("IN", "FACE"): frozenset({"FRAG"}),
+    ("IN", "SAMPLEMASK"): frozenset({"FRAG"}),
+    ("OUT", "SAMPLEMASK"): frozenset({"FRAG"}),
+    ("OUT", "STENCIL"): frozenset({"FRAG"}),
+    ("IN", "PRIM_ID"): frozenset({"TESS_EVAL", "GEOM", "FRAG"}),
+    ("OUT", "PRIM_ID"): frozenset({"GEOM"}),
+    ("IN", "POSITION"): _ALL_STAGES - {"COMP"},
+    ("OUT", "POSITION"): _ALL_STAGES - {"COMP"},
+    ("IN", "TESSOUTER"): frozenset({"TESS_EVAL"}),
+    ("IN", "TESSINNER"): frozenset({"TESS_EVAL"}),
+    ("OUT", "TESSOUTER"): frozenset({"TESS_CTRL"}),
+    ("OUT", "TESSINNER"): frozenset({"TESS_CTRL"}),
+    # gl_PointSize is an output of the vertex stages and an input of the next
+    # ones; an FS has no point size (it reads PCOORD).
+    ("IN", "PSIZE"): frozenset({"TESS_CTRL", "TESS_EVAL", "GEOM"}),
+    ("OUT", "PSIZE"): frozenset({"VERT", "TESS_CTRL", "TESS_EVAL", "GEOM"}),
+    ("IN", "LAYER"): frozenset({"GEOM", "FRAG"}),
+    ("IN", "VIEWPORT_INDEX"): frozenset({"GEOM", "FRAG"}),
+    ("OUT", "LAYER"): frozenset({"VERT", "TESS_EVAL", "GEOM"}),
+    ("OUT", "VIEWPORT_INDEX"): frozenset({"VERT", "TESS_EVAL", "GEOM"}),
+}
+# An FS writes colours, depth, stencil and the sample mask, nothing else (tgsi.rst
+# "Fragment shader outputs").
+FS_OUTPUT_SEMANTICS = frozenset({"COLOR", "POSITION", "STENCIL", "SAMPLEMASK"})
+SYSTEM_VALUE_ONLY = frozenset(SYSTEM_VALUE_STAGES) - {sem for _, sem in IO_SEMANTIC_STAGES}
+
+# Highest semantic index + 1 where the host has a fixed number of slots:
+# (stage or None for every stage, file, semantic) -> count.  PIPE_MAX_COLOR_BUFS
+# colour outputs of an FS; CLIPDIST / CULLDIST hold PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
+# (8) distances, four a register.
+SEMANTIC_INDEX_LIMITS: dict[tuple[str | None, str, str], int] = {
+    ("FRAG", "OUT", "COLOR"): 8,
+    (None, "IN", "CLIPDIST"): 2,
+    (None, "OUT", "CLIPDIST"): 2,
+    (None, "IN", "CULLDIST"): 2,
+    (None, "OUT", "CULLDIST"): 2,
+}
+
 FS_COORD_ORIGIN_NAMES: tuple[str, ...] = ("UPPER_LEFT", "LOWER_LEFT")
 FS_COORD_PIXEL_CENTER_NAMES: tuple[str, ...] = ("HALF_INTEGER", "INTEGER")
 
@@ -284,6 +369,11 @@ __all__ = [
     "RETURN_TYPES",
     "PRIMITIVE_NAMES",
     "PRIMITIVE_VERTICES",
+    "SYSTEM_VALUE_STAGES",
+    "IO_SEMANTIC_STAGES",
+    "FS_OUTPUT_SEMANTICS",
+    "SYSTEM_VALUE_ONLY",
+    "SEMANTIC_INDEX_LIMITS",
     "FS_COORD_ORIGIN_NAMES",
     "FS_COORD_PIXEL_CENTER_NAMES",
     "PROCESSOR_NAMES",

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import semantics as sem
-from .errors import ShaderValidationError
+from . import validate_rules as rules
+from .errors import ShaderValidationError, UnsupportedError
 from .ir import Declaration, DstRegister, Instruction, Shader, SrcRegister
 from .opcodes import OPCODES
 
@@ -217,12 +218,17 @@ class _Validator:
             raise ShaderValidationError(message, None, None)
         raise ShaderValidationError(f"{_where(index, inst)}: {message}", index, inst.line)
 
+    def fail_unsupported(self, index: int, inst: Instruction, message: str):
+        """A valid Gallium program the host cannot run: UnsupportedError naming the instruction."""
+        raise UnsupportedError(f"{_where(index, inst)}: {message}")
+
     # -- declarations ---------------------------------------------------------------
 
     def check_declarations(self) -> None:
         shader = self.shader
         if shader.processor not in ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"):
             raise ShaderValidationError(f"unknown processor {shader.processor!r}")
+        semantics_seen: dict = {}  # (file, semantic, index, stream) -> Declaration
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
@@ -239,6 +245,9 @@ class _Validator:
                 raise ShaderValidationError(f"{where}: a system value needs a semantic", None, decl.line)
             if decl.semantic is not None and decl.semantic not in sem.SEMANTIC_NAMES:
                 raise ShaderValidationError(f"{where}: unknown semantic {decl.semantic!r}", None, decl.line)
+            reason = rules.declaration_refusal(self.proc, decl)
+            if reason is not None:
+                raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
@@ -253,6 +262,11 @@ class _Validator:
                 if decl.first <= other.last and other.first <= decl.last:
                     verb = "duplicates" if (decl.first, decl.last) == (other.first, other.last) else "overlaps"
                     raise ShaderValidationError(f"{where} {verb} declaration {_decl_text(other)}", None, decl.line)
+            clash = rules.semantic_clash(decl, semantics_seen)
+            if clash is not None:
+                raise ShaderValidationError(
+                    f"{where}: {clash[0]} is already declared by {_decl_text(clash[1])}", None, decl.line
+                )
             self.by_file.setdefault(key, []).append(decl)
 
     def declared(self, file: str, index: int, dimension: int | None) -> bool:
@@ -291,6 +305,19 @@ class _Validator:
         from .dump import dump_dst, dump_src
 
         text = dump_dst(op) if isinstance(op, DstRegister) else dump_src(op)
+        for value, what in ((op.index, "register index"), (op.dimension, "dimension index")):
+            reason = rules.operand_index_refusal(value, what) if value is not None else None
+            if reason is not None:
+                self.fail(i, inst, f"{role} {text}: {reason}")
+        if op.file == "IN" and op.dimension is not None and op.dim_indirect is None:
+            vertices = rules.vertex_count(self.shader)
+            if vertices is not None and not 0 <= op.dimension < vertices:
+                prim = self.shader.property("GS_INPUT_PRIMITIVE", "PATCHES") if self.proc == "GEOM" else "a patch"
+                self.fail(
+                    i,
+                    inst,
+                    f"{role} {text}: vertex IN[{op.dimension}] is past the {vertices} vertices of {prim}",
+                )
         if op.file not in (
             "CONST",
             "IN",
@@ -425,6 +452,20 @@ class _Validator:
         for off in inst.tex_offsets:
             if not self.declared(off.file, off.index, None):
                 self.fail(i, inst, f"texture offset {off.file}[{off.index}] is not declared")
+        reason = rules.target_refusal(inst.opcode, self.texture_target(inst))
+        if reason is not None:
+            self.fail(i, inst, reason)
+        if inst.opcode == "TG4" and len(inst.srcs) > 1:
+            word = self._immediate_word(inst.srcs[1])  # (the immediate's raw word, as the emitter reads it)
+            reason = rules.gather_component_refusal(word & 0xFFFFFFFF) if word is not None else None
+            if reason is not None:
+                self.fail(i, inst, reason)
+        if inst.opcode in ("EMIT", "ENDPRIM") and inst.srcs:
+            stream = self._immediate_word(inst.srcs[0])
+            if stream is not None:
+                reason = rules.stream_refusal(stream, self.shader.property("GS_OUTPUT_PRIMITIVE", "TRIANGLE_STRIP"))
+                if reason is not None:
+                    self.fail(i, inst, reason)
         for kind, pos, files in _RESOURCE_OPERANDS.get(inst.opcode, ()):
             ops = inst.dsts if kind == "dst" else inst.srcs
             if pos >= len(ops) or ops[pos].file in files:
@@ -446,11 +487,34 @@ class _Validator:
                 f"{ops[pos].file}[{ops[pos].index}]",
             )
 
+    def texture_target(self, inst: Instruction) -> str | None:
+        """The target a texture opcode reads: the instruction's (TEX style), else
+        the declaration of its SVIEW operand (SAMPLE style)."""
+        if inst.texture:
+            return inst.texture
+        for s in inst.srcs:
+            if s.file == "SVIEW":  # (indexed: the declaration holding the base index)
+                for d in self.by_file.get(("SVIEW", None), ()):
+                    if d.covers(s.index):
+                        return d.target
+        return None
+
+    def _immediate_word(self, src: SrcRegister) -> int | None:
+        """An immediate operand's value as the emitter and tgsi_exec read an EMIT /
+        ENDPRIM stream or a TG4 component: the raw 32-bit word of its first
+        swizzle channel, as a signed int (None: not an immediate)."""
+        if src.file != "IMM" or src.indirect is not None or not 0 <= src.index < len(self.shader.immediates):
+            return None
+        word = self.shader.immediates[src.index].words[src.swizzle[0]]
+        return word - (1 << 32) if word & 0x80000000 else word
+
     # -- control flow -------------------------------------------------------------------
 
     def check_control_flow(self) -> tuple[dict[int, int], dict[int, int]]:
         insts = self.shader.instructions
         stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
+        cases: dict[int, dict[int, int]] = {}  # SWITCH index -> CASE label -> first CASE index
+        main_end: int | None = None  # the END of main (at the top level)
         pairs: dict[int, int] = {}
         subs: dict[int, int] = {}
         pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
@@ -484,6 +548,16 @@ class _Validator:
                     pending[at] = i
                     stack[-1] = (kind, at, True)
                 elif info.block_role == "case":
+                    label = self._immediate_word(inst.srcs[0]) if name == "CASE" and inst.srcs else None
+                    if label is not None:
+                        # GLSL 4.50 section 6.2: the labels of a switch are distinct.
+                        first = cases.setdefault(at, {}).setdefault(label, i)
+                        if first != i:
+                            self.fail(
+                                i,
+                                inst,
+                                f"CASE {label} repeats the label of CASE at instruction {first} in the same SWITCH",
+                            )
                     if name == "DEFAULT":
                         if seen:
                             self.fail(i, inst, f"second DEFAULT in the {_opened(at, insts[at])}")
@@ -499,6 +573,15 @@ class _Validator:
                         if kind == "sub":
                             subs[at] = i
                 continue
+            if main_end is not None and not stack and name != "END":
+                # Past main's END only subroutines follow (tgsi.rst "END"): an instruction
+                # there would never run, yet the emitter would declare what it uses.
+                self.fail(i, inst, f"{name} after END (instruction {main_end}) is outside any BGNSUB / ENDSUB")
+            if name == "END" and not stack and main_end is None:
+                main_end = i
+            reason = rules.stage_refusal(name, self.proc, bool(stack))
+            if reason is not None:
+                self.fail_unsupported(i, inst, reason)
             if name == "BRK" and not any(k in ("loop", "switch") for k, _, _ in stack):
                 self.fail(i, inst, "BRK outside of a loop or switch")
             if name in ("CONT", "BREAKC") and not any(k == "loop" for k, _, _ in stack):
@@ -519,6 +602,14 @@ class _Validator:
     def run(self) -> ShaderInfo:
         shader = self.shader
         self.check_declarations()
+        properties = {p.name: p.value for p in shader.properties}
+        reason = rules.clip_cull_refusal(properties)
+        if reason is not None:
+            raise ShaderValidationError(reason)
+        if shader.processor == "COMP":
+            reason = rules.block_size_refusal(properties)
+            if reason is not None:
+                raise UnsupportedError(reason)
         for i, inst in enumerate(shader.instructions):
             self.check_instruction(i, inst)
         pairs, subs = self.check_control_flow()

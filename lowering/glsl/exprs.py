@@ -168,8 +168,12 @@ def binary(a: Expr, o: str, b: Expr, base: str | None = None, n: int | None = No
 
 
 def negate(a: Expr) -> Expr:
-    """``-a`` (remembering ``a`` so that ``x + -a`` prints as ``x - a``)."""
-    return Expr(f"-{a.at(PREC['unary'])}", a.type, a.n, False, cast_of=a, prec=PREC["unary"])
+    """``-a`` (remembering ``a`` so that ``x + -a`` prints as ``x - a``).  A
+    negative literal is parenthesised: ``--1.0`` is GLSL's pre-decrement."""
+    inner = a.at(PREC["unary"])
+    if inner.startswith("-"):
+        inner = f"({inner})"
+    return Expr(f"-{inner}", a.type, a.n, False, cast_of=a, prec=PREC["unary"])
 
 
 def call(text: str, base: str, n: int) -> Expr:

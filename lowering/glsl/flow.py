@@ -175,6 +175,8 @@ def handle_emit(em, i, inst):
     stream = _stream(em, i, inst)
     em.streams.add(stream)
     if stream == 0:
+        for text in em.io.unwritten_output_zeros:  # (EmitVertex left them undefined: stages.py)
+            em.line(text)
         for text in passes.vertex_end(em):  # the vertex is complete: clip planes, y flip, ...
             em.line(text)
     if stream:

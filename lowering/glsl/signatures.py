@@ -289,7 +289,8 @@ def _sample_types(inst: Instruction, decls: Decls, srcs: list[str | None]):
     if op == "SVIEWINFO":
         return ["int"], ["int", None]
     if op == "SAMPLE_INFO":
-        return ["int"], [None if inst.srcs[0].file in RESOURCE_FILES else "float"]
+        # (one type per source: the second source is unused, tgsi.rst)
+        return ["int"], [None if inst.srcs[0].file in RESOURCE_FILES else "float"] + [None] * (len(inst.srcs) - 1)
     if op == "SAMPLE_POS":
         return ["float"], [None if inst.srcs[0].file in RESOURCE_FILES else "float", "int"]
     if op == "LOD":

@@ -19,7 +19,7 @@ from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .reflection import VaryingInfo
 from .sysval_block import INSTANCE_NAME
-from .varyings import clip_cull_counts, varying_block, varying_name
+from .varyings import INTERSTAGE_VARYINGS, clip_cull_counts, varying_block, varying_name
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -144,6 +144,10 @@ class IOMap:
         self.system_values: list[tuple[int, str]] = []
         self.local_outputs: dict[int, str] = {}  # OUT index -> local vec4 (CLIPVERTEX, ...)
         self.window_space_position: str | None = None
+        # Zero writes of the outputs declared only for the next stage (_declare_next_stage_inputs):
+        # run at the start of main, and in a GS again before every EmitVertex (which
+        # leaves every output undefined, GLSL 4.50 section 8.12).
+        self.unwritten_output_zeros: list[str] = []
         self.color_outputs: dict[int, str] = {}  # FS color index -> GLSL output name
         self.fbfetch_copies: dict[int, str] = {}  # FS output index -> saved framebuffer color
         self._declared = set()
@@ -210,23 +214,28 @@ class IOMap:
     def _declare_next_stage_inputs(self) -> None:
         """Declare the user varyings the next stage reads (VariantKey.output_interpolation)
         that this shader has no output for: GL links an input block only to a
-        declared output block; the value stays undefined, as Gallium has it."""
+        declared output block.  They are written zero, as Mesa's software
+        drivers read an input nothing wrote (tgsi.rst leaves it undefined)."""
         em = self.em
         if self.proc in ("FRAG", "COMP"):
             return
         written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values() for r in range(d.first, d.last + 1)}
         for semantic, index, _interp, _loc in em.key.output_interpolation:
-            if semantic not in VARYING_SEMANTICS or (semantic, index) in written:
+            if semantic not in INTERSTAGE_VARYINGS or (semantic, index) in written:
                 continue
             name = varying_name(semantic, index)
             if self.proc == "TESS_CTRL":
                 if semantic == "PATCH":
                     self._declare(varying_block("out", name, prefix="patch "))
+                    self.unwritten_output_zeros.append(f"{name} = vec4(0.0);")
                 else:
                     self._declare(varying_block("out", name, instance=f"{name}_out[]"))
+                    self.unwritten_output_zeros.append(f"{name}_out[gl_InvocationID].{name} = vec4(0.0);")
                 continue
             qual, _, _ = self._output_qualifiers(semantic, index)
             self._declare(varying_block("out", name, qual))
+            self.unwritten_output_zeros.append(f"{name} = vec4(0.0);")
+        em.prologue += self.unwritten_output_zeros
 
     # -- inputs ----------------------------------------------------------------
     def input_view(self, index: int, vertex: str | None):

@@ -9,6 +9,15 @@ copies, the clip vertex), so every stage links by block name.
 
 from __future__ import annotations
 
+# Semantics a TCS, TES or GS input reads from a varying (glp_<semantic>_<index>)
+# rather than a built-in: the user varyings, plus the clip vertex, point
+# coordinate and viewport mask a stage may pass on.  A producer that does not
+# write one of them declares it and writes zero (stages.py
+# _declare_next_stage_inputs, glpipe/shaders.py unwritten_inputs).
+INTERSTAGE_VARYINGS = frozenset(
+    {"GENERIC", "TEXCOORD", "COLOR", "BCOLOR", "FOG", "NORMAL", "PATCH", "CLIPVERTEX", "PCOORD", "VIEWPORT_MASK"}
+)
+
 
 def varying_name(semantic: str, index: int) -> str:
     """``glp_<semantic>_<index>`` -- the single naming rule for user varyings."""
@@ -38,4 +47,4 @@ def clip_cull_counts(shader) -> tuple[int | None, int]:
     return int(nclip or 0), int(ncull or 0)
 
 
-__all__ = ["varying_name", "varying_block", "clip_cull_counts"]
+__all__ = ["INTERSTAGE_VARYINGS", "varying_name", "varying_block", "clip_cull_counts"]

@@ -40,6 +40,7 @@ void main()
     vec4 t0_1 = vec4(0.0);
     vec4 t0_2 = vec4(0.0);
     vec4 glp_clipvertex = vec4(0.0);
+    glp_color_2 = vec4(0.0);
     t0_0 = glp_attr_0.xxxx * cb0.c[0];
     t0_1 = glp_attr_0.yyyy * cb0.c[1] + t0_0;
     t0_2 = glp_attr_0.zzzz * cb0.c[2] + t0_1;
