@@ -32,14 +32,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
+
 
 FINDINGS = ("crash", "hang", "internal", "exception")
 
 
 def _program(seed: int, corpus: list[str]) -> str:
     """The program of ``seed``: even seeds from the grammar, odd ones mutated."""
-    from tgsi_grammar import RandomDraw, mutate, program
+    from tests.fuzz.tgsi_grammar import RandomDraw, mutate, program
 
     d = RandomDraw(seed)
     if seed % 2 == 0:
@@ -50,8 +50,8 @@ def _program(seed: int, corpus: list[str]) -> str:
 def _worker(conn, compile_on_host: bool, profile: str) -> None:
     """Answer seeds with (outcome, detail) until the parent closes the pipe."""
     os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
-    from tgsi_grammar import corpus
-    from tgsi_runner import HostDraw, InternalError, lower
+    from tests.fuzz.tgsi_grammar import corpus
+    from tests.fuzz.tgsi_runner import HostDraw, InternalError, lower
 
     texts = corpus()
     host = HostDraw(profile) if compile_on_host else None
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not args.programs and not args.seconds:
         args.programs = 1000
-    from tgsi_grammar import corpus
+    from tests.fuzz.tgsi_grammar import corpus
 
     texts = corpus()
     pool = _Pool(max(1, args.jobs), args.compile, args.profile)

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
-from tgsi_grammar import RandomDraw, program
-from tgsi_runner import HostDraw, InternalError, lower
-from tgsi_strategies import mutated_programs, programs
+
+from .tgsi_grammar import RandomDraw, program
+from .tgsi_runner import HostDraw, InternalError, lower
+from .tgsi_strategies import mutated_programs, programs
 
 _CI = settings(
     deadline=None,

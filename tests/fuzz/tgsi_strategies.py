@@ -10,7 +10,8 @@ hypothesis's ``draw``, so a failing example shrinks to a small program.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from tgsi_grammar import STAGES, corpus, mutate, program
+
+from .tgsi_grammar import STAGES, corpus, mutate, program
 
 _CORPUS = corpus()
 
