@@ -98,7 +98,11 @@ def _refused(ctx, fs: str, *needles: str) -> ShaderValidationError:
 
 
 def test_the_65536_register_indirect_array_is_refused_at_create(ctx):
-    err = _refused(ctx, indirect_array(65536), "MAX_TEMPS", "TEMP[0..65535]", "line 4")
+    # The program: the whole 16-bit TEMP space as one array, read once
+    # through an address register.
+    fs = HEAD + "DCL TEMP[0..65535], ARRAY(1)\nDCL ADDR[0]\nARL ADDR[0].x, IN[0].xxxx\n"
+    fs += "MOV OUT[0], TEMP[ADDR[0].x](1)\nEND\n"
+    err = _refused(ctx, fs, "MAX_TEMPS", "TEMP[0..65535]", "line 4")
     assert err.line == 4
 
 
