@@ -61,6 +61,7 @@ class KeepGeneral:
     VS_LAYER = 1 << 4  # a VS writing LAYER gets the generated GS of each draw's mode (vertex_layer.py)
     RENDER_CONDITION = 1 << 5  # a render condition gates every draw (render_condition.py)
     STREAM_OUTPUT = 1 << 6  # stream output targets are bound: each draw is captured (stream_output.py)
+    PRIM_CHECK = 1 << 7  # a GS or TES is bound: each draw's mode is checked against it (shaders.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}

@@ -39,6 +39,7 @@ _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_I
 _DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
 _VERTEX = Dirty.VERTEX
 _SO_BOUND = KeepGeneral.STREAM_OUTPUT
+_PRIM_CHECK = KeepGeneral.PRIM_CHECK
 
 
 # GL's draw parameters are GLint / GLsizei (signed 32-bit) where Gallium's
@@ -329,6 +330,8 @@ class DrawPath:
             # The rasterizer keys this draw (its primitive class, its edge
             # flags: Dirty.PROGRAM when the variant changes), glpipe/raster/rasterizer.py.
             keys(info.mode)
+        if self.keep_general & _PRIM_CHECK:
+            self.shader_part.check_draw_mode(info.mode)  # a bound GS / TES takes this primitive
         layer = self.vertex_layer_part
         if layer.source is not None:
             # A VS writing LAYER on a host whose VS cannot: the generated GS of this mode.

@@ -17,10 +17,11 @@ from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationErr
 from lowering.glsl.shadow_swizzle import compare_uses
 from lowering.glsl.varyings import INTERSTAGE_VARYINGS
 from lowering.limits import ShaderLimits, check_limits, limits_for
+from lowering.semantics import PRIMITIVE_NAMES
 
 from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
-from .enums import Cap, ShaderCap, ShaderIR, ShaderType
+from .enums import Cap, Prim, ShaderCap, ShaderIR, ShaderType
 from .lifetime import defer_call
 from .part import Area, Part
 from .stream_output import plan_stream_output, set_feedback_varyings
@@ -299,6 +300,35 @@ def _check_declared_slots(screen, stage: ShaderType, ir, what: str) -> None:
             )
 
 
+# The primitive class each mode hands a geometry shader (GL 4.5 §11.3.1;
+# QUADS / QUAD_STRIP / POLYGON are drawn as triangles), and the class each
+# GS_INPUT_PRIMITIVE takes (its TGSI name; LINE_STRIP etc. name their class).
+_PRIM_CLASS = {
+    Prim.POINTS: "POINTS",
+    Prim.LINES: "LINES",
+    Prim.LINE_LOOP: "LINES",
+    Prim.LINE_STRIP: "LINES",
+    Prim.TRIANGLES: "TRIANGLES",
+    Prim.TRIANGLE_STRIP: "TRIANGLES",
+    Prim.TRIANGLE_FAN: "TRIANGLES",
+    Prim.QUADS: "TRIANGLES",
+    Prim.QUAD_STRIP: "TRIANGLES",
+    Prim.POLYGON: "TRIANGLES",
+    Prim.LINES_ADJACENCY: "LINES_ADJACENCY",
+    Prim.LINE_STRIP_ADJACENCY: "LINES_ADJACENCY",
+    Prim.TRIANGLES_ADJACENCY: "TRIANGLES_ADJACENCY",
+    Prim.TRIANGLE_STRIP_ADJACENCY: "TRIANGLES_ADJACENCY",
+}
+_GS_INPUT_CLASS = {
+    "LINE_STRIP": "LINES",
+    "LINE_LOOP": "LINES",
+    "TRIANGLE_STRIP": "TRIANGLES",
+    "TRIANGLE_FAN": "TRIANGLES",
+    "LINE_STRIP_ADJACENCY": "LINES_ADJACENCY",
+    "TRIANGLE_STRIP_ADJACENCY": "TRIANGLES_ADJACENCY",
+}
+
+
 class ShaderPart(Part):
     """The shader area of a context (``ctx.shader_part``): the bound shader
     CSOs (``shaders``, indexed by ShaderType), the linked programs and the
@@ -450,12 +480,47 @@ class ShaderPart(Part):
             self._vs_changed()
         if stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL):
             self.ctx.vertex_layer_part.shaders_changed()  # a VS writing LAYER without a GS on a GL 3.3 host
+            self._prim_check_changed()
         # Only the program (Dirty.SHADERS: the other variant-key inputs are
         # unchanged): the vertex layout does not depend on the shader (input
         # types reach the VS through its variant key), the sysvals binding is
         # the same for every program, and _emit_program dirties texture units
         # / constant buffers only if the new program's plans differ.
         self.ctx.dirty |= Dirty.SHADERS
+
+    def _prim_check_changed(self) -> None:
+        """A GS or TES bound takes draws off the fast path, so that each
+        draw's mode is checked against it (``check_draw_mode``): GL refuses a
+        mismatch with GL_INVALID_OPERATION, which must not be left pending."""
+        s = self.shaders
+        on = s[ShaderType.GEOMETRY] is not None or s[ShaderType.TESS_EVAL] is not None
+        self.ctx._keep_general(KeepGeneral.PRIM_CHECK, on)
+        if on:
+            self.ctx.dirty |= Dirty.DRAW_STATE
+
+    def check_draw_mode(self, mode: Prim) -> None:
+        """Refuse a draw whose primitive the bound TES or GS cannot take
+        (GL 4.5 §11.3.1 / §10.1: a TES takes PATCHES only; a GS takes the
+        class of its GS_INPUT_PRIMITIVE, QUADS / QUAD_STRIP / POLYGON drawn as
+        triangles).  InvalidArgumentError, before anything reaches GL."""
+        s = self.shaders
+        if s[ShaderType.TESS_EVAL] is not None:
+            if mode != Prim.PATCHES:
+                raise InvalidArgumentError(
+                    f"draw_vbo: a tessellation evaluation shader is bound: only PIPE_PRIM_PATCHES can be drawn, "
+                    f"not {Prim(mode).name}"
+                )
+            return
+        gs = s[ShaderType.GEOMETRY]
+        if gs is None or mode == Prim.PATCHES:
+            return  # PATCHES without a TES is refused by the draw itself
+        wanted = gs.ir.property("GS_INPUT_PRIMITIVE", "TRIANGLES")
+        wanted = PRIMITIVE_NAMES[wanted] if isinstance(wanted, int) else str(wanted).upper()
+        if _PRIM_CLASS[Prim(mode)] != _GS_INPUT_CLASS.get(wanted, wanted):
+            raise InvalidArgumentError(
+                f"draw_vbo: the bound geometry shader takes {wanted} (GS_INPUT_PRIMITIVE), "
+                f"which {Prim(mode).name} does not provide"
+            )
 
     def _vs_changed(self) -> None:
         """A new VS is bound: what depends on it beyond its program."""
@@ -479,6 +544,7 @@ class ShaderPart(Part):
             if stage == ShaderType.VERTEX:
                 ctx.viewport_part.note_window_space()
             ctx.vertex_layer_part.shaders_changed()
+            self._prim_check_changed()
         for inputs in [k for k in self._programs_by_inputs if cso in k[: len(GRAPHICS_STAGES)]]:
             del self._programs_by_inputs[inputs]
         self._release_variants(cso.variants)
@@ -712,6 +778,7 @@ def _make_stage_methods():
             _slot: int = int(stage),
             _vs: bool = stage == ShaderType.VERTEX,
             _vertex_side: bool = stage in (ShaderType.VERTEX, ShaderType.GEOMETRY, ShaderType.TESS_EVAL),
+            _prim: bool = stage in (ShaderType.GEOMETRY, ShaderType.TESS_EVAL),
         ) -> None:
             # _bind_shader, inlined for the common case (a valid CSO of this
             # stage, or None); anything else goes there to raise.
@@ -729,6 +796,8 @@ def _make_stage_methods():
                     self._vs_changed()
                 if _vertex_side:  # a VS writing LAYER without a GS on a GL 3.3 host
                     ctx.vertex_layer_part.shaders_changed()
+                if _prim:  # each draw's mode checked against a bound GS / TES
+                    self._prim_check_changed()
 
         def delete(self, cso: ShaderCSO, _stage: ShaderType = stage) -> None:
             self._delete_shader(_stage, cso)

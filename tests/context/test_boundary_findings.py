@@ -468,3 +468,29 @@ def test_draw_vbo_empty_draws_draws_nothing(screen, ctx):
         assert not read_rgba32f(screen, color).any()  # nothing drawn
     _draws_red(ctx, screen, color)
     screen.resource_destroy(index)
+
+
+def test_draw_mode_the_bound_geometry_shader_cannot_take(ctx, screen):
+    """A draw whose primitive the bound GS does not take is refused before GL
+    (GL would leave GL_INVALID_OPERATION for the next call), also when the
+    DrawInfo was drawn before and the draw would take the fast path."""
+    from glpipe import ShaderState
+
+    from .util import triangle_gs
+
+    color = setup(ctx)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=FULL, stride=32)])
+    points = DrawInfo(mode=Prim.POINTS, count=6)
+    tris = DrawInfo(mode=Prim.TRIANGLES, count=6)
+    ctx.draw_vbo(points)  # memoised for the fast path
+    ctx.draw_vbo(points)
+    gs = ctx.create_gs_state(ShaderState(tokens=triangle_gs("TRIANGLE_STRIP", (0, 1, 2))))
+    ctx.bind_gs_state(gs)
+    ctx.draw_vbo(tris)
+    _refused(screen, lambda: ctx.draw_vbo(points), match="GS_INPUT_PRIMITIVE")
+    _refused(screen, lambda: ctx.draw_vbo(DrawInfo(mode=Prim.LINES, count=6)), match="GS_INPUT_PRIMITIVE")
+    _draws_red(ctx, screen, color)
+    ctx.bind_gs_state(None)
+    ctx.delete_gs_state(gs)
+    ctx.draw_vbo(points)  # no GS: any mode again
+    assert screen.host.clear_errors() == []
