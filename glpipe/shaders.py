@@ -421,7 +421,10 @@ class ShaderPart(Part):
             self.ctx._check_cso(cso, ShaderCSO, f"bind_{_SHORT[stage]}_state")
             if cso.stage != stage:
                 raise InvalidArgumentError(f"bind_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
+        counters = self.ctx._counters  # driver queries: every bind, and the filtered ones
+        counters.binds += 1
         if self.shaders[stage] is cso:
+            counters.redundant_binds += 1
             return
         self.shaders[stage] = cso
         if stage == ShaderType.VERTEX:
@@ -490,10 +493,14 @@ class ShaderPart(Part):
     # -- variants and programs ------------------------------------------------
 
     def _variant(self, cso: ShaderCSO, key):
+        # Runs when a program is selected (a new combination of variants),
+        # never per draw of the fast path: a hit is a compile saved.
         variant = cso.variants.get(key)
         if variant is None:
             variant = self._compile_variant(cso, key)
             cso.variants[key] = variant
+        else:
+            self.ctx._counters.shader_cache_hits += 1
         return variant
 
     def _compile_variant(self, cso: ShaderCSO, key) -> ShaderVariant:
