@@ -421,10 +421,7 @@ class ShaderPart(Part):
             self.ctx._check_cso(cso, ShaderCSO, f"bind_{_SHORT[stage]}_state")
             if cso.stage != stage:
                 raise InvalidArgumentError(f"bind_{_SHORT[stage]}_state: the CSO is a {cso.stage.name} shader")
-        counters = self.ctx._counters  # driver queries: every bind, and the filtered ones
-        counters.binds += 1
         if self.shaders[stage] is cso:
-            counters.redundant_binds += 1
             return
         self.shaders[stage] = cso
         if stage == ShaderType.VERTEX:

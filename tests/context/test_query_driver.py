@@ -20,7 +20,9 @@ from glpipe import (
     Query,
     RasterizerState,
     ResourceTemplate,
+    SamplerState,
     ShaderState,
+    ShaderType,
     Target,
     VertexBuffer,
 )
@@ -150,8 +152,14 @@ def test_binds_and_redundant_binds(screen, ctx):
     ctx.bind_blend_state(a)
     ctx.bind_rasterizer_state(r)
     ctx.bind_depth_stencil_alpha_state(d)
+    fs = ctx.create_fs_state(ShaderState(tokens=FLAT_FS))
+    samp = ctx.create_sampler_state(SamplerState())
+    ctx.bind_fs_state(fs)
 
     def work():
+        ctx.bind_fs_state(fs)  # redundant
+        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [samp])
+        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
         ctx.bind_blend_state(a)  # redundant
         ctx.bind_blend_state(b)
         ctx.bind_blend_state(b)  # redundant
@@ -160,9 +168,9 @@ def test_binds_and_redundant_binds(screen, ctx):
         ctx.bind_depth_stencil_alpha_state(d)
         ctx.bind_depth_stencil_alpha_state(d)  # redundant
 
-    assert _measure(ctx, "state-binds", work) == 7
+    assert _measure(ctx, "state-binds", work) == 10
     ctx.bind_blend_state(a)  # the state work() starts from again
-    assert _measure(ctx, "redundant-binds-filtered", work) == 4
+    assert _measure(ctx, "redundant-binds-filtered", work) == 5
 
 
 def test_shader_cache_hits(screen, ctx):
