@@ -709,7 +709,7 @@ class DrawPath:
                 )
             else:
                 tr = translate(info.mode, count, start=start, flatshade_first=flatshade_first)
-            self._counters.fallback_hits += 1
+            self._counters.fallback("quads_quad_strips_polygons")
             if tr.count == 0:
                 continue
             translated = self._raster_translated

@@ -168,7 +168,13 @@ class DrawIndirectPart(Part):
                 f"draw_vbo: {len(subs)} indirect command(s) read back and drawn from the CPU",
                 site="indirect unroll",
             )
-        ctx.screen.counters.fallback_hits += 1
+        ctx.screen.counters.fallback(
+            "draw_indirect_count_unroll"
+            if count_buffer is not None
+            else "multi_draw_indirect_unroll"
+            if draw_count > 1
+            else "draw_indirect_unroll"
+        )
         for sub in subs:
             if sub.count > 0 and sub.instance_count > 0:
                 ctx._draw_general(sub, None, None)

@@ -463,6 +463,8 @@ class QueryPart(Part):
             q._names = [self._host.name(_TIMESTAMP_KEY), self._host.name(_TIMESTAMP_KEY)]
             self._counter(q._names[0], GL_TIMESTAMP)
         elif kind.mode == "driver":
+            # Counters only counted while read start counting now (glpipe/driver_queries.py).
+            ctx.screen.counters.watch(q.type, ctx.screen._live_contexts(), 1)
             q._values = (ctx.screen.counters.value_of(q.type), 0)
 
     def end_query(self, q: PipeQuery) -> None:
@@ -604,6 +606,9 @@ class QueryPart(Part):
 
     def _stop(self, q: PipeQuery) -> None:
         q.active = False
+        if q._kind.mode == "driver":
+            screen = self.ctx.screen
+            screen.counters.watch(q.type, screen._live_contexts(), -1)
         if q._kind.mode == "count":
             hq = self._host
             hq.active -= 1

@@ -279,6 +279,7 @@ class Screen:
         ctx = Context(self, priv, flags, debug=flags_debug)
         with self._lock:
             self._contexts.append(ctx)
+            self.counters.watch_new_context(ctx)  # a driver query of another context may be counting
         return ctx
 
     def fence_finish(self, ctx: Context | None, fence: Fence | None, timeout_ns: int) -> bool:
@@ -334,6 +335,11 @@ class Screen:
     def _check_alive(self) -> None:
         if self._destroyed:
             raise ObjectDestroyedError("screen was destroyed")
+
+    def _live_contexts(self) -> tuple[Context, ...]:
+        """The screen's contexts not destroyed yet (a snapshot)."""
+        with self._lock:
+            return tuple(ctx for ctx in self._contexts if not ctx.destroyed)
 
     def _forget_context(self, ctx: Context) -> None:
         with self._lock:

@@ -578,10 +578,14 @@ class ShaderPart(Part):
     # -- variants and programs ------------------------------------------------
 
     def _variant(self, cso: ShaderCSO, key):
+        # Runs when a program is selected (a new combination of variants),
+        # never per draw of the fast path: a hit is a compile saved.
         variant = cso.variants.get(key)
         if variant is None:
             variant = self._compile_variant(cso, key)
             cso.variants[key] = variant
+        else:
+            self.ctx._counters.shader_cache_hits += 1
         return variant
 
     def _compile_variant(self, cso: ShaderCSO, key) -> ShaderVariant:
