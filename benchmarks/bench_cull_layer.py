@@ -18,10 +18,11 @@ Cases (docs/performance.md "Cost of the shader emulations"):
 * ``LAYER``: plus LAYER = (vertex id / 3) mod 4 (each layer gets a quarter).
 
 Reported per profile and case: ns per primitive (best of ``reps`` timed
-draws, a glFinish included, over the primitive count), and per case the
-gl33 / native ratio.  The fragment work is the same on both profiles (the
-same pixels are covered), so the difference between the profiles is the
-emulation's.  Numbers are llvmpipe's on this machine's CPU; a GPU's differ.
+draws, a glFinish included, over the primitive count; the cases interleaved
+round by round), the gl33 / native ratio, and what the case adds to
+``plain`` on each profile.  The fragment work is the same on both profiles
+(the same pixels are covered), so the difference between the profiles'
+additions is the emulation's.  Numbers are llvmpipe's on this machine's CPU; a GPU's differ.
 """
 
 from __future__ import annotations
@@ -132,22 +133,25 @@ def measure(profile: str, grid: int, reps: int, cases) -> dict:
         ctx.set_vertex_buffers([VertexBuffer(buffer=verts, stride=32)])
         info = DrawInfo(mode=Prim.TRIANGLES, count=len(verts))
         gl = screen.host.gl
-        best = {}
-        for case in cases:
-            ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=vs(case))))
-            ctx.draw_vbo(info)  # warm-up: compile the variant, JIT it
+        vss = {case: ctx.create_vs_state(ShaderState(tokens=vs(case))) for case in cases}
+        for case in cases:  # warm-up: compile each variant, JIT it
+            ctx.bind_vs_state(vss[case])
+            for _ in range(2):
+                ctx.draw_vbo(info)
             gl.glFinish()
-            t_best = float("inf")
-            gc.disable()
-            try:
-                for _ in range(reps):
+        best = dict.fromkeys(cases, float("inf"))
+        gc.disable()
+        try:
+            for _ in range(reps):  # the cases interleaved: a load change hits them alike
+                for case in cases:
+                    ctx.bind_vs_state(vss[case])
+                    gl.glFinish()
                     t0 = time.perf_counter()
                     ctx.draw_vbo(info)
                     gl.glFinish()
-                    t_best = min(t_best, time.perf_counter() - t0)
-            finally:
-                gc.enable()
-            best[case] = t_best
+                    best[case] = min(best[case], time.perf_counter() - t0)
+        finally:
+            gc.enable()
         return best
     finally:
         ctx.destroy()
@@ -163,7 +167,10 @@ def run(grid: int = 64, reps: int = 5, cases=("plain", "CULL", "LAYER")) -> dict
         row = {"case": case}
         for p in timings:
             row[f"{p}_ns"] = timings[p][case] * 1e9 / prims
-        row["ratio"] = row["gl33_ns"] / row["native_ns"] if row["native_ns"] > 0 else float("inf")
+        row["ratio"] = row["gl33_ns"] / row["native_ns"] if row["native_ns"] > 0 else None
+        if "plain" in timings["native"]:  # what the case adds to the plain draw, per profile
+            for p in timings:
+                row[f"{p}_extra_ns"] = (timings[p][case] - timings[p]["plain"]) * 1e9 / prims
         rows.append(row)
     return {"grid": grid, "primitives": prims, "reps": reps, "cases": rows}
 
@@ -173,10 +180,12 @@ def format_text(results: dict) -> str:
     out = [
         f"cull distance / VS layer cost per primitive ({results['primitives']} triangles per draw, "
         f"best of {results['reps']})",
-        f"{'case':<8} {'native ns':>10} {'gl33 ns':>9} {'ratio':>7}",
+        f"{'case':<8} {'native ns':>10} {'gl33 ns':>9} {'ratio':>7} {'over plain (nat/gl33)':>22}",
     ]
     for r in results["cases"]:
-        out.append(f"{r['case']:<8} {r['native_ns']:>10.1f} {r['gl33_ns']:>9.1f} {r['ratio']:>6.2f}x")
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
+        extra = f"{r['native_extra_ns']:+.1f}/{r['gl33_extra_ns']:+.1f}" if "native_extra_ns" in r else ""
+        out.append(f"{r['case']:<8} {r['native_ns']:>10.1f} {r['gl33_ns']:>9.1f} {ratio:>7} {extra:>22}")
     return "\n".join(out) + "\n"
 
 
