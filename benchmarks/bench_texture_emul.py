@@ -111,6 +111,8 @@ class TextureBench(Bench):
                 levels = field_offset("view_levels") // 4 + view_levels_word(STAGE_NUMBER["FRAG"], 0)
                 if levels < words.size:
                     words[levels] = 4
+            if self.sysvals is not None:
+                self.sysvals.release()
             self.sysvals = self.ctx.buffer(words.tobytes())
             self.sysvals.bind_to_uniform_block(7)
             block.binding = 7
