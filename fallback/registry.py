@@ -204,6 +204,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         provides="TXQ / SVIEWINFO .w (mip level count) without textureQueryLevels: the bound view's "
         "last_level - first_level + 1, written into the sysvals block by set_sampler_views",
         implementation="lowering.glsl.texture_emul.query_levels + glpipe.sysvals.SysvalsPart.set_view_levels",
+        cost="one uniform read per query, below the noise next to textureQueryLevels on llvmpipe "
+        "(benchmarks/bench_texture_emul.py)",
     ),
     Fallback(
         name="texture_gather_fetches",
@@ -212,6 +214,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         "one by one (texelFetch inside the level, the bound sampler at texel centres outside it and "
         "for shadow compares); 2D, 2D_ARRAY, RECT; cube gathers refused (caps stay 0)",
         implementation="lowering.glsl.texture_emul.gather",
+        cost="per fragment on llvmpipe: TG4 of component y 3.5-10x textureGather (18-41 ns vs 3-7 ns), "
+        "four offsets 2-3x textureGatherOffsets (benchmarks/bench_texture_emul.py)",
     ),
     Fallback(
         name="texture_query_lod_formula",
@@ -220,6 +224,7 @@ FALLBACKS: tuple[Fallback, ...] = (
         "derivatives; the sampler's lod_bias, min/max_lod and mip filter in the sysvals block, "
         "written by bind_sampler_states",
         implementation="lowering.glsl.texture_emul.query_lod + glpipe.sysvals.SysvalsPart.set_sampler_lod",
+        cost="3-6x textureQueryLod per fragment on llvmpipe (3-8 ns vs 0.7-1.3 ns; benchmarks/bench_texture_emul.py)",
     ),
     Fallback(
         name="interpolate_at",
@@ -245,7 +250,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         "Reflection.cull_clip_mask)",
         cost="per vertex one compare and one clip distance per cull distance (no GS, no extra pass); "
         "a primitive with some but not all vertices out goes through the host's clipper, which "
-        "clips off nothing visible",
+        "clips off nothing visible; on llvmpipe no slower than native cull distances per primitive "
+        "(benchmarks/bench_cull_layer.py)",
     ),
     Fallback(
         name="vs_layer_generated_gs",
@@ -255,7 +261,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         "writes gl_Layer (and gl_ViewportIndex with viewport arrays; one viewport otherwise)",
         implementation="lowering.glsl.passes.layer + glpipe.vertex_layer",
         cost="a pass-through GS stage on every draw of such a VS, and those draws take draw_vbo's general "
-        "path (the GS follows the draw's primitive)",
+        "path (the GS follows the draw's primitive); on llvmpipe ~100 ns per triangle over a plain draw "
+        "(benchmarks/bench_cull_layer.py)",
     ),
     # --- Gallium state no core GL profile has: shader variants --------------
     Fallback(
