@@ -27,12 +27,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import glpipe
-from demos import cube, frames, quad_tex, tri
+from demos import cube, frames, instanced, quad_tex, tri
 
 DATA = ROOT / "tests" / "data" / "demos"
 SIZE = 96
-# (name, frame) per animated demo; the still demos draw their one frame.
-ANIMATED = {"cube": (cube, 20)}
+# (module, frame, size) per animated demo (instanced: 10,000 objects need
+# more than 96 pixels to be seen one by one); the still demos draw their one frame.
+ANIMATED = {"cube": (cube, 20, SIZE), "instanced": (instanced, 30, 256)}  # module, frame, size
 STILL = {"tri": tri, "quad_tex": quad_tex}
 # llvmpipe is deterministic per profile, but the gl33 profile's lowered
 # shaders round differently in the last bits: a channel may be off by a few
@@ -47,8 +48,8 @@ def render(name: str, profile: str, **options) -> np.ndarray:
     screen = glpipe.create_screen(profile=profile)
     try:
         if name in ANIMATED:
-            module, frame = ANIMATED[name]
-            return frames.render_headless(module, screen, SIZE, 1, first=frame, **options)
+            module, frame, size = ANIMATED[name]
+            return frames.render_headless(module, screen, size, 1, first=frame, **options)
         return STILL[name].render(screen, SIZE)[::-1]  # the still demos render GL-style: flip to present
     finally:
         screen.destroy()
