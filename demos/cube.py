@@ -44,7 +44,9 @@ from glpipe import (
 from . import frames
 
 NAME = "cube"
-DESCRIPTION = "spinning textured cube: depth test, generate_mipmap, trilinear + 8x anisotropic filtering"
+DESCRIPTION = (
+    "spinning textured cube: depth test, generate_mipmap, trilinear + anisotropic filtering (as the cap grants)"
+)
 
 VS = """VERT
 DCL IN[0]

@@ -126,3 +126,48 @@ def test_a_wrong_picture_fails_and_writes_observed_and_diff(tmp_path):
     with pytest.raises(pytest.fail.Exception, match="observed"):
         compare(later, reference, tmp_path, "cube-later")
     assert (tmp_path / "cube-later-observed.png").exists() and (tmp_path / "cube-later-diff.png").exists()
+
+
+def test_cli_lists_and_renders_headless(tmp_path, capsys):
+    from demos.__main__ import main
+
+    main([])
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == ["cube", "instanced", "tri", "quad_tex"]
+    out = tmp_path / "cube.png"
+    pixels = main(["cube", "--frames", "2", "--out", str(out), "--size", "48"])
+    assert np.array_equal(np.asarray(PIL.open(out).convert("RGBA")), pixels)  # PNG rows = resource rows
+    screen = glpipe.create_screen()
+    try:
+        assert np.array_equal(pixels, frames.render_headless(cube, screen, 48, 1, first=1))  # the last frame
+    finally:
+        screen.destroy()
+    with pytest.raises(SystemExit, match="unknown demo"):
+        main(["teapot"])
+
+
+def test_window_path_presents_what_headless_renders(monkeypatch, tmp_path, profile):
+    """--window on the offscreen backend: every frame goes through
+    flush_frontbuffer, and the window's picture (read back from its
+    framebuffer, first row at the top) is the headless frame."""
+    from demos.__main__ import main
+    from glpipe.window import Window
+
+    monkeypatch.setenv("GLPIPE_WINDOW", "offscreen")
+    seen = {}
+    original_close = Window.close
+
+    def close(self):
+        seen["frames"], seen["picture"] = self.drawable.frames, self.drawable.read()
+        original_close(self)
+
+    monkeypatch.setattr(Window, "close", close)
+    args = ["cube", "--window", "--frames", "3", "--size", "40", "--profile", profile]
+    pixels = main([*args, "--out", str(tmp_path / "w.png")])
+    assert seen["frames"] == 3
+    assert np.array_equal(seen["picture"], pixels)
+    screen = glpipe.create_screen(profile=profile)
+    try:
+        assert np.array_equal(pixels, frames.render_headless(cube, screen, 40, 1, first=2))
+    finally:
+        screen.destroy()
