@@ -27,13 +27,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import glpipe
-from demos import cube, frames, instanced, quad_tex, tri
+from demos import cube, frames, instanced, msaa, quad_tex, tri
 
 DATA = ROOT / "tests" / "data" / "demos"
 SIZE = 96
 # (module, frame, size) per animated demo (instanced: 10,000 objects need
 # more than 96 pixels to be seen one by one); the still demos draw their one frame.
-ANIMATED = {"cube": (cube, 20, SIZE), "instanced": (instanced, 30, 256)}  # module, frame, size
+ANIMATED = {"cube": (cube, 20, SIZE), "instanced": (instanced, 30, 256), "msaa": (msaa, 10, 128)}  # module, frame, size
 STILL = {"tri": tri, "quad_tex": quad_tex}
 # llvmpipe is deterministic per profile, but the gl33 profile's lowered
 # shaders round differently in the last bits: a channel may be off by a few
@@ -133,7 +133,7 @@ def test_cli_lists_and_renders_headless(tmp_path, capsys):
 
     main([])
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == ["cube", "instanced", "tri", "quad_tex"]
+    assert listed == ["cube", "instanced", "msaa", "tri", "quad_tex"]
     out = tmp_path / "cube.png"
     pixels = main(["cube", "--frames", "2", "--out", str(out), "--size", "48"])
     assert np.array_equal(np.asarray(PIL.open(out).convert("RGBA")), pixels)  # PNG rows = resource rows
@@ -171,3 +171,21 @@ def test_window_path_presents_what_headless_renders(monkeypatch, tmp_path, profi
         assert np.array_equal(pixels, frames.render_headless(cube, screen, 40, 1, first=2))
     finally:
         screen.destroy()
+
+
+def test_msaa_resolve_blends_edges_single_sampled_does_not(profile):
+    """Each spoke has one colour: single-sampled (right half) a pixel is the
+    clear colour or a spoke's; resolved 4x MSAA (left half) edge pixels are
+    averages of 4 samples: coverage 1/4, 2/4 or 3/4 of a spoke over the
+    clear colour, so at least two of those three mixes per spoke appear
+    along its long edges."""
+    screen = glpipe.create_screen(profile=profile)
+    try:
+        pixels = frames.render_headless(msaa, screen, 128, 1, first=10)
+    finally:
+        screen.destroy()
+    left, right = pixels[:, :64].reshape(-1, 4), pixels[:, 64:].reshape(-1, 4)
+    n_left, n_right = len(np.unique(left, axis=0)), len(np.unique(right, axis=0))
+    assert n_right <= msaa.SPOKES + 1 + 4  # clear + spokes (+ rounding of the centre overlaps)
+    assert n_right >= msaa.SPOKES + 1  # every spoke is visible
+    assert n_left >= msaa.SPOKES + 1 + 2 * msaa.SPOKES
