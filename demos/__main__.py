@@ -23,7 +23,7 @@ import sys
 import glpipe
 
 # NAME -> module of an animated demo (demos/frames.py protocol), in list order.
-ANIMATED = ("cube", "instanced", "msaa")
+ANIMATED = ("cube", "shadow", "msaa", "instanced")
 # The one-frame demos of the first version (their own main; no animation).
 STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
 

@@ -27,13 +27,18 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import glpipe
-from demos import cube, frames, instanced, msaa, quad_tex, tri
+from demos import cube, frames, instanced, msaa, quad_tex, shadow, tri
 
 DATA = ROOT / "tests" / "data" / "demos"
 SIZE = 96
 # (module, frame, size) per animated demo (instanced: 10,000 objects need
 # more than 96 pixels to be seen one by one); the still demos draw their one frame.
-ANIMATED = {"cube": (cube, 20, SIZE), "instanced": (instanced, 30, 256), "msaa": (msaa, 10, 128)}  # module, frame, size
+ANIMATED = {
+    "cube": (cube, 20, SIZE),
+    "instanced": (instanced, 30, 256),
+    "msaa": (msaa, 10, 128),
+    "shadow": (shadow, 20, 128),
+}  # module, frame, size
 STILL = {"tri": tri, "quad_tex": quad_tex}
 # llvmpipe is deterministic per profile, but the gl33 profile's lowered
 # shaders round differently in the last bits: a channel may be off by a few
@@ -133,7 +138,7 @@ def test_cli_lists_and_renders_headless(tmp_path, capsys):
 
     main([])
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == ["cube", "instanced", "msaa", "tri", "quad_tex"]
+    assert listed == ["cube", "shadow", "msaa", "instanced", "tri", "quad_tex"]
     out = tmp_path / "cube.png"
     pixels = main(["cube", "--frames", "2", "--out", str(out), "--size", "48"])
     assert np.array_equal(np.asarray(PIL.open(out).convert("RGBA")), pixels)  # PNG rows = resource rows
@@ -189,3 +194,20 @@ def test_msaa_resolve_blends_edges_single_sampled_does_not(profile):
     assert n_right <= msaa.SPOKES + 1 + 4  # clear + spokes (+ rounding of the centre overlaps)
     assert n_right >= msaa.SPOKES + 1  # every spoke is visible
     assert n_left >= msaa.SPOKES + 1 + 2 * msaa.SPOKES
+
+
+def test_shadow_map_darkens_the_ground_under_the_cube(profile):
+    """The ground's colour is (0.75, 0.78, 0.7); lit it shows at full
+    strength, in the cube's shadow at 0.35 of it (the FS's ambient term).
+    Both must be on screen, and the shadowed ground lies below the cube."""
+    screen = glpipe.create_screen(profile=profile)
+    try:
+        pixels = frames.render_headless(shadow, screen, 128, 1, first=20).astype(np.float64)
+    finally:
+        screen.destroy()
+    ground = np.array([0.75, 0.78, 0.7]) * 255.0
+    lit = np.abs(pixels[..., :3] - ground).max(axis=2) <= 2
+    dark = np.abs(pixels[..., :3] - 0.35 * ground).max(axis=2) <= 2
+    assert lit.sum() > 2000 and dark.sum() > 100
+    cube_rows = np.nonzero((np.abs(pixels[..., :3] - np.array([0.95, 0.45, 0.2]) * 255).max(axis=2) <= 30))[0]
+    assert np.nonzero(dark)[0].mean() > cube_rows.mean()  # row 0 is the top: the shadow is lower
