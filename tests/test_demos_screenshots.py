@@ -209,5 +209,5 @@ def test_shadow_map_darkens_the_ground_under_the_cube(profile):
     lit = np.abs(pixels[..., :3] - ground).max(axis=2) <= 2
     dark = np.abs(pixels[..., :3] - 0.35 * ground).max(axis=2) <= 2
     assert lit.sum() > 2000 and dark.sum() > 100
-    cube_rows = np.nonzero((np.abs(pixels[..., :3] - np.array([0.95, 0.45, 0.2]) * 255).max(axis=2) <= 30))[0]
+    cube_rows = np.nonzero(np.abs(pixels[..., :3] - np.array([0.95, 0.45, 0.2]) * 255).max(axis=2) <= 30)[0]
     assert np.nonzero(dark)[0].mean() > cube_rows.mean()  # row 0 is the top: the shadow is lower
