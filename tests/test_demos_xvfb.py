@@ -10,6 +10,7 @@ installs xvfb when it runs as root; docs/demos.md).
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -25,7 +26,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import glpipe
-from demos import cube, frames, instanced
+from demos import frames
+from demos.__main__ import ANIMATED
 
 pytest.importorskip("PIL.ImageGrab", reason="grabbing the X screen needs Pillow (the demos extra)")
 pytest.importorskip("glfw", reason="windows need glfw (the window extra)")
@@ -33,7 +35,6 @@ if shutil.which("xvfb-run") is None:
     pytest.skip("no xvfb-run: install xvfb for the real-window tests", allow_module_level=True)
 
 SIZE, FRAMES = 48, 3
-DEMOS = {"cube": cube, "instanced": instanced}
 
 # Runs under xvfb-run: every demo in a real window, the window's pixels as
 # the X server has them, saved per demo.
@@ -42,12 +43,15 @@ SCRIPT = textwrap.dedent(
     import sys
     import numpy as np
     from PIL import ImageGrab
-    from demos import cube, frames, instanced
+    import importlib
+    from demos import frames
+    from demos.__main__ import ANIMATED
     from glpipe.window import open_window
 
     out, profile, size, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     grabs = {}
-    for name, module in (("cube", cube), ("instanced", instanced)):
+    for name in ANIMATED:
+        module = importlib.import_module(f"demos.{name}")
         window = open_window(name, size, size, backend="glfw", profile=profile)
         assert window.backend == "glfw", window.reason
         try:
@@ -81,7 +85,8 @@ def test_real_windows_show_the_headless_frames(profile, tmp_path):
     grabs = np.load(out)
     screen = glpipe.create_screen(profile=profile)
     try:
-        for name, module in DEMOS.items():
+        for name in ANIMATED:
+            module = importlib.import_module(f"demos.{name}")
             expected = frames.render_headless(module, screen, SIZE, 1, first=FRAMES - 1)
             assert grabs[name].shape == (SIZE, SIZE, 3)
             # The window shows resource row 0 at its top: the one flip, in flush_frontbuffer.
