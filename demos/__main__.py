@@ -19,6 +19,7 @@ import argparse
 import importlib
 import logging
 import sys
+import time
 
 import glpipe
 
@@ -86,7 +87,10 @@ def main(argv=None):
     if headless:
         screen = glpipe.create_screen(profile=args.profile)
         try:
+            start = time.perf_counter()
             pixels = frames.render_headless(module, screen, args.size, args.frames or 1)
+            if args.stats:
+                print(f"{(args.frames or 1) / (time.perf_counter() - start):.1f} fps (headless, with set-up)")
             _stats(screen, args)
         finally:
             screen.destroy()
