@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .context import Context
     from .fence import Fence
     from .host.gl import HostProfile
+    from .templates import Box
 
 # A debug-flag list as create_screen / context_create take it (glpipe/debug.py):
 # a GLPIPE_DEBUG-style string, an iterable of flag names, or None.
@@ -293,6 +294,20 @@ class Screen:
             raise InvalidArgumentError(f"fence_finish: ctx must be a Context or None, got {type(ctx).__name__}")
         uint64(timeout_ns, "fence_finish: timeout_ns")  # uint64_t; PIPE_TIMEOUT_INFINITE is its maximum
         return fence_finish(self, ctx, fence, timeout_ns)
+
+    def flush_frontbuffer(
+        self, ctx: Context, resource: Resource, level: int, layer: int, drawable: Any, sub_box: Box | None = None
+    ) -> None:
+        """pipe_screen::flush_frontbuffer: show ``sub_box`` (None: the whole
+        level) of ``level``/``layer`` of a ``Bind.DISPLAY_TARGET`` (or
+        SCANOUT) resource in ``drawable`` (a glpipe.present.Drawable: a
+        window's default framebuffer, or the offscreen stand-in) and swap it.
+        Resource row 0 becomes the top row of the window: the presenting
+        y-flip, the only one (docs/coordinates.md).  A minimised drawable
+        presents nothing.  Bad arguments raise InvalidArgumentError."""
+        from .present import flush_frontbuffer
+
+        flush_frontbuffer(self, ctx, resource, level, layer, drawable, sub_box)
 
     def fence_reference(self, dst: Fence | None, src: Fence | None) -> Fence | None:
         """Gallium's fence refcounting is Python's: returns ``src``."""

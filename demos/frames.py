@@ -1,0 +1,148 @@
+"""The frame loop of the animated demos: a display target, frames drawn at a
+fixed time step, presented with ``screen.flush_frontbuffer`` into a window
+(glpipe.window) or read back and written as a PNG (headless).
+
+An animated demo module defines ``NAME``, ``DESCRIPTION`` and ``class
+Scene`` with ``__init__(screen, ctx, width, height)`` (creates everything,
+binds ``ctx``'s framebuffer state to the frame's surfaces via
+``DisplayTarget``), ``draw(t)`` (renders the frame at time ``t`` seconds
+into ``scene.target``) and ``destroy()``.
+
+Unlike demos/common.py's ``RenderTarget`` (GL-style viewport, row 0 at the
+bottom, flipped by the PNG writer), the display target follows Gallium's
+window convention as st/mesa sets it up for a window: the viewport's y scale
+is negative, so NDC +y lands on row 0, the *top* of the picture.  The only
+y-flip is then ``flush_frontbuffer``'s, into the GL default framebuffer; the
+PNG stores the rows as they are (docs/demos.md).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from glpipe import (
+    Bind,
+    Box,
+    Clear,
+    Format,
+    FramebufferState,
+    Map,
+    ResourceTemplate,
+    SurfaceTemplate,
+    Target,
+    ViewportState,
+)
+
+COLOR_FORMAT = Format.R8G8B8A8_UNORM
+DEPTH_FORMAT = Format.Z24_UNORM_S8_UINT
+FRAME_DT = 1.0 / 60.0  # the fixed time step: frame n is drawn at t = n / 60 s
+
+
+class DisplayTarget:
+    """An RGBA8 ``Bind.DISPLAY_TARGET`` colour buffer plus a Z24S8 depth
+    buffer, bound as ``ctx``'s framebuffer, with the y-down viewport."""
+
+    def __init__(self, screen, ctx, width: int, height: int, depth: bool = True):
+        self.screen, self.ctx, self.width, self.height = screen, ctx, width, height
+        self.color = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D,
+                format=COLOR_FORMAT,
+                width0=width,
+                height0=height,
+                bind=Bind.RENDER_TARGET | Bind.DISPLAY_TARGET | Bind.SAMPLER_VIEW,
+            )
+        )
+        self.cbuf = ctx.create_surface(self.color, SurfaceTemplate(format=COLOR_FORMAT))
+        self.depth = self.zsbuf = None
+        if depth:
+            self.depth = screen.resource_create(
+                ResourceTemplate(
+                    target=Target.TEXTURE_2D,
+                    format=DEPTH_FORMAT,
+                    width0=width,
+                    height0=height,
+                    bind=Bind.DEPTH_STENCIL,
+                )
+            )
+            self.zsbuf = ctx.create_surface(self.depth, SurfaceTemplate(format=DEPTH_FORMAT))
+        self.bind()
+
+    def bind(self) -> None:
+        """Framebuffer state and the y-down viewport (depth range 0..1)."""
+        w, h = self.width, self.height
+        self.ctx.set_framebuffer_state(FramebufferState(width=w, height=h, cbufs=(self.cbuf,), zsbuf=self.zsbuf))
+        self.ctx.set_viewport_states(0, [ViewportState(scale=(w / 2, -h / 2, 0.5), translate=(w / 2, h / 2, 0.5))])
+
+    def clear(self, color) -> None:
+        """Clear colour (and depth to 1.0)."""
+        bits = Clear.COLOR0 | (Clear.DEPTH | Clear.STENCIL if self.zsbuf is not None else 0)
+        self.ctx.clear(bits, None, color, 1.0, 0)
+
+    def read(self) -> np.ndarray:
+        """(height, width, 4) uint8, row 0 = the top of the picture."""
+        box = Box(x=0, y=0, z=0, width=self.width, height=self.height, depth=1)
+        t = self.ctx.transfer_map(self.color, 0, Map.READ, box)
+        try:
+            return np.array(t.data[0], dtype=np.uint8).reshape(self.height, self.width, 4)
+        finally:
+            self.ctx.transfer_unmap(t)
+
+    def destroy(self) -> None:
+        """Free the surfaces and resources."""
+        self.ctx.set_framebuffer_state(FramebufferState(width=0, height=0))
+        self.ctx.surface_destroy(self.cbuf)
+        self.screen.resource_destroy(self.color)
+        if self.zsbuf is not None:
+            self.ctx.surface_destroy(self.zsbuf)
+            self.screen.resource_destroy(self.depth)
+
+
+def render_headless(module, screen, size: int, frames: int, first: int = 0, **options) -> np.ndarray:
+    """Draw frames ``first`` .. ``first + frames - 1`` of ``module.Scene`` on
+    ``screen`` (``options`` go to the Scene); return the last one (row 0 = top)."""
+    ctx = screen.context_create()
+    try:
+        scene = module.Scene(screen, ctx, size, size, **options)
+        try:
+            for n in range(first, first + frames):
+                scene.draw(n * FRAME_DT)
+            return scene.target.read()
+        finally:
+            scene.destroy()
+    finally:
+        ctx.destroy()
+
+
+def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
+    """Draw and present frames in ``window`` (glpipe.window.Window) until it
+    closes or ``frames`` were shown; recreate the scene on resize; a
+    minimised window keeps drawing nothing.  Returns the last frame."""
+    screen = window.screen
+    ctx = screen.context_create()
+    width, height = window.size()
+    scene = module.Scene(screen, ctx, max(width, 1), max(height, 1))
+    n, start = 0, time.perf_counter()
+    try:
+        while not window.should_close() and (frames is None or n < frames):
+            for event in window.poll_events():
+                if event[0] == "resize" and event[1] and event[2]:
+                    scene.destroy()  # what depends on the window size is made again
+                    scene = module.Scene(screen, ctx, event[1], event[2])
+            if window.size() == (0, 0):
+                time.sleep(FRAME_DT)  # minimised: nothing to present
+                continue
+            scene.draw(n * FRAME_DT)
+            screen.flush_frontbuffer(ctx, scene.target.color, 0, 0, window.drawable, None)
+            n += 1
+            if stats and n % 60 == 0:
+                print(f"{n / (time.perf_counter() - start):.1f} fps")
+        return scene.target.read()
+    finally:
+        scene.destroy()
+        ctx.destroy()
+
+
+__all__ = ["COLOR_FORMAT", "DEPTH_FORMAT", "FRAME_DT", "DisplayTarget", "render_headless", "run_window"]
