@@ -428,3 +428,25 @@ def test_overflow_predicates(screen, ctx, qtype):
         ctx.destroy_query(q)
         ctx.stream_output_target_destroy(t)
     assert results == [False, True]
+
+
+def test_stream_output_queries_count_what_was_captured(screen, ctx):
+    """PRIMITIVES_EMITTED counts the primitives written to the targets,
+    PRIMITIVES_GENERATED every primitive, and SO_STATISTICS both (written,
+    storage needed) -- exact, here with a range that holds 2 of 4 triangles
+    (context.rst "Queries"; the counts from the geometry alone)."""
+    prepare(ctx, 12, so_info((4,), (1, 0, 4, 0, 0)))
+    buf = sentinel_buffer(screen, 64)
+    t = ctx.create_stream_output_target(buf, 0, 2 * 3 * 16)
+    ctx.set_stream_output_targets([t], [0])
+    kinds = (glpipe.Query.PRIMITIVES_EMITTED, glpipe.Query.PRIMITIVES_GENERATED, glpipe.Query.SO_STATISTICS)
+    qs = [ctx.create_query(k, 0) for k in kinds]
+    for q in qs:
+        ctx.begin_query(q)
+    ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=12))
+    for q in qs:
+        ctx.end_query(q)
+    emitted, generated, stats = (ctx.get_query_result(q, True) for q in qs)
+    assert (emitted, generated) == (2, 4)
+    assert (stats.num_primitives_written, stats.primitives_storage_needed) == (2, 4)
+    ctx.set_stream_output_targets([], [])
