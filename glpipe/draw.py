@@ -312,7 +312,7 @@ class DrawPath:
             self._draw_prologue(indirect)
             if indirect is not None and self.draw_indirect_part.draw(info, draws, indirect):
                 return  # drawn as direct draws: draw auto, or commands read back (glpipe/draw_indirect.py)
-        if info._draw_cache is None:
+        if getattr(info, "_draw_cache", None) is None:
             if not isinstance(info, DrawInfo):  # once per DrawInfo (the memo below)
                 raise InvalidArgumentError(f"draw_vbo: info must be a DrawInfo, got {type(info).__name__}")
             _check_gl_ranges(info.start, info.count, info.instance_count)
