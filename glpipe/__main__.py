@@ -38,6 +38,7 @@ def collect(profile: str | None = None) -> dict:
     from glpipe import Bind, Cap, CapF, ComputeCap, Format, ShaderCap, ShaderIR, ShaderType, Target
     from glpipe.debug import DEBUG_ENV, DEBUG_FLAGS
     from glpipe.host.features import feature_report
+    from glpipe.host.preload import describe as preload_lines
 
     screen = glpipe.create_screen(profile=profile)
     try:
@@ -99,6 +100,8 @@ def collect(profile: str | None = None) -> dict:
                 name: {"holds": int(screen.host_facts.has(name)), "reason": screen.host_facts.reasons[name]}
                 for name in screen.host_facts.reasons
             },
+            # Driver settings made before the driver loaded (glpipe/host/preload.py).
+            "host_preload": preload_lines(),
             # GLPIPE_DEBUG (glpipe/debug.py): every flag, and those this screen has on.
             "debug": {"env": DEBUG_ENV, "on": sorted(screen.debug_flags), "flags": dict(DEBUG_FLAGS)},
         }
@@ -128,6 +131,9 @@ def _print_text(data: dict, out) -> None:
     w("\nHost facts (probed by a draw)\n-----------------------------\n")
     for name, row in data["host_facts"].items():
         w(f"  {'yes' if row['holds'] else 'no':<4} {name}: {row['reason']}\n")
+    w("\nDriver settings made before it loaded\n-------------------------------------\n")
+    for line in data["host_preload"]:
+        w(f"  {line}\n")
     w("\nCaps\n----\n")
     for k, v in data["caps"].items():
         w(f"  PIPE_CAP_{k} = {v}\n")

@@ -138,6 +138,9 @@ def _open_glfw(title: str, width: int, height: int, profile: str | None) -> Wind
         return "glfw is not installed"
     import moderngl
 
+    from .host import preload
+
+    preload.apply()  # the window's context loads the driver: its settings first
     if not glfw.init():
         return "glfw could not initialise (no display?)"
     glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 3)

@@ -21,6 +21,7 @@ from types import MappingProxyType
 
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError
 
+from . import preload
 from .features import FEATURES, feature, granted
 
 # Profiles a caller may ask for.  "native" exposes what the host has;
@@ -297,6 +298,7 @@ def _create_headless_context():
     """A surfaceless EGL context (no DISPLAY needed; never X11)."""
     import moderngl
 
+    preload.apply()  # driver settings read only when the driver loads (glpipe/host/preload.py)
     errors = []
     for kwargs in ({"require": 450}, {"require": 330}):
         try:

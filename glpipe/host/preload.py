@@ -1,0 +1,140 @@
+"""Host settings that must be in place before the GL driver loads.
+
+Most host quirks (glpipe/host/quirks.py) are worked around in what glpipe
+sends to the host.  A few live below GL, in the driver's code generator, and
+can only be avoided by configuring the driver; Mesa reads such settings from
+the environment once, when the driver is first loaded into the process
+(``util_cpu_detect`` runs once per process).  So glpipe sets them just before
+it makes its first GL context (``apply``), if
+
+* the process has not loaded a Mesa driver yet (afterwards the setting would
+  not be read, and glpipe says so in ``status``),
+* the user has not set the variable (a user's value always wins), and
+* ``GLPIPE_HOST_PRELOAD`` is not ``off``.
+
+The rows (``PRELOAD``):
+
+``llvmpipe_avx512_gather``
+    llvmpipe built with LLVM 15 (Mesa 22.3.6 with LLVM 15.0.6 on this
+    project's CI machine), on a CPU with AVX-512, JIT-compiles some texel
+    fetches into an AVX-512 gather whose mask is ``k0`` -- an encoding the
+    CPU refuses, so the process dies with SIGILL at draw time (found by
+    issue 12's TGSI fuzzer: one draw in about a thousand; the faulting
+    instruction, read in gdb, is ``vpgatherdd`` beside ``vpmovm2d``).
+    ``GALLIUM_OVERRIDE_CPU_CAPS=avx`` makes Mesa treat the CPU as AVX2
+    without AVX-512: llvmpipe keeps its 256-bit vectors (GL_RENDERER still
+    says "256 bits") and LLVM no longer emits AVX-512 instructions.  Which
+    LLVM release fixes it is not known, and the version cannot be read
+    before the driver loads, so the row applies on every x86 CPU with
+    AVX-512; its cost is measured in docs/performance.md.
+    Test: tests/test_host_preload.py.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Set to "off" to make glpipe leave the driver's environment alone.
+PRELOAD_ENV = "GLPIPE_HOST_PRELOAD"
+
+#: Shared objects whose presence in the process means Mesa's driver is loaded
+#: (its settings have been read already).
+_MESA_LIBRARIES = ("libgallium", "swrast_dri", "_dri.so", "libvulkan_lvp")
+
+
+@dataclass(frozen=True)
+class Preload:
+    """One driver setting: ``variable`` = ``value`` where ``cpu_flag`` is a
+    flag of the CPU (``/proc/cpuinfo``), with why (``what``)."""
+
+    name: str
+    variable: str
+    value: str
+    cpu_flag: str
+    what: str
+
+
+PRELOAD: tuple[Preload, ...] = (
+    Preload(
+        name="llvmpipe_avx512_gather",
+        variable="GALLIUM_OVERRIDE_CPU_CAPS",
+        value="avx",
+        cpu_flag="avx512f",
+        what="llvmpipe (LLVM 15) JIT-compiles texel fetches into AVX-512 gathers the CPU refuses (SIGILL)",
+    ),
+)
+
+#: What ``apply`` decided, per row name: "set", "user" (the user set the
+#: variable), "late" (a driver was loaded already), "off", "no cpu flag".
+status: dict[str, str] = {}
+
+
+def cpu_flags(cpuinfo: str | None = None) -> frozenset[str]:
+    """The CPU's feature flags from ``/proc/cpuinfo`` (empty where there is none)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            return frozenset()
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            return frozenset(value.split())
+    return frozenset()
+
+
+def driver_loaded(maps: str | None = None) -> bool:
+    """Whether a Mesa driver is mapped into this process (``/proc/self/maps``)."""
+    if maps is None:
+        try:
+            maps = Path("/proc/self/maps").read_text()
+        except OSError:
+            return False  # not Linux: nothing to tell; act as before any load
+    return any(lib in maps for lib in _MESA_LIBRARIES)
+
+
+def decide(row: Preload, environ, flags: frozenset[str], loaded: bool, machine: str) -> str:
+    """What to do with ``row``: "set" or why not (see ``status``)."""
+    if environ.get(PRELOAD_ENV, "").lower() == "off":
+        return "off"
+    if row.variable in environ:
+        return "user"
+    if machine.lower() not in ("x86_64", "amd64", "i686", "i386") or row.cpu_flag not in flags:
+        return "no cpu flag"
+    if loaded:
+        return "late"
+    return "set"
+
+
+def apply() -> dict[str, str]:
+    """Set the rows' variables that apply, before glpipe's first GL context
+    (glpipe/host/gl.py, glpipe/window.py); returns ``status``.  Decided
+    once per process: later calls return the first answer."""
+    if status:
+        return status
+    flags, loaded, machine = cpu_flags(), driver_loaded(), platform.machine()
+    for row in PRELOAD:
+        verdict = decide(row, os.environ, flags, loaded, machine)
+        if verdict == "set":
+            os.environ[row.variable] = row.value
+        status[row.name] = verdict
+    return status
+
+
+def describe() -> list[str]:
+    """One line per row for ``python -m glpipe info``."""
+    words = {
+        "set": "applied",
+        "user": "left to the user's setting",
+        "late": "NOT applied: a Mesa driver was loaded before glpipe's first context",
+        "off": f"not applied ({PRELOAD_ENV}=off)",
+        "no cpu flag": "not needed on this CPU",
+    }
+    lines = []
+    for row in PRELOAD:
+        said = words.get(status.get(row.name, ""), "not decided yet (glpipe has made no GL context)")
+        lines.append(f"{row.name}: {row.variable}={row.value} {said} -- {row.what}")
+    return lines
