@@ -11,8 +11,10 @@ is saved under ``--out``).  Each goes through parse, validate and the GLSL
 emitter; with ``--compile`` it is also created with glpipe on a screen of
 ``--profile`` and drawn (compute programs are compiled on the host).  Work
 runs in worker processes (``--jobs``), so a crash (the process dies) or a hang
-(no answer within ``--timeout`` seconds) is counted, saved, and the worker
-replaced.  Printed: refused (by error class), lowered, compiled, drawn,
+(no answer after ``--timeout`` seconds of the worker's CPU time -- a campaign
+niced on a busy machine waits without blaming the program -- or after ten
+times that of wall time, for a worker stuck without computing) is counted,
+saved, and the worker replaced.  Printed: refused (by error class), lowered, compiled, drawn,
 crashes, hangs, internal errors (the host rejected what the validator
 passed) and non-PipeError exceptions.  Exit status 1 when any of the last
 four is non-zero.  docs/robustness.md "TGSI fuzzing" records the campaigns.
@@ -85,7 +87,7 @@ class _Pool:
         proc = self.ctx.Process(target=_worker, args=(child, *self.args), daemon=True)
         proc.start()
         child.close()
-        return [proc, parent, None, 0.0]  # process, pipe, seed in flight, sent at
+        return [proc, parent, None, 0.0, None]  # process, pipe, seed in flight, sent at, worker CPU then
 
     def replace(self, n: int) -> None:
         """Kill worker ``n`` (it crashed or hung) and start another."""
@@ -94,6 +96,28 @@ class _Pool:
             proc.kill()
         proc.join(5)
         self.workers[n] = self._start()
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system, every thread) of process ``pid`` so far, from
+    /proc; None where /proc is not there (then the wall clock decides)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _hung(proc, sent: float, cpu_at_send: float | None, timeout: float) -> bool:
+    """Whether the worker has spent ``timeout`` seconds of CPU on one program
+    (or ten times that of wall time)."""
+    if time.monotonic() - sent > 10 * timeout:
+        return True
+    cpu = _cpu_seconds(proc.pid)
+    if cpu is None or cpu_at_send is None:
+        return time.monotonic() - sent > timeout
+    return cpu - cpu_at_send > timeout
 
 
 def _save(out: Path, kind: str, seed: int, text: str, detail: str) -> None:
@@ -111,7 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", default="native", help="host profile for --compile (native or gl33)")
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
-    ap.add_argument("--timeout", type=float, default=60.0, help="seconds one program may take (else: a hang)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="CPU seconds one program may take (else: a hang)")
     ap.add_argument("--out", type=Path, default=Path("fuzz-findings"), help="where findings are saved")
     args = ap.parse_args(argv)
     if not args.programs and not args.seconds:
@@ -135,11 +159,11 @@ def main(argv=None) -> int:
                 mp_wait(in_flight + [slot[0].sentinel for slot in pool.workers], timeout=0.5)
             busy = False
             for n, slot in enumerate(pool.workers):
-                proc, conn, seed, sent = slot
+                proc, conn, seed, sent, cpu_at_send = slot
                 if seed is None:
                     if more():
                         conn.send(next_seed)
-                        slot[2], slot[3] = next_seed, time.monotonic()
+                        slot[2], slot[3], slot[4] = next_seed, time.monotonic(), _cpu_seconds(proc.pid)
                         next_seed += 1
                         busy = True
                     continue
@@ -160,17 +184,19 @@ def main(argv=None) -> int:
                     done += 1
                     _save(args.out, "crash", seed, _program(seed, texts), f"worker exit code {proc.exitcode}")
                     pool.replace(n)
-                elif time.monotonic() - sent > args.timeout:
+                elif _hung(proc, sent, cpu_at_send, args.timeout):
                     counts["hang"] += 1
                     done += 1
-                    _save(args.out, "hang", seed, _program(seed, texts), f"no answer in {args.timeout} s")
+                    _save(
+                        args.out, "hang", seed, _program(seed, texts), f"no answer after {args.timeout} s of CPU time"
+                    )
                     pool.replace(n)
             if not busy:
                 break
     except KeyboardInterrupt:
         pass
     finally:
-        for proc, conn, _seed, _sent in pool.workers:
+        for proc, conn, *_slot in pool.workers:
             conn.close()
             proc.join(2)
             if proc.is_alive():
