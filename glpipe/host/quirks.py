@@ -81,6 +81,33 @@ QUIRKS: tuple[Quirk, ...] = (
             "votes bit by bit with allInvocationsEqual; SHADER_BALLOT stays 1"
         ),
     ),
+    Quirk(
+        fact="indexed_sampler_array_crash",
+        renderer=r"^llvmpipe\b",
+        first=(0,),
+        fixed=None,
+        what=(
+            "a filtered lookup (texture, textureLod, textureGrad, textureOffset, textureGather) "
+            "through a sampler array indexed by a dynamically uniform value (a uniform block word) "
+            "kills the process with SIGSEGV at draw time when the stage also samples a texture of "
+            "another target (a sampler2DArray, a samplerCube): llvmpipe lowers the indexed lookup to "
+            "a switch over every texture unit of the stage and builds each case with that unit's "
+            "target, so it samples the other target's unit with the coordinates of a 2D lookup "
+            "(seen on Mesa 22.3.6 with LLVM 15.0.6; a constant or a varying index, texelFetch and "
+            "textureSize through the array, or only sampler2Ds in the stage draw)"
+        ),
+        found_by=(
+            "issue 12's TGSI fuzzer: five mutations of tests/lowering/in/tex_indexed.tgsi (seeds "
+            "2006409, 2010263, 2013407, 2018467, 2019717 of the native campaign, saved as "
+            "tests/fuzz/findings/host_crash_*.frag.tgsi) died in llvmpipe; the lowered GLSL reduced "
+            "line by line, then by hand, drawn with raw ModernGL in child processes"
+        ),
+        test="tests/test_indexed_sampler_quirk.py::test_indexed_sampler_array_crash_quirk",
+        effect=(
+            "indexed SAMP / SVIEW lookups are lowered as a switch over the declared units, one "
+            "sampler uniform per case (the GLSL 3.30 form), never as a sampler array"
+        ),
+    ),
 )
 
 #: fact name -> row (for look-ups by name).

@@ -137,6 +137,8 @@ HOST_FACTS: dict[str, str] = {
     # A host quirk (glpipe/host/quirks.py), not a capability: the lowering works around it.
     "subgroup_reads_crash": "readFirstInvocationARB / readInvocationARB abort the host's shader compiler: "
     "READ_FIRST / READ_INVOC are read bit by bit through ballotARB, VOTE_EQ votes bit by bit",
+    "indexed_sampler_array_crash": "a uniform-indexed sampler array sampled beside another target "
+    "kills the host at draw: indexed SAMP / SVIEW lookups are a switch over the declared units",
 }
 
 # Extensions whose '#extension' directive must say 'enable' rather than

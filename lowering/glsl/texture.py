@@ -64,6 +64,9 @@ TARGETS = {
     "BUFFER": Target("Buffer", False, 1, 0, 0, 1, False),
 }
 
+# Host quirk (glpipe/host/quirks.py): no sampler arrays for indexed lookups on this host.
+INDEXED_SAMPLER_ARRAY_CRASH = "indexed_sampler_array_crash"
+
 # Non-shadow target -> its shadow twin (SAMPLE_C on a plain view).
 SHADOW_OF = {
     "1D": "SHADOW1D",
@@ -185,7 +188,12 @@ def array_ok(em, inst, indexing) -> bool:
     """Whether the elements of an indexed lookup can share one GLSL sampler array:
     the same return type and declared target, the same comparison class
     (shadow_swizzle.py keys it by view), and the same GL_CLAMP coordinates
-    (passes/texture.py keys the clamp by sampler); else the lookup is a switch."""
+    (passes/texture.py keys the clamp by sampler); else the lookup is a switch.
+    Never on a host with the quirk ``indexed_sampler_array_crash`` (glpipe/host/quirks.py):
+    its driver crashes on a uniform-indexed sampler array beside another target, and
+    the switch selects the same element in range (out of range tgsi.rst leaves it undefined)."""
+    if em.req.fact(INDEXED_SAMPLER_ARRAY_CRASH):
+        return False
     views = indexing.indices("SVIEW")
     if len({em.decls.sview_return_type(v) for v in views}) > 1:
         return False
