@@ -1,0 +1,309 @@
+"""The shader blitter's per-sample and stencil blits (docs/blits.md): a
+multisampled -> multisampled blit draws each sample i with the sample mask
+1 << i fetching sample i (u_blitter's "MSAA copy"), so it converts formats,
+honours the colour mask and the scissor, and scales with equal sample
+counts; stencil (mask S or ZS) is written by the blitter into or out of
+multisampled textures.  Expected values come from numpy over the spec's
+definition; multisampled results are read back through two resolves --
+sample 0 alone (``sample0_only``) and the mean of the samples -- which
+together pin sample 0 and the sum of the other samples.  Both profiles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import glpipe
+from glpipe import BlitInfo, Box, Clear, Format, Mask, ScissorState, SurfaceTemplate, Target
+from glpipe.errors import UnsupportedError
+
+from .util_blits import fill, make, nearest_index, read, side
+
+_RGBA32F = Format.R32G32B32A32_FLOAT
+_Z24S8 = Format.Z24_UNORM_S8_UINT
+
+
+def _msaa(screen, fmt, size=8, samples=4, bind=0x2 | 0x8):
+    if not screen.is_format_supported(fmt, Target.TEXTURE_2D, samples, samples, bind):
+        pytest.skip(f"no sampled {samples}x MSAA {fmt.name}")
+    return make(screen, Target.TEXTURE_2D, fmt, size, size, samples=samples)
+
+
+def _f32(ctx, res):
+    w, h, _ = res.level_extent(0)
+    return read(ctx, res).view(np.float32).reshape(h, w, 4)
+
+
+def _upload(ctx, screen, values):
+    """A single-sampled RGBA32F texture holding ``values`` (h, w, 4)."""
+    h, w, _ = values.shape
+    tex = make(screen, Target.TEXTURE_2D, _RGBA32F, w, h)
+    fill(ctx, tex, data=np.ascontiguousarray(values, np.float32).view(np.uint8).reshape(1, h, -1))
+    return tex
+
+
+def _two_layer_msaa(ctx, screen, zero, rest):
+    """A 4x RGBA32F texture whose sample 0 holds ``zero`` and samples 1-3
+    ``rest`` (h, w, 4 arrays): single-sampled textures drawn into every
+    sample, then into sample 0 alone (dst_sample 1; tested in test_blit.py)."""
+    h, w, _ = zero.shape
+    ms = _msaa(screen, _RGBA32F, size=w)
+    ctx.blit(BlitInfo(dst=side(ms), src=side(_upload(ctx, screen, rest)), mask=Mask.RGBA))
+    ctx.blit(BlitInfo(dst=side(ms), src=side(_upload(ctx, screen, zero)), mask=Mask.RGBA, dst_sample=1))
+    return ms
+
+
+def _resolves(ctx, screen, ms, fmt=_RGBA32F):
+    """(sample 0, mean of the samples) of 4x ``ms`` as float32 (h, w, 4)."""
+    w, h, _ = ms.level_extent(0)
+    out = make(screen, Target.TEXTURE_2D, fmt, w, h)
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms, fmt=ms.format), mask=Mask.RGBA, sample0_only=True))
+    s0 = _f32(ctx, out)
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=Mask.RGBA))
+    return s0, _f32(ctx, out)
+
+
+def _random(seed, h, w):
+    return np.random.default_rng(seed).random((h, w, 4)).astype(np.float32)
+
+
+# -- multisampled -> multisampled, per sample ------------------------------------------------
+
+
+@pytest.mark.parametrize("dst_fmt", [Format.R16G16B16A16_FLOAT, Format.R8G8B8A8_UNORM])
+def test_msaa_to_msaa_converting_copies_every_sample(ctx, screen, dst_fmt):
+    """RGBA32F 4x -> RGBA16F / RGBA8 4x, same size: each sample converted
+    through the formats (unorm: round(255 v)), sample 0 kept apart."""
+    zero, rest = _random(1, 8, 8), _random(2, 8, 8)
+    src = _two_layer_msaa(ctx, screen, zero, rest)
+    dst = _msaa(screen, dst_fmt)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    assert ctx.blit_part.last_rung == "shader"
+    if dst_fmt == Format.R8G8B8A8_UNORM:
+        conv = lambda v: np.rint(np.clip(v, 0, 1) * 255) / 255  # noqa: E731
+        atol = 1e-6
+    else:
+        conv = lambda v: v.astype(np.float16).astype(np.float32)  # noqa: E731
+        atol = 0.0
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.allclose(s0, conv(zero), atol=atol, rtol=0)
+    assert np.allclose(mean, (conv(zero) + 3 * conv(rest)) / 4, atol=1e-5, rtol=0)
+
+
+def test_msaa_to_msaa_with_a_colour_mask_and_scissor(ctx, screen):
+    """Same format, mask G|A and a scissor: only those channels of the
+    scissored pixels change, in every sample."""
+    zero, rest = _random(3, 8, 8), _random(4, 8, 8)
+    src = _two_layer_msaa(ctx, screen, zero, rest)
+    dst = _msaa(screen, _RGBA32F)
+    surf = ctx.create_surface(dst, SurfaceTemplate(format=dst.format))
+    ctx.clear_render_target(surf, (0.5, 0.25, 0.125, 1.0), 0, 0, 8, 8, False)
+    ctx.surface_destroy(surf)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src),
+            mask=Mask.G | Mask.A,
+            scissor_enable=True,
+            scissor=ScissorState(minx=1, miny=2, maxx=6, maxy=7),
+        )
+    )
+    assert ctx.blit_part.last_rung == "shader"
+    want0 = np.tile(np.float32([0.5, 0.25, 0.125, 1.0]), (8, 8, 1))
+    want_rest = want0.copy()
+    for want, v in ((want0, zero), (want_rest, rest)):
+        want[2:7, 1:6, 1] = v[2:7, 1:6, 1]
+        want[2:7, 1:6, 3] = v[2:7, 1:6, 3]
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.array_equal(s0, want0)
+    assert np.allclose(mean, (want0 + 3 * want_rest) / 4, atol=1e-6, rtol=0)
+
+
+def test_scaled_mirrored_msaa_to_msaa_takes_sample_i_of_the_nearest_texel(ctx, screen):
+    """u_blitter's MSAA copy with equal sample counts draws sample i with
+    the mask 1 << i from sample i of the texel under each pixel centre:
+    a 4x4 source box mirrored in x onto an 8x8 box (src x 4 -> 0)."""
+    zero, rest = _random(5, 8, 8), _random(6, 8, 8)
+    src = _two_layer_msaa(ctx, screen, zero, rest)
+    dst = _msaa(screen, _RGBA32F)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src, box=Box(x=6, y=1, z=0, width=-4, height=4, depth=1)),
+            mask=Mask.RGBA,
+        )
+    )
+    assert ctx.blit_part.last_rung == "shader"
+    ix, iy = nearest_index(8, 6, -4, 8), nearest_index(8, 1, 4, 8)
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.array_equal(s0, zero[iy[:, None], ix[None, :]])
+    want = (zero + 3 * rest) / 4
+    assert np.allclose(mean, want[iy[:, None], ix[None, :]], atol=1e-6, rtol=0)
+
+
+def test_msaa_to_msaa_with_unequal_sample_counts_is_refused(ctx, screen):
+    """GL refuses it (GL 4.5 §18.3.1: INVALID_OPERATION when both sides are
+    multisampled with different counts) and u_blitter's MSAA copy needs
+    equal counts: UnsupportedError, nothing written."""
+    src = _msaa(screen, _RGBA32F)
+    for n in (2, 8):
+        if screen.is_format_supported(_RGBA32F, Target.TEXTURE_2D, n, n, 0x2 | 0x8):
+            break
+    else:
+        pytest.skip("only one MSAA sample count")
+    dst = make(screen, Target.TEXTURE_2D, _RGBA32F, 8, 8, samples=n)
+    surf = ctx.create_surface(dst, SurfaceTemplate(format=dst.format))
+    ctx.clear_render_target(surf, (0.25, 0.5, 0.75, 1.0), 0, 0, 8, 8, False)
+    ctx.surface_destroy(surf)
+    with pytest.raises(UnsupportedError, match="sample counts"):
+        ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA))
+    out = make(screen, Target.TEXTURE_2D, _RGBA32F, 8, 8)
+    ctx.blit(BlitInfo(dst=side(out), src=side(dst), mask=Mask.RGBA))
+    assert np.allclose(_f32(ctx, out), (0.25, 0.5, 0.75, 1.0))
+
+
+# -- stencil through the shader blitter -------------------------------------------------------
+
+
+def _zs_msaa(ctx, screen, size=8):
+    return _msaa(screen, _Z24S8, size=size, bind=0x1 | 0x8)
+
+
+def _stencil_of(ctx, res):
+    """The stencil bytes (h, w) of single-sampled Z24S8 ``res`` (the high byte)."""
+    w, h, _ = res.level_extent(0)
+    return read(ctx, res).reshape(h, w, 4)[..., 3]
+
+
+def _depth_of(ctx, res):
+    w, h, _ = res.level_extent(0)
+    return read(ctx, res).reshape(h, w, 4)[..., :3]
+
+
+def _resolve_zs(ctx, screen, ms, mask=Mask.ZS):
+    """Sample 0 of 4x Z24S8 ``ms`` in a single-sampled texture (a resolve
+    of depth/stencil takes sample 0, context.rst "Blitting")."""
+    w, h, _ = ms.level_extent(0)
+    out = make(screen, Target.TEXTURE_2D, _Z24S8, w, h)
+    fill(ctx, out, data=np.zeros((1, h, w * 4), np.uint8))
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=mask))
+    return out
+
+
+def _clear_zs(ctx, res, flags, depth, stencil, x, y, w, h):
+    surf = ctx.create_surface(res, SurfaceTemplate(format=res.format))
+    ctx.clear_depth_stencil(surf, flags, depth, stencil, x, y, w, h, False)
+    ctx.surface_destroy(surf)
+
+
+def test_stencil_resolve_takes_sample_0(ctx, screen):
+    """A 4x Z24S8 cleared (clear_depth_stencil, not a blit) to stencil 0x5A
+    with depth 0.5, then 0xC3 over [2, 6) x [1, 4): the S resolve is those
+    bytes; depth of the destination untouched by an S-only blit."""
+    ms = _zs_msaa(ctx, screen)
+    _clear_zs(ctx, ms, Clear.DEPTHSTENCIL, 0.5, 0x5A, 0, 0, 8, 8)
+    _clear_zs(ctx, ms, Clear.STENCIL, 0.0, 0xC3, 2, 1, 4, 3)
+    out = make(screen, Target.TEXTURE_2D, _Z24S8, 8, 8)
+    before = fill(ctx, out, seed=21).reshape(8, 8, 4)
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=Mask.S))
+    assert ctx.blit_part.last_rung == "shader"
+    want = np.full((8, 8), 0x5A, np.uint8)
+    want[1:4, 2:6] = 0xC3
+    assert np.array_equal(_stencil_of(ctx, out), want)
+    assert np.array_equal(_depth_of(ctx, out), before[..., :3])
+    # ZS: depth 0.5 in unorm24 as well
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=Mask.ZS))
+    assert np.array_equal(_stencil_of(ctx, out), want)
+    d = _depth_of(ctx, out).astype(np.uint32)
+    depth = d[..., 0] | (d[..., 1] << 8) | (d[..., 2] << 16)
+    assert (np.abs(depth.astype(np.int64) - round(0.5 * 0xFFFFFF)) <= 1).all()
+
+
+def test_scaled_mirrored_scissored_stencil_upsample(ctx, screen):
+    """A single-sampled Z24S8's stencil drawn into every sample of a 4x
+    Z24S8: 4x4 source mirrored in y onto 8x8, scissored to [1, 7) x [0, 5);
+    outside the scissor the cleared stencil stays, depth stays everywhere."""
+    src = make(screen, Target.TEXTURE_2D, _Z24S8, 4, 4)
+    s = fill(ctx, src, seed=22).reshape(4, 4, 4)
+    ms = _zs_msaa(ctx, screen)
+    _clear_zs(ctx, ms, Clear.DEPTHSTENCIL, 0.25, 0x11, 0, 0, 8, 8)
+    ctx.blit(
+        BlitInfo(
+            dst=side(ms),
+            src=side(src, box=Box(x=0, y=4, z=0, width=4, height=-4, depth=1)),
+            mask=Mask.S,
+            scissor_enable=True,
+            scissor=ScissorState(minx=1, miny=0, maxx=7, maxy=5),
+        )
+    )
+    assert ctx.blit_part.last_rung == "shader"
+    ix, iy = nearest_index(8, 0, 4, 4), nearest_index(8, 4, -4, 4)
+    want = np.full((8, 8), 0x11, np.uint8)
+    want[0:5, 1:7] = s[..., 3][iy[:, None], ix[None, :]][0:5, 1:7]
+    out = _resolve_zs(ctx, screen, ms)
+    assert np.array_equal(_stencil_of(ctx, out), want)
+    d = _depth_of(ctx, out).astype(np.uint32)
+    depth = d[..., 0] | (d[..., 1] << 8) | (d[..., 2] << 16)
+    assert (np.abs(depth.astype(np.int64) - round(0.25 * 0xFFFFFF)) <= 1).all()
+
+
+def test_stencil_msaa_to_msaa_per_sample_with_scissor(ctx, screen):
+    """4x -> 4x stencil with a scissor: sample 0 and samples 1-3 keep their
+    own values (sample 0 written by dst_sample 1 from a second source)."""
+    a = make(screen, Target.TEXTURE_2D, _Z24S8, 8, 8)
+    b = make(screen, Target.TEXTURE_2D, _Z24S8, 8, 8)
+    sa = fill(ctx, a, seed=23).reshape(8, 8, 4)[..., 3]
+    sb = fill(ctx, b, seed=24).reshape(8, 8, 4)[..., 3]
+    src = _zs_msaa(ctx, screen)
+    ctx.blit(BlitInfo(dst=side(src), src=side(a), mask=Mask.S))  # every sample: a
+    ctx.blit(BlitInfo(dst=side(src), src=side(b), mask=Mask.S, dst_sample=1))  # sample 0: b
+    dst = _zs_msaa(ctx, screen)
+    _clear_zs(ctx, dst, Clear.DEPTHSTENCIL, 1.0, 0x77, 0, 0, 8, 8)
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src),
+            mask=Mask.S,
+            scissor_enable=True,
+            scissor=ScissorState(minx=2, miny=3, maxx=8, maxy=6),
+        )
+    )
+    assert ctx.blit_part.last_rung in ("shader", "blit_framebuffer")
+    want0 = np.full((8, 8), 0x77, np.uint8)
+    want0[3:6, 2:8] = sb[3:6, 2:8]
+    assert np.array_equal(_stencil_of(ctx, _resolve_zs(ctx, screen, dst)), want0)
+    # sample 1 of dst: moved into sample 0 of a copy by dst_sample-less MSAA copy of sample 1
+    # is not expressible through pipe_blit_info; instead overwrite sample 0 of the source with a
+    # and blit again: every sample of the result then equals a inside the scissor.
+    ctx.blit(BlitInfo(dst=side(src), src=side(a), mask=Mask.S, dst_sample=1))
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst),
+            src=side(src),
+            mask=Mask.S,
+            scissor_enable=True,
+            scissor=ScissorState(minx=2, miny=3, maxx=8, maxy=6),
+        )
+    )
+    want0[3:6, 2:8] = sa[3:6, 2:8]
+    assert np.array_equal(_stencil_of(ctx, _resolve_zs(ctx, screen, dst)), want0)
+
+
+def test_stencil_blits_leave_the_users_stencil_state_and_queries(ctx, screen):
+    """The stencil passes set the stencil reference and DSA: the user's
+    are bound back, and no pass counts toward the user's occlusion query."""
+    src = make(screen, Target.TEXTURE_2D, _Z24S8, 8, 8)
+    fill(ctx, src, seed=25)
+    ms = _zs_msaa(ctx, screen)
+    ref = glpipe.StencilRef(ref_value=(3, 9))
+    ctx.set_stencil_ref(ref)
+    dsa = ctx.dsa_part.depth_stencil_alpha
+    q = ctx.create_query(glpipe.Query.OCCLUSION_COUNTER)
+    ctx.begin_query(q)
+    ctx.blit(BlitInfo(dst=side(ms), src=side(src), mask=Mask.S))
+    _resolve_zs(ctx, screen, ms, mask=Mask.S)
+    ctx.end_query(q)
+    assert ctx.get_query_result(q, True) == 0
+    ctx.destroy_query(q)
+    assert ctx.dsa_part.stencil_ref == ref
+    assert ctx.dsa_part.depth_stencil_alpha is dsa
