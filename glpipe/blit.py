@@ -22,7 +22,7 @@ from . import blit_gl
 from .blitter import ShaderBlitter
 from .boundary import flags, instance, member, uint32
 from .copy import TexBox, check_level, texture_box
-from .enums import Map, Mask, Swizzle, Target, TexFilter
+from .enums import Bind, Map, Mask, Swizzle, Target, TexFilter
 from .format_table import FormatDesc
 from .formats import Format, util_format_description
 from .part import Area, Part
@@ -279,13 +279,22 @@ class BlitPart(Part):
     def _try_shader(self, dst, src, mask, linear, swizzle, scissor, rects, info) -> bool:
         """The textured-quad blitter (glpipe/blitter.py) for the multisampled
         blits the GL rungs refuse: a resolve into a single-sampled texture
-        (sample 0, or the mean of the samples for non-integer colour), or a
-        single-sampled source drawn into every (or ``dst_sample``'s) sample."""
+        (sample 0, or the mean of the samples for non-integer colour), a
+        single-sampled source drawn into every (or ``dst_sample``'s) sample,
+        and u_blitter's MSAA copy between equal sample counts (sample i
+        drawn with the sample mask 1 << i); stencil included."""
         s_ms, d_ms = src.res.nr_samples > 1, dst.res.nr_samples > 1
-        if not (s_ms or d_ms) or (s_ms and d_ms):
-            return False  # single-sampled: numpy is exact; MSAA -> MSAA needs per-sample shading
-        if swizzle != _IDENTITY or rects or info.window_rectangle_include or mask & Mask.S:
-            return False  # not drawn by this blitter (stencil needs stencil export)
+        if not (s_ms or d_ms):
+            return False  # single-sampled: numpy is exact
+        if s_ms and d_ms and src.res.nr_samples != dst.res.nr_samples:
+            # GL 4.5 §18.3.1 makes it INVALID_OPERATION and u_blitter's MSAA
+            # copy (do_blits) needs src_samples == dst_samples: no result defined.
+            raise UnsupportedError(
+                f"blit: {src.res.nr_samples}x -> {dst.res.nr_samples}x: multisampled blits between unequal sample "
+                f"counts have no defined result (docs/blits.md)"
+            )
+        if swizzle != _IDENTITY or rects or info.window_rectangle_include:
+            return False  # not drawn by this blitter
         if src.res.target not in (Target.TEXTURE_2D, Target.TEXTURE_2D_ARRAY) or dst.res.target not in (
             Target.TEXTURE_2D,
             Target.TEXTURE_2D_ARRAY,
@@ -293,6 +302,8 @@ class BlitPart(Part):
             return False
         if linear and not s_ms and (src.box.w, src.box.h) != (dst.box.w, dst.box.h):
             return False  # the blitter fetches texels: NEAREST, or 1:1
+        if mask & Mask.S and not self._stencil_drawable(src):
+            return False
         if self._blitter is None:
             self._blitter = ShaderBlitter(self.ctx)
         self._blitter.blit(
@@ -300,6 +311,17 @@ class BlitPart(Part):
         )
         self.last_rung = "shader"
         return True
+
+    def _stencil_drawable(self, src) -> bool:
+        """The blitter gathers the source stencil into an R8_UINT texture of
+        the source's sample count by drawing with the source as the depth /
+        stencil buffer: both must be renderable on this host."""
+        screen = self.ctx.screen
+        n = src.res.nr_samples
+        return bool(
+            src.res.bind & Bind.DEPTH_STENCIL
+            and screen.is_format_supported(Format.R8_UINT, src.res.target, n, n, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
+        )
 
     # -- rung 4: numpy ----------------------------------------------------------------
 
