@@ -183,10 +183,12 @@ class BlitPart(Part):
     @staticmethod
     def _plain(dst, src, mask, swizzle, scissor, rects, info) -> bool:
         """Nothing but moving texels: all channels, no swizzle, blend,
-        scissor or window rectangles, source inside its level."""
+        scissor, window rectangles or sample mask (``dst_sample`` on a
+        multisampled destination), source inside its level."""
         sb = src.box
         return (
             mask == _channel_mask(dst.desc)
+            and not (info.dst_sample and dst.res.nr_samples > 1)
             and swizzle == _IDENTITY
             and scissor is None
             and not rects

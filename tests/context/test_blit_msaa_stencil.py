@@ -318,3 +318,26 @@ def test_stencil_blits_leave_the_users_stencil_state_and_queries(ctx, screen):
     ctx.destroy_query(q)
     assert ctx.dsa_part.stencil_ref == ref
     assert ctx.dsa_part.depth_stencil_alpha is dsa
+
+
+def test_msaa_to_msaa_sample0_only_and_dst_sample(ctx, screen):
+    """u_blitter's MSAA copy with ``sample0_only`` draws sample 0 alone
+    (max_sample 0, mask 1 << 0); with ``dst_sample`` k it keeps the pass of
+    sample k - 1 (the mask 1 << (k - 1)): the other samples keep the clear."""
+    zero, rest = _random(7, 8, 8), _random(8, 8, 8)
+    src = _two_layer_msaa(ctx, screen, zero, rest)
+    clear = np.float32([0.5, 0.25, 0.125, 1.0])
+    dst = _msaa(screen, _RGBA32F)
+    surf = ctx.create_surface(dst, SurfaceTemplate(format=dst.format))
+    ctx.clear_render_target(surf, tuple(clear), 0, 0, 8, 8, False)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, sample0_only=True))
+    assert ctx.blit_part.last_rung == "shader"
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.array_equal(s0, zero)
+    assert np.allclose(mean, (zero + 3 * clear) / 4, atol=1e-6, rtol=0)
+    ctx.clear_render_target(surf, tuple(clear), 0, 0, 8, 8, False)
+    ctx.surface_destroy(surf)
+    ctx.blit(BlitInfo(dst=side(dst), src=side(src), mask=Mask.RGBA, dst_sample=3))  # sample 2 only
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.array_equal(s0, np.broadcast_to(clear, (8, 8, 4)))
+    assert np.allclose(mean, (rest + 3 * clear) / 4, atol=1e-6, rtol=0)
