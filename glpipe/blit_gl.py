@@ -13,7 +13,7 @@ from __future__ import annotations
 from lowering.errors import HostGLError
 
 from .dirty import Dirty
-from .enums import Target
+from .enums import Bind, Target
 from .formats import host_decodes, util_format_description
 
 # How one layer of a level attaches to an FBO, per target (GL 4.5 §9.2.8):
@@ -76,6 +76,29 @@ def depth_blit_exact(desc) -> bool:
     unorm depth off by one in the low bits.)"""
     depth = desc.channels[int(desc.swizzle[0])]
     return depth.type.name == "FLOAT" or depth.size <= 16
+
+
+def blit_copy_exact(screen, dst, src) -> bool:
+    """A 1:1 NEAREST glBlitFramebuffer between these single-sampled
+    textures is a byte copy: one Gallium format held in one renderable host
+    format without conversion, whose every channel survives the blit's
+    float round trip -- unorm (k / (2^b - 1) converts back to k for b <= 16
+    under any rounding, GL 4.5 §2.3.5), not sRGB (decode / encode), or pure
+    integers (copied as integers, §18.3.1).  snorm is not (-128 and -127
+    both read as -1.0), floats are not (NaN payloads and denormals need not
+    survive), nor padding channels (X: the host may write anything)."""
+    if src.format != dst.format or src.nr_samples > 1 or dst.nr_samples > 1:
+        return False
+    desc = util_format_description(src.format)
+    if desc.is_compressed or desc.is_depth_or_stencil or desc.is_srgb or not desc.is_plain:
+        return False
+    kinds = {c.type.name for c in desc.channels[: desc.nr_channels]}
+    unorm = kinds == {"UNORM"} and all(c.size <= 16 for c in desc.channels[: desc.nr_channels])
+    if not (unorm or (desc.is_pure_integer and "VOID" not in kinds)):
+        return False
+    if not (same_storage(dst, src) and faithful(src)):
+        return False
+    return all(screen.is_format_supported(r.format, r.target, 0, 0, Bind.RENDER_TARGET) for r in (src, dst))
 
 
 def _canonical(res) -> bool:
@@ -243,6 +266,7 @@ class FramebufferBlitter:
 __all__ = [
     "FramebufferBlitter",
     "attachment_of",
+    "blit_copy_exact",
     "copy_buffer",
     "copy_image",
     "copy_image_exact",

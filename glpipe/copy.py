@@ -173,11 +173,11 @@ class CopyPart(Part):
                     f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "
                     f"profile lacks"
                 )
-            gl = self.ctx.gl
-            bits = _mask_bits(gl, src.format)
-            rect = (sb.x, sb.y, sb.x + sb.w, sb.y + sb.h, dst_box.x, dst_box.y, dst_box.x + sb.w, dst_box.y + sb.h)
-            pairs = [(sb.z + i, dst_box.z + i) for i in range(sb.d)]
-            self.fb_blitter.blit_layers(dst, dst_level, src, src_level, pairs, rect, bits, False)
+            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
+            return "blit_framebuffer"
+        if blit_gl.blit_copy_exact(self.ctx.screen, dst, src):
+            # One GL copy instead of two transfers (hosts without copy_image).
+            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
             return "blit_framebuffer"
         # numpy: Gallium's bytes through the transfers (any format they carry).
         t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
@@ -188,6 +188,13 @@ class CopyPart(Part):
             self.ctx.transfer_unmap(t)
         self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
         return "numpy"
+
+    def _blit_copy(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> None:
+        """glBlitFramebuffer 1:1, NEAREST, layer by layer (the caller decided it is exact)."""
+        bits = _mask_bits(self.ctx.gl, src.format)
+        rect = (sb.x, sb.y, sb.x + sb.w, sb.y + sb.h, dst_box.x, dst_box.y, dst_box.x + sb.w, dst_box.y + sb.h)
+        pairs = [(sb.z + i, dst_box.z + i) for i in range(sb.d)]
+        self.fb_blitter.blit_layers(dst, dst_level, src, src_level, pairs, rect, bits, False)
 
     def _check_formats(self, dst, src, sdesc, ddesc, what: str) -> None:
         if src.nr_samples != dst.nr_samples:
