@@ -210,6 +210,8 @@ class BlitPart(Part):
         formats = {src.format, dst.format, src.res.format, dst.res.format}
         if len(formats) != 1 or info.sample0_only:
             return False
+        if self.ctx.copy_part.texture_rung(dst.res, src.res) is None:
+            return False  # no exact copy on this host: the next rungs may still blit it
         dst_box = Box(x=db.x, y=db.y, z=db.z, width=db.w, height=db.h, depth=db.d)
         self.last_rung = self.ctx.copy_part.copy_texture(dst.res, dst.level, dst_box, src.res, src.level, sb)
         return True

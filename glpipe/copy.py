@@ -158,36 +158,47 @@ class CopyPart(Part):
 
     # -- the rungs --------------------------------------------------------------
 
-    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
-        """The texture ladder for a validated copy (also blit's first rung);
-        returns the rung taken ("copy_image", "blit_framebuffer", "numpy")."""
-        src_box = Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d)
+    def texture_rung(self, dst, src) -> str | None:
+        """The rung of the texture ladder exact for copying ``src`` to
+        ``dst`` on this host: "copy_image", "blit_framebuffer", "numpy", or
+        None when none is (multisampled textures without copy_image whose
+        host formats differ or whose depth a blit would round)."""
         if self._copy_image and blit_gl.copy_image_exact(dst, src):
-            blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
             return "copy_image"
         if src.nr_samples > 1 or dst.nr_samples > 1:
             desc = util_format_description(src.format)
             if not blit_gl.same_storage(dst, src) or (desc.is_depth and not blit_gl.depth_blit_exact(desc)):
-                raise UnsupportedError(
-                    f"resource_copy_region: {src.format.name} -> {dst.format.name} between multisampled "
-                    f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "
-                    f"profile lacks"
-                )
-            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
+                return None  # the transfers cannot carry multisampled texels
             return "blit_framebuffer"
         if blit_gl.blit_copy_exact(self.ctx.screen, dst, src):
-            # One GL copy instead of two transfers (hosts without copy_image).
-            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
-            return "blit_framebuffer"
-        # numpy: Gallium's bytes through the transfers (any format they carry).
-        t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
-        try:
-            data = t.data.copy()
-            stride, layer_stride = t.stride, t.layer_stride
-        finally:
-            self.ctx.transfer_unmap(t)
-        self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
+            return "blit_framebuffer"  # one GL copy instead of two transfers (hosts without copy_image)
         return "numpy"
+
+    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
+        """The texture ladder for a validated copy (also blit's first rung);
+        returns the rung taken ("copy_image", "blit_framebuffer", "numpy")."""
+        src_box = Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d)
+        rung = self.texture_rung(dst, src)
+        if rung is None:
+            raise UnsupportedError(
+                f"resource_copy_region: {src.format.name} -> {dst.format.name} between multisampled "
+                f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "
+                f"profile lacks"
+            )
+        if rung == "copy_image":
+            blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
+        elif rung == "blit_framebuffer":
+            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
+        else:
+            # numpy: Gallium's bytes through the transfers (any format they carry).
+            t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
+            try:
+                data = t.data.copy()
+                stride, layer_stride = t.stride, t.layer_stride
+            finally:
+                self.ctx.transfer_unmap(t)
+            self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
+        return rung
 
     def _blit_copy(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> None:
         """glBlitFramebuffer 1:1, NEAREST, layer by layer (the caller decided it is exact)."""

@@ -341,3 +341,59 @@ def test_msaa_to_msaa_sample0_only_and_dst_sample(ctx, screen):
     s0, mean = _resolves(ctx, screen, dst)
     assert np.array_equal(s0, np.broadcast_to(clear, (8, 8, 4)))
     assert np.allclose(mean, (rest + 3 * clear) / 4, atol=1e-6, rtol=0)
+
+
+# -- maps of multisampled depth/stencil textures (resolve / upsample through blit) ------------
+
+
+@pytest.mark.parametrize("fmt", [_Z24S8, Format.Z32_FLOAT_S8X24_UINT])
+def test_maps_of_a_multisampled_depth_stencil_texture(ctx, screen, fmt):
+    """A read map of a 4x packed depth/stencil texture resolves sample 0
+    (depth and stencil alike) into staging; a write map draws the staging
+    into every sample.  Cleared by clear_depth_stencil (not a blit)."""
+    ms = _msaa(screen, fmt, bind=0x1 | 0x8)
+    _clear_zs(ctx, ms, Clear.DEPTHSTENCIL, 0.5, 0x3C, 0, 0, 8, 8)
+    _clear_zs(ctx, ms, Clear.STENCIL, 0.0, 0x81, 4, 2, 3, 5)
+    stencil = np.full((8, 8), 0x3C, np.uint8)
+    stencil[2:7, 4:7] = 0x81
+
+    def split(raw):
+        if fmt == _Z24S8:  # depth: low 24 bits (unorm), stencil: high byte
+            words = raw.view(np.uint32).reshape(8, 8)
+            return (words & 0xFFFFFF).astype(np.float64) / 0xFFFFFF, (words >> 24).astype(np.uint8)
+        pairs = raw.view(np.uint32).reshape(8, 8, 2)  # float32 depth, then stencil in the low byte
+        return pairs[..., 0].view(np.float32).astype(np.float64), (pairs[..., 1] & 0xFF).astype(np.uint8)
+
+    t = ctx.transfer_map(ms, 0, glpipe.Map.READ, Box(x=0, y=0, z=0, width=8, height=8, depth=1))
+    depth, got = split(np.array(t.data, copy=True))
+    ctx.transfer_unmap(t)
+    assert np.array_equal(got, stencil)
+    assert np.allclose(depth, 0.5, atol=1.0 / 0xFFFFFF)
+    # write: new depth/stencil values in a box, read back through the resolve
+    t = ctx.transfer_map(ms, 0, glpipe.Map.READ | glpipe.Map.WRITE, Box(x=0, y=0, z=0, width=8, height=8, depth=1))
+    raw = np.array(t.data, copy=True)
+    words = raw.view(np.uint32).reshape(8, 8, -1)
+    new_s = np.random.default_rng(40).integers(0, 256, size=(8, 8), dtype=np.uint32)
+    if fmt == _Z24S8:
+        words[..., 0] = (words[..., 0] & 0xFFFFFF) | (new_s << 24)
+    else:
+        words[..., 1] = new_s
+    t.data[...] = words.view(np.uint8).reshape(t.data.shape)
+    ctx.transfer_unmap(t)
+    t = ctx.transfer_map(ms, 0, glpipe.Map.READ, Box(x=0, y=0, z=0, width=8, height=8, depth=1))
+    depth, got = split(np.array(t.data, copy=True))
+    ctx.transfer_unmap(t)
+    assert np.array_equal(got, new_s.astype(np.uint8))
+    assert np.allclose(depth, 0.5, atol=1.0 / 0xFFFFFF)
+    # every sample: the mean-free check -- a resolve taking sample 0 and the
+    # per-sample MSAA copy into a second texture agree with the map
+    copy = _msaa(screen, fmt, bind=0x1 | 0x8)
+    ctx.blit(BlitInfo(dst=side(copy), src=side(ms), mask=Mask.ZS))
+    assert np.array_equal(_stencil_of_any(ctx, screen, copy, fmt), new_s.astype(np.uint8))
+
+
+def _stencil_of_any(ctx, screen, ms, fmt):
+    out = make(screen, Target.TEXTURE_2D, fmt, 8, 8)
+    ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=Mask.S))
+    raw = read(ctx, out).view(np.uint32).reshape(8, 8, -1)
+    return ((raw[..., 0] >> 24) if fmt == _Z24S8 else (raw[..., 1] & 0xFF)).astype(np.uint8)
