@@ -4,9 +4,11 @@ Every field of pipe_blit_info: scaling (mirrored with negative source
 sizes), NEAREST / LINEAR, format conversion, mask, scissor, swizzle,
 window rectangles, alpha_blend, MSAA resolves.  A ladder, cheapest first,
 each rung taken only when it is exact for the request (docs/blits.md):
-glCopyImageSubData (the copy area's texture copy), glBlitFramebuffer, the
-numpy rung (fallback/blit.py) over the transfers.  A blit never counts
-toward a user's queries: no rung draws.
+the copy area's texture ladder (glCopyImageSubData, or a 1:1
+glBlitFramebuffer), glBlitFramebuffer, the shader blitter
+(glpipe/blitter.py: multisampled blits, stencil included), the numpy rung
+(fallback/blit.py) over the transfers.  A blit never counts toward a
+user's queries: only the shader blitter draws, with the queries suspended.
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """The shader rung of the blit ladder (docs/blits.md): a textured-quad
 blitter written only against glpipe's own pipe_context methods, as Mesa's
 u_blitter is written against Gallium's, for the multisampled blits no GL
-call does exactly: resolves taking sample 0 (integers, depth,
+call does exactly: resolves taking sample 0 (integers, depth, stencil,
 ``sample0_only``) or averaging while scaling, upsampling into a
-multisampled destination, and ``dst_sample`` writes.
+multisampled destination, ``dst_sample`` writes, and u_blitter's MSAA copy
+between equal sample counts (sample i drawn with the sample mask 1 << i).
+Stencil is gathered from the source by stencil tests into an R8_UINT
+texture, then written with stencil export or per-bit passes (``_stencil``).
 
 The blitter saves every piece of bound state it touches (``_STATE``),
 binds its own, draws through ``_internal_draw`` -- the one place it draws
