@@ -13,7 +13,7 @@ from __future__ import annotations
 from lowering.errors import HostGLError
 
 from .dirty import Dirty
-from .enums import Bind, Target
+from .enums import Target
 from .formats import host_decodes, util_format_description
 
 # How one layer of a level attaches to an FBO, per target (GL 4.5 §9.2.8):
@@ -78,7 +78,7 @@ def depth_blit_exact(desc) -> bool:
     return depth.type.name == "FLOAT" or depth.size <= 16
 
 
-def blit_copy_exact(screen, dst, src) -> bool:
+def blit_copy_exact(renderable, dst, src) -> bool:
     """A 1:1 NEAREST glBlitFramebuffer between these single-sampled
     textures is a byte copy: one Gallium format held in one renderable host
     format without conversion, whose every channel survives the blit's
@@ -86,7 +86,9 @@ def blit_copy_exact(screen, dst, src) -> bool:
     under any rounding, GL 4.5 §2.3.5), not sRGB (decode / encode), or pure
     integers (copied as integers, §18.3.1).  snorm is not (-128 and -127
     both read as -1.0), floats are not (NaN payloads and denormals need not
-    survive), nor padding channels (X: the host may write anything)."""
+    survive), nor padding channels (X: the host may write anything).
+    ``renderable(format, target)``: the host renders to that format
+    (is_format_supported with RENDER_TARGET, cached by the caller)."""
     if src.format != dst.format or src.nr_samples > 1 or dst.nr_samples > 1:
         return False
     desc = util_format_description(src.format)
@@ -98,7 +100,7 @@ def blit_copy_exact(screen, dst, src) -> bool:
         return False
     if not (same_storage(dst, src) and faithful(src)):
         return False
-    return all(screen.is_format_supported(r.format, r.target, 0, 0, Bind.RENDER_TARGET) for r in (src, dst))
+    return renderable(src.format, src.target) and renderable(dst.format, dst.target)
 
 
 def _canonical(res) -> bool:

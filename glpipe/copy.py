@@ -17,7 +17,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from . import blit_gl
 from .boundary import instance, int32, span, uint32
-from .enums import Cap, Map, Target
+from .enums import Bind, Cap, Map, Target
 from .formats import util_format_description
 from .part import Area, Part
 from .resource import Resource
@@ -91,6 +91,7 @@ class CopyPart(Part):
         super().__init__(ctx)
         self.fb_blitter = blit_gl.FramebufferBlitter(ctx)
         self._copy_image = ctx.screen.profile.has("copy_image")
+        self._renderable_cache: dict = {}
         #: The rung the last texture copy took (docs/blits.md; tests read it).
         self.last_rung = ""
 
@@ -170,9 +171,20 @@ class CopyPart(Part):
             if not blit_gl.same_storage(dst, src) or (desc.is_depth and not blit_gl.depth_blit_exact(desc)):
                 return None  # the transfers cannot carry multisampled texels
             return "blit_framebuffer"
-        if blit_gl.blit_copy_exact(self.ctx.screen, dst, src):
+        if blit_gl.blit_copy_exact(self._renderable, dst, src):
             return "blit_framebuffer"  # one GL copy instead of two transfers (hosts without copy_image)
         return "numpy"
+
+    def _renderable(self, fmt, target) -> bool:
+        """is_format_supported(fmt, target, RENDER_TARGET), asked once per
+        pair (it costs ~0.25 ms: a copy's fixed cost)."""
+        key = (fmt, target)
+        ok = self._renderable_cache.get(key)
+        if ok is None:
+            ok = self._renderable_cache[key] = bool(
+                self.ctx.screen.is_format_supported(fmt, target, 0, 0, Bind.RENDER_TARGET)
+            )
+        return ok
 
     def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
         """The texture ladder for a validated copy (also blit's first rung);
