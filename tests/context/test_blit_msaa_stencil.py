@@ -17,7 +17,7 @@ import glpipe
 from glpipe import BlitInfo, Box, Clear, Format, Mask, ScissorState, SurfaceTemplate, Target
 from glpipe.errors import UnsupportedError
 
-from .util_blits import fill, make, nearest_index, read, side
+from .util_blits import fill, linear_weights, make, nearest_index, read, side
 
 _RGBA32F = Format.R32G32B32A32_FLOAT
 _Z24S8 = Format.Z24_UNORM_S8_UINT
@@ -397,3 +397,33 @@ def _stencil_of_any(ctx, screen, ms, fmt):
     ctx.blit(BlitInfo(dst=side(out), src=side(ms), mask=Mask.S))
     raw = read(ctx, out).view(np.uint32).reshape(8, 8, -1)
     return ((raw[..., 0] >> 24) if fmt == _Z24S8 else (raw[..., 1] & 0xFF)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sbox,dbox", [((0, 0, 8, 8), (0, 0, 16, 16)), ((1, 2, 6, 5), (3, 1, 11, 7))])
+def test_linear_scaled_resolve_filters_the_resolved_texels(ctx, screen, sbox, dbox):
+    """A scaled LINEAR resolve is u_blitter's resolve-then-filter: the
+    bilinear blend (Gallium's blit sampling, clamped to the level) of the
+    per-texel means -- not the mean of the nearest texel."""
+    zero, rest = _random(9, 8, 8), _random(10, 8, 8)
+    src = _two_layer_msaa(ctx, screen, zero, rest)
+    dst = make(screen, Target.TEXTURE_2D, _RGBA32F, 16, 16)
+    fill(ctx, dst, data=np.zeros((1, 16, 256), np.uint8))
+    sx, sy, sw, sh = sbox
+    dx, dy, dw, dh = dbox
+    ctx.blit(
+        BlitInfo(
+            dst=side(dst, box=Box(x=dx, y=dy, z=0, width=dw, height=dh, depth=1)),
+            src=side(src, box=Box(x=sx, y=sy, z=0, width=sw, height=sh, depth=1)),
+            mask=Mask.RGBA,
+            filter=glpipe.TexFilter.LINEAR,
+        )
+    )
+    v = (zero.astype(np.float64) + 3 * rest) / 4
+    x0, x1, fx = linear_weights(dw, sx, sw, 8)
+    y0, y1, fy = linear_weights(dh, sy, sh, 8)
+    fx, fy = fx[None, :, None], fy[:, None, None]
+    top = v[y0[:, None], x0[None, :]] * (1 - fx) + v[y0[:, None], x1[None, :]] * fx
+    bot = v[y1[:, None], x0[None, :]] * (1 - fx) + v[y1[:, None], x1[None, :]] * fx
+    want = np.zeros((16, 16, 4))
+    want[dy : dy + dh, dx : dx + dw] = top * (1 - fy) + bot * fy
+    assert np.allclose(_f32(ctx, dst), want, atol=2e-3, rtol=0)
