@@ -13,6 +13,7 @@ user's queries: only the shader blitter draws, with the queries suspended.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +30,7 @@ from .format_table import FormatDesc
 from .formats import Format, util_format_description
 from .part import Area, Part
 from .resource import Resource
-from .templates import BlitInfo, BlitSide, Box, ScissorState
+from .templates import BlitInfo, BlitSide, Box, ResourceTemplate, ScissorState
 
 _IDENTITY = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W)
 _COLOR_BITS = {0: Mask.R, 1: Mask.G, 2: Mask.B, 3: Mask.A}
@@ -299,6 +300,9 @@ class BlitPart(Part):
                 f"blit: {src.res.nr_samples}x -> {dst.res.nr_samples}x: multisampled blits between unequal sample "
                 f"counts have no defined result (docs/blits.md)"
             )
+        if s_ms and not d_ms and linear and (abs(src.box.w), abs(src.box.h)) != (dst.box.w, dst.box.h):
+            self._resolve_then_filter(dst, src, info)
+            return True
         if swizzle != _IDENTITY or rects or info.window_rectangle_include:
             return False  # not drawn by this blitter
         if src.res.target not in (Target.TEXTURE_2D, Target.TEXTURE_2D_ARRAY) or dst.res.target not in (
@@ -317,6 +321,51 @@ class BlitPart(Part):
         )
         self.last_rung = "shader"
         return True
+
+    def _resolve_then_filter(self, dst, src, info: BlitInfo) -> None:
+        """A scaled LINEAR resolve is u_blitter's resolve-then-filter (its
+        "resolve linear" shaders): the bilinear blend of the per-texel means.
+        The source layers are resolved 1:1 into a single-sampled texture of
+        the level's size, which is then blitted with every other field of
+        ``info`` by the ladder (glBlitFramebuffer or numpy)."""
+        ctx = self.ctx
+        sb = src.box
+        z0, nz = min(sb.z, sb.z + sb.d), abs(sb.d)
+        tmp = ctx.screen.resource_create(
+            ResourceTemplate(
+                target=src.res.target,
+                format=src.format,
+                width0=sb.lw,
+                height0=sb.lh,
+                array_size=src.res.array_size,
+                bind=Bind.SAMPLER_VIEW | Bind.RENDER_TARGET,
+            )
+        )
+        try:
+            whole = Box(x=0, y=0, z=z0, width=sb.lw, height=sb.lh, depth=nz)
+            self.blit(
+                BlitInfo(
+                    dst=BlitSide(resource=tmp, level=0, box=whole, format=src.format),
+                    src=BlitSide(resource=src.res, level=src.level, box=whole, format=src.format),
+                    mask=Mask.RGBA,
+                )
+            )
+            resolved = self.last_rung
+            self.blit(
+                dataclasses.replace(
+                    info,
+                    src=BlitSide(
+                        resource=tmp,
+                        level=0,
+                        box=Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d),
+                        format=src.format,
+                    ),
+                    render_condition_enable=False,  # decided once, by the caller
+                )
+            )
+            self.last_rung = f"{resolved}+{self.last_rung}"
+        finally:
+            ctx.screen.resource_destroy(tmp)
 
     def _stencil_drawable(self, src) -> bool:
         """The blitter gathers the source stencil into an R8_UINT texture of
