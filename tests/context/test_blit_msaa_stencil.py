@@ -427,3 +427,17 @@ def test_linear_scaled_resolve_filters_the_resolved_texels(ctx, screen, sbox, db
     want = np.zeros((16, 16, 4))
     want[dy : dy + dh, dx : dx + dw] = top * (1 - fy) + bot * fy
     assert np.allclose(_f32(ctx, dst), want, atol=2e-3, rtol=0)
+
+
+def test_linear_scaled_upsample_is_refused_and_writes_nothing(ctx, screen):
+    """The blitter fetches texels; a LINEAR scaled draw into a 4x texture is
+    refused by name (docs/blits.md), the destination untouched."""
+    one = _upload(ctx, screen, _random(11, 4, 4))
+    dst = _msaa(screen, _RGBA32F)
+    surf = ctx.create_surface(dst, SurfaceTemplate(format=dst.format))
+    ctx.clear_render_target(surf, (0.25, 0.5, 0.75, 1.0), 0, 0, 8, 8, False)
+    ctx.surface_destroy(surf)
+    with pytest.raises(UnsupportedError, match="multisampled blit"):
+        ctx.blit(BlitInfo(dst=side(dst), src=side(one), mask=Mask.RGBA, filter=glpipe.TexFilter.LINEAR))
+    s0, mean = _resolves(ctx, screen, dst)
+    assert np.allclose(s0, (0.25, 0.5, 0.75, 1.0)) and np.allclose(mean, (0.25, 0.5, 0.75, 1.0))
