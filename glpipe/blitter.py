@@ -558,8 +558,8 @@ def _rect(db, sb, scissor):
     map), or None when nothing is left.  The blitter clips its quad rather
     than enable the scissor test: whole pixels are drawn either way (every
     sample position lies inside its pixel), and llvmpipe's scissor test on a
-    multisampled framebuffer lets samples of the pixel column and row before
-    the scissor's minimum through (docs/blits.md)."""
+    multisampled framebuffer lets samples of the pixel column and row just
+    before the scissor's minimum through (docs/blits.md)."""
     x0, x1, y0, y1 = db.x, db.x + db.w, db.y, db.y + db.h
     if scissor is not None:
         x0, y0 = max(x0, scissor[0]), max(y0, scissor[1])
