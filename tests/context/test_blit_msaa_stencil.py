@@ -308,16 +308,39 @@ def test_stencil_blits_leave_the_users_stencil_state_and_queries(ctx, screen):
     ms = _zs_msaa(ctx, screen)
     ref = glpipe.StencilRef(ref_value=(3, 9))
     ctx.set_stencil_ref(ref)
-    dsa = ctx.dsa_part.depth_stencil_alpha
+    ctx.set_sample_mask(0x5)
+    fs = glpipe.ShaderType.FRAGMENT
+
+    def state():
+        return (
+            ctx.framebuffer_part.framebuffer,
+            ctx.viewport_part.viewports[0],
+            ctx.viewport_part.scissors[0],
+            ctx.rasterizer_part.rasterizer,
+            ctx.rasterizer_part.window_rectangles,
+            ctx.blend_part.blend,
+            ctx.blend_part.sample_mask,
+            ctx.dsa_part.depth_stencil_alpha,
+            ctx.dsa_part.stencil_ref,
+            tuple(ctx.shader_part.shaders),
+            ctx.vertex_part.velems,
+            ctx.vertex_part.vertex_buffers,
+            ctx.sampler_views_part.sampler_views[fs][0],
+            ctx.samplers_part.sampler_states[fs][0],
+            ctx.constbuf_part.constant_buffers[fs][0],
+        )
+
+    before = state()
     q = ctx.create_query(glpipe.Query.OCCLUSION_COUNTER)
     ctx.begin_query(q)
     ctx.blit(BlitInfo(dst=side(ms), src=side(src), mask=Mask.S))
+    assert ctx.blit_part.last_rung == "shader"
     _resolve_zs(ctx, screen, ms, mask=Mask.S)
     ctx.end_query(q)
-    assert ctx.get_query_result(q, True) == 0
+    assert ctx.get_query_result(q, True) == 0  # the blitter drew every pass, the user nothing
     ctx.destroy_query(q)
-    assert ctx.dsa_part.stencil_ref == ref
-    assert ctx.dsa_part.depth_stencil_alpha is dsa
+    assert ctx.dsa_part.stencil_ref == ref and ctx.blend_part.sample_mask == 0x5
+    assert all(a is b or a == b for a, b in zip(before, state(), strict=True))
 
 
 def test_msaa_to_msaa_sample0_only_and_dst_sample(ctx, screen):
