@@ -1,5 +1,5 @@
-"""memory_barrier, texture_barrier, flush_resource (the barriers area,
-``BarrierPart``).
+"""memory_barrier, texture_barrier, flush_resource, resource_commit (the
+barriers area, ``BarrierPart``).
 
 context.rst: ``memory_barrier`` flushes the caches its PIPE_BARRIER_* bits
 name; ``texture_barrier`` makes the writes to the bound surfaces visible to
@@ -8,7 +8,9 @@ resource for use outside the context.  Each PIPE_BARRIER bit maps to the GL
 barrier bits that order the same kind of access (``BARRIER_BITS``); where
 the host has no glMemoryBarrier (GL 3.3) it has no incoherent writer either
 (no images, shader buffers or persistent maps), so every access is already
-ordered and there is nothing to wait for.
+ordered and there is nothing to wait for.  ``resource_commit`` (sparse
+residency) is refused: glpipe emulates no sparse resources (the sparse caps
+are 0, resource_create refuses SPARSE).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from __future__ import annotations
 from lowering.errors import UnsupportedError
 
 from . import boundary
-from .enums import Barrier, TextureBarrier
+from .copy import check_level, texture_box
+from .enums import Barrier, Target, TextureBarrier
 from .part import Area, Part
 from .resource import Resource
+from .templates import Box
 
 #: PIPE_BARRIER bit -> ((GL barrier bit, host feature it needs), ...).
 #: A GL bit whose feature the host lacks names an access the host cannot make.
@@ -44,7 +48,8 @@ BARRIER_BITS: dict[Barrier, tuple[tuple[str, str], ...]] = {
 
 
 class BarrierPart(Part):
-    """The barriers area: memory_barrier, texture_barrier, flush_resource."""
+    """The barriers area: memory_barrier, texture_barrier, flush_resource,
+    resource_commit."""
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -109,11 +114,32 @@ class BarrierPart(Part):
         self.ctx.host.make_current()
         self.ctx.gl.glFlush()
 
+    def resource_commit(self, res: Resource, level: int, box: Box, commit: bool) -> bool:
+        """pipe_context::resource_commit: commit or decommit the pages of a
+        sparse resource.  The arguments are checked (resource, level, box
+        inside the level, bool), then UnsupportedError: glpipe emulates no
+        sparse residency (PIPE_CAP_SPARSE_BUFFER_PAGE_SIZE and
+        MAX_SPARSE_TEXTURE_SIZE are 0, so no resource is sparse)."""
+        what = "resource_commit"
+        self.ctx.check_alive(what)
+        self.ctx._check_resource(res, what)
+        level = check_level(res, level, what)
+        box = boundary.instance(box, Box, f"{what}: box")
+        if res.target == Target.BUFFER:
+            boundary.span(box.x, box.width, res.width0, f"{what}: box")
+        else:
+            texture_box(res, level, box, what)
+        boundary.flag(commit, f"{what}: commit")
+        raise UnsupportedError(
+            f"{what}: {res!r} is not sparse -- glpipe emulates no sparse residency "
+            f"(PIPE_CAP_SPARSE_BUFFER_PAGE_SIZE and PIPE_CAP_MAX_SPARSE_TEXTURE_SIZE are 0)"
+        )
+
 
 AREA = Area(
     "barriers_part",
     part=BarrierPart,
-    methods=("memory_barrier", "texture_barrier", "flush_resource"),
+    methods=("memory_barrier", "texture_barrier", "flush_resource", "resource_commit"),
 )
 
 __all__ = ["AREA", "BARRIER_BITS", "BarrierPart"]

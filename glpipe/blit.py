@@ -4,13 +4,16 @@ Every field of pipe_blit_info: scaling (mirrored with negative source
 sizes), NEAREST / LINEAR, format conversion, mask, scissor, swizzle,
 window rectangles, alpha_blend, MSAA resolves.  A ladder, cheapest first,
 each rung taken only when it is exact for the request (docs/blits.md):
-glCopyImageSubData (the copy area's texture copy), glBlitFramebuffer, the
-numpy rung (fallback/blit.py) over the transfers.  A blit never counts
-toward a user's queries: no rung draws.
+the copy area's texture ladder (glCopyImageSubData, or a 1:1
+glBlitFramebuffer), glBlitFramebuffer, the shader blitter
+(glpipe/blitter.py: multisampled blits, stencil included), the numpy rung
+(fallback/blit.py) over the transfers.  A blit never counts toward a
+user's queries: only the shader blitter draws, with the queries suspended.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import NamedTuple
 
 import numpy as np
@@ -22,12 +25,12 @@ from . import blit_gl
 from .blitter import ShaderBlitter
 from .boundary import flags, instance, member, uint32
 from .copy import TexBox, check_level, texture_box
-from .enums import Map, Mask, Swizzle, Target, TexFilter
+from .enums import Bind, Map, Mask, Swizzle, Target, TexFilter
 from .format_table import FormatDesc
 from .formats import Format, util_format_description
 from .part import Area, Part
 from .resource import Resource
-from .templates import BlitInfo, BlitSide, Box, ScissorState
+from .templates import BlitInfo, BlitSide, Box, ResourceTemplate, ScissorState
 
 _IDENTITY = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W)
 _COLOR_BITS = {0: Mask.R, 1: Mask.G, 2: Mask.B, 3: Mask.A}
@@ -183,10 +186,12 @@ class BlitPart(Part):
     @staticmethod
     def _plain(dst, src, mask, swizzle, scissor, rects, info) -> bool:
         """Nothing but moving texels: all channels, no swizzle, blend,
-        scissor or window rectangles, source inside its level."""
+        scissor, window rectangles or sample mask (``dst_sample`` on a
+        multisampled destination), source inside its level."""
         sb = src.box
         return (
             mask == _channel_mask(dst.desc)
+            and not (info.dst_sample and dst.res.nr_samples > 1)
             and swizzle == _IDENTITY
             and scissor is None
             and not rects
@@ -208,6 +213,8 @@ class BlitPart(Part):
         formats = {src.format, dst.format, src.res.format, dst.res.format}
         if len(formats) != 1 or info.sample0_only:
             return False
+        if self.ctx.copy_part.texture_rung(dst.res, src.res) is None:
+            return False  # no exact copy on this host: the next rungs may still blit it
         dst_box = Box(x=db.x, y=db.y, z=db.z, width=db.w, height=db.h, depth=db.d)
         self.last_rung = self.ctx.copy_part.copy_texture(dst.res, dst.level, dst_box, src.res, src.level, sb)
         return True
@@ -279,13 +286,25 @@ class BlitPart(Part):
     def _try_shader(self, dst, src, mask, linear, swizzle, scissor, rects, info) -> bool:
         """The textured-quad blitter (glpipe/blitter.py) for the multisampled
         blits the GL rungs refuse: a resolve into a single-sampled texture
-        (sample 0, or the mean of the samples for non-integer colour), or a
-        single-sampled source drawn into every (or ``dst_sample``'s) sample."""
+        (sample 0, or the mean of the samples for non-integer colour), a
+        single-sampled source drawn into every (or ``dst_sample``'s) sample,
+        and u_blitter's MSAA copy between equal sample counts (sample i
+        drawn with the sample mask 1 << i); stencil included."""
         s_ms, d_ms = src.res.nr_samples > 1, dst.res.nr_samples > 1
-        if not (s_ms or d_ms) or (s_ms and d_ms):
-            return False  # single-sampled: numpy is exact; MSAA -> MSAA needs per-sample shading
-        if swizzle != _IDENTITY or rects or info.window_rectangle_include or mask & Mask.S:
-            return False  # not drawn by this blitter (stencil needs stencil export)
+        if not (s_ms or d_ms):
+            return False  # single-sampled: numpy is exact
+        if s_ms and d_ms and src.res.nr_samples != dst.res.nr_samples:
+            # GL 4.5 §18.3.1 makes it INVALID_OPERATION and u_blitter's MSAA
+            # copy (do_blits) needs src_samples == dst_samples: no result defined.
+            raise UnsupportedError(
+                f"blit: {src.res.nr_samples}x -> {dst.res.nr_samples}x: multisampled blits between unequal sample "
+                f"counts have no defined result (docs/blits.md)"
+            )
+        if s_ms and not d_ms and linear and (abs(src.box.w), abs(src.box.h)) != (dst.box.w, dst.box.h):
+            self._resolve_then_filter(dst, src, info)
+            return True
+        if swizzle != _IDENTITY or rects or info.window_rectangle_include:
+            return False  # not drawn by this blitter
         if src.res.target not in (Target.TEXTURE_2D, Target.TEXTURE_2D_ARRAY) or dst.res.target not in (
             Target.TEXTURE_2D,
             Target.TEXTURE_2D_ARRAY,
@@ -293,6 +312,8 @@ class BlitPart(Part):
             return False
         if linear and not s_ms and (src.box.w, src.box.h) != (dst.box.w, dst.box.h):
             return False  # the blitter fetches texels: NEAREST, or 1:1
+        if mask & Mask.S and not self._stencil_drawable(src):
+            return False
         if self._blitter is None:
             self._blitter = ShaderBlitter(self.ctx)
         self._blitter.blit(
@@ -300,6 +321,62 @@ class BlitPart(Part):
         )
         self.last_rung = "shader"
         return True
+
+    def _resolve_then_filter(self, dst, src, info: BlitInfo) -> None:
+        """A scaled LINEAR resolve is u_blitter's resolve-then-filter (its
+        "resolve linear" shaders): the bilinear blend of the per-texel means.
+        The source layers are resolved 1:1 into a single-sampled texture of
+        the level's size, which is then blitted with every other field of
+        ``info`` by the ladder (glBlitFramebuffer or numpy)."""
+        ctx = self.ctx
+        sb = src.box
+        z0, nz = min(sb.z, sb.z + sb.d), abs(sb.d)
+        tmp = ctx.screen.resource_create(
+            ResourceTemplate(
+                target=src.res.target,
+                format=src.format,
+                width0=sb.lw,
+                height0=sb.lh,
+                array_size=src.res.array_size,
+                bind=Bind.SAMPLER_VIEW | Bind.RENDER_TARGET,
+            )
+        )
+        try:
+            whole = Box(x=0, y=0, z=z0, width=sb.lw, height=sb.lh, depth=nz)
+            self.blit(
+                BlitInfo(
+                    dst=BlitSide(resource=tmp, level=0, box=whole, format=src.format),
+                    src=BlitSide(resource=src.res, level=src.level, box=whole, format=src.format),
+                    mask=Mask.RGBA,
+                )
+            )
+            resolved = self.last_rung
+            self.blit(
+                dataclasses.replace(
+                    info,
+                    src=BlitSide(
+                        resource=tmp,
+                        level=0,
+                        box=Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d),
+                        format=src.format,
+                    ),
+                    render_condition_enable=False,  # decided once, by the caller
+                )
+            )
+            self.last_rung = f"{resolved}+{self.last_rung}"
+        finally:
+            ctx.screen.resource_destroy(tmp)
+
+    def _stencil_drawable(self, src) -> bool:
+        """The blitter gathers the source stencil into an R8_UINT texture of
+        the source's sample count by drawing with the source as the depth /
+        stencil buffer: both must be renderable on this host."""
+        screen = self.ctx.screen
+        n = src.res.nr_samples
+        return bool(
+            src.res.bind & Bind.DEPTH_STENCIL
+            and screen.is_format_supported(Format.R8_UINT, src.res.target, n, n, Bind.RENDER_TARGET | Bind.SAMPLER_VIEW)
+        )
 
     # -- rung 4: numpy ----------------------------------------------------------------
 

@@ -78,6 +78,31 @@ def depth_blit_exact(desc) -> bool:
     return depth.type.name == "FLOAT" or depth.size <= 16
 
 
+def blit_copy_exact(renderable, dst, src) -> bool:
+    """A 1:1 NEAREST glBlitFramebuffer between these single-sampled
+    textures is a byte copy: one Gallium format held in one renderable host
+    format without conversion, whose every channel survives the blit's
+    float round trip -- unorm (k / (2^b - 1) converts back to k for b <= 16
+    under any rounding, GL 4.5 §2.3.5), not sRGB (decode / encode), or pure
+    integers (copied as integers, §18.3.1).  snorm is not (-128 and -127
+    both read as -1.0), floats are not (NaN payloads and denormals need not
+    survive), nor padding channels (X: the host may write anything).
+    ``renderable(format, target)``: the host renders to that format
+    (is_format_supported with RENDER_TARGET, cached by the caller)."""
+    if src.format != dst.format or src.nr_samples > 1 or dst.nr_samples > 1:
+        return False
+    desc = util_format_description(src.format)
+    if desc.is_compressed or desc.is_depth_or_stencil or desc.is_srgb or not desc.is_plain:
+        return False
+    kinds = {c.type.name for c in desc.channels[: desc.nr_channels]}
+    unorm = kinds == {"UNORM"} and all(c.size <= 16 for c in desc.channels[: desc.nr_channels])
+    if not (unorm or (desc.is_pure_integer and "VOID" not in kinds)):
+        return False
+    if not (same_storage(dst, src) and faithful(src)):
+        return False
+    return renderable(src.format, src.target) and renderable(dst.format, dst.target)
+
+
 def _canonical(res) -> bool:
     s = res.storage
     if s.compressed:
@@ -243,6 +268,7 @@ class FramebufferBlitter:
 __all__ = [
     "FramebufferBlitter",
     "attachment_of",
+    "blit_copy_exact",
     "copy_buffer",
     "copy_image",
     "copy_image_exact",

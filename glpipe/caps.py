@@ -104,7 +104,7 @@ ROWS = MappingProxyType(
         "shader_buffers": (True, "compute", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
         "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
         "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
-        "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
+        "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource, resource_commit"),
         "persistent_mapping": (True, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
         # COLOR/BCOLOR, FOG, TEXCOORD, CLIPVERTEX and EDGEFLAG (edge flags of

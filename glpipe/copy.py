@@ -17,7 +17,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 
 from . import blit_gl
 from .boundary import instance, int32, span, uint32
-from .enums import Cap, Map, Target
+from .enums import Bind, Cap, Map, Target
 from .formats import util_format_description
 from .part import Area, Part
 from .resource import Resource
@@ -91,6 +91,7 @@ class CopyPart(Part):
         super().__init__(ctx)
         self.fb_blitter = blit_gl.FramebufferBlitter(ctx)
         self._copy_image = ctx.screen.profile.has("copy_image")
+        self._renderable_cache: dict = {}
         #: The rung the last texture copy took (docs/blits.md; tests read it).
         self.last_rung = ""
 
@@ -158,36 +159,65 @@ class CopyPart(Part):
 
     # -- the rungs --------------------------------------------------------------
 
-    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
-        """The texture ladder for a validated copy (also blit's first rung);
-        returns the rung taken ("copy_image", "blit_framebuffer", "numpy")."""
-        src_box = Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d)
+    def texture_rung(self, dst, src) -> str | None:
+        """The rung of the texture ladder exact for copying ``src`` to
+        ``dst`` on this host: "copy_image", "blit_framebuffer", "numpy", or
+        None when none is (multisampled textures without copy_image whose
+        host formats differ or whose depth a blit would round)."""
         if self._copy_image and blit_gl.copy_image_exact(dst, src):
-            blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
             return "copy_image"
         if src.nr_samples > 1 or dst.nr_samples > 1:
             desc = util_format_description(src.format)
             if not blit_gl.same_storage(dst, src) or (desc.is_depth and not blit_gl.depth_blit_exact(desc)):
-                raise UnsupportedError(
-                    f"resource_copy_region: {src.format.name} -> {dst.format.name} between multisampled "
-                    f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "
-                    f"profile lacks"
-                )
-            gl = self.ctx.gl
-            bits = _mask_bits(gl, src.format)
-            rect = (sb.x, sb.y, sb.x + sb.w, sb.y + sb.h, dst_box.x, dst_box.y, dst_box.x + sb.w, dst_box.y + sb.h)
-            pairs = [(sb.z + i, dst_box.z + i) for i in range(sb.d)]
-            self.fb_blitter.blit_layers(dst, dst_level, src, src_level, pairs, rect, bits, False)
+                return None  # the transfers cannot carry multisampled texels
             return "blit_framebuffer"
-        # numpy: Gallium's bytes through the transfers (any format they carry).
-        t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
-        try:
-            data = t.data.copy()
-            stride, layer_stride = t.stride, t.layer_stride
-        finally:
-            self.ctx.transfer_unmap(t)
-        self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
+        if blit_gl.blit_copy_exact(self._renderable, dst, src):
+            return "blit_framebuffer"  # one GL copy instead of two transfers (hosts without copy_image)
         return "numpy"
+
+    def _renderable(self, fmt, target) -> bool:
+        """is_format_supported(fmt, target, RENDER_TARGET), asked once per
+        pair (it costs ~0.25 ms: a copy's fixed cost)."""
+        key = (fmt, target)
+        ok = self._renderable_cache.get(key)
+        if ok is None:
+            ok = self._renderable_cache[key] = bool(
+                self.ctx.screen.is_format_supported(fmt, target, 0, 0, Bind.RENDER_TARGET)
+            )
+        return ok
+
+    def copy_texture(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> str:
+        """The texture ladder for a validated copy (also blit's first rung);
+        returns the rung taken ("copy_image", "blit_framebuffer", "numpy")."""
+        src_box = Box(x=sb.x, y=sb.y, z=sb.z, width=sb.w, height=sb.h, depth=sb.d)
+        rung = self.texture_rung(dst, src)
+        if rung is None:
+            raise UnsupportedError(
+                f"resource_copy_region: {src.format.name} -> {dst.format.name} between multisampled "
+                f"textures needs glCopyImageSubData (copy_image), which the {self.ctx.screen.profile.name} "
+                f"profile lacks"
+            )
+        if rung == "copy_image":
+            blit_gl.copy_image(self.ctx, dst, dst_level, (dst_box.x, dst_box.y, dst_box.z), src, src_level, src_box)
+        elif rung == "blit_framebuffer":
+            self._blit_copy(dst, dst_level, dst_box, src, src_level, sb)
+        else:
+            # numpy: Gallium's bytes through the transfers (any format they carry).
+            t = self.ctx.transfer_map(src, src_level, Map.READ, src_box)
+            try:
+                data = t.data.copy()
+                stride, layer_stride = t.stride, t.layer_stride
+            finally:
+                self.ctx.transfer_unmap(t)
+            self.ctx.texture_subdata(dst, dst_level, Map.WRITE, dst_box, data, stride, layer_stride)
+        return rung
+
+    def _blit_copy(self, dst, dst_level: int, dst_box: Box, src, src_level: int, sb: TexBox) -> None:
+        """glBlitFramebuffer 1:1, NEAREST, layer by layer (the caller decided it is exact)."""
+        bits = _mask_bits(self.ctx.gl, src.format)
+        rect = (sb.x, sb.y, sb.x + sb.w, sb.y + sb.h, dst_box.x, dst_box.y, dst_box.x + sb.w, dst_box.y + sb.h)
+        pairs = [(sb.z + i, dst_box.z + i) for i in range(sb.d)]
+        self.fb_blitter.blit_layers(dst, dst_level, src, src_level, pairs, rect, bits, False)
 
     def _check_formats(self, dst, src, sdesc, ddesc, what: str) -> None:
         if src.nr_samples != dst.nr_samples:

@@ -364,7 +364,7 @@ def test_the_users_bound_state_is_untouched(ctx, screen):
 @pytest.mark.parametrize(
     "case,native,gl33",
     [
-        ("copy", "copy_image", "numpy"),
+        ("copy", "copy_image", "blit_framebuffer"),
         ("magnify", "blit_framebuffer", "blit_framebuffer"),
         ("edge_centres", "numpy", "numpy"),
         ("swizzle", "numpy", "numpy"),
