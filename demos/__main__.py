@@ -7,7 +7,8 @@
 
 A window comes from glpipe.window: glfw when a display and the ``window``
 extra exist, otherwise the offscreen stand-in, the reason logged (set
-GLPIPE_WINDOW=offscreen|glfw to choose).  Without ``--out`` and ``--frames``
+GLPIPE_WINDOW=offscreen|glfw to choose).  Every run prints which of
+glpipe's fallbacks it used on its profile (``frames.fallback_note``).  Without ``--out`` and ``--frames``
 a demo runs until its window closes (Esc); headless it draws ``--frames``
 frames (default 1) and writes the last one.  PNGs are written with Pillow
 (the ``demos`` extra).
@@ -24,7 +25,13 @@ import time
 import glpipe
 
 # NAME -> module of an animated demo (demos/frames.py protocol), in list order.
-ANIMATED = ("cube", "shadow", "msaa", "instanced")
+ANIMATED = (
+    "gears",
+    "cube",
+    "shadow",
+    "msaa",
+    "instanced",
+)
 # The one-frame demos of the first version (their own main; no animation).
 STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
 
@@ -87,8 +94,10 @@ def main(argv=None):
     if headless:
         screen = glpipe.create_screen(profile=args.profile)
         try:
+            before = screen.counters.snapshot()
             start = time.perf_counter()
             pixels = frames.render_headless(module, screen, args.size, args.frames or 1)
+            print(frames.fallback_note(screen, module, before))
             if args.stats:
                 print(f"{(args.frames or 1) / (time.perf_counter() - start):.1f} fps (headless, with set-up)")
             _stats(screen, args)
@@ -102,7 +111,9 @@ def main(argv=None):
         try:
             # Offscreen there is nobody to close the window: draw a bounded run.
             count = args.frames if args.frames or window.backend == "glfw" else 60
+            before = window.screen.counters.snapshot()
             pixels = frames.run_window(module, window, count, args.stats)
+            print(frames.fallback_note(window.screen, module, before))
             _stats(window.screen, args)
         finally:
             window.close()

@@ -100,6 +100,36 @@ class DisplayTarget:
             self.screen.resource_destroy(self.depth)
 
 
+def fallbacks_used(screen, module, before: dict[str, int] | None = None) -> list[str]:
+    """The fallbacks (rows of fallback/registry.py) a demo ran through on
+    ``screen``: those standing in for the host features the demo needs
+    (``module.HOST_FEATURES``) that the screen's profile lacks -- e.g.
+    ``compute_executor`` for launch_grid on GL 3.3 -- plus every counted
+    fallback (driver query ``fallback-hits-*``) whose counter moved since
+    ``before`` (a ``screen.counters.snapshot()``)."""
+    from fallback.registry import fallbacks_for
+
+    used = [
+        fb.name
+        for feature in getattr(module, "HOST_FEATURES", ())
+        if not screen.profile.has(feature)
+        for fb in fallbacks_for(feature)
+    ]
+    now = screen.counters.snapshot()
+    for key, value in now.items():
+        name = key[len("fallback_") :]
+        if key.startswith("fallback_") and key != "fallback_hits" and value > (before or {}).get(key, 0) and name not in used:
+            used.append(name)
+    return used
+
+
+def fallback_note(screen, module, before: dict[str, int] | None = None) -> str:
+    """The line a demo prints (and a window shows in its title): which
+    fallbacks the frame used on this profile, or none."""
+    used = fallbacks_used(screen, module, before)
+    return f"{screen.profile.name}: fallbacks used: {', '.join(used) if used else 'none'}"
+
+
 def render_headless(module, screen, size: int, frames: int, first: int = 0, **options) -> np.ndarray:
     """Draw frames ``first`` .. ``first + frames - 1`` of ``module.Scene`` on
     ``screen`` (``options`` go to the Scene); return the last one (row 0 = top)."""
@@ -145,4 +175,13 @@ def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
         ctx.destroy()
 
 
-__all__ = ["COLOR_FORMAT", "DEPTH_FORMAT", "FRAME_DT", "DisplayTarget", "render_headless", "run_window"]
+__all__ = [
+    "COLOR_FORMAT",
+    "DEPTH_FORMAT",
+    "FRAME_DT",
+    "DisplayTarget",
+    "fallback_note",
+    "fallbacks_used",
+    "render_headless",
+    "run_window",
+]
