@@ -31,6 +31,7 @@ ANIMATED = (
     "shadow",
     "msaa",
     "instanced",
+    "occlusion",
 )
 # The one-frame demos of the first version (their own main; no animation).
 STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}

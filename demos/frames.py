@@ -6,7 +6,16 @@ An animated demo module defines ``NAME``, ``DESCRIPTION`` and ``class
 Scene`` with ``__init__(screen, ctx, width, height)`` (creates everything,
 binds ``ctx``'s framebuffer state to the frame's surfaces via
 ``DisplayTarget``), ``draw(t)`` (renders the frame at time ``t`` seconds
-into ``scene.target``) and ``destroy()``.
+into ``scene.target``) and ``destroy()``; optionally ``summary()`` (a line
+about the last frame, printed headless and with ``--stats``) and
+``HOST_FEATURES`` (host features the demo needs: ``fallback_note`` names the
+fallbacks standing in for those the profile lacks).
+
+A simulation (the particle demos) is a function of time too: ``draw(t)``
+advances its state by whole FRAME_DT steps up to ``t`` (starting again from
+the initial state if ``t`` went back), so a frame is the same however the
+frames before it were grouped -- what makes the screenshot tests' fixed
+frame and the windows' frame agree.
 
 Unlike demos/common.py's ``RenderTarget`` (GL-style viewport, row 0 at the
 bottom, flipped by the PNG writer), the display target follows Gallium's
@@ -139,6 +148,8 @@ def render_headless(module, screen, size: int, frames: int, first: int = 0, **op
         try:
             for n in range(first, first + frames):
                 scene.draw(n * FRAME_DT)
+            if hasattr(scene, "summary"):  # what a demo reports about its frame (occlusion: culled objects)
+                print(scene.summary())
             return scene.target.read()
         finally:
             scene.destroy()
@@ -169,6 +180,8 @@ def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
             n += 1
             if stats and n % 60 == 0:
                 print(f"{n / (time.perf_counter() - start):.1f} fps")
+                if hasattr(scene, "summary"):
+                    print(scene.summary())
         return scene.target.read()
     finally:
         scene.destroy()
