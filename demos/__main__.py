@@ -32,6 +32,7 @@ ANIMATED = (
     "msaa",
     "instanced",
     "occlusion",
+    "xfb_particles",
 )
 # The one-frame demos of the first version (their own main; no animation).
 STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
