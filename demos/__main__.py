@@ -33,6 +33,7 @@ ANIMATED = (
     "instanced",
     "occlusion",
     "xfb_particles",
+    "compute_particles",
 )
 # The one-frame demos of the first version (their own main; no animation).
 STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
