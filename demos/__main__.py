@@ -30,6 +30,7 @@ ANIMATED = (
     "cube",
     "shadow",
     "msaa",
+    "deferred",
     "instanced",
     "occlusion",
     "xfb_particles",
