@@ -81,7 +81,7 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if args.name is None:
         for name in demo_names():
-            print(f"{name:10s} {describe(name)}")
+            print(f"{name:18s} {describe(name)}")
         return None
     if args.name not in demo_names():
         raise SystemExit(f"unknown demo {args.name!r}; `python -m demos` lists them")
