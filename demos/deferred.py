@@ -135,7 +135,7 @@ DCL OUT[1], GENERIC[0]
 def _light_fs() -> str:
     """The lighting FS: the module docstring's sum, unrolled over the four
     lights (CONST[2i] position, CONST[2i + 1] colour; CONST[8] = CLEAR)."""
-    head = """FRAG
+    head = f"""FRAG
 DCL IN[0], GENERIC[0], LINEAR
 DCL OUT[0], COLOR
 DCL SAMP[0]
@@ -146,12 +146,12 @@ DCL SVIEW[1], 2D, FLOAT
 DCL SVIEW[2], 2D, FLOAT
 DCL CONST[0..8]
 DCL TEMP[0..5]
-IMM[0] FLT32 {0.0, %r, 1.0, %r}
+IMM[0] FLT32 {{0.0, {ATTENUATION!r}, 1.0, {AMBIENT!r}}}
   TEX TEMP[0], IN[0], SAMP[0], 2D
   TEX TEMP[1], IN[0], SAMP[1], 2D
   TEX TEMP[2], IN[0], SAMP[2], 2D
   MOV TEMP[5].xyz, IMM[0].wwww
-""" % (ATTENUATION, AMBIENT)
+"""
     body = ""
     for i in range(4):
         body += f"""  ADD TEMP[3].xyz, CONST[{2 * i}], -TEMP[2]
@@ -225,10 +225,12 @@ class Scene:
             )
             for fmt in GBUFFER
         ]
-        self.surfaces = [ctx.create_surface(r, SurfaceTemplate(format=f)) for r, f in zip(self.gbuffer, GBUFFER)]
+        self.surfaces = [
+            ctx.create_surface(r, SurfaceTemplate(format=f)) for r, f in zip(self.gbuffer, GBUFFER, strict=True)
+        ]
         self.views = [
             ctx.create_sampler_view(r, SamplerViewTemplate(format=f, target=Target.TEXTURE_2D))
-            for r, f in zip(self.gbuffer, GBUFFER)
+            for r, f in zip(self.gbuffer, GBUFFER, strict=True)
         ]
         self.sampler = ctx.create_sampler_state(
             SamplerState(
@@ -276,9 +278,7 @@ class Scene:
         ctx = self.ctx
         self.target.bind()  # the viewport; the framebuffer is replaced next
         ctx.set_framebuffer_state(
-            FramebufferState(
-                width=self.width, height=self.height, cbufs=tuple(self.surfaces), zsbuf=self.target.zsbuf
-            )
+            FramebufferState(width=self.width, height=self.height, cbufs=tuple(self.surfaces), zsbuf=self.target.zsbuf)
         )
         ctx.bind_blend_state(self.blend)
         ctx.bind_depth_stencil_alpha_state(self.dsa)
@@ -315,7 +315,7 @@ class Scene:
         (h, w, 4) uint8, ``normal`` and ``position`` (h, w, 4) float32."""
         out = {}
         box = Box(x=0, y=0, z=0, width=self.width, height=self.height, depth=1)
-        for name, res, fmt in zip(("albedo", "normal", "position"), self.gbuffer, GBUFFER):
+        for name, res, fmt in zip(("albedo", "normal", "position"), self.gbuffer, GBUFFER, strict=True):
             t = self.ctx.transfer_map(res, 0, Map.READ, box)
             try:
                 raw = np.array(t.data[0], dtype=np.uint8).reshape(self.height, -1)

@@ -127,7 +127,12 @@ def fallbacks_used(screen, module, before: dict[str, int] | None = None) -> list
     now = screen.counters.snapshot()
     for key, value in now.items():
         name = key[len("fallback_") :]
-        if key.startswith("fallback_") and key != "fallback_hits" and value > (before or {}).get(key, 0) and name not in used:
+        if (
+            key.startswith("fallback_")
+            and key != "fallback_hits"
+            and value > (before or {}).get(key, 0)
+            and name not in used
+        ):
             used.append(name)
     return used
 

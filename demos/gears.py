@@ -138,7 +138,7 @@ def gear(inner: float, outer: float, width: float, teeth: int, tooth_depth: floa
             face(root[0], tip[1], tip[2])
             face(root[0], tip[2], root[3])
         # The rim's walls: each outline edge swept from front to back.
-        for p, q in zip(outline, outline[1:]):
+        for p, q in zip(outline, outline[1:], strict=False):
             pf, pb, qf, qb = (p[0], p[1], z), (p[0], p[1], -z), (q[0], q[1], z), (q[0], q[1], -z)
             flat(pf, pb, qb)
             flat(pf, qb, qf)

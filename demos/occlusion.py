@@ -195,7 +195,7 @@ class Scene:
         # The bounding boxes, invisible, each counted by its query.
         ctx.bind_blend_state(self.blend_none)
         ctx.bind_depth_stencil_alpha_state(self.dsa_test)
-        for q, box in zip(self.queries, boxes):
+        for q, box in zip(self.queries, boxes, strict=True):
             ctx.begin_query(q)
             self._draw(box, (0, 0, 0, 1), 1)
             ctx.end_query(q)
@@ -203,7 +203,7 @@ class Scene:
         ctx.bind_blend_state(self.blend)
         ctx.bind_depth_stencil_alpha_state(self.dsa)
         spin = rotation(1, 0.9 * t) @ rotation(0, 0.4)
-        for q, box, colour in zip(self.queries, boxes, self.colours):
+        for q, box, colour in zip(self.queries, boxes, self.colours, strict=True):
             ctx.render_condition(q, False, RenderCond.WAIT)
             self._draw(box @ spin, colour, 2)
         ctx.render_condition(None, False, RenderCond.WAIT)

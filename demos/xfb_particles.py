@@ -55,7 +55,9 @@ from glpipe import (
 from . import frames
 
 NAME = "xfb_particles"
-DESCRIPTION = "transform-feedback particles: a fountain advanced by a VS captured into ping-pong buffers, drawn as points"
+DESCRIPTION = (
+    "transform-feedback particles: a fountain advanced by a VS captured into ping-pong buffers, drawn as points"
+)
 HOST_FEATURES = ("transform_feedback",)
 
 COUNT = 4096
@@ -171,7 +173,9 @@ class Scene:
         ]
         self.targets = [ctx.create_stream_output_target(b, 0, size) for b in self.buffers]
         self.static = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=static.nbytes, bind=Bind.VERTEX_BUFFER)
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=static.nbytes, bind=Bind.VERTEX_BUFFER
+            )
         )
         ctx.buffer_subdata(self.static, Map.WRITE, 0, static)
         self.static_vb = VertexBuffer(buffer=self.static, buffer_offset=0, stride=16)

@@ -34,9 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from test_demos_screenshots import DATA, compare
+
 import glpipe
 from demos import compute_particles, deferred, frames, gears, occlusion, xfb_particles
-from test_demos_screenshots import DATA, compare
 
 # name -> (module, frame, size): the fixed frame of each screenshot.
 SHOTS = {
@@ -144,10 +145,10 @@ def test_gear_geometry_follows_the_definition():
     assert np.all(np.einsum("ij,ij->i", geometric[hole], -np.c_[pos[hole][:, 0, :2], np.zeros(hole.sum())]) > 0)
 
 
-def _gl_frustum(l, r, b, t, n, f):
+def _gl_frustum(left, r, b, t, n, f):
     return np.array(
         [
-            [2 * n / (r - l), 0, (r + l) / (r - l), 0],
+            [2 * n / (r - left), 0, (r + left) / (r - left), 0],
             [0, 2 * n / (t - b), (t + b) / (t - b), 0],
             [0, 0, -(f + n) / (f - n), -2 * f * n / (f - n)],
             [0, 0, -1, 0],
@@ -318,7 +319,9 @@ def _attracted(state, steps):
         a = np.asarray(compute_particles.attractor(n), float)
         d = a - s[:, 0:2]
         r2 = (d * d).sum(-1) + compute_particles.SOFTENING
-        s[:, 2:4] = (s[:, 2:4] + d * (compute_particles.STRENGTH * frames.FRAME_DT / r2**1.5)[:, None]) * compute_particles.DAMPING
+        s[:, 2:4] = (
+            s[:, 2:4] + d * (compute_particles.STRENGTH * frames.FRAME_DT / r2**1.5)[:, None]
+        ) * compute_particles.DAMPING
         s[:, 0:2] += s[:, 2:4] * frames.FRAME_DT
     return s
 
