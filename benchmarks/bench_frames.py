@@ -22,8 +22,8 @@ the same vertex data, the same shader arithmetic in hand-written GLSL 330
 depth for gears), the same clears and viewport.  Per frame the raw side does
 what a ModernGL program does: write the uniforms (``prog[...].write``), then
 ``vao.render``.  ``scene_matches`` checks the claim: the last raw frame
-equals glpipe's (within llvmpipe's rounding), so the two really draw one
-scene.
+equals glpipe's but for pixels on exact triangle edges (MAX_OFF_FRACTION),
+so the two really draw one scene.
 
 Method: each side draws ``frames`` frames at t = n / 60 s after one
 warm-up frame (shader variants compiled, programs linked), ends with a
@@ -89,6 +89,12 @@ void main() { f_colour = v_colour; }
 """
 
 DEMOS = ("gears", "instanced")
+# "Same picture": at most this fraction of pixels off by more than 2 steps.
+# glpipe draws with the window convention (y-down viewport) and the raw side
+# with GL's (y-up, the read-back flipped); the fill rule's tie-breaking is
+# not symmetric under the flip, so a pixel on an exact edge may go to the
+# neighbouring triangle -- a handful of pixels, never a shifted scene.
+MAX_OFF_FRACTION = 0.001
 
 
 class RawGears:
@@ -198,7 +204,7 @@ def _timed(draw, read, count: int) -> float:
 
 def run(profiles=("native",), count: int = 300, size: int = 256, reps: int = 3, demos=DEMOS) -> dict:
     """Measure every demo in ``demos`` on every profile: a dict of rows
-    (profile, demo, glpipe_fps, raw_fps, ratio, scene_matches, max_diff)."""
+    (profile, demo, glpipe_fps, raw_fps, ratio, scene_matches, max_diff, pixels_off)."""
     import moderngl
 
     rows = []
@@ -246,7 +252,8 @@ def run(profiles=("native",), count: int = 300, size: int = 256, reps: int = 3, 
                             "raw_fps": count / best_r,
                             "ratio": best_g / best_r,
                             "max_diff": int(diff.max()),
-                            "scene_matches": bool(diff.max() <= 6 and (diff > 2).mean() <= 0.01),
+                            "pixels_off": int((diff > 2).sum()),
+                            "scene_matches": bool((diff > 2).mean() <= MAX_OFF_FRACTION),
                         }
                     )
                 finally:
@@ -272,7 +279,7 @@ def format_markdown(results: dict) -> str:
         out.append(
             f"| {r['profile']} | {r['demo']} | {r['frames']} | {r['size']} | {r['glpipe_fps']:.0f} | "
             f"{r['raw_fps']:.0f} | {r['ratio']:.2f}x | {'yes' if r['scene_matches'] else 'NO'} "
-            f"(max diff {r['max_diff']}) |"
+            f"({r['pixels_off']} px off by > 2) |"
         )
     return "\n".join(out)
 

@@ -47,4 +47,4 @@ def test_raw_scene_differs_at_another_time():
         raw.release()
     finally:
         mgl.release()
-    assert np.abs(now - later).max() > 6
+    assert (np.abs(now - later).max(axis=2) > 2).mean() > bench_frames.MAX_OFF_FRACTION
