@@ -24,7 +24,8 @@ import time
 
 import glpipe
 
-# NAME -> module of an animated demo (demos/frames.py protocol), in list order.
+# Every demo: a module with the demos/frames.py protocol, in list order (tri
+# and quad_tex draw a still frame; they also run as scripts, demos/tri.py).
 ANIMATED = (
     "gears",
     "cube",
@@ -35,14 +36,14 @@ ANIMATED = (
     "occlusion",
     "xfb_particles",
     "compute_particles",
+    "tri",
+    "quad_tex",
 )
-# The one-frame demos of the first version (their own main; no animation).
-STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
 
 
 def demo_names() -> list[str]:
-    """Every demo name, animated ones first."""
-    return [*ANIMATED, *STILL]
+    """Every demo name, in list order."""
+    return list(ANIMATED)
 
 
 def _module(name: str):
@@ -51,7 +52,7 @@ def _module(name: str):
 
 def describe(name: str) -> str:
     """One line about demo ``name``."""
-    return _module(name).DESCRIPTION if name in ANIMATED else STILL[name]
+    return _module(name).DESCRIPTION
 
 
 def parser() -> argparse.ArgumentParser:
@@ -87,10 +88,6 @@ def main(argv=None):
         raise SystemExit(f"unknown demo {args.name!r}; `python -m demos` lists them")
     if not 1 <= args.size <= 4096 or (args.frames is not None and args.frames < 1):
         raise SystemExit("--size must be 1..4096 and --frames at least 1")
-    if args.name in STILL:
-        rest = ["--size", str(args.size), "--out", args.out or f"{args.name}.png"]
-        rest += ["--profile", args.profile] if args.profile else []
-        return _module(args.name).main(rest + (["--window"] if args.window else []))
     module = _module(args.name)
     from . import frames
 

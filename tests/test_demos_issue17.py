@@ -339,3 +339,32 @@ def test_compute_particles_follow_the_update_rule(profile):
     assert got.shape == expected.shape
     assert np.abs(got - expected).max() < 1e-3
     assert np.abs(got[:, :2] - state[:, :2]).max() > 0.01  # they moved
+
+
+@pytest.mark.parametrize("name", ["tri", "quad_tex"])
+def test_still_demos_present_through_the_frame_loop(name, monkeypatch, tmp_path, profile):
+    """tri and quad_tex run on the frame loop: ``--window`` (offscreen
+    backend) presents every frame with flush_frontbuffer and the window
+    shows the frame; the picture is the GL-style render() flipped once."""
+    import importlib
+
+    from demos.__main__ import main
+    from glpipe.window import Window
+
+    monkeypatch.setenv("GLPIPE_WINDOW", "offscreen")
+    seen = {}
+    original_close = Window.close
+
+    def close(self):
+        seen["frames"], seen["picture"] = self.drawable.frames, self.drawable.read()
+        original_close(self)
+
+    monkeypatch.setattr(Window, "close", close)
+    pixels = main([name, "--window", "--frames", "2", "--size", "40", "--profile", profile])
+    assert seen["frames"] == 2 and np.array_equal(seen["picture"], pixels)
+    screen = glpipe.create_screen(profile=profile)
+    try:
+        gl_style = importlib.import_module(f"demos.{name}").render(screen, 40)
+    finally:
+        screen.destroy()
+    assert np.array_equal(pixels, gl_style[::-1])
