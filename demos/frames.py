@@ -77,13 +77,16 @@ class DisplayTarget:
                 )
             )
             self.zsbuf = ctx.create_surface(self.depth, SurfaceTemplate(format=DEPTH_FORMAT))
+        # Built once: a frame binds them again (templates validate when made,
+        # as a C frontend fills its structs once; docs/performance.md).
+        self.fb_state = FramebufferState(width=width, height=height, cbufs=(self.cbuf,), zsbuf=self.zsbuf)
+        self.viewports = [ViewportState(scale=(width / 2, -height / 2, 0.5), translate=(width / 2, height / 2, 0.5))]
         self.bind()
 
     def bind(self) -> None:
         """Framebuffer state and the y-down viewport (depth range 0..1)."""
-        w, h = self.width, self.height
-        self.ctx.set_framebuffer_state(FramebufferState(width=w, height=h, cbufs=(self.cbuf,), zsbuf=self.zsbuf))
-        self.ctx.set_viewport_states(0, [ViewportState(scale=(w / 2, -h / 2, 0.5), translate=(w / 2, h / 2, 0.5))])
+        self.ctx.set_framebuffer_state(self.fb_state)
+        self.ctx.set_viewport_states(0, self.viewports)
 
     def clear(self, color) -> None:
         """Clear colour (and depth to 1.0)."""

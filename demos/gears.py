@@ -180,9 +180,9 @@ class Scene:
             ]
         )
         meshes = [gear(*shape) for shape, *_ in GEARS]
-        self.ranges, start = [], 0
+        self.draws, start = [], 0  # one DrawInfo per gear, made once
         for m in meshes:
-            self.ranges.append((start, len(m)))
+            self.draws.append(DrawInfo(mode=Prim.TRIANGLES, start=start, count=len(m)))
             start += len(m)
         verts = np.vstack(meshes)
         self.vbuf = screen.resource_create(
@@ -211,10 +211,10 @@ class Scene:
         ctx.bind_vertex_elements_state(self.velems)
         ctx.set_vertex_buffers([self.vb])
         self.target.clear(CLEAR)
-        for i, (start, count) in enumerate(self.ranges):
+        for i, info in enumerate(self.draws):
             c = self.constants(t, i)
             ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(user_buffer=c, buffer_size=c.nbytes))
-            ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=start, count=count))
+            ctx.draw_vbo(info)
 
     def destroy(self) -> None:
         """Unbind and free everything the scene made."""
