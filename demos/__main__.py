@@ -7,7 +7,8 @@
 
 A window comes from glpipe.window: glfw when a display and the ``window``
 extra exist, otherwise the offscreen stand-in, the reason logged (set
-GLPIPE_WINDOW=offscreen|glfw to choose).  Without ``--out`` and ``--frames``
+GLPIPE_WINDOW=offscreen|glfw to choose).  Every run prints which of
+glpipe's fallbacks it used on its profile (``frames.fallback_note``).  Without ``--out`` and ``--frames``
 a demo runs until its window closes (Esc); headless it draws ``--frames``
 frames (default 1) and writes the last one.  PNGs are written with Pillow
 (the ``demos`` extra).
@@ -23,15 +24,26 @@ import time
 
 import glpipe
 
-# NAME -> module of an animated demo (demos/frames.py protocol), in list order.
-ANIMATED = ("cube", "shadow", "msaa", "instanced")
-# The one-frame demos of the first version (their own main; no animation).
-STILL = {"tri": "the classic RGB triangle", "quad_tex": "a nearest-filtered textured quad"}
+# Every demo: a module with the demos/frames.py protocol, in list order (tri
+# and quad_tex draw a still frame; they also run as scripts, demos/tri.py).
+ANIMATED = (
+    "gears",
+    "cube",
+    "shadow",
+    "msaa",
+    "deferred",
+    "instanced",
+    "occlusion",
+    "xfb_particles",
+    "compute_particles",
+    "tri",
+    "quad_tex",
+)
 
 
 def demo_names() -> list[str]:
-    """Every demo name, animated ones first."""
-    return [*ANIMATED, *STILL]
+    """Every demo name, in list order."""
+    return list(ANIMATED)
 
 
 def _module(name: str):
@@ -40,7 +52,7 @@ def _module(name: str):
 
 def describe(name: str) -> str:
     """One line about demo ``name``."""
-    return _module(name).DESCRIPTION if name in ANIMATED else STILL[name]
+    return _module(name).DESCRIPTION
 
 
 def parser() -> argparse.ArgumentParser:
@@ -70,16 +82,12 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if args.name is None:
         for name in demo_names():
-            print(f"{name:10s} {describe(name)}")
+            print(f"{name:18s} {describe(name)}")
         return None
     if args.name not in demo_names():
         raise SystemExit(f"unknown demo {args.name!r}; `python -m demos` lists them")
     if not 1 <= args.size <= 4096 or (args.frames is not None and args.frames < 1):
         raise SystemExit("--size must be 1..4096 and --frames at least 1")
-    if args.name in STILL:
-        rest = ["--size", str(args.size), "--out", args.out or f"{args.name}.png"]
-        rest += ["--profile", args.profile] if args.profile else []
-        return _module(args.name).main(rest + (["--window"] if args.window else []))
     module = _module(args.name)
     from . import frames
 
@@ -87,8 +95,10 @@ def main(argv=None):
     if headless:
         screen = glpipe.create_screen(profile=args.profile)
         try:
+            before = screen.counters.snapshot()
             start = time.perf_counter()
             pixels = frames.render_headless(module, screen, args.size, args.frames or 1)
+            print(frames.fallback_note(screen, module, before))
             if args.stats:
                 print(f"{(args.frames or 1) / (time.perf_counter() - start):.1f} fps (headless, with set-up)")
             _stats(screen, args)
@@ -102,7 +112,9 @@ def main(argv=None):
         try:
             # Offscreen there is nobody to close the window: draw a bounded run.
             count = args.frames if args.frames or window.backend == "glfw" else 60
+            before = window.screen.counters.snapshot()
             pixels = frames.run_window(module, window, count, args.stats)
+            print(frames.fallback_note(window.screen, module, before))
             _stats(window.screen, args)
         finally:
             window.close()

@@ -42,6 +42,7 @@ from glpipe import (
 )
 
 from . import frames
+from .camera import perspective, rotation, translation
 
 NAME = "cube"
 DESCRIPTION = (
@@ -117,35 +118,6 @@ def cube_vertices() -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def perspective(fovy_deg: float, aspect: float, near: float, far: float) -> np.ndarray:
-    """GL's perspective matrix (clip z -1..1)."""
-    f = 1.0 / np.tan(np.radians(fovy_deg) / 2)
-    return np.array(
-        [
-            [f / aspect, 0, 0, 0],
-            [0, f, 0, 0],
-            [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)],
-            [0, 0, -1, 0],
-        ]
-    )
-
-
-def rotation(axis: int, angle: float) -> np.ndarray:
-    """4x4 rotation by ``angle`` radians about x (0), y (1) or z (2)."""
-    c, s = np.cos(angle), np.sin(angle)
-    i, j = [a for a in range(3) if a != axis]
-    m = np.eye(4)
-    m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
-    return m
-
-
-def translation(x: float, y: float, z: float) -> np.ndarray:
-    """4x4 translation."""
-    m = np.eye(4)
-    m[:3, 3] = (x, y, z)
-    return m
-
-
 class Scene:
     """The cube's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
@@ -211,7 +183,7 @@ class Scene:
     def mvp(self, t: float) -> np.ndarray:
         """Projection x view x model at ``t`` seconds (float32, row-major rows
         = what CONST[0..3] hold for the DP4s)."""
-        model = rotation(1, 0.9 * t + 0.6) @ rotation(0, 0.5 * t + 0.45)
+        model = rotation(1, -(0.9 * t + 0.6)) @ rotation(0, 0.5 * t + 0.45)
         return (perspective(45.0, self.aspect, 0.5, 20.0) @ translation(0, 0, -5.0) @ model).astype(np.float32)
 
     def draw(self, t: float) -> None:

@@ -6,7 +6,16 @@ An animated demo module defines ``NAME``, ``DESCRIPTION`` and ``class
 Scene`` with ``__init__(screen, ctx, width, height)`` (creates everything,
 binds ``ctx``'s framebuffer state to the frame's surfaces via
 ``DisplayTarget``), ``draw(t)`` (renders the frame at time ``t`` seconds
-into ``scene.target``) and ``destroy()``.
+into ``scene.target``) and ``destroy()``; optionally ``summary()`` (a line
+about the last frame, printed headless and with ``--stats``) and
+``HOST_FEATURES`` (host features the demo needs: ``fallback_note`` names the
+fallbacks standing in for those the profile lacks).
+
+A simulation (the particle demos) is a function of time too: ``draw(t)``
+advances its state by whole FRAME_DT steps up to ``t`` (starting again from
+the initial state if ``t`` went back), so a frame is the same however the
+frames before it were grouped -- what makes the screenshot tests' fixed
+frame and the windows' frame agree.
 
 Unlike demos/common.py's ``RenderTarget`` (GL-style viewport, row 0 at the
 bottom, flipped by the PNG writer), the display target follows Gallium's
@@ -68,13 +77,16 @@ class DisplayTarget:
                 )
             )
             self.zsbuf = ctx.create_surface(self.depth, SurfaceTemplate(format=DEPTH_FORMAT))
+        # Built once: a frame binds them again (templates validate when made,
+        # as a C frontend fills its structs once; docs/performance.md).
+        self.fb_state = FramebufferState(width=width, height=height, cbufs=(self.cbuf,), zsbuf=self.zsbuf)
+        self.viewports = [ViewportState(scale=(width / 2, -height / 2, 0.5), translate=(width / 2, height / 2, 0.5))]
         self.bind()
 
     def bind(self) -> None:
         """Framebuffer state and the y-down viewport (depth range 0..1)."""
-        w, h = self.width, self.height
-        self.ctx.set_framebuffer_state(FramebufferState(width=w, height=h, cbufs=(self.cbuf,), zsbuf=self.zsbuf))
-        self.ctx.set_viewport_states(0, [ViewportState(scale=(w / 2, -h / 2, 0.5), translate=(w / 2, h / 2, 0.5))])
+        self.ctx.set_framebuffer_state(self.fb_state)
+        self.ctx.set_viewport_states(0, self.viewports)
 
     def clear(self, color) -> None:
         """Clear colour (and depth to 1.0)."""
@@ -100,6 +112,41 @@ class DisplayTarget:
             self.screen.resource_destroy(self.depth)
 
 
+def fallbacks_used(screen, module, before: dict[str, int] | None = None) -> list[str]:
+    """The fallbacks (rows of fallback/registry.py) a demo ran through on
+    ``screen``: those standing in for the host features the demo needs
+    (``module.HOST_FEATURES``) that the screen's profile lacks -- e.g.
+    ``compute_executor`` for launch_grid on GL 3.3 -- plus every counted
+    fallback (driver query ``fallback-hits-*``) whose counter moved since
+    ``before`` (a ``screen.counters.snapshot()``)."""
+    from fallback.registry import fallbacks_for
+
+    used = [
+        fb.name
+        for feature in getattr(module, "HOST_FEATURES", ())
+        if not screen.profile.has(feature)
+        for fb in fallbacks_for(feature)
+    ]
+    now = screen.counters.snapshot()
+    for key, value in now.items():
+        name = key[len("fallback_") :]
+        if (
+            key.startswith("fallback_")
+            and key != "fallback_hits"
+            and value > (before or {}).get(key, 0)
+            and name not in used
+        ):
+            used.append(name)
+    return used
+
+
+def fallback_note(screen, module, before: dict[str, int] | None = None) -> str:
+    """The line a demo prints (and a window shows in its title): which
+    fallbacks the frame used on this profile, or none."""
+    used = fallbacks_used(screen, module, before)
+    return f"{screen.profile.name}: fallbacks used: {', '.join(used) if used else 'none'}"
+
+
 def render_headless(module, screen, size: int, frames: int, first: int = 0, **options) -> np.ndarray:
     """Draw frames ``first`` .. ``first + frames - 1`` of ``module.Scene`` on
     ``screen`` (``options`` go to the Scene); return the last one (row 0 = top)."""
@@ -109,6 +156,8 @@ def render_headless(module, screen, size: int, frames: int, first: int = 0, **op
         try:
             for n in range(first, first + frames):
                 scene.draw(n * FRAME_DT)
+            if hasattr(scene, "summary"):  # what a demo reports about its frame (occlusion: culled objects)
+                print(scene.summary())
             return scene.target.read()
         finally:
             scene.destroy()
@@ -139,10 +188,21 @@ def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
             n += 1
             if stats and n % 60 == 0:
                 print(f"{n / (time.perf_counter() - start):.1f} fps")
+                if hasattr(scene, "summary"):
+                    print(scene.summary())
         return scene.target.read()
     finally:
         scene.destroy()
         ctx.destroy()
 
 
-__all__ = ["COLOR_FORMAT", "DEPTH_FORMAT", "FRAME_DT", "DisplayTarget", "render_headless", "run_window"]
+__all__ = [
+    "COLOR_FORMAT",
+    "DEPTH_FORMAT",
+    "FRAME_DT",
+    "DisplayTarget",
+    "fallback_note",
+    "fallbacks_used",
+    "render_headless",
+    "run_window",
+]

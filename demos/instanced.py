@@ -127,6 +127,7 @@ class Scene:
             self.buffers.append(buf)
             self.vbs.append(VertexBuffer(buffer=buf, buffer_offset=0, stride=data.strides[0]))
         self.count = GRID * GRID
+        self.info = DrawInfo(mode=Prim.TRIANGLES, start=0, count=6, instance_count=self.count)
 
     def draw(self, t: float) -> None:
         """Bind the field's state and draw all instances at ``t`` seconds."""
@@ -142,7 +143,7 @@ class Scene:
         consts = np.array([t, 0, 0, 0], np.float32)
         ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(user_buffer=consts, buffer_size=consts.nbytes))
         self.target.clear(CLEAR)
-        ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=6, instance_count=self.count))
+        ctx.draw_vbo(self.info)
 
     def destroy(self) -> None:
         """Unbind and free everything the scene made."""

@@ -14,6 +14,10 @@ What it shows beyond demos/tri.py:
 * PIPE_PRIM_QUADS, which core GL cannot draw: glpipe turns the quad into
   two triangles by index translation (fallback/indices.py) with the same
   pixels as a native quad.
+
+``python -m demos quad_tex`` runs it on the frame loop (demos/frames.py,
+presented by ``flush_frontbuffer``); ``render`` and this script return the
+same picture with GL's row order (row 0 = the bottom).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ import sys
 import numpy as np
 
 try:  # imported as demos.quad_tex (tests) or run as a script
-    from . import common
+    from . import common, frames
 except ImportError:
     import common
+    import frames
 
 from glpipe import (
     Bind,
@@ -91,16 +96,20 @@ def quad_vertices() -> np.ndarray:
     )
 
 
-def render(screen, size: int) -> np.ndarray:
-    """Draw the textured quad into a ``size`` x ``size`` RGBA8 target;
-    return its pixels (row 0 = window y 0)."""
-    ctx = screen.context_create()
-    try:
-        target = common.RenderTarget(screen, ctx, size, size)
-        csos = common.bind_fixed_function(ctx)
+NAME = "quad_tex"
+DESCRIPTION = "a nearest-filtered textured quad (PIPE_PRIM_QUADS)"
 
+
+class Scene:
+    """The textured quad's objects on ``ctx`` (demos/frames.py protocol: a
+    still frame, the same at every ``t``)."""
+
+    def __init__(self, screen, ctx, width: int, height: int):
+        self.screen, self.ctx = screen, ctx
+        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
+        self.csos = common.bind_fixed_function(ctx)
         texels = texture_texels()
-        tex = screen.resource_create(
+        self.tex = screen.resource_create(
             ResourceTemplate(
                 target=Target.TEXTURE_2D,
                 format=Format.R8G8B8A8_UNORM,
@@ -110,20 +119,13 @@ def render(screen, size: int) -> np.ndarray:
             )
         )
         row = TEX_WIDTH * 4
-        ctx.texture_subdata(
-            tex,
-            0,
-            Map.WRITE,
-            Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1),
-            texels,
-            row,
-            row * TEX_HEIGHT,
-        )
-        view = ctx.create_sampler_view(
-            tex,
+        box = Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1)
+        ctx.texture_subdata(self.tex, 0, Map.WRITE, box, texels, row, row * TEX_HEIGHT)
+        self.view = ctx.create_sampler_view(
+            self.tex,
             SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=0),
         )
-        sampler = ctx.create_sampler_state(
+        self.sampler = ctx.create_sampler_state(
             SamplerState(
                 wrap_s=TexWrap.CLAMP_TO_EDGE,
                 wrap_t=TexWrap.CLAMP_TO_EDGE,
@@ -133,50 +135,61 @@ def render(screen, size: int) -> np.ndarray:
                 min_mip_filter=TexMipFilter.NONE,
             )
         )
-        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
-        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [sampler])
-
-        vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
-        fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        velems = ctx.create_vertex_elements_state(
+        self.vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
+        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
+        self.velems = ctx.create_vertex_elements_state(
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
             ]
         )
-        ctx.bind_vs_state(vs)
-        ctx.bind_fs_state(fs)
-        ctx.bind_vertex_elements_state(velems)
-
         verts = quad_vertices()
-        vbuf = screen.resource_create(
+        self.vbuf = screen.resource_create(
             ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
         )
-        ctx.buffer_subdata(vbuf, Map.WRITE, 0, verts)
-        ctx.set_vertex_buffers([VertexBuffer(buffer=vbuf, buffer_offset=0, stride=verts.strides[0])])
+        ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
+        self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
 
-        target.clear()
+    def draw(self, t: float) -> None:
+        """Bind the quad's state, clear, draw the QUADS (``t`` changes nothing)."""
+        ctx = self.ctx
+        self.target.bind()
+        for kind, cso in self.csos:
+            getattr(ctx, f"bind_{kind}_state")(cso)
+        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [self.view])
+        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [self.sampler])
+        ctx.bind_vs_state(self.vs)
+        ctx.bind_fs_state(self.fs)
+        ctx.bind_vertex_elements_state(self.velems)
+        ctx.set_vertex_buffers([self.vb])
+        self.target.clear(common.CLEAR_COLOR)
         ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, start=0, count=4))
-        pixels = target.read()
 
+    def destroy(self) -> None:
+        """Unbind and free everything the scene made."""
+        ctx = self.ctx
         ctx.set_vertex_buffers([])
         ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=1)
         ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
         ctx.bind_vertex_elements_state(None)
         ctx.bind_vs_state(None)
         ctx.bind_fs_state(None)
-        ctx.delete_vertex_elements_state(velems)
-        ctx.delete_vs_state(vs)
-        ctx.delete_fs_state(fs)
-        ctx.delete_sampler_state(sampler)
-        ctx.sampler_view_destroy(view)
-        common.delete_csos(ctx, csos)
-        screen.resource_destroy(vbuf)
-        screen.resource_destroy(tex)
-        target.destroy()
-        return pixels
-    finally:
-        ctx.destroy()
+        ctx.delete_vertex_elements_state(self.velems)
+        ctx.delete_vs_state(self.vs)
+        ctx.delete_fs_state(self.fs)
+        ctx.delete_sampler_state(self.sampler)
+        ctx.sampler_view_destroy(self.view)
+        common.delete_csos(ctx, self.csos)
+        self.screen.resource_destroy(self.vbuf)
+        self.screen.resource_destroy(self.tex)
+        self.target.destroy()
+
+
+def render(screen, size: int) -> np.ndarray:
+    """Draw the textured quad into a ``size`` x ``size`` display target
+    through the frame loop; return its pixels with row 0 = window y 0 of a
+    GL-style (y-up) window, i.e. the frame's rows bottom first."""
+    return frames.render_headless(sys.modules[__name__], screen, size, 1)[::-1]
 
 
 def main(argv=None) -> np.ndarray:

@@ -40,7 +40,8 @@ from glpipe import (
 )
 
 from . import frames
-from .cube import cube_vertices, perspective, rotation, translation
+from .camera import BIAS, ortho, perspective, rotation, translation
+from .cube import cube_vertices
 
 NAME = "shadow"
 DESCRIPTION = "shadow map: depth from the light, sampled with comparison (SHADOW2D, PCF)"
@@ -99,22 +100,6 @@ def scene_vertices() -> tuple[np.ndarray, int]:
     return np.vstack([np.array(ground, np.float32), coloured.astype(np.float32)]).astype(np.float32), 6
 
 
-def ortho(half: float, near: float, far: float) -> np.ndarray:
-    """GL's orthographic matrix of a cube of half-width ``half`` (clip z -1..1)."""
-    return np.array(
-        [
-            [1 / half, 0, 0, 0],
-            [0, 1 / half, 0, 0],
-            [0, 0, -2 / (far - near), -(far + near) / (far - near)],
-            [0, 0, 0, 1],
-        ]
-    )
-
-
-# Clip (-1..1) -> texture / depth (0..1) on x, y and z.
-BIAS = np.array([[0.5, 0, 0, 0.5], [0, 0.5, 0, 0.5], [0, 0, 0.5, 0.5], [0, 0, 0, 1]])
-
-
 class Scene:
     """The shadowed scene's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
@@ -171,7 +156,7 @@ class Scene:
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.stride = verts.strides[0]
-        self.light_view = rotation(0, np.radians(70)) @ rotation(1, np.radians(-30))
+        self.light_view = rotation(0, np.radians(70)) @ rotation(1, np.radians(30))
         self.light = translation(0, 0, -8.0) @ self.light_view
 
     def _draw(self, clip: np.ndarray, model: np.ndarray, tex: np.ndarray, start: int, count: int) -> None:
@@ -184,7 +169,7 @@ class Scene:
     def draw(self, t: float) -> None:
         """Depth from the light, then the scene from the camera, at ``t`` seconds."""
         ctx = self.ctx
-        cube_model = translation(0, 0.2, 0) @ rotation(1, 0.8 * t) @ rotation(0, 0.5)
+        cube_model = translation(0, 0.2, 0) @ rotation(1, -0.8 * t) @ rotation(0, 0.5)
         ground_model = np.eye(4)
         light_clip = ortho(4.5, 1.0, 16.0) @ self.light
         camera = perspective(45.0, self.aspect, 0.5, 30.0) @ translation(0, -0.3, -9.0) @ rotation(0, 0.45)

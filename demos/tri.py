@@ -15,8 +15,13 @@ What it does, in Gallium terms:
    shader from TGSI text, a vertex-elements CSO (position + colour);
 4. ``set_vertex_buffers`` with a buffer resource filled by ``buffer_subdata``;
 5. ``clear``, then ``draw_vbo`` of PIPE_PRIM_TRIANGLES;
-6. ``transfer_map(READ)`` of the texture: the pixels (row 0 = window y 0),
-   presented as a PNG with the first row at the bottom (demos/common.py).
+6. ``transfer_map(READ)`` of the texture.
+
+``python -m demos tri`` runs it on the frame loop (demos/frames.py: a
+DISPLAY_TARGET with the window convention, presented by
+``flush_frontbuffer``); ``render`` and this script return the same picture
+with GL's row order (row 0 = the bottom), as the PNG writer of
+demos/common.py expects.
 """
 
 from __future__ import annotations
@@ -26,9 +31,10 @@ import sys
 import numpy as np
 
 try:  # imported as demos.tri (tests) or run as a script (python demos/tri.py)
-    from . import common
+    from . import common, frames
 except ImportError:
     import common
+    import frames
 
 from glpipe import (
     Bind,
@@ -62,50 +68,67 @@ VERTICES = np.array(
 )
 
 
-def render(screen, size: int) -> np.ndarray:
-    """Draw the triangle into a ``size`` x ``size`` RGBA8 target on
-    ``screen``; return its pixels (row 0 = window y 0)."""
-    ctx = screen.context_create()
-    try:
-        target = common.RenderTarget(screen, ctx, size, size)
-        csos = common.bind_fixed_function(ctx)
-        vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
-        fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        velems = ctx.create_vertex_elements_state(
+NAME = "tri"
+DESCRIPTION = "the classic RGB triangle"
+
+
+class Scene:
+    """The triangle's objects on ``ctx`` (demos/frames.py protocol: a still
+    frame, the same at every ``t``)."""
+
+    def __init__(self, screen, ctx, width: int, height: int):
+        self.screen, self.ctx = screen, ctx
+        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
+        self.csos = common.bind_fixed_function(ctx)
+        self.vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
+        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
+        self.velems = ctx.create_vertex_elements_state(
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
             ]
         )
-        ctx.bind_vs_state(vs)
-        ctx.bind_fs_state(fs)
-        ctx.bind_vertex_elements_state(velems)
-
-        vbuf = screen.resource_create(
+        self.vbuf = screen.resource_create(
             ResourceTemplate(
                 target=Target.BUFFER, format=Format.R8_UNORM, width0=VERTICES.nbytes, bind=Bind.VERTEX_BUFFER
             )
         )
-        ctx.buffer_subdata(vbuf, Map.WRITE, 0, VERTICES)
-        ctx.set_vertex_buffers([VertexBuffer(buffer=vbuf, buffer_offset=0, stride=VERTICES.strides[0])])
+        ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, VERTICES)
+        self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=VERTICES.strides[0])
 
-        target.clear()
+    def draw(self, t: float) -> None:
+        """Bind the triangle's state, clear, draw (``t`` changes nothing)."""
+        ctx = self.ctx
+        self.target.bind()
+        for kind, cso in self.csos:
+            getattr(ctx, f"bind_{kind}_state")(cso)
+        ctx.bind_vs_state(self.vs)
+        ctx.bind_fs_state(self.fs)
+        ctx.bind_vertex_elements_state(self.velems)
+        ctx.set_vertex_buffers([self.vb])
+        self.target.clear(common.CLEAR_COLOR)
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=len(VERTICES)))
-        pixels = target.read()
 
+    def destroy(self) -> None:
+        """Unbind and free everything the scene made."""
+        ctx = self.ctx
         ctx.set_vertex_buffers([])
         ctx.bind_vertex_elements_state(None)
         ctx.bind_vs_state(None)
         ctx.bind_fs_state(None)
-        ctx.delete_vertex_elements_state(velems)
-        ctx.delete_vs_state(vs)
-        ctx.delete_fs_state(fs)
-        common.delete_csos(ctx, csos)
-        screen.resource_destroy(vbuf)
-        target.destroy()
-        return pixels
-    finally:
-        ctx.destroy()
+        ctx.delete_vertex_elements_state(self.velems)
+        ctx.delete_vs_state(self.vs)
+        ctx.delete_fs_state(self.fs)
+        common.delete_csos(ctx, self.csos)
+        self.screen.resource_destroy(self.vbuf)
+        self.target.destroy()
+
+
+def render(screen, size: int) -> np.ndarray:
+    """Draw the triangle into a ``size`` x ``size`` display target on
+    ``screen`` through the frame loop; return its pixels with row 0 = window
+    y 0 of a GL-style (y-up) window, i.e. the frame's rows bottom first."""
+    return frames.render_headless(sys.modules[__name__], screen, size, 1)[::-1]
 
 
 def main(argv=None) -> np.ndarray:

@@ -138,7 +138,19 @@ def test_cli_lists_and_renders_headless(tmp_path, capsys):
 
     main([])
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == ["cube", "shadow", "msaa", "instanced", "tri", "quad_tex"]
+    assert listed == [
+        "gears",
+        "cube",
+        "shadow",
+        "msaa",
+        "deferred",
+        "instanced",
+        "occlusion",
+        "xfb_particles",
+        "compute_particles",
+        "tri",
+        "quad_tex",
+    ]
     out = tmp_path / "cube.png"
     pixels = main(["cube", "--frames", "2", "--out", str(out), "--size", "48"])
     assert np.array_equal(np.asarray(PIL.open(out).convert("RGBA")), pixels)  # PNG rows = resource rows
