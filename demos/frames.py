@@ -168,12 +168,15 @@ def render_headless(module, screen, size: int, frames: int, first: int = 0, **op
 def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
     """Draw and present frames in ``window`` (glpipe.window.Window) until it
     closes or ``frames`` were shown; recreate the scene on resize; a
-    minimised window keeps drawing nothing.  Returns the last frame."""
+    minimised window keeps drawing nothing.  After the first frame the
+    window's title names the fallbacks it used.  Returns the last frame."""
     screen = window.screen
     ctx = screen.context_create()
     width, height = window.size()
+    before = screen.counters.snapshot()
     scene = module.Scene(screen, ctx, max(width, 1), max(height, 1))
     n, start = 0, time.perf_counter()
+    base_title = window.title
     try:
         while not window.should_close() and (frames is None or n < frames):
             for event in window.poll_events():
@@ -186,6 +189,8 @@ def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
             scene.draw(n * FRAME_DT)
             screen.flush_frontbuffer(ctx, scene.target.color, 0, 0, window.drawable, None)
             n += 1
+            if n == 1:  # the fallbacks the first frame used, on screen (issue 17 item 3)
+                window.set_title(f"{base_title} | {fallback_note(screen, module, before)}")
             if stats and n % 60 == 0:
                 print(f"{n / (time.perf_counter() - start):.1f} fps")
                 if hasattr(scene, "summary"):

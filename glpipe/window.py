@@ -67,6 +67,7 @@ class Window:
         #: mods), ("resize", width, height), ("close",).
         self.events: list[tuple] = []
         self._close = False
+        self.title = ""  # set by open_window / set_title
         if glfw_mod is not None:
             glfw_mod.set_key_callback(handle, self._on_key)
             glfw_mod.set_mouse_button_callback(handle, lambda _w, b, a, m: self.events.append(("mouse", b, a, m)))
@@ -96,6 +97,13 @@ class Window:
             return True
         return self._close
 
+    def set_title(self, title: str) -> None:
+        """Show ``title`` in the window's title bar (kept in ``title``
+        offscreen, where there is no bar)."""
+        self.title = str(title)
+        if self._glfw is not None:
+            self._glfw.set_window_title(self._handle, self.title)
+
     def request_close(self) -> None:
         """Ask the loop to end (as Esc does)."""
         self._close = True
@@ -122,12 +130,14 @@ def open_window(title: str, width: int, height: int, backend: str | None = None,
         made = _open_glfw(str(title), width, height, profile)
         if isinstance(made, Window):
             log.info("glpipe window: glfw (%s)", reason)
-            made.reason = reason
+            made.reason, made.title = reason, str(title)
             return made
         name, reason = "offscreen", f"{made}: headless EGL instead"
     log.info("glpipe window: offscreen (%s)", reason)
     screen = create_screen(profile=profile)
-    return Window(name, reason, screen, OffscreenDrawable(screen, width, height))
+    window = Window(name, reason, screen, OffscreenDrawable(screen, width, height))
+    window.title = str(title)
+    return window
 
 
 def _open_glfw(title: str, width: int, height: int, profile: str | None) -> Window | str:
