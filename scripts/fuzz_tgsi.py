@@ -171,7 +171,8 @@ def main(argv=None) -> int:
                 if conn.poll():
                     try:
                         outcome, detail = conn.recv()
-                    except EOFError:
+                    except (EOFError, OSError):  # the worker died mid-answer (OSError: connection reset)
+                        proc.join(5)
                         outcome, detail = "crash", f"worker exit code {proc.exitcode}"
                         pool.replace(n)
                     counts[outcome] += 1

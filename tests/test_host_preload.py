@@ -1,9 +1,9 @@
 """Driver settings glpipe makes before the host driver loads (glpipe/host/preload.py).
 
-The row ``llvmpipe_avx512_gather``: two fuzzed fragment shaders drawn one after
-the other (tests/fuzz/regress/avx512_gather_*.tgsi, seeds 6022513 and 6023193 of
+The row ``llvmpipe_avx2_gather``: two fuzzed fragment shaders drawn one after
+the other (tests/fuzz/regress/gather_sigill_*.tgsi, seeds 6022513 and 6023193 of
 issue 12's campaign, with no sampler views bound) killed the process with
-SIGILL inside llvmpipe's JIT code on an AVX-512 CPU.  They run in child
+SIGILL inside llvmpipe's JIT code (an AVX2 gather whose mask is its index).  They run in child
 interpreters, so the suite survives and sees the exit status.
 """
 
@@ -59,12 +59,17 @@ def _child(code: str, *args: str, env_extra: dict | None = None) -> subprocess.C
 
 
 def _programs() -> list[str]:
-    return [os.path.join(REGRESS, n) for n in ("avx512_gather_before.tgsi", "avx512_gather_draw.tgsi")]
+    return [os.path.join(REGRESS, n) for n in ("gather_sigill_before.tgsi", "gather_sigill_draw.tgsi")]
 
 
-def _avx512() -> bool:
+def _applies() -> bool:
     """Whether the row applies to this machine's CPU."""
-    return preload.decide(preload.PRELOAD[0], {}, preload.cpu_flags(), False, platform.machine()) == "set"
+    return (
+        preload.decide(
+            preload.PRELOAD[0], {}, preload.cpu_flags(), False, platform.machine(), preload.software_driver(os.environ)
+        )
+        == "set"
+    )
 
 
 # -- the decision, from its inputs ------------------------------------------------------
@@ -73,19 +78,27 @@ _ROW = preload.PRELOAD[0]
 
 
 @pytest.mark.parametrize(
-    ("environ", "flags", "loaded", "machine", "verdict"),
+    ("environ", "flags", "loaded", "machine", "software", "verdict"),
     [
-        ({}, {"sse2", "avx2", "avx512f"}, False, "x86_64", "set"),
-        ({}, {"sse2", "avx2"}, False, "x86_64", "no cpu flag"),  # no AVX-512: nothing to avoid
-        ({}, {"avx512f"}, False, "aarch64", "no cpu flag"),  # not x86
-        ({"GALLIUM_OVERRIDE_CPU_CAPS": "sse4.1"}, {"avx512f"}, False, "x86_64", "user"),  # the user's value wins
-        ({"GLPIPE_HOST_PRELOAD": "off"}, {"avx512f"}, False, "x86_64", "off"),
-        ({"GLPIPE_HOST_PRELOAD": "OFF"}, {"avx512f"}, False, "x86_64", "off"),
-        ({}, {"avx512f"}, True, "x86_64", "late"),  # the driver has read its settings already
+        ({}, {"sse2", "avx2", "avx512f"}, False, "x86_64", True, "set"),
+        ({}, {"sse2", "avx"}, False, "x86_64", True, "no cpu flag"),  # no AVX2: Mesa emits no AVX2 gather
+        ({}, {"avx2"}, False, "aarch64", True, "no cpu flag"),  # not x86
+        ({"GALLIUM_OVERRIDE_CPU_CAPS": "avx"}, {"avx2"}, False, "x86_64", True, "user"),  # the user's value wins
+        ({"GLPIPE_HOST_PRELOAD": "off"}, {"avx2"}, False, "x86_64", True, "off"),
+        ({"GLPIPE_HOST_PRELOAD": "OFF"}, {"avx2"}, False, "x86_64", True, "off"),
+        ({}, {"avx2"}, False, "x86_64", False, "gpu"),  # a GPU driver will load, not llvmpipe
+        ({}, {"avx2"}, True, "x86_64", True, "late"),  # the driver has read its settings already
     ],
 )
-def test_decide(environ, flags, loaded, machine, verdict):
-    assert preload.decide(_ROW, environ, frozenset(flags), loaded, machine) == verdict
+def test_decide(environ, flags, loaded, machine, software, verdict):
+    assert preload.decide(_ROW, environ, frozenset(flags), loaded, machine, software) == verdict
+
+
+def test_software_driver_from_environment_and_render_nodes():
+    assert preload.software_driver({}, [])  # no GPU: Mesa's software rasterizer
+    assert not preload.software_driver({}, ["/dev/dri/renderD128"])
+    assert preload.software_driver({"LIBGL_ALWAYS_SOFTWARE": "1"}, ["/dev/dri/renderD128"])
+    assert preload.software_driver({"GALLIUM_DRIVER": "llvmpipe"}, ["/dev/dri/renderD128"])
 
 
 def test_cpu_flags_and_driver_loaded_parse_the_proc_files():
@@ -115,24 +128,24 @@ def test_the_fuzzed_sequence_draws(profile):
     assert proc.returncode == 0, f"the draws killed the child (status {proc.returncode}): {proc.stderr[-1500:]}"
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["outcomes"] == ["drawn", "drawn"]
-    if _avx512():
-        assert result["status"] == {"llvmpipe_avx512_gather": "set"}
-        assert result["caps"] == "avx"
+    if _applies():
+        assert result["status"] == {"llvmpipe_avx2_gather": "set"}
+        assert result["caps"] == "sse4.1"
     else:
         assert result["caps"] is None
 
 
 def test_the_quirk_is_real_on_this_host():
     """Without the setting the sequence dies with SIGILL where the row was
-    found (llvmpipe, LLVM 15, AVX-512).  When a later LLVM stops doing it, this
+    found (llvmpipe, LLVM 15, AVX2).  When a later LLVM stops doing it, this
     test fails on that host: then record the fixed release in the row."""
     probe = _child(_DRAW_SEQUENCE, "native", *_programs(), env_extra={preload.PRELOAD_ENV: "off"})
     renderer = ""
     if probe.returncode == 0:
         renderer = json.loads(probe.stdout.strip().splitlines()[-1])["renderer"]
-    found_on = _avx512() and (probe.returncode != 0 or re.search(r"llvmpipe \(LLVM 15\.", renderer))
+    found_on = _applies() and (probe.returncode != 0 or re.search(r"llvmpipe \(LLVM 15\.", renderer))
     if not found_on:
-        pytest.skip("the row's conditions (llvmpipe with LLVM 15 on an AVX-512 CPU) do not hold on this host")
+        pytest.skip("the row's conditions (llvmpipe with LLVM 15 on an AVX2 CPU) do not hold on this host")
     assert probe.returncode == -4, (probe.returncode, probe.stderr[-800:])  # SIGILL
 
 
@@ -141,6 +154,6 @@ def test_a_driver_loaded_first_is_reported_not_changed():
     assert proc.returncode == 0, proc.stderr[-1500:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["caps"] is None  # setting it now would be read by nobody
-    if "avx512f" in preload.cpu_flags():
-        assert result["status"] == {"llvmpipe_avx512_gather": "late"}
+    if _applies():
+        assert result["status"] == {"llvmpipe_avx2_gather": "late"}
         assert "NOT applied" in result["lines"][0]

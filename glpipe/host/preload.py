@@ -9,25 +9,31 @@ it makes its first GL context (``apply``), if
 
 * the process has not loaded a Mesa driver yet (afterwards the setting would
   not be read, and glpipe says so in ``status``),
-* the user has not set the variable (a user's value always wins), and
+* the user has not set the variable (a user's value always wins),
+* the driver will be Mesa's software rasterizer (no GPU render node, or
+  asked for by ``LIBGL_ALWAYS_SOFTWARE`` / ``GALLIUM_DRIVER``), and
 * ``GLPIPE_HOST_PRELOAD`` is not ``off``.
 
 The rows (``PRELOAD``):
 
-``llvmpipe_avx512_gather``
+``llvmpipe_avx2_gather``
     llvmpipe built with LLVM 15 (Mesa 22.3.6 with LLVM 15.0.6 on this
-    project's CI machine), on a CPU with AVX-512, JIT-compiles some texel
-    fetches into an AVX-512 gather whose mask is ``k0`` -- an encoding the
-    CPU refuses, so the process dies with SIGILL at draw time (found by
-    issue 12's TGSI fuzzer: one draw in about a thousand; the faulting
-    instruction, read in gdb, is ``vpgatherdd`` beside ``vpmovm2d``).
-    ``GALLIUM_OVERRIDE_CPU_CAPS=avx`` makes Mesa treat the CPU as AVX2
-    without AVX-512: llvmpipe keeps its 256-bit vectors (GL_RENDERER still
-    says "256 bits") and LLVM no longer emits AVX-512 instructions.  Which
-    LLVM release fixes it is not known, and the version cannot be read
-    before the driver loads, so the row applies on every x86 CPU with
-    AVX-512; its cost is measured in docs/performance.md.
-    Test: tests/test_host_preload.py.
+    project's CI machine) JIT-compiles some texel fetches into an AVX2
+    ``vpgatherdd`` whose mask register is also its index register -- an
+    encoding the CPU refuses, so the process dies with SIGILL (sometimes
+    SIGSEGV) at a draw.  Issue 12's TGSI fuzzer hit it about once in a
+    thousand programs, depending on what the process drew before (llvmpipe
+    keys its shader variants by texture state); gdb shows the faulting
+    instruction.  Mesa emits that gather (``lp_build_gather_avx2``) only
+    when the CPU has AVX2, so ``GALLIUM_OVERRIDE_CPU_CAPS=sse4.1`` (Mesa
+    then uses SSE4.1 and 128-bit vectors; GL_RENDERER says "128 bits")
+    avoids it.  Masking AVX-512 alone (``avx``) does not: the fuzzer still
+    found the same instruction.  It costs llvmpipe's fill rate (measured in
+    docs/performance.md).  Which LLVM release fixes it is not known, and the
+    LLVM version cannot be read before the driver loads, so the row applies
+    on every x86 CPU with AVX2 when the driver is going to be llvmpipe: no
+    GPU render node (``/dev/dri/renderD*``) or ``LIBGL_ALWAYS_SOFTWARE`` /
+    ``GALLIUM_DRIVER=llvmpipe`` set.  Test: tests/test_host_preload.py.
 """
 
 from __future__ import annotations
@@ -59,16 +65,17 @@ class Preload:
 
 PRELOAD: tuple[Preload, ...] = (
     Preload(
-        name="llvmpipe_avx512_gather",
+        name="llvmpipe_avx2_gather",
         variable="GALLIUM_OVERRIDE_CPU_CAPS",
-        value="avx",
-        cpu_flag="avx512f",
-        what="llvmpipe (LLVM 15) JIT-compiles texel fetches into AVX-512 gathers the CPU refuses (SIGILL)",
+        value="sse4.1",
+        cpu_flag="avx2",
+        what="llvmpipe (LLVM 15) JIT-compiles texel fetches into AVX2 gathers the CPU refuses (SIGILL)",
     ),
 )
 
 #: What ``apply`` decided, per row name: "set", "user" (the user set the
-#: variable), "late" (a driver was loaded already), "off", "no cpu flag".
+#: variable), "late" (a driver was loaded already), "off", "no cpu flag",
+#: "gpu" (a GPU driver will load, not llvmpipe).
 status: dict[str, str] = {}
 
 
@@ -96,7 +103,19 @@ def driver_loaded(maps: str | None = None) -> bool:
     return any(lib in maps for lib in _MESA_LIBRARIES)
 
 
-def decide(row: Preload, environ, flags: frozenset[str], loaded: bool, machine: str) -> str:
+def software_driver(environ, render_nodes: list[str] | None = None) -> bool:
+    """Whether the driver Mesa will load is its software rasterizer: asked for
+    (``LIBGL_ALWAYS_SOFTWARE``, ``GALLIUM_DRIVER``), or no GPU render node."""
+    if environ.get("LIBGL_ALWAYS_SOFTWARE", "").lower() in ("1", "true", "yes"):
+        return True
+    if environ.get("GALLIUM_DRIVER", "").lower() in ("llvmpipe", "softpipe"):
+        return True
+    if render_nodes is None:
+        render_nodes = [str(p) for p in Path("/dev/dri").glob("renderD*")] if Path("/dev/dri").is_dir() else []
+    return not render_nodes
+
+
+def decide(row: Preload, environ, flags: frozenset[str], loaded: bool, machine: str, software: bool = True) -> str:
     """What to do with ``row``: "set" or why not (see ``status``)."""
     if environ.get(PRELOAD_ENV, "").lower() == "off":
         return "off"
@@ -104,6 +123,8 @@ def decide(row: Preload, environ, flags: frozenset[str], loaded: bool, machine: 
         return "user"
     if machine.lower() not in ("x86_64", "amd64", "i686", "i386") or row.cpu_flag not in flags:
         return "no cpu flag"
+    if not software:
+        return "gpu"
     if loaded:
         return "late"
     return "set"
@@ -116,8 +137,9 @@ def apply() -> dict[str, str]:
     if status:
         return status
     flags, loaded, machine = cpu_flags(), driver_loaded(), platform.machine()
+    software = software_driver(os.environ)
     for row in PRELOAD:
-        verdict = decide(row, os.environ, flags, loaded, machine)
+        verdict = decide(row, os.environ, flags, loaded, machine, software)
         if verdict == "set":
             os.environ[row.variable] = row.value
         status[row.name] = verdict
@@ -132,6 +154,7 @@ def describe() -> list[str]:
         "late": "NOT applied: a Mesa driver was loaded before glpipe's first context",
         "off": f"not applied ({PRELOAD_ENV}=off)",
         "no cpu flag": "not needed on this CPU",
+        "gpu": "not needed: a GPU driver is expected (a render node exists)",
     }
     lines = []
     for row in PRELOAD:
