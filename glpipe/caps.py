@@ -102,8 +102,8 @@ ROWS = MappingProxyType(
             "launch_grid through the numpy TGSI executor where the host has no compute shaders",
         ),
         "shader_buffers": (True, "compute", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
-        "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
-        "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
+        "shader_images": (True, "compute", "set_shader_images, image LOAD/STORE/ATOM*"),
+        "hw_atomics": (True, "compute", "set_hw_atomic_buffers, the HWATOMIC register file on GL atomic counters"),
         "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource"),
         "persistent_mapping": (True, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
@@ -618,12 +618,14 @@ _PARAM_ROWS = (
     # numpy executor on every profile (glpipe/compute.py).
     (Cap.COMPUTE_GRID_INFO_LAST_BLOCK, FACT, caps_shader.compute_available),
     (Cap.SHADER_ATOMIC_INT64, ("shader_buffers",), lambda e: e.has("shader_atomic_int64")),
-    (Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS, ("hw_atomics",), lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS")),
     (
-        Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS,
+        Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS,
         ("hw_atomics",),
-        lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS"),
+        lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS") if e.has("shader_atomic_counters") else 0,
     ),
+    # The slots of set_hw_atomic_buffers (one space for every stage): the
+    # most atomic counter bindings any stage has in the binding convention.
+    (Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS, ("hw_atomics",), caps_shader.hw_atomic_slots),
 )
 
 #: Caps whose rule would say yes on this host but which a test shows are not
