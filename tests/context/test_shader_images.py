@@ -628,3 +628,63 @@ def test_compute_program_samples_textures(screen, ctx):
     got = read_buffer(ctx, out, np.float32).reshape(4, 4, 2, 4)
     np.testing.assert_array_equal(got[:, :, 0], texels)  # TXF
     np.testing.assert_array_equal(got[:, :, 1], texels)  # nearest SAMPLE at texel centres
+
+
+# ---------------------------------------------------------------------------
+# The caps at their limits
+# ---------------------------------------------------------------------------
+
+
+def _gl_limit(screen, name: str) -> int:
+    gl = screen.host.gl
+    return int(gl.glGetIntegerv(getattr(gl, name)))
+
+
+def test_image_and_counter_slots_at_the_limits(screen, ctx):
+    """The last image slot, the last hardware atomic buffer slot and the last
+    counter of the compute stage (and the FS's last counter buffer) are
+    reachable; the caps never exceed the host GL's own limits."""
+    cs_images = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_SHADER_IMAGES)
+    cs_buffers = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_HW_ATOMIC_COUNTER_BUFFERS)
+    counters = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_HW_ATOMIC_COUNTERS)
+    combined = screen.get_param(__import__("glpipe").Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS)
+    if not native(screen):
+        assert (cs_images, cs_buffers, counters, combined) == (0, 0, 0, 0)
+        return
+    assert cs_images <= _gl_limit(screen, "GL_MAX_COMPUTE_IMAGE_UNIFORMS")
+    assert cs_buffers <= _gl_limit(screen, "GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS")
+    assert counters <= _gl_limit(screen, "GL_MAX_COMPUTE_ATOMIC_COUNTERS")
+    assert combined <= _gl_limit(screen, "GL_MAX_COMBINED_ATOMIC_COUNTERS")
+    i, b, c = cs_images - 1, cs_buffers - 1, counters - 1
+    prog = f"""COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT 4
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL IMAGE[{i}], 2D, PIPE_FORMAT_R32_UINT, WR
+DCL HWATOMIC[{b}][{c}]
+DCL TEMP[0]
+IMM[0] UINT32 {{1, 0, 0, 0}}
+ATOMUADD TEMP[0].x, HWATOMIC[{b}][{c}], IMM[0].xxxx, IMM[0].xxxx
+STORE IMAGE[{i}], SV[0].xyyy, TEMP[0].xxxx, 2D, PIPE_FORMAT_R32_UINT
+END
+"""
+    img = image_texture(screen, ctx, np.full((4, 4), 99, np.uint32), Format.R32_UINT)
+    ctr = shader_buffer(screen, ctx, np.zeros(counters, np.uint32))
+    ctx.set_shader_images(ShaderType.COMPUTE, i, [ImageView(resource=img, format=Format.R32_UINT, access=RW)])
+    ctx.set_hw_atomic_buffers(b, [ShaderBuffer(buffer=ctr, buffer_size=ctr.width0)])
+    launch(ctx, prog, (4, 4, 1), (1, 1, 1))
+    assert sorted(read_texture(ctx, img, np.uint32).ravel().tolist()) == list(range(16))
+    words = read_buffer(ctx, ctr, np.uint32)
+    assert words[c] == 16 and not words[:c].any()
+    # One more than each cap is refused at create.
+    for over in (prog.replace(f"IMAGE[{i}]", f"IMAGE[{i + 1}]"), prog.replace(f"HWATOMIC[{b}]", f"HWATOMIC[{b + 1}]")):
+        with pytest.raises(UnsupportedError):
+            ctx.create_compute_state(ComputeState(prog=over))
+    # The FS's last atomic counter buffer is slot fb of the same slot space.
+    fb = screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_HW_ATOMIC_COUNTER_BUFFERS) - 1
+    assert fb + 1 <= screen.get_param(__import__("glpipe").Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS)
+    fs_ctr = shader_buffer(screen, ctx, np.array([7], np.uint32))
+    fs = COUNTER_FS.replace("HWATOMIC[0]", f"HWATOMIC[{fb}]")
+    draw(ctx, fs, 2, 2, before=lambda cx: cx.set_hw_atomic_buffers(fb, [ShaderBuffer(buffer=fs_ctr, buffer_size=4)]))
+    np.testing.assert_array_equal(read_buffer(ctx, fs_ctr, np.uint32), [11])
