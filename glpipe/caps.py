@@ -623,6 +623,11 @@ _PARAM_ROWS = (
         ("hw_atomics",),
         lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS") if e.has("shader_atomic_counters") else 0,
     ),
+    # An IMAGE declared without a format and only written becomes a GLSL
+    # writeonly image without format qualifier (lowering/glsl/memory.py),
+    # which GLSL 4.20's image load/store allows: the image unit's format
+    # converts the stored value.  Loads need a qualifier (IMAGE_LOAD_FORMATTED 0).
+    (Cap.IMAGE_STORE_FORMATTED, ("shader_images",), lambda e: e.has("shader_image_load_store")),
     # The slots of set_hw_atomic_buffers (one space for every stage): the
     # most atomic counter bindings any stage has in the binding convention.
     (Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS, ("hw_atomics",), caps_shader.hw_atomic_slots),
@@ -686,7 +691,7 @@ NOT_OFFERED = MappingProxyType(
         FBFETCH_COHERENT FBFETCH_ZS IMAGE_ATOMIC_FLOAT_ADD ATOMIC_FLOAT_MINMAX IMAGE_ATOMIC_INC_WRAP
         COMPUTE_SHADER_DERIVATIVES SHADER_SAMPLES_IDENTICAL TEXTURE_SHADOW_LOD OPENCL_INTEGER_FUNCTIONS
         INTEGER_MULTIPLY_32X16 SURFACE_REINTERPRET_BLOCKS MULTISAMPLE_Z_RESOLVE
-        IMAGE_LOAD_FORMATTED IMAGE_STORE_FORMATTED NULL_TEXTURES
+        IMAGE_LOAD_FORMATTED NULL_TEXTURES
         PRIMITIVE_RESTART_FOR_PATCHES ROBUST_BUFFER_ACCESS_BEHAVIOR MAP_UNSYNCHRONIZED_THREAD_SAFE
         HAS_CONST_BW""",
         "undecided: 0 until the issue that owns it implements and tests it": """

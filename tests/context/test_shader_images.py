@@ -688,3 +688,83 @@ END
     fs = COUNTER_FS.replace("HWATOMIC[0]", f"HWATOMIC[{fb}]")
     draw(ctx, fs, 2, 2, before=lambda cx: cx.set_hw_atomic_buffers(fb, [ShaderBuffer(buffer=fs_ctr, buffer_size=4)]))
     np.testing.assert_array_equal(read_buffer(ctx, fs_ctr, np.uint32), [11])
+
+
+RESQ_CS = """COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL IMAGE[0], 2D_ARRAY, PIPE_FORMAT_R32_UINT
+DCL IMAGE[1], BUFFER, PIPE_FORMAT_R32_UINT
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {0, 16, 0, 0}
+RESQ TEMP[0].xyz, IMAGE[0], 2D_ARRAY, PIPE_FORMAT_R32_UINT
+RESQ TEMP[1].x, IMAGE[1], BUFFER, PIPE_FORMAT_R32_UINT
+STORE BUFFER[0].xyz, IMM[0].xxxx, TEMP[0]
+STORE BUFFER[0].x, IMM[0].yyyy, TEMP[1].xxxx
+END
+"""
+
+
+def test_resq_sees_the_bound_view(screen, ctx):
+    """RESQ answers the view's size: the level's extent, the bound layer
+    range's layer count, a buffer image's texel count."""
+    if not native(screen):
+        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
+            ctx.create_compute_state(ComputeState(prog=RESQ_CS))
+        return
+    arr = image_texture(
+        screen, ctx, np.zeros((5, 8, 12), np.uint32), Format.R32_UINT, target=Target.TEXTURE_2D_ARRAY, array_size=5,
+        last_level=2,
+    )
+    buf = shader_buffer(screen, ctx, np.zeros(64, np.uint32), extra_bind=Bind.SHADER_IMAGE)
+    out = shader_buffer(screen, ctx, np.zeros(8, np.uint32))
+    ctx.set_shader_images(
+        ShaderType.COMPUTE,
+        0,
+        [
+            ImageView(resource=arr, format=Format.R32_UINT, access=ImageAccess.READ, level=1, first_layer=1, last_layer=3),
+            ImageView(resource=buf, format=Format.R32_UINT, access=ImageAccess.READ, offset=0, size=40),
+        ],
+    )
+    ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+    launch(ctx, RESQ_CS, (1, 1, 1), (1, 1, 1))
+    got = read_buffer(ctx, out, np.uint32)
+    assert got[:3].tolist() == [6, 4, 3]  # level 1 of 12x8: 6x4; layers 1..3
+    assert got[4] == 10  # 40 bytes of R32_UINT
+
+
+FORMATLESS_CS = """COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT 4
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL IMAGE[0], 2D, WR
+IMM[0] FLT32 {0.5, 0.25, 1.0, 0.0}
+STORE IMAGE[0], SV[0].xyyy, IMM[0], 2D
+END
+"""
+
+
+def test_store_to_an_image_declared_without_format(screen, ctx):
+    """IMAGE_STORE_FORMATTED: a store through an IMAGE declared without a
+    format converts to the bound view's format (here R32_FLOAT, and
+    R8G8B8A8_UNORM whose bytes are round(255 * channel))."""
+    from glpipe import Cap
+
+    if screen.get_param(Cap.IMAGE_STORE_FORMATTED) == 0:
+        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
+            ctx.create_compute_state(ComputeState(prog=FORMATLESS_CS))
+        return
+    cases = ((Format.R32_FLOAT, np.float32, np.float32(0.5)), (Format.R8G8B8A8_UNORM, np.uint32, None))
+    for fmt, dtype, want in cases:
+        img = image_texture(screen, ctx, np.zeros((4, 4), dtype), fmt)
+        ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=img, format=fmt, access=ImageAccess.WRITE)])
+        launch(ctx, FORMATLESS_CS, (4, 4, 1), (1, 1, 1))
+        got = read_texture(ctx, img, dtype)
+        if want is None:
+            # UNORM8 of (0.5, 0.25, 1, 0): bytes 128, 64, 255, 0 (GL 4.5 §2.3.5.1 rounding).
+            assert got.view(np.uint8).reshape(4, 4, 4).tolist() == [[[128, 64, 255, 0]] * 4] * 4
+        else:
+            assert np.all(got == want)
