@@ -818,9 +818,7 @@ class _Prober:
         # Image loads and stores see the host texel's channels unswizzled:
         # a format sampled through a swizzle is no Gallium image.
         images = (
-            host_has(profile, "shader_image_load_store")
-            and name in _IMAGE_FORMATS
-            and host.swizzle == IDENTITY_SWIZZLE
+            host_has(profile, "shader_image_load_store") and name in _IMAGE_FORMATS and host.swizzle == IDENTITY_SWIZZLE
         )
         return FormatCaps(
             host=host,

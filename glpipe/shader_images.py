@@ -190,6 +190,7 @@ class ShaderImagesPart(Part):
                 "GL image formats are compatible by size only"
             )
         view_host = host_storage(fmt, screen.format_support)
+        assert view_host is not None  # is_format_supported said yes: the profile stores it
         if fmt != res.format and target != Target.BUFFER:
             # A cast reinterprets the stored bits: they are Gallium's layout
             # only where neither format is stored converted.
@@ -223,7 +224,9 @@ class ShaderImagesPart(Part):
                 f"{layers} layer(s) of level {level} of {res!r}"
             )
         if single and first != last:
-            raise InvalidArgumentError(f"{what}: single_layer_view needs first_layer == last_layer, got {first}..{last}")
+            raise InvalidArgumentError(
+                f"{what}: single_layer_view needs first_layer == last_layer, got {first}..{last}"
+            )
         name = res.gl_object
         if layers == 1 and target not in _LAYERED and target != Target.TEXTURE_3D:
             return BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)

@@ -190,7 +190,10 @@ def test_image_atomic_histogram(screen, ctx):
     ctx.set_shader_images(
         ShaderType.COMPUTE,
         0,
-        [ImageView(resource=src, format=Format.R32_UINT, access=RW), ImageView(resource=hist, format=Format.R32_UINT, access=RW)],
+        [
+            ImageView(resource=src, format=Format.R32_UINT, access=RW),
+            ImageView(resource=hist, format=Format.R32_UINT, access=RW),
+        ],
     )
     launch(ctx, HISTOGRAM_CS, (4, 4, 1), (4, 3, 1))
     expected = np.bincount(values.ravel(), minlength=8).astype(np.uint32) + 3
@@ -354,7 +357,11 @@ def test_single_layer_and_layer_range_of_an_array(screen, ctx):
     ctx.set_shader_images(
         ShaderType.COMPUTE,
         0,
-        [ImageView(resource=arr, format=Format.R32_UINT, access=RW, first_layer=2, last_layer=2, single_layer_view=True)],
+        [
+            ImageView(
+                resource=arr, format=Format.R32_UINT, access=RW, first_layer=2, last_layer=2, single_layer_view=True
+            )
+        ],
     )
     launch(ctx, STORE9_2D_CS, (4, 4, 1), (1, 1, 1))
     # Layers 1..2 as a layered image: its layer 0 is the resource's layer 1.
@@ -426,7 +433,11 @@ def test_image_view_format_reinterprets_by_size(screen, ctx):
 def test_set_shader_images_validation(screen, ctx):
     tex = screen.resource_create(
         ResourceTemplate(
-            target=Target.TEXTURE_2D, format=Format.R32_FLOAT, width0=4, height0=4, bind=Bind.SHADER_IMAGE * native(screen)
+            target=Target.TEXTURE_2D,
+            format=Format.R32_FLOAT,
+            width0=4,
+            height0=4,
+            bind=Bind.SHADER_IMAGE * native(screen),
         )
     )
     if not native(screen):
@@ -715,7 +726,12 @@ def test_resq_sees_the_bound_view(screen, ctx):
             ctx.create_compute_state(ComputeState(prog=RESQ_CS))
         return
     arr = image_texture(
-        screen, ctx, np.zeros((5, 8, 12), np.uint32), Format.R32_UINT, target=Target.TEXTURE_2D_ARRAY, array_size=5,
+        screen,
+        ctx,
+        np.zeros((5, 8, 12), np.uint32),
+        Format.R32_UINT,
+        target=Target.TEXTURE_2D_ARRAY,
+        array_size=5,
         last_level=2,
     )
     buf = shader_buffer(screen, ctx, np.zeros(64, np.uint32), extra_bind=Bind.SHADER_IMAGE)
@@ -724,7 +740,9 @@ def test_resq_sees_the_bound_view(screen, ctx):
         ShaderType.COMPUTE,
         0,
         [
-            ImageView(resource=arr, format=Format.R32_UINT, access=ImageAccess.READ, level=1, first_layer=1, last_layer=3),
+            ImageView(
+                resource=arr, format=Format.R32_UINT, access=ImageAccess.READ, level=1, first_layer=1, last_layer=3
+            ),
             ImageView(resource=buf, format=Format.R32_UINT, access=ImageAccess.READ, offset=0, size=40),
         ],
     )
@@ -768,3 +786,16 @@ def test_store_to_an_image_declared_without_format(screen, ctx):
             assert got.view(np.uint8).reshape(4, 4, 4).tolist() == [[[128, 64, 255, 0]] * 4] * 4
         else:
             assert np.all(got == want)
+
+
+def test_partial_last_block_with_images_is_refused_clearly(screen, ctx):
+    """A launch the executor must run (last_block) cannot reach images: a
+    clear UnsupportedError naming the IMAGE file, nothing written."""
+    if not native(screen):
+        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
+    tex = image_texture(screen, ctx, np.zeros((4, 4), np.uint32), Format.R32_UINT)
+    ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=tex, format=Format.R32_UINT, access=RW)])
+    ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=STORE9_2D_CS)))
+    with pytest.raises(UnsupportedError, match="IMAGE"):
+        ctx.launch_grid(GridInfo(block=(4, 4, 1), grid=(1, 1, 1), last_block=(3, 0, 0)))
+    assert not read_texture(ctx, tex, np.uint32).any()
