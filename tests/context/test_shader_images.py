@@ -799,3 +799,51 @@ def test_partial_last_block_with_images_is_refused_clearly(screen, ctx):
     with pytest.raises(UnsupportedError, match="IMAGE"):
         ctx.launch_grid(GridInfo(block=(4, 4, 1), grid=(1, 1, 1), last_block=(3, 0, 0)))
     assert not read_texture(ctx, tex, np.uint32).any()
+
+
+IMAGE_VS = """VERT
+DCL IN[0]
+DCL SV[0], VERTEXID
+DCL OUT[0], POSITION
+DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR
+DCL TEMP[0..1]
+IMM[0] UINT32 {1, 0, 0, 0}
+MOV TEMP[0].x, SV[0].xxxx
+MOV TEMP[0].y, IMM[0].yyyy
+UADD TEMP[1].x, SV[0].xxxx, IMM[0].xxxx
+STORE IMAGE[0], TEMP[0].xyyy, TEMP[1].xxxx, 2D, PIPE_FORMAT_R32_UINT
+MOV OUT[0], IN[0]
+END
+"""
+
+
+def test_vertex_shader_image_survives_a_launch_on_the_same_unit(screen, ctx):
+    """The VS's image slot 0 and the compute stage's share an image unit
+    (docs/bindings.md: compute starts at 0): after a launch the next draw
+    binds the VS's image again."""
+    if not native(screen):
+        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
+            draw(ctx, GENERIC_FS.replace("CONSTANT", "CONSTANT"), 2, 2, vs=IMAGE_VS)
+        return
+    a = image_texture(screen, ctx, np.zeros((1, 4), np.uint32), Format.R32_UINT)
+    b = image_texture(screen, ctx, np.zeros((4, 4), np.uint32), Format.R32_UINT)
+    ctx.set_shader_images(ShaderType.VERTEX, 0, [ImageView(resource=a, format=Format.R32_UINT, access=RW)])
+    red = FULL_TRI  # three vertices: VERTEXID 0..2
+    fs = "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n"
+    draw(ctx, fs, 2, 2, vs=IMAGE_VS, verts=red)
+    np.testing.assert_array_equal(read_texture(ctx, a, np.uint32)[0], [1, 2, 3, 0])
+    ctx.set_shader_images(ShaderType.COMPUTE, 1, [ImageView(resource=b, format=Format.R32_UINT, access=RW)])
+    launch(ctx, STORE9_2D_CS.replace("IMAGE[0]", "IMAGE[1]"), (4, 4, 1), (1, 1, 1))
+    ctx.texture_subdata(a, 0, Map.WRITE, Box(width=4, height=1, depth=1), np.zeros(4, np.uint32), 16, 16)
+    # The VS also stores to its IMAGE[1], which is unbound: the launch's image
+    # on that unit must not receive the stores (GL drops stores to an empty unit).
+    vs2 = IMAGE_VS.replace(
+        "DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\n",
+        "DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL IMAGE[1], 2D, PIPE_FORMAT_R32_UINT, WR\n",
+    ).replace(
+        "MOV OUT[0], IN[0]", "STORE IMAGE[1], TEMP[0].xyyy, TEMP[1].xxxx, 2D, PIPE_FORMAT_R32_UINT\nMOV OUT[0], IN[0]"
+    )
+    assert vs2.count("IMAGE[1]") == 2
+    draw(ctx, fs, 2, 2, vs=vs2, verts=red)
+    np.testing.assert_array_equal(read_texture(ctx, a, np.uint32)[0], [1, 2, 3, 0])
+    np.testing.assert_array_equal(read_texture(ctx, b, np.uint32), np.full((4, 4), 9, np.uint32))
