@@ -102,8 +102,8 @@ ROWS = MappingProxyType(
             "launch_grid through the numpy TGSI executor where the host has no compute shaders",
         ),
         "shader_buffers": (True, "compute", "set_shader_buffers, LOAD/STORE/ATOM* on BUFFER"),
-        "shader_images": (False, "shader-resources", "set_shader_images, image LOAD/STORE/ATOM*"),
-        "hw_atomics": (False, "shader-resources", "the HWATOMIC register file on GL atomic counters"),
+        "shader_images": (True, "compute", "set_shader_images, image LOAD/STORE/ATOM*"),
+        "hw_atomics": (True, "compute", "set_hw_atomic_buffers, the HWATOMIC register file on GL atomic counters"),
         "barriers": (True, "resources-in-motion", "texture_barrier, memory_barrier, flush_resource, resource_commit"),
         "persistent_mapping": (True, "resources-in-motion", "PIPE_MAP_PERSISTENT / COHERENT buffer maps"),
         "debug": (True, "#4 Context", "set_debug_callback (host KHR_debug + glpipe warnings), emit_string_marker"),
@@ -618,12 +618,19 @@ _PARAM_ROWS = (
     # numpy executor on every profile (glpipe/compute.py).
     (Cap.COMPUTE_GRID_INFO_LAST_BLOCK, FACT, caps_shader.compute_available),
     (Cap.SHADER_ATOMIC_INT64, ("shader_buffers",), lambda e: e.has("shader_atomic_int64")),
-    (Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS, ("hw_atomics",), lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS")),
     (
-        Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS,
+        Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS,
         ("hw_atomics",),
-        lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS"),
+        lambda e: e.lim("GL_MAX_COMBINED_ATOMIC_COUNTERS") if e.has("shader_atomic_counters") else 0,
     ),
+    # An IMAGE declared without a format and only written becomes a GLSL
+    # writeonly image without format qualifier (lowering/glsl/memory.py),
+    # which GLSL 4.20's image load/store allows: the image unit's format
+    # converts the stored value.  Loads need a qualifier (IMAGE_LOAD_FORMATTED 0).
+    (Cap.IMAGE_STORE_FORMATTED, ("shader_images",), lambda e: e.has("shader_image_load_store")),
+    # The slots of set_hw_atomic_buffers (one space for every stage): the
+    # most atomic counter bindings any stage has in the binding convention.
+    (Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS, ("hw_atomics",), caps_shader.hw_atomic_slots),
 )
 
 #: Caps whose rule would say yes on this host but which a test shows are not
@@ -684,7 +691,7 @@ NOT_OFFERED = MappingProxyType(
         FBFETCH_COHERENT FBFETCH_ZS IMAGE_ATOMIC_FLOAT_ADD ATOMIC_FLOAT_MINMAX IMAGE_ATOMIC_INC_WRAP
         COMPUTE_SHADER_DERIVATIVES SHADER_SAMPLES_IDENTICAL TEXTURE_SHADOW_LOD OPENCL_INTEGER_FUNCTIONS
         INTEGER_MULTIPLY_32X16 SURFACE_REINTERPRET_BLOCKS MULTISAMPLE_Z_RESOLVE
-        IMAGE_LOAD_FORMATTED IMAGE_STORE_FORMATTED NULL_TEXTURES
+        IMAGE_LOAD_FORMATTED NULL_TEXTURES
         PRIMITIVE_RESTART_FOR_PATCHES ROBUST_BUFFER_ACCESS_BEHAVIOR MAP_UNSYNCHRONIZED_THREAD_SAFE
         HAS_CONST_BW""",
         "undecided: 0 until the issue that owns it implements and tests it": """

@@ -97,14 +97,10 @@ STAGES = MappingProxyType(
 #: memory of these sizes through it).
 CS_FALLBACK_LIMITS = MappingProxyType(
     {
-        "textures": 16,
         "ubos": 14,
         "ssbos": 8,
         "ssbo_alignment": 4,  # word-aligned ranges (the executor's buffers are uint32 words)
         "ssbo_size": 1 << 27,  # GL 4.3's minimum GL_MAX_SHADER_STORAGE_BLOCK_SIZE
-        "images": 8,
-        "atomic_counters": 8,
-        "atomic_buffers": 1,
         "ubo_size": 16384,
         "shared": 32768,
         "invocations": 1024,
@@ -185,10 +181,10 @@ def stage_slots(env, layout: BindingLayout, stage: ShaderType) -> StageSlots:
 #: What the numpy executor's compute stage exposes (CS_FALLBACK_LIMITS).
 _FALLBACK_SLOTS = StageSlots(
     CS_FALLBACK_LIMITS["ubos"] - SYSVALS_UBOS,
-    CS_FALLBACK_LIMITS["textures"],
+    0,  # no texture opcodes in the executor
     CS_FALLBACK_LIMITS["ssbos"],
-    CS_FALLBACK_LIMITS["images"],
-    CS_FALLBACK_LIMITS["atomic_buffers"],
+    0,  # no IMAGE file
+    0,  # no HWATOMIC file
 )
 
 
@@ -200,6 +196,17 @@ _FALLBACK_SLOTS = StageSlots(
 def compute_runs_on_host(env) -> bool:
     """Compute programs run on the host GL's compute shaders."""
     return env.d("compute") and env.has("compute_shader")
+
+
+def hw_atomic_slots(env) -> int:
+    """PIPE_CAP_MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS: the slots of
+    set_hw_atomic_buffers, shared by every stage (slot b is each stage's
+    HWATOMIC[b]), so the most atomic counter bindings one stage has."""
+    if not env.has("shader_atomic_counters"):
+        return 0
+    layout = binding_layout(env)
+    stages = [s for s in host_stages(env) if s != ShaderType.COMPUTE or compute_runs_on_host(env)]
+    return max((stage_slots(env, layout, s).atomic_buffers for s in stages), default=0)
 
 
 def compute_available(env) -> bool:
@@ -229,14 +236,15 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     fb = CS_FALLBACK_LIMITS
     slots = _FALLBACK_SLOTS if cs_fallback else stage_slots(env, layout, stage)
     textures, cbufs = slots.textures, slots.constant_buffers
-    if stage == ShaderType.COMPUTE:
-        # launch_grid binds shader and constant buffers; sampler views and
-        # samplers of compute programs are not delivered yet (a program
-        # declaring them is refused at create_compute_state).
-        textures = 0
     ssbos, images, atomic_bufs = slots.shader_buffers, slots.images, slots.atomic_buffers
-    atomic_counters = fb["atomic_counters"] if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
-    hw_atomics = env.d("hw_atomics") and (cs_fallback or env.has("shader_atomic_counters"))
+    if cs_fallback:
+        # The numpy executor (fallback/tgsi_exec) has no texture opcodes and
+        # no IMAGE / HWATOMIC file: a program declaring SAMP / SVIEW / IMAGE /
+        # HWATOMIC is refused at create_compute_state (docs/compute.md).
+        textures = images = atomic_bufs = 0
+    atomic_counters = 0 if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
+    hw_atomics = env.d("hw_atomics") and env.has("shader_atomic_counters")
+    images = images if env.has("shader_image_load_store") else 0
     fp64 = env.has("gpu_shader_fp64") or soft_fp64_complete()  # as Cap.DOUBLES (caps.py)
     sm5 = env.has("gpu_shader5")
     size = limits_for(env.profile.name)
@@ -408,6 +416,7 @@ __all__ = [
     "binding_layout",
     "check_clip_cull_properties",
     "compute_available",
+    "hw_atomic_slots",
     "compute_caps",
     "compute_caps_for_other_ir",
     "compute_runs_on_host",

@@ -40,6 +40,7 @@ from .dirty import Dirty
 from .enums import Barrier, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .part import Area, Part
 from .resource import Resource
+from .sampler_compare import COMPARE_LOOKUPS
 from .shaders import _check_declared_slots, apply_bindings
 from .templates import ComputeState, GridInfo
 
@@ -330,6 +331,13 @@ class ComputePart(Part):
         prog, glsl = self._program(cso, block)
         gl.glUseProgram(prog)
         ctx.shader_buffers_part.bind_stage(ShaderType.COMPUTE)
+        ctx.shader_images_part.bind_compute(glsl.reflection)
+        if glsl.reflection.samplers:
+            # Sampler views and samplers on the compute stage's texture units,
+            # through the sampler-view area's unit shadow (so the next draw
+            # re-binds only the units that differ).
+            ctx.sampler_views_part._bind_texture_units(_texture_plan(glsl.reflection))
+            ctx.dirty |= Dirty.SAMPLERS | Dirty.SAMPLER_VIEWS
         # The constant buffers it declares, through the constant-buffer area's
         # binding shadow (so graphics re-binds only what differs afterwards).
         plan = tuple(
@@ -430,6 +438,23 @@ class ComputePart(Part):
             self._free(cso)
         self._csos.clear()
         self.bound = None
+
+
+def _texture_plan(reflection) -> tuple:
+    """The sampler-view area's plan rows (stage, unit, sview, samp, TGSI
+    target, compare) for a compute program's GLSL samplers: comparing
+    lookups of shadow samplers bind the view's compare twin, as in draws."""
+    return tuple(
+        (
+            int(ShaderType.COMPUTE),
+            int(s.unit),
+            int(s.view),
+            -1 if s.sampler is None else int(s.sampler),
+            str(s.target).upper().replace("SHADOW", ""),
+            COMPARE_LOOKUPS if s.shadow else 0,
+        )
+        for s in reflection.samplers
+    )
 
 
 def _triple(value, pad: int, what: str) -> tuple[int, int, int]:

@@ -815,7 +815,11 @@ class _Prober:
         tbo = host_has(profile, "texture_buffer_object") and (
             name in _TBO_FORMATS or (name in _TBO_RGB32_FORMATS and host_has(profile, "texture_buffer_object_rgb32"))
         )
-        images = host_has(profile, "shader_image_load_store") and name in _IMAGE_FORMATS
+        # Image loads and stores see the host texel's channels unswizzled:
+        # a format sampled through a swizzle is no Gallium image.
+        images = (
+            host_has(profile, "shader_image_load_store") and name in _IMAGE_FORMATS and host.swizzle == IDENTITY_SWIZZLE
+        )
         return FormatCaps(
             host=host,
             sampler=True,

@@ -489,6 +489,7 @@ class TransferPart(Part):
                 self._invalidate_buffer(res)
             if fill:
                 self.ctx.shader_buffers_part.before_transfer()  # see shader-buffer writes of draws
+                self.ctx.shader_images_part.before_transfer()  # and image / atomic counter writes
                 self._read_buffer(res, offset, data)
             else:
                 data[:] = 0
@@ -503,6 +504,7 @@ class TransferPart(Part):
                 source = self._msaa_staging(res, region, resolve=fill)
             if fill:
                 self.ctx.host.make_current()
+                self.ctx.shader_images_part.before_transfer()  # see image writes of draws
                 got = self._read_texture(source, int(level), region, out=staging)
                 if got is not staging:
                     staging[...] = got
