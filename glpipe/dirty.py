@@ -43,6 +43,7 @@ class Dirty:
     RASTERIZER_CSO = 1 << 24  # another rasterizer CSO bound (RASTERIZER: send it whole)
     DRAW_STATE = 1 << 25  # draw-side host state (restart, DRAWID, user buffers, ...): no fast draw
     SHADERS = 1 << 26  # a shader CSO was bound; the other variant-key inputs set PROGRAM
+    MODE_CHECK = 1 << 27  # only a bound GS / TES keeps the general path: fast draws test their mode (draw.py)
 
 
 class KeepGeneral:

@@ -38,6 +38,8 @@ _GL_PRIM_NAMES = {
 _INDEX_TYPES = {1: "GL_UNSIGNED_BYTE", 2: "GL_UNSIGNED_SHORT", 4: "GL_UNSIGNED_INT"}
 _DRAW_STATE = Dirty.DRAW_STATE  # module globals: the draw path reads them per draw
 _VERTEX = Dirty.VERTEX
+_MODE_CHECK = Dirty.MODE_CHECK
+_GENERAL = Dirty.DRAW_STATE | Dirty.MODE_CHECK  # the bits a derived-state runner never clears
 _SO_BOUND = KeepGeneral.STREAM_OUTPUT
 _PRIM_CHECK = KeepGeneral.PRIM_CHECK
 
@@ -100,6 +102,10 @@ class DrawPath:
         # make_current): one ctypes call and a compare, on the fast path too.
         self._gl_current = self.host.current_context
         self._gl_context = self.host.context_handle
+        # The modes the bound GS / TES takes (``_modes_taken``): the shader
+        # pair they were computed for, the Prims, the GL modes.
+        self._modes_memo: tuple = ((None, None), frozenset(Prim), frozenset())
+        self._gl_modes_taken: frozenset = frozenset()  # what a fast draw under Dirty.MODE_CHECK may draw
         raw = not self._nofast  # GLPIPE_DEBUG=nofast: PyOpenGL's entry points
         # The draw entry points as plain ctypes functions (draw_vbo is the hot
         # path; PyOpenGL's wrappers cost about a microsecond per call).
@@ -264,8 +270,12 @@ class DrawPath:
         # The thread's current GL context is asked on every draw: the
         # application may have made another one current since the last call
         # (docs/api.md "Contexts and threads"); then the general path's
-        # prologue switches back, or raises on another thread.
-        if args and draws is None and indirect is None and self._gl_current() == self._gl_context:
+        # prologue switches back, or raises on another thread.  The query is
+        # loaded into a local before the call: ``self._gl_current()`` compiles
+        # to a method lookup, which an instance attribute sends down CPython's
+        # generic path (40 ns more per draw, docs/performance.md).
+        current = self._gl_current
+        if args and draws is None and indirect is None and current() == self._gl_context:
             dirty = self.dirty
             if not dirty:
                 self._gl_draw_arrays(*args)
@@ -274,8 +284,9 @@ class DrawPath:
             # A context that is not the screen's drawing context always has
             # Dirty.DRAW_STATE set (whoever takes the host sets ALL on it), and
             # so has the drawing context while its host's GL context is not
-            # current (glpipe/host/gl.py _switch_current): this test keeps both out.
-            if not dirty & _DRAW_STATE:
+            # current (glpipe/host/gl.py _switch_current): this test keeps both
+            # out, and Dirty.MODE_CHECK too (below).
+            if not dirty & _GENERAL:
                 # _update_derived(0) in one call: the word's runner is the one
                 # emit it selects (a bind between draws: the common case) or
                 # _run_plan; vertex input included (no derived row).
@@ -293,6 +304,12 @@ class DrawPath:
                 # DRAWID (Dirty.DRAW_STATE): finish, then the general path draws.
                 self._derived_settle(dirty)
                 self.dirty = _DRAW_STATE
+            elif dirty == _MODE_CHECK and args[0] in self._gl_modes_taken:
+                # A GS / TES is bound and nothing else keeps the general path
+                # (set at its end): a mode the bound shaders take draws here.
+                self._gl_draw_arrays(*args)
+                self._counters.draw_calls += 1
+                return
         self._draw_general(info, draws, indirect)
 
     def _draw_general(self, info: DrawInfo, draws, indirect) -> None:
@@ -308,7 +325,8 @@ class DrawPath:
             return
         # (A destroyed context is never the screen's drawing context, so the
         # second test also sends it to the prologue, which raises.)
-        if indirect is not None or self.screen._drawing_context is not self or self._gl_current() != self._gl_context:
+        current = self._gl_current  # (a local: see draw_vbo)
+        if indirect is not None or self.screen._drawing_context is not self or current() != self._gl_context:
             self._draw_prologue(indirect)
             if indirect is not None and self.draw_indirect_part.draw(info, draws, indirect):
                 return  # drawn as direct draws: draw auto, or commands read back (glpipe/draw_indirect.py)
@@ -330,13 +348,13 @@ class DrawPath:
             # The rasterizer keys this draw (its primitive class, its edge
             # flags: Dirty.PROGRAM when the variant changes), glpipe/raster/rasterizer.py.
             keys(info.mode)
-        if self.keep_general & _PRIM_CHECK:
-            self.shader_part.check_draw_mode(info.mode)  # a bound GS / TES takes this primitive
+        if self.keep_general & _PRIM_CHECK and info.mode not in self._modes_taken()[0]:
+            self.shader_part.check_draw_mode(info.mode)  # raises: the bound GS / TES cannot take it
         layer = self.vertex_layer_part
         if layer.source is not None:
             # A VS writing LAYER on a host whose VS cannot: the generated GS of this mode.
             layer.key_draw(info.mode)
-        if self.dirty & ~Dirty.DRAW_STATE:
+        if self.dirty & ~_GENERAL:
             self._update_derived(start_instance)
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
@@ -358,9 +376,33 @@ class DrawPath:
             self._draw_kind(info, draws, indirect)
         self._counters.draw_calls += 1
         # Back to the fast path unless an area keeps every draw here
-        # (glpipe/dirty.py KeepGeneral) or primitive restart is left on.
+        # (glpipe/dirty.py KeepGeneral) or primitive restart is left on;
+        # when the mode check of a bound GS / TES is the only reason, the
+        # fast path draws the modes they take (Dirty.MODE_CHECK).
         if not (self.keep_general or self._restart_on):
             self.dirty = 0
+        elif self.keep_general == _PRIM_CHECK and not self._restart_on:
+            self._gl_modes_taken = self._modes_taken()[2]
+            self.dirty = _MODE_CHECK
+
+    def _modes_taken(self) -> tuple:
+        """(shaders, Prims, GL modes): the primitives the bound GS / TES take,
+        as ``shader_part.check_draw_mode`` answers, asked once per bound pair
+        (GS_INPUT_PRIMITIVE is the GS's own property) -- not per draw."""
+        stages = self.shader_part.shaders
+        key = (stages[ShaderType.GEOMETRY], stages[ShaderType.TESS_EVAL])
+        memo = self._modes_memo
+        if memo[0][0] is not key[0] or memo[0][1] is not key[1]:
+            taken = []
+            for prim in Prim:
+                try:
+                    self.shader_part.check_draw_mode(prim)
+                except InvalidArgumentError:
+                    continue
+                taken.append(prim)
+            gl_modes = frozenset(self._gl_prims[p] for p in taken if p in self._gl_prims)
+            memo = self._modes_memo = (key, frozenset(taken), gl_modes)
+        return memo
 
     def _draw_kind(self, info: DrawInfo, draws, indirect) -> None:
         """The draw call(s) of a draw whose derived state is emitted, by kind."""

@@ -602,7 +602,8 @@ class HostGL:
         HostGLError names both threads: a GL context is current on one thread
         at a time, and taking it over would break the thread that holds it.
         """
-        if self.current_context() != self.context_handle:
+        current = self.current_context  # a local: a call through the instance attribute costs a generic method lookup
+        if current() != self.context_handle:
             self._take_current(what)
 
     def _take_current(self, what: str) -> None:
