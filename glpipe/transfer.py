@@ -73,6 +73,7 @@ _GL_SHAPE = {
 # (benchmarks/bench_transfer.py).  Transfer.usage still answers a Map.
 _DEPTH_ONLY = int(Map.DEPTH_ONLY)
 _DIRECTLY = int(Map.DIRECTLY)
+_DONTBLOCK = int(Map.DONTBLOCK)
 _DISCARD_WHOLE_RESOURCE = int(Map.DISCARD_WHOLE_RESOURCE)
 _FLUSH_EXPLICIT = int(Map.FLUSH_EXPLICIT)
 _PERSISTENT = int(Map.PERSISTENT)
@@ -467,6 +468,13 @@ class TransferPart(Part):
         if usage & _DIRECTLY:
             return None
         fill = bool(usage & _READ) or not usage & _DISCARDS_BITS
+        if usage & _DONTBLOCK and self._would_block(res, usage, fill) and not self._host_idle():
+            # context.rst PIPE_MAP_DONTBLOCK: "fail if the resource cannot be
+            # mapped immediately".  glpipe knows whether the host has work
+            # pending, not which resources it touches: any pending work fails
+            # a map that would wait for it (llvmpipe fails only for resources
+            # its pending scene references; failing more often is allowed).
+            return None
         if res.target == Target.BUFFER:
             if _int_arg(level, "level", what) != 0:
                 raise InvalidArgumentError(f"{what}: a buffer has only level 0, got {level}")
@@ -524,6 +532,31 @@ class TransferPart(Part):
             _read_only(t._data)
         self._transfers.add(t)
         return t
+
+    @staticmethod
+    def _would_block(res: Resource, usage: int, fill: bool) -> bool:
+        """Whether mapping waits for the host: it reads the current contents
+        (READ, or a WRITE without a discard), or it is a synchronized direct
+        map (``_map_persistent`` finishes the host's work first)."""
+        if fill:
+            return True
+        direct = res.target == Target.BUFFER and (
+            usage & _PERSISTENT
+            or (res.immutable and not usage & _FLUSH_EXPLICIT and not coherent_storage_refused(res.flags))
+        )
+        return bool(direct and not usage & _UNSYNCHRONIZED)
+
+    def _host_idle(self) -> bool:
+        """Whether the host has finished every command issued so far: a
+        fence polled with a zero timeout (flushing, so the answer comes)."""
+        gl = self.ctx.gl
+        self.ctx.host.make_current()
+        sync = gl.glFenceSync(gl.GL_SYNC_GPU_COMMANDS_COMPLETE, 0)
+        try:
+            result = int(gl.glClientWaitSync(sync, gl.GL_SYNC_FLUSH_COMMANDS_BIT, 0))
+        finally:
+            gl.glDeleteSync(sync)
+        return result in (int(gl.GL_ALREADY_SIGNALED), int(gl.GL_CONDITION_SATISFIED))
 
     def _map_persistent(self, res: Resource, usage: int, box: Box, offset: int, size: int) -> Transfer:
         """A direct map: a view of the buffer's persistent GL mapping.
