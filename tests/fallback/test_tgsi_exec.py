@@ -212,7 +212,11 @@ END
     "text, what",
     [
         ("DCL SAMP[0]\nDCL TEMP[0]\nTEX TEMP[0], TEMP[0], SAMP[0], 2D\nEND\n", "SAMP"),
-        ("DCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\nMOV TEMP[0], TEMP[ADDR[0].x]\nEND\n", "ADDR"),
+        (
+            "DCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\n"
+            "LOAD TEMP[0], BUFFER[ADDR[0].x], TEMP[0].xxxx\nEND\n",
+            "indirect addressing of BUFFER",
+        ),
         ("DCL TEMP[0]\nCOS TEMP[0].x, TEMP[0].xxxx\nEND\n", "COS"),
     ],
 )
