@@ -39,7 +39,48 @@ INT_OPS = {
     "ISGE": lambda a, b: np.where(_s(a) >= _s(b), 0xFFFFFFFF, 0),
     "USNE": lambda a, b: np.where(a != b, 0xFFFFFFFF, 0),
 }
+
+
+def _bits(fn):
+    """A per-word integer function applied elementwise (a reference for bit opcodes)."""
+    return lambda *a: np.array([fn(*(int(v) for v in t)) for t in zip(*a, strict=True)], np.int64)
+
+
+def _msb_signed(x):
+    v = x - (1 << 32) if x >> 31 else x
+    v = ~v if v < 0 else v  # the first bit differing from the sign bit (tgsi.rst IMSB)
+    return v.bit_length() - 1
+
+
+def _bfe(x, off, bits, signed):
+    if bits == 0:
+        return 0
+    v = (x >> off) & ((1 << bits) - 1)
+    return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+
+#: Unary integer opcodes (tgsi.rst): value -> result.
+INT_UNARY = {
+    "POPC": _bits(lambda x: bin(x).count("1")),
+    "BREV": _bits(lambda x: int(f"{x:032b}"[::-1], 2)),
+    "LSB": _bits(lambda x: (x & -x).bit_length() - 1),
+    "UMSB": _bits(lambda x: x.bit_length() - 1),
+    "IMSB": _bits(_msb_signed),
+}
+#: Bitfield opcodes (GLSL bitfieldExtract / bitfieldInsert): sources -> result.
+BITFIELD_OPS = {
+    "UBFE": _bits(lambda x, o, b: _bfe(x, o, b, False)),
+    "IBFE": _bits(lambda x, o, b: _bfe(x, o, b, True)),
+    "BFI": _bits(lambda base, ins, o, b: (base & ~(((1 << b) - 1) << o)) | ((ins & ((1 << b) - 1)) << o)),
+}
+FLOAT_UNARY = {
+    "ABS": np.abs,
+    "SSG": np.sign,
+}
 FLOAT_OPS = {
+    "SUB": lambda a, b: a - b,
+    "SGT": lambda a, b: (a > b).astype(np.float32),
+    "SLE": lambda a, b: (a <= b).astype(np.float32),
     "ADD": lambda a, b: a + b,
     "MUL": lambda a, b: a * b,
     "MIN": np.fmin,
@@ -49,39 +90,40 @@ FLOAT_OPS = {
 }
 
 
-def _kernel(op: str, n: int) -> str:
+def _kernel(op: str, n: int, nsrc: int = 2) -> str:
+    loads = "\n".join(f"LOAD TEMP[{k + 1}].x, BUFFER[{k}], TEMP[0].xxxx" for k in range(nsrc))
+    srcs = ", ".join(f"TEMP[{k + 1}].xxxx" for k in range(nsrc))
     return f"""COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH {n}
 PROPERTY CS_FIXED_BLOCK_HEIGHT 1
 PROPERTY CS_FIXED_BLOCK_DEPTH 1
 DCL SV[0], THREAD_ID
-DCL BUFFER[0]
-DCL BUFFER[1]
-DCL BUFFER[2]
-DCL TEMP[0..2]
+DCL BUFFER[0..4]
+DCL TEMP[0..4]
 IMM[0] UINT32 {{4, 0, 0, 0}}
 UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
-LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx
-LOAD TEMP[2].x, BUFFER[1], TEMP[0].xxxx
-{op} TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx
-STORE BUFFER[2].x, TEMP[0].xxxx, TEMP[1].xxxx
+{loads}
+{op} TEMP[1].x, {srcs}
+STORE BUFFER[4].x, TEMP[0].xxxx, TEMP[1].xxxx
 END
 """
 
 
-def _three_ways(screen, ctx, op, a_words, b_words):
-    n = a_words.size
-    text = _kernel(op, n)
-    ra, rb = shader_buffer(screen, ctx, a_words), shader_buffer(screen, ctx, b_words)
-    rc = shader_buffer(screen, ctx, np.zeros(n, U32))
-    bind_buffers(ctx, ra, rb, rc)
+def _three_ways(screen, ctx, op, *src_words):
+    """(launch_grid's result, the executor's result) of ``op`` on the sources (one lane each)."""
+    n = src_words[0].size
+    text = _kernel(op, n, len(src_words))
+    srcs = [np.ascontiguousarray(s, U32) for s in src_words]
+    srcs += [np.zeros(n, U32)] * (4 - len(srcs))
+    res = [shader_buffer(screen, ctx, s) for s in srcs] + [shader_buffer(screen, ctx, np.zeros(n, U32))]
+    bind_buffers(ctx, *res)
     ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=text)))
     ctx.launch_grid(GridInfo(block=(n, 1, 1)))
-    gl_out = read_buffer(ctx, rc, U32)
-    binds = {0: BufferBinding(a_words.copy(), a_words.nbytes), 1: BufferBinding(b_words.copy(), b_words.nbytes)}
-    binds[2] = BufferBinding(np.zeros(n, U32), 4 * n)
+    gl_out = read_buffer(ctx, res[4], U32)
+    binds = {k: BufferBinding(s.copy(), s.nbytes) for k, s in enumerate(srcs)}
+    binds[4] = BufferBinding(np.zeros(n, U32), 4 * n)
     run_grid(prepare(validate(parse(text)).shader, 0), Dispatch((n, 1, 1), (1, 1, 1)), binds)
-    return gl_out, binds[2].words
+    return gl_out, binds[4].words
 
 
 @pytest.mark.parametrize("op", sorted(INT_OPS))
@@ -103,3 +145,32 @@ def test_float_opcode_gl_executor_numpy_agree(screen, ctx, op):
         ref = np.asarray(FLOAT_OPS[op](a, b), np.float32).view(U32)
     np.testing.assert_array_equal(ex_out, ref, err_msg=f"{op}: executor vs numpy")
     np.testing.assert_array_equal(gl_out, ref, err_msg=f"{op}: launch_grid vs numpy")
+
+
+def _check(gl_out, ex_out, ref, op):
+    np.testing.assert_array_equal(ex_out, ref, err_msg=f"{op}: executor vs numpy")
+    np.testing.assert_array_equal(gl_out, ref, err_msg=f"{op}: launch_grid vs numpy")
+
+
+@pytest.mark.parametrize("op", sorted(INT_UNARY))
+def test_integer_unary_opcode_gl_executor_numpy_agree(screen, ctx, op):
+    gl_out, ex_out = _three_ways(screen, ctx, op, INTS)
+    _check(gl_out, ex_out, (INT_UNARY[op](INTS) & 0xFFFFFFFF).astype(U32), op)
+
+
+@pytest.mark.parametrize("op", sorted(BITFIELD_OPS))
+def test_bitfield_opcode_gl_executor_numpy_agree(screen, ctx, op):
+    """Every (offset, bits) with offset + bits <= 32 (beyond, GLSL leaves the result undefined)."""
+    pairs = np.array([(o, b) for o in (0, 1, 7, 16, 31) for b in (0, 1, 5, 16, 31, 32) if o + b <= 32], U32)
+    values = np.array([0x00000000, 0xFFFFFFFF, 0x80000001, 0x12345678, 0xA5A5A5A5], U32)
+    x = np.repeat(values, pairs.shape[0])
+    off, bits = np.tile(pairs[:, 0], values.size), np.tile(pairs[:, 1], values.size)
+    args = (x, off, bits) if op != "BFI" else (x, ~x, off, bits)
+    gl_out, ex_out = _three_ways(screen, ctx, op, *args)
+    _check(gl_out, ex_out, (BITFIELD_OPS[op](*args) & 0xFFFFFFFF).astype(U32), op)
+
+
+@pytest.mark.parametrize("op", sorted(FLOAT_UNARY))
+def test_float_unary_opcode_gl_executor_numpy_agree(screen, ctx, op):
+    gl_out, ex_out = _three_ways(screen, ctx, op, FLOATS.view(U32))
+    _check(gl_out, ex_out, np.asarray(FLOAT_UNARY[op](FLOATS), np.float32).view(U32), op)
