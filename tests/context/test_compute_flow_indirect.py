@@ -8,11 +8,13 @@ BGNSUB / ENDSUB with nested calls and RET inside loops; ADDR registers
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from fallback.tgsi_exec import BufferBinding, Dispatch, prepare, run_grid
 from glpipe import ComputeState, ConstantBuffer, GridInfo
 from glpipe.enums import ShaderType
 from lowering import parse, validate
+from lowering.errors import UnsupportedError
 
 from .util_compute import bind_buffers, read_buffer, shader_buffer
 
@@ -245,3 +247,34 @@ def test_addr_indexes_temp_array_and_constants(screen, ctx):
     ref = (k * k + t + consts.reshape(8, 4)[t // 2, 1]).astype(U32)
     np.testing.assert_array_equal(ex_out, ref, err_msg="executor vs numpy")
     np.testing.assert_array_equal(gl_out, ref, err_msg="launch_grid vs numpy")
+
+
+BUFFER_INDIRECT = (
+    HEAD
+    + """DCL BUFFER[1]
+DCL TEMP[0..1]
+DCL ADDR[0]
+IMM[0] UINT32 {4, 1, 0, 0}
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+AND TEMP[0].y, SV[0].xxxx, IMM[0].yyyy
+UARL ADDR[0].x, TEMP[0].yyyy
+STORE BUFFER[ADDR[0].x].x, TEMP[0].xxxx, SV[0].xxxx
+END
+"""
+)
+
+
+def test_buffer_index_from_addr_refused_at_create_on_gl33(profile, screen, ctx):
+    """BUFFER[ADDR] is not run by the executor: gl33 refuses it at
+    create_compute_state (not at launch), naming the file; native runs it."""
+    if profile == "gl33":
+        with pytest.raises(UnsupportedError, match="indirect addressing of BUFFER"):
+            ctx.create_compute_state(ComputeState(prog=BUFFER_INDIRECT))
+        return
+    a, b = shader_buffer(screen, ctx, np.zeros(N, U32)), shader_buffer(screen, ctx, np.zeros(N, U32))
+    bind_buffers(ctx, a, b)
+    ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=BUFFER_INDIRECT)))
+    ctx.launch_grid(GridInfo(block=(N, 1, 1)))
+    t = np.arange(N, dtype=U32)
+    np.testing.assert_array_equal(read_buffer(ctx, a, U32), np.where(t & 1, 0, t))
+    np.testing.assert_array_equal(read_buffer(ctx, b, U32), np.where(t & 1, t, 0))
