@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .bits import MORE_ALU
+from .bits import MORE_ALU, WIDE_ALU
 
 U32 = np.uint32
 F32 = np.float32
@@ -387,6 +387,7 @@ ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "ISGE": (op_isge, False),
     "UCMP": (op_ucmp, False),
     **MORE_ALU,
+    **WIDE_ALU,
 }
 
 

@@ -1,6 +1,6 @@
 """More ALU opcodes of the numpy TGSI executor: the bit-manipulation
-opcodes (POPC, BREV, LSB, UMSB, IMSB, UBFE, IBFE, BFI) and the float
-opcodes SUB, ABS, SSG, SGT, SLE.
+opcodes (POPC, BREV, LSB, UMSB, IMSB, UBFE, IBFE, BFI), the float
+opcodes SUB, ABS, SSG, SGT, SLE, and the 64-bit integer opcodes.
 
 Each is one function on ``(lanes, 4)`` uint32 words, as in ``alu.py``
 (which merges ``MORE_ALU`` into its ``ALU`` table).  Semantics are
@@ -9,6 +9,14 @@ findMSB / bitfieldExtract / bitfieldInsert: findLSB / findMSB give -1 when
 no bit qualifies; a bitfield of 0 bits extracts 0 and inserts nothing.
 An offset + bits past 32 is undefined in GLSL; here only the low 5 bits of
 each are used and the field is clipped at bit 31 (docs/compute.md).
+
+TGSI keeps a 64-bit value in two 32-bit channels, low word first: lane 0
+of an opcode is ``.xy``, lane 1 is ``.zw`` (tgsi.rst "64-bit integer
+ISA"). Each function here views its ``(lanes, 4)`` uint32 sources as
+``(lanes, 2)`` uint64 / int64 pairs, computes in numpy's 64-bit types
+(which wrap like the hardware) and writes the pairs back; comparisons give
+32-bit ~0 / 0 in ``.x`` and ``.z``; shift counts are the 32-bit ``.x`` /
+``.y`` of src1 masked with 0x3f; I2I64 / U2I64 widen ``.x`` / ``.y``.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ import numpy as np
 U32 = np.uint32
 F32 = np.float32
 I32 = np.int32
+U64 = np.uint64
+I64 = np.int64
 _ONES = np.uint64(0xFFFFFFFF)
 
 
@@ -133,4 +143,96 @@ MORE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "SLE": (op_sle, False),
 }
 
-__all__ = ["MORE_ALU"]
+
+# -- 64-bit integers (two channels per value) -------------------------------------
+
+_LOW = U64(0xFFFFFFFF)
+
+
+def _u64(v: np.ndarray) -> np.ndarray:
+    """(lanes, 4) words -> (lanes, 2) uint64 (xy, zw)."""
+    return v[:, 0::2].astype(U64) | (v[:, 1::2].astype(U64) << U64(32))
+
+
+def _words64(q: np.ndarray) -> np.ndarray:
+    """(lanes, 2) 64-bit values -> (lanes, 4) words, low word first."""
+    q = q.view(U64) if q.dtype == I64 else q
+    out = np.empty((q.shape[0], 4), U32)
+    out[:, 0::2] = (q & _LOW).astype(U32)
+    out[:, 1::2] = (q >> U64(32)).astype(U32)
+    return out
+
+
+def _compare(cond: np.ndarray) -> np.ndarray:
+    out = np.zeros((cond.shape[0], 4), U32)
+    out[:, 0::2] = np.where(cond, U32(0xFFFFFFFF), U32(0))
+    return out
+
+
+def _binary(fn: Callable, signed: bool = False) -> Callable:
+    def op(a, b):
+        x, y = _u64(a), _u64(b)
+        return _words64(np.asarray(fn(x.view(I64), y.view(I64)) if signed else fn(x, y)))
+
+    return op
+
+
+def _cmp(fn: Callable, signed: bool = False) -> Callable:
+    def op(a, b):
+        x, y = _u64(a), _u64(b)
+        return _compare(fn(x.view(I64), y.view(I64)) if signed else fn(x, y))
+
+    return op
+
+
+def _shift(fn: Callable, signed: bool = False) -> Callable:
+    def op(a, b):
+        x = _u64(a)
+        n = (b[:, 0:2] & U32(0x3F)).astype(U64)
+        return _words64(fn(x.view(I64), n.astype(I64)) if signed else fn(x, n))
+
+    return op
+
+
+def _widen(signed: bool) -> Callable:
+    def op(a):
+        lo = a[:, 0:2]
+        return _words64(lo.view(np.int32).astype(I64) if signed else lo.astype(U64))
+
+    return op
+
+
+def op_i64neg(a):
+    return _words64(U64(0) - _u64(a))
+
+
+def op_i64abs(a):
+    x = _u64(a).view(I64)
+    return _words64(np.where(x < 0, U64(0) - x.view(U64), x.view(U64)))
+
+
+#: opcode -> (function, replicate the scalar result); merged into alu.ALU.
+WIDE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
+    "U64ADD": (_binary(lambda x, y: x + y), False),
+    "U64MUL": (_binary(lambda x, y: x * y), False),
+    "U64MIN": (_binary(np.minimum), False),
+    "U64MAX": (_binary(np.maximum), False),
+    "I64MIN": (_binary(np.minimum, signed=True), False),
+    "I64MAX": (_binary(np.maximum, signed=True), False),
+    "U64SEQ": (_cmp(np.equal), False),
+    "U64SNE": (_cmp(np.not_equal), False),
+    "U64SLT": (_cmp(np.less), False),
+    "U64SGE": (_cmp(np.greater_equal), False),
+    "I64SLT": (_cmp(np.less, signed=True), False),
+    "I64SGE": (_cmp(np.greater_equal, signed=True), False),
+    "U64SHL": (_shift(lambda x, n: x << n), False),
+    "U64SHR": (_shift(lambda x, n: x >> n), False),
+    "I64SHR": (_shift(lambda x, n: x >> n, signed=True), False),
+    "I64NEG": (op_i64neg, False),
+    "I64ABS": (op_i64abs, False),
+    "I2I64": (_widen(True), False),
+    "U2I64": (_widen(False), False),
+}
+
+
+__all__ = ["MORE_ALU", "WIDE_ALU"]

@@ -174,3 +174,102 @@ def test_bitfield_opcode_gl_executor_numpy_agree(screen, ctx, op):
 def test_float_unary_opcode_gl_executor_numpy_agree(screen, ctx, op):
     gl_out, ex_out = _three_ways(screen, ctx, op, FLOATS.view(U32))
     _check(gl_out, ex_out, np.asarray(FLOAT_UNARY[op](FLOATS), np.float32).view(U32), op)
+
+
+I64S = np.array(
+    [0, 1, 2, 63, 64, 0xFFFFFFFF, 0x100000000, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000, 0xFFFFFFFFFFFFFFFF], np.uint64
+)
+
+
+def _sx(x):
+    return x.view(np.int64)
+
+
+#: 64-bit integer opcodes (tgsi.rst, two channels per value): (a, b) uint64 -> result.
+WIDE_OPS = {
+    "U64ADD": lambda a, b: a + b,
+    "U64MUL": lambda a, b: a * b,
+    "U64MIN": np.minimum,
+    "I64MAX": lambda a, b: np.maximum(_sx(a), _sx(b)).view(np.uint64),
+    "U64SHL": lambda a, b: a << (b & np.uint64(63)),
+    "U64SHR": lambda a, b: a >> (b & np.uint64(63)),
+    "I64SHR": lambda a, b: (_sx(a) >> (b & np.uint64(63)).astype(np.int64)).view(np.uint64),
+}
+WIDE_COMPARES = {
+    "U64SEQ": np.equal,
+    "U64SLT": np.less,
+    "I64SLT": lambda a, b: _sx(a) < _sx(b),
+    "I64SGE": lambda a, b: _sx(a) >= _sx(b),
+}
+
+
+def _wide_kernel(op: str, n: int, dmask: str, s0: str, s1: str | None) -> str:
+    second = f", TEMP[2].{s1}" if s1 else ""
+    return f"""COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH {n}
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0..2]
+DCL TEMP[0..2]
+IMM[0] UINT32 {{8, 0, 0, 0}}
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+LOAD TEMP[1].xy, BUFFER[0], TEMP[0].xxxx
+LOAD TEMP[2].xy, BUFFER[1], TEMP[0].xxxx
+MOV TEMP[1].zw, IMM[0].yyyy
+{op} TEMP[1].{dmask}, TEMP[1].{s0}{second}
+STORE BUFFER[2].xy, TEMP[0].xxxx, TEMP[1].xyxy
+END
+"""
+
+
+def _wide_three_ways(screen, ctx, text, a, b):
+    n = a.size
+    srcs = [np.ascontiguousarray(a).view(U32), np.ascontiguousarray(b).view(U32), np.zeros(2 * n, U32)]
+    res = [shader_buffer(screen, ctx, s) for s in srcs]
+    bind_buffers(ctx, *res)
+    ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=text)))
+    ctx.launch_grid(GridInfo(block=(n, 1, 1)))
+    gl_out = read_buffer(ctx, res[2], U32)
+    binds = {k: BufferBinding(s.copy(), s.nbytes) for k, s in enumerate(srcs)}
+    run_grid(prepare(validate(parse(text)).shader, 0), Dispatch((n, 1, 1), (1, 1, 1)), binds)
+    return gl_out, binds[2].words
+
+
+def _needs_int64(profile, screen):
+    from glpipe.enums import Cap
+
+    if profile == "native" and not screen.get_param(Cap.INT64):
+        pytest.skip("the host has no 64-bit integers (PIPE_CAP_INT64 is 0)")
+
+
+@pytest.mark.parametrize("op", sorted(WIDE_OPS))
+def test_int64_opcode_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_int64(profile, screen)
+    a = np.repeat(I64S, I64S.size)
+    b = np.tile(I64S, I64S.size)
+    s1 = "xxxx" if "SH" in op else "xyxy"
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xyxy", s1), a, b)
+    _check(gl_out, ex_out, np.asarray(WIDE_OPS[op](a, b), np.uint64).view(U32), op)
+
+
+@pytest.mark.parametrize("op", sorted(WIDE_COMPARES))
+def test_int64_compare_gl_executor_numpy_agree(profile, screen, ctx, op):
+    """32-bit ~0 / 0 in dst.x (lane 0; .y is left as loaded)."""
+    _needs_int64(profile, screen)
+    a = np.repeat(I64S, I64S.size)
+    b = np.tile(I64S, I64S.size)
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "x", "xyxy", "xyxy"), a, b)
+    ref = a.view(U32).reshape(-1, 2).copy()
+    ref[:, 0] = np.where(WIDE_COMPARES[op](a, b), 0xFFFFFFFF, 0)
+    _check(gl_out, ex_out, ref.ravel(), op)
+
+
+@pytest.mark.parametrize("op", ["I2I64", "U2I64"])
+def test_int64_widen_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_int64(profile, screen)
+    x = np.repeat(INTS, 1)
+    a = np.ascontiguousarray(np.stack([x, np.zeros_like(x)], 1)).view(np.uint64).ravel()
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xxxx", None), a, a)
+    ref = (_s(x) if op == "I2I64" else x.astype(np.int64)).view(np.uint64)
+    _check(gl_out, ex_out, ref.view(U32), op)
