@@ -235,4 +235,70 @@ WIDE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
 }
 
 
+# -- doubles (two channels per value, as the 64-bit integers) ------------------------
+
+
+def _f64(v: np.ndarray) -> np.ndarray:
+    return _u64(v).view(np.float64)
+
+
+def _dbinary(fn: Callable) -> Callable:
+    def op(a, b):
+        return _words64(np.asarray(fn(_f64(a), _f64(b)), np.float64).view(U64))
+
+    return op
+
+
+def _dcmp(fn: Callable) -> Callable:
+    def op(a, b):
+        return _compare(fn(_f64(a), _f64(b)))
+
+    return op
+
+
+def _dunary(fn: Callable) -> Callable:
+    def op(a):
+        return _words64(np.asarray(fn(_f64(a)), np.float64).view(U64))
+
+    return op
+
+
+def op_f2d(a):
+    return _words64(a[:, 0:2].view(F32).astype(np.float64).view(U64))
+
+
+def op_i2d(a):
+    return _words64(a[:, 0:2].view(I32).astype(np.float64).view(U64))
+
+
+def op_u2d(a):
+    return _words64(a[:, 0:2].astype(np.float64).view(U64))
+
+
+def op_d2f(a):
+    out = np.zeros((a.shape[0], 4), U32)
+    out[:, 0:2] = _f64(a).astype(F32).view(U32)  # lane 0 -> .x, lane 1 -> .y (tgsi.rst D2F)
+    return out
+
+
+#: DMIN / DMAX of a NaN and a number give the number (GLSL min / max on llvmpipe, as MIN / MAX).
+WIDE_ALU.update(
+    {
+        "DADD": (_dbinary(lambda x, y: x + y), False),
+        "DMUL": (_dbinary(lambda x, y: x * y), False),
+        "DMIN": (_dbinary(np.fmin), False),
+        "DMAX": (_dbinary(np.fmax), False),
+        "DSEQ": (_dcmp(np.equal), False),
+        "DSNE": (_dcmp(np.not_equal), False),
+        "DSLT": (_dcmp(np.less), False),
+        "DSGE": (_dcmp(np.greater_equal), False),
+        "DABS": (_dunary(np.abs), False),
+        "DNEG": (_dunary(np.negative), False),
+        "F2D": (op_f2d, False),
+        "I2D": (op_i2d, False),
+        "U2D": (op_u2d, False),
+        "D2F": (op_d2f, False),
+    }
+)
+
 __all__ = ["MORE_ALU", "WIDE_ALU"]

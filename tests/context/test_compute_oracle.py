@@ -273,3 +273,67 @@ def test_int64_widen_gl_executor_numpy_agree(profile, screen, ctx, op):
     gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xxxx", None), a, a)
     ref = (_s(x) if op == "I2I64" else x.astype(np.int64)).view(np.uint64)
     _check(gl_out, ex_out, ref.view(U32), op)
+
+
+F64S = np.array([0.0, 1.0, -1.5, 0.1, 1e300, -1e300, 1e-310, np.inf, -np.inf, 3.0], np.float64)
+DOUBLE_OPS = {
+    "DADD": lambda a, b: a + b,
+    "DMUL": lambda a, b: a * b,
+    "DMIN": np.minimum,
+    "DMAX": np.maximum,
+}
+DOUBLE_COMPARES = {"DSEQ": np.equal, "DSNE": np.not_equal, "DSLT": np.less, "DSGE": np.greater_equal}
+
+
+def _needs_doubles(profile, screen):
+    from glpipe.enums import Cap
+
+    if profile == "native" and not screen.get_param(Cap.DOUBLES):
+        pytest.skip("the host has no doubles (PIPE_CAP_DOUBLES is 0)")
+
+
+@pytest.mark.parametrize("op", sorted(DOUBLE_OPS))
+def test_double_opcode_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_doubles(profile, screen)
+    a, b = np.repeat(F64S, F64S.size), np.tile(F64S, F64S.size)
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xyxy", "xyxy"), a, b)
+    with np.errstate(all="ignore"):
+        ref = np.asarray(DOUBLE_OPS[op](a, b), np.float64)
+    _check(gl_out, ex_out, ref.view(U32), op)
+
+
+@pytest.mark.parametrize("op", sorted(DOUBLE_COMPARES))
+def test_double_compare_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_doubles(profile, screen)
+    a, b = np.repeat(F64S, F64S.size), np.tile(F64S, F64S.size)
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "x", "xyxy", "xyxy"), a, b)
+    ref = a.view(U32).reshape(-1, 2).copy()
+    ref[:, 0] = np.where(DOUBLE_COMPARES[op](a, b), 0xFFFFFFFF, 0)
+    _check(gl_out, ex_out, ref.ravel(), op)
+
+
+@pytest.mark.parametrize("op", ["DABS", "DNEG", "D2F"])
+def test_double_unary_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_doubles(profile, screen)
+    a = F64S
+    gl_out, ex_out = _wide_three_ways(
+        screen, ctx, _wide_kernel(op, a.size, "xy" if op != "D2F" else "x", "xyxy", None), a, a
+    )
+    if op == "D2F":
+        ref = a.view(U32).reshape(-1, 2).copy()
+        with np.errstate(all="ignore"):
+            ref[:, 0] = a.astype(np.float32).view(U32)
+        ref = ref.ravel()
+    else:
+        ref = (np.abs(a) if op == "DABS" else -a).view(U32)
+    _check(gl_out, ex_out, ref, op)
+
+
+@pytest.mark.parametrize("op", ["F2D", "I2D", "U2D"])
+def test_double_widen_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_doubles(profile, screen)
+    x = FLOATS.view(U32) if op == "F2D" else INTS
+    a = np.ascontiguousarray(np.stack([x, np.zeros_like(x)], 1)).view(np.uint64).ravel()
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xxxx", None), a, a)
+    conv = {"F2D": x.view(np.float32), "I2D": _s(x), "U2D": x}[op]
+    _check(gl_out, ex_out, conv.astype(np.float64).view(U32), op)
