@@ -1,6 +1,6 @@
 """More ALU opcodes of the numpy TGSI executor: the bit-manipulation
 opcodes (POPC, BREV, LSB, UMSB, IMSB, UBFE, IBFE, BFI), the float
-opcodes SUB, ABS, SSG, SGT, SLE, and the 64-bit integer opcodes.
+opcodes SUB, ABS, ROUND, SSG, SGT, SLE, and the 64-bit integer opcodes.
 
 Each is one function on ``(lanes, 4)`` uint32 words, as in ``alu.py``
 (which merges ``MORE_ALU`` into its ``ALU`` table).  Semantics are
@@ -104,6 +104,10 @@ def op_bfi(base, insert, offset, bits):
     return out.astype(U32)
 
 
+def op_round(a):
+    return _words(np.rint(a.view(F32)))  # half to even (tgsi.rst ROUND; GLSL roundEven)
+
+
 def op_sub(a, b):
     return _words(a.view(F32) - b.view(F32))
 
@@ -138,6 +142,7 @@ MORE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "BFI": (op_bfi, False),
     "SUB": (op_sub, False),
     "ABS": (op_abs, False),
+    "ROUND": (op_round, False),
     "SSG": (op_ssg, False),
     "SGT": (op_sgt, False),
     "SLE": (op_sle, False),
@@ -206,6 +211,10 @@ def op_i64neg(a):
     return _words64(U64(0) - _u64(a))
 
 
+def op_i64ssg(a):
+    return _words64(np.sign(_u64(a).view(I64)))
+
+
 def op_i64abs(a):
     x = _u64(a).view(I64)
     return _words64(np.where(x < 0, U64(0) - x.view(U64), x.view(U64)))
@@ -230,6 +239,7 @@ WIDE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "I64SHR": (_shift(lambda x, n: x >> n, signed=True), False),
     "I64NEG": (op_i64neg, False),
     "I64ABS": (op_i64abs, False),
+    "I64SSG": (op_i64ssg, False),
     "I2I64": (_widen(True), False),
     "U2I64": (_widen(False), False),
 }
@@ -281,7 +291,7 @@ def op_d2f(a):
     return out
 
 
-#: DMIN / DMAX of a NaN and a number give the number (GLSL min / max on llvmpipe, as MIN / MAX).
+#: DMIN / DMAX of a NaN and a number give the number, as the executor's MIN / MAX.
 WIDE_ALU.update(
     {
         "DADD": (_dbinary(lambda x, y: x + y), False),

@@ -76,6 +76,7 @@ BITFIELD_OPS = {
 FLOAT_UNARY = {
     "ABS": np.abs,
     "SSG": np.sign,
+    "ROUND": np.rint,
 }
 FLOAT_OPS = {
     "SUB": lambda a, b: a - b,
@@ -172,8 +173,9 @@ def test_bitfield_opcode_gl_executor_numpy_agree(screen, ctx, op):
 
 @pytest.mark.parametrize("op", sorted(FLOAT_UNARY))
 def test_float_unary_opcode_gl_executor_numpy_agree(screen, ctx, op):
-    gl_out, ex_out = _three_ways(screen, ctx, op, FLOATS.view(U32))
-    _check(gl_out, ex_out, np.asarray(FLOAT_UNARY[op](FLOATS), np.float32).view(U32), op)
+    x = np.r_[FLOATS, np.float32([0.5, 2.5, -2.5, 3.5, 1.75])]  # halves tell ROUND's ties to even
+    gl_out, ex_out = _three_ways(screen, ctx, op, x.view(U32))
+    _check(gl_out, ex_out, np.asarray(FLOAT_UNARY[op](x), np.float32).view(U32), op)
 
 
 I64S = np.array(
@@ -337,3 +339,13 @@ def test_double_widen_gl_executor_numpy_agree(profile, screen, ctx, op):
     gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xxxx", None), a, a)
     conv = {"F2D": x.view(np.float32), "I2D": _s(x), "U2D": x}[op]
     _check(gl_out, ex_out, conv.astype(np.float64).view(U32), op)
+
+
+@pytest.mark.parametrize("op", ["I64NEG", "I64ABS", "I64SSG"])
+def test_int64_unary_gl_executor_numpy_agree(profile, screen, ctx, op):
+    _needs_int64(profile, screen)
+    a = I64S
+    gl_out, ex_out = _wide_three_ways(screen, ctx, _wide_kernel(op, a.size, "xy", "xyxy", None), a, a)
+    x = _sx(a)
+    ref = {"I64NEG": -x, "I64ABS": np.abs(x), "I64SSG": np.sign(x)}[op]
+    _check(gl_out, ex_out, ref.view(np.uint64).view(U32), op)
