@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .bits import MORE_ALU, WIDE_ALU
+
 U32 = np.uint32
 F32 = np.float32
 I32 = np.int32
@@ -384,6 +386,8 @@ ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "ISLT": (op_islt, False),
     "ISGE": (op_isge, False),
     "UCMP": (op_ucmp, False),
+    **MORE_ALU,
+    **WIDE_ALU,
 }
 
 

@@ -3,7 +3,9 @@
 In the shape of Mesa's tgsi_exec, vectorised: every register is a
 ``(lanes, 4)`` uint32 array, one lane per invocation of the blocks being
 run, and control flow is structured execution masks (IF / UIF / ELSE /
-ENDIF, BGNLOOP / BRK / CONT / ENDLOOP, RET / END).  All lanes execute each
+ENDIF, BGNLOOP / BRK / CONT / ENDLOOP, SWITCH / CASE / DEFAULT / ENDSWITCH,
+CAL / BGNSUB / ENDSUB / RET, END); ADDR registers index TEMP arrays and
+constants per lane.  All lanes execute each
 instruction before any lane executes the next, so a BARRIER -- which GLSL
 and tgsi.rst allow only in control flow uniform over the block -- is
 already met when it is reached.  ``prepare`` checks once that every opcode,
@@ -25,14 +27,21 @@ from .alu import ALU, F32, U32, run_alu
 from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
 
 #: Flow opcodes the machine itself implements (the rest are ALU / memory rows).
-FLOW = frozenset({"IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "RET", "END", "NOP"})
+FLOW = frozenset(
+    {"IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "RET", "END", "NOP"}
+    | {"SWITCH", "CASE", "DEFAULT", "ENDSWITCH", "CAL", "BGNSUB", "ENDSUB"}
+)
+#: Address-register loads (tgsi.rst: ARL floors a float, UARL takes a uint).
+ADDRESS_OPS = frozenset({"ARL", "UARL"})
 #: Memory and synchronisation opcodes.
 MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ", "BARRIER", "MEMBAR"}) | frozenset(ATOMIC_OPS)
 #: Every opcode the executor runs.
-SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS
+SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
-_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY"})
+_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR"})
+#: Files whose register index may be indirect (a per-lane gather / scatter).
+_INDIRECT_FILES = frozenset({"TEMP", "CONST"})
 
 #: Lanes run at once: whole blocks up to this many invocations (at least one block).
 CHUNK_LANES = 1 << 16
@@ -43,12 +52,15 @@ class Program:
     """A checked program: the IR, its jump table and its constants."""
 
     ir: Shader
-    jumps: tuple[int, ...]  # IF/UIF -> ELSE or ENDIF; ELSE -> ENDIF; BGNLOOP <-> ENDLOOP
+    # IF/UIF -> ELSE or ENDIF; ELSE -> ENDIF; BGNLOOP <-> ENDLOOP; BGNSUB -> ENDSUB; CAL -> BGNSUB
+    jumps: tuple[int, ...]
+    cases: dict  # SWITCH / DEFAULT index -> the CASE instructions of that switch
     imm: np.ndarray  # (n, 4) words
     temps: int
     sv: dict  # SV index -> semantic
     shared_words: int
     instruction_count: int
+    addrs: int = 0
 
 
 def prepare(ir: Shader, shared_bytes: int) -> Program:
@@ -69,6 +81,9 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
         if d.file == "MEMORY" and (d.memory_type or "GLOBAL") != "SHARED":
             raise UnsupportedError(f"MEMORY[{d.first}] of type {d.memory_type or 'GLOBAL'}: only SHARED memory runs")
     stack: list[int] = []
+    switches: list[int] = []
+    cases: dict[int, list] = {}
+    defaults: list[tuple[int, int]] = []
     jumps = [-1] * len(ir.instructions)
     for n, inst in enumerate(ir.instructions):
         op = inst.opcode
@@ -77,23 +92,45 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
             raise UnsupportedError(f"the numpy TGSI executor has no function for opcode {op}{where}")
         regs: tuple[DstRegister | SrcRegister, ...] = (*inst.dsts, *inst.srcs)
         for reg in regs:
-            if reg.indirect is not None or reg.dim_indirect is not None:
-                raise UnsupportedError(f"{op}: indirect addressing is not run by the numpy TGSI executor")
+            if reg.dim_indirect is not None or (reg.indirect is not None and reg.file not in _INDIRECT_FILES):
+                raise UnsupportedError(
+                    f"{op}: indirect addressing of {reg.file} is not run by the numpy TGSI executor"
+                    " (it runs TEMP[ADDR] and CONST[ADDR])"
+                )
+            if reg.indirect is not None and reg.indirect.file != "ADDR":
+                raise UnsupportedError(f"{op}: an indirect index from {reg.indirect.file} (the executor reads ADDR)")
             if reg.file not in _FILES:
                 raise UnsupportedError(f"{op}: the numpy TGSI executor has no register file {reg.file}")
-        if op in ("IF", "UIF", "BGNLOOP"):
+        if op == "CAL":
+            if inst.label is None or not 0 <= inst.label < len(ir.instructions):
+                raise InvalidArgumentError(f"CAL without a subroutine label (line {inst.line})")
+            jumps[n] = inst.label  # its BGNSUB (checked by lowering.validate)
+        elif op == "SWITCH":
+            switches.append(n)
+            cases[n] = []
+        elif op == "CASE":
+            cases[switches[-1]].append(inst)
+        elif op == "DEFAULT":
+            defaults.append((n, switches[-1]))
+        elif op == "ENDSWITCH":
+            switches.pop()
+        if op in ("IF", "UIF", "BGNLOOP", "BGNSUB"):
             stack.append(n)
         elif op == "ELSE":
             jumps[stack[-1]] = n
             stack[-1] = n
-        elif op in ("ENDIF", "ENDLOOP"):
+        elif op in ("ENDIF", "ENDLOOP", "ENDSUB"):
             opener = stack.pop()
             jumps[opener] = n
             if op == "ENDLOOP":
                 jumps[n] = opener
     temps = max((d.last + 1 for d in ir.declarations if d.file == "TEMP"), default=0)
     imm = np.array([im.words for im in ir.immediates], U32).reshape(-1, 4)
-    return Program(ir, tuple(jumps), imm, temps, sv, max((shared_bytes + 3) // 4, 1), len(ir.instructions))
+    for at, switch in defaults:
+        cases[at] = cases[switch]  # DEFAULT takes the lanes no CASE of its switch matches
+    addrs = max((d.last + 1 for d in ir.declarations if d.file == "ADDR"), default=0)
+    shared = max((shared_bytes + 3) // 4, 1)
+    return Program(ir, tuple(jumps), cases, imm, temps, sv, shared, len(ir.instructions), addrs)
 
 
 @dataclass(frozen=True)
@@ -189,6 +226,31 @@ class _Loop:
         self.cont = np.zeros_like(entry)
 
 
+class _Switch:
+    """An open SWITCH: the lanes that reached it, their selector, and those
+    that left it by BRK (a SWITCH is what BRK leaves when it is innermost)."""
+
+    __slots__ = ("entry", "sel", "brk", "cont")
+
+    def __init__(self, entry: np.ndarray, sel: np.ndarray):
+        self.entry = entry
+        self.sel = sel
+        self.brk = np.zeros_like(entry)
+        self.cont = self.brk  # CONT goes to the enclosing loop; nothing is recorded here
+
+
+class _Call:
+    """An open CAL: where to return, the lanes that called, and those that
+    took a RET inside the subroutine (off until its ENDSUB)."""
+
+    __slots__ = ("pc", "mask", "ret")
+
+    def __init__(self, pc: int, mask: np.ndarray):
+        self.pc = pc
+        self.mask = mask
+        self.ret = np.zeros_like(mask)
+
+
 class _Machine:
     """One chunk's registers and masks, and the interpreter loop."""
 
@@ -198,15 +260,38 @@ class _Machine:
         self.lanes = lanes
         n = lanes.count
         self.temp = np.zeros((max(prog.temps, 1), n, 4), U32)
+        self.addr = np.zeros((max(prog.addrs, 1), n, 4), U32)  # int32 bit patterns
         self.shared = np.zeros(lanes.nblocks * prog.shared_words, U32)
         self.buffers = buffers
         self.dead = ~lanes.active  # RET / END in main, or disabled by last_block
 
     # -- operands ----------------------------------------------------------
 
+    def _index(self, reg) -> np.ndarray | None:
+        """Per-lane register index of an indirect operand (``index +
+        ADDR[i].c``, signed, tgsi.rst "Indirect addressing"); None if direct."""
+        ind = reg.indirect
+        if ind is None:
+            return None
+        return self.addr[ind.index][:, ind.component].view(np.int32).astype(np.int64) + reg.index
+
+    def _gather(self, regs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``regs[idx[lane]]`` per lane (regs: (registers, 4) or (registers,
+        lanes, 4)); an index outside the file reads 0, as Mesa's tgsi_exec."""
+        ok = (idx >= 0) & (idx < regs.shape[0])
+        safe = np.where(ok, idx, 0)
+        v = regs[safe] if regs.ndim == 2 else regs[safe, np.arange(idx.size)]
+        return np.where(ok[:, None], v, U32(0))
+
     def fetch(self, src, typ: str | None) -> np.ndarray:
+        idx = self._index(src)
         if src.file == "TEMP":
-            v = self.temp[src.index]
+            v = self.temp[src.index] if idx is None else self._gather(self.temp, idx)
+        elif src.file == "ADDR":
+            v = self.addr[src.index]
+        elif src.file == "CONST" and idx is not None:
+            regs = self.consts.get(src.dimension or 0)
+            v = self._gather(regs if regs is not None else np.zeros((0, 4), U32), idx)
         elif src.file == "IMM":
             v = np.broadcast_to(self.prog.imm[src.index], (self.lanes.count, 4))
         elif src.file == "SV":
@@ -231,11 +316,19 @@ class _Machine:
         return v
 
     def write(self, dst, value: np.ndarray, mask: np.ndarray, saturate: bool = False) -> None:
-        if dst.file != "TEMP":
-            raise UnsupportedError(f"the executor writes TEMP registers, not {dst.file}")
+        if dst.file not in ("TEMP", "ADDR"):
+            raise UnsupportedError(f"the executor writes TEMP and ADDR registers, not {dst.file}")
         if saturate:
             value = np.clip(value.view(F32), F32(0.0), F32(1.0)).view(U32)
-        reg = self.temp[dst.index]
+        idx = self._index(dst)
+        if idx is not None:
+            # A per-lane scatter; an index outside the TEMP file writes nothing (Mesa's tgsi_exec).
+            lanes = np.nonzero(mask & (idx >= 0) & (idx < self.temp.shape[0]))[0]
+            for c in range(4):
+                if dst.writemask & (1 << c):
+                    self.temp[idx[lanes], lanes, c] = value[lanes, c]
+            return
+        reg = (self.temp if dst.file == "TEMP" else self.addr)[dst.index]
         full = bool(mask.all())
         for c in range(4):
             if dst.writemask & (1 << c):
@@ -256,16 +349,18 @@ class _Machine:
     # -- the loop ----------------------------------------------------------
 
     def run(self) -> None:
+        """Interpret the program over every lane with structured execution
+        masks (the shape of tgsi_exec.c's Cond / Loop / Switch / Call stacks)."""
         insts = self.prog.ir.instructions
         jumps = self.prog.jumps
         mask = ~self.dead
         conds: list[tuple[np.ndarray, np.ndarray]] = []  # (mask at IF, else mask)
-        loops: list[_Loop] = []
+        loops: list[_Loop | _Switch] = []  # what BRK leaves, innermost last
+        calls: list[_Call] = []
         pc = 0
         while pc < len(insts):
             inst = insts[pc]
             op = inst.opcode
-            info = inst.info
             if op in ("IF", "UIF"):
                 c = self.fetch(inst.srcs[0], "float" if op == "IF" else "uint")[:, 0]
                 true = (c.view(F32) != 0) if op == "IF" else (c != 0)
@@ -275,31 +370,66 @@ class _Machine:
                     pc = jumps[pc]  # to ELSE (which runs) or ENDIF
                     continue
             elif op == "ELSE":
-                mask = conds[-1][1] & self._live(loops)
+                mask = conds[-1][1] & self._live(loops, calls)
                 if not mask.any():
                     pc = jumps[pc]
                     continue
             elif op == "ENDIF":
-                mask = conds.pop()[0] & self._live(loops)
+                mask = conds.pop()[0] & self._live(loops, calls)
             elif op == "BGNLOOP":
                 loops.append(_Loop(mask))
             elif op == "BRK":
                 loops[-1].brk |= mask
                 mask = mask & False
             elif op == "CONT":
-                loops[-1].cont |= mask
+                # CONT continues the innermost loop, also from inside a SWITCH (tgsi.rst).
+                next(b for b in reversed(loops) if isinstance(b, _Loop)).cont |= mask
                 mask = mask & False
             elif op == "ENDLOOP":
                 loop = loops[-1]
                 loop.cont[:] = False
-                mask = loop.entry & ~loop.brk & ~self.dead
+                mask = loop.entry & ~loop.brk & self._alive(calls)
                 if mask.any():
                     pc = jumps[pc] + 1
                     continue
                 loops.pop()
-                mask = loop.entry & ~self.dead & self._live(loops)
+                mask = loop.entry & self._live(loops, calls)
+            elif op == "SWITCH":
+                loops.append(_Switch(mask, self.fetch(inst.srcs[0], "uint")[:, 0]))
+                mask = mask & False  # no lane runs before its CASE
+            elif op in ("CASE", "DEFAULT"):
+                # Lanes already running fall through; the CASE adds the lanes
+                # whose selector equals its value (bit patterns), DEFAULT those
+                # no CASE of the switch matches, wherever it stands.
+                sw = loops[-1]
+                assert isinstance(sw, _Switch)
+                if op == "CASE":
+                    enter = sw.sel == self.fetch(inst.srcs[0], "uint")[:, 0]
+                else:
+                    enter = np.ones_like(mask)
+                    for case in self.prog.cases[pc]:
+                        enter &= sw.sel != self.fetch(case.srcs[0], "uint")[:, 0]
+                mask = (mask | (sw.entry & enter)) & self._live(loops, calls)
+            elif op == "ENDSWITCH":
+                mask = loops.pop().entry & self._live(loops, calls)
+            elif op == "CAL":
+                if mask.any():
+                    calls.append(_Call(pc, mask))
+                    pc = jumps[pc] + 1  # the body after BGNSUB
+                    continue
+            elif op == "ENDSUB" and calls:
+                frame = calls.pop()
+                mask = frame.mask & ~self.dead
+                pc = frame.pc + 1
+                continue
+            elif op in ("BGNSUB", "ENDSUB"):
+                pc = jumps[pc] + 1 if op == "BGNSUB" else pc + 1  # reached without CAL: skip the body
+                continue
+            elif op == "RET" and calls:
+                calls[-1].ret |= mask  # back to the caller at ENDSUB
+                mask = mask & False
             elif op in ("RET", "END"):
-                # RET in main ends the invocation (no subroutines here: CAL is refused).
+                # RET in main ends the invocation.
                 self.dead |= mask
                 mask = mask & False
                 if op == "END" or self.dead.all():
@@ -307,14 +437,18 @@ class _Machine:
             elif op in ("NOP", "BARRIER", "MEMBAR"):
                 pass  # lockstep: see the module docstring
             elif mask.any():
-                self._execute(inst, info, mask)
+                self._execute(inst, inst.info, mask)
             pc += 1
 
-    def _live(self, loops: list[_Loop]) -> np.ndarray:
-        """Lanes not stopped by RET, nor by BRK / CONT of the innermost loop."""
-        live = ~self.dead
-        if loops:
-            live = live & ~loops[-1].brk & ~loops[-1].cont
+    def _alive(self, calls: list[_Call]) -> np.ndarray:
+        """Lanes not ended by RET in main, nor returned from the current subroutine."""
+        return ~self.dead & ~calls[-1].ret if calls else ~self.dead
+
+    def _live(self, loops: list, calls: list[_Call]) -> np.ndarray:
+        """Lanes alive and not stopped by BRK / CONT of an open loop or switch."""
+        live = self._alive(calls)
+        for b in loops:
+            live &= ~b.brk & ~b.cont
         return live
 
     def _execute(self, inst, info, mask: np.ndarray) -> None:
@@ -325,6 +459,13 @@ class _Machine:
             if op == "MOV" and any(s.negate or s.absolute for s in inst.srcs):
                 srcs = [self.fetch(inst.srcs[0], "float")]
             self.write(inst.dsts[0], run_alu(op, srcs), mask, inst.saturate)
+        elif op in ADDRESS_OPS:
+            x = self.fetch(inst.srcs[0], "float" if op == "ARL" else "uint")
+            if op == "ARL":  # floor to int32 (tgsi.rst); NaN -> 0, out of range saturates
+                with np.errstate(invalid="ignore"):
+                    f = np.nan_to_num(np.floor(x.view(F32).astype(np.float64)), nan=0.0)
+                x = np.clip(f, -(2**31), 2**31 - 1).astype(np.int32).view(U32)
+            self.write(inst.dsts[0], x, mask)
         elif op == "LOAD":
             addr = self.fetch(inst.srcs[1], "uint")[:, 0]
             value = load(self.space(inst.srcs[0]), addr, inst.dsts[0].writemask, inst.srcs[0].swizzle, mask)

@@ -212,10 +212,41 @@ END
     "text, what",
     [
         ("DCL SAMP[0]\nDCL TEMP[0]\nTEX TEMP[0], TEMP[0], SAMP[0], 2D\nEND\n", "SAMP"),
-        ("DCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\nMOV TEMP[0], TEMP[ADDR[0].x]\nEND\n", "ADDR"),
+        (
+            "DCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\n"
+            "LOAD TEMP[0], BUFFER[ADDR[0].x], TEMP[0].xxxx\nEND\n",
+            "indirect addressing of BUFFER",
+        ),
         ("DCL TEMP[0]\nCOS TEMP[0].x, TEMP[0].xxxx\nEND\n", "COS"),
     ],
 )
 def test_what_it_cannot_run_is_refused_by_name(text, what):
     with pytest.raises(UnsupportedError, match=what):
         prepare(validate(parse(HEAD.format(n=1) + text)).shader, 0)
+
+
+def test_indirect_temp_outside_the_file_reads_zero_and_writes_nothing():
+    """Mesa's tgsi_exec rule (GLSL leaves it undefined): TEMP[ADDR+k] past
+    the TEMP file reads 0, and a write there changes no register (nor fails)."""
+    body = """DCL BUFFER[0]
+DCL TEMP[0..2]
+DCL ADDR[0]
+IMM[0] UINT32 {0, 5, 7, 3}
+IMM[1] INT32 {-2, 100, 4, 0}
+MOV TEMP[0].x, IMM[0].xxxx
+MOV TEMP[1].x, IMM[0].yyyy
+MOV TEMP[2].x, IMM[0].zzzz
+UARL ADDR[0].x, SV[0].xxxx
+MOV TEMP[ADDR[0].x].y, IMM[0].wwww
+UADD TEMP[0].z, SV[0].xxxx, IMM[1].xxxx
+UARL ADDR[0].x, TEMP[0].zzzz
+UMAD TEMP[0].w, TEMP[ADDR[0].x+2].yyyy, IMM[1].yyyy, TEMP[ADDR[0].x+1].xxxx
+UMUL TEMP[0].z, SV[0].xxxx, IMM[1].zzzz
+STORE BUFFER[0].x, TEMP[0].zzzz, TEMP[0].wwww
+END
+"""
+    out = run(body, 8, [np.zeros(8, U32)])[0]
+    # lane t: TEMP[t].y = 3 (lands for t <= 2), then reads TEMP[t].y and TEMP[t - 1].x
+    xs = {0: 0, 1: 5, 2: 7}
+    expect = [(300 if t <= 2 else 0) + xs.get(t - 1, 0) for t in range(8)]
+    np.testing.assert_array_equal(out, expect)
