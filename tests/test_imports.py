@@ -1,7 +1,8 @@
 """Every module of glpipe, lowering and fallback imports on its own.
 
-Each module is imported first, alone, in a fresh interpreter (one
-subprocess per module), so an import cycle that only bites when a given
+Each module is imported first, alone, in a fresh process (forked per
+module from an interpreter that has loaded only the standard library and
+numpy, none of the watched packages), so an import cycle that only bites when a given
 module is the entry point (``python -c "import fallback.indices"``) fails
 here, named by the module.  The layering of docs/api.md "Design rules" (docs/host.md
 "Packages and imports"): ``lowering`` imports nothing of glpipe, and
