@@ -25,6 +25,7 @@ from .part import Area, Part
 from .resource import _BUFFER_DATA_USAGE, Resource
 from .templates import BlitInfo, BlitSide, Box, ResourceTemplate
 from .transfer_gl import (
+    FloatDepthWriter,
     PixelPath,
     ZSReader,
     coherent_storage_refused,
@@ -204,6 +205,7 @@ class TransferPart(Part):
         super().__init__(ctx)
         self._transfers: set[Transfer] = set()
         self._zs_reader = ZSReader()
+        self._float_depth = FloatDepthWriter()
         self._pool = StagingPool()
         self._map_alignment = max(1, int(ctx.screen.profile.limit("GL_MIN_MAP_BUFFER_ALIGNMENT") or 64))
 
@@ -215,6 +217,7 @@ class TransferPart(Part):
         self._transfers = set()
         self._pool.clear()
         self._zs_reader.destroy(self.ctx.gl)
+        self._float_depth.destroy(self.ctx.gl)
 
     # -- buffers -------------------------------------------------------------
 
@@ -399,6 +402,9 @@ class TransferPart(Part):
                 raw["sub2"](target, level, x, y, w, h, fmt, typ, gl_ptr(src))
             else:
                 raw["sub1"](target, level, x, w, fmt, typ, gl_ptr(src))
+        if FloatDepthWriter.handles(hf):
+            # The upload clamped depth to [0, 1] (GL 4.5 §8.5); Gallium keeps every float.
+            self._float_depth.rewrite(self.ctx, res, level, region, src)
         self.ctx.screen.counters.bytes_uploaded += src.nbytes
         self.ctx.host.check("transfer upload")
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from lowering.errors import HostGLError, InvalidArgumentError
 
+from .dirty import Dirty
 from .enums import Map, ResourceFlag
 from .format_table import ChannelType
 from .formats import util_format_description
@@ -194,6 +195,189 @@ class ZSReader:
 
 
 # --------------------------------------------------------------------------
+# Float depth outside [+0, 1]
+# --------------------------------------------------------------------------
+
+# Host storage of float depth: (GL pixel format, type) -> 32-bit words per
+# texel in the transfer layout; depth is the first word
+# (FLOAT_32_UNSIGNED_INT_24_8_REV: depth, then stencil in the low byte of the second).
+_FLOAT_DEPTH = {
+    ("GL_DEPTH_COMPONENT", "GL_FLOAT"): 1,
+    ("GL_DEPTH_STENCIL", "GL_FLOAT_32_UNSIGNED_INT_24_8_REV"): 2,
+}
+# Every binary32 pattern <= 1.0f as an unsigned integer is +0, a positive
+# denormal or a positive float up to 1: the depths a pixel upload keeps.
+_ONE_F32 = 0x3F800000
+_DEPTH_BUFFER_BIT, _STENCIL_BUFFER_BIT, _NEAREST = 0x00000100, 0x00000400, 0x2600
+
+
+class FloatDepthWriter:
+    """Writes the texels of a float depth upload that GL's pixel transfer
+    clamped, with their exact bits (Z32_FLOAT, Z32_FLOAT_S8X24_UINT).
+
+    Gallium stores depth as bytes: a transfer of 1.5, -3, -0 or a NaN into
+    a Z32_FLOAT texture reads back as written (llvmpipe, softpipe and
+    radeonsi memcpy their transfers), and samplers see it.  GL clamps every
+    DEPTH_COMPONENT value a pixel upload brings to [0, 1] (GL 4.5 §8.5,
+    Mesa ``_mesa_unpack_depth_span``) and fragment depth too (§15.2.3), but
+    a DEPTH_COMPONENT32F image holds any float: ClearBuffer* clamps depth
+    for fixed-point depth buffers only (GL 4.5 §17.4.3.1), and a 1:1
+    NEAREST glBlitFramebuffer between images of one format copies depth
+    (§18.3.1).  Read-back (glReadPixels, glGetTexImage) does not clamp.  So
+    after the ordinary upload, the texels whose depth is above 1.0f as bits
+    (negatives, -0, > 1, infinities, NaNs) are written again: per distinct
+    value, a private width x 1 image of the same internal format is cleared
+    to it and blitted onto each run of such texels along a row.  Both are
+    GL 3.0 core, so every profile gets it; depth a GL depth buffer holds
+    anyway costs nothing.  DEPTH32F_STENCIL8 blits depth and stencil
+    together (a depth-only blit of a combined image is drawn through the
+    clamped fragment depth on llvmpipe), with the texel's own stencil in the
+    cleared image.  What still differs (docs/formats.md): the clear value
+    quiets a signalling NaN (bit 22 set, sign and payload kept; GL 4.5
+    §2.3.4.1 leaves signalling NaNs to the implementation), and
+    DEPTH32F_STENCIL8 stores -0 as +0 on every write path of this host.
+    tests/test_format_roundtrip.py measures the host behaviour this relies on.
+    """
+
+    def __init__(self) -> None:
+        self.scratch: dict[int, tuple[int, int, int]] = {}  # internal format -> (texture, FBO, width)
+        self.target_fbo = 0
+
+    @staticmethod
+    def handles(hf) -> bool:
+        """Whether host storage ``hf`` (a HostFormat) is float depth."""
+        return (hf.gl_format_name, hf.gl_type_name) in _FLOAT_DEPTH
+
+    def _scratch(self, gl, hf, width: int) -> int:
+        """The FBO of a width x 1 image (at least ``width`` texels) of
+        ``hf``'s internal format, made or widened on demand."""
+        tex, fbo, have = self.scratch.get(hf.internal_format, (0, 0, 0))
+        if have >= width:
+            return fbo
+        if not tex:
+            tex, fbo = int(gl.glGenTextures(1)), int(gl.glGenFramebuffers(1))
+        prev = int(gl.glGetIntegerv(gl.GL_TEXTURE_BINDING_2D))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+        raw_tex_image_2d()(gl.GL_TEXTURE_2D, 0, hf.internal_format, width, 1, 0, hf.gl_format, hf.gl_type, None)
+        gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAX_LEVEL, 0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, prev)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbo)
+        att = getattr(gl, _ZS_ATTACHMENT[hf.gl_format_name])
+        gl.glFramebufferTexture2D(gl.GL_DRAW_FRAMEBUFFER, att, gl.GL_TEXTURE_2D, tex, 0)
+        gl.glDrawBuffer(gl.GL_NONE)
+        gl.glReadBuffer(gl.GL_NONE)
+        self.scratch[hf.internal_format] = (tex, fbo, width)
+        return fbo
+
+    @staticmethod
+    def _runs(region, src: np.ndarray, words: int):
+        """The texels to rewrite as runs along rows of equal texels:
+        (layer, row, column, length, key) arrays, or None when every depth
+        is one the upload keeps.  ``key`` is the depth bits in the high word
+        and, for depth-stencil, the stencil in the low byte."""
+        texels = np.ascontiguousarray(src).view(np.uint32).reshape(region.d, region.h, region.w, words)
+        depth = texels[..., 0]
+        need = depth > _ONE_F32
+        if not need.any():
+            return None
+        keys = depth.astype(np.uint64) << np.uint64(32)
+        if words == 2:
+            keys |= (texels[..., 1] & 0xFF).astype(np.uint64)
+        same_left = np.zeros_like(need)
+        same_left[..., 1:] = need[..., :-1] & (keys[..., 1:] == keys[..., :-1])
+        same_right = np.zeros_like(need)
+        same_right[..., :-1] = same_left[..., 1:]
+        starts = np.nonzero(need & ~same_left)
+        ends = np.nonzero(need & ~same_right)  # in the same (row-major) order as the starts
+        return (*starts, ends[2] - starts[2] + 1, keys[starts])
+
+    def rewrite(self, ctx, res, level: int, region, src: np.ndarray) -> None:
+        """After ``src`` ((d, nby, nbx * host block) host bytes) was uploaded
+        into ``region`` of ``level``: give every texel whose depth the upload
+        clamped its exact value."""
+        hf = region.host
+        words = _FLOAT_DEPTH[(hf.gl_format_name, hf.gl_type_name)]
+        runs = self._runs(region, src, words)
+        if runs is None:
+            return
+        layers, rows, cols, lengths, keys = runs
+        from OpenGL.raw.GL.VERSION.GL_3_0 import glBlitFramebuffer as blit
+        from OpenGL.raw.GL.VERSION.GL_3_0 import glClearBufferfi, glClearBufferfv
+
+        from .blit_gl import _attach
+
+        gl = ctx.gl
+        # The state a clear and a blit obey, in Gallium's transfer position
+        # (glpipe/clear.py does the same); the context re-emits its own.
+        ctx.dirty |= Dirty.FRAMEBUFFER | Dirty.RASTERIZER | Dirty.SCISSOR | Dirty.DSA
+        ctx._forget_other_contexts()
+        gl.glDisable(gl.GL_RASTERIZER_DISCARD)
+        gl.glDisable(gl.GL_SCISSOR_TEST)
+        gl.glDepthMask(True)
+        scratch_fbo = self._scratch(gl, hf, int(lengths.max()))
+        if not self.target_fbo:
+            self.target_fbo = int(gl.glGenFramebuffers(1))
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, self.target_fbo)
+            gl.glDrawBuffer(gl.GL_NONE)
+            gl.glReadBuffer(gl.GL_NONE)
+        att = getattr(gl, _ZS_ATTACHMENT[hf.gl_format_name])
+        if words == 2:
+            # Depth and stencil travel together: a depth-only blit of a
+            # combined image is not a copy (llvmpipe draws it, through the
+            # clamped fragment depth), a DEPTH|STENCIL one is.  The scratch
+            # gets the texel's own stencil (the key's low byte), so it is kept.
+            gl.glStencilMask(0xFF)
+            mask = _DEPTH_BUFFER_BIT | _STENCIL_BUFFER_BIT
+        else:
+            mask = _DEPTH_BUFFER_BIT
+        value = np.zeros(1, np.uint32)
+        value_ptr = value.view(np.float32).ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, scratch_fbo)
+        try:
+            for i in np.unique(layers):
+                gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, self.target_fbo)
+                _attach(gl, gl.GL_DRAW_FRAMEBUFFER, att, res, level, region.z + int(i))
+                status = gl.glCheckFramebufferStatus(gl.GL_DRAW_FRAMEBUFFER)
+                if status != gl.GL_FRAMEBUFFER_COMPLETE:
+                    ctx.host.clear_errors()
+                    raise HostGLError(f"transfer upload: the host cannot attach {res!r} (status 0x{int(status):04x})")
+                in_layer = layers == i
+                for key in np.unique(keys[in_layer]).tolist():
+                    value[0] = key >> 32
+                    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, scratch_fbo)
+                    if words == 2:
+                        glClearBufferfi(gl.GL_DEPTH_STENCIL, 0, float(value.view(np.float32)[0]), key & 0xFF)
+                    else:
+                        glClearBufferfv(gl.GL_DEPTH, 0, value_ptr)
+                    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, self.target_fbo)
+                    same = in_layer & (keys == key)
+                    for r, c, n in zip(rows[same].tolist(), cols[same].tolist(), lengths[same].tolist(), strict=True):
+                        x, y = region.x + c, region.y + r
+                        blit(0, 0, n, 1, x, y, x + n, y + 1, mask, _NEAREST)
+                gl.glFramebufferRenderbuffer(gl.GL_DRAW_FRAMEBUFFER, att, gl.GL_RENDERBUFFER, 0)
+        finally:
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def destroy(self, gl) -> None:
+        """Delete the scratch images and FBOs (the context's destroy)."""
+        for tex, fbo, _width in self.scratch.values():
+            gl.glDeleteFramebuffers(1, [fbo])
+            gl.glDeleteTextures(1, [tex])
+        self.scratch = {}
+        if self.target_fbo:
+            gl.glDeleteFramebuffers(1, [self.target_fbo])
+            self.target_fbo = 0
+
+
+def raw_tex_image_2d():
+    """PyOpenGL's unwrapped glTexImage2D (its wrapper does not know the
+    FLOAT_32_UNSIGNED_INT_24_8_REV type)."""
+    from OpenGL.raw.GL.VERSION.GL_1_0 import glTexImage2D
+
+    return glTexImage2D
+
+
+# --------------------------------------------------------------------------
 # Persistent mappings (PIPE_MAP_PERSISTENT on MAP_PERSISTENT buffers)
 # --------------------------------------------------------------------------
 
@@ -336,6 +520,7 @@ def zs_only_mask(fmt, usage: int, what: str) -> np.ndarray | None:
 
 
 __all__ = [
+    "FloatDepthWriter",
     "PixelPath",
     "ZSReader",
     "coherent_storage_refused",

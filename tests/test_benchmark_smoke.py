@@ -9,8 +9,11 @@ blind).
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -18,6 +21,20 @@ if str(ROOT) not in sys.path:
 
 from benchmarks import bench_draw
 from benchmarks.gl_call_counter import GLCallCounter
+
+
+@pytest.fixture(scope="module", autouse=True)
+def frozen_heap():
+    """The benchmark calls gc.collect() before every timed loop
+    (benchmarks/bench_draw.py ``_timed``, ~40 times a run), and a collection
+    costs time in proportion to every object the process tracks: late in the
+    full suite each took seconds (this file's tests took 6.5 minutes of a
+    loaded full run).  One full collection, then gc.freeze(): the older objects are
+    permanent for the module, so each collection scans only what its tests made."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 def test_benchmark_runs_and_redundant_binds_make_no_gl_calls(profile):

@@ -35,22 +35,26 @@ from glpipe.formats import format_desc
 # format -> (reason, the check applied instead of byte equality).
 #   "void": the format's padding (X) channels have no host storage; every
 #           other bit is exact.
-#   "depth": a GL depth texture holds depth in [0, 1] only: GL 4.5 §8.5
-#           clamps every DEPTH_COMPONENT value a pixel transfer uploads to
-#           [0, 1] (NaN and -0 included), and fragment depth is clamped as
-#           well (§15.2.3, measured on llvmpipe), and no copy or view path
-#           reaches a depth texture from a colour one (§8.18 view classes,
-#           §18.3.3).  Depth values in [+0, 1] are exact; the others read
-#           back clamped into [0, 1].
+#   "snan": a GL float depth texture holds every float, but the only GL
+#           paths that write depth outside [+0, 1] into it (a clear of a
+#           whole attachment, then a depth blit: GL 4.5 §8.5 clamps what a
+#           pixel transfer uploads, §15.2.3 clamps fragment depth) carry the
+#           value as a clear value, which quiets a signalling NaN (Mesa keeps
+#           clear depth as a double; GL 4.5 §2.3.4.1 leaves signalling NaNs
+#           to the implementation).  Every other pattern is exact; a
+#           signalling NaN reads back with its quiet bit (bit 22) set and
+#           its sign and payload kept.
+#   "negzero": DEPTH32F_STENCIL8 on this host stores -0 as +0 on every
+#           write path (upload, clear; measured on llvmpipe).
 _Z_PADDING = "X8 padding: DEPTH_COMPONENT24 has no bits for it"
-_Z32F = "GL depth textures hold only depth in [+0, 1] (GL 4.5 §8.5: uploads clamp)"
+_Z32F = "signalling NaN depth reads back quiet (a GL clear value carries it)"
 NOT_BYTE_EXACT = {
     Format.Z24X8_UNORM: (_Z_PADDING, ("void",)),
     Format.X8Z24_UNORM: (_Z_PADDING, ("void",)),
-    Format.Z32_FLOAT: (_Z32F, ("depth",)),
+    Format.Z32_FLOAT: (_Z32F, ("snan",)),
     Format.Z32_FLOAT_S8X24_UINT: (
-        _Z32F + "; X24 padding: DEPTH32F_STENCIL8 has no bits for it",
-        ("void", "depth"),
+        _Z32F + "; -0 depth reads back +0; X24 padding: DEPTH32F_STENCIL8 has no bits for it",
+        ("void", "snan", "negzero"),
     ),
 }
 # Level-0 extent (width, height, depth0, array_size) per target, in blocks
@@ -171,16 +175,25 @@ def _without(fmt: Format, data: np.ndarray, kinds) -> np.ndarray:
     return blocks.reshape(-1)
 
 
-def _check_depth_f32(written: np.ndarray, got: np.ndarray, fmt: Format) -> None:
-    """Depth in [+0, 1] exact; other finite values clamped to [0, 1]; NaN in [0, 1]."""
+def quieted(bits: np.ndarray) -> np.ndarray:
+    """IEEE binary32 patterns with every signalling NaN made quiet (bit 22
+    set, sign and payload kept): what a NaN becomes when converted to a
+    double and back (IEEE 754-2008 §6.2)."""
+    bits = np.asarray(bits, np.uint32)
+    nan = (bits & 0x7F800000) == 0x7F800000
+    snan = nan & ((bits & 0x007FFFFF) != 0) & ((bits & 0x00400000) == 0)
+    return np.where(snan, bits | 0x00400000, bits).astype(np.uint32)
+
+
+def _check_depth_f32(written: np.ndarray, got: np.ndarray, fmt: Format, negzero: bool) -> None:
+    """Every depth pattern exact, but signalling NaNs read back quiet (and,
+    with ``negzero``, -0 reads back +0)."""
     (w_raw, _), (g_raw, _) = _fields(fmt, written, ChannelType.FLOAT)[0], _fields(fmt, got, ChannelType.FLOAT)[0]
-    w = np.array([int(v) for v in w_raw], np.uint32).view(np.float32)
-    g = np.array([int(v) for v in g_raw], np.uint32).view(np.float32)
-    keep = (w >= 0) & (w <= 1) & ~np.signbit(w)
-    np.testing.assert_array_equal(g[keep].view(np.uint32), w[keep].view(np.uint32), err_msg="depth in [+0, 1]")
-    finite = np.isfinite(w) & ~keep
-    np.testing.assert_array_equal(g[finite], np.clip(w[finite], 0, 1), err_msg="finite depth clamps")
-    assert np.all((g >= 0) & (g <= 1)), "every depth reads back inside [0, 1]"
+    w = quieted(np.array([int(v) for v in w_raw], np.uint32))
+    if negzero:
+        w[w == 0x80000000] = 0
+    g = np.array([int(v) for v in g_raw], np.uint32)
+    np.testing.assert_array_equal(g, w, err_msg="depth bits (signalling NaNs quieted)")
 
 
 def check_round_trip(fmt: Format, written: np.ndarray, got: np.ndarray, where: str) -> None:
@@ -197,8 +210,8 @@ def check_round_trip(fmt: Format, written: np.ndarray, got: np.ndarray, where: s
         return
     checks = NOT_BYTE_EXACT[fmt][1]
     lost = {ChannelType.VOID} if "void" in checks else set()
-    if "depth" in checks:
-        _check_depth_f32(written, got, fmt)
+    if "snan" in checks:
+        _check_depth_f32(written, got, fmt, "negzero" in checks)
         lost.add(ChannelType.FLOAT)
     np.testing.assert_array_equal(
         _without(fmt, got, lost), _without(fmt, written, lost), err_msg=f"{format_desc(fmt).name} {where}"
@@ -397,17 +410,122 @@ def test_z32_float_in_range_depth_is_bit_exact(screen, ctx):
     screen.resource_destroy(res)
 
 
-def test_z32_float_out_of_range_is_clamped_as_gl_defines(screen, ctx):
-    """1.5 reads back 1.0 and -3 reads back 0: the host's depth storage holds
-    [0, 1] only (GL 4.5 §8.5), which NOT_BYTE_EXACT and docs/formats.md
-    state; the test pins it so a change is noticed."""
+# Depth no GL pixel transfer keeps (GL 4.5 §8.5 clamps uploads to [0, 1]):
+# out of range both ways, -0, infinities, quiet NaNs with sign and payload,
+# a negative denormal, the float just above 1; and in-range neighbours.
+_FLOAT_DEPTH_BITS = np.array(
+    [
+        0x3FC00000,  # 1.5
+        0xC0400000,  # -3
+        0x72CA5A5A,  # ~8e30
+        0x80000000,  # -0
+        0x7F800000,  # +Inf
+        0xFF800000,  # -Inf
+        0x7FC00000,  # quiet NaN
+        0xFFC12345,  # quiet NaN, sign and payload
+        0x807FFFFF,  # negative denormal
+        0x3F800001,  # next float above 1
+        0x3E800000,  # 0.25 (kept by the upload itself)
+        0x3F800000,  # 1.0
+        0x00000001,  # smallest denormal
+    ],
+    np.uint32,
+)
+_Z32F_TARGETS = [
+    Target.TEXTURE_2D,
+    Target.TEXTURE_1D,
+    Target.TEXTURE_RECT,
+    Target.TEXTURE_1D_ARRAY,
+    Target.TEXTURE_2D_ARRAY,
+    Target.TEXTURE_CUBE,
+    Target.TEXTURE_CUBE_ARRAY,
+]
+
+
+def _float_depth_texels(fmt: Format, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes to write, their depth words): ``n`` texels of ``fmt`` whose
+    depth cycles through _FLOAT_DEPTH_BITS from a seed-dependent start;
+    Z32_FLOAT_S8X24_UINT gets random stencil and zero padding."""
+    depth = np.roll(np.resize(_FLOAT_DEPTH_BITS, n), seed)
+    if fmt == Format.Z32_FLOAT:
+        return depth.view(np.uint8).copy(), depth
+    stencil = np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint32)
+    return np.stack([depth, stencil], axis=1).reshape(-1).view(np.uint8).copy(), depth
+
+
+@pytest.mark.parametrize("fmt", [Format.Z32_FLOAT, Format.Z32_FLOAT_S8X24_UINT], ids=lambda f: f.name)
+@pytest.mark.parametrize("target", _Z32F_TARGETS, ids=lambda t: t.name)
+def test_float_depth_outside_0_1_round_trips(screen, ctx, fmt, target):
+    """Float depth keeps every value Gallium stores, not just [+0, 1]: 1.5,
+    -3, -0, infinities, quiet NaNs (sign and payload) read back bit for bit
+    through both write paths, on every target the profile stores the format
+    on; the stencil of Z32_FLOAT_S8X24_UINT is untouched by the depth (its
+    -0 reads back +0: NOT_BYTE_EXACT)."""
+    if not screen.is_format_supported(fmt, target, 1, 1, 0):
+        with pytest.raises(PipeError):
+            _texture(screen, fmt, target)
+        return
+    res, box = _texture(screen, fmt, target)
+    n = box.width * box.height * box.depth
+    bs = format_desc(fmt).blocksize
+    try:
+        for path, seed in (("transfer_map", 0), ("texture_subdata", 5)):
+            written, depth = _float_depth_texels(fmt, n, seed)
+            if path == "transfer_map":
+                t = ctx.transfer_map(res, 0, Map.WRITE, box)
+                t.data[...] = written.reshape(t.data.shape)
+                ctx.transfer_unmap(t)
+            else:
+                ctx.texture_subdata(res, 0, Map.WRITE, box, written, box.width * bs, box.width * box.height * bs)
+            got = _read(ctx, res, box).reshape(-1).view(np.uint32)
+            if fmt == Format.Z32_FLOAT:
+                np.testing.assert_array_equal(got, depth, err_msg=path)
+            else:
+                # DEPTH32F_STENCIL8 keeps no -0 on this host (NOT_BYTE_EXACT "negzero").
+                want_z = np.where(depth == 0x80000000, np.uint32(0), depth)
+                np.testing.assert_array_equal(got[0::2], want_z, err_msg=f"{path}: depth")
+                want_s = written.view(np.uint32)[1::2] & 0xFF
+                np.testing.assert_array_equal(got[1::2] & 0xFF, want_s, err_msg=f"{path}: stencil")
+    finally:
+        screen.resource_destroy(res)
+
+
+def test_float_depth_in_a_sub_box_keeps_its_neighbours(screen, ctx):
+    """Out-of-range depth written into a box of level 1 of a 2D array lands
+    in the box only; the texels around it keep their own (out-of-range) depth."""
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=Target.TEXTURE_2D_ARRAY, format=Format.Z32_FLOAT, width0=16, height0=8, array_size=3, last_level=1
+        )
+    )
+    whole = Box(x=0, y=0, z=0, width=8, height=4, depth=3)
+    base = np.resize(_FLOAT_DEPTH_BITS[::-1], 8 * 4 * 3).reshape(3, 4, 8)
+    ctx.texture_subdata(res, 1, Map.WRITE, whole, base, 8 * 4, 8 * 4 * 4)
+    box = Box(x=3, y=1, z=1, width=4, height=2, depth=2)
+    new = np.resize(_FLOAT_DEPTH_BITS, 4 * 2 * 2).reshape(2, 2, 4)
+    ctx.texture_subdata(res, 1, Map.WRITE, box, new, 4 * 4, 4 * 2 * 4)
+    want = base.copy()
+    want[1:3, 1:3, 3:7] = new
+    t = ctx.transfer_map(res, 1, Map.READ, whole)
+    got = np.array(t.data, copy=True).reshape(3, 4, 8 * 4).view(np.uint32)
+    ctx.transfer_unmap(t)
+    np.testing.assert_array_equal(got, want)
+    screen.resource_destroy(res)
+
+
+def test_float_depth_signalling_nan_reads_back_quiet(screen, ctx):
+    """The one loss NOT_BYTE_EXACT[Z32_FLOAT] states: a signalling NaN
+    (exponent all ones, quiet bit 22 clear, payload not zero) reads back
+    with bit 22 set, sign and payload kept (the bits computed here, not
+    read from glpipe)."""
     res, box = _texture(screen, Format.Z32_FLOAT, Target.TEXTURE_2D)
     n = box.width * box.height
-    written = np.resize(np.array([1.5, -3.0, 7e30, -0.0], np.float32), n)
+    snans = np.array([0x7F800001, 0xFFA00000, 0x7FA5A5A5, 0x7FBFFFFF], np.uint32)
+    written = np.resize(snans, n)
     ctx.texture_subdata(res, 0, Map.WRITE, box, written, box.width * 4, n * 4)
-    got = _read(ctx, res, box).reshape(-1).view(np.float32)
-    np.testing.assert_array_equal(got, np.resize(np.array([1.0, 0.0, 1.0, 0.0], np.float32), n))
-    assert not np.signbit(got).any()
+    got = _read(ctx, res, box).reshape(-1).view(np.uint32)
+    want = np.resize(np.array([0x7FC00001, 0xFFE00000, 0x7FE5A5A5, 0x7FFFFFFF], np.uint32), n)
+    np.testing.assert_array_equal(got, want)
     screen.resource_destroy(res)
 
 
@@ -515,63 +633,135 @@ def test_widened_unorm_survives_a_rounding_and_a_truncating_host():
 
 
 # ---------------------------------------------------------------------------
-# Why Z32_FLOAT is listed: every GL path into a depth texture clamps
+# Where GL clamps float depth, and the paths that do not
 # ---------------------------------------------------------------------------
 
 
-def test_host_depth_paths_clamp_float_depth():
-    """The evidence behind NOT_BYTE_EXACT[Z32_FLOAT], measured on a host GL
-    context of its own (raw GL, no glpipe code): a DEPTH_COMPONENT32F texture
-    written by glTexSubImage2D (GL 4.5 §8.5) and by a fragment shader's
-    gl_FragDepth holds 1.5 as 1.0 and -3 as 0, and the read-back of what it
-    holds is exact.  If a host ever keeps 1.5, this test fails and Z32_FLOAT
-    can leave the list."""
+@pytest.mark.parametrize("host_profile", ["native", "gl33"])
+def test_host_float_depth_paths(host_profile):
+    """The evidence behind glpipe's float-depth upload, measured with raw GL
+    on a host context of its own (no glpipe code) for a DEPTH_COMPONENT32F
+    texture:
+
+    * glTexSubImage2D clamps to [0, 1] (GL 4.5 §8.5): 1.5 is stored as 1.0;
+    * a fragment shader's gl_FragDepth is clamped (GL 4.5 §15.2.3);
+    * the storage itself holds any float: a glClearBufferfv of the whole
+      attachment stores 1.5 and -3 (GL 4.5 §17.4.3.1 clamps clear depth for
+      fixed-point buffers only), a 1:1 NEAREST depth glBlitFramebuffer
+      copies them, and glReadPixels / a texelFetch read them back -- the
+      clamp is the upload's, not the read-back's;
+    * the clear value quiets a signalling NaN (bit 22 set).
+
+    If a host's upload ever keeps 1.5, the first assertion fails and the
+    clear + blit detour (glpipe/transfer_gl.py FloatDepthWriter) can go."""
     import ctypes
+
+    from OpenGL.raw.GL.VERSION.GL_1_0 import glReadPixels
+    from OpenGL.raw.GL.VERSION.GL_1_1 import glTexSubImage2D
+    from OpenGL.raw.GL.VERSION.GL_3_0 import glBlitFramebuffer, glClearBufferfv
 
     from glpipe.host.gl import create_host
 
-    host = create_host(profile="native")
+    host = create_host(profile=host_profile)
     try:
         mgl, gl = host.mgl, host.gl
-        from OpenGL.raw.GL.VERSION.GL_1_0 import glGetTexImage
-        from OpenGL.raw.GL.VERSION.GL_1_1 import glTexSubImage2D
-
-        def read(tex) -> np.ndarray:
-            out = np.zeros(4, np.float32)
-            gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
-            glGetTexImage(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, ctypes.c_void_p(out.ctypes.data))
-            return out
-
-        values = np.array([1.5, -3.0, 0.25, 1.0], np.float32)
-        tex = int(gl.glGenTextures(1))
-        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
-        gl.glTexImage2D(
-            gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT32F, 4, 1, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None
-        )
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
         gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+
+        def depth_texture(width: int) -> tuple[int, int]:
+            tex = int(gl.glGenTextures(1))
+            gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+            gl.glTexImage2D(
+                gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT32F, width, 1, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None
+            )
+            for p in (gl.GL_TEXTURE_MIN_FILTER, gl.GL_TEXTURE_MAG_FILTER):
+                gl.glTexParameteri(gl.GL_TEXTURE_2D, p, gl.GL_NEAREST)
+            fbo = int(gl.glGenFramebuffers(1))
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+            gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, tex, 0)
+            gl.glDrawBuffer(gl.GL_NONE)
+            gl.glReadBuffer(gl.GL_NONE)
+            assert gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER) == gl.GL_FRAMEBUFFER_COMPLETE
+            return tex, fbo
+
+        def read_depth(fbo: int, width: int) -> np.ndarray:
+            out = np.zeros(width, np.uint32)
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+            glReadPixels(0, 0, width, 1, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, ctypes.c_void_p(out.ctypes.data))
+            return out
+
+        def bits(*values: float) -> np.ndarray:
+            return np.array(values, np.float32).view(np.uint32)
+
+        # The upload clamps.
+        tex, fbo = depth_texture(4)
+        values = np.array([1.5, -3.0, 0.25, 1.0], np.float32)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
         glTexSubImage2D(
             gl.GL_TEXTURE_2D, 0, 0, 0, 4, 1, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, ctypes.c_void_p(values.ctypes.data)
         )
-        np.testing.assert_array_equal(read(tex), [1.0, 0.0, 0.25, 1.0])  # the upload clamps
+        np.testing.assert_array_equal(read_depth(fbo, 4), bits(1.0, 0.0, 0.25, 1.0))
 
-        colour = mgl.texture((4, 1), 1, dtype="f4")
-        fbo = mgl.framebuffer([colour])
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo.glo)
+        # Fragment depth clamps.
+        colour = mgl.texture((4, 1), 4, dtype="f4")
+        draw_fbo = int(gl.glGenFramebuffers(1))
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, draw_fbo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, colour.glo, 0)
         gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, tex, 0)
-        assert gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER) == gl.GL_FRAMEBUFFER_COMPLETE
-        prog = mgl.program(
-            vertex_shader="#version 330\nvoid main() { vec2 p[3] = vec2[3](vec2(-1, -1), vec2(3, -1), vec2(-1, 3));"
-            " gl_Position = vec4(p[gl_VertexID], 0, 1); }",
-            fragment_shader="#version 330\nout float o; void main() { float v[4] = float[4](1.5, -3.0, 0.5, 0.75);"
-            " gl_FragDepth = v[int(gl_FragCoord.x)]; o = 0.0; }",
+        vs = (
+            "#version 330\nvoid main() { vec2 p[3] = vec2[3](vec2(-1, -1), vec2(3, -1), vec2(-1, 3));"
+            " gl_Position = vec4(p[gl_VertexID], 0, 1); }"
         )
+        prog = mgl.program(
+            vertex_shader=vs,
+            fragment_shader="#version 330\nout vec4 o; void main() { float v[4] = float[4](1.5, -3.0, 0.5, 0.75);"
+            " gl_FragDepth = v[int(gl_FragCoord.x)]; o = vec4(0); }",
+        )
+        vao = mgl.vertex_array(prog, [])
         gl.glViewport(0, 0, 4, 1)
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_ALWAYS)
         gl.glDepthMask(gl.GL_TRUE)
-        mgl.vertex_array(prog, []).render(vertices=3)
-        np.testing.assert_array_equal(read(tex), [1.0, 0.0, 0.5, 0.75])  # fragment depth clamps
+        gl.glUseProgram(prog.glo)
+        gl.glBindVertexArray(vao.glo)
+        gl.glDrawArrays(gl.GL_TRIANGLES, 0, 3)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        np.testing.assert_array_equal(read_depth(fbo, 4), bits(1.0, 0.0, 0.5, 0.75))
+
+        # A whole-attachment clear stores any float; a depth blit copies it.
+        one, one_fbo = depth_texture(1)
+        wanted = np.array([0x3FC00000, 0xC0400000, 0x80000000, 0xFFC12345], np.uint32)
+        for i, b in enumerate(wanted):
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, one_fbo)
+            value = np.array([b], np.uint32).view(np.float32)
+            glClearBufferfv(gl.GL_DEPTH, 0, value.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, one_fbo)
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, fbo)
+            glBlitFramebuffer(0, 0, 1, 1, i, 0, i + 1, 1, gl.GL_DEPTH_BUFFER_BIT, gl.GL_NEAREST)
+        np.testing.assert_array_equal(read_depth(fbo, 4), wanted)
+
+        # ... and a sampler sees the stored value (texelFetch, no compare).
+        sampler = mgl.program(
+            vertex_shader=vs,
+            fragment_shader="#version 330\nuniform sampler2D t; out vec4 o;"
+            " void main() { o = vec4(texelFetch(t, ivec2(gl_FragCoord.xy), 0).r); }",
+        )
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, draw_fbo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, 0, 0)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
+        gl.glUseProgram(sampler.glo)
+        gl.glDrawArrays(gl.GL_TRIANGLES, 0, 3)
+        seen = np.zeros((4, 4), np.float32)
+        gl.glReadBuffer(gl.GL_COLOR_ATTACHMENT0)
+        glReadPixels(0, 0, 4, 1, gl.GL_RGBA, gl.GL_FLOAT, ctypes.c_void_p(seen.ctypes.data))
+        np.testing.assert_array_equal(seen[:, 0].view(np.uint32), wanted)
+
+        # The clear value quiets a signalling NaN.
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, one_fbo)
+        snan = np.array([0x7F800001], np.uint32).view(np.float32)
+        glClearBufferfv(gl.GL_DEPTH, 0, snan.ctypes.data_as(ctypes.POINTER(ctypes.c_float)))
+        assert read_depth(one_fbo, 1)[0] == 0x7FC00001
         assert host.clear_errors() == []
     finally:
         host.release()

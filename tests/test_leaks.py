@@ -38,6 +38,23 @@ from glpipe import (
 from glpipe.lifetime import pending_deletions
 
 TRI = DrawInfo(mode=Prim.TRIANGLES, start=0, count=3)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def frozen_heap():
+    """A collection costs time in proportion to every object the process
+    tracks: late in the full suite each gc.collect() took seconds, and the
+    soak collects 66 times (5 minutes there on gl33, and a timeout; 15 s
+    alone).  One full
+    collection, then gc.freeze(): the older objects are permanent for the
+    module, so each collection scans only what its tests made -- the
+    dropped objects these tests watch are among them."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 TEX_FS = """FRAG
 DCL OUT[0], COLOR
 DCL SAMP[0]
