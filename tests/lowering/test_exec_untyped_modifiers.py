@@ -132,7 +132,9 @@ IMM[1] UINT32 {32, 0, 16, 0}
 
 # Each read's source words are the same in every invocation, so the value
 # read does not depend on which lane is first / on lane 0's position.
-READS = HEADER + """UMUL TEMP[0].x, SV[0].xxxx, IMM[1].xxxx
+READS = (
+    HEADER
+    + """UMUL TEMP[0].x, SV[0].xxxx, IMM[1].xxxx
 MOV TEMP[2], IMM[0]
 UADD TEMP[2], TEMP[2], IMM[1].yyyy
 READ_FIRST TEMP[1], -TEMP[2]
@@ -144,6 +146,7 @@ UADD TEMP[0].x, TEMP[0].xxxx, IMM[1].zzzz
 STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[3]
 END
 """
+)
 
 # The same read in a fragment shader, for the GLSL 330 refusal (no compute there).
 READ_FS = """FRAG
