@@ -184,3 +184,18 @@ def test_cull_distances_across_a_mismatched_pair(screen, ctx, side):
     to_y = lambda rows: [[1.0, r[0], 0.0, 0.0] for r in rows]  # noqa: E731
     assert not lit(_draw(ctx, "TES", color, to_y(ALL_NEGATIVE))).any()
     _check_whole(_draw(ctx, "TES", color, to_y(SOME_NEGATIVE)))
+
+
+def test_pair_needing_more_than_8_distances_is_refused_at_draw(screen, ctx):
+    """A TCS writing 8 clip distances (CLIPDIST[0..1], no properties) and a TES
+    reading CLIPDIST[0] as 2 clip + 2 cull distances need 8 + 2 > 8 distances
+    in one gl_PerVertex block: the draw raises UnsupportedError naming both
+    stages' counts; with a TES splitting CLIPDIST like the TCS the same TCS draws."""
+    if _refused_without_tessellation(screen, ctx):
+        return
+    color = _bind(ctx, tcs(clipdist=(0, 1)), tes(_props(2, 2), read=0), WHITE_FS)
+    rast(ctx, clip_plane_enable=0)
+    with pytest.raises(UnsupportedError, match=r"TCS.*8 clip \+ 0 cull.*TES.*2 clip \+ 2 cull"):
+        _draw(ctx, "TES", color, SOME_NEGATIVE)
+    ctx.bind_tes_state(ctx.create_tes_state(ShaderState(tokens=tes(read=0))))
+    _check_whole(_draw(ctx, "TES", color, [[1.0, 1.0, 1.0, 1.0]] * 3))
