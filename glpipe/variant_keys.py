@@ -18,6 +18,7 @@ from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
+from lowering.glsl.varyings import tess_clip_cull
 
 from .dirty import Dirty
 from .enums import Prim, ShaderType
@@ -269,7 +270,7 @@ class VariantKeysPart(Part):
     def _variant_key(self, stage: ShaderType, cso, inputs: tuple) -> VariantKey:
         """The VariantKey of ``cso`` (bound at ``stage``) for ``inputs``
         (``_variant_inputs()``); reads nothing else of the context."""
-        vs, _tcs, tes, gs, fs, env = inputs
+        vs, tcs, tes, gs, fs, env = inputs
         env = VariantEnvironment._make(env.value)  # (the holder's tuple is in field order)
         alpha_func, prim_class, line_stipple, edges = env.dsa, env.prim_class, env.line_stipple, env.edges
         color_kinds, nr_cbufs, sample_positions = env.fb_kinds.value
@@ -313,6 +314,11 @@ class VariantKeysPart(Part):
             missing = unwritten_inputs(cso.info, consumer.info) if consumer is not None else ()
             if missing:
                 fields["output_interpolation"] = missing
+        if stage in (_TCS, _TES) and tcs is not None and tes is not None:
+            # Both redeclare gl_PerVertex with one clip / cull size (lowering/glsl/varyings.py).
+            sizes = tess_clip_cull(tcs.ir, tes.ir)
+            if sizes != (0, 0):
+                fields["tess_clip_cull"] = sizes
         if stage == _FS or last:
             if rast[_r.KEY_FLATSHADE] and any(io.interpolate == "COLOR" for io in fs_inputs):
                 fields["flatshade"] = True

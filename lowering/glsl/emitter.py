@@ -26,7 +26,7 @@ from .exprs import Expr, binary, bitcast, call, component, construct, literal, s
 from .exprs import negate as negated
 from .reflection import ConstantBufferInfo, Reflection
 from .requirements import Requirements
-from .signatures import UNTYPED, operand_types
+from .signatures import UNTYPED, modifier_type, operand_types
 from .stages import IOMap, semantic_type, stage_layout
 from .sysval_block import BLOCK_NAME as SYSVALS_BLOCK
 from .sysval_block import declaration as sysvals_declaration
@@ -300,6 +300,11 @@ class Emitter:
             want = self.untyped_type(i)
         comps = tuple(reg.swizzle[p] for p in positions)
         value = self.read_register(i, "s", s, reg, comps, want)
+        if (reg.absolute or reg.negate) and want in ("int", "uint") and modifier_type(inst, s) == "float":
+            # A float modifier on a source read as integer bits (UCMP's, the READ_*'s):
+            # Gallium negates / takes |x| as a float, then moves the bits.
+            modified = self.apply_modifiers(bitcast(value, "float"), reg.absolute, reg.negate)
+            return bitcast(modified, want)
         return self.apply_modifiers(value, reg.absolute, reg.negate)
 
     def src_scalar(self, i: int, s: int, position: int, want: str) -> Expr:

@@ -186,12 +186,9 @@ def operand_types(inst: Instruction, decls: Decls) -> tuple[list[str], list[str 
         t = "float" if modifiers else UNTYPED
         return [t], [t]
     if op == "UCMP":
-        mods = [s.negate or s.absolute for s in inst.srcs]
-        return [UNTYPED], [
-            "float" if mods[0] else "uint",
-            "float" if mods[1] else UNTYPED,
-            "float" if mods[2] else UNTYPED,
-        ]
+        # src0 is tested as bits, src1/src2 move as bits; a source modifier is a
+        # float one all the same (``modifier_type``), applied before the move.
+        return [UNTYPED], ["uint", UNTYPED, UNTYPED]
     if op == "READ_FIRST":
         return [UNTYPED], [UNTYPED]
     if op == "READ_INVOC":
@@ -394,6 +391,19 @@ def src_positions(inst: Instruction, i: int, src_type: str | None = None) -> tup
     return (0, 1, 2, 3)
 
 
+def modifier_type(inst: Instruction, s: int) -> str:
+    """The type source ``s``'s ``-x`` / ``|x|`` modifiers act in: Mesa's inferred
+    source type (``tgsi_opcode_infer_src_type``), with the untyped moves' sources
+    taken as float -- gallivm's ``lp_build_emit_fetch`` applies them that way
+    ("modifiers on movs assume data is float") and tgsi_exec fetches UCMP's
+    sources as float.  So ``UCMP d, c, -x, y`` flips x's sign bit whatever
+    register web x lives in, and ``READ_FIRST d, -x`` reads x's bits with the
+    sign bit flipped."""
+    types = OPCODES[inst.opcode].src_types
+    t = types[s] if s < len(types) else "float"
+    return "float" if t == UNTYPED else t
+
+
 def dst_components(inst: Instruction, d: int) -> tuple[int, ...]:
     """Components destination ``d`` writes."""
     return writemask_components(inst.dsts[d].writemask)
@@ -410,6 +420,7 @@ def storage_vote(value_type: str | None) -> str | None:
 
 __all__ = [
     "UNTYPED",
+    "modifier_type",
     "SET_ON_COMPARE",
     "RESOURCE_FILES",
     "WIDE_TYPES",

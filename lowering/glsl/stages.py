@@ -19,7 +19,7 @@ from .passes import layer as layer_pass
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
 from .reflection import VaryingInfo
 from .sysval_block import INSTANCE_NAME
-from .varyings import INTERSTAGE_VARYINGS, clip_cull_counts, varying_block, varying_name
+from .varyings import INTERSTAGE_VARYINGS, clip_cull_counts, per_vertex_block, varying_block, varying_name
 from .views import Component, ComponentView, VectorView, comp, vcomps
 
 # Semantics that always become user varyings glp_<name>_<n>.
@@ -210,6 +210,28 @@ class IOMap:
         for index in sorted(self.em.decls.outputs):
             self.output_view(index, None)
         self._declare_next_stage_inputs()
+        self._declare_tess_per_vertex()
+
+    def _declare_tess_per_vertex(self) -> None:
+        """TCS outputs / TES inputs: gl_PerVertex with the clip / cull sizes both
+        stages agree on (VariantKey.tess_clip_cull); the TCS writes them 0.0
+        first, which its own CLIPDIST writes then replace (a TES reading what the
+        TCS does not write reads 0.0, as in Mesa's software drivers)."""
+        clip, cull = self.em.key.tess_clip_cull
+        if self.proc not in ("TESS_CTRL", "TESS_EVAL") or not clip + cull:
+            return
+        if cull and not self.em.req.has("cull_distance"):
+            cull = 0  # cull distances then travel in passes/cull.py's block, not gl_PerVertex
+        elif cull:
+            self.em.req.need("cull_distance", "gl_CullDistance between the TCS and the TES")
+        direction = "out" if self.proc == "TESS_CTRL" else "in"
+        # Before the other declarations: a redeclaration precedes every use of the block.
+        self.decl_lines.insert(0, per_vertex_block(direction, clip, cull))
+        if self.proc == "TESS_CTRL":
+            own = "gl_out[gl_InvocationID]."
+            zeros = [f"{own}gl_ClipDistance[{k}] = 0.0;" for k in range(clip)]
+            zeros += [f"{own}gl_CullDistance[{k}] = 0.0;" for k in range(cull)]
+            self.em.prologue[:0] = zeros
 
     def _declare_next_stage_inputs(self) -> None:
         """Declare the user varyings the next stage reads (VariantKey.output_interpolation)

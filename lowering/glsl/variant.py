@@ -165,6 +165,13 @@ class VariantKey:
       within the pixel, flattened ``(x0, y0, x1, y1, ...)`` in GL's
       convention (GL_SAMPLE_POSITION): INTERP_SAMPLE's positions, and "the
       framebuffer is multisampled" for the refusals; empty: single-sample.
+    * ``tess_clip_cull`` -- (TCS, TES) ``(clip, cull)``: the gl_ClipDistance and
+      gl_CullDistance sizes of the gl_PerVertex block between the TCS and the
+      TES, the larger of what either stage's CLIPDIST registers index
+      (``varyings.clipdist_sizes``).  GLSL links the two only with equal
+      sizes, and Gallium lets one stage use CLIPDIST the other does not (a TES
+      reading an unwritten one reads 0.0), so both redeclare the block with
+      these sizes and the TCS writes 0.0 first.  ``(0, 0)``: not redeclared.
     * ``stream_output`` -- (last vertex stage) ``((register_index,
       start_component, num_components, stream), ...)``, one entry per
       captured ``pipe_stream_output`` in its order: entry k becomes the
@@ -208,6 +215,7 @@ class VariantKey:
     cs_block_size: tuple[int, ...] = ()
     sample_positions: tuple[float, ...] = ()
     stream_output: tuple[tuple[int, int, int, int], ...] = ()
+    tess_clip_cull: tuple[int, int] = (0, 0)
 
     def __post_init__(self):
         if not 0 <= self.alpha_func <= 7:
@@ -269,6 +277,16 @@ class VariantKey:
                     "VariantKey.stream_output entries are (register_index, start_component 0..3, "
                     f"num_components 1..4-start, stream 0..3), got {entry!r}"
                 )
+        if (
+            not isinstance(self.tess_clip_cull, tuple)
+            or len(self.tess_clip_cull) != 2
+            or not all(type(v) is int and v >= 0 for v in self.tess_clip_cull)
+            or sum(self.tess_clip_cull) > 8
+        ):
+            raise InvalidArgumentError(
+                "VariantKey.tess_clip_cull is (clip, cull) distance counts, together at most 8 "
+                f"(PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT), got {self.tess_clip_cull!r}"
+            )
         for kind in self.color_output_types:
             if kind not in COLOR_TYPES:
                 raise InvalidArgumentError(

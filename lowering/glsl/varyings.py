@@ -9,6 +9,8 @@ copies, the clip vertex), so every stage links by block name.
 
 from __future__ import annotations
 
+from ..errors import UnsupportedError
+
 # Semantics a TCS, TES or GS input reads from a varying (glp_<semantic>_<index>)
 # rather than a built-in: the user varyings, plus the clip vertex, point
 # coordinate and viewport mask a stage may pass on.  A producer that does not
@@ -47,4 +49,65 @@ def clip_cull_counts(shader) -> tuple[int | None, int]:
     return int(nclip or 0), int(ncull or 0)
 
 
-__all__ = ["INTERSTAGE_VARYINGS", "varying_name", "varying_block", "clip_cull_counts"]
+def clipdist_sizes(shader, file: str) -> tuple[int, int]:
+    """(gl_ClipDistance size, gl_CullDistance size) the CLIPDIST registers of
+    ``file`` (``"IN"`` or ``"OUT"``) of ``shader`` index: CLIPDIST[r] holds
+    components 4r..4r+3, split by ``clip_cull_counts`` as stages.py
+    ``_clip_component`` splits them (those past both counts are dropped)."""
+    nclip, ncull = clip_cull_counts(shader)
+    clip = cull = 0
+    for decl in shader.declarations:
+        if decl.file != file or decl.semantic != "CLIPDIST":
+            continue
+        for index in range(decl.first, decl.last + 1):
+            top = 4 * (decl.semantic_index + index - decl.first) + 4
+            if nclip is None:
+                clip = max(clip, top)
+            else:
+                clip = max(clip, min(top, nclip))
+                cull = max(cull, min(top, nclip + ncull) - nclip)
+    return clip, cull
+
+
+def tess_clip_cull(tcs, tes) -> tuple[int, int]:
+    """VariantKey.tess_clip_cull of a TCS and a TES (IR shaders) drawn together:
+    the larger clip and cull sizes of the TCS's CLIPDIST outputs and the TES's
+    CLIPDIST inputs.  Raises UnsupportedError when the two split CLIPDIST so
+    differently that together they need more than the 8 distances GL has
+    (PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT)."""
+    out_clip, out_cull = clipdist_sizes(tcs, "OUT")
+    in_clip, in_cull = clipdist_sizes(tes, "IN")
+    clip, cull = max(out_clip, in_clip), max(out_cull, in_cull)
+    if clip + cull > 8:
+        raise UnsupportedError(
+            f"the TCS's CLIPDIST outputs ({out_clip} clip + {out_cull} cull distances) and the TES's "
+            f"CLIPDIST inputs ({in_clip} clip + {in_cull} cull) together need {clip} clip and {cull} cull "
+            "distances, more than the 8 of PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT (their "
+            "NUM_CLIPDIST_ENABLED / NUM_CULLDIST_ENABLED split CLIPDIST differently)"
+        )
+    return clip, cull
+
+
+def per_vertex_block(direction: str, clip: int, cull: int) -> str:
+    """The redeclared gl_PerVertex block of a TCS's outputs (``direction``
+    ``"out"``) or a TES's inputs (``"in"``) with explicit clip / cull sizes
+    (VariantKey.tess_clip_cull): GLSL 4.50 section 7.1.1 lets a stage redeclare
+    the block, and the linker then compares the sizes both stages declare."""
+    members = "vec4 gl_Position; float gl_PointSize;"
+    if clip:
+        members += f" float gl_ClipDistance[{clip}];"
+    if cull:
+        members += f" float gl_CullDistance[{cull}];"
+    instance = "gl_out[]" if direction == "out" else "gl_in[gl_MaxPatchVertices]"
+    return f"{direction} gl_PerVertex {{ {members} }} {instance};"
+
+
+__all__ = [
+    "INTERSTAGE_VARYINGS",
+    "varying_name",
+    "varying_block",
+    "clip_cull_counts",
+    "clipdist_sizes",
+    "tess_clip_cull",
+    "per_vertex_block",
+]

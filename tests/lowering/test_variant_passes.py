@@ -447,6 +447,7 @@ def test_table_names_every_variant_field():
         "color_output_types",
         "nr_cbufs",
         "output_interpolation",
+        "tess_clip_cull",
         "vs_input_types",
         "cs_block_size",
         "dual_source_blend",
