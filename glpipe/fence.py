@@ -189,8 +189,8 @@ def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
         if timeout == 0:
             return False
         raise HostGLError(
-            f"fence_finish: waiting on an unsignalled fence needs a GL context: the screen's thread "
-            f"({screen.host.gl_thread}) or a thread with a live pipe context of the screen; this is thread "
+            f"fence_finish: waiting on an unsignalled fence needs the GL thread ({screen.host.gl_thread}) "
+            f"or a thread with a live pipe context of the screen (a GL context); this is thread "
             f"{threading.get_ident()}; poll with timeout_ns=0 from other threads"
         )
     if host.released or screen.host.released:

@@ -306,10 +306,10 @@ class Screen:
         with self._lock:
             host = self._thread_hosts.get(here)
         if host is None or host.released:
-            host = SharedHost(self.host, self._share_source)
-            host.lost_current_hooks.append(lambda: self._host_not_current(host))
+            made = host = SharedHost(self.host, self._share_source)
+            made.lost_current_hooks.append(lambda: self._host_not_current(made))
             with self._lock:
-                self._thread_hosts[here] = host
+                self._thread_hosts[here] = made
         host.make_current(what)
         return host
 
@@ -408,7 +408,7 @@ class Screen:
     def _forget_context(self, ctx: Context) -> None:
         """``ctx`` was destroyed; the last context of a thread's GL context
         (glpipe/host/egl_share.py) takes it with it (on that thread)."""
-        host = ctx.host
+        host: HostGL = ctx.host
         with self._lock:
             if ctx in self._contexts:
                 self._contexts.remove(ctx)
