@@ -593,6 +593,12 @@ def _allocate(res: Resource, host) -> int:
     try:
         (_alloc_buffer if is_buffer else _alloc_texture)(host, res._templ, res._plan, name)
         host.check(f"resource_create({_describe(res._templ)})")
+        if res.screen._thread_hosts:
+            # Several GL contexts share the screen's objects: a new object is
+            # defined for the others once the creating context has flushed
+            # (GL 4.5 appendix D.3.1), and a screen's resource is every
+            # context's from the start.
+            gl.glFlush()
     except BaseException:
         _delete_now(host, [("buffer" if is_buffer else "texture", name)])
         host.clear_errors()

@@ -474,3 +474,21 @@ def test_screen_destroy_with_a_live_context_on_another_thread(profile, screen):
         screen.host.make_current()
     assert not t.is_alive()
     assert out["error"] is None, out["error"]
+
+
+def test_without_an_egl_share_source_context_create_off_thread_raises_naming_both(profile, screen):
+    """A screen whose host cannot make share-group contexts (a GLX window's:
+    no EGL share source) keeps the old rule: context_create off its thread
+    raises HostGLError naming both threads, and nothing is made."""
+    from lowering.errors import HostGLError
+
+    own = glpipe.create_screen(profile=profile)
+    own._share_source = None  # what share_source() answers for a non-EGL host
+    try:
+        with pytest.raises(HostGLError) as info:
+            _on_thread(own.context_create, name="no-share-worker")
+        assert "no-share-worker" in str(info.value) and threading.current_thread().name in str(info.value)
+        assert own._live_contexts() == () and own._thread_hosts == {}
+    finally:
+        own.destroy()
+        screen.host.make_current()
