@@ -306,7 +306,7 @@ class DrawPath:
             # The gate calls back here with itself unset for the call.
             gate(self._draw_general, info, draws, indirect)
             return
-        # (A destroyed context is never the screen's drawing context, so the
+        # (A destroyed context is never its host's drawing context, so the
         # second test also sends it to the prologue, which raises.)
         if indirect is not None or self.host.drawing_context is not self or self._gl_current() != self._gl_context:
             self._draw_prologue(indirect)

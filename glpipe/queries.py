@@ -158,9 +158,10 @@ class _Slot:
 
 
 class HostQueries:
-    """The GL query slots of one host GL context, shared by the pipe contexts
-    on it (GL allows one active query per target per GL context).  Only the *focus* context's queries count: the one
-    drawing now (draw_vbo's prologue moves the focus)."""
+    """The GL query slots of one host GL context, shared by the pipe
+    contexts on it (GL allows one active query per target per GL context).
+    Only the *focus* context's queries count: the one drawing now
+    (draw_vbo's prologue moves the focus)."""
 
     def __init__(self, gl) -> None:
         self.gl = gl
