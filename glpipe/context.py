@@ -125,7 +125,7 @@ class Context(DrawPath):
     _areas = PARTS
     _derived_rows = DERIVED_ROWS
 
-    def __init__(self, screen, priv=None, flags=0, debug=frozenset()):
+    def __init__(self, screen, priv=None, flags=0, debug=frozenset(), host=None):
         self.screen = screen
         self.priv = priv
         # Flags glpipe cannot honour (PREFER_THREADED, ...) are accepted and
@@ -135,15 +135,18 @@ class Context(DrawPath):
         # the screen's unless given others), fixed for the context's life.
         self.debug_flags = frozenset(debug)
         self._nofast = "nofast" in self.debug_flags
-        self.host = screen.host
-        self.gl = screen.host.gl  # also builds self._hot (the property below)
+        # The host GL context this context runs on: the screen's, or for a
+        # context made on another thread a GL context of the screen's share
+        # group current there (Screen.context_create, glpipe/host/egl_share.py).
+        self.host = screen.host if host is None else host
+        self.gl = self.host.gl  # also builds self._hot (the property below)
         self.destroyed = False
         # Every object this context made (CSOs, surfaces, views), weakly:
         # destroy() marks each destroyed (glpipe/lifetime.py, docs/robustness.md).
         self._objects = weakref.WeakSet()
         # The host's queue of releases waiting for the GL thread (objects dropped
         # unreferenced, resources destroyed off the thread): check_alive drains it.
-        self._releases = release_queue(screen.host)
+        self._releases = release_queue(self.host)
         self.host.make_current()
         self.bindings = screen.bindings
         self._has_base_instance = screen.profile.has("base_instance")
@@ -261,6 +264,22 @@ class Context(DrawPath):
         self.screen._forget_context(self)
         # Before looking at their arguments: bind_*(None), delete_* and
         # surface_destroy used to pass silently on a destroyed context.
+        refuse_calls(self, CONTEXT_METHODS, "context")
+
+    def _abandon(self) -> None:
+        """Screen.destroy on another thread than this context's: no GL call
+        can reach this context's GL context from there, so nothing is
+        deleted (the GL context goes with its objects, glpipe/host/egl_share.py);
+        the context and its objects are marked destroyed and every
+        pipe_context method raises ObjectDestroyedError from now on."""
+        if self.destroyed:
+            return
+        self.destroyed = True
+        for obj in list(self._objects):
+            obj.destroyed = True
+        self._objects = weakref.WeakSet()
+        self.dirty = ALL
+        self.screen._forget_context(self)
         refuse_calls(self, CONTEXT_METHODS, "context")
 
     def __repr__(self) -> str:

@@ -325,8 +325,8 @@ class DebugPart(Part):
         ctx = self.ctx
         if not ctx.destroyed:  # (a destroyed context: the prologue raises)
             ctx.host.make_current("draw_vbo")  # the drops delete GL objects
-            if ctx.screen._drawing_context is ctx:
-                ctx.screen._drawing_context = None
+            if ctx.host.drawing_context is ctx:
+                ctx.host.drawing_context = None
             for name in NOFAST_DROPS:
                 getattr(ctx, name)()
             for area in ctx._areas:

@@ -323,10 +323,10 @@ class DrawPath:
             # The gate calls back here with itself unset for the call.
             gate(self._draw_general, info, draws, indirect)
             return
-        # (A destroyed context is never the screen's drawing context, so the
+        # (A destroyed context is never its host's drawing context, so the
         # second test also sends it to the prologue, which raises.)
         current = self._gl_current  # (a local: see draw_vbo)
-        if indirect is not None or self.screen._drawing_context is not self or current() != self._gl_context:
+        if indirect is not None or self.host.drawing_context is not self or current() != self._gl_context:
             self._draw_prologue(indirect)
             if indirect is not None and self.draw_indirect_part.draw(info, draws, indirect):
                 return  # drawn as direct draws: draw auto, or commands read back (glpipe/draw_indirect.py)
@@ -469,13 +469,13 @@ class DrawPath:
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
-        previous = self.screen._drawing_context
+        previous = self.host.drawing_context
         if previous is not self:
             # Another context drew last: the host holds its state, not ours.
             self.dirty = ALL
             self._forget_draw_shadows()
             self.sysvals_part._forget_sysvals_binding()
-            self.screen._drawing_context = self
+            self.host.drawing_context = self
             self.query_part.take_focus()  # its queries count from here, the previous context's do not
             if previous is not None:
                 # Its shadows are stale now; a set bit keeps its next draw off
@@ -500,9 +500,9 @@ class DrawPath:
         (a clear's neutral state, a private FBO): if another context of the
         screen drew last, its shadow of the host state is stale, so whoever
         draws next re-emits everything (draw_vbo's prologue does)."""
-        previous = self.screen._drawing_context
+        previous = self.host.drawing_context
         if previous is not self:
-            self.screen._drawing_context = None
+            self.host.drawing_context = None
             if previous is not None:
                 previous.dirty = ALL  # off the fast path: its next draw runs the prologue
 

@@ -10,6 +10,7 @@ fence_finish or context entry point on the GL thread to delete.  docs/api.md
 from __future__ import annotations
 
 import numbers
+import threading
 import weakref
 from typing import Any
 
@@ -43,18 +44,35 @@ class Fence:
     complete; a fence never becomes unsignalled again).
     """
 
-    __slots__ = ("__weakref__", "_context", "_flags", "_host", "_release", "_screen", "_signalled", "_sync")
+    __slots__ = (
+        "__weakref__",
+        "_context",
+        "_flags",
+        "_host",
+        "_part",
+        "_release",
+        "_screen",
+        "_seq",
+        "_signalled",
+        "_sync",
+        "_waiters",
+    )
 
-    def __init__(self, context, sync, flags: Flush):
+    def __init__(self, context, sync, flags: Flush, seq: int = 0):
         self._screen = context.screen
         self._context = weakref.ref(context)
-        self._host = context.host
+        self._part = weakref.ref(context.fences_part)
+        self._host = context.host  # the GL context whose command stream holds the sync
+        self._seq = seq  # the flush of its context that made it (FencePart.submitted)
         self._sync = sync
         self._signalled = False
+        self._waiters = 0  # threads inside a GL wait on the sync (it stays until they leave)
         self._flags = flags
-        # Dropped unsignalled, on any thread: the sync goes on the host's release
-        # queue for the GL thread (glpipe/lifetime.py; a finalizer, not __del__).
-        self._release = weakref.finalize(self, defer_delete, self._host, "sync", sync)
+        # Dropped unsignalled, on any thread: the sync goes on the screen host's
+        # release queue (glpipe/lifetime.py; a finalizer, not __del__).  Syncs
+        # are shared by the share group, and the screen's GL context outlives
+        # any thread's (glpipe/host/egl_share.py).
+        self._release = weakref.finalize(self, defer_delete, self._screen.host, "sync", sync)
 
     @property
     def screen(self) -> Any:  # a Screen (glpipe/screen.py imports this module: no import back)
@@ -76,17 +94,52 @@ class Fence:
         """Whether a wait has seen the fence signalled."""
         return self._signalled
 
+    def _submitted(self) -> bool:
+        """Whether the fence's sync reached the GL server: a flush without
+        DEFERRED made it, or a later flush of its context submitted it.  Only
+        a submitted sync can signal for another GL context (GL 4.5 §4.1.2:
+        a context's unflushed commands may never execute for another)."""
+        if not self._flags & Flush.DEFERRED:
+            return True
+        part = self._part()
+        return part is None or part.submitted >= self._seq
+
+    def _enter_wait(self):
+        """The sync to wait on, counted as waited on (None: already signalled)."""
+        with _MARK_LOCK:
+            if self._sync is None:
+                return None
+            self._waiters += 1
+            return self._sync
+
+    def _leave_wait(self, signalled: bool) -> None:
+        """A wait on the sync ended (``signalled``: it saw the fence signal)."""
+        with _MARK_LOCK:
+            self._waiters -= 1
+        if signalled or self._signalled:  # (another thread may have seen it signal meanwhile)
+            self._mark_signalled()
+
     def _mark_signalled(self) -> None:
-        """Signalled for good: the sync object is no longer needed (GL thread)."""
-        self._signalled = True
-        sync, self._sync = self._sync, None
+        """Signalled for good: the sync object is no longer needed.  It is
+        deleted now unless another thread is inside a wait on it (then the
+        last one to leave deletes it); deleting needs a GL context of the
+        screen's share group current on the calling thread (syncs are
+        shared: any of them deletes it)."""
+        with _MARK_LOCK:
+            self._signalled = True
+            if self._waiters:
+                return
+            sync, self._sync = self._sync, None
         self._release.detach()
-        if sync is not None and not self._host.released:
+        if sync is not None and not self._screen.host.released:
             self._host.gl.glDeleteSync(sync)
 
     def __repr__(self) -> str:
         state = "signalled" if self._signalled else "pending"
         return f"<glpipe.Fence {state} flags={int(self._flags):#x}>"
+
+
+_MARK_LOCK = threading.Lock()
 
 
 def _timeout_arg(timeout_ns) -> int:
@@ -128,22 +181,43 @@ def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
     timeout = _timeout_arg(timeout_ns)
     if fence._signalled:
         return True
-    host = screen.host
-    if not host.on_gl_thread():
+    # The GL context to wait in: ``ctx``'s on its thread, else the screen's
+    # GL context current on this thread (the screen's own, or the share
+    # group's of a thread with pipe contexts: glpipe/host/egl_share.py).
+    host = ctx.host if ctx is not None and ctx.host.on_gl_thread() else screen._host_here()
+    if host is None:
         if timeout == 0:
             return False
         raise HostGLError(
-            "fence_finish: waiting on an unsignalled fence needs the GL thread "
-            f"({host.gl_thread}); poll with timeout_ns=0 from other threads"
+            f"fence_finish: waiting on an unsignalled fence needs the GL thread ({screen.host.gl_thread}) "
+            f"or a thread with a live pipe context of the screen (a GL context); this is thread "
+            f"{threading.get_ident()}; poll with timeout_ns=0 from other threads"
         )
-    if host.released:
+    if host.released or screen.host.released:
         raise HostGLError("fence_finish: the screen's host GL context was released")
     host.make_current()
     drain_fences(host)
     gl = host.gl
-    result = int(gl.glClientWaitSync(fence._sync, gl.GL_SYNC_FLUSH_COMMANDS_BIT, timeout))
-    if result in (int(gl.GL_ALREADY_SIGNALED), int(gl.GL_CONDITION_SATISFIED)):
-        fence._mark_signalled()
+    flush_bit = gl.GL_SYNC_FLUSH_COMMANDS_BIT
+    if host is not fence._host and not fence._submitted():
+        # Another GL context's unsubmitted sync: flushing this one does not
+        # submit it, so an unbounded wait would never end.
+        if timeout == PIPE_TIMEOUT_INFINITE:
+            raise InvalidArgumentError(
+                "fence_finish: the fence comes from a DEFERRED flush of a context on another GL context "
+                "(thread) that has not flushed since; it can never signal here until that context "
+                "flushes (wait with a finite timeout, or flush it there first)"
+            )
+        flush_bit = 0
+    sync = fence._enter_wait()
+    if sync is None:  # another thread saw it signal meanwhile
+        return True
+    result = 0
+    try:
+        result = int(gl.glClientWaitSync(sync, flush_bit, timeout))
+    finally:
+        fence._leave_wait(result in (int(gl.GL_ALREADY_SIGNALED), int(gl.GL_CONDITION_SATISFIED)))
+    if fence._signalled:
         return True
     if result == int(gl.GL_TIMEOUT_EXPIRED):
         return False
@@ -159,6 +233,11 @@ class FencePart(Part):
         # Live fences of this context, so destroy() can free their syncs.
         self._fences: weakref.WeakSet = weakref.WeakSet()
         self._reset_callback: Any = None  # set_device_reset_callback
+        # Flushes made (``_seq``) and the last one that reached the GL server
+        # (``submitted``: without DEFERRED): a DEFERRED fence is submitted once
+        # a later flush is (Fence._submitted).
+        self._seq = 0
+        self.submitted = 0
 
     def flush(self, flags: Flush | int = 0) -> Fence:
         """pipe_context::flush: submit everything issued so far and return a
@@ -182,9 +261,13 @@ class FencePart(Part):
         if not sync:
             host.check("flush")
             raise HostGLError("flush: glFenceSync returned no sync object")
+        self._seq += 1
         if not flags & Flush.DEFERRED:
+            # Also what makes this context's work visible to the other GL
+            # contexts of the share group (GL 4.5 appendix D.3.1).
             gl.glFlush()
-        fence = Fence(ctx, sync, flags)
+            self.submitted = self._seq
+        fence = Fence(ctx, sync, flags, self._seq)
         self._fences.add(fence)
         if self._reset_callback is not None:
             self._check_reset()
@@ -198,9 +281,21 @@ class FencePart(Part):
         fence = _check_fence(fence, ctx.screen, "fence_server_sync")
         if fence._signalled:
             return
+        if fence._host is not ctx.host and not fence._submitted():
+            # glWaitSync here on a sync its GL context never flushed could
+            # stall this context's commands for ever (GL 4.5 §4.1.2).
+            raise InvalidArgumentError(
+                "fence_server_sync: the fence comes from a DEFERRED flush of a context on another GL context "
+                "(thread) that has not flushed since; flush that context first"
+            )
         ctx.host.make_current()
-        gl = ctx.gl
-        gl.glWaitSync(fence._sync, 0, GL_TIMEOUT_IGNORED)
+        sync = fence._enter_wait()
+        if sync is None:
+            return  # signalled meanwhile
+        try:
+            ctx.gl.glWaitSync(sync, 0, GL_TIMEOUT_IGNORED)
+        finally:
+            fence._leave_wait(False)
         ctx.host.check("fence_server_sync")
 
     def fence_server_signal(self, fence: Fence) -> None:

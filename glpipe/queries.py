@@ -158,10 +158,10 @@ class _Slot:
 
 
 class HostQueries:
-    """The GL query slots of one screen's host GL context, shared by the
-    screen's contexts (they share one GL context, and GL allows one active
-    query per target).  Only the *focus* context's queries count: the one
-    drawing now (draw_vbo's prologue moves the focus)."""
+    """The GL query slots of one host GL context, shared by the pipe
+    contexts on it (GL allows one active query per target per GL context).
+    Only the *focus* context's queries count: the one drawing now
+    (draw_vbo's prologue moves the focus)."""
 
     def __init__(self, gl) -> None:
         self.gl = gl
@@ -253,11 +253,13 @@ class HostQueries:
 _HOSTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def host_queries(screen) -> HostQueries:
-    """The screen's HostQueries (made on first use)."""
-    hq = _HOSTS.get(screen)
+def host_queries(host) -> HostQueries:
+    """The HostQueries of host GL context ``host`` (made on first use): GL
+    query objects are not shared between GL contexts, so a context with its
+    own GL context (made on another thread) has its own."""
+    hq = _HOSTS.get(host)
     if hq is None:
-        hq = _HOSTS[screen] = HostQueries(screen.host.gl)
+        hq = _HOSTS[host] = HostQueries(host.gl)
     return hq
 
 
@@ -346,7 +348,7 @@ class QueryPart(Part):
         self._user_paused = False
         self._suspend_depth = 0
         self._queries: weakref.WeakSet = weakref.WeakSet()
-        self._host = host_queries(ctx.screen)
+        self._host = host_queries(ctx.host)
         gl = ctx.gl
         self._get_u64 = gl_function(gl, "glGetQueryObjectui64v")
         self._get_u32 = gl_function(gl, "glGetQueryObjectuiv")
@@ -452,7 +454,7 @@ class QueryPart(Part):
             # The focus follows the context whose draws reach the host next:
             # taken here only if that is this one (or nobody's yet), else at
             # this context's next draw (its prologue: take_focus).
-            if ctx.screen._drawing_context in (ctx, None):
+            if ctx.host.drawing_context in (ctx, None):
                 hq.focus_on(ctx)
             hq.active += 1
             for key in q._segments:

@@ -579,10 +579,10 @@ def _specify_levels(host, templ, plan: _Plan) -> None:
                 raw[dims](image, level, hf.internal_format, *args, 0, hf.gl_format, hf.gl_type, None)
 
 
-def _allocate(res: Resource) -> int:
-    """Make the GL object of ``res`` (GL thread, host lock held); a GL error
-    deletes the half-made object and raises HostGLError."""
-    host = res.screen.host
+def _allocate(res: Resource, host) -> int:
+    """Make the GL object of ``res`` through ``host`` (a GL context of the
+    screen's share group current on the calling thread; screen lock held);
+    a GL error deletes the half-made object and raises HostGLError."""
     host.make_current()
     # Errors pending now were left by someone else (ModernGL, the caller's
     # raw GL); they must not be blamed on this allocation.
@@ -593,6 +593,12 @@ def _allocate(res: Resource) -> int:
     try:
         (_alloc_buffer if is_buffer else _alloc_texture)(host, res._templ, res._plan, name)
         host.check(f"resource_create({_describe(res._templ)})")
+        if res.screen._thread_hosts:
+            # Several GL contexts share the screen's objects: a new object is
+            # defined for the others once the creating context has flushed
+            # (GL 4.5 appendix D.3.1), and a screen's resource is every
+            # context's from the start.
+            gl.glFlush()
     except BaseException:
         _delete_now(host, [("buffer" if is_buffer else "texture", name)])
         host.clear_errors()
@@ -727,19 +733,23 @@ class Resource:
         self.check_alive("Resource.gl_object")
         if self._gl_object is not None:
             return self._gl_object
-        host = self._screen.host
-        if not host.on_gl_thread():
+        screen_host = self._screen.host
+        # The screen's GL context, or the share group's GL context of this
+        # thread if pipe contexts were made here (glpipe/host/egl_share.py).
+        host = self._screen._host_here()
+        if host is None:
             raise HostGLError(
                 f"Resource.gl_object: the GL storage of {self!r} is allocated on the GL thread "
-                f"({host.gl_thread}) only; this is thread {threading.get_ident()}"
+                f"({screen_host.gl_thread}) or a thread with a live pipe context of the screen only; "
+                f"this is thread {threading.get_ident()}"
             )
-        if host.released:
+        if screen_host.released:
             raise HostGLError("Resource.gl_object: the screen's host GL context was released")
-        with host.lock:
+        with screen_host.lock:
             self.check_alive("Resource.gl_object")
             if self._gl_object is None:
                 drain_deferred(host)
-                self._gl_object = _allocate(self)
+                self._gl_object = _allocate(self, host)
                 _track(self, self._gl_object)
             return self._gl_object
 
@@ -836,11 +846,11 @@ def resource_create(screen, templ) -> Resource:
     _require_template(templ, "resource_create")
     plan = _validate(screen, templ)
     res = Resource(screen, templ, plan)
-    host = screen.host
-    if host.on_gl_thread():
-        with host.lock:
+    host = screen._host_here()  # None: no GL on this thread, allocated at first use
+    if host is not None:
+        with screen.host.lock:
             drain_deferred(host)
-            res._gl_object = _allocate(res)
+            res._gl_object = _allocate(res, host)
             _track(res, res._gl_object)
     return res
 
@@ -871,10 +881,11 @@ def resource_destroy(screen, res) -> None:
             # until it is gone (glpipe/transfer_gl.py hold_mapped).
             hold_mapped(host, name, mapping, mapping_ro)
             return
-        if host.on_gl_thread():
-            drain_deferred(host)
-            host.make_current()
-            _delete_now(host, [(kind, name)])
+        here = screen._host_here()  # shared objects: any GL context of the group deletes them
+        if here is not None:
+            drain_deferred(here)
+            here.make_current()
+            _delete_now(here, [(kind, name)])
         else:
             defer_delete(host, kind, name)
 

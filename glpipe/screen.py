@@ -12,6 +12,7 @@ its storage).
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,8 +27,10 @@ from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters, DriverQueryGroupInfo, DriverQueryInfo
 from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
+from .host.egl_share import SharedHost, share_source
 from .host.facts import probe_host_facts
 from .host.gl import HostGL, create_host
+from .lifetime import drain_deferred as drain_releases
 from .lifetime import refuse_calls
 from .resource import Resource, drain_deferred, resource_can_create, resource_create, resource_destroy
 from .templates import ResourceTemplate
@@ -109,9 +112,13 @@ class Screen:
         # Every resource holding a GL object (glpipe/resource.py _track), weakly:
         # destroy() marks them, and a dropped one leaves by its finalizer.
         self._resources: weakref.WeakSet[Resource] = weakref.WeakSet()
-        self._drawing_context: Context | None = None  # the Context whose draw state the host GL holds
         host.lost_current_hooks.append(self._host_not_current)
         host.make_current()
+        # Pipe contexts made on other threads get GL contexts of this one's
+        # share group (glpipe/host/egl_share.py), one per thread, made from
+        # this record (None: not an EGL host, so they cannot be made).
+        self._share_source = share_source(host)
+        self._thread_hosts: dict[int, HostGL] = {}
         self.format_support = probe_format_support(host)
         # Host behaviours no version string tells (fine plain derivatives, ...):
         # one small draw per host, cached on it (glpipe/host/facts.py).
@@ -119,11 +126,12 @@ class Screen:
         self.bindings = binding_layout(host.profile)
         self.caps = ScreenCaps(host, self.format_support, bindings=self.bindings)
 
-    def _host_not_current(self) -> None:
-        """Another host's GL context was made current: the drawing context's
-        next draw must make ours current again, so it leaves draw_vbo's fast
-        path (Dirty.DRAW_STATE; the general path's prologue switches back)."""
-        ctx = self._drawing_context
+    def _host_not_current(self, host: HostGL | None = None) -> None:
+        """Another host's GL context was made current on the thread of
+        ``host`` (default: the screen's): the context drawing there must make
+        ``host``'s current again at its next draw, so it leaves draw_vbo's
+        fast path (Dirty.DRAW_STATE; the general path's prologue switches back)."""
+        ctx = (host or self.host).drawing_context
         if ctx is not None:
             ctx.dirty |= Dirty.DRAW_STATE
 
@@ -264,24 +272,55 @@ class Screen:
     # -- contexts and lifetime ------------------------------------------------
 
     def context_create(self, priv: Any = None, flags: int = 0, debug: DebugFlags = None) -> Context:
-        """A new pipe_context.  Flags glpipe cannot honour (PREFER_THREADED,
-        ...) are accepted and ignored, as docs/api.md "Signatures" says.  ``debug`` (glpipe's
-        own): the context's debug flags (a GLPIPE_DEBUG-style list, e.g.
-        ``"nofast"``; docs/debug.md) instead of the screen's."""
+        """A new pipe_context, bound to the calling thread.  Made on the
+        screen's thread it shares the screen's GL context; made on another
+        thread it runs on a GL context of the screen's share group current
+        on that thread (one per thread, shared by the contexts made there;
+        docs/api.md "Contexts and threads").  Flags glpipe cannot honour
+        (PREFER_THREADED, ...) are accepted and ignored, as docs/api.md
+        "Signatures" says.  ``debug`` (glpipe's own): the context's debug
+        flags (a GLPIPE_DEBUG-style list, e.g. ``"nofast"``; docs/debug.md)
+        instead of the screen's."""
         from .context import Context
 
         self._check_alive()
         # unsigned flags (p_screen.h); unknown bits are kept, as docs/api.md says.
         flags = uint32(flags, "context_create: flags")
         flags_debug = self.debug_flags if debug is None else parse_debug_flags(debug, "context_create: debug")
-        # A pipe context runs on its screen's GL thread (docs/api.md "Contexts
-        # and threads"); made elsewhere, it raises here, naming both threads.
-        self.host.make_current("context_create")
-        ctx = Context(self, priv, flags, debug=flags_debug)
+        host = self._context_host("context_create")
+        ctx = Context(self, priv, flags, debug=flags_debug, host=host)
         with self._lock:
             self._contexts.append(ctx)
             self.counters.watch_new_context(ctx)  # a driver query of another context may be counting
         return ctx
+
+    def _context_host(self, what: str) -> HostGL:
+        """The host GL context for a pipe context made on the calling thread:
+        the screen's on its thread, else the thread's GL context of the share
+        group (made on first use).  A non-EGL host cannot make one: there the
+        screen's make_current raises, naming both threads."""
+        if self.host.on_gl_thread() or self._share_source is None:
+            self.host.make_current(what)
+            return self.host
+        here = threading.get_ident()
+        with self._lock:
+            host = self._thread_hosts.get(here)
+        if host is None or host.released:
+            made = host = SharedHost(self.host, self._share_source)
+            made.lost_current_hooks.append(lambda: self._host_not_current(made))
+            with self._lock:
+                self._thread_hosts[here] = made
+        host.make_current(what)
+        return host
+
+    def _host_here(self) -> HostGL | None:
+        """The screen's host GL context current on the calling thread: the
+        screen's own on its thread, the share group's GL context of a thread
+        with pipe contexts, else None (no GL may be called here)."""
+        if self.host.on_gl_thread():
+            return self.host
+        host = self._thread_hosts.get(threading.get_ident())
+        return host if host is not None and not host.released else None
 
     def fence_finish(self, ctx: Context | None, fence: Fence | None, timeout_ns: int) -> bool:
         """Wait up to ``timeout_ns`` (0 polls; PIPE_TIMEOUT_INFINITE waits for
@@ -338,7 +377,17 @@ class Screen:
             return
         self.host.make_current("Screen.destroy")  # GL work: on the GL thread only (names both threads elsewhere)
         for ctx in list(self._contexts):
-            ctx.destroy()
+            if ctx.host.on_gl_thread():
+                ctx.destroy()
+            else:
+                # Its GL context is current on its own thread, where nothing
+                # can be deleted from here: the context refuses every call
+                # from now on, and its GL context (with its VAOs, FBOs and
+                # queries) is deleted by EGL once that thread lets go of it.
+                ctx._abandon()
+        for host in list(self._thread_hosts.values()):
+            host.release()
+        self._thread_hosts.clear()
         self._destroyed = True
         drain_deferred(self.host)  # objects destroyed off the GL thread, or dropped
         for res in list(self._resources):
@@ -357,9 +406,18 @@ class Screen:
             return tuple(ctx for ctx in self._contexts if not ctx.destroyed)
 
     def _forget_context(self, ctx: Context) -> None:
+        """``ctx`` was destroyed; the last context of a thread's GL context
+        (glpipe/host/egl_share.py) takes it with it (on that thread)."""
+        host: HostGL = ctx.host
         with self._lock:
             if ctx in self._contexts:
                 self._contexts.remove(ctx)
+            last = host is not self.host and not any(c.host is host for c in self._contexts)
+            if last and self._thread_hosts.get(host.gl_thread) is host:
+                del self._thread_hosts[host.gl_thread]
+        if last and not host.released:
+            drain_releases(host)
+            host.release()
 
     def __repr__(self) -> str:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"

@@ -634,8 +634,8 @@ class VertexPart(Part):
     def destroy(self) -> None:
         """Delete the ring, the cached VAOs and the scratch VAO (Context.destroy)."""
         ctx = self.ctx
-        if ctx.screen._drawing_context is ctx:
-            ctx.screen._drawing_context = None
+        if ctx.host.drawing_context is ctx:
+            ctx.host.drawing_context = None
         self.ring.destroy()
         for cso in list(self._vao_owners):
             self._delete_vaos_of(cso)

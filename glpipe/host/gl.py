@@ -18,6 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError
 
@@ -328,7 +329,10 @@ _GL_ERRORS = {
 }
 
 
-_current_host: HostGL | None = None
+# The glpipe host made current last, per thread (a GL context is current per
+# thread: a host made current on one thread does not stop another thread's
+# from being current there).
+_current = threading.local()
 
 
 # --------------------------------------------------------------------------
@@ -367,8 +371,9 @@ def _load_query(name: str):
 
 def _tracked_current():
     """The last resort of ``_context_query``: glpipe's own record of the host
-    it made current (blind to contexts made current by anyone else)."""
-    return _current_host
+    it made current on the calling thread (blind to contexts made current by
+    anyone else)."""
+    return getattr(_current, "host", None)
 
 
 def _context_query(host: HostGL):
@@ -390,11 +395,17 @@ def _switch_current(host: HostGL) -> None:
     ``lost_current_hooks`` (each screen marks its drawing context, so that
     context's next draw leaves draw_vbo's fast path for the prologue, which
     makes its host current again: the fast path tests no host)."""
-    global _current_host
-    previous, _current_host = _current_host, host
+    previous = getattr(_current, "host", None)
+    _current.host = host
     if previous is not None and previous is not host:
         for hook in previous.lost_current_hooks:
             hook()
+
+
+def forget_current(host: HostGL) -> None:
+    """``host`` is released: it is no longer the calling thread's current host."""
+    if getattr(_current, "host", None) is host:
+        _current.host = None
 
 
 class HostGL:
@@ -418,6 +429,9 @@ class HostGL:
         self.lock = threading.RLock()
         self.released = False
         self.lost_current_hooks: list = []  # run when another host's context is made current
+        # The pipe context whose draw state this GL context holds (glpipe/draw.py
+        # takes it over; one per GL context: docs/api.md "Contexts and threads").
+        self.drawing_context: Any = None
         # A wrapped context need not be current now (the caller may have made
         # another one current since): make it so before reading anything.
         mgl.mglo._context.__enter__()
@@ -640,9 +654,7 @@ class HostGL:
         if self.released:
             return
         self.released = True
-        global _current_host
-        if _current_host is self:
-            _current_host = None
+        forget_current(self)
         if self.owns_context:
             self.mgl.release()
 
