@@ -48,12 +48,14 @@ class EmulatedOp:
 #: Instruction slots per lane, from chains of the opcode compiled and drawn once in a
 #: child interpreter on gl33 (llvmpipe, Mesa 22.3.6, LLVM 15; MESA_SHADER_CACHE_DISABLE)
 #: and set against the DADD chain of the same cost (docs/caps.md "Shader size limits").
-#: Cheap helpers (bit tests, sign flips, compares) weigh one or a few slots.
+#: Cheap helpers (bit tests, sign flips, compares) weigh one or a few slots.  The
+#: division / root helpers grow much faster than linearly (8 chained DRSQ: 1.7 s,
+#: 16: 189 s; 16 DDIV: over 300 s), so they weigh 256: at most 8 in a shader.
 _WEIGHTS: dict[str, int] = {
     # soft fp64 (lowering/glsl/soft_fp64.py)
     "DADD": 21,
     "DMUL": 50,
-    "DMAD": 60,
+    "DMAD": 80,
     "DMIN": 4,
     "DMAX": 4,
     "DABS": 1,
@@ -78,31 +80,31 @@ _WEIGHTS: dict[str, int] = {
     "D2U64": 5,
     "D2I64": 7,
     "U642D": 32,
-    "I642D": 32,
+    "I642D": 36,
     "DFRACEXP": 8,
     # soft fp64 division and roots (lowering/glsl/soft_fp64_divsqrt.py)
-    "DDIV": 120,
-    "DRCP": 120,
-    "DSQRT": 120,
-    "DRSQ": 120,
-    "DFMA": 120,
+    "DDIV": 256,
+    "DRCP": 256,
+    "DSQRT": 256,
+    "DRSQ": 256,
+    "DFMA": 170,
     # soft int64 (lowering/glsl/soft_int64.py)
     "U64ADD": 1,
     "U64MUL": 2,
-    "U64DIV": 8,
-    "U64MOD": 8,
-    "I64DIV": 8,
-    "I64MOD": 8,
+    "U64DIV": 16,
+    "U64MOD": 16,
+    "I64DIV": 16,
+    "I64MOD": 30,
     "U64MIN": 1,
     "U64MAX": 1,
     "I64MIN": 1,
     "I64MAX": 1,
-    "I64ABS": 1,
+    "I64ABS": 8,
     "I64NEG": 1,
     "I64SSG": 1,
     "U64SHL": 2,
-    "U64SHR": 2,
-    "I64SHR": 2,
+    "U64SHR": 3,
+    "I64SHR": 3,
     "U64SEQ": 1,
     "U64SNE": 1,
     "U64SLT": 1,
@@ -113,8 +115,8 @@ _WEIGHTS: dict[str, int] = {
     "F2I64": 2,
     "U2I64": 1,
     "I2I64": 1,
-    "U642F": 2,
-    "I642F": 2,
+    "U642F": 32,
+    "I642F": 36,
 }
 
 

@@ -203,3 +203,21 @@ def test_the_longest_accepted_dadd_chain_compiles_in_bounded_time_and_draws(prof
     assert seconds < _BOUND_S, f"{n} DADD: {seconds:.1f} s"
     assert rss < _BOUND_MB, f"{n} DADD: {rss:.0f} MB"
     assert np.float32(pixel[0]) == expected(n, 0.3)
+
+
+def test_info_names_the_weights_where_doubles_are_emulated(screen, profile):
+    """``python -m glpipe info``'s soft_fp64 / soft_int64 cost lines name the slots
+    the emulated opcodes count for, with the table's own weights."""
+    from glpipe.host.features import feature_report
+
+    report = feature_report(screen.profile)
+    if profile == "native":
+        assert report["gpu_shader_fp64"]["status"] == "native"
+        return
+    fp64 = report["gpu_shader_fp64"]["cost"]
+    assert "MAX_INSTRUCTIONS" in fp64 and "lowering/limits_emulated.py" in fp64
+    for op in ("DADD", "DMUL", "DMAD", "DFMA"):
+        assert f"{op} {EMULATED[op].weight}" in fp64, op
+    assert "DDIV / DRCP / DSQRT / DRSQ 256" in fp64 and EMULATED["DDIV"].weight == 256
+    int64 = report["gpu_shader_int64"]["cost"]
+    assert f"U64DIV {EMULATED['U64DIV'].weight}" in int64 and "MAX_INSTRUCTIONS" in int64
