@@ -128,7 +128,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         implementation="lowering.glsl.soft_int64",
         cost="per fragment on llvmpipe: U64MUL and U64SHR ~1x native; I64DIV ~15-20x (55 ns vs 3 ns; "
         "divisions run a bit loop of up to 64 steps; 32-bit operands and divisors below 2^16 use "
-        "hardware 32-bit divides) "
+        "hardware 32-bit divides); each op counts as its measured weight in MAX_INSTRUCTIONS slots "
+        "(U64DIV 16, I64MOD 30, U642F 32; lowering/limits_emulated.py) "
         "(benchmarks/bench_int64.py)",
     ),
     Fallback(
@@ -181,8 +182,11 @@ FALLBACKS: tuple[Fallback, ...] = (
         "rounded; DDIV DRCP DSQRT DRSQ DFMA through lowering.glsl.soft_fp64_divsqrt",
         implementation="lowering.glsl.soft_fp64 + lowering.glsl.wide.WIDE_OPS",
         cost="about 60-90x a native double op on llvmpipe (DADD, DMUL ~4.3 ns per op per fragment on "
-        "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op) and ~0.05 s of llvmpipe "
-        "compile per soft op in a shader (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
+        "2 CPUs; DFMA ~2x, DDIV ~8x, DSQRT ~5x, DRSQ ~18x their native op); host compile time and memory "
+        "grow faster than the op count (64 DADD 5 s, 128 DADD 16 s / 1 GB, 16 DDIV > 300 s), so each "
+        "emulated op counts as its measured weight in PIPE_SHADER_CAP_MAX_INSTRUCTIONS slots (DADD 21, "
+        "DMUL 50, DMAD 80, DFMA 170, DDIV / DRCP / DSQRT / DRSQ 256; lowering/limits_emulated.py) and "
+        "create refuses a shader past 2048 (benchmarks/bench_fp64.py, bench_soft_fp64_divsqrt.py)",
     ),
     Fallback(
         name="ldexp_glsl330",

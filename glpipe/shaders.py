@@ -17,6 +17,7 @@ from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationErr
 from lowering.glsl.shadow_swizzle import compare_uses
 from lowering.glsl.varyings import INTERSTAGE_VARYINGS
 from lowering.limits import ShaderLimits, check_limits, limits_for
+from lowering.limits_emulated import emulated_features
 from lowering.semantics import PRIMITIVE_NAMES
 
 from .caps_shader import check_clip_cull_properties
@@ -457,6 +458,7 @@ class ShaderPart(Part):
             ShaderLimits.from_caps(
                 lambda cap: screen.get_shader_param(stage, ShaderCap[cap]),
                 limits_for(screen.profile.name).max_indirect_temp_array,
+                emulated_features(screen.profile.glsl_version, screen.profile.extensions),
             ),
             what,
         )

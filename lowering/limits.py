@@ -6,18 +6,21 @@ has practical ones: on llvmpipe a TEMP array of 1,024 registers addressed
 indirectly takes 23 s to compile, 20 nested loops more than 30 s, and 2,000
 nested loops exhaust its memory.  glpipe announces the limits it measured
 (PIPE_SHADER_CAP_MAX_INSTRUCTIONS, MAX_TEMPS, MAX_CONTROL_FLOW_DEPTH) and
-refuses, at create, a shader past them, naming the line.  docs/caps.md
+refuses, at create, a shader past them, naming the line; where the host emulates
+64-bit opcodes each counts as its measured weight in instruction slots
+(lowering/limits_emulated.py).  docs/caps.md
 "Shader size limits" has the measurements behind each number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import ShaderValidationError
 from .ir import DstRegister, Instruction, Shader, SrcRegister
+from .limits_emulated import check_emulated
 
 #: Opcodes that open / close a level of control-flow nesting (tgsi.rst "Control flow").
 _OPENERS = frozenset({"IF", "UIF", "BGNLOOP", "SWITCH"})
@@ -33,22 +36,30 @@ class ShaderLimits:
     declared index + 1), MAX_TEMPS; ``max_control_flow_depth``: IF / UIF /
     BGNLOOP / SWITCH nesting, MAX_CONTROL_FLOW_DEPTH; ``max_indirect_temp_array``:
     registers of a TEMP array addressed indirectly (the whole TEMP file when an
-    indirect access names no ARRAY), which no cap names (docs/caps.md)."""
+    indirect access names no ARRAY), which no cap names (docs/caps.md);
+    ``emulated``: the features the host lacks whose opcodes the lowering emulates
+    ({"fp64", "int64"} on gl33): those opcodes weigh more instruction slots
+    (lowering/limits_emulated.py)."""
 
     max_instructions: int
     max_temps: int
     max_control_flow_depth: int
     max_indirect_temp_array: int
+    emulated: frozenset[str] = frozenset()
 
     @classmethod
-    def from_caps(cls, shader_cap: Callable[[str], int], max_indirect_temp_array: int) -> ShaderLimits:
+    def from_caps(
+        cls, shader_cap: Callable[[str], int], max_indirect_temp_array: int, emulated: Iterable[str] = ()
+    ) -> ShaderLimits:
         """The limits a screen announces: ``shader_cap(name)`` answers a
-        PIPE_SHADER_CAP by its name (``"MAX_TEMPS"``...)."""
+        PIPE_SHADER_CAP by its name (``"MAX_TEMPS"``...); ``emulated`` as
+        ``limits_emulated.emulated_features`` answers for the host."""
         return cls(
             max_instructions=int(shader_cap("MAX_INSTRUCTIONS")),
             max_temps=int(shader_cap("MAX_TEMPS")),
             max_control_flow_depth=int(shader_cap("MAX_CONTROL_FLOW_DEPTH")),
             max_indirect_temp_array=int(max_indirect_temp_array),
+            emulated=frozenset(emulated),
         )
 
 
@@ -154,12 +165,18 @@ def _check_indirect_arrays(shader: Shader, limits: ShaderLimits, what: str) -> N
 
 def check_limits(shader: Shader, limits: ShaderLimits, what: str = "") -> None:
     """Raise ShaderValidationError (prefixed with ``what``, naming the instruction
-    or declaration and its line) when ``shader`` exceeds ``limits``."""
+    or declaration and its line) when ``shader`` exceeds ``limits``, and
+    UnsupportedError when it is within them but its emulated 64-bit opcodes
+    weigh more than MAX_INSTRUCTIONS slots on this host (limits_emulated)."""
+
     # The most specific reason first: a program nested 2,000 deep is also long.
     _check_temps(shader, limits, what)
     _check_depth(shader, limits, what)
     _check_indirect_arrays(shader, limits, what)
     _check_instructions(shader, limits, what)
+    # Valid TGSI that this host's emulation makes too costly to compile: a host
+    # limit, hence UnsupportedError (the same program is accepted where 64-bit types are native).
+    check_emulated(shader, limits.max_instructions, limits.emulated, what)
 
 
 __all__ = ["LIMITS", "ShaderLimits", "check_limits", "limits_for"]
