@@ -132,7 +132,7 @@ def _print_text(data: dict, out) -> None:
     for name, row in data["host_facts"].items():
         w(f"  {'yes' if row['holds'] else 'no':<4} {name}: {row['reason']}\n")
     w("\nDriver settings made before it loaded\n-------------------------------------\n")
-    for line in data["host_preload"]:
+    for line in data.get("host_preload", ()):
         w(f"  {line}\n")
     w("\nCaps\n----\n")
     for k, v in data["caps"].items():

@@ -348,7 +348,7 @@ class ShaderBlitter:
         saved = self._save()
         try:
             self._bind_common()
-            if mask & ~Mask.S:
+            if mask & ~int(Mask.S):
                 depth = dst.desc.is_depth_or_stencil
                 view = self._view(src.res, src.format, src.level)
                 try:

@@ -52,6 +52,10 @@ def _program(seed: int, corpus: list[str]) -> str:
 def _worker(conn, compile_on_host: bool, profile: str) -> None:
     """Answer seeds with (outcome, detail) until the parent closes the pipe."""
     os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+    # The campaign looks for glpipe's faults: it turns on the driver setting
+    # that keeps LLVM 15's bad AVX2 gathers out of llvmpipe (off by default;
+    # glpipe/host/preload.py), or about one program in a thousand dies of it.
+    os.environ.setdefault("GLPIPE_HOST_PRELOAD", "on")
     from tests.fuzz.tgsi_grammar import corpus
     from tests.fuzz.tgsi_runner import HostDraw, InternalError, lower
 

@@ -66,7 +66,7 @@ def _applies() -> bool:
     """Whether the row applies to this machine's CPU."""
     return (
         preload.decide(
-            preload.PRELOAD[0], {}, preload.cpu_flags(), False, platform.machine(), preload.software_driver(os.environ)
+            preload.PRELOAD[0], _ON, preload.cpu_flags(), False, platform.machine(), preload.software_driver(os.environ)
         )
         == "set"
     )
@@ -75,19 +75,21 @@ def _applies() -> bool:
 # -- the decision, from its inputs ------------------------------------------------------
 
 _ROW = preload.PRELOAD[0]
+_ON = {preload.PRELOAD_ENV: "on"}
 
 
 @pytest.mark.parametrize(
     ("environ", "flags", "loaded", "machine", "software", "verdict"),
     [
-        ({}, {"sse2", "avx2", "avx512f"}, False, "x86_64", True, "set"),
-        ({}, {"sse2", "avx"}, False, "x86_64", True, "no cpu flag"),  # no AVX2: Mesa emits no AVX2 gather
-        ({}, {"avx2"}, False, "aarch64", True, "no cpu flag"),  # not x86
-        ({"GALLIUM_OVERRIDE_CPU_CAPS": "avx"}, {"avx2"}, False, "x86_64", True, "user"),  # the user's value wins
+        (_ON, {"sse2", "avx2", "avx512f"}, False, "x86_64", True, "set"),
+        (_ON, {"sse2", "avx"}, False, "x86_64", True, "no cpu flag"),  # no AVX2: Mesa emits no AVX2 gather
+        (_ON, {"avx2"}, False, "aarch64", True, "no cpu flag"),  # not x86
+        ({**_ON, "GALLIUM_OVERRIDE_CPU_CAPS": "avx"}, {"avx2"}, False, "x86_64", True, "user"),  # the user's wins
+        ({}, {"avx2"}, False, "x86_64", True, "off"),  # off unless asked for
         ({"GLPIPE_HOST_PRELOAD": "off"}, {"avx2"}, False, "x86_64", True, "off"),
-        ({"GLPIPE_HOST_PRELOAD": "OFF"}, {"avx2"}, False, "x86_64", True, "off"),
-        ({}, {"avx2"}, False, "x86_64", False, "gpu"),  # a GPU driver will load, not llvmpipe
-        ({}, {"avx2"}, True, "x86_64", True, "late"),  # the driver has read its settings already
+        ({"GLPIPE_HOST_PRELOAD": "ON"}, {"avx2"}, False, "x86_64", True, "set"),
+        (_ON, {"avx2"}, False, "x86_64", False, "gpu"),  # a GPU driver will load, not llvmpipe
+        (_ON, {"avx2"}, True, "x86_64", True, "late"),  # the driver has read its settings already
     ],
 )
 def test_decide(environ, flags, loaded, machine, software, verdict):
@@ -122,9 +124,9 @@ def test_describe_names_every_row_and_its_variable():
 
 @pytest.mark.parametrize("profile", ["native", "gl33"])
 def test_the_fuzzed_sequence_draws(profile):
-    """With glpipe's setting the two programs draw, on both profiles, and the
-    variable is set exactly where the row applies."""
-    proc = _child(_DRAW_SEQUENCE, profile, *_programs())
+    """With glpipe's setting asked for the two programs draw, on both
+    profiles, and the variable is set exactly where the row applies."""
+    proc = _child(_DRAW_SEQUENCE, profile, *_programs(), env_extra=_ON)
     assert proc.returncode == 0, f"the draws killed the child (status {proc.returncode}): {proc.stderr[-1500:]}"
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["outcomes"] == ["drawn", "drawn"]
@@ -139,7 +141,7 @@ def test_the_quirk_is_real_on_this_host():
     """Without the setting the sequence dies with SIGILL where the row was
     found (llvmpipe, LLVM 15, AVX2).  When a later LLVM stops doing it, this
     test fails on that host: then record the fixed release in the row."""
-    probe = _child(_DRAW_SEQUENCE, "native", *_programs(), env_extra={preload.PRELOAD_ENV: "off"})
+    probe = _child(_DRAW_SEQUENCE, "native", *_programs())  # off: the default
     renderer = ""
     if probe.returncode == 0:
         renderer = json.loads(probe.stdout.strip().splitlines()[-1])["renderer"]
@@ -150,7 +152,7 @@ def test_the_quirk_is_real_on_this_host():
 
 
 def test_a_driver_loaded_first_is_reported_not_changed():
-    proc = _child(_LATE)
+    proc = _child(_LATE, env_extra=_ON)
     assert proc.returncode == 0, proc.stderr[-1500:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["caps"] is None  # setting it now would be read by nobody

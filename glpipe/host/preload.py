@@ -7,12 +7,13 @@ the environment once, when the driver is first loaded into the process
 (``util_cpu_detect`` runs once per process).  So glpipe sets them just before
 it makes its first GL context (``apply``), if
 
+* the application asked for it: ``GLPIPE_HOST_PRELOAD=on`` (off by default:
+  the one row changes more of the host than the crash it avoids, below),
 * the process has not loaded a Mesa driver yet (afterwards the setting would
   not be read, and glpipe says so in ``status``),
-* the user has not set the variable (a user's value always wins),
+* the user has not set the variable (a user's value always wins), and
 * the driver will be Mesa's software rasterizer (no GPU render node, or
-  asked for by ``LIBGL_ALWAYS_SOFTWARE`` / ``GALLIUM_DRIVER``), and
-* ``GLPIPE_HOST_PRELOAD`` is not ``off``.
+  asked for by ``LIBGL_ALWAYS_SOFTWARE`` / ``GALLIUM_DRIVER``).
 
 The rows (``PRELOAD``):
 
@@ -28,8 +29,13 @@ The rows (``PRELOAD``):
     when the CPU has AVX2, so ``GALLIUM_OVERRIDE_CPU_CAPS=sse4.1`` (Mesa
     then uses SSE4.1 and 128-bit vectors; GL_RENDERER says "128 bits")
     avoids it.  Masking AVX-512 alone (``avx``) does not: the fuzzer still
-    found the same instruction.  It costs llvmpipe's fill rate (measured in
-    docs/performance.md).  Which LLVM release fixes it is not known, and the
+    found the same instruction.  It is not the default because it changes
+    llvmpipe's results where they are the host's choice: which NaN payload
+    an operation keeps, what an out-of-range float-to-uint64 conversion
+    gives, half-float denormals in BC6H decoding (flushed without F16C) --
+    glpipe's soft fp64 / int64 match the default host bit for bit -- and it
+    costs llvmpipe's fill rate (docs/performance.md).  Fuzzing campaigns turn
+    it on (docs/robustness.md).  Which LLVM release fixes it is not known, and the
     LLVM version cannot be read before the driver loads, so the row applies
     on every x86 CPU with AVX2 when the driver is going to be llvmpipe: no
     GPU render node (``/dev/dri/renderD*``) or ``LIBGL_ALWAYS_SOFTWARE`` /
@@ -43,7 +49,7 @@ import platform
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Set to "off" to make glpipe leave the driver's environment alone.
+#: Set to "on" to let glpipe configure the driver before it loads (off by default).
 PRELOAD_ENV = "GLPIPE_HOST_PRELOAD"
 
 #: Shared objects whose presence in the process means Mesa's driver is loaded
@@ -117,7 +123,7 @@ def software_driver(environ, render_nodes: list[str] | None = None) -> bool:
 
 def decide(row: Preload, environ, flags: frozenset[str], loaded: bool, machine: str, software: bool = True) -> str:
     """What to do with ``row``: "set" or why not (see ``status``)."""
-    if environ.get(PRELOAD_ENV, "").lower() == "off":
+    if environ.get(PRELOAD_ENV, "").lower() not in ("on", "1", "yes"):
         return "off"
     if row.variable in environ:
         return "user"
@@ -152,7 +158,7 @@ def describe() -> list[str]:
         "set": "applied",
         "user": "left to the user's setting",
         "late": "NOT applied: a Mesa driver was loaded before glpipe's first context",
-        "off": f"not applied ({PRELOAD_ENV}=off)",
+        "off": f"not applied (opt in with {PRELOAD_ENV}=on)",
         "no cpu flag": "not needed on this CPU",
         "gpu": "not needed: a GPU driver is expected (a render node exists)",
     }
