@@ -465,7 +465,8 @@ class DrawPath:
     def _draw_prologue(self, indirect) -> None:
         """The rare checks of draw_vbo: destroyed context,
         making the host GL context current, and taking the host GL state over
-        from another pipe context of the screen (they share one GL context)."""
+        from another pipe context on the same GL context (the contexts one
+        thread made of a screen share one; docs/api.md "Contexts and threads")."""
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
