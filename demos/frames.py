@@ -112,6 +112,12 @@ class DisplayTarget:
             self.screen.resource_destroy(self.depth)
 
 
+#: glfw's codes in the ("key", key, action, mods) events glpipe.window queues
+#: (the demos need not import glfw to read them).
+PRESS, REPEAT = 1, 2
+KEY_RIGHT, KEY_LEFT, KEY_DOWN, KEY_UP = 262, 263, 264, 265
+
+
 def fallbacks_used(screen, module, before: dict[str, int] | None = None) -> list[str]:
     """The fallbacks (rows of fallback/registry.py) a demo ran through on
     ``screen``: those standing in for the host features the demo needs
@@ -168,8 +174,10 @@ def render_headless(module, screen, size: int, frames: int, first: int = 0, **op
 def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
     """Draw and present frames in ``window`` (glpipe.window.Window) until it
     closes or ``frames`` were shown; recreate the scene on resize; a
-    minimised window keeps drawing nothing.  After the first frame the
-    window's title names the fallbacks it used.  Returns the last frame."""
+    minimised window keeps drawing nothing; every other event (keys,
+    mouse buttons, close) goes to the scene's ``on_event`` when it has one.
+    After the first frame the window's title names the fallbacks it used.
+    Returns the last frame."""
     screen = window.screen
     ctx = screen.context_create()
     width, height = window.size()
@@ -183,6 +191,8 @@ def run_window(module, window, frames: int | None, stats: bool) -> np.ndarray:
                 if event[0] == "resize" and event[1] and event[2]:
                     scene.destroy()  # what depends on the window size is made again
                     scene = module.Scene(screen, ctx, event[1], event[2])
+                elif hasattr(scene, "on_event"):
+                    scene.on_event(event)  # keys, mouse buttons, close: the demo's to use
             if window.size() == (0, 0):
                 time.sleep(FRAME_DT)  # minimised: nothing to present
                 continue
@@ -205,6 +215,12 @@ __all__ = [
     "COLOR_FORMAT",
     "DEPTH_FORMAT",
     "FRAME_DT",
+    "KEY_DOWN",
+    "KEY_LEFT",
+    "KEY_RIGHT",
+    "KEY_UP",
+    "PRESS",
+    "REPEAT",
     "DisplayTarget",
     "fallback_note",
     "fallbacks_used",

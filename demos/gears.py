@@ -65,6 +65,13 @@ GEARS = (
     ((1.3, 2.0, 0.5, 10, 0.7), (0.2, 0.2, 1.0, 1.0), (-3.1, 4.2), (-2.0, -25.0)),
 )
 VIEW_ROT = (20.0, 30.0, 0.0)  # degrees about x, y, z
+# Arrow keys (frames.KEY_*) -> (axis, degrees) added to the view rotation, as in glxgears.
+ARROW_STEPS = {
+    frames.KEY_UP: (0, 5.0),
+    frames.KEY_DOWN: (0, -5.0),
+    frames.KEY_LEFT: (1, 5.0),
+    frames.KEY_RIGHT: (1, -5.0),
+}
 LIGHT = np.array([5.0, 5.0, 10.0]) / np.linalg.norm([5.0, 5.0, 10.0])  # eye space, directional
 AMBIENT, DIFFUSE = 0.2, 0.8
 
@@ -163,8 +170,8 @@ class Scene:
         self.screen, self.ctx = screen, ctx
         h = height / width
         self.projection = frustum(-1.0, 1.0, -h, h, 5.0, 60.0)
-        rx, ry, rz = (np.radians(a) for a in VIEW_ROT)
-        self.view = translation(0, 0, -40.0) @ rotation(0, rx) @ rotation(1, ry) @ rotation(2, rz)
+        self.view_rot = list(VIEW_ROT)
+        self._set_view()
         self.target = frames.DisplayTarget(screen, ctx, width, height)
         self.blend = ctx.create_blend_state(BlendState())
         self.dsa = ctx.create_depth_stencil_alpha_state(
@@ -190,6 +197,22 @@ class Scene:
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
+
+    def _set_view(self) -> None:
+        rx, ry, rz = (np.radians(a) for a in self.view_rot)
+        self.view = translation(0, 0, -40.0) @ rotation(0, rx) @ rotation(1, ry) @ rotation(2, rz)
+
+    def on_event(self, event: tuple) -> None:
+        """Input from the window (frames.run_window): the arrow keys turn the
+        view 5 degrees about x (up / down) or y (left / right), as glxgears
+        does."""
+        if event[0] != "key" or event[2] not in (frames.PRESS, frames.REPEAT):
+            return
+        step = ARROW_STEPS.get(event[1])
+        if step is not None:
+            axis, degrees = step
+            self.view_rot[axis] += degrees
+            self._set_view()
 
     def constants(self, t: float, index: int) -> np.ndarray:
         """CONST[0..8] of gear ``index`` at ``t``: clip matrix, model-view

@@ -31,3 +31,36 @@ def test_the_window_title_names_the_fallbacks(profile):
         assert note.endswith("compute_executor" if profile == "gl33" else "none"), note
     finally:
         window.close()
+
+
+def test_key_events_reach_the_demo():
+    """Keyboard input reaches the scene (issue 17 item 2): the right arrow
+    turns the gears' view 5 degrees about y, as in glxgears, so the frame
+    drawn after it is the frame of a scene built with that view."""
+    import numpy as np
+
+    from demos import gears
+
+    window = open_window("glpipe: gears", 48, 48, backend="offscreen", profile="native")
+    try:
+        window.events.append(("key", frames.KEY_RIGHT, frames.PRESS, 0))
+        window.events.append(("key", frames.KEY_RIGHT, 0, 0))  # a release turns nothing
+        turned = frames.run_window(gears, window, 1, False)
+    finally:
+        window.close()
+    screen_window = open_window("ref", 48, 48, backend="offscreen", profile="native")
+    try:
+        ctx = screen_window.screen.context_create()
+        scene = gears.Scene(screen_window.screen, ctx, 48, 48)
+        try:
+            plain = (scene.draw(0.0), scene.target.read())[1]
+            scene.view_rot[1] -= 5.0
+            scene._set_view()
+            expected = (scene.draw(0.0), scene.target.read())[1]
+        finally:
+            scene.destroy()
+            ctx.destroy()
+    finally:
+        screen_window.close()
+    assert not np.array_equal(plain, expected)  # 5 degrees show
+    assert np.array_equal(turned, expected)
