@@ -830,6 +830,12 @@ class DrawInfo(_Template):
             derived = self.index is not None and _is_user_memory(self.index)
         else:
             derived = self._normalise("has_user_indices", self.has_user_indices, False)
+            # pipe_draw_info: has_user_indices says what ``index`` is, so the
+            # two must agree (user memory has the buffer protocol, a Resource not).
+            if derived and self.index is not None and not _is_user_memory(self.index):
+                raise InvalidArgumentError(
+                    f"DrawInfo.has_user_indices is set but index is a {type(self.index).__name__}, not user memory"
+                )
         object.__setattr__(self, "has_user_indices", derived)
 
 

@@ -113,3 +113,26 @@ def test_draw_vbo_after_another_screens_host_was_current(screen, ctx, profile):
         screen.host.make_current()
     assert np.allclose(ours, 4 * np.array(rgba, np.float32)), "every draw adds its colour once"
     assert np.array_equal(theirs, np.full((8, 8, 4), 0.5, np.float32)), "no draw of ours reached the other host"
+
+
+def test_user_indices_flag_must_match_the_index(ctx, screen):
+    """API fuzz finding (stop 22): has_user_indices=True with a Resource as the
+    index reached memoryview() in draw_vbo and raised TypeError; DrawInfo now
+    refuses the contradiction where it is made."""
+    import numpy as np
+    import pytest
+
+    from glpipe import Bind, DrawInfo, Format, InvalidArgumentError, Prim, ResourceTemplate, Target
+
+    buf = screen.resource_create(
+        ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=12, bind=Bind.INDEX_BUFFER)
+    )
+    try:
+        with pytest.raises(InvalidArgumentError, match="has_user_indices"):
+            DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=buf, has_user_indices=True, count=3)
+        # The flag agreeing with the index is fine either way.
+        assert DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=buf, count=3).has_user_indices is False
+        user = np.arange(3, dtype=np.uint32)
+        assert DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=user, has_user_indices=True, count=3).has_user_indices
+    finally:
+        screen.resource_destroy(buf)
