@@ -25,6 +25,25 @@ from .resource import Resource
 from .templates import ShaderBuffer
 
 
+def check_buffer_range(ctx, sb, what: str) -> tuple | None:
+    """A pipe_shader_buffer's checks, shared by shader buffers and atomic
+    counter buffers: (resource, offset, size), or None for an empty slot;
+    InvalidArgumentError naming ``what`` otherwise."""
+    if sb is None:
+        return None
+    boundary.instance(sb, ShaderBuffer, what)
+    res = sb.buffer
+    if res is None:
+        return None
+    ctx._check_resource(res, f"{what}.buffer")
+    if res.target != Target.BUFFER:
+        raise InvalidArgumentError(f"{what}.buffer: {res!r} is not a BUFFER")
+    offset = boundary.uint32(sb.buffer_offset, f"{what}.buffer_offset")
+    size = boundary.uint32(sb.buffer_size, f"{what}.buffer_size")
+    boundary.span(offset, size, res.width0, f"{what}: buffer range")
+    return res, offset, size
+
+
 @dataclass(frozen=True)
 class BoundBuffer:
     """One bound slot: the resource and the byte range, checked."""
@@ -81,18 +100,10 @@ class ShaderBuffersPart(Part):
             self._graphics_writers = any(b is not None and b.writable for st in _GRAPHICS for b in self.slots[st])
 
     def _check(self, sb, writable: bool, what: str) -> BoundBuffer | None:
-        if sb is None:
+        checked = check_buffer_range(self.ctx, sb, what)
+        if checked is None:
             return None
-        boundary.instance(sb, ShaderBuffer, what)
-        res = sb.buffer
-        if res is None:
-            return None
-        self.ctx._check_resource(res, f"{what}.buffer")
-        if res.target != Target.BUFFER:
-            raise InvalidArgumentError(f"{what}.buffer: {res!r} is not a BUFFER")
-        offset = boundary.uint32(sb.buffer_offset, f"{what}.buffer_offset")
-        size = boundary.uint32(sb.buffer_size, f"{what}.buffer_size")
-        boundary.span(offset, size, res.width0, f"{what}: buffer range")
+        res, offset, size = checked
         align = self.ctx.screen.get_param(Cap.SHADER_BUFFER_OFFSET_ALIGNMENT) or 4
         if offset % align:
             raise InvalidArgumentError(

@@ -47,6 +47,7 @@ from .enums import (
 from .formats import Format, host_storage, util_format_get_blocksize
 from .part import Area, Part
 from .resource import Resource
+from .shader_buffers import check_buffer_range
 from .templates import ImageView, ShaderBuffer
 
 _GRAPHICS = (ShaderType.VERTEX, ShaderType.TESS_CTRL, ShaderType.TESS_EVAL, ShaderType.GEOMETRY, ShaderType.FRAGMENT)
@@ -327,18 +328,10 @@ class ShaderImagesPart(Part):
         return self.ctx.screen.get_param(Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS)
 
     def _check_counters(self, sb, what: str) -> BoundCounters | None:
-        if sb is None:
+        checked = check_buffer_range(self.ctx, sb, what)
+        if checked is None:
             return None
-        boundary.instance(sb, ShaderBuffer, what)
-        res = sb.buffer
-        if res is None:
-            return None
-        self.ctx._check_resource(res, f"{what}.buffer")
-        if res.target != Target.BUFFER:
-            raise InvalidArgumentError(f"{what}.buffer: {res!r} is not a BUFFER")
-        offset = boundary.uint32(sb.buffer_offset, f"{what}.buffer_offset")
-        size = boundary.uint32(sb.buffer_size, f"{what}.buffer_size")
-        boundary.span(offset, size, res.width0, f"{what}: buffer range")
+        res, offset, size = checked
         if offset % 4:
             # glBindBufferRange(GL_ATOMIC_COUNTER_BUFFER): offset a multiple of 4 (GL 4.5 §6.1.1).
             raise InvalidArgumentError(f"{what}.buffer_offset = {offset} is not a multiple of 4 (GL atomic counters)")
