@@ -145,36 +145,26 @@ class RenderTarget:
         self.screen.resource_destroy(self.texture)
 
 
-def bind_fixed_function(ctx) -> tuple:
-    """Bind the fixed-function state a Gallium frontend always sets: no
+def bind_fixed_function(scene) -> tuple:
+    """Make (through ``scene.make``, so the scene's ``destroy`` frees them)
+    and bind the fixed-function state a Gallium frontend always sets: no
     blending (all channels written), every depth/stencil/alpha test off, and
     a rasterizer with GL's conventions (faces counter-clockwise in clip space
-    are front faces, nothing culled, half-pixel centres).  Returns the CSOs
-    so the caller can delete them."""
-    blend = ctx.create_blend_state(BlendState())
-    dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-    ctx.bind_blend_state(blend)
-    ctx.bind_depth_stencil_alpha_state(dsa)
-    csos = [("blend", blend), ("depth_stencil_alpha", dsa)]
-    # The rasterizer CSO arrives with its own module; until a context offers
-    # it, the host's defaults are this very state (GL_CCW front, no culling).
-    # The demos' viewport has a positive y scale, so window y grows with clip
-    # y, and Gallium judges winding with window y growing downward
-    # (docs/rasterizer.md "Winding"): GL's counter-clockwise front faces are
-    # Gallium's clockwise ones, front_ccw False (as st/mesa sets it for
-    # framebuffer objects).
-    if hasattr(ctx, "create_rasterizer_state"):
-        rast = ctx.create_rasterizer_state(glpipe.RasterizerState(front_ccw=False, half_pixel_center=True))
-        ctx.bind_rasterizer_state(rast)
-        csos.append(("rasterizer", rast))
-    return tuple(csos)
-
-
-def delete_csos(ctx, csos) -> None:
-    """Unbind and delete CSOs made by bind_fixed_function."""
+    are front faces, nothing culled, half-pixel centres).  Returns the
+    (kind, CSO) pairs so a frame can bind them again."""
+    # The scenes draw into a DisplayTarget, whose viewport has a negative y
+    # scale as st/mesa sets it for a window: clip-space counter-clockwise
+    # stays counter-clockwise in Gallium's y-down window space
+    # (docs/rasterizer.md "Winding"), so GL's default front face (GL_CCW) is
+    # front_ccw True, what st/mesa sets for a window framebuffer.
+    csos = (
+        ("blend", scene.make("blend", BlendState())),
+        ("depth_stencil_alpha", scene.make("depth_stencil_alpha", DepthStencilAlphaState())),
+        ("rasterizer", scene.make("rasterizer", glpipe.RasterizerState(front_ccw=True, half_pixel_center=True))),
+    )
     for kind, cso in csos:
-        getattr(ctx, f"bind_{kind}_state")(None)
-        getattr(ctx, f"delete_{kind}_state")(cso)
+        getattr(scene.ctx, f"bind_{kind}_state")(cso)
+    return csos
 
 
 # -- presenting: PNG -------------------------------------------------------------------
@@ -295,7 +285,6 @@ __all__ = [
     "RenderTarget",
     "arg_parser",
     "bind_fixed_function",
-    "delete_csos",
     "encode_png",
     "present_rows",
     "run",

@@ -52,6 +52,7 @@ from glpipe import (
 )
 
 from . import frames
+from .scene import SceneBase
 
 NAME = "compute_particles"
 DESCRIPTION = "compute particles: launch_grid over a shader buffer pulls them round an attractor; drawn as points"
@@ -139,30 +140,34 @@ def initial_state() -> np.ndarray:
     return np.c_[p, v].astype(np.float32)
 
 
-class Scene:
+class Scene(SceneBase):
     """The particles' buffer and kernel on ``ctx``; ``draw(t)`` advances
     them to ``t`` (whole FRAME_DT steps) and draws them."""
 
+    CONSTANT_STAGES = (ShaderType.COMPUTE,)
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True, point_size=2.0))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.cs = ctx.create_compute_state(ComputeState(prog=CS))
-        self.velems = ctx.create_vertex_elements_state(
-            [VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)]
+        super().__init__(screen, ctx)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make("depth_stencil_alpha", DepthStencilAlphaState())
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True, point_size=2.0))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.cs = self.make("compute", ComputeState(prog=CS))
+        self.velems = self.make(
+            "vertex_elements",
+            [VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT)],
         )
         self.state0 = initial_state()
-        self.buffer = screen.resource_create(
+        self.buffer = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.BUFFER,
                 format=Format.R8_UNORM,
                 width0=self.state0.nbytes,
                 bind=Bind.SHADER_BUFFER | Bind.VERTEX_BUFFER,
-            )
+            ),
         )
         self.vb = VertexBuffer(buffer=self.buffer, buffer_offset=0, stride=16)
         self.reset()
@@ -217,21 +222,3 @@ class Scene:
             return np.frombuffer(bytes(t.data), np.float32).reshape(COUNT, 4).copy()
         finally:
             self.ctx.transfer_unmap(t)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.COMPUTE, 0, None)
-        ctx.set_vertex_buffers([])
-        ctx.bind_compute_state(None)
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_compute_state(self.cs)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        self.screen.resource_destroy(self.buffer)
-        self.target.destroy()

@@ -43,6 +43,7 @@ from glpipe import (
 
 from . import frames
 from .camera import perspective, rotation, translation
+from .scene import SceneBase
 
 NAME = "cube"
 DESCRIPTION = (
@@ -118,21 +119,27 @@ def cube_vertices() -> np.ndarray:
     return np.array(out, np.float32)
 
 
-class Scene:
+class Scene(SceneBase):
     """The cube's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+    FRAGMENT_SAMPLERS = 1
+
     def __init__(self, screen, ctx, width: int, height: int, anisotropy: int = ANISOTROPY):
-        self.screen, self.ctx, self.aspect = screen, ctx, width / height
+        super().__init__(screen, ctx)
+        self.aspect = width / height
         # As a frontend does: ask for what the screen grants (gl33: 0, GL 3.3
         # core has no anisotropic filtering; docs/caps.md).
         self.anisotropy = int(min(anisotropy, screen.get_paramf(CapF.MAX_TEXTURE_ANISOTROPY)))
-        self.target = frames.DisplayTarget(screen, ctx, width, height)
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS),
         )
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.tex = screen.resource_create(
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.tex = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.TEXTURE_2D,
                 format=Format.R8G8B8A8_UNORM,
@@ -140,19 +147,21 @@ class Scene:
                 height0=TEX_SIZE,
                 last_level=LEVELS - 1,
                 bind=Bind.SAMPLER_VIEW | Bind.RENDER_TARGET,
-            )
+            ),
         )
         row = TEX_SIZE * 4
         box = Box(x=0, y=0, z=0, width=TEX_SIZE, height=TEX_SIZE, depth=1)
         ctx.texture_subdata(self.tex, 0, Map.WRITE, box, checker_texels(), row, row * TEX_SIZE)
         ctx.generate_mipmap(self.tex, Format.R8G8B8A8_UNORM, 0, LEVELS - 1, 0, 0)
-        self.view = ctx.create_sampler_view(
+        self.view = self.make(
+            "sampler_view",
             self.tex,
             SamplerViewTemplate(
                 format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=LEVELS - 1
             ),
         )
-        self.sampler = ctx.create_sampler_state(
+        self.sampler = self.make(
+            "sampler",
             SamplerState(
                 wrap_s=TexWrap.REPEAT,
                 wrap_t=TexWrap.REPEAT,
@@ -162,20 +171,24 @@ class Scene:
                 min_mip_filter=TexMipFilter.LINEAR,
                 max_anisotropy=self.anisotropy,
                 max_lod=float(LEVELS - 1),
-            )
+            ),
         )
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         verts = cube_vertices()
         self.count = len(verts)
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.stride = verts.strides[0]
@@ -203,24 +216,3 @@ class Scene:
         ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(user_buffer=m, buffer_size=m.nbytes))
         self.target.clear(CLEAR)
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=self.count))
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=1)
-        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        ctx.delete_sampler_state(self.sampler)
-        ctx.sampler_view_destroy(self.view)
-        self.screen.resource_destroy(self.vbuf)
-        self.screen.resource_destroy(self.tex)
-        self.target.destroy()

@@ -56,6 +56,7 @@ from glpipe import (
 from . import frames
 from .camera import perspective, rotation, rows, translation
 from .cube import cube_vertices
+from .scene import SceneBase
 
 NAME = "deferred"
 DESCRIPTION = "deferred shading: G-buffer in three render targets, then four point lights in one lighting pass"
@@ -206,33 +207,39 @@ def ground() -> np.ndarray:
     )
 
 
-class Scene:
+class Scene(SceneBase):
     """The G-buffer, geometry and lights on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX, ShaderType.FRAGMENT)
+    FRAGMENT_SAMPLERS = 3
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx, self.width, self.height = screen, ctx, width, height
+        super().__init__(screen, ctx)
+        self.width, self.height = width, height
         self.camera = perspective(45.0, width / height, 0.5, 40.0) @ translation(0, -0.3, -8.5) @ rotation(0, 0.55)
-        self.target = frames.DisplayTarget(screen, ctx, width, height)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height))
         self.gbuffer = [
-            screen.resource_create(
+            self.make(
+                "resource",
                 ResourceTemplate(
                     target=Target.TEXTURE_2D,
                     format=fmt,
                     width0=width,
                     height0=height,
                     bind=Bind.RENDER_TARGET | Bind.SAMPLER_VIEW,
-                )
+                ),
             )
             for fmt in GBUFFER
         ]
         self.surfaces = [
-            ctx.create_surface(r, SurfaceTemplate(format=f)) for r, f in zip(self.gbuffer, GBUFFER, strict=True)
+            self.make("surface", r, SurfaceTemplate(format=f)) for r, f in zip(self.gbuffer, GBUFFER, strict=True)
         ]
         self.views = [
-            ctx.create_sampler_view(r, SamplerViewTemplate(format=f, target=Target.TEXTURE_2D))
+            self.make("sampler_view", r, SamplerViewTemplate(format=f, target=Target.TEXTURE_2D))
             for r, f in zip(self.gbuffer, GBUFFER, strict=True)
         ]
-        self.sampler = ctx.create_sampler_state(
+        self.sampler = self.make(
+            "sampler",
             SamplerState(
                 wrap_s=TexWrap.CLAMP_TO_EDGE,
                 wrap_t=TexWrap.CLAMP_TO_EDGE,
@@ -240,30 +247,35 @@ class Scene:
                 min_img_filter=TexFilter.NEAREST,
                 mag_img_filter=TexFilter.NEAREST,
                 min_mip_filter=TexMipFilter.NONE,
-            )
+            ),
         )
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS),
         )
-        self.dsa_off = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.geometry_vs = ctx.create_vs_state(ShaderState(tokens=GEOMETRY_VS))
-        self.geometry_fs = ctx.create_fs_state(ShaderState(tokens=GEOMETRY_FS))
-        self.light_vs = ctx.create_vs_state(ShaderState(tokens=LIGHT_VS))
-        self.light_fs = ctx.create_fs_state(ShaderState(tokens=LIGHT_FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.dsa_off = self.make("depth_stencil_alpha", DepthStencilAlphaState())
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.geometry_vs = self.make("vs", ShaderState(tokens=GEOMETRY_VS))
+        self.geometry_fs = self.make("fs", ShaderState(tokens=GEOMETRY_FS))
+        self.light_vs = self.make("vs", ShaderState(tokens=LIGHT_VS))
+        self.light_fs = self.make("fs", ShaderState(tokens=LIGHT_FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         # Full-screen triangle: NDC (x, y) and texture coordinates (s, t) with
         # t = 0 at NDC y = +1, which the y-down viewport puts on row 0.
         tri = [[x, y, 0.0, 1.0, (x + 1) / 2, (1 - y) / 2, 0.0, 0.0] for x, y in ((-1, -1), (3, -1), (-1, 3))]
         verts = np.vstack([ground(), lit_cube(), np.array(tri, np.float32)]).astype(np.float32)
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
@@ -324,31 +336,3 @@ class Scene:
             dtype = np.uint8 if fmt == Format.R8G8B8A8_UNORM else np.float32
             out[name] = raw.view(dtype).reshape(self.height, self.width, 4).copy()
         return out
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, None)
-        ctx.set_vertex_buffers([])
-        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=3)
-        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None] * 3)
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_depth_stencil_alpha_state(self.dsa_off)
-        ctx.delete_rasterizer_state(self.rast)
-        for vs in (self.geometry_vs, self.light_vs):
-            ctx.delete_vs_state(vs)
-        for fs in (self.geometry_fs, self.light_fs):
-            ctx.delete_fs_state(fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        ctx.delete_sampler_state(self.sampler)
-        for view in self.views:
-            ctx.sampler_view_destroy(view)
-        self.target.destroy()  # unbinds the framebuffer first
-        for surf in self.surfaces:
-            ctx.surface_destroy(surf)
-        for res in (*self.gbuffer, self.vbuf):
-            self.screen.resource_destroy(res)

@@ -50,6 +50,7 @@ from glpipe import (
 
 from . import frames
 from .camera import frustum, rotation, rows, translation
+from .scene import SceneBase
 
 NAME = "gears"
 DESCRIPTION = "the classic three gears: generated geometry, per-vertex lighting, depth test, animated"
@@ -163,28 +164,32 @@ def gear_angle(t: float, factor: float, offset: float) -> float:
     return factor * SPEED * t + offset
 
 
-class Scene:
+class Scene(SceneBase):
     """The gears' objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
+        super().__init__(screen, ctx)
         h = height / width
         self.projection = frustum(-1.0, 1.0, -h, h, 5.0, 60.0)
         self.view_rot = list(VIEW_ROT)
         self._set_view()
-        self.target = frames.DisplayTarget(screen, ctx, width, height)
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS),
         )
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32_FLOAT),
                 VertexElement(src_offset=12, vertex_buffer_index=0, src_format=Format.R32G32B32_FLOAT),
-            ]
+            ],
         )
         meshes = [gear(*shape) for shape, *_ in GEARS]
         self.draws, start = [], 0  # one DrawInfo per gear, made once
@@ -192,8 +197,11 @@ class Scene:
             self.draws.append(DrawInfo(mode=Prim.TRIANGLES, start=start, count=len(m)))
             start += len(m)
         verts = np.vstack(meshes)
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
@@ -238,19 +246,3 @@ class Scene:
             c = self.constants(t, i)
             ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(user_buffer=c, buffer_size=c.nbytes))
             ctx.draw_vbo(info)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        self.screen.resource_destroy(self.vbuf)
-        self.target.destroy()

@@ -29,6 +29,7 @@ from glpipe import (
 )
 
 from . import frames
+from .scene import SceneBase
 
 NAME = "instanced"
 DESCRIPTION = "ten thousand instanced diamonds from one draw_vbo (instance_divisor, per-instance colour)"
@@ -92,18 +93,21 @@ def instances() -> tuple[np.ndarray, np.ndarray]:
     return inst.astype(np.float32), colour.reshape(-1, 4).astype(np.float32)
 
 
-class Scene:
+class Scene(SceneBase):
     """The field's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        super().__init__(screen, ctx)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make("depth_stencil_alpha", DepthStencilAlphaState())
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32_FLOAT),
                 VertexElement(
@@ -112,16 +116,17 @@ class Scene:
                 VertexElement(
                     src_offset=0, vertex_buffer_index=2, src_format=Format.R32G32B32A32_FLOAT, instance_divisor=1
                 ),
-            ]
+            ],
         )
         inst, colour = instances()
         self.buffers = []
         self.vbs = []
         for data in (diamond(), inst, colour):
-            buf = screen.resource_create(
+            buf = self.make(
+                "resource",
                 ResourceTemplate(
                     target=Target.BUFFER, format=Format.R8_UNORM, width0=data.nbytes, bind=Bind.VERTEX_BUFFER
-                )
+                ),
             )
             ctx.buffer_subdata(buf, Map.WRITE, 0, data)
             self.buffers.append(buf)
@@ -144,20 +149,3 @@ class Scene:
         ctx.set_constant_buffer(ShaderType.VERTEX, 0, ConstantBuffer(user_buffer=consts, buffer_size=consts.nbytes))
         self.target.clear(CLEAR)
         ctx.draw_vbo(self.info)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        for buf in self.buffers:
-            self.screen.resource_destroy(buf)
-        self.target.destroy()

@@ -36,6 +36,7 @@ from glpipe import (
 )
 
 from . import frames
+from .scene import SceneBase
 
 NAME = "msaa"
 DESCRIPTION = "4x MSAA resolved with ctx.blit (left) beside single-sampled (right)"
@@ -77,15 +78,17 @@ def burst(t: float) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-class Scene:
+class Scene(SceneBase):
     """The burst's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx, self.width, self.height = screen, ctx, width, height
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
+        super().__init__(screen, ctx)
+        self.width, self.height = width, height
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
         half = max(width // 2, 1)
         self.half = half
-        self.msaa = screen.resource_create(
+        self.msaa = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.TEXTURE_2D,
                 format=frames.COLOR_FORMAT,
@@ -94,23 +97,25 @@ class Scene:
                 nr_samples=SAMPLES,
                 nr_storage_samples=SAMPLES,
                 bind=Bind.RENDER_TARGET,
-            )
+            ),
         )
-        self.msaa_surf = ctx.create_surface(self.msaa, SurfaceTemplate(format=frames.COLOR_FORMAT))
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True, multisample=True))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.msaa_surf = self.make("surface", self.msaa, SurfaceTemplate(format=frames.COLOR_FORMAT))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make("depth_stencil_alpha", DepthStencilAlphaState())
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True, multisample=True))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         size = burst(0.0).nbytes
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.VERTEX_BUFFER),
         )
 
     def _draw_burst(self, x0: int) -> None:
@@ -148,20 +153,3 @@ class Scene:
             )
         )
         self._draw_burst(self.width - self.half)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_vertex_buffers([])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        self.target.destroy()
-        ctx.surface_destroy(self.msaa_surf)
-        self.screen.resource_destroy(self.msaa)
-        self.screen.resource_destroy(self.vbuf)

@@ -51,6 +51,7 @@ from glpipe import (
 from . import frames
 from .camera import perspective, rotation, rows, scaling, translation
 from .cube import cube_vertices
+from .scene import SceneBase
 
 NAME = "occlusion"
 DESCRIPTION = "occlusion-query culling: bounding boxes queried behind a wall, hidden gems skipped by render_condition"
@@ -128,31 +129,36 @@ def wall_vertices() -> np.ndarray:
     return np.array([[x, y, WALL_Z, 1.0, 0, 0, 0, 1.0] for x, y in corners], np.float32)
 
 
-class Scene:
+class Scene(SceneBase):
     """The wall, the gems and their queries on ``ctx``; ``draw(t)`` renders
     the frame at t seconds and sets ``culled``."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
+        super().__init__(screen, ctx)
         self.camera = perspective(FOVY, width / height, NEAR, FAR) @ translation(0, 0, -CAMERA_Z)
-        self.target = frames.DisplayTarget(screen, ctx, width, height)
-        self.blend = ctx.create_blend_state(BlendState())
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height))
+        self.blend = self.make("blend", BlendState())
         # The query pass writes nothing: colormask 0, depth writemask off.
-        self.blend_none = ctx.create_blend_state(BlendState(rt=(RTBlendState(colormask=Mask(0)),) * 8))
-        self.dsa = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        self.blend_none = self.make("blend", BlendState(rt=(RTBlendState(colormask=Mask(0)),) * 8))
+        self.dsa = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS),
         )
-        self.dsa_test = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=False, depth_func=Func.LESS)
+        self.dsa_test = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=False, depth_func=Func.LESS),
         )
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         parts = [wall_vertices(), cube_vertices(), octahedron()]
         self.ranges = []
@@ -161,13 +167,16 @@ class Scene:
             self.ranges.append((start, len(p)))
             start += len(p)
         verts = np.vstack(parts)
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
         self.colours = gem_colours()
-        self.queries = [ctx.create_query(Query.OCCLUSION_PREDICATE) for _ in range(COLUMNS * ROWS)]
+        self.queries = [self.make("query", Query.OCCLUSION_PREDICATE) for _ in range(COLUMNS * ROWS)]
         self.culled = 0
 
     def _draw(self, model: np.ndarray, colour, part: int) -> None:
@@ -212,23 +221,3 @@ class Scene:
     def summary(self) -> str:
         """What the last frame culled."""
         return f"occlusion: culled {self.culled} of {len(self.queries)}"
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        for q in self.queries:
-            ctx.destroy_query(q)
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_blend_state(self.blend_none)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_depth_stencil_alpha_state(self.dsa_test)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        self.screen.resource_destroy(self.vbuf)
-        self.target.destroy()

@@ -28,9 +28,11 @@ import numpy as np
 
 try:  # imported as demos.quad_tex (tests) or run as a script
     from . import common, frames
+    from .scene import SceneBase
 except ImportError:
     import common
     import frames
+    from scene import SceneBase
 
 from glpipe import (
     Bind,
@@ -100,32 +102,37 @@ NAME = "quad_tex"
 DESCRIPTION = "a nearest-filtered textured quad (PIPE_PRIM_QUADS)"
 
 
-class Scene:
+class Scene(SceneBase):
     """The textured quad's objects on ``ctx`` (demos/frames.py protocol: a
     still frame, the same at every ``t``)."""
 
+    FRAGMENT_SAMPLERS = 1
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
-        self.csos = common.bind_fixed_function(ctx)
+        super().__init__(screen, ctx)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
+        self.csos = common.bind_fixed_function(self)
         texels = texture_texels()
-        self.tex = screen.resource_create(
+        self.tex = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.TEXTURE_2D,
                 format=Format.R8G8B8A8_UNORM,
                 width0=TEX_WIDTH,
                 height0=TEX_HEIGHT,
                 bind=Bind.SAMPLER_VIEW,
-            )
+            ),
         )
         row = TEX_WIDTH * 4
         box = Box(x=0, y=0, z=0, width=TEX_WIDTH, height=TEX_HEIGHT, depth=1)
         ctx.texture_subdata(self.tex, 0, Map.WRITE, box, texels, row, row * TEX_HEIGHT)
-        self.view = ctx.create_sampler_view(
+        self.view = self.make(
+            "sampler_view",
             self.tex,
             SamplerViewTemplate(format=Format.R8G8B8A8_UNORM, target=Target.TEXTURE_2D, first_level=0, last_level=0),
         )
-        self.sampler = ctx.create_sampler_state(
+        self.sampler = self.make(
+            "sampler",
             SamplerState(
                 wrap_s=TexWrap.CLAMP_TO_EDGE,
                 wrap_t=TexWrap.CLAMP_TO_EDGE,
@@ -133,19 +140,23 @@ class Scene:
                 min_img_filter=TexFilter.NEAREST,
                 mag_img_filter=TexFilter.NEAREST,
                 min_mip_filter=TexMipFilter.NONE,
-            )
+            ),
         )
-        self.vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.vs = self.make("vs", ShaderState(tokens=common.PASSTHROUGH_VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         verts = quad_vertices()
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=verts.strides[0])
@@ -164,25 +175,6 @@ class Scene:
         ctx.set_vertex_buffers([self.vb])
         self.target.clear(common.CLEAR_COLOR)
         ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, start=0, count=4))
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_vertex_buffers([])
-        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=1)
-        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
-        ctx.bind_vertex_elements_state(None)
-        ctx.bind_vs_state(None)
-        ctx.bind_fs_state(None)
-        ctx.delete_vertex_elements_state(self.velems)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_sampler_state(self.sampler)
-        ctx.sampler_view_destroy(self.view)
-        common.delete_csos(ctx, self.csos)
-        self.screen.resource_destroy(self.vbuf)
-        self.screen.resource_destroy(self.tex)
-        self.target.destroy()
 
 
 def render(screen, size: int) -> np.ndarray:

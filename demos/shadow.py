@@ -42,6 +42,7 @@ from glpipe import (
 from . import frames
 from .camera import BIAS, ortho, perspective, rotation, translation
 from .cube import cube_vertices
+from .scene import SceneBase
 
 NAME = "shadow"
 DESCRIPTION = "shadow map: depth from the light, sampled with comparison (SHADOW2D, PCF)"
@@ -100,26 +101,32 @@ def scene_vertices() -> tuple[np.ndarray, int]:
     return np.vstack([np.array(ground, np.float32), coloured.astype(np.float32)]).astype(np.float32), 6
 
 
-class Scene:
+class Scene(SceneBase):
     """The shadowed scene's objects on ``ctx``; ``draw(t)`` renders the frame at t seconds."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+    FRAGMENT_SAMPLERS = 1
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx, self.aspect = screen, ctx, width / height
-        self.target = frames.DisplayTarget(screen, ctx, width, height)
-        self.shadow = screen.resource_create(
+        super().__init__(screen, ctx)
+        self.aspect = width / height
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height))
+        self.shadow = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.TEXTURE_2D,
                 format=Format.Z32_FLOAT,
                 width0=SHADOW_SIZE,
                 height0=SHADOW_SIZE,
                 bind=Bind.DEPTH_STENCIL | Bind.SAMPLER_VIEW,
-            )
+            ),
         )
-        self.shadow_surf = ctx.create_surface(self.shadow, SurfaceTemplate(format=Format.Z32_FLOAT))
-        self.view = ctx.create_sampler_view(
-            self.shadow, SamplerViewTemplate(format=Format.Z32_FLOAT, target=Target.TEXTURE_2D)
+        self.shadow_surf = self.make("surface", self.shadow, SurfaceTemplate(format=Format.Z32_FLOAT))
+        self.view = self.make(
+            "sampler_view", self.shadow, SamplerViewTemplate(format=Format.Z32_FLOAT, target=Target.TEXTURE_2D)
         )
-        self.sampler = ctx.create_sampler_state(
+        self.sampler = self.make(
+            "sampler",
             SamplerState(
                 wrap_s=TexWrap.CLAMP_TO_EDGE,
                 wrap_t=TexWrap.CLAMP_TO_EDGE,
@@ -129,30 +136,35 @@ class Scene:
                 min_mip_filter=TexMipFilter.NONE,
                 compare_mode=TexCompare.R_TO_TEXTURE,
                 compare_func=Func.LEQUAL,
-            )
+            ),
         )
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(
-            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS)
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make(
+            "depth_stencil_alpha",
+            DepthStencilAlphaState(depth_enabled=True, depth_writemask=True, depth_func=Func.LESS),
         )
         # The depth pass pushes depths back a little (polygon offset) so lit
         # surfaces do not shadow themselves ("shadow acne").
-        self.rast_depth = ctx.create_rasterizer_state(
-            RasterizerState(half_pixel_center=True, offset_tri=True, offset_units=2.0, offset_scale=2.0)
+        self.rast_depth = self.make(
+            "rasterizer", RasterizerState(half_pixel_center=True, offset_tri=True, offset_units=2.0, offset_scale=2.0)
         )
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True))
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True))
+        self.vs = self.make("vs", ShaderState(tokens=VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         verts, self.cube_start = scene_vertices()
         self.count = len(verts)
-        self.vbuf = screen.resource_create(
-            ResourceTemplate(target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER)
+        self.vbuf = self.make(
+            "resource",
+            ResourceTemplate(
+                target=Target.BUFFER, format=Format.R8_UNORM, width0=verts.nbytes, bind=Bind.VERTEX_BUFFER
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, verts)
         self.stride = verts.strides[0]
@@ -199,26 +211,3 @@ class Scene:
         self.target.clear(CLEAR)
         self._draw(camera, ground_model, shadow_tex, 0, self.cube_start)
         self._draw(camera, cube_model, shadow_tex, self.cube_start, self.count - self.cube_start)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        ctx.set_sampler_views(ShaderType.FRAGMENT, 0, None, unbind_num_trailing_slots=1)
-        ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_rasterizer_state(self.rast_depth)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        ctx.delete_sampler_state(self.sampler)
-        ctx.sampler_view_destroy(self.view)
-        self.target.destroy()
-        ctx.surface_destroy(self.shadow_surf)
-        self.screen.resource_destroy(self.shadow)
-        self.screen.resource_destroy(self.vbuf)

@@ -32,9 +32,11 @@ import numpy as np
 
 try:  # imported as demos.tri (tests) or run as a script (python demos/tri.py)
     from . import common, frames
+    from .scene import SceneBase
 except ImportError:
     import common
     import frames
+    from scene import SceneBase
 
 from glpipe import (
     Bind,
@@ -72,26 +74,28 @@ NAME = "tri"
 DESCRIPTION = "the classic RGB triangle"
 
 
-class Scene:
+class Scene(SceneBase):
     """The triangle's objects on ``ctx`` (demos/frames.py protocol: a still
     frame, the same at every ``t``)."""
 
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
-        self.csos = common.bind_fixed_function(ctx)
-        self.vs = ctx.create_vs_state(ShaderState(tokens=common.PASSTHROUGH_VS))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        super().__init__(screen, ctx)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
+        self.csos = common.bind_fixed_function(self)
+        self.vs = self.make("vs", ShaderState(tokens=common.PASSTHROUGH_VS))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
-        self.vbuf = screen.resource_create(
+        self.vbuf = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.BUFFER, format=Format.R8_UNORM, width0=VERTICES.nbytes, bind=Bind.VERTEX_BUFFER
-            )
+            ),
         )
         ctx.buffer_subdata(self.vbuf, Map.WRITE, 0, VERTICES)
         self.vb = VertexBuffer(buffer=self.vbuf, buffer_offset=0, stride=VERTICES.strides[0])
@@ -108,20 +112,6 @@ class Scene:
         ctx.set_vertex_buffers([self.vb])
         self.target.clear(common.CLEAR_COLOR)
         ctx.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=len(VERTICES)))
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_vertex_buffers([])
-        ctx.bind_vertex_elements_state(None)
-        ctx.bind_vs_state(None)
-        ctx.bind_fs_state(None)
-        ctx.delete_vertex_elements_state(self.velems)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        common.delete_csos(ctx, self.csos)
-        self.screen.resource_destroy(self.vbuf)
-        self.target.destroy()
 
 
 def render(screen, size: int) -> np.ndarray:

@@ -53,6 +53,7 @@ from glpipe import (
 )
 
 from . import frames
+from .scene import SceneBase
 
 NAME = "xfb_particles"
 DESCRIPTION = (
@@ -136,46 +137,51 @@ def initial_state() -> tuple[np.ndarray, np.ndarray]:
     return state, static
 
 
-class Scene:
+class Scene(SceneBase):
     """The fountain's buffers on ``ctx``; ``draw(t)`` advances it to ``t``
     (whole FRAME_DT steps) and draws the last step."""
 
+    CONSTANT_STAGES = (ShaderType.VERTEX,)
+
     def __init__(self, screen, ctx, width: int, height: int):
-        self.screen, self.ctx = screen, ctx
-        self.target = frames.DisplayTarget(screen, ctx, width, height, depth=False)
-        self.blend = ctx.create_blend_state(BlendState())
-        self.dsa = ctx.create_depth_stencil_alpha_state(DepthStencilAlphaState())
-        self.rast = ctx.create_rasterizer_state(RasterizerState(half_pixel_center=True, point_size=2.0))
-        self.rast_discard = ctx.create_rasterizer_state(
-            RasterizerState(half_pixel_center=True, point_size=2.0, rasterizer_discard=True)
+        super().__init__(screen, ctx)
+        self.target = self.keep(frames.DisplayTarget(screen, ctx, width, height, depth=False))
+        self.blend = self.make("blend", BlendState())
+        self.dsa = self.make("depth_stencil_alpha", DepthStencilAlphaState())
+        self.rast = self.make("rasterizer", RasterizerState(half_pixel_center=True, point_size=2.0))
+        self.rast_discard = self.make(
+            "rasterizer", RasterizerState(half_pixel_center=True, point_size=2.0, rasterizer_discard=True)
         )
-        self.vs = ctx.create_vs_state(ShaderState(tokens=VS, stream_output=SO))
-        self.fs = ctx.create_fs_state(ShaderState(tokens=FS))
-        self.velems = ctx.create_vertex_elements_state(
+        self.vs = self.make("vs", ShaderState(tokens=VS, stream_output=SO))
+        self.fs = self.make("fs", ShaderState(tokens=FS))
+        self.velems = self.make(
+            "vertex_elements",
             [
                 VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
                 VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32_FLOAT),
                 VertexElement(src_offset=0, vertex_buffer_index=1, src_format=Format.R32G32B32A32_FLOAT),
-            ]
+            ],
         )
         self.state0, static = initial_state()
         size = self.state0.nbytes
         self.buffers = [
-            screen.resource_create(
+            self.make(
+                "resource",
                 ResourceTemplate(
                     target=Target.BUFFER,
                     format=Format.R8_UNORM,
                     width0=size,
                     bind=Bind.VERTEX_BUFFER | Bind.STREAM_OUTPUT,
-                )
+                ),
             )
             for _ in range(2)
         ]
-        self.targets = [ctx.create_stream_output_target(b, 0, size) for b in self.buffers]
-        self.static = screen.resource_create(
+        self.targets = [self.make("stream_output_target", b, 0, size) for b in self.buffers]
+        self.static = self.make(
+            "resource",
             ResourceTemplate(
                 target=Target.BUFFER, format=Format.R8_UNORM, width0=static.nbytes, bind=Bind.VERTEX_BUFFER
-            )
+            ),
         )
         ctx.buffer_subdata(self.static, Map.WRITE, 0, static)
         self.static_vb = VertexBuffer(buffer=self.static, buffer_offset=0, stride=16)
@@ -238,24 +244,3 @@ class Scene:
             return np.frombuffer(bytes(t.data), np.float32).reshape(COUNT, STATE_DWORDS).copy()
         finally:
             self.ctx.transfer_unmap(t)
-
-    def destroy(self) -> None:
-        """Unbind and free everything the scene made."""
-        ctx = self.ctx
-        ctx.set_stream_output_targets([])
-        ctx.set_constant_buffer(ShaderType.VERTEX, 0, None)
-        ctx.set_vertex_buffers([])
-        for kind in ("blend", "depth_stencil_alpha", "rasterizer", "vs", "fs", "vertex_elements"):
-            getattr(ctx, f"bind_{kind}_state")(None)
-        ctx.delete_blend_state(self.blend)
-        ctx.delete_depth_stencil_alpha_state(self.dsa)
-        ctx.delete_rasterizer_state(self.rast)
-        ctx.delete_rasterizer_state(self.rast_discard)
-        ctx.delete_vs_state(self.vs)
-        ctx.delete_fs_state(self.fs)
-        ctx.delete_vertex_elements_state(self.velems)
-        for target in self.targets:
-            ctx.stream_output_target_destroy(target)
-        for buf in (*self.buffers, self.static):
-            self.screen.resource_destroy(buf)
-        self.target.destroy()
