@@ -93,6 +93,11 @@ def _signed(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     return op
 
 
+def _fadd(old: np.ndarray, v: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return (old.view(np.float32) + v.view(np.float32)).view(U32)
+
+
 #: ATOM* opcode -> new value from (old, src2[, src3]).
 ATOMIC_OPS: dict[str, Callable[..., np.ndarray]] = {
     "ATOMUADD": lambda old, v, _c=None: old + v,
@@ -105,6 +110,11 @@ ATOMIC_OPS: dict[str, Callable[..., np.ndarray]] = {
     "ATOMUMAX": lambda old, v, _c=None: np.maximum(old, v),
     "ATOMIMIN": _signed(np.minimum),
     "ATOMIMAX": _signed(np.maximum),
+    # tgsi.rst: ATOMFADD adds floats; ATOMINC_WRAP stores old + 1 while that is
+    # <= src, else 0; ATOMDEC_WRAP stores old - 1 while 0 < old < src, else 0.
+    "ATOMFADD": lambda old, v, _c=None: _fadd(old, v),
+    "ATOMINC_WRAP": lambda old, v, _c=None: np.where(old + U32(1) <= v, old + U32(1), U32(0)),
+    "ATOMDEC_WRAP": lambda old, v, _c=None: np.where((old > 0) & (old < v), old - U32(1), U32(0)),
 }
 
 

@@ -37,6 +37,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import exec_oracle
 import numpy as np
 import tgsi_reference as R
 
@@ -169,12 +170,16 @@ class OpProgram:
             lines.append("DCL BUFFER[2]")
         lines.append(self._temps())
         stride = 16 * ncases
-        lines += [f"IMM[0] {_imm_u32(SENTINEL)}", f"IMM[1] {_imm_u32([16, stride, 2 * stride, 3 * stride])}"]
+        # IMM[0] and IMM[1] as in the FS frame (a body may read IMM[1].y as 0);
+        # the source strides follow the test's own immediates.
+        lines += [f"IMM[0] {_imm_u32(SENTINEL)}", f"IMM[1] {_imm_u32([16, 0, 0, 0])}"]
         if self.decls:
             lines.append(self.decls)
+        strides = 2 + self.decls.count("IMM[")
         lines += [
+            f"IMM[{strides}] {_imm_u32([0, stride, 2 * stride, 3 * stride])}",
             f"UMUL {s}.x, SV[0].xxxx, IMM[1].xxxx",  # byte offset of this case
-            f"UADD {s}.yzw, {s}.xxxx, IMM[1]",
+            f"UADD {s}.yzw, {s}.xxxx, IMM[{strides}]",
         ]  # ... and of its sources 1..3
         for j in range(k):
             lines.append(f"LOAD TEMP[{j}], BUFFER[0], {s}.{'xyzw'[j] * 4}")
@@ -1105,6 +1110,12 @@ def run_check(
     def run():
         return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear, textures=textures)
 
+    # The executor as the third party (tests/lowering/exec_oracle.py): the
+    # compute form of the case, held to the same reference under the same rule.
+    if exec_oracle.ORACLE:
+        ex = exec_oracle.run_executor(prog, srcs, textures)
+        if ex is not None:
+            check(op, ex, srcs, mask=mask, expected=expected, rule=rule, undefined=undefined, label=f"{label} (executor)")
     missing_ext = False  # every int64 opcode has a GLSL 3.30 form (soft_int64 / soft_fp64)
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
         try:
