@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .bits import _compare, _f64, _u64, _words64
+from .bits import _f64, _u64, _words64
 
 U32 = np.uint32
 I32 = np.int32
@@ -228,6 +228,37 @@ def _i64divmod(mod: bool) -> Callable:
     return op
 
 
+# -- source modifiers on 64-bit operands ------------------------------------------------
+#
+# They follow the operand's type (tgsi.rst "Modifiers", Mesa's tgsi_exec
+# fetch_double_channel): on a double, negate and abs act on the sign of each
+# 64-bit value (bit 31 of the high words .y / .w); on a 64-bit integer negate
+# is the 64-bit two's complement (abs its magnitude) -- never the 32-bit
+# float or integer modifier applied to each word.
+
+
+def modify_wide(v: np.ndarray, typ: str, absolute: bool, negate: bool) -> np.ndarray:
+    """``v`` ((lanes, 4) words, two 64-bit values) with ``|x|`` then ``-x``
+    applied per 64-bit value of type ``typ`` (double / int64 / uint64)."""
+    out = np.array(v, U32)
+    if typ == "double":
+        hi = out[:, 1::2]
+        if absolute:
+            hi &= U32(0x7FFFFFFF)
+        if negate:
+            hi ^= U32(0x80000000)
+        out[:, 1::2] = hi
+        return out
+    q = out[:, 0::2].astype(U64) | (out[:, 1::2].astype(U64) << U64(32))
+    if absolute:
+        q = np.where(q.view(I64) < 0, U64(0) - q, q)
+    if negate:
+        q = U64(0) - q
+    out[:, 0::2] = (q & U64(0xFFFFFFFF)).astype(U32)
+    out[:, 1::2] = (q >> U64(32)).astype(U32)
+    return out
+
+
 #: opcode -> (function, replicate the scalar result); merged into alu.ALU.
 DOUBLE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "DDIV": (_binary(lambda x, y: x / y), False),
@@ -262,4 +293,4 @@ DOUBLE_ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
 #: Opcodes with two destinations: opcode -> function returning one value per dst.
 MULTI_DST: dict[str, Callable[..., tuple[np.ndarray, ...]]] = {"DFRACEXP": op_dfracexp}
 
-__all__ = ["DOUBLE_ALU", "MULTI_DST"]
+__all__ = ["DOUBLE_ALU", "MULTI_DST", "modify_wide"]

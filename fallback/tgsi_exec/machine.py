@@ -4,8 +4,8 @@ In the shape of Mesa's tgsi_exec, vectorised: every register is a
 ``(lanes, 4)`` uint32 array, one lane per invocation of the blocks being
 run, and control flow is structured execution masks (IF / UIF / ELSE /
 ENDIF, BGNLOOP / BRK / CONT / ENDLOOP, SWITCH / CASE / DEFAULT / ENDSWITCH,
-CAL / BGNSUB / ENDSUB / RET, END); ADDR registers index TEMP arrays and
-constants per lane.  All lanes execute each
+CAL / BGNSUB / ENDSUB / RET, END); ADDR registers index TEMP arrays,
+constants and shader buffers per lane.  All lanes execute each
 instruction before any lane executes the next, so a BARRIER -- which GLSL
 and tgsi.rst allow only in control flow uniform over the block -- is
 already met when it is reached.  ``prepare`` checks once that every opcode,
@@ -24,10 +24,19 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
 from .alu import ALU, F32, U32, run_alu
-from .double import MULTI_DST
-from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
+from .double import MULTI_DST, modify_wide
+from .memory import (
+    ATOMIC_OPS,
+    BufferBinding,
+    Space,
+    atomic,
+    buffer_run,
+    direct_resource,
+    lanes_by_buffer,
+    load,
+    store,
+)
 from .transcend import op_clock
-from .wide import buffer_run, direct_resource, lanes_by_buffer, modify_wide
 
 #: Flow opcodes the machine itself implements (the rest are ALU / memory rows).
 FLOW = frozenset(
@@ -472,8 +481,9 @@ class _Machine:
         res = inst.dsts[0] if op == "STORE" else (inst.srcs[0] if inst.srcs else None)
         if res is not None and res.file == "BUFFER" and res.indirect is not None and info.is_memory:
             # BUFFER[ADDR]: per-lane buffers -- run the access once per buffer the lanes pick.
-            run = self.prog.buffer_runs[res.index]
-            for k, lanes in lanes_by_buffer(self._index(res), run, mask):
+            index = self._index(res)
+            assert index is not None and self.prog.buffer_runs is not None  # set by prepare
+            for k, lanes in lanes_by_buffer(index, self.prog.buffer_runs[res.index], mask):
                 self._execute(direct_resource(inst, op == "STORE", k), info, lanes)
             return
         if op in ALU or op in MULTI_DST:

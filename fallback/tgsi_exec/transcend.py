@@ -225,15 +225,21 @@ def op_pk2us(a):
 
 def op_pk4ub(a):
     x = _f(a)
-    return _unorm(x[:, 0], 8) | (_unorm(x[:, 1], 8) << U32(8)) | (_unorm(x[:, 2], 8) << U32(16)) | (
-        _unorm(x[:, 3], 8) << U32(24)
+    return (
+        _unorm(x[:, 0], 8)
+        | (_unorm(x[:, 1], 8) << U32(8))
+        | (_unorm(x[:, 2], 8) << U32(16))
+        | (_unorm(x[:, 3], 8) << U32(24))
     )
 
 
 def op_pk4b(a):
     x = _f(a)
-    return _snorm(x[:, 0], 8) | (_snorm(x[:, 1], 8) << U32(8)) | (_snorm(x[:, 2], 8) << U32(16)) | (
-        _snorm(x[:, 3], 8) << U32(24)
+    return (
+        _snorm(x[:, 0], 8)
+        | (_snorm(x[:, 1], 8) << U32(8))
+        | (_snorm(x[:, 2], 8) << U32(16))
+        | (_snorm(x[:, 3], 8) << U32(24))
     )
 
 

@@ -1115,7 +1115,9 @@ def run_check(
     if exec_oracle.ORACLE:
         ex = exec_oracle.run_executor(prog, srcs, textures)
         if ex is not None:
-            check(op, ex, srcs, mask=mask, expected=expected, rule=rule, undefined=undefined, label=f"{label} (executor)")
+            check(
+                op, ex, srcs, mask=mask, expected=expected, rule=rule, undefined=undefined, label=f"{label} (executor)"
+            )
     missing_ext = False  # every int64 opcode has a GLSL 3.30 form (soft_int64 / soft_fp64)
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
         try:
