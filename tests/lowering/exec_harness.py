@@ -25,6 +25,12 @@ gets, which SSBO binding BUFFER[n] gets and which texture unit SVIEW/SAMP n
 gets; at GLSL 330 (no ``layout(binding=)``) the harness sets the block
 bindings and sampler units by name after linking, as glpipe will.
 
+The third party: with ``exec_oracle.ORACLE`` on (the default), ``run_check``
+also runs each case's compute form through the numpy TGSI executor and
+holds it to the same reference under the same rule, and a bare-opcode
+``run_op`` called directly does the same for the executor
+(tests/lowering/exec_oracle.py; docs/compute.md "The executor as an oracle").
+
 The second half of this module is the comparison: ``PRECISION`` says, per
 opcode, how a host result may differ from the exact reference (bit-exact,
 N ulp, an absolute bound, or one of several allowed values), each rule
@@ -523,7 +529,23 @@ class ExecHarness:
             out = np.stack([res[1 + d].reshape(n, 4) for d in range(prog.ndst)])
         else:
             raise ValueError(f"path must be 'fs' or 'cs', not {path!r}")
-        return out if prog.ndst == 2 else out[0]
+        result = out if prog.ndst == 2 else out[0]
+        if exec_oracle.ORACLE and textures is None:
+            _executor_agrees(prog, srcs)
+        return result
+
+
+def _executor_agrees(prog: OpProgram, srcs) -> None:
+    """For a case run without run_check (``run_op`` called directly) whose
+    program is the bare opcode on its sources: the executor's result of the
+    compute form against ``tgsi_reference`` under ``precision(op)``
+    (tests/lowering/exec_oracle.py); the caller checks the host's."""
+    bare = prog.body is None and prog.operands is None and not prog.suffix and prog.ndst == 1
+    if not bare or prog.op not in R.REFERENCE:
+        return
+    ex = exec_oracle.run_executor(prog, srcs)
+    if ex is not None:
+        check(prog.op, ex, srcs, mask=prog.dst_mask, label=" (executor, run_op)")
 
 
 # ---------------------------------------------------------------------------
