@@ -108,10 +108,15 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
             raise UnsupportedError(f"the numpy TGSI executor has no function for opcode {op}{where}")
         regs: tuple[DstRegister | SrcRegister, ...] = (*inst.dsts, *inst.srcs)
         for reg in regs:
-            if reg.dim_indirect is not None or (reg.indirect is not None and reg.file not in _INDIRECT_FILES):
+            if reg.dim_indirect is not None:
+                raise UnsupportedError(
+                    f"{op}: indirect addressing of {reg.file}'s buffer index ({reg.file}[ADDR][k]) is not run"
+                    " by the numpy TGSI executor (it runs TEMP[ADDR], CONST[n][ADDR] and BUFFER[ADDR])"
+                )
+            if reg.indirect is not None and reg.file not in _INDIRECT_FILES:
                 raise UnsupportedError(
                     f"{op}: indirect addressing of {reg.file} is not run by the numpy TGSI executor"
-                    " (it runs TEMP[ADDR], CONST[ADDR] and BUFFER[ADDR])"
+                    " (it runs TEMP[ADDR], CONST[n][ADDR] and BUFFER[ADDR])"
                 )
             if reg.indirect is not None and reg.indirect.file != "ADDR":
                 raise UnsupportedError(f"{op}: an indirect index from {reg.indirect.file} (the executor reads ADDR)")
