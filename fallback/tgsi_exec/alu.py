@@ -18,6 +18,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .bits import MORE_ALU, WIDE_ALU
+from .double import DOUBLE_ALU
+from .transcend import FLOAT_ALU
 
 U32 = np.uint32
 F32 = np.float32
@@ -94,28 +96,40 @@ def op_frc(a):
     return w(x - np.floor(x))
 
 
+# The transcendentals run in float64 and round once to float32 (within 1 ULP:
+# inside GLSL 4.50 section 4.7.1's bounds, whatever numpy's float32 paths do).
+
+
+def _x64(a):
+    return f(a)[:, 0].astype(np.float64)
+
+
+def _round32(x):
+    return x.astype(F32).view(U32)
+
+
 def op_rcp(a):
-    return w(F32(1.0) / f(a)[:, 0])
+    return w(F32(1.0) / f(a)[:, 0])  # IEEE division: correctly rounded
 
 
 def op_rsq(a):
-    return w(F32(1.0) / np.sqrt(f(a)[:, 0]))
+    return _round32(1.0 / np.sqrt(_x64(a)))
 
 
 def op_sqrt(a):
-    return w(np.sqrt(f(a)[:, 0]))
+    return w(np.sqrt(f(a)[:, 0]))  # IEEE square root: correctly rounded
 
 
 def op_ex2(a):
-    return w(np.exp2(f(a)[:, 0]))
+    return _round32(np.exp2(_x64(a)))
 
 
 def op_lg2(a):
-    return w(np.log2(f(a)[:, 0]))
+    return _round32(np.log2(_x64(a)))
 
 
 def op_pow(a, b):
-    return w(np.power(f(a)[:, 0], f(b)[:, 0]))
+    return _round32(np.power(_x64(a), _x64(b)))
 
 
 def _dot(n):
@@ -162,14 +176,16 @@ def op_cmp(a, b, c):
 
 
 def op_f2i(a):
-    # Out of range is undefined (tgsi.rst); NaN and overflow give 0 here.
-    x = f(a)
+    # Out of range is undefined (tgsi.rst); NaN and overflow give 0 here.  The
+    # bounds are compared in float64: as float32, -2147483649.0 rounds to
+    # INT_MIN itself, which would then convert to 0.
+    x = f(a).astype(np.float64)
     ok = np.isfinite(x) & (x > -2147483649.0) & (x < 2147483648.0)
     return w(np.where(ok, x, 0).astype(I32))
 
 
 def op_f2u(a):
-    x = f(a)
+    x = f(a).astype(np.float64)
     ok = np.isfinite(x) & (x > -1.0) & (x < 4294967296.0)
     return np.where(ok, x, 0).astype(np.uint64).astype(U32)
 
@@ -388,6 +404,8 @@ ALU: dict[str, tuple[Callable[..., np.ndarray], bool]] = {
     "UCMP": (op_ucmp, False),
     **MORE_ALU,
     **WIDE_ALU,
+    **DOUBLE_ALU,
+    **FLOAT_ALU,
 }
 
 

@@ -4,8 +4,8 @@ In the shape of Mesa's tgsi_exec, vectorised: every register is a
 ``(lanes, 4)`` uint32 array, one lane per invocation of the blocks being
 run, and control flow is structured execution masks (IF / UIF / ELSE /
 ENDIF, BGNLOOP / BRK / CONT / ENDLOOP, SWITCH / CASE / DEFAULT / ENDSWITCH,
-CAL / BGNSUB / ENDSUB / RET, END); ADDR registers index TEMP arrays and
-constants per lane.  All lanes execute each
+CAL / BGNSUB / ENDSUB / RET, END); ADDR registers index TEMP arrays,
+constants and shader buffers per lane.  All lanes execute each
 instruction before any lane executes the next, so a BARRIER -- which GLSL
 and tgsi.rst allow only in control flow uniform over the block -- is
 already met when it is reached.  ``prepare`` checks once that every opcode,
@@ -24,24 +24,38 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
 from .alu import ALU, F32, U32, run_alu
-from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
+from .double import MULTI_DST, modify_wide
+from .memory import (
+    ATOMIC_OPS,
+    BufferBinding,
+    Space,
+    atomic,
+    buffer_run,
+    direct_resource,
+    lanes_by_buffer,
+    load,
+    store,
+)
+from .transcend import op_clock
 
 #: Flow opcodes the machine itself implements (the rest are ALU / memory rows).
 FLOW = frozenset(
     {"IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "RET", "END", "NOP"}
-    | {"SWITCH", "CASE", "DEFAULT", "ENDSWITCH", "CAL", "BGNSUB", "ENDSUB"}
+    | {"SWITCH", "CASE", "DEFAULT", "ENDSWITCH", "CAL", "BGNSUB", "ENDSUB", "BREAKC"}
 )
-#: Address-register loads (tgsi.rst: ARL floors a float, UARL takes a uint).
-ADDRESS_OPS = frozenset({"ARL", "UARL"})
+#: Address-register loads (tgsi.rst: ARL floors a float, ARR rounds it, UARL takes a uint).
+ADDRESS_OPS = frozenset({"ARL", "ARR", "UARL"})
+#: Fences: no-ops in lockstep (MFENCE / LFENCE / SFENCE are the removed spellings of MEMBAR).
+SYNC_OPS = frozenset({"BARRIER", "MEMBAR", "MFENCE", "LFENCE", "SFENCE"})
 #: Memory and synchronisation opcodes.
-MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ", "BARRIER", "MEMBAR"}) | frozenset(ATOMIC_OPS)
-#: Every opcode the executor runs.
-SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS
+MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ"}) | SYNC_OPS | frozenset(ATOMIC_OPS)
+#: Every opcode the executor runs (CLOCK reads the host clock).
+SUPPORTED = frozenset(ALU) | frozenset(MULTI_DST) | FLOW | MEMORY_OPS | ADDRESS_OPS | {"CLOCK"}
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
 _FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR"})
 #: Files whose register index may be indirect (a per-lane gather / scatter).
-_INDIRECT_FILES = frozenset({"TEMP", "CONST"})
+_INDIRECT_FILES = frozenset({"TEMP", "CONST", "BUFFER"})
 
 #: Lanes run at once: whole blocks up to this many invocations (at least one block).
 CHUNK_LANES = 1 << 16
@@ -61,6 +75,7 @@ class Program:
     shared_words: int
     instruction_count: int
     addrs: int = 0
+    buffer_runs: dict | None = None  # BUFFER index of an indirect operand -> its declared (first, last)
 
 
 def prepare(ir: Shader, shared_bytes: int) -> Program:
@@ -85,6 +100,7 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
     cases: dict[int, list] = {}
     defaults: list[tuple[int, int]] = []
     jumps = [-1] * len(ir.instructions)
+    runs: dict[int, tuple[int, int]] = {}
     for n, inst in enumerate(ir.instructions):
         op = inst.opcode
         if op not in SUPPORTED:
@@ -92,15 +108,22 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
             raise UnsupportedError(f"the numpy TGSI executor has no function for opcode {op}{where}")
         regs: tuple[DstRegister | SrcRegister, ...] = (*inst.dsts, *inst.srcs)
         for reg in regs:
-            if reg.dim_indirect is not None or (reg.indirect is not None and reg.file not in _INDIRECT_FILES):
+            if reg.dim_indirect is not None:
+                raise UnsupportedError(
+                    f"{op}: indirect addressing of {reg.file}'s buffer index ({reg.file}[ADDR][k]) is not run"
+                    " by the numpy TGSI executor (it runs TEMP[ADDR], CONST[n][ADDR] and BUFFER[ADDR])"
+                )
+            if reg.indirect is not None and reg.file not in _INDIRECT_FILES:
                 raise UnsupportedError(
                     f"{op}: indirect addressing of {reg.file} is not run by the numpy TGSI executor"
-                    " (it runs TEMP[ADDR] and CONST[ADDR])"
+                    " (it runs TEMP[ADDR], CONST[n][ADDR] and BUFFER[ADDR])"
                 )
             if reg.indirect is not None and reg.indirect.file != "ADDR":
                 raise UnsupportedError(f"{op}: an indirect index from {reg.indirect.file} (the executor reads ADDR)")
             if reg.file not in _FILES:
                 raise UnsupportedError(f"{op}: the numpy TGSI executor has no register file {reg.file}")
+            if reg.file == "BUFFER" and reg.indirect is not None:
+                runs[reg.index] = buffer_run(ir, reg.index, op)
         if op == "CAL":
             if inst.label is None or not 0 <= inst.label < len(ir.instructions):
                 raise InvalidArgumentError(f"CAL without a subroutine label (line {inst.line})")
@@ -130,7 +153,7 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
         cases[at] = cases[switch]  # DEFAULT takes the lanes no CASE of its switch matches
     addrs = max((d.last + 1 for d in ir.declarations if d.file == "ADDR"), default=0)
     shared = max((shared_bytes + 3) // 4, 1)
-    return Program(ir, tuple(jumps), cases, imm, temps, sv, shared, len(ir.instructions), addrs)
+    return Program(ir, tuple(jumps), cases, imm, temps, sv, shared, len(ir.instructions), addrs, runs)
 
 
 @dataclass(frozen=True)
@@ -305,6 +328,8 @@ class _Machine:
             raise UnsupportedError(f"{src.file}[{src.index}] is not a value operand")
         v = v[:, list(src.swizzle)]
         if src.absolute or src.negate:
+            if typ in ("double", "int64", "uint64"):
+                return modify_wide(v, typ, src.absolute, src.negate)
             if typ in ("int", "uint"):
                 s = v.view(np.int32)
                 s = np.abs(s) if src.absolute else s
@@ -381,6 +406,11 @@ class _Machine:
             elif op == "BRK":
                 loops[-1].brk |= mask
                 mask = mask & False
+            elif op == "BREAKC":
+                # Removed BREAKC: BRK for the lanes whose src.x (an integer) is not 0.
+                take = mask & (self.fetch(inst.srcs[0], "uint")[:, 0] != 0)
+                loops[-1].brk |= take
+                mask = mask & ~take
             elif op == "CONT":
                 # CONT continues the innermost loop, also from inside a SWITCH (tgsi.rst).
                 next(b for b in reversed(loops) if isinstance(b, _Loop)).cont |= mask
@@ -434,7 +464,7 @@ class _Machine:
                 mask = mask & False
                 if op == "END" or self.dead.all():
                     break
-            elif op in ("NOP", "BARRIER", "MEMBAR"):
+            elif op == "NOP" or op in SYNC_OPS:
                 pass  # lockstep: see the module docstring
             elif mask.any():
                 self._execute(inst, inst.info, mask)
@@ -453,17 +483,34 @@ class _Machine:
 
     def _execute(self, inst, info, mask: np.ndarray) -> None:
         op = inst.opcode
-        if op in ALU:
+        res = inst.dsts[0] if op == "STORE" else (inst.srcs[0] if inst.srcs else None)
+        if res is not None and res.file == "BUFFER" and res.indirect is not None and info.is_memory:
+            # BUFFER[ADDR]: per-lane buffers -- run the access once per buffer the lanes pick.
+            index = self._index(res)
+            assert index is not None and self.prog.buffer_runs is not None  # set by prepare
+            for k, lanes in lanes_by_buffer(index, self.prog.buffer_runs[res.index], mask):
+                self._execute(direct_resource(inst, op == "STORE", k), info, lanes)
+            return
+        if op in ALU or op in MULTI_DST:
             types = info.src_types
             srcs = [self.fetch(s, types[k] if k < len(types) else "float") for k, s in enumerate(inst.srcs)]
             if op == "MOV" and any(s.negate or s.absolute for s in inst.srcs):
                 srcs = [self.fetch(inst.srcs[0], "float")]
+            if op in MULTI_DST:
+                with np.errstate(all="ignore"):
+                    values = MULTI_DST[op](*srcs)
+                for dst, value in zip(inst.dsts, values, strict=False):
+                    self.write(dst, value, mask, inst.saturate)
+                return
             self.write(inst.dsts[0], run_alu(op, srcs), mask, inst.saturate)
+        elif op == "CLOCK":
+            self.write(inst.dsts[0], op_clock(lanes=self.lanes.count), mask)
         elif op in ADDRESS_OPS:
-            x = self.fetch(inst.srcs[0], "float" if op == "ARL" else "uint")
-            if op == "ARL":  # floor to int32 (tgsi.rst); NaN -> 0, out of range saturates
+            x = self.fetch(inst.srcs[0], "uint" if op == "UARL" else "float")
+            if op != "UARL":  # ARL floors, ARR rounds (half up, as tgsi_exec) to int32; NaN -> 0, saturated
                 with np.errstate(invalid="ignore"):
-                    f = np.nan_to_num(np.floor(x.view(F32).astype(np.float64)), nan=0.0)
+                    v = x.view(F32).astype(np.float64)
+                    f = np.nan_to_num(np.floor(v if op == "ARL" else v + 0.5), nan=0.0)
                 x = np.clip(f, -(2**31), 2**31 - 1).astype(np.int32).view(U32)
             self.write(inst.dsts[0], x, mask)
         elif op == "LOAD":

@@ -13,10 +13,13 @@ results in ascending lane order (docs/compute.md "The executor").
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from lowering.errors import UnsupportedError
+from lowering.ir import Instruction, Shader
 
 U32 = np.uint32
 
@@ -93,6 +96,11 @@ def _signed(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     return op
 
 
+def _fadd(old: np.ndarray, v: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return (old.view(np.float32) + v.view(np.float32)).view(U32)
+
+
 #: ATOM* opcode -> new value from (old, src2[, src3]).
 ATOMIC_OPS: dict[str, Callable[..., np.ndarray]] = {
     "ATOMUADD": lambda old, v, _c=None: old + v,
@@ -105,6 +113,11 @@ ATOMIC_OPS: dict[str, Callable[..., np.ndarray]] = {
     "ATOMUMAX": lambda old, v, _c=None: np.maximum(old, v),
     "ATOMIMIN": _signed(np.minimum),
     "ATOMIMAX": _signed(np.maximum),
+    # tgsi.rst: ATOMFADD adds floats; ATOMINC_WRAP stores old + 1 while that is
+    # <= src, else 0; ATOMDEC_WRAP stores old - 1 while 0 < old < src, else 0.
+    "ATOMFADD": lambda old, v, _c=None: _fadd(old, v),
+    "ATOMINC_WRAP": lambda old, v, _c=None: np.where(old + U32(1) <= v, old + U32(1), U32(0)),
+    "ATOMDEC_WRAP": lambda old, v, _c=None: np.where((old > 0) & (old < v), old - U32(1), U32(0)),
 }
 
 
@@ -159,4 +172,64 @@ def atomic(space: Space, opcode: str, addr: np.ndarray, a: np.ndarray, b, mask: 
     return out
 
 
-__all__ = ["ATOMIC_OPS", "BufferBinding", "Space", "atomic", "load", "store"]
+# -- indirect buffer indices (BUFFER[ADDR[a].c + k]) --------------------------------------
+#
+# An indirect buffer index picks, per lane, one buffer of the declared run
+# holding the operand's base index, as the GLSL lowering's array of blocks
+# does (lowering/glsl/indexing.py): the index is clamped to that run (GLSL
+# leaves an out-of-range index undefined).  A run is a range declaration
+# (DCL BUFFER[0..3]) or consecutive single declarations (DCL BUFFER[0],
+# DCL BUFFER[1], ... as Mesa declares array elements).  LOAD / STORE / ATOM*
+# / RESQ then run once per buffer some lane picks, with the lanes that
+# picked it: a gather / scatter over the bound buffers.
+
+
+def buffer_run(ir: Shader, index: int, opcode: str) -> tuple[int, int]:
+    """(first, last) of the declared BUFFER run holding ``index`` (see the
+    module docstring); UnsupportedError when ``index`` is not declared."""
+    decls = [d for d in ir.declarations if d.file == "BUFFER"]
+    for d in decls:
+        if d.first <= index <= d.last and d.last > d.first:
+            return d.first, d.last
+    singles = {d.first for d in decls if d.first == d.last}
+    if index not in singles:
+        raise UnsupportedError(f"{opcode}: BUFFER[{index}] of an indirect operand is not declared")
+    first = last = index
+    while first - 1 in singles:
+        first -= 1
+    while last + 1 in singles:
+        last += 1
+    return first, last
+
+
+def lanes_by_buffer(index: np.ndarray, run: tuple[int, int], mask: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """(buffer, lanes mask) for each buffer of ``run`` the active lanes of
+    ``mask`` index (``index``: per-lane, clamped to the run)."""
+    k = np.clip(index, run[0], run[1])
+    for b in np.unique(k[mask]):
+        yield int(b), mask & (k == b)
+
+
+def direct_resource(inst: Instruction, is_store: bool, index: int) -> Instruction:
+    """``inst`` with its resource operand (dst 0 of STORE, src 0 otherwise)
+    made the direct ``BUFFER[index]``."""
+    if is_store:
+        dsts = list(inst.dsts)
+        dsts[0] = replace(dsts[0], index=index, indirect=None)
+        return replace(inst, dsts=tuple(dsts))
+    srcs = list(inst.srcs)
+    srcs[0] = replace(srcs[0], index=index, indirect=None)
+    return replace(inst, srcs=tuple(srcs))
+
+
+__all__ = [
+    "ATOMIC_OPS",
+    "BufferBinding",
+    "Space",
+    "atomic",
+    "buffer_run",
+    "direct_resource",
+    "lanes_by_buffer",
+    "load",
+    "store",
+]

@@ -264,17 +264,31 @@ END
 )
 
 
-def test_buffer_index_from_addr_refused_at_create_on_gl33(profile, screen, ctx):
-    """BUFFER[ADDR] is not run by the executor: gl33 refuses it at
-    create_compute_state (not at launch), naming the file; native runs it."""
-    if profile == "gl33":
-        with pytest.raises(UnsupportedError, match="indirect addressing of BUFFER"):
-            ctx.create_compute_state(ComputeState(prog=BUFFER_INDIRECT))
-        return
+def test_buffer_index_from_addr_gl_executor_numpy_agree(screen, ctx):
+    """BUFFER[ADDR] (issue 16 item 3): launch_grid on the profile (host GLSL
+    on native, the executor on gl33), the executor directly and numpy agree:
+    lane t stores t into BUFFER[t & 1] (a per-lane scatter)."""
     a, b = shader_buffer(screen, ctx, np.zeros(N, U32)), shader_buffer(screen, ctx, np.zeros(N, U32))
     bind_buffers(ctx, a, b)
     ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=BUFFER_INDIRECT)))
     ctx.launch_grid(GridInfo(block=(N, 1, 1)))
     t = np.arange(N, dtype=U32)
-    np.testing.assert_array_equal(read_buffer(ctx, a, U32), np.where(t & 1, 0, t))
-    np.testing.assert_array_equal(read_buffer(ctx, b, U32), np.where(t & 1, t, 0))
+    expect = [np.where(t & 1, 0, t), np.where(t & 1, t, 0)]
+    binds = {k: BufferBinding(np.zeros(N, U32), 4 * N) for k in range(2)}
+    run_grid(prepare(validate(parse(BUFFER_INDIRECT)).shader, 0), Dispatch((N, 1, 1), (1, 1, 1)), binds)
+    for k, res in enumerate((a, b)):
+        np.testing.assert_array_equal(binds[k].words, expect[k], err_msg=f"executor BUFFER[{k}]")
+        np.testing.assert_array_equal(read_buffer(ctx, res, U32), expect[k], err_msg=f"launch_grid BUFFER[{k}]")
+
+
+def test_subgroup_opcode_refused_at_create_on_gl33(profile, screen, ctx):
+    """What the executor cannot run (subgroup operations: docs/compute.md
+    "Opcode coverage") is refused at create_compute_state on gl33, naming
+    the opcode -- never at launch_grid."""
+    text = HEAD + "DCL TEMP[0]\nVOTE_ANY TEMP[0].x, SV[0].xxxx\nEND\n"
+    if profile == "gl33":
+        with pytest.raises(UnsupportedError, match="VOTE_ANY"):
+            ctx.create_compute_state(ComputeState(prog=text))
+        return
+    cso = ctx.create_compute_state(ComputeState(prog=text))  # the host's compute shaders run it
+    assert cso.exec_program is None

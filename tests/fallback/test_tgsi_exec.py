@@ -213,11 +213,11 @@ END
     [
         ("DCL SAMP[0]\nDCL TEMP[0]\nTEX TEMP[0], TEMP[0], SAMP[0], 2D\nEND\n", "SAMP"),
         (
-            "DCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\n"
-            "LOAD TEMP[0], BUFFER[ADDR[0].x], TEMP[0].xxxx\nEND\n",
-            "indirect addressing of BUFFER",
+            "DCL CONST[0][0]\nDCL CONST[1][0]\nDCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\n"
+            "MOV TEMP[0], CONST[ADDR[0].x][0]\nEND\n",
+            "indirect addressing of CONST",
         ),
-        ("DCL TEMP[0]\nCOS TEMP[0].x, TEMP[0].xxxx\nEND\n", "COS"),
+        ("DCL TEMP[0]\nVOTE_ANY TEMP[0].x, TEMP[0].xxxx\nEND\n", "VOTE_ANY"),
     ],
 )
 def test_what_it_cannot_run_is_refused_by_name(text, what):

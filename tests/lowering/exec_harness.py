@@ -25,6 +25,12 @@ gets, which SSBO binding BUFFER[n] gets and which texture unit SVIEW/SAMP n
 gets; at GLSL 330 (no ``layout(binding=)``) the harness sets the block
 bindings and sampler units by name after linking, as glpipe will.
 
+The third party: with ``exec_oracle.ORACLE`` on (the default), ``run_check``
+also runs each case's compute form through the numpy TGSI executor and
+holds it to the same reference under the same rule, and a bare-opcode
+``run_op`` called directly does the same for the executor
+(tests/lowering/exec_oracle.py; docs/compute.md "The executor as an oracle").
+
 The second half of this module is the comparison: ``PRECISION`` says, per
 opcode, how a host result may differ from the exact reference (bit-exact,
 N ulp, an absolute bound, or one of several allowed values), each rule
@@ -37,6 +43,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import exec_oracle
 import numpy as np
 import tgsi_reference as R
 
@@ -169,12 +176,16 @@ class OpProgram:
             lines.append("DCL BUFFER[2]")
         lines.append(self._temps())
         stride = 16 * ncases
-        lines += [f"IMM[0] {_imm_u32(SENTINEL)}", f"IMM[1] {_imm_u32([16, stride, 2 * stride, 3 * stride])}"]
+        # IMM[0] and IMM[1] as in the FS frame (a body may read IMM[1].y as 0);
+        # the source strides follow the test's own immediates.
+        lines += [f"IMM[0] {_imm_u32(SENTINEL)}", f"IMM[1] {_imm_u32([16, 0, 0, 0])}"]
         if self.decls:
             lines.append(self.decls)
+        strides = 2 + self.decls.count("IMM[")
         lines += [
+            f"IMM[{strides}] {_imm_u32([0, stride, 2 * stride, 3 * stride])}",
             f"UMUL {s}.x, SV[0].xxxx, IMM[1].xxxx",  # byte offset of this case
-            f"UADD {s}.yzw, {s}.xxxx, IMM[1]",
+            f"UADD {s}.yzw, {s}.xxxx, IMM[{strides}]",
         ]  # ... and of its sources 1..3
         for j in range(k):
             lines.append(f"LOAD TEMP[{j}], BUFFER[0], {s}.{'xyzw'[j] * 4}")
@@ -518,7 +529,24 @@ class ExecHarness:
             out = np.stack([res[1 + d].reshape(n, 4) for d in range(prog.ndst)])
         else:
             raise ValueError(f"path must be 'fs' or 'cs', not {path!r}")
-        return out if prog.ndst == 2 else out[0]
+        result = out if prog.ndst == 2 else out[0]
+        if exec_oracle.ORACLE and textures is None:
+            _executor_agrees(prog, srcs)
+        return result
+
+
+def _executor_agrees(prog: OpProgram, srcs) -> None:
+    """For a case run without run_check (``run_op`` called directly) whose
+    program is the bare opcode on its sources: the executor's result of the
+    compute form against ``tgsi_reference`` under ``precision(op)``
+    (tests/lowering/exec_oracle.py); the caller checks the host's."""
+    bare = prog.body is None and prog.operands is None and not prog.suffix and prog.ndst == 1
+    if not bare or prog.op not in R.REFERENCE:
+        return
+    ex = exec_oracle.run_executor(prog, srcs)
+    if ex is not None:
+        with np.errstate(all="ignore"):  # the reference of specials (inf * 0, ...) computes NaNs on purpose
+            check(prog.op, ex, srcs, mask=prog.dst_mask, label=" (executor, run_op)")
 
 
 # ---------------------------------------------------------------------------
@@ -1105,6 +1133,14 @@ def run_check(
     def run():
         return gl.run_op(prog, srcs, version, path, index_mode=index_mode, clear=clear, textures=textures)
 
+    # The executor as the third party (tests/lowering/exec_oracle.py): the
+    # compute form of the case, held to the same reference under the same rule.
+    if exec_oracle.ORACLE:
+        ex = exec_oracle.run_executor(prog, srcs, textures)
+        if ex is not None:
+            check(
+                op, ex, srcs, mask=mask, expected=expected, rule=rule, undefined=undefined, label=f"{label} (executor)"
+            )
     missing_ext = False  # every int64 opcode has a GLSL 3.30 form (soft_int64 / soft_fp64)
     if (version < 450 and op in UNSUPPORTED_AT_330) or missing_ext:
         try:

@@ -611,7 +611,10 @@ def _exact_fma(a: float, b: float, c: float) -> float:
     if not all(math.isfinite(v) for v in (a, b, c)):
         return a * b + c
     exact = Fraction(a) * Fraction(b) + Fraction(c)
-    return float(exact)  # Fraction -> float rounds to nearest even
+    try:
+        return float(exact)  # Fraction -> float rounds to nearest even
+    except OverflowError:  # beyond DBL_MAX (by more than half an ULP): IEEE's infinity
+        return math.inf if exact > 0 else -math.inf
 
 
 def _dssg(s0):
@@ -735,11 +738,17 @@ def _qshift(kind):
     return op
 
 
+def _in64(v: float, lo: float, hi: float, signed: bool) -> bool:
+    return (lo <= v if signed else lo < v) and v < hi
+
+
 def _f2x64(signed):
     def op(s0):
         x = _f(s0)[:, 0:2]
         lo, hi = (-(2.0**63), 2.0**63) if signed else (-1.0, 2.0**64)
-        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r] for r in x]
+        # In range: signed [-2^63, 2^63); unsigned (-1, 2^64) -- -1.0 itself truncates to -1,
+        # which no uint64 holds (as F2U's bound).
+        rows = [[int(math.trunc(v)) if (math.isfinite(v) and _in64(v, lo, hi, signed)) else 0 for v in r] for r in x]
         return _from_py(rows)
 
     return op
@@ -749,7 +758,9 @@ def _d2x64(signed):
     def op(s0):
         x = as_f64(s0)
         lo, hi = (-(2.0**63), 2.0**63) if signed else (-1.0, 2.0**64)
-        rows = [[int(math.trunc(v)) if (math.isfinite(v) and lo <= v < hi) else 0 for v in r] for r in x]
+        # In range: signed [-2^63, 2^63); unsigned (-1, 2^64) -- -1.0 itself truncates to -1,
+        # which no uint64 holds (as F2U's bound).
+        rows = [[int(math.trunc(v)) if (math.isfinite(v) and _in64(v, lo, hi, signed)) else 0 for v in r] for r in x]
         return _from_py(rows)
 
     return op
