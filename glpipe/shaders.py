@@ -16,7 +16,7 @@ from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
 from lowering.glsl.varyings import INTERSTAGE_VARYINGS
-from lowering.limits import ShaderLimits, check_limits, limits_for
+from lowering.limits import ShaderLimits, check_limits, check_property_limits, limits_for
 from lowering.limits_emulated import emulated_features
 from lowering.semantics import PRIMITIVE_NAMES
 
@@ -430,28 +430,15 @@ class ShaderPart(Part):
                     f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
                     f"(not on the {screen.profile.name} profile)"
                 )
-            checks.append(
-                (
-                    int(ir.property("GS_INVOCATIONS", 1)),
-                    max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
-                    "GS_INVOCATIONS",
-                    "PIPE_CAP_MAX_GS_INVOCATIONS",
-                )
-            )
-            checks.append(
-                (
-                    int(ir.property("GS_MAX_OUTPUT_VERTICES", 0)),
-                    screen.get_param(Cap.MAX_GEOMETRY_OUTPUT_VERTICES),
-                    "GS_MAX_OUTPUT_VERTICES",
-                    "PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES",
-                )
-            )
         for used, limit, name, cap in checks:
             if used > limit:
                 raise ShaderValidationError(
                     f"{what}: the shader uses {used} {name}; this screen allows {limit} ({cap})"
                 )
         _check_declared_slots(screen, stage, ir, what)
+        # TCS_VERTICES_OUT, GS_MAX_OUTPUT_VERTICES, GS_INVOCATIONS and the GS's total
+        # output components against the host's GL limits (lowering/limits.py PROPERTY_LIMITS).
+        check_property_limits(ir, screen.profile.limit, what)
         # Size limits the host compiles in bounded time (lowering/limits.py, the caps' numbers).
         check_limits(
             ir,

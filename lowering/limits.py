@@ -163,6 +163,96 @@ def _check_indirect_arrays(shader: Shader, limits: ShaderLimits, what: str) -> N
                 )
 
 
+@dataclass(frozen=True)
+class PropertyLimit:
+    """A size-like PROPERTY of one processor and the host limit GL compares it
+    with (GLSL 4.50 section 4.4: a layout value past it is a compile error).
+
+    ``minimum``: the least value the host compiles (``vertices = 0`` is a GLSL
+    error; ``max_vertices = 0`` and a GS_INVOCATIONS of 0, which glpipe emits
+    as the default single invocation, are not); ``default``: the value an
+    absent property stands for (None: the property is required);
+    ``host_floor``: the limit on a host without the feature (a GL 3.3 GS runs
+    one invocation, where GL_MAX_GEOMETRY_SHADER_INVOCATIONS reads 0)."""
+
+    processor: str
+    name: str
+    host_limit: str
+    minimum: int
+    default: int | None
+    host_floor: int = 0
+
+
+#: The size-like properties, each against the host fact (glpipe/host/gl.py
+#: LIMITS, per profile) GL checks it against.  docs/caps.md "Shader size limits".
+PROPERTY_LIMITS = (
+    PropertyLimit("TESS_CTRL", "TCS_VERTICES_OUT", "GL_MAX_PATCH_VERTICES", 1, None),
+    PropertyLimit("GEOM", "GS_MAX_OUTPUT_VERTICES", "GL_MAX_GEOMETRY_OUTPUT_VERTICES", 0, 0),
+    PropertyLimit("GEOM", "GS_INVOCATIONS", "GL_MAX_GEOMETRY_SHADER_INVOCATIONS", 0, 1, host_floor=1),
+)
+
+#: The GL 4.5 minimums of those limits (Table 23.57-23.60): what
+#: ``check_property_limits`` assumes without a host.
+GL_MINIMUM_LIMITS = MappingProxyType(
+    {
+        "GL_MAX_PATCH_VERTICES": 32,
+        "GL_MAX_GEOMETRY_OUTPUT_VERTICES": 256,
+        "GL_MAX_GEOMETRY_SHADER_INVOCATIONS": 32,
+        "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS": 1024,
+    }
+)
+
+# Components of a GS output of each semantic in GLSL (gl_PointSize, gl_Layer,
+# gl_ViewportIndex, gl_PrimitiveID are scalars); any other register is a vec4
+# (a varying, gl_Position, four clip distances).
+_SCALAR_OUTPUTS = frozenset({"PSIZE", "LAYER", "VIEWPORT_INDEX", "PRIM_ID"})
+
+
+def gs_output_components(shader: Shader) -> int:
+    """The components one vertex a GS emits holds: the sum over its declared
+    outputs, as GL 4.5 section 11.3.4.2 counts them ("the sum of all components
+    of all active output variables")."""
+    total = 0
+    for decl in shader.declarations:
+        if decl.file == "OUT":
+            total += (1 if decl.semantic in _SCALAR_OUTPUTS else 4) * (decl.last - decl.first + 1)
+    return total
+
+
+def check_property_limits(shader: Shader, host_limit: Callable[[str], int] | None = None, what: str = "") -> None:
+    """Raise ShaderValidationError (prefixed with ``what``, naming the property,
+    its value and the host limit) when a property of ``shader`` in
+    ``PROPERTY_LIMITS`` is outside the host's range, or a GS's
+    GS_MAX_OUTPUT_VERTICES times its output components exceeds
+    GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS.  ``host_limit(name)`` answers a GL
+    limit by name (a profile's ``limit``); without it the GL minimums."""
+    limit_of = host_limit if host_limit is not None else GL_MINIMUM_LIMITS.__getitem__
+    for row in PROPERTY_LIMITS:
+        if row.processor != shader.processor:
+            continue
+        value = shader.property(row.name, row.default)
+        if value is None:
+            _fail(what, f"a {row.processor} shader needs PROPERTY {row.name} (1..{row.host_limit})")
+        limit = max(int(limit_of(row.host_limit)), row.host_floor)
+        if not isinstance(value, int) or not row.minimum <= value <= limit:
+            _fail(
+                what,
+                f"PROPERTY {row.name} {value} is outside {row.minimum}..{limit} "
+                f"({row.host_limit} is {limit} on this host)",
+            )
+    if shader.processor == "GEOM":
+        vertices = shader.property("GS_MAX_OUTPUT_VERTICES", 0)
+        per_vertex = gs_output_components(shader)
+        total = int(limit_of("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS"))
+        if vertices * per_vertex > total:
+            _fail(
+                what,
+                f"PROPERTY GS_MAX_OUTPUT_VERTICES {vertices} times {per_vertex} output components a vertex "
+                f"is {vertices * per_vertex}, more than {total} (GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS "
+                "on this host)",
+            )
+
+
 def check_limits(shader: Shader, limits: ShaderLimits, what: str = "") -> None:
     """Raise ShaderValidationError (prefixed with ``what``, naming the instruction
     or declaration and its line) when ``shader`` exceeds ``limits``, and
@@ -179,4 +269,14 @@ def check_limits(shader: Shader, limits: ShaderLimits, what: str = "") -> None:
     check_emulated(shader, limits.max_instructions, limits.emulated, what)
 
 
-__all__ = ["LIMITS", "ShaderLimits", "check_limits", "limits_for"]
+__all__ = [
+    "GL_MINIMUM_LIMITS",
+    "LIMITS",
+    "PROPERTY_LIMITS",
+    "PropertyLimit",
+    "ShaderLimits",
+    "check_limits",
+    "check_property_limits",
+    "gs_output_components",
+    "limits_for",
+]
