@@ -51,6 +51,8 @@ GRAPHICS_STAGES = (
 # Distinct variant-input combinations remembered before that cache starts over.
 _MAX_INPUT_COMBINATIONS = 1024
 
+# A GS reads these from an integer varying (lowering/glsl/passes/layer.py).
+_LAYER_INPUTS = frozenset({"LAYER", "VIEWPORT_INDEX"})
 # Semantics that are user varyings (the others are GL built-ins).
 _USER_VARYINGS = frozenset({"GENERIC", "TEXCOORD", "COLOR", "BCOLOR", "FOG", "PCOORD"})
 
@@ -73,13 +75,16 @@ def unwritten_inputs(producer, consumer) -> tuple[tuple[str, int, str, str], ...
     (lowering/glsl/stages.py ``_declare_next_stage_inputs``), as the last
     vertex stage already does for the FS's inputs.  Only (semantic, index)
     matters for a consumer that is not the FS: the interpolation is the
-    default."""
+    default.  A GS's LAYER / VIEWPORT_INDEX inputs are listed whether or not
+    the producer writes them: it writes them to the varying the GS reads
+    (lowering/glsl/passes/layer.py)."""
     written = {(io.semantic, io.semantic_index) for io in producer.outputs}
     missing = []
     for io in consumer.inputs:
         entry = (io.semantic, io.semantic_index)
-        if io.semantic in INTERSTAGE_VARYINGS and entry not in written and entry not in missing:
-            missing.append(entry)
+        if io.semantic in INTERSTAGE_VARYINGS and entry not in missing:
+            if entry not in written or io.semantic in _LAYER_INPUTS:
+                missing.append(entry)
     return tuple((semantic, index, "PERSPECTIVE", "CENTER") for semantic, index in missing)
 
 

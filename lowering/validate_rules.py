@@ -172,12 +172,9 @@ def declaration_refusal(proc: str, decl: Declaration) -> str | None:
     if proc == "FRAG" and decl.file == "OUT" and semantic not in sem.FS_OUTPUT_SEMANTICS:
         return f"a fragment shader writes {' / '.join(sorted(sem.FS_OUTPUT_SEMANTICS))} only, not {semantic}"
     for stage in (proc, None):
-        limit = sem.SEMANTIC_INDEX_LIMITS.get((stage, decl.file, semantic))
-        if limit is not None and last_index >= limit:
-            what = f"{semantic}[{last_index}]"
-            if semantic in ("CLIPDIST", "CULLDIST"):
-                return f"{what}: {semantic} holds at most 8 distances ({semantic}[0] and [1], four each)"
-            return f"{what}: a fragment shader has {limit} colour outputs (PIPE_MAX_COLOR_BUFS = 8)"
+        found = sem.SEMANTIC_INDEX_LIMITS.get((stage, decl.file, semantic))
+        if found is not None and last_index >= found[0]:
+            return f"{semantic}[{last_index}]: {found[1]}"
     return None
 
 
