@@ -301,3 +301,44 @@ def test_fuzzed_tcs_patch_input_draws(ctx):
     except PipeError as exc:  # only a PipeError, and never the host's refusal
         assert "internal error" not in str(exc)
         raise
+
+
+# -- every saved finding of this family: refused at create, or drawn ----------------
+
+TCS_PLAIN = (
+    "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\nDCL SV[0], INVOCATIONID\n"
+    "DCL OUT[][0], POSITION\nDCL OUT[1], TESSOUTER\nDCL OUT[2], TESSINNER\nDCL ADDR[0]\n"
+    "IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n  0: UARL ADDR[0].x, SV[0].xxxx\n"
+    "  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n  2: MOV OUT[1], IMM[0]\n  3: MOV OUT[2], IMM[0]\n  4: END\n"
+)
+# The stages drawn around a finding of each kind (it takes its own slot), and the draw.
+_AROUND = {
+    "frag": ({"vs": VS}, Prim.TRIANGLES, BIG),
+    "geom": ({"vs": VS, "fs": FS}, None, None),
+    "tcs": ({"vs": VS, "tes": TES_PLAIN, "fs": FS}, Prim.PATCHES, BIG),
+}
+_GS_DRAW = {"POINTS": Prim.POINTS, "TRIANGLES": Prim.TRIANGLES, "TRIANGLES_ADJACENCY": Prim.TRIANGLES_ADJACENCY}
+_SLOT = {"frag": "fs", "geom": "gs", "tcs": "tcs"}
+FINDING_FILES = sorted(f for f in os.listdir(FINDINGS) if f.startswith("internal_"))
+
+
+@pytest.mark.parametrize("name", FINDING_FILES)
+def test_saved_finding_is_refused_at_create_or_draws(ctx, name):
+    """Each program the campaigns saved as an "internal error" is now either
+    refused at create with a PipeError naming the reason, or draws."""
+    kind = name.split(".")[1]
+    tokens = _read(name)
+    stages, mode, vertices = _AROUND[kind]
+    try:
+        getattr(ctx, f"create_{_SLOT[kind]}_state")(ShaderState(tokens=tokens))
+    except PipeError as exc:
+        assert "internal error" not in str(exc)
+        return
+    if kind == "geom":
+        prim = tokens.split("GS_INPUT_PRIMITIVE ")[1].split()[0]
+        mode = _GS_DRAW[prim]
+        vertices = np.resize(BIG, (6 if "ADJACENCY" in prim else 3, 8))
+    try:
+        _draw(ctx, {**stages, _SLOT[kind]: tokens}, mode, vertices)
+    except PipeError as exc:
+        assert "internal error" not in str(exc)
