@@ -18,8 +18,16 @@ import numpy as np
 import pytest
 
 import glpipe
-from glpipe import DrawInfo, Format, Prim, ShaderState, ShaderValidationError, UnsupportedError, VertexBuffer
-from glpipe import VertexElement
+from glpipe import (
+    DrawInfo,
+    Format,
+    Prim,
+    ShaderState,
+    ShaderValidationError,
+    UnsupportedError,
+    VertexBuffer,
+    VertexElement,
+)
 
 FINDINGS = os.path.join(os.path.dirname(__file__), "..", "fuzz", "findings")
 
