@@ -141,3 +141,29 @@ def test_gs_total_output_components():
     check_property_limits(parse(_gs(1024 // per_vertex, outputs=outputs)))
     with pytest.raises(ShaderValidationError, match=rf"{(1024 // per_vertex + 1) * per_vertex}, more than 1024"):
         check_property_limits(parse(_gs(1024 // per_vertex + 1, outputs=outputs)))
+
+
+def test_fs_builtin_table_matches_the_lowering():
+    """varyings.FS_BUILTIN_INPUTS (what glpipe/variant_keys.py keeps from the
+    last vertex stage) names exactly the FS inputs the emitter reads from a
+    built-in; every other accepted semantic is a varying (a block
+    glp_<semantic>_<n> the last stage declares)."""
+    from lowering import semantics
+    from lowering.errors import PipeError
+    from lowering.glsl.varyings import FS_BUILTIN_INPUTS
+
+    seen = set()
+    for semantic in semantics.SEMANTIC_NAMES:
+        text = f"FRAG\nDCL IN[0], {semantic}[0]\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n"
+        try:
+            out = to_glsl(
+                validate(parse(text)), glsl_version=450, extensions=frozenset({"GL_ARB_fragment_layer_viewport"})
+            )
+        except PipeError:
+            continue  # refused (a system value, an FS output only, ...)
+        (io,) = out.reflection.inputs
+        seen.add(semantic)
+        assert io.builtin == (semantic in FS_BUILTIN_INPUTS), semantic
+        if not io.builtin:
+            assert f"glp_{semantic.lower()}_0_block" in out.source, semantic
+    assert set(FS_BUILTIN_INPUTS) <= seen
