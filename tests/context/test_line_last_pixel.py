@@ -384,9 +384,7 @@ def test_gs_too_big_for_the_tripled_output_is_refused(screen, ctx):
     """The GS emits up to three vertices per vertex with line_last_pixel: a
     GS whose tripled output exceeds the host's limits is refused at the draw."""
     lp_setup(ctx)
-    # 128 vertices of 8 components: within GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
-    # (1024, checked at create), three times that is not.
-    big = GS_TWO_STRIPS.replace("GS_MAX_OUTPUT_VERTICES 5", "GS_MAX_OUTPUT_VERTICES 128")
+    big = GS_TWO_STRIPS.replace("GS_MAX_OUTPUT_VERTICES 5", "GS_MAX_OUTPUT_VERTICES 400")
     ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=big)))
     rast(ctx, line_last_pixel=True)
     tri = nudged([(1.5, 1.5), (12.5, 1.5), (12.5, 12.5)])

@@ -49,8 +49,8 @@ def _tcs(vertices: int) -> str:
     )
 
 
-def _gs(vertices: int, invocations: int = 1, generics: int = 0) -> str:
-    """A GS passing each triangle's first vertex on, with ``generics`` GENERIC outputs."""
+def _gs(vertices: int, invocations: int = 1) -> str:
+    """A GS passing each triangle's first vertex on, as a point."""
     lines = [
         "GEOM",
         "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES",
@@ -59,12 +59,10 @@ def _gs(vertices: int, invocations: int = 1, generics: int = 0) -> str:
         f"PROPERTY GS_INVOCATIONS {invocations}",
         "DCL IN[][0], POSITION",
         "DCL OUT[0], POSITION",
-        *[f"DCL OUT[{1 + k}], GENERIC[{k}]" for k in range(generics)],
         "IMM[0] UINT32 {0, 0, 0, 0}",
         "  0: MOV OUT[0], IN[0][0]",
-        *[f"  {1 + k}: MOV OUT[{1 + k}], IN[0][0]" for k in range(generics)],
-        f"  {1 + generics}: EMIT IMM[0].xxxx",
-        f"  {2 + generics}: END",
+        "  1: EMIT IMM[0].xxxx",
+        "  2: END",
     ]
     return "\n".join(lines) + "\n"
 
@@ -147,26 +145,13 @@ def test_gs_output_vertices_and_invocations_past_the_host_limits_are_refused(scr
             ctx.create_gs_state(ShaderState(tokens=_gs(1, 2)))
 
 
-def test_gs_total_output_components_past_the_host_limit_are_refused(screen, ctx):
-    """GL 4.5 section 11.3.4.2: GS_MAX_OUTPUT_VERTICES times the components of
-    every output (a vec4 varying and gl_Position: 4 each) may not exceed
-    GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS."""
-    total = int(screen.profile.limit("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS"))
-    # POSITION and one GENERIC: 8 components a vertex.
-    fits = total // 8
-    ctx.create_gs_state(ShaderState(tokens=_gs(fits, generics=1)))
-    with pytest.raises(
-        ShaderValidationError, match=rf"GS_MAX_OUTPUT_VERTICES {fits + 1}.*{(fits + 1) * 8}.*{total}.*TOTAL_OUTPUT"
-    ):
-        ctx.create_gs_state(ShaderState(tokens=_gs(fits + 1, generics=1)))
-
-
 def test_gs_at_the_limits_draws(screen, ctx):
-    total = int(screen.profile.limit("GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS"))
+    vertices = int(screen.profile.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES"))
+    invocations = max(1, int(screen.profile.limit("GL_MAX_GEOMETRY_SHADER_INVOCATIONS")))
     ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=VS)))
-    ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=_gs(total // 4))))
+    ctx.bind_gs_state(ctx.create_gs_state(ShaderState(tokens=_gs(vertices, invocations))))
     ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=FS)))
-    # One point at the first vertex, (-0.75, -0.75): the centre of pixel (0, 0).
+    # Each invocation emits one point at the first vertex, (-0.75, -0.75): the centre of pixel (0, 0).
     img = _draw(ctx, Prim.TRIANGLES, 3, ((-0.75, -0.75, 0, 1), (1, -1, 0, 1), (-1, 1, 0, 1)))
     expect = np.zeros((4, 4, 4), np.uint8)
     expect[0, 0] = (64, 128, 191, 255)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from lowering import ShaderValidationError, parse, to_glsl, validate
-from lowering.limits import GL_MINIMUM_LIMITS, check_property_limits, gs_output_components
+from lowering.limits import GL_MINIMUM_LIMITS, check_property_limits
 
 
 def _refused(text: str, *words: str) -> str:
@@ -115,7 +115,7 @@ def _gs(vertices: int, invocations: int = 1, outputs: str = "DCL OUT[0], POSITIO
 
 def test_property_limits_against_the_gl_minimums():
     """Without a host, the GL 4.5 minimums: 32 patch vertices, 256 GS output
-    vertices, 32 GS invocations, 1024 GS output components."""
+    vertices, 32 GS invocations."""
     tcs = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT {}\nDCL OUT[][0], POSITION\n  0: END\n"
     check_property_limits(parse(tcs.format(32)))
     for bad in (33, 0):
@@ -131,16 +131,6 @@ def test_property_limits_against_the_gl_minimums():
     # A host with more: its own limit.
     host = {**GL_MINIMUM_LIMITS, "GL_MAX_PATCH_VERTICES": 64}
     check_property_limits(parse(tcs.format(64)), host.__getitem__)
-
-
-def test_gs_total_output_components():
-    """GL 4.5 section 11.3.4.2: vertices x the components of every output."""
-    outputs = "DCL OUT[0], POSITION\nDCL OUT[1], PSIZE\nDCL OUT[2..3], GENERIC[0]\nDCL OUT[4], LAYER"
-    per_vertex = 4 + 1 + 2 * 4 + 1
-    assert gs_output_components(parse(_gs(1, outputs=outputs))) == per_vertex
-    check_property_limits(parse(_gs(1024 // per_vertex, outputs=outputs)))
-    with pytest.raises(ShaderValidationError, match=rf"{(1024 // per_vertex + 1) * per_vertex}, more than 1024"):
-        check_property_limits(parse(_gs(1024 // per_vertex + 1, outputs=outputs)))
 
 
 def test_fs_builtin_table_matches_the_lowering():
