@@ -148,6 +148,9 @@ class IOMap:
         # run at the start of main, and in a GS again before every EmitVertex (which
         # leaves every output undefined, GLSL 4.50 section 8.12).
         self.unwritten_output_zeros: list[str] = []
+        # Copies of outputs kept in locals (CLIPVERTEX, EDGEFLAG) into the varyings the
+        # next stage reads (_declare_next_stage_inputs): run with the vertex_end passes.
+        self.local_output_copies: list[str] = []
         self.color_outputs: dict[int, str] = {}  # FS color index -> GLSL output name
         self.fbfetch_copies: dict[int, str] = {}  # FS output index -> saved framebuffer color
         self._declared = set()
@@ -242,8 +245,16 @@ class IOMap:
         if self.proc in ("FRAG", "COMP"):
             return
         written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values() for r in range(d.first, d.last + 1)}
+        local = {em.decls.semantic_of(em.decls.outputs[r], r): name for r, name in self.local_outputs.items()}
         for semantic, index, _interp, _loc in em.key.output_interpolation:
-            if semantic not in INTERSTAGE_VARYINGS or (semantic, index) in written:
+            if semantic not in INTERSTAGE_VARYINGS:
+                continue
+            if (semantic, index) in local:
+                # Written, but to a local (no GL built-in): the varying gets its value.
+                name = varying_name(semantic, index)
+                self._declare(varying_block("out", name, self._output_qualifiers(semantic, index)[0]))
+                self.local_output_copies.append(f"{name} = {local[(semantic, index)]};")
+            if (semantic, index) in written:
                 continue
             if semantic in layer_pass.SEMANTICS:  # the integer varying a GS reads (passes/layer.py)
                 self.unwritten_output_zeros.append(layer_pass.zero_output(self, semantic))

@@ -342,3 +342,16 @@ def test_saved_finding_is_refused_at_create_or_draws(ctx, name):
         _draw(ctx, {**stages, _SLOT[kind]: tokens}, mode, vertices)
     except PipeError as exc:
         assert "internal error" not in str(exc)
+
+
+# -- outputs with no GL built-in, read by the FS ---------------------------------
+
+
+@pytest.mark.parametrize("semantic", ["CLIPVERTEX", "EDGEFLAG"])
+def test_fs_reads_what_the_vs_writes_to_an_output_without_a_builtin(ctx, semantic):
+    """CLIPVERTEX and EDGEFLAG have no GL output variable (the VS keeps them in a
+    local for the clip-plane and edge-flag rules); an FS reading one reads the
+    value the VS wrote, as Gallium links stages by semantic."""
+    vs = VS.replace("DCL OUT[1], GENERIC[0]", f"DCL OUT[1], {semantic}")
+    img = _draw(ctx, {"vs": vs, "fs": _fs(f"{semantic}[0], PERSPECTIVE")})
+    _uniform(img, [2 * c for c in COLOR])
