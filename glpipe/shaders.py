@@ -16,7 +16,7 @@ from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, PipeError, ShaderValidationError, UnsupportedError
 from lowering.glsl.shadow_swizzle import compare_uses
 from lowering.glsl.varyings import INTERSTAGE_VARYINGS
-from lowering.limits import ShaderLimits, check_limits, limits_for
+from lowering.limits import ShaderLimits, check_limits, check_property_limits, limits_for
 from lowering.limits_emulated import emulated_features
 from lowering.semantics import PRIMITIVE_NAMES
 
@@ -51,6 +51,8 @@ GRAPHICS_STAGES = (
 # Distinct variant-input combinations remembered before that cache starts over.
 _MAX_INPUT_COMBINATIONS = 1024
 
+# A GS reads these from an integer varying (lowering/glsl/passes/layer.py).
+_LAYER_INPUTS = frozenset({"LAYER", "VIEWPORT_INDEX"})
 # Semantics that are user varyings (the others are GL built-ins).
 _USER_VARYINGS = frozenset({"GENERIC", "TEXCOORD", "COLOR", "BCOLOR", "FOG", "PCOORD"})
 
@@ -73,13 +75,16 @@ def unwritten_inputs(producer, consumer) -> tuple[tuple[str, int, str, str], ...
     (lowering/glsl/stages.py ``_declare_next_stage_inputs``), as the last
     vertex stage already does for the FS's inputs.  Only (semantic, index)
     matters for a consumer that is not the FS: the interpolation is the
-    default."""
+    default.  A GS's LAYER / VIEWPORT_INDEX inputs are listed whether or not
+    the producer writes them: it writes them to the varying the GS reads
+    (lowering/glsl/passes/layer.py)."""
     written = {(io.semantic, io.semantic_index) for io in producer.outputs}
     missing = []
     for io in consumer.inputs:
         entry = (io.semantic, io.semantic_index)
-        if io.semantic in INTERSTAGE_VARYINGS and entry not in written and entry not in missing:
-            missing.append(entry)
+        if io.semantic in INTERSTAGE_VARYINGS and entry not in missing:
+            if entry not in written or io.semantic in _LAYER_INPUTS:
+                missing.append(entry)
     return tuple((semantic, index, "PERSPECTIVE", "CENTER") for semantic, index in missing)
 
 
@@ -430,28 +435,15 @@ class ShaderPart(Part):
                     f"{what}: GS_INVOCATIONS > 1 needs the host feature 'gpu_shader5' "
                     f"(not on the {screen.profile.name} profile)"
                 )
-            checks.append(
-                (
-                    int(ir.property("GS_INVOCATIONS", 1)),
-                    max(1, screen.get_param(Cap.MAX_GS_INVOCATIONS)),
-                    "GS_INVOCATIONS",
-                    "PIPE_CAP_MAX_GS_INVOCATIONS",
-                )
-            )
-            checks.append(
-                (
-                    int(ir.property("GS_MAX_OUTPUT_VERTICES", 0)),
-                    screen.get_param(Cap.MAX_GEOMETRY_OUTPUT_VERTICES),
-                    "GS_MAX_OUTPUT_VERTICES",
-                    "PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES",
-                )
-            )
         for used, limit, name, cap in checks:
             if used > limit:
                 raise ShaderValidationError(
                     f"{what}: the shader uses {used} {name}; this screen allows {limit} ({cap})"
                 )
         _check_declared_slots(screen, stage, ir, what)
+        # TCS_VERTICES_OUT, GS_MAX_OUTPUT_VERTICES, GS_INVOCATIONS and the GS's total
+        # output components against the host's GL limits (lowering/limits.py PROPERTY_LIMITS).
+        check_property_limits(ir, screen.profile.limit, what)
         # Size limits the host compiles in bounded time (lowering/limits.py, the caps' numbers).
         check_limits(
             ir,

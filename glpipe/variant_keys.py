@@ -18,7 +18,7 @@ from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
-from lowering.glsl.varyings import tess_clip_cull
+from lowering.glsl.varyings import FS_BUILTIN_INPUTS, tess_clip_cull
 
 from .dirty import Dirty
 from .enums import Prim, ShaderType
@@ -301,12 +301,15 @@ class VariantKeysPart(Part):
         if last and getattr(cso, "so_plan", None) is not None:
             fields["stream_output"] = cso.so_plan.key  # its captured outputs (glpipe/stream_output.py)
         if last and fs is not None:
-            # CLIPDIST inputs always: the last stage passes them in a varying
+            # Every input the FS reads from a varying (all but the built-ins of
+            # lowering/glsl/varyings.py FS_BUILTIN_INPUTS), with or without an
+            # interpolation mode: the last stage declares (and zeroes) the ones it
+            # does not write, and passes CLIPDIST in a varying
             # (lowering/glsl/passes/vertex.py copy_clipdist_varyings).
             fields["output_interpolation"] = tuple(
                 (io.semantic, io.semantic_index, io.interpolate or "PERSPECTIVE", io.location)
                 for io in fs_inputs
-                if io.semantic is not None and (io.interpolate is not None or io.semantic == "CLIPDIST")
+                if io.semantic is not None and io.semantic not in FS_BUILTIN_INPUTS
             )
         elif not last and stage != _FS:
             # A TCS / TES / GS input this stage does not write (glpipe/shaders.py unwritten_inputs).

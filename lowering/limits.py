@@ -163,6 +163,74 @@ def _check_indirect_arrays(shader: Shader, limits: ShaderLimits, what: str) -> N
                 )
 
 
+@dataclass(frozen=True)
+class PropertyLimit:
+    """A size-like PROPERTY of one processor and the host limit GL compares it
+    with (GLSL 4.50 section 4.4: a layout value past it is a compile error).
+
+    ``minimum``: the least value the host compiles (``vertices = 0`` is a GLSL
+    error; ``max_vertices = 0`` and a GS_INVOCATIONS of 0, which glpipe emits
+    as the default single invocation, are not); ``default``: the value an
+    absent property stands for (None: the property is required);
+    ``host_floor``: the limit on a host without the feature (a GL 3.3 GS runs
+    one invocation, where GL_MAX_GEOMETRY_SHADER_INVOCATIONS reads 0)."""
+
+    processor: str
+    name: str
+    host_limit: str
+    minimum: int
+    default: int | None
+    host_floor: int = 0
+
+
+#: The size-like properties, each against the host fact (glpipe/host/gl.py
+#: LIMITS, per profile) GL checks it against.  docs/caps.md "Shader size limits".
+PROPERTY_LIMITS = (
+    PropertyLimit("TESS_CTRL", "TCS_VERTICES_OUT", "GL_MAX_PATCH_VERTICES", 1, None),
+    PropertyLimit("GEOM", "GS_MAX_OUTPUT_VERTICES", "GL_MAX_GEOMETRY_OUTPUT_VERTICES", 0, 0),
+    PropertyLimit("GEOM", "GS_INVOCATIONS", "GL_MAX_GEOMETRY_SHADER_INVOCATIONS", 0, 1, host_floor=1),
+)
+
+#: The GL 4.5 minimums of those limits (Table 23.57-23.60): what
+#: ``check_property_limits`` assumes without a host.
+GL_MINIMUM_LIMITS = MappingProxyType(
+    {
+        "GL_MAX_PATCH_VERTICES": 32,
+        "GL_MAX_GEOMETRY_OUTPUT_VERTICES": 256,
+        "GL_MAX_GEOMETRY_SHADER_INVOCATIONS": 32,
+    }
+)
+
+
+def check_property_limits(shader: Shader, host_limit: Callable[[str], int] | None = None, what: str = "") -> None:
+    """Raise ShaderValidationError (prefixed with ``what``, naming the property,
+    its value and the host limit) when a property of ``shader`` in
+    ``PROPERTY_LIMITS`` is outside the host's range.  ``host_limit(name)``
+    answers a GL limit by name (a profile's ``limit``); without it the GL
+    minimums.
+
+    GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS is not checked against the
+    declaration: GL bounds the components a GS *emits* ("LinkProgram will fail
+    if it determines that the total component limit would be violated", GL 3.2
+    section 2.12.4), and the host compiles a GS whose GS_MAX_OUTPUT_VERTICES
+    times its output components is larger (tests/context/test_caps_proven.py
+    ``test_geometry_shader_output_limits`` emits as many as the limit allows
+    from a GS declaring 1024 vertices)."""
+    limit_of = host_limit if host_limit is not None else GL_MINIMUM_LIMITS.__getitem__
+    for row in PROPERTY_LIMITS:
+        if row.processor != shader.processor:
+            continue
+        value = shader.property(row.name, row.default)
+        if value is None:
+            _fail(what, f"a {row.processor} shader needs PROPERTY {row.name} (1..{row.host_limit})")
+        limit = max(int(limit_of(row.host_limit)), row.host_floor)
+        if not isinstance(value, int) or not row.minimum <= value <= limit:
+            _fail(
+                what,
+                f"PROPERTY {row.name} {value} is outside {row.minimum}..{limit} ({row.host_limit} is {limit})",
+            )
+
+
 def check_limits(shader: Shader, limits: ShaderLimits, what: str = "") -> None:
     """Raise ShaderValidationError (prefixed with ``what``, naming the instruction
     or declaration and its line) when ``shader`` exceeds ``limits``, and
@@ -179,4 +247,13 @@ def check_limits(shader: Shader, limits: ShaderLimits, what: str = "") -> None:
     check_emulated(shader, limits.max_instructions, limits.emulated, what)
 
 
-__all__ = ["LIMITS", "ShaderLimits", "check_limits", "limits_for"]
+__all__ = [
+    "GL_MINIMUM_LIMITS",
+    "LIMITS",
+    "PROPERTY_LIMITS",
+    "PropertyLimit",
+    "ShaderLimits",
+    "check_limits",
+    "check_property_limits",
+    "limits_for",
+]

@@ -274,15 +274,21 @@ FS_OUTPUT_SEMANTICS = frozenset({"COLOR", "POSITION", "STENCIL", "SAMPLEMASK"})
 SYSTEM_VALUE_ONLY = frozenset(SYSTEM_VALUE_STAGES) - {sem for _, sem in IO_SEMANTIC_STAGES}
 
 # Highest semantic index + 1 where the host has a fixed number of slots:
-# (stage or None for every stage, file, semantic) -> count.  PIPE_MAX_COLOR_BUFS
+# (stage or None for every stage, file, semantic) -> (count, why).  PIPE_MAX_COLOR_BUFS
 # colour outputs of an FS; CLIPDIST / CULLDIST hold PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT
-# (8) distances, four a register.
-SEMANTIC_INDEX_LIMITS: dict[tuple[str | None, str, str], int] = {
-    ("FRAG", "OUT", "COLOR"): 8,
-    (None, "IN", "CLIPDIST"): 2,
-    (None, "OUT", "CLIPDIST"): 2,
-    (None, "IN", "CULLDIST"): 2,
-    (None, "OUT", "CULLDIST"): 2,
+# (8) distances, four a register; one layer and one viewport index (gl_Layer,
+# gl_ViewportIndex: GL has a single one of each, and Mesa emits index 0 only).
+_DISTANCES = "{} holds at most 8 distances ({}[0] and [1], four each)"
+SEMANTIC_INDEX_LIMITS: dict[tuple[str | None, str, str], tuple[int, str]] = {
+    ("FRAG", "OUT", "COLOR"): (8, "a fragment shader has 8 colour outputs (PIPE_MAX_COLOR_BUFS = 8)"),
+    (None, "IN", "CLIPDIST"): (2, _DISTANCES.format("CLIPDIST", "CLIPDIST")),
+    (None, "OUT", "CLIPDIST"): (2, _DISTANCES.format("CLIPDIST", "CLIPDIST")),
+    (None, "IN", "CULLDIST"): (2, _DISTANCES.format("CULLDIST", "CULLDIST")),
+    (None, "OUT", "CULLDIST"): (2, _DISTANCES.format("CULLDIST", "CULLDIST")),
+    (None, "IN", "LAYER"): (1, "there is one layer (gl_Layer): LAYER takes semantic index 0"),
+    (None, "OUT", "LAYER"): (1, "there is one layer (gl_Layer): LAYER takes semantic index 0"),
+    (None, "IN", "VIEWPORT_INDEX"): (1, "there is one viewport index (gl_ViewportIndex): semantic index 0"),
+    (None, "OUT", "VIEWPORT_INDEX"): (1, "there is one viewport index (gl_ViewportIndex): semantic index 0"),
 }
 
 FS_COORD_ORIGIN_NAMES: tuple[str, ...] = ("UPPER_LEFT", "LOWER_LEFT")

@@ -228,7 +228,7 @@ class _Validator:
         shader = self.shader
         if shader.processor not in ("VERT", "FRAG", "GEOM", "TESS_CTRL", "TESS_EVAL", "COMP"):
             raise ShaderValidationError(f"unknown processor {shader.processor!r}")
-        semantics_seen: dict = {}  # (file, semantic, index, stream) -> Declaration
+        semantics_seen: dict = {}  # (file, semantic, index) -> Declaration
         for decl in shader.declarations:
             where = f"declaration {_decl_text(decl)}"
             if decl.first < 0 or decl.last < decl.first:
@@ -309,15 +309,10 @@ class _Validator:
             reason = rules.operand_index_refusal(value, what) if value is not None else None
             if reason is not None:
                 self.fail(i, inst, f"{role} {text}: {reason}")
-        if op.file == "IN" and op.dimension is not None and op.dim_indirect is None:
-            vertices = rules.vertex_count(self.shader)
-            if vertices is not None and not 0 <= op.dimension < vertices:
-                prim = self.shader.property("GS_INPUT_PRIMITIVE", "PATCHES") if self.proc == "GEOM" else "a patch"
-                self.fail(
-                    i,
-                    inst,
-                    f"{role} {text}: vertex IN[{op.dimension}] is past the {vertices} vertices of {prim}",
-                )
+        if op.dimension is not None and op.dim_indirect is None:
+            reason = rules.vertex_index_refusal(self.shader, op.file, op.dimension)
+            if reason is not None:
+                self.fail(i, inst, f"{role} {text}: {reason}")
         if op.file not in (
             "CONST",
             "IN",

@@ -172,12 +172,9 @@ def declaration_refusal(proc: str, decl: Declaration) -> str | None:
     if proc == "FRAG" and decl.file == "OUT" and semantic not in sem.FS_OUTPUT_SEMANTICS:
         return f"a fragment shader writes {' / '.join(sorted(sem.FS_OUTPUT_SEMANTICS))} only, not {semantic}"
     for stage in (proc, None):
-        limit = sem.SEMANTIC_INDEX_LIMITS.get((stage, decl.file, semantic))
-        if limit is not None and last_index >= limit:
-            what = f"{semantic}[{last_index}]"
-            if semantic in ("CLIPDIST", "CULLDIST"):
-                return f"{what}: {semantic} holds at most 8 distances ({semantic}[0] and [1], four each)"
-            return f"{what}: a fragment shader has {limit} colour outputs (PIPE_MAX_COLOR_BUFS = 8)"
+        found = sem.SEMANTIC_INDEX_LIMITS.get((stage, decl.file, semantic))
+        if found is not None and last_index >= found[0]:
+            return f"{semantic}[{last_index}]: {found[1]}"
     return None
 
 
@@ -185,13 +182,14 @@ def semantic_clash(decl: Declaration, seen: dict) -> tuple[str, Declaration] | N
     """("SEM[i]", the earlier declaration) when an IN / OUT ``decl`` gives a semantic
     a second register (a second varying or built-in of one name, which GLSL cannot
     declare: found by tests/fuzz); else records ``decl`` in ``seen`` and returns None.
-    validate() asks after the register-overlap check, the more precise error."""
+    Whatever the GS streams of the two: one GLSL name is one variable (Mesa gives
+    each stream's outputs their own semantics).  validate() asks after the
+    register-overlap check, the more precise error."""
     if decl.file not in ("IN", "OUT") or decl.semantic is None:
         return None
-    stream = decl.stream if decl.file == "OUT" else None  # (a GS may use one semantic per stream)
     for k in range(decl.last - decl.first + 1):
         index = decl.semantic_index + k
-        other = seen.setdefault((decl.file, decl.semantic, index, stream), decl)
+        other = seen.setdefault((decl.file, decl.semantic, index), decl)
         if other is not decl:
             return f"{decl.semantic}[{index}]", other
     return None
@@ -218,6 +216,33 @@ def vertex_count(shader) -> int | None:
     return None
 
 
+def output_vertex_count(shader) -> int | None:
+    """How many vertices a per-vertex output of ``shader`` holds: a TCS's
+    TCS_VERTICES_OUT (GLSL sizes gl_out[] and every per-vertex output array
+    by it; a constant index past it is a compile error); None elsewhere, or
+    while the property is missing or invalid (refused by limits.py)."""
+    if shader.processor != "TESS_CTRL":
+        return None
+    vertices = shader.property("TCS_VERTICES_OUT", None)
+    return vertices if isinstance(vertices, int) and vertices > 0 else None
+
+
+def vertex_index_refusal(shader, file: str, vertex: int) -> str | None:
+    """Why the constant vertex index ``vertex`` of an IN / OUT operand is
+    refused (None: it is fine): past the vertices of a per-vertex input
+    (``vertex_count``) or of a TCS's output patch (``output_vertex_count``)."""
+    if file == "IN":
+        vertices = vertex_count(shader)
+        if vertices is not None and not 0 <= vertex < vertices:
+            prim = shader.property("GS_INPUT_PRIMITIVE", "PATCHES") if shader.processor == "GEOM" else "a patch"
+            return f"vertex IN[{vertex}] is past the {vertices} vertices of {prim}"
+    elif file == "OUT":
+        vertices = output_vertex_count(shader)
+        if vertices is not None and not 0 <= vertex < vertices:
+            return f"vertex OUT[{vertex}] is past the {vertices} vertices of the output patch (TCS_VERTICES_OUT)"
+    return None
+
+
 def stream_refusal(stream: int, output_primitive) -> str | None:
     """Why EMIT / ENDPRIM on ``stream`` is refused (None: it is fine).  GL 4.0
     section 11.3.4.2: streams are 0 .. MAX_VERTEX_STREAMS-1, and a stream above 0
@@ -241,5 +266,7 @@ __all__ = [
     "operand_index_refusal",
     "semantic_clash",
     "vertex_count",
+    "output_vertex_count",
+    "vertex_index_refusal",
     "stream_refusal",
 ]

@@ -148,6 +148,9 @@ class IOMap:
         # run at the start of main, and in a GS again before every EmitVertex (which
         # leaves every output undefined, GLSL 4.50 section 8.12).
         self.unwritten_output_zeros: list[str] = []
+        # Copies of outputs kept in locals (CLIPVERTEX, EDGEFLAG) into the varyings the
+        # next stage reads (_declare_next_stage_inputs): run with the vertex_end passes.
+        self.local_output_copies: list[str] = []
         self.color_outputs: dict[int, str] = {}  # FS color index -> GLSL output name
         self.fbfetch_copies: dict[int, str] = {}  # FS output index -> saved framebuffer color
         self._declared = set()
@@ -242,8 +245,19 @@ class IOMap:
         if self.proc in ("FRAG", "COMP"):
             return
         written = {em.decls.semantic_of(d, r) for d in em.decls.outputs.values() for r in range(d.first, d.last + 1)}
+        local = {em.decls.semantic_of(em.decls.outputs[r], r): name for r, name in self.local_outputs.items()}
         for semantic, index, _interp, _loc in em.key.output_interpolation:
-            if semantic not in INTERSTAGE_VARYINGS or (semantic, index) in written:
+            if semantic not in INTERSTAGE_VARYINGS:
+                continue
+            if (semantic, index) in local:
+                # Written, but to a local (no GL built-in): the varying gets its value.
+                name = varying_name(semantic, index)
+                self._declare(varying_block("out", name, self._output_qualifiers(semantic, index)[0]))
+                self.local_output_copies.append(f"{name} = {local[(semantic, index)]};")
+            if (semantic, index) in written:
+                continue
+            if semantic in layer_pass.SEMANTICS:  # the integer varying a GS reads (passes/layer.py)
+                self.unwritten_output_zeros.append(layer_pass.zero_output(self, semantic))
                 continue
             name = varying_name(semantic, index)
             if self.proc == "TESS_CTRL":
@@ -361,7 +375,10 @@ class IOMap:
 
     def _vertex_input(self, index, decl, semantic, sidx, vertex):
         proc = self.proc
-        per_vertex = semantic not in PATCH_SEMANTICS or proc == "GEOM" and semantic != "PRIM_ID"
+        # GLSL 4.50 section 4.3.4: per-patch ("patch in") inputs exist in a TES only; a
+        # TCS reads every input per vertex (a PATCH input from the VS's output of
+        # that semantic, as Gallium links stages by semantic).
+        per_vertex = semantic not in PATCH_SEMANTICS or proc != "TESS_EVAL"
         if proc == "GEOM" and semantic == "PRIM_ID":
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PrimitiveIDIn", builtin=True))
             return ComponentView([comp("gl_PrimitiveIDIn", "int")], "int")
@@ -390,12 +407,11 @@ class IOMap:
                 "float",
             )
         if semantic in layer_pass.SEMANTICS and proc == "GEOM":
-            view = layer_pass.gs_input(self, semantic, v)  # the VS's varying (passes/layer.py)
-            if view is not None:
-                self._record_input(VaryingInfo("IN", index, semantic, sidx, f"glp_{semantic.lower()}", per_vertex=True))
-                return view
+            view = layer_pass.gs_input(self, semantic, v)  # the previous stage's varying (passes/layer.py)
+            self._record_input(VaryingInfo("IN", index, semantic, sidx, f"glp_{semantic.lower()}", per_vertex=True))
+            return view
         name = varying_name(semantic, sidx)
-        if not per_vertex or (proc == "TESS_EVAL" and semantic == "PATCH"):
+        if not per_vertex:
             self._declare(varying_block("in", name, prefix="patch "))
             self._record_input(VaryingInfo("IN", index, semantic, sidx, name, patch=True, xfb_name=name))
             return VectorView(name, "float", writable=False)
@@ -475,8 +491,8 @@ class IOMap:
             return VectorView(name, "float")
         if semantic in ("LAYER", "VIEWPORT_INDEX"):
             name = "gl_Layer" if semantic == "LAYER" else "gl_ViewportIndex"
-            if layer_pass.emulated(em):
-                # No vertex-stage gl_Layer: a varying the generated GS writes out (passes/layer.py).
+            if layer_pass.emulated(em, semantic):
+                # No vertex-stage gl_Layer, or a GS reads it: a varying (passes/layer.py).
                 self._record_output(VaryingInfo("OUT", index, semantic, sidx, f"glp_{semantic.lower()}"))
                 return layer_pass.output(self, semantic)
             if proc in ("VERT", "TESS_EVAL"):

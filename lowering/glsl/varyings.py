@@ -9,15 +9,52 @@ copies, the clip vertex), so every stage links by block name.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..errors import UnsupportedError
 
-# Semantics a TCS, TES or GS input reads from a varying (glp_<semantic>_<index>)
-# rather than a built-in: the user varyings, plus the clip vertex, point
-# coordinate and viewport mask a stage may pass on.  A producer that does not
-# write one of them declares it and writes zero (stages.py
-# _declare_next_stage_inputs, glpipe/shaders.py unwritten_inputs).
+# Semantics a later stage reads from a varying (glp_<semantic>_<index>) rather
+# than a built-in: the user varyings, plus the clip vertex, point coordinate,
+# viewport mask, edge flag and cull distance a stage may pass on.  A producer
+# that does not write one of them declares it and writes zero (stages.py
+# _declare_next_stage_inputs, glpipe/shaders.py unwritten_inputs); LAYER and
+# VIEWPORT_INDEX, which a GS reads from the layer pass's integer varying
+# (passes/layer.py), likewise.
 INTERSTAGE_VARYINGS = frozenset(
-    {"GENERIC", "TEXCOORD", "COLOR", "BCOLOR", "FOG", "NORMAL", "PATCH", "CLIPVERTEX", "PCOORD", "VIEWPORT_MASK"}
+    {
+        "GENERIC",
+        "TEXCOORD",
+        "COLOR",
+        "BCOLOR",
+        "FOG",
+        "NORMAL",
+        "PATCH",
+        "CLIPVERTEX",
+        "PCOORD",
+        "VIEWPORT_MASK",
+        "EDGEFLAG",
+        "CULLDIST",
+        "LAYER",
+        "VIEWPORT_INDEX",
+    }
+)
+
+# The fragment-shader input semantics that read a built-in (stages.py _fs_input),
+# each with what GL defines it to hold whatever the earlier stages write.  Every
+# other FS input semantic is a varying the last vertex stage declares, and
+# writes zero when it has no output of that semantic (Mesa's software drivers
+# read an input nothing wrote as zeros): glpipe/variant_keys.py passes those to
+# that stage in VariantKey.output_interpolation.  CLIPDIST is a varying too
+# (passes/vertex.py copy_clipdist_varyings).
+FS_BUILTIN_INPUTS = MappingProxyType(
+    {
+        "POSITION": "gl_FragCoord: the fragment's window position",
+        "FACE": "gl_FrontFacing: the primitive's facing",
+        "PCOORD": "gl_PointCoord: the point sprite coordinate (GL 4.5 section 14.4)",
+        "PRIM_ID": "gl_PrimitiveID: the primitive counter when no GS writes it (GL 4.5 section 11.1.3.9)",
+        "LAYER": "gl_Layer: 0 when no stage statically writes it (GLSL 4.50 section 7.1.5)",
+        "VIEWPORT_INDEX": "gl_ViewportIndex: 0 when no stage statically writes it (GLSL 4.50 section 7.1.5)",
+    }
 )
 
 
@@ -104,6 +141,7 @@ def per_vertex_block(direction: str, clip: int, cull: int) -> str:
 
 __all__ = [
     "INTERSTAGE_VARYINGS",
+    "FS_BUILTIN_INPUTS",
     "varying_name",
     "varying_block",
     "clip_cull_counts",

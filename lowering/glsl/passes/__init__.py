@@ -589,8 +589,10 @@ def vertex_end(em) -> list[str]:
     """The ``vertex_end`` hook: statements completing one vertex of the last vertex stage.
     First the cull distances as clip distances where the host has no
     gl_CullDistance (passes/cull.py: chosen by the host, not by a key field;
-    ahead of the rows that write gl_ClipDistance slots of their own)."""
-    out: list[str] = C.cull_as_clip(em)
+    ahead of the rows that write gl_ClipDistance slots of their own), after
+    the copies of outputs kept in locals into the varyings the next stage
+    reads (stages.py IOMap.local_output_copies)."""
+    out: list[str] = em.io.local_output_copies + C.cull_as_clip(em)
     for p in rows(em, "vertex_end"):
         out += p.run(em)
     return out

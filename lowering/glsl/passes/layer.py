@@ -27,25 +27,37 @@ def _names(semantic: str):
     return f"{name}_block", name, f"{name}_in"
 
 
-def emulated(em) -> bool:
-    """Whether a VS output LAYER / VIEWPORT_INDEX goes to a varying here.  (A
-    TES keeps needing the host feature: TES_LAYER_VIEWPORT stays with it.)"""
-    return em.proc == "VERT" and not em.req.has("vs_layer_viewport")
+def emulated(em, semantic: str) -> bool:
+    """Whether a VS / TES output ``semantic`` (LAYER or VIEWPORT_INDEX) goes to
+    the integer varying: on a host without vertex-stage layer writes (a VS
+    only: a TES keeps needing the host feature, TES_LAYER_VIEWPORT stays with
+    it), and wherever the next stage is a GS reading it (VariantKey
+    output_interpolation names it): GLSL has no gl_in[].gl_Layer, and with a GS
+    bound only the GS's gl_Layer reaches the rasterizer."""
+    if em.proc == "VERT" and not em.req.has("vs_layer_viewport"):
+        return True
+    return em.proc in ("VERT", "TESS_EVAL") and em.key.interpolation_for(semantic, 0) is not None
 
 
 def output(io, semantic: str) -> ComponentView:
-    """The VS / TES output ``semantic``: the integer varying the generated GS reads."""
+    """The VS / TES output ``semantic``: the integer varying the GS reads."""
     block, member, _ = _names(semantic)
     io._declare(f"out {block} {{ flat int {member}; }};")
     return ComponentView([comp(member, "int", lvalue=True)], "int")
 
 
-def gs_input(io, semantic: str, vertex: str) -> ComponentView | None:
+def zero_output(io, semantic: str) -> str:
+    """Declare the varying of ``semantic`` in a VS / TES that does not write it
+    and the next stage (a GS) reads; the statement writing it 0 (Gallium: an
+    input nothing wrote reads zero)."""
+    _, member, _ = _names(semantic)
+    output(io, semantic)
+    return f"{member} = 0;"
+
+
+def gs_input(io, semantic: str, vertex: str) -> ComponentView:
     """A GS input ``semantic`` of vertex ``vertex``: the previous stage's
-    varying (a host without vertex-stage layer writes), else None."""
-    em = io.em
-    if em.proc != "GEOM" or em.req.has("vs_layer_viewport"):
-        return None
+    integer varying (``output``, or ``zero_output`` where it writes none)."""
     block, member, instance = _names(semantic)
     io._declare(f"in {block} {{ flat int {member}; }} {instance}[{io.input_array_size()}];")
     return ComponentView([comp(f"{instance}[{vertex}].{member}", "int")], "int")
@@ -98,4 +110,4 @@ def layer_gs_tokens(ir, info, input_prim: str, viewport_index: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["SEMANTICS", "PASSTHROUGH", "emulated", "output", "gs_input", "layer_gs_tokens"]
+__all__ = ["SEMANTICS", "PASSTHROUGH", "emulated", "output", "zero_output", "gs_input", "layer_gs_tokens"]
