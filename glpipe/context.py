@@ -54,6 +54,7 @@ from . import (
 )
 from .dirty import ALL, Dirty
 from .draw import DrawPath
+from .driver_queries import Counters
 from .enums import ContextFlag, ShaderType, Target
 from .host.hotgl import HotGL
 from .lifetime import drain_deferred, refuse_calls, release_queue
@@ -150,7 +151,7 @@ class Context(DrawPath):
         self.host.make_current()
         self.bindings = screen.bindings
         self._has_base_instance = screen.profile.has("base_instance")
-        self._counters = screen.counters
+        self._counters = Counters()  # this context's own: screen.counters sums them (glpipe/driver_queries.py)
         self.dirty = ALL
         self.keep_general = 0  # glpipe/dirty.py KeepGeneral: set by the areas
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)

@@ -815,7 +815,7 @@ class DrawPath:
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
             gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, nbytes, out)
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += nbytes
+        self._counters.bytes_downloaded += nbytes
         return out
 
     def set_patch_vertices(self, n: int) -> None:

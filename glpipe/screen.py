@@ -24,7 +24,7 @@ from .boundary import in_range, optional, show, uint32, uint64
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
 from .dirty import Dirty
-from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters, DriverQueryGroupInfo, DriverQueryInfo
+from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, DriverQueryGroupInfo, DriverQueryInfo, ScreenCounters
 from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
 from .host.egl_share import SharedHost, share_source
@@ -105,7 +105,7 @@ class Screen:
         self.debug_flags = debug_flags_from_env() if debug is None else parse_debug_flags(debug, "create_screen: debug")
         self.profile = host.profile
         self._lock = host.lock
-        self.counters = Counters()
+        self.counters = ScreenCounters()  # sums the contexts' own counters when read
         self.epochs = Epochs()  # per screen: caches of its contexts check these
         self._destroyed = False
         self._contexts: list[Context] = []
@@ -291,6 +291,7 @@ class Screen:
         ctx = Context(self, priv, flags, debug=flags_debug, host=host)
         with self._lock:
             self._contexts.append(ctx)
+            self.counters.adopt(ctx._counters)
             self.counters.watch_new_context(ctx)  # a driver query of another context may be counting
         return ctx
 
@@ -412,6 +413,7 @@ class Screen:
         with self._lock:
             if ctx in self._contexts:
                 self._contexts.remove(ctx)
+            self.counters.retire(ctx._counters)  # its counts stay in the screen's values
             last = host is not self.host and not any(c.host is host for c in self._contexts)
             if last and self._thread_hosts.get(host.gl_thread) is host:
                 del self._thread_hosts[host.gl_thread]
