@@ -16,6 +16,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .boundary import in_range, instance, items
 from .dirty import ALL, Dirty, KeepGeneral
 from .enums import Prim, ShaderType
+from .lifetime import drain_deferred
 from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
@@ -470,6 +471,11 @@ class DrawPath:
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
+        if self._gl_context is not self.host.context_handle:
+            # Another thread posted a change of this context (Context._post):
+            # the fast path's host test again, then the changes (in that order).
+            self._gl_context = self.host.context_handle
+            drain_deferred(self.host)
         previous = self.host.drawing_context
         if previous is not self:
             # Another context drew last: the host holds its state, not ours.

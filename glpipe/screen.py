@@ -257,8 +257,9 @@ class Screen:
         # Contexts with ``res`` bound must not draw again from host state
         # built on its GL object (a fast-path draw would): they re-emit, and
         # the emit refuses it (glpipe/context.py _resource_destroyed).
-        for ctx in tuple(self._contexts):
-            ctx._resource_destroyed(res)
+        # On another thread's context this waits for that thread (Context._post).
+        for ctx in self._live_contexts():
+            ctx._post(ctx._resource_destroyed, res)
 
     def resource_changed(self, res: Resource) -> None:
         """The resource's storage was changed behind glpipe's back (e.g. by
@@ -267,7 +268,8 @@ class Screen:
         if not isinstance(res, Resource):
             raise InvalidArgumentError(f"resource_changed: expected a Resource, got {type(res).__name__}")
         res.check_alive("resource_changed")
-        res.generation += 1
+        with self._lock:  # any thread may call it: no bump lost to another's (the caches compare it)
+            res.generation += 1
 
     # -- contexts and lifetime ------------------------------------------------
 

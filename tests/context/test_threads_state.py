@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from contextlib import contextmanager
 
-from glpipe import DrawInfo, Prim, VertexBuffer
+import numpy as np
+import pytest
 
+from glpipe import DrawInfo, Format, Prim, ShaderType, Target, VertexBuffer
+from lowering.errors import ObjectDestroyedError
+
+from .test_threads_share import Worker
 from .util_draw import vertices
 from .util_query import GREEN, scene
+from .util_sampling import Sampling, bind_sampling, make_texture, nearest, tex_fs, upload, view_2d
 
 JOIN_S = 120
 
@@ -149,3 +156,86 @@ def _error_of(fn):
     except BaseException as exc:  # returned to the test thread
         return exc
     return None
+
+
+# -- 2. screen calls never write another thread's context ----------------------
+
+
+def _sampling_context(screen, size=8):
+    """(context, Sampling, texture, view): a context on the calling thread
+    sampling an RGBA32F ``size`` x ``size`` texture, drawn twice (the second
+    draw takes the fast path), everything issued."""
+    c = screen.context_create()
+    s = Sampling(c, size, size)
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, size, size)
+    upload(screen, tex, 0, np.ones((size, size, 4), np.float32))
+    view = view_2d(c, tex)
+    bind_sampling(c, view, c.create_sampler_state(nearest()))
+    s.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1), read=False)
+    s.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1), read=False)
+    return c, s, tex, view
+
+
+def test_resource_destroy_on_another_thread_leaves_the_context_to_its_own_thread(screen, ctx):
+    """Context B (a worker thread) samples texture T and draws from vertex
+    buffer V.  The test's thread destroys T, then V: B's state (its dirty
+    word) is not written from this thread -- the change waits for B's
+    thread -- and B's next draw, which would take the fast path, refuses
+    the destroyed resource with ObjectDestroyedError, each time."""
+    w = Worker()
+    try:
+        b, s, tex, _view = w.call(lambda: _sampling_context(screen))
+        dirty = w.call(lambda: b.dirty)
+        screen.resource_destroy(tex)
+        assert b.dirty == dirty, "another thread wrote this context's dirty word"
+        with pytest.raises(ObjectDestroyedError):
+            w.call(lambda: b.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=6)))
+        # The same for a vertex buffer, with no sampler view bound.
+        w.call(lambda: b.set_sampler_views(ShaderType.FRAGMENT, 0, [None]))
+        w.call(
+            lambda: s.draw(
+                "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1, 0, 0, 1}\n  0: MOV OUT[0], IMM[0]\n  1: END\n",
+                (0, 0, 0, 0),
+                (1, 1, 1, 1),
+                read=False,
+            )
+        )
+        w.call(lambda: b.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=6)))
+        vb = w.call(lambda: b.vertex_part.vertex_buffers[0].buffer)
+        dirty = w.call(lambda: b.dirty)
+        screen.resource_destroy(vb)
+        assert b.dirty == dirty, "another thread wrote this context's dirty word"
+        with pytest.raises(ObjectDestroyedError):
+            w.call(lambda: b.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, count=6)))
+        w.call(lambda: screen.resource_destroy(s.color))
+        w.call(b.destroy)
+    finally:
+        w.stop()
+
+
+def test_resource_destroy_races_a_context_making_and_destroying_views(screen, ctx):
+    """B makes and destroys sampler views in a loop while the test's thread
+    destroys resources in a loop: neither thread fails (the screen call does
+    not walk B's live views while B changes them)."""
+    stop = threading.Event()
+
+    def views():
+        c, s, tex, view = _sampling_context(screen)
+        try:
+            end = time.monotonic() + 3.0
+            while time.monotonic() < end and not stop.is_set():
+                c.sampler_view_destroy(view_2d(c, tex))
+        finally:
+            stop.set()
+            screen.resource_destroy(tex)
+            screen.resource_destroy(s.color)
+            c.destroy()
+
+    def destroys():
+        while not stop.is_set():
+            res = make_texture(screen, Target.TEXTURE_2D, Format.R8G8B8A8_UNORM, 4, 4)
+            screen.resource_destroy(res)
+
+    with switch_often():
+        errors = run_threads([views, destroys], ["views", "destroys"])
+    assert errors == []
