@@ -43,6 +43,7 @@ _MODE_CHECK = Dirty.MODE_CHECK
 _GENERAL = Dirty.DRAW_STATE | Dirty.MODE_CHECK  # the bits a derived-state runner never clears
 _SO_BOUND = KeepGeneral.STREAM_OUTPUT
 _PRIM_CHECK = KeepGeneral.PRIM_CHECK
+_TEXTURE_PARAMS = KeepGeneral.TEXTURE_PARAMS
 
 
 # GL's draw parameters are GLint / GLsizei (signed 32-bit) where Gallium's
@@ -357,6 +358,11 @@ class DrawPath:
             layer.key_draw(info.mode)
         if self.dirty & ~_GENERAL:
             self._update_derived(start_instance)
+        if self.keep_general & _TEXTURE_PARAMS and not self.sampler_views_part._params_held:
+            # Views setting shared texture parameters while other threads draw:
+            # this draw again, under the screen's lock (glpipe/sampler_views.py).
+            self.sampler_views_part.draw_under_params_lock(self._draw_general, info, draws, indirect)
+            return
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
         # their upload (Dirty.VERTEX) is due again at every draw.

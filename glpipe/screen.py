@@ -87,13 +87,21 @@ class Epochs:
     sampler-view path, glpipe/sampler_views.py).  A view remembers the value
     at which it saw its texture hold its parameters; while the two are equal
     nothing can have changed them.
+
+    ``params_lock``: held by a context from the moment it checks or sets
+    its views' texture parameters until its draw is issued, once other
+    threads' GL contexts share the textures (glpipe/sampler_views.py
+    ``draw_under_params_lock``): the parameters are the shared texture
+    object's, so two threads' draws through different views of one texture
+    take turns.  ``texture_params`` is bumped under it then.
     """
 
-    __slots__ = ("resources_destroyed", "texture_params")
+    __slots__ = ("resources_destroyed", "texture_params", "params_lock")
 
     def __init__(self) -> None:
         self.resources_destroyed = 0
         self.texture_params = 0
+        self.params_lock = threading.RLock()
 
 
 class Screen:
@@ -313,6 +321,11 @@ class Screen:
             made.lost_current_hooks.append(lambda: self._host_not_current(made))
             with self._lock:
                 self._thread_hosts[here] = made
+            # From now on other threads may set the texture parameters of gl33
+            # views: every context re-emits its views, which then take the
+            # screen's parameter lock for each draw (glpipe/sampler_views.py).
+            for ctx in self._live_contexts():
+                ctx._post(ctx.sampler_views_part.share_group_grew)
         host.make_current(what)
         return host
 

@@ -239,3 +239,55 @@ def test_resource_destroy_races_a_context_making_and_destroying_views(screen, ct
     with switch_often():
         errors = run_threads([views, destroys], ["views", "destroys"])
     assert errors == []
+
+
+# -- 3. views of one texture sampled on two threads (gl33: texture parameters) --
+
+LEVEL0 = (1.0, 0.0, 0.0, 1.0)
+LEVEL1 = (0.0, 0.5, 1.0, 1.0)
+
+
+def test_two_threads_sample_two_views_of_one_texture_exactly(profile, screen, ctx):
+    """One 8x8 texture with two levels (level 0 all LEVEL0, level 1 all
+    LEVEL1).  Thread A samples it through a view of level 0; thread B
+    through a view of level 1 with the swizzle (G, R, B, A): on gl33 both
+    views are texture parameters of the one shared GL texture.  Both draw
+    and read back 60 times at once; every pixel of every frame is the
+    view's own value (numpy: the level's texel through the swizzle)."""
+    from glpipe import Swizzle
+
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8, last_level=1)
+    upload(screen, tex, 0, np.tile(np.float32(LEVEL0), (8, 8, 1)))
+    upload(screen, tex, 1, np.tile(np.float32(LEVEL1), (4, 4, 1)))
+    swz = (Swizzle.Y, Swizzle.X, Swizzle.Z, Swizzle.W)
+    cases = {
+        "A": ({"first_level": 0, "last_level": 0}, np.float32(LEVEL0)),
+        "B": (
+            {"first_level": 1, "last_level": 1, "swizzle_r": swz[0], "swizzle_g": swz[1], "swizzle_b": swz[2]},
+            np.float32(LEVEL1)[[1, 0, 2, 3]],
+        ),
+    }
+    iterations = 60
+    failures: list = []
+
+    def sample(name):
+        kw, texel = cases[name]
+        c = screen.context_create()
+        try:
+            s = Sampling(c, 8, 8)
+            bind_sampling(c, view_2d(c, tex, **kw), c.create_sampler_state(nearest()))
+            expected = np.tile(texel, (8, 8, 1))
+            for i in range(iterations):
+                img = s.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1))
+                if not np.array_equal(img, expected):
+                    seen = {tuple(p) for p in img.reshape(-1, 4).tolist()}
+                    failures.append(f"{name} frame {i}: {sorted(seen)}")
+            screen.resource_destroy(s.color)
+        finally:
+            c.destroy()
+
+    with switch_often(1e-5):
+        errors = run_threads([lambda: sample("A"), lambda: sample("B")], ["sample-A", "sample-B"])
+    assert errors == []
+    assert failures == [], f"{len(failures)} wrong frames, e.g. {failures[:3]}"
+    screen.resource_destroy(tex)
