@@ -291,3 +291,56 @@ def test_two_threads_sample_two_views_of_one_texture_exactly(profile, screen, ct
     assert errors == []
     assert failures == [], f"{len(failures)} wrong frames, e.g. {failures[:3]}"
     screen.resource_destroy(tex)
+
+
+def test_a_context_drawing_before_another_thread_joins_sees_its_own_view(profile):
+    """The screen's thread draws through a view of level 0 (on the fast path)
+    before any other thread has a context; then a worker thread makes one
+    and samples level 1 with a swizzle, while the screen's thread keeps
+    drawing: both see only their own view's texels, every frame."""
+    import glpipe
+    from glpipe import Swizzle
+
+    own = glpipe.create_screen(profile=profile)
+    try:
+        tex = make_texture(own, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8, last_level=1)
+        upload(own, tex, 0, np.tile(np.float32(LEVEL0), (8, 8, 1)))
+        upload(own, tex, 1, np.tile(np.float32(LEVEL1), (4, 4, 1)))
+        a = own.context_create()
+        sa = Sampling(a, 8, 8)
+        bind_sampling(a, view_2d(a, tex, first_level=0, last_level=0), a.create_sampler_state(nearest()))
+        want_a = np.tile(np.float32(LEVEL0), (8, 8, 1))
+        for _ in range(2):
+            np.testing.assert_array_equal(sa.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1)), want_a)
+        failures: list = []
+        go = threading.Event()
+
+        def worker():
+            b = own.context_create()
+            try:
+                sb = Sampling(b, 8, 8)
+                kw = {"first_level": 1, "last_level": 1, "swizzle_r": Swizzle.Y, "swizzle_g": Swizzle.X}
+                bind_sampling(b, view_2d(b, tex, **kw), b.create_sampler_state(nearest()))
+                want = np.tile(np.float32(LEVEL1)[[1, 0, 2, 3]], (8, 8, 1))
+                go.set()
+                for i in range(60):
+                    if not np.array_equal(sb.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1)), want):
+                        failures.append(f"worker frame {i}")
+                own.resource_destroy(sb.color)
+            finally:
+                go.set()
+                b.destroy()
+
+        t = threading.Thread(target=lambda: failures.extend([e for e in [_error_of(worker)] if e]), name="joins")
+        with switch_often(1e-5):
+            t.start()
+            assert go.wait(JOIN_S)
+            for i in range(60):
+                if not np.array_equal(sa.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1)), want_a):
+                    failures.append(f"screen thread frame {i}")
+            t.join(JOIN_S)
+        assert not t.is_alive()
+        assert failures == []
+        a.destroy()
+    finally:
+        own.destroy()
