@@ -344,3 +344,63 @@ def test_a_context_drawing_before_another_thread_joins_sees_its_own_view(profile
         a.destroy()
     finally:
         own.destroy()
+
+
+# -- 4. persistent coherent mappings seen by another thread's context ------------
+
+TRI = [(0, 0), (8, 0), (0, 8)]
+
+
+def test_a_coherent_persistent_map_on_one_thread_feeds_draws_on_another(screen, ctx):
+    """context.rst "Using several contexts": a persistent coherent mapping
+    needs no transfer_unmap / flush of the mapping to be seen by another
+    context, only the ordering a fence gives.  A (the test's thread) writes
+    vertices through a live PERSISTENT | COHERENT map and flushes a fence;
+    B (a worker thread, its own GL context) waits for it on the GPU and
+    draws from the buffer: the triangle has A's colour.  A writes another
+    colour into the same mapping, still mapped: B's next draw has it.
+    Where BUFFER_MAP_PERSISTENT_COHERENT is 0 (gl33) such a buffer is
+    refused at creation."""
+    from glpipe import Bind, Box, Cap, Map, ResourceFlag, ResourceTemplate
+    from lowering.errors import UnsupportedError
+
+    from .util import read_rgba32f
+    from .util_draw import setup
+
+    flags = ResourceFlag.MAP_PERSISTENT | ResourceFlag.MAP_COHERENT
+    size = vertices(TRI, GREEN, 8).nbytes
+    templ = ResourceTemplate(
+        target=Target.BUFFER, format=Format.R8_UNORM, width0=size, bind=Bind.VERTEX_BUFFER, flags=flags
+    )
+    if not screen.get_param(Cap.BUFFER_MAP_PERSISTENT_COHERENT):
+        assert not screen.profile.has("buffer_storage")
+        with pytest.raises(UnsupportedError, match="buffer_storage"):
+            screen.resource_create(templ)
+        return
+    res = screen.resource_create(templ)
+    t = ctx.transfer_map(res, 0, Map.WRITE | Map.PERSISTENT | Map.COHERENT, Box(x=0, width=size, height=1, depth=1))
+    w = Worker()
+    try:
+        b = w.call(screen.context_create)
+        color = w.call(lambda: setup(b, size=8))
+
+        def draw(fence):
+            b.fence_server_sync(fence)
+            b.set_vertex_buffers([VertexBuffer(buffer=res, buffer_offset=0, stride=32)])
+            b.draw_vbo(DrawInfo(mode=Prim.TRIANGLES, start=0, count=3))
+            assert screen.fence_finish(b, b.flush(), 10**10)
+            return read_rgba32f(screen, color)
+
+        for rgba in ((0.25, 0.5, 1.0, 1.0), (1.0, 0.0, 0.5, 1.0)):
+            t.data[:] = vertices(TRI, rgba, size=8).view(np.uint8).reshape(-1)
+            fence = ctx.flush()
+            img = w.call(lambda fence=fence: draw(fence))
+            # The triangle's corner pixel, and a pixel outside it.
+            np.testing.assert_array_equal(img[0, 0], np.float32(rgba))
+            np.testing.assert_array_equal(img[7, 7], np.zeros(4, np.float32))
+        w.call(lambda: screen.resource_destroy(color))
+        w.call(b.destroy)
+    finally:
+        w.stop()
+    ctx.transfer_unmap(t)
+    screen.resource_destroy(res)
