@@ -12,6 +12,7 @@ its storage).
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Iterable
@@ -27,7 +28,7 @@ from .dirty import Dirty
 from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, DriverQueryGroupInfo, DriverQueryInfo, ScreenCounters
 from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
-from .host.egl_share import SharedHost, share_source
+from .host.egl_share import SharedHost, at_thread_exit, share_source
 from .host.facts import probe_host_facts
 from .host.gl import HostGL, create_host
 from .lifetime import drain_deferred as drain_releases
@@ -321,6 +322,9 @@ class Screen:
             made.lost_current_hooks.append(lambda: self._host_not_current(made))
             with self._lock:
                 self._thread_hosts[here] = made
+            # A thread may end without destroying its contexts: then they and
+            # this GL context go as it ends (weakly: the screen may go first).
+            at_thread_exit(functools.partial(_thread_exited, weakref.ref(self), made))
             # From now on other threads may set the texture parameters of gl33
             # views: every context re-emits its views, which then take the
             # screen's parameter lock for each draw (glpipe/sampler_views.py).
@@ -438,6 +442,27 @@ class Screen:
 
     def __repr__(self) -> str:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
+
+
+def _thread_exited(screen_ref: weakref.ref, host: SharedHost) -> None:
+    """``host``'s thread is ending (glpipe/host/egl_share.py at_thread_exit,
+    run on that thread): the pipe contexts it left alive are destroyed there
+    (their GL objects deleted; the last takes the GL context with it), and a
+    GL context released from another thread meanwhile (Screen.destroy),
+    still current here, is let go so EGL deletes it."""
+    screen = screen_ref()
+    if screen is not None and not screen.destroyed:
+        for ctx in screen._live_contexts():
+            if ctx.host is host:
+                ctx.destroy()
+    if not host.released:  # no context was left on it (one failed to be made, say)
+        drain_releases(host)
+        host.release()
+        if screen is not None:
+            with screen._lock:
+                if screen._thread_hosts.get(host.gl_thread) is host:
+                    del screen._thread_hosts[host.gl_thread]
+    host.let_go()
 
 
 # The public methods a destroyed screen refuses (every one but destroy).

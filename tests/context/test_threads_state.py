@@ -404,3 +404,83 @@ def test_a_coherent_persistent_map_on_one_thread_feeds_draws_on_another(screen, 
         w.stop()
     ctx.transfer_unmap(t)
     screen.resource_destroy(res)
+
+
+# -- 5. a thread that exits without destroying its contexts -----------------------
+
+
+def _egl_context_alive(host) -> bool:
+    """Whether EGL still knows ``host``'s EGLContext (eglQueryContext answers
+    EGL_BAD_CONTEXT for a destroyed one): asked of EGL, not of glpipe."""
+    import ctypes
+
+    from glpipe.host.egl_share import EGL_CONFIG_ID, _egl
+
+    value = ctypes.c_int32(0)
+    egl = _egl()
+    ok = bool(egl.eglQueryContext(host._egl_display, host._egl_context, EGL_CONFIG_ID, ctypes.byref(value)))
+    egl.eglGetError()  # (clear EGL_BAD_CONTEXT)
+    return ok
+
+
+def test_a_thread_exiting_with_live_contexts_frees_its_gl_context(screen, ctx):
+    """A worker thread makes two contexts, draws, and ends without
+    destroying them: as it ends, they are destroyed and its GL context of
+    the share group is freed (EGL no longer knows it); the screen holds no
+    GL context for the dead thread, and the test's context draws on."""
+    from .util_query import lit_count, rect
+
+    out: dict = {}
+
+    def work():
+        a, b = screen.context_create(), screen.context_create()
+        target = scene(a, size=16)
+        rect(a, 0, 0, 4, 4, size=16)
+        assert screen.fence_finish(a, a.flush(), 10**10)
+        out.update(a=a, b=b, host=a.host, target=target, ident=threading.get_ident())
+        assert _egl_context_alive(a.host)
+
+    t = threading.Thread(target=work, name="exits")
+    t.start()
+    t.join(JOIN_S)
+    assert not t.is_alive()
+    host = out["host"]
+    assert out["a"].destroyed and out["b"].destroyed
+    assert host.released and not _egl_context_alive(host)
+    assert out["ident"] not in screen._thread_hosts
+    assert all(c.host is not host for c in screen._live_contexts())
+    with pytest.raises(ObjectDestroyedError):
+        out["a"].flush()
+    screen.resource_destroy(out["target"])
+    target = scene(ctx, size=16)
+    rect(ctx, 0, 0, 5, 4, size=16)
+    assert lit_count(ctx, target) == 20
+    screen.resource_destroy(target)
+
+
+def test_a_thread_exiting_after_its_screen_was_destroyed_frees_its_gl_context(profile, screen):
+    """The screen is destroyed (on its thread) while a worker thread's
+    context lives; the worker then ends: its GL context, current there until
+    then, is freed as it ends."""
+    import glpipe
+
+    own = glpipe.create_screen(profile=profile)
+    made, destroyed = threading.Event(), threading.Event()
+    out: dict = {}
+
+    def work():
+        out["b"] = own.context_create()
+        made.set()
+        assert destroyed.wait(JOIN_S)
+
+    t = threading.Thread(target=work, name="outlives")
+    t.start()
+    try:
+        assert made.wait(JOIN_S)
+        own.destroy()
+    finally:
+        destroyed.set()
+        t.join(JOIN_S)
+        screen.host.make_current()
+    assert not t.is_alive()
+    assert out["b"].destroyed and not _egl_context_alive(out["b"].host)
