@@ -484,3 +484,59 @@ def test_a_thread_exiting_after_its_screen_was_destroyed_frees_its_gl_context(pr
         screen.host.make_current()
     assert not t.is_alive()
     assert out["b"].destroyed and not _egl_context_alive(out["b"].host)
+
+
+# -- 6. transfer_unmap + flush on one thread, seen by another thread's context ----
+
+
+def test_a_texture_transfer_unmapped_and_flushed_is_seen_by_another_threads_context(screen, ctx):
+    """context.rst "Using several contexts": transfer_unmap then flush on one
+    context, and another context that synchronises on the flush sees the
+    data.  A (the test's thread) writes a texture through transfer_map /
+    transfer_unmap and flushes; B (a worker thread) waits on the fence and
+    maps it for reading: A's texels.  B writes a region back the same way;
+    A waits on B's fence on the GPU and reads B's texels in it."""
+    from glpipe import Box, Map
+
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8)
+    data = np.arange(8 * 8 * 4, dtype=np.float32).reshape(8, 8, 4) / 7.0
+    whole = Box(0, 0, 0, 8, 8, 1)
+    region = Box(2, 3, 0, 4, 2, 1)  # x, y, z, width, height, depth
+    t = ctx.transfer_map(tex, 0, Map.WRITE, whole)
+    np.asarray(t.data).reshape(-1)[:] = data.view(np.uint8).reshape(-1)
+    ctx.transfer_unmap(t)
+    fence = ctx.flush()
+    patch = np.full((2, 4, 4), -3.5, np.float32)
+
+    def texels(c, box):
+        tr = c.transfer_map(tex, 0, Map.READ, box)
+        try:
+            raw = np.asarray(tr.data)
+            rows = [raw.reshape(-1)[y * tr.stride : y * tr.stride + box.width * 16] for y in range(box.height)]
+            return np.stack([r.view(np.float32).reshape(box.width, 4) for r in rows])
+        finally:
+            c.transfer_unmap(tr)
+
+    def work():
+        assert screen.fence_finish(b, fence, 10**10)
+        seen = texels(b, whole)
+        tw = b.transfer_map(tex, 0, Map.WRITE, region)
+        raw = np.asarray(tw.data).reshape(-1)
+        for y in range(region.height):
+            raw[y * tw.stride : y * tw.stride + region.width * 16] = patch[y].view(np.uint8).reshape(-1)
+        b.transfer_unmap(tw)
+        return seen, b.flush()
+
+    w = Worker()
+    b = w.call(screen.context_create)
+    try:
+        seen, b_fence = w.call(work)
+        np.testing.assert_array_equal(seen, data)
+        ctx.fence_server_sync(b_fence)
+        expected = data.copy()
+        expected[3:5, 2:6] = patch
+        np.testing.assert_array_equal(texels(ctx, whole), expected)
+    finally:
+        w.call(b.destroy)
+        w.stop()
+    screen.resource_destroy(tex)
