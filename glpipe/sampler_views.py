@@ -77,6 +77,7 @@ class SamplerViewPart(Part):
         # the screen's lock (draw_under_params_lock).
         self._share_hosts = ctx.screen._thread_hosts
         self._params_held = False
+        self._keep_params = False  # KeepGeneral.TEXTURE_PARAMS is set on the context
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         # Live views (weakly: a dropped view's GL texture goes by its finalizer,
@@ -646,12 +647,17 @@ class SamplerViewPart(Part):
             calls += 1
         if calls:
             ctx._counters.gl_state_calls += calls
-        if draw:
-            locked = defer or (saw_params and self._params_held)
-            if locked != bool(ctx.keep_general & _KEEP_PARAMS):
-                ctx._keep_general(_KEEP_PARAMS, locked)
+        # KeepGeneral.TEXTURE_PARAMS while MODE_PARAMS views draw under the
+        # lock (or must: ``defer``); a context without such views tests one flag.
+        if saw_params:
+            if draw and (defer or self._params_held) != self._keep_params:
+                self._keep_params = not self._keep_params
+                ctx._keep_general(_KEEP_PARAMS, self._keep_params)
             if defer:
                 ctx.dirty |= Dirty.DRAW_STATE  # the general path takes the lock and emits again
+        elif self._keep_params and draw:
+            self._keep_params = False
+            ctx._keep_general(_KEEP_PARAMS, False)
 
     def draw_under_params_lock(self, draw, *args) -> None:
         """``draw(*args)`` (the general draw path) holding the screen's
