@@ -540,3 +540,51 @@ def test_a_texture_transfer_unmapped_and_flushed_is_seen_by_another_threads_cont
         w.call(b.destroy)
         w.stop()
     screen.resource_destroy(tex)
+
+
+def test_generate_mipmap_on_one_thread_while_another_samples_a_gl33_view(profile, screen, ctx):
+    """Thread A regenerates level 1 of an 8x8 texture from level 0 again and
+    again (generate_mipmap: glGenerateMipmap, which moves the texture's
+    base and max level for the call), while thread B samples level 1
+    through a view with the swizzle (G, R, B, A).  Every frame of B is
+    level 1 -- the 2x2 means of level 0, exact for these small integers --
+    through the swizzle, never level 0 (numpy model)."""
+    from glpipe import Swizzle
+
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, 8, 8, last_level=1)
+    y, x = np.mgrid[0:8, 0:8].astype(np.float32)
+    level0 = np.stack([x, y, x + 8 * y, np.ones_like(x)], axis=-1)
+    upload(screen, tex, 0, level0)
+    assert ctx.generate_mipmap(tex, tex.format, 0, 1, 0, 0)
+    level1 = level0.reshape(4, 2, 4, 2, 4).mean(axis=(1, 3))
+    want = np.repeat(np.repeat(level1[..., [1, 0, 2, 3]], 2, axis=0), 2, axis=1)
+    failures: list = []
+    done = threading.Event()
+
+    def regenerate():
+        c = screen.context_create()
+        try:
+            while not done.is_set():
+                assert c.generate_mipmap(tex, tex.format, 0, 1, 0, 0)
+        finally:
+            c.destroy()
+
+    def sample():
+        c = screen.context_create()
+        try:
+            s = Sampling(c, 8, 8)
+            kw = {"first_level": 1, "last_level": 1, "swizzle_r": Swizzle.Y, "swizzle_g": Swizzle.X}
+            bind_sampling(c, view_2d(c, tex, **kw), c.create_sampler_state(nearest()))
+            for i in range(80):
+                if not np.array_equal(s.draw(tex_fs(), (0, 0, 0, 0), (1, 1, 1, 1)), want):
+                    failures.append(i)
+            screen.resource_destroy(s.color)
+        finally:
+            done.set()
+            c.destroy()
+
+    with switch_often(1e-5):
+        errors = run_threads([regenerate, sample], ["regenerate", "sample"])
+    assert errors == []
+    assert failures == [], f"{len(failures)} of 80 frames sampled something else than level 1"
+    screen.resource_destroy(tex)
