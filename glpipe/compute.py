@@ -232,7 +232,7 @@ class ComputePart(Part):
         self._graphics_clobbered()
         ctx.host.check("compiling a compute program")
         cso.programs[block] = (int(prog), glsl)
-        ctx.screen.counters.shader_variants += 1
+        ctx._counters.shader_variants += 1
         return cso.programs[block]
 
     def _graphics_clobbered(self) -> None:

@@ -54,9 +54,10 @@ from . import (
 )
 from .dirty import ALL, Dirty
 from .draw import DrawPath
+from .driver_queries import Counters
 from .enums import ContextFlag, ShaderType, Target
 from .host.hotgl import HotGL
-from .lifetime import drain_deferred, refuse_calls, release_queue
+from .lifetime import defer_call, drain_deferred, refuse_calls, release_queue
 from .part import Area, attach, compose, derived_rows, owner
 from .raster import fill_modes, line_stipple, polygon_edges, rasterizer, vertex_capture
 from .resource import Resource
@@ -114,6 +115,10 @@ DERIVED_ROWS = derived_rows(PARTS)
 #: ``(dirty bits, function)``: the same rows without their areas.
 DERIVED_ORDER = tuple((bits, fn) for bits, _area, fn in DERIVED_ROWS)
 
+# ``Context._gl_context`` while a change another thread posted waits (``_post``):
+# equal to no context handle, so the draw fast path's host test fails.
+_MAIL = object()
+
 
 class Context(DrawPath):
     """pipe_context.  Made by ``Screen.context_create(priv, flags)``.
@@ -150,7 +155,7 @@ class Context(DrawPath):
         self.host.make_current()
         self.bindings = screen.bindings
         self._has_base_instance = screen.profile.has("base_instance")
-        self._counters = screen.counters
+        self._counters = Counters()  # this context's own: screen.counters sums them (glpipe/driver_queries.py)
         self.dirty = ALL
         self.keep_general = 0  # glpipe/dirty.py KeepGeneral: set by the areas
         attach(self, PARTS)  # every area, in PARTS order (glpipe/part.py)
@@ -206,6 +211,23 @@ class Context(DrawPath):
         if cso.destroyed:
             raise ObjectDestroyedError(f"{what}: the state object was deleted")
 
+    def _post(self, fn, *args) -> None:
+        """Run ``fn(*args)``, a change of this context's state that a screen
+        call on any thread has to make (docs/api.md "Contexts and threads",
+        the cross-context rule): now on the context's own thread, else
+        queued for it.  The queue is the host's release queue, drained at
+        the context's next entry point (``check_alive``) or draw (its
+        prologue).  Queueing also sets ``_gl_context`` to a value no current
+        context has, so draw_vbo's fast path, which tests only that and the
+        dirty word, sends the next draw to the prologue: the owner's
+        read-modify-writes of its dirty word never race another thread's,
+        and the fast path pays nothing."""
+        if self.host.on_gl_thread():
+            fn(*args)
+            return
+        defer_call(self.host, fn, *args)  # before the flag: the prologue restores it, then drains
+        self._gl_context = _MAIL
+
     def _resource_destroyed(self, res) -> None:
         """Screen.resource_destroy destroyed ``res``: every block of host
         state built on it while bound here (framebuffer, vertex buffers,
@@ -214,7 +236,8 @@ class Context(DrawPath):
         and the emit refuses the destroyed resource with
         ObjectDestroyedError, as the general path (GLPIPE_DEBUG=nofast)
         does.  Work at destroy time only; draws test nothing more.  (Index
-        buffers are checked by every indexed draw.)"""
+        buffers are checked by every indexed draw.)  Runs on the context's
+        thread: Screen.resource_destroy posts it (``_post``)."""
         if self.destroyed:
             return
         bits = 0

@@ -63,6 +63,7 @@ class KeepGeneral:
     RENDER_CONDITION = 1 << 5  # a render condition gates every draw (render_condition.py)
     STREAM_OUTPUT = 1 << 6  # stream output targets are bound: each draw is captured (stream_output.py)
     PRIM_CHECK = 1 << 7  # a GS or TES is bound: each draw's mode is checked against it (shaders.py)
+    TEXTURE_PARAMS = 1 << 8  # views set shared texture parameters while other threads draw (sampler_views.py)
 
 
 _BITS = {name: value for name, value in vars(Dirty).items() if name.isupper()}

@@ -16,6 +16,7 @@ from lowering.errors import InvalidArgumentError, ObjectDestroyedError, Unsuppor
 from .boundary import in_range, instance, items
 from .dirty import ALL, Dirty, KeepGeneral
 from .enums import Prim, ShaderType
+from .lifetime import drain_deferred
 from .templates import DrawIndirectInfo, DrawInfo, DrawStartCountBias
 from .vertex import INDEX_UNBOUND, gl_function, offset_pointer
 
@@ -42,6 +43,7 @@ _MODE_CHECK = Dirty.MODE_CHECK
 _GENERAL = Dirty.DRAW_STATE | Dirty.MODE_CHECK  # the bits a derived-state runner never clears
 _SO_BOUND = KeepGeneral.STREAM_OUTPUT
 _PRIM_CHECK = KeepGeneral.PRIM_CHECK
+_TEXTURE_PARAMS = KeepGeneral.TEXTURE_PARAMS
 
 
 # GL's draw parameters are GLint / GLsizei (signed 32-bit) where Gallium's
@@ -356,6 +358,11 @@ class DrawPath:
             layer.key_draw(info.mode)
         if self.dirty & ~_GENERAL:
             self._update_derived(start_instance)
+        if self.keep_general & _TEXTURE_PARAMS and not self.sampler_views_part._params_held:
+            # Views setting shared texture parameters while other threads draw:
+            # this draw again, under the screen's lock (glpipe/sampler_views.py).
+            self.sampler_views_part.draw_under_params_lock(self._draw_general, info, draws, indirect)
+            return
         # Until this draw is through: a draw that raises leaves the next one on
         # this path too.  User vertex buffers are only valid for one draw, so
         # their upload (Dirty.VERTEX) is due again at every draw.
@@ -470,6 +477,11 @@ class DrawPath:
         if self.destroyed:
             raise ObjectDestroyedError("draw_vbo: context was destroyed")
         self.host.make_current("draw_vbo")  # switches, or raises off the context's thread
+        if self._gl_context is not self.host.context_handle:
+            # Another thread posted a change of this context (Context._post):
+            # the fast path's host test again, then the changes (in that order).
+            self._gl_context = self.host.context_handle
+            drain_deferred(self.host)
         previous = self.host.drawing_context
         if previous is not self:
             # Another context drew last: the host holds its state, not ours.
@@ -815,7 +827,7 @@ class DrawPath:
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
             gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, nbytes, out)
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.screen.counters.bytes_downloaded += nbytes
+        self._counters.bytes_downloaded += nbytes
         return out
 
     def set_patch_vertices(self, n: int) -> None:

@@ -116,7 +116,7 @@ class DrawIndirectPart(Part):
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, res.gl_object)
             gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, offset, nbytes, out)
             gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        self.ctx.screen.counters.bytes_downloaded += nbytes
+        self.ctx._counters.bytes_downloaded += nbytes
         return out
 
     def _unroll(self, info, buffer, offset, draw_count, stride, size, count_buffer, count_offset) -> None:
@@ -168,7 +168,7 @@ class DrawIndirectPart(Part):
                 f"draw_vbo: {len(subs)} indirect command(s) read back and drawn from the CPU",
                 site="indirect unroll",
             )
-        ctx.screen.counters.fallback(
+        ctx._counters.fallback(
             "draw_indirect_count_unroll"
             if count_buffer is not None
             else "multi_draw_indirect_unroll"

@@ -5,8 +5,8 @@ HUD) can read through ``create_query(PIPE_QUERY_DRIVER_SPECIFIC + i)``.
 glpipe's counters say where the time goes in a Python driver: draw calls,
 primitives submitted, state-object binds (and redundant ones filtered),
 shader variants compiled and cache hits, fallback hits (in total and per
-fallback), bytes uploaded.  The screen owns
-one ``Counters`` record; contexts and fallbacks bump it.
+fallback), bytes uploaded.  Each context bumps its own ``Counters``
+record; the screen's ``ScreenCounters`` sums them when read.
 """
 
 from __future__ import annotations
@@ -99,22 +99,69 @@ COUNTER_NAMES = tuple(r[0] for r in _ROWS)
 
 
 class Counters:
-    """The screen's counters.  Bumps are plain integer adds (the GIL makes
-    ``+=`` on an attribute from one thread safe enough for statistics; a
-    lock guards snapshots taken from other threads)."""
+    """One context's counters (``ctx._counters``).  Only the thread the
+    context runs on writes them, so a bump is a plain integer add with no
+    lock: the draw fast path's ``+= 1`` costs what it did.  The screen-wide
+    values are their sums (``ScreenCounters``), taken when read."""
 
-    __slots__ = COUNTER_NAMES + ("_lock", "_watching")
+    __slots__ = COUNTER_NAMES
 
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._watching: dict[str, int] = {}  # watched group -> driver queries active on it
+    def __init__(self) -> None:
         for name in COUNTER_NAMES:
             setattr(self, name, 0)
+
+    def fallback(self, name: str) -> None:
+        """One hit of fallback ``name`` (a COUNTED_FALLBACKS entry): its own
+        counter and the total.  Called where the fallback runs, never per
+        draw of the fast path."""
+        for attr in ("fallback_hits", "fallback_" + name):  # (slots made from _ROWS: set by name)
+            setattr(self, attr, getattr(self, attr) + 1)
+
+
+def _summed(name: str) -> property:
+    def get(self: ScreenCounters) -> int:
+        with self._lock:
+            return self._retired[name] + sum(getattr(shard, name) for shard in self._shards)
+
+    return property(get, doc=f"The screen-wide {name}: every context's, destroyed ones' included.")
+
+
+class ScreenCounters:
+    """The screen's counters (``screen.counters``): the sum of its contexts'
+    ``Counters``, read-only.  Two contexts on two threads never write one
+    integer, so no increment is lost (a shared ``+=`` is a read, an add and
+    a write another thread can interleave with); the cost moves to the
+    reader, who sums a few integers per context at a driver query's begin
+    and end.  A destroyed context's counts are folded into ``_retired`` so
+    the values stay cumulative.  docs/queries.md "Driver queries"."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._shards: list[Counters] = []
+        self._retired = dict.fromkeys(COUNTER_NAMES, 0)
+        self._watching: dict[str, int] = {}  # watched group -> driver queries active on it
+
+    def adopt(self, shard: Counters) -> None:
+        """Count ``shard`` (a new context's counters) in the screen's values."""
+        with self._lock:
+            self._shards.append(shard)
+
+    def retire(self, shard: Counters) -> None:
+        """``shard``'s context was destroyed: keep its counts, drop the record."""
+        with self._lock:
+            if shard in self._shards:
+                self._shards.remove(shard)
+                for name in COUNTER_NAMES:
+                    self._retired[name] += getattr(shard, name)
 
     def snapshot(self) -> dict[str, int]:
         """All counters at once, by attribute name."""
         with self._lock:
-            return {name: getattr(self, name) for name in COUNTER_NAMES}
+            out = dict(self._retired)
+            for shard in self._shards:
+                for name in COUNTER_NAMES:
+                    out[name] += getattr(shard, name)
+            return out
 
     def value_of(self, query_type: int) -> int:
         """The counter behind driver query ``query_type``."""
@@ -124,7 +171,10 @@ class Counters:
         """A driver query of ``query_type`` began (``delta`` 1) or stopped
         (-1).  The first query reading a watched counter installs its
         counting wrappers on every context of the screen (``contexts``), the
-        last one to stop removes them; other counters are always counted."""
+        last one to stop removes them; other counters are always counted.
+        (Another thread's context gets them by one instance-dict store per
+        entry point, which its next call sees: docs/api.md "Contexts and
+        threads", the cross-context rule.)"""
         group = _WATCHED.get(COUNTER_NAMES[query_type - PIPE_QUERY_DRIVER_SPECIFIC])
         if group is None:
             return
@@ -145,12 +195,9 @@ class Counters:
                 if n > 0:
                     install_counting(ctx, group)
 
-    def fallback(self, name: str) -> None:
-        """One hit of fallback ``name`` (a COUNTED_FALLBACKS entry): its own
-        counter and the total.  Called where the fallback runs, never per
-        draw of the fast path."""
-        for attr in ("fallback_hits", "fallback_" + name):  # (slots made from _ROWS: set by name)
-            setattr(self, attr, getattr(self, attr) + 1)
+
+for _name in COUNTER_NAMES:
+    setattr(ScreenCounters, _name, _summed(_name))
 
 
 # Primitives assembled from ``n`` vertices, per mode (GL 4.6 core 10.1
@@ -273,7 +320,7 @@ def install_counting(ctx, group: str) -> None:
     """Wrap ``ctx``'s entry points of watched ``group`` with counting ones
     (in the instance dict, over the entry points ``attach`` put there)."""
     saved = ctx.__dict__.setdefault("_counting_saved", {})
-    counters = ctx.screen.counters
+    counters = ctx._counters  # the context's own record: only its thread writes it
     names = ("draw_vbo",) if group == "draws" else tuple(_BINDS)
     for name in names:
         if name in saved:
@@ -303,6 +350,7 @@ def remove_counting(ctx, group: str) -> None:
 __all__ = [
     "COUNTED_FALLBACKS",
     "Counters",
+    "ScreenCounters",
     "DriverQueryInfo",
     "DriverQueryGroupInfo",
     "DRIVER_QUERIES",

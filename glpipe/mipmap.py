@@ -102,6 +102,15 @@ class MipmapPart(Part):
         return True
 
     def _gl_generate(self, res, base: int, last: int) -> None:
+        # The base and max level moved here are the shared texture object's:
+        # another thread's draw through a gl33 view must not run between the
+        # move and the restore, nor set them in between (the restore would
+        # then undo its set): the screen's texture-parameter lock
+        # (glpipe/sampler_views.py draw_under_params_lock).
+        with self.ctx.screen.epochs.params_lock:
+            self._gl_generate_locked(res, base, last)
+
+    def _gl_generate_locked(self, res, base: int, last: int) -> None:
         gl, host = self.ctx.gl, self.ctx.host
         target = res.gl_target
         prev_active = int(gl.glGetIntegerv(gl.GL_ACTIVE_TEXTURE))

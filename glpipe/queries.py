@@ -563,7 +563,7 @@ class QueryPart(Part):
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, resource.gl_object)
         gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, offset, size, data)
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
-        ctx.screen.counters.bytes_uploaded += size
+        ctx._counters.bytes_uploaded += size
 
     def set_active_query_state(self, enable: bool) -> None:
         """pipe_context::set_active_query_state: pause (False) or resume

@@ -93,8 +93,10 @@ MODE_DIRECT, MODE_VIEW, MODE_PARAMS, MODE_BUFFER = "direct", "view", "params", "
 def forget_texture_state(res) -> None:
     """Say that code outside this module changed GL_TEXTURE_BASE_LEVEL /
     MAX_LEVEL / SWIZZLE of ``res``'s texture: the next view bind sets all three."""
-    res._gl_params = None
-    res.screen.epochs.texture_params += 1
+    epochs = res.screen.epochs
+    with epochs.params_lock:  # no bump lost to another thread's (glpipe/screen.py Epochs)
+        res._gl_params = None
+        epochs.texture_params += 1
 
 
 def _layer_count(res) -> int:

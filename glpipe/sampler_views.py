@@ -19,7 +19,7 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .boundary import items
-from .dirty import Dirty
+from .dirty import Dirty, KeepGeneral
 from .enums import PIPE_MAX_SHADER_SAMPLER_VIEWS, Bind, ShaderType, Target
 from .formats import Format, host_storage, util_format_description, util_format_get_blocksize
 from .lifetime import defer_delete
@@ -60,6 +60,7 @@ from .templates import SamplerViewTemplate
 # sampler-view case; measured 12-20 ns less per bind than ``Dirty.SAMPLER_VIEWS``
 # (a class attribute load), ~5% of the switch (docs/performance.md).
 _SAMPLER_VIEWS = Dirty.SAMPLER_VIEWS
+_KEEP_PARAMS = KeepGeneral.TEXTURE_PARAMS
 _SEQUENCES = (list, tuple)
 
 
@@ -70,6 +71,13 @@ class SamplerViewPart(Part):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._epochs = ctx.screen.epochs  # texture_params: gl33 view parameters (forget_texture_state)
+        # MODE_PARAMS views set parameters of the shared texture object: once
+        # other threads' GL contexts share it (the screen's thread hosts,
+        # a dict never replaced) they are checked, set and drawn with under
+        # the screen's lock (draw_under_params_lock).
+        self._share_hosts = ctx.screen._thread_hosts
+        self._params_held = False
+        self._keep_params = False  # KeepGeneral.TEXTURE_PARAMS is set on the context
         # Bound views per stage (indexed by ShaderType).
         self.sampler_views = [[None] * PIPE_MAX_SHADER_SAMPLER_VIEWS for _ in ShaderType]
         # Live views (weakly: a dropped view's GL texture goes by its finalizer,
@@ -549,11 +557,13 @@ class SamplerViewPart(Part):
         parameters are in place) with its GL name allocated -- reads plain
         attributes only; everything else goes through the helpers below."""
         ctx = self.ctx
+        draw = plan is None  # the draw's emit (else compute's plan: no lock, see draw_under_params_lock)
         if plan is None:
             prog = ctx.shader_part.program
             if prog is None:
                 return
             plan = prog.tex_plan
+        saw_params = defer = False
         unit_tex, unit_sampler = self.unit_tex, self.unit_sampler
         views_by_stage, samplers_by_stage = self.sampler_views, self._sampler_states
         single = len(plan) == 1  # (one row: no other view of the texture to conflict with)
@@ -595,12 +605,19 @@ class SamplerViewPart(Part):
                 # gl33: the view's levels / swizzle on the texture.  A single
                 # row cannot conflict with another view of the texture, so a
                 # view whose parameters are known to be in place needs nothing.
-                if mode is MODE_PARAMS and (view.params_seen != self._epochs.texture_params or not single):
-                    if params_in_use is None:
-                        params_in_use = {}
-                    n = self._apply_texture_params(view, unit, params_in_use)
-                    calls += n
-                    switched = switched or n > 0
+                if mode is MODE_PARAMS:
+                    saw_params = True
+                    if draw and not self._params_held and self._share_hosts:
+                        # Other threads may set this texture's parameters: only
+                        # under the screen's lock, held through the draw.
+                        defer = True
+                        break
+                    if view.params_seen != self._epochs.texture_params or not single:
+                        if params_in_use is None:
+                            params_in_use = {}
+                        n = self._apply_texture_params(view, unit, params_in_use)
+                        calls += n
+                        switched = switched or n > 0
                 samp = samplers_by_stage[stage][si] if si >= 0 else None
                 if samp is None or view.is_buffer:
                     sampler_name = 0
@@ -630,6 +647,44 @@ class SamplerViewPart(Part):
             calls += 1
         if calls:
             ctx._counters.gl_state_calls += calls
+        # KeepGeneral.TEXTURE_PARAMS while MODE_PARAMS views draw under the
+        # lock (or must: ``defer``); a context without such views tests one flag.
+        if saw_params:
+            if draw and (defer or self._params_held) != self._keep_params:
+                self._keep_params = not self._keep_params
+                ctx._keep_general(_KEEP_PARAMS, self._keep_params)
+            if defer:
+                ctx.dirty |= Dirty.DRAW_STATE  # the general path takes the lock and emits again
+        elif self._keep_params and draw:
+            self._keep_params = False
+            ctx._keep_general(_KEEP_PARAMS, False)
+
+    def draw_under_params_lock(self, draw, *args) -> None:
+        """``draw(*args)`` (the general draw path) holding the screen's
+        texture-parameter lock, every bound view's parameters checked again
+        under it: the draw of a context whose MODE_PARAMS views share their
+        textures with other threads' GL contexts (KeepGeneral.TEXTURE_PARAMS).
+        A GL texture holds one set of base level, max level and swizzle for
+        every context of the share group, and a draw samples the set in
+        place when it is issued, so setting it and drawing must not
+        interleave with another thread doing the same (GL 4.5 core 5.3:
+        changes of a shared object reach other contexts as they happen).
+        Cost: such draws leave the fast path and take turns across the
+        share group (docs/api.md "Contexts and threads")."""
+        with self._epochs.params_lock:
+            self._params_held = True
+            try:
+                self.ctx.dirty |= Dirty.SAMPLER_VIEWS
+                draw(*args)
+            finally:
+                self._params_held = False
+
+    def share_group_grew(self) -> None:
+        """Another thread got a GL context of the screen's share group
+        (posted by Screen.context_create, run on this context's thread): the
+        next draw emits the views again, and MODE_PARAMS ones then draw
+        under the lock (draw_under_params_lock)."""
+        self.ctx.dirty |= Dirty.SAMPLER_VIEWS
 
     def _bound_view_name(self, view, stage: int, vi: int, tgsi_target: str) -> int:
         """The GL texture of a bound view that is not a plain MODE_DIRECT view

@@ -12,6 +12,7 @@ its storage).
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Iterable
@@ -24,10 +25,10 @@ from .boundary import in_range, optional, show, uint32, uint64
 from .caps import ScreenCaps
 from .debug import debug_flags_from_env, parse_debug_flags
 from .dirty import Dirty
-from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, Counters, DriverQueryGroupInfo, DriverQueryInfo
+from .driver_queries import DRIVER_QUERIES, DRIVER_QUERY_GROUPS, DriverQueryGroupInfo, DriverQueryInfo, ScreenCounters
 from .enums import Bind, Cap, CapF, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
 from .formats import Format, is_format_supported, probe_format_support, util_format_get_num_planes
-from .host.egl_share import SharedHost, share_source
+from .host.egl_share import SharedHost, at_thread_exit, share_source
 from .host.facts import probe_host_facts
 from .host.gl import HostGL, create_host
 from .lifetime import drain_deferred as drain_releases
@@ -87,13 +88,21 @@ class Epochs:
     sampler-view path, glpipe/sampler_views.py).  A view remembers the value
     at which it saw its texture hold its parameters; while the two are equal
     nothing can have changed them.
+
+    ``params_lock``: held by a context from the moment it checks or sets
+    its views' texture parameters until its draw is issued, once other
+    threads' GL contexts share the textures (glpipe/sampler_views.py
+    ``draw_under_params_lock``): the parameters are the shared texture
+    object's, so two threads' draws through different views of one texture
+    take turns.  ``texture_params`` is bumped under it then.
     """
 
-    __slots__ = ("resources_destroyed", "texture_params")
+    __slots__ = ("resources_destroyed", "texture_params", "params_lock")
 
     def __init__(self) -> None:
         self.resources_destroyed = 0
         self.texture_params = 0
+        self.params_lock = threading.RLock()
 
 
 class Screen:
@@ -105,7 +114,7 @@ class Screen:
         self.debug_flags = debug_flags_from_env() if debug is None else parse_debug_flags(debug, "create_screen: debug")
         self.profile = host.profile
         self._lock = host.lock
-        self.counters = Counters()
+        self.counters = ScreenCounters()  # sums the contexts' own counters when read
         self.epochs = Epochs()  # per screen: caches of its contexts check these
         self._destroyed = False
         self._contexts: list[Context] = []
@@ -257,8 +266,9 @@ class Screen:
         # Contexts with ``res`` bound must not draw again from host state
         # built on its GL object (a fast-path draw would): they re-emit, and
         # the emit refuses it (glpipe/context.py _resource_destroyed).
-        for ctx in tuple(self._contexts):
-            ctx._resource_destroyed(res)
+        # On another thread's context this waits for that thread (Context._post).
+        for ctx in self._live_contexts():
+            ctx._post(ctx._resource_destroyed, res)
 
     def resource_changed(self, res: Resource) -> None:
         """The resource's storage was changed behind glpipe's back (e.g. by
@@ -267,7 +277,8 @@ class Screen:
         if not isinstance(res, Resource):
             raise InvalidArgumentError(f"resource_changed: expected a Resource, got {type(res).__name__}")
         res.check_alive("resource_changed")
-        res.generation += 1
+        with self._lock:  # any thread may call it: no bump lost to another's (the caches compare it)
+            res.generation += 1
 
     # -- contexts and lifetime ------------------------------------------------
 
@@ -291,6 +302,7 @@ class Screen:
         ctx = Context(self, priv, flags, debug=flags_debug, host=host)
         with self._lock:
             self._contexts.append(ctx)
+            self.counters.adopt(ctx._counters)
             self.counters.watch_new_context(ctx)  # a driver query of another context may be counting
         return ctx
 
@@ -310,6 +322,14 @@ class Screen:
             made.lost_current_hooks.append(lambda: self._host_not_current(made))
             with self._lock:
                 self._thread_hosts[here] = made
+            # A thread may end without destroying its contexts: then they and
+            # this GL context go as it ends (weakly: the screen may go first).
+            at_thread_exit(functools.partial(_thread_exited, weakref.ref(self), made))
+            # From now on other threads may set the texture parameters of gl33
+            # views: every context re-emits its views, which then take the
+            # screen's parameter lock for each draw (glpipe/sampler_views.py).
+            for ctx in self._live_contexts():
+                ctx._post(ctx.sampler_views_part.share_group_grew)
         host.make_current(what)
         return host
 
@@ -412,6 +432,7 @@ class Screen:
         with self._lock:
             if ctx in self._contexts:
                 self._contexts.remove(ctx)
+            self.counters.retire(ctx._counters)  # its counts stay in the screen's values
             last = host is not self.host and not any(c.host is host for c in self._contexts)
             if last and self._thread_hosts.get(host.gl_thread) is host:
                 del self._thread_hosts[host.gl_thread]
@@ -421,6 +442,27 @@ class Screen:
 
     def __repr__(self) -> str:
         return f"<glpipe.Screen {self.profile.name} GL {self.profile.gl_version} on {self.profile.renderer!r}>"
+
+
+def _thread_exited(screen_ref: weakref.ref, host: SharedHost) -> None:
+    """``host``'s thread is ending (glpipe/host/egl_share.py at_thread_exit,
+    run on that thread): the pipe contexts it left alive are destroyed there
+    (their GL objects deleted; the last takes the GL context with it), and a
+    GL context released from another thread meanwhile (Screen.destroy),
+    still current here, is let go so EGL deletes it."""
+    screen = screen_ref()
+    if screen is not None and not screen.destroyed:
+        for ctx in screen._live_contexts():
+            if ctx.host is host:
+                ctx.destroy()
+    if not host.released:  # no context was left on it (one failed to be made, say)
+        drain_releases(host)
+        host.release()
+        if screen is not None:
+            with screen._lock:
+                if screen._thread_hosts.get(host.gl_thread) is host:
+                    del screen._thread_hosts[host.gl_thread]
+    host.let_go()
 
 
 # The public methods a destroyed screen refuses (every one but destroy).

@@ -609,7 +609,7 @@ class ShaderPart(Part):
                 f"internal error: the host rejected the GLSL lowered from this "
                 f"{cso.stage.name} shader:\n{log}\n--- GLSL ---\n{glsl.source}"
             )
-        ctx.screen.counters.shader_variants += 1
+        ctx._counters.shader_variants += 1
         return ShaderVariant(cso, key, glsl, int(shader))
 
     def _link(self, variants: tuple) -> Program:
@@ -638,7 +638,7 @@ class ShaderPart(Part):
             if v is not None:
                 gl.glDetachShader(prog, v.gl_shader)
         ctx.host.check("linking a program")
-        ctx.screen.counters.programs_linked += 1
+        ctx._counters.programs_linked += 1
         uses_drawid = any(sv.semantic == "DRAWID" for v in variants if v is not None for sv in v.cso.info.system_values)
         return Program(
             int(prog),

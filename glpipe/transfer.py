@@ -226,7 +226,7 @@ class TransferPart(Part):
         raw["bind_buf"](_COPY_READ_BUFFER, res.gl_object)
         raw["buf_get"](_COPY_READ_BUFFER, offset, out.nbytes, gl_ptr(out))
         raw["bind_buf"](_COPY_READ_BUFFER, 0)
-        self.ctx.screen.counters.bytes_downloaded += out.nbytes
+        self.ctx._counters.bytes_downloaded += out.nbytes
 
     def _write_buffer(self, res, offset: int, src: np.ndarray) -> None:
         raw = raw_gl()
@@ -234,7 +234,7 @@ class TransferPart(Part):
         raw["bind_buf"](_COPY_WRITE_BUFFER, res.gl_object)
         raw["buf_sub"](_COPY_WRITE_BUFFER, offset, src.nbytes, gl_ptr(src))
         raw["bind_buf"](_COPY_WRITE_BUFFER, 0)
-        self.ctx.screen.counters.bytes_uploaded += src.nbytes
+        self.ctx._counters.bytes_uploaded += src.nbytes
 
     def _invalidate_buffer(self, res) -> None:
         """Tell GL the buffer's contents are dead: glInvalidateBufferData where
@@ -292,7 +292,7 @@ class TransferPart(Part):
                 # (llvmpipe: 32-bit unorm arrays and cubes lose low bits);
                 # glReadPixels of the attached layer does not (docs/formats.md).
                 part = self._zs_reader.read(self.ctx.host, res, level, shape, region)
-                self.ctx.screen.counters.bytes_downloaded += part.nbytes
+                self.ctx._counters.bytes_downloaded += part.nbytes
             elif out is not None and hf.transfer_as is None and _whole_images(region, shape):
                 # No detour through a level-sized buffer and a copy.
                 self._get_image(res.gl_target, level, region, out)
@@ -316,7 +316,7 @@ class TransferPart(Part):
             raw_gl()["cget"](target, level, gl_ptr(buf))
         else:
             raw_gl()["get"](target, level, hf.gl_format, hf.gl_type, gl_ptr(buf))
-        self.ctx.screen.counters.bytes_downloaded += buf.nbytes
+        self.ctx._counters.bytes_downloaded += buf.nbytes
 
     def _get_image_part(self, res, level: int, shape: str, region: _Region) -> np.ndarray:
         """glGetTexImage (or its compressed form) of the whole images the
@@ -405,7 +405,7 @@ class TransferPart(Part):
         if FloatDepthWriter.handles(hf):
             # The upload clamped depth to [0, 1] (GL 4.5 §8.5); Gallium keeps every float.
             self._float_depth.rewrite(self.ctx, res, level, region, src)
-        self.ctx.screen.counters.bytes_uploaded += src.nbytes
+        self.ctx._counters.bytes_uploaded += src.nbytes
         self.ctx.host.check("transfer upload")
 
     def texture_subdata(
@@ -579,7 +579,7 @@ class TransferPart(Part):
         t._direct = True
         if usage & _READ:
             # The counters count what a mapping moves, directly or not.
-            self.ctx.screen.counters.bytes_downloaded += size
+            self.ctx._counters.bytes_downloaded += size
         self._transfers.add(t)
         return t
 
@@ -720,7 +720,7 @@ class TransferPart(Part):
         if transfer._direct:
             # The data is in the mapping already; an unmap without
             # FLUSH_EXPLICIT publishes the whole range (pipe_context::transfer_unmap).
-            self.ctx.screen.counters.bytes_uploaded += region.size
+            self.ctx._counters.bytes_uploaded += region.size
             if not usage & _FLUSH_EXPLICIT:
                 flush_mapped_range(self.ctx.host, res, region.offset, region.size)
             return

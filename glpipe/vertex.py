@@ -276,7 +276,7 @@ class VertexPart(Part):
         self._gl_bind_vertex_buffer = (
             gl_function(gl, "glBindVertexBuffer", raw) if prof.has("vertex_attrib_binding") else None
         )
-        self.ring = StreamRing(gl, prof.has("buffer_storage"), ctx.screen.counters)
+        self.ring = StreamRing(gl, prof.has("buffer_storage"), ctx._counters)
         self._gl_array_buffer = int(gl.GL_ARRAY_BUFFER)
         self._gl_attrib_pointer = gl_function(gl, "glVertexAttribPointer", raw)
         self._gl_attrib_ipointer = gl_function(gl, "glVertexAttribIPointer", raw)

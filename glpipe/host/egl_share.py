@@ -207,6 +207,17 @@ class SharedHost(HostGL):
             f"be called from any thread)."
         )
 
+    def let_go(self) -> None:
+        """On its own thread: make the EGL context not current if it still
+        is, so a context released from another thread (Screen.destroy),
+        whose deletion EGL defers while it is current, is deleted now."""
+        if not self.on_gl_thread():
+            return
+        egl = _egl()
+        forget_current(self)
+        if egl.eglGetCurrentContext() == self._egl_context.value:
+            egl.eglMakeCurrent(self._egl_display, None, None, None)
+
     def release(self) -> None:
         """Destroy the EGL context.  On its own thread it is made not current
         first; from another thread (Screen.destroy) EGL defers the deletion
@@ -222,4 +233,37 @@ class SharedHost(HostGL):
         egl.eglDestroyContext(self._egl_display, self._egl_context)
 
 
-__all__ = ["ShareSource", "SharedHost", "share_source"]
+# -- threads that end -------------------------------------------------------------
+
+_exits = threading.local()
+
+
+class _ThreadExit:
+    """Held only by its thread's ``_exits`` slot: CPython clears a thread's
+    thread-local storage as the thread ends, on that thread, so ``__del__``
+    runs there -- the one thread where its GL context can be made not
+    current and its contexts' GL objects deleted."""
+
+    def __init__(self) -> None:
+        self.callbacks: list = []
+
+    def __del__(self) -> None:
+        for fn in self.callbacks:
+            try:
+                fn()
+            except Exception:  # the thread is ending: nobody is left to raise to
+                pass
+
+
+def at_thread_exit(fn) -> None:
+    """Run ``fn()`` on the calling thread as it ends (after its target
+    returned or raised).  Not for the main thread, whose storage outlives
+    the interpreter's shutdown; daemon threads killed at shutdown run
+    nothing (the process ends, and its GL contexts with it)."""
+    watcher = getattr(_exits, "watcher", None)
+    if watcher is None:
+        watcher = _exits.watcher = _ThreadExit()
+    watcher.callbacks.append(fn)
+
+
+__all__ = ["ShareSource", "SharedHost", "at_thread_exit", "share_source"]

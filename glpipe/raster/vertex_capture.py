@@ -131,7 +131,7 @@ class VertexCapturePart(Part):
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, objs.buffer)
         gl.glGetBufferSubData(gl.GL_COPY_READ_BUFFER, 0, size, out)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        ctx.screen.counters.bytes_downloaded += size
+        ctx._counters.bytes_downloaded += size
         # Back to the draw's state: its program, and the rasterizer-discard
         # switch as its rasterizer has it (the host record forgets it).
         ctx._hot.glUseProgram(ctx.shader_part.program.gl_program)
