@@ -133,12 +133,14 @@ def save(state: dict, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def add(state: dict, seed: int, outcome: str, finding: str | None = None) -> None:
-    """Count ``outcome`` for ``seed`` (which must be ``next_seed``: seeds are
-    counted in order) and record it as a finding of kind ``finding``."""
+def add(state: dict, seed: int, outcome: str | None, finding: str | None = None) -> None:
+    """Mark ``seed`` run (it must be ``next_seed``: seeds are counted in
+    order), count ``outcome`` (None: the caller counts) and record a finding
+    of kind ``finding``."""
     if seed != state["next_seed"]:
         raise CampaignError(f"seed {seed} counted out of order (next is {state['next_seed']})")
-    state["counts"][outcome] = state["counts"].get(outcome, 0) + 1
+    if outcome is not None:
+        state["counts"][outcome] = state["counts"].get(outcome, 0) + 1
     if finding is not None:
         state["findings"].append({"seed": seed, "kind": finding, "detail": outcome})
     state["next_seed"] = seed + 1
@@ -211,7 +213,7 @@ def aggregate(paths: list[Path]) -> list[dict]:
                 "ranges": [(s["first_seed"], s["next_seed"]) for _p, s in members],
                 "inputs": sum(s["next_seed"] - s["first_seed"] for _p, s in members),
                 "counts": dict(counts),
-                "findings": sorted(findings, key=lambda f: f["seed"]),
+                "findings": sorted(findings, key=lambda f: (f["seed"] is None, f["seed"] or 0)),
                 "seconds": sum(float(s.get("seconds", 0.0)) for _p, s in members),
                 "unfinished": [str(p) for p, s in members if not s.get("finished", False)],
                 "date": max(str(s.get("updated", ""))[:10] for _p, s in members),
