@@ -31,6 +31,7 @@ import time
 import traceback
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -48,14 +49,16 @@ class Generator:
     ``classic``: even seeds from the grammar (valid with probability 0.6, any
     stage), odd seeds a mutation of any corpus program.  ``host`` (with
     ``--compile``) weights the draw to programs the profile can take, keeping
-    every kind of input: seeds 0, 1 mod 4 from the grammar in the stages the
+    every kind of input: seeds 0..5 mod 8 from the grammar in the stages the
     profile has (valid with probability 0.85; a valid one is drawn again, up
     to ``TRIES`` times, until the profile's lowering takes it -- the grammar
     knows neither the profile's extensions nor every validation rule -- or
-    raises something other than a PipeError, which is kept: a finding), 2
-    mod 4 one edit of a corpus program the profile draws unmodified, 3 mod
-    4 a mutation of any corpus program (the refusal paths of what the
-    profile lacks).  ``source`` names where the last program came from."""
+    raises something other than a PipeError, which is kept: a finding), 6
+    mod 8 one edit of a corpus program the profile draws unmodified, 7 mod
+    8 a mutation of any corpus program (the refusal paths of what the
+    profile lacks).  Corpus programs are real shaders, large beside the
+    grammar's: one drawn costs several grammar programs drawn, hence their
+    share.  ``source`` names where the last program came from."""
 
     TRIES = 8
 
@@ -83,11 +86,11 @@ class Generator:
                 return program(d, valid=valid)
             self.source = "mutated"
             return mutate(d, d.choice(self.texts))
-        kind = seed % 4
-        if kind == 2:
+        kind = seed % 8
+        if kind == 6:
             self.source = "mutated-accepted"  # one edit: most programs of two or more no longer parse
             return mutate(d, d.choice(self.accepted), edits=1)
-        if kind == 3:
+        if kind == 7:
             self.source = "mutated"
             return mutate(d, d.choice(self.texts))
         if not d.chance(0.85):
@@ -116,9 +119,9 @@ class Generator:
         return True
 
 
-def _host_generator(host, texts: list[str]) -> Generator:
-    """The ``host`` mix for ``host``'s profile: its stages, and the corpus
-    programs it draws (or compiles) unmodified."""
+def _host_generator(host, texts: list[str]) -> tuple[Generator, dict]:
+    """The ``host`` mix for ``host``'s profile (its stages, the corpus
+    programs it draws or compiles unmodified) and its parameters."""
     from tests.fuzz.tgsi_grammar import STAGES
     from tests.fuzz.tgsi_runner import lower
 
@@ -126,20 +129,35 @@ def _host_generator(host, texts: list[str]) -> Generator:
     lacks = {"TESS_CTRL": "tessellation_shader", "TESS_EVAL": "tessellation_shader", "COMP": "compute_shader"}
     stages = tuple(s for s in STAGES if s not in lacks or prof.has(lacks[s]))
     accepted = []
-    for text in texts:
+    for n, text in enumerate(texts):
         try:
             if not lower(text).startswith("refused") and host.run(text) in ("drawn", "compiled"):
-                accepted.append(text)
-        except Exception:
+                accepted.append(n)
+        except Exception:  # a finding of its own (the corpus is fuzzed too); not one to build on
             continue
     host.timing.clear()
-    return Generator("host", texts, stages, accepted, prof)
+    params = {
+        "mix": "host",
+        "stages": stages,
+        "accepted": accepted,
+        "glsl_version": prof.glsl_version,
+        "extensions": sorted(prof.extensions),
+    }
+    return _generator(texts, **params), params
+
+
+def _generator(texts, mix, stages=None, accepted=(), glsl_version=0, extensions=()) -> Generator:
+    """A Generator from plain values: what a worker tells the parent in its
+    "ready" message, so the parent makes the same programs (for the findings
+    of a worker that died) without a host of its own."""
+    profile = SimpleNamespace(glsl_version=glsl_version, extensions=frozenset(extensions))
+    return Generator(mix, texts, stages, [texts[n] for n in accepted] if mix == "host" else None, profile)
 
 
 def _worker(conn, compile_on_host: bool, profile: str, mix: str) -> None:
-    """Say ("ready", setup seconds), then answer seeds until the parent
-    closes the pipe: first ("text", text), then ("done", outcome, detail,
-    reason, timing, source, tries)."""
+    """Say ("ready", setup seconds, the generator's parameters), then answer
+    each seed with (outcome, detail, reason, timing, source, tries) until the
+    parent closes the pipe."""
     # Ctrl-C reaches the whole process group: the parent decides (it stops
     # and kills the workers); a worker interrupted mid-program would count
     # the interruption as the program's fault.
@@ -156,8 +174,11 @@ def _worker(conn, compile_on_host: bool, profile: str, mix: str) -> None:
     started = time.perf_counter()
     texts = corpus()
     host = HostDraw(profile) if compile_on_host else None
-    generate = _host_generator(host, texts) if mix == "host" and host is not None else Generator("classic", texts)
-    conn.send(("ready", time.perf_counter() - started))
+    if mix == "host" and host is not None:
+        generate, params = _host_generator(host, texts)
+    else:
+        generate, params = _generator(texts, "classic"), {"mix": "classic"}
+    conn.send(("ready", time.perf_counter() - started, params))
     while True:
         try:
             seed = conn.recv()
@@ -166,7 +187,6 @@ def _worker(conn, compile_on_host: bool, profile: str, mix: str) -> None:
         t0 = time.perf_counter()
         text = generate(seed)
         t1 = time.perf_counter()
-        conn.send(("text", text))
         timing = {"generate": t1 - t0}
         tgsi_runner.LAST_REASON[0] = ""
         if host is not None:
@@ -184,7 +204,7 @@ def _worker(conn, compile_on_host: bool, profile: str, mix: str) -> None:
             timing.update(host.timing)
         timing["worker"] = time.perf_counter() - t0
         reason = tgsi_runner.LAST_REASON[0] if outcome.startswith("refused") else ""
-        conn.send(("done", outcome, detail, reason, timing, generate.source, generate.tries))
+        conn.send((outcome, detail, reason, timing, generate.source, generate.tries))
 
 
 class _Pool:
@@ -194,6 +214,7 @@ class _Pool:
         self.args = (compile_on_host, profile, mix)
         self.ctx = mp.get_context("spawn")
         self.setup = 0.0  # seconds workers spent starting (a screen, the host mix's corpus check)
+        self.generate: Generator | None = None  # the workers' generator, for the programs of findings
         self.workers = [self._start() for _ in range(jobs)]
 
     def _start(self) -> dict:
@@ -206,12 +227,16 @@ class _Pool:
         try:
             if not parent.poll(600):
                 raise EOFError("no answer in 600 s")
-            _ready, seconds = parent.recv()
+            _ready, seconds, params = parent.recv()
         except (EOFError, OSError) as exc:
             proc.kill()
             raise SystemExit(f"fuzz_tgsi: a worker failed to start ({exc}; exit code {proc.exitcode})") from exc
         self.setup += seconds
-        return {"proc": proc, "conn": parent, "seed": None, "sent": 0.0, "cpu": None, "text": ""}
+        if self.generate is None:
+            from tests.fuzz.tgsi_grammar import corpus
+
+            self.generate = _generator(corpus(), **params)
+        return {"proc": proc, "conn": parent, "seed": None, "sent": 0.0, "cpu": None}
 
     def replace(self, n: int) -> None:
         """Kill worker ``n`` (it crashed or hung) and start another."""
@@ -270,6 +295,7 @@ def _fold(state: dict, done: dict) -> None:
         if source:  # what each input source gave: the drawn rate per source
             per = state.setdefault("sources", {}).setdefault(source, {})
             per[outcome] = per.get(outcome, 0) + 1
+            per["worker seconds"] = per.get("worker seconds", 0.0) + timing.get("worker", 0.0)
         # Programs the host mix drew and put back (the lowering refused them).
         state["redrawn"] = state.get("redrawn", 0) + tries - 1
         if reason:
@@ -364,7 +390,9 @@ def main(argv=None) -> int:
         done[w["seed"]] = (outcome, reason, timing, source, tries)
         if outcome in FINDINGS:
             found += 1
-            _save_finding(args.findings, outcome, w["seed"], w["text"], detail)
+            generate = pool.generate
+            text = generate(w["seed"]) if generate is not None else ""
+            _save_finding(args.findings, outcome, w["seed"], text, detail)
         w["seed"] = None
 
     try:
@@ -381,18 +409,14 @@ def main(argv=None) -> int:
                 if w["seed"] is None:
                     if more():
                         w["conn"].send(next_seed)
-                        w.update(seed=next_seed, sent=time.monotonic(), cpu=_cpu_seconds(w["proc"].pid), text="")
+                        w.update(seed=next_seed, sent=time.monotonic(), cpu=_cpu_seconds(w["proc"].pid))
                         next_seed += 1
                         busy = True
                     continue
                 busy = True
                 try:
-                    while w["seed"] is not None and w["conn"].poll():
-                        msg = w["conn"].recv()
-                        if msg[0] == "text":
-                            w["text"] = msg[1]
-                        else:
-                            finish(n, *msg[1:])
+                    if w["conn"].poll():
+                        finish(n, *w["conn"].recv())
                 except (EOFError, OSError):  # the worker died mid-answer (OSError: connection reset)
                     w["proc"].join(5)
                     finish(n, "crash", f"worker exit code {w['proc'].exitcode}")
@@ -441,8 +465,11 @@ def _print(state: dict, first_of_run: int, elapsed: float, findings: Path | None
         print(f"  ms per program: {parts}; worker setup {timing.get('setup', 0.0):.1f} s in all")
         print(f"  programs/s {n / max(state['seconds'], 1e-9):.1f}, drawn {100 * counts.get('drawn', 0) / n:.1f}%")
     for source, outcomes in sorted(state.get("sources", {}).items()):
-        total = sum(outcomes.values())
-        print(f"  from {source}: {total}, drawn {outcomes.get('drawn', 0)}, compiled {outcomes.get('compiled', 0)}")
+        total = sum(v for k, v in outcomes.items() if k != "worker seconds")
+        print(
+            f"  from {source}: {total}, drawn {outcomes.get('drawn', 0)}, compiled {outcomes.get('compiled', 0)}, "
+            f"{1000 * outcomes.get('worker seconds', 0.0) / max(total, 1):.1f} ms each"
+        )
     reasons = sorted(state.get("reasons", {}).items(), key=lambda kv: -kv[1])[:8]
     for text, count in reasons:
         print(f"  {count:7}  {text}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
+from collections import defaultdict
 
 import numpy as np
 
@@ -132,7 +132,7 @@ class HostDraw:
         self.ctx = self.screen.context_create()
         # Seconds spent creating shaders (lowering for the host and compiling)
         # and drawing (linking and drawing), for scripts/fuzz_tgsi.py --timing.
-        self.timing: Counter = Counter()
+        self.timing: defaultdict[str, float] = defaultdict(float)
         self._setup()
 
     def _setup(self) -> None:
