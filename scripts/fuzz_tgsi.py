@@ -23,6 +23,7 @@ four is non-zero.  docs/robustness.md "TGSI fuzzing" records the campaigns.
 from __future__ import annotations
 
 import argparse
+import collections
 import multiprocessing as mp
 import os
 import signal
@@ -41,6 +42,7 @@ from tests.fuzz import campaign  # noqa: E402
 FINDINGS = ("crash", "hang", "internal", "exception")
 MIXES = ("classic", "host")
 TOOL = "fuzz_tgsi"
+DEPTH = 2  # programs queued per worker (the head runs; the next waits in the pipe)
 
 
 class Generator:
@@ -179,11 +181,15 @@ def _worker(conn, compile_on_host: bool, profile: str, mix: str) -> None:
     else:
         generate, params = _generator(texts, "classic"), {"mix": "classic"}
     conn.send(("ready", time.perf_counter() - started, params))
+    # The script's own test kills a worker at this seed (a stand-in for a host crash).
+    die_at = int(os.environ.get("FUZZ_TGSI_TEST_DIE_AT", "-1"))
     while True:
         try:
             seed = conn.recv()
         except EOFError:
             return
+        if seed == die_at:
+            os._exit(70)
         t0 = time.perf_counter()
         text = generate(seed)
         t1 = time.perf_counter()
@@ -236,7 +242,7 @@ class _Pool:
             from tests.fuzz.tgsi_grammar import corpus
 
             self.generate = _generator(corpus(), **params)
-        return {"proc": proc, "conn": parent, "seed": None, "sent": 0.0, "cpu": None}
+        return {"proc": proc, "conn": parent, "queue": collections.deque(), "started": 0.0, "cpu": None}
 
     def replace(self, n: int) -> None:
         """Kill worker ``n`` (it crashed or hung) and start another."""
@@ -380,20 +386,42 @@ def main(argv=None) -> int:
             return False
         return not (args.seconds and time.monotonic() - run_start >= args.seconds)
 
+    retry: collections.deque = collections.deque()  # seeds queued to a worker that died first
+
+    def next_input() -> int | None:
+        nonlocal next_seed
+        if retry:
+            return retry.popleft()
+        if not more():
+            return None
+        next_seed += 1
+        return next_seed - 1
+
+    def start_head(w: dict) -> None:
+        w["started"], w["cpu"] = time.monotonic(), _cpu_seconds(w["proc"].pid)
+
     def finish(
         n: int, outcome: str, detail: str, reason: str = "", timing=None, source: str = "", tries: int = 1
     ) -> None:
+        """The program at the head of worker ``n``'s queue ended with ``outcome``."""
         nonlocal found
         w = pool.workers[n]
+        seed = w["queue"].popleft()
         timing = dict(timing or {})
-        timing["wall"] = time.monotonic() - w["sent"]
-        done[w["seed"]] = (outcome, reason, timing, source, tries)
+        timing["wall"] = time.monotonic() - w["started"]
+        done[seed] = (outcome, reason, timing, source, tries)
         if outcome in FINDINGS:
             found += 1
             generate = pool.generate
-            text = generate(w["seed"]) if generate is not None else ""
-            _save_finding(args.findings, outcome, w["seed"], text, detail)
-        w["seed"] = None
+            _save_finding(args.findings, outcome, seed, generate(seed) if generate is not None else "", detail)
+        start_head(w)  # the next queued program starts now
+
+    def lost(n: int, outcome: str, detail: str) -> None:
+        """Worker ``n`` died or hung on the program at the head of its queue:
+        that one is the finding, the ones queued behind it run again."""
+        finish(n, outcome, detail)
+        retry.extendleft(reversed(pool.workers[n]["queue"]))
+        pool.replace(n)
 
     try:
         while True:
@@ -401,37 +429,45 @@ def main(argv=None) -> int:
                 _fold(state, done)
                 _write(state, out, saved)
                 last_write = time.monotonic()
-            in_flight = [w["conn"] for w in pool.workers if w["seed"] is not None]
-            if in_flight:
-                mp_wait(in_flight + [w["proc"].sentinel for w in pool.workers], timeout=0.5)
             busy = False
             for n, w in enumerate(pool.workers):
-                if w["seed"] is None:
-                    if more():
-                        w["conn"].send(next_seed)
-                        w.update(seed=next_seed, sent=time.monotonic(), cpu=_cpu_seconds(w["proc"].pid))
-                        next_seed += 1
-                        busy = True
+                # Keep DEPTH programs queued: the worker starts the next one
+                # without waiting for the parent to be scheduled.
+                while len(w["queue"]) < DEPTH:
+                    seed = next_input()
+                    if seed is None:
+                        break
+                    try:
+                        w["conn"].send(seed)
+                    except OSError:  # the worker is dead (the checks below find out why)
+                        retry.appendleft(seed)
+                        break
+                    if not w["queue"]:
+                        start_head(w)
+                    w["queue"].append(seed)
+                if not w["queue"]:
+                    if not w["proc"].is_alive():  # died between programs: nothing to blame
+                        pool.replace(n)
                     continue
                 busy = True
                 try:
-                    if w["conn"].poll():
+                    while w["queue"] and w["conn"].poll():
                         finish(n, *w["conn"].recv())
                 except (EOFError, OSError):  # the worker died mid-answer (OSError: connection reset)
                     w["proc"].join(5)
-                    finish(n, "crash", f"worker exit code {w['proc'].exitcode}")
-                    pool.replace(n)
+                    lost(n, "crash", f"worker exit code {w['proc'].exitcode}")
                     continue
-                if w["seed"] is None:
+                if not w["queue"]:
                     continue
                 if not w["proc"].is_alive():
-                    finish(n, "crash", f"worker exit code {w['proc'].exitcode}")
-                    pool.replace(n)
-                elif _hung(w["proc"], w["sent"], w["cpu"], args.timeout):
-                    finish(n, "hang", f"no answer after {args.timeout} s of CPU time")
-                    pool.replace(n)
-            if not busy or (stopper.stop and not more()):
+                    lost(n, "crash", f"worker exit code {w['proc'].exitcode}")
+                elif _hung(w["proc"], w["started"], w["cpu"], args.timeout):
+                    lost(n, "hang", f"no answer after {args.timeout} s of CPU time")
+            if stopper.stop or not (busy or retry):
                 break
+            in_flight = [w["conn"] for w in pool.workers if w["queue"]]
+            if in_flight:
+                mp_wait(in_flight + [w["proc"].sentinel for w in pool.workers], timeout=0.5)
     except KeyboardInterrupt:  # a second signal: stop now
         pass
     finally:

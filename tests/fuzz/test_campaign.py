@@ -202,3 +202,32 @@ def test_fuzz_api_sigterm_mid_run_then_resume(tmp_path):
     r = _run(["scripts/fuzz_campaign.py", str(tmp_path)])
     assert r.returncode == 0, r.stderr
     assert f"| gl33 | {n + 3} (40..{40 + n + 2}) |" in r.stdout
+
+
+def test_fuzz_tgsi_a_dead_worker_blames_its_program_only(tmp_path):
+    """A worker dying on a program (a stand-in for a host crash: the test
+    hook ends the process at that seed) is that seed's finding, saved with
+    its program; the program queued behind it runs on the new worker, so
+    every other seed is counted once."""
+    out, findings = tmp_path / "t.json", tmp_path / "found"
+    env = {**os.environ, "FUZZ_TGSI_TEST_DIE_AT": "105"}
+    args = ["scripts/fuzz_tgsi.py", "--programs", "30", "--seed", "100", "--out", str(out), "--findings", str(findings)]
+    r = _run(args, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    state = campaign.load(out)
+    assert (state["next_seed"], state["counts"]["crash"], _total(state["counts"])) == (130, 1, 30)
+    assert state["findings"] == [{"seed": 105, "kind": "crash", "detail": "crash"}]
+    fuzz_tgsi = _script("fuzz_tgsi")
+    from .tgsi_grammar import corpus
+
+    assert (findings / "crash-105.tgsi").read_text() == fuzz_tgsi.Generator("classic", corpus())(105)
+    # The other 29 seeds counted as an undisturbed run counts them.
+    clean = tmp_path / "clean.json"
+    assert _run([*args[:-4], "--out", str(clean), "--findings", str(findings)]).returncode == 0
+    expect = dict(campaign.load(clean)["counts"])
+    lone = _run(["scripts/fuzz_tgsi.py", "--programs", "1", "--seed", "105", "--out", str(tmp_path / "one.json")])
+    assert lone.returncode == 0
+    for key, n in campaign.load(tmp_path / "one.json")["counts"].items():
+        expect[key] -= n
+    expect["crash"] = 1
+    assert {k: v for k, v in state["counts"].items() if v} == {k: v for k, v in expect.items() if v}
