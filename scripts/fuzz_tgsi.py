@@ -42,7 +42,7 @@ from tests.fuzz import campaign  # noqa: E402
 FINDINGS = ("crash", "hang", "internal", "exception")
 MIXES = ("classic", "host")
 TOOL = "fuzz_tgsi"
-DEPTH = 2  # programs queued per worker (the head runs; the next waits in the pipe)
+DEPTH = 4  # programs queued per worker (the head runs; the others wait in the pipe)
 
 
 class Generator:
