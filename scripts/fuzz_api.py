@@ -68,7 +68,8 @@ def _count(state: dict, seed: int | None, stats: Stats) -> None:
     """Add one sequence's (or the sweep's: ``seed`` None) stats to the checkpoint."""
     counts = state["counts"]
     for key in ("sequences", "calls", "bad_calls", "ok"):
-        counts[key] = counts.get(key, 0) + getattr(stats, key)
+        name = "sweeps" if key == "sequences" and seed is None else key  # (run_sweep counts itself a sequence)
+        counts[name] = counts.get(name, 0) + getattr(stats, key)
     for name, n in stats.pipe_errors.items():
         counts[name] = counts.get(name, 0) + n
     for name in FAILURES:
