@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import Any
 
-from lowering.errors import HostGLError, InvalidArgumentError, UnsupportedError
+from lowering.errors import HostGLError, InvalidArgumentError, ObjectDestroyedError, UnsupportedError
 
 from .boundary import show
 from .enums import PIPE_TIMEOUT_INFINITE, Flush, ResetStatus, all_flag_bits
@@ -178,6 +178,11 @@ def fence_finish(screen, ctx, fence, timeout_ns) -> bool:
     _check_fence(fence, screen, "fence_finish")
     if ctx is not None and ctx.screen is not screen:
         raise InvalidArgumentError("fence_finish: ctx belongs to another screen")
+    if ctx is not None and ctx.destroyed:
+        # A destroyed pipe_context may not be passed to anything (issue 12
+        # item 4).  The fence itself outlives its context (pipe_fence_handle is
+        # reference counted; the destroy finished its work): pass None.
+        raise ObjectDestroyedError("fence_finish: ctx was destroyed (pass None to wait on its fences)")
     timeout = _timeout_arg(timeout_ns)
     if fence._signalled:
         return True

@@ -20,7 +20,7 @@ from .boundary import instance
 from .dirty import Dirty
 from .enums import PIPE_MAX_COLOR_BUFS, Target
 from .formats import Format, util_format_description
-from .lifetime import defer_call
+from .lifetime import on_drop
 from .part import Area, Part
 from .resource import Resource
 from .templates import FramebufferState, SurfaceTemplate
@@ -173,7 +173,7 @@ class FramebufferPart(Part):
         surf = self.ctx._own(Surface(self.ctx, resource, templ))
         # Dropped without surface_destroy: the FBOs made with it go at the next
         # drain (the cache holds it weakly).
-        weakref.finalize(surf, defer_call, self.ctx.host, self._drop_dead_fbos)
+        on_drop(surf, self.ctx.host, self._drop_dead_fbos)
         return surf
 
     def surface_destroy(self, surface: Surface) -> None:

@@ -63,6 +63,24 @@ def defer_call(host, fn: Callable[..., Any], *args: Any) -> None:
     release_queue(host).append((fn, args))
 
 
+def on_drop(obj: object, host, method: Callable[..., Any], *args: Any) -> weakref.finalize:
+    """When ``obj`` is collected, queue ``method(*args)`` (a bound method of a
+    context's part) for ``host``'s GL thread.  The method's owner is held
+    weakly: weakref.finalize keeps its arguments alive from a global registry
+    until ``obj`` dies, and the part reaches ``obj`` (bound state, the
+    context's records), so a strong reference would keep the part, its
+    context and everything they hold alive for good (the API fuzz campaign's
+    RSS, docs/robustness.md).  A part that is gone has nothing to release:
+    its context was destroyed or collected.  ``args`` must not hold ``obj``."""
+    return weakref.finalize(obj, defer_call, host, _call_if_alive, weakref.WeakMethod(method), *args)
+
+
+def _call_if_alive(method_ref: weakref.WeakMethod, *args: Any) -> None:
+    method = method_ref()
+    if method is not None:
+        method(*args)
+
+
 def pending_deletions(host, kinds: Iterable[str] | None = None) -> int:
     """How many releases wait for ``host``'s GL thread (only GL deletions of
     the ``_DELETERS`` kinds in ``kinds``, if given)."""

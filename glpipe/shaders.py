@@ -23,7 +23,7 @@ from lowering.semantics import PRIMITIVE_NAMES
 from .caps_shader import check_clip_cull_properties
 from .dirty import Dirty, KeepGeneral
 from .enums import Cap, Prim, ShaderCap, ShaderIR, ShaderType
-from .lifetime import defer_call
+from .lifetime import on_drop
 from .part import Area, Part
 from .stream_output import plan_stream_output, set_feedback_varyings
 from .templates import ShaderState
@@ -399,7 +399,7 @@ class ShaderPart(Part):
         # Dropped without delete_*_state: its variants and their programs go at
         # the next drain on the GL thread (glpipe/lifetime.py).  The variants
         # dict is passed, not the CSO (variants refer to it weakly).
-        weakref.finalize(cso, defer_call, ctx.host, self._shader_dropped, cso.variants)
+        on_drop(cso, ctx.host, self._shader_dropped, cso.variants)
         return cso
 
     def _check_shader_limits(self, stage: ShaderType, ir, info, what: str, stream_output=None) -> None:

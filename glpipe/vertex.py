@@ -24,7 +24,7 @@ from .dirty import Dirty, KeepGeneral
 from .enums import PIPE_MAX_ATTRIBS
 from .formats import Format, util_format_description
 from .host.hotgl import raw_prototype
-from .lifetime import defer_call
+from .lifetime import on_drop
 from .part import Area, Part
 from .shaders import variant_input
 from .templates import VertexBuffer, VertexElement
@@ -367,7 +367,7 @@ class VertexPart(Part):
         # Dropped without delete_vertex_elements_state: its cached VAOs go at
         # the next drain on the GL thread (glpipe/lifetime.py).  The dict is
         # passed, not the CSO (emptied whenever the VAOs are deleted here).
-        weakref.finalize(cso, defer_call, self.ctx.host, self._vaos_dropped, cso.vaos)
+        on_drop(cso, self.ctx.host, self._vaos_dropped, cso.vaos)
         return cso
 
     def bind_vertex_elements_state(self, cso: VertexElementsCSO | None) -> None:

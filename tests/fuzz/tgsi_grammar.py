@@ -312,13 +312,18 @@ def _fits(s: _Shader, op: str) -> bool:
 
 
 def program(
-    d, proc: str | None = None, valid: bool = True, max_instructions: int = 24, open_findings: bool = True
+    d,
+    proc: str | None = None,
+    valid: bool = True,
+    max_instructions: int = 24,
+    open_findings: bool = True,
+    stages: tuple[str, ...] = STAGES,
 ) -> str:
-    """A TGSI program of ``proc`` (any stage if None); ``valid`` False also
-    picks bad operands, stages, counts and unclosed blocks.  ``open_findings``
-    False leaves out what docs/robustness.md "Open findings" lists as not yet
-    fixed (the CI corpus; the script's campaigns keep it)."""
-    proc = proc or d.choice(STAGES)
+    """A TGSI program of ``proc`` (one of ``stages`` if None); ``valid`` False
+    also picks bad operands, stages, counts and unclosed blocks.
+    ``open_findings`` False leaves out what docs/robustness.md "Open findings"
+    lists as not yet fixed (the CI corpus; the script's campaigns keep it)."""
+    proc = proc or d.choice(stages)
     s = _Shader(d, proc, valid, open_findings)
     _properties(s)
     _declarations(s)

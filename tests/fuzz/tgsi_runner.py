@@ -12,6 +12,10 @@ any other exception.
 
 from __future__ import annotations
 
+import re
+import time
+from collections import defaultdict
+
 import numpy as np
 
 from lowering import parse, to_glsl, validate
@@ -44,11 +48,28 @@ class InternalError(AssertionError):
     """The host rejected or could not link what the validator passed (a glpipe bug)."""
 
 
+# The reason of the last refusal (``reason``), which scripts/fuzz_tgsi.py
+# counts in its refusal histogram: the outcome key only names the class.
+LAST_REASON: list[str] = [""]
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_NUMBERS = re.compile(r"\d+")
+
+
+def reason(exc: PipeError) -> str:
+    """A refusal's reason for a histogram: the class and the message with
+    quoted text and numbers blanked (one key per rule, not per program),
+    cut at 90 characters."""
+    text = _NUMBERS.sub("N", _QUOTED.sub("'..'", str(exc).split("\n", 1)[0]))
+    return f"{type(exc).__name__}: {text[:90]}"
+
+
 def refusal(exc: PipeError) -> str:
     """The outcome key of a refusal: ``refused:<class>``; raises InternalError
     for glpipe's "internal error" PipeErrors."""
     if "internal error" in str(exc):
         raise InternalError(str(exc)[:4000]) from exc
+    LAST_REASON[0] = reason(exc)
     return f"{REFUSED}:{type(exc).__name__}"
 
 
@@ -109,6 +130,9 @@ class HostDraw:
         self.glpipe = glpipe
         self.screen = screen if screen is not None else glpipe.create_screen(profile=profile)
         self.ctx = self.screen.context_create()
+        # Seconds spent creating shaders (lowering for the host and compiling)
+        # and drawing (linking and drawing), for scripts/fuzz_tgsi.py --timing.
+        self.timing: defaultdict[str, float] = defaultdict(float)
         self._setup()
 
     def _setup(self) -> None:
@@ -152,10 +176,13 @@ class HostDraw:
         slot = _SLOT[proc]
         mine = None
         try:
+            started = time.perf_counter()
             try:
                 mine = getattr(ctx, f"create_{slot}_state")(g.ShaderState(tokens=text))
             except PipeError as exc:
                 return refusal(exc)
+            finally:
+                self.timing["create"] += time.perf_counter() - started
             bound = []
             for stage in ("vs", "tcs", "tes", "gs", "fs"):
                 cso = None
@@ -172,10 +199,13 @@ class HostDraw:
                 # The mode the GS's input primitive takes (GL: another one is GL_INVALID_OPERATION).
                 prim = str(parse(text).property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
                 mode, count = _GS_DRAW.get(prim, (g.Prim.TRIANGLES, 3))
+            started = time.perf_counter()
             try:
                 ctx.draw_vbo(g.DrawInfo(mode=mode, count=count))
             except PipeError as exc:
                 return refusal(exc)
+            finally:
+                self.timing["draw"] += time.perf_counter() - started
             return DRAWN
         finally:
             for stage in ("vs", "tcs", "tes", "gs", "fs"):
@@ -198,6 +228,7 @@ class HostDraw:
             return f"{REFUSED}:no compute_shader"
         gl = screen.host.gl
         screen.host.make_current()
+        started = time.perf_counter()
         shader = gl.glCreateShader(gl.GL_COMPUTE_SHADER)
         try:
             gl.glShaderSource(shader, glsl.source)
@@ -207,6 +238,7 @@ class HostDraw:
                 raise InternalError(f"internal error: the host rejected a compute shader:\n{log}\n{glsl.source}")
         finally:
             gl.glDeleteShader(shader)
+            self.timing["create"] += time.perf_counter() - started
         return COMPILED
 
     def close(self) -> None:
@@ -214,4 +246,15 @@ class HostDraw:
         self.ctx.destroy()
 
 
-__all__ = ["lower", "HostDraw", "InternalError", "refusal", "REFUSED", "LOWERED", "COMPILED", "DRAWN"]
+__all__ = [
+    "lower",
+    "HostDraw",
+    "InternalError",
+    "LAST_REASON",
+    "reason",
+    "refusal",
+    "REFUSED",
+    "LOWERED",
+    "COMPILED",
+    "DRAWN",
+]
