@@ -138,7 +138,10 @@ def cube_gather(
     name = f"glp_gather_{stype}" + ("" if shadow else f"_{'xyzw'[comp]}")
     zero = "vec3(0.0)"
     if shadow:
-        fetch = [f"textureGrad(s, vec4(glp_cube_texel_dir(b.x, b.yz + ivec2({i}, {j}), n, seamless), ref), {zero}, {zero})" for i, j in _CORNERS]
+        fetch = [
+            f"textureGrad(s, vec4(glp_cube_texel_dir(b.x, b.yz + ivec2({i}, {j}), n, seamless), ref), {zero}, {zero})"
+            for i, j in _CORNERS
+        ]
     else:
         fetch = [
             f"textureGrad(s, glp_cube_texel_dir(b.x, b.yz + ivec2({i}, {j}), n, seamless), {zero}, {zero}).{'xyzw'[comp]}"
@@ -160,7 +163,7 @@ def cube_gather(
         "    ivec3 b = glp_cube_footprint(P, n);",
         f"    {vec} v = {vec}(",
         "        " + ",\n        ".join(fetch) + ");",
-        "    // a texel off a cube corner (outside in i and in j): the other three's average",
+        "    // a texel off a cube corner (outside in i and in j): the corner rule (texture_gather_cube.py)",
         "    ivec2 i = b.yz;",
         "    if (seamless && (i.x < 0 || i.x + 1 >= n) && (i.y < 0 || i.y + 1 >= n))",
         "    {",
@@ -172,7 +175,7 @@ def cube_gather(
         lines.append(f"        if ({xcond} && {ycond}) v[{k}] = {avg[k]};")
     lines += ["    }", "    return v;", "}"]
     em.helper(name, "\n".join(lines))
-    args = [s, coords.text] + ([ref.text] if shadow else []) + [_seamless(em, sampler)]
+    args = [s, coords.text] + ([ref.text] if ref is not None else []) + [_seamless(em, sampler)]
     return call(f"{name}({', '.join(args)})", ret, 4)
 
 

@@ -230,7 +230,9 @@ def test_tg4_cube_seamless_ignores_wraps(screen, ctx, wrap):
 
 
 @pytest.mark.parametrize(
-    "wrap", [TexWrap.CLAMP_TO_EDGE, TexWrap.REPEAT, TexWrap.MIRROR_REPEAT, TexWrap.CLAMP_TO_BORDER], ids=lambda w: w.name
+    "wrap",
+    [TexWrap.CLAMP_TO_EDGE, TexWrap.REPEAT, TexWrap.MIRROR_REPEAT, TexWrap.CLAMP_TO_BORDER],
+    ids=lambda w: w.name,
 )
 def test_tg4_cube_per_face(screen, ctx, wrap):
     """Without seamless_cube_map the footprint is clamped to the face, whatever the wrap."""

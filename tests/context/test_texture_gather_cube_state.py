@@ -20,8 +20,8 @@ from glpipe.enums import Cap
 from .test_texture_gather_cube import (
     F32,
     FACES,
-    N,
     PIX,
+    N,
     _cube,
     _expected,
     _expected_per_face,
@@ -46,9 +46,12 @@ def test_gather_caps_on_every_profile(screen):
 
 def _two_slot_fs(face):
     """TG4 component 0 at ``face``'s directions through SVIEW[1] / SAMP[1]."""
-    return _fs(face, 0).replace("DCL SAMP[0]", "DCL SAMP[0]\nDCL SAMP[1]").replace(
-        "DCL SVIEW[0], CUBE, FLOAT", "DCL SVIEW[0], CUBE, FLOAT\nDCL SVIEW[1], CUBE, FLOAT"
-    ).replace("SAMP[0], CUBE\n", "SAMP[1], CUBE\n")
+    return (
+        _fs(face, 0)
+        .replace("DCL SAMP[0]", "DCL SAMP[0]\nDCL SAMP[1]")
+        .replace("DCL SVIEW[0], CUBE, FLOAT", "DCL SVIEW[0], CUBE, FLOAT\nDCL SVIEW[1], CUBE, FLOAT")
+        .replace("SAMP[0], CUBE\n", "SAMP[1], CUBE\n")
+    )
 
 
 def _rebinds(ctx):
@@ -91,7 +94,9 @@ def _mip_case(ctx, first_level, pix):
             upload(s, res, level, tex[f], face=f)
     view = ctx.create_sampler_view(
         res,
-        SamplerViewTemplate(format=F32, target=Target.TEXTURE_CUBE, first_level=first_level, last_level=1, last_layer=5),
+        SamplerViewTemplate(
+            format=F32, target=Target.TEXTURE_CUBE, first_level=first_level, last_level=1, last_layer=5
+        ),
     )
     ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
     sampler = nearest(

@@ -7,8 +7,8 @@ texelFetch inside the level, the bound sampler at the texel's centre outside
 it and for comparisons).  Expected texels come from the GL definition
 (tests/context/util_sampling.py wrap_index: GL's wrap table, border included)
 and every picture is also compared, bit for bit, with the native profile's
-textureGather.  Cube targets are refused on gl33 (the face-crossing rule
-depends on seamless_cube_map, which the shader does not see).
+textureGather.  Cube targets (their own lookups, across faces) are checked
+in tests/context/test_texture_gather_cube*.py.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from glpipe import (
     TexFilter,
     TexWrap,
 )
-from lowering.errors import UnsupportedError
 
 from .util import vertex_buffer
 from .util_sampling import BORDER, Sampling, bind_sampling, make_texture, nearest, upload, view_2d, wrap_index
@@ -190,30 +189,6 @@ def test_tg4_shadow_compares_each_texel(screen, ctx, wrap):
     np.testing.assert_array_equal(got, exp)
     theirs, _ = _on_native(screen, lambda c: _shadow_case(c, wrap))
     np.testing.assert_array_equal(got, theirs)
-
-
-CUBE_FS = """FRAG
-DCL IN[0], GENERIC[0], PERSPECTIVE
-DCL OUT[0], COLOR
-DCL SAMP[0]
-DCL SVIEW[0], CUBE, FLOAT
-IMM[0] UINT32 {0, 1, 2, 3}
-  0: TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], CUBE
-  1: END
-"""
-
-
-def test_tg4_cube_refused_on_gl33(screen, ctx):
-    """A cube's footprint crosses faces by the sampler's seamless rule: gl33 says so."""
-    from glpipe import ShaderState
-
-    if screen.profile.has("texture_gather"):
-        ctx.create_fs_state(ShaderState(tokens=CUBE_FS))
-        return
-    with pytest.raises(UnsupportedError, match="TG4 on a Cube sampler needs GLSL 400 or GL_ARB_texture_gather"):
-        cso = ctx.create_fs_state(ShaderState(tokens=CUBE_FS))
-        Sampling(ctx, 2, 2).draw(CUBE_FS, (1, 0, 0, 0), (1, 0.1, 0, 0))
-        ctx.delete_fs_state(cso)
 
 
 def test_corpus_tex_gather_gl33_equals_native(screen, ctx):

@@ -120,7 +120,7 @@ uvec4 glp_gather_usamplerCube_y(usamplerCube s, vec3 P, bool seamless)
         textureGrad(s, glp_cube_texel_dir(b.x, b.yz + ivec2(1, 1), n, seamless), vec3(0.0), vec3(0.0)).y,
         textureGrad(s, glp_cube_texel_dir(b.x, b.yz + ivec2(1, 0), n, seamless), vec3(0.0), vec3(0.0)).y,
         textureGrad(s, glp_cube_texel_dir(b.x, b.yz + ivec2(0, 0), n, seamless), vec3(0.0), vec3(0.0)).y);
-    // a texel off a cube corner (outside in i and in j): the other three's average
+    // a texel off a cube corner (outside in i and in j): the corner rule (texture_gather_cube.py)
     ivec2 i = b.yz;
     if (seamless && (i.x < 0 || i.x + 1 >= n) && (i.y < 0 || i.y + 1 >= n))
     {
