@@ -220,7 +220,8 @@ FALLBACKS: tuple[Fallback, ...] = (
         "seamless_cube_map (sysvals.sampler_seamless, written by bind_sampler_states)",
         implementation="lowering.glsl.texture_emul.gather + lowering.glsl.texture_gather_cube.cube_gather",
         cost="per fragment on llvmpipe: TG4 of component y 3.5-10x textureGather (18-41 ns vs 3-7 ns), "
-        "four offsets 2-3x textureGatherOffsets (benchmarks/bench_texture_emul.py)",
+        "four offsets 2-3x textureGatherOffsets, a seamless cube 3-11x textureGather (52-66 ns vs 5-21 ns) "
+        "(benchmarks/bench_texture_emul.py)",
     ),
     Fallback(
         name="texture_query_lod_formula",

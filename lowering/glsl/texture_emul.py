@@ -122,7 +122,7 @@ def gather(
     (i0, j0) texel of the footprint at P + offsets[k]; ``sampler``: the SAMP
     slot, whose seamless_cube_map a cube gather reads (texture_gather_cube.py)."""
     if glsl_kind == "Cube":
-        return cube_gather(em, s, stype, coords, comp, ref, ret, sampler, offsets)
+        return cube_gather(em, s, stype, coords, comp, ref, ret, _sampler_seamless(em, sampler), offsets)
     row = GATHER_TARGETS.get(glsl_kind)
     if row is None:
         raise UnsupportedError(f"TG4 on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_gather")
@@ -156,6 +156,18 @@ def gather(
     offs = [o.text for o in offsets] if offsets is not None else ["ivec2(0)"] * 4
     args = [s, coords.text] + ([ref.text] if shadow else []) + offs
     return call(f"{name}({', '.join(args)})", ret, 4)
+
+
+def _sampler_seamless(em, sampler: int) -> str:
+    """GLSL bool: whether the sampler state at SAMP ``sampler`` of this stage has
+    seamless_cube_map (``sysvals.sampler_seamless``, written by bind_sampler_states;
+    inside an indexed lookup the element's word through a constant table)."""
+    em.use_sysvals()
+    word = _slot_word(em, sampler, "SAMP", sampler_lod_index)
+    if word.isdigit():
+        w = int(word)
+        return f"(sysvals.sampler_seamless[{w // 4}][{w % 4}] != 0u)"
+    return f"(sysvals.sampler_seamless[({word}) >> 2][({word}) & 3] != 0u)"
 
 
 # ---------------------------------------------------------------------------

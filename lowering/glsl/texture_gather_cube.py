@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from .exprs import Expr, call, type_name
-from .sysval_block import STAGE_NUMBER, sampler_lod_index
 
 # ---------------------------------------------------------------------------
 # The rules (GL 4.5 sections 8.13 and 8.14.2)
 # ---------------------------------------------------------------------------
 #
-# Face selection (Table 8.19): the face is the direction's major axis m (x wins
-# ties over y, y over z, as llvmpipe's cube lookup does) and its sign; its face
+# Face selection (Table 8.19): the face is the direction's major axis m and the
+# sign bit of r_m (GL leaves ties open; llvmpipe's cube lookup, the native
+# profile, lets z win over y and y over x, as D3D10 asks, and so does this); its face
 # coordinates are s = 0.5 * sc / |r_m| + 0.5, t likewise, with sc, tc the
 # components ``FACES`` names.  textureGather reads the base level's LINEAR
 # footprint there: i0 = floor(s * n - 0.5), i1 = i0 + 1, likewise j, in GL's
@@ -98,38 +98,23 @@ _TEXEL_DIR = """vec3 glp_cube_texel_dir(int f, ivec2 t, int n, bool seamless)
 _FOOTPRINT = """ivec3 glp_cube_footprint(vec3 P, int n)
 {
     vec3 a = abs(P);
-    int m = (a.x >= a.y && a.x >= a.z) ? 0 : (a.y >= a.z ? 1 : 2);
-    int f = 2 * m + (P[m] < 0.0 ? 1 : 0);
+    int m = a.z >= max(a.x, a.y) ? 2 : (a.x > a.y ? 0 : 1);
+    int f = 2 * m + (floatBitsToInt(P[m]) < 0 ? 1 : 0);
     vec2 sc = vec2(dot(P, vec3(glp_cube_s[f])), dot(P, vec3(glp_cube_t[f])));
     vec2 st = sc * (0.5 / a[m]) + 0.5;
     return ivec3(f, ivec2(floor(st * float(n) - 0.5)));
 }"""
 
 
-def _seamless(em, sampler: int) -> str:
-    """GLSL bool: whether the sampler state at SAMP ``sampler`` of this stage has
-    seamless_cube_map (``sysvals.sampler_seamless``; inside an indexed lookup
-    the element's slot through a constant table, as texture_emul._slot_word)."""
-    from .texture_emul import _slot_word  # texture_emul imports this module
-
-    em.use_sysvals()
-    word = _slot_word(em, sampler, "SAMP", sampler_lod_index)
-    if word.isdigit():
-        w = int(word)
-        return f"(sysvals.sampler_seamless[{w // 4}][{w % 4}] != 0u)"
-    return f"(sysvals.sampler_seamless[({word}) >> 2][({word}) & 3] != 0u)"
-
-
 def cube_gather(
-    em, s: str, stype: str, coords: Expr, comp: int, ref: Expr | None, ret: str, sampler: int, offsets
+    em, s: str, stype: str, coords: Expr, comp: int, ref: Expr | None, ret: str, seamless: str, offsets
 ) -> Expr:
     """TG4 of component ``comp`` (or, with ``ref``, the four comparisons) of a
-    cube sampler ``s`` of GLSL type ``stype`` at direction ``coords``, through
-    the sampler state at SAMP ``sampler`` (see the rules above)."""
+    cube sampler ``s`` of GLSL type ``stype`` at direction ``coords``; ``seamless``:
+    the GLSL bool of the bound sampler's seamless_cube_map (texture_emul.py reads it
+    from the sysvals block).  See the rules above."""
     if offsets is not None:
         raise UnsupportedError("TG4 on a cube with texel offsets: GLSL's textureGatherOffset takes none on a cube")
-    if em.proc not in STAGE_NUMBER:
-        raise UnsupportedError(f"TG4 on a cube in stage {em.proc}")
     em.helper("glp_cube_faces", _FACE_TABLES)
     em.helper("glp_cube_texel_dir", _TEXEL_DIR)
     em.helper("glp_cube_footprint", _FOOTPRINT)
@@ -175,7 +160,7 @@ def cube_gather(
         lines.append(f"        if ({xcond} && {ycond}) v[{k}] = {avg[k]};")
     lines += ["    }", "    return v;", "}"]
     em.helper(name, "\n".join(lines))
-    args = [s, coords.text] + ([ref.text] if ref is not None else []) + [_seamless(em, sampler)]
+    args = [s, coords.text] + ([ref.text] if ref is not None else []) + [seamless]
     return call(f"{name}({', '.join(args)})", ret, 4)
 
 

@@ -66,9 +66,10 @@ def _direction(face, sc, tc):
 
 
 def _select(d):
-    """(face, s, t) of directions ``d`` (Table 8.19; x wins ties over y, y over z)."""
+    """(face, s, t) of directions ``d`` (Table 8.19; GL leaves ties open: z wins over y,
+    y over x, llvmpipe's rule as D3D10 asks)."""
     a = np.abs(d)
-    axis = np.where((a[..., 0] >= a[..., 1]) & (a[..., 0] >= a[..., 2]), 0, np.where(a[..., 1] >= a[..., 2], 1, 2))
+    axis = np.where(a[..., 2] >= np.maximum(a[..., 0], a[..., 1]), 2, np.where(a[..., 0] > a[..., 1], 0, 1))
     ma = np.take_along_axis(d, axis[..., None], -1)[..., 0]
     face = 2 * axis + (ma < 0)
     s = np.empty(d.shape[:-1])
@@ -280,6 +281,50 @@ def test_tg4_cube_npot_faces(screen, ctx):
                 np.testing.assert_allclose(got[f], exp, rtol=2.0**-16, atol=0, err_msg=f"face {f} {filt.name}")
         if exact:
             _same(got, _on_native(screen, lambda c, filt=filt: _draw(c, 2, True, filt, n=n)), "against native")
+
+
+TIE_FS = """FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SVIEW[0], CUBE, FLOAT
+IMM[0] UINT32 {0, 1, 2, 3}
+  0: TG4 OUT[0], IN[0], IMM[0].yyyy, SAMP[0], CUBE
+  1: END
+"""
+
+
+def _draw_ties(ctx):
+    view = _cube(ctx, _texels())
+    bind_sampling(ctx, view, ctx.create_sampler_state(nearest(seamless_cube_map=True)))
+    S = Sampling(ctx, PIX, PIX)
+    lo, hi = (-1, -1, -1, 0), (1, 1, 1, 0)  # direction (u, v, u): |x| == |z| everywhere
+    return S.draw(TIE_FS, lo, hi), S.coords(lo, hi)
+
+
+def test_tg4_cube_major_axis_ties(screen, ctx):
+    """Directions (u, v, u): x and z tie on every pixel, all three on the diagonals.
+    GL leaves the face of a tie open; native (llvmpipe) lets z win over y over x, and
+    the gl33 form does the same: same pixels, and the model with that rule."""
+    got, coords = _draw_ties(ctx)
+    d = coords[..., :3].astype(np.float64)
+    face, s, t = _select(d)
+    i0 = np.floor(s * N - 0.5).astype(np.int64)
+    j0 = np.floor(t * N - 0.5).astype(np.int64)
+    tex = _texels()
+    exp = np.empty(got.shape)
+    corner = np.zeros(got.shape, bool)
+    for f in range(6):
+        m = face == f
+        for k, (ci, cj) in enumerate(CORNERS):
+            f2, ii, jj = _texel(f, i0[m] + ci, j0[m] + cj)
+            exp[..., k][m] = tex[np.maximum(f2, 0), jj, ii, 1]
+            corner[..., k][m] = f2 < 0
+    exp = _corner_fill(exp, corner)
+    assert set(np.unique(face)) >= {2, 3, 4, 5}  # y and z faces both reached
+    np.testing.assert_array_equal(got, exp)
+    theirs, _ = _on_native(screen, _draw_ties)
+    np.testing.assert_array_equal(got, theirs)
 
 
 # --- shadow gathers ----------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from glpipe import SamplerViewTemplate, ShaderType, Target, TexFilter, TexMipFilter
+from glpipe import ConstantBuffer, SamplerViewTemplate, ShaderType, Target, TexFilter, TexMipFilter
 from glpipe.enums import Cap
 
 from .test_texture_gather_cube import (
@@ -166,3 +166,41 @@ def test_gather4_on_a_cube(screen, ctx):
         exp = _expected(f, 0, corners=True)[..., ::-1]
         np.testing.assert_array_equal(got[f], exp, err_msg=f"face {f}")
     _same(got, _on_native(screen, _gather4), "against native")
+
+
+def _indexed_fs(face):
+    """TG4 at ``face``'s directions through SVIEW / SAMP[ADDR[0].x], the index from CONST[0][0].x."""
+    fs = _fs(face, 0).replace("DCL SAMP[0]\n", "DCL SAMP[0..1]\n")
+    fs = fs.replace("DCL SVIEW[0], CUBE, FLOAT\n", "DCL SVIEW[0..1], CUBE, FLOAT\nDCL CONST[0][0]\nDCL ADDR[0]\n")
+    fs = fs.replace("  6: TG4", "  5: UARL ADDR[0].x, CONST[0][0].xxxx\n  6: TG4")
+    return fs.replace("SAMP[0], CUBE\n", "SAMP[ADDR[0].x], CUBE\n")
+
+
+def _indexed(ctx):
+    """{(index, face): image}: slot 0 without seamless_cube_map, slot 1 with it."""
+    view = _cube(ctx, _texels())
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view, view])
+    off = ctx.create_sampler_state(nearest(seamless_cube_map=False))
+    on = ctx.create_sampler_state(nearest(seamless_cube_map=True))
+    ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [off, on])
+    S = Sampling(ctx, PIX, PIX)
+    out = {}
+    for index in (0, 1, 0):
+        ctx.set_constant_buffer(
+            ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=np.array([index, 0, 0, 0], np.uint32))
+        )
+        for f in range(6):
+            out[(index, f)] = S.draw(_indexed_fs(f), (-1, -1, 0, 0), (1, 1, 0, 0))
+    return out
+
+
+def test_indexed_cube_gather_reads_its_elements_seamless_bit(screen, ctx):
+    """SAMP[ADDR[0].x]: the element's sampler decides the footprint (gl33: the element's
+    sysvals word through a constant table of the range's slots)."""
+    got = _indexed(ctx)
+    for (index, f), img in got.items():
+        exp = _expected(f, 0, corners=True) if index == 1 else _expected_per_face(f, 0)
+        np.testing.assert_array_equal(img, exp, err_msg=f"index {index} face {f}")
+    theirs = _on_native(screen, _indexed)
+    for key, img in got.items():
+        np.testing.assert_array_equal(img, theirs[key], err_msg=f"{key} against native")

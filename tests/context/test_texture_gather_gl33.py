@@ -193,11 +193,9 @@ def test_tg4_shadow_compares_each_texel(screen, ctx, wrap):
 
 def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
     """tex_gather.frag (Mesa's TG4 of every component, offsets, arrays, shadow, rect,
-    integer texels; its cube line left out): this profile's pixels equal native's."""
+    integer texels, a seamless cube): this profile's pixels equal native's."""
     path = Path(__file__).parent.parent / "lowering" / "corpus" / "tgsi" / "tex_gather.frag.tgsi"
-    lines = [ln for ln in path.read_text().split("\n") if "CUBE" not in ln]
-    fs = "\n".join(ln.replace("ADD TEMP[2], TEMP[2], TEMP[3]\n", "") for ln in lines)
-    fs = fs.replace(" 23: ADD TEMP[2], TEMP[2], TEMP[3]", " 23: MOV TEMP[2], TEMP[2]")
+    fs = path.read_text()
     # the shadow reference v_ref (GENERIC[1]) from GENERIC[0].w: Sampling's VS writes GENERIC[0] only
     fs = fs.replace("DCL IN[1].x, GENERIC[1], PERSPECTIVE\n", "").replace("IN[1].xxxx", "IN[0].wwww")
 
@@ -208,7 +206,7 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
         for target, fmt, kw in [
             (Target.TEXTURE_2D, F32, {}),
             (Target.TEXTURE_2D_ARRAY, F32, dict(array_size=3)),
-            (Target.TEXTURE_2D, F32, {}),
+            (Target.TEXTURE_CUBE, F32, dict(array_size=6)),
             (Target.TEXTURE_2D, Format.Z32_FLOAT, {}),
             (Target.TEXTURE_RECT, F32, {}),
             (Target.TEXTURE_2D, Format.R32G32B32A32_SINT, {}),
@@ -217,6 +215,9 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
             layers = kw.get("array_size", 1)
             if fmt == Format.Z32_FLOAT:
                 upload(s, res, 0, rng.random((SIZE, SIZE, 1)).astype(np.float32), gl_format="GL_DEPTH_COMPONENT")
+            elif target == Target.TEXTURE_CUBE:
+                for face, data in enumerate(rng.random((6, SIZE, SIZE, 4)).astype(np.float32)):
+                    upload(s, res, 0, data, face=face)
             elif fmt == F32:
                 data = rng.random((layers, SIZE, SIZE, 4)).astype(np.float32)
                 upload(s, res, 0, data if layers > 1 else data[0])
@@ -239,7 +240,8 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
         rect = c.create_sampler_state(
             nearest(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_BORDER, border_color=BORDER_COLOR)
         )
-        c.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, plain, plain, shadow, rect, plain])
+        cube = c.create_sampler_state(nearest(seamless_cube_map=True))
+        c.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, plain, cube, shadow, rect, plain])
         # CONST[0][0].xy: the run-time offset (u_off) = (1, -1)
         cbuf = vertex_buffer(s, np.array([1, -1, 0, 0], np.int32), bind=Bind.CONSTANT_BUFFER)
         c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=cbuf, buffer_size=16))

@@ -105,8 +105,8 @@ vec3 glp_cube_texel_dir(int f, ivec2 t, int n, bool seamless)
 ivec3 glp_cube_footprint(vec3 P, int n)
 {
     vec3 a = abs(P);
-    int m = (a.x >= a.y && a.x >= a.z) ? 0 : (a.y >= a.z ? 1 : 2);
-    int f = 2 * m + (P[m] < 0.0 ? 1 : 0);
+    int m = a.z >= max(a.x, a.y) ? 2 : (a.x > a.y ? 0 : 1);
+    int f = 2 * m + (floatBitsToInt(P[m]) < 0 ? 1 : 0);
     vec2 sc = vec2(dot(P, vec3(glp_cube_s[f])), dot(P, vec3(glp_cube_t[f])));
     vec2 st = sc * (0.5 / a[m]) + 0.5;
     return ivec3(f, ivec2(floor(st * float(n) - 0.5)));
