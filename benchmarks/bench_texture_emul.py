@@ -16,6 +16,8 @@ Cases (docs/performance.md "Cost of the shader emulations"):
 * ``TG4_Y``: TG4 of component y (textureGather's component select is
   GL_ARB_gpu_shader5; gl33: four texel fetches);
 * ``TG4_OFFSETS``: TG4 with four offsets (textureGatherOffsets);
+* ``TG4_CUBE``: TG4 of component x on an 8x8 RGBA32F cube with seamless_cube_map
+  (gl33: four lookups at texel centres, lowering/glsl/texture_gather_cube.py);
 * ``LODQ``: textureQueryLod (gl33: derivatives, log2 and the sampler's clamps);
 * ``TXQ_LEVELS``: TXQ's mip level count (gl33: one word of the sysvals block).
 
@@ -51,6 +53,7 @@ CASES = {
         ["TG4 TEMP[2], TEMP[1], IMM[1].xxxx, SAMP[0], 2D, IMM[2].xyz, IMM[2].zww, IMM[1].xxx, IMM[2].wyz"],
         "textureGatherOffset",
     ),
+    "TG4_CUBE": (["TG4 TEMP[2], TEMP[1], IMM[1].xxxx, SAMP[0], CUBE"], "textureGather"),
     "LODQ": (["LODQ TEMP[2].xy, TEMP[1], SAMP[0], 2D"], "textureQueryLod"),
     "TXQ_LEVELS": (
         ["TXQ TEMP[3], IMM[1].xxxx, SAMP[0], 2D", "I2F TEMP[2], TEMP[3]"],
@@ -67,7 +70,7 @@ def tgsi(case: str, chain: int, op: bool = True) -> str:
         "DCL IN[0], GENERIC[0], PERSPECTIVE",
         "DCL OUT[0], COLOR",
         "DCL SAMP[0]",
-        "DCL SVIEW[0], 2D, FLOAT",
+        f"DCL SVIEW[0], {'CUBE' if case == 'TG4_CUBE' else '2D'}, FLOAT",
         "DCL TEMP[0..3]",
         "IMM[0] FLT32 {0.001, 0.0, 0.0, 0.0}",
         "IMM[1] UINT32 {0, 1, 2, 3}",
@@ -84,7 +87,8 @@ def tgsi(case: str, chain: int, op: bool = True) -> str:
 
 class TextureBench(Bench):
     """bench_interp's context and target, plus an 8x8 4-level RGBA32F texture
-    on unit 0 and a zeroed sysvals block (the level count set, 4)."""
+    on unit 0, an 8x8 RGBA32F cube on unit 1 (seamless filtering on) and a zeroed
+    sysvals block (the level count set, 4; the cube sampler's seamless bit set)."""
 
     def __init__(self, size: int):
         super().__init__(size)
@@ -93,15 +97,19 @@ class TextureBench(Bench):
         self.texture.build_mipmaps(0, 3)
         self.texture.repeat_x = self.texture.repeat_y = True
         self.texture.filter = (self.mgl.NEAREST_MIPMAP_NEAREST, self.mgl.NEAREST)
+        self.cube = self.ctx.texture_cube((8, 8), 4, rng.random((6, 8, 8, 4), np.float32).tobytes(), dtype="f4")
+        self.cube.filter = (self.mgl.NEAREST, self.mgl.NEAREST)
+        self.ctx.enable_direct(0x884F)  # GL_TEXTURE_CUBE_MAP_SEAMLESS, for the native textureGather
         self.sysvals = None
 
     def program(self, text: str, native: bool):
         """(program, vao, FS GLSL), the texture and the sysvals block bound."""
         prog, vao, source = super().program(text, native)
         self.texture.use(0)
+        self.cube.use(1)
         for name in prog:
             if name.startswith("glp_fs_samp"):
-                prog[name].value = 0
+                prog[name].value = 1 if "CUBE" in text else 0
         if "glp_sysvals" in prog:
             block = prog["glp_sysvals"]
             words = np.zeros(max(block.size, 16) // 4, np.uint32)
@@ -111,6 +119,10 @@ class TextureBench(Bench):
                 levels = field_offset("view_levels") // 4 + view_levels_word(STAGE_NUMBER["FRAG"], 0)
                 if levels < words.size:
                     words[levels] = 4
+            if "CUBE" in text:
+                from lowering.glsl.sysval_block import STAGE_NUMBER, field_offset, sampler_lod_index
+
+                words[field_offset("sampler_seamless") // 4 + sampler_lod_index(STAGE_NUMBER["FRAG"], 0)] = 1
             if self.sysvals is not None:
                 self.sysvals.release()
             self.sysvals = self.ctx.buffer(words.tobytes())

@@ -214,12 +214,14 @@ FALLBACKS: tuple[Fallback, ...] = (
     Fallback(
         name="texture_gather_fetches",
         feature="texture_gather",
-        provides="TG4 without textureGather (and its gpu_shader5 forms): the four footprint texels fetched "
-        "one by one (texelFetch inside the level, the bound sampler at texel centres outside it and "
-        "for shadow compares); 2D, 2D_ARRAY, RECT; cube gathers refused (caps stay 0)",
-        implementation="lowering.glsl.texture_emul.gather",
+        provides="TG4 / GATHER4 without textureGather (and its gpu_shader5 forms): the four footprint texels "
+        "fetched one by one (texelFetch inside the level, the bound sampler at texel centres outside it and "
+        "for shadow compares); 2D, 2D_ARRAY, RECT, and CUBE across faces by the bound sampler's "
+        "seamless_cube_map (sysvals.sampler_seamless, written by bind_sampler_states)",
+        implementation="lowering.glsl.texture_emul.gather + lowering.glsl.texture_gather_cube.cube_gather",
         cost="per fragment on llvmpipe: TG4 of component y 3.5-10x textureGather (18-41 ns vs 3-7 ns), "
-        "four offsets 2-3x textureGatherOffsets (benchmarks/bench_texture_emul.py)",
+        "four offsets 2-3x textureGatherOffsets, a seamless cube 3-11x textureGather (52-66 ns vs 5-21 ns) "
+        "(benchmarks/bench_texture_emul.py)",
     ),
     Fallback(
         name="texture_query_lod_formula",

@@ -288,6 +288,9 @@ def glsl_feature_level(e: CapsEnv) -> int:
 # PIPE_CAP_*: (cap, rows it needs, expression).  Defaults are 0.
 # --------------------------------------------------------------------------
 
+# MIN/MAX_TEXTURE_GATHER_OFFSET without textureGather, whose emulation takes any offset.
+EMULATED_GATHER_OFFSETS = (-32, 31)
+
 _D = ("draw",)
 _S = ("shaders",)
 _SD = ("shaders", "draw")
@@ -378,11 +381,31 @@ _PARAM_ROWS = (
     ),
     (Cap.MAX_CONSTANT_BUFFER_SIZE_UINT, _S, lambda e: e.lim("GL_MAX_UNIFORM_BLOCK_SIZE")),
     (Cap.CONSTANT_BUFFER_OFFSET_ALIGNMENT, _S, lambda e: e.lim("GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT")),
-    (Cap.MAX_TEXTURE_GATHER_COMPONENTS, _S, lambda e: 4 if e.has("texture_gather") else 0),
-    (Cap.TEXTURE_GATHER_SM5, _S, lambda e: e.has("gpu_shader5")),
-    (Cap.TEXTURE_GATHER_OFFSETS, _S, lambda e: e.has("gpu_shader5")),
-    (Cap.MIN_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET")),
-    (Cap.MAX_TEXTURE_GATHER_OFFSET, _S, lambda e: e.lim("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET")),
+    # textureGather(Offset(s)), or without it four lookups per TG4 / GATHER4 on every
+    # target a gather takes (2D, 2D_ARRAY, RECT, CUBE, their shadow forms; component
+    # select, one / four / run-time offsets): lowering/glsl/texture_emul.py and
+    # texture_gather_cube.py, docs/lowering.md "Texture queries and gathers on GLSL 3.30".
+    (Cap.MAX_TEXTURE_GATHER_COMPONENTS, _S, lambda e: 4),
+    # SM5 forms (component, shadow, run-time offsets) without gpu_shader5 are lookups,
+    # which have no cube array form: a host with cube arrays needs gpu_shader5.
+    (Cap.TEXTURE_GATHER_SM5, _S, lambda e: e.has("gpu_shader5") or not e.has("texture_cube_map_array")),
+    (Cap.TEXTURE_GATHER_OFFSETS, _S, lambda e: 1),
+    # The lookups take any offset; without textureGather the range offered is llvmpipe's
+    # native one, well past GL 4.0's minimum [-8, 7].
+    (
+        Cap.MIN_TEXTURE_GATHER_OFFSET,
+        _S,
+        lambda e: (
+            e.lim("GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET") if e.has("texture_gather") else EMULATED_GATHER_OFFSETS[0]
+        ),
+    ),
+    (
+        Cap.MAX_TEXTURE_GATHER_OFFSET,
+        _S,
+        lambda e: (
+            e.lim("GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET") if e.has("texture_gather") else EMULATED_GATHER_OFFSETS[1]
+        ),
+    ),
     # textureQueryLod, or the GL formula with the sampler's lod state from the sysvals
     # block (lowering/glsl/texture_emul.py query_lod): every profile.
     (Cap.TEXTURE_QUERY_LOD, _S, lambda e: 1),

@@ -366,6 +366,8 @@ class SamplerPart(Part):
         ctx.dirty |= Dirty.SAMPLERS
         if ctx.sysvals_part.sampler_lod_sysval:  # LODQ on gl33 (glpipe/sysvals.py)
             ctx.sysvals_part.set_sampler_lod(stage, start, samplers)
+        if ctx.sysvals_part.sampler_seamless_sysval:  # cube TG4 on gl33 (glpipe/sysvals.py)
+            ctx.sysvals_part.set_sampler_seamless(stage, start, samplers)
         self._update_gl_clamp(stage)
 
     def _update_gl_clamp(self, stage: int) -> None:

@@ -61,6 +61,9 @@ class SysvalsPart(Part):
         self._view_levels_word0 = field_offset("view_levels") // 4
         # LODQ without textureQueryLod: bound samplers' lod parameters (set_sampler_lod).
         self.sampler_lod_sysval = not ctx.screen.profile.has("texture_query_lod")
+        # TG4 on a cube without textureGather: bound samplers' seamless_cube_map (set_sampler_seamless).
+        self.sampler_seamless_sysval = not ctx.screen.profile.has("texture_gather")
+        self._sampler_seamless_word0 = field_offset("sampler_seamless") // 4
         ctx.dirty |= Dirty.SYSVALS
 
     def _set_sysval(self, name: str, values, index: int = 0) -> None:
@@ -82,6 +85,10 @@ class SysvalsPart(Part):
             return
         view[start:end] = new
         lo, hi = 4 * start, 4 * end
+        self._mark_dirty(lo, hi)
+
+    def _mark_dirty(self, lo: int, hi: int) -> None:
+        """Widen the dirty byte range by [lo, hi) and mark Dirty.SYSVALS."""
         if self._sysvals_hi <= self._sysvals_lo:
             self._sysvals_lo, self._sysvals_hi = lo, hi
         else:
@@ -99,12 +106,7 @@ class SysvalsPart(Part):
         for k, view in enumerate(views):
             words[first + k] = 0 if view is None else view.level_count
         lo, hi = 4 * first, 4 * (first + len(views))
-        if self._sysvals_hi <= self._sysvals_lo:
-            self._sysvals_lo, self._sysvals_hi = lo, hi
-        else:
-            self._sysvals_lo = min(self._sysvals_lo, lo)
-            self._sysvals_hi = max(self._sysvals_hi, hi)
-        self.ctx.dirty |= Dirty.SYSVALS
+        self._mark_dirty(lo, hi)
 
     def set_sampler_lod(self, stage: int, start: int, samplers) -> None:
         """sysvals.sampler_lod of slots ``start ...`` of ``stage`` from sampler
@@ -116,6 +118,20 @@ class SysvalsPart(Part):
                 cso.lodq if cso is not None else (0.0, 0.0, 0.0, 0.0),
                 sampler_lod_index(stage, start + k),
             )
+
+    def set_sampler_seamless(self, stage: int, start: int, samplers) -> None:
+        """sysvals.sampler_seamless words of slots ``start ...`` of ``stage``: 1 where
+        the sampler CSO asks for seamless cube filtering (None: an empty slot, 0).
+        Called by bind_sampler_states, only on hosts without textureGather, whose
+        cube TG4 (lowering/glsl/texture_gather_cube.py) crosses faces only then."""
+        words = self._sysvals_views[np.uint32]
+        first = self._sampler_seamless_word0 + sampler_lod_index(stage, start)
+        new = np.array([int(cso is not None and cso.seamless) for cso in samplers], np.uint32)
+        if np.array_equal(words[first : first + len(new)], new):
+            return
+        words[first : first + len(new)] = new
+        lo, hi = 4 * first, 4 * (first + len(new))
+        self._mark_dirty(lo, hi)
 
     def _get_sysval(self, name: str, index: int = 0) -> tuple:
         """The 4 components of element ``index`` of field ``name`` (the CPU copy)."""

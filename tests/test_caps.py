@@ -520,7 +520,7 @@ def test_full_caps_profile_differences(screen, full, profile):
     assert full.param[Cap.MAX_RENDER_TARGETS] == min(gl_int(screen, GL_MAX_DRAW_BUFFERS), 8)
     assert full.param[Cap.DOUBLES] == int(native or soft_fp64_complete())  # docs/lowering.md "Soft double precision"
     assert full.param[Cap.TEXTURE_QUERY_LOD] == 1  # gl33: the GL formula in the shader (texture_emul)
-    assert full.param[Cap.MAX_TEXTURE_GATHER_COMPONENTS] == (4 if native else 0)
+    assert full.param[Cap.MAX_TEXTURE_GATHER_COMPONENTS] == 4  # gl33: lookups (texture_emul, texture_gather_cube)
     assert full.param[Cap.MAX_GS_INVOCATIONS] == (32 if native else 1)  # llvmpipe: 32
     # Without transform_feedback3 there is exactly one vertex stream.
     assert full.param[Cap.MAX_VERTEX_STREAMS] == (4 if native else 1)

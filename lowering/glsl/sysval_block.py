@@ -104,6 +104,13 @@ def _fields() -> tuple[SysvalField, ...]:
             "2 linear) of the sampler state bound at slot s of stage t, element t * 32 + s "
             "(sampler_lod_index); an empty slot reads 0",
         ),
+        (
+            "sampler_seamless",
+            "uvec4",
+            SAMPLER_SLOTS_PER_STAGE * len(STAGE_NUMBER) // 4,
+            "TG4 on a cube without textureGather: 1 where the sampler state bound at slot s of stage t "
+            "has seamless_cube_map, word t * 32 + s (sampler_lod_index); an empty slot reads 0",
+        ),
     ]
     out: list[SysvalField] = []
     offset = 0

@@ -580,7 +580,7 @@ def _emulated_gather(em, i, inst, row: Target) -> None:
         offsets = read * 4 if n == 1 else read
     prefix = {"float": "", "int": "i", "uint": "u"}[ret]
     stype = f"{prefix}sampler{row.glsl}{'Shadow' if row.shadow else ''}"
-    _emit_result(em, i, inst, gather(em, s, stype, row.glsl, coords, which, offsets, ref, ret, four=n == 4))
+    _emit_result(em, i, inst, gather(em, s, stype, row.glsl, coords, which, offsets, ref, ret, n == 4, unit))
 
 
 def _gather_offsets(em, i, inst, row: Target, args: list[Expr], comp: list[Expr], ret: str) -> Expr:
@@ -651,12 +651,28 @@ def handle_sample(em, i, inst) -> None:
         func = "textureGrad"
         args += [_coords(em, i, 3, row.grad), _coords(em, i, 4, row.grad)]
     elif op == "GATHER4":
+        if not em.req.has("texture_gather"):  # four lookups (texture_emul.gather)
+            _emulated_gather4(em, i, inst, row, s, coords, ret, sampler, swz)
+            return
         em.req.need("texture_gather", "GATHER4")
         func = "textureGather"
     offset = _offsets(em, i, inst, row, allow_dynamic=(op == "GATHER4"))
     if clamp is not None:
         func, args, extra = clamp.keep_lod(em, row, func, args, extra)
     _finish(em, i, inst, func, args, extra, offset, ret, result_n, swz)
+
+
+def _emulated_gather4(em, i, inst, row: Target, s: str, coords: Expr, ret: str, sampler: int, swz) -> None:
+    """GATHER4 without textureGather: TG4's lookups of component x (the view's
+    red after its swizzle), one offset at most, then the operand swizzle."""
+    offsets = None
+    if inst.tex_offsets:
+        if len(inst.tex_offsets) > 1:
+            raise UnsupportedError(f"GATHER4 with {len(inst.tex_offsets)} offsets: it takes one")
+        offsets = [_offset(em, i, inst, row, 0, allow_dynamic=True, emulated=True)] * 4
+    prefix = {"float": "", "int": "i", "uint": "u"}[ret]
+    stype = f"{prefix}sampler{row.glsl}"
+    _emit_result(em, i, inst, gather(em, s, stype, row.glsl, coords, 0, offsets, None, ret, False, sampler), swz)
 
 
 def handle_sample_i(em, i, inst) -> None:

@@ -13,6 +13,7 @@ from ..errors import UnsupportedError
 from .exprs import Expr, call, type_name
 from .indexing import active
 from .sysval_block import STAGE_NUMBER, sampler_lod_index, view_levels_word
+from .texture_gather_cube import cube_gather
 
 
 def query_levels(em, view: int) -> Expr:
@@ -112,19 +113,19 @@ def gather(
     ref: Expr | None,
     ret: str,
     four: bool = False,
+    sampler: int = 0,
 ) -> Expr:
     """TG4 without textureGather: component ``comp`` (ignored for a shadow
     sampler, whose texels are comparison results against ``ref``) of the four
     footprint texels of ``coords``, moved by ``offsets`` (four ivec2, all the
     same for one offset, or None); ``four``: TG4's four offsets, texel k the
-    (i0, j0) texel of the footprint at P + offsets[k]."""
+    (i0, j0) texel of the footprint at P + offsets[k]; ``sampler``: the SAMP
+    slot, whose seamless_cube_map a cube gather reads (texture_gather_cube.py)."""
+    if glsl_kind == "Cube":
+        return cube_gather(em, s, stype, coords, comp, ref, ret, _sampler_seamless(em, sampler), offsets)
     row = GATHER_TARGETS.get(glsl_kind)
     if row is None:
-        raise UnsupportedError(
-            f"TG4 on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_gather: the "
-            f"footprint of a cube crosses faces by the sampler's seamless_cube_map rule, "
-            f"which a GLSL 3.30 shader cannot see"
-        )
+        raise UnsupportedError(f"TG4 on a {glsl_kind} sampler needs GLSL 400 or GL_ARB_texture_gather")
     shadow = ref is not None
     texel = _texel_helper(em, stype, row, ret, shadow)
     iv = f"ivec{row.coords}"
@@ -155,6 +156,18 @@ def gather(
     offs = [o.text for o in offsets] if offsets is not None else ["ivec2(0)"] * 4
     args = [s, coords.text] + ([ref.text] if shadow else []) + offs
     return call(f"{name}({', '.join(args)})", ret, 4)
+
+
+def _sampler_seamless(em, sampler: int) -> str:
+    """GLSL bool: whether the sampler state at SAMP ``sampler`` of this stage has
+    seamless_cube_map (``sysvals.sampler_seamless``, written by bind_sampler_states;
+    inside an indexed lookup the element's word through a constant table)."""
+    em.use_sysvals()
+    word = _slot_word(em, sampler, "SAMP", sampler_lod_index)
+    if word.isdigit():
+        w = int(word)
+        return f"(sysvals.sampler_seamless[{w // 4}][{w % 4}] != 0u)"
+    return f"(sysvals.sampler_seamless[({word}) >> 2][({word}) & 3] != 0u)"
 
 
 # ---------------------------------------------------------------------------

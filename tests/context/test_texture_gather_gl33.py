@@ -7,8 +7,8 @@ texelFetch inside the level, the bound sampler at the texel's centre outside
 it and for comparisons).  Expected texels come from the GL definition
 (tests/context/util_sampling.py wrap_index: GL's wrap table, border included)
 and every picture is also compared, bit for bit, with the native profile's
-textureGather.  Cube targets are refused on gl33 (the face-crossing rule
-depends on seamless_cube_map, which the shader does not see).
+textureGather.  Cube targets (their own lookups, across faces) are checked
+in tests/context/test_texture_gather_cube*.py.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from glpipe import (
     TexFilter,
     TexWrap,
 )
-from lowering.errors import UnsupportedError
 
 from .util import vertex_buffer
 from .util_sampling import BORDER, Sampling, bind_sampling, make_texture, nearest, upload, view_2d, wrap_index
@@ -192,37 +191,11 @@ def test_tg4_shadow_compares_each_texel(screen, ctx, wrap):
     np.testing.assert_array_equal(got, theirs)
 
 
-CUBE_FS = """FRAG
-DCL IN[0], GENERIC[0], PERSPECTIVE
-DCL OUT[0], COLOR
-DCL SAMP[0]
-DCL SVIEW[0], CUBE, FLOAT
-IMM[0] UINT32 {0, 1, 2, 3}
-  0: TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], CUBE
-  1: END
-"""
-
-
-def test_tg4_cube_refused_on_gl33(screen, ctx):
-    """A cube's footprint crosses faces by the sampler's seamless rule: gl33 says so."""
-    from glpipe import ShaderState
-
-    if screen.profile.has("texture_gather"):
-        ctx.create_fs_state(ShaderState(tokens=CUBE_FS))
-        return
-    with pytest.raises(UnsupportedError, match="TG4 on a Cube sampler needs GLSL 400 or GL_ARB_texture_gather"):
-        cso = ctx.create_fs_state(ShaderState(tokens=CUBE_FS))
-        Sampling(ctx, 2, 2).draw(CUBE_FS, (1, 0, 0, 0), (1, 0.1, 0, 0))
-        ctx.delete_fs_state(cso)
-
-
 def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
     """tex_gather.frag (Mesa's TG4 of every component, offsets, arrays, shadow, rect,
-    integer texels; its cube line left out): this profile's pixels equal native's."""
+    integer texels, a seamless cube): this profile's pixels equal native's."""
     path = Path(__file__).parent.parent / "lowering" / "corpus" / "tgsi" / "tex_gather.frag.tgsi"
-    lines = [ln for ln in path.read_text().split("\n") if "CUBE" not in ln]
-    fs = "\n".join(ln.replace("ADD TEMP[2], TEMP[2], TEMP[3]\n", "") for ln in lines)
-    fs = fs.replace(" 23: ADD TEMP[2], TEMP[2], TEMP[3]", " 23: MOV TEMP[2], TEMP[2]")
+    fs = path.read_text()
     # the shadow reference v_ref (GENERIC[1]) from GENERIC[0].w: Sampling's VS writes GENERIC[0] only
     fs = fs.replace("DCL IN[1].x, GENERIC[1], PERSPECTIVE\n", "").replace("IN[1].xxxx", "IN[0].wwww")
 
@@ -233,7 +206,7 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
         for target, fmt, kw in [
             (Target.TEXTURE_2D, F32, {}),
             (Target.TEXTURE_2D_ARRAY, F32, dict(array_size=3)),
-            (Target.TEXTURE_2D, F32, {}),
+            (Target.TEXTURE_CUBE, F32, dict(array_size=6)),
             (Target.TEXTURE_2D, Format.Z32_FLOAT, {}),
             (Target.TEXTURE_RECT, F32, {}),
             (Target.TEXTURE_2D, Format.R32G32B32A32_SINT, {}),
@@ -242,6 +215,9 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
             layers = kw.get("array_size", 1)
             if fmt == Format.Z32_FLOAT:
                 upload(s, res, 0, rng.random((SIZE, SIZE, 1)).astype(np.float32), gl_format="GL_DEPTH_COMPONENT")
+            elif target == Target.TEXTURE_CUBE:
+                for face, data in enumerate(rng.random((6, SIZE, SIZE, 4)).astype(np.float32)):
+                    upload(s, res, 0, data, face=face)
             elif fmt == F32:
                 data = rng.random((layers, SIZE, SIZE, 4)).astype(np.float32)
                 upload(s, res, 0, data if layers > 1 else data[0])
@@ -264,7 +240,8 @@ def test_corpus_tex_gather_gl33_equals_native(screen, ctx):
         rect = c.create_sampler_state(
             nearest(wrap_s=TexWrap.CLAMP_TO_EDGE, wrap_t=TexWrap.CLAMP_TO_BORDER, border_color=BORDER_COLOR)
         )
-        c.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, plain, plain, shadow, rect, plain])
+        cube = c.create_sampler_state(nearest(seamless_cube_map=True))
+        c.bind_sampler_states(ShaderType.FRAGMENT, 0, [plain, plain, cube, shadow, rect, plain])
         # CONST[0][0].xy: the run-time offset (u_off) = (1, -1)
         cbuf = vertex_buffer(s, np.array([1, -1, 0, 0], np.int32), bind=Bind.CONSTANT_BUFFER)
         c.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(buffer=cbuf, buffer_size=16))

@@ -32,6 +32,7 @@ from glpipe import (
     TexCompare,
     TexWrap,
 )
+from glpipe.caps import EMULATED_GATHER_OFFSETS
 from lowering import dump, parse, to_glsl, validate
 from lowering.errors import ShaderValidationError, UnsupportedError
 from lowering.ir import TexOffset
@@ -215,12 +216,10 @@ def _refused_on_this_host(screen, ctx, fs) -> bool:
     all) the four offsets still run, as texel fetches (texture_emul.gather), and the
     test checks them like native's; a host with textureGather but not gpu_shader5
     refuses them."""
-    if screen.profile.has("gpu_shader5"):
+    if screen.profile.has("gpu_shader5") or not screen.profile.has("texture_gather"):
         assert screen.get_param(Cap.TEXTURE_GATHER_OFFSETS) == 1
         return False
     assert screen.get_param(Cap.TEXTURE_GATHER_OFFSETS) == 0
-    if not screen.profile.has("texture_gather"):
-        return False
     assert screen.get_param(Cap.MIN_TEXTURE_GATHER_OFFSET) == screen.get_param(Cap.MAX_TEXTURE_GATHER_OFFSET) == 0
     S = Sampling(ctx, PIXELS, PIXELS)
     with pytest.raises(UnsupportedError, match="TG4 with four offsets"):
@@ -243,8 +242,12 @@ def test_gather_offsets_2d(screen, ctx, wrap):
 
     if _refused_on_this_host(screen, ctx, imm_fs(0, 0)):
         return
-    # gl33: the texel-fetch gather has no offset range (its caps stay 0); use llvmpipe's
-    lo, hi = _offset_limits(screen) if screen.profile.has("texture_gather") else (-32, 31)
+    # gl33: the lookups take any offset; the caps offer llvmpipe's range (EMULATED_GATHER_OFFSETS)
+    if screen.profile.has("texture_gather"):
+        lo, hi = _offset_limits(screen)
+    else:
+        lo, hi = screen.get_param(Cap.MIN_TEXTURE_GATHER_OFFSET), screen.get_param(Cap.MAX_TEXTURE_GATHER_OFFSET)
+        assert (lo, hi) == EMULATED_GATHER_OFFSETS
     offsets = [(lo, 3), (-5, hi), (6, 1), (-1, -7)]
     tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_FLOAT, SIZE, SIZE)
     texels = _texels()[0]

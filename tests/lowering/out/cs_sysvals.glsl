@@ -19,6 +19,7 @@ layout(std140, binding = 83) uniform glp_sysvals
     uvec4 line_stipple;
     uvec4 view_levels[192];
     vec4 sampler_lod[192];
+    uvec4 sampler_seamless[48];
 } sysvals;
 
 layout(std140, binding = 0) uniform glp_cs_cb0

@@ -17,6 +17,7 @@ layout(std140) uniform glp_sysvals
     uvec4 line_stipple;
     uvec4 view_levels[192];
     vec4 sampler_lod[192];
+    uvec4 sampler_seamless[48];
 } sysvals;
 
 layout(pixel_center_integer) in vec4 gl_FragCoord;

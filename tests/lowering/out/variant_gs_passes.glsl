@@ -20,6 +20,7 @@ layout(std140, binding = 83) uniform glp_sysvals
     uvec4 line_stipple;
     uvec4 view_levels[192];
     vec4 sampler_lod[192];
+    uvec4 sampler_seamless[48];
 } sysvals;
 
 in glp_color_0_block { vec4 glp_color_0; } glp_color_0_in[3];
