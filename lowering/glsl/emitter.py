@@ -408,7 +408,10 @@ class Emitter:
         if reg.dimension is None:
             return None
         if reg.dim_indirect is not None:
-            return self.index_expr(i, kind + "d", n, reg.dim_indirect, reg.dimension).text
+            # An address outside the primitive is undefined in TGSI; bounded, so the
+            # host never reads past its vertex arrays (docs/lowering.md).
+            index = self.index_expr(i, kind + "d", n, reg.dim_indirect, reg.dimension).text
+            return f"clamp({index}, 0, {self.io.last_vertex(reg.file)})"
         return str(reg.dimension)
 
     def io_view(self, i: int, kind: str, n: int, reg):

@@ -427,6 +427,18 @@ class IOMap:
         prim = _prim_name(self.em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
         return str(PRIMITIVE_VERTICES.get(prim, 3))
 
+    def last_vertex(self, file: str) -> str:
+        """GLSL text of the highest vertex index of the ``file`` ("IN" / "OUT")
+        per-vertex arrays: an indirect vertex index is clamped to it (docs/lowering.md
+        "Indirect vertex indices").  TGSI and GLSL leave an index outside the
+        primitive undefined; llvmpipe reads it out of its vertex arrays and dies."""
+        if self.proc == "GEOM":
+            return str(int(self.input_array_size()) - 1)
+        if self.proc == "TESS_CTRL" and file == "OUT":
+            return str(int(self.em.shader.property("TCS_VERTICES_OUT", 1)) - 1)
+        # TCS inputs (the draw's patch) and TES inputs (the TCS's output patch).
+        return "gl_PatchVerticesIn - 1"
+
     def _tess_levels(self, semantic: str, writable: bool):
         if semantic == "TESSOUTER":
             return ComponentView([comp(f"gl_TessLevelOuter[{c}]", "float", lvalue=writable) for c in range(4)], "float")
