@@ -408,10 +408,8 @@ class Emitter:
         if reg.dimension is None:
             return None
         if reg.dim_indirect is not None:
-            # An address outside the primitive is undefined in TGSI; bounded, so the
-            # host never reads past its vertex arrays (docs/lowering.md).
             index = self.index_expr(i, kind + "d", n, reg.dim_indirect, reg.dimension).text
-            return f"clamp({index}, 0, {self.io.last_vertex(reg.file)})"
+            return self.io.bounded_vertex(reg.file, index)  # docs/lowering.md "Indirect vertex indices"
         return str(reg.dimension)
 
     def io_view(self, i: int, kind: str, n: int, reg):

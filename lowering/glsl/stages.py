@@ -427,17 +427,18 @@ class IOMap:
         prim = _prim_name(self.em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
         return str(PRIMITIVE_VERTICES.get(prim, 3))
 
-    def last_vertex(self, file: str) -> str:
-        """GLSL text of the highest vertex index of the ``file`` ("IN" / "OUT")
-        per-vertex arrays: an indirect vertex index is clamped to it (docs/lowering.md
-        "Indirect vertex indices").  TGSI and GLSL leave an index outside the
-        primitive undefined; llvmpipe reads it out of its vertex arrays and dies."""
+    def bounded_vertex(self, file: str, index: str) -> str:
+        """``index`` (GLSL text of an indirect vertex index into the ``file`` per-vertex
+        arrays) clamped to the vertices they hold: TGSI and GLSL leave an index outside
+        the primitive undefined, and llvmpipe reads it past its vertex arrays and dies
+        (docs/lowering.md "Indirect vertex indices")."""
         if self.proc == "GEOM":
-            return str(int(self.input_array_size()) - 1)
-        if self.proc == "TESS_CTRL" and file == "OUT":
-            return str(int(self.em.shader.property("TCS_VERTICES_OUT", 1)) - 1)
-        # TCS inputs (the draw's patch) and TES inputs (the TCS's output patch).
-        return "gl_PatchVerticesIn - 1"
+            last = str(int(self.input_array_size()) - 1)
+        elif self.proc == "TESS_CTRL" and file == "OUT":
+            last = str(int(self.em.shader.property("TCS_VERTICES_OUT", 1)) - 1)
+        else:  # TCS inputs (the draw's patch), TES inputs (the TCS's output patch)
+            last = "gl_PatchVerticesIn - 1"
+        return f"clamp({index}, 0, {last})"
 
     def _tess_levels(self, semantic: str, writable: bool):
         if semantic == "TESSOUTER":
