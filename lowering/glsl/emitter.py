@@ -408,7 +408,8 @@ class Emitter:
         if reg.dimension is None:
             return None
         if reg.dim_indirect is not None:
-            return self.index_expr(i, kind + "d", n, reg.dim_indirect, reg.dimension).text
+            index = self.index_expr(i, kind + "d", n, reg.dim_indirect, reg.dimension).text
+            return self.io.bounded_vertex(reg.file, index)  # docs/lowering.md "Indirect vertex indices"
         return str(reg.dimension)
 
     def io_view(self, i: int, kind: str, n: int, reg):

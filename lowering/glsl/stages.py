@@ -427,6 +427,19 @@ class IOMap:
         prim = _prim_name(self.em.shader.property("GS_INPUT_PRIMITIVE", "TRIANGLES"))
         return str(PRIMITIVE_VERTICES.get(prim, 3))
 
+    def bounded_vertex(self, file: str, index: str) -> str:
+        """``index`` (GLSL text of an indirect vertex index into the ``file`` per-vertex
+        arrays) clamped to the vertices they hold: TGSI and GLSL leave an index outside
+        the primitive undefined, and llvmpipe reads it past its vertex arrays and dies
+        (docs/lowering.md "Indirect vertex indices")."""
+        if self.proc == "GEOM":
+            last = str(int(self.input_array_size()) - 1)
+        elif self.proc == "TESS_CTRL" and file == "OUT":
+            last = str(int(self.em.shader.property("TCS_VERTICES_OUT", 1)) - 1)
+        else:  # TCS inputs (the draw's patch), TES inputs (the TCS's output patch)
+            last = "gl_PatchVerticesIn - 1"
+        return f"clamp({index}, 0, {last})"
+
     def _tess_levels(self, semantic: str, writable: bool):
         if semantic == "TESSOUTER":
             return ComponentView([comp(f"gl_TessLevelOuter[{c}]", "float", lvalue=writable) for c in range(4)], "float")

@@ -19,13 +19,13 @@ void main()
             break;
         }
         addr0.x = int(t0.x);
-        gl_Position = gl_in[addr0.x].gl_Position;
-        glp_generic_0 = glp_generic_0_in[addr0.x].glp_generic_0;
-        glp_generic_0.w = gl_in[addr0.x].gl_PointSize;
-        gl_ClipDistance[0] = gl_in[addr0.x].gl_ClipDistance[0];
-        gl_ClipDistance[1] = gl_in[addr0.x].gl_ClipDistance[1];
-        gl_ClipDistance[2] = gl_in[addr0.x].gl_ClipDistance[2];
-        gl_ClipDistance[3] = gl_in[addr0.x].gl_ClipDistance[3];
+        gl_Position = gl_in[clamp(addr0.x, 0, 2)].gl_Position;
+        glp_generic_0 = glp_generic_0_in[clamp(addr0.x, 0, 2)].glp_generic_0;
+        glp_generic_0.w = gl_in[clamp(addr0.x, 0, 2)].gl_PointSize;
+        gl_ClipDistance[0] = gl_in[clamp(addr0.x, 0, 2)].gl_ClipDistance[0];
+        gl_ClipDistance[1] = gl_in[clamp(addr0.x, 0, 2)].gl_ClipDistance[1];
+        gl_ClipDistance[2] = gl_in[clamp(addr0.x, 0, 2)].gl_ClipDistance[2];
+        gl_ClipDistance[3] = gl_in[clamp(addr0.x, 0, 2)].gl_ClipDistance[3];
         gl_PrimitiveID = gl_PrimitiveIDIn;
         gl_Layer = 1;
         EmitVertex();

@@ -16,8 +16,8 @@ void main()
     ivec4 addr0 = ivec4(0);
     glp_generic_0_out[gl_InvocationID].glp_generic_0 = vec4(0.0);
     addr0.x = gl_InvocationID;
-    gl_out[gl_InvocationID].gl_Position = gl_in[addr0.x].gl_Position;
-    glp_generic_0_out[gl_InvocationID].glp_generic_0 = glp_generic_0_in[addr0.x].glp_generic_0 * vec4(2.0);
+    gl_out[gl_InvocationID].gl_Position = gl_in[clamp(addr0.x, 0, gl_PatchVerticesIn - 1)].gl_Position;
+    glp_generic_0_out[gl_InvocationID].glp_generic_0 = glp_generic_0_in[clamp(addr0.x, 0, gl_PatchVerticesIn - 1)].glp_generic_0 * vec4(2.0);
     barrier();
     t0_0 = glp_generic_0_out[0].glp_generic_0;
     t0_1 = t0_0 + glp_generic_0_out[1].glp_generic_0;

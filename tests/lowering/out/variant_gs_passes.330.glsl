@@ -39,8 +39,8 @@ void main()
             break;
         }
         addr0.x = int(t0_0.x);
-        gl_Position = gl_in[addr0.x].gl_Position;
-        glp_color_0 = glp_color_0_in[addr0.x].glp_color_0;
+        gl_Position = gl_in[clamp(addr0.x, 0, 2)].gl_Position;
+        glp_color_0 = glp_color_0_in[clamp(addr0.x, 0, 2)].glp_color_0;
         gl_ClipDistance[0] = dot(gl_Position, sysvals.clip_plane[0]);
         gl_ClipDistance[1] = dot(gl_Position, sysvals.clip_plane[1]);
         glp_bcolor_0 = glp_color_0;
