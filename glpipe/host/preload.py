@@ -34,9 +34,12 @@ The rows (``PRELOAD``):
     its shaders without LLVM's optimisation passes and with LLVM's -O0 code
     generator (``CodeGenOpt::None``: the fast register allocator, no register
     coalescing), which never merges the two registers; the instruction set
-    stays the CPU's (AVX2, FMA, F16C, AVX-512), so every result the host
-    defines for itself -- NaN payloads, out-of-range conversions, BC6H
-    denormals -- stays what it is without the setting.  It costs about 1.4x
+    stays the CPU's (AVX2, FMA, F16C, AVX-512), so the results the host
+    defines for itself -- NaN payloads of its instructions, out-of-range
+    conversions, BC6H denormals -- stay what they are without the setting
+    (only which NaN an unfused multiply-add keeps when both halves are NaN
+    follows the operand order the -O0 generator picks, a choice IEEE 754
+    leaves open).  It costs about 1.4x
     on fill-bound work (docs/performance.md).  The alternative
     ``GALLIUM_OVERRIDE_CPU_CAPS=sse4.1`` also avoids the crash (no AVX at
     all) but changes those results and costs about 1.7x; Mesa has no setting
