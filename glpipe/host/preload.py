@@ -27,23 +27,24 @@ The rows (``PRELOAD``):
 
 ``llvmpipe_avx2_gather``
     the quirk ``llvmpipe_avx2_gather`` (glpipe/host/quirks.py): LLVM 15's
-    register coalescer gives an AVX2 ``vpgatherdd`` the same register for its
-    mask and its index, an encoding the CPU refuses (SIGILL at a draw).  Mesa
-    emits that gather (``lp_build_gather_avx2``, an all-ones constant mask)
-    whenever the CPU has AVX2.  ``GALLIVM_PERF=nopt`` makes gallivm compile
-    its shaders without LLVM's optimisation passes and with LLVM's -O0 code
-    generator (``CodeGenOpt::None``: the fast register allocator, no register
-    coalescing), which never merges the two registers; the instruction set
-    stays the CPU's (AVX2, FMA, F16C, AVX-512), so the results the host
-    defines for itself -- NaN payloads of its instructions, out-of-range
-    conversions, BC6H denormals -- stay what they are without the setting
-    (only which NaN an unfused multiply-add keeps when both halves are NaN
-    follows the operand order the -O0 generator picks, a choice IEEE 754
-    leaves open).  It costs about 1.4x
-    on fill-bound work (docs/performance.md).  The alternative
-    ``GALLIUM_OVERRIDE_CPU_CAPS=sse4.1`` also avoids the crash (no AVX at
-    all) but changes those results and costs about 1.7x; Mesa has no setting
-    that masks AVX2 alone (``avx`` masks AVX-512 only and does not avoid it).
+    optimising code generator gives an AVX2 ``vpgatherdd`` the same register
+    for its mask and its index (by all appearances its register coalescing),
+    an encoding the CPU refuses: SIGILL at a draw.  Mesa emits that gather
+    (``lp_build_gather_avx2``, an all-ones constant mask) whenever the CPU
+    has AVX2.  ``GALLIVM_PERF=nopt`` makes gallivm compile its shaders
+    without LLVM's optimisation passes and with LLVM's -O0 code generator
+    (``CodeGenOpt::None``: the fast register allocator, no register
+    coalescing), which kept the two apart in every test and campaign run.
+    The instruction set stays the CPU's (AVX2, FMA, F16C, AVX-512), so the
+    results the host defines for itself -- NaN payloads of its instructions,
+    out-of-range conversions, BC6H denormals -- stay what they are without
+    the setting (only which NaN an unfused multiply-add keeps when both
+    halves are NaN follows the operand order the -O0 generator picks, a
+    choice IEEE 754 leaves open).  It costs about 1.4x on fill-bound work
+    (docs/performance.md).  The alternative ``GALLIUM_OVERRIDE_CPU_CAPS=sse4.1``
+    also avoids the crash (no AVX at all) but changes those results and
+    costs about 1.7x; Mesa has no setting that masks AVX2 alone (``avx``
+    masks AVX-512 only and does not avoid it).
     Test: tests/test_host_preload.py.
 """
 

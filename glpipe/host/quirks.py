@@ -140,8 +140,8 @@ QUIRKS: tuple[Quirk, ...] = (
         cpu_flag="avx2",
         what=(
             "llvmpipe's JIT code for some texel fetches holds an AVX2 vpgatherdd whose mask register is "
-            "also its index register (LLVM's optimising code generator merges the two: Mesa's gather "
-            "mask is an all-ones constant, and so is the index when the fetch offsets fold to -1), an "
+            "also its index register (LLVM's optimising code generator gives the two one register; "
+            "Mesa's gather mask is an all-ones constant), an "
             "encoding the CPU refuses: the process dies with SIGILL (sometimes SIGSEGV) at a draw, "
             "depending on the texture state earlier draws left in llvmpipe's variant keys "
             "(seen with LLVM 15.0.6, Mesa 22.3.6, on an AVX2 + AVX-512 CPU; no LLVM release is known "
