@@ -14,8 +14,14 @@ from .enums import __all__ as _enums_all
 from .errors import *  # noqa: F403
 from .errors import __all__ as _errors_all
 from .formats import Format
+from .host import preload as _preload
 from .templates import *  # noqa: F403
 from .templates import __all__ as _templates_all
+
+# Driver settings Mesa reads once, when the driver loads: made now, before the
+# application or glpipe makes a GL context (docs/host.md "Driver settings made
+# before the driver loads").  Reads /proc and the driver library's header only.
+_preload.apply()
 
 # Public name -> the submodule defining it, imported on first access (PEP 562).
 _LAZY = {

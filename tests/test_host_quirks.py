@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from glpipe import Cap
-from glpipe.host import facts, quirks
+from glpipe.host import facts, preload, quirks
 from lowering import to_glsl
 from lowering.glsl.requirements import HOST_FACTS
 
@@ -24,9 +24,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _child(code: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    """Run ``code`` in a fresh interpreter at the worktree root."""
+    """Run ``code`` in a fresh interpreter at the worktree root, on the driver as
+    it comes: without the settings glpipe makes before it loads (they avoid some
+    quirks below GL; glpipe/host/preload.py), so each quirk and its workaround
+    are seen on the bare driver."""
     return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=300
+        [sys.executable, "-c", code, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=preload.without_settings(),
+        timeout=300,
     )
 
 

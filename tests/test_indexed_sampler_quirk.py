@@ -23,7 +23,7 @@ import sys
 import numpy as np
 import pytest
 
-from glpipe.host import quirks
+from glpipe.host import preload, quirks
 from lowering import to_glsl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -33,9 +33,18 @@ FACT = "indexed_sampler_array_crash"
 
 
 def _child(code: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    """Run ``code`` in a fresh interpreter at the worktree root."""
+    """Run ``code`` in a fresh interpreter at the worktree root, on the driver as
+    it comes: without the settings glpipe makes before it loads (they avoid some
+    quirks below GL; glpipe/host/preload.py), so each quirk and its workaround
+    are seen on the bare driver."""
     return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=300
+        [sys.executable, "-c", code, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=preload.without_settings(),
+        timeout=300,
     )
 
 

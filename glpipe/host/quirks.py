@@ -2,8 +2,10 @@
 or limit announces, and that glpipe must work around (``QUIRKS``, ``host_quirks``).
 
 A quirk is not probed by running the failing construct (the failure kills the
-process); it is a row keyed by driver (a ``GL_RENDERER`` pattern) and by driver
-version range, naming how it was found and the test that proves it.  Each quirk
+process); it is a row keyed by driver (a ``GL_RENDERER`` pattern) and by a
+version range -- of the Mesa release in GL_VERSION, or, for a fault of the
+shader compiler's code generator, of the LLVM release in GL_RENDERER
+(``version_of``) -- naming how it was found and the test that proves it.  Each quirk
 that holds on the host becomes a host fact (glpipe/host/facts.py) under the
 row's ``fact`` name, so caps (``CapsEnv.fact``) and the lowering
 (``to_glsl(host_facts=...)``) consult it the same way.  docs/host.md
@@ -18,6 +20,8 @@ from types import MappingProxyType
 
 #: Version tuple of a Mesa driver in GL_VERSION ("4.5 (Core Profile) Mesa 22.3.6").
 _MESA_VERSION = re.compile(r"\bMesa (\d+)\.(\d+)(?:\.(\d+))?")
+#: Version tuple of llvmpipe's LLVM in GL_RENDERER ("llvmpipe (LLVM 15.0.6, 256 bits)").
+_LLVM_VERSION = re.compile(r"\bLLVM (\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
 
 @dataclass(frozen=True)
@@ -25,8 +29,11 @@ class Quirk:
     """One row of the quirks table.
 
     ``renderer`` is a regular expression searched in GL_RENDERER; the quirk
-    holds for driver versions ``first <= v < fixed`` (``fixed`` None: no
-    release is known to be fixed).  ``found_by`` says how it was found,
+    holds for versions ``first <= v < fixed`` (``fixed`` None: no release is
+    known to be fixed) of the Mesa release (``version_of`` "mesa") or of the
+    LLVM release llvmpipe names in GL_RENDERER ("llvm").  ``cpu_flag``, when
+    set, is a CPU feature the driver must be using for the quirk to hold
+    (GL_RENDERER cannot tell; glpipe/host/preload.py reads it).  ``found_by`` says how it was found,
     ``test`` is the pytest node id that proves it on a matching host, and
     ``effect`` what glpipe does about it."""
 
@@ -38,20 +45,36 @@ class Quirk:
     found_by: str
     test: str
     effect: str
+    version_of: str = "mesa"
+    cpu_flag: str | None = None
+
+    def in_range(self, found: tuple[int, ...] | None) -> bool:
+        """Whether release ``found`` (of what ``version_of`` names) is affected;
+        an unknown release is (assume the worst)."""
+        if found is None:
+            return True
+        return found >= self.first and (self.fixed is None or found < self.fixed)
 
     def matches(self, renderer: str, version: str) -> bool:
         """Whether a host reporting GL_RENDERER ``renderer`` and GL_VERSION ``version`` has the quirk."""
         if not re.search(self.renderer, renderer or ""):
             return False
-        found = driver_version(version)
-        if found is None:
-            return True  # a matching driver of unknown version: assume the worst
-        return found >= self.first and (self.fixed is None or found < self.fixed)
+        if self.version_of == "llvm":
+            return self.in_range(llvm_version(renderer))
+        return self.in_range(driver_version(version))
 
 
 def driver_version(gl_version: str) -> tuple[int, ...] | None:
     """The Mesa release in a GL_VERSION string as a tuple, or None when there is none."""
     m = _MESA_VERSION.search(gl_version or "")
+    if m is None:
+        return None
+    return tuple(int(g) for g in m.groups(default="0"))
+
+
+def llvm_version(gl_renderer: str) -> tuple[int, ...] | None:
+    """The LLVM release in llvmpipe's GL_RENDERER string as a tuple, or None when there is none."""
+    m = _LLVM_VERSION.search(gl_renderer or "")
     if m is None:
         return None
     return tuple(int(g) for g in m.groups(default="0"))
@@ -108,6 +131,33 @@ QUIRKS: tuple[Quirk, ...] = (
             "sampler uniform per case (the GLSL 3.30 form), never as a sampler array"
         ),
     ),
+    Quirk(
+        fact="llvmpipe_avx2_gather",
+        renderer=r"^llvmpipe\b",
+        first=(0,),
+        fixed=None,
+        version_of="llvm",
+        cpu_flag="avx2",
+        what=(
+            "llvmpipe's JIT code for some texel fetches holds an AVX2 vpgatherdd whose mask register is "
+            "also its index register (LLVM's optimising code generator gives the two one register; "
+            "Mesa's gather mask is an all-ones constant), an "
+            "encoding the CPU refuses: the process dies with SIGILL (sometimes SIGSEGV) at a draw, "
+            "depending on the texture state earlier draws left in llvmpipe's variant keys "
+            "(seen with LLVM 15.0.6, Mesa 22.3.6, on an AVX2 + AVX-512 CPU; no LLVM release is known "
+            "to be fixed and earlier ones were not tried, so every release counts)"
+        ),
+        found_by=(
+            "issue 12's TGSI fuzzer (about one program in a thousand); a sequence reduced by bisection "
+            "to two programs (tests/fuzz/regress/gather_sigill_*.tgsi); the faulting instruction read "
+            "in gdb: vpgatherdd %ymm0,(%rbx,%ymm0,1),%ymm1"
+        ),
+        test="tests/test_host_preload.py::test_the_quirk_is_real_on_this_host",
+        effect=(
+            "GALLIVM_PERF=nopt set before the driver loads (glpipe/host/preload.py): LLVM's -O0 code "
+            "generator keeps the registers apart; nothing in the GLSL changes"
+        ),
+    ),
 )
 
 #: fact name -> row (for look-ups by name).
@@ -119,4 +169,4 @@ def host_quirks(renderer: str, version: str) -> frozenset[str]:
     return frozenset(q.fact for q in QUIRKS if q.matches(renderer, version))
 
 
-__all__ = ["BY_FACT", "QUIRKS", "Quirk", "driver_version", "host_quirks"]
+__all__ = ["BY_FACT", "QUIRKS", "Quirk", "driver_version", "host_quirks", "llvm_version"]

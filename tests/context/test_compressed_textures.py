@@ -64,9 +64,10 @@ def _assert_texels(got, want, err_msg="", atol=1e-6):
     """``got`` equals the decoded ``want`` (atol 1e-6), except that a BC6H
     half-float denormal (0 < |v| < 2**-14) may read back as zero: GLSL 4.50
     section 4.7.1 lets any denormal input to a shader be flushed, and Mesa's
-    decoder flushes them on CPUs it treats as lacking F16C -- which is what
-    glpipe's llvmpipe setting makes of AVX2 CPUs (docs/host.md "Driver
-    settings made before the driver loads")."""
+    decoder flushes them on CPUs it treats as lacking F16C -- which is what a
+    user's GALLIUM_OVERRIDE_CPU_CAPS of sse4.1 or lower makes of any CPU
+    (glpipe's own llvmpipe setting, GALLIVM_PERF=nopt, keeps F16C: docs/host.md
+    "Driver settings made before the driver loads")."""
     got, want = np.asarray(got, np.float32), np.asarray(want, np.float32)
     flushed = (want != 0) & (np.abs(want) < 2.0**-14) & (got == 0)
     np.testing.assert_allclose(
