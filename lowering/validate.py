@@ -250,6 +250,13 @@ class _Validator:
                 raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
+            if decl.file == "OUT" and any(decl.stream):
+                primitive = shader.property("GS_OUTPUT_PRIMITIVE", "TRIANGLE_STRIP")
+                refusal = rules.output_stream_refusal(decl.stream, primitive)
+                if refusal is not None and refusal[0]:
+                    raise UnsupportedError(f"{where}: {refusal[1]}")
+                if refusal is not None:
+                    raise ShaderValidationError(f"{where}: {refusal[1]}", None, decl.line)
             if decl.file == "IN" and self.proc != "VERT" and not decl.semantic:
                 raise ShaderValidationError(
                     f"{where}: an input of a {self.proc} shader needs a semantic", None, decl.line

@@ -243,6 +243,22 @@ def vertex_index_refusal(shader, file: str, vertex: int) -> str | None:
     return None
 
 
+def output_stream_refusal(streams: tuple[int, ...], output_primitive) -> tuple[bool, str] | None:
+    """(whether it is only unsupported, why) when a GS output's STREAM(x, y, z, w) is refused (None:
+    fine).  Each stream obeys EMIT's rules (``stream_refusal``); and the four
+    components share one stream, since the lowering declares a register as one
+    GLSL variable and a variable has one ``layout(stream = n)`` (GLSL 4.50
+    section 4.4.2.2): Gallium allows more, so that is an UnsupportedError.
+    Found by the fuzzer: STREAM(32768, 2, 2, 2) reached the host compiler."""
+    for stream in dict.fromkeys(streams):
+        reason = stream_refusal(stream, output_primitive)
+        if reason is not None:
+            return False, reason
+    if len(set(streams)) > 1:
+        return True, "the components of one output on different vertex streams (a GLSL output variable has one stream)"
+    return None
+
+
 def stream_refusal(stream: int, output_primitive) -> str | None:
     """Why EMIT / ENDPRIM on ``stream`` is refused (None: it is fine).  GL 4.0
     section 11.3.4.2: streams are 0 .. MAX_VERTEX_STREAMS-1, and a stream above 0
@@ -268,5 +284,6 @@ __all__ = [
     "vertex_count",
     "output_vertex_count",
     "vertex_index_refusal",
+    "output_stream_refusal",
     "stream_refusal",
 ]

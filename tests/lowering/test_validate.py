@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lowering import ShaderValidationError, TGSIParseError, parse, validate
+from lowering import ShaderValidationError, TGSIParseError, UnsupportedError, parse, validate
 from lowering.ir import DstRegister, Instruction, SrcRegister
 
 ERRORS = Path(__file__).parent / "errors"
@@ -229,3 +229,39 @@ END
     info = validate(parse(text))
     assert info.num_streams == 3
     assert info.output("GENERIC", 0).stream == (1, 1, 1, 1)
+
+
+GS_STREAM_DECL = """GEOM
+PROPERTY GS_INPUT_PRIMITIVE POINTS
+PROPERTY GS_OUTPUT_PRIMITIVE {primitive}
+PROPERTY GS_MAX_OUTPUT_VERTICES 4
+DCL IN[][0], POSITION
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0], STREAM({streams})
+MOV OUT[0], IN[0][0]
+EMIT
+END
+"""
+
+
+@pytest.mark.parametrize(
+    ("primitive", "streams", "error", "words"),
+    [
+        # fuzz seed 23111851: the stream reached the host compiler ("invalid stream")
+        ("POINTS", "32768, 2, 2, 2", ShaderValidationError, "vertex stream 32768 is outside 0..3"),
+        ("POINTS", "4, 4, 4, 4", ShaderValidationError, "vertex stream 4 is outside 0..3"),
+        ("TRIANGLE_STRIP", "1, 1, 1, 1", ShaderValidationError, "needs GS_OUTPUT_PRIMITIVE POINTS"),
+        ("POINTS", "1, 2, 1, 1", UnsupportedError, "different vertex streams"),
+    ],
+)
+def test_gs_output_stream_declarations_are_checked(primitive, streams, error, words):
+    """A declared output stream obeys EMIT's rules (streams 0..3, above 0 only
+    with POINTS), and one output has one stream: GLSL gives a variable one."""
+    with pytest.raises(error, match=re.escape(words)) as caught:
+        validate(parse(GS_STREAM_DECL.format(primitive=primitive, streams=streams)))
+    assert "DCL OUT[1]" in str(caught.value)
+
+
+def test_gs_output_on_one_stream_above_zero_is_valid():
+    info = validate(parse(GS_STREAM_DECL.format(primitive="POINTS", streams="3, 3, 3, 3")))
+    assert info.output("GENERIC", 0).stream == (3, 3, 3, 3)
