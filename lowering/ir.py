@@ -215,6 +215,12 @@ class Declaration:
         """True when ``index`` lies in ``first..last``."""
         return self.first <= index <= self.last
 
+    @property
+    def used_streams(self) -> tuple[int, ...]:
+        """The GS streams of the components in ``usage_mask``: Mesa writes 0
+        for the others (``DCL OUT[3].x, GENERIC[2], STREAM(2, 0, 0, 0)``)."""
+        return tuple(s for i, s in enumerate(self.stream) if self.usage_mask >> i & 1)
+
 
 ImmediateValue = int | float
 

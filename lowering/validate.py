@@ -250,9 +250,9 @@ class _Validator:
                 raise ShaderValidationError(f"{where}: {reason}", None, decl.line)
             if decl.file == "OUT" and not decl.semantic:
                 raise ShaderValidationError(f"{where}: an output needs a semantic", None, decl.line)
-            if decl.file == "OUT" and any(decl.stream):
+            if decl.file == "OUT" and any(decl.used_streams):
                 primitive = shader.property("GS_OUTPUT_PRIMITIVE", "TRIANGLE_STRIP")
-                refusal = rules.output_stream_refusal(decl.stream, primitive)
+                refusal = rules.output_stream_refusal(decl.used_streams, primitive)
                 if refusal is not None and refusal[0]:
                     raise UnsupportedError(f"{where}: {refusal[1]}")
                 if refusal is not None:
@@ -730,7 +730,7 @@ class _Validator:
                     streams.add(stream)
         for d in shader.declarations:
             if d.file == "OUT":
-                streams.update(d.stream)
+                streams.update(d.used_streams)
 
         writes: dict[str, bool] = {}
         table = _FS_OUTPUT_FLAGS if proc == "FRAG" else _GEOM_OUTPUT_FLAGS

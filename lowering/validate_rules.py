@@ -244,8 +244,9 @@ def vertex_index_refusal(shader, file: str, vertex: int) -> str | None:
 
 
 def output_stream_refusal(streams: tuple[int, ...], output_primitive) -> tuple[bool, str] | None:
-    """(whether it is only unsupported, why) when a GS output's STREAM(x, y, z, w) is refused (None:
-    fine).  Each stream obeys EMIT's rules (``stream_refusal``); and the four
+    """(whether it is only unsupported, why) when the streams of a GS output's
+    used components (``Declaration.used_streams``) are refused (None: fine).
+    Each stream obeys EMIT's rules (``stream_refusal``); and the used
     components share one stream, since the lowering declares a register as one
     GLSL variable and a variable has one ``layout(stream = n)`` (GLSL 4.50
     section 4.4.2.2): Gallium allows more, so that is an UnsupportedError.

@@ -474,7 +474,7 @@ class IOMap:
     def _vertex_output(self, index, decl, semantic, sidx):
         em = self.em
         proc = self.proc
-        stream = decl.stream[0] if proc == "GEOM" else 0
+        stream = decl.used_streams[0] if proc == "GEOM" and decl.used_streams else 0
         if semantic == "POSITION":
             self._record_output(VaryingInfo("OUT", index, semantic, sidx, "gl_Position", builtin=True))
             if proc == "VERT" and em.shader.property("VS_WINDOW_SPACE_POSITION", 0):

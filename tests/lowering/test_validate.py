@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lowering import ShaderValidationError, TGSIParseError, UnsupportedError, parse, validate
+from lowering import ShaderValidationError, TGSIParseError, UnsupportedError, parse, to_glsl, validate
 from lowering.ir import DstRegister, Instruction, SrcRegister
 
 ERRORS = Path(__file__).parent / "errors"
@@ -265,3 +265,18 @@ def test_gs_output_stream_declarations_are_checked(primitive, streams, error, wo
 def test_gs_output_on_one_stream_above_zero_is_valid():
     info = validate(parse(GS_STREAM_DECL.format(primitive="POINTS", streams="3, 3, 3, 3")))
     assert info.output("GENERIC", 0).stream == (3, 3, 3, 3)
+
+
+def test_gs_output_streams_of_unused_components_do_not_count():
+    """Mesa's own TGSI (tests/lowering/corpus gs_streams.geom): ``DCL OUT[3].x,
+    GENERIC[2], STREAM(2, 0, 0, 0)`` -- only the used component's stream is
+    the output's, and the lowering declares the variable on it."""
+    text = GS_STREAM_DECL.format(primitive="POINTS", streams="2, 0, 0, 0").replace(
+        "DCL OUT[1], GENERIC[0]", "DCL OUT[1].x, GENERIC[0]"
+    )
+    info = validate(parse(text))
+    assert info.num_streams == 3
+    text_y = GS_STREAM_DECL.format(primitive="POINTS", streams="0, 3, 0, 0").replace(
+        "DCL OUT[1], GENERIC[0]", "DCL OUT[1].y, GENERIC[0]"
+    )
+    assert "layout(stream = 3)" in to_glsl(parse(text_y), 450).source
