@@ -1,0 +1,242 @@
+"""INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET on a 4x multisampled target,
+every pixel, on both profiles (issue 18 item 3).
+
+On ``native`` these are GLSL 4.00's interpolateAt*; on ``gl33`` the FS
+re-interpolates from derivatives (lowering/glsl/passes/interp.py) and, where
+the value it starts from is not the one GLSL 3.30 delivers -- the centroid of a
+CENTER input, the pixel-centre value of a CENTROID input -- reads a copy of
+the varying with the other qualifier, which the last vertex stage (VS or GS
+here) writes because its variant key says so (``VariantKey.interp_copies``,
+docs/lowering.md "Interpolation functions without interpolateAt*").
+
+The triangle's edges cross pixels, so partially covered pixels (whose
+centroid is not their centre) are checked too: the resolved pixel is the
+value times the covered fraction (the target is cleared to 0).  Expected
+values come from the geometry in float64 (``test_interp_emulation``'s
+barycentrics, perspective-correct with the vertices' w) at the positions
+GL_SAMPLE_POSITION reports, never from the code under test:
+
+* INTERP_SAMPLE k: sample k's position; INTERP_OFFSET: centre + offset;
+* INTERP_CENTROID: the centre when all samples are covered, else the first
+  covered sample -- llvmpipe's centroid (lp_bld_interp.c
+  calc_centroid_offsets; GL 4.5 14.6.4 lets it be any covered position), the
+  same for the ``centroid`` qualifier and interpolateAtCentroid;
+* CONSTANT: the provoking (last) vertex's value.
+
+llvmpipe divides a smooth input's v/w at the new position by 1/w at the
+centre (``test_interp_emulation.llvmpipe_native_w``): that factor is part of
+what it delivers for interpolateAt* and for every ``centroid``-qualified
+input, so the expectation multiplies it in there (gl33's centroid is the
+host's own centroid qualifier; gl33's offsets and samples are computed
+perspective-correct).
+
+Tolerance: 2e-5 relative + 2e-5 absolute on values up to 10.  The host
+evaluates planes in float32 (a0 + dadx x + dady y, ~1 ulp = 1e-6 at 10), the
+emulation adds the quad differences of those values (dFdx, one more rounding
+of the same size, times an offset below 1) and one divide; resolving four
+samples averages float32 values.  A few ulp in all, well under 2e-5; a wrong
+position (an eighth of a pixel) is off by more than 0.1 on this triangle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir conftest)
+
+import glpipe
+from glpipe import Bind, Format
+
+from .test_interp_emulation import NDC, OFFSET, PASS_GS, expected, one_over_w, vertices
+from .util import PASS_VS, vertex_buffer
+from .util_blend_dsa import bind_rasterizer, bind_targets, clear_msaa, resolve_rgba32f, sample_positions, texture
+
+W = H = 8
+SAMPLES = 4
+TOL = dict(rtol=2e-5, atol=2e-5)
+PIX_Y, PIX_X = np.mgrid[0:H, 0:W].astype(np.float64)
+
+_OPS = {
+    "offset": "  0: INTERP_OFFSET TEMP[0], IN[0], IMM[0].xyxy\n",
+    "sample": "  0: INTERP_SAMPLE TEMP[0], IN[0], IMM[1].{s}{s}{s}{s}\n",
+    # the sample index from a register, not an immediate
+    "sample_reg": "  0: UADD TEMP[1].x, IMM[1].{s}, IMM[1].xxxx\n  1: INTERP_SAMPLE TEMP[0], IN[0], TEMP[1].xxxx\n",
+    "centroid": "  0: INTERP_CENTROID TEMP[0], IN[0]\n",
+}
+
+
+def fs_text(op: str, interp: str, location: str, sample: int = 0) -> str:
+    """An FS writing ``op`` of GENERIC[0] (``interp``, ``location``) to COLOR."""
+    body = _OPS[op].format(s="xyzw"[sample])
+    n = body.count("\n")
+    loc = "" if location == "CENTER" else f", {location}"
+    return (
+        f"FRAG\nDCL IN[0], GENERIC[0], {interp}{loc}\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n"
+        f"IMM[0] FLT32 {{{OFFSET[0]}, {OFFSET[1]}, 0.0, 0.0}}\nIMM[1] INT32 {{0, 1, 2, 3}}\n"
+        f"{body}  {n}: MOV OUT[0], TEMP[0]\n  {n + 1}: END\n"
+    )
+
+
+def _edges():
+    win = np.stack([(NDC[:, 0] + 1) * W / 2, (NDC[:, 1] + 1) * H / 2], -1)
+    return [(win[a], win[b]) for a, b in ((0, 1), (1, 2), (2, 0))]
+
+
+def coverage(positions):
+    """(covered (H, W, S), ambiguous (H, W)): which samples of each pixel are
+    inside the triangle, and pixels with a sample too near an edge to tell."""
+    covered = np.ones((H, W, len(positions)), bool)
+    ambiguous = np.zeros((H, W), bool)
+    for k, (sx, sy) in enumerate(positions):
+        px, py = PIX_X + sx, PIX_Y + sy
+        for (ax, ay), (bx, by) in _edges():
+            dist = ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / np.hypot(bx - ax, by - ay)
+            covered[..., k] &= dist > 0
+            ambiguous |= np.abs(dist) < 1e-3
+    return covered, ambiguous
+
+
+def at(screen, interp, px, py, host_centroid=False, host_ratio=False):
+    """GENERIC[0] at window positions (px, py) of pixels centred at PIX + 0.5;
+    ``host_ratio``: as llvmpipe delivers it (v/w there over 1/w at the centre)."""
+    want = expected(interp, px, py)
+    if interp == "PERSPECTIVE" and host_ratio and "llvmpipe" in screen.profile.renderer:
+        want = want * (one_over_w(px, py) / one_over_w(PIX_X + 0.5, PIX_Y + 0.5))[..., None]
+    return want
+
+
+def expected_image(screen, op, interp, location, sample, positions):
+    """The resolved image ``fs_text(op, interp, location, sample)`` should give, and
+    the mask of pixels it is defined on (not ambiguous)."""
+    covered, ambiguous = coverage(positions)
+    native = screen.profile.has("interpolate_at")
+    cx, cy = PIX_X + 0.5, PIX_Y + 0.5
+    if op == "centroid":
+        # First covered sample (index order), the centre when all are covered.
+        first = np.argmax(covered, -1)
+        pos = np.array(positions)[first]
+        full = covered.all(-1)
+        px, py = np.where(full, cx, PIX_X + pos[..., 0]), np.where(full, cy, PIX_Y + pos[..., 1])
+        value = at(screen, interp, px, py, host_ratio=True)  # the host's centroid on both profiles
+    else:
+        ox, oy = OFFSET if op == "offset" else (positions[sample][0] - 0.5, positions[sample][1] - 0.5)
+        value = at(screen, interp, cx + ox, cy + oy, host_ratio=native)
+    fraction = covered.sum(-1) / len(positions)
+    return value * fraction[..., None], ~ambiguous
+
+
+def draw(screen, ctx, fs: str, last: str = "VS", samples: int = SAMPLES):
+    """The triangle through PASS_VS (and PASS_GS when ``last`` is "GS") and ``fs``
+    into a ``samples``-sample RGBA32F target cleared to 0; returns the resolved
+    image and the sample positions."""
+    res = texture(screen, Format.R32G32B32A32_FLOAT, W, H, Bind.RENDER_TARGET, samples=samples)
+    bind_targets(ctx, W, H, (res,))
+    bind_rasterizer(ctx, multisample=True)
+    clear_msaa(screen, ctx, res, (0, 0, 0, 0))
+    vs = ctx.create_vs_state(glpipe.ShaderState(tokens=PASS_VS))
+    ctx.bind_vs_state(vs)
+    ctx.bind_fs_state(ctx.create_fs_state(glpipe.ShaderState(tokens=fs)))
+    ctx.bind_gs_state(ctx.create_gs_state(glpipe.ShaderState(tokens=PASS_GS)) if last == "GS" else None)
+    ve = [
+        glpipe.VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        glpipe.VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ]
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(ve))
+    ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, vertices()), stride=32)])
+    ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3))
+    return resolve_rgba32f(screen, ctx, res), sample_positions(screen, res, samples)
+
+
+CASES = [
+    (op, interp, location)
+    for op in ("offset", "sample", "sample_reg", "centroid")
+    for interp in ("PERSPECTIVE", "LINEAR", "CONSTANT")
+    for location in ("CENTER", "CENTROID")
+]
+
+
+@pytest.mark.parametrize("last", ["VS", "GS"])
+@pytest.mark.parametrize("op,interp,location", CASES)
+def test_interp_on_4x_msaa_every_pixel(screen, ctx, op, interp, location, last):
+    """Every unambiguous pixel, partially covered ones included, resolves to the
+    value at the position the function names times the covered fraction."""
+    sample = 2
+    img, positions = draw(screen, ctx, fs_text(op, interp, location, sample), last)
+    want, mask = expected_image(screen, op.replace("_reg", ""), interp, location, sample, positions)
+    covered, _ = coverage(positions)
+    partial = covered.any(-1) & ~covered.all(-1) & mask
+    assert partial.sum() >= 4, "the triangle's edges must cross pixels"
+    if op == "centroid" and interp != "CONSTANT":
+        # The centroid is not the centre there: the test can tell them apart.
+        centre = at(screen, interp, PIX_X + 0.5, PIX_Y + 0.5) * (covered.sum(-1) / SAMPLES)[..., None]
+        assert np.abs(centre - want)[partial].max() > 0.05
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+
+
+@pytest.mark.parametrize("op,interp,location", [c for c in CASES if c[1] != "CONSTANT" and c[0] != "sample_reg"])
+def test_gl33_equals_native_on_4x_msaa(op, interp, location):
+    """The same draw on both profiles: gl33's pixels equal native's, every pixel
+    (ambiguous edge pixels included: both rasterize the same samples), once
+    llvmpipe's centre-1/w factor is divided out of native's offsets and
+    samples (gl33 computes those perspective-correct; both use the host's
+    centroid)."""
+    images = []
+    for name in ("native", "gl33"):
+        screen = get_screen(name)
+        ctx = screen.context_create()
+        try:
+            img, positions = draw(screen, ctx, fs_text(op, interp, location, 1))
+        finally:
+            ctx.destroy()
+        if name == "native" and interp == "PERSPECTIVE" and op != "centroid" and "llvmpipe" in screen.profile.renderer:
+            ox, oy = OFFSET if op == "offset" else (positions[1][0] - 0.5, positions[1][1] - 0.5)
+            cx, cy = PIX_X + 0.5, PIX_Y + 0.5
+            img = img * (one_over_w(cx, cy) / one_over_w(cx + ox, cy + oy))[..., None]
+        images.append(img)
+    assert np.abs(images[0]).max() > 0
+    np.testing.assert_allclose(images[1], images[0], **TOL)
+
+
+def _variant_keys(ctx):
+    return [v.key if v is not None else None for v in ctx.shader_part.program.variants]
+
+
+PLAIN_FS = """FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE, CENTROID
+DCL IN[1], GENERIC[1], LINEAR
+DCL OUT[0], COLOR
+  0: ADD OUT[0], IN[0], IN[1]
+  1: END
+"""
+
+
+@pytest.mark.parametrize("last", ["VS", "GS"])
+def test_no_copies_without_interpolation_functions(screen, ctx, last):
+    """Cost: an FS without INTERP_* keys no copy on a 4x target, so the last
+    stage's key is the one it has without multisampling (no extra varying)."""
+    draw(screen, ctx, PLAIN_FS, last)
+    msaa = _variant_keys(ctx)
+    draw(screen, ctx, PLAIN_FS, last, samples=0)
+    assert _variant_keys(ctx) == msaa
+    assert all(k is None or not k.interp_copies for k in msaa)
+
+
+@pytest.mark.parametrize("last", ["VS", "GS"])
+def test_copies_only_where_the_fs_needs_them(screen, ctx, last):
+    """gl33, 4x: INTERP_CENTROID of a CENTER input keys a centroid copy into
+    the FS and the last stage (not into a VS feeding a GS); INTERP_OFFSET of
+    a CENTER input needs none.  Native (interpolateAt*) and single-sample
+    targets key none."""
+    stage = 3 if last == "GS" else 0
+    draw(screen, ctx, fs_text("centroid", "LINEAR", "CENTER"), last)
+    keys = _variant_keys(ctx)
+    if screen.profile.has("interpolate_at"):
+        assert all(k is None or not k.interp_copies for k in keys)
+        return
+    assert keys[4].interp_copies == keys[stage].interp_copies == (("GENERIC", 0, "CENTROID"),)
+    assert all(k is None or not k.interp_copies for n, k in enumerate(keys) if n not in (stage, 4))
+    assert "centroid" in ctx.shader_part.program.variants[stage].glsl.source
+    draw(screen, ctx, fs_text("centroid", "LINEAR", "CENTER"), last, samples=0)
+    assert all(k is None or not k.interp_copies for k in _variant_keys(ctx))
+    draw(screen, ctx, fs_text("offset", "LINEAR", "CENTER"), last)
+    assert all(k is None or not k.interp_copies for k in _variant_keys(ctx))
