@@ -47,7 +47,7 @@ from conftest import get_screen  # (tests/ is on sys.path: pytest rootdir confte
 import glpipe
 from glpipe import Bind, Format
 
-from .test_interp_emulation import NDC, OFFSET, PASS_GS, expected, one_over_w, vertices
+from .test_interp_emulation import COLOR_VS, NDC, OFFSET, PASS_GS, expected, one_over_w, vertices
 from .util import PASS_VS, vertex_buffer
 from .util_blend_dsa import bind_rasterizer, bind_targets, clear_msaa, resolve_rgba32f, sample_positions, texture
 
@@ -96,20 +96,21 @@ def coverage(positions):
     return covered, ambiguous
 
 
-def at(screen, interp, px, py, host_centroid=False, host_ratio=False):
+def at(renderer, interp, px, py, host_ratio=False):
     """GENERIC[0] at window positions (px, py) of pixels centred at PIX + 0.5;
-    ``host_ratio``: as llvmpipe delivers it (v/w there over 1/w at the centre)."""
+    ``host_ratio``: as llvmpipe (``renderer``) delivers it (v/w there over 1/w
+    at the centre)."""
     want = expected(interp, px, py)
-    if interp == "PERSPECTIVE" and host_ratio and "llvmpipe" in screen.profile.renderer:
+    if interp == "PERSPECTIVE" and host_ratio and "llvmpipe" in renderer:
         want = want * (one_over_w(px, py) / one_over_w(PIX_X + 0.5, PIX_Y + 0.5))[..., None]
     return want
 
 
-def expected_image(screen, op, interp, location, sample, positions):
-    """The resolved image ``fs_text(op, interp, location, sample)`` should give, and
-    the mask of pixels it is defined on (not ambiguous)."""
+def expected_image(renderer, native, op, interp, location, sample, positions):
+    """The resolved image ``fs_text(op, interp, location, sample)`` should give on
+    the host ``renderer`` (``native``: with interpolateAt*), and the mask of
+    pixels it is defined on (not ambiguous)."""
     covered, ambiguous = coverage(positions)
-    native = screen.profile.has("interpolate_at")
     cx, cy = PIX_X + 0.5, PIX_Y + 0.5
     if op == "centroid":
         # First covered sample (index order), the centre when all are covered.
@@ -117,10 +118,10 @@ def expected_image(screen, op, interp, location, sample, positions):
         pos = np.array(positions)[first]
         full = covered.all(-1)
         px, py = np.where(full, cx, PIX_X + pos[..., 0]), np.where(full, cy, PIX_Y + pos[..., 1])
-        value = at(screen, interp, px, py, host_ratio=True)  # the host's centroid on both profiles
+        value = at(renderer, interp, px, py, host_ratio=True)  # the host's centroid on both profiles
     else:
         ox, oy = OFFSET if op == "offset" else (positions[sample][0] - 0.5, positions[sample][1] - 0.5)
-        value = at(screen, interp, cx + ox, cy + oy, host_ratio=native)
+        value = at(renderer, interp, cx + ox, cy + oy, host_ratio=native)
     fraction = covered.sum(-1) / len(positions)
     return value * fraction[..., None], ~ambiguous
 
@@ -162,13 +163,14 @@ def test_interp_on_4x_msaa_every_pixel(screen, ctx, op, interp, location, last):
     value at the position the function names times the covered fraction."""
     sample = 2
     img, positions = draw(screen, ctx, fs_text(op, interp, location, sample), last)
-    want, mask = expected_image(screen, op.replace("_reg", ""), interp, location, sample, positions)
+    renderer, native = screen.profile.renderer, screen.profile.has("interpolate_at")
+    want, mask = expected_image(renderer, native, op.replace("_reg", ""), interp, location, sample, positions)
     covered, _ = coverage(positions)
     partial = covered.any(-1) & ~covered.all(-1) & mask
     assert partial.sum() >= 4, "the triangle's edges must cross pixels"
     if op == "centroid" and interp != "CONSTANT":
         # The centroid is not the centre there: the test can tell them apart.
-        centre = at(screen, interp, PIX_X + 0.5, PIX_Y + 0.5) * (covered.sum(-1) / SAMPLES)[..., None]
+        centre = at(renderer, interp, PIX_X + 0.5, PIX_Y + 0.5) * (covered.sum(-1) / SAMPLES)[..., None]
         assert np.abs(centre - want)[partial].max() > 0.05
     np.testing.assert_allclose(img[mask], want[mask], **TOL)
 
@@ -195,6 +197,34 @@ def test_gl33_equals_native_on_4x_msaa(op, interp, location):
         images.append(img)
     assert np.abs(images[0]).max() > 0
     np.testing.assert_allclose(images[1], images[0], **TOL)
+
+
+@pytest.mark.parametrize("winding", ["front", "back"])
+@pytest.mark.parametrize("op,location", [("centroid", "CENTER"), ("offset", "CENTROID")])
+def test_two_sided_color_on_4x_msaa(screen, ctx, op, location, winding):
+    """A COLOR input under light_twoside: the FS re-interpolates the face's
+    varying, so on gl33 the VS writes the copy of COLOR[0] and of the BCOLOR[0]
+    it fills from it (the back face reads that one); either face gives the
+    COLOR values (smooth) at the function's position."""
+    fs = fs_text(op, "COLOR", location).replace("GENERIC[0], COLOR", "COLOR[0], COLOR")
+    res = texture(screen, Format.R32G32B32A32_FLOAT, W, H, Bind.RENDER_TARGET, samples=SAMPLES)
+    bind_targets(ctx, W, H, (res,))
+    bind_rasterizer(ctx, multisample=True, light_twoside=True)
+    clear_msaa(screen, ctx, res, (0, 0, 0, 0))
+    ctx.bind_vs_state(ctx.create_vs_state(glpipe.ShaderState(tokens=COLOR_VS)))
+    ctx.bind_fs_state(ctx.create_fs_state(glpipe.ShaderState(tokens=fs)))
+    ve = [
+        glpipe.VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        glpipe.VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ]
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(ve))
+    data = vertices() if winding == "front" else vertices()[::-1].copy()
+    ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, data), stride=32)])
+    ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3))
+    img, positions = resolve_rgba32f(screen, ctx, res), sample_positions(screen, res, SAMPLES)
+    renderer, native = screen.profile.renderer, screen.profile.has("interpolate_at")
+    want, mask = expected_image(renderer, native, op, "PERSPECTIVE", location, 0, positions)
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
 
 
 def _variant_keys(ctx):
@@ -240,3 +270,115 @@ def test_copies_only_where_the_fs_needs_them(screen, ctx, last):
     assert all(k is None or not k.interp_copies for k in _variant_keys(ctx))
     draw(screen, ctx, fs_text("offset", "LINEAR", "CENTER"), last)
     assert all(k is None or not k.interp_copies for k in _variant_keys(ctx))
+
+
+PASS_TCS = """TESS_CTRL
+PROPERTY TCS_VERTICES_OUT 3
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL SV[0], INVOCATIONID
+DCL OUT[][0], POSITION
+DCL OUT[][1], GENERIC[0]
+DCL OUT[2], TESSOUTER
+DCL OUT[3], TESSINNER
+DCL ADDR[0]
+IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}
+  0: UARL ADDR[0].x, SV[0].xxxx
+  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]
+  2: MOV OUT[ADDR[0].x][1], IN[ADDR[0].x][1]
+  3: MOV OUT[2], IMM[0]
+  4: MOV OUT[3], IMM[0]
+  5: END
+"""
+
+# Levels 1: the patch is the one triangle, its corners at tessellation
+# coordinates (1, 0, 0) ... exactly, so the TES passes the VS's values on.
+PASS_TES = """TESS_EVAL
+PROPERTY TES_PRIM_MODE 4
+PROPERTY TES_SPACING 2
+PROPERTY TES_VERTEX_ORDER_CW 0
+PROPERTY TES_POINT_MODE 0
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL SV[0], TESSCOORD
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL TEMP[0]
+  0: MUL TEMP[0], SV[0].xxxx, IN[0][0]
+  1: MAD TEMP[0], SV[0].yyyy, IN[1][0], TEMP[0]
+  2: MAD TEMP[0], SV[0].zzzz, IN[2][0], TEMP[0]
+  3: MOV OUT[0], TEMP[0]
+  4: MUL TEMP[0], SV[0].xxxx, IN[0][1]
+  5: MAD TEMP[0], SV[0].yyyy, IN[1][1], TEMP[0]
+  6: MAD TEMP[0], SV[0].zzzz, IN[2][1], TEMP[0]
+  7: MOV OUT[1], TEMP[0]
+  8: END
+"""
+
+
+# The cases that need a copy: the centroid of a CENTER input, the centre of a CENTROID one.
+COPY_CASES = [
+    (op, interp, location)
+    for op, location in (("centroid", "CENTER"), ("offset", "CENTROID"), ("sample", "CENTROID"))
+    for interp in ("PERSPECTIVE", "LINEAR")
+]
+
+
+@pytest.mark.parametrize("op,interp,location", COPY_CASES)
+def test_tes_last_stage_writes_the_copies(op, interp, location):
+    """A TES as the last stage: glpipe's profiles never pair tessellation with
+    the emulation (gl33 has no TES), so this lowers the stages as the
+    context would key them -- VS, TCS and TES at the host's GLSL, the TES
+    with the FS's interp_copies, the FS at GLSL 3.30 without extensions --
+    links them on a host of its own and draws into a 4x target: every
+    unambiguous pixel as ``expected_image`` says (the gl33 expectation: the
+    host's centroid, offsets perspective-correct)."""
+    import moderngl
+
+    from glpipe.host.gl import create_host
+    from lowering import parse, to_glsl, validate
+    from lowering.glsl.passes.interp import needed_copies
+    from lowering.glsl.variant import VariantKey
+
+    host = create_host(profile="native")
+    try:
+        if not host.profile.has("tessellation_shader"):
+            pytest.skip("the host has no tessellation")
+        mgl, gl = host.mgl, host.gl
+        fbo = mgl.framebuffer([mgl.renderbuffer((W, H), 4, samples=SAMPLES, dtype="f4")])
+        fbo.use()
+        positions = []
+        for k in range(SAMPLES):
+            out = np.zeros(2, np.float32)
+            gl.glGetMultisamplefv(gl.GL_SAMPLE_POSITION, k, out)
+            positions.append((float(out[0]), float(out[1])))
+        fs = fs_text(op, interp, location, 1)
+        copies = needed_copies(parse(fs))
+        assert copies, "this FS needs a copy on a multisampled target"
+        fs_key = VariantKey(sample_positions=tuple(v for p in positions for v in p), interp_copies=copies)
+        tes_key = VariantKey(output_interpolation=(("GENERIC", 0, interp, location),), interp_copies=copies)
+        glsl = host.profile.glsl_version
+        sources = {
+            "vertex_shader": to_glsl(PASS_VS, glsl_version=glsl).source,
+            "tess_control_shader": to_glsl(PASS_TCS, glsl_version=glsl).source,
+            "tess_evaluation_shader": to_glsl(validate(parse(PASS_TES)), glsl_version=glsl, key=tes_key).source,
+            "fragment_shader": to_glsl(fs, glsl_version=330, key=fs_key, extensions=frozenset()).source,
+        }
+        assert "interpolateAt" not in sources["fragment_shader"]
+        assert "_at_" in sources["tess_evaluation_shader"]
+        prog = mgl.program(**sources)
+        data = vertices()
+        vbo = mgl.buffer(data.tobytes())
+        vao = mgl.vertex_array(prog, [(vbo, "4f 4f", "glp_attr_0", "glp_attr_1")])
+        fbo.clear(0.0, 0.0, 0.0, 0.0)
+        mgl.viewport = (0, 0, W, H)
+        gl.glPatchParameteri(gl.GL_PATCH_VERTICES, 3)
+        vao.render(moderngl.PATCHES, vertices=3)
+        single = mgl.framebuffer([mgl.renderbuffer((W, H), 4, dtype="f4")])
+        mgl.copy_framebuffer(single, fbo)
+        img = np.frombuffer(single.read(components=4, dtype="f4"), np.float32).reshape(H, W, 4)
+        want, mask = expected_image(host.profile.renderer, False, op, interp, location, 1, positions)
+        assert np.abs(want[mask]).max() > 0
+        np.testing.assert_allclose(img[mask], want[mask], **TOL)
+    finally:
+        host.release()
