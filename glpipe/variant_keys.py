@@ -289,7 +289,7 @@ class VariantKeysPart(Part):
         if sample_positions and fs is not None and (stage == _FS or last) and fs.info.opcodes_used & _REINTERPOLATED:
             # INTERP_* re-interpolated on a multisampled framebuffer: the varyings the FS
             # reads at the other location, written by the last stage (passes/interp.py).
-            copies = needed_copies(fs.ir)
+            copies = needed_copies(fs.ir, bool(rast[_r.KEY_FLATSHADE]))
             if copies:
                 fields["interp_copies"] = copies
         if stage == _FS:

@@ -206,10 +206,30 @@ def test_two_sided_color_on_4x_msaa(screen, ctx, op, location, winding):
     varying, so on gl33 the VS writes the copy of COLOR[0] and of the BCOLOR[0]
     it fills from it (the back face reads that one); either face gives the
     COLOR values (smooth) at the function's position."""
+    img, positions = _draw_color(screen, ctx, op, location, winding == "back", light_twoside=True)
+    renderer, native = screen.profile.renderer, screen.profile.has("interpolate_at")
+    want, mask = expected_image(renderer, native, op, "PERSPECTIVE", location, 0, positions)
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+
+
+@pytest.mark.parametrize("op,location", [("centroid", "CENTER"), ("offset", "CENTROID")])
+def test_flatshaded_color_on_4x_msaa(screen, ctx, op, location):
+    """A COLOR input under flatshade is flat: every function returns the
+    provoking vertex's value, and no copy is keyed for it."""
+    img, positions = _draw_color(screen, ctx, op, location, False, flatshade=True)
+    renderer, native = screen.profile.renderer, screen.profile.has("interpolate_at")
+    want, mask = expected_image(renderer, native, op, "CONSTANT", location, 0, positions)
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+    assert all(k is None or not k.interp_copies for k in _variant_keys(ctx))
+
+
+def _draw_color(screen, ctx, op, location, reverse, **rasterizer):
+    """COLOR_VS and ``op`` of a COLOR[0] input (``location``) on a 4x target; the
+    vertices in reverse order (the back face) when ``reverse``."""
     fs = fs_text(op, "COLOR", location).replace("GENERIC[0], COLOR", "COLOR[0], COLOR")
     res = texture(screen, Format.R32G32B32A32_FLOAT, W, H, Bind.RENDER_TARGET, samples=SAMPLES)
     bind_targets(ctx, W, H, (res,))
-    bind_rasterizer(ctx, multisample=True, light_twoside=True)
+    bind_rasterizer(ctx, multisample=True, **rasterizer)
     clear_msaa(screen, ctx, res, (0, 0, 0, 0))
     ctx.bind_vs_state(ctx.create_vs_state(glpipe.ShaderState(tokens=COLOR_VS)))
     ctx.bind_fs_state(ctx.create_fs_state(glpipe.ShaderState(tokens=fs)))
@@ -218,13 +238,10 @@ def test_two_sided_color_on_4x_msaa(screen, ctx, op, location, winding):
         glpipe.VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
     ]
     ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(ve))
-    data = vertices() if winding == "front" else vertices()[::-1].copy()
+    data = vertices()[::-1].copy() if reverse else vertices()
     ctx.set_vertex_buffers([glpipe.VertexBuffer(buffer=vertex_buffer(screen, data), stride=32)])
     ctx.draw_vbo(glpipe.DrawInfo(mode=glpipe.Prim.TRIANGLES, start=0, count=3))
-    img, positions = resolve_rgba32f(screen, ctx, res), sample_positions(screen, res, SAMPLES)
-    renderer, native = screen.profile.renderer, screen.profile.has("interpolate_at")
-    want, mask = expected_image(renderer, native, op, "PERSPECTIVE", location, 0, positions)
-    np.testing.assert_allclose(img[mask], want[mask], **TOL)
+    return resolve_rgba32f(screen, ctx, res), sample_positions(screen, res, SAMPLES)
 
 
 def _variant_keys(ctx):
@@ -382,3 +399,35 @@ def test_tes_last_stage_writes_the_copies(op, interp, location):
         np.testing.assert_allclose(img[mask], want[mask], **TOL)
     finally:
         host.release()
+
+
+def test_interp_copies_key_is_checked():
+    """VariantKey.interp_copies: (semantic, index >= 0, CENTER or CENTROID)
+    entries, also from the CLI's ``SEM:index:LOC``."""
+    from lowering.errors import InvalidArgumentError
+    from lowering.glsl.variant import VariantKey
+
+    assert VariantKey(interp_copies=(("GENERIC", 3, "CENTROID"),)).interp_copies[0][1] == 3
+    for bad in (("GENERIC", 0), ("GENERIC", -1, "CENTER"), ("GENERIC", 0, "SAMPLE"), (0, 0, "CENTER")):
+        with pytest.raises(InvalidArgumentError, match="interp_copies"):
+            VariantKey(interp_copies=(bad,))
+    parsed = VariantKey.parse(["interp_copies=generic:1:centroid,COLOR:0:CENTER"])
+    assert parsed.interp_copies == (("GENERIC", 1, "CENTROID"), ("COLOR", 0, "CENTER"))
+    with pytest.raises(InvalidArgumentError, match="interp_copies"):
+        VariantKey.parse(["interp_copies=GENERIC:x:CENTER"])
+
+
+def test_needed_copies_from_the_tgsi():
+    """needed_copies: a copy only where the declared location is not the one
+    the function reads from; none for flat inputs (COLOR ones under flatshade)."""
+    from lowering import parse
+    from lowering.glsl.passes.interp import needed_copies
+
+    assert needed_copies(parse(fs_text("centroid", "LINEAR", "CENTER"))) == (("GENERIC", 0, "CENTROID"),)
+    assert needed_copies(parse(fs_text("centroid", "LINEAR", "CENTROID"))) == ()
+    assert needed_copies(parse(fs_text("sample_reg", "PERSPECTIVE", "CENTROID"))) == (("GENERIC", 0, "CENTER"),)
+    assert needed_copies(parse(fs_text("offset", "PERSPECTIVE", "CENTER"))) == ()
+    assert needed_copies(parse(fs_text("centroid", "CONSTANT", "CENTER"))) == ()
+    color = parse(fs_text("centroid", "COLOR", "CENTER").replace("GENERIC[0], COLOR", "COLOR[0], COLOR"))
+    assert needed_copies(color) == (("COLOR", 0, "CENTROID"),)
+    assert needed_copies(color, flatshade=True) == ()

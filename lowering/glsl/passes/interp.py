@@ -100,16 +100,18 @@ def copy_name(name: str, location: str) -> str:
     return f"{name}_at_{location.lower()}"
 
 
-def needed_copies(shader) -> tuple[tuple[str, int, str], ...]:
+def needed_copies(shader, flatshade: bool = False) -> tuple[tuple[str, int, str], ...]:
     """``VariantKey.interp_copies`` of an FS (IR ``Shader``) drawn without
     interpolateAt* on a multisampled framebuffer: (semantic, index, location)
     of each varying an INTERP_* reads at the location GLSL 3.30 does not
     deliver -- INTERP_CENTROID of a CENTER input needs its centroid,
     INTERP_OFFSET / INTERP_SAMPLE of a CENTROID input its centre (the origin
-    of the offset).  Flat inputs need nothing (the provoking value)."""
+    of the offset).  Flat inputs need nothing (the provoking value): CONSTANT
+    ones, and COLOR ones under ``flatshade``."""
+    flat = ("CONSTANT", "COLOR") if flatshade else ("CONSTANT",)
     inputs = {}
     for decl in shader.declarations:
-        if decl.file == "IN" and decl.semantic in _COPYABLE and decl.interpolate != "CONSTANT":
+        if decl.file == "IN" and decl.semantic in _COPYABLE and decl.interpolate not in flat:
             for reg in range(decl.first, decl.last + 1):
                 inputs[reg] = (decl.semantic, decl.semantic_index + reg - decl.first, decl.location or "CENTER")
     out: list[tuple[str, int, str]] = []
