@@ -93,6 +93,7 @@ def _sample_offset(em, index: str) -> str | None:
 # Semantics the FS may re-interpolate that travel in a glp_<semantic>_<n> varying
 # (the others are built-ins, which handle_interp refuses).
 _COPYABLE = INTERSTAGE_VARYINGS | {"CLIPDIST"}
+_OPS = frozenset({"INTERP_CENTROID", "INTERP_SAMPLE", "INTERP_OFFSET"})
 
 
 def copy_name(name: str, location: str) -> str:
@@ -129,9 +130,6 @@ def needed_copies(shader, flatshade: bool = False) -> tuple[tuple[str, int, str]
         if (semantic, index, want) not in out:
             out.append((semantic, index, want))
     return tuple(out)
-
-
-_OPS = frozenset({"INTERP_CENTROID", "INTERP_SAMPLE", "INTERP_OFFSET"})
 
 
 def _copies_of(em) -> list[tuple[str, str, str]]:
