@@ -1,4 +1,4 @@
-"""Cost of the INTERP_* re-interpolation: INTERP_OFFSET per fragment, interpolateAtOffset vs gl33's form.
+"""Cost of the INTERP_* re-interpolation: per fragment, interpolateAt* vs gl33's form.
 
     python benchmarks/bench_interp.py [--size 512] [--chain 8] [--reps 5] [--json]
 
@@ -16,8 +16,16 @@ over ``size x size`` fragments, glFinish included, minus a baseline draw of
 the same shaders with an empty chain) and the ratio.  The emulated form
 also pays its derivatives once per fragment (taken at the top of ``main``
 when an INTERP_* reads the varying): ``setup`` is a one-step shader's time
-beyond one step and its baseline.  Numbers are llvmpipe's
-on this machine's CPU; a GPU's ratio differs.
+beyond one step and its baseline.
+
+A second case, INTERP_CENTROID on a 4x multisampled target, measures the
+centroid copy (docs/lowering.md "Interpolation functions without
+interpolateAt*"): the emulated form keys the VS and the FS as the context
+does (``VariantKey.interp_copies``), so the VS writes a second,
+``centroid``-qualified copy of the varying which the FS reads.  The steps
+read the same centroid value (the compiler may share it), so what matters
+is ``setup``: one interpolateAtCentroid against one more varying.  Numbers
+are llvmpipe's on this machine's CPU; a GPU's ratio differs.
 """
 
 from __future__ import annotations
@@ -46,8 +54,17 @@ DCL OUT[1], GENERIC[0]
 """
 
 
-def tgsi(chain: int, interp: bool = True) -> str:
-    """FRAG: ``chain`` dependent INTERP_OFFSET steps on GENERIC[0] (``interp``
+# case -> (the INTERP_* step, samples of the target, the GLSL built-in the native form calls)
+CASES = {
+    "INTERP_OFFSET": ("INTERP_OFFSET TEMP[2], IN[0], TEMP[1].xyxx", 0, "interpolateAtOffset"),
+    "INTERP_CENTROID 4x": ("INTERP_CENTROID TEMP[2], IN[0]", 4, "interpolateAtCentroid"),
+}
+# The 4x pattern handed to the emulated FS (its INTERP_CENTROID reads the copy, not these).
+_SAMPLE_POSITIONS = (0.375, 0.125, 0.875, 0.375, 0.125, 0.625, 0.625, 0.875)
+
+
+def tgsi(chain: int, interp: bool = True, case: str = "INTERP_OFFSET") -> str:
+    """FRAG: ``chain`` dependent steps of ``case`` on GENERIC[0] (``interp``
     False: the same chain reading the varying itself, the baseline)."""
     lines = [
         "FRAG",
@@ -61,7 +78,7 @@ def tgsi(chain: int, interp: bool = True) -> str:
         lines += [
             "FRC TEMP[1].xy, TEMP[0].xyyy",
             "ADD TEMP[1].xy, TEMP[1].xyyy, -IMM[0].xxxx",
-            "INTERP_OFFSET TEMP[2], IN[0], TEMP[1].xyxx" if interp else "MOV TEMP[2], IN[0]",
+            CASES[case][0] if interp else "MOV TEMP[2], IN[0]",
             "ADD TEMP[0], TEMP[0], TEMP[2]",
         ]
     lines += ["MOV OUT[0], TEMP[0]", "END"]
@@ -89,16 +106,28 @@ class Bench:
         self.ctx = moderngl.create_context(standalone=True, backend="egl", require=450)
         self.size = size
         self.target = self.ctx.texture((size, size), 4, dtype="f4")
-        self.fbo = self.ctx.framebuffer(color_attachments=[self.target])
+        self.fbos = {
+            0: self.ctx.framebuffer(color_attachments=[self.target]),
+            4: self.ctx.framebuffer(color_attachments=[self.ctx.renderbuffer((size, size), 4, samples=4, dtype="f4")]),
+        }
+        self.fbo = self.fbos[0]
         self.vbo = self.ctx.buffer(triangle().tobytes())
 
-    def program(self, text: str, native: bool):
-        """(program, vao, FS GLSL) of ``text`` lowered natively (450) or as gl33 does (330)."""
+    def program(self, text: str, native: bool, samples: int = 0):
+        """(program, vao, FS GLSL) of ``text`` lowered natively (450) or as gl33
+        does (330; on a ``samples`` > 1 target keyed as the context keys it)."""
         import lowering
+        from lowering.glsl.passes.interp import needed_copies
+        from lowering.glsl.variant import VariantKey
 
         version, exts = (450, frozenset(self.ctx.extensions)) if native else (330, frozenset())
-        vs = lowering.to_glsl(VS, glsl_version=version, extensions=exts)
-        fs = lowering.to_glsl(text, glsl_version=version, extensions=exts)
+        vs_key = fs_key = VariantKey()
+        if samples > 1 and not native:
+            copies = needed_copies(lowering.parse(text))
+            fs_key = VariantKey(sample_positions=_SAMPLE_POSITIONS, interp_copies=copies)
+            vs_key = VariantKey(output_interpolation=(("GENERIC", 0, "PERSPECTIVE", "CENTER"),), interp_copies=copies)
+        vs = lowering.to_glsl(VS, glsl_version=version, extensions=exts, key=vs_key)
+        fs = lowering.to_glsl(text, glsl_version=version, extensions=exts, key=fs_key)
         prog = self.ctx.program(vertex_shader=vs.source, fragment_shader=fs.source)
         names = [v.name for v in vs.reflection.inputs]
         vao = self.ctx.vertex_array(prog, [(self.vbo, "4f 4f", *names)])
@@ -127,31 +156,36 @@ class Bench:
 
 
 def run(size: int = 512, chain: int = 8, reps: int = 5) -> dict:
-    """Measure both forms; returns {"cases": [{case, native_ns, emulated_ns, ratio, setup_ns}], ...}."""
+    """Measure both forms of each case; returns {"cases": [{case, native_ns,
+    emulated_ns, ratio, native_setup_ns, emulated_setup_ns}], ...}."""
     b = Bench(size)
     try:
         frags = size * size
-        row = {"case": "INTERP_OFFSET"}
-        for form, native in (("native", True), ("emulated", False)):
-            timings = {}
-            for name, text in (
-                ("plain", tgsi(chain, False)),
-                ("full", tgsi(chain)),
-                ("plain1", tgsi(1, False)),
-                ("one", tgsi(1)),
-            ):
-                prog, vao, source = b.program(text, native)
-                if name in ("full", "one") and native != ("interpolateAtOffset" in source):
-                    raise AssertionError(f"{form}: unexpected GLSL form")
-                timings[name] = b.time_draw(vao, reps)
-                vao.release()
-                prog.release()
-            per_step = max(timings["full"] - timings["plain"], 0.0) / chain
-            row[f"{form}_ns"] = per_step * 1e9 / frags
-            # a one-step shader's extra time beyond one step: what the form pays once per fragment
-            row[f"{form}_setup_ns"] = max(timings["one"] - timings["plain1"] - per_step, 0.0) * 1e9 / frags
-        row["ratio"] = row["emulated_ns"] / row["native_ns"] if row["native_ns"] > 0 else float("inf")
-        return {"size": size, "chain": chain, "reps": reps, "renderer": b.ctx.info["GL_RENDERER"], "cases": [row]}
+        rows = []
+        for case, (_step, samples, builtin) in CASES.items():
+            b.fbo = b.fbos[samples]
+            row = {"case": case}
+            for form, native in (("native", True), ("emulated", False)):
+                timings = {}
+                for name, text in (
+                    ("plain", tgsi(chain, False, case)),
+                    ("full", tgsi(chain, True, case)),
+                    ("plain1", tgsi(1, False, case)),
+                    ("one", tgsi(1, True, case)),
+                ):
+                    prog, vao, source = b.program(text, native, samples)
+                    if name in ("full", "one") and native != (builtin in source):
+                        raise AssertionError(f"{case} {form}: unexpected GLSL form")
+                    timings[name] = b.time_draw(vao, reps)
+                    vao.release()
+                    prog.release()
+                per_step = max(timings["full"] - timings["plain"], 0.0) / chain
+                row[f"{form}_ns"] = per_step * 1e9 / frags
+                # a one-step shader's extra time beyond one step: what the form pays once per fragment
+                row[f"{form}_setup_ns"] = max(timings["one"] - timings["plain1"] - per_step, 0.0) * 1e9 / frags
+            row["ratio"] = row["emulated_ns"] / row["native_ns"] if row["native_ns"] > 0 else float("inf")
+            rows.append(row)
+        return {"size": size, "chain": chain, "reps": reps, "renderer": b.ctx.info["GL_RENDERER"], "cases": rows}
     finally:
         b.release()
 
@@ -161,11 +195,11 @@ def format_text(results: dict) -> str:
     out = [
         f"INTERP_* re-interpolation cost per fragment ({results['renderer']}, "
         f"{results['size']}x{results['size']} fragments, chain {results['chain']}, best of {results['reps']})",
-        f"{'case':<14} {'native ns':>10} {'emulated ns':>12} {'ratio':>7} {'setup ns (nat/emu)':>20}",
+        f"{'case':<19} {'native ns':>10} {'emulated ns':>12} {'ratio':>7} {'setup ns (nat/emu)':>20}",
     ]
     for r in results["cases"]:
         out.append(
-            f"{r['case']:<14} {r['native_ns']:>10.2f} {r['emulated_ns']:>12.2f} {r['ratio']:>6.1f}x "
+            f"{r['case']:<19} {r['native_ns']:>10.2f} {r['emulated_ns']:>12.2f} {r['ratio']:>6.1f}x "
             f"{r['native_setup_ns']:>9.2f}/{r['emulated_setup_ns']:.2f}"
         )
     return "\n".join(out) + "\n"

@@ -238,12 +238,14 @@ FALLBACKS: tuple[Fallback, ...] = (
         provides="INTERP_OFFSET, INTERP_SAMPLE (sample pattern in VariantKey.sample_positions) and "
         "INTERP_CENTROID without GLSL 4.00's interpolateAt*: the varying re-interpolated from "
         "the screen-space derivatives of v/w and 1/w, perspective-correct at the new position; "
-        "INTERP_CENTROID of a CENTER input and INTERP_* of a CENTROID input are refused on "
-        "multisampled framebuffers (GLSL 3.30 cannot read the coverage)",
+        "on multisampled framebuffers the last vertex stage also writes a centroid copy (INTERP_CENTROID "
+        "of a CENTER input) or a centre copy (INTERP_OFFSET / INTERP_SAMPLE of a CENTROID input) of the "
+        "varying (VariantKey.interp_copies)",
         implementation="lowering.glsl.passes.interp + glpipe.framebuffer.FramebufferPart._reinterpolation_positions",
         cost="INTERP_OFFSET ~1.3-1.4x interpolateAtOffset per fragment on llvmpipe (~1.2 ns vs ~0.9 ns; "
         "plus v/w and two derivatives per varying read, once at the top of main); a variant per "
-        "framebuffer sample count for shaders using INTERP_* (benchmarks/bench_interp.py)",
+        "framebuffer sample count for shaders using INTERP_*, and one extra varying per copy on "
+        "multisampled framebuffers (benchmarks/bench_interp.py)",
     ),
     Fallback(
         name="cull_distance_as_clip",

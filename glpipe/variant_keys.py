@@ -15,6 +15,7 @@ from functools import partial
 from typing import NamedTuple
 
 from lowering.glsl.passes.edges import EDGE_FLAGS_STIPPLE
+from lowering.glsl.passes.interp import needed_copies
 from lowering.glsl.passes.vertex import written_clip_distances
 from lowering.glsl.variant import PIPE_FUNC_ALWAYS as _ALPHA_ALWAYS
 from lowering.glsl.variant import VariantKey
@@ -285,6 +286,12 @@ class VariantKeysPart(Part):
         fields = {}
         fs_inputs = fs.info.inputs if fs is not None else ()
         last = stage == (_GS if gs is not None else _TES if tes is not None else _VS if vs is not None else None)
+        if sample_positions and fs is not None and (stage == _FS or last) and fs.info.opcodes_used & _REINTERPOLATED:
+            # INTERP_* re-interpolated on a multisampled framebuffer: the varyings the FS
+            # reads at the other location, written by the last stage (passes/interp.py).
+            copies = needed_copies(fs.ir, bool(rast[_r.KEY_FLATSHADE]))
+            if copies:
+                fields["interp_copies"] = copies
         if stage == _FS:
             if any(t != "float" for t in color_kinds):
                 fields["color_output_types"] = color_kinds

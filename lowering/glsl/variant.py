@@ -30,6 +30,8 @@ COLOR_TYPES = ("float", "int", "uint")
 VS_INPUT_TYPES = COLOR_TYPES + ("snorm", "uscaled")
 INTERPOLATIONS = ("CONSTANT", "LINEAR", "PERSPECTIVE", "COLOR")
 LOCATIONS = ("CENTER", "CENTROID", "SAMPLE")
+# The locations an INTERP_* copy of a varying is interpolated at (passes/interp.py).
+INTERP_COPY_LOCATIONS = ("CENTER", "CENTROID")
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,14 @@ class VariantKey:
       within the pixel, flattened ``(x0, y0, x1, y1, ...)`` in GL's
       convention (GL_SAMPLE_POSITION): INTERP_SAMPLE's positions, and "the
       framebuffer is multisampled" for the refusals; empty: single-sample.
+    * ``interp_copies`` -- (the FS and the last vertex stage, INTERP_* without
+      interpolateAt* on a multisampled framebuffer, passes/interp.py)
+      ``((semantic, index, location), ...)``: a second copy of the varying
+      ``semantic[index]`` interpolated at ``location`` (``CENTROID`` for
+      INTERP_CENTROID of a CENTER input, ``CENTER`` for INTERP_OFFSET /
+      INTERP_SAMPLE of a CENTROID one), named ``glp_<semantic>_<index>_at_<location>``.
+      The last stage writes it (and the BCOLOR's under ``two_side``), the FS
+      reads it; both keys carry the same entries so the two link.
     * ``tess_clip_cull`` -- (TCS, TES) ``(clip, cull)``: the gl_ClipDistance and
       gl_CullDistance sizes of the gl_PerVertex block between the TCS and the
       TES, the larger of what either stage's CLIPDIST registers index
@@ -214,6 +224,7 @@ class VariantKey:
     vs_input_types: tuple[str, ...] = ()
     cs_block_size: tuple[int, ...] = ()
     sample_positions: tuple[float, ...] = ()
+    interp_copies: tuple[tuple[str, int, str], ...] = ()
     stream_output: tuple[tuple[int, int, int, int], ...] = ()
     tess_clip_cull: tuple[int, int] = (0, 0)
 
@@ -305,6 +316,18 @@ class VariantKey:
                     f"VariantKey.output_interpolation entries are (semantic, index, interpolate, location), "
                     f"got {entry!r}"
                 )
+        for entry in self.interp_copies:
+            if (
+                len(entry) != 3
+                or not isinstance(entry[0], str)
+                or not isinstance(entry[1], int)
+                or entry[1] < 0
+                or entry[2] not in INTERP_COPY_LOCATIONS
+            ):
+                raise InvalidArgumentError(
+                    f"VariantKey.interp_copies entries are (semantic, index >= 0, location in "
+                    f"{INTERP_COPY_LOCATIONS}), got {entry!r}"
+                )
         if self.cs_block_size and (len(self.cs_block_size) != 3 or min(self.cs_block_size) < 1):
             raise InvalidArgumentError("VariantKey.cs_block_size is (x, y, z), each >= 1")
         if (
@@ -344,7 +367,7 @@ class VariantKey:
         ``shadow_swizzle`` entries are ``sview:xxxx`` (x: c, 0 or 1) separated
         by commas;
         ``output_interpolation`` entries are ``SEM:index:INTERP:LOC``
-        separated by commas.
+        separated by commas, ``interp_copies`` entries ``SEM:index:LOC``.
         """
         values = {}
         known = {f.name: f for f in fields(cls)}
@@ -381,6 +404,14 @@ def _parse_value(name: str, text: str, default):
                 raise InvalidArgumentError(f"output_interpolation entry {part!r} is not SEM:index:INTERP:LOC")
             entries.append((bits[0].upper(), int(bits[1]), bits[2].upper(), bits[3].upper()))
         return tuple(entries)
+    if name == "interp_copies":
+        copies = []
+        for part in parts:
+            bits = part.split(":")
+            if len(bits) != 3 or not bits[1].strip().isdigit():
+                raise InvalidArgumentError(f"interp_copies entry {part!r} is not SEM:index:LOC")
+            copies.append((bits[0].upper(), int(bits[1]), bits[2].upper()))
+        return tuple(copies)
     if name == "shadow_swizzle":
         try:
             return tuple(parse_entry(part) for part in parts)

@@ -193,17 +193,31 @@ def test_interp_offset_on_4x_msaa(screen, ctx):
 
 def test_interp_centroid_on_4x_msaa(screen, ctx):
     """INTERP_CENTROID on a 4x target: a fully covered pixel's centroid is its
-    centre.  GLSL 3.30 has no sample coverage (gl_SampleMaskIn is GLSL 4.00),
-    so without gpu_shader5 the draw is refused, naming the opcode."""
-    fs = fs_text("centroid", "PERSPECTIVE")
-    if not screen.profile.has("gpu_shader5"):
-        with pytest.raises(UnsupportedError, match="INTERP_CENTROID.*multisample"):
-            draw(screen, ctx, fs, samples=4)
-        return
-    img, _ = draw(screen, ctx, fs, samples=4)
+    centre.  gl33 reads a centroid-qualified copy the VS writes
+    (VariantKey.interp_copies); test_interp_msaa.py checks partly covered
+    pixels too."""
+    img, _ = draw(screen, ctx, fs_text("centroid", "PERSPECTIVE"), samples=4)
     mask = covered(PIX_X + 0.5, PIX_Y + 0.5, margin=0.75)
     want = expected("PERSPECTIVE", PIX_X + 0.5, PIX_Y + 0.5)
     np.testing.assert_allclose(img[mask], want[mask], **TOL)
+
+
+def test_msaa_reinterpolation_without_copies_is_refused():
+    """A key made by hand with the sample positions of a 4x framebuffer but no
+    interp_copies: the centroid of a CENTER input and the centre of a
+    CENTROID input are not expressible at GLSL 3.30, so the lowering refuses,
+    naming the opcode and what is missing."""
+    from lowering import to_glsl
+    from lowering.glsl.variant import VariantKey
+
+    key = VariantKey(sample_positions=(0.375, 0.125, 0.875, 0.375, 0.125, 0.625, 0.625, 0.875))
+    with pytest.raises(UnsupportedError, match="INTERP_CENTROID of IN.0. on a multisampled.*interp_copies"):
+        to_glsl(fs_text("centroid", "PERSPECTIVE"), glsl_version=330, key=key, extensions=frozenset())
+    with pytest.raises(UnsupportedError, match="INTERP_OFFSET of IN.0. on a multisampled.*CENTROID"):
+        to_glsl(CENTROID_INPUT_FS, glsl_version=330, key=key, extensions=frozenset())
+    keyed = VariantKey(sample_positions=key.sample_positions, interp_copies=(("GENERIC", 0, "CENTROID"),))
+    source = to_glsl(fs_text("centroid", "PERSPECTIVE"), glsl_version=330, key=keyed, extensions=frozenset()).source
+    assert "centroid vec4 glp_generic_0_at_centroid;" in source and "interpolateAt" not in source
 
 
 CENTROID_INPUT_FS = """FRAG
@@ -220,15 +234,15 @@ IMM[0] FLT32 {0.25, 0.25, 0.0, 0.0}
 def test_interp_offset_of_a_centroid_input(screen, ctx):
     """INTERP_OFFSET of a CENTROID-declared input is relative to the pixel
     centre whatever the declaration (GLSL 4.00 8.13.2).  Single-sample: the
-    centroid is the centre, so gl33 delivers it; on a 4x target gl33 has no
-    centre value of such an input and refuses, naming it."""
+    centroid is the centre; on a 4x target gl33 re-interpolates from a
+    pixel-centre copy the VS writes (VariantKey.interp_copies)."""
+    want = expected_on(screen, "PERSPECTIVE", PIX_X + 0.5, PIX_Y + 0.5, 0.25, 0.25)
     img, _ = draw(screen, ctx, CENTROID_INPUT_FS)
     mask = covered(PIX_X + 0.5, PIX_Y + 0.5)
-    want = expected_on(screen, "PERSPECTIVE", PIX_X + 0.5, PIX_Y + 0.5, 0.25, 0.25)
     np.testing.assert_allclose(img[mask], want[mask], **TOL)
-    if not screen.profile.has("gpu_shader5"):
-        with pytest.raises(UnsupportedError, match="CENTROID"):
-            draw(screen, ctx, CENTROID_INPUT_FS, samples=4)
+    img, _ = draw(screen, ctx, CENTROID_INPUT_FS, samples=4)
+    mask = covered(PIX_X + 0.5, PIX_Y + 0.5, margin=0.75)
+    np.testing.assert_allclose(img[mask], want[mask], **TOL)
 
 
 CASES = [
@@ -236,7 +250,6 @@ CASES = [
     for op in ("offset", "sample", "centroid")
     for interp in ("PERSPECTIVE", "LINEAR")
     for samples in (0, 4)
-    if not (op == "centroid" and samples)
 ]
 
 

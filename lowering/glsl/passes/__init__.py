@@ -6,8 +6,8 @@ field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes/fragment.py``,
 ``passes/vertex.py``, ``passes/texture.py``, ``passes/depth.py``, ``passes/stipple.py``,
-``passes/edges.py`` and ``passes/last_pixel.py`` (``passes/interp.py``, the INTERP_*
-re-interpolation, is called by the opcode handler instead); ``docs/lowering.md``
+``passes/edges.py``, ``passes/last_pixel.py`` and ``passes/interp.py`` (the last stage's
+INTERP_* copies; the FS's re-interpolation is called by the opcode handler instead); ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
 The hooks, and who calls them: docs/lowering.md, "Variant pass hooks".
@@ -23,6 +23,7 @@ from . import cull as C
 from . import depth as D
 from . import edges as E
 from . import fragment as F
+from . import interp as IP
 from . import last_pixel as LP
 from . import stipple as L
 from . import stream_output as SO
@@ -420,6 +421,15 @@ PASSES: tuple[Pass, ...] = (
         "glp_clipdist_n = the clip and cull distances as written (before the 0.0s)",
     ),
     Pass(
+        "INTERP_* copies (declare)",
+        "interp_copies",
+        VERTEX_LIKE,
+        "declare",
+        _flag("interp_copies"),
+        IP.declare_copies,
+        "declare glp_<name>_at_centroid / _at_center for the FS's INTERP_* on a multisampled framebuffer",
+    ),
+    Pass(
         "disabled clip distances",
         "disabled_clip_distances",
         VERTEX_LIKE,
@@ -500,6 +510,16 @@ PASSES: tuple[Pass, ...] = (
         V.flip_position_y,
         "gl_Position.y = -gl_Position.y",
     ),
+    # (after every row that changes a user output: two-sided and clamped colors)
+    Pass(
+        "INTERP_* copies (values)",
+        "interp_copies",
+        VERTEX_LIKE,
+        "vertex_end",
+        _flag("interp_copies"),
+        IP.write_copies,
+        "each copy = its varying as the vertex leaves the stage (the FS reads it at the other location)",
+    ),
     # (last vertex_end row: it emits vertices, re-running the rows above for them)
     Pass(
         "line last pixel (emit)",
@@ -545,7 +565,8 @@ PASSES: tuple[Pass, ...] = (
 #   y_flip     -- in the FS, stages.IOMap.frag_coord (gl_FragCoord.y = fb height - y) and the window
 #                 position of the stipple / window-rectangle passes (passes.fragment.window_position);
 #   sample_positions -- the INTERP_* re-interpolation without interpolateAt* (passes/interp.py,
-#                 called from the opcode handler, fragment.handle_interp): the framebuffer's samples.
+#                 called from the opcode handler, fragment.handle_interp): the framebuffer's samples;
+#                 the FS side of interp_copies (the copies it reads) is there too.
 BUILT_IN = ("flatshade", "y_flip", "sample_positions")
 
 

@@ -1,12 +1,21 @@
 """INTERP_OFFSET / INTERP_SAMPLE / INTERP_CENTROID without GLSL 4.00's interpolateAt*:
 re-interpolation from screen-space derivatives.
 
+On a multisampled framebuffer two values are not what GLSL 3.30 hands the FS:
+the centroid of a CENTER input and the pixel-centre value of a CENTROID one.
+The last vertex stage then writes a copy of the varying with the other
+qualifier (``VariantKey.interp_copies``, in its key and the FS's alike):
+``needed_copies`` lists them from the FS's TGSI, ``declare_copies`` /
+``write_copies`` are the last stage's variant pass, ``reinterpolate`` reads
+them in the FS.
+
 docs/lowering.md "Interpolation functions without interpolateAt* (GLSL 3.30)" has the contract.
 """
 
 from __future__ import annotations
 
 from ...errors import UnsupportedError
+from ..varyings import INTERSTAGE_VARYINGS, varying_block, varying_name
 
 # Per-fragment terms of gl_FragCoord.w (W, dW/dx, dW/dy): shared by every smooth input.
 _W_TERMS = "glp_ia_w"
@@ -81,12 +90,101 @@ def _sample_offset(em, index: str) -> str | None:
     return f"({_SAMPLE_POS}[clamp({index}, 0, {n - 1})] - vec2(0.5))"
 
 
-def _refuse_msaa(em, op: str, index: int, why: str) -> None:
-    if em.key.sample_positions:
-        raise UnsupportedError(
-            f"{op} of IN[{index}] on a multisampled framebuffer ({len(em.key.sample_positions) // 2} samples) "
-            f"without GLSL 400 / GL_ARB_gpu_shader5: {why}"
-        )
+# Semantics the FS may re-interpolate that travel in a glp_<semantic>_<n> varying
+# (the others are built-ins, which handle_interp refuses).
+_COPYABLE = INTERSTAGE_VARYINGS | {"CLIPDIST"}
+_OPS = frozenset({"INTERP_CENTROID", "INTERP_SAMPLE", "INTERP_OFFSET"})
+
+
+def copy_name(name: str, location: str) -> str:
+    """The GLSL varying holding ``name`` interpolated at ``location`` (``CENTER``/``CENTROID``)."""
+    return f"{name}_at_{location.lower()}"
+
+
+def needed_copies(shader, flatshade: bool = False) -> tuple[tuple[str, int, str], ...]:
+    """``VariantKey.interp_copies`` of an FS (IR ``Shader``) drawn without
+    interpolateAt* on a multisampled framebuffer: (semantic, index, location)
+    of each varying an INTERP_* reads at the location GLSL 3.30 does not
+    deliver -- INTERP_CENTROID of a CENTER input needs its centroid,
+    INTERP_OFFSET / INTERP_SAMPLE of a CENTROID input its centre (the origin
+    of the offset).  Flat inputs need nothing (the provoking value): CONSTANT
+    ones, and COLOR ones under ``flatshade``."""
+    flat = ("CONSTANT", "COLOR") if flatshade else ("CONSTANT",)
+    inputs = {}
+    for decl in shader.declarations:
+        if decl.file == "IN" and decl.semantic in _COPYABLE and decl.interpolate not in flat:
+            for reg in range(decl.first, decl.last + 1):
+                inputs[reg] = (decl.semantic, decl.semantic_index + reg - decl.first, decl.location or "CENTER")
+    out: list[tuple[str, int, str]] = []
+    for inst in shader.instructions:
+        if inst.opcode not in _OPS or not inst.srcs:
+            continue
+        src = inst.srcs[0]
+        found = inputs.get(src.index) if src.file == "IN" and src.indirect is None else None
+        if found is None:
+            continue
+        semantic, index, location = found
+        want = "CENTROID" if inst.opcode == "INTERP_CENTROID" else "CENTER"
+        if (want == "CENTROID") == (location == "CENTROID"):
+            continue  # the declared varying already is the value at that location
+        if (semantic, index, want) not in out:
+            out.append((semantic, index, want))
+    return tuple(out)
+
+
+def _copies_of(em) -> list[tuple[str, str, str]]:
+    """(source varying, copy, qualifiers) the last stage writes for its key's
+    interp_copies: the varying with the FS's interpolation at the copy's
+    location; a COLOR's BCOLOR too under two_side (the FS picks by face)."""
+    out = []
+    for semantic, index, location in em.key.interp_copies:
+        found = em.key.interpolation_for(semantic, index)
+        interp = found[0] if found is not None else "PERSPECTIVE"
+        qual = em.io._qualifiers(interp, location, semantic)[0]
+        names = [varying_name(semantic, index)]
+        if semantic == "COLOR" and em.key.two_side:
+            names.append(varying_name("BCOLOR", index))
+        out += [(name, copy_name(name, location), qual) for name in names]
+    return out
+
+
+def declare_copies(em) -> None:
+    """Declare the last stage's interp_copies outputs (one block each, as every varying)."""
+    for _name, copy, qual in _copies_of(em):
+        em.io._declare(varying_block("out", copy, qual))
+
+
+def write_copies(em) -> list[str]:
+    """The copies = the varyings as the vertex leaves the stage (after the
+    passes that change user outputs: the two-sided and clamped colors)."""
+    return [f"{copy} = {name};   // the FS re-interpolates it (interp_copies)" for name, copy, _q in _copies_of(em)]
+
+
+def _copy_input(em, name: str, qualifiers_of: str, location: str) -> str | None:
+    """The FS input holding varying ``name`` at ``location`` when the key lists
+    it (the entry of ``qualifiers_of``'s semantic: a BCOLOR rides on its
+    COLOR's), declared with the input's interpolation; None when not keyed."""
+    for info in em.io.inputs:
+        if info.name == qualifiers_of:
+            semantic, index, interp = info.semantic, info.semantic_index, info.interpolation or "PERSPECTIVE"
+            break
+    else:
+        return None
+    if (semantic, index, location) not in em.key.interp_copies:
+        return None
+    copy = copy_name(name, location)
+    qual = em.io._qualifiers(interp, location, semantic)[0]
+    em.io._declare(varying_block("in", copy, qual))
+    return copy
+
+
+def _msaa_refusal(em, op: str, index: int, why: str) -> UnsupportedError:
+    """The refusal of ``op`` on a multisampled framebuffer when the key has no copy for it
+    (a key made by hand, without the last stage's interp_copies)."""
+    return UnsupportedError(
+        f"{op} of IN[{index}] on a multisampled framebuffer ({len(em.key.sample_positions) // 2} samples) "
+        f"without GLSL 400 / GL_ARB_gpu_shader5 and without VariantKey.interp_copies: {why}"
+    )
 
 
 def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifiers_of: str) -> str:
@@ -97,9 +195,13 @@ def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifier
     interp, location = _input_qualifiers(em, qualifiers_of)
     if interp == "CONSTANT":
         return name  # flat: the provoking vertex's value everywhere
+    msaa = bool(em.key.sample_positions)
     if op == "INTERP_CENTROID":
-        if location != "CENTROID":
-            _refuse_msaa(
+        if location != "CENTROID" and msaa:
+            copy = _copy_input(em, name, qualifiers_of, "CENTROID")
+            if copy is not None:
+                return copy  # the last stage's centroid-qualified copy (interp_copies)
+            raise _msaa_refusal(
                 em,
                 op,
                 index,
@@ -107,14 +209,17 @@ def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifier
                 "which GLSL 3.30 cannot read (gl_SampleMaskIn is GLSL 400)",
             )
         return name  # centroid-sampled already, or the centre (single-sample)
-    if location == "CENTROID":
-        _refuse_msaa(
-            em,
-            op,
-            index,
-            "the input is declared CENTROID, so its value at the pixel centre "
-            "(the origin of the offset) is not available",
-        )
+    if location == "CENTROID" and msaa:
+        copy = _copy_input(em, name, qualifiers_of, "CENTER")
+        if copy is None:
+            raise _msaa_refusal(
+                em,
+                op,
+                index,
+                "the input is declared CENTROID, so its value at the pixel centre "
+                "(the origin of the offset) is not available",
+            )
+        name = copy  # re-interpolate from the pixel-centre copy (interp_copies)
     offset = arg if op == "INTERP_OFFSET" else _sample_offset(em, arg)
     if offset is None:
         return name  # INTERP_SAMPLE, single-sample: the centre
@@ -126,4 +231,4 @@ def reinterpolate(em, op: str, index: int, name: str, arg: str | None, qualifier
     return f"{_EVAL_LINEAR}({p}, {px}, {py}, {offset})"
 
 
-__all__ = ["emulated", "reinterpolate"]
+__all__ = ["copy_name", "declare_copies", "emulated", "needed_copies", "reinterpolate", "write_copies"]
