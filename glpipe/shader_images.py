@@ -27,7 +27,7 @@ atomic counters to shader buffers when the cap is 0).  docs/compute.md
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
@@ -79,6 +79,13 @@ class BoundImage:
     gl_format: int
     writes: bool
     owned: int
+    # The view as the numpy executor reads it (glpipe/compute.py): its format,
+    # the resource's layers / slices it covers, a buffer view's byte range.
+    format: Format = Format.NONE
+    first_layer: int = 0
+    layer_count: int = 1
+    offset: int = 0
+    size: int = 0
 
 
 @dataclass(frozen=True)
@@ -207,6 +214,7 @@ class ShaderImagesPart(Part):
         writes = bool(access & ImageAccess.WRITE)
         if target == Target.BUFFER:
             return self._buffer_image(view, res, fmt, gl_format, gl_access, writes, what)
+
         level = boundary.uint32(view.level, f"{what}.level")
         if level > res.last_level:
             raise InvalidArgumentError(f"{what}.level = {level} exceeds the resource's last_level {res.last_level}")
@@ -228,14 +236,22 @@ class ShaderImagesPart(Part):
             raise InvalidArgumentError(
                 f"{what}: single_layer_view needs first_layer == last_layer, got {first}..{last}"
             )
+        # The executor reads layers first..last of the level (glpipe/compute.py).
+        seen = {"format": fmt, "first_layer": first, "layer_count": last - first + 1}
+        if not self._has_images:
+            # No host image units (gl33): only the numpy executor's compute
+            # stage has images; it needs no GL binding (docs/compute.md).
+            return BoundImage(res, 0, level, not single and layers > 1, first, 0, 0, writes, 0, **seen)
         name = res.gl_object
         if layers == 1 and target not in _LAYERED and target != Target.TEXTURE_3D:
-            return BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)
-        if single:
-            return BoundImage(res, name, level, False, first, gl_access, gl_format, writes, 0)
-        if first == 0 and last == layers - 1:
-            return BoundImage(res, name, level, True, 0, gl_access, gl_format, writes, 0)
-        return self._layer_range_view(res, target, level, first, last, gl_access, gl_format, writes, what)
+            bound = BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)
+        elif single:
+            bound = BoundImage(res, name, level, False, first, gl_access, gl_format, writes, 0)
+        elif first == 0 and last == layers - 1:
+            bound = BoundImage(res, name, level, True, 0, gl_access, gl_format, writes, 0)
+        else:
+            bound = self._layer_range_view(res, target, level, first, last, gl_access, gl_format, writes, what)
+        return replace(bound, **seen)
 
     def _layer_range_view(self, res, target, level, first, last, gl_access, gl_format, writes, what):
         """A layered image over layers first..last: glBindImageTexture binds
@@ -283,6 +299,9 @@ class ShaderImagesPart(Part):
             )
         if size // block > profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
             raise InvalidArgumentError(f"{what}: {size // block} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
+        seen = {"format": fmt, "offset": offset, "size": size}
+        if not self._has_images:
+            return BoundImage(res, 0, 0, False, 0, 0, 0, writes, 0, **seen)  # the executor's alone
         gl = self.ctx.gl
         name = int(gl.glGenTextures(1))
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.ctx.host.scratch_texture_unit)
@@ -290,7 +309,7 @@ class ShaderImagesPart(Part):
         gl.glTexBufferRange(gl.GL_TEXTURE_BUFFER, gl_format, res.gl_object, offset, size)
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, 0)
         self.ctx.host.check(f"{what}: buffer texture")
-        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name)
+        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name, **seen)
 
     def _release(self, bound: BoundImage | None) -> None:
         """Free the GL texture a slot's image made (a view or buffer texture)."""

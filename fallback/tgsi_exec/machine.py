@@ -24,6 +24,8 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
 from .alu import ALU, F32, U32, run_alu
+from . import images as _images
+from . import texture as _texture
 from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
 
 #: Flow opcodes the machine itself implements (the rest are ALU / memory rows).
@@ -36,10 +38,10 @@ ADDRESS_OPS = frozenset({"ARL", "UARL"})
 #: Memory and synchronisation opcodes.
 MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ", "BARRIER", "MEMBAR"}) | frozenset(ATOMIC_OPS)
 #: Every opcode the executor runs.
-SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS
+SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS | frozenset(_texture.TEXTURE_OPS)
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
-_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR"})
+_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR", "SVIEW", "SAMP", "IMAGE"})
 #: Files whose register index may be indirect (a per-lane gather / scatter).
 _INDIRECT_FILES = frozenset({"TEMP", "CONST"})
 
@@ -101,6 +103,8 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
                 raise UnsupportedError(f"{op}: an indirect index from {reg.indirect.file} (the executor reads ADDR)")
             if reg.file not in _FILES:
                 raise UnsupportedError(f"{op}: the numpy TGSI executor has no register file {reg.file}")
+        if op in _texture.TEXTURE_OPS:
+            _texture.check(inst, ir)  # texture.py: targets it fetches from / queries
         if op == "CAL":
             if inst.label is None or not 0 <= inst.label < len(ir.instructions):
                 raise InvalidArgumentError(f"CAL without a subroutine label (line {inst.line})")
@@ -153,11 +157,18 @@ def _block_ids(d: Dispatch) -> np.ndarray:
 
 
 def run_grid(
-    prog: Program, d: Dispatch, buffers: dict[int, BufferBinding], constants: dict[int, np.ndarray] | None = None
+    prog: Program,
+    d: Dispatch,
+    buffers: dict[int, BufferBinding],
+    constants: dict[int, np.ndarray] | None = None,
+    textures: dict | None = None,
+    images: dict | None = None,
 ) -> int:
-    """Run every block of ``d`` over the shader ``buffers`` and the constant
+    """Run every block of ``d`` over the shader ``buffers``, the constant
     buffers ``constants`` (index -> uint32 words; a vec4 register is 4 words,
-    past the end reads 0); returns the invocations run x instructions
+    past the end reads 0), the sampler views ``textures`` (index ->
+    texture.TextureBinding) and the images ``images`` (index ->
+    images.ImageBinding); returns the invocations run x instructions
     (the executor's work, for benchmarks)."""
     consts = {k: _vec4s(v) for k, v in (constants or {}).items()}
     blocks = _block_ids(d)
@@ -171,7 +182,9 @@ def run_grid(
     for first in range(0, blocks.shape[0], step):
         chunk = blocks[first : first + step]
         lanes = _Lanes(chunk, thread, d)
-        _Machine(prog, lanes, buffers, consts).run()
+        machine = _Machine(prog, lanes, buffers, consts)
+        machine.textures, machine.images = textures or {}, images or {}
+        machine.run()
         work += int(lanes.active.sum()) * prog.instruction_count
     return work
 
@@ -263,6 +276,8 @@ class _Machine:
         self.addr = np.zeros((max(prog.addrs, 1), n, 4), U32)  # int32 bit patterns
         self.shared = np.zeros(lanes.nblocks * prog.shared_words, U32)
         self.buffers = buffers
+        self.textures: dict = {}  # SAMP / SVIEW index -> texture.TextureBinding (run_grid)
+        self.images: dict = {}  # IMAGE index -> images.ImageBinding (run_grid)
         self.dead = ~lanes.active  # RET / END in main, or disabled by last_block
 
     # -- operands ----------------------------------------------------------
@@ -453,7 +468,11 @@ class _Machine:
 
     def _execute(self, inst, info, mask: np.ndarray) -> None:
         op = inst.opcode
-        if op in ALU:
+        if op in _texture.TEXTURE_OPS:
+            _texture.TEXTURE_OPS[op](self, inst, mask)
+        elif op in MEMORY_OPS and _images.is_image_op(inst):
+            _images.execute(self, inst, mask)
+        elif op in ALU:
             types = info.src_types
             srcs = [self.fetch(s, types[k] if k < len(types) else "float") for k, s in enumerate(inst.srcs)]
             if op == "MOV" and any(s.negate or s.absolute for s in inst.srcs):

@@ -1,0 +1,420 @@
+"""Texel fetches and size queries in compute programs, on both profiles
+(native: the host's compute shaders; gl33: the numpy TGSI executor,
+fallback/tgsi_exec/texture.py), issue 16 item 3.
+
+Every result is checked against numpy from the definition (texelFetch of
+the uploaded texels, Gallium's value per format, zeros outside the level;
+textureSize / textureQueryLevels from the resource's extents), and the
+executor's bytes are compared with the host's for the same input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from glpipe import (
+    Bind,
+    Box,
+    ComputeCap,
+    ComputeState,
+    Format,
+    GridInfo,
+    Map,
+    ResourceTemplate,
+    SamplerViewTemplate,
+    ShaderBuffer,
+    ShaderCap,
+    ShaderIR,
+    ShaderType,
+    Target,
+    TexMipFilter,
+)
+from glpipe.enums import Swizzle
+from lowering.errors import UnsupportedError
+
+from conftest import get_screen
+
+from .util_compute import read_buffer, shader_buffer
+from .util_sampling import nearest
+
+NEAREST_MIP = nearest(min_mip_filter=TexMipFilter.NEAREST)
+
+# TGSI target -> (Gallium target, which grid axis is the layer (or None), the
+# grid axes that are texel coordinates).
+TARGETS = {
+    "1D": (Target.TEXTURE_1D, None, (0,)),
+    "2D": (Target.TEXTURE_2D, None, (0, 1)),
+    "3D": (Target.TEXTURE_3D, None, (0, 1, 2)),
+    "1D_ARRAY": (Target.TEXTURE_1D_ARRAY, 1, (0,)),
+    "2D_ARRAY": (Target.TEXTURE_2D_ARRAY, 2, (0, 1)),
+    "BUFFER": (Target.BUFFER, None, (0,)),
+}
+
+# format -> (SVIEW return type, numpy dtype of a channel, channels, the Gallium value of texel data)
+FORMATS = {
+    Format.R8G8B8A8_UNORM: ("FLOAT", np.uint8, 4),
+    Format.R32G32B32A32_FLOAT: ("FLOAT", np.float32, 4),
+    Format.R16G16_SINT: ("SINT", np.int16, 2),
+    Format.R32_UINT: ("UINT", np.uint32, 1),
+}
+
+W, H, D = 5, 4, 3  # level 0 extent (layers for arrays); level 1 is minified
+
+
+def _values(fmt, raw: np.ndarray) -> np.ndarray:
+    """The (..., 4) words a fetch returns for ``raw`` texels (Gallium: missing
+    channels read 0, a missing alpha 1), computed from the definition."""
+    ret, _, n = FORMATS[fmt]
+    shape = raw.shape[:-1]
+    if ret == "FLOAT":
+        # UNORM8: llvmpipe's float(x) * (1 / 255.0f) (tests/context/test_compute_textures.py
+        # test_unorm_conversion_is_llvmpipes shows the host does exactly this).
+        f = raw.astype(np.float32) * np.float32(1 / 255) if raw.dtype == np.uint8 else raw
+        out = np.zeros((*shape, 4), np.float32)
+        out[..., :n] = f
+        if n < 4:
+            out[..., 3] = 1.0
+        return out.view(np.uint32)
+    out = np.zeros((*shape, 4), np.int64)
+    out[..., :n] = raw
+    if n < 4:
+        out[..., 3] = 1
+    return (out & 0xFFFFFFFF).astype(np.uint32)
+
+
+def _extent(target: str, level: int) -> tuple[int, int, int]:
+    """(width, height, layers | depth) of ``level`` as the grid addresses it."""
+    w = max(W >> level, 1)
+    h = max(H >> level, 1)
+    if target in ("1D", "BUFFER"):
+        return (w if target == "1D" else 24, 1, 1)
+    if target == "1D_ARRAY":
+        return (w, D, 1)
+    if target == "2D":
+        return (w, h, 1)
+    if target == "2D_ARRAY":
+        return (w, h, D)
+    return (w, h, max(D >> level, 1))
+
+
+def make_texture(screen, ctx, target: str, fmt: Format, rng):
+    """A texture (2 levels) or buffer of random texels; returns it and, per
+    level, the expected fetch words indexed [z | layer][y | layer][x]."""
+    gtarget = TARGETS[target][0]
+    _, dtype, n = FORMATS[fmt]
+    info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
+
+    def random(shape):
+        if info is None:
+            return rng.standard_normal((*shape, n)).astype(dtype)
+        return rng.integers(info.min, info.max, (*shape, n), dtype=dtype, endpoint=True)
+
+    if target == "BUFFER":
+        texels = random((24,))
+        res = shader_buffer(screen, ctx, texels, extra_bind=Bind.SAMPLER_VIEW)
+        return res, [_values(fmt, texels).reshape(1, 1, 24, 4)]
+    w, h, d = W, (1 if target in ("1D", "1D_ARRAY") else H), (1 if target in ("1D", "2D") else D)
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=gtarget,
+            format=fmt,
+            width0=w,
+            height0=h,
+            depth0=d if target == "3D" else 1,
+            array_size=d if "ARRAY" in target else 1,
+            last_level=1,
+            bind=Bind.SAMPLER_VIEW,
+        )
+    )
+    expected = []
+    for level in range(2):
+        lw, lh, ld = res.level_extent(level)
+        texels = random((ld, lh, lw))
+        bs = texels.itemsize * n
+        ctx.texture_subdata(
+            res, level, Map.WRITE, Box(width=lw, height=lh, depth=ld), texels, lw * bs, lw * lh * bs
+        )
+        words = _values(fmt, texels)  # (layers | depth, h, w, 4)
+        expected.append(words)
+    return res, expected
+
+
+def fetch_kernel(target: str, ret: str, grid, lod: int, opcode: str = "TXF") -> str:
+    nx, ny, _ = grid
+    fetch = (
+        f"TXF TEMP[2], TEMP[1], SAMP[0], {target}"
+        if opcode == "TXF"
+        else "SAMPLE_I TEMP[2], TEMP[1], SVIEW[0].zyxw"
+    )
+    return f"""COMP
+DCL SV[0], BLOCK_ID
+DCL SAMP[0]
+DCL SVIEW[0], {target}, {ret}
+DCL BUFFER[0]
+DCL TEMP[0..2]
+IMM[0] UINT32 {{{nx}, {ny}, 16, {lod}}}
+UMAD TEMP[0].x, SV[0].zzzz, IMM[0].yyyy, SV[0].yyyy
+UMAD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx, SV[0].xxxx
+UMUL TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz
+MOV TEMP[1].xyz, SV[0].xyzz
+MOV TEMP[1].w, IMM[0].wwww
+{fetch}
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[2]
+END
+"""
+
+
+def expected_fetch(target: str, fmt: Format, levels, grid, lod: int) -> np.ndarray:
+    """texelFetch over the grid (one lane per grid point); outside the level
+    the format's zero texel (llvmpipe's answer; GLSL leaves it undefined)."""
+    _, layer_axis, axes = TARGETS[target]
+    nx, ny, nz = grid
+    out = np.zeros((nz, ny, nx, 4), np.uint32)
+    out[:] = _values(fmt, np.zeros((1, FORMATS[fmt][2]), FORMATS[fmt][1]))[0]
+    if lod >= len(levels):
+        return out
+    words = levels[lod]
+    dd, hh, ww = words.shape[:3]
+    for z in range(nz):
+        for y in range(ny):
+            for x in range(nx):
+                g = (x, y, z)
+                xx = g[0]
+                yy = g[1] if 1 in axes else 0
+                d = g[layer_axis] if layer_axis is not None else (g[2] if 2 in axes else 0)
+                if xx < ww and yy < hh and d < dd:
+                    out[z, y, x] = words[d, yy, xx]
+    return out
+
+
+def run_fetch(screen, target: str, fmt: Format, lod: int, opcode: str = "TXF", swizzle=None) -> tuple:
+    """Run the fetch kernel over the level extent + 1 in each used axis;
+    returns (got words, expected words)."""
+    ctx = screen.context_create()
+    try:
+        rng = np.random.default_rng(hash((target, int(fmt))) & 0xFFFF)
+        res, levels = make_texture(screen, ctx, target, fmt, rng)
+        ex = _extent(target, 0)
+        grid = tuple(e + 1 if e > 1 or a == 0 else 1 for a, e in enumerate(ex))
+        if target == "1D_ARRAY":
+            grid = (ex[0] + 1, ex[1] + 1, 1)
+        templ = SamplerViewTemplate(format=fmt, target=TARGETS[target][0])
+        if target == "BUFFER":
+            templ = SamplerViewTemplate(format=fmt, target=Target.BUFFER, offset=0, size=res.width0)
+        else:
+            templ = SamplerViewTemplate(
+                format=fmt,
+                target=TARGETS[target][0],
+                first_level=0,
+                last_level=1,
+                first_layer=0,
+                last_layer=(D - 1) if "ARRAY" in target else 0,
+            )
+        if swizzle is not None:
+            r, g, b, a = swizzle
+            templ = dataclasses.replace(templ, swizzle_r=r, swizzle_g=g, swizzle_b=b, swizzle_a=a)
+        view = ctx.create_sampler_view(res, templ)
+        ctx.set_sampler_views(ShaderType.COMPUTE, 0, [view])
+        # A frontend binds a sampler with every view: GL treats an integer
+        # texture with a filtering sampler as incomplete (TXF reads zeros).
+        ctx.bind_sampler_states(ShaderType.COMPUTE, 0, [ctx.create_sampler_state(NEAREST_MIP)])
+        n = grid[0] * grid[1] * grid[2]
+        out = shader_buffer(screen, ctx, np.full(n * 4, 0xDEADBEEF, np.uint32))
+        ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+        ret = FORMATS[fmt][0]
+        cso = ctx.create_compute_state(ComputeState(prog=fetch_kernel(target, ret, grid, lod, opcode)))
+        ctx.bind_compute_state(cso)
+        ctx.launch_grid(GridInfo(block=(1, 1, 1), grid=grid))
+        got = read_buffer(ctx, out, np.uint32).reshape(grid[2], grid[1], grid[0], 4)
+        want = expected_fetch(target, fmt, levels, grid, lod)
+        ctx.set_sampler_views(ShaderType.COMPUTE, 0, [None])
+        ctx.delete_compute_state(cso)
+        return got, want
+    finally:
+        ctx.destroy()
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("fmt", list(FORMATS), ids=lambda f: f.name)
+def test_txf_every_target_and_format(screen, target, fmt):
+    """TXF at level 0 and 1 (and past the view's levels), over the level
+    plus one texel in each axis: in range the texel's Gallium value, out
+    of range zeros."""
+    for lod in (0, 1, 2) if target != "BUFFER" else (0,):
+        got, want = run_fetch(screen, target, fmt, lod)
+        np.testing.assert_array_equal(got, want, err_msg=f"{target} {fmt.name} lod {lod}")
+
+
+@pytest.mark.parametrize("target", ["2D", "2D_ARRAY", "BUFFER"])
+def test_executor_fetch_is_byte_exact_with_the_host(target):
+    """The same kernel and texels on both profiles: the executor's bytes are
+    the host's (including what llvmpipe returns outside the texture)."""
+    results = {}
+    for profile in ("native", "gl33"):
+        screen = get_screen(profile)
+        results[profile] = [run_fetch(screen, target, fmt, 0)[0] for fmt in FORMATS]
+    for fmt, a, b in zip(FORMATS, results["native"], results["gl33"], strict=True):
+        assert a.tobytes() == b.tobytes(), fmt.name
+
+
+def test_sample_i_applies_the_operand_swizzle_and_the_view_swizzle(screen):
+    """SAMPLE_I: the view's swizzle (A, B, G, 1) then the SVIEW operand's (.zyxw)."""
+    swz = (Swizzle.W, Swizzle.Z, Swizzle.Y, Swizzle.ONE)
+    got, want = run_fetch(screen, "2D", Format.R8G8B8A8_UNORM, 0, opcode="SAMPLE_I", swizzle=swz)
+    one = np.float32(1.0).view(np.uint32)
+    viewed = np.stack([want[..., 3], want[..., 2], want[..., 1], np.full(want.shape[:-1], one)], -1)
+    inside = want.any(axis=-1)
+    viewed[~inside] = 0  # out of range: the zero texel (R8G8B8A8 has alpha: all 0) ...
+    viewed[~inside, 3] = one  # ... through the view swizzle (.a = ONE)
+    np.testing.assert_array_equal(got, viewed[..., [2, 1, 0, 3]])
+
+
+TXQ_KERNEL = """COMP
+DCL SV[0], BLOCK_ID
+DCL SAMP[0]
+DCL SVIEW[0], {target}, FLOAT
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {{16, 0, 0, 0}}
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+{query}
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[1]
+END
+"""
+
+
+@pytest.mark.parametrize(
+    "target,gtarget,dims",
+    [
+        ("1D", Target.TEXTURE_1D, (16, 1, 1, 1)),
+        ("2D", Target.TEXTURE_2D, (16, 8, 1, 1)),
+        ("3D", Target.TEXTURE_3D, (16, 8, 4, 1)),
+        ("1D_ARRAY", Target.TEXTURE_1D_ARRAY, (16, 1, 1, 5)),
+        ("2D_ARRAY", Target.TEXTURE_2D_ARRAY, (16, 8, 1, 5)),
+        ("CUBE", Target.TEXTURE_CUBE, (16, 16, 1, 6)),
+        ("RECT", Target.TEXTURE_RECT, (16, 8, 1, 1)),
+    ],
+)
+@pytest.mark.parametrize("opcode", ["TXQ", "SVIEWINFO"])
+def test_size_queries(screen, ctx, target, gtarget, dims, opcode):
+    """TXQ / SVIEWINFO of levels 0..2 of a view starting at level 1 of the
+    resource: textureSize of the view's level, the layers of an array view,
+    and the view's level count (textureQueryLevels) in .w."""
+    w, h, d, layers = dims
+    mips = gtarget != Target.TEXTURE_RECT
+    res = screen.resource_create(
+        ResourceTemplate(
+            target=gtarget,
+            format=Format.R8G8B8A8_UNORM,
+            width0=w,
+            height0=h,
+            depth0=d,
+            array_size=layers,
+            last_level=3 if mips else 0,
+            bind=Bind.SAMPLER_VIEW,
+        )
+    )
+    # (A 3D view from level 1 fails natively: create_sampler_view gets
+    # GL_INVALID_VALUE from the host's texture view -- left to the sampler-view area.)
+    first_level = 1 if mips and target != "3D" else 0
+    last_layer = layers - 1
+    view = ctx.create_sampler_view(
+        res,
+        SamplerViewTemplate(
+            format=res.format,
+            target=gtarget,
+            first_level=first_level,
+            last_level=3 if mips else 0,
+            first_layer=0,
+            last_layer=last_layer,
+        ),
+    )
+    ctx.set_sampler_views(ShaderType.COMPUTE, 0, [view])
+    ctx.bind_sampler_states(ShaderType.COMPUTE, 0, [ctx.create_sampler_state(NEAREST_MIP if mips else nearest())])
+    out = shader_buffer(screen, ctx, np.full(3 * 4, 0xDEADBEEF, np.uint32))
+    ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+    query = (
+        f"TXQ TEMP[1], SV[0].xxxx, SAMP[0], {target}" if opcode == "TXQ" else "SVIEWINFO TEMP[1], SV[0].xxxx, SVIEW[0]"
+    )
+    cso = ctx.create_compute_state(ComputeState(prog=TXQ_KERNEL.format(target=target, query=query)))
+    ctx.bind_compute_state(cso)
+    nlods = 3 if mips else 1
+    nlevels = 4 - first_level if mips else 1
+    ctx.launch_grid(GridInfo(block=(1, 1, 1), grid=(nlods, 1, 1)))
+    got = read_buffer(ctx, out, np.uint32).reshape(3, 4)[:nlods]
+    view_layers = layers
+    for lod in range(nlods):
+        lv = lod + first_level
+        mw, mh, md = (max(n >> lv, 1) for n in (w, h, d))
+        size = {
+            "1D": (mw, 0, 0),
+            "2D": (mw, mh, 0),
+            "RECT": (w, h, 0),
+            "3D": (mw, mh, md),
+            "1D_ARRAY": (mw, view_layers, 0),
+            "2D_ARRAY": (mw, mh, view_layers),
+            "CUBE": (mw, mh, 0),
+        }[target]
+        levels = nlevels
+        np.testing.assert_array_equal(got[lod], [*size, levels], err_msg=f"lod {lod}")
+
+
+def test_compute_texture_caps_are_used(screen, ctx):
+    """The compute stage's sampler view / sampler caps are non-zero on both
+    profiles, and a view bound at the last slot is fetched from."""
+    views = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_SAMPLER_VIEWS)
+    samplers = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_TEXTURE_SAMPLERS)
+    assert views >= 16 and samplers >= 16
+    last = min(views, samplers) - 1
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R32_UINT, width0=2, height0=1, bind=Bind.SAMPLER_VIEW)
+    )
+    ctx.texture_subdata(res, 0, Map.WRITE, Box(width=2, height=1, depth=1), np.array([7, 11], np.uint32), 8, 8)
+    view = ctx.create_sampler_view(res, SamplerViewTemplate(format=res.format, target=Target.TEXTURE_2D))
+    ctx.set_sampler_views(ShaderType.COMPUTE, last, [view])
+    ctx.bind_sampler_states(ShaderType.COMPUTE, last, [ctx.create_sampler_state(nearest())])
+    out = shader_buffer(screen, ctx, np.zeros(8, np.uint32))
+    ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+    prog = f"""COMP
+DCL SV[0], BLOCK_ID
+DCL SAMP[{last}]
+DCL SVIEW[{last}], 2D, UINT
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {{16, 0, 0, 0}}
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+MOV TEMP[1], IMM[0].yyyy
+MOV TEMP[1].x, SV[0].xxxx
+TXF TEMP[1], TEMP[1], SAMP[{last}], 2D
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[1]
+END
+"""
+    cso = ctx.create_compute_state(ComputeState(prog=prog))
+    ctx.bind_compute_state(cso)
+    ctx.launch_grid(GridInfo(block=(1, 1, 1), grid=(2, 1, 1)))
+    np.testing.assert_array_equal(read_buffer(ctx, out, np.uint32).reshape(2, 4), [[7, 0, 0, 1], [11, 0, 0, 1]])
+
+
+FILTERED = """COMP
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+DCL BUFFER[0]
+DCL TEMP[0]
+IMM[0] FLT32 {0.5, 0.5, 0.0, 0.0}
+TEX TEMP[0], IMM[0], SAMP[0], 2D
+STORE BUFFER[0].xyzw, IMM[0].zzzz, TEMP[0]
+END
+"""
+
+
+def test_filtered_sampling_is_refused_by_the_executor(screen, ctx):
+    """TEX (a filtered lookup) has no executor function: refused at create on
+    gl33, naming the opcode; the host runs it natively."""
+    if screen.get_compute_param(ShaderIR.TGSI, ComputeCap.IR_TARGET) == "numpy":
+        with pytest.raises(UnsupportedError, match="TEX"):
+            ctx.create_compute_state(ComputeState(prog=FILTERED))
+    else:
+        ctx.delete_compute_state(ctx.create_compute_state(ComputeState(prog=FILTERED)))
