@@ -419,7 +419,7 @@ class ComputePart(Part):
             rows = np.lib.stride_tricks.as_strided(
                 raw, (d, lh, lw * bs), (t.layer_stride, t.stride, 1), writeable=False
             )
-            return np.ascontiguousarray(rows).reshape(d, lh, lw, bs)
+            return rows.copy().reshape(d, lh, lw, bs)  # writable: the executor's image copy
         finally:
             ctx.transfer_unmap(t)
 
