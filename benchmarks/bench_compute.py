@@ -86,7 +86,9 @@ def _time_one(screen, text: str, name: str, n: int, local: int, reps: int) -> fl
             src = np.random.default_rng(0).standard_normal((h, w)).astype(np.float32)
             imgs = [image_texture(screen, ctx, a, Format.R32_FLOAT) for a in (src, np.zeros_like(src))]
             access = (ImageAccess.READ, ImageAccess.WRITE)
-            views = [ImageView(resource=r, format=Format.R32_FLOAT, access=a) for r, a in zip(imgs, access, strict=True)]
+            views = [
+                ImageView(resource=r, format=Format.R32_FLOAT, access=a) for r, a in zip(imgs, access, strict=True)
+            ]
             ctx.set_shader_images(ShaderType.COMPUTE, 0, views)
             info = GridInfo(block=(8, 8, 1), grid=(w // 8, h // 8, 1))
 

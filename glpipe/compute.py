@@ -426,9 +426,7 @@ class ComputePart(Part):
     def _executor_textures(self, cso: ComputeCSO) -> dict[int, TextureBinding]:
         """The compute stage's sampler views the program declares: sizes of
         each, and the decoded texels of those it fetches from (texture.py)."""
-        units = {
-            k for d in cso.ir.declarations if d.file in ("SAMP", "SVIEW") for k in range(d.first, d.last + 1)
-        }
+        units = {k for d in cso.ir.declarations if d.file in ("SAMP", "SVIEW") for k in range(d.first, d.last + 1)}
         if not units:
             return {}
         fetched = fetched_units(cso.ir)
@@ -449,12 +447,18 @@ class ComputePart(Part):
         outside = self._decode(fmt, view, np.zeros((1, 1, 1, bs), np.uint8)).reshape(4)
         if view.is_buffer:
             texels = (view.size if view.size else res.width0 - view.offset) // bs
-            levels = [self._decode(fmt, view, self._read_buffer(res, view.offset, texels, bs))] if fetch else []
-            return TextureBinding(levels or [None], [(texels, 1, 1)], 1, outside)
+            data = self._decode(fmt, view, self._read_buffer(res, view.offset, texels, bs)) if fetch else None
+            return TextureBinding([data], [(texels, 1, 1)], 1, outside)
         target = Target(res.target)
-        layered = target in (Target.TEXTURE_1D_ARRAY, Target.TEXTURE_2D_ARRAY, Target.TEXTURE_CUBE, Target.TEXTURE_CUBE_ARRAY)
+        layered = target in (
+            Target.TEXTURE_1D_ARRAY,
+            Target.TEXTURE_2D_ARRAY,
+            Target.TEXTURE_CUBE,
+            Target.TEXTURE_CUBE_ARRAY,
+        )
         first, count = (view.first_layer, view.last_layer - view.first_layer + 1) if layered else (0, 1)
-        levels, sizes = [], []
+        levels: list[np.ndarray | None] = []
+        sizes: list[tuple[int, int, int]] = []
         for level in range(view.first_level, view.last_level + 1):
             w, h, depth = res.level_extent(level)
             z, d = (0, depth) if target == Target.TEXTURE_3D else (first, count)

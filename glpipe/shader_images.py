@@ -237,11 +237,11 @@ class ShaderImagesPart(Part):
                 f"{what}: single_layer_view needs first_layer == last_layer, got {first}..{last}"
             )
         # The executor reads layers first..last of the level (glpipe/compute.py).
-        seen = {"format": fmt, "first_layer": first, "layer_count": last - first + 1}
+        count = last - first + 1
         if not self._has_images:
             # No host image units (gl33): only the numpy executor's compute
             # stage has images; it needs no GL binding (docs/compute.md).
-            return BoundImage(res, 0, level, not single and layers > 1, first, 0, 0, writes, 0, **seen)
+            return BoundImage(res, 0, level, not single and layers > 1, first, 0, 0, writes, 0, fmt, first, count)
         name = res.gl_object
         if layers == 1 and target not in _LAYERED and target != Target.TEXTURE_3D:
             bound = BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)
@@ -251,7 +251,7 @@ class ShaderImagesPart(Part):
             bound = BoundImage(res, name, level, True, 0, gl_access, gl_format, writes, 0)
         else:
             bound = self._layer_range_view(res, target, level, first, last, gl_access, gl_format, writes, what)
-        return replace(bound, **seen)
+        return replace(bound, format=fmt, first_layer=first, layer_count=count)
 
     def _layer_range_view(self, res, target, level, first, last, gl_access, gl_format, writes, what):
         """A layered image over layers first..last: glBindImageTexture binds
@@ -299,9 +299,8 @@ class ShaderImagesPart(Part):
             )
         if size // block > profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
             raise InvalidArgumentError(f"{what}: {size // block} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
-        seen = {"format": fmt, "offset": offset, "size": size}
-        if not self._has_images:
-            return BoundImage(res, 0, 0, False, 0, 0, 0, writes, 0, **seen)  # the executor's alone
+        if not self._has_images:  # the executor's alone: no GL binding
+            return BoundImage(res, 0, 0, False, 0, 0, 0, writes, 0, fmt, offset=offset, size=size)
         gl = self.ctx.gl
         name = int(gl.glGenTextures(1))
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.ctx.host.scratch_texture_unit)
@@ -309,7 +308,7 @@ class ShaderImagesPart(Part):
         gl.glTexBufferRange(gl.GL_TEXTURE_BUFFER, gl_format, res.gl_object, offset, size)
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, 0)
         self.ctx.host.check(f"{what}: buffer texture")
-        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name, **seen)
+        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name, fmt, offset=offset, size=size)
 
     def _release(self, bound: BoundImage | None) -> None:
         """Free the GL texture a slot's image made (a view or buffer texture)."""

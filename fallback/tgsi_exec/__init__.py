@@ -10,8 +10,8 @@ Dispatch(...), buffers, constants, textures, images)`` runs a grid over
 
 from __future__ import annotations
 
-from .machine import CHUNK_LANES, SUPPORTED, SYSTEM_VALUES, Dispatch, Program, prepare, run_grid
 from .images import ImageBinding
+from .machine import CHUNK_LANES, SUPPORTED, SYSTEM_VALUES, Dispatch, Program, prepare, run_grid
 from .memory import BufferBinding
 from .texture import TextureBinding
 

@@ -23,9 +23,9 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
-from .alu import ALU, F32, U32, run_alu
 from . import images as _images
 from . import texture as _texture
+from .alu import ALU, F32, U32, run_alu
 from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
 
 #: Flow opcodes the machine itself implements (the rest are ALU / memory rows).

@@ -13,8 +13,8 @@ import io
 
 import numpy as np
 import pytest
-
 from conftest import get_screen
+
 from glpipe import (
     Bind,
     Box,
@@ -132,10 +132,13 @@ def test_executor_images_are_byte_exact_with_the_host(fmt):
 def test_image_formats_match_the_host():
     """is_format_supported(SHADER_IMAGE) on gl33 (the executor) says yes for
     exactly the formats native GL binds as images (GL 4.5 table 8.26)."""
+
     def formats(profile):
         screen = get_screen(profile)
         return {
-            f for f in Format if f != Format.NONE and screen.is_format_supported(f, Target.TEXTURE_2D, 0, 0, Bind.SHADER_IMAGE)
+            f
+            for f in Format
+            if f != Format.NONE and screen.is_format_supported(f, Target.TEXTURE_2D, 0, 0, Bind.SHADER_IMAGE)
         }
 
     native, gl33 = formats("native"), formats("gl33")
@@ -151,7 +154,9 @@ def test_graphics_stages_have_no_images_on_gl33():
     ctx = screen.context_create()
     try:
         res = screen.resource_create(
-            ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R32_UINT, width0=2, height0=2, bind=Bind.SHADER_IMAGE)
+            ResourceTemplate(
+                target=Target.TEXTURE_2D, format=Format.R32_UINT, width0=2, height0=2, bind=Bind.SHADER_IMAGE
+            )
         )
         for stage in (ShaderType.VERTEX, ShaderType.FRAGMENT):
             assert screen.get_shader_param(stage, ShaderCap.MAX_SHADER_IMAGES) == 0

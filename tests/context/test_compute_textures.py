@@ -14,6 +14,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from conftest import get_screen
 
 from glpipe import (
     Bind,
@@ -34,8 +35,6 @@ from glpipe import (
 )
 from glpipe.enums import Swizzle
 from lowering.errors import UnsupportedError
-
-from conftest import get_screen
 
 from .util_compute import read_buffer, shader_buffer
 from .util_sampling import nearest
@@ -134,9 +133,7 @@ def make_texture(screen, ctx, target: str, fmt: Format, rng):
         lw, lh, ld = res.level_extent(level)
         texels = random((ld, lh, lw))
         bs = texels.itemsize * n
-        ctx.texture_subdata(
-            res, level, Map.WRITE, Box(width=lw, height=lh, depth=ld), texels, lw * bs, lw * lh * bs
-        )
+        ctx.texture_subdata(res, level, Map.WRITE, Box(width=lw, height=lh, depth=ld), texels, lw * bs, lw * lh * bs)
         words = _values(fmt, texels)  # (layers | depth, h, w, 4)
         expected.append(words)
     return res, expected
@@ -145,9 +142,7 @@ def make_texture(screen, ctx, target: str, fmt: Format, rng):
 def fetch_kernel(target: str, ret: str, grid, lod: int, opcode: str = "TXF") -> str:
     nx, ny, _ = grid
     fetch = (
-        f"TXF TEMP[2], TEMP[1], SAMP[0], {target}"
-        if opcode == "TXF"
-        else "SAMPLE_I TEMP[2], TEMP[1], SVIEW[0].zyxw"
+        f"TXF TEMP[2], TEMP[1], SAMP[0], {target}" if opcode == "TXF" else "SAMPLE_I TEMP[2], TEMP[1], SVIEW[0].zyxw"
     )
     return f"""COMP
 DCL SV[0], BLOCK_ID
