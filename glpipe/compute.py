@@ -5,8 +5,9 @@ A compute CSO is parsed and validated once.  launch_grid runs it on the
 host's compute shaders (a GL program per block size, compiled on first use:
 GLSL fixes local_size at compile time) or, where the host has none, through
 the numpy TGSI executor (fallback/tgsi_exec) over the bound shader buffers,
-read from the host before the dispatch and written back after (only the
-words written).  Launches the host cannot express -- a partial last block
+sampler views and images, read from the host before the dispatch (through
+transfers: the Gallium layout, whatever the host stores) and written back
+after (buffers: only the words written; images: only views written to).  Launches the host cannot express -- a partial last block
 (pipe_grid_info.last_block), a grid_base, or the WORK_DIM system value --
 run through the executor on every profile.  Compute state is separate from
 graphics state: a launch leaves the bound graphics shaders alone and marks

@@ -17,11 +17,14 @@ Hardware atomic counter buffers are one slot space for every stage (Mesa's
 ``set_hw_atomic_buffers`` has no shader argument): slot b reaches each
 stage's HWATOMIC[b] at that stage's atomic counter binding.
 
-Where the host has no image load/store or atomic counters (gl33) every cap
-is 0 -- the numpy executor has no IMAGE / HWATOMIC file either -- and a call
-binding anything raises UnsupportedError naming the cap (st/mesa lowers
-atomic counters to shader buffers when the cap is 0).  docs/compute.md
-"Shader images", "Atomic counters".
+Where the host has no image load/store (gl33) only the compute stage has
+image slots: the numpy executor runs its programs, so a slot is checked as
+natively but makes no GL object (launch_grid reads the view through
+transfers, glpipe/compute.py).  The graphics stages' image caps and every
+atomic-counter cap are 0 there, and a call binding one raises
+UnsupportedError naming the cap (st/mesa lowers atomic counters to shader
+buffers when the cap is 0).  docs/compute.md "Shader images", "Images in
+the executor", "Atomic counters".
 """
 
 from __future__ import annotations
