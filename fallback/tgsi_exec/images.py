@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fallback.format_pack import pack_rgba
-from glpipe.format_table import FORMAT_TABLE, Format
+from glpipe.format_table import FORMAT_TABLE, ChannelType, Format
 from lowering.errors import UnsupportedError
 
 from .memory import BufferBinding, Space, atomic
@@ -55,6 +55,9 @@ class ImageBinding:
     texels: np.ndarray
     writable: bool
     words: BufferBinding
+    # Every texel decoded ((texels, 4) words), made at the first LOAD and
+    # kept in step by STORE (atomics drop it): a LOAD is then one gather.
+    decoded: np.ndarray | None = None
 
     @classmethod
     def of(cls, fmt: Format, texels: np.ndarray, writable: bool) -> ImageBinding:
@@ -104,12 +107,33 @@ def _texel_index(machine, inst, reg, src, binding: ImageBinding, mask) -> tuple[
 
 
 def _from_words(fmt: Format, words: np.ndarray) -> np.ndarray:
+    """A STORE's (lanes, 4) words as the values pack_rgba encodes.  A
+    normalized channel is scaled and rounded as llvmpipe does it -- in
+    float32 (``rint(clamp(v) * max)``, ties to even: 0.3f * 255 is 76.5f,
+    stored as 76) -- and handed on as that integer over max, which pack_rgba
+    rounds back to the same integer."""
     desc = FORMAT_TABLE[fmt]
     if desc.is_pure_uint:
         return words.astype(np.uint64)
     if desc.is_pure_integer:
         return words.view(np.int32).astype(np.int64)
-    return words.view(np.float32).astype(np.float64)
+    f32 = words.view(np.float32)
+    out = f32.astype(np.float64)
+    for comp, ch in enumerate(desc.swizzle):
+        if ch > 3:
+            continue
+        c = desc.channels[ch]
+        if c.type == ChannelType.UNORM:
+            top = np.float32((1 << c.size) - 1)
+            with np.errstate(invalid="ignore"):
+                q = np.rint(np.clip(f32[:, comp], np.float32(0), np.float32(1)) * top)
+            out[:, comp] = q.astype(np.float64) / float(top)
+        elif c.type == ChannelType.SNORM:
+            top = np.float32((1 << (c.size - 1)) - 1)
+            with np.errstate(invalid="ignore"):
+                q = np.rint(np.clip(f32[:, comp], np.float32(-1), np.float32(1)) * top)
+            out[:, comp] = q.astype(np.float64) / float(top)
+    return out
 
 
 def load(machine, inst, mask) -> None:
@@ -120,8 +144,10 @@ def load(machine, inst, mask) -> None:
     if binding is not None:
         idx, lanes = _texel_index(machine, inst, reg, inst.srcs[1], binding, mask)
         if lanes.size:
-            flat = binding.texel_bytes().reshape(-1, binding.texels.shape[3])
-            out[lanes] = decode(binding.fmt, flat[idx], lanes.size)
+            if binding.decoded is None:
+                flat = binding.texel_bytes().reshape(-1)
+                binding.decoded = decode(binding.fmt, flat, flat.size // binding.texels.shape[3])
+            out[lanes] = binding.decoded[idx]
     out = out[:, list(reg.swizzle)]  # tgsi.rst: the resource operand may be swizzled
     machine.write(inst.dsts[0], out, mask)
 
@@ -142,6 +168,8 @@ def store(machine, inst, mask) -> None:
     starts = idx * bs
     for b in range(bs):
         raw[starts + b] = packed[:, b]  # numpy: the last (highest) lane wins
+    if binding.decoded is not None:
+        binding.decoded[idx] = decode(binding.fmt, packed.reshape(-1), lanes.size)  # the same lane wins
     binding.words.touched(np.array([starts.min() // 4, (starts.max() + bs - 1) // 4]))
 
 
@@ -166,6 +194,7 @@ def atomic_op(machine, inst, mask) -> None:
         words = binding.words
         space = Space(words.words, 0, words.words.size, words)
         old = atomic(space, inst.opcode, word * U32(4), a, b, mask)
+        binding.decoded = None  # re-decoded at the next LOAD
     machine.write(inst.dsts[0], np.repeat(old[:, None], 4, axis=1), mask)
 
 

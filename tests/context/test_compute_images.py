@@ -185,3 +185,64 @@ def test_glpipe_info_marks_compute_emulated_on_gl33(profile_name):
         assert comp["status"] == "native" and comp["refused"] == []
         assert "Compute: native (host compute shaders)" in text.getvalue()
     get_screen(profile_name)  # collect made its own screen current: restore the session's
+
+
+# Each invocation stores a value into its texel of an R8G8B8A8_UNORM image,
+# then loads it back (the image's own invocation order: the load sees the
+# converted store), after an earlier load of the same texel.
+STORE_THEN_LOAD = """COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 16
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL IMAGE[0], 2D, PIPE_FORMAT_R8G8B8A8_UNORM, WR
+DCL BUFFER[0]
+DCL TEMP[0..3]
+IMM[0] UINT32 {32, 16, 0, 0}
+IMM[1] FLT32 {0.0625, 0.3, 1.0, 0.0}
+LOAD TEMP[1], IMAGE[0], SV[0].xyyy, 2D, PIPE_FORMAT_R8G8B8A8_UNORM
+U2F TEMP[2].x, SV[0].xxxx
+MUL TEMP[2].x, TEMP[2].xxxx, IMM[1].xxxx
+MOV TEMP[2].yzw, IMM[1].yyzw
+STORE IMAGE[0], SV[0].xyyy, TEMP[2], 2D, PIPE_FORMAT_R8G8B8A8_UNORM
+LOAD TEMP[3], IMAGE[0], SV[0].xyyy, 2D, PIPE_FORMAT_R8G8B8A8_UNORM
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[1]
+UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[3]
+END
+"""
+
+
+def _store_then_load(profile: str) -> np.ndarray:
+    screen = get_screen(profile)
+    ctx = screen.context_create()
+    try:
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=Target.TEXTURE_2D, format=Format.R8G8B8A8_UNORM, width0=16, height0=1, bind=Bind.SHADER_IMAGE
+            )
+        )
+        first = np.full((16, 4), 51, np.uint8)  # 51 / 255 = 0.2 in every channel
+        ctx.texture_subdata(res, 0, Map.WRITE, Box(width=16, height=1, depth=1), first, 64, 64)
+        ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=res, format=res.format, access=RW)])
+        out = shader_buffer(screen, ctx, np.zeros(16 * 8, np.uint32))
+        ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+        ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=STORE_THEN_LOAD)))
+        ctx.launch_grid(GridInfo(block=(16, 1, 1), grid=(1, 1, 1)))
+        return read_buffer(ctx, out, np.uint32).reshape(16, 2, 4)
+    finally:
+        ctx.destroy()
+
+
+def test_a_load_after_a_store_sees_the_converted_store():
+    """Within one invocation a LOAD after a STORE reads the stored value as
+    the format keeps it (UNORM8: round(255 v) / 255), on both profiles alike."""
+    native, gl33 = _store_then_load("native"), _store_then_load("gl33")
+    assert native.tobytes() == gl33.tobytes()
+    x = np.arange(16, dtype=np.float32) * np.float32(0.0625)
+    stored = np.stack([x, np.full(16, 0.3, np.float32), np.ones(16, np.float32), np.zeros(16, np.float32)], 1)
+    unorm = np.rint(np.clip(stored, 0, 1) * 255).astype(np.float32) * np.float32(1 / 255)
+    before = np.full((16, 4), np.float32(51) * np.float32(1 / 255), np.float32)
+    np.testing.assert_array_equal(gl33[:, 0].view(np.float32), before)
+    np.testing.assert_array_equal(gl33[:, 1].view(np.float32), unorm)
