@@ -129,7 +129,7 @@ def _compute_summary(screen, cs_caps: dict, compute_caps: dict) -> dict:
             "hw_atomic_buffers": cs_caps["MAX_HW_ATOMIC_COUNTER_BUFFERS"],
         },
         # What the executor refuses at create_compute_state (docs/compute.md "The executor").
-        "refused": ["filtered sampling (TEX / TXL / SAMPLE ...)", "HWATOMIC", "multisampled textures / images"]
+        "refused": ["HWATOMIC", "cube / shadow / gather / gradient lookups", "multisampled textures / images"]
         if emulated
         else [],
     }

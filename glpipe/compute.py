@@ -380,7 +380,8 @@ class ComputePart(Part):
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
         textures = self._executor_textures(cso)
         images = self._executor_images(cso)
-        run_grid(cso.exec_program, dispatch, buffers, constants, textures, images)
+        samplers = self._executor_samplers(cso)
+        run_grid(cso.exec_program, dispatch, buffers, constants, textures, images, samplers)
         self._write_back_images(images)
         # Write back only the words the dispatch wrote.
         for k, binding in buffers.items():
@@ -441,15 +442,28 @@ class ComputePart(Part):
             out[k] = self._texture_binding(view, k in fetched)
         return out
 
+    def _executor_samplers(self, cso: ComputeCSO) -> dict:
+        """The compute stage's sampler states (their templates) for the SAMP
+        registers ``cso`` declares."""
+        slots = self.ctx.samplers_part.sampler_states[ShaderType.COMPUTE]
+        out = {}
+        for d in cso.ir.declarations:
+            if d.file == "SAMP":
+                for k in range(d.first, d.last + 1):
+                    if k < len(slots) and slots[k] is not None:
+                        out[k] = slots[k].templ
+        return out
+
     def _texture_binding(self, view, fetch: bool) -> TextureBinding:
         res = view.texture
         fmt = Format(view.format)
         bs = util_format_get_blocksize(fmt)
         outside = self._decode(fmt, view, np.zeros((1, 1, 1, bs), np.uint8)).reshape(4)
+        swizzle = (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a)
         if view.is_buffer:
             texels = (view.size if view.size else res.width0 - view.offset) // bs
             data = self._decode(fmt, view, self._read_buffer(res, view.offset, texels, bs)) if fetch else None
-            return TextureBinding([data], [(texels, 1, 1)], 1, outside)
+            return TextureBinding([data], [(texels, 1, 1)], 1, outside, fmt, swizzle)
         target = Target(res.target)
         layered = target in (
             Target.TEXTURE_1D_ARRAY,
@@ -465,7 +479,7 @@ class ComputePart(Part):
             z, d = (0, depth) if target == Target.TEXTURE_3D else (first, count)
             sizes.append((w, h, depth if target == Target.TEXTURE_3D else count))
             levels.append(self._decode(fmt, view, self._read_box(res, level, z, d)) if fetch else None)
-        return TextureBinding(levels, sizes, count, outside)
+        return TextureBinding(levels, sizes, count, outside, fmt, swizzle)
 
     @staticmethod
     def _decode(fmt: Format, view, texels: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
 from . import images as _images
+from . import sampling as _sampling
 from . import texture as _texture
 from .alu import ALU, F32, U32, run_alu
 from .memory import ATOMIC_OPS, BufferBinding, Space, atomic, load, store
@@ -38,7 +39,9 @@ ADDRESS_OPS = frozenset({"ARL", "UARL"})
 #: Memory and synchronisation opcodes.
 MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ", "BARRIER", "MEMBAR"}) | frozenset(ATOMIC_OPS)
 #: Every opcode the executor runs.
-SUPPORTED = frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS | frozenset(_texture.TEXTURE_OPS)
+SUPPORTED = (
+    frozenset(ALU) | FLOW | MEMORY_OPS | ADDRESS_OPS | frozenset(_texture.TEXTURE_OPS) | frozenset(_sampling.FILTER_OPS)
+)
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
 _FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR", "SVIEW", "SAMP", "IMAGE"})
@@ -105,6 +108,9 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
                 raise UnsupportedError(f"{op}: the numpy TGSI executor has no register file {reg.file}")
         if op in _texture.TEXTURE_OPS:
             _texture.check(inst, ir)  # texture.py: targets it fetches from / queries
+        elif op in _sampling.FILTER_OPS:
+            view = inst.srcs[_sampling.SAMPLE_OPS[op][1]].index
+            _sampling.check(inst, inst.texture if op.startswith("T") else _texture.sview_targets(ir).get(view))
         if op == "CAL":
             if inst.label is None or not 0 <= inst.label < len(ir.instructions):
                 raise InvalidArgumentError(f"CAL without a subroutine label (line {inst.line})")
@@ -163,12 +169,14 @@ def run_grid(
     constants: dict[int, np.ndarray] | None = None,
     textures: dict | None = None,
     images: dict | None = None,
+    samplers: dict | None = None,
 ) -> int:
     """Run every block of ``d`` over the shader ``buffers``, the constant
     buffers ``constants`` (index -> uint32 words; a vec4 register is 4 words,
     past the end reads 0), the sampler views ``textures`` (index ->
-    texture.TextureBinding) and the images ``images`` (index ->
-    images.ImageBinding); returns the invocations run x instructions
+    texture.TextureBinding), the sampler states ``samplers`` (SAMP index ->
+    a pipe_sampler_state: glpipe's SamplerState) and the images ``images``
+    (index -> images.ImageBinding); returns the invocations run x instructions
     (the executor's work, for benchmarks)."""
     consts = {k: _vec4s(v) for k, v in (constants or {}).items()}
     blocks = _block_ids(d)
@@ -183,7 +191,7 @@ def run_grid(
         chunk = blocks[first : first + step]
         lanes = _Lanes(chunk, thread, d)
         machine = _Machine(prog, lanes, buffers, consts)
-        machine.textures, machine.images = textures or {}, images or {}
+        machine.textures, machine.images, machine.samplers = textures or {}, images or {}, samplers or {}
         machine.run()
         work += int(lanes.active.sum()) * prog.instruction_count
     return work
@@ -278,6 +286,7 @@ class _Machine:
         self.buffers = buffers
         self.textures: dict = {}  # SAMP / SVIEW index -> texture.TextureBinding (run_grid)
         self.images: dict = {}  # IMAGE index -> images.ImageBinding (run_grid)
+        self.samplers: dict = {}  # SAMP index -> sampler state (run_grid)
         self.dead = ~lanes.active  # RET / END in main, or disabled by last_block
 
     # -- operands ----------------------------------------------------------
@@ -470,6 +479,8 @@ class _Machine:
         op = inst.opcode
         if op in _texture.TEXTURE_OPS:
             _texture.TEXTURE_OPS[op](self, inst, mask)
+        elif op in _sampling.FILTER_OPS:
+            _sampling.FILTER_OPS[op](self, inst, mask)
         elif op in MEMORY_OPS and _images.is_image_op(inst):
             _images.execute(self, inst, mask)
         elif op in ALU:

@@ -8,8 +8,8 @@ reads, decoded from the view's format by fallback/format_pack.py (the
 Gallium result per format: R -> (r, 0, 0, 1), ...; sRGB decoded) and put
 through the view's swizzle -- and the level's size.  glpipe's launch_grid
 reads them from the host before the dispatch (glpipe/compute.py), only for
-the views the program fetches from; views that are only queried carry their
-sizes alone.
+the views the program fetches from or samples; views that are only queried
+carry their sizes alone.
 
 Opcodes (tgsi.rst, and the GLSL the lowering emits for them, so that both
 back ends agree):
@@ -28,15 +28,16 @@ texel expanded like any other (R8G8B8A8: (0, 0, 0, 0); R32_UINT: (0, 0, 0,
 1)), through the view's swizzle.  tgsi.rst says "0" for SAMPLE_I; GLSL
 leaves texelFetch outside the texture undefined; llvmpipe returns exactly
 this, which the executor matches (tests/context/test_compute_textures.py
-compares the two byte for byte).
-Filtered sampling (TEX / TXL / SAMPLE / ...) is not run: ``prepare`` refuses
-those opcodes (docs/compute.md "Textures in the executor").
+compares the two byte for byte).  Filtered lookups (TEX / TXL / SAMPLE /
+SAMPLE_L) are sampling.py's, on the same bindings (docs/compute.md
+"Textures in the executor").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -93,6 +94,28 @@ class TextureBinding:
     sizes: list
     layers: int
     outside: np.ndarray | None = None  # (4,) words a fetch outside the view reads (default zeros)
+    fmt: Any = None  # the view's format (sampling.py: the border colour; None: a float format)
+    swizzle: tuple = (0, 1, 2, 3)  # the view's swizzle (PIPE_SWIZZLE_*)
+
+    @property
+    def integer(self) -> bool:
+        """A pure integer format: filtered lookups take the nearest texel."""
+        return self.fmt is not None and FORMAT_TABLE[self.fmt].is_pure_integer
+
+    def border_words(self, color) -> np.ndarray:
+        """A sampler's border colour as the (4,) words a texel of this view
+        reads: the components the format has (the others 0, alpha 1), then
+        the view's swizzle; floats for float / normalized formats, integer
+        bits for pure integer ones."""
+        desc = FORMAT_TABLE[self.fmt] if self.fmt is not None else None
+        vals = [float(v) for v in color]
+        words = np.zeros(6, U32)
+        for c in range(4):
+            present = desc is None or desc.swizzle[c] <= 3
+            v = vals[c] if present else (1.0 if c == 3 else 0.0)
+            words[c] = (np.int64(v) & 0xFFFFFFFF) if self.integer else np.float32(v).view(U32)
+        words[5] = U32(1) if self.integer else np.float32(1.0).view(U32)
+        return words[[min(int(k), 5) for k in self.swizzle]]
 
 
 def decode(fmt, raw: np.ndarray, count: int, swizzle=(0, 1, 2, 3)) -> np.ndarray:
@@ -263,7 +286,12 @@ TEXTURE_OPS: dict[str, Callable] = {
 def fetched_units(ir) -> set[int]:
     """The SAMP / SVIEW indices ``ir`` fetches texels from (the views whose
     texels launch_grid reads; the others are only queried)."""
-    return {inst.srcs[1].index for inst in ir.instructions if inst.opcode in FETCH_OPS}
+    from .sampling import SAMPLE_OPS
+
+    units = {inst.srcs[1].index for inst in ir.instructions if inst.opcode in FETCH_OPS}
+    return units | {
+        inst.srcs[SAMPLE_OPS[inst.opcode][1]].index for inst in ir.instructions if inst.opcode in SAMPLE_OPS
+    }
 
 
 __all__ = [

@@ -604,11 +604,6 @@ END
 
 
 def test_compute_program_samples_textures(screen, ctx):
-    if not native(screen):
-        # gl33: the executor fetches texels (TXF) but has no filtered SAMPLE.
-        with pytest.raises(UnsupportedError, match="SAMPLE"):
-            ctx.create_compute_state(ComputeState(prog=SAMPLE_CS))
-        return
     texels = (np.arange(64, dtype=np.float32).reshape(4, 4, 4) + 1) / 64
     tex = image_texture(screen, ctx, texels, Format.R32G32B32A32_FLOAT, channels=4)
     out = shader_buffer(screen, ctx, np.zeros(16 * 8, np.float32))
