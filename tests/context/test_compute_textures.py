@@ -593,3 +593,54 @@ def test_cube_and_shadow_lookups_are_refused_by_the_executor(screen, ctx):
                 ctx.create_compute_state(ComputeState(prog=prog))
         else:
             ctx.delete_compute_state(ctx.create_compute_state(ComputeState(prog=prog)))
+
+
+def test_partial_last_block_fetches_and_samples(screen, ctx):
+    """A launch with last_block runs on the executor on every profile (GLSL
+    cannot vary local_size): its texel fetches and filtered lookups read the
+    same texels as a host launch; disabled threads write nothing."""
+    res = screen.resource_create(
+        ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R32_FLOAT, width0=8, height0=1, bind=Bind.SAMPLER_VIEW)
+    )
+    texels = np.arange(8, dtype=np.float32) * np.float32(1.5)
+    ctx.texture_subdata(res, 0, Map.WRITE, Box(width=8, height=1, depth=1), texels, 32, 32)
+    ctx.set_sampler_views(
+        ShaderType.COMPUTE,
+        0,
+        [ctx.create_sampler_view(res, SamplerViewTemplate(format=res.format, target=Target.TEXTURE_2D))],
+    )
+    ctx.bind_sampler_states(
+        ShaderType.COMPUTE, 0, [ctx.create_sampler_state(SamplerState(min_mip_filter=TexMipFilter.NONE))]
+    )
+    out = shader_buffer(screen, ctx, np.full(8 * 8, 7, np.uint32))
+    ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+    prog = """COMP
+DCL SV[0], THREAD_ID
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+DCL BUFFER[0]
+DCL TEMP[0..3]
+IMM[0] UINT32 {32, 0, 16, 0}
+IMM[1] FLT32 {0.125, 0.0625, 0.5, 0.0}
+UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+MOV TEMP[1], IMM[0].yyyy
+MOV TEMP[1].x, SV[0].xxxx
+TXF TEMP[2], TEMP[1], SAMP[0], 2D
+U2F TEMP[1].x, SV[0].xxxx
+MAD TEMP[1].x, TEMP[1].xxxx, IMM[1].xxxx, IMM[1].yyyy
+MOV TEMP[1].y, IMM[1].zzzz
+TEX TEMP[3], TEMP[1], SAMP[0], 2D
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[2]
+UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz
+STORE BUFFER[0].xyzw, TEMP[0].xxxx, TEMP[3]
+END
+"""
+    ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=prog)))
+    ctx.launch_grid(GridInfo(block=(8, 1, 1), grid=(1, 1, 1), last_block=(5, 0, 0)))
+    got = read_buffer(ctx, out, np.uint32).reshape(8, 2, 4)
+    one = np.float32(1.0).view(np.uint32)
+    want = np.stack([texels.view(np.uint32), np.zeros(8, np.uint32), np.zeros(8, np.uint32), np.full(8, one)], 1)
+    for k in range(5):  # nearest at texel centres: TEX reads texel k too
+        np.testing.assert_array_equal(got[k, 0], want[k])
+        np.testing.assert_array_equal(got[k, 1], want[k])
+    assert (got[5:] == 7).all()  # threads 5..7 of the last block are disabled
