@@ -487,7 +487,13 @@ class ComputePart(Part):
         swizzle (fallback/tgsi_exec/texture.py ``decode``)."""
         d, h, w = texels.shape[:3]
         swizzle = (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a)
-        return decode_texels(fmt, texels.reshape(-1), d * h * w, swizzle).reshape(d, h, w, 4)
+        try:
+            return decode_texels(fmt, texels.reshape(-1), d * h * w, swizzle).reshape(d, h, w, 4)
+        except UnsupportedError as exc:
+            raise UnsupportedError(
+                f"launch_grid: the numpy TGSI executor reads no {fmt.name} texels (a sampler view the "
+                f"program samples): {exc}"
+            ) from None
 
     def _executor_images(self, cso: ComputeCSO) -> dict[int, ImageBinding]:
         """The compute stage's image views the program declares, read from the

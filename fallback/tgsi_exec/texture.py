@@ -125,7 +125,7 @@ def decode(fmt, raw: np.ndarray, count: int, swizzle=(0, 1, 2, 3)) -> np.ndarray
     (``float(raw) * (1 / max)`` in float32, SNORM then clamped to -1:
     byte-exact with the host, where the correctly rounded quotient differs in
     the last bit for about half the values), then ``swizzle``
-    (PIPE_SWIZZLE_X..W, 0, 1)."""
+    (PIPE_SWIZZLE_X..W, 0, 1).  Depth / stencil formats read (d | s, 0, 0, 1)."""
     desc = FORMAT_TABLE[fmt]
     values = unpack_rgba(fmt, raw, count, decode_srgb=True)
     if values.dtype == np.float64:
@@ -146,6 +146,12 @@ def decode(fmt, raw: np.ndarray, count: int, swizzle=(0, 1, 2, 3)) -> np.ndarray
     else:
         out = (values.astype(np.int64) & 0xFFFFFFFF).astype(U32)
         one = U32(1)
+    if desc.colorspace == "zs":
+        # A depth (or stencil) view reads (d, 0, 0, 1), GL's DEPTH_COMPONENT /
+        # STENCIL_INDEX texel (GL 4.5 table 15.1), as llvmpipe returns it.
+        out = np.ascontiguousarray(out)
+        out[:, 1:3] = 0
+        out[:, 3] = one
     if tuple(swizzle) == (0, 1, 2, 3):
         return out
     table = np.concatenate([out, np.zeros((out.shape[0], 1), U32), np.full((out.shape[0], 1), one, U32)], axis=1)
