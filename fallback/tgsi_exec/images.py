@@ -36,9 +36,23 @@ from glpipe.format_table import FORMAT_TABLE, ChannelType, Format
 from lowering.errors import UnsupportedError
 
 from .memory import BufferBinding, Space, atomic
-from .texture import LAYOUTS, decode
+from .texture import LAYOUTS, Layout, decode
 
 U32 = np.uint32
+
+#: Image coordinate layouts: the texture targets', except that a cube image
+#: is addressed by face in z (GLSL's imageLoad(imageCube, ivec3)).
+IMAGE_LAYOUTS = {**LAYOUTS, "CUBE": Layout((0, 1), 2, True, 2)}
+
+
+def check_declaration(decl) -> None:
+    """``prepare``: refuse an IMAGE / SVIEW declaration the executor has no layout for."""
+    if decl.file in ("IMAGE", "SVIEW") and decl.target not in (None, *IMAGE_LAYOUTS):
+        raise UnsupportedError(
+            f"DCL {decl.file}[{decl.first}], {decl.target}: the numpy TGSI executor has no multisampled "
+            f"textures or images (line {decl.line})"
+        )
+
 
 #: Formats GL's image atomics run on (GLSL 4.50 §8.12: r32i / r32ui; exchange also r32f).
 ATOMIC_FORMATS = {Format.R32_UINT: "all", Format.R32_SINT: "all", Format.R32_FLOAT: "ATOMXCHG"}
@@ -91,7 +105,7 @@ def _target_of(machine, reg, inst) -> str:
 
 def _texel_index(machine, inst, reg, src, binding: ImageBinding, mask) -> tuple[np.ndarray, np.ndarray]:
     """(texel number in the binding, lanes) of the in-range lanes of ``mask``."""
-    layout = LAYOUTS.get(_target_of(machine, reg, inst))
+    layout = IMAGE_LAYOUTS.get(_target_of(machine, reg, inst))
     if layout is None:
         raise UnsupportedError(f"{inst.opcode}: the numpy TGSI executor has no multisampled images")
     c = machine.fetch(src, "int").view(np.int32).astype(np.int64)
@@ -99,8 +113,6 @@ def _texel_index(machine, inst, reg, src, binding: ImageBinding, mask) -> tuple[
     x = c[:, 0]
     y = c[:, 1] if 1 in layout.coords else np.zeros_like(x)
     z = c[:, layout.layer] if layout.layer is not None else (c[:, 2] if 2 in layout.coords else np.zeros_like(x))
-    if _target_of(machine, reg, inst) in ("CUBE",):
-        z = c[:, 2]  # the face
     ok = mask & (x >= 0) & (x < w) & (y >= 0) & (y < h) & (z >= 0) & (z < depth)
     lanes = np.nonzero(ok)[0]
     return (z[lanes] * h + y[lanes]) * w + x[lanes], lanes
@@ -205,12 +217,15 @@ def resq(machine, inst, mask) -> None:
     n = machine.lanes.count
     out = np.zeros((n, 4), U32)
     target = _target_of(machine, reg, inst)
-    layout = LAYOUTS.get(target)
+    layout = IMAGE_LAYOUTS.get(target)
     if binding is not None and layout is not None:
         depth, h, w = binding.texels.shape[:3]
-        dims = (w, h, depth // 6 if target == "CUBEARRAY" else depth)
+        extent = (w, h, depth)
         for c in range(layout.size):
-            out[:, c] = dims[c]
+            if c == layout.layer:  # the layers (cube arrays: cubes)
+                out[:, c] = depth // 6 if target == "CUBEARRAY" else depth
+            else:
+                out[:, c] = extent[c]
         out[:, 3] = 1  # single-sampled
     elif binding is None:
         out[:, 3] = 1
@@ -236,4 +251,4 @@ def is_image_op(inst) -> bool:
     return reg is not None and reg.file == "IMAGE"
 
 
-__all__ = ["ATOMIC_FORMATS", "ImageBinding", "execute", "is_image_op"]
+__all__ = ["ATOMIC_FORMATS", "IMAGE_LAYOUTS", "ImageBinding", "check_declaration", "execute", "is_image_op"]

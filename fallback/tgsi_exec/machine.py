@@ -83,6 +83,7 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
                 raise UnsupportedError(f"the numpy TGSI executor has no system value {d.semantic} (line {d.line})")
             for k in range(d.first, d.last + 1):
                 sv[k] = d.semantic
+        _images.check_declaration(d)  # images.py: targets it has layouts for
         if d.file == "MEMORY" and (d.memory_type or "GLOBAL") != "SHARED":
             raise UnsupportedError(f"MEMORY[{d.first}] of type {d.memory_type or 'GLOBAL'}: only SHARED memory runs")
     stack: list[int] = []

@@ -246,3 +246,78 @@ def test_a_load_after_a_store_sees_the_converted_store():
     before = np.full((16, 4), np.float32(51) * np.float32(1 / 255), np.float32)
     np.testing.assert_array_equal(gl33[:, 0].view(np.float32), before)
     np.testing.assert_array_equal(gl33[:, 1].view(np.float32), unorm)
+
+
+# Every invocation (x, y, z) stores x + 10 y + 100 z into IMAGE[0] at
+# (x, y, z) in the target's layout, and its RESQ into BUFFER[0].
+LAYERED = """COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT {h}
+PROPERTY CS_FIXED_BLOCK_DEPTH {d}
+DCL SV[0], THREAD_ID
+DCL IMAGE[0], {target}, PIPE_FORMAT_R32_UINT, WR
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {{10, 100, 0, 0}}
+UMAD TEMP[0].x, SV[0].yyyy, IMM[0].xxxx, SV[0].xxxx
+UMAD TEMP[0].x, SV[0].zzzz, IMM[0].yyyy, TEMP[0].xxxx
+STORE IMAGE[0], SV[0].xyzz, TEMP[0].xxxx, {target}, PIPE_FORMAT_R32_UINT
+RESQ TEMP[1], IMAGE[0], {target}, PIPE_FORMAT_R32_UINT
+STORE BUFFER[0].xyzw, IMM[0].zzzz, TEMP[1]
+END
+"""
+# TGSI target -> (Gallium target, width, height, depth | layers, block (h, d))
+LAYERED_TARGETS = {
+    "1D_ARRAY": (Target.TEXTURE_1D_ARRAY, 4, 1, 3, (3, 1)),
+    "2D_ARRAY": (Target.TEXTURE_2D_ARRAY, 4, 4, 3, (4, 3)),
+    "3D": (Target.TEXTURE_3D, 4, 4, 3, (4, 3)),
+    "CUBE": (Target.TEXTURE_CUBE, 4, 4, 6, (4, 6)),
+}
+
+
+def _layered(profile: str, target: str) -> tuple[bytes, bytes]:
+    screen = get_screen(profile)
+    gtarget, w, h, d, (bh, bd) = LAYERED_TARGETS[target]
+    ctx = screen.context_create()
+    try:
+        res = screen.resource_create(
+            ResourceTemplate(
+                target=gtarget,
+                format=Format.R32_UINT,
+                width0=w,
+                height0=h,
+                depth0=d if gtarget == Target.TEXTURE_3D else 1,
+                array_size=1 if gtarget == Target.TEXTURE_3D else d,
+                bind=Bind.SHADER_IMAGE,
+            )
+        )
+        zeros = np.full(w * h * d, 0xFFFF, np.uint32)
+        ctx.texture_subdata(res, 0, Map.WRITE, Box(width=w, height=h, depth=d), zeros, w * 4, w * h * 4)
+        view = ImageView(resource=res, format=res.format, access=RW, first_layer=0, last_layer=d - 1)
+        ctx.set_shader_images(ShaderType.COMPUTE, 0, [view])
+        out = shader_buffer(screen, ctx, np.zeros(4, np.uint32))
+        ctx.set_shader_buffers(ShaderType.COMPUTE, 0, [ShaderBuffer(buffer=out, buffer_size=out.width0)], 1)
+        prog = LAYERED.format(target=target, h=bh, d=bd)
+        ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=prog)))
+        ctx.launch_grid(GridInfo(block=(4, bh, bd), grid=(1, 1, 1)))
+        t = ctx.transfer_map(res, 0, Map.READ, Box(width=w, height=h, depth=d))
+        texels = np.frombuffer(t.data.tobytes(), np.uint8).copy()
+        ctx.transfer_unmap(t)
+        return texels.tobytes(), read_buffer(ctx, out, np.uint32).tobytes()
+    finally:
+        ctx.destroy()
+
+
+@pytest.mark.parametrize("target", list(LAYERED_TARGETS))
+def test_layered_images_match_the_host(target):
+    """1D arrays (layer in y), 2D arrays, 3D slices and cube faces (in z):
+    every texel and the RESQ answer as the host's, and as the definition."""
+    native, gl33 = _layered("native", target), _layered("gl33", target)
+    assert gl33 == native
+    gtarget, w, h, d, (bh, bd) = LAYERED_TARGETS[target]
+    got = np.frombuffer(gl33[0], np.uint32).reshape(d, h, w)
+    x, y, z = np.arange(w)[None, None, :], np.arange(bh)[None, :, None], np.arange(bd)[:, None, None]
+    want = x + 10 * y + 100 * z
+    if target == "1D_ARRAY":
+        want = np.transpose(want, (1, 0, 2))  # the layer is y
+    np.testing.assert_array_equal(got, want.reshape(d, h, w))
