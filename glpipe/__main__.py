@@ -170,12 +170,13 @@ def _print_text(data: dict, out) -> None:
         w(f"  {stage}:\n")
         for k, v in caps.items():
             w(f"    PIPE_SHADER_CAP_{k} = {v}\n")
-    comp = data["compute"]
-    w(f"\nCompute: {comp['status']}" + (f" ({comp['by']})" if comp.get("by") else "") + "\n")
-    for k, v in comp.get("limits", {}).items():
-        w(f"  {k} = {v}\n")
-    if comp.get("refused"):
-        w(f"  refused: {', '.join(comp['refused'])}\n")
+    comp = data.get("compute")  # absent from reports collected before issue 16's executor section
+    if comp:
+        w(f"\nCompute: {comp['status']}" + (f" ({comp['by']})" if comp.get("by") else "") + "\n")
+        for k, v in comp.get("limits", {}).items():
+            w(f"  {k} = {v}\n")
+        if comp.get("refused"):
+            w(f"  refused: {', '.join(comp['refused'])}\n")
     w("\nCompute caps (TGSI)\n-------------------\n")
     for k, v in data["compute_caps"].items():
         w(f"  PIPE_COMPUTE_CAP_{k} = {v}\n")
