@@ -23,8 +23,8 @@ import numpy as np
 
 from fallback.tgsi_exec import BufferBinding, Dispatch, ImageBinding, TextureBinding, prepare, run_grid
 from fallback.tgsi_exec import Program as ExecProgram
+from fallback.tgsi_exec.sampling import fetched_units
 from fallback.tgsi_exec.texture import decode as decode_texels
-from fallback.tgsi_exec.texture import fetched_units
 from lowering import parse, validate
 from lowering.errors import (
     InvalidArgumentError,

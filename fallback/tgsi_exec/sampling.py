@@ -43,7 +43,7 @@ import numpy as np
 
 from lowering.errors import UnsupportedError
 
-from .texture import LAYOUTS, Layout, TextureBinding
+from .texture import FETCH_OPS, LAYOUTS, Layout, TextureBinding
 
 U32 = np.uint32
 F32 = np.float32
@@ -237,7 +237,16 @@ def sview_target(machine, index: int) -> str:
     return ""
 
 
+def fetched_units(ir) -> set[int]:
+    """The SAMP / SVIEW indices ``ir`` fetches or samples texels from (the
+    views whose texels launch_grid reads; the others are only queried)."""
+    units = {inst.srcs[1].index for inst in ir.instructions if inst.opcode in FETCH_OPS}
+    return units | {
+        inst.srcs[SAMPLE_OPS[inst.opcode][1]].index for inst in ir.instructions if inst.opcode in SAMPLE_OPS
+    }
+
+
 #: Filtered opcode -> executor function (machine, instruction, lane mask).
 FILTER_OPS: dict[str, Callable] = dict.fromkeys(SAMPLE_OPS, _sample_op)
 
-__all__ = ["FILTER_OPS", "SAMPLED_TARGETS", "SAMPLE_OPS", "check", "sample"]
+__all__ = ["FILTER_OPS", "SAMPLED_TARGETS", "SAMPLE_OPS", "check", "fetched_units", "sample"]

@@ -289,17 +289,6 @@ TEXTURE_OPS: dict[str, Callable] = {
 }
 
 
-def fetched_units(ir) -> set[int]:
-    """The SAMP / SVIEW indices ``ir`` fetches texels from (the views whose
-    texels launch_grid reads; the others are only queried)."""
-    from .sampling import SAMPLE_OPS
-
-    units = {inst.srcs[1].index for inst in ir.instructions if inst.opcode in FETCH_OPS}
-    return units | {
-        inst.srcs[SAMPLE_OPS[inst.opcode][1]].index for inst in ir.instructions if inst.opcode in SAMPLE_OPS
-    }
-
-
 __all__ = [
     "FETCH_OPS",
     "LAYOUTS",
@@ -308,6 +297,5 @@ __all__ = [
     "TextureBinding",
     "check",
     "decode",
-    "fetched_units",
     "size_query",
 ]
