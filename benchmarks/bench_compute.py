@@ -1,13 +1,16 @@
 """Throughput of compute: the numpy TGSI executor next to llvmpipe's native
-compute shaders, on the kernels of tests/context/test_compute_kernels.py.
+compute shaders, on the classic kernels of tests/context/test_compute_kernels.py
+and tests/context/test_shader_images.py.
 
     python benchmarks/bench_compute.py [--max-log2 20] [--reps 3] [--json]
 
 For each kernel (vector add, histogram with atomics, the shared-memory
-reduction) and each grid size 2^k invocations (k = 6 .. max-log2, blocks of
-64), one launch_grid through glpipe is timed on the ``native`` profile (host
-compute shaders) and on ``gl33`` (the executor), best of ``reps``, including
-the read-back of the results (a transfer_map READ: both paths must finish).
+reduction, the image blur reading and writing R32_FLOAT images) and each
+grid size 2^k invocations (vector add: k = 0 .. max-log2, blocks of
+min(2^k, 64); the kernels with a fixed block: from one block, k = 6), one
+launch_grid through glpipe is timed on the ``native`` profile (host compute
+shaders) and on ``gl33`` (the executor), best of ``reps``, including the
+read-back of the results (a transfer_map READ: both paths must finish).
 Reported: seconds, and invocations x TGSI instructions per second (the
 executor's work unit; the host's number uses the same count).  The
 executor's cost should grow linearly with invocations once a launch spans
@@ -32,11 +35,24 @@ BLOCK = 64
 
 
 def _kernels():
+    """name -> (TGSI text, shared bytes, smallest log2 of invocations)."""
     from tests.context import test_compute_kernels as k
+    from tests.context import test_shader_images as im
 
     add = k.VECTOR_ADD.replace("IMM[0] UINT32 {1000, 4, 0, 0}", "IMM[0] UINT32 {%N%, 4, 0, 0}")
     reduction = k._reduction(True).replace("IMM[0] UINT32 {64, 4, 1000, 0}", "IMM[0] UINT32 {64, 4, %N%, 0}")
-    return {"vector_add": (add, 3, 0), "histogram": (k.HISTOGRAM, 3, 0), "reduction": (reduction, 2, 4)}
+    return {
+        "vector_add": (add, 0, 0),
+        "histogram": (k.HISTOGRAM, 0, 6),
+        "reduction": (reduction, 4, 6),
+        "image_blur": (im.BLUR_CS, 0, 6),
+    }
+
+
+def _image_shape(n: int) -> tuple[int, int]:
+    """(width, height) of an n-texel image for the 8x8-block blur (n >= 64, a power of 2)."""
+    k = n.bit_length() - 1
+    return 1 << ((k + 1) // 2), 1 << (k // 2)
 
 
 def _instructions(text: str) -> int:
@@ -59,40 +75,62 @@ def _buffers(name: str, n: int):
 
 
 def _time_one(screen, text: str, name: str, n: int, local: int, reps: int) -> float:
-    from glpipe import ComputeState, GridInfo
+    from glpipe import ComputeState, Format, GridInfo, ImageAccess, ImageView, ShaderType
+    from tests.context.test_shader_images import image_texture, read_texture
     from tests.context.util_compute import bind_buffers, read_buffer, shader_buffer
 
     ctx = screen.context_create()
     try:
-        bufs = [shader_buffer(screen, ctx, a) for a in _buffers(name, n)]
-        bind_buffers(ctx, *bufs)
+        if name == "image_blur":
+            w, h = _image_shape(n)
+            src = np.random.default_rng(0).standard_normal((h, w)).astype(np.float32)
+            imgs = [image_texture(screen, ctx, a, Format.R32_FLOAT) for a in (src, np.zeros_like(src))]
+            access = (ImageAccess.READ, ImageAccess.WRITE)
+            views = [
+                ImageView(resource=r, format=Format.R32_FLOAT, access=a) for r, a in zip(imgs, access, strict=True)
+            ]
+            ctx.set_shader_images(ShaderType.COMPUTE, 0, views)
+            info = GridInfo(block=(8, 8, 1), grid=(w // 8, h // 8, 1))
+
+            def read_back():
+                read_texture(ctx, imgs[1], np.float32)
+
+            resources = imgs
+        else:
+            resources = [shader_buffer(screen, ctx, a) for a in _buffers(name, n)]
+            bind_buffers(ctx, *resources)
+            block = min(n, BLOCK)
+            info = GridInfo(block=(block, 1, 1), grid=(n // block, 1, 1))
+
+            def read_back():
+                read_buffer(ctx, resources[-1], np.uint8)
+
         cso = ctx.create_compute_state(ComputeState(prog=text.replace("%N%", str(n)), req_local_mem=local))
         ctx.bind_compute_state(cso)
-        info = GridInfo(block=(BLOCK, 1, 1), grid=(n // BLOCK, 1, 1))
         ctx.launch_grid(info)  # compile / prepare outside the timing
-        read_buffer(ctx, bufs[-1], np.uint8)
+        read_back()
         best = float("inf")
         for _ in range(reps):
             t0 = time.perf_counter()
             ctx.launch_grid(info)
-            read_buffer(ctx, bufs[-1], np.uint8)
+            read_back()
             best = min(best, time.perf_counter() - t0)
-        for b in bufs:
-            screen.resource_destroy(b)
+        for r in resources:
+            screen.resource_destroy(r)
         return best
     finally:
         ctx.destroy()
 
 
 def run(max_log2: int = 20, reps: int = 3, profiles=("native", "gl33")) -> dict:
-    """Measure every kernel at 2^6 .. 2^max_log2 invocations on ``profiles``."""
+    """Measure every kernel at its smallest .. 2^max_log2 invocations on ``profiles``."""
     import glpipe
 
     screens = {p: glpipe.create_screen(profile=p) for p in profiles}
     rows = []
-    for name, (text, _nbuf, local) in _kernels().items():
+    for name, (text, local, min_log2) in _kernels().items():
         insts = _instructions(text.replace("%N%", "1"))
-        for k in range(6, max_log2 + 1):
+        for k in range(min_log2, max_log2 + 1):
             n = 1 << k
             row = {"kernel": name, "invocations": n, "instructions": insts}
             for p, screen in screens.items():

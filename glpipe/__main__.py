@@ -93,6 +93,7 @@ def collect(profile: str | None = None) -> dict:
             "capsf": capsf,
             "shader_caps": shader_caps,
             "compute_caps": compute_caps,
+            "compute": _compute_summary(screen, shader_caps["COMPUTE"], compute_caps),
             "formats": formats,
             "features": feature_report(prof),
             # Host behaviours probed by a draw (glpipe/host/facts.py), with the reason.
@@ -107,6 +108,31 @@ def collect(profile: str | None = None) -> dict:
         }
     finally:
         screen.destroy()
+
+
+def _compute_summary(screen, cs_caps: dict, compute_caps: dict) -> dict:
+    """How launch_grid runs on this screen: on the host's compute shaders or
+    emulated by the numpy TGSI executor (docs/compute.md), with its limits."""
+    if not compute_caps["IR_TARGET"]:
+        return {"status": "unavailable"}
+    emulated = compute_caps["IR_TARGET"] == "numpy"
+    return {
+        "status": "emulated" if emulated else "native",
+        "by": "numpy TGSI executor (fallback/tgsi_exec)" if emulated else "host compute shaders",
+        "limits": {
+            "max_block_size": compute_caps["MAX_BLOCK_SIZE"],
+            "max_threads_per_block": compute_caps["MAX_THREADS_PER_BLOCK"],
+            "max_shared_bytes": compute_caps["MAX_LOCAL_SIZE"],
+            "shader_buffers": cs_caps["MAX_SHADER_BUFFERS"],
+            "sampler_views": cs_caps["MAX_SAMPLER_VIEWS"],
+            "images": cs_caps["MAX_SHADER_IMAGES"],
+            "hw_atomic_buffers": cs_caps["MAX_HW_ATOMIC_COUNTER_BUFFERS"],
+        },
+        # What the executor refuses at create_compute_state (docs/compute.md "The executor").
+        "refused": ["HWATOMIC", "cube / shadow / gather / gradient lookups", "multisampled textures / images"]
+        if emulated
+        else [],
+    }
 
 
 def _print_text(data: dict, out) -> None:
@@ -144,6 +170,13 @@ def _print_text(data: dict, out) -> None:
         w(f"  {stage}:\n")
         for k, v in caps.items():
             w(f"    PIPE_SHADER_CAP_{k} = {v}\n")
+    comp = data.get("compute")  # absent from reports collected before issue 16's executor section
+    if comp:
+        w(f"\nCompute: {comp['status']}" + (f" ({comp['by']})" if comp.get("by") else "") + "\n")
+        for k, v in comp.get("limits", {}).items():
+            w(f"  {k} = {v}\n")
+        if comp.get("refused"):
+            w(f"  refused: {', '.join(comp['refused'])}\n")
     w("\nCompute caps (TGSI)\n-------------------\n")
     for k, v in data["compute_caps"].items():
         w(f"  PIPE_COMPUTE_CAP_{k} = {v}\n")

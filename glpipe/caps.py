@@ -650,7 +650,13 @@ _PARAM_ROWS = (
     # writeonly image without format qualifier (lowering/glsl/memory.py),
     # which GLSL 4.20's image load/store allows: the image unit's format
     # converts the stored value.  Loads need a qualifier (IMAGE_LOAD_FORMATTED 0).
-    (Cap.IMAGE_STORE_FORMATTED, ("shader_images",), lambda e: e.has("shader_image_load_store")),
+    # Without host images (gl33) only the numpy executor's compute stage has
+    # images, and it always converts through the bound view's format.
+    (
+        Cap.IMAGE_STORE_FORMATTED,
+        ("shader_images",),
+        lambda e: e.has("shader_image_load_store") or caps_shader.compute_available(e),
+    ),
     # The slots of set_hw_atomic_buffers (one space for every stage): the
     # most atomic counter bindings any stage has in the binding convention.
     (Cap.MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS, ("hw_atomics",), caps_shader.hw_atomic_slots),

@@ -106,6 +106,12 @@ CS_FALLBACK_LIMITS = MappingProxyType(
         "invocations": 1024,
         "grid": (65535, 65535, 65535),
         "block": (1024, 1024, 64),
+        # Sampler views / samplers and images (GL 4.3's minimum
+        # MAX_COMPUTE_TEXTURE_IMAGE_UNITS and MAX_COMPUTE_IMAGE_UNIFORMS):
+        # texel fetches, size queries and image LOAD / STORE / ATOM* / RESQ
+        # (fallback/tgsi_exec/texture.py, images.py).
+        "textures": 16,
+        "images": 8,
     }
 )
 
@@ -181,10 +187,10 @@ def stage_slots(env, layout: BindingLayout, stage: ShaderType) -> StageSlots:
 #: What the numpy executor's compute stage exposes (CS_FALLBACK_LIMITS).
 _FALLBACK_SLOTS = StageSlots(
     CS_FALLBACK_LIMITS["ubos"] - SYSVALS_UBOS,
-    0,  # no texture opcodes in the executor
+    CS_FALLBACK_LIMITS["textures"],
     CS_FALLBACK_LIMITS["ssbos"],
-    0,  # no IMAGE file
-    0,  # no HWATOMIC file
+    CS_FALLBACK_LIMITS["images"],
+    0,  # no HWATOMIC file (st/mesa lowers atomic counters to shader buffers)
 )
 
 
@@ -237,14 +243,13 @@ def _stage_caps(env, stage: ShaderType, layout: BindingLayout) -> dict:
     slots = _FALLBACK_SLOTS if cs_fallback else stage_slots(env, layout, stage)
     textures, cbufs = slots.textures, slots.constant_buffers
     ssbos, images, atomic_bufs = slots.shader_buffers, slots.images, slots.atomic_buffers
-    if cs_fallback:
-        # The numpy executor (fallback/tgsi_exec) has no texture opcodes and
-        # no IMAGE / HWATOMIC file: a program declaring SAMP / SVIEW / IMAGE /
-        # HWATOMIC is refused at create_compute_state (docs/compute.md).
-        textures = images = atomic_bufs = 0
+    # The numpy executor (fallback/tgsi_exec) fetches texels and queries
+    # sizes of sampler views and runs image LOAD / STORE / ATOM* / RESQ; it
+    # has no HWATOMIC file, and filtered sampling (TEX / SAMPLE ...) is
+    # refused at create_compute_state (docs/compute.md "The executor").
     atomic_counters = 0 if cs_fallback else env.lim(f"GL_MAX_{info.gl}_ATOMIC_COUNTERS")
     hw_atomics = env.d("hw_atomics") and env.has("shader_atomic_counters")
-    images = images if env.has("shader_image_load_store") else 0
+    images = images if cs_fallback or env.has("shader_image_load_store") else 0
     fp64 = env.has("gpu_shader_fp64") or soft_fp64_complete()  # as Cap.DOUBLES (caps.py)
     sm5 = env.has("gpu_shader5")
     size = limits_for(env.profile.name)

@@ -5,8 +5,9 @@ A compute CSO is parsed and validated once.  launch_grid runs it on the
 host's compute shaders (a GL program per block size, compiled on first use:
 GLSL fixes local_size at compile time) or, where the host has none, through
 the numpy TGSI executor (fallback/tgsi_exec) over the bound shader buffers,
-read from the host before the dispatch and written back after (only the
-words written).  Launches the host cannot express -- a partial last block
+sampler views and images, read from the host before the dispatch (through
+transfers: the Gallium layout, whatever the host stores) and written back
+after (buffers: only the words written; images: only views written to).  Launches the host cannot express -- a partial last block
 (pipe_grid_info.last_block), a grid_base, or the WORK_DIM system value --
 run through the executor on every profile.  Compute state is separate from
 graphics state: a launch leaves the bound graphics shaders alone and marks
@@ -20,8 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from fallback.tgsi_exec import BufferBinding, Dispatch, prepare, run_grid
+from fallback.tgsi_exec import BufferBinding, Dispatch, ImageBinding, TextureBinding, prepare, run_grid
 from fallback.tgsi_exec import Program as ExecProgram
+from fallback.tgsi_exec.sampling import fetched_units
+from fallback.tgsi_exec.texture import decode as decode_texels
 from lowering import parse, validate
 from lowering.errors import (
     InvalidArgumentError,
@@ -37,12 +40,13 @@ from . import boundary
 from .caps_shader import compute_runs_on_host
 from .constant_buffers import PlanRow
 from .dirty import Dirty
-from .enums import Barrier, ComputeCap, ShaderCap, ShaderIR, ShaderType, Target
+from .enums import Barrier, ComputeCap, Map, ShaderCap, ShaderIR, ShaderType, Target
+from .formats import Format, util_format_get_blocksize
 from .part import Area, Part
 from .resource import Resource
 from .sampler_compare import COMPARE_LOOKUPS
 from .shaders import _check_declared_slots, apply_bindings
-from .templates import ComputeState, GridInfo
+from .templates import Box, ComputeState, GridInfo
 
 # Gallium barrier bits -> the GL barrier bits that make the same writes visible.
 _BARRIER_BITS = (
@@ -374,7 +378,11 @@ class ComputePart(Part):
             buffers[k] = BufferBinding(raw.view(np.uint32), b.size, b.writable)
         constants = self._executor_constants(cso)
         gl.glBindBuffer(gl.GL_COPY_READ_BUFFER, 0)
-        run_grid(cso.exec_program, dispatch, buffers, constants)
+        textures = self._executor_textures(cso)
+        images = self._executor_images(cso)
+        samplers = self._executor_samplers(cso)
+        run_grid(cso.exec_program, dispatch, buffers, constants, textures, images, samplers)
+        self._write_back_images(images)
         # Write back only the words the dispatch wrote.
         for k, binding in buffers.items():
             if binding.lo >= binding.hi:
@@ -386,6 +394,142 @@ class ComputePart(Part):
             gl.glBufferSubData(gl.GL_COPY_WRITE_BUFFER, b.offset + lo, hi - lo, np.ascontiguousarray(data))
         gl.glBindBuffer(gl.GL_COPY_WRITE_BUFFER, 0)
         self.ctx.host.check("launch_grid (numpy executor)")
+
+    # -- the executor's sampler views and images ------------------------------------
+
+    def _read_buffer(self, res: Resource, offset: int, texels: int, bs: int) -> np.ndarray:
+        """``texels`` texels of ``bs`` bytes at byte ``offset`` of a buffer, as
+        (1, 1, texels, bs) uint8 (through transfer_map READ)."""
+        ctx = self.ctx
+        if texels == 0:
+            return np.zeros((1, 1, 0, bs), np.uint8)
+        t = ctx.transfer_map(res, 0, Map.READ, Box(x=offset, width=texels * bs, height=1, depth=1))
+        try:
+            return np.frombuffer(t.data.tobytes(), np.uint8).reshape(1, 1, texels, bs).copy()
+        finally:
+            ctx.transfer_unmap(t)
+
+    def _read_box(self, res: Resource, level: int, z: int, d: int) -> np.ndarray:
+        """Texels of layers / slices z..z+d-1 of ``level`` of ``res`` in the
+        Gallium layout (through transfer_map READ): (d, h, w, blocksize) uint8."""
+        ctx = self.ctx
+        bs = util_format_get_blocksize(res.format)
+        lw, lh, _ = res.level_extent(level)
+        t = ctx.transfer_map(res, level, Map.READ, Box(x=0, y=0, z=z, width=lw, height=lh, depth=d))
+        try:
+            raw = np.frombuffer(t.data.tobytes(), np.uint8)
+            rows = np.lib.stride_tricks.as_strided(
+                raw, (d, lh, lw * bs), (t.layer_stride, t.stride, 1), writeable=False
+            )
+            return rows.copy().reshape(d, lh, lw, bs)  # writable: the executor's image copy
+        finally:
+            ctx.transfer_unmap(t)
+
+    def _executor_textures(self, cso: ComputeCSO) -> dict[int, TextureBinding]:
+        """The compute stage's sampler views the program declares: sizes of
+        each, and the decoded texels of those it fetches from (texture.py)."""
+        units = {k for d in cso.ir.declarations if d.file in ("SAMP", "SVIEW") for k in range(d.first, d.last + 1)}
+        if not units:
+            return {}
+        fetched = fetched_units(cso.ir)
+        slots = self.ctx.sampler_views_part.sampler_views[ShaderType.COMPUTE]
+        out: dict[int, TextureBinding] = {}
+        for k in sorted(units):
+            view = slots[k] if k < len(slots) else None
+            if view is None:
+                continue
+            view.check_alive("launch_grid: sampler view")
+            out[k] = self._texture_binding(view, k in fetched)
+        return out
+
+    def _executor_samplers(self, cso: ComputeCSO) -> dict:
+        """The compute stage's sampler states (their templates) for the SAMP
+        registers ``cso`` declares."""
+        slots = self.ctx.samplers_part.sampler_states[ShaderType.COMPUTE]
+        out = {}
+        for d in cso.ir.declarations:
+            if d.file == "SAMP":
+                for k in range(d.first, d.last + 1):
+                    if k < len(slots) and slots[k] is not None:
+                        out[k] = slots[k].templ
+        return out
+
+    def _texture_binding(self, view, fetch: bool) -> TextureBinding:
+        res = view.texture
+        fmt = Format(view.format)
+        bs = util_format_get_blocksize(fmt)
+        outside = self._decode(fmt, view, np.zeros((1, 1, 1, bs), np.uint8)).reshape(4)
+        swizzle = (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a)
+        if view.is_buffer:
+            texels = (view.size if view.size else res.width0 - view.offset) // bs
+            data = self._decode(fmt, view, self._read_buffer(res, view.offset, texels, bs)) if fetch else None
+            return TextureBinding([data], [(texels, 1, 1)], 1, outside, fmt, swizzle)
+        target = Target(res.target)
+        layered = target in (
+            Target.TEXTURE_1D_ARRAY,
+            Target.TEXTURE_2D_ARRAY,
+            Target.TEXTURE_CUBE,
+            Target.TEXTURE_CUBE_ARRAY,
+        )
+        first, count = (view.first_layer, view.last_layer - view.first_layer + 1) if layered else (0, 1)
+        levels: list[np.ndarray | None] = []
+        sizes: list[tuple[int, int, int]] = []
+        for level in range(view.first_level, view.last_level + 1):
+            w, h, depth = res.level_extent(level)
+            z, d = (0, depth) if target == Target.TEXTURE_3D else (first, count)
+            sizes.append((w, h, depth if target == Target.TEXTURE_3D else count))
+            levels.append(self._decode(fmt, view, self._read_box(res, level, z, d)) if fetch else None)
+        return TextureBinding(levels, sizes, count, outside, fmt, swizzle)
+
+    @staticmethod
+    def _decode(fmt: Format, view, texels: np.ndarray) -> np.ndarray:
+        """Texels of ``fmt`` as the words a fetch returns, through the view's
+        swizzle (fallback/tgsi_exec/texture.py ``decode``)."""
+        d, h, w = texels.shape[:3]
+        swizzle = (view.swizzle_r, view.swizzle_g, view.swizzle_b, view.swizzle_a)
+        try:
+            return decode_texels(fmt, texels.reshape(-1), d * h * w, swizzle).reshape(d, h, w, 4)
+        except UnsupportedError as exc:
+            raise UnsupportedError(
+                f"launch_grid: the numpy TGSI executor reads no {fmt.name} texels (a sampler view the "
+                f"program samples): {exc}"
+            ) from None
+
+    def _executor_images(self, cso: ComputeCSO) -> dict[int, ImageBinding]:
+        """The compute stage's image views the program declares, read from the
+        host: the view's level and layers (a buffer view: its range)."""
+        declared = {i for d in cso.ir.declarations if d.file == "IMAGE" for i in range(d.first, d.last + 1)}
+        slots = self.ctx.shader_images_part.images[ShaderType.COMPUTE]
+        out: dict[int, ImageBinding] = {}
+        for k in sorted(declared):
+            b = slots[k] if k < len(slots) else None
+            if b is None:
+                continue
+            b.resource.check_alive(f"image slot {k} of the COMPUTE stage")
+            res = b.resource
+            if res.target == Target.BUFFER:
+                bs = util_format_get_blocksize(b.format)
+                texels = self._read_buffer(res, b.offset, b.size // bs, bs)
+            else:
+                texels = self._read_box(res, b.level, b.first_layer, b.layer_count)
+            out[k] = ImageBinding.of(b.format, texels, b.writes)
+        return out
+
+    def _write_back_images(self, images: dict[int, ImageBinding]) -> None:
+        """Upload the images the dispatch wrote (texture_subdata / buffer_subdata)."""
+        ctx = self.ctx
+        slots = self.ctx.shader_images_part.images[ShaderType.COMPUTE]
+        for k, img in images.items():
+            if not img.written:
+                continue
+            b = slots[k]
+            data = img.texel_bytes()
+            d, h, w, bs = data.shape
+            if b.resource.target == Target.BUFFER:
+                ctx.buffer_subdata(b.resource, Map.WRITE, b.offset, np.ascontiguousarray(data).reshape(-1))
+                continue
+            box = Box(x=0, y=0, z=b.first_layer, width=w, height=h, depth=d)
+            ctx.texture_subdata(b.resource, b.level, Map.WRITE, box, np.ascontiguousarray(data), w * bs, w * h * bs)
 
     def set_global_binding(self, first: int, resources: Sequence[Resource | None], handles: object = None) -> None:
         """pipe_context::set_global_binding: refused.  GLSL has no pointers,

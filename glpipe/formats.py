@@ -816,10 +816,12 @@ class _Prober:
             name in _TBO_FORMATS or (name in _TBO_RGB32_FORMATS and host_has(profile, "texture_buffer_object_rgb32"))
         )
         # Image loads and stores see the host texel's channels unswizzled:
-        # a format sampled through a swizzle is no Gallium image.
-        images = (
-            host_has(profile, "shader_image_load_store") and name in _IMAGE_FORMATS and host.swizzle == IDENTITY_SWIZZLE
-        )
+        # a format sampled through a swizzle is no Gallium image.  Without
+        # host image load/store (gl33) the numpy executor's compute stage
+        # has images (docs/compute.md): it reads and writes them through
+        # transfers and fallback/format_pack.py, and offers GL's image
+        # formats (table 8.26) so both profiles accept the same views.
+        images = name in _IMAGE_FORMATS and host.swizzle == IDENTITY_SWIZZLE
         return FormatCaps(
             host=host,
             sampler=True,

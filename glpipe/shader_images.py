@@ -17,17 +17,20 @@ Hardware atomic counter buffers are one slot space for every stage (Mesa's
 ``set_hw_atomic_buffers`` has no shader argument): slot b reaches each
 stage's HWATOMIC[b] at that stage's atomic counter binding.
 
-Where the host has no image load/store or atomic counters (gl33) every cap
-is 0 -- the numpy executor has no IMAGE / HWATOMIC file either -- and a call
-binding anything raises UnsupportedError naming the cap (st/mesa lowers
-atomic counters to shader buffers when the cap is 0).  docs/compute.md
-"Shader images", "Atomic counters".
+Where the host has no image load/store (gl33) only the compute stage has
+image slots: the numpy executor runs its programs, so a slot is checked as
+natively but makes no GL object (launch_grid reads the view through
+transfers, glpipe/compute.py).  The graphics stages' image caps and every
+atomic-counter cap are 0 there, and a call binding one raises
+UnsupportedError naming the cap (st/mesa lowers atomic counters to shader
+buffers when the cap is 0).  docs/compute.md "Shader images", "Images in
+the executor", "Atomic counters".
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lowering.errors import InvalidArgumentError, UnsupportedError
 
@@ -79,6 +82,13 @@ class BoundImage:
     gl_format: int
     writes: bool
     owned: int
+    # The view as the numpy executor reads it (glpipe/compute.py): its format,
+    # the resource's layers / slices it covers, a buffer view's byte range.
+    format: Format = Format.NONE
+    first_layer: int = 0
+    layer_count: int = 1
+    offset: int = 0
+    size: int = 0
 
 
 @dataclass(frozen=True)
@@ -207,6 +217,7 @@ class ShaderImagesPart(Part):
         writes = bool(access & ImageAccess.WRITE)
         if target == Target.BUFFER:
             return self._buffer_image(view, res, fmt, gl_format, gl_access, writes, what)
+
         level = boundary.uint32(view.level, f"{what}.level")
         if level > res.last_level:
             raise InvalidArgumentError(f"{what}.level = {level} exceeds the resource's last_level {res.last_level}")
@@ -228,14 +239,22 @@ class ShaderImagesPart(Part):
             raise InvalidArgumentError(
                 f"{what}: single_layer_view needs first_layer == last_layer, got {first}..{last}"
             )
+        # The executor reads layers first..last of the level (glpipe/compute.py).
+        count = last - first + 1
+        if not self._has_images:
+            # No host image units (gl33): only the numpy executor's compute
+            # stage has images; it needs no GL binding (docs/compute.md).
+            return BoundImage(res, 0, level, not single and layers > 1, first, 0, 0, writes, 0, fmt, first, count)
         name = res.gl_object
         if layers == 1 and target not in _LAYERED and target != Target.TEXTURE_3D:
-            return BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)
-        if single:
-            return BoundImage(res, name, level, False, first, gl_access, gl_format, writes, 0)
-        if first == 0 and last == layers - 1:
-            return BoundImage(res, name, level, True, 0, gl_access, gl_format, writes, 0)
-        return self._layer_range_view(res, target, level, first, last, gl_access, gl_format, writes, what)
+            bound = BoundImage(res, name, level, False, 0, gl_access, gl_format, writes, 0)
+        elif single:
+            bound = BoundImage(res, name, level, False, first, gl_access, gl_format, writes, 0)
+        elif first == 0 and last == layers - 1:
+            bound = BoundImage(res, name, level, True, 0, gl_access, gl_format, writes, 0)
+        else:
+            bound = self._layer_range_view(res, target, level, first, last, gl_access, gl_format, writes, what)
+        return replace(bound, format=fmt, first_layer=first, layer_count=count)
 
     def _layer_range_view(self, res, target, level, first, last, gl_access, gl_format, writes, what):
         """A layered image over layers first..last: glBindImageTexture binds
@@ -283,6 +302,8 @@ class ShaderImagesPart(Part):
             )
         if size // block > profile.limit("GL_MAX_TEXTURE_BUFFER_SIZE"):
             raise InvalidArgumentError(f"{what}: {size // block} texels exceed MAX_TEXEL_BUFFER_ELEMENTS_UINT")
+        if not self._has_images:  # the executor's alone: no GL binding
+            return BoundImage(res, 0, 0, False, 0, 0, 0, writes, 0, fmt, offset=offset, size=size)
         gl = self.ctx.gl
         name = int(gl.glGenTextures(1))
         gl.glActiveTexture(gl.GL_TEXTURE0 + self.ctx.host.scratch_texture_unit)
@@ -290,7 +311,7 @@ class ShaderImagesPart(Part):
         gl.glTexBufferRange(gl.GL_TEXTURE_BUFFER, gl_format, res.gl_object, offset, size)
         gl.glBindTexture(gl.GL_TEXTURE_BUFFER, 0)
         self.ctx.host.check(f"{what}: buffer texture")
-        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name)
+        return BoundImage(res, name, 0, False, 0, gl_access, gl_format, writes, name, fmt, offset=offset, size=size)
 
     def _release(self, bound: BoundImage | None) -> None:
         """Free the GL texture a slot's image made (a view or buffer texture)."""

@@ -19,7 +19,9 @@ from benchmarks import bench_compute
 def test_compute_benchmark_measures_host_and_executor():
     results = bench_compute.run(max_log2=7, reps=1)
     kernels = {r["kernel"] for r in results["rows"]}
-    assert kernels == {"vector_add", "histogram", "reduction"}
+    assert kernels == {"vector_add", "histogram", "reduction", "image_blur"}
+    # Scaling starts at one invocation (vector add), the fixed-block kernels at one block.
+    assert min(r["invocations"] for r in results["rows"] if r["kernel"] == "vector_add") == 1
     for r in results["rows"]:
         assert r["native_s"] > 0 and r["gl33_s"] > 0
         assert r["instructions"] > 0

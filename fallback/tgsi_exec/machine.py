@@ -23,6 +23,9 @@ import numpy as np
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.ir import DstRegister, Shader, SrcRegister
 
+from . import images as _images
+from . import sampling as _sampling
+from . import texture as _texture
 from .alu import ALU, F32, U32, run_alu
 from .double import MULTI_DST, modify_wide
 from .memory import (
@@ -50,10 +53,19 @@ SYNC_OPS = frozenset({"BARRIER", "MEMBAR", "MFENCE", "LFENCE", "SFENCE"})
 #: Memory and synchronisation opcodes.
 MEMORY_OPS = frozenset({"LOAD", "STORE", "RESQ"}) | SYNC_OPS | frozenset(ATOMIC_OPS)
 #: Every opcode the executor runs (CLOCK reads the host clock).
-SUPPORTED = frozenset(ALU) | frozenset(MULTI_DST) | FLOW | MEMORY_OPS | ADDRESS_OPS | {"CLOCK"}
+SUPPORTED = (
+    frozenset(ALU)
+    | frozenset(MULTI_DST)
+    | FLOW
+    | MEMORY_OPS
+    | ADDRESS_OPS
+    | {"CLOCK"}
+    | frozenset(_texture.TEXTURE_OPS)
+    | frozenset(_sampling.FILTER_OPS)
+)
 #: Compute system values: name -> the lane array of the dispatch it reads.
 SYSTEM_VALUES = ("THREAD_ID", "BLOCK_ID", "BLOCK_SIZE", "GRID_SIZE", "WORK_DIM")
-_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR"})
+_FILES = frozenset({"TEMP", "IMM", "SV", "CONST", "BUFFER", "MEMORY", "ADDR", "SVIEW", "SAMP", "IMAGE"})
 #: Files whose register index may be indirect (a per-lane gather / scatter).
 _INDIRECT_FILES = frozenset({"TEMP", "CONST", "BUFFER"})
 
@@ -93,6 +105,7 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
                 raise UnsupportedError(f"the numpy TGSI executor has no system value {d.semantic} (line {d.line})")
             for k in range(d.first, d.last + 1):
                 sv[k] = d.semantic
+        _images.check_declaration(d)  # images.py: targets it has layouts for
         if d.file == "MEMORY" and (d.memory_type or "GLOBAL") != "SHARED":
             raise UnsupportedError(f"MEMORY[{d.first}] of type {d.memory_type or 'GLOBAL'}: only SHARED memory runs")
     stack: list[int] = []
@@ -124,6 +137,11 @@ def prepare(ir: Shader, shared_bytes: int) -> Program:
                 raise UnsupportedError(f"{op}: the numpy TGSI executor has no register file {reg.file}")
             if reg.file == "BUFFER" and reg.indirect is not None:
                 runs[reg.index] = buffer_run(ir, reg.index, op)
+        if op in _texture.TEXTURE_OPS:
+            _texture.check(inst, ir)  # texture.py: targets it fetches from / queries
+        elif op in _sampling.FILTER_OPS:
+            view = inst.srcs[_sampling.SAMPLE_OPS[op][1]].index
+            _sampling.check(inst, inst.texture if op.startswith("T") else _texture.sview_targets(ir).get(view))
         if op == "CAL":
             if inst.label is None or not 0 <= inst.label < len(ir.instructions):
                 raise InvalidArgumentError(f"CAL without a subroutine label (line {inst.line})")
@@ -176,11 +194,20 @@ def _block_ids(d: Dispatch) -> np.ndarray:
 
 
 def run_grid(
-    prog: Program, d: Dispatch, buffers: dict[int, BufferBinding], constants: dict[int, np.ndarray] | None = None
+    prog: Program,
+    d: Dispatch,
+    buffers: dict[int, BufferBinding],
+    constants: dict[int, np.ndarray] | None = None,
+    textures: dict | None = None,
+    images: dict | None = None,
+    samplers: dict | None = None,
 ) -> int:
-    """Run every block of ``d`` over the shader ``buffers`` and the constant
+    """Run every block of ``d`` over the shader ``buffers``, the constant
     buffers ``constants`` (index -> uint32 words; a vec4 register is 4 words,
-    past the end reads 0); returns the invocations run x instructions
+    past the end reads 0), the sampler views ``textures`` (index ->
+    texture.TextureBinding), the sampler states ``samplers`` (SAMP index ->
+    a pipe_sampler_state: glpipe's SamplerState) and the images ``images``
+    (index -> images.ImageBinding); returns the invocations run x instructions
     (the executor's work, for benchmarks)."""
     consts = {k: _vec4s(v) for k, v in (constants or {}).items()}
     blocks = _block_ids(d)
@@ -194,7 +221,9 @@ def run_grid(
     for first in range(0, blocks.shape[0], step):
         chunk = blocks[first : first + step]
         lanes = _Lanes(chunk, thread, d)
-        _Machine(prog, lanes, buffers, consts).run()
+        machine = _Machine(prog, lanes, buffers, consts)
+        machine.textures, machine.images, machine.samplers = textures or {}, images or {}, samplers or {}
+        machine.run()
         work += int(lanes.active.sum()) * prog.instruction_count
     return work
 
@@ -286,6 +315,9 @@ class _Machine:
         self.addr = np.zeros((max(prog.addrs, 1), n, 4), U32)  # int32 bit patterns
         self.shared = np.zeros(lanes.nblocks * prog.shared_words, U32)
         self.buffers = buffers
+        self.textures: dict = {}  # SAMP / SVIEW index -> texture.TextureBinding (run_grid)
+        self.images: dict = {}  # IMAGE index -> images.ImageBinding (run_grid)
+        self.samplers: dict = {}  # SAMP index -> sampler state (run_grid)
         self.dead = ~lanes.active  # RET / END in main, or disabled by last_block
 
     # -- operands ----------------------------------------------------------
@@ -491,7 +523,13 @@ class _Machine:
             for k, lanes in lanes_by_buffer(index, self.prog.buffer_runs[res.index], mask):
                 self._execute(direct_resource(inst, op == "STORE", k), info, lanes)
             return
-        if op in ALU or op in MULTI_DST:
+        if op in _texture.TEXTURE_OPS:
+            _texture.TEXTURE_OPS[op](self, inst, mask)
+        elif op in _sampling.FILTER_OPS:
+            _sampling.FILTER_OPS[op](self, inst, mask)
+        elif op in MEMORY_OPS and _images.is_image_op(inst):
+            _images.execute(self, inst, mask)
+        elif op in ALU or op in MULTI_DST:
             types = info.src_types
             srcs = [self.fetch(s, types[k] if k < len(types) else "float") for k, s in enumerate(inst.srcs)]
             if op == "MOV" and any(s.negate or s.absolute for s in inst.srcs):

@@ -4,9 +4,11 @@ images", "Atomic counters").
 
 Native: kernels and draws through GL 4.5 image load/store and atomic
 counters, every result checked against numpy from the operation's
-definition.  gl33: the caps are 0 (the numpy executor has no image or
-atomic-counter file) and every entry point refuses with UnsupportedError
-naming the cap -- the tests prove that refusal.
+definition.  gl33: compute kernels run their images through the numpy
+executor (fallback/tgsi_exec/images.py) and must give the same results;
+the graphics stages' image caps and every atomic-counter cap are 0 there,
+and those entry points refuse with UnsupportedError naming the cap -- the
+tests prove that refusal.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ RW = ImageAccess.READ_WRITE
 
 
 def native(screen) -> bool:
-    return screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_SHADER_IMAGES) > 0
+    """Host image units (GL 4.2 image load/store): the graphics stages have images."""
+    return screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_SHADER_IMAGES) > 0
 
 
 def image_texture(
@@ -134,16 +137,6 @@ def blur_reference(src: np.ndarray) -> np.ndarray:
 def test_image_blur_kernel(screen, ctx):
     rng = np.random.default_rng(16)
     src = rng.integers(-50, 50, (16, 24)).astype(np.float32) * 0.25
-    if not native(screen):
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.create_compute_state(ComputeState(prog=BLUR_CS))
-        res = screen.resource_create(
-            ResourceTemplate(target=Target.TEXTURE_2D, format=Format.R32_FLOAT, width0=4, height0=4)
-        )
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=res, format=res.format, access=RW)])
-        ctx.set_shader_images(ShaderType.COMPUTE, 0, [])  # nothing bound: nothing to refuse
-        return
     a = image_texture(screen, ctx, src, Format.R32_FLOAT)
     b = image_texture(screen, ctx, np.full_like(src, 7.0), Format.R32_FLOAT)
     ctx.set_shader_images(
@@ -179,10 +172,6 @@ END
 
 
 def test_image_atomic_histogram(screen, ctx):
-    if not native(screen):
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.create_compute_state(ComputeState(prog=HISTOGRAM_CS))
-        return
     rng = np.random.default_rng(5)
     values = rng.integers(0, 8, (12, 16)).astype(np.uint32)
     src = image_texture(screen, ctx, values, Format.R32_UINT)
@@ -306,10 +295,8 @@ END
 
 
 def test_memory_barrier_between_a_compute_image_write_and_a_draw_sampling_it(screen, ctx):
-    if not native(screen):
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.create_compute_state(ComputeState(prog=FILL_CS))
-        return
+    """A draw sampling what a launch wrote to an image (on gl33 the executor
+    writes it back before launch_grid returns)."""
     tex = image_texture(screen, ctx, np.zeros((4, 4, 4), np.float32), Format.R32G32B32A32_FLOAT, channels=4)
     ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=tex, format=tex.format, access=ImageAccess.WRITE)])
     launch(ctx, FILL_CS, (4, 4, 1), (1, 1, 1))
@@ -349,8 +336,6 @@ END
 
 
 def test_single_layer_and_layer_range_of_an_array(screen, ctx):
-    if not native(screen):
-        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
     zeros = np.zeros((4, 4, 4), np.uint32)
     arr = image_texture(screen, ctx, zeros, Format.R32_UINT, target=Target.TEXTURE_2D_ARRAY, array_size=4)
     # A single layer (2) seen as a 2D image.
@@ -377,8 +362,6 @@ def test_single_layer_and_layer_range_of_an_array(screen, ctx):
 
 
 def test_image_of_a_mip_level(screen, ctx):
-    if not native(screen):
-        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
     tex = image_texture(screen, ctx, np.zeros((8, 8), np.uint32), Format.R32_UINT, last_level=3)
     ctx.texture_subdata(tex, 1, Map.WRITE, Box(width=4, height=4, depth=1), np.zeros((4, 4), np.uint32), 16, 64)
     ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=tex, format=Format.R32_UINT, access=RW, level=1)])
@@ -403,8 +386,6 @@ END
 
 
 def test_buffer_image_with_offset_and_size(screen, ctx):
-    if not native(screen):
-        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
     words = np.arange(64, dtype=np.uint32)
     buf = shader_buffer(screen, ctx, words, extra_bind=Bind.SHADER_IMAGE)
     align = screen.get_param(__import__("glpipe").Cap.TEXTURE_BUFFER_OFFSET_ALIGNMENT)
@@ -421,8 +402,6 @@ def test_buffer_image_with_offset_and_size(screen, ctx):
 
 
 def test_image_view_format_reinterprets_by_size(screen, ctx):
-    if not native(screen):
-        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
     # An R32_UINT image view of an R32_FLOAT texture: the store writes the bits.
     tex = image_texture(screen, ctx, np.zeros((4, 4), np.float32), Format.R32_FLOAT)
     ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=tex, format=Format.R32_UINT, access=RW)])
@@ -437,15 +416,17 @@ def test_set_shader_images_validation(screen, ctx):
             format=Format.R32_FLOAT,
             width0=4,
             height0=4,
-            bind=Bind.SHADER_IMAGE * native(screen),
+            bind=Bind.SHADER_IMAGE,
         )
     )
     if not native(screen):
+        # gl33: only the executor's compute stage has images.
         for stage in ShaderType:
+            if stage == ShaderType.COMPUTE:
+                continue
             assert screen.get_shader_param(stage, ShaderCap.MAX_SHADER_IMAGES) == 0
             with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
                 ctx.set_shader_images(stage, 0, [ImageView(resource=tex, format=tex.format, access=RW)])
-        return
     view = ImageView(resource=tex, format=Format.R32_FLOAT, access=RW)
     limit = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_SHADER_IMAGES)
     with pytest.raises(InvalidArgumentError, match="slot"):
@@ -623,11 +604,6 @@ END
 
 
 def test_compute_program_samples_textures(screen, ctx):
-    if screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_SAMPLER_VIEWS) == 0:
-        # gl33: the executor has no texture opcodes.
-        with pytest.raises(UnsupportedError, match="MAX_SAMPLER_VIEWS|MAX_TEXTURE_SAMPLERS"):
-            ctx.create_compute_state(ComputeState(prog=SAMPLE_CS))
-        return
     texels = (np.arange(64, dtype=np.float32).reshape(4, 4, 4) + 1) / 64
     tex = image_texture(screen, ctx, texels, Format.R32G32B32A32_FLOAT, channels=4)
     out = shader_buffer(screen, ctx, np.zeros(16 * 8, np.float32))
@@ -660,7 +636,19 @@ def test_image_and_counter_slots_at_the_limits(screen, ctx):
     counters = screen.get_shader_param(ShaderType.COMPUTE, ShaderCap.MAX_HW_ATOMIC_COUNTERS)
     combined = screen.get_param(__import__("glpipe").Cap.MAX_COMBINED_HW_ATOMIC_COUNTERS)
     if not native(screen):
-        assert (cs_images, cs_buffers, counters, combined) == (0, 0, 0, 0)
+        # gl33: the executor's 8 images (GL 4.3's minimum), no atomic counters.
+        assert (cs_buffers, counters, combined) == (0, 0, 0)
+        assert cs_images == 8
+        last = STORE9_2D_CS.replace("IMAGE[0]", f"IMAGE[{cs_images - 1}]")
+        img = image_texture(screen, ctx, np.zeros((4, 4), np.uint32), Format.R32_UINT)
+        view = ImageView(resource=img, format=Format.R32_UINT, access=RW)
+        ctx.set_shader_images(ShaderType.COMPUTE, cs_images - 1, [view])
+        launch(ctx, last, (4, 4, 1), (1, 1, 1))
+        np.testing.assert_array_equal(read_texture(ctx, img, np.uint32), np.full((4, 4), 9, np.uint32))
+        with pytest.raises(UnsupportedError):
+            ctx.create_compute_state(ComputeState(prog=last.replace(f"IMAGE[{cs_images - 1}]", f"IMAGE[{cs_images}]")))
+        with pytest.raises(InvalidArgumentError, match="slot"):
+            ctx.set_shader_images(ShaderType.COMPUTE, cs_images, [view])
         return
     assert cs_images <= _gl_limit(screen, "GL_MAX_COMPUTE_IMAGE_UNIFORMS")
     assert cs_buffers <= _gl_limit(screen, "GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS")
@@ -721,10 +709,6 @@ END
 def test_resq_sees_the_bound_view(screen, ctx):
     """RESQ answers the view's size: the level's extent, the bound layer
     range's layer count, a buffer image's texel count."""
-    if not native(screen):
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.create_compute_state(ComputeState(prog=RESQ_CS))
-        return
     arr = image_texture(
         screen,
         ctx,
@@ -771,10 +755,7 @@ def test_store_to_an_image_declared_without_format(screen, ctx):
     R8G8B8A8_UNORM whose bytes are round(255 * channel))."""
     from glpipe import Cap
 
-    if screen.get_param(Cap.IMAGE_STORE_FORMATTED) == 0:
-        with pytest.raises(UnsupportedError, match="MAX_SHADER_IMAGES"):
-            ctx.create_compute_state(ComputeState(prog=FORMATLESS_CS))
-        return
+    assert screen.get_param(Cap.IMAGE_STORE_FORMATTED) == 1  # host image units or the executor
     cases = ((Format.R32_FLOAT, np.float32, np.float32(0.5)), (Format.R8G8B8A8_UNORM, np.uint32, None))
     for fmt, dtype, want in cases:
         img = image_texture(screen, ctx, np.zeros((4, 4), dtype), fmt)
@@ -788,17 +769,17 @@ def test_store_to_an_image_declared_without_format(screen, ctx):
             assert np.all(got == want)
 
 
-def test_partial_last_block_with_images_is_refused_clearly(screen, ctx):
-    """A launch the executor must run (last_block) cannot reach images: a
-    clear UnsupportedError naming the IMAGE file, nothing written."""
-    if not native(screen):
-        pytest.skip("images: PIPE_SHADER_CAP_MAX_SHADER_IMAGES is 0 (refusal: test_image_blur_kernel)")
+def test_partial_last_block_with_images(screen, ctx):
+    """A launch the executor runs on every profile (last_block) reaches the
+    images: threads x >= 3 of the last block are disabled, nothing else
+    is written."""
     tex = image_texture(screen, ctx, np.zeros((4, 4), np.uint32), Format.R32_UINT)
     ctx.set_shader_images(ShaderType.COMPUTE, 0, [ImageView(resource=tex, format=Format.R32_UINT, access=RW)])
     ctx.bind_compute_state(ctx.create_compute_state(ComputeState(prog=STORE9_2D_CS)))
-    with pytest.raises(UnsupportedError, match="IMAGE"):
-        ctx.launch_grid(GridInfo(block=(4, 4, 1), grid=(1, 1, 1), last_block=(3, 0, 0)))
-    assert not read_texture(ctx, tex, np.uint32).any()
+    ctx.launch_grid(GridInfo(block=(4, 4, 1), grid=(1, 1, 1), last_block=(3, 0, 0)))
+    expected = np.zeros((4, 4), np.uint32)
+    expected[:, :3] = 9
+    np.testing.assert_array_equal(read_texture(ctx, tex, np.uint32), expected)
 
 
 IMAGE_VS = """VERT

@@ -211,7 +211,7 @@ END
 @pytest.mark.parametrize(
     "text, what",
     [
-        ("DCL SAMP[0]\nDCL TEMP[0]\nTEX TEMP[0], TEMP[0], SAMP[0], 2D\nEND\n", "SAMP"),
+        ("DCL SAMP[0]\nDCL TEMP[0]\nTEX TEMP[0], TEMP[0], SAMP[0], CUBE\nEND\n", "CUBE"),
         (
             "DCL CONST[0][0]\nDCL CONST[1][0]\nDCL TEMP[0]\nDCL ADDR[0]\nUARL ADDR[0].x, TEMP[0].xxxx\n"
             "MOV TEMP[0], CONST[ADDR[0].x][0]\nEND\n",
