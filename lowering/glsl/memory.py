@@ -118,6 +118,28 @@ def shared(em, index: int) -> str:
     return "glp_shared"
 
 
+def _shared_guard(em, word: str) -> str | None:
+    """The condition under which shared word ``word`` is inside req_local_mem:
+    None when it always is, "false" when a constant word never is.  TGSI leaves
+    an access past it undefined, but GLSL rejects a constant index past the
+    array (an "internal error" from the host: Mesa's own cs_shared_atomics
+    capture created with req_local_mem 0) and leaves a dynamic one undefined,
+    which must not touch memory outside the array.  So out of range a load
+    reads 0 (as the numpy executor, fallback/tgsi_exec/memory.py) and a store
+    or atomic does nothing (an atomic returns 0): docs/lowering.md "Shared memory"."""
+    n = em.shared_size // 4
+    if word.isdigit():
+        return None if int(word) < n else "false"
+    return f"{word} < {n}u"
+
+
+def _shared_load(em, word: str) -> str:
+    guard = _shared_guard(em, word)
+    if guard is None:
+        return f"glp_shared[{word}]"
+    return "0u" if guard == "false" else f"({guard} ? glp_shared[{word}] : 0u)"
+
+
 def image(em, index: int, inst) -> tuple:
     """Declare IMAGE[index] (once); returns (name, target, base type, coordinate count).
     While an indexed lookup is emitted (indexing.py) the name is ``array[index]``."""
@@ -260,7 +282,10 @@ def handle_load(em, i, inst) -> None:
         mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
         words = sorted({swz[c] for c in comps})
         base = _with_base(em, _word_index(em, i, 1), len(words))
-        parts = [var(f"{mem}[{_word(base, swz[c])}]", "uint", 1) for c in comps]
+        if res.file == "MEMORY":
+            parts = [var(_shared_load(em, _word(base, swz[c])), "uint", 1) for c in comps]
+        else:
+            parts = [var(f"{mem}[{_word(base, swz[c])}]", "uint", 1) for c in comps]
         em.write(i, 0, comps, construct(parts, "uint"))
         return
     if res.file == "IMAGE":
@@ -297,7 +322,10 @@ def handle_store(em, i, inst) -> None:
         mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
         base = _with_base(em, _word_index(em, i, 0), len(comps))
         for c in comps:
-            em.line(f"{mem}[{_word(base, c)}] = {em.src(i, 1, (c,), 'uint').text};")
+            store = f"{mem}[{_word(base, c)}] = {em.src(i, 1, (c,), 'uint').text};"
+            guard = _shared_guard(em, _word(base, c)) if res.file == "MEMORY" else None
+            if guard != "false":
+                em.line(store if guard is None else f"if ({guard}) {store}")
         return
     if res.file == "IMAGE":
         name, target, base_t, ncoords = image(em, res.index, inst)
@@ -340,13 +368,20 @@ def handle_resq(em, i, inst) -> None:
     raise UnsupportedError(f"RESQ of {res.file}")
 
 
-def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str) -> Expr:
+def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str, guard: str | None = None) -> Expr:
     """Emit a compare-and-swap loop (for atomics GLSL lacks); returns the old value
-    (an Expr of type t).
+    (an Expr of type t; ``t(0)`` when ``guard``, a GLSL condition, is false:
+    the loop runs only under it).
     ``cas`` is a format string with {old} and {new}; ``new_value`` one with {old}."""
     old, new, prev = em.tmp("old"), em.tmp("new"), em.tmp("prev")
     tt = type_name(t, 1)
-    em.line(f"{tt} {old} = {read_old};")
+    if guard is not None:
+        em.line(f"{tt} {old} = {tt}(0);")
+        em.line(f"if ({guard}) {{")
+        em.indent += 1
+        em.line(f"{old} = {read_old};")
+    else:
+        em.line(f"{tt} {old} = {read_old};")
     em.line("while (true) {")
     em.indent += 1
     em.line(f"{tt} {new} = {new_value.format(old=old)};")
@@ -355,6 +390,9 @@ def _cas_loop(em, i, inst, read_old: str, cas: str, new_value: str, t: str) -> E
     em.line(f"{old} = {prev};")
     em.indent -= 1
     em.line("}")
+    if guard is not None:
+        em.indent -= 1
+        em.line("}")
     return var(old, t, 1)
 
 
@@ -386,14 +424,21 @@ def handle_atomic(em, i, inst) -> None:
         mem = ssbo(em, res.index) if res.file == "BUFFER" else shared(em, res.index)
         if res.file == "MEMORY":
             em.req.need("compute", opcode)
-        lv = f"{mem}[{_word_index(em, i, 1)}]"
+        word = _word_index(em, i, 1)
+        lv = f"{mem}[{word}]"
+        guard = _shared_guard(em, word) if res.file == "MEMORY" else None
         update = _loop_update(opcode, v.text, vtype)
-        if update is not None:
-            result = _cas_loop(em, i, inst, lv, f"atomicCompSwap({lv}, {{old}}, {{new}})", update, "uint")
-        elif opcode == "ATOMCAS":
-            result = call(f"atomicCompSwap({lv}, {bitcast(v, 'uint').text}, {bitcast(v2, 'uint').text})", "uint", 1)
+        if guard == "false":
+            result = var("0u", "uint", 1)
+        elif update is not None:
+            result = _cas_loop(em, i, inst, lv, f"atomicCompSwap({lv}, {{old}}, {{new}})", update, "uint", guard)
         else:
-            result = call(f"{_ATOMIC_FUNC[opcode]}({lv}, {bitcast(v, 'uint').text})", "uint", 1)
+            if opcode == "ATOMCAS":
+                text = f"atomicCompSwap({lv}, {bitcast(v, 'uint').text}, {bitcast(v2, 'uint').text})"
+            else:
+                text = f"{_ATOMIC_FUNC[opcode]}({lv}, {bitcast(v, 'uint').text})"
+            # GLSL evaluates only the chosen operand of ?: (section 5.9).
+            result = call(text if guard is None else f"({guard} ? {text} : 0u)", "uint", 1)
     elif res.file == "IMAGE":
         name, target, base_t, ncoords = image(em, res.index, inst)
         coords = ", ".join(a.text for a in _image_coords(em, i, 1, target, ncoords))

@@ -17,7 +17,7 @@ void main()
     uvec4 t2 = uvec4(0u);
     vec4 t3 = vec4(0.0);
     t0.x = gl_LocalInvocationID.x * 4u;
-    glp_shared[t0.x >> 2] = gl_LocalInvocationID.y;
+    if (t0.x >> 2 < 64u) glp_shared[t0.x >> 2] = gl_LocalInvocationID.y;
     memoryBarrierImage();
     memoryBarrierShared();
     barrier();
@@ -31,13 +31,16 @@ void main()
         glp_old1 = glp_prev3;
     }
     t2.y = glp_old1;
-    t2.z = atomicCompSwap(glp_shared[t0.x >> 2], 0u, 1u);
-    uint glp_old4 = glp_shared[t0.x >> 2];
-    while (true) {
-        uint glp_new5 = (glp_old4 + 1u <= 64u) ? glp_old4 + 1u : 0u;
-        uint glp_prev6 = atomicCompSwap(glp_shared[t0.x >> 2], glp_old4, glp_new5);
-        if (glp_prev6 == glp_old4) break;
-        glp_old4 = glp_prev6;
+    t2.z = (t0.x >> 2 < 64u ? atomicCompSwap(glp_shared[t0.x >> 2], 0u, 1u) : 0u);
+    uint glp_old4 = uint(0);
+    if (t0.x >> 2 < 64u) {
+        glp_old4 = glp_shared[t0.x >> 2];
+        while (true) {
+            uint glp_new5 = (glp_old4 + 1u <= 64u) ? glp_old4 + 1u : 0u;
+            uint glp_prev6 = atomicCompSwap(glp_shared[t0.x >> 2], glp_old4, glp_new5);
+            if (glp_prev6 == glp_old4) break;
+            glp_old4 = glp_prev6;
+        }
     }
     t2.w = glp_old4;
     memoryBarrierBuffer();
