@@ -72,7 +72,13 @@ CORPUS = Path(__file__).resolve().parent.parent / "lowering" / "corpus"
 RW = ImageAccess.READ_WRITE
 
 #: Environment variables that would change which driver the child gets.
-SCRUBBED_ENV = ("GALLIUM_DRIVER", "GALLIUM_TRACE", "SOFTPIPE_DEBUG", "MESA_GL_VERSION_OVERRIDE", "LIBGL_ALWAYS_SOFTWARE")
+SCRUBBED_ENV = (
+    "GALLIUM_DRIVER",
+    "GALLIUM_TRACE",
+    "SOFTPIPE_DEBUG",
+    "MESA_GL_VERSION_OVERRIDE",
+    "LIBGL_ALWAYS_SOFTWARE",
+)
 
 # The child: read a JSON job on stdin, run the GLSL compute program on the
 # context Mesa gives (softpipe), print the buffers' and images' bytes as JSON.
@@ -84,11 +90,17 @@ from OpenGL import GL
 job = json.load(sys.stdin)
 ctx = moderngl.create_context(standalone=True, backend="egl")
 renderer = ctx.info["GL_RENDERER"]
-prog = ctx.compute_shader(open(job["glsl"]).read())
+if "vs" in job:
+    prog = ctx.program(vertex_shader=job["vs"], fragment_shader=open(job["glsl"]).read())
+else:
+    prog = ctx.compute_shader(open(job["glsl"]).read())
 bufs = {}
 for binding, data in job["buffers"].items():
     bufs[binding] = ctx.buffer(bytes.fromhex(data))
-    bufs[binding].bind_to_storage_buffer(int(binding))
+    if job.get("atomic_counters"):
+        GL.glBindBufferBase(GL.GL_ATOMIC_COUNTER_BUFFER, int(binding), bufs[binding].glo)
+    else:
+        bufs[binding].bind_to_storage_buffer(int(binding))
 images = {}
 for unit, im in job["images"].items():
     data = bytes.fromhex(im["data"])
@@ -105,18 +117,31 @@ for unit, im in job["images"].items():
         tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
         tex.bind_to_image(int(unit), read=True, write=True, format=fmt)
         images[unit] = tex
-prog.run(*job["grid"])
+if "vs" in job:
+    size = job["fb_size"]
+    target = ctx.texture((size, size), 4, dtype="f4")
+    fbo = ctx.framebuffer(color_attachments=[target])
+    fbo.use()
+    fbo.clear(0.0, 0.0, 0.0, 0.0)
+    vbo = ctx.buffer(bytes.fromhex(job["vertices"]))
+    vao = ctx.vertex_array(prog, [(vbo, "4f 4f", "pos", "col")])
+    vao.render(moderngl.POINTS)
+else:
+    prog.run(*job["grid"])
 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
 ctx.finish()
 out = {"renderer": renderer,
        "buffers": {b: x.read().hex() for b, x in bufs.items()},
-       "images": {u: x.read().hex() for u, x in images.items()}}
+       "images": {u: x.read().hex() for u, x in images.items()},
+       "color": target.read().hex() if "vs" in job else ""}
 print(json.dumps(out))
 """
 
 
-def _softpipe(glsl: str, grid, buffers: dict, images: dict) -> dict:
-    """Run corpus program ``glsl`` on Mesa's softpipe in a child process."""
+def _softpipe(glsl: str, grid, buffers: dict, images: dict, draw: dict | None = None, atomic_counters=False) -> dict:
+    """Run corpus program ``glsl`` on Mesa's softpipe in a child process
+    (a compute dispatch of ``grid``, or with ``draw`` the points of a draw);
+    ``buffers`` go to SSBO bindings, or atomic counter bindings if told."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED_ENV}
     env.update(GALLIUM_DRIVER="softpipe", SOFTPIPE_DEBUG="use_tgsi")
     job = {
@@ -134,6 +159,9 @@ def _softpipe(glsl: str, grid, buffers: dict, images: dict) -> dict:
             for u, im in images.items()
         },
     }
+    job["atomic_counters"] = atomic_counters
+    if draw is not None:
+        job.update(vs=DRAW_VS, fb_size=draw["size"], vertices=draw["vertices"].tobytes().hex())
     proc = subprocess.run(
         [sys.executable, "-c", CHILD], input=json.dumps(job), capture_output=True, text=True, env=env, timeout=300
     )
@@ -143,6 +171,7 @@ def _softpipe(glsl: str, grid, buffers: dict, images: dict) -> dict:
     return {
         "buffers": {int(b): bytes.fromhex(x) for b, x in out["buffers"].items()},
         "images": {int(u): bytes.fromhex(x) for u, x in out["images"].items()},
+        "color": bytes.fromhex(out["color"]),
     }
 
 
@@ -233,7 +262,14 @@ def _img_2d_load_store():
     images = {
         0: {"data": src, "size": (16, 8), **f32x4},
         1: {"data": dst, "size": (16, 8), **f32x4},
-        2: {"data": count, "size": (16, 8), "comps": 1, "dtype": "i4", "gl_format": "GL_R32I", "format": Format.R32_SINT},
+        2: {
+            "data": count,
+            "size": (16, 8),
+            "comps": 1,
+            "dtype": "i4",
+            "gl_format": "GL_R32I",
+            "format": Format.R32_SINT,
+        },
         3: {
             "data": mask,
             "size": (16, 8),
@@ -254,9 +290,30 @@ def _img_atomics():
     iimg = rng.integers(-(2**31), 2**31, (1, 16), dtype=np.int64).astype(np.int32)
     ubuf = rng.integers(0, 2**32, 16, dtype=np.uint32)
     images = {
-        0: {"data": uimg, "size": (16, 1), "comps": 1, "dtype": "u4", "gl_format": "GL_R32UI", "format": Format.R32_UINT},
-        1: {"data": iimg, "size": (16, 1), "comps": 1, "dtype": "i4", "gl_format": "GL_R32I", "format": Format.R32_SINT},
-        2: {"data": ubuf, "size": (16, 0), "comps": 1, "dtype": "u4", "gl_format": "GL_R32UI", "format": Format.R32_UINT},
+        0: {
+            "data": uimg,
+            "size": (16, 1),
+            "comps": 1,
+            "dtype": "u4",
+            "gl_format": "GL_R32UI",
+            "format": Format.R32_UINT,
+        },
+        1: {
+            "data": iimg,
+            "size": (16, 1),
+            "comps": 1,
+            "dtype": "i4",
+            "gl_format": "GL_R32I",
+            "format": Format.R32_SINT,
+        },
+        2: {
+            "data": ubuf,
+            "size": (16, 0),
+            "comps": 1,
+            "dtype": "u4",
+            "gl_format": "GL_R32UI",
+            "format": Format.R32_UINT,
+        },
     }
     ures = np.full(64, 0x5A5A5A5A, np.uint32)
     return "img_atomics.comp", (1, 1, 1), (16, 1, 1), {0: ures}, images
@@ -300,3 +357,156 @@ def written_buffers(name: str) -> tuple[int, ...]:
 def written_images(name: str) -> tuple[int, ...]:
     """The image units case ``name``'s program writes (readonly ones left out)."""
     return {"ssbo_load_store": (), "img_2d_load_store": (1, 2, 3), "img_atomics": (0, 1, 2)}[name]
+
+
+# ----------------------------------------------------------------------------
+# A fragment shader with SSBOs: ssbo_fragment.frag.
+# ----------------------------------------------------------------------------
+
+#: The GLSL vertex shader paired with the corpus FS on softpipe; FS_VS is
+#: the same in TGSI for glpipe (position and colour passed through).
+DRAW_VS = """#version 330
+in vec4 pos;
+in vec4 col;
+out vec4 v_col;
+void main() { gl_Position = pos; v_col = col; }
+"""
+FS_VS = """VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+  0: MOV OUT[0], IN[0]
+  1: MOV OUT[1], IN[1]
+  2: END
+"""
+FB = 16
+LUMA = np.array([0.3, 0.59, 0.11])
+
+
+def _ssbo_fragment():
+    """ssbo_fragment.frag drawn as one point per pixel of a 16x16 target.
+
+    Points: their varyings are the vertex's values on every driver (no
+    barycentric interpolation), so the colours reach the FS exactly.  Colours
+    whose luma * 255 lies within 1e-3 of an integer are dropped: the GL spec
+    lets dot() round differently, which could move such a colour's bucket.
+    Returns (vertices, lut, histogram, dump)."""
+    rng = np.random.default_rng(19)
+    cols = []
+    while len(cols) < FB * FB:
+        c = rng.integers(0, 17, 4) / 16
+        t = float(np.clip(c[:3] @ LUMA, 0, 1)) * 255
+        if abs(t - round(t)) > 1e-3:
+            cols.append(c)
+    ys, xs = np.divmod(np.arange(FB * FB), FB)
+    verts = np.zeros((FB * FB, 8), np.float32)
+    verts[:, 0] = 2 * (xs + 0.5) / FB - 1
+    verts[:, 1] = 2 * (ys + 0.5) / FB - 1
+    verts[:, 3] = 1
+    verts[:, 4:] = np.array(cols)
+    lut = (rng.integers(-32, 32, (256, 4)) / 8).astype(np.float32)
+    hist = rng.integers(0, 1000, 256).astype(np.uint32)
+    dump = np.full(FB * 1024 * 4, -2.0, np.float32)  # dump[y * 1024 + x], y < FB
+    return verts, lut, hist, dump
+
+
+def _draw_glpipe(screen, ctx, fs_name: str, verts, buffers: dict) -> dict:
+    """Corpus FS ``fs_name``'s TGSI drawn by glpipe as points: SSBO binding n
+    (atomic counter binding n when the FS has no SSBOs) is BUFFER[n].
+
+    CONST[0][0] is st/mesa's STATE_FB_WPOS_Y_TRANSFORM, which the frontend
+    lowered gl_FragCoord.y through (nir_lower_wpos_ytransform): for a user
+    framebuffer st/mesa uploads (1, 0, -1, height) and the shader uses .zw,
+    turning the driver's lower-left y into GL's window y for a framebuffer
+    whose row 0 is Gallium's top row."""
+    from glpipe import ConstantBuffer, DrawInfo, Prim, ShaderState, VertexBuffer, VertexElement
+
+    from .util import read_rgba32f, render_target
+    from .util_draw import bind_rasterizer, zero_fill
+
+    color, _ = render_target(ctx, FB, FB)
+    zero_fill(screen, color)
+    bufs = {b: shader_buffer(screen, ctx, d) for b, d in buffers.items()}
+    slots = [ShaderBuffer(buffer=bufs[b], buffer_size=bufs[b].width0) for b in range(len(bufs))]
+    ctx.set_shader_buffers(ShaderType.FRAGMENT, 0, slots, (1 << len(slots)) - 1)
+    wpos = np.array([1, 0, -1, FB], np.float32)
+    ctx.set_constant_buffer(ShaderType.FRAGMENT, 0, ConstantBuffer(user_buffer=wpos, buffer_size=16))
+    ctx.bind_vs_state(ctx.create_vs_state(ShaderState(tokens=FS_VS)))
+    fs = (CORPUS / "tgsi" / f"{fs_name}.tgsi").read_text()
+    ctx.bind_fs_state(ctx.create_fs_state(ShaderState(tokens=fs)))
+    elements = [
+        VertexElement(src_offset=0, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+        VertexElement(src_offset=16, vertex_buffer_index=0, src_format=Format.R32G32B32A32_FLOAT),
+    ]
+    ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state(elements))
+    bind_rasterizer(ctx, half_pixel_center=True)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=np.ascontiguousarray(verts), stride=32)])
+    ctx.draw_vbo(DrawInfo(mode=Prim.POINTS, count=len(verts)))
+    return {
+        "buffers": {b: read_buffer(ctx, r, np.uint8).tobytes() for b, r in bufs.items()},
+        "color": read_rgba32f(screen, color).tobytes(),
+    }
+
+
+def test_fragment_ssbos_match_softpipe(profile, screen, ctx):
+    """ssbo_fragment.frag (a LUT read, a histogram of atomicAdd, a per-pixel
+    store) gives softpipe's SSBO bytes and colours on glpipe; on gl33, whose
+    caps give the fragment stage no shader buffers, binding them is refused."""
+    verts, lut, hist, dump = _ssbo_fragment()
+    buffers = {0: lut, 1: hist, 2: dump}
+    if _refused_on_gl33(profile, screen, ctx):
+        return
+    if "ssbo_fragment" not in _reference:
+        _reference["ssbo_fragment"] = _softpipe(
+            "ssbo_fragment.frag", (0, 0, 0), buffers, {}, draw={"size": FB, "vertices": verts}
+        )
+    ref = _reference["ssbo_fragment"]
+    got = _draw_glpipe(screen, ctx, "ssbo_fragment.frag", verts, buffers)
+    for b in (1, 2):
+        assert ref["buffers"][b] != buffers[b].tobytes(), f"softpipe left SSBO {b} as it was"
+        assert got["buffers"][b] == ref["buffers"][b], f"ssbo_fragment.frag: SSBO binding {b} differs from softpipe"
+    assert np.frombuffer(ref["buffers"][1], np.uint32).sum() == hist.sum() + FB * FB  # one add per pixel
+    assert got["color"] == ref["color"], "ssbo_fragment.frag: colour target differs from softpipe"
+
+
+def _refused_on_gl33(profile, screen, ctx) -> bool:
+    """True (after checking the refusal) where the caps give the fragment
+    stage no shader buffers (gl33: GL 3.3 has no SSBOs, docs/caps.md)."""
+    from glpipe import ShaderCap
+    from lowering.errors import PipeError
+
+    if screen.get_shader_param(ShaderType.FRAGMENT, ShaderCap.MAX_SHADER_BUFFERS) != 0:
+        return False
+    assert profile == "gl33"
+    res = shader_buffer(screen, ctx, np.zeros(4, np.uint32))
+    with pytest.raises(PipeError, match="(?i)buffer"):
+        ctx.set_shader_buffers(ShaderType.FRAGMENT, 0, [ShaderBuffer(buffer=res, buffer_size=res.width0)], 1)
+    return True
+
+
+def test_fragment_atomic_counters_match_softpipe(profile, screen, ctx):
+    """atomic_counter.frag (increment, decrement under a branch, a counter
+    array with a dynamic index; st/mesa lowers the counters to BUFFER[0] and
+    BUFFER[1] atomics): the counters end where softpipe's end, and where
+    counting says.  The values the atomics return, and so the colours, depend
+    on fragment order, which GL leaves free (GL 4.6 section 11.1.3.10): not compared."""
+    if _refused_on_gl33(profile, screen, ctx):
+        return
+    verts, _lut, _hist, _dump = _ssbo_fragment()
+    rng = np.random.default_rng(20)
+    verts[:, 7] = rng.integers(0, 17, len(verts)) / 16  # alpha: about half below 0.5
+    counters = {0: np.array([1000, 5000], np.uint32), 1: np.array([7, 70, 700, 7000], np.uint32)}
+    if "atomic_counter" not in _reference:
+        _reference["atomic_counter"] = _softpipe(
+            "atomic_counter.frag", (0, 0, 0), counters, {}, draw={"size": FB, "vertices": verts}, atomic_counters=True
+        )
+    ref = _reference["atomic_counter"]
+    got = _draw_glpipe(screen, ctx, "atomic_counter.frag", verts, counters)
+    # Independent count (the program's definition): one increment per pixel,
+    # a decrement where alpha < 0.5, one increment of bin int(r * 3.99).
+    frags = np.array([1000 + FB * FB, 5000 - int((verts[:, 7] < 0.5).sum())], np.uint32)
+    bins = counters[1] + np.bincount((verts[:, 4] * np.float32(3.99)).astype(int), minlength=4).astype(np.uint32)
+    assert ref["buffers"][0] == frags.tobytes() and ref["buffers"][1] == bins.tobytes()
+    assert got["buffers"][0] == ref["buffers"][0], "atomic_counter.frag: binding 0 counters differ from softpipe"
+    assert got["buffers"][1] == ref["buffers"][1], "atomic_counter.frag: binding 1 counters differ from softpipe"
