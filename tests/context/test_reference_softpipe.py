@@ -11,29 +11,38 @@ fixed inputs (buffer contents, image texels, grid).  The buffers and images
 read back must be byte-identical.
 
 Binding mapping (from the TGSI declarations and the GLSL ``binding=``
-qualifiers): st/mesa numbers ``BUFFER[n]`` after the SSBO binding points and
-``IMAGE[n]`` after the image units, so for these programs SSBO binding n is
-``BUFFER[n]`` and image unit n is ``IMAGE[n]``; none of them reads a default
-uniform (no ``CONST[0]``).
+qualifiers): SSBO binding n is ``BUFFER[n]`` and image unit n is
+``IMAGE[n]``; st/mesa lowers atomic counters to ``BUFFER``s placed after the
+program's SSBOs (``atomic_counter_ops.comp``: SSBO 0 is ``BUFFER[0]``, counter
+binding 0 ``BUFFER[1]``), so in ``atomic_counter.frag``, which has no SSBOs,
+counter binding n is ``BUFFER[n]``.  The only ``CONST[0]`` read
+(``ssbo_fragment.frag``'s ``CONST[0][0].zw``) is st/mesa's gl_FragCoord.y
+transform, supplied as st/mesa does (see _draw_glpipe).
+
+Programs: compute ``ssbo_load_store``, ``ssbo_block_array``,
+``img_2d_load_store``, ``img_atomics``, ``virgl_cs_histogram`` (shared-memory
+atomics merged into an SSBO; its GLSL is ``#version 430``, which softpipe
+compiles once MESA_GL(SL)_VERSION_OVERRIDE lifts the version check); fragment ``ssbo_fragment`` and
+``atomic_counter`` (drawn as one point per pixel).  gl33 gives the fragment
+stage no shader buffers (GL 3.3 has no SSBOs): there the fragment tests
+check that binding them is refused.
 
 Inputs are dyadic fractions of small magnitude so every float operation is
 exact: the comparison does not depend on whether a driver fuses a MAD.
 
 Corpus programs left out, and why (not skipped at run time):
 
-* ``ssbo_atomics.comp``, ``atomic_counter_ops.comp``, ``cs_shared_atomics.comp``,
-  ``virgl_cs_histogram.comp``: invocations apply different atomic operations
+* ``ssbo_atomics.comp``, ``atomic_counter_ops.comp``, ``cs_shared_atomics.comp``:
+  invocations apply different atomic operations
   (min, and, exchange, comp-swap...) to the same words, so both the returned
   values and the final memory depend on invocation order, which GL leaves
-  free (GL 4.6 section 7.12); there is no order-free quantity to compare
-  beyond what the programs below already cover.
-* ``ssbo_block_array.comp``: invocation i reads ``mats[i + 1]`` which
-  invocation i + 1 writes without a barrier, a data race (GL 4.6 section 7.12.1).
-* ``atomic_counter.frag``, ``ssbo_fragment.frag``: a graphics pipeline on both
-  sides (vertex shader, framebuffer, vertex buffers) is more than this
-  module's first round covers; atomic counters (lowered to ``BUFFER`` by st/mesa,
-  see atomic_counter_ops above) reach glpipe as the same SSBO atomics that
-  ``img_atomics.comp``'s SSBO store and the ``ATOM*`` image opcodes exercise.
+  free (GL 4.6 section 7.12); no order-free quantity is left to compare.
+  ``atomic_counter.frag`` only increments and decrements, so its final
+  counters are compared (its colours, made of returned values, are not);
+  ``virgl_cs_histogram.comp`` only adds, so its final bins are compared.
+* ``img_formats.frag``, ``img_early_tests.frag``, ``misc_image_sample_mix.frag``:
+  images in a fragment shader; the compute image programs above cover the
+  image opcodes, and gl33 has no graphics-stage images.
 
 softpipe (Mesa 22.3) runs compute with SSBOs and images through
 GL_ARB_compute_shader on its GL 3.3 core context, which is what these
@@ -144,6 +153,11 @@ def _softpipe(glsl: str, grid, buffers: dict, images: dict, draw: dict | None = 
     ``buffers`` go to SSBO bindings, or atomic counter bindings if told."""
     env = {k: v for k, v in os.environ.items() if k not in SCRUBBED_ENV}
     env.update(GALLIUM_DRIVER="softpipe", SOFTPIPE_DEBUG="use_tgsi")
+    if (CORPUS / "glsl" / glsl).read_text().startswith("#version 430"):
+        # virgl-flavoured corpus files are #version 430; softpipe implements
+        # everything they use but advertises GL 3.3, so only the version
+        # check is lifted (the program itself is unchanged).
+        env.update(MESA_GL_VERSION_OVERRIDE="4.3", MESA_GLSL_VERSION_OVERRIDE="430")
     job = {
         "glsl": str(CORPUS / "glsl" / glsl),
         "grid": list(grid),
@@ -208,7 +222,8 @@ def _glpipe(screen, ctx, glsl: str, grid, block, buffers: dict, images: dict) ->
     if views:
         ctx.set_shader_images(ShaderType.COMPUTE, 0, views)
     prog = (CORPUS / "tgsi" / f"{glsl}.tgsi").read_text()
-    cso = ctx.create_compute_state(ComputeState(prog=prog))
+    shared = SHARED_BYTES.get(glsl, 0)
+    cso = ctx.create_compute_state(ComputeState(prog=prog, static_shared_mem=shared))
     ctx.bind_compute_state(cso)
     ctx.launch_grid(GridInfo(block=block, grid=grid))
     out_images = {}
@@ -319,7 +334,61 @@ def _img_atomics():
     return "img_atomics.comp", (1, 1, 1), (16, 1, 1), {0: ures}, images
 
 
-CASES = {"ssbo_load_store": _ssbo_load_store, "img_2d_load_store": _img_2d_load_store, "img_atomics": _img_atomics}
+def _ssbo_block_array():
+    """ssbo_block_array.comp: an array of three SSBO blocks (bindings 0-2 ->
+    BUFFER[0..2]) and row-major mat4s (binding 3 -> BUFFER[3]).
+
+    Invocation i reads ``mats[i + 1]``, which invocation i + 1 overwrites
+    without a barrier.  The matrices are chosen so the race is harmless:
+    M_i = u_i v^T with one v and v . u_i = 1, so M_i M_j = u_i (v . u_j) v^T =
+    M_i, every store writes the bits already there, and any order of reads
+    gives the same product.  A driver that misreads row_major computes
+    M_i^T M_{i+1}^T instead, stores M_{i+1}, and is caught."""
+    rng = np.random.default_rng(21)
+    v = np.array([1, 2, -1, 1])
+    u = rng.integers(-3, 4, (16, 4))
+    u[:, 0] = 1 - u[:, 1:] @ v[1:]  # v . u_i == 1
+    mats = np.einsum("ir,c->irc", u, v).astype(np.float32)  # row-major storage: [i, row, col]
+    chunks = []
+    for k, n in enumerate((16, 40, 24)):
+        c = (rng.integers(-64, 64, n + 1) / 8).astype(np.float32)
+        c.view(np.uint32)[0] = (3, 5, 0xFFFF)[k]  # header
+        chunks.append(c)
+    buffers = {0: chunks[0], 1: chunks[1], 2: chunks[2], 3: mats}
+    return "ssbo_block_array.comp", (1, 1, 1), (16, 1, 1), buffers, {}
+
+
+def _virgl_cs_histogram():
+    """virgl_cs_histogram.comp: two 16x16 blocks over a 32x16 RGBA8 image, a
+    shared-memory histogram merged into the SSBO with atomicAdd.  Only
+    additions, so the final bins are order-free.  Texels whose luma * 63 lies
+    within 1e-3 of an integer are redrawn: dot() may round differently on
+    another driver (GL leaves it free) and move such a texel's bin."""
+    rng = np.random.default_rng(22)
+    texels = rng.integers(0, 256, (16, 32, 4), dtype=np.uint8)
+    while True:
+        t = np.clip(texels[..., :3].astype(np.float64) / 255 @ [0.299, 0.587, 0.114], 0, 1) * 63
+        bad = np.abs(t - np.round(t)) < 1e-3
+        if not bad.any():
+            break
+        texels[bad] = rng.integers(0, 256, (int(bad.sum()), 4), dtype=np.uint8)
+    bins = rng.integers(0, 1000, 64).astype(np.uint32)
+    img = {"data": texels, "size": (32, 16), "comps": 4, "dtype": "u1", "gl_format": "GL_RGBA8"}
+    return "virgl_cs_histogram.comp", (2, 1, 1), (16, 16, 1), {0: bins}, {0: {**img, "format": Format.R8G8B8A8_UNORM}}
+
+
+#: pipe_compute_state::static_shared_mem of the programs with shared memory:
+#: st/mesa passes the program's shared size there (TGSI's ``DCL MEMORY[n],
+#: SHARED`` carries none); virgl_cs_histogram.comp has ``shared uint s_bins[64]``.
+SHARED_BYTES = {"virgl_cs_histogram.comp": 64 * 4}
+
+CASES = {
+    "ssbo_load_store": _ssbo_load_store,
+    "img_2d_load_store": _img_2d_load_store,
+    "img_atomics": _img_atomics,
+    "ssbo_block_array": _ssbo_block_array,
+    "virgl_cs_histogram": _virgl_cs_histogram,
+}
 
 _reference: dict = {}
 
@@ -351,12 +420,24 @@ def test_corpus_program_matches_softpipe(screen, ctx, name):
 
 def written_buffers(name: str) -> tuple[int, ...]:
     """The SSBO bindings case ``name``'s program writes (readonly ones left out)."""
-    return {"ssbo_load_store": (0,), "img_2d_load_store": (), "img_atomics": (0,)}[name]
+    return {
+        "ssbo_load_store": (0,),
+        "img_2d_load_store": (),
+        "img_atomics": (0,),
+        "ssbo_block_array": (2,),
+        "virgl_cs_histogram": (0,),
+    }[name]
 
 
 def written_images(name: str) -> tuple[int, ...]:
     """The image units case ``name``'s program writes (readonly ones left out)."""
-    return {"ssbo_load_store": (), "img_2d_load_store": (1, 2, 3), "img_atomics": (0, 1, 2)}[name]
+    return {
+        "ssbo_load_store": (),
+        "img_2d_load_store": (1, 2, 3),
+        "img_atomics": (0, 1, 2),
+        "ssbo_block_array": (),
+        "virgl_cs_histogram": (),
+    }[name]
 
 
 # ----------------------------------------------------------------------------
