@@ -86,11 +86,14 @@ SCRUBBED_ENV = (
     "GALLIUM_TRACE",
     "SOFTPIPE_DEBUG",
     "MESA_GL_VERSION_OVERRIDE",
+    "MESA_GLSL_VERSION_OVERRIDE",
+    "MESA_EXTENSION_OVERRIDE",
     "LIBGL_ALWAYS_SOFTWARE",
 )
 
-# The child: read a JSON job on stdin, run the GLSL compute program on the
-# context Mesa gives (softpipe), print the buffers' and images' bytes as JSON.
+# The child: read a JSON job on stdin, run the GLSL program on the context
+# Mesa gives (softpipe): a compute dispatch, or with "vs" a draw of points
+# into an RGBA32F target; print the buffers', images' (and colours') bytes as JSON.
 CHILD = r"""
 import json, os, sys
 os.environ["PYOPENGL_PLATFORM"] = "egl"
