@@ -341,6 +341,8 @@ class SamplerViewPart(Part):
         else:
             first, count = v._params
             levels = v.last_level - v.first_level + 1
+            if v.gl_target == gl.GL_TEXTURE_3D:
+                count = 1  # a 3D view has one "layer", its depth comes with the levels (GL 4.5 section 8.18)
             gl.glTextureView(name, v.gl_target, src, v.internal_format, v.first_level, levels, first, count)
             if v.swizzle != _IDENTITY:
                 gl.glBindTexture(v.gl_target, name)

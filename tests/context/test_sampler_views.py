@@ -157,6 +157,24 @@ def test_3d_texture_view(screen, ctx):
     ]
 
 
+def test_3d_texture_view_of_later_levels(screen, ctx):
+    """A 3D view starting at level 1 samples level 1 as its base: slice k of
+    level 1 (4 x 4 x 2) holds 10 * (k + 1).  Native made it with glTextureView
+    and a layer count of the depth, which GL refuses for 3D (GL_INVALID_VALUE):
+    a 3D view's numlayers is 1."""
+    tex = make_texture(screen, Target.TEXTURE_3D, Format.R32G32B32A32_FLOAT, 8, 8, depth=4, last_level=2)
+    upload(screen, tex, 0, np.zeros((4, 8, 8, 4), np.float32))
+    level1 = np.stack([np.tile(np.array([10 * (k + 1), 0, 0, 1], np.float32), (4, 4, 1)) for k in range(2)])
+    upload(screen, tex, 1, level1)
+    upload(screen, tex, 2, np.full((1, 2, 2, 4), 99, np.float32))
+    view = ctx.create_sampler_view(
+        tex, SamplerViewTemplate(target=Target.TEXTURE_3D, first_level=1, last_level=2, last_layer=0)
+    )
+    bind_sampling(ctx, view, ctx.create_sampler_state(nearest()))
+    S = Sampling(ctx, 1, 1)
+    assert [S.draw(tex_fs(target="3D"), (0.5, 0.5, r, 1), (0.5, 0.5, r, 1))[0, 0, 0] for r in (0.25, 0.75)] == [10, 20]
+
+
 # -- swizzles ---------------------------------------------------------------------------------------
 
 _SWIZZLE_VALUES = (Swizzle.X, Swizzle.Y, Swizzle.Z, Swizzle.W, Swizzle.ZERO, Swizzle.ONE)
