@@ -802,9 +802,23 @@ class DrawPath:
         import numpy as np
 
         dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32}[info.index_size]
-        if info.has_user_indices:
-            return np.frombuffer(memoryview(info.index).cast("B"), dtype=np.uint8).view(dtype)
-        return self._read_index_resource(info, max(s + c for s, c, _ in items)).view(dtype)
+        if not info.has_user_indices:
+            return self._read_index_resource(info, max(s + c for s, c, _ in items)).view(dtype)
+        try:
+            raw = np.frombuffer(memoryview(info.index).cast("B"), dtype=np.uint8)
+        except TypeError:
+            raise InvalidArgumentError("draw_vbo: info.index is not a buffer-protocol object") from None
+        # User memory need not hold a whole number of indices (a C pointer
+        # has no length at all): only whole indices are addressable, and the
+        # draws must stay inside them, as for an index buffer resource.
+        whole = len(raw) // info.index_size
+        end = max((s + c for s, c, _ in items if c > 0), default=0)
+        if min(s for s, _, _ in items) < 0 or end > whole:
+            raise InvalidArgumentError(
+                f"draw_vbo: indices up to {end - 1} of {info.index_size} bytes read outside "
+                f"the user index array ({len(raw)} bytes)"
+            )
+        return raw[: whole * info.index_size].view(dtype)
 
     def _read_index_resource(self, info, elements=None):
         """The first ``elements`` indices (default: all) of the resource index

@@ -67,7 +67,7 @@ def _rss_mib() -> float:
 def _count(state: dict, seed: int | None, stats: Stats) -> None:
     """Add one sequence's (or the sweep's: ``seed`` None) stats to the checkpoint."""
     counts = state["counts"]
-    for key in ("sequences", "calls", "bad_calls", "ok"):
+    for key in ("sequences", "calls", "bad_calls", "ok", "paused"):
         name = "sweeps" if key == "sequences" and seed is None else key  # (run_sweep counts itself a sequence)
         counts[name] = counts.get(name, 0) + getattr(stats, key)
     for name, n in stats.pipe_errors.items():

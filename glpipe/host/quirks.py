@@ -132,6 +132,30 @@ QUIRKS: tuple[Quirk, ...] = (
         ),
     ),
     Quirk(
+        fact="mul_extended_crash",
+        renderer=r"^llvmpipe\b",
+        first=(0,),
+        fixed=None,
+        what=(
+            "umulExtended / imulExtended whose one operand is 1 (or ~0) and whose other is a select "
+            "between constants (`c > 0.5 ? 1.0 : 0.0` as bits, what TGSI's SGT / FSLT + UCMP give) "
+            "kill the process with SIGSEGV at draw time in a geometry or tessellation evaluation "
+            "shader, and in a tessellation control shader under GALLIVM_PERF=nopt; the same in a "
+            "vertex, fragment or compute shader, or with another constant, draws "
+            "(seen on Mesa 22.3.6 with LLVM 15.0.6)"
+        ),
+        found_by=(
+            "issue 12's TGSI fuzzer: seed 51025365 of the stop-23 native campaign (a TCS, saved as "
+            "tests/fuzz/findings/host_crash_51025365.tcs.tgsi) died at draw; reduced instruction by "
+            "instruction in child processes, then the lowered GLSL by hand with raw ModernGL per stage"
+        ),
+        test="tests/test_mul_extended_quirk.py::test_mul_extended_crash_quirk",
+        effect=(
+            "IMUL_HI / UMUL_HI are lowered to the GLSL 3.30 helpers (the high word from 16-bit "
+            "partial products, exact) in every stage, never to umulExtended / imulExtended"
+        ),
+    ),
+    Quirk(
         fact="llvmpipe_avx2_gather",
         renderer=r"^llvmpipe\b",
         first=(0,),

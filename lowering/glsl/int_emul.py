@@ -210,6 +210,9 @@ class IntOp:
     native: Callable[..., Expr]
     helper: str
     feature: str = "gpu_shader5"
+    # A host fact (a quirk, glpipe/host/quirks.py) under which the built-in
+    # kills the host: the 3.30 helper is used even where the built-in exists.
+    avoid: str | None = None
 
 
 def _builtin(name: str, result: str | None = None) -> Callable[..., Expr]:
@@ -268,8 +271,8 @@ def _bitfield(name: str, nvalues: int) -> Callable[..., Expr]:
 
 # One row per opcode (tgsi.rst "Integer ISA" / "Bitwise ISA", LDEXP of "Computational ISA").
 INT_OPS: dict[str, IntOp] = {
-    "IMUL_HI": IntOp(_mul_extended(True), "glp_imul_hi"),
-    "UMUL_HI": IntOp(_mul_extended(False), "glp_umul_hi"),
+    "IMUL_HI": IntOp(_mul_extended(True), "glp_imul_hi", avoid="mul_extended_crash"),
+    "UMUL_HI": IntOp(_mul_extended(False), "glp_umul_hi", avoid="mul_extended_crash"),
     "BREV": IntOp(_builtin("bitfieldReverse"), "glp_brev"),
     "POPC": IntOp(_builtin("bitCount", "int"), "glp_popc"),
     "LSB": IntOp(_builtin("findLSB", "int"), "glp_lsb"),
@@ -284,9 +287,10 @@ INT_OPS: dict[str, IntOp] = {
 
 def int_op(em, opcode: str, args: Sequence[Expr]) -> Expr:
     """``opcode`` applied to ``args``: the GLSL 4.00 built-in where the features
-    table grants it (native profile), else the GLSL 3.30 helper (gl33)."""
+    table grants it (native profile) and no host quirk forbids it, else the
+    GLSL 3.30 helper (gl33; the quirky host)."""
     row = INT_OPS[opcode]
-    if em.req.has(row.feature):
+    if em.req.has(row.feature) and not (row.avoid and em.req.fact(row.avoid)):
         em.req.need(row.feature, opcode)
         return row.native(em, args)
     return call_helper(em, row.helper, args)

@@ -139,6 +139,8 @@ HOST_FACTS: dict[str, str] = {
     "READ_FIRST / READ_INVOC are read bit by bit through ballotARB, VOTE_EQ votes bit by bit",
     "indexed_sampler_array_crash": "a uniform-indexed sampler array sampled beside another target "
     "kills the host at draw: indexed SAMP / SVIEW lookups are a switch over the declared units",
+    "mul_extended_crash": "umulExtended / imulExtended of a select by 1 or -1 kill the host at draw in "
+    "geometry and tessellation stages: IMUL_HI / UMUL_HI use the 16-bit partial-product helpers",
     "llvmpipe_avx2_gather": "llvmpipe's AVX2 gathers can kill the host at draw: avoided by a driver setting "
     "made before the driver loads (glpipe/host/preload.py); the GLSL does not change",
 }

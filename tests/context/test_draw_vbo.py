@@ -136,3 +136,29 @@ def test_user_indices_flag_must_match_the_index(ctx, screen):
         assert DrawInfo(mode=Prim.TRIANGLES, index_size=4, index=user, has_user_indices=True, count=3).has_user_indices
     finally:
         screen.resource_destroy(buf)
+
+
+def test_user_indices_with_a_partial_trailing_index(ctx, screen):
+    """API fuzz finding (stop 23, seeds 53008447 / 53013216): user index memory
+    whose byte size is not a multiple of index_size made the QUADS translation
+    raise numpy's ValueError.  Only whole indices are addressable: a draw
+    inside them works (the trailing byte is ignored), one past them is an
+    InvalidArgumentError, and the context draws normally afterwards."""
+    import pytest
+
+    from glpipe import InvalidArgumentError
+
+    color, _ = render_target(ctx, 8, 8)
+    _pipeline(ctx)
+    red = [1.0, 0.0, 0.0, 1.0]
+    # The left half of the viewport (NDC x in -1..0), as one quad.
+    quad = np.array([[-1, -1, 0, 1] + red, [0, -1, 0, 1] + red, [0, 1, 0, 1] + red, [-1, 1, 0, 1] + red], np.float32)
+    ctx.set_vertex_buffers([VertexBuffer(buffer=vertex_buffer(screen, quad), stride=32)])
+    index = np.arange(4, dtype=np.uint16).tobytes() + b"\x07"  # 9 bytes: 4 whole 16-bit indices
+    for mode in (Prim.QUADS, Prim.TRIANGLE_FAN):  # translated and native index paths
+        with pytest.raises(InvalidArgumentError, match="outside"):
+            ctx.draw_vbo(DrawInfo(mode=mode, index_size=2, index=index, count=5))
+    ctx.draw_vbo(DrawInfo(mode=Prim.QUADS, index_size=2, index=index, count=4))
+    expected = np.zeros((8, 8, 4), np.float32)
+    expected[:, :4] = red
+    assert np.array_equal(read_rgba32f(screen, color), expected)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import signal
+import threading
 import time
 import traceback
 from collections import Counter
@@ -98,6 +100,7 @@ class Stats:
     pending_gl: list = field(default_factory=list)  # a GL error left pending after a call
     bad_pixels: list = field(default_factory=list)  # the known-good draw after a sequence failed
     slow: list = field(default_factory=list)  # a call over SLOW_CALL seconds
+    paused: int = 0  # calls over SLOW_CALL during which the process was stopped (not counted as slow)
 
     def merge(self, other: Stats) -> None:
         """Add ``other``'s counts to these."""
@@ -105,6 +108,7 @@ class Stats:
         self.calls += other.calls
         self.bad_calls += other.bad_calls
         self.ok += other.ok
+        self.paused += other.paused
         self.pipe_errors.update(other.pipe_errors)
         self.accepted_dead.update(other.accepted_dead)
         self.returned.update(other.returned)
@@ -121,10 +125,24 @@ class Stats:
             f"{len(self.lifetime)}, calls given a destroyed object that returned normally (lifetime): "
             f"{sum(self.accepted_dead.values())}, GL errors left pending: {len(self.pending_gl)}, "
             f"known-good draw wrong: {len(self.bad_pixels)}, calls over {SLOW_CALL:.0f} s: {len(self.slow)}"
+            + (f" ({self.paused} more spanned a SIGSTOP pause)" if self.paused else "")
         )
 
 
 SLOW_CALL = 10.0
+
+# SIGCONT deliveries so far.  A campaign shares the machine with CI, which
+# pauses it (SIGSTOP / SIGCONT) for ten minutes at a time: a call that spans a
+# pause is not slow, and its wall time says nothing about glpipe.
+_continued = [0]
+
+
+def _watch_for_continue() -> None:
+    """Count SIGCONTs (main thread only; an application's own handler is kept)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGCONT"):
+        return
+    if signal.getsignal(signal.SIGCONT) == signal.SIG_DFL:
+        signal.signal(signal.SIGCONT, lambda *_: _continued.__setitem__(0, _continued[0] + 1))
 
 
 _RANDOM = object()  # _build: pick a bad value at random
@@ -140,6 +158,7 @@ class Fuzzer(Operations):
         self.p_bad = p_bad
         self.p_destroy = p_destroy
         self.stats = Stats()
+        _watch_for_continue()
         self.ctx = None
         self.pool: dict[str, list] = {}
         self.dead: set[int] = set()  # ids of objects destroyed in this sequence
@@ -227,7 +246,7 @@ class Fuzzer(Operations):
             stats.bad_calls += 1
             label += f" bad@{path}"
         self._bad_value = bad
-        started = time.perf_counter()
+        started, continued = time.perf_counter(), _continued[0]
         try:
             # Building a spoiled template is part of the call under test.
             built = [
@@ -251,7 +270,10 @@ class Fuzzer(Operations):
                 on_result(result)
         elapsed = time.perf_counter() - started
         if elapsed > SLOW_CALL:
-            stats.slow.append((label, elapsed))
+            if _continued[0] == continued:
+                stats.slow.append((label, elapsed))
+            else:
+                stats.paused += 1
         pending = self.screen.host.clear_errors()
         if pending:
             stats.pending_gl.append((label, pending))

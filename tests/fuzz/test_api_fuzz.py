@@ -84,6 +84,33 @@ def test_fuzzer_sees_wrong_pixels(screen, monkeypatch):
     assert "pixels wrong" in fz.stats.bad_pixels[0][1]
 
 
+def test_fuzzer_slow_calls_and_pauses(screen, monkeypatch):
+    """A call over SLOW_CALL is a finding; one the process was stopped during
+    (SIGSTOP / SIGCONT: a campaign paused while CI runs, stop 23's gl33
+    draw_vbo of "587 s") is counted as paused instead."""
+    import os
+    import signal
+    import time
+
+    from . import api_fuzzer
+
+    monkeypatch.setattr(api_fuzzer, "SLOW_CALL", 0.05)
+    fz = Fuzzer(screen, random.Random(3))
+
+    def slow(*_args):
+        time.sleep(0.1)
+
+    def paused(*_args):
+        os.kill(os.getpid(), signal.SIGCONT)  # what the shell's kill -CONT delivers
+        time.sleep(0.1)
+
+    fz._call("op_slow", slow, [], None, None, None)
+    fz._call("op_paused", paused, [], None, None, None)
+    fz._call("op_fast", lambda *_args: None, [], None, None, None)
+    assert [rec[0] for rec in fz.stats.slow] == ["slow"]
+    assert fz.stats.paused == 1
+
+
 def test_bad_value_kinds_present():
     kinds = {type(v) for v in BAD_VALUES}
     assert {type(None), str, bytes, float, bool, int, list, tuple, dict, object} <= kinds
