@@ -274,10 +274,15 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# When this process was last continued after a SIGSTOP (a campaign is paused
+# while CI runs): the wall-clock limit counts from there, not across the pause.
+_continued = [0.0]
+
+
 def _hung(proc, sent: float, cpu_at_send: float | None, timeout: float) -> bool:
     """Whether the worker has spent ``timeout`` seconds of CPU on one program
-    (or ten times that of wall time)."""
-    if time.monotonic() - sent > 10 * timeout:
+    (or ten times that of wall time, not counting a pause)."""
+    if time.monotonic() - max(sent, _continued[0]) > 10 * timeout:
         return True
     cpu = _cpu_seconds(proc.pid)
     if cpu is None or cpu_at_send is None:
@@ -352,6 +357,7 @@ def _args(argv):
 def main(argv=None) -> int:
     """Run the campaign the arguments describe; print the counts."""
     ap, args = _args(argv)
+    signal.signal(signal.SIGCONT, lambda *_: _continued.__setitem__(0, time.monotonic()))
     if args.resume is not None:
         mode = None if args.compile is None else "compile"
         try:

@@ -44,3 +44,15 @@ def test_a_waiting_worker_is_not_hung_a_computing_one_is():
     assert fuzz_tgsi._hung(me, now - 25.0, fuzz_tgsi._cpu_seconds(me.pid), timeout=2.0)
     # No /proc reading: the wall clock decides.
     assert fuzz_tgsi._hung(me, now - 2.0, None, timeout=1.0)
+
+
+def test_a_pause_does_not_make_a_hang(monkeypatch):
+    """A campaign stopped with SIGSTOP while CI runs and continued ten minutes
+    later: the wall-clock limit counts from the SIGCONT, not across the pause."""
+    me = SimpleNamespace(pid=os.getpid())
+    now = time.monotonic()
+    cpu = fuzz_tgsi._cpu_seconds(me.pid)
+    monkeypatch.setattr(fuzz_tgsi, "_continued", [0.0])
+    assert fuzz_tgsi._hung(me, now - 700.0, cpu, timeout=60.0)
+    fuzz_tgsi._continued[0] = now - 1.0  # continued a second ago
+    assert not fuzz_tgsi._hung(me, now - 700.0, cpu, timeout=60.0)
