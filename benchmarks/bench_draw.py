@@ -59,6 +59,11 @@ if str(ROOT) not in sys.path or sys.path.index(str(ROOT)) != 0:
 
 import numpy as np
 
+# Before any GL context exists: glpipe makes its driver settings when it is
+# imported (glpipe/host/preload.py), and raw ModernGL must run on the same
+# driver for the ratios to mean anything (no PreloadWarning either).
+import glpipe
+
 try:  # imported as benchmarks.bench_draw (tests) or run as a script
     from .gl_call_counter import GLCallCounter
 except ImportError:
@@ -157,7 +162,6 @@ class GlpipeSide:
     """A glpipe screen + context with everything the cases bind, prebuilt."""
 
     def __init__(self, profile: str, vertices: np.ndarray):
-        import glpipe
         from glpipe import (
             Bind,
             Blend,
@@ -558,7 +562,6 @@ def run_case(g, r, setup, draws: int, reps: int) -> dict:
 
 def redundant_binds(g: GlpipeSide, r: RawSide, n: int, reps: int) -> dict:
     """Every bind / set of what is already bound: GL calls and time per call."""
-    import glpipe
 
     ctx, frag = g.ctx, g.FRAGMENT
     g.make_current()

@@ -99,6 +99,7 @@ class SamplerViewPart(Part):
         self.unit_tex: list = [None] * units
         self.unit_sampler: list = [None] * units
         self._seamless_global = False  # host/gl.py disables it at start
+        self._fetch_sampler = 0  # GL sampler for units that only fetch (``_fetch_sampler_name``)
         # The samplers area's slots (the list is never replaced) and its
         # seamless-cube capability, which the emit reads with the views.
         self._sampler_states = ctx.samplers_part.sampler_states
@@ -621,8 +622,13 @@ class SamplerViewPart(Part):
                         calls += n
                         switched = switched or n > 0
                 samp = samplers_by_stage[stage][si] if si >= 0 else None
-                if samp is None or view.is_buffer:
+                if view.is_buffer:
                     sampler_name = 0
+                elif samp is None:
+                    # TXF / SAMPLE_I / size queries need no sampler state, but GL
+                    # judges completeness by the unit's sampler: the default one
+                    # filters, which leaves an integer texture incomplete.
+                    sampler_name = self._fetch_sampler or self._fetch_sampler_name()
                 else:
                     try:
                         pair = view.sampler_names[samp.serial]
@@ -838,9 +844,22 @@ class SamplerViewPart(Part):
         self._seamless_global = None  # unknown: the emit sends the switch
         self._texture_units_clobbered()
 
+    def _fetch_sampler_name(self) -> int:
+        """The GL sampler (NEAREST, no mipmaps) bound to units whose shader only
+        fetches texels or queries sizes, or that have no sampler state bound:
+        every texture, integer ones included, is complete under it, and a
+        fetch reads texels by index whatever the filter.  Made once."""
+        gl = self.ctx.gl
+        name = int(gl.glGenSamplers(1))
+        gl.glSamplerParameteri(name, gl.GL_TEXTURE_MIN_FILTER, gl.GL_NEAREST)
+        gl.glSamplerParameteri(name, gl.GL_TEXTURE_MAG_FILTER, gl.GL_NEAREST)
+        self._fetch_sampler = name
+        return name
+
     def destroy(self) -> None:
         """Context.destroy: delete the views' GL textures, unbind the GL
-        samplers from the units and turn the global seamless switch off."""
+        samplers from the units (and delete the fetch sampler) and turn the
+        global seamless switch off."""
         views = [t for v in self.views for t in {v, v.compare_twin}]
         names = [v._gl_view for v in views if v._gl_view]
         if names:
@@ -854,6 +873,9 @@ class SamplerViewPart(Part):
         for unit, name in enumerate(self.unit_sampler):
             if name:
                 gl.glBindSampler(unit, 0)
+        if self._fetch_sampler:
+            gl.glDeleteSamplers(1, [self._fetch_sampler])
+            self._fetch_sampler = 0
         self._forget_units()
         if self._seamless_global:
             gl.glDisable(gl.GL_TEXTURE_CUBE_MAP_SEAMLESS)

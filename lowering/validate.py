@@ -356,6 +356,7 @@ class _Validator:
         if op.indirect is not None:
             if not self.any_declared(op.file):
                 self.fail(i, inst, f"{role} {text}: no {op.file} register is declared")
+            self._check_constant_address(i, inst, role, text, op, dim)
             if op.file in _INDEXED_RESOURCES and not self.declared(op.file, op.index, None):
                 # The lowering indexes the declared range that holds the constant part
                 # (tgsi.rst: the element is index + ADDR), so that part must be declared.
@@ -500,6 +501,33 @@ class _Validator:
                     if d.covers(s.index):
                         return d.target
         return None
+
+    def _check_constant_address(self, i, inst, role: str, text: str, op, dim) -> None:
+        """An address read from an immediate (``CONST[0][IMM[0].x+3]``) is known
+        now: the element it selects -- the immediate's word as a signed int plus
+        the base, as the lowering folds it into a literal -- must be declared, in
+        the declaration that holds the base, or the host rejects the literal
+        index ("array index must be < N").  (An address register may hold
+        anything at run time; that index is bounded where it is read.)"""
+        ind = op.indirect
+        if ind.file != "IMM" or not (0 <= ind.index < len(self.shader.immediates) and 0 <= ind.component <= 3):
+            return
+        word = (self.shader.immediates[ind.index].words[ind.component] + op.index) & 0xFFFFFFFF
+        element = word - (1 << 32) if word & 0x80000000 else word
+        if op.file == "IMM":
+            ok = self.declared("IMM", element, None)
+        else:
+            key = (op.file, (dim or 0) if op.file in ("CONST", "HWATOMIC") else None)
+            decls = self.by_file.get(key, ())
+            holder = [d for d in decls if d.covers(op.index)] or list(decls)
+            ok = op.file in _UNDECLARED_OK or any(d.covers(element) for d in holder)
+        if not ok:
+            self.fail(
+                i,
+                inst,
+                f"{role} {text}: the address IMM[{ind.index}].{'xyzw'[ind.component]} + {op.index} "
+                f"selects {op.file}[{element}], outside the declared range",
+            )
 
     def _immediate_word(self, src: SrcRegister) -> int | None:
         """An immediate operand's value as the emitter and tgsi_exec read an EMIT /

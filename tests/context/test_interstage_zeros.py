@@ -313,12 +313,13 @@ TCS_PLAIN = (
 )
 # The stages drawn around a finding of each kind (it takes its own slot), and the draw.
 _AROUND = {
+    "vert": ({"fs": FS}, Prim.TRIANGLES, BIG),
     "frag": ({"vs": VS}, Prim.TRIANGLES, BIG),
     "geom": ({"vs": VS, "fs": FS}, None, None),
     "tcs": ({"vs": VS, "tes": TES_PLAIN, "fs": FS}, Prim.PATCHES, BIG),
 }
 _GS_DRAW = {"POINTS": Prim.POINTS, "TRIANGLES": Prim.TRIANGLES, "TRIANGLES_ADJACENCY": Prim.TRIANGLES_ADJACENCY}
-_SLOT = {"frag": "fs", "geom": "gs", "tcs": "tcs"}
+_SLOT = {"vert": "vs", "frag": "fs", "geom": "gs", "tcs": "tcs"}
 FINDING_FILES = sorted(f for f in os.listdir(FINDINGS) if f.startswith("internal_"))
 
 

@@ -581,3 +581,37 @@ def test_sampler_views_are_a_part(screen, ctx):
     assert part.sampler_views[ShaderType.FRAGMENT][2] is view and ctx.dirty & Dirty.SAMPLER_VIEWS
     ctx.sampler_view_destroy(view)
     assert part.sampler_views[ShaderType.FRAGMENT][2] is None and view not in part.views
+
+
+# -- fetches with no sampler state bound -------------------------------------------------------------
+
+_FETCH_FS = {
+    "TXF": (
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+        "DCL SVIEW[0], 2D, SINT\nDCL TEMP[0..1]\nIMM[0] INT32 {0, 0, 0, 0}\n"
+        "  0: F2I TEMP[0], IN[0]\n  1: MOV TEMP[0].w, IMM[0].xxxx\n"
+        "  2: TXF TEMP[1], TEMP[0], SAMP[0], 2D\n  3: I2F OUT[0], TEMP[1]\n  4: END\n"
+    ),
+    "SAMPLE_I": (
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+        "DCL SVIEW[0], 2D, SINT\nDCL TEMP[0..1]\nIMM[0] INT32 {0, 0, 0, 0}\n"
+        "  0: F2I TEMP[0], IN[0]\n  1: MOV TEMP[0].w, IMM[0].xxxx\n"
+        "  2: SAMPLE_I TEMP[1], TEMP[0], SVIEW[0]\n  3: I2F OUT[0], TEMP[1]\n  4: END\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("opcode", sorted(_FETCH_FS))
+def test_fetch_from_an_integer_texture_with_no_sampler_bound(screen, ctx, opcode):
+    """TXF / SAMPLE_I read texels without sampler state (tgsi.rst), so none need be
+    bound.  GL judges completeness by the unit's sampler, and an integer texture
+    is incomplete under the default (filtering) one: the fetch read zeros on native
+    before glpipe bound a NEAREST sampler to such units."""
+    texels = np.arange(4 * 2 * 4, dtype=np.int32).reshape(2, 4, 4) * 3 - 40  # rows x cols x RGBA
+    tex = make_texture(screen, Target.TEXTURE_2D, Format.R32G32B32A32_SINT, 4, 2)
+    upload(screen, tex, 0, texels, gl_format="GL_RGBA_INTEGER", gl_type="GL_INT")
+    view = ctx.create_sampler_view(tex, SamplerViewTemplate(format=tex.format, target=Target.TEXTURE_2D))
+    ctx.set_sampler_views(ShaderType.FRAGMENT, 0, [view])
+    ctx.bind_sampler_states(ShaderType.FRAGMENT, 0, [None])
+    img = Sampling(ctx, 4, 2).draw(_FETCH_FS[opcode], (0, 0, 0, 0), (4, 2, 0, 0))  # pixel (x, y) fetches (x, y)
+    np.testing.assert_array_equal(img, texels.astype(np.float32))

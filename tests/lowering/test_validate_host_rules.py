@@ -377,3 +377,47 @@ def test_clip_and_cull_counts_past_eight(nclip, ncull):
     )
     with pytest.raises(ShaderValidationError, match="share 8 slots"):
         validate(parse(text))
+
+
+# An address read from an immediate is a constant the lowering folds into a literal
+# index (seed 71168179 of the stop-24 native campaign: CONST[0][IMM[0].x+3] with the
+# FLT32 4.0 in IMM[0].x selected element 0x40800003, "array index must be < 16").
+_IMM_ADDRESS_VS = (
+    "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL CONST[0][0..7]\nDCL TEMP[0..3], ARRAY(1)\n"
+    "DCL TEMP[4]\nIMM[0] INT32 {{{word}, 0, 0, 0}}\n"
+    "  0: MOV TEMP[0], IN[0]\n  1: MOV TEMP[4], {src}\n  2: ADD OUT[0], TEMP[4], IN[0]\n  3: END\n"
+)
+
+
+@pytest.mark.parametrize(
+    "src,word,element",
+    [
+        ("CONST[0][IMM[0].x+3]", 4, "CONST[7]"),
+        ("TEMP[IMM[0].x+1]", 2, "TEMP[3]"),
+        ("IMM[IMM[0].x]", 0, "IMM[0]"),
+    ],
+)
+def test_immediate_address_inside_the_declaration(src, word, element):
+    """Accepted and lowered (the host compiling these is the corpus tests' job);
+    the constant buffer's element is the folded literal."""
+    from lowering import to_glsl
+
+    text = _IMM_ADDRESS_VS.format(word=word, src=src)
+    validate(parse(text))
+    glsl = to_glsl(text, 450).source
+    if element.startswith("CONST"):
+        assert "cb0.c[7]" in glsl
+
+
+@pytest.mark.parametrize(
+    "src,word,element",
+    [
+        ("CONST[0][IMM[0].x+3]", 5, "CONST[8]"),
+        ("CONST[0][IMM[0].x+3]", 1082130432, "CONST[1082130435]"),
+        ("CONST[0][IMM[0].x+3]", -4, "CONST[-1]"),
+        ("TEMP[IMM[0].x+1]", 3, "TEMP[4]"),  # declared, but not in the array that holds the base
+        ("IMM[IMM[0].x]", 1, "IMM[1]"),
+    ],
+)
+def test_immediate_address_outside_the_declaration_is_refused(src, word, element):
+    _refused(_IMM_ADDRESS_VS.format(word=word, src=src), f"selects {element}", "outside the declared range")
