@@ -147,6 +147,8 @@ class ShaderInfo:
     uses_legacy_opcodes: bool = False
     # a sampler/image operand is a register holding a bindless handle
     uses_bindless: bool = False
+    # where the first such operand is ("instruction 2 (TEX, line 9): operand 2 ...")
+    bindless_use: str = ""
     # GS: number of vertex streams (highest stream used + 1), else 0/1
     num_streams: int = 1
     # control flow: opener index -> matching ELSE/ENDIF/ENDLOOP/ENDSUB/ENDSWITCH index
@@ -210,6 +212,7 @@ class _Validator:
         self.by_file: dict[tuple[str, int | None], list[Declaration]] = {}
         self.flags: dict[str, bool] = {}
         self.bindless = False
+        self.bindless_use = ""
 
     # -- helpers ------------------------------------------------------------------
 
@@ -477,6 +480,11 @@ class _Validator:
             if kind == "dst":
                 bindless = bindless & _WRITABLE
             if ops[pos].file in bindless:
+                if not self.bindless:
+                    self.bindless_use = (
+                        f"{_where(i, inst)}: operand {pos + 1 if kind == 'src' else 1} of {inst.opcode} "
+                        f"is a bindless handle ({ops[pos].file}[{ops[pos].index}])"
+                    )
                 self.bindless = True
                 continue
             want = " or ".join(sorted(files))
@@ -793,6 +801,7 @@ class _Validator:
             opcodes_used=frozenset(inst.opcode for inst in shader.instructions),
             uses_sample_shading=sample_shading,
             uses_bindless=self.bindless,
+            bindless_use=self.bindless_use,
             num_streams=max(streams) + 1 if proc == "GEOM" else 1,
             block_pairs=pairs,
             subroutines=subs,

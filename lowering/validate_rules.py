@@ -19,6 +19,10 @@ from .ir import Declaration
 DECL_INDEX_MAX = 0xFFFF
 OPERAND_INDEX_RANGE = (-(1 << 15), (1 << 15) - 1)
 SEMANTIC_INDEX_MAX = 0xFFFF
+# p_state.h PIPE_MAX_SHADER_INPUTS / PIPE_MAX_SHADER_OUTPUTS: no Gallium shader has
+# more IN or OUT registers (32 GENERIC + 32 PATCH + the others), and a range of
+# 65,536 of them would otherwise become as many GLSL varyings.
+IO_REGISTERS = {"IN": (80, "PIPE_MAX_SHADER_INPUTS"), "OUT": (80, "PIPE_MAX_SHADER_OUTPUTS")}
 
 # PIPE_MAX_VERTEX_STREAMS: EMIT / ENDPRIM name streams 0..3.
 MAX_VERTEX_STREAMS = 4
@@ -148,6 +152,12 @@ def declaration_refusal(proc: str, decl: Declaration) -> str | None:
     """Why an IN / OUT / SV declaration cannot exist in a ``proc`` shader (None: it can)."""
     if decl.last > DECL_INDEX_MAX:
         return f"index {decl.last} does not fit TGSI's 16-bit register index (at most {DECL_INDEX_MAX})"
+    limit = IO_REGISTERS.get(decl.file)
+    if limit is not None and decl.last >= limit[0]:
+        return (
+            f"{decl.file}[{decl.last}] is past {limit[1]} ({limit[0]} registers: Gallium's shader-info "
+            f"tables, tgsi_scan's among them, are that size)"
+        )
     semantic = decl.semantic
     if semantic is None:
         return None

@@ -707,6 +707,13 @@ class Emitter:
 
     def run(self) -> GLSLShader:
         """Emit everything and assemble the source."""
+        if self.info.uses_bindless:
+            # The texture handlers read the SVIEW / SAMP of an operand's index:
+            # a handle in a register would silently become unit 0.
+            raise UnsupportedError(
+                f"{self.info.bindless_use}: a bindless handle needs GL_ARB_bindless_texture, "
+                "which glpipe does not expose (PIPE_CAP_BINDLESS_TEXTURE 0)"
+            )
         st = self.structure
         layout_lines = stage_layout(self)
         self.io.declare_all()

@@ -141,6 +141,8 @@ class IOMap:
         self.decl_lines: list[str] = []
         self.inputs: list[VaryingInfo] = []
         self.outputs: list[VaryingInfo] = []
+        self._input_indices: set[int] = set()
+        self._output_indices: set[int] = set()
         self.system_values: list[tuple[int, str]] = []
         self.local_outputs: dict[int, str] = {}  # OUT index -> local vec4 (CLIPVERTEX, ...)
         self.window_space_position: str | None = None
@@ -308,11 +310,13 @@ class IOMap:
         return self._vertex_input(index, decl, semantic, sidx, vertex)
 
     def _record_input(self, info: VaryingInfo) -> None:
-        if all(i.index != info.index for i in self.inputs):
+        if info.index not in self._input_indices:  # (a set: linear in the registers)
+            self._input_indices.add(info.index)
             self.inputs.append(info)
 
     def _record_output(self, info: VaryingInfo) -> None:
-        if all(o.index != info.index for o in self.outputs):
+        if info.index not in self._output_indices:
+            self._output_indices.add(info.index)
             self.outputs.append(info)
 
     def _fs_input(self, index, decl, semantic, sidx):

@@ -421,3 +421,56 @@ def test_immediate_address_inside_the_declaration(src, word, element):
 )
 def test_immediate_address_outside_the_declaration_is_refused(src, word, element):
     _refused(_IMM_ADDRESS_VS.format(word=word, src=src), f"selects {element}", "outside the declared range")
+
+
+# -- findings of the stop-24 lowering campaign (seeds 75231789, 75031399) --------------
+
+_FINDINGS = __import__("pathlib").Path(__file__).resolve().parents[1] / "fuzz" / "findings"
+
+_HANDLE_FS = (
+    "FRAG\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D_MSAA, FLOAT\nDCL CONST[0][0..1]\n"
+    "DCL TEMP[0..3]\nIMM[0] UINT32 {{0, 1, 2, 0}}\n  0: {ins}\n  1: MOV OUT[0], TEMP[3]\n  2: END\n"
+)
+
+
+@pytest.mark.parametrize(
+    "ins",
+    [
+        "SAMPLE_I TEMP[3].x, TEMP[1].xxxx, CONST[0][0].xxxx",  # seed 75231789: IndexError in the emitter
+        "SAMPLE_I TEMP[3], IMM[0], TEMP[0]",
+        "SVIEWINFO TEMP[3], IMM[0], CONST[0][0]",
+        "SAMPLE TEMP[3], IMM[0], CONST[0][0], CONST[0][1]",  # lowered as SVIEW[0] / SAMP[0] before
+        "TEX TEMP[3], IMM[0], CONST[0][0], 2D",
+    ],
+)
+def test_a_bindless_handle_operand_is_refused(ins):
+    """A register where a sampler view or sampler goes is an ARB_bindless_texture
+    handle (tgsi.rst); glpipe exposes no bindless textures (PIPE_CAP_BINDLESS_TEXTURE
+    0), so the lowering refuses it naming the operand, instead of reading unit 0."""
+    from lowering import to_glsl
+
+    text = _HANDLE_FS.format(ins=ins)
+    assert validate(parse(text)).uses_bindless
+    with pytest.raises(UnsupportedError, match=r"operand \d of \w+ is a bindless handle .*GL_ARB_bindless_texture"):
+        to_glsl(text, 450)
+
+
+def test_saved_bindless_finding_is_refused():
+    from lowering import to_glsl
+
+    with pytest.raises(UnsupportedError, match="SAMPLE_I is a bindless handle"):
+        to_glsl((_FINDINGS / "exception_75231789.frag.tgsi").read_text(), 450)
+
+
+@pytest.mark.parametrize("file,limit", [("IN", "PIPE_MAX_SHADER_INPUTS"), ("OUT", "PIPE_MAX_SHADER_OUTPUTS")])
+def test_io_registers_past_gallium_maximum(file, limit):
+    """Seed 75031399: `DCL IN[0..65535], GENERIC` in an FS (no instruction) kept the
+    lowering busy for minutes (65,536 varyings, each recorded against every other).
+    IN / OUT registers stop at 80 (p_state.h); 80 of them lower."""
+    from lowering import to_glsl
+
+    _refused((_FINDINGS / "hang_75031399.frag.tgsi").read_text(), "IN[65535]", "PIPE_MAX_SHADER_INPUTS")
+    decl = "DCL IN[0..80], GENERIC[0]\nDCL OUT[0], COLOR\n" if file == "IN" else "DCL OUT[0..80], GENERIC[0]\n"
+    _refused(f"{'FRAG' if file == 'IN' else 'VERT'}\n{decl}  0: END\n", f"{file}[80]", limit)
+    fs = "FRAG\nDCL IN[0..79], GENERIC[0]\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[79]\n  1: END\n"
+    assert "glp_generic_79" in to_glsl(fs, 450).source
