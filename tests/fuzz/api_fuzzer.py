@@ -247,24 +247,29 @@ class Fuzzer(Operations):
             label += f" bad@{path}"
         self._bad_value = bad
         started, continued = time.perf_counter(), _continued[0]
+        # What the call was given: the spoiled value replaces the object at
+        # ``path`` (a destroyed context spoiled to None is fence_finish's
+        # valid "no context", not a destroyed object accepted).  Until the
+        # build finishes, the unspoiled arguments stand in.
+        given = args
         try:
             # Building a spoiled template is part of the call under test.
-            built = [
+            given = [
                 self._build(a, path[1:] if path is not None and path[0] == i else None) for i, a in enumerate(args)
             ]
-            result = fn(*built)
+            result = fn(*given)
         except PipeError as exc:
             stats.pipe_errors[type(exc).__name__] += 1
         except Exception as exc:
             record = (label, f"{type(exc).__name__}: {str(exc)[:200]}", traceback.format_exc(limit=-3))
-            (stats.lifetime if self._involves_dead(args) else stats.boundary).append(record)
+            (stats.lifetime if self._involves_dead(given) else stats.boundary).append(record)
         else:
             stats.ok += 1
             stats.returned[label.split(" bad@")[0]] += 1
             on_dead_ctx = (
                 self.ctx_destroyed and name != "op_context_destroy" and getattr(fn, "__self__", None) is not self.screen
             )
-            if self._involves_dead(args) or on_dead_ctx:
+            if self._involves_dead(given) or on_dead_ctx:
                 stats.accepted_dead[label.split(" bad@")[0]] += 1
             if on_result is not None:
                 on_result(result)

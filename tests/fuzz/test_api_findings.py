@@ -77,3 +77,32 @@ def test_the_fuzzer_no_longer_counts_fence_finish_on_a_destroyed_context(screen)
     assert fz.stats.accepted_dead["fence_finish"] == 0
     assert fz.stats.pipe_errors["ObjectDestroyedError"] == 4
     assert fz.stats.boundary == [] and fz.stats.lifetime == []
+
+
+def test_a_spoiled_destroyed_argument_is_not_a_destroyed_object_accepted(screen):
+    """The ef9ecbd campaign's one finding (native seed 83002329) was the
+    fuzzer's: the destroyed context given to fence_finish was the argument it
+    spoiled, with None, and ``fence_finish(None, fence)`` is valid.  Findings
+    are classified by what the call was given: spoiled to None, the call
+    returns and counts nothing; unspoiled, the destroyed context is refused."""
+    fz = Fuzzer(screen, random.Random(7))
+    fz.ctx = screen.context_create()
+    fz._call("op_flush", *fz.op_flush(), None, None)
+    fz._call("op_context_destroy", *fz.op_context_destroy(), None, None)
+    fz._call("op_fence_finish", *fz.op_fence_finish(), (0,), None)  # ctx spoiled to None
+    assert fz.stats.accepted_dead["fence_finish"] == 0
+    assert fz.stats.returned["fence_finish"] == 1
+    fz._call("op_fence_finish", *fz.op_fence_finish(), None, None)  # the destroyed ctx itself
+    assert fz.stats.pipe_errors["ObjectDestroyedError"] == 1
+    assert fz.stats.boundary == [] and fz.stats.lifetime == []
+
+
+def test_the_finding_sequence_replays_clean(screen):
+    """The whole sequence of seed 83002329 (60 calls and the known-good draw)
+    now counts no finding on either profile."""
+    fz = Fuzzer(screen, random.Random(83002329))
+    fz.run_sequence(60)
+    s = fz.stats
+    assert sum(s.accepted_dead.values()) == 0
+    assert s.boundary == [] and s.lifetime == [] and s.pending_gl == [] and s.bad_pixels == []
+    assert s.calls > 50
