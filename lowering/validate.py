@@ -553,6 +553,7 @@ class _Validator:
         stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
         cases: dict[int, dict[int, int]] = {}  # SWITCH index -> CASE label -> first CASE index
         main_end: int | None = None  # the END of main (at the top level)
+        main_return: int | None = None  # the first RET / inner END of main (a GLSL return)
         pairs: dict[int, int] = {}
         subs: dict[int, int] = {}
         pending: dict[int, int] = {}  # IF index waiting for its ELSE/ENDIF target
@@ -617,7 +618,10 @@ class _Validator:
                 self.fail(i, inst, f"{name} after END (instruction {main_end}) is outside any BGNSUB / ENDSUB")
             if name == "END" and not stack and main_end is None:
                 main_end = i
-            reason = rules.stage_refusal(name, self.proc, bool(stack))
+            elif name in ("RET", "END") and main_end is None and main_return is None:
+                if not any(k == "sub" for k, _, _ in stack):
+                    main_return = i
+            reason = rules.stage_refusal(name, self.proc, bool(stack), main_return)
             if reason is not None:
                 self.fail_unsupported(i, inst, reason)
             if name == "BRK" and not any(k in ("loop", "switch") for k, _, _ in stack):

@@ -76,13 +76,22 @@ _WHY = {
 BIAS_OPCODES = frozenset({"TXB", "TXB2", "SAMPLE_B"})
 
 
-def stage_refusal(opcode: str, proc: str, in_control_flow: bool) -> str | None:
-    """Why ``opcode`` cannot stand where it is in a ``proc`` shader (None: it can)."""
+def stage_refusal(opcode: str, proc: str, in_control_flow: bool, main_return: int | None = None) -> str | None:
+    """Why ``opcode`` cannot stand where it is in a ``proc`` shader (None: it
+    can).  ``main_return``: the index of an earlier RET / inner END of main
+    (lowered to a GLSL ``return``), if any."""
     if opcode in BIAS_OPCODES and proc != "FRAG":
         return f"{opcode} (an LOD bias) exists in fragment shaders only: GLSL has no biased lookup in a {proc} shader"
-    if opcode == "BARRIER" and proc == "TESS_CTRL" and in_control_flow:
-        # GLSL 4.50 section 8.16: a TCS barrier() only in main(), outside all control flow.
-        return "BARRIER in a TESS_CTRL shader must be outside IF / loops / SWITCH / subroutines"
+    if opcode == "BARRIER" and proc == "TESS_CTRL":
+        # GLSL 4.50 section 8.16: a TCS barrier() only in main(), outside all
+        # control flow, and never after a return statement of main().
+        if in_control_flow:
+            return "BARRIER in a TESS_CTRL shader must be outside IF / loops / SWITCH / subroutines"
+        if main_return is not None:
+            return (
+                f"BARRIER in a TESS_CTRL shader may not follow a return from main (the RET / END at "
+                f"instruction {main_return}): GLSL 4.50 section 8.16"
+            )
     return None
 
 

@@ -272,6 +272,64 @@ def test_tcs_barrier_inside_control_flow():
     validate(parse("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n  0: BARRIER\n  1: END\n"))
 
 
+_TCS_RETURN = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL TEMP[0]\nDCL CONST[0]\n  0: MOV TEMP[0], CONST[0]\n{body}"
+
+
+@pytest.mark.parametrize(
+    "body,at",
+    [
+        ("  1: UIF TEMP[0].xxxx\n  2: RET\n  3: ENDIF\n  4: BARRIER\n  5: END\n", 2),
+        # seed 91072923 (stop-25 native campaign): a mutation moved END into a loop
+        (
+            "  1: BGNLOOP\n  2: UIF TEMP[0].xxxx\n  3: END\n  4: ENDIF\n  5: BRK\n  6: ENDLOOP\n  7: BARRIER\n  8: END\n",
+            3,
+        ),
+        ("  1: RET\n  2: BARRIER\n  3: END\n", 1),
+    ],
+)
+def test_tcs_barrier_after_a_return_from_main(body, at):
+    """GLSL 4.50 section 8.16 also forbids barrier() after a return of main();
+    a RET, or an END inside control flow, is one (the host refused it: "barrier()
+    may not be used after return", an internal error)."""
+    text = _TCS_RETURN.format(body=body)
+    with pytest.raises(
+        UnsupportedError, match=rf"may not follow a return from main \(the RET / END at instruction {at}\)"
+    ):
+        validate(parse(text))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "  1: BARRIER\n  2: UIF TEMP[0].xxxx\n  3: RET\n  4: ENDIF\n  5: END\n",  # the return after the barrier
+        # a RET in a subroutine returns from that subroutine, not from main
+        "  1: CAL :4\n  2: BARRIER\n  3: END\n  4: BGNSUB\n  5: RET\n  6: ENDSUB\n",
+    ],
+)
+def test_tcs_barrier_before_a_return_compiles_on_the_host(body):
+    from glsl_compile import HostCompiler
+
+    from lowering import to_glsl
+    from lowering.glsl.emitter import GL_SHADER_TYPES
+
+    text = _TCS_RETURN.format(body=body)
+    source = to_glsl(validate(parse(text)), glsl_version=450).source
+    compiler = HostCompiler()
+    try:
+        assert compiler.compile(source, GL_SHADER_TYPES["TESS_CTRL"]) is None, source
+    finally:
+        compiler.release()
+
+
+def test_saved_tcs_barrier_findings_are_refused():
+    from lowering import to_glsl
+
+    for seed in (91072923, 91109793):
+        text = (_FINDINGS / f"internal_{seed}.tcs.tgsi").read_text()
+        with pytest.raises(UnsupportedError, match="may not follow a return from main"):
+            to_glsl(text, 450)
+
+
 def test_negating_a_negative_immediate_is_not_a_predecrement():
     # -IMM[0] of a negative value once printed as ``--0.5``: GLSL's pre-decrement of a literal.
     from glsl_compile import HostCompiler
