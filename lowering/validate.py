@@ -191,6 +191,13 @@ def _where(index: int, inst: Instruction) -> str:
     return f"instruction {index} ({inst.opcode}{line})"
 
 
+def _before_first_case(stack: list, labelled: set[int]) -> bool:
+    """True when the next instruction stands directly inside a SWITCH, before
+    its first CASE / DEFAULT (code there has no label to run under);
+    ``labelled``: the SWITCHes whose first label was seen."""
+    return bool(stack) and stack[-1][0] == "switch" and stack[-1][1] not in labelled
+
+
 def _opened(index: int, inst: Instruction) -> str:
     line = f" (line {inst.line})" if inst.line is not None else ""
     return f"{inst.opcode} opened at instruction {index}{line}"
@@ -552,6 +559,7 @@ class _Validator:
         insts = self.shader.instructions
         stack: list[tuple[str, int, bool]] = []  # (block kind, opener index, seen ELSE/DEFAULT)
         cases: dict[int, dict[int, int]] = {}  # SWITCH index -> CASE label -> first CASE index
+        labelled: set[int] = set()  # SWITCH indices whose first CASE / DEFAULT was seen
         main_end: int | None = None  # the END of main (at the top level)
         main_return: int | None = None  # the first RET / inner END of main (a GLSL return)
         pairs: dict[int, int] = {}
@@ -566,6 +574,10 @@ class _Validator:
                 if info.block == "sub" and stack:
                     at = stack[-1][1]
                     self.fail(i, inst, f"BGNSUB inside the {_opened(at, insts[at])}")
+                if _before_first_case(stack, labelled):
+                    # An IF / loop / SWITCH opening there would be GLSL code between
+                    # `switch (...) {` and its first label: a syntax error on the host.
+                    self.fail(i, inst, "instruction inside SWITCH before any CASE or DEFAULT")
                 stack.append((info.block, i, False))
                 continue
             if info.block_role in ("middle", "close", "case"):
@@ -587,6 +599,7 @@ class _Validator:
                     pending[at] = i
                     stack[-1] = (kind, at, True)
                 elif info.block_role == "case":
+                    labelled.add(at)
                     label = self._immediate_word(inst.srcs[0]) if name == "CASE" and inst.srcs else None
                     if label is not None:
                         # GLSL 4.50 section 6.2: the labels of a switch are distinct.
@@ -628,11 +641,8 @@ class _Validator:
                 self.fail(i, inst, "BRK outside of a loop or switch")
             if name in ("CONT", "BREAKC") and not any(k == "loop" for k, _, _ in stack):
                 self.fail(i, inst, f"{name} outside of a loop")
-            if stack and stack[-1][0] == "switch" and name != "BRK":
-                # code directly inside SWITCH must follow a CASE/DEFAULT
-                at = stack[-1][1]
-                if not any(insts[j].opcode in ("CASE", "DEFAULT") for j in range(at + 1, i)):
-                    self.fail(i, inst, "instruction inside SWITCH before any CASE or DEFAULT")
+            if name != "BRK" and _before_first_case(stack, labelled):
+                self.fail(i, inst, "instruction inside SWITCH before any CASE or DEFAULT")
         if stack:
             kind, at, _ = stack[-1]
             closer = {"if": "ENDIF", "loop": "ENDLOOP", "sub": "ENDSUB", "switch": "ENDSWITCH"}

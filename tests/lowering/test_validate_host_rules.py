@@ -330,6 +330,48 @@ def test_saved_tcs_barrier_findings_are_refused():
             to_glsl(text, 450)
 
 
+_SWITCH_FS = (
+    FS_HEAD
+    + "DCL TEMP[0..1]\nIMM[0] UINT32 {{0, 1, 0, 0}}\n  0: MOV TEMP[0], IN[0]\n  1: F2U TEMP[1].x, IN[0].xxxx\n  2: SWITCH TEMP[1].xxxx\n{body}  9: ENDSWITCH\n 10: MOV OUT[0], TEMP[0]\n 11: END\n"
+)
+
+
+@pytest.mark.parametrize(
+    "opener,closer",
+    [
+        ("SWITCH TEMP[1].yyyy", "  5: CASE IMM[0].xxxx\n  6: BRK\n  7: ENDSWITCH\n"),  # seed 102038046
+        ("UIF TEMP[1].xxxx", "  5: ENDIF\n"),
+        ("BGNLOOP", "  5: BRK\n  6: ENDLOOP\n"),
+    ],
+)
+def test_a_block_before_the_first_case_is_refused(opener, closer):
+    """A SWITCH, IF or loop opened directly inside a SWITCH before its first
+    CASE / DEFAULT was emitted between `switch (...) {` and the first label, a
+    host syntax error (stop-25 gl33 campaign on 94ac063, seed 102038046: an
+    internal error); it is refused like any other instruction there."""
+    body = f"  3: {opener}\n  4: MOV TEMP[0].x, IMM[0].yyyy\n{closer}  8: CASE IMM[0].xxxx\n"
+    _refused(_SWITCH_FS.format(body=body), "SWITCH before any CASE or DEFAULT", line=9)
+
+
+def test_a_block_after_the_first_case_compiles_on_the_host():
+    from glsl_compile import HostCompiler
+
+    from lowering import to_glsl
+    from lowering.glsl.emitter import GL_SHADER_TYPES
+
+    body = "  3: CASE IMM[0].xxxx\n  4: SWITCH TEMP[1].yyyy\n  5: DEFAULT\n  6: BRK\n  7: ENDSWITCH\n  8: BRK\n"
+    source = to_glsl(validate(parse(_SWITCH_FS.format(body=body))), glsl_version=330).source
+    compiler = HostCompiler()
+    try:
+        assert compiler.compile(source, GL_SHADER_TYPES["FRAG"]) is None, source
+    finally:
+        compiler.release()
+
+
+def test_saved_switch_finding_is_refused():
+    _refused((_FINDINGS / "internal_102038046.frag.tgsi").read_text(), "SWITCH before any CASE or DEFAULT")
+
+
 def test_negating_a_negative_immediate_is_not_a_predecrement():
     # -IMM[0] of a negative value once printed as ``--0.5``: GLSL's pre-decrement of a literal.
     from glsl_compile import HostCompiler
