@@ -641,7 +641,7 @@ class _Validator:
                 self.fail(i, inst, "BRK outside of a loop or switch")
             if name in ("CONT", "BREAKC") and not any(k == "loop" for k, _, _ in stack):
                 self.fail(i, inst, f"{name} outside of a loop")
-            if name != "BRK" and _before_first_case(stack, labelled):
+            if _before_first_case(stack, labelled):
                 self.fail(i, inst, "instruction inside SWITCH before any CASE or DEFAULT")
         if stack:
             kind, at, _ = stack[-1]

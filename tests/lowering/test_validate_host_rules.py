@@ -342,13 +342,14 @@ _SWITCH_FS = (
         ("SWITCH TEMP[1].yyyy", "  5: CASE IMM[0].xxxx\n  6: BRK\n  7: ENDSWITCH\n"),  # seed 102038046
         ("UIF TEMP[1].xxxx", "  5: ENDIF\n"),
         ("BGNLOOP", "  5: BRK\n  6: ENDLOOP\n"),
+        ("BRK", ""),  # was exempt from the rule: `switch (...) { break;` is a host syntax error too
     ],
 )
 def test_a_block_before_the_first_case_is_refused(opener, closer):
     """A SWITCH, IF or loop opened directly inside a SWITCH before its first
     CASE / DEFAULT was emitted between `switch (...) {` and the first label, a
     host syntax error (stop-25 gl33 campaign on 94ac063, seed 102038046: an
-    internal error); it is refused like any other instruction there."""
+    internal error); it is refused like any other instruction there, BRK too."""
     body = f"  3: {opener}\n  4: MOV TEMP[0].x, IMM[0].yyyy\n{closer}  8: CASE IMM[0].xxxx\n"
     _refused(_SWITCH_FS.format(body=body), "SWITCH before any CASE or DEFAULT", line=9)
 
