@@ -24,6 +24,19 @@ from lowering.errors import PipeError, UnsupportedError
 FS_HEAD = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
 
 
+def _host_error(source: str, proc: str):
+    """The host compiler's log for ``source`` as a ``proc`` shader (None: it compiled)."""
+    from glsl_compile import HostCompiler
+
+    from lowering.glsl.emitter import GL_SHADER_TYPES
+
+    compiler = HostCompiler()
+    try:
+        return compiler.compile(source, GL_SHADER_TYPES[proc])
+    finally:
+        compiler.release()
+
+
 def _refused(text: str, *words: str, line: int | None = None) -> ShaderValidationError:
     with pytest.raises(ShaderValidationError) as err:
         validate(parse(text))
@@ -307,18 +320,10 @@ def test_tcs_barrier_after_a_return_from_main(body, at):
     ],
 )
 def test_tcs_barrier_before_a_return_compiles_on_the_host(body):
-    from glsl_compile import HostCompiler
-
     from lowering import to_glsl
-    from lowering.glsl.emitter import GL_SHADER_TYPES
 
-    text = _TCS_RETURN.format(body=body)
-    source = to_glsl(validate(parse(text)), glsl_version=450).source
-    compiler = HostCompiler()
-    try:
-        assert compiler.compile(source, GL_SHADER_TYPES["TESS_CTRL"]) is None, source
-    finally:
-        compiler.release()
+    source = to_glsl(validate(parse(_TCS_RETURN.format(body=body))), glsl_version=450).source
+    assert _host_error(source, "TESS_CTRL") is None, source
 
 
 def test_saved_tcs_barrier_findings_are_refused():
@@ -345,7 +350,7 @@ _SWITCH_FS = (
         ("BRK", ""),  # was exempt from the rule: `switch (...) { break;` is a host syntax error too
     ],
 )
-def test_a_block_before_the_first_case_is_refused(opener, closer):
+def test_code_before_the_first_case_is_refused(opener, closer):
     """A SWITCH, IF or loop opened directly inside a SWITCH before its first
     CASE / DEFAULT was emitted between `switch (...) {` and the first label, a
     host syntax error (stop-25 gl33 campaign on 94ac063, seed 102038046: an
@@ -355,18 +360,11 @@ def test_a_block_before_the_first_case_is_refused(opener, closer):
 
 
 def test_a_block_after_the_first_case_compiles_on_the_host():
-    from glsl_compile import HostCompiler
-
     from lowering import to_glsl
-    from lowering.glsl.emitter import GL_SHADER_TYPES
 
     body = "  3: CASE IMM[0].xxxx\n  4: SWITCH TEMP[1].yyyy\n  5: DEFAULT\n  6: BRK\n  7: ENDSWITCH\n  8: BRK\n"
     source = to_glsl(validate(parse(_SWITCH_FS.format(body=body))), glsl_version=330).source
-    compiler = HostCompiler()
-    try:
-        assert compiler.compile(source, GL_SHADER_TYPES["FRAG"]) is None, source
-    finally:
-        compiler.release()
+    assert _host_error(source, "FRAG") is None, source
 
 
 def test_saved_switch_finding_is_refused():
@@ -375,10 +373,7 @@ def test_saved_switch_finding_is_refused():
 
 def test_negating_a_negative_immediate_is_not_a_predecrement():
     # -IMM[0] of a negative value once printed as ``--0.5``: GLSL's pre-decrement of a literal.
-    from glsl_compile import HostCompiler
-
     from lowering import to_glsl
-    from lowering.glsl.emitter import GL_SHADER_TYPES
 
     text = (
         "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nIMM[0] FLT32 {-0.5, -0.5, 1.0, 1.0}\n"
@@ -386,11 +381,7 @@ def test_negating_a_negative_immediate_is_not_a_predecrement():
     )
     source = to_glsl(validate(parse(text)), glsl_version=450).source
     assert "--" not in source.split("void main()")[1]
-    compiler = HostCompiler()
-    try:
-        assert compiler.compile(source, GL_SHADER_TYPES["VERT"]) is None
-    finally:
-        compiler.release()
+    assert _host_error(source, "VERT") is None
 
 
 def test_instruction_after_end_outside_a_subroutine():
