@@ -362,12 +362,13 @@ class StreamOutputPart(Part):
 
     def refuse_emulation(self) -> None:
         """The bound rasterizer state is emulated by extra passes (line
-        stipple, per-face fill modes, polygon edges, glpipe/raster/): refused
+        stipple, per-face fill modes, polygon edges, antialiased lines on a
+        host with smooth_line_crash, glpipe/raster/): refused
         while the program captures, since the passes would be captured too."""
         if self.capture_plan()[0] is not None:
             raise UnsupportedError(
                 "draw_vbo: stream output with a rasterizer state glpipe emulates by extra passes "
-                "(line stipple, per-face fill modes, polygon edges) is not supported"
+                "(line stipple, per-face fill modes, polygon edges, antialiased lines) is not supported"
             )
 
     def draw(self, info, draws, indirect, run) -> None:

@@ -103,6 +103,7 @@ class VariantEnvironment(NamedTuple):
     prim_class: int | None
     line_stipple: int  # glpipe/raster/line_stipple.py: 0 (none for this draw), 1 (per strip), 2 (segment bases)
     line_last_pixel: int  # glpipe/raster/line_stipple.py: the draw's line_last_pixel (0: none)
+    line_smooth: float  # glpipe/raster/line_stipple.py: the draw's antialiased line width (0.0: none)
     # glpipe/raster/polygon_edges.py: (GS edge_flags, VS edge_flags, FS edge_fill) of the draw, or None.
     edges: tuple | None
     gl_clamp: VariantInput  # glpipe/samplers.py: _gl_clamp_masks (per stage)
@@ -257,6 +258,7 @@ class VariantKeysPart(Part):
                 ctx.line_stipple_part.line_last_pixel_key
                 if ctx.rasterizer_part.rast_line_last_pixel
                 else 0,  # line_last_pixel
+                ctx.line_stipple_part.line_smooth_key if ctx.rasterizer_part.rast_line_smooth else 0.0,  # line_smooth
                 ctx.polygon_edges_part.edge_key if ctx.rasterizer_part.rast_edge_fill else None,  # edges
                 ctx.samplers_part.gl_clamp_input,  # gl_clamp
                 ctx.sampler_views_part.compare_class_input,
@@ -359,6 +361,10 @@ class VariantKeysPart(Part):
             if window_rect_count or window_rect_include:
                 fields["window_rectangles"] = window_rect_count
                 fields["window_rectangles_include"] = window_rect_include
+        if env.line_smooth and stage in (_GS, _FS):
+            # glpipe's antialiased lines: the GS (the last stage whenever this is
+            # set, line_stipple.py) draws quads, the FS applies the coverage.
+            fields["line_smooth"] = env.line_smooth
         if env.line_last_pixel and stage == _GS:
             # The GS is the last stage whenever this is set (line_stipple.py).
             fields["line_last_pixel"] = env.line_last_pixel

@@ -366,6 +366,10 @@ class _Validator:
         if op.indirect is not None:
             if not self.any_declared(op.file):
                 self.fail(i, inst, f"{role} {text}: no {op.file} register is declared")
+            if op.file == "ADDR":
+                # Address registers are named, never indexed (the lowering keeps each in
+                # a variable of its own; no Gallium driver indexes them either).
+                self.fail(i, inst, f"{role} {text}: an address register cannot be indexed indirectly")
             self._check_constant_address(i, inst, role, text, op, dim)
             if op.file in _INDEXED_RESOURCES and not self.declared(op.file, op.index, None):
                 # The lowering indexes the declared range that holds the constant part

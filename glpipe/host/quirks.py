@@ -182,6 +182,34 @@ QUIRKS: tuple[Quirk, ...] = (
             "generator keeps the registers apart; nothing in the GLSL changes"
         ),
     ),
+    Quirk(
+        fact="smooth_line_crash",
+        renderer=r"^llvmpipe\b",
+        first=(0,),
+        fixed=None,
+        what=(
+            "a line drawn with GL_LINE_SMOOTH kills the process with SIGSEGV inside the driver (compiled "
+            "C code, not the JIT) after enough programs with distinct fragment-shader input layouts (a "
+            "variety of smooth / flat / noperspective / centroid / sample varyings; interpolateAt* makes "
+            "it likelier) were drawn in the context: llvmpipe draws smooth lines through the draw "
+            "module's antialiased-line stage, which keeps a fragment shader variant of its own per "
+            "shader (seen on Mesa 22.3.6 with LLVM 15.0.6; the same draws with aliased lines, or with "
+            "only smooth varyings, live)"
+        ),
+        found_by=(
+            "issue 12: the full test suite died in a native smooth-line test after some 950 tests; the "
+            "run's shaders rebuilt in raw ModernGL with random other programs first died the same way "
+            "without glpipe in the process (scripts/repro/smooth_line_crash.py, its ingredients "
+            "switched off one by one)"
+        ),
+        test="tests/test_smooth_line_quirk.py::test_smooth_line_crash_quirk",
+        effect=(
+            "glpipe never enables the host's GL_LINE_SMOOTH: line_smooth lines are drawn as quads of "
+            "triangles by the GS feeding the rasterizer and their coverage multiplies the colour's "
+            'alpha in the FS (lowering/glsl/passes/smooth_line.py; docs/rasterizer.md "Antialiased '
+            'lines")'
+        ),
+    ),
 )
 
 #: fact name -> row (for look-ups by name).

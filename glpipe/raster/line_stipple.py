@@ -19,6 +19,8 @@ import numpy as np
 from lowering import parse, validate
 from lowering.errors import InvalidArgumentError, UnsupportedError
 from lowering.glsl.passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from lowering.glsl.passes.smooth_line import EXTRA_COMPONENTS as SMOOTH_COMPONENTS
+from lowering.glsl.passes.smooth_line import VERTEX_FACTOR as SMOOTH_VERTEX_FACTOR
 from lowering.glsl.passes.stipple import bases_unit
 
 from ..dirty import Dirty
@@ -49,9 +51,10 @@ class _LineEntry(NamedTuple):
     input_prim: str | None  # the generated GS's input primitive, or None
     assembly: Prim | None  # not None: the segment-base pre-pass runs
     last_pixel: int  # LineStipplePart.line_last_pixel_key (0: none)
+    smooth: float  # LineStipplePart.line_smooth_key: glpipe's antialiased lines' width (0.0: none)
 
 
-_OFF = _LineEntry(0, None, None, 0)
+_OFF = _LineEntry(0, None, None, 0, 0.0)
 _USER_GS = _LineKind(1, None, None)
 _SEGMENTS = _LineKind(1, "LINES", None)
 _SEGMENTS_ADJ = _LineKind(1, "LINES_ADJACENCY", None)
@@ -69,6 +72,11 @@ _LINE_MODES = frozenset(_BY_MODE)
 _REFUSE_GS_SIZE = (
     "draw_vbo: RasterizerState.line_last_pixel: the bound geometry shader emits up to three vertices "
     "per vertex with it (each segment's end, the last pixel's segment, the end again), which "
+    "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS"
+)
+_REFUSE_SMOOTH_GS_SIZE = (
+    "draw_vbo: RasterizerState.line_smooth: glpipe draws antialiased lines on this host (docs/host.md, "
+    "smooth_line_crash) as quads, five vertices per vertex the bound geometry shader emits, which "
     "exceeds the host's GL_MAX_GEOMETRY_OUTPUT_VERTICES / _TOTAL_OUTPUT_COMPONENTS"
 )
 _REFUSE_FILL_LINE = (
@@ -192,6 +200,7 @@ class LineStipplePart(Part):
         super().__init__(ctx)
         self.line_stipple_key = 0  # variant-key input (glpipe/variant_keys.py)
         self.line_last_pixel_key = 0  # variant-key input: the draw's line_last_pixel (0: none)
+        self.line_smooth_key = 0.0  # variant-key input: the draw's antialiased line width (0.0: none)
         self.line_stipple_gs = None  # the generated GS CSO of the current draw kind
         self._ls_table = None  # entry per draw mode
         self._ls_entry = None  # entry keyed last
@@ -219,6 +228,7 @@ class LineStipplePart(Part):
         self._ls_entry = entry
         self.line_stipple_key = entry.stipple_key
         self.line_last_pixel_key = entry.last_pixel
+        self.line_smooth_key = entry.smooth
         self.line_stipple_gs = gs
         self.ls_assembly = entry.assembly
         ctx.dirty |= Dirty.PROGRAM
@@ -232,7 +242,8 @@ class LineStipplePart(Part):
         ctx = self.ctx
         classes = ctx.variant_keys_part._rasterized_classes()  # glpipe/variant_keys.py
         gs, tes = ctx.shader_part.shaders[_GS], ctx.shader_part.shaders[_TES]
-        stipple, last_pixel = ctx.rasterizer_part.rast_line_stipple, ctx.rasterizer_part.rast_line_last_pixel
+        rast = ctx.rasterizer_part
+        stipple, last_pixel, smooth = rast.rast_line_stipple, rast.rast_line_last_pixel, rast.rast_line_smooth
         # Polygons drawn as lines: a VS-fed draw's edges are stippled by
         # glpipe/raster/polygon_edges.py; a GS's or TES's triangles are refused.
         fill_line = _REFUSE_FILL_LINE if stipple and (gs is not None or tes is not None) else _OFF
@@ -242,28 +253,35 @@ class LineStipplePart(Part):
                 kind = None
             elif gs is not None:
                 kind = _USER_GS if gs.ir.property("GS_OUTPUT_PRIMITIVE") in ("LINE_STRIP", "LINES") else None
-                if kind is not None and last_pixel and self._last_pixel_gs_too_big(gs):
+                if kind is not None and last_pixel and self._gs_too_big(gs, LAST_PIXEL_VERTEX_FACTOR, 1):
                     table.append(_REFUSE_GS_SIZE)
+                    continue
+                if kind is not None and smooth and self._gs_too_big(gs, SMOOTH_VERTEX_FACTOR, SMOOTH_COMPONENTS + 1):
+                    table.append(_REFUSE_SMOOTH_GS_SIZE)
                     continue
             elif tes is not None:
                 kind = _SEGMENTS if tes.ir.property("TES_PRIM_MODE") == _PIPE_PRIM_LINES else None
             else:
                 kind = _BY_MODE.get(mode)
             if kind is None:
+                # (polygons drawn as lines: their edges stay aliased under glpipe's
+                # antialiased lines, docs/rasterizer.md "Antialiased lines")
                 table.append(_OFF if classes[mode] != PRIM_CLASS_LINES else fill_line)
             elif stipple:
-                table.append(_LineEntry(*kind, last_pixel))
-            else:  # last pixel only: the GS, no stipple counter, no bases
-                table.append(_LineEntry(0, kind.input_prim, None, last_pixel))
+                table.append(_LineEntry(*kind, last_pixel, smooth))
+            else:  # last pixel or smoothing only: the GS, no stipple counter, no bases
+                table.append(_LineEntry(0, kind.input_prim, None, last_pixel, smooth))
         return tuple(table)
 
-    def _last_pixel_gs_too_big(self, gs) -> bool:
+    def _gs_too_big(self, gs, factor: int, extra: int) -> bool:
         """Whether the Gallium GS ``gs`` would exceed the host's GS output
-        limits once line_last_pixel triples its vertices (passes/last_pixel.py:
-        4 components per output, one more for the stipple counter)."""
+        limits once a pass multiplies its vertices by ``factor`` and adds
+        ``extra`` components to each (line_last_pixel: 3 and the stipple
+        counter, passes/last_pixel.py; line_smooth: 5 and the quad varying
+        and counter, passes/smooth_line.py); 4 components per output."""
         prof = self.ctx.screen.profile
-        vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * LAST_PIXEL_VERTEX_FACTOR
-        components = vertices * (4 * len(gs.info.outputs) + 1)
+        vertices = int(gs.ir.property("GS_MAX_OUTPUT_VERTICES", 0) or 0) * factor
+        components = vertices * (4 * len(gs.info.outputs) + extra)
         return vertices > prof.limit("GL_MAX_GEOMETRY_OUTPUT_VERTICES", 256) or components > prof.limit(
             "GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS", 1024
         )
@@ -283,7 +301,14 @@ class LineStipplePart(Part):
         if cso is None:
             for old in [k for k in cache if k[0].destroyed]:
                 self._forget_generated_gs(cache.pop(old))
-            field = "line_stipple_enable" if ctx.rasterizer_part.rast_line_stipple else "line_last_pixel"
+            rast = ctx.rasterizer_part
+            field = (
+                "line_stipple_enable"
+                if rast.rast_line_stipple
+                else "line_smooth"
+                if rast.rast_line_smooth
+                else "line_last_pixel"
+            )
             tokens = passthrough_gs_tokens((source.ir, source.info), input_prim, field)
             ir = parse(tokens)
             cso = cache[key] = ShaderCSO(ctx, ShaderType.GEOMETRY, tokens, ir, validate(ir), None)

@@ -38,6 +38,7 @@ from .rasterizer_keys import (
     KEY_EDGE_FILL,
     KEY_FILL_SPLIT,
     KEY_LINE_LAST_PIXEL,
+    KEY_LINE_SMOOTH,
     KEY_LINE_STIPPLE,
     REFUSED,
     any_offset,
@@ -134,7 +135,8 @@ class DrawFlags(NamedTuple):
     class_sensitive: bool  # prim_classes is not None: draw_vbo keys each draw's primitive class
     line_stipple: bool  # line_stipple_enable (glpipe/raster/line_stipple.py)
     line_last_pixel: int  # the line_last_pixel key entry (glpipe/raster/line_stipple.py)
-    line_gs: bool  # either of the two: line draws get the generated GS
+    line_smooth: float  # the line width glpipe draws antialiased lines with (0.0: none; the host quirk)
+    line_gs: bool  # any of the three: line draws get the generated GS
     fill_split: bool  # the faces are drawn in different fill modes (glpipe/raster/fill_modes.py)
     edge_fill: bool  # a face is drawn as lines or points (glpipe/raster/polygon_edges.py)
 
@@ -163,6 +165,7 @@ class RasterizerCSO:
         "key",
         "line_stipple",
         "persample",
+        "smooth_overrides",
         "draw_flags",
         "prim_classes",
         "slots",
@@ -171,14 +174,24 @@ class RasterizerCSO:
         "viewport_fields",
     )
 
-    def __init__(self, context, templ: RasterizerState, slots: tuple, emulate: tuple):
+    def __init__(
+        self,
+        context,
+        templ: RasterizerState,
+        slots: tuple,
+        emulate: tuple,
+        smooth_range: tuple[float, float] | None = None,
+        smooth_overrides: tuple = (),
+    ):
         self.context = context
         self.templ = templ
         self.destroyed = False
         self.slots = slots
         self.transitions: dict = {}
         # The holder (shaders.variant_input): compared with ``is``.
-        self.key = variant_input(key_of(templ) + depth_key(templ) + emulated_key(templ, emulate) + origin_key(templ))
+        self.key = variant_input(
+            key_of(templ, smooth_range) + depth_key(templ) + emulated_key(templ, emulate) + origin_key(templ)
+        )
         # Not None: the variant depends on the draw's primitive class (draw_vbo keys it).
         self.prim_classes = prim_classes(templ, self.key.value)
         # What the draw path reads of the key, worked out here so a bind copies it.
@@ -187,7 +200,8 @@ class RasterizerCSO:
             self.prim_classes is not None,
             k[KEY_LINE_STIPPLE],
             k[KEY_LINE_LAST_PIXEL],
-            bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL]),
+            k[KEY_LINE_SMOOTH],
+            bool(k[KEY_LINE_STIPPLE] or k[KEY_LINE_LAST_PIXEL] or k[KEY_LINE_SMOOTH]),
             bool(k[KEY_FILL_SPLIT]),
             bool(k[KEY_EDGE_FILL]),
         )
@@ -204,6 +218,10 @@ class RasterizerCSO:
         # halfz, the pixel centres, the depth transform in the vertex stage.
         self.viewport_fields = ViewportFields(host_halfz(templ), bool(templ.half_pixel_center), viewport_depth(templ))
         self.persample = bool(templ.force_persample_interp)
+        # Antialiased lines drawn by glpipe are triangles: the host's polygon
+        # state this CSO turns on, off around such a draw and back after it
+        # ((off function, args, on function, args) each; _draw_smooth_lines).
+        self.smooth_overrides = smooth_overrides if k[KEY_LINE_SMOOTH] else ()
         # sysvals.line_stipple (pattern, factor) while bound; None: stipple off.
         self.line_stipple = (
             (int(templ.line_stipple_pattern), int(templ.line_stipple_factor)) if templ.line_stipple_enable else None
@@ -242,10 +260,12 @@ class RasterizerPart(Part):
         # Variants stand in for the GL switches this host lacks (lowering/glsl/passes/vertex.py):
         # clip_halfz without glClipControl, integer pixel centres without float viewports.
         self._rast_emulate = (not self._rast_has_clip_control, not prof.has("viewport_array"))
+        # The host quirk smooth_line_crash (glpipe/host/quirks.py): glpipe draws
+        # antialiased lines itself, with these widths (docs/rasterizer.md
+        # "Antialiased lines"); None: the host's GL_LINE_SMOOTH does.
+        self._rast_smooth = self._rast_smooth_line_range if ctx.screen.host_facts.has("smooth_line_crash") else None
         self.rasterizer = None
-        self.rasterizer_default = RasterizerCSO(
-            ctx, RasterizerState(), self._rasterizer_slots(RasterizerState()), self._rast_emulate
-        )
+        self.rasterizer_default = self._new_cso(RasterizerState())
         self.rast_key = self.rasterizer_default.key
         self._rast_viewport = self.rasterizer_default.viewport_fields
         self._rast_persample = False
@@ -253,7 +273,8 @@ class RasterizerPart(Part):
         self.rast_class_sensitive = False  # bound CSO's prim_classes is not None: draw_vbo keys the class
         self.rast_line_stipple = False  # bound CSO's line_stipple_enable (glpipe/raster/line_stipple.py)
         self.rast_line_last_pixel = 0  # bound CSO's line_last_pixel key entry (glpipe/raster/line_stipple.py)
-        self.rast_line_gs = False  # either: line draws get the generated GS (glpipe/raster/line_stipple.py)
+        self.rast_line_smooth = 0.0  # bound CSO's line_smooth key entry: glpipe's antialiased lines' width
+        self.rast_line_gs = False  # any: line draws get the generated GS (glpipe/raster/line_stipple.py)
         self._rast_fill_split = False  # bound CSO draws its faces in different fill modes (glpipe/raster/fill_modes.py)
         self.rast_edge_fill = False  # bound CSO draws a face as lines or points (glpipe/raster/polygon_edges.py)
         # draw_vbo's hooks into this area (glpipe/draw.py; _set_draw_hooks): None while idle.
@@ -305,9 +326,42 @@ class RasterizerPart(Part):
                 f"create_rasterizer_state: RasterizerState.clip_plane_enable {templ.clip_plane_enable:#x} enables "
                 f"planes beyond the host's {self.rast_max_clip_distances} clip distances (PIPE_CAP_CLIP_PLANES)"
             )
-        cso = ctx._own(RasterizerCSO(ctx, templ, self._rasterizer_slots(templ), self._rast_emulate))
+        cso = ctx._own(self._new_cso(templ))
         ctx.host.check("create_rasterizer_state")
         return cso
+
+    def _new_cso(self, templ: RasterizerState) -> RasterizerCSO:
+        return RasterizerCSO(
+            self.ctx,
+            templ,
+            self._rasterizer_slots(templ),
+            self._rast_emulate,
+            self._rast_smooth,
+            self._smooth_overrides(templ),
+        )
+
+    def _smooth_overrides(self, t: RasterizerState) -> tuple:
+        """The host polygon state ``t`` turns on that must be off while glpipe's
+        antialiased lines (triangles) are drawn: Gallium culls, offsets,
+        smooths and fills polygons only, never lines."""
+        if self._rast_smooth is None:
+            return ()
+        gl = _GLEnums(self.ctx.gl)
+        out = []
+        switches = (
+            (t.cull_face != Face.NONE, "GL_CULL_FACE"),
+            (bool(t.offset_tri) and offset_mode(t) != DEPTH_OFFSET_FULL, "GL_POLYGON_OFFSET_FILL"),
+            (bool(t.poly_smooth), "GL_POLYGON_SMOOTH"),
+        )
+        for on, cap in switches:
+            if on:
+                out.append(("glDisable", (gl[cap],), "glEnable", (gl[cap],)))
+        modes = effective_fill_modes(t)
+        mode = PolygonMode(t.fill_front) if len(modes) > 1 else modes.pop() if modes else PolygonMode.FILL
+        if mode != PolygonMode.FILL:
+            both = gl.GL_FRONT_AND_BACK
+            out.append(("glPolygonMode", (both, gl.GL_FILL), "glPolygonMode", (both, gl[_GL_POLYGON_MODE[mode]])))
+        return tuple(out)
 
     def _rasterizer_slots(self, t: RasterizerState) -> tuple:
         """One ``(hotgl.OP index, args)`` per GL state slot, None where ``t``
@@ -326,7 +380,8 @@ class RasterizerPart(Part):
             "scissor": bool(t.scissor),
             "poly_smooth": bool(t.poly_smooth),
             "point_size_per_vertex": bool(t.point_size_per_vertex),
-            "line_smooth": bool(t.line_smooth),
+            # Never the host's under the smooth_line_crash quirk (key entry KEY_LINE_SMOOTH).
+            "line_smooth": bool(t.line_smooth) and self._rast_smooth is None,
             "multisample": bool(t.multisample),
             # GL_DEPTH_CLAMP disables near and far clipping and clamps to the
             # depth range.  With one plane off the other comes back as a clip
@@ -422,6 +477,7 @@ class RasterizerPart(Part):
                     self.rast_class_sensitive,
                     self.rast_line_stipple,
                     self.rast_line_last_pixel,
+                    self.rast_line_smooth,
                     self.rast_line_gs,
                     self._rast_fill_split,
                     self.rast_edge_fill,
@@ -636,7 +692,7 @@ class RasterizerPart(Part):
         edges = ctx.polygon_edges_part
         keyed = self.rast_class_sensitive or self.rast_edge_fill
         ctx._raster_draw_keys = self._rasterizer_draw_keys if keyed else None
-        emulated = self.rast_line_stipple or self.rast_edge_fill or self._rast_fill_split
+        emulated = self.rast_line_stipple or self.rast_line_smooth or self.rast_edge_fill or self._rast_fill_split
         ctx._raster_draw = self._rasterizer_draw if emulated else None
         ctx._raster_translated = edges._edge_masks_translated if self.rast_edge_fill else None
         ctx._keep_general(KeepGeneral.PRIM_CLASS, self.rast_class_sensitive)
@@ -664,6 +720,9 @@ class RasterizerPart(Part):
         counters first (glpipe/raster/polygon_edges.py); faces in different fill
         modes: runs of one facing (glpipe/raster/fill_modes.py)."""
         ctx = self.ctx
+        if self.rast_line_smooth and ctx.line_stipple_part.line_smooth_key:
+            self._draw_smooth_lines(info, draws)
+            return True
         if self.rast_line_stipple and ctx.line_stipple_part.ls_assembly is not None:
             ctx.line_stipple_part._draw_line_stipple_strips(info, draws)
             return True
@@ -671,6 +730,26 @@ class RasterizerPart(Part):
             ctx.polygon_edges_part._draw_edge_stipple(info, draws)
             return True
         return bool(self._rast_fill_split and ctx.fill_modes_part._draw_fill_split(info, draws))
+
+    def _draw_smooth_lines(self, info, draws) -> None:
+        """A line draw antialiased by glpipe (its GS draws quads of triangles,
+        lowering/glsl/passes/smooth_line.py): the bound CSO's polygon state
+        off around it (``RasterizerCSO.smooth_overrides``), then back, so the
+        host state is what the CSO's record says again."""
+        ctx = self.ctx
+        gl = ctx.gl
+        overrides = (self.rasterizer or self.rasterizer_default).smooth_overrides
+        for off, args, _, _ in overrides:
+            getattr(gl, off)(*args)
+        try:
+            if self.rast_line_stipple and ctx.line_stipple_part.ls_assembly is not None:
+                ctx.line_stipple_part._draw_line_stipple_strips(info, draws)
+            else:
+                ctx._draw_kind(info, draws, None)
+        finally:
+            for _, _, on, args in overrides:
+                getattr(gl, on)(*args)
+            ctx._counters.gl_state_calls += 2 * len(overrides)
 
     def _emit_persample_interp(self) -> None:
         """force_persample_interp: per-sample shading at the full rate

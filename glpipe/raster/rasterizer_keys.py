@@ -197,9 +197,11 @@ REFUSED = (
 )
 
 
-def key_of(t: RasterizerState) -> tuple:
+def key_of(t: RasterizerState, smooth_range: tuple[float, float] | None = None) -> tuple:
     """The fields shader variants depend on, normalised so that equal
-    behaviour compares equal (the sprite origin only matters with sprites)."""
+    behaviour compares equal (the sprite origin only matters with sprites).
+    ``smooth_range``: the host's smooth line widths where glpipe draws
+    antialiased lines itself (``line_smooth_key``), else None."""
     # cso/rasterizer.rst: without point_quad_rasterization "point sprite
     # coordinates are not generated".
     sprites = int(t.sprite_coord_enable) & 0xFFFF if t.point_quad_rasterization else 0
@@ -221,7 +223,22 @@ def key_of(t: RasterizerState) -> tuple:
         # by facing (glpipe/raster/fill_modes.py), and the class is keyed per run.
         tuple(int(m) for m in fill_split(t) or ()),
         edge_fill(t),
+        line_smooth_key(t, smooth_range),
     )
+
+
+def line_smooth_key(t: RasterizerState, smooth_range: tuple[float, float] | None) -> float:
+    """The key entry of line_smooth drawn by glpipe (the host quirk
+    smooth_line_crash: lowering/glsl/passes/smooth_line.py): the line width,
+    clamped to the host's smooth range as glLineWidth would be, or 0.0 --
+    the host smooths (``smooth_range`` None), no line is smooth, GL's rule
+    turns smoothing off (multisample rasterization: GL 4.5 §14.5.4 draws
+    multisample lines whether LINE_SMOOTH is on or not), or nothing is
+    rasterized."""
+    if smooth_range is None or not t.line_smooth or t.multisample or t.rasterizer_discard:
+        return 0.0
+    lo, hi = smooth_range
+    return min(max(float(t.line_width), lo), hi)
 
 
 def edge_fill(t: RasterizerState) -> tuple:
@@ -293,7 +310,7 @@ def depth_key(t: RasterizerState) -> tuple:
 KEY_FLATSHADE, KEY_TWO_SIDE, KEY_CLAMP_VERTEX, KEY_CLAMP_FRAGMENT = 0, 1, 2, 3
 KEY_SPRITE_ENABLE, KEY_SPRITE_MODE, KEY_POLY_STIPPLE, KEY_CLIP_PLANES = 4, 5, 6, 7
 KEY_POINT_SMOOTH, KEY_LINE_STIPPLE, KEY_LINE_LAST_PIXEL, KEY_FILL_SPLIT = 8, 9, 10, 11
-KEY_EDGE_FILL = 12
+KEY_EDGE_FILL, KEY_LINE_SMOOTH = 12, 13
 # origin_key's entry closes the tuple (counted from its end), emulated_key's
 # precede it, depth_key's precede those.
 KEY_BOTTOM_EDGE_RULE = -1
@@ -318,7 +335,7 @@ FILL_CLASS = {
 def class_fields_on(key: tuple) -> bool:
     """Whether a field that applies to one primitive class only is on
     (poly_stipple_enable, sprite_coord_enable, point_smooth, line stipple,
-    line last pixel, an unscaled polygon offset).  A face drawn as lines or
+    line last pixel, glpipe's antialiased lines, an unscaled polygon offset).  A face drawn as lines or
     points is not one: its polygons' edge flags are keyed by draw mode
     (glpipe/raster/polygon_edges.py), not by class."""
     return bool(
@@ -327,6 +344,7 @@ def class_fields_on(key: tuple) -> bool:
         or key[KEY_POINT_SMOOTH]
         or key[KEY_LINE_STIPPLE]
         or key[KEY_LINE_LAST_PIXEL]
+        or key[KEY_LINE_SMOOTH]
         or key[KEY_DEPTH_OFFSET]
     )
 

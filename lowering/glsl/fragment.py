@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..errors import UnsupportedError
 from .exprs import call, swizzle, var
 from .passes import interp as interp_pass
-from .passes.fragment import SPRITE_COORD, two_sided_pair
+from .passes.fragment import SPRITE_COORD, front_facing, two_sided_pair
 from .views import VectorView
 
 
@@ -50,7 +50,8 @@ def handle_interp(em, i, inst) -> None:
         return f"{func}({name}{'' if arg is None else ', ' + arg})"
 
     if pair is not None:  # VariantKey.two_side: interpolate the face's varying
-        value = call(f"(gl_FrontFacing ? {at(pair[0], pair[0])} : {at(pair[1], pair[0])})", "float", 4)
+        face = front_facing(em.key)
+        value = call(f"({face} ? {at(pair[0], pair[0])} : {at(pair[1], pair[0])})", "float", 4)
     elif view.text == SPRITE_COORD:
         # VariantKey.sprite_coord_enable: the point coordinate is the value at the pixel
         # centre (re-interpolating it inside the pixel is not expressible in GLSL).

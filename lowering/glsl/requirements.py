@@ -143,6 +143,8 @@ HOST_FACTS: dict[str, str] = {
     "geometry and tessellation stages: IMUL_HI / UMUL_HI use the 16-bit partial-product helpers",
     "llvmpipe_avx2_gather": "llvmpipe's AVX2 gathers can kill the host at draw: avoided by a driver setting "
     "made before the driver loads (glpipe/host/preload.py); the GLSL does not change",
+    "smooth_line_crash": "the host's GL_LINE_SMOOTH lines can kill the host at draw: glpipe draws antialiased "
+    "lines itself (VariantKey.line_smooth, passes/smooth_line.py); nothing else in the GLSL changes",
 }
 
 # Extensions whose '#extension' directive must say 'enable' rather than

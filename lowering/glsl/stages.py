@@ -16,7 +16,9 @@ from . import passes
 from .exprs import PREC
 from .passes import cull as cull_pass
 from .passes import layer as layer_pass
+from .passes.fragment import front_facing
 from .passes.last_pixel import VERTEX_FACTOR as LAST_PIXEL_VERTEX_FACTOR
+from .passes.smooth_line import VERTEX_FACTOR as SMOOTH_LINE_VERTEX_FACTOR
 from .reflection import VaryingInfo
 from .sysval_block import INSTANCE_NAME
 from .varyings import INTERSTAGE_VARYINGS, clip_cull_counts, per_vertex_block, varying_block, varying_name
@@ -327,7 +329,7 @@ class IOMap:
         if semantic == "FACE":
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_FrontFacing", builtin=True))
             return ComponentView(
-                [comp("gl_FrontFacing ? 1.0 : -1.0", "float", prec=PREC["?:"])], "float", (0, 0, 0, ONE)
+                [comp(f"{front_facing(em.key)} ? 1.0 : -1.0", "float", prec=PREC["?:"])], "float", (0, 0, 0, ONE)
             )
         if semantic == "PCOORD":
             self._record_input(VaryingInfo("IN", index, semantic, sidx, "gl_PointCoord", builtin=True))
@@ -679,7 +681,7 @@ class IOMap:
             return ComponentView([comp("gl_InvocationID", "int")], "int")
         if semantic == "FACE":
             return ComponentView(
-                [comp("gl_FrontFacing ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])], "uint", (0, 0, 0, 1)
+                [comp(f"{front_facing(em.key)} ? 0xffffffffu : 0u", "uint", prec=PREC["?:"])], "uint", (0, 0, 0, 1)
             )
         if semantic == "POSITION":
             return self.frag_coord()
@@ -760,6 +762,9 @@ def stage_layout(em) -> list[str]:
         max_vertices = shader.property("GS_MAX_OUTPUT_VERTICES", 0)
         if em.key.line_last_pixel:  # up to 3 vertices per vertex the shader emits
             max_vertices *= LAST_PIXEL_VERTEX_FACTOR
+        if em.key.line_smooth:  # quads of triangles: 5 vertices per vertex (passes/smooth_line.py)
+            oprim = "TRIANGLE_STRIP"
+            max_vertices *= SMOOTH_LINE_VERTEX_FACTOR
         out.append(f"layout({_GS_OUTPUT[oprim]}, max_vertices = {max_vertices}) out;")
     elif proc == "TESS_CTRL":
         req.need("tessellation", "a TESS_CTRL shader")

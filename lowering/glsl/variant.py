@@ -94,6 +94,13 @@ class VariantKey:
       a Gallium GS, or glpipe's generated pass-through GS) the CLIPVERTEX
       output, a local otherwise (core GL has no gl_ClipVertex), also goes out
       as the varying the GS's CLIPVERTEX input reads.
+    * ``line_smooth`` -- the line width (0.0: off) of antialiased lines
+      drawn by glpipe rather than the host (passes/smooth_line.py).  GS
+      feeding the rasterizer (line strips out): each segment becomes a
+      quad of triangles, the line's rectangle grown by half a pixel, with a
+      ``glp_aa_line`` varying; FS: the colour's alpha is multiplied by the
+      fragment's coverage of the rectangle, 0 coverage is discarded and the
+      facing reads front (GL's lines are front-facing).
     * ``point_smooth`` -- (FS) round antialiased points: the fragment's
       coverage of a circle of diameter point size (from ``gl_PointCoord``;
       a one-pixel linear edge) multiplies the float COLOR outputs' alpha and
@@ -206,6 +213,7 @@ class VariantKey:
     edge_stipple: bool = False
     clipvertex_varying: bool = False
     point_smooth: bool = False
+    line_smooth: float = 0.0
     window_rectangles: int = 0
     window_rectangles_include: bool = False
     gl_clamp: tuple[int, int, int] = (0, 0, 0)
@@ -243,6 +251,8 @@ class VariantKey:
             raise InvalidArgumentError(
                 "VariantKey.line_last_pixel must be 0 (off), 1 (GL pixel centres) or 2 (integer pixel centres)"
             )
+        if not 0.0 <= self.line_smooth < float("inf"):
+            raise InvalidArgumentError(f"VariantKey.line_smooth is a line width (0.0: off), not {self.line_smooth!r}")
         if not 0 <= self.edge_flags <= 7:
             raise InvalidArgumentError(
                 "VariantKey.edge_flags is a 3-bit mask (1 boundary masks, 2 vertex flags, 4 stipple counters)"

@@ -559,7 +559,7 @@ IMM[0] FLT32 {    0.0000,     0.0000,     0.0000,     1.0000}
 """
 
 
-@pytest.mark.parametrize("field", ["line_stipple_enable", "line_last_pixel"])
+@pytest.mark.parametrize("field", ["line_stipple_enable", "line_last_pixel", "line_smooth"])
 def test_primitive_id_passes_the_generated_gs(screen, ctx, field):
     """With glpipe's generated GS in the pipeline the FS still reads each
     line's primitive ID (GL: the FS sees what the GS writes, so the GS

@@ -486,8 +486,10 @@ def test_line_width(screen, ctx, caps, width):
 
 
 def test_line_smooth_gives_fractional_coverage(screen, ctx):
-    """line_smooth (GL_LINE_SMOOTH): a diagonal line's edge pixels carry
-    fractional coverage in alpha; an aliased line's pixels are all or nothing."""
+    """line_smooth (GL_LINE_SMOOTH, or glpipe's own antialiased lines on a
+    host with the smooth_line_crash quirk): a diagonal line's edge pixels
+    carry fractional coverage in alpha; an aliased line's pixels are all or
+    nothing.  (Their exact coverage: test_smooth_lines.py.)"""
     color = setup(ctx)
     seg = vertices([(2.0, 3.0), (14.0, 12.0)], WHITE)
     rast(ctx, line_smooth=True, line_width=1.0)

@@ -566,3 +566,27 @@ def test_io_registers_past_gallium_maximum(file, limit):
     _refused(f"{'FRAG' if file == 'IN' else 'VERT'}\n{decl}  0: END\n", f"{file}[80]", limit)
     fs = "FRAG\nDCL IN[0..79], GENERIC[0]\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[79]\n  1: END\n"
     assert "glp_generic_79" in to_glsl(fs, 450).source
+
+
+@pytest.mark.parametrize(
+    "ins",
+    [
+        "MOV ADDR[ADDR[0].x+2], TEMP[3]",  # seed 126033302 (stop-26 gl33 campaign on 2532435)
+        "MOV ADDR[ADDR[0].x], TEMP[3]",
+        "MOV TEMP[2], ADDR[ADDR[0].x]",
+        "UARL ADDR[IMM[0].x].x, TEMP[3].xxxx",
+    ],
+)
+def test_an_indirectly_indexed_address_register_is_refused(ins):
+    """ADDR[ADDR[0].x + 2] was lowered as ``addr2`` (the indirect dropped, an
+    undeclared variable): the host rejected it, an internal error.  Address
+    registers are named, never indexed, so the validator refuses it."""
+    text = (
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0..3]\nDCL ADDR[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
+        f"  0: MOV TEMP[3], IN[0]\n  1: ARL ADDR[0].x, IN[0].wwww\n  2: {ins}\n  3: MOV OUT[0], TEMP[3]\n  4: END\n"
+    )
+    _refused(text, "address register cannot be indexed indirectly", line=9)
+
+
+def test_saved_indirect_address_finding_is_refused():
+    _refused((_FINDINGS / "internal_126033302.vert.tgsi").read_text(), "address register cannot be indexed indirectly")

@@ -6,7 +6,7 @@ field at its default) gives exactly the plain lowering.  ``PASSES`` is the
 one table: one row per (key field, stages, hook), in the order the rows run
 at their hook.  The code of each pass lives in ``passes/fragment.py``,
 ``passes/vertex.py``, ``passes/texture.py``, ``passes/depth.py``, ``passes/stipple.py``,
-``passes/edges.py``, ``passes/last_pixel.py`` and ``passes/interp.py`` (the last stage's
+``passes/edges.py``, ``passes/last_pixel.py``, ``passes/smooth_line.py`` and ``passes/interp.py`` (the last stage's
 INTERP_* copies; the FS's re-interpolation is called by the opcode handler instead); ``docs/lowering.md``
 ("Variant passes") states the contract each one has with the context.
 
@@ -25,6 +25,7 @@ from . import edges as E
 from . import fragment as F
 from . import interp as IP
 from . import last_pixel as LP
+from . import smooth_line as SL
 from . import stipple as L
 from . import stream_output as SO
 from . import texture as T
@@ -174,6 +175,15 @@ PASSES: tuple[Pass, ...] = (
         F.point_coverage,
         "coverage of the round point from gl_PointCoord; discard where it is 0",
     ),
+    Pass(
+        "antialiased line (coverage)",
+        "line_smooth",
+        FRAG,
+        "prologue",
+        _flag("line_smooth"),
+        SL.coverage,
+        "coverage of the line's rectangle from glp_aa_line; discard where it is 0",
+    ),
     # -- fragment end: clamp, point coverage, then alpha test ----------------------------
     Pass(
         "fragment color clamp",
@@ -192,6 +202,15 @@ PASSES: tuple[Pass, ...] = (
         _flag("point_smooth"),
         F.apply_point_coverage,
         "float COLOR outputs' alpha multiplied by the point coverage",
+    ),
+    Pass(
+        "antialiased line (alpha)",
+        "line_smooth",
+        FRAG,
+        "fragment_end",
+        _flag("line_smooth"),
+        SL.apply_coverage,
+        "float COLOR outputs' alpha multiplied by the line coverage",
     ),
     Pass(
         "alpha test",
@@ -238,6 +257,24 @@ PASSES: tuple[Pass, ...] = (
         _flag("line_last_pixel"),
         LP.declare_state,
         "the strip state and the saved outputs of the vertex being emitted",
+    ),
+    Pass(
+        "antialiased line (state)",
+        "line_smooth",
+        GEOM,
+        "declare",
+        _flag("line_smooth"),
+        SL.declare_state,
+        "noperspective out vec4 glp_aa_line, the strip state, this and the previous vertex's saved outputs",
+    ),
+    Pass(
+        "antialiased line (input)",
+        "line_smooth",
+        FRAG,
+        "declare",
+        _flag("line_smooth"),
+        SL.declare_input,
+        "noperspective in vec4 glp_aa_line",
     ),
     Pass(
         "polygon edges (inputs)",
@@ -311,6 +348,15 @@ PASSES: tuple[Pass, ...] = (
         _flag("line_last_pixel"),
         LP.save_vertex,
         "save the vertex's outputs and GL window position",
+    ),
+    Pass(
+        "antialiased line (save)",
+        "line_smooth",
+        GEOM,
+        "vertex_end",
+        _flag("line_smooth"),
+        SL.save_vertex,
+        "save the vertex's outputs and position as the shader wrote them",
     ),
     Pass(
         "line stipple (counter)",
@@ -537,6 +583,24 @@ PASSES: tuple[Pass, ...] = (
         "end_primitive",
         _flag("line_last_pixel"),
         LP.reset_at_end_primitive,
+        "the next EmitVertex starts a strip",
+    ),
+    Pass(
+        "antialiased line (quad)",
+        "line_smooth",
+        GEOM,
+        "vertex_end",
+        _flag("line_smooth"),
+        SL.emit_quad,
+        "end the strip; the segment this vertex ends as a 4-vertex strip of its own (the rows above re-run per corner)",
+    ),
+    Pass(
+        "antialiased line (new strip)",
+        "line_smooth",
+        GEOM,
+        "end_primitive",
+        _flag("line_smooth"),
+        SL.reset_at_end_primitive,
         "the next EmitVertex starts a strip",
     ),
     # -- texture lookups -----------------------------------------------------------

@@ -67,7 +67,8 @@ def two_sided_color_input(io, index: int, decl, semantic: str, sidx: int):
         VaryingInfo("IN", index, semantic, sidx, front, interpolation=interp, sample_location=loc, xfb_name=front)
     )
     local = f"glp_two_side_color_{sidx}"
-    _pass_global(em, f"vec4 {local};", f"{local} = gl_FrontFacing ? {front} : {back};")
+    # (the facing of an antialiased line's quad is front: passes/smooth_line.py)
+    _pass_global(em, f"vec4 {local};", f"{local} = {front_facing(em.key)} ? {front} : {back};")
     em.pass_state.setdefault("two_sided", {})[local] = (front, back)
     return VectorView(local, "float", writable=False)
 
@@ -185,13 +186,27 @@ def clamp_fragment_colors(em) -> list[str]:
     ]
 
 
-def apply_point_coverage(em) -> list[str]:
-    """Multiply the alpha of every float COLOR output by the point coverage."""
+def multiply_alpha(em, coverage: str) -> list[str]:
+    """Multiply the alpha of every float COLOR output by ``coverage`` (a
+    GLSL float: antialiased points here, lines in passes/smooth_line.py)."""
     return [
-        f"{name}.a *= {POINT_COVERAGE};"
+        f"{name}.a *= {coverage};"
         for sidx, name in sorted(em.io.color_outputs.items())
         if em.key.color_type(sidx) == "float"
     ]
+
+
+def apply_point_coverage(em) -> list[str]:
+    """Multiply the alpha of every float COLOR output by the point coverage."""
+    return multiply_alpha(em, POINT_COVERAGE)
+
+
+def front_facing(key) -> str:
+    """The FS's facing: GL's lines are always front-facing (GL 4.5 §14.6.1
+    applies to polygons), and the quads that stand in for glpipe's
+    antialiased lines (VariantKey.line_smooth, passes/smooth_line.py) may
+    face either way, so the FS of such a draw reads ``true``."""
+    return "true" if key.line_smooth else "gl_FrontFacing"
 
 
 def alpha_test(em) -> list[str]:
@@ -219,6 +234,8 @@ __all__ = [
     "point_coverage",
     "clamp_fragment_colors",
     "apply_point_coverage",
+    "front_facing",
+    "multiply_alpha",
     "alpha_test",
     "ALPHA_COMPARISONS",
 ]

@@ -35,10 +35,11 @@ _GLSL_TYPES = {
 }
 
 
-def _saved_outputs(em) -> list[tuple]:
+def saved_outputs(em, prefix: str = _SAVE) -> list[tuple]:
     """(GLSL type, saved name, output text) of every output component or
     vector the shader declares (CLIPVERTEX / EDGEFLAG live in ordinary
-    variables, which keep their values)."""
+    variables, which keep their values); saved names are ``prefix`` and
+    the register (and component), e.g. ``glp_lp_save3_1``."""
     io = em.io
     out = []
     for index in sorted(em.decls.outputs):
@@ -46,11 +47,11 @@ def _saved_outputs(em) -> list[tuple]:
             continue
         view = io.output_view(index, None)
         if view.kind == "vector":
-            out.append((_GLSL_TYPES[(view.type, 4)], f"{_SAVE}{index}", view.text))
+            out.append((_GLSL_TYPES[(view.type, 4)], f"{prefix}{index}", view.text))
             continue
         for c, entry in enumerate(view.entries):
             if entry is not None and entry.lvalue:
-                out.append((_GLSL_TYPES[(entry.type, 1)], f"{_SAVE}{index}_{c}", entry.text))
+                out.append((_GLSL_TYPES[(entry.type, 1)], f"{prefix}{index}_{c}", entry.text))
     return out
 
 
@@ -67,7 +68,7 @@ def declare_state(em) -> None:
         f"bool {_PREV_FRONT};",
         f"bool {_STARTED};",
     ]
-    em.global_decls += [f"{t} {name};" for t, name, _ in _saved_outputs(em)]
+    em.global_decls += [f"{t} {name};" for t, name, _ in saved_outputs(em)]
     em.prologue += [
         f"{_STARTED} = false;",
         f"{_PREV} = vec2(0.0);",
@@ -85,7 +86,7 @@ def save_vertex(em) -> list[str]:
     s = INSTANCE_NAME
     shift = _CENTRE_SHIFT[em.key.line_last_pixel]
     out = ["// line_last_pixel: this vertex's outputs and GL window position"]
-    out += [f"{name} = {text};" for _, name, text in _saved_outputs(em)]
+    out += [f"{name} = {text};" for _, name, text in saved_outputs(em)]
     out += [
         f"{_FRONT} = gl_Position.w > 0.0;",
         (
@@ -102,7 +103,7 @@ def _restore_and_rerun(em, move: str = "") -> list[str]:
     function of the restored outputs and of idempotent state (the stipple
     counter adds the window distance from the previous vertex, zero for the
     same vertex again)."""
-    lines = [f"{text} = {name};" for _, name, text in _saved_outputs(em)]
+    lines = [f"{text} = {name};" for _, name, text in saved_outputs(em)]
     if move:
         lines.append(move)
     lines += cull_as_clip(em)  # (not a keyed row: the host decides, passes/cull.py)
@@ -170,4 +171,5 @@ __all__ = [
     "emit_last_pixel",
     "reset_at_end_primitive",
     "save_vertex",
+    "saved_outputs",
 ]
