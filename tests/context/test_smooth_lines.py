@@ -273,3 +273,18 @@ def test_multisample_and_discard_leave_it_to_the_host(screen, ctx):
     discard = rast(ctx, line_smooth=True, rasterizer_discard=True)
     assert discard.key.value[KEY_LINE_SMOOTH] == 0.0
     assert not lit(draw_image(ctx, color, vertices([(2.0, 3.0), (28.0, 24.0)], WHITE, SIZE), Prim.LINES)).any()
+
+
+def test_stippled_smooth_diagonal_line(screen, ctx):
+    """The stipple counter counts major-axis pixels along a slanted line too:
+    on a 45-degree line from pixel centre (2.5, 3.5) the pixel (2 + i, 3 + i)
+    is fragment s = i (its centre lies on the line), so its alpha is its
+    coverage where bit i % 16 of the pattern is set and 0 elsewhere."""
+    pattern = 0x0F0F
+    a, b = (2.5, 3.5), (27.5, 28.5)
+    color = setup(ctx, size=SIZE)
+    img = smooth_image(ctx, color, [a, b], line_stipple_enable=True, line_stipple_pattern=pattern)
+    cover = rectangle_coverage(a, b, 1.0)
+    for i in range(26):
+        want = cover[3 + i, 2 + i] if (pattern >> (i % 16)) & 1 else 0.0
+        assert abs(img[3 + i, 2 + i, 3] - want) <= CORNER_ERROR, (i, img[3 + i, 2 + i, 3], want)
