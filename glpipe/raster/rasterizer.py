@@ -715,7 +715,9 @@ class RasterizerPart(Part):
 
     def _rasterizer_draw(self, info, draws) -> bool:
         """Hook: draw through an emulation when this draw needs one; True
-        when it drew.  A stippled strip or loop: segment bases first
+        when it drew.  Antialiased lines drawn by glpipe: the polygon state
+        off around the draw (``_draw_smooth_lines``, which draws stippled
+        strips too).  A stippled strip or loop: segment bases first
         (glpipe/raster/line_stipple.py); stippled polygons drawn as lines: edge
         counters first (glpipe/raster/polygon_edges.py); faces in different fill
         modes: runs of one facing (glpipe/raster/fill_modes.py)."""
