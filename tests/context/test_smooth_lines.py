@@ -20,6 +20,7 @@ import pytest
 
 from glpipe import Face, PolygonMode, Prim, RasterizerState, ShaderState
 from glpipe.host import quirks
+from glpipe.raster.rasterizer_keys import KEY_LINE_SMOOTH
 from lowering.errors import UnsupportedError
 
 from .util_draw import lit, setup, vertices
@@ -263,8 +264,6 @@ def test_multisample_and_discard_leave_it_to_the_host(screen, ctx):
     color = setup(ctx, size=SIZE)
     ms = rast(ctx, line_smooth=True, multisample=True, line_width=1.0)
     plain = ctx.create_rasterizer_state(RasterizerState(line_smooth=False, multisample=True, line_width=1.0))
-    from glpipe.raster.rasterizer_keys import KEY_LINE_SMOOTH
-
     assert ms.key.value[KEY_LINE_SMOOTH] == 0.0
     got = draw_image(ctx, color, vertices([(2.0, 3.0), (28.0, 24.0)], WHITE, SIZE), Prim.LINES)
     ctx.bind_rasterizer_state(plain)
